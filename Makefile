@@ -1,0 +1,127 @@
+# mdprofile: declarative, transactional tuning of Linux md RAID.
+#
+#   make              build ./mdprofile
+#   make check        every test (unit, CLI, schema, fuzz smoke, real-kernel VM lab)
+#   make check-fast   the same without the VM lab
+#   make demo         the main job end to end on the built-in demo
+#   make deps         install the Debian packages the build and tests need (as root)
+#   make install PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/mdprofile
+DOCDIR ?= $(PREFIX)/share/doc/mdprofile
+SYSCONFDIR ?= /etc
+DESTDIR ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := yaml-0.1 libcyaml libudev
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) \
+	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_SRC := $(sort $(wildcard src/*.c))
+CMD_SRC := $(sort $(wildcard cmd/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_SUPPORT := $(sort $(wildcard tests/unit/support_*.c))
+
+REL := build/rel
+SANB := build/san
+STATIC := build/static
+
+REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
+REL_CMD_OBJ := $(CMD_SRC:%.c=$(REL)/%.o)
+SAN_LIB_OBJ := $(LIB_SRC:%.c=$(SANB)/%.o)
+SAN_CMD_OBJ := $(CMD_SRC:%.c=$(SANB)/%.o)
+SAN_SUP_OBJ := $(UNIT_SUPPORT:%.c=$(SANB)/%.o)
+STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
+
+.PHONY: all deps check check-fast unit cli schema fuzz fuzz-smoke vm-check demo bench \
+	install static format clean
+.DELETE_ON_ERROR:
+
+all: mdprofile
+
+deps:
+	@sh tests/deps.sh
+
+# ---- release build ---------------------------------------------------------
+$(REL)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+mdprofile: $(REL_CMD_OBJ) $(REL_LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# ---- sanitizer build (tests) ----------------------------------------------
+$(SANB)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(SANB)/mdprofile: $(SAN_CMD_OBJ) $(SAN_LIB_OBJ)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+$(SANB)/libmdp.a: $(SAN_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(SANB)/tests/%: $(SANB)/tests/unit/%.o $(SAN_SUP_OBJ) $(SANB)/libmdp.a
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----
+$(STATIC)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV -O2 $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcyaml) \
+		$(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(STATIC)/mdprofile: $(STATIC_OBJ)
+	$(CC) -static -o $@ $^ -lcyaml -lyaml
+
+static: $(STATIC)/mdprofile
+
+# ---- tests -----------------------------------------------------------------
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do \
+		echo "== $$t"; MDP_SRCDIR=$(CURDIR) $$t; done
+
+cli: $(SANB)/mdprofile
+	@sh tests/cli/run.sh $(SANB)/mdprofile
+
+schema:
+	@python3 tests/schema/check_schema.py
+
+check-fast: deps
+	@$(MAKE) --no-print-directory unit cli schema fuzz-smoke
+
+check: check-fast
+	@$(MAKE) --no-print-directory vm-check
+
+-include tests/fuzz/fuzz.mk
+-include tests/vm/vm.mk
+-include tests/bench/bench.mk
+
+# ---- install ---------------------------------------------------------------
+install: mdprofile
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/schema \
+		$(DESTDIR)$(DOCDIR)
+	install -m 0755 mdprofile $(DESTDIR)$(BINDIR)/mdprofile
+	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
+	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/
+
+format:
+	clang-format -i src/*.c src/*.h cmd/*.c cmd/*.h tests/unit/*.c
+
+clean:
+	rm -rf build mdprofile
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,88 @@
+/*
+ * diag: a growable list of positioned messages (see diag.h).
+ */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mdp_diags_init(struct mdp_diags *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void mdp_diags_free(struct mdp_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].file);
+		free(d->v[i].msg);
+	}
+	free(d->v);
+	mdp_diags_init(d);
+}
+
+int mdp_diags_add(struct mdp_diags *d, const char *file, unsigned line, unsigned col,
+		  const char *fmt, ...)
+{
+	struct mdp_diag g = {.line = line, .col = col};
+	va_list ap;
+	int n;
+
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 8;
+		struct mdp_diag *v = realloc(d->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		d->v = v;
+		d->cap = cap;
+	}
+	va_start(ap, fmt);
+	n = vasprintf(&g.msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	if (file && !(g.file = strdup(file))) {
+		free(g.msg);
+		return -ENOMEM;
+	}
+	d->v[d->n++] = g;
+	return 0;
+}
+
+static int diag_cmp(const struct mdp_diag *a, const struct mdp_diag *b)
+{
+	int c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return 0;
+}
+
+void mdp_diags_sort(struct mdp_diags *d)
+{
+	/* Insertion sort: stable, and lists are short. */
+	for (size_t i = 1; i < d->n; i++) {
+		struct mdp_diag cur = d->v[i];
+		size_t j = i;
+		while (j > 0 && diag_cmp(&d->v[j - 1], &cur) > 0) {
+			d->v[j] = d->v[j - 1];
+			j--;
+		}
+		d->v[j] = cur;
+	}
+}
+
+int mdp_diag_format(const struct mdp_diag *g, char *buf, size_t len)
+{
+	if (g->file && g->line)
+		return snprintf(buf, len, "%s:%u:%u: %s", g->file, g->line, g->col, g->msg);
+	if (g->file)
+		return snprintf(buf, len, "%s: %s", g->file, g->msg);
+	return snprintf(buf, len, "%s", g->msg);
+}

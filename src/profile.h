@@ -1,0 +1,158 @@
+/*
+ * profile: loading, inheriting and validating YAML profiles.
+ *
+ * Three passes, so every error has an exact position:
+ *   1. libyaml parses the text: syntax errors come with libyaml's
+ *      problem_mark; the walk also records the line:col of every node and
+ *      finds duplicate keys, unknown keys (with a did-you-mean) and wrong
+ *      node types against the libcyaml schema.
+ *   2. libcyaml loads the structure into plain strings (the schema is the
+ *      single source of truth for key names).
+ *   3. Our own value parsing: numbers, units, ranges, levels, min <= max.
+ * All errors in a file are collected in mdp_diags; nothing is read from or
+ * written to the system while loading.
+ *
+ * Profile format (documented in schema/profile.schema.json and README.md):
+ *
+ *   description: text
+ *   extends: parent-name            # optional; child overrides parent
+ *   memory_budget: 25%              # or 512MiB; cap for all stripe caches
+ *   raid:                           # dev.raid sysctls, KiB/s per device
+ *     speed_limit_min: 100000
+ *     speed_limit_max: 500000
+ *   arrays:                         # rules, later ones win per tunable
+ *     - match: all                  # or {names: [md2], levels: [raid5], uuids: [..]}
+ *       stripe_cache_size: auto     # 17..32768 or auto (fits the budget)
+ *       sync_speed_min: system      # KiB/s or system
+ *       sync_speed_max: 500000
+ *       read_ahead: 32MiB           # units KiB, MiB, GiB, sectors
+ *       member_read_ahead: 1MiB     # read-ahead of each member's disk
+ *       group_thread_cnt: 4         # 0..8192 (briefly suspends the array)
+ *       preread_bypass_threshold: 1 # 0..stripe_cache_size
+ *   services:
+ *     pause:
+ *       - synoindexd
+ *       - {name: pkgctl-SynologyPhotos, optional: true}
+ */
+#ifndef MDP_PROFILE_H
+#define MDP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "tunable.h"
+
+struct mdp_pos {
+	const char *file; /* points into the owning mdp_profile's files */
+	unsigned line, col;
+};
+
+enum mdp_setting_kind {
+	MDP_S_UNSET = 0,
+	MDP_S_NUM,    /* num holds the value in the tunable's unit (KiB for read-ahead) */
+	MDP_S_AUTO,   /* stripe_cache_size: auto */
+	MDP_S_SYSTEM, /* sync_speed_min/max: system */
+};
+
+struct mdp_setting {
+	enum mdp_setting_kind kind;
+	uint64_t num;
+	struct mdp_pos pos; /* of the value, for later errors (budget, plan) */
+};
+
+enum mdp_level {
+	MDP_LEVEL_UNKNOWN = 0,
+	MDP_LEVEL_LINEAR, MDP_LEVEL_RAID0, MDP_LEVEL_RAID1, MDP_LEVEL_RAID4,
+	MDP_LEVEL_RAID5, MDP_LEVEL_RAID6, MDP_LEVEL_RAID10,
+};
+/* "raid5" -> MDP_LEVEL_RAID5; also accepts "5"; MDP_LEVEL_UNKNOWN otherwise. */
+enum mdp_level mdp_level_parse(const char *s);
+const char *mdp_level_name(enum mdp_level l);
+
+struct mdp_match {
+	bool all;
+	char **names;  /* "md2" */
+	size_t n_names;
+	enum mdp_level *levels;
+	size_t n_levels;
+	char **uuids;  /* normalised: lowercase hex, no separators (32 chars) */
+	size_t n_uuids;
+};
+
+struct mdp_rule {
+	struct mdp_match match;
+	/* Indexed by enum mdp_tunable; the global ones stay unset here. */
+	struct mdp_setting set[MDP_T_COUNT];
+	struct mdp_pos pos; /* of the rule's sequence entry */
+};
+
+struct mdp_service {
+	char *name;
+	bool optional;
+	struct mdp_pos pos;
+};
+
+enum mdp_budget_kind { MDP_BUDGET_UNSET = 0, MDP_BUDGET_PERCENT, MDP_BUDGET_BYTES };
+
+struct mdp_budget {
+	enum mdp_budget_kind kind;
+	uint64_t value; /* percent (1..90) or bytes */
+	struct mdp_pos pos;
+};
+
+struct mdp_profile {
+	char *name;        /* "reshape-fast" (file name without .yaml) */
+	char *path;        /* file it was loaded from */
+	char *description;
+	char **chain;      /* names from this profile up through extends, chain[0] == name */
+	size_t n_chain;
+	struct mdp_budget budget;
+	struct mdp_setting global[MDP_T_COUNT]; /* only SPEED_LIMIT_MIN/MAX used */
+	struct mdp_rule *rules; /* parent's rules first, then the child's */
+	size_t n_rules;
+	struct mdp_service *services; /* union along the chain, no duplicates */
+	size_t n_services;
+	char **files; /* owned strings that mdp_pos.file points into */
+	size_t n_files;
+};
+
+/* Where profiles are looked up by name, in order. */
+struct mdp_profile_dirs {
+	const char *dirs[4];
+	size_t n;
+};
+
+/*
+ * Resolve a profile argument: contains '/' or ends in ".yaml" -> that file;
+ * otherwise NAME.yaml in each dir in order. Writes the path on success;
+ * -ENOENT when not found (a diag says where it looked).
+ */
+int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path,
+		     size_t len, struct mdp_diags *d);
+
+/*
+ * Load one profile file and its extends chain (parents found through dirs,
+ * and relative to the file's own directory first). On any error returns
+ * -EINVAL with every problem in d and *out untouched.
+ */
+int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path,
+		     struct mdp_profile *out, struct mdp_diags *d);
+/* Load from memory (fuzzing, tests); extends is resolved through dirs (may be NULL). */
+int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name,
+			 const char *data, size_t len, struct mdp_profile *out,
+			 struct mdp_diags *d);
+void mdp_profile_free(struct mdp_profile *p);
+
+/*
+ * Refuse a profile file or directory that is group/world-writable or not
+ * owned by root (only meaningful when running as root on the real root).
+ * -EPERM with a diag that says which path and why.
+ */
+int mdp_profile_check_perms(const char *path, struct mdp_diags *d);
+
+/* Parse "32MiB", "384 sectors", "192KiB" into KiB. -EINVAL with *why set. */
+int mdp_parse_size_kib(const char *s, uint64_t *kib, const char **why);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * root: every access mdprofile makes to the system goes through here.
+ *
+ * A root is a prefix ("" for the real system, or a fixture tree given with
+ * --root / MDPROFILE_ROOT) plus a const ops table for the operations that
+ * change things. Tests swap the ops table to fail the k-th write, fsync or
+ * rename, or to make a write "clamp" like the kernel does. No other module
+ * builds absolute system paths from a prefix; they pass system paths such
+ * as "/sys/block/md2/md/stripe_cache_size" and root maps them.
+ *
+ * Under a fixture root the tree stands in for the kernel, so writes to md's
+ * sync_speed_min/max are stored the way the kernel renders them on read
+ * ("N (local)" / "N (system)"); everything else is stored as written.
+ */
+#ifndef MDP_ROOT_H
+#define MDP_ROOT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct mdp_root;
+
+struct mdp_root_ops {
+	/* Write data to an existing file (sysfs/procfs attribute), no create. */
+	int (*write)(const struct mdp_root *r, const char *abs_path, const char *data, size_t len);
+	/* fsync an open fd (journal file or its directory). */
+	int (*fsync)(const struct mdp_root *r, int fd);
+	/* rename(2) */
+	int (*rename)(const struct mdp_root *r, const char *from, const char *to);
+};
+
+/* The default ops: plain syscalls (plus the fixture rendering described above). */
+extern const struct mdp_root_ops mdp_root_default_ops;
+
+struct mdp_root {
+	char prefix[PATH_MAX]; /* "" for the real root, else absolute, no trailing '/' */
+	const struct mdp_root_ops *ops;
+	void *ctx; /* for test ops */
+};
+
+/* dir NULL, "" or "/" means the real root. dir must exist and be a directory. */
+int mdp_root_init(struct mdp_root *r, const char *dir);
+bool mdp_root_is_real(const struct mdp_root *r);
+
+/* Map a system path ("/proc/mdstat") to the path to open. -ENAMETOOLONG, -EINVAL. */
+int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len);
+
+/* Read a whole small file into buf (NUL-terminated). Returns length or -errno. */
+ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
+/* Same, with trailing whitespace/newlines stripped. */
+ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
+/* Read a file of any size; *out malloc'd and NUL-terminated. */
+int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len);
+bool mdp_root_exists(const struct mdp_root *r, const char *sys);
+bool mdp_root_is_dir(const struct mdp_root *r, const char *sys);
+
+/* Sorted directory entries (no "." / ".."), each malloc'd; free with mdp_root_free_list. */
+int mdp_root_list(const struct mdp_root *r, const char *sys_dir, char ***names, size_t *n);
+void mdp_root_free_list(char **names, size_t n);
+/* readlink(2) of a system path, NUL-terminated. */
+int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
+
+/* Write a value to a kernel attribute through ops->write (value as given). */
+int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value);
+
+/* mkdir -p of a system path with mode for created components. */
+int mdp_root_mkdir_p(const struct mdp_root *r, const char *sys, mode_t mode);
+/* open(2) of a system path (O_CLOEXEC added). Returns fd or -errno. */
+int mdp_root_open(const struct mdp_root *r, const char *sys, int flags, mode_t mode);
+/* unlink(2) of a system path; -ENOENT is returned as is. */
+int mdp_root_unlink(const struct mdp_root *r, const char *sys);
+/*
+ * Atomically replace a file: write sys.tmp, fsync, rename over sys, fsync the
+ * directory. Uses ops->fsync and ops->rename (so tests can fail them). On
+ * failure the old file is untouched and the temp file removed.
+ */
+int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data, size_t len,
+		     mode_t mode);
+
+#endif

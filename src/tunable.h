@@ -1,0 +1,66 @@
+/*
+ * tunable: the fixed registry of everything mdprofile may ever write.
+ *
+ * A write target is (tunable, device). The path comes from the template
+ * here and the device name from discovery, never from profile text, and
+ * device names are checked against a strict pattern, so no profile can
+ * make mdprofile write anywhere else.
+ */
+#ifndef MDP_TUNABLE_H
+#define MDP_TUNABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum mdp_tunable {
+	MDP_T_SPEED_LIMIT_MIN,	   /* /proc/sys/dev/raid/speed_limit_min, KiB/s */
+	MDP_T_SPEED_LIMIT_MAX,	   /* /proc/sys/dev/raid/speed_limit_max, KiB/s */
+	MDP_T_STRIPE_CACHE_SIZE,   /* md/stripe_cache_size, pages per member (raid4/5/6) */
+	MDP_T_SYNC_SPEED_MIN,	   /* md/sync_speed_min, KiB/s or "system" */
+	MDP_T_SYNC_SPEED_MAX,	   /* md/sync_speed_max, KiB/s or "system" */
+	MDP_T_READ_AHEAD_KB,	   /* /sys/block/mdN/queue/read_ahead_kb */
+	MDP_T_GROUP_THREAD_CNT,	   /* md/group_thread_cnt (raid4/5/6) */
+	MDP_T_PREREAD_BYPASS,	   /* md/preread_bypass_threshold (raid4/5/6) */
+	MDP_T_MEMBER_READ_AHEAD_KB, /* /sys/block/<member disk>/queue/read_ahead_kb */
+	MDP_T_COUNT
+};
+
+enum mdp_scope { MDP_SCOPE_GLOBAL, MDP_SCOPE_ARRAY, MDP_SCOPE_DISK };
+
+struct mdp_tunable_info {
+	const char *key;     /* profile key, e.g. "stripe_cache_size" */
+	const char *path;    /* template; "%s" is the device for array/disk scope */
+	enum mdp_scope scope;
+	uint64_t min, max;   /* accepted range of the number */
+	bool allows_system;  /* "system" accepted (sync_speed_min/max) */
+	bool parity_only;    /* raid4/5/6 only */
+	const char *unit;    /* for display: "KiB/s", "pages", "KiB", "" */
+};
+
+enum mdp_value_kind { MDP_V_NUM, MDP_V_SYSTEM };
+
+/* A tunable's value. For MDP_V_SYSTEM, num is the effective system value. */
+struct mdp_value {
+	enum mdp_value_kind kind;
+	uint64_t num;
+};
+
+const struct mdp_tunable_info *mdp_tunable_info(enum mdp_tunable t);
+/* Device names: [a-z0-9_] 1..31 chars, starting with a letter ("md2", "sata1", "nvme0n1"). */
+bool mdp_tunable_dev_ok(const char *dev);
+/* System path of (t, dev). -EINVAL for a bad device name or a missing/extra dev. */
+int mdp_tunable_path(enum mdp_tunable t, const char *dev, char *buf, size_t len);
+/*
+ * Parse what the kernel shows when reading t ("256\n", "1000 (system)\n").
+ * -EINVAL when the text is not such a value.
+ */
+int mdp_tunable_parse(enum mdp_tunable t, const char *text, struct mdp_value *out);
+/* Text to write to set v ("4096\n", "system\n"). */
+int mdp_tunable_format(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len);
+/* Text to show a human ("4096", "system (10000)"). */
+int mdp_tunable_show(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len);
+/* Whether a read-back value satisfies the requested one. */
+bool mdp_value_eq(const struct mdp_value *a, const struct mdp_value *b);
+
+#endif

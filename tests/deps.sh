@@ -1,0 +1,23 @@
+#!/bin/sh
+# Install the Debian packages mdprofile's build, tests and VM lab need.
+# Runs apt-get only when something is missing, so repeated calls are cheap.
+set -eu
+pkgs="gcc make pkg-config libyaml-dev libcyaml-dev libudev-dev libcmocka-dev clang \
+python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm busybox-static cpio \
+util-linux time"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	sudo=sudo
+else
+	sudo=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,26 @@
+# libFuzzer targets: every tests/fuzz/fuzz_*.c is built with clang against the library.
+#   make fuzz [FUZZ_SECONDS=60]   run each target for a set time
+#   make fuzz-smoke               bounded run of each target (part of make check)
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_RUNS ?= 20000
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
+	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
+
+fuzz: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
+		mkdir -p build/fuzz/corpus-$$n; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/corpus-$$n \
+			tests/fuzz/seeds/$$n; done
+
+fuzz-smoke: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
+		echo "== $$n (smoke, $(FUZZ_SMOKE_RUNS) runs)"; \
+		$$f -runs=$(FUZZ_SMOKE_RUNS) -max_len=8192 -seed=1 tests/fuzz/seeds/$$n \
+			2>build/fuzz/$$n.log || { tail -40 build/fuzz/$$n.log; exit 1; }; done
