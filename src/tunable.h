@@ -30,7 +30,7 @@ enum mdp_scope { MDP_SCOPE_GLOBAL, MDP_SCOPE_ARRAY, MDP_SCOPE_DISK };
 
 struct mdp_tunable_info {
 	const char *key;     /* profile key, e.g. "stripe_cache_size" */
-	const char *path;    /* template; "%s" is the device for array/disk scope */
+	const char *path;    /* global: the path; array/disk: relative to /sys/block/<dev>/ */
 	enum mdp_scope scope;
 	uint64_t min, max;   /* accepted range of the number */
 	bool allows_system;  /* "system" accepted (sync_speed_min/max) */

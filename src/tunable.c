@@ -1,0 +1,155 @@
+/*
+ * tunable: the registry of write targets (see tunable.h).
+ *
+ * Ranges follow drivers/md: stripe_cache_size 17..32768 (raid5_set_cache_size),
+ * group_thread_cnt 0..8192, speeds are KiB/s per device (int in the kernel).
+ */
+#include "tunable.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct mdp_tunable_info infos[MDP_T_COUNT] = {
+	[MDP_T_SPEED_LIMIT_MIN] = {"speed_limit_min", "/proc/sys/dev/raid/speed_limit_min",
+				   MDP_SCOPE_GLOBAL, 1, 2000000, false, false, "KiB/s"},
+	[MDP_T_SPEED_LIMIT_MAX] = {"speed_limit_max", "/proc/sys/dev/raid/speed_limit_max",
+				   MDP_SCOPE_GLOBAL, 1, 2000000, false, false, "KiB/s"},
+	[MDP_T_STRIPE_CACHE_SIZE] = {"stripe_cache_size", "md/stripe_cache_size",
+				     MDP_SCOPE_ARRAY, 17, 32768, false, true, "pages"},
+	[MDP_T_SYNC_SPEED_MIN] = {"sync_speed_min", "md/sync_speed_min",
+				  MDP_SCOPE_ARRAY, 1, 2000000, true, false, "KiB/s"},
+	[MDP_T_SYNC_SPEED_MAX] = {"sync_speed_max", "md/sync_speed_max",
+				  MDP_SCOPE_ARRAY, 1, 2000000, true, false, "KiB/s"},
+	[MDP_T_READ_AHEAD_KB] = {"read_ahead", "queue/read_ahead_kb",
+				 MDP_SCOPE_ARRAY, 0, 1048576, false, false, "KiB"},
+	[MDP_T_GROUP_THREAD_CNT] = {"group_thread_cnt", "md/group_thread_cnt",
+				    MDP_SCOPE_ARRAY, 0, 8192, false, true, ""},
+	[MDP_T_PREREAD_BYPASS] = {"preread_bypass_threshold",
+				  "md/preread_bypass_threshold", MDP_SCOPE_ARRAY, 0,
+				  32768, false, true, "stripes"},
+	[MDP_T_MEMBER_READ_AHEAD_KB] = {"member_read_ahead", "queue/read_ahead_kb",
+					MDP_SCOPE_DISK, 0, 1048576, false, false, "KiB"},
+};
+
+const struct mdp_tunable_info *mdp_tunable_info(enum mdp_tunable t)
+{
+	if ((unsigned)t >= MDP_T_COUNT)
+		return NULL;
+	return &infos[t];
+}
+
+bool mdp_tunable_dev_ok(const char *dev)
+{
+	size_t n = 0;
+
+	if (!dev || !(dev[0] >= 'a' && dev[0] <= 'z'))
+		return false;
+	for (; dev[n]; n++) {
+		char c = dev[n];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+			return false;
+	}
+	return n < 32;
+}
+
+int mdp_tunable_path(enum mdp_tunable t, const char *dev, char *buf, size_t len)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	int n;
+
+	if (!ti)
+		return -EINVAL;
+	if (ti->scope == MDP_SCOPE_GLOBAL) {
+		if (dev && *dev)
+			return -EINVAL;
+		n = snprintf(buf, len, "%s", ti->path);
+	} else {
+		if (!mdp_tunable_dev_ok(dev))
+			return -EINVAL;
+		n = snprintf(buf, len, "/sys/block/%s/%s", dev, ti->path);
+	}
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Parse a decimal number, then skip spaces; *end points after it. */
+static int parse_u64(const char *s, uint64_t *out, const char **end)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+int mdp_tunable_parse(enum mdp_tunable t, const char *text, struct mdp_value *out)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	struct mdp_value v = {.kind = MDP_V_NUM};
+	const char *end;
+
+	if (!ti || !text)
+		return -EINVAL;
+	while (*text == ' ')
+		text++;
+	if (parse_u64(text, &v.num, &end))
+		return -EINVAL;
+	if (ti->allows_system && *end == '(') {
+		/* md renders sync_speed_min/max as "N (local)" or "N (system)". */
+		if (!strcmp(end, "(system)") || !strncmp(end, "(system)\n", 9))
+			v.kind = MDP_V_SYSTEM;
+		else if (strcmp(end, "(local)") && strncmp(end, "(local)\n", 8))
+			return -EINVAL;
+	} else if (*end) {
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int mdp_tunable_format(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	int n;
+
+	if (!ti || (v->kind == MDP_V_SYSTEM && !ti->allows_system))
+		return -EINVAL;
+	if (v->kind == MDP_V_SYSTEM)
+		n = snprintf(buf, len, "system\n");
+	else
+		n = snprintf(buf, len, "%" PRIu64 "\n", v->num);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+int mdp_tunable_show(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len)
+{
+	int n;
+
+	(void)t;
+	if (v->kind == MDP_V_SYSTEM)
+		n = snprintf(buf, len, "system (%" PRIu64 ")", v->num);
+	else
+		n = snprintf(buf, len, "%" PRIu64, v->num);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+bool mdp_value_eq(const struct mdp_value *a, const struct mdp_value *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	/* "system" follows the global sysctl; its number is not part of the request. */
+	return a->kind == MDP_V_SYSTEM || a->num == b->num;
+}
