@@ -1,0 +1,534 @@
+/*
+ * plan: compute the ordered list of changes a profile asks for (plan.h).
+ */
+#include "plan.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_BYTES ((uint64_t)4096)
+#define MIB ((uint64_t)1 << 20)
+
+/* What the profile wants for one target, before ordering. */
+struct want {
+	const struct mdp_setting *s; /* NULL: profile does not mention it */
+	unsigned rule;               /* 1-based index of the rule that set it */
+	uint64_t num;                /* resolved number (auto computed) */
+};
+
+struct array_want {
+	struct want t[MDP_T_COUNT];
+};
+
+struct ctx {
+	const struct mdp_profile *p;
+	const struct mdp_system *s;
+	struct mdp_plan *pl;
+	struct mdp_diags *d;
+	struct array_want *aw; /* per array */
+	struct want *disk;     /* per disk: member_read_ahead */
+};
+
+static bool is_parity(enum mdp_level l)
+{
+	return l == MDP_LEVEL_RAID4 || l == MDP_LEVEL_RAID5 || l == MDP_LEVEL_RAID6;
+}
+
+static bool in_list(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+/* Criteria of different kinds must all hold; any entry of a list may match. */
+static bool rule_matches(const struct mdp_match *m, const struct mdp_array *a)
+{
+	bool lv = false;
+
+	if (m->all)
+		return true;
+	if (m->n_names && !in_list(m->names, m->n_names, a->name))
+		return false;
+	if (m->n_uuids && (!a->uuid[0] || !in_list(m->uuids, m->n_uuids, a->uuid)))
+		return false;
+	for (size_t i = 0; i < m->n_levels; i++)
+		lv |= m->levels[i] == a->level;
+	if (m->n_levels && !lv)
+		return false;
+	return m->n_names || m->n_uuids || m->n_levels;
+}
+
+static int note(struct ctx *c, const char *dev, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int note(struct ctx *c, const char *dev, const char *fmt, ...)
+{
+	struct mdp_plan *pl = c->pl;
+	struct mdp_plan_note *nv;
+	va_list ap;
+
+	for (size_t i = 0; i < pl->n_notes; i++) {
+		char text[sizeof(nv->text)];
+		va_start(ap, fmt);
+		vsnprintf(text, sizeof(text), fmt, ap);
+		va_end(ap);
+		if (!strcmp(pl->notes[i].dev, dev) && !strcmp(pl->notes[i].text, text))
+			return 0; /* the same note from several rules: say it once */
+	}
+	nv = realloc(pl->notes, (pl->n_notes + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	pl->notes = nv;
+	nv = &pl->notes[pl->n_notes++];
+	snprintf(nv->dev, sizeof(nv->dev), "%s", dev);
+	va_start(ap, fmt);
+	vsnprintf(nv->text, sizeof(nv->text), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static size_t disk_index(const struct mdp_system *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_disks; i++)
+		if (!strcmp(s->disks[i].name, name))
+			return i;
+	return SIZE_MAX;
+}
+
+/* Member disks shared by several arrays get the largest value asked for. */
+static void want_disks(struct ctx *c, const struct mdp_array *a, const struct mdp_setting *st,
+		       unsigned rule)
+{
+	for (size_t m = 0; m < a->n_members; m++) {
+		size_t di = disk_index(c->s, a->members[m].disk);
+		if (di == SIZE_MAX)
+			continue;
+		struct want *w = &c->disk[di];
+		if (!w->s || st->num > w->num)
+			*w = (struct want){.s = st, .rule = rule, .num = st->num};
+	}
+}
+
+static int apply_rules(struct ctx *c)
+{
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		for (size_t ri = 0; ri < c->p->n_rules; ri++) {
+			const struct mdp_rule *r = &c->p->rules[ri];
+			if (!rule_matches(&r->match, a))
+				continue;
+			for (int t = 0; t < MDP_T_COUNT; t++) {
+				const struct mdp_setting *st = &r->set[t];
+				if (st->kind == MDP_S_UNSET)
+					continue;
+				if (t == MDP_T_MEMBER_READ_AHEAD_KB)
+					want_disks(c, a, st, (unsigned)ri + 1);
+				else
+					c->aw[ai].t[t] = (struct want){st, (unsigned)ri + 1, st->num};
+			}
+		}
+	}
+	return 0;
+}
+
+static int stripe_disks(const struct mdp_array *a)
+{
+	int n = a->raid_disks > 0 ? a->raid_disks : (int)a->n_members;
+
+	/* Mid-reshape md keeps pages for the larger geometry. */
+	return (int)a->n_members > n ? (int)a->n_members : n;
+}
+
+static uint64_t stripe_bytes(const struct mdp_array *a, uint64_t size)
+{
+	return PAGE_BYTES * (uint64_t)stripe_disks(a) * size;
+}
+
+static void budget_resolve(struct ctx *c)
+{
+	const struct mdp_budget *b = &c->p->budget;
+	uint64_t total = c->s->mem_total_kib * 1024ull;
+	uint64_t pct = MDP_DEFAULT_BUDGET_PERCENT;
+
+	if (b->kind == MDP_BUDGET_BYTES) {
+		c->pl->budget = b->value;
+		snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc), "%" PRIu64 " MiB",
+			 b->value / MIB);
+		return;
+	}
+	if (b->kind == MDP_BUDGET_PERCENT)
+		pct = b->value;
+	c->pl->budget = total / 100 * pct;
+	snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc),
+		 "%" PRIu64 "%% of %" PRIu64 " MiB RAM%s", pct, total / MIB,
+		 b->kind == MDP_BUDGET_UNSET ? ", the default" : "");
+}
+
+/* Current stripe cache of an array, or 0 when it has none. */
+static uint64_t stripe_now(const struct mdp_array *a)
+{
+	const struct mdp_cur *cu = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
+
+	return is_parity(a->level) && cu->present ? cu->val.num : 0;
+}
+
+/* Bytes of all stripe caches that are not `auto`, and the pages per auto page. */
+static void stripe_fixed(struct ctx *c, uint64_t *fixed, uint64_t *auto_disks)
+{
+	*fixed = 0;
+	*auto_disks = 0;
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		const struct want *w = &c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE];
+		if (!stripe_now(a))
+			continue;
+		if (w->s && w->s->kind == MDP_S_AUTO)
+			*auto_disks += (uint64_t)stripe_disks(a);
+		else
+			*fixed += stripe_bytes(a, w->s ? w->num : stripe_now(a));
+	}
+}
+
+/* Largest power of two in 256..32768 that fits the budget, 0 if none. */
+static uint64_t stripe_auto_size(uint64_t budget, uint64_t fixed, uint64_t disks)
+{
+	uint64_t best = 0;
+
+	for (uint64_t sz = 256; sz <= 32768; sz *= 2)
+		if (fixed + PAGE_BYTES * disks * sz <= budget)
+			best = sz;
+	return best;
+}
+
+static int stripe_resolve_auto(struct ctx *c, uint64_t fixed, uint64_t auto_disks)
+{
+	uint64_t sz = auto_disks ? stripe_auto_size(c->pl->budget, fixed, auto_disks) : 0;
+
+	for (size_t ai = 0; ai < c->s->n_arrays && auto_disks; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		struct want *w = &c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE];
+		if (!stripe_now(a) || !w->s || w->s->kind != MDP_S_AUTO)
+			continue;
+		if (sz) {
+			w->num = sz;
+			continue;
+		}
+		if (note(c, a->name, "stripe_cache_size auto: even 256 pages exceed the budget, "
+				     "left as is"))
+			return -ENOMEM;
+		w->s = NULL;
+	}
+	return 0;
+}
+
+/* During a reshape md sized the cache for it; never shrink below that. */
+static int stripe_keep_reshape(struct ctx *c)
+{
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		struct want *w = &c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE];
+		if (!w->s || strcmp(a->sync_action, "reshape") || w->num >= stripe_now(a))
+			continue;
+		if (note(c, a->name,
+			 "stripe_cache_size kept at %" PRIu64 ": a reshape is running "
+			 "and needs at least what md set",
+			 stripe_now(a)))
+			return -ENOMEM;
+		w->num = stripe_now(a);
+	}
+	return 0;
+}
+
+static int stripe_account(struct ctx *c)
+{
+	struct mdp_plan *pl = c->pl;
+
+	pl->mem = calloc(c->s->n_arrays ? c->s->n_arrays : 1, sizeof(*pl->mem));
+	if (!pl->mem)
+		return -ENOMEM;
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		const struct want *w = &c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE];
+		struct mdp_plan_mem *m;
+		if (!stripe_now(a))
+			continue;
+		m = &pl->mem[pl->n_mem++];
+		snprintf(m->dev, sizeof(m->dev), "%s", a->name);
+		m->disks = stripe_disks(a);
+		m->now = stripe_bytes(a, stripe_now(a));
+		m->after = stripe_bytes(a, w->s ? w->num : stripe_now(a));
+		pl->mem_now += m->now;
+		pl->mem_after += m->after;
+	}
+	return 0;
+}
+
+static int stripe_over_budget(struct ctx *c)
+{
+	struct mdp_plan *pl = c->pl;
+	char list[512] = "";
+	size_t len = 0;
+
+	if (pl->mem_after <= pl->budget || pl->mem_after <= pl->mem_now)
+		return 0;
+	for (size_t i = 0; i < pl->n_mem && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %" PRIu64 " MiB",
+					i ? ", " : "", pl->mem[i].dev, pl->mem[i].after / MIB);
+	mdp_diags_add(c->d, c->p->path, 0, 0,
+		      "stripe caches would use %" PRIu64 " MiB (%s), above the memory budget "
+		      "of %" PRIu64 " MiB (%s)",
+		      pl->mem_after / MIB, list, pl->budget / MIB, pl->budget_desc);
+	return -EINVAL;
+}
+
+static int stripe_plan(struct ctx *c)
+{
+	uint64_t fixed, auto_disks;
+	int err;
+
+	budget_resolve(c);
+	stripe_fixed(c, &fixed, &auto_disks);
+	if ((err = stripe_resolve_auto(c, fixed, auto_disks)) || (err = stripe_keep_reshape(c)) ||
+	    (err = stripe_account(c)))
+		return err;
+	return stripe_over_budget(c);
+}
+
+/* Drop what cannot apply to an array, with a note saying why. */
+static int skip_inapplicable(struct ctx *c)
+{
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		for (int t = 0; t < MDP_T_COUNT; t++) {
+			struct want *w = &c->aw[ai].t[t];
+			const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+			int err = 0;
+			if (!w->s || ti->scope != MDP_SCOPE_ARRAY)
+				continue;
+			if (ti->parity_only && !is_parity(a->level))
+				err = note(c, a->name, "%s skipped: %s has no stripe cache", ti->key,
+					   a->level_name[0] ? a->level_name : "this level");
+			else if (!a->cur[t].present)
+				err = note(c, a->name, "%s skipped: the kernel does not offer it here",
+					   ti->key);
+			else
+				continue;
+			if (err)
+				return err;
+			w->s = NULL;
+		}
+	}
+	return 0;
+}
+
+static int check_preread(struct ctx *c)
+{
+	int bad = 0;
+
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		const struct want *pw = &c->aw[ai].t[MDP_T_PREREAD_BYPASS];
+		const struct want *sw = &c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE];
+		uint64_t stripes = sw->s ? sw->num : stripe_now(a);
+		if (!pw->s || pw->num <= stripes)
+			continue;
+		mdp_diags_add(c->d, pw->s->pos.file, pw->s->pos.line, pw->s->pos.col,
+			      "%s: preread_bypass_threshold %" PRIu64
+			      " is above its stripe_cache_size %" PRIu64,
+			      a->name, pw->num, stripes);
+		bad = 1;
+	}
+	return bad ? -EINVAL : 0;
+}
+
+static int add_change(struct ctx *c, enum mdp_tunable t, const char *dev,
+		      const struct mdp_cur *cur, const struct want *w)
+{
+	struct mdp_plan *pl = c->pl;
+	struct mdp_change *ch, *nv;
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	int err;
+
+	nv = realloc(pl->v, (pl->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	pl->v = nv;
+	ch = &pl->v[pl->n];
+	memset(ch, 0, sizeof(*ch));
+	ch->t = t;
+	snprintf(ch->dev, sizeof(ch->dev), "%s", dev);
+	if ((err = mdp_tunable_path(t, dev, ch->path, sizeof(ch->path))))
+		return err;
+	ch->cur = *cur;
+	if (w->s->kind == MDP_S_SYSTEM)
+		ch->want = (struct mdp_value){.kind = MDP_V_SYSTEM};
+	else
+		ch->want = (struct mdp_value){.kind = MDP_V_NUM, .num = w->num};
+	if (w->rule)
+		snprintf(ch->reason, sizeof(ch->reason), "rule %u (%s:%u)", w->rule,
+			 w->s->pos.file ? w->s->pos.file : "?", w->s->pos.line);
+	else
+		snprintf(ch->reason, sizeof(ch->reason), "raid.%s", ti->key);
+	ch->pending = !cur->present || !mdp_value_eq(&cur->val, &ch->want);
+	pl->n++;
+	return 0;
+}
+
+/* A min/max pair is written so that min never exceeds max in between. */
+static bool max_first(const struct want *wmin, const struct want *wmax, const struct mdp_cur *cmax)
+{
+	if (!wmin->s || !wmax->s || wmin->s->kind != MDP_S_NUM)
+		return false;
+	return cmax->present && cmax->val.kind == MDP_V_NUM && wmin->num > cmax->val.num;
+}
+
+static int emit_pair(struct ctx *c, enum mdp_tunable tmin, enum mdp_tunable tmax, const char *dev,
+		     const struct want *w, const struct mdp_cur *cur)
+{
+	enum mdp_tunable order[2] = {tmin, tmax};
+	int err;
+
+	if (max_first(&w[tmin], &w[tmax], &cur[tmax])) {
+		order[0] = tmax;
+		order[1] = tmin;
+	}
+	for (int i = 0; i < 2; i++)
+		if (w[order[i]].s && (err = add_change(c, order[i], dev, &cur[order[i]],
+						       &w[order[i]])))
+			return err;
+	return 0;
+}
+
+static int emit_stripes(struct ctx *c, bool grow)
+{
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		const struct want *w = &c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE];
+		int err;
+		if (!w->s || (w->num > stripe_now(a)) != grow)
+			continue;
+		if ((err = add_change(c, MDP_T_STRIPE_CACHE_SIZE, a->name,
+				      &a->cur[MDP_T_STRIPE_CACHE_SIZE], w)))
+			return err;
+	}
+	return 0;
+}
+
+static int emit_globals(struct ctx *c)
+{
+	struct want w[MDP_T_COUNT] = {0};
+
+	for (int t = MDP_T_SPEED_LIMIT_MIN; t <= MDP_T_SPEED_LIMIT_MAX; t++)
+		if (c->p->global[t].kind != MDP_S_UNSET)
+			w[t] = (struct want){&c->p->global[t], 0, c->p->global[t].num};
+	return emit_pair(c, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX, "", w, c->s->global);
+}
+
+static int emit_arrays(struct ctx *c)
+{
+	static const enum mdp_tunable rest[] = {MDP_T_READ_AHEAD_KB, MDP_T_GROUP_THREAD_CNT};
+	int err;
+
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		const struct want *w = c->aw[ai].t;
+		if ((err = emit_pair(c, MDP_T_SYNC_SPEED_MIN, MDP_T_SYNC_SPEED_MAX, a->name, w,
+				     a->cur)))
+			return err;
+		for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
+			if (w[rest[i]].s &&
+			    (err = add_change(c, rest[i], a->name, &a->cur[rest[i]], &w[rest[i]])))
+				return err;
+	}
+	return 0;
+}
+
+static int emit_disks(struct ctx *c)
+{
+	int err;
+
+	for (size_t di = 0; di < c->s->n_disks; di++) {
+		const struct mdp_disk *dk = &c->s->disks[di];
+		if (!c->disk[di].s)
+			continue;
+		if (!dk->read_ahead.present) {
+			if ((err = note(c, dk->name, "member_read_ahead skipped: no read_ahead_kb")))
+				return err;
+			continue;
+		}
+		if ((err = add_change(c, MDP_T_MEMBER_READ_AHEAD_KB, dk->name, &dk->read_ahead,
+				      &c->disk[di])))
+			return err;
+	}
+	return 0;
+}
+
+static int emit_preread(struct ctx *c)
+{
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		const struct want *w = &c->aw[ai].t[MDP_T_PREREAD_BYPASS];
+		int err;
+		if (w->s && (err = add_change(c, MDP_T_PREREAD_BYPASS, a->name,
+					      &a->cur[MDP_T_PREREAD_BYPASS], w)))
+			return err;
+	}
+	return 0;
+}
+
+/* Free memory first, take it last; preread follows the stripe cache bounding it. */
+static int emit(struct ctx *c)
+{
+	int err;
+
+	if ((err = emit_stripes(c, false)) || (err = emit_globals(c)) || (err = emit_arrays(c)) ||
+	    (err = emit_disks(c)) || (err = emit_stripes(c, true)) || (err = emit_preread(c)))
+		return err;
+	return 0;
+}
+
+int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s,
+		   struct mdp_plan *out, struct mdp_diags *d)
+{
+	struct mdp_plan pl = {0};
+	struct ctx c = {.p = p, .s = s, .pl = &pl, .d = d};
+	int err = -ENOMEM;
+
+	c.aw = calloc(s->n_arrays ? s->n_arrays : 1, sizeof(*c.aw));
+	c.disk = calloc(s->n_disks ? s->n_disks : 1, sizeof(*c.disk));
+	if (!c.aw || !c.disk)
+		goto out;
+	if ((err = apply_rules(&c)) || (err = skip_inapplicable(&c)) || (err = stripe_plan(&c)) ||
+	    (err = check_preread(&c)) || (err = emit(&c)))
+		goto out;
+	*out = pl;
+	memset(&pl, 0, sizeof(pl));
+out:
+	mdp_plan_free(&pl);
+	free(c.aw);
+	free(c.disk);
+	return err;
+}
+
+size_t mdp_plan_pending(const struct mdp_plan *pl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->n; i++)
+		n += pl->v[i].pending;
+	return n;
+}
+
+void mdp_plan_free(struct mdp_plan *pl)
+{
+	free(pl->v);
+	free(pl->notes);
+	free(pl->mem);
+	memset(pl, 0, sizeof(*pl));
+}
