@@ -64,8 +64,11 @@ void mdp_lock_release(struct mdp_lock *l);
 /* Read the journal. -ENOENT when there is none; -EINVAL when unreadable (diag). */
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
 void mdp_journal_free(struct mdp_journal *j);
-/* Serialize (for tests and the fuzz target) and parse. */
+/* Serialize (*out malloc'd) and parse (tests, the fuzz target). */
+int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len);
 int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *j);
+/* Replace the journal atomically and durably (temp, fsync, rename, fsync dir). */
+int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j);
 
 /* What a transaction did, for the command to print. */
 struct mdp_txn_event {

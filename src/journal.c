@@ -1,0 +1,329 @@
+/*
+ * journal: the on-disk record of a transaction, and the lock.
+ *
+ * Text, one record per line, so an admin can read it in a pinch:
+ *
+ *   mdprofile-journal 1
+ *   state applying|active|reverting
+ *   boot_id 5d1c...
+ *   profile reshape-fast
+ *   path /usr/share/mdprofile/profiles/reshape-fast.yaml
+ *   base stripe_cache_size md2 "256\n"
+ *   svc synoindexd paused
+ *   end
+ *
+ * "base" lines are baselines (values before mdprofile first changed the
+ * target this boot), in the order they were first changed. "end" marks a
+ * complete record; the file is only ever replaced atomically (root.c's
+ * mdp_root_replace), so a torn journal is not expected, but a missing
+ * "end" is treated as unreadable rather than trusted.
+ */
+#include "txn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static const char *const state_names[] = {
+	[MDP_J_NONE] = "none",
+	[MDP_J_APPLYING] = "applying",
+	[MDP_J_ACTIVE] = "active",
+	[MDP_J_REVERTING] = "reverting",
+};
+
+/* ---- lock ------------------------------------------------------------------ */
+
+static long lock_holder(int fd)
+{
+	char buf[32] = "";
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder)
+{
+	char pid[32];
+	int fd, err, n;
+
+	if ((err = mdp_root_mkdir_p(r, MDP_STATE_DIR, 0700)))
+		return err;
+	fd = mdp_root_open(r, MDP_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return fd;
+	while (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
+		if (errno == EINTR)
+			continue;
+		err = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
+		if (holder)
+			*holder = lock_holder(fd);
+		close(fd);
+		return err;
+	}
+	/* The pid is only a hint for the message a second mdprofile prints. */
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) < 0)
+		(void)0;
+	l->fd = fd;
+	return 0;
+}
+
+void mdp_lock_release(struct mdp_lock *l)
+{
+	if (l->fd > 0) {
+		/* Leave the file: unlinking it would race with a waiter's open. */
+		if (ftruncate(l->fd, 0))
+			(void)0;
+		close(l->fd);
+	}
+	l->fd = -1;
+}
+
+/* ---- format ---------------------------------------------------------------- */
+
+static void put_escaped(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Serialize j; *out is malloc'd. */
+int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
+{
+	FILE *f = open_memstream(out, len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "mdprofile-journal 1\nstate %s\nboot_id %s\nprofile %s\npath %s\n",
+		state_names[j->state], j->boot_id[0] ? j->boot_id : "-",
+		j->profile[0] ? j->profile : "-", j->profile_path[0] ? j->profile_path : "-");
+	for (size_t i = 0; i < j->n_base; i++) {
+		const struct mdp_jtarget *b = &j->base[i];
+		fprintf(f, "base %s %s ", mdp_tunable_info(b->t)->key, b->dev[0] ? b->dev : "-");
+		put_escaped(f, b->raw);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < j->n_svc; i++)
+		fprintf(f, "svc %s %s\n", j->svc[i].name, j->svc[i].paused ? "paused" : "resumed");
+	fputs("end\n", f);
+	if (fclose(f))
+		return -ENOMEM;
+	return 0;
+}
+
+static int unescape(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (*s++ != '"')
+		return -EINVAL;
+	for (; *s && *s != '"'; s++) {
+		char c = *s;
+		if (c == '\\') {
+			s++;
+			if (*s == 'n')
+				c = '\n';
+			else if (*s == '"' || *s == '\\')
+				c = *s;
+			else if (*s == 'x' && s[1] && s[2]) {
+				char hex[3] = {s[1], s[2], 0}, *end;
+				c = (char)strtol(hex, &end, 16);
+				if (*end)
+					return -EINVAL;
+				s += 2;
+			} else
+				return -EINVAL;
+		}
+		if (n + 1 >= cap)
+			return -EINVAL;
+		out[n++] = c;
+	}
+	if (*s != '"' || s[1])
+		return -EINVAL;
+	out[n] = '\0';
+	return 0;
+}
+
+static int tunable_by_key(const char *key, enum mdp_tunable *t)
+{
+	for (int i = 0; i < MDP_T_COUNT; i++)
+		if (!strcmp(mdp_tunable_info(i)->key, key)) {
+			*t = (enum mdp_tunable)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int grow(void **v, size_t n, size_t size)
+{
+	void *nv = realloc(*v, (n + 1) * size);
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	return 0;
+}
+
+static int parse_base(struct mdp_journal *j, char *rest)
+{
+	char *key = strtok_r(rest, " ", &rest), *dev = strtok_r(NULL, " ", &rest);
+	struct mdp_jtarget b = {0};
+
+	if (!key || !dev || !rest || tunable_by_key(key, &b.t))
+		return -EINVAL;
+	if (strcmp(dev, "-")) {
+		if (!mdp_tunable_dev_ok(dev))
+			return -EINVAL;
+		snprintf(b.dev, sizeof(b.dev), "%s", dev);
+	}
+	if ((mdp_tunable_info(b.t)->scope == MDP_SCOPE_GLOBAL) != !b.dev[0])
+		return -EINVAL;
+	if (unescape(rest, b.raw, sizeof(b.raw)) || grow((void **)&j->base, j->n_base, sizeof(b)))
+		return -EINVAL;
+	j->base[j->n_base++] = b;
+	return 0;
+}
+
+static int parse_svc(struct mdp_journal *j, char *rest)
+{
+	char *name = strtok_r(rest, " ", &rest), *st = strtok_r(NULL, " ", &rest);
+	struct mdp_jservice s = {0};
+
+	if (!name || !st || rest[0] || strlen(name) >= sizeof(s.name))
+		return -EINVAL;
+	if (strcmp(st, "paused") && strcmp(st, "resumed"))
+		return -EINVAL;
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	s.paused = !strcmp(st, "paused");
+	if (grow((void **)&j->svc, j->n_svc, sizeof(s)))
+		return -ENOMEM;
+	j->svc[j->n_svc++] = s;
+	return 0;
+}
+
+static int parse_state(const char *v, enum mdp_jstate *st)
+{
+	for (int i = MDP_J_APPLYING; i <= MDP_J_REVERTING; i++)
+		if (!strcmp(v, state_names[i])) {
+			*st = (enum mdp_jstate)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int copy_field(char *dst, size_t cap, const char *v)
+{
+	if (strlen(v) >= cap)
+		return -EINVAL;
+	snprintf(dst, cap, "%s", strcmp(v, "-") ? v : "");
+	return 0;
+}
+
+static int parse_line(struct mdp_journal *j, char *line)
+{
+	char *sp = strchr(line, ' ');
+	char *rest = sp ? sp + 1 : line + strlen(line);
+
+	if (sp)
+		*sp = '\0';
+	if (!strcmp(line, "state"))
+		return parse_state(rest, &j->state);
+	if (!strcmp(line, "boot_id"))
+		return copy_field(j->boot_id, sizeof(j->boot_id), rest);
+	if (!strcmp(line, "profile"))
+		return copy_field(j->profile, sizeof(j->profile), rest);
+	if (!strcmp(line, "path"))
+		return copy_field(j->profile_path, sizeof(j->profile_path), rest);
+	if (!strcmp(line, "base"))
+		return parse_base(j, rest);
+	if (!strcmp(line, "svc"))
+		return parse_svc(j, rest);
+	return -EINVAL;
+}
+
+int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *out)
+{
+	struct mdp_journal j = {0};
+	char *copy = strndup(text, len), *save = NULL, *line;
+	bool header = false, end = false;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (line = strtok_r(copy, "\n", &save); line && !err; line = strtok_r(NULL, "\n", &save)) {
+		if (end)
+			err = -EINVAL; /* nothing may follow "end" */
+		else if (!header && strcmp(line, "mdprofile-journal 1"))
+			err = -EINVAL;
+		else if (!header)
+			header = true;
+		else if (!strcmp(line, "end"))
+			end = true;
+		else
+			err = parse_line(&j, line);
+	}
+	free(copy);
+	if (!err && (!end || j.state == MDP_J_NONE))
+		err = -EINVAL;
+	if (err) {
+		mdp_journal_free(&j);
+		return err;
+	}
+	*out = j;
+	return 0;
+}
+
+int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d)
+{
+	char *text;
+	size_t len;
+	int err = mdp_root_read_all(r, MDP_JOURNAL, &text, &len);
+
+	if (err)
+		return err;
+	err = mdp_journal_parse(text, len, j);
+	free(text);
+	if (err == -EINVAL)
+		mdp_diags_add(d, MDP_JOURNAL, 0, 0,
+			      "journal is unreadable; move it aside after checking the values it "
+			      "lists by hand");
+	return err;
+}
+
+int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	if ((err = mdp_journal_format(j, &text, &len)))
+		return err;
+	err = mdp_root_replace(r, MDP_JOURNAL, text, len, 0600);
+	free(text);
+	return err;
+}
+
+void mdp_journal_free(struct mdp_journal *j)
+{
+	free(j->base);
+	free(j->svc);
+	memset(j, 0, sizeof(*j));
+}
