@@ -1,0 +1,162 @@
+# Tiny test library for the guest scenarios (busybox ash).
+#
+# A scenario sources this file, then calls run/assert_* and ok/fail.  Counts go to
+# files under $VM_STATE (not variables) because every scenario runs in its own shell
+# and the runner in /init adds them up.  Output is quiet on success ("ok - ...") and
+# loud on failure: every failure prints what was expected, what was seen and the
+# last command's captured stdout/stderr, so a console log alone explains a red run.
+
+VM_STATE=${VM_STATE:-/run/vm}
+MDP=${MDP:-/usr/bin/mdprofile}
+mkdir -p "$VM_STATE"
+
+# Last command run through `run`: its exit code and captured output.
+RC=0
+OUT=
+ERR=
+LAST_CMD=
+
+ok() {
+	echo "ok - ${SCENARIO:-?}: $*"
+	echo x >>"$VM_STATE/pass"
+}
+
+fail() {
+	echo "FAIL - ${SCENARIO:-?}: $*"
+	echo x >>"$VM_STATE/fail"
+}
+
+# Show the last command and its output; called after a failure.
+show_last() {
+	[ -n "$LAST_CMD" ] || return 0
+	echo "    command: $LAST_CMD (exit $RC)"
+	printf '%s\n' "$OUT" | sed 's/^/    stdout| /'
+	printf '%s\n' "$ERR" | sed 's/^/    stderr| /'
+}
+
+# run CMD...: run a command, keep exit code in RC and output in OUT/ERR; never fails.
+run() {
+	LAST_CMD=$*
+	"$@" >"$VM_STATE/out" 2>"$VM_STATE/err" && RC=0 || RC=$?
+	OUT=$(cat "$VM_STATE/out")
+	ERR=$(cat "$VM_STATE/err")
+	return 0
+}
+
+# mdp ARGS...: run mdprofile (shorthand for run $MDP ...).
+mdp() {
+	run "$MDP" "$@"
+}
+
+# assert_exit WANT DESC: the last `run` exited with WANT.
+assert_exit() {
+	if [ "$RC" = "$1" ]; then
+		ok "$2 (exit $RC)"
+	else
+		fail "$2: exit $RC, want $1"
+		show_last
+	fi
+}
+
+# assert_eq GOT WANT DESC
+assert_eq() {
+	if [ "$1" = "$2" ]; then
+		ok "$3"
+	else
+		fail "$3: got '$1', want '$2'"
+	fi
+}
+
+# assert_ne GOT NOTWANT DESC
+assert_ne() {
+	if [ "$1" != "$2" ]; then
+		ok "$3"
+	else
+		fail "$3: got '$1', want anything else"
+	fi
+}
+
+# assert_match TEXT REGEX DESC: TEXT has a line matching the extended REGEX.
+assert_match() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		ok "$3"
+	else
+		fail "$3: no line matches /$2/"
+		printf '%s\n' "$1" | sed 's/^/    text| /'
+	fi
+}
+
+# assert_out REGEX DESC: the last command's stdout+stderr has a line matching REGEX.
+assert_out() {
+	if printf '%s\n%s\n' "$OUT" "$ERR" | grep -Eq -- "$1"; then
+		ok "$2"
+	else
+		fail "$2: output has no line matching /$1/"
+		show_last
+	fi
+}
+
+# ---- system values ----------------------------------------------------------
+
+# Every tunable file mdprofile may touch, one path a line (those that exist).
+tunable_files() {
+	for f in /proc/sys/dev/raid/speed_limit_min /proc/sys/dev/raid/speed_limit_max; do
+		echo "$f"
+	done
+	for md in /sys/block/md*/md; do
+		for a in stripe_cache_size sync_speed_min sync_speed_max group_thread_cnt \
+			preread_bypass_threshold; do
+			[ -e "$md/$a" ] && echo "$md/$a"
+		done
+	done
+	for q in /sys/block/*/queue/read_ahead_kb; do
+		echo "$q"
+	done
+}
+
+# snapshot FILE: save "path<TAB>content" of every tunable file into FILE.
+snapshot() {
+	for f in $(tunable_files); do
+		printf '%s\t%s\n' "$f" "$(cat "$f")"
+	done >"$1"
+}
+
+# assert_snapshot FILE DESC: every tunable file is byte-identical to the snapshot.
+assert_snapshot() {
+	snapshot "$VM_STATE/snap.now"
+	if cmp -s "$1" "$VM_STATE/snap.now"; then
+		ok "$2"
+	else
+		fail "$2: values differ from the snapshot (- before, + now)"
+		diff "$1" "$VM_STATE/snap.now" | grep '^[-+][^-+]' | sed 's/^/    /'
+	fi
+}
+
+# sysval PATH: the value in a sysfs/procfs file, "(missing)" if absent.
+sysval() {
+	cat "$1" 2>/dev/null || echo "(missing)"
+}
+
+# Arrays by level (names like md1), from md/level.
+arrays_of_level() {
+	for d in /sys/block/md*; do
+		[ "$(cat "$d/md/level" 2>/dev/null)" = "$1" ] && echo "${d##*/}"
+	done
+	return 0
+}
+
+parity_arrays() {
+	arrays_of_level raid5
+	arrays_of_level raid6
+}
+
+# have_mdprofile: whether the tool is in the image (the lab also boots without it).
+have_mdprofile() {
+	[ -x "$MDP" ]
+}
+
+# skip_all WHY: report the whole scenario as not run (counts as a failure).
+skip_all() {
+	fail "not run: $*"
+	exit 0
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Assemble the lab guest's initramfs (cpio newc, gzip).
+#
+#   mkinitramfs.sh OUT [MDPROFILE]
+#
+# Contents: busybox (static) with its applet links, mdadm with the shared libraries
+# ldd names plus the loader, the md/virtio modules fetched by fetch.sh, the static
+# mdprofile (optional: without it the lab still boots and checks its arrays), the
+# shipped profiles, the scenarios and /init.  Needs root (device-free, but file
+# owners in the archive should be root) and cpio.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cache=${VM_CACHE:-$here/cache}
+out=${1:?usage: mkinitramfs.sh OUT [MDPROFILE]}
+mdp=${2:-}
+
+die() { echo "vm-initramfs: $*" >&2; exit 1; }
+
+find_tool() {
+	for p in "/usr/sbin/$1" "/sbin/$1" "/usr/bin/$1" "/bin/$1"; do
+		[ -x "$p" ] && { echo "$p"; return 0; }
+	done
+	die "$1 not found (run: sh tests/deps.sh)"
+}
+
+# busybox must be the static one: the guest has no libc apart from mdadm's copy.
+add_busybox() {
+	bb=$(find_tool busybox)
+	ldd "$bb" >/dev/null 2>&1 && die "$bb is dynamic; install busybox-static"
+	cp "$bb" "$root/bin/busybox"
+	for a in $("$bb" --list-full); do
+		[ -e "$root/$a" ] && continue
+		mkdir -p "$root/${a%/*}"
+		ln -s /bin/busybox "$root/$a"
+	done
+}
+
+# A dynamic binary with its libraries, each at the path the loader looks for.
+add_dynamic() {
+	bin=$1
+	cp "$bin" "$root/sbin/${bin##*/}"
+	for lib in $(ldd "$bin" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		mkdir -p "$root${lib%/*}"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+add_modules() {
+	[ -s "$cache/modules/load.order" ] || die "no modules in $cache (run tests/vm/fetch.sh)"
+	mkdir -p "$root/lab/modules"
+	cp "$cache/modules/"* "$root/lab/modules/"
+}
+
+add_lab() {
+	cp "$here/guest/init.sh" "$root/init"
+	chmod 0755 "$root/init"
+	cp "$here/guest/lib.sh" "$here/guest/demo.sh" "$root/lab/"
+	mkdir -p "$root/lab/scenarios"
+	for s in "$here"/scenarios/*.sh; do
+		[ -e "$s" ] && cp "$s" "$root/lab/scenarios/"
+	done
+	mkdir -p "$root/usr/share/mdprofile/profiles" "$root/usr/local/share"
+	for p in "$top"/profiles/*.yaml; do
+		[ -e "$p" ] && cp "$p" "$root/usr/share/mdprofile/profiles/"
+	done
+	# Builds with the Makefile's default PREFIX look under /usr/local.
+	ln -s /usr/share/mdprofile "$root/usr/local/share/mdprofile"
+	if [ -n "$mdp" ]; then
+		[ -x "$mdp" ] || die "$mdp is not an executable"
+		ldd "$mdp" >/dev/null 2>&1 && die "$mdp is dynamic; build it with: make static"
+		cp "$mdp" "$root/usr/bin/mdprofile"
+	fi
+}
+
+main() {
+	command -v cpio >/dev/null || die "cpio not found (run: sh tests/deps.sh)"
+	root=$(mktemp -d "${TMPDIR:-/tmp}/mdp-initramfs.XXXXXX")
+	trap 'rm -rf "$root"' EXIT
+	mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/proc" \
+		"$root/sys" "$root/dev" "$root/run" "$root/tmp" "$root/etc" "$root/root"
+	add_busybox
+	add_dynamic "$(find_tool mdadm)"
+	add_modules
+	add_lab
+	mkdir -p "$(dirname "$out")"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
+	mv "$out.tmp" "$out"
+	echo "vm-initramfs: $out ($(du -k "$out" | cut -f1) KiB${mdp:+, with mdprofile})"
+}
+
+main "$@"

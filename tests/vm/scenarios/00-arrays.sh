@@ -1,0 +1,20 @@
+# 00-arrays: the lab itself: every array the guest built is running at the
+# level it was made with, and the held resync/reshape are still in progress.
+# Needs no mdprofile, so it also checks the lab while the tool cannot build.
+
+level() {
+	cat "/sys/block/$1/md/level" 2>/dev/null || echo "(no $1)"
+}
+
+action() {
+	cat "/sys/block/$1/md/sync_action" 2>/dev/null || echo "(no $1)"
+}
+
+for pair in md0:raid1 md1:raid5 md2:raid6 md3:raid10 md4:raid5 md5:raid5; do
+	md=${pair%%:*}
+	assert_eq "$(level "$md")" "${pair#*:}" "$md is ${pair#*:}"
+done
+assert_eq "$(action md4)" resync "md4 is resyncing"
+assert_eq "$(action md5)" reshape "md5 is reshaping"
+assert_match "$(cat /sys/block/md5/md/raid_disks)" "^4 \(3\)$" "md5 grows from 3 to 4 disks"
+assert_match "$(cat /proc/mdstat)" "^md5 : active raid5" "mdstat lists md5"
