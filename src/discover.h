@@ -87,7 +87,10 @@ struct mdp_mdstat_array {
 	double finish_min;           /* finish=5198.4min */
 	uint64_t speed_kib;          /* speed=4687K/sec */
 	char members[16][MDP_NAME_MAX];
-	size_t n_members;
+	size_t n_members;            /* stored in members[], at most 16 */
+	/* Additions: */
+	size_t n_members_all;        /* all members listed, also those beyond 16 */
+	char op_state[16];           /* "DELAYED", "PENDING", "REMOTE" from resync=X; else "" */
 };
 
 struct mdp_mdstat {
@@ -98,5 +101,29 @@ struct mdp_mdstat {
 /* Parse mdstat text (need not be NUL-terminated). -EINVAL on malformed input. */
 int mdp_mdstat_parse(const char *text, size_t len, struct mdp_mdstat *out);
 void mdp_mdstat_free(struct mdp_mdstat *m);
+/* The entry for array name ("md3"), or NULL. */
+const struct mdp_mdstat_array *mdp_mdstat_find(const struct mdp_mdstat *m, const char *name);
+
+/*
+ * Helpers of discovery, exported for tests and fuzzing.
+ *
+ * mdp_discover_uuid_norm: "1f2e..-..", "1f2e3d4c:5b6a..." or plain hex to
+ * 32 lowercase hex digits in out (cap >= 33). -EINVAL unless exactly 32 hex
+ * digits remain after dropping '-', ':', '.' and spaces.
+ */
+int mdp_discover_uuid_norm(const char *text, char *out, size_t cap);
+/* MD_UUID=... of `mdadm --detail --export` output, normalised. -ENOENT if absent. */
+int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap);
+/*
+ * The array UUID from the md superblock on an open member device or image:
+ * v1.2 (4 KiB in), v1.1 (start), v1.0 (end - 8 KiB), then 0.90 (last 64 KiB
+ * aligned block). -ENOENT when none is found, -errno on read errors.
+ */
+int mdp_discover_sb_uuid(int fd, char *out, size_t cap);
+/*
+ * md/sync_completed: "done / total" -> 0 and both numbers (sectors);
+ * "none" or "delayed" -> -ENODATA; anything else -EINVAL.
+ */
+int mdp_discover_parse_sync_completed(const char *text, uint64_t *done, uint64_t *total);
 
 #endif

@@ -1,0 +1,903 @@
+/*
+ * discover: the live state as one model (see discover.h).
+ *
+ * Arrays are enumerated with libudev on the real root (unless built with
+ * MDP_NO_UDEV for the static binary) and by a walk of /sys/block under a
+ * fixture root; after that every value is read through root from the same
+ * attribute files, so a fixture tree and a real kernel give the same model.
+ *
+ * Array identity matters more than names (md numbers change across
+ * reboots), so the UUID is taken from the best source available: md/uuid
+ * (Linux >= 5.9), then `mdadm --detail --export` on the real root, then the
+ * md superblock of a member read directly, else it stays unknown.
+ */
+#include "discover.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MDP_NO_UDEV
+#include <libudev.h>
+#endif
+
+#define SYS_BLOCK "/sys/block"
+
+/* State of one discovery run; nothing here outlives mdp_discover(). */
+struct walk {
+	const struct mdp_root *r;
+	struct mdp_diags *d;
+	struct mdp_mdstat mdstat; /* empty when /proc/mdstat is absent or unreadable */
+	char **blk;               /* /sys/block entries, for finding a partition's disk */
+	size_t n_blk;
+};
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int names_add(struct names *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		char **v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	if (!(l->v[l->n] = strdup(s)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static void names_free(struct names *l)
+{
+	mdp_root_free_list(l->v, l->n);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Copy s into a fixed field; false (and nothing copied) when it does not fit. */
+static bool copy_str(char *dst, size_t cap, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= cap)
+		return false;
+	memcpy(dst, s, n + 1);
+	return true;
+}
+
+/*
+ * Names read from directories end up in paths, so only plain device names
+ * pass: no '/', no leading '.', nothing a path could be bent with.
+ */
+static bool dev_name_ok(const char *s)
+{
+	size_t n = 0;
+
+	if (!s[0] || s[0] == '.')
+		return false;
+	for (; s[n]; n++) {
+		char c = s[n];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-' || c == '.' || c == '!' || c == ':'))
+			return false;
+	}
+	return n < MDP_NAME_MAX;
+}
+
+/* Read /sys/block/<dev>/<attr> (stripped). Returns length or -errno. */
+static ssize_t read_attr(const struct walk *w, const char *dev, const char *attr, char *buf,
+			 size_t cap)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", dev, attr);
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	return mdp_root_read_value(w->r, path, buf, cap);
+}
+
+/* Leading decimal number of text ("4 (3)" during a reshape gives 4). */
+static int lead_u64(const char *text, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = text;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned dg = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - dg) / 10)
+			return -EINVAL;
+		v = v * 10 + dg;
+	}
+	if (*p && *p != ' ' && *p != '\n')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* ---- enumeration ---------------------------------------------------------- */
+
+static bool is_md_array(const struct walk *w, const char *name)
+{
+	char path[PATH_MAX];
+	int n;
+
+	if (strncmp(name, "md", 2) || !mdp_tunable_dev_ok(name))
+		return false;
+	n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", name);
+	return n > 0 && (size_t)n < sizeof(path) && mdp_root_is_dir(w->r, path);
+}
+
+#ifndef MDP_NO_UDEV
+static int enum_udev(const struct walk *w, struct names *out)
+{
+	struct udev *u = udev_new();
+	struct udev_enumerate *e = u ? udev_enumerate_new(u) : NULL;
+	struct udev_list_entry *le;
+	int err = -ENOMEM;
+
+	if (!e)
+		goto out;
+	if ((err = udev_enumerate_add_match_subsystem(e, "block")) ||
+	    (err = udev_enumerate_add_match_sysname(e, "md*")) ||
+	    (err = udev_enumerate_scan_devices(e)))
+		goto out;
+	udev_list_entry_foreach(le, udev_enumerate_get_list_entry(e))
+	{
+		const char *syspath = udev_list_entry_get_name(le);
+		const char *base = syspath ? strrchr(syspath, '/') : NULL;
+		if (base && is_md_array(w, base + 1) && (err = names_add(out, base + 1)))
+			goto out;
+	}
+	err = 0;
+out:
+	udev_enumerate_unref(e);
+	udev_unref(u);
+	return err < 0 ? err : (err ? -EIO : 0);
+}
+#endif
+
+static int enum_sysfs(const struct walk *w, struct names *out)
+{
+	int err;
+
+	for (size_t i = 0; i < w->n_blk; i++) {
+		if (is_md_array(w, w->blk[i]) && (err = names_add(out, w->blk[i])))
+			return err;
+	}
+	return 0;
+}
+
+/* md2 < md10: by number when both are mdN, numbered ones first, else by name. */
+static int cmp_md(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+	char *ea, *eb;
+	unsigned long na = strtoul(a + 2, &ea, 10), nb = strtoul(b + 2, &eb, 10);
+	bool numa = a[2] >= '0' && a[2] <= '9' && !*ea;
+	bool numb = b[2] >= '0' && b[2] <= '9' && !*eb;
+
+	if (numa && numb)
+		return na < nb ? -1 : na > nb;
+	if (numa != numb)
+		return numa ? -1 : 1;
+	return strcmp(a, b);
+}
+
+static int enumerate(struct walk *w, struct names *out)
+{
+	int err;
+
+	err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk);
+	if (err) {
+		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s", strerror(-err));
+		return err;
+	}
+#ifndef MDP_NO_UDEV
+	if (mdp_root_is_real(w->r))
+		err = enum_udev(w, out);
+	else
+#endif
+		err = enum_sysfs(w, out);
+	if (err) {
+		mdp_diags_add(w->d, NULL, 0, 0, "cannot enumerate md arrays: %s", strerror(-err));
+		return err;
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_md);
+	return 0;
+}
+
+/* ---- members ------------------------------------------------------------- */
+
+/* The /sys/block entry holding member: itself for a whole disk, else its parent. */
+static void find_disk(const struct walk *w, const char *member, char *disk)
+{
+	char path[PATH_MAX];
+
+	disk[0] = '\0';
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s", member);
+	if (mdp_root_is_dir(w->r, path)) {
+		copy_str(disk, MDP_NAME_MAX, member);
+		return;
+	}
+	for (size_t i = 0; i < w->n_blk; i++) {
+		int n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", w->blk[i], member);
+		if (n > 0 && (size_t)n < sizeof(path) && mdp_root_is_dir(w->r, path) &&
+		    copy_str(disk, MDP_NAME_MAX, w->blk[i]))
+			return;
+	}
+}
+
+/* md/dev-X/slot: the role number, "none" (spare) or "journal" -> -1. */
+static int read_slot(const struct walk *w, const char *md, const char *member)
+{
+	char attr[PATH_MAX], buf[32];
+	uint64_t v;
+
+	snprintf(attr, sizeof(attr), "md/dev-%s/slot", member);
+	if (read_attr(w, md, attr, buf, sizeof(buf)) < 0 || lead_u64(buf, &v) || v > INT32_MAX)
+		return -1;
+	return (int)v;
+}
+
+static int add_member(const struct walk *w, struct mdp_array *a, const char *name, bool slots)
+{
+	struct mdp_member *m, *v;
+
+	if (!dev_name_ok(name))
+		return 0;
+	v = realloc(a->members, (a->n_members + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	a->members = v;
+	m = &v[a->n_members++];
+	memset(m, 0, sizeof(*m));
+	copy_str(m->name, sizeof(m->name), name);
+	m->slot = slots ? read_slot(w, a->name, name) : -1;
+	find_disk(w, name, m->disk);
+	return 0;
+}
+
+/* By role; spares and unknown roles last; then by name. */
+static int cmp_member(const void *pa, const void *pb)
+{
+	const struct mdp_member *a = pa, *b = pb;
+	unsigned sa = (unsigned)a->slot, sb = (unsigned)b->slot; /* -1 sorts last */
+
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* md/dev-* entries (they carry the role); the slaves/ directory otherwise. */
+static int read_members(const struct walk *w, struct mdp_array *a)
+{
+	char path[PATH_MAX], **v = NULL;
+	size_t n = 0;
+	int err = 0;
+
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", a->name);
+	if (!mdp_root_list(w->r, path, &v, &n)) {
+		for (size_t i = 0; i < n && !err; i++) {
+			if (!strncmp(v[i], "dev-", 4))
+				err = add_member(w, a, v[i] + 4, true);
+		}
+		mdp_root_free_list(v, n);
+	}
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s/slaves", a->name);
+	if (!err && !a->n_members && !mdp_root_list(w->r, path, &v, &n)) {
+		for (size_t i = 0; i < n && !err; i++)
+			err = add_member(w, a, v[i], false);
+		mdp_root_free_list(v, n);
+	}
+	if (!err && a->n_members > 1)
+		qsort(a->members, a->n_members, sizeof(*a->members), cmp_member);
+	return err;
+}
+
+/* ---- progress and size ----------------------------------------------------- */
+
+int mdp_discover_parse_sync_completed(const char *text, uint64_t *done, uint64_t *total)
+{
+	uint64_t dn, tt;
+	const char *p;
+
+	if (!text)
+		return -EINVAL;
+	if (!strcmp(text, "none") || !strcmp(text, "none\n") || !strcmp(text, "delayed") ||
+	    !strcmp(text, "delayed\n"))
+		return -ENODATA;
+	if (lead_u64(text, &dn) || !(p = strchr(text, ' ')) || strncmp(p, " / ", 3) ||
+	    lead_u64(p + 3, &tt))
+		return -EINVAL;
+	p += 3 + strspn(p + 3, "0123456789");
+	if (*p && strcmp(p, "\n"))
+		return -EINVAL;
+	*done = dn;
+	*total = tt;
+	return 0;
+}
+
+/* Progress from /proc/mdstat, which counts KiB blocks where sysfs counts sectors. */
+static void progress_from_mdstat(struct mdp_array *a, const struct mdp_mdstat_array *ms)
+{
+	if (!ms || !ms->op[0] || !ms->total || ms->total > UINT64_MAX / 2)
+		return;
+	a->has_progress = true;
+	a->sync_done = ms->done * 2;
+	a->sync_total = ms->total * 2;
+	if (!a->sync_action[0])
+		copy_str(a->sync_action, sizeof(a->sync_action),
+			 strcmp(ms->op, "recovery") ? ms->op : "recover");
+}
+
+static void read_progress(const struct walk *w, struct mdp_array *a)
+{
+	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&w->mdstat, a->name);
+	char buf[128];
+	uint64_t v;
+	int err = -ENOENT;
+
+	if (read_attr(w, a->name, "md/array_state", buf, sizeof(buf)) >= 0)
+		copy_str(a->array_state, sizeof(a->array_state), buf);
+	if (read_attr(w, a->name, "md/sync_action", buf, sizeof(buf)) >= 0)
+		copy_str(a->sync_action, sizeof(a->sync_action), buf);
+	if (read_attr(w, a->name, "md/sync_completed", buf, sizeof(buf)) >= 0)
+		err = mdp_discover_parse_sync_completed(buf, &a->sync_done, &a->sync_total);
+	a->has_progress = err == 0;
+	if (err && err != -ENODATA)
+		progress_from_mdstat(a, ms);
+	if (read_attr(w, a->name, "md/sync_speed", buf, sizeof(buf)) >= 0) {
+		if (!lead_u64(buf, &v))
+			a->sync_speed = v;
+	} else if (ms && ms->op[0]) {
+		a->sync_speed = ms->speed_kib;
+	}
+	if (ms && ms->blocks)
+		a->size_kib = ms->blocks;
+	else if (read_attr(w, a->name, "size", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v))
+		a->size_kib = v / 2;
+}
+
+/* ---- tunables -------------------------------------------------------------- */
+
+static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, struct mdp_cur *c)
+{
+	char path[PATH_MAX], buf[128];
+	struct mdp_value v;
+	ssize_t n;
+
+	memset(c, 0, sizeof(*c));
+	if (mdp_tunable_path(t, dev, path, sizeof(path)))
+		return;
+	if ((n = mdp_root_read_value(w->r, path, buf, sizeof(buf))) < 0)
+		return; /* absent: stripe_cache_size on raid1, and so on */
+	if ((size_t)n >= sizeof(c->raw) || mdp_tunable_parse(t, buf, &v)) {
+		mdp_diags_add(w->d, NULL, 0, 0, "%s: unexpected value '%.40s'", path, buf);
+		return;
+	}
+	c->present = true;
+	memcpy(c->raw, buf, (size_t)n + 1);
+	c->val = v;
+}
+
+static void read_tunables(const struct walk *w, struct mdp_cur *cur, enum mdp_scope scope,
+			  const char *dev)
+{
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_tunable_info *ti = mdp_tunable_info((enum mdp_tunable)t);
+		if (ti && ti->scope == scope)
+			read_cur(w, (enum mdp_tunable)t, dev, &cur[t]);
+		else
+			memset(&cur[t], 0, sizeof(cur[t]));
+	}
+}
+
+/* ---- UUID ------------------------------------------------------------------ */
+
+int mdp_discover_uuid_norm(const char *text, char *out, size_t cap)
+{
+	char hex[33];
+	size_t n = 0;
+
+	if (!text || cap < sizeof(hex))
+		return -EINVAL;
+	for (const char *p = text; *p; p++) {
+		char c = *p;
+		if (c == '-' || c == ':' || c == '.' || c == ' ' || c == '\n')
+			continue;
+		if (c >= 'A' && c <= 'F')
+			c = (char)(c - 'A' + 'a');
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) || n == 32)
+			return -EINVAL;
+		hex[n++] = c;
+	}
+	if (n != 32)
+		return -EINVAL;
+	hex[n] = '\0';
+	memcpy(out, hex, sizeof(hex));
+	return 0;
+}
+
+int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		if (n > 8 && n < 64 && !memcmp(p, "MD_UUID=", 8)) {
+			char val[64];
+			memcpy(val, p + 8, n - 8);
+			val[n - 8] = '\0';
+			return mdp_discover_uuid_norm(val, out, cap);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return -ENOENT;
+}
+
+/*
+ * md/uuid prints the kernel's 16 uuid bytes in order. For 0.90 metadata the
+ * kernel copied four host-endian words there, while mdadm prints each word
+ * as a number; swap within words so both sources name the array the same.
+ */
+static void uuid_swap_words(char *hex)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (int wd = 0; wd < 4; wd++) {
+		char *h = hex + wd * 8;
+		for (int i = 0; i < 2; i++) {
+			char a0 = h[i * 2], a1 = h[i * 2 + 1];
+			h[i * 2] = h[6 - i * 2];
+			h[i * 2 + 1] = h[7 - i * 2];
+			h[6 - i * 2] = a0;
+			h[7 - i * 2] = a1;
+		}
+	}
+#else
+	(void)hex;
+#endif
+}
+
+static bool uuid_from_sysfs(const struct walk *w, struct mdp_array *a)
+{
+	char buf[128], meta[32];
+
+	if (read_attr(w, a->name, "md/uuid", buf, sizeof(buf)) < 0 ||
+	    mdp_discover_uuid_norm(buf, a->uuid, sizeof(a->uuid)))
+		return false;
+	if (read_attr(w, a->name, "md/metadata_version", meta, sizeof(meta)) >= 0 &&
+	    !strcmp(meta, "0.90"))
+		uuid_swap_words(a->uuid);
+	return true;
+}
+
+/* mdadm: absolute paths only, so PATH never decides what runs as root. */
+static const char *find_mdadm(void)
+{
+	static const char *const paths[] = {"/sbin/mdadm", "/usr/sbin/mdadm",
+					    "/usr/local/sbin/mdadm"};
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	}
+	return NULL;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Read the child's stdout until EOF, a full buffer or the deadline. */
+static size_t read_until(int fd, char *buf, size_t cap, int64_t deadline)
+{
+	size_t got = 0;
+
+	while (got < cap - 1) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int64_t left = deadline - now_ms();
+		ssize_t n;
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			break;
+		n = read(fd, buf + got, cap - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	return got;
+}
+
+/* Child side: only async-signal-safe calls between fork and execve. */
+static void exec_child(int out_fd, const char *prog, char *const argv[], char *const envp[])
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(null, 2) < 0)
+		_exit(127);
+	execve(prog, argv, envp);
+	_exit(127);
+}
+
+#define MDADM_TIMEOUT_MS 10000
+
+/* `mdadm --detail --export /dev/mdN`, no shell, minimal environment, bounded time. */
+static int uuid_from_mdadm(const char *md, char *out, size_t cap)
+{
+	char dev[64], buf[8192];
+	char *envp[] = {"PATH=/sbin:/usr/sbin:/bin:/usr/bin", "LC_ALL=C", NULL};
+	const char *prog = find_mdadm();
+	int fds[2], status, err;
+	size_t n;
+	pid_t pid;
+
+	if (!prog || (size_t)snprintf(dev, sizeof(dev), "/dev/%s", md) >= sizeof(dev))
+		return -ENOENT;
+	char *argv[] = {(char *)prog, "--detail", "--export", dev, NULL};
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	if ((pid = fork()) < 0) {
+		err = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (pid == 0)
+		exec_child(fds[1], prog, argv, envp);
+	close(fds[1]);
+	n = read_until(fds[0], buf, sizeof(buf), now_ms() + MDADM_TIMEOUT_MS);
+	close(fds[0]);
+	kill(pid, SIGKILL); /* a no-op for a child that already exited: not yet reaped */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return mdp_discover_mdadm_uuid(buf, n, out, cap);
+}
+
+static int pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, off + (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENODATA;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static uint32_t host32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+#define MD_SB_MAGIC 0xa92b4efcu
+
+static void hex_bytes(const unsigned char *b, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[i * 2] = digits[b[i] >> 4];
+		out[i * 2 + 1] = digits[b[i] & 15];
+	}
+	out[n * 2] = '\0';
+}
+
+/*
+ * v1.x at byte offset off: little-endian; the kernel also insists that
+ * super_offset (byte 144, in sectors) names where it was found, which
+ * keeps a stale or nested superblock from being taken for this one.
+ */
+static int sb1_at(int fd, off_t off, char *out)
+{
+	unsigned char sb[256];
+	int err;
+
+	if ((err = pread_full(fd, sb, sizeof(sb), off)))
+		return err;
+	if (le32(sb) != MD_SB_MAGIC || le32(sb + 4) != 1 || le64(sb + 144) != (uint64_t)off / 512)
+		return -ENOENT;
+	hex_bytes(sb + 16, 16, out);
+	return 0;
+}
+
+/* 0.90: host-endian words; mdadm prints set_uuid0 (word 5) and words 13..15 as numbers. */
+static int sb090_at(int fd, off_t off, char *out)
+{
+	unsigned char sb[64];
+	static const int words[4] = {5, 13, 14, 15};
+	int err;
+
+	if ((err = pread_full(fd, sb, sizeof(sb), off)))
+		return err;
+	if (host32(sb) != MD_SB_MAGIC || host32(sb + 4) != 0 || host32(sb + 8) != 90)
+		return -ENOENT;
+	for (int i = 0; i < 4; i++)
+		snprintf(out + i * 8, 9, "%08" PRIx32, host32(sb + words[i] * 4));
+	return 0;
+}
+
+int mdp_discover_sb_uuid(int fd, char *out, size_t cap)
+{
+	char hex[33];
+	off_t size = lseek(fd, 0, SEEK_END);
+
+	if (cap < sizeof(hex))
+		return -EINVAL;
+	if (size < 0)
+		return -errno;
+	if ((size >= 4096 + 256 && !sb1_at(fd, 4096, hex)) || (size >= 256 && !sb1_at(fd, 0, hex)))
+		goto found;
+	/* 1.0: 8 KiB from the end, rounded down to 4 KiB */
+	if (size >= 8192 && !sb1_at(fd, ((size - 8192) & ~(off_t)4095), hex))
+		goto found;
+	/* 0.90: the last 64 KiB-aligned 64 KiB block */
+	if (size >= 65536 && !sb090_at(fd, (size & ~(off_t)65535) - 65536, hex))
+		goto found;
+	return -ENOENT;
+found:
+	memcpy(out, hex, sizeof(hex));
+	return 0;
+}
+
+static bool uuid_from_superblock(const struct walk *w, struct mdp_array *a)
+{
+	char path[PATH_MAX];
+
+	/* members are sorted by role, so active members are tried before spares */
+	for (size_t i = 0; i < a->n_members; i++) {
+		int fd, err;
+		snprintf(path, sizeof(path), "/dev/%s", a->members[i].name);
+		if ((fd = mdp_root_open(w->r, path, O_RDONLY | O_NOCTTY, 0)) < 0)
+			continue;
+		err = mdp_discover_sb_uuid(fd, a->uuid, sizeof(a->uuid));
+		close(fd);
+		if (!err)
+			return true;
+	}
+	return false;
+}
+
+static void read_uuid(const struct walk *w, struct mdp_array *a)
+{
+	if (uuid_from_sysfs(w, a)) {
+		a->uuid_source = "md/uuid";
+	} else if (mdp_root_is_real(w->r) && !uuid_from_mdadm(a->name, a->uuid, sizeof(a->uuid))) {
+		a->uuid_source = "mdadm";
+	} else if (uuid_from_superblock(w, a)) {
+		a->uuid_source = "superblock";
+	} else {
+		a->uuid[0] = '\0';
+		a->uuid_source = "unknown";
+	}
+}
+
+/* ---- arrays ------------------------------------------------------------------ */
+
+/* 0 read, 1 vanished (skip it), -errno. */
+static int read_array(const struct walk *w, const char *name, struct mdp_array *a)
+{
+	char buf[64];
+	uint64_t v;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	copy_str(a->name, sizeof(a->name), name);
+	if (read_attr(w, name, "md/level", buf, sizeof(buf)) < 0)
+		return 1;
+	copy_str(a->level_name, sizeof(a->level_name), buf);
+	a->level = mdp_level_parse(a->level_name);
+	if (read_attr(w, name, "md/raid_disks", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v) &&
+	    v <= INT32_MAX)
+		a->raid_disks = (int)v;
+	if ((err = read_members(w, a))) {
+		free(a->members);
+		return err;
+	}
+	read_progress(w, a);
+	read_uuid(w, a);
+	read_tunables(w, a->cur, MDP_SCOPE_ARRAY, name);
+	return 0;
+}
+
+static int read_arrays(const struct walk *w, const struct names *l, struct mdp_system *s)
+{
+	if (!l->n)
+		return 0;
+	if (!(s->arrays = calloc(l->n, sizeof(*s->arrays))))
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++) {
+		int err = read_array(w, l->v[i], &s->arrays[s->n_arrays]);
+		if (err < 0)
+			return err;
+		if (err == 0)
+			s->n_arrays++;
+	}
+	return 0;
+}
+
+/* ---- disks, memory, boot ------------------------------------------------------ */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_disks(const struct walk *w, struct mdp_system *s)
+{
+	struct names l = {0};
+	int err = 0;
+
+	for (size_t i = 0; i < s->n_arrays && !err; i++) {
+		for (size_t j = 0; j < s->arrays[i].n_members && !err; j++) {
+			if (s->arrays[i].members[j].disk[0])
+				err = names_add(&l, s->arrays[i].members[j].disk);
+		}
+	}
+	if (!err && l.n && !(s->disks = calloc(l.n, sizeof(*s->disks))))
+		err = -ENOMEM;
+	if (!err && l.n)
+		qsort(l.v, l.n, sizeof(*l.v), cmp_str);
+	for (size_t i = 0; i < l.n && !err; i++) {
+		struct mdp_disk *dk;
+		if (i && !strcmp(l.v[i], l.v[i - 1]))
+			continue;
+		dk = &s->disks[s->n_disks++];
+		copy_str(dk->name, sizeof(dk->name), l.v[i]);
+		read_cur(w, MDP_T_MEMBER_READ_AHEAD_KB, dk->name, &dk->read_ahead);
+	}
+	names_free(&l);
+	return err;
+}
+
+/* The "Key:   12345 kB" value of /proc/meminfo, 0 when absent. */
+static uint64_t meminfo_kib(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	uint64_t v = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, kl) && p[kl] == ':') {
+			const char *q = p + kl + 1;
+			q += strspn(q, " \t");
+			for (; *q >= '0' && *q <= '9' && v < UINT64_MAX / 10; q++)
+				v = v * 10 + (uint64_t)(*q - '0');
+			return v;
+		}
+	}
+	return 0;
+}
+
+/* MemAvailable exists since Linux 3.14; DSM's 3.10 needs the old estimate. */
+static void read_meminfo(const struct walk *w, struct mdp_system *s)
+{
+	char *text;
+
+	if (mdp_root_read_all(w->r, "/proc/meminfo", &text, NULL))
+		return;
+	s->mem_total_kib = meminfo_kib(text, "MemTotal");
+	s->mem_avail_kib = meminfo_kib(text, "MemAvailable");
+	if (!s->mem_avail_kib)
+		s->mem_avail_kib = meminfo_kib(text, "MemFree") + meminfo_kib(text, "Buffers") +
+				   meminfo_kib(text, "Cached");
+	free(text);
+}
+
+static void read_boot_id(const struct walk *w, struct mdp_system *s)
+{
+	char buf[64];
+
+	if (mdp_root_read_value(w->r, "/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) < 0 ||
+	    !copy_str(s->boot_id, sizeof(s->boot_id), buf))
+		s->boot_id[0] = '\0';
+}
+
+/* An unreadable /proc/mdstat only costs the fallback; a garbled one is reported. */
+static void load_mdstat(struct walk *w)
+{
+	char *text;
+	size_t len;
+
+	if (mdp_root_read_all(w->r, "/proc/mdstat", &text, &len))
+		return;
+	if (mdp_mdstat_parse(text, len, &w->mdstat))
+		mdp_diags_add(w->d, NULL, 0, 0, "/proc/mdstat: cannot parse it, ignoring it");
+	free(text);
+}
+
+int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d)
+{
+	struct mdp_system s = {0};
+	struct walk w = {.r = r, .d = d};
+	struct names l = {0};
+	int err;
+
+	load_mdstat(&w);
+	if (!(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
+	    !(err = read_disks(&w, &s))) {
+		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);
+		read_meminfo(&w, &s);
+		read_boot_id(&w, &s);
+	}
+	if (err == -ENOMEM)
+		mdp_diags_add(d, NULL, 0, 0, "out of memory while discovering arrays");
+	names_free(&l);
+	mdp_root_free_list(w.blk, w.n_blk);
+	mdp_mdstat_free(&w.mdstat);
+	if (err) {
+		mdp_system_free(&s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+void mdp_system_free(struct mdp_system *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_arrays; i++)
+		free(s->arrays[i].members);
+	free(s->arrays);
+	free(s->disks);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct mdp_array *mdp_system_array(const struct mdp_system *s, const char *name)
+{
+	for (size_t i = 0; s && name && i < s->n_arrays; i++) {
+		if (!strcmp(s->arrays[i].name, name))
+			return &s->arrays[i];
+	}
+	return NULL;
+}
+
+const struct mdp_disk *mdp_system_disk(const struct mdp_system *s, const char *name)
+{
+	for (size_t i = 0; s && name && i < s->n_disks; i++) {
+		if (!strcmp(s->disks[i].name, name))
+			return &s->disks[i];
+	}
+	return NULL;
+}
