@@ -29,10 +29,10 @@
 #include <unistd.h>
 
 static const char *const state_names[] = {
-	[MDP_J_NONE] = "none",
-	[MDP_J_APPLYING] = "applying",
-	[MDP_J_ACTIVE] = "active",
-	[MDP_J_REVERTING] = "reverting",
+    [MDP_J_NONE] = "none",
+    [MDP_J_APPLYING] = "applying",
+    [MDP_J_ACTIVE] = "active",
+    [MDP_J_REVERTING] = "reverting",
 };
 
 /* ---- lock ------------------------------------------------------------------ */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define PAGE_BYTES ((uint64_t)4096)
-#define MIB ((uint64_t)1 << 20)
+#define MIB        ((uint64_t)1 << 20)
 
 /* What the profile wants for one target, before ordering. */
 struct want {
@@ -65,7 +65,7 @@ static bool rule_matches(const struct mdp_match *m, const struct mdp_array *a)
 }
 
 static int note(struct ctx *c, const char *dev, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int note(struct ctx *c, const char *dev, const char *fmt, ...)
 {
@@ -130,7 +130,8 @@ static int apply_rules(struct ctx *c)
 				if (t == MDP_T_MEMBER_READ_AHEAD_KB)
 					want_disks(c, a, st, (unsigned)ri + 1);
 				else
-					c->aw[ai].t[t] = (struct want){st, (unsigned)ri + 1, st->num};
+					c->aw[ai].t[t] =
+					    (struct want){st, (unsigned)ri + 1, st->num};
 			}
 		}
 	}
@@ -219,8 +220,9 @@ static int stripe_resolve_auto(struct ctx *c, uint64_t fixed, uint64_t auto_disk
 			w->num = sz;
 			continue;
 		}
-		if (note(c, a->name, "stripe_cache_size auto: even 256 pages exceed the budget, "
-				     "left as is"))
+		if (note(c, a->name,
+			 "stripe_cache_size auto: even 256 pages exceed the budget, "
+			 "left as is"))
 			return -ENOMEM;
 		w->s = NULL;
 	}
@@ -312,11 +314,13 @@ static int skip_inapplicable(struct ctx *c)
 			if (!w->s || ti->scope != MDP_SCOPE_ARRAY)
 				continue;
 			if (ti->parity_only && !is_parity(a->level))
-				err = note(c, a->name, "%s skipped: %s has no stripe cache", ti->key,
-					   a->level_name[0] ? a->level_name : "this level");
+				err =
+				    note(c, a->name, "%s skipped: %s has no stripe cache", ti->key,
+					 a->level_name[0] ? a->level_name : "this level");
 			else if (!a->cur[t].present)
-				err = note(c, a->name, "%s skipped: the kernel does not offer it here",
-					   ti->key);
+				err =
+				    note(c, a->name,
+					 "%s skipped: the kernel does not offer it here", ti->key);
 			else
 				continue;
 			if (err)
@@ -347,8 +351,8 @@ static int check_preread(struct ctx *c)
 	return bad ? -EINVAL : 0;
 }
 
-static int add_change(struct ctx *c, enum mdp_tunable t, const char *dev,
-		      const struct mdp_cur *cur, const struct want *w)
+static int add_change(struct ctx *c, enum mdp_tunable t, const char *dev, const struct mdp_cur *cur,
+		      const struct want *w)
 {
 	struct mdp_plan *pl = c->pl;
 	struct mdp_change *ch, *nv;
@@ -399,8 +403,8 @@ static int emit_pair(struct ctx *c, enum mdp_tunable tmin, enum mdp_tunable tmax
 		order[1] = tmin;
 	}
 	for (int i = 0; i < 2; i++)
-		if (w[order[i]].s && (err = add_change(c, order[i], dev, &cur[order[i]],
-						       &w[order[i]])))
+		if (w[order[i]].s &&
+		    (err = add_change(c, order[i], dev, &cur[order[i]], &w[order[i]])))
 			return err;
 	return 0;
 }
@@ -458,7 +462,8 @@ static int emit_disks(struct ctx *c)
 		if (!c->disk[di].s)
 			continue;
 		if (!dk->read_ahead.present) {
-			if ((err = note(c, dk->name, "member_read_ahead skipped: no read_ahead_kb")))
+			if ((err =
+				 note(c, dk->name, "member_read_ahead skipped: no read_ahead_kb")))
 				return err;
 			continue;
 		}
@@ -493,8 +498,8 @@ static int emit(struct ctx *c)
 	return 0;
 }
 
-int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s,
-		   struct mdp_plan *out, struct mdp_diags *d)
+int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s, struct mdp_plan *out,
+		   struct mdp_diags *d)
 {
 	struct mdp_plan pl = {0};
 	struct ctx c = {.p = p, .s = s, .pl = &pl, .d = d};

@@ -454,7 +454,7 @@ static int default_rename(const struct mdp_root *r, const char *from, const char
 }
 
 const struct mdp_root_ops mdp_root_default_ops = {
-	.write = default_write,
-	.fsync = default_fsync,
-	.rename = default_rename,
+    .write = default_write,
+    .fsync = default_fsync,
+    .rename = default_rename,
 };

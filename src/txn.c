@@ -63,7 +63,8 @@ struct steps {
 
 /* ---- report ----------------------------------------------------------------- */
 
-static int add_line(char ***v, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int add_line(char ***v, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int add_line(char ***v, size_t *n, const char *fmt, ...)
 {
@@ -83,7 +84,8 @@ static int add_line(char ***v, size_t *n, const char *fmt, ...)
 	return 0;
 }
 
-static void report_done(struct mdp_txn *tx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void report_done(struct mdp_txn *tx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static void report_done(struct mdp_txn *tx, const char *fmt, ...)
 {
@@ -130,8 +132,8 @@ static void target_name(enum mdp_tunable t, const char *dev, char *buf, size_t l
 		snprintf(buf, len, "%s %s", dev, ti->key);
 }
 
-static int read_target(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
-		       char *raw, size_t cap, struct mdp_value *v)
+static int read_target(const struct mdp_root *r, enum mdp_tunable t, const char *dev, char *raw,
+		       size_t cap, struct mdp_value *v)
 {
 	char path[128];
 	ssize_t n;
@@ -211,8 +213,7 @@ static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, 
 /* ---- services ---------------------------------------------------------------- */
 
 /* The command an admin would type to resume a service by hand. */
-static void resume_command(const struct mdp_svc_backend *b, const char *svc, char *buf,
-			   size_t len)
+static void resume_command(const struct mdp_svc_backend *b, const char *svc, char *buf, size_t len)
 {
 	const char *name = b && b->ops ? b->ops->name : "";
 
@@ -242,8 +243,7 @@ static int svc_resume(struct mdp_txn *tx, const char *svc)
 
 /* ---- journal helpers ---------------------------------------------------------- */
 
-static struct mdp_jtarget *journal_base(struct mdp_journal *j, enum mdp_tunable t,
-					const char *dev)
+static struct mdp_jtarget *journal_base(struct mdp_journal *j, enum mdp_tunable t, const char *dev)
 {
 	for (size_t i = 0; i < j->n_base; i++)
 		if (j->base[i].t == t && !strcmp(j->base[i].dev, dev))
@@ -424,8 +424,8 @@ static int svc_status(struct mdp_txn *tx, const struct mdp_service *sv, enum mdp
 }
 
 /* Pause what runs; leave alone what the user stopped (invariant 6). */
-static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_journal *old,
-		       struct mdp_journal *j, struct steps *st)
+static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
+		       const struct mdp_journal *old, struct mdp_journal *j, struct steps *st)
 {
 	int bad = 0;
 
@@ -441,10 +441,11 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p, const st
 			continue;
 		}
 		if (state == MDP_SVC_MISSING && !sv->optional) {
-			mdp_diags_add(tx->d, sv->pos.file, sv->pos.line, sv->pos.col,
-				      "service '%s' does not exist on this system; mark it optional "
-				      "if some models lack it",
-				      sv->name);
+			mdp_diags_add(
+			    tx->d, sv->pos.file, sv->pos.line, sv->pos.col,
+			    "service '%s' does not exist on this system; mark it optional "
+			    "if some models lack it",
+			    sv->name);
 			bad = 1;
 		} else if (state == MDP_SVC_MISSING) {
 			add_line(&tx->rep.info, &tx->rep.n_info,
@@ -575,9 +576,8 @@ static int load_current(struct mdp_txn *tx, struct mdp_journal *old)
 }
 
 /* Build the new journal and every step before anything changes. */
-static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p,
-			 const struct mdp_plan *pl, const struct mdp_journal *old,
-			 struct mdp_journal *j, struct steps *st)
+static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl,
+			 const struct mdp_journal *old, struct mdp_journal *j, struct steps *st)
 {
 	int err;
 

@@ -1,0 +1,18 @@
+/* fault: MDPROFILE_FAULT test seam for end-to-end tests (see fault.c). */
+#ifndef MDP_FAULT_H
+#define MDP_FAULT_H
+
+#include "root.h"
+
+enum fault_kind { FAULT_NONE, FAULT_WRITE, FAULT_CLAMP, FAULT_CRASH, FAULT_FSYNC, FAULT_RENAME };
+
+struct fault {
+	enum fault_kind kind;
+	unsigned k;
+	unsigned writes, fsyncs, renames;
+};
+
+/* Parse spec ("write:3") and install the fault ops on r. -EINVAL on a bad spec. */
+int fault_setup(struct mdp_root *r, struct fault *f, const char *spec);
+
+#endif
