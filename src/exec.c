@@ -1,0 +1,239 @@
+/*
+ * exec: fork/execve with a captured output and a time limit (see exec.h).
+ *
+ * Why each rule:
+ * - No shell and a fixed directory list: a service name from a profile can
+ *   never become shell syntax, and a PATH from the caller's environment
+ *   (DSM's Task Scheduler gives a thin one) cannot change which tool runs.
+ * - Descriptors above 2 are closed in the child: a service manager may
+ *   start a daemon that lives on; it must not keep mdprofile's lock or
+ *   journal descriptors (not all of which are O_CLOEXEC) open forever.
+ * - The child leads its own process group, so a timeout kills the tool and
+ *   whatever it started (sh -> sleep) at once.
+ * - The pipe is polled together with waitpid(WNOHANG): a daemon started by
+ *   the tool may hold the pipe open long after the tool itself exited, so
+ *   EOF alone cannot mean "done".
+ */
+#include "exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Slice of a poll while waiting for the child: bounds the waitpid latency. */
+#define EXEC_SLICE_MS 20
+
+static const char *const exec_dirs[] = {
+    "/usr/syno/sbin", "/usr/syno/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin",
+};
+
+int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t len)
+{
+	char sys[PATH_MAX];
+
+	if (!prog || !*prog || strchr(prog, '/'))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(exec_dirs) / sizeof(exec_dirs[0]); i++) {
+		int n = snprintf(sys, sizeof(sys), "%s/%s", exec_dirs[i], prog);
+		if (n < 0 || (size_t)n >= sizeof(sys))
+			return -ENAMETOOLONG;
+		if (mdp_root_path(r, sys, path, len))
+			continue;
+		if (!access(path, X_OK) && !mdp_root_is_dir(r, sys))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+void mdp_exec_first_line(const struct mdp_exec_result *res, char *buf, size_t cap)
+{
+	const char *p = res->out;
+	size_t n = 0;
+
+	if (cap == 0)
+		return;
+	while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
+		p++;
+	while (p[n] && p[n] != '\n' && p[n] != '\r' && n < cap - 1)
+		n++;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+static int64_t exec_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Child side: only async-signal-safe calls from here to execve. */
+static void exec_close_from(int lowfd)
+{
+#ifdef SYS_close_range
+	if (!syscall(SYS_close_range, (unsigned)lowfd, ~0u, 0u))
+		return;
+#endif
+	long max = sysconf(_SC_OPEN_MAX);
+
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (int fd = lowfd; fd < max; fd++)
+		close(fd);
+}
+
+static void exec_child(int out_fd, const char *path, char *const argv[], char *const envp[])
+{
+	static const char msg[] = "mdprofile: cannot execute the program\n";
+	static const int sigs[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD};
+	sigset_t none;
+	int null;
+
+	setpgid(0, 0);
+	/* Ignored signals survive execve; the tool must see the defaults. */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	null = open("/dev/null", O_RDONLY);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+		_exit(127);
+	exec_close_from(3);
+	execve(path, argv, envp);
+	if (write(1, msg, sizeof(msg) - 1) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Read what is there without blocking. Returns 1 at EOF, 0 when drained for now. */
+static int exec_drain(int fd, struct mdp_exec_result *res)
+{
+	char tmp[1024];
+
+	for (;;) {
+		ssize_t n = read(fd, tmp, sizeof(tmp));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == EAGAIN ? 0 : 1;
+		if (n == 0)
+			return 1;
+		size_t room = sizeof(res->out) - 1 - res->out_len;
+		size_t take = (size_t)n < room ? (size_t)n : room;
+		memcpy(res->out + res->out_len, tmp, take);
+		res->out_len += take;
+		res->out[res->out_len] = '\0';
+		if (take < (size_t)n)
+			res->truncated = true;
+	}
+}
+
+static void exec_status(struct mdp_exec_result *res, int st)
+{
+	if (WIFEXITED(st)) {
+		res->exit_code = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		res->term_sig = WTERMSIG(st);
+	}
+}
+
+/* Kill the child's process group and reap the child. */
+static void exec_kill(pid_t pid, int *st)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL); /* in case setpgid did not happen yet */
+	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Parent side: collect output until the child exits or the deadline passes. */
+static int exec_wait(pid_t pid, int fd, unsigned timeout_ms, struct mdp_exec_result *res)
+{
+	int64_t deadline = timeout_ms ? exec_now_ms() + timeout_ms : 0;
+	bool open_pipe = true;
+	int st = 0;
+
+	for (;;) {
+		int64_t left = deadline ? deadline - exec_now_ms() : EXEC_SLICE_MS;
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		pid_t w;
+
+		if (left <= 0) {
+			exec_kill(pid, &st);
+			exec_drain(fd, res);
+			res->timed_out = true;
+			exec_status(res, st);
+			return -ETIMEDOUT;
+		}
+		if (left > EXEC_SLICE_MS)
+			left = EXEC_SLICE_MS;
+		if (poll(&pfd, open_pipe ? 1 : 0, (int)left) > 0 && exec_drain(fd, res))
+			open_pipe = false;
+		w = waitpid(pid, &st, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+	}
+	if (open_pipe)
+		exec_drain(fd, res);
+	exec_status(res, st);
+	return 0;
+}
+
+static int exec_env(const struct mdp_root *r, char *rootvar, size_t len, char *envp[4])
+{
+	int n = 0;
+
+	envp[n++] = (char *)"PATH=" MDP_EXEC_PATH;
+	envp[n++] = (char *)"LANG=C";
+	if (!mdp_root_is_real(r)) {
+		int k = snprintf(rootvar, len, "MDPROFILE_ROOT=%s", r->prefix);
+		if (k < 0 || (size_t)k >= len)
+			return -ENAMETOOLONG;
+		envp[n++] = rootvar;
+	}
+	envp[n] = NULL;
+	return 0;
+}
+
+int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
+		 struct mdp_exec_result *res)
+{
+	char path[PATH_MAX], rootvar[PATH_MAX + 32];
+	char *envp[4];
+	int fds[2], err;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	if (!argv || !argv[0])
+		return -EINVAL;
+	if ((err = mdp_exec_find(r, argv[0], path, sizeof(path))) ||
+	    (err = exec_env(r, rootvar, sizeof(rootvar), envp)))
+		return err;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	if ((pid = fork()) < 0) {
+		err = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (pid == 0)
+		exec_child(fds[1], path, (char *const *)argv, envp);
+	setpgid(pid, pid); /* both sides: no window where a kill(-pid) misses */
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+	err = exec_wait(pid, fds[0], timeout_ms, res);
+	close(fds[0]);
+	return err;
+}

@@ -1,0 +1,55 @@
+/*
+ * exec: run a system tool the safe way, with a time limit.
+ *
+ * The services backends (and anything else that must run a tool such as
+ * mdadm) go through here so that every child process is started the same
+ * way: fork/execve, never a shell; the program found by absolute path in a
+ * fixed list of directories resolved under the root, so a fixture root
+ * carries its own fake tools; a fixed minimal environment; stdin from
+ * /dev/null; stdout and stderr captured together (the first
+ * MDP_EXEC_OUT_MAX - 1 bytes kept); no inherited descriptors; and a
+ * timeout after which the child's whole process group is killed.
+ */
+#ifndef MDP_EXEC_H
+#define MDP_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "root.h"
+
+#define MDP_EXEC_OUT_MAX 4096
+/* The directories searched, in order, and the PATH given to the child. */
+#define MDP_EXEC_PATH "/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+struct mdp_exec_result {
+	int exit_code;  /* 0..255 when the child exited, else -1 */
+	int term_sig;   /* the signal that ended the child, else 0 */
+	bool timed_out; /* killed by us after the timeout */
+	bool truncated; /* more output than out could hold (the rest was read and dropped) */
+	size_t out_len;
+	char out[MDP_EXEC_OUT_MAX]; /* stdout and stderr interleaved, NUL-terminated */
+};
+
+/*
+ * Find prog (a bare name, no '/') in MDP_EXEC_PATH under the root. path
+ * gets the host path to execute. -ENOENT when none is executable, -EINVAL
+ * for a name with a '/'.
+ */
+int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t len);
+
+/*
+ * Run argv (argv[0] a bare program name, found with mdp_exec_find) and wait
+ * at most timeout_ms (0 means no limit). The environment is PATH, LANG=C and,
+ * under a fixture root, MDPROFILE_ROOT=<prefix>. Returns 0 when the child
+ * ran and exited (look at res->exit_code), -ETIMEDOUT when it was killed
+ * after the timeout (res filled, res->timed_out set), -ENOENT when the
+ * program is not found, another -errno when it could not be started.
+ */
+int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
+		 struct mdp_exec_result *res);
+
+/* The first line of the output (at most cap - 1 bytes), "" when there is none. */
+void mdp_exec_first_line(const struct mdp_exec_result *res, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Install the fake service managers into a fixture root and seed states.
+#
+#   install.sh ROOT dsm6|dsm7|systemd [NAME=running|stopped|paused ...]
+#
+# dsm6:    ROOT/usr/syno/sbin/synoservice, and ROOT/etc.defaults/VERSION
+#          with majorversion="6" unless there is one
+# dsm7:    ROOT/usr/syno/bin/synosystemctl and ROOT/usr/syno/bin/synopkg,
+#          and majorversion="7" likewise ("pkg:NAME=..." seeds package NAME)
+# systemd: ROOT/bin/systemctl and the directory ROOT/run/systemd/system
+# States go to ROOT/var/lib/fake-services/NAME; the call log
+# ROOT/var/log/fake-services.log is created empty if absent.
+set -eu
+
+usage() {
+	echo "usage: install.sh ROOT dsm6|dsm7|systemd [NAME=STATE ...]" >&2
+	exit 2
+}
+
+[ $# -ge 2 ] || usage
+root=$1
+kind=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+
+tool() {
+	mkdir -p "$root/$2"
+	cp "$here/$1" "$root/$2/$1"
+	chmod 0755 "$root/$2/$1"
+}
+
+version() {
+	mkdir -p "$root/etc.defaults"
+	[ -e "$root/etc.defaults/VERSION" ] ||
+		printf 'majorversion="%s"\nminorversion="%s"\n' "$1" "$2" >"$root/etc.defaults/VERSION"
+}
+
+case $kind in
+dsm6) tool synoservice usr/syno/sbin && version 6 2 ;;
+dsm7) tool synosystemctl usr/syno/bin && tool synopkg usr/syno/bin && version 7 2 ;;
+systemd) tool systemctl bin && mkdir -p "$root/run/systemd/system" ;;
+*) usage ;;
+esac
+
+mkdir -p "$root/usr/lib/fake-services" "$root/var/lib/fake-services" "$root/var/log"
+cp "$here/lib.sh" "$root/usr/lib/fake-services/lib.sh"
+[ -e "$root/var/log/fake-services.log" ] || : >"$root/var/log/fake-services.log"
+
+for arg; do
+	name=${arg%%=*}
+	state=${arg#*=}
+	name=${name#pkg:}
+	case $name in '' | */* | . | ..) usage ;; esac
+	case $state in running | stopped | paused) ;; *) usage ;; esac
+	printf '%s\n' "$state" >"$root/var/lib/fake-services/$name"
+done
