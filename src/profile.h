@@ -151,8 +151,30 @@ void mdp_profile_free(struct mdp_profile *p);
  * -EPERM with a diag that says which path and why.
  */
 int mdp_profile_check_perms(const char *path, struct mdp_diags *d);
+/* mdp_profile_check_perms() on every file of a loaded profile's extends chain. */
+int mdp_profile_check_perms_all(const struct mdp_profile *p, struct mdp_diags *d);
 
-/* Parse "32MiB", "384 sectors", "192KiB" into KiB. -EINVAL with *why set. */
+/*
+ * Parse "32MiB", "384 sectors", "192KiB", "1GiB" into KiB. A bare number,
+ * an unknown unit or an odd number of sectors is an error. -EINVAL with
+ * *why set to a phrase that reads after the quoted text ("has no unit: use
+ * KiB, MiB, GiB or sectors").
+ */
 int mdp_parse_size_kib(const char *s, uint64_t *kib, const char **why);
+
+/*
+ * Normalise an md UUID given in mdadm form (a1b2c3d4:e5f6a7b8:...), with
+ * dashes, or as 32 plain hex digits, into 32 lowercase hex digits + NUL.
+ * -EINVAL when it is not such a UUID; out is written only on success.
+ */
+int mdp_uuid_normalize(const char *s, char out[33]);
+
+#define MDP_SERVICE_NAME_MAX 128
+/*
+ * NULL when name is a valid service name ([A-Za-z0-9@._:-]+, no leading
+ * '-', at most MDP_SERVICE_NAME_MAX chars); otherwise why it is not, as a
+ * phrase for "invalid service name 'X': <why>".
+ */
+const char *mdp_service_name_check(const char *name);
 
 #endif

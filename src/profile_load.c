@@ -1,0 +1,597 @@
+/*
+ * profile_load: profile files, the extends chain, merging, lookup by name
+ * and the ownership check.
+ *
+ * A profile names at most one parent. The parent is looked for next to
+ * the child first, then in the profile dirs in order, and loaded first;
+ * then the child is laid over it: scalars the child sets win, the parent's
+ * array rules come before the child's (later rules win per tunable, see
+ * plan), services are the union with the child's "optional" winning.
+ * Files are identified by device and inode, so a cycle is found however
+ * the files are named or linked.
+ */
+#include "profile.h"
+#include "profile_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_PROFILE_SIZE (1024 * 1024)
+#define MAX_CHAIN        16
+
+/* One file on the way down the extends chain, for cycle detection. */
+struct frame {
+	const struct frame *up;
+	const char *name;
+	dev_t dev;
+	ino_t ino;
+	bool has_id; /* false for a profile loaded from memory */
+};
+
+struct loader {
+	const struct mdp_profile_dirs *dirs;
+	struct mdp_diags *d;
+};
+
+static int load_path(const struct loader *L, const char *path, const struct frame *up,
+		     struct mdp_profile *out);
+
+void mdp_profile_free(struct mdp_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		struct mdp_match *m = &p->rules[i].match;
+		for (size_t j = 0; j < m->n_names; j++)
+			free(m->names[j]);
+		for (size_t j = 0; j < m->n_uuids; j++)
+			free(m->uuids[j]);
+		free(m->names);
+		free(m->uuids);
+		free(m->levels);
+	}
+	for (size_t i = 0; i < p->n_services; i++)
+		free(p->services[i].name);
+	for (size_t i = 0; i < p->n_chain; i++)
+		free(p->chain[i]);
+	for (size_t i = 0; i < p->n_files; i++)
+		free(p->files[i]);
+	free(p->rules);
+	free(p->services);
+	free(p->chain);
+	free(p->files);
+	free(p->name);
+	free(p->path);
+	free(p->description);
+	memset(p, 0, sizeof(*p));
+}
+
+/* "dir/reshape-fast.yaml" -> "reshape-fast" */
+static char *name_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".yaml"))
+		n -= 5;
+	return strndup(base, n);
+}
+
+static int init_profile(struct mdp_profile *p, const char *path, const char *name)
+{
+	memset(p, 0, sizeof(*p));
+	p->files = calloc(1, sizeof(*p->files));
+	p->chain = calloc(1, sizeof(*p->chain));
+	if (!p->files || !p->chain)
+		goto oom;
+	p->files[0] = strdup(path);
+	p->n_files = p->files[0] ? 1 : 0;
+	p->chain[0] = name ? strdup(name) : name_of(path);
+	p->n_chain = p->chain[0] ? 1 : 0;
+	p->name = p->n_chain ? strdup(p->chain[0]) : NULL;
+	p->path = strdup(path);
+	if (!p->n_files || !p->n_chain || !p->name || !p->path)
+		goto oom;
+	return 0;
+oom:
+	mdp_profile_free(p);
+	return -ENOMEM;
+}
+
+static void *grow(void *v, size_t n, size_t size)
+{
+	return n ? reallocarray(v, n, size) : v;
+}
+
+/* Move parent's pointer arrays in front of/behind the child's. */
+static int merge_arrays(struct mdp_profile *c, struct mdp_profile *par)
+{
+	struct mdp_rule *rules = grow(NULL, c->n_rules + par->n_rules, sizeof(*rules));
+	char **files = grow(c->files, c->n_files + par->n_files, sizeof(*files));
+	char **chain;
+
+	if (files)
+		c->files = files;
+	chain = grow(c->chain, c->n_chain + par->n_chain, sizeof(*chain));
+	if (chain)
+		c->chain = chain;
+	if ((c->n_rules + par->n_rules && !rules) || !files || !chain) {
+		free(rules);
+		return -ENOMEM;
+	}
+	if (rules) {
+		memcpy(rules, par->rules, par->n_rules * sizeof(*rules));
+		memcpy(rules + par->n_rules, c->rules, c->n_rules * sizeof(*rules));
+		free(c->rules);
+		c->rules = rules;
+		c->n_rules += par->n_rules;
+		par->n_rules = 0;
+	}
+	memcpy(c->files + c->n_files, par->files, par->n_files * sizeof(*files));
+	c->n_files += par->n_files;
+	par->n_files = 0;
+	memcpy(c->chain + c->n_chain, par->chain, par->n_chain * sizeof(*chain));
+	c->n_chain += par->n_chain;
+	par->n_chain = 0;
+	return 0;
+}
+
+/* Services: parent's order first; a name in both keeps the child's entry. */
+static int merge_services(struct mdp_profile *c, struct mdp_profile *par)
+{
+	struct mdp_service *v = grow(NULL, c->n_services + par->n_services, sizeof(*v));
+	size_t n = 0;
+
+	if (c->n_services + par->n_services && !v)
+		return -ENOMEM;
+	for (size_t i = 0; i < par->n_services; i++)
+		v[n++] = par->services[i];
+	for (size_t i = 0; i < c->n_services; i++) {
+		size_t j = 0;
+		while (j < par->n_services && strcmp(v[j].name, c->services[i].name))
+			j++;
+		if (j < par->n_services) {
+			free(v[j].name);
+			v[j] = c->services[i];
+		} else {
+			v[n++] = c->services[i];
+		}
+	}
+	free(c->services);
+	c->services = v;
+	c->n_services = n;
+	par->n_services = 0;
+	return 0;
+}
+
+static int merge(struct mdp_profile *c, struct mdp_profile *par)
+{
+	int r = merge_arrays(c, par);
+
+	if (!r)
+		r = merge_services(c, par);
+	if (r)
+		return r;
+	if (!c->description) {
+		c->description = par->description;
+		par->description = NULL;
+	}
+	if (c->budget.kind == MDP_BUDGET_UNSET)
+		c->budget = par->budget;
+	for (size_t t = 0; t < MDP_T_COUNT; t++)
+		if (c->global[t].kind == MDP_S_UNSET)
+			c->global[t] = par->global[t];
+	return 0;
+}
+
+/* After merging, min <= max must hold for what will actually be written. */
+static void check_limits(struct mdp_lctx *c, const struct mdp_profile *p, bool child_set_min)
+{
+	const struct mdp_setting *lo = &p->global[MDP_T_SPEED_LIMIT_MIN];
+	const struct mdp_setting *hi = &p->global[MDP_T_SPEED_LIMIT_MAX];
+	const struct mdp_pos *at = child_set_min ? &lo->pos : &hi->pos;
+	struct mdp_lctx pc = *c;
+
+	if (lo->kind != MDP_S_NUM || hi->kind != MDP_S_NUM || lo->num <= hi->num)
+		return;
+	pc.file = at->file;
+	mdp_lctx_err(&pc, at->line, at->col,
+		     "speed_limit_min %" PRIu64 " is above speed_limit_max %" PRIu64
+		     " (one of them inherited)",
+		     lo->num, hi->num);
+	c->nerr = pc.nerr;
+	c->oom = pc.oom;
+}
+
+static int dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (!slash)
+		n = snprintf(buf, len, ".");
+	else if (slash == path)
+		n = snprintf(buf, len, "/");
+	else
+		n = snprintf(buf, len, "%.*s", (int)(slash - path), path);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Candidate dirs for a parent: the child's own dir (if a file), then dirs. */
+static size_t parent_dirs(const struct loader *L, const char *child_dir, const char **v)
+{
+	size_t n = 0;
+
+	if (child_dir)
+		v[n++] = child_dir;
+	for (size_t i = 0; L->dirs && i < L->dirs->n && i < 4; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < n; j++)
+			seen |= !strcmp(v[j], L->dirs->dirs[i]);
+		if (!seen && L->dirs->dirs[i])
+			v[n++] = L->dirs->dirs[i];
+	}
+	return n;
+}
+
+static int find_in(const char *const *dirs, size_t n, const char *name, char *path, size_t len,
+		   struct stat *st)
+{
+	for (size_t i = 0; i < n; i++) {
+		int k = snprintf(path, len, "%s/%s.yaml", dirs[i], name);
+		if (k < 0 || (size_t)k >= len)
+			continue;
+		if (!stat(path, st) && S_ISREG(st->st_mode))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static void not_found(struct mdp_lctx *c, const struct mdp_extends *ext, const char *const *dirs,
+		      size_t n)
+{
+	char list[1024] = "";
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < sizeof(list); i++)
+		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", i ? ", " : "", dirs[i]);
+	if (n)
+		mdp_lctx_err(c, ext->pos.line, ext->pos.col,
+			     "profile '%s' not found (looked in %s)", ext->name, list);
+	else
+		mdp_lctx_err(c, ext->pos.line, ext->pos.col,
+			     "profile '%s' not found (no profile directories to look in)",
+			     ext->name);
+}
+
+/* "a -> b -> a": from the repeated frame down to fr, then the repeat. */
+static void cycle_error(struct mdp_lctx *c, const struct mdp_extends *ext, const struct frame *fr,
+			const struct frame *rep)
+{
+	const char *names[MAX_CHAIN + 1];
+	char msg[1024];
+	size_t n = 0, k;
+
+	for (const struct frame *f = fr; f && n < MAX_CHAIN; f = f->up) {
+		names[n++] = f->name;
+		if (f == rep)
+			break;
+	}
+	k = (size_t)snprintf(msg, sizeof(msg), "extends cycle: ");
+	while (n-- && k < sizeof(msg))
+		k += (size_t)snprintf(msg + k, sizeof(msg) - k, "%s -> ", names[n]);
+	if (k < sizeof(msg))
+		snprintf(msg + k, sizeof(msg) - k, "%s", rep->name);
+	mdp_lctx_err(c, ext->pos.line, ext->pos.col, "%s", msg);
+}
+
+static int load_parent(const struct loader *L, struct mdp_lctx *c, const struct frame *fr,
+		       const char *child_dir, const struct mdp_extends *ext,
+		       struct mdp_profile *par)
+{
+	const char *dirs[5];
+	size_t n = parent_dirs(L, child_dir, dirs), depth = 0;
+	char path[4096];
+	struct stat st;
+
+	if (find_in(dirs, n, ext->name, path, sizeof(path), &st)) {
+		not_found(c, ext, dirs, n);
+		return c->oom ? -ENOMEM : -EINVAL;
+	}
+	for (const struct frame *f = fr; f; f = f->up, depth++) {
+		if (f->has_id && f->dev == st.st_dev && f->ino == st.st_ino) {
+			cycle_error(c, ext, fr, f);
+			return c->oom ? -ENOMEM : -EINVAL;
+		}
+	}
+	if (depth >= MAX_CHAIN) {
+		mdp_lctx_err(c, ext->pos.line, ext->pos.col,
+			     "extends chain is too deep (more than %d profiles)", MAX_CHAIN);
+		return c->oom ? -ENOMEM : -EINVAL;
+	}
+	return load_path(L, path, fr, par);
+}
+
+/* Parse one text, then resolve and merge its parent, if any. */
+static int load_text(const struct loader *L, const struct frame *fr, const char *path,
+		     const char *child_dir, const char *data, size_t len, struct mdp_profile *out)
+{
+	struct mdp_profile p, par;
+	struct mdp_extends ext = {0};
+	struct mdp_lctx c = {.d = L->d};
+	bool child_min;
+	int r;
+
+	r = init_profile(&p, path, fr->name);
+	if (r)
+		return r;
+	c.file = p.files[0];
+	r = mdp_profile_parse_text(&c, data, len, &p, &ext);
+	if (!r && ext.name) {
+		child_min = p.global[MDP_T_SPEED_LIMIT_MIN].kind != MDP_S_UNSET;
+		r = load_parent(L, &c, fr, child_dir, &ext, &par);
+		if (!r) {
+			r = merge(&p, &par);
+			mdp_profile_free(&par);
+		}
+		if (!r)
+			check_limits(&c, &p, child_min);
+		if (!r && (c.oom || c.nerr))
+			r = c.oom ? -ENOMEM : -EINVAL;
+	}
+	free(ext.name);
+	if (r) {
+		mdp_profile_free(&p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}
+
+static int read_fd(int fd, char **data, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t k;
+		if (n == cap) {
+			char *nb = cap >= MAX_PROFILE_SIZE ? NULL : realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				return cap >= MAX_PROFILE_SIZE ? -EFBIG : -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		k = read(fd, buf + n, cap - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = -errno;
+			free(buf);
+			return e;
+		}
+		if (!k)
+			break;
+		n += (size_t)k;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static int read_profile(const char *path, struct mdp_diags *d, char **data, size_t *len,
+			struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int r;
+
+	if (fd < 0) {
+		r = -errno;
+		mdp_diags_add(d, path, 0, 0, "cannot open profile: %s", strerror(-r));
+		return r == -ENOMEM ? r : -EINVAL;
+	}
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		mdp_diags_add(d, path, 0, 0, "cannot read profile: not a regular file");
+		return -EINVAL;
+	}
+	r = read_fd(fd, data, len);
+	close(fd);
+	if (r == -EFBIG)
+		mdp_diags_add(d, path, 0, 0, "profile is too large (more than 1 MiB)");
+	else if (r && r != -ENOMEM)
+		mdp_diags_add(d, path, 0, 0, "cannot read profile: %s", strerror(-r));
+	return r == -ENOMEM ? r : r ? -EINVAL : 0;
+}
+
+static int load_path(const struct loader *L, const char *path, const struct frame *up,
+		     struct mdp_profile *out)
+{
+	struct frame fr = {.up = up, .has_id = true};
+	char dir[4096], *data, *name;
+	struct stat st;
+	size_t len;
+	int r;
+
+	r = dir_of(path, dir, sizeof(dir));
+	if (r) {
+		mdp_diags_add(L->d, path, 0, 0, "profile path is too long");
+		return -EINVAL;
+	}
+	r = read_profile(path, L->d, &data, &len, &st);
+	if (r)
+		return r;
+	name = name_of(path);
+	if (!name) {
+		free(data);
+		return -ENOMEM;
+	}
+	fr.name = name;
+	fr.dev = st.st_dev;
+	fr.ino = st.st_ino;
+	r = load_text(L, &fr, path, dir, data, len, out);
+	free(name);
+	free(data);
+	return r;
+}
+
+/* Sort what this load added so messages come out in file order. */
+static int finish(struct mdp_diags *d, size_t first, int r)
+{
+	struct mdp_diags view = {.v = d->v + first, .n = d->n - first, .cap = d->n - first};
+
+	if (r && d->n > first)
+		mdp_diags_sort(&view);
+	if (r == -ENOMEM && d->n == first)
+		mdp_diags_add(d, NULL, 0, 0, "out of memory while loading profile");
+	return r;
+}
+
+int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path, struct mdp_profile *out,
+		     struct mdp_diags *d)
+{
+	struct loader L = {.dirs = dirs, .d = d};
+	size_t first = d->n;
+
+	return finish(d, first, load_path(&L, path, NULL, out));
+}
+
+int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, const char *data,
+			 size_t len, struct mdp_profile *out, struct mdp_diags *d)
+{
+	struct loader L = {.dirs = dirs, .d = d};
+	struct frame fr = {.has_id = false};
+	size_t first = d->n;
+	char *n = name_of(name ? name : "<memory>");
+	int r;
+
+	if (!n)
+		return -ENOMEM;
+	fr.name = n;
+	r = load_text(&L, &fr, name ? name : "<memory>", NULL, data, len, out);
+	free(n);
+	return finish(d, first, r);
+}
+
+static bool is_path(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return strchr(arg, '/') || (n >= 5 && !strcmp(arg + n - 5, ".yaml"));
+}
+
+int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path, size_t len,
+		     struct mdp_diags *d)
+{
+	const char *v[4];
+	char buf[4096], list[1024] = "";
+	size_t n = 0, k = 0;
+	struct stat st;
+
+	if (is_path(arg)) {
+		if (strlen(arg) >= len)
+			return -ENAMETOOLONG;
+		memcpy(path, arg, strlen(arg) + 1);
+		return 0;
+	}
+	for (size_t i = 0; dirs && i < dirs->n && i < 4; i++)
+		if (dirs->dirs[i])
+			v[n++] = dirs->dirs[i];
+	if (!arg[0] || arg[0] == '.' || arg[0] == '-') {
+		mdp_diags_add(d, NULL, 0, 0, "invalid profile name '%s'", arg);
+		return -EINVAL;
+	}
+	if (!find_in(v, n, arg, buf, sizeof(buf), &st)) {
+		if (strlen(buf) >= len)
+			return -ENAMETOOLONG;
+		memcpy(path, buf, strlen(buf) + 1);
+		return 0;
+	}
+	for (size_t i = 0; i < n && k < sizeof(list); i++)
+		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", i ? ", " : "", v[i]);
+	mdp_diags_add(d, NULL, 0, 0, "profile '%s' not found (looked in %s)", arg,
+		      n ? list : "no directories");
+	return -ENOENT;
+}
+
+static int check_stat(const char *path, const struct stat *st, const char *what,
+		      struct mdp_diags *d)
+{
+	int r = 0;
+
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		mdp_diags_add(d, path, 0, 0, "refusing %s: group/world-writable (mode %04o)", what,
+			      (unsigned)(st->st_mode & 07777));
+		r = -EPERM;
+	}
+	if (st->st_uid != 0) {
+		mdp_diags_add(d, path, 0, 0, "refusing %s: not owned by root (uid %u)", what,
+			      (unsigned)st->st_uid);
+		r = -EPERM;
+	}
+	return r;
+}
+
+/*
+ * As doas does for its config: a profile decides what root writes into
+ * the kernel, so only root may be able to change it. The file is opened
+ * without following links and the same fd is checked.
+ */
+int mdp_profile_check_perms(const char *path, struct mdp_diags *d)
+{
+	char dir[4096];
+	struct stat st;
+	int fd, r, rd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		r = -errno;
+		mdp_diags_add(d, path, 0, 0, "refusing profile: %s",
+			      r == -ELOOP ? "it is a symbolic link" : strerror(-r));
+		return r == -ELOOP ? -EPERM : r;
+	}
+	r = fstat(fd, &st) ? -errno : 0;
+	close(fd);
+	if (r) {
+		mdp_diags_add(d, path, 0, 0, "refusing profile: %s", strerror(-r));
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		mdp_diags_add(d, path, 0, 0, "refusing profile: not a regular file");
+		return -EPERM;
+	}
+	r = check_stat(path, &st, "profile", d);
+	if (dir_of(path, dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	if (stat(dir, &st)) {
+		rd = -errno;
+		mdp_diags_add(d, dir, 0, 0, "refusing profile directory: %s", strerror(-rd));
+		return rd;
+	}
+	rd = check_stat(dir, &st, "profile directory", d);
+	return r ? r : rd;
+}
+
+int mdp_profile_check_perms_all(const struct mdp_profile *p, struct mdp_diags *d)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < p->n_files; i++) {
+		int k = mdp_profile_check_perms(p->files[i], d);
+		if (k && !r)
+			r = k;
+	}
+	return r;
+}
