@@ -1,0 +1,583 @@
+/*
+ * Unit tests of discovery against the fixture roots in tests/fixtures (see
+ * mkroot.py there): the exact model of each, then each fallback (mdstat
+ * progress, slaves/, meminfo without MemAvailable, 0.90 md/uuid) on a
+ * scratch copy, and the superblock and value parsers on their own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "discover.h"
+
+static void fixture_path(const char *name, char *buf, size_t len)
+{
+	const char *src = getenv("MDP_SRCDIR");
+
+	snprintf(buf, len, "%s/tests/fixtures/%s", src ? src : ".", name);
+}
+
+static void discover_dir(const char *dir, struct mdp_system *s, struct mdp_diags *d)
+{
+	struct mdp_root r;
+
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	mdp_diags_init(d);
+	assert_int_equal(mdp_discover(&r, s, d), 0);
+}
+
+static void discover_fixture(const char *name, struct mdp_system *s)
+{
+	char dir[PATH_MAX];
+	struct mdp_diags d;
+
+	fixture_path(name, dir, sizeof(dir));
+	discover_dir(dir, s, &d);
+	if (d.n)
+		fail_msg("unexpected diagnostic: %s", d.v[0].msg);
+	mdp_diags_free(&d);
+}
+
+static void assert_member(const struct mdp_array *a, size_t i, const char *name, const char *disk,
+			  int slot)
+{
+	assert_true(i < a->n_members);
+	assert_string_equal(a->members[i].name, name);
+	assert_string_equal(a->members[i].disk, disk);
+	assert_int_equal(a->members[i].slot, slot);
+}
+
+static void assert_cur(const struct mdp_cur *c, const char *raw, enum mdp_value_kind kind,
+		       uint64_t num)
+{
+	if (!raw) {
+		assert_false(c->present);
+		return;
+	}
+	assert_true(c->present);
+	assert_string_equal(c->raw, raw);
+	assert_int_equal(c->val.kind, kind);
+	assert_int_equal(c->val.num, num);
+}
+
+/* Tunables that never belong to an array are absent from its cur[]. */
+static void assert_no_foreign(const struct mdp_array *a)
+{
+	assert_false(a->cur[MDP_T_SPEED_LIMIT_MIN].present);
+	assert_false(a->cur[MDP_T_SPEED_LIMIT_MAX].present);
+	assert_false(a->cur[MDP_T_MEMBER_READ_AHEAD_KB].present);
+}
+
+static void assert_raid1_tunables(const struct mdp_array *a, const char *smin, uint64_t nmin,
+				  const char *ra, uint64_t nra)
+{
+	assert_cur(&a->cur[MDP_T_STRIPE_CACHE_SIZE], NULL, 0, 0);
+	assert_cur(&a->cur[MDP_T_GROUP_THREAD_CNT], NULL, 0, 0);
+	assert_cur(&a->cur[MDP_T_PREREAD_BYPASS], NULL, 0, 0);
+	assert_cur(&a->cur[MDP_T_SYNC_SPEED_MIN], smin, MDP_V_SYSTEM, nmin);
+	assert_cur(&a->cur[MDP_T_SYNC_SPEED_MAX], "200000 (system)", MDP_V_SYSTEM, 200000);
+	assert_cur(&a->cur[MDP_T_READ_AHEAD_KB], ra, MDP_V_NUM, nra);
+	assert_no_foreign(a);
+}
+
+static void assert_idle(const struct mdp_array *a, const char *state)
+{
+	assert_string_equal(a->array_state, state);
+	assert_string_equal(a->sync_action, "idle");
+	assert_false(a->has_progress);
+	assert_int_equal(a->sync_speed, 0);
+}
+
+static void assert_disks(const struct mdp_system *s, const char *const *names, size_t n,
+			 uint64_t ra)
+{
+	assert_int_equal(s->n_disks, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(s->disks[i].name, names[i]);
+		assert_cur(&s->disks[i].read_ahead, ra == 128 ? "128" : "?", MDP_V_NUM, ra);
+	}
+}
+
+/* ---- ds-dsm6-reshape: the seed write-up's DiskStation ---------------------- */
+
+static void check_dsm6_md0_md1(const struct mdp_system *s)
+{
+	const struct mdp_array *a = &s->arrays[0];
+	static const char *const d[] = {"sda", "sdb", "sdc", "sdd"};
+	char name[32];
+
+	assert_string_equal(a->name, "md0");
+	assert_int_equal(a->level, MDP_LEVEL_RAID1);
+	assert_string_equal(a->level_name, "raid1");
+	assert_int_equal(a->raid_disks, 4);
+	assert_int_equal(a->n_members, 4);
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "%s1", d[i]);
+		assert_member(a, (size_t)i, name, d[i], i);
+	}
+	assert_string_equal(a->uuid, "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4"); /* 0.90 superblock */
+	assert_string_equal(a->uuid_source, "superblock");
+	assert_int_equal(a->size_kib, 2490176);
+	assert_idle(a, "clean");
+	assert_raid1_tunables(a, "10000 (system)", 10000, "128", 128);
+
+	a = &s->arrays[1];
+	assert_string_equal(a->name, "md1");
+	assert_member(a, 3, "sdd2", "sdd", 3);
+	assert_string_equal(a->uuid, "");
+	assert_string_equal(a->uuid_source, "unknown");
+	assert_int_equal(a->size_kib, 2097088);
+}
+
+static void assert_dsm_parity(const struct mdp_array *a)
+{
+	assert_int_equal(a->level, MDP_LEVEL_RAID5);
+	assert_string_equal(a->level_name, "raid5");
+	assert_string_equal(a->uuid_source, "superblock");
+	assert_cur(&a->cur[MDP_T_STRIPE_CACHE_SIZE], "256", MDP_V_NUM, 256);
+	assert_cur(&a->cur[MDP_T_GROUP_THREAD_CNT], "0", MDP_V_NUM, 0);
+	assert_cur(&a->cur[MDP_T_PREREAD_BYPASS], "1", MDP_V_NUM, 1);
+	assert_cur(&a->cur[MDP_T_READ_AHEAD_KB], "192", MDP_V_NUM, 192);
+	assert_cur(&a->cur[MDP_T_SYNC_SPEED_MIN], "10000 (system)", MDP_V_SYSTEM, 10000);
+	assert_no_foreign(a);
+}
+
+static void check_dsm6_md2_md3(const struct mdp_system *s)
+{
+	const struct mdp_array *a = &s->arrays[2];
+
+	assert_string_equal(a->name, "md2");
+	assert_dsm_parity(a);
+	assert_int_equal(a->raid_disks, 4);
+	/* mdstat shows sdc5[5] sdd5[4]: descriptor numbers, not roles */
+	assert_member(a, 0, "sda5", "sda", 0);
+	assert_member(a, 1, "sdb5", "sdb", 1);
+	assert_member(a, 2, "sdc5", "sdc", 2);
+	assert_member(a, 3, "sdd5", "sdd", 3);
+	assert_string_equal(a->uuid, "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d");
+	assert_int_equal(a->size_kib, 5846049792ULL);
+	assert_idle(a, "clean");
+
+	a = &s->arrays[3];
+	assert_string_equal(a->name, "md3");
+	assert_dsm_parity(a);
+	assert_int_equal(a->raid_disks, 3);
+	assert_int_equal(a->n_members, 3);
+	assert_member(a, 2, "sdd6", "sdd", 2);
+	assert_string_equal(a->uuid, "f0e1d2c3b4a5968778695a4b3c2d1e0f");
+	assert_string_equal(a->array_state, "active");
+	assert_string_equal(a->sync_action, "reshape");
+	assert_true(a->has_progress);
+	assert_int_equal(a->sync_done, 2ULL * 491263360);
+	assert_int_equal(a->sync_total, 2ULL * 1953494784);
+	assert_int_equal(a->sync_speed, 4687);
+	assert_int_equal(a->size_kib, 1953494784);
+}
+
+static void test_dsm6_reshape(void **state)
+{
+	static const char *const disks[] = {"sda", "sdb", "sdc", "sdd"};
+	struct mdp_system s;
+
+	(void)state;
+	discover_fixture("ds-dsm6-reshape", &s);
+	assert_int_equal(s.n_arrays, 4);
+	check_dsm6_md0_md1(&s);
+	check_dsm6_md2_md3(&s);
+	assert_disks(&s, disks, 4, 128);
+	assert_cur(&s.global[MDP_T_SPEED_LIMIT_MIN], "10000", MDP_V_NUM, 10000);
+	assert_cur(&s.global[MDP_T_SPEED_LIMIT_MAX], "200000", MDP_V_NUM, 200000);
+	assert_false(s.global[MDP_T_STRIPE_CACHE_SIZE].present);
+	assert_int_equal(s.mem_total_kib, 8061828);
+	assert_int_equal(s.mem_avail_kib, 6918232);
+	assert_string_equal(s.boot_id, "5e0c6b8a-3d1f-4c2e-9b7a-1f2e3d4c5b6a");
+	assert_ptr_equal(mdp_system_array(&s, "md3"), &s.arrays[3]);
+	assert_null(mdp_system_array(&s, "md4"));
+	assert_ptr_equal(mdp_system_disk(&s, "sdc"), &s.disks[2]);
+	assert_null(mdp_system_disk(&s, "sdc5"));
+	mdp_system_free(&s);
+}
+
+/* ---- ds220j-dsm7: 512 MiB, two disks, device-tree names --------------------- */
+
+static void test_ds220j(void **state)
+{
+	static const char *const disks[] = {"sata1", "sata2"};
+	static const uint64_t sizes[] = {8388544, 2097088, 3902296384ULL};
+	struct mdp_system s;
+	char name[32];
+
+	(void)state;
+	discover_fixture("ds220j-dsm7", &s);
+	assert_int_equal(s.n_arrays, 3);
+	for (size_t i = 0; i < 3; i++) {
+		const struct mdp_array *a = &s.arrays[i];
+		int part = i == 2 ? 5 : (int)i + 1;
+		snprintf(name, sizeof(name), "md%zu", i);
+		assert_string_equal(a->name, name);
+		assert_int_equal(a->level, MDP_LEVEL_RAID1);
+		assert_int_equal(a->raid_disks, 2);
+		assert_int_equal(a->n_members, 2);
+		snprintf(name, sizeof(name), "sata1p%d", part);
+		assert_member(a, 0, name, "sata1", 0);
+		snprintf(name, sizeof(name), "sata2p%d", part);
+		assert_member(a, 1, name, "sata2", 1);
+		assert_int_equal(a->size_kib, sizes[i]);
+		assert_idle(a, "clean");
+		assert_raid1_tunables(a, "10000 (system)", 10000, "128", 128);
+	}
+	assert_string_equal(s.arrays[0].uuid_source, "unknown");
+	/* sata1p5 has no image: the superblock of the next member is used */
+	assert_string_equal(s.arrays[2].uuid, "0a1b2c3d4e5f60718293a4b5c6d7e8f9");
+	assert_string_equal(s.arrays[2].uuid_source, "superblock");
+	assert_disks(&s, disks, 2, 128);
+	assert_int_equal(s.mem_total_kib, 504724);
+	assert_int_equal(s.mem_avail_kib, 236512);
+	assert_cur(&s.global[MDP_T_SPEED_LIMIT_MIN], "10000", MDP_V_NUM, 10000);
+	assert_string_equal(s.boot_id, "a3f5c7e9-1b2d-4f6a-8c0e-2d4b6f8a0c1e");
+	mdp_system_free(&s);
+}
+
+/* ---- server-raid6-raid10: Debian, kernel 6.1, md/uuid ----------------------- */
+
+static void check_server_md0(const struct mdp_array *a)
+{
+	char name[32];
+
+	assert_string_equal(a->name, "md0");
+	assert_int_equal(a->level, MDP_LEVEL_RAID6);
+	assert_int_equal(a->raid_disks, 8);
+	assert_int_equal(a->n_members, 8);
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "sd%c", 'b' + i);
+		assert_member(a, (size_t)i, name, name, i); /* whole disks */
+	}
+	assert_string_equal(a->uuid, "3f6c9a2e1b4d4e8f9a7c5d2e1f0b8c6a");
+	assert_string_equal(a->uuid_source, "md/uuid");
+	assert_int_equal(a->size_kib, 23441319936ULL);
+	assert_idle(a, "clean");
+	assert_cur(&a->cur[MDP_T_STRIPE_CACHE_SIZE], "8192", MDP_V_NUM, 8192);
+	assert_cur(&a->cur[MDP_T_GROUP_THREAD_CNT], "4", MDP_V_NUM, 4);
+	assert_cur(&a->cur[MDP_T_SYNC_SPEED_MIN], "50000 (local)", MDP_V_NUM, 50000);
+	assert_cur(&a->cur[MDP_T_SYNC_SPEED_MAX], "200000 (system)", MDP_V_SYSTEM, 200000);
+	assert_cur(&a->cur[MDP_T_READ_AHEAD_KB], "6144", MDP_V_NUM, 6144);
+	assert_no_foreign(a);
+}
+
+static void check_server_md1(const struct mdp_array *a)
+{
+	char name[32], disk[32];
+
+	assert_string_equal(a->name, "md1");
+	assert_int_equal(a->level, MDP_LEVEL_RAID10);
+	assert_string_equal(a->level_name, "raid10");
+	assert_int_equal(a->n_members, 4);
+	for (int i = 0; i < 4; i++) {
+		snprintf(disk, sizeof(disk), "nvme%dn1", i);
+		snprintf(name, sizeof(name), "nvme%dn1p1", i);
+		assert_member(a, (size_t)i, name, disk, i);
+	}
+	assert_string_equal(a->uuid, "c0ffee0012344abc8def0123456789ab");
+	assert_string_equal(a->uuid_source, "md/uuid");
+	assert_string_equal(a->array_state, "active");
+	assert_string_equal(a->sync_action, "check");
+	assert_true(a->has_progress);
+	assert_int_equal(a->sync_done, 2ULL * 431670272);
+	assert_int_equal(a->sync_total, 2ULL * 1953258496);
+	assert_int_equal(a->sync_speed, 876543);
+	assert_raid1_tunables(a, "1000 (system)", 1000, "2048", 2048);
+}
+
+static void test_server(void **state)
+{
+	static const char *const disks[] = {"nvme0n1", "nvme1n1", "nvme2n1", "nvme3n1",
+					    "sdb",     "sdc",     "sdd",     "sde",
+					    "sdf",     "sdg",     "sdh",     "sdi"};
+	struct mdp_system s;
+
+	(void)state;
+	discover_fixture("server-raid6-raid10", &s);
+	assert_int_equal(s.n_arrays, 2);
+	check_server_md0(&s.arrays[0]);
+	check_server_md1(&s.arrays[1]);
+	assert_disks(&s, disks, 12, 128);
+	assert_cur(&s.global[MDP_T_SPEED_LIMIT_MIN], "1000", MDP_V_NUM, 1000);
+	assert_cur(&s.global[MDP_T_SPEED_LIMIT_MAX], "200000", MDP_V_NUM, 200000);
+	assert_int_equal(s.mem_total_kib, 32826420);
+	assert_int_equal(s.mem_avail_kib, 29871544);
+	assert_string_equal(s.boot_id, "0b9c8d7e-6f5a-4b3c-2d1e-0f9a8b7c6d5e");
+	mdp_system_free(&s);
+}
+
+/* ---- fallbacks, on a scratch copy of a fixture ------------------------------ */
+
+struct scratch {
+	char dir[64];
+	char root[PATH_MAX];
+};
+
+static void scratch_copy(struct scratch *sc, const char *fixture)
+{
+	char src[PATH_MAX], cmd[3 * PATH_MAX];
+
+	strcpy(sc->dir, "/tmp/mdp-discover-XXXXXX");
+	assert_non_null(mkdtemp(sc->dir));
+	snprintf(sc->root, sizeof(sc->root), "%s/root", sc->dir);
+	fixture_path(fixture, src, sizeof(src));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s'", src, sc->root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void scratch_done(struct scratch *sc)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sc->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void scratch_run(struct scratch *sc, const char *shell)
+{
+	char cmd[PATH_MAX + 1024];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", sc->root, shell);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_fallbacks(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+	const struct mdp_array *a;
+
+	(void)state;
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "rm sys/block/md3/md/sync_completed sys/block/md3/md/sync_speed && "
+			 "rm -r sys/block/md2/md/dev-* && mv sys/block/md2 sys/block/md10 && "
+			 "grep -v MemAvailable proc/meminfo > m && mv m proc/meminfo && "
+			 "echo 0 > sys/block/md1/md/metadata_version && echo 0.90 > "
+			 "sys/block/md1/md/metadata_version && "
+			 "echo 4a3b2c1d-6b7a-8f9e-2f3e-4d5cd4e3f201 > sys/block/md1/md/uuid");
+	discover_dir(sc.root, &s, &d);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(s.n_arrays, 4);
+	/* md10 sorts after md3 */
+	assert_string_equal(s.arrays[2].name, "md3");
+	assert_string_equal(s.arrays[3].name, "md10");
+	a = &s.arrays[2];
+	assert_true(a->has_progress); /* from /proc/mdstat, KiB blocks to sectors */
+	assert_int_equal(a->sync_done, 2ULL * 491263360);
+	assert_int_equal(a->sync_total, 2ULL * 1953494784);
+	assert_int_equal(a->sync_speed, 4687);
+	a = &s.arrays[3];
+	assert_int_equal(a->n_members, 4); /* from slaves/, roles unknown */
+	assert_member(a, 0, "sda5", "sda", -1);
+	assert_member(a, 3, "sdd5", "sdd", -1);
+	/* 0.90 md/uuid holds host-endian words: shown the way mdadm prints them */
+	assert_string_equal(s.arrays[1].uuid, "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4");
+	assert_string_equal(s.arrays[1].uuid_source, "md/uuid");
+	assert_int_equal(s.mem_avail_kib, 412340 + 220104 + 6213656);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
+static void test_bad_values(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+
+	(void)state;
+	scratch_copy(&sc, "server-raid6-raid10");
+	scratch_run(&sc,
+		    "echo lots > sys/block/md0/md/stripe_cache_size && "
+		    "echo 'garbage here' > proc/mdstat && rm sys/block/md1/md/sync_completed "
+		    "proc/sys/kernel/random/boot_id && echo 7 > sys/block/md0/md/raid_disks && "
+		    "echo '8 (7)' > sys/block/md0/md/raid_disks");
+	discover_dir(sc.root, &s, &d);
+	assert_int_equal(d.n, 2);
+	assert_non_null(strstr(d.v[0].msg, "/proc/mdstat"));
+	assert_non_null(strstr(d.v[1].msg, "stripe_cache_size"));
+	assert_false(s.arrays[0].cur[MDP_T_STRIPE_CACHE_SIZE].present);
+	assert_int_equal(s.arrays[0].raid_disks, 8);        /* "8 (7)" mid-reshape */
+	assert_false(s.arrays[1].has_progress);             /* neither sysfs nor mdstat */
+	assert_int_equal(s.arrays[1].size_kib, 1953258496); /* from /sys/block/md1/size */
+	assert_string_equal(s.boot_id, "");
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
+static void test_no_sysfs(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s = {.n_arrays = 77};
+	struct mdp_diags d;
+	struct mdp_root r;
+
+	(void)state;
+	scratch_copy(&sc, "ds220j-dsm7");
+	scratch_run(&sc, "rm -r sys");
+	assert_int_equal(mdp_root_init(&r, sc.root), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover(&r, &s, &d), -ENOENT);
+	assert_int_equal(s.n_arrays, 77);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.v[0].msg, "/sys/block"));
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
+/* The real root: libudev (or the walk) must work wherever the tests run. */
+static void test_real_root(void **state)
+{
+	struct mdp_system s;
+	struct mdp_diags d;
+	struct mdp_root r;
+
+	(void)state;
+	assert_int_equal(mdp_root_init(&r, NULL), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover(&r, &s, &d), 0);
+	for (size_t i = 0; i < s.n_arrays; i++)
+		assert_int_equal(strncmp(s.arrays[i].name, "md", 2), 0);
+	assert_true(s.mem_total_kib > 0);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+}
+
+/* ---- superblocks and values -------------------------------------------------- */
+
+static const unsigned char uuid16[16] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+					 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10};
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* An image of size bytes with a v1 superblock at off (super_offset as given). */
+static int image_v1(size_t size, size_t off, uint64_t super_offset)
+{
+	char path[] = "/tmp/mdp-sb-XXXXXX";
+	/* room for the superblock even when the image written is shorter */
+	unsigned char *img = calloc(1, size > off + 256 ? size : off + 256);
+	int fd = mkstemp(path);
+
+	assert_non_null(img);
+	assert_true(fd >= 0);
+	unlink(path);
+	put_le(img + off, 0xa92b4efc, 4);
+	put_le(img + off + 4, 1, 4);
+	memcpy(img + off + 16, uuid16, 16);
+	put_le(img + off + 144, super_offset, 8);
+	assert_int_equal(write(fd, img, size), (ssize_t)size);
+	free(img);
+	return fd;
+}
+
+static void expect_sb(int fd, int err, const char *uuid)
+{
+	char out[33] = "untouched";
+
+	assert_int_equal(mdp_discover_sb_uuid(fd, out, sizeof(out)), err);
+	assert_string_equal(out, err ? "untouched" : uuid);
+	close(fd);
+}
+
+static void test_superblocks(void **state)
+{
+	static const char want[] = "0123456789abcdeffedcba9876543210";
+	char path[PATH_MAX];
+	int fd;
+
+	(void)state;
+	expect_sb(image_v1(8192, 4096, 8), 0, want);          /* 1.2 */
+	expect_sb(image_v1(8192, 0, 0), 0, want);             /* 1.1 */
+	expect_sb(image_v1(20480 + 512, 12288, 24), 0, want); /* 1.0: end - 8K, 4K aligned */
+	expect_sb(image_v1(8192, 4096, 0), -ENOENT, NULL);    /* super_offset disagrees */
+	expect_sb(image_v1(8192, 4097, 8), -ENOENT, NULL);
+	expect_sb(image_v1(100, 0, 0), -ENOENT, NULL); /* too small for any */
+	/* 0.90 from the fixture: what `mdadm --examine` shows for it */
+	fixture_path("ds-dsm6-reshape/dev/sda1", path, sizeof(path));
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	expect_sb(fd, 0, "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4");
+	fixture_path("ds-dsm6-reshape/dev/sda5", path, sizeof(path));
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	expect_sb(fd, 0, "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d");
+	fixture_path("ds-dsm6-reshape/proc/mdstat", path, sizeof(path));
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	expect_sb(fd, -ENOENT, NULL);
+}
+
+static void test_uuid_text(void **state)
+{
+	static const char exp[] = "MD_LEVEL=raid5\nMD_DEVICES=3\nMD_METADATA=1.2\n"
+				  "MD_UUID=6A1B0C7D:2e3f4a5b:8c9d0e1f:2a3b4c5d\nMD_NAME=DS:2\n";
+	char out[33];
+
+	(void)state;
+	assert_int_equal(
+	    mdp_discover_uuid_norm("3f6c9a2e-1b4d-4e8f-9a7c-5d2e1f0b8c6a\n", out, sizeof(out)), 0);
+	assert_string_equal(out, "3f6c9a2e1b4d4e8f9a7c5d2e1f0b8c6a");
+	assert_int_equal(mdp_discover_uuid_norm("3f6c9a2e", out, sizeof(out)), -EINVAL);
+	assert_int_equal(
+	    mdp_discover_uuid_norm("3f6c9a2e1b4d4e8f9a7c5d2e1f0b8c6a00", out, sizeof(out)),
+	    -EINVAL);
+	assert_int_equal(
+	    mdp_discover_uuid_norm("3f6c9a2e1b4d4e8f9a7c5d2e1f0b8c6g", out, sizeof(out)), -EINVAL);
+	assert_int_equal(mdp_discover_uuid_norm("3f6c9a2e1b4d4e8f9a7c5d2e1f0b8c6a", out, 32),
+			 -EINVAL);
+	assert_int_equal(mdp_discover_mdadm_uuid(exp, strlen(exp), out, sizeof(out)), 0);
+	assert_string_equal(out, "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d");
+	assert_int_equal(mdp_discover_mdadm_uuid(exp, 40, out, sizeof(out)), -ENOENT);
+}
+
+static void test_sync_completed(void **state)
+{
+	uint64_t done = 7, total = 7;
+
+	(void)state;
+	assert_int_equal(mdp_discover_parse_sync_completed("982526720 / 3906989568", &done, &total),
+			 0);
+	assert_int_equal(done, 982526720);
+	assert_int_equal(total, 3906989568ULL);
+	assert_int_equal(mdp_discover_parse_sync_completed("0 / 10\n", &done, &total), 0);
+	assert_int_equal(done, 0);
+	done = total = 7;
+	assert_int_equal(mdp_discover_parse_sync_completed("none", &done, &total), -ENODATA);
+	assert_int_equal(mdp_discover_parse_sync_completed("delayed\n", &done, &total), -ENODATA);
+	assert_int_equal(mdp_discover_parse_sync_completed("12 /", &done, &total), -EINVAL);
+	assert_int_equal(mdp_discover_parse_sync_completed("12 / 34x", &done, &total), -EINVAL);
+	assert_int_equal(mdp_discover_parse_sync_completed("12/34", &done, &total), -EINVAL);
+	assert_int_equal(mdp_discover_parse_sync_completed("", &done, &total), -EINVAL);
+	assert_int_equal(
+	    mdp_discover_parse_sync_completed("99999999999999999999 / 1", &done, &total), -EINVAL);
+	assert_int_equal(done, 7);
+	assert_int_equal(total, 7);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_dsm6_reshape), cmocka_unit_test(test_ds220j),
+	    cmocka_unit_test(test_server),       cmocka_unit_test(test_fallbacks),
+	    cmocka_unit_test(test_bad_values),   cmocka_unit_test(test_no_sysfs),
+	    cmocka_unit_test(test_real_root),    cmocka_unit_test(test_superblocks),
+	    cmocka_unit_test(test_uuid_text),    cmocka_unit_test(test_sync_completed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
