@@ -314,6 +314,9 @@ int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j)
 	size_t len;
 	int err;
 
+	/* /run is a tmpfs on DSM 7 and systemd machines: the dir may be gone. */
+	if ((err = mdp_root_mkdir_p(r, MDP_STATE_DIR, 0700)))
+		return err;
 	if ((err = mdp_journal_format(j, &text, &len)))
 		return err;
 	err = mdp_root_replace(r, MDP_JOURNAL, text, len, 0600);

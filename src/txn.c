@@ -635,7 +635,12 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 		goto out; /* in sync without mdprofile having changed anything */
 	/* Invariant 1: durable before the first change. */
 	if ((err = journal_store(tx, &j))) {
-		rc = MDP_TXN_FAILED;
+		/* A failed dir fsync may follow a done rename: put the old journal back. */
+		if (old.state == MDP_J_ACTIVE)
+			journal_store(tx, &old);
+		else
+			journal_remove(tx);
+		rc = MDP_TXN_FAILED; /* nothing changed; a leftover journal only restores */
 		err = 0;
 		goto out;
 	}

@@ -1,0 +1,89 @@
+# CLI test helpers: run the real binary on a copy of a fixture root and
+# compare exact stdout, stderr and exit code. Sourced by run.sh per case.
+#
+#   fixture NAME        copy tests/fixtures/NAME to a fresh $ROOT
+#   run ARGS...         mdprofile --root $ROOT ARGS (env passes through)
+#   run_noroot ARGS...  mdprofile ARGS (no --root)
+#   expect_exit N
+#   expect_stdout <<EOF ... EOF     exact, after @ROOT@/@BIN@/@SRC@ substitution
+#   expect_stderr <<EOF ... EOF
+#   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
+#   expect_file PATH <<EOF          exact content of $ROOT/PATH
+set -u
+
+_fail() {
+	echo "FAIL $CASE: $*" >&2
+	FAILED=1
+}
+
+fixture() {
+	ROOT="$WORK/root"
+	rm -rf "$ROOT"
+	cp -a "$SRC/tests/fixtures/$1" "$ROOT"
+}
+
+# Paths vary per run; show them as placeholders.
+_norm() {
+	sed -e "s|$ROOT|@ROOT@|g" -e "s|$BINDIR|@BIN@|g" -e "s|$SRC|@SRC@|g" "$1"
+}
+
+run() {
+	run_noroot --root "$ROOT" "$@"
+}
+
+run_noroot() {
+	LAST="$*"
+	set +e
+	(cd "$SRC" && "$MDP" "$@") >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	set -e
+}
+
+expect_exit() {
+	[ "$RC" = "$1" ] || {
+		_fail "'mdprofile $LAST' exited $RC, expected $1"
+		sed 's/^/    stderr: /' "$WORK/err" >&2
+	}
+}
+
+_expect() {
+	cat >"$WORK/want"
+	_norm "$1" >"$WORK/got"
+	if ! cmp -s "$WORK/want" "$WORK/got"; then
+		_fail "'mdprofile $LAST' $2 differs (-expected +actual):"
+		diff -u "$WORK/want" "$WORK/got" | tail -n +3 | sed 's/^/    /' >&2
+	fi
+}
+
+expect_stdout() { _expect "$WORK/out" stdout; }
+expect_stderr() { _expect "$WORK/err" stderr; }
+
+expect_file() {
+	if [ ! -f "$ROOT/$1" ]; then
+		_fail "$1 does not exist"
+		return
+	fi
+	cat >"$WORK/want"
+	cmp -s "$WORK/want" "$ROOT/$1" || {
+		_fail "$1 differs (-expected +actual):"
+		diff -u "$WORK/want" "$ROOT/$1" | tail -n +3 | sed 's/^/    /' >&2
+	}
+}
+
+# The lock file and state dir are mdprofile's own; everything else is "system".
+snapshot() {
+	rm -rf "$WORK/snap"
+	cp -a "$ROOT" "$WORK/snap"
+	rm -rf "$WORK/snap/run/mdprofile"
+}
+
+expect_unchanged() {
+	rm -rf "$WORK/cmp"
+	cp -a "$ROOT" "$WORK/cmp"
+	rm -f "$WORK/cmp/run/mdprofile/lock"
+	rmdir "$WORK/cmp/run/mdprofile" 2>/dev/null || true
+	if ! diff -r "$WORK/snap" "$WORK/cmp" >"$WORK/rdiff" 2>&1; then
+		_fail "${1:-tree} not byte-identical to the snapshot:"
+		sed 's/^/    /' "$WORK/rdiff" | head -20 >&2
+	fi
+}

@@ -1,0 +1,517 @@
+/*
+ * test_txn: the transaction invariants under fault injection.
+ *
+ * Every test works on a fresh copy of the DSM 6 DiskStation fixture and a
+ * profile built in memory (the loader has its own tests). Faults come in
+ * through the root's ops table: fail the k-th write, fsync or rename, or
+ * clamp a write the way a kernel short of memory does.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "discover.h"
+#include "plan.h"
+#include "profile.h"
+#include "txn.h"
+
+enum fkind { F_NONE, F_WRITE, F_FSYNC, F_RENAME, F_CLAMP };
+
+struct faults {
+	enum fkind kind;
+	unsigned k;
+	unsigned writes, fsyncs, renames;
+};
+
+static int f_write(const struct mdp_root *r, const char *path, const char *data, size_t len)
+{
+	struct faults *f = r->ctx;
+
+	f->writes++;
+	if (f->kind == F_WRITE && f->writes == f->k)
+		return -EIO;
+	if (f->kind == F_CLAMP && f->writes == f->k) {
+		char half[32];
+		snprintf(half, sizeof(half), "%llu\n", strtoull(data, NULL, 10) / 2);
+		return mdp_root_default_ops.write(r, path, half, strlen(half));
+	}
+	return mdp_root_default_ops.write(r, path, data, len);
+}
+
+static int f_fsync(const struct mdp_root *r, int fd)
+{
+	struct faults *f = r->ctx;
+
+	if (f->kind == F_FSYNC && ++f->fsyncs == f->k)
+		return -EIO;
+	if (f->kind != F_FSYNC)
+		f->fsyncs++;
+	return mdp_root_default_ops.fsync(r, fd);
+}
+
+static int f_rename(const struct mdp_root *r, const char *from, const char *to)
+{
+	struct faults *f = r->ctx;
+
+	if (f->kind == F_RENAME && ++f->renames == f->k)
+		return -EIO;
+	if (f->kind != F_RENAME)
+		f->renames++;
+	return mdp_root_default_ops.rename(r, from, to);
+}
+
+static const struct mdp_root_ops fault_ops = {f_write, f_fsync, f_rename};
+
+struct env {
+	char dir[64]; /* temp dir holding root/ and snap/ */
+	char root[128];
+	struct mdp_root r;
+	struct faults f;
+};
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void env_setup(struct env *e, const char *fixture)
+{
+	const char *src = getenv("MDP_SRCDIR");
+
+	snprintf(e->dir, sizeof(e->dir), "/tmp/mdp-txn-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	snprintf(e->root, sizeof(e->root), "%s/root", e->dir);
+	sh("cp -a '%s/tests/fixtures/%s' '%s' && cp -a '%s' '%s/snap'", src ? src : ".", fixture,
+	   e->root, e->root, e->dir);
+	assert_int_equal(mdp_root_init(&e->r, e->root), 0);
+	memset(&e->f, 0, sizeof(e->f));
+	e->r.ops = &fault_ops;
+	e->r.ctx = &e->f;
+}
+
+static void env_teardown(struct env *e)
+{
+	sh("rm -rf '%s'", e->dir);
+}
+
+/* The fixture's system files equal the snapshot; mdprofile's lock is its own. */
+static int env_identical(struct env *e)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd),
+		 "rm -f '%s/run/mdprofile/lock'; rmdir '%s/run/mdprofile' '%s/run' 2>/dev/null;"
+		 " diff -r '%s/snap' '%s' >/dev/null",
+		 e->root, e->root, e->root, e->dir, e->root);
+	return system(cmd) == 0;
+}
+
+/* A profile touching globals, every raid5 tunable and member disks. */
+static void profile_fast(struct mdp_profile *p, uint64_t stripes)
+{
+	static struct mdp_rule rule;
+
+	memset(p, 0, sizeof(*p));
+	memset(&rule, 0, sizeof(rule));
+	p->name = "fast";
+	p->path = "fast.yaml";
+	p->budget = (struct mdp_budget){MDP_BUDGET_PERCENT, 50, {0}};
+	p->global[MDP_T_SPEED_LIMIT_MIN] = (struct mdp_setting){MDP_S_NUM, 100000, {0}};
+	p->global[MDP_T_SPEED_LIMIT_MAX] = (struct mdp_setting){MDP_S_NUM, 500000, {0}};
+	rule.match.all = true;
+	rule.set[MDP_T_STRIPE_CACHE_SIZE] = (struct mdp_setting){MDP_S_NUM, stripes, {0}};
+	rule.set[MDP_T_SYNC_SPEED_MIN] = (struct mdp_setting){MDP_S_NUM, 50000, {0}};
+	rule.set[MDP_T_READ_AHEAD_KB] = (struct mdp_setting){MDP_S_NUM, 32768, {0}};
+	rule.set[MDP_T_MEMBER_READ_AHEAD_KB] = (struct mdp_setting){MDP_S_NUM, 1024, {0}};
+	p->rules = &rule;
+	p->n_rules = 1;
+}
+
+/* A second profile that overlaps the first only partly. */
+static void profile_other(struct mdp_profile *p)
+{
+	static struct mdp_rule rule;
+
+	memset(p, 0, sizeof(*p));
+	memset(&rule, 0, sizeof(rule));
+	p->name = "other";
+	p->path = "other.yaml";
+	p->global[MDP_T_SPEED_LIMIT_MIN] = (struct mdp_setting){MDP_S_NUM, 20000, {0}};
+	rule.match.all = true;
+	rule.set[MDP_T_STRIPE_CACHE_SIZE] = (struct mdp_setting){MDP_S_NUM, 1024, {0}};
+	p->rules = &rule;
+	p->n_rules = 1;
+}
+
+static int run_apply(struct env *e, const struct mdp_profile *p, struct mdp_txn_report *rep)
+{
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	struct mdp_diags d;
+	struct mdp_txn tx = {.root = &e->r, .d = &d};
+	bool did;
+	int rc;
+
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_int_equal(mdp_discover(&e->r, &s, &d), 0);
+	assert_int_equal(mdp_plan_build(p, &s, &pl, &d), 0);
+	rc = mdp_txn_apply(&tx, p, &pl, &s);
+	if (getenv("TXN_DEBUG"))
+		for (size_t i = 0; i < d.n; i++)
+			fprintf(stderr, "diag: %s\n", d.v[i].msg);
+	mdp_plan_free(&pl);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	if (rep)
+		*rep = tx.rep;
+	else
+		mdp_txn_report_free(&tx.rep);
+	return rc;
+}
+
+static int run_revert(struct env *e)
+{
+	struct mdp_diags d;
+	struct mdp_txn tx = {.root = &e->r, .d = &d};
+	int rc;
+
+	mdp_diags_init(&d);
+	rc = mdp_txn_revert(&tx);
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	return rc;
+}
+
+static unsigned count_writes(const struct mdp_profile *p)
+{
+	struct env e;
+	unsigned n;
+
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, p, NULL), MDP_TXN_OK);
+	n = e.f.writes;
+	env_teardown(&e);
+	return n;
+}
+
+static void test_apply_revert_identical(void **state)
+{
+	struct mdp_profile p;
+	struct mdp_txn_report rep;
+	struct env e;
+	char buf[64];
+
+	(void)state;
+	profile_fast(&p, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &p, &rep), MDP_TXN_OK);
+	assert_true(rep.n_done > 5);
+	mdp_txn_report_free(&rep);
+	assert_true(
+	    mdp_root_read_value(&e.r, "/sys/block/md2/md/stripe_cache_size", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "4096");
+	assert_true(
+	    mdp_root_read_value(&e.r, "/sys/block/md3/md/sync_speed_min", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "50000 (local)");
+	assert_false(env_identical(&e));
+	assert_int_equal(run_revert(&e), MDP_TXN_OK);
+	assert_true(env_identical(&e));
+	env_teardown(&e);
+}
+
+/* Invariant 4: failing the k-th write, for every k, leaves nothing changed. */
+static void test_fail_every_write(void **state)
+{
+	struct mdp_profile p;
+	unsigned n;
+
+	(void)state;
+	profile_fast(&p, 4096);
+	n = count_writes(&p);
+	assert_true(n >= 10);
+	for (unsigned k = 1; k <= n; k++) {
+		struct env e;
+		env_setup(&e, "ds-dsm6-reshape");
+		e.f.kind = F_WRITE;
+		e.f.k = k;
+		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
+		if (!env_identical(&e))
+			fail_msg("tree changed after failing write %u of %u", k, n);
+		env_teardown(&e);
+	}
+}
+
+/* The kernel keeping less than asked is a failure, and is rolled back too. */
+static void test_clamp_every_write(void **state)
+{
+	struct mdp_profile p;
+	unsigned n;
+
+	(void)state;
+	profile_fast(&p, 4096);
+	n = count_writes(&p);
+	for (unsigned k = 1; k <= n; k++) {
+		struct env e;
+		env_setup(&e, "ds-dsm6-reshape");
+		e.f.kind = F_CLAMP;
+		e.f.k = k;
+		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
+		if (!env_identical(&e))
+			fail_msg("tree changed after clamping write %u of %u", k, n);
+		env_teardown(&e);
+	}
+}
+
+static void fail_journal_op(enum fkind kind, unsigned max)
+{
+	struct mdp_profile p;
+
+	profile_fast(&p, 4096);
+	for (unsigned k = 1; k <= max; k++) {
+		struct env e;
+		env_setup(&e, "ds-dsm6-reshape");
+		e.f.kind = kind;
+		e.f.k = k;
+		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
+		if (!env_identical(&e))
+			fail_msg("tree changed after failing journal op %u", k);
+		env_teardown(&e);
+	}
+}
+
+/* Two journal stores per apply: file + directory fsync each, one rename each. */
+static void test_fail_every_fsync(void **state)
+{
+	(void)state;
+	fail_journal_op(F_FSYNC, 4);
+}
+
+static void test_fail_every_rename(void **state)
+{
+	(void)state;
+	fail_journal_op(F_RENAME, 2);
+}
+
+static void test_constant_fsyncs(void **state)
+{
+	struct mdp_profile p;
+	struct env e;
+
+	(void)state;
+	profile_fast(&p, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_OK);
+	assert_true(e.f.writes >= 10);
+	assert_int_equal(e.f.fsyncs, 4);
+	assert_int_equal(e.f.renames, 2);
+	env_teardown(&e);
+}
+
+/* Invariant 2: A -> B -> revert returns to the values before A. */
+static void test_switch_then_revert(void **state)
+{
+	struct mdp_profile a, b;
+	struct env e;
+	char buf[64];
+
+	(void)state;
+	profile_fast(&a, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	profile_other(&b);
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	/* What A changed and B does not mention is back at the baseline. */
+	assert_true(
+	    mdp_root_read_value(&e.r, "/sys/block/md2/queue/read_ahead_kb", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "192");
+	assert_true(
+	    mdp_root_read_value(&e.r, "/proc/sys/dev/raid/speed_limit_max", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "200000");
+	assert_true(
+	    mdp_root_read_value(&e.r, "/sys/block/md2/md/stripe_cache_size", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "1024");
+	assert_int_equal(run_revert(&e), MDP_TXN_OK);
+	assert_true(env_identical(&e));
+	env_teardown(&e);
+}
+
+/* A failed switch returns to A's state with A still active. */
+static void test_failed_switch_keeps_a(void **state)
+{
+	struct mdp_profile a, b;
+	struct mdp_journal j;
+	struct mdp_diags d;
+	struct env e;
+	char buf[64];
+
+	(void)state;
+	profile_fast(&a, 4096);
+	profile_other(&b);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	e.f.kind = F_WRITE;
+	e.f.k = e.f.writes + 3;
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_FAILED);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_journal_load(&e.r, &j, &d), 0);
+	assert_int_equal(j.state, MDP_J_ACTIVE);
+	assert_string_equal(j.profile, "fast");
+	mdp_journal_free(&j);
+	mdp_diags_free(&d);
+	assert_true(
+	    mdp_root_read_value(&e.r, "/sys/block/md2/queue/read_ahead_kb", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "32768");
+	e.f.kind = F_NONE;
+	assert_int_equal(run_revert(&e), MDP_TXN_OK);
+	assert_true(env_identical(&e));
+	env_teardown(&e);
+}
+
+/* Invariant 5: a journal from another boot is cleared, the values left alone. */
+static void test_stale_journal(void **state)
+{
+	struct mdp_diags d;
+	struct mdp_txn tx;
+	struct env e;
+	const char *text = "mdprofile-journal 1\nstate active\nboot_id 0000-old\nprofile fast\n"
+			   "path -\nbase stripe_cache_size md2 \"999\\n\"\nsvc synoindexd paused\n"
+			   "end\n";
+	bool did;
+
+	(void)state;
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(mdp_root_mkdir_p(&e.r, MDP_STATE_DIR, 0700), 0);
+	assert_int_equal(mdp_root_replace(&e.r, MDP_JOURNAL, text, strlen(text), 0600), 0);
+	assert_true(mdp_txn_needs_recover(&e.r));
+	mdp_diags_init(&d);
+	tx = (struct mdp_txn){.root = &e.r, .d = &d};
+	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_true(did);
+	assert_int_equal(tx.rep.n_info, 2);
+	assert_non_null(strstr(tx.rep.info[0], "earlier boot"));
+	assert_non_null(strstr(tx.rep.info[1], "synoindexd"));
+	assert_false(mdp_root_exists(&e.r, MDP_JOURNAL));
+	assert_true(env_identical(&e)); /* md2's 256 was not touched */
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	env_teardown(&e);
+}
+
+/* An interrupted apply (journal "applying") is undone by recover. */
+static void test_recover_interrupted(void **state)
+{
+	struct mdp_profile p;
+	struct mdp_diags d;
+	struct mdp_txn tx;
+	struct env e;
+	char boot[64], text[512];
+	bool did;
+
+	(void)state;
+	profile_fast(&p, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_true(
+	    mdp_root_read_value(&e.r, "/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) > 0);
+	/* As if killed after journaling and writing md2's stripe cache. */
+	snprintf(text, sizeof(text),
+		 "mdprofile-journal 1\nstate applying\nboot_id %s\nprofile fast\npath -\n"
+		 "base stripe_cache_size md2 \"256\\n\"\nend\n",
+		 boot);
+	assert_int_equal(mdp_root_mkdir_p(&e.r, MDP_STATE_DIR, 0700), 0);
+	assert_int_equal(mdp_root_replace(&e.r, MDP_JOURNAL, text, strlen(text), 0600), 0);
+	assert_int_equal(mdp_root_write(&e.r, "/sys/block/md2/md/stripe_cache_size", "4096\n"), 0);
+	mdp_diags_init(&d);
+	tx = (struct mdp_txn){.root = &e.r, .d = &d};
+	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_true(did);
+	assert_true(env_identical(&e));
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	env_teardown(&e);
+}
+
+static void test_journal_roundtrip(void **state)
+{
+	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000\n"},
+				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)\n"}};
+	struct mdp_jservice svc[1] = {{"pkgctl-FileStation", true}};
+	struct mdp_journal j = {MDP_J_ACTIVE, "abc", "fast", "/x/fast.yaml", base, 2, svc, 1};
+	struct mdp_journal back;
+	char *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(mdp_journal_format(&j, &text, &len), 0);
+	assert_int_equal(mdp_journal_parse(text, len, &back), 0);
+	assert_int_equal(back.state, MDP_J_ACTIVE);
+	assert_int_equal(back.n_base, 2);
+	assert_string_equal(back.base[1].raw, "10000 (system)\n");
+	assert_string_equal(back.base[1].dev, "md3");
+	assert_string_equal(back.base[0].dev, "");
+	assert_int_equal(back.n_svc, 1);
+	assert_true(back.svc[0].paused);
+	mdp_journal_free(&back);
+	/* Truncated (no "end"), junk after end, a device name that is a path. */
+	assert_int_equal(mdp_journal_parse(text, len - 4, &back), -EINVAL);
+	free(text);
+	const char *bad[] = {
+	    "mdprofile-journal 1\nstate active\nend\nx\n",
+	    "mdprofile-journal 1\nstate active\nbase stripe_cache_size ../../etc \"1\\n\"\nend\n",
+	    "mdprofile-journal 2\nstate active\nend\n",
+	    "mdprofile-journal 1\nstate bogus\nend\n",
+	    "mdprofile-journal 1\nstate active\nbase speed_limit_min md2 \"1\"\nend\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(mdp_journal_parse(bad[i], strlen(bad[i]), &back), -EINVAL);
+}
+
+static void test_lock_exclusive(void **state)
+{
+	struct mdp_lock a = {-1}, b = {-1};
+	struct env e;
+	long holder = 0;
+
+	(void)state;
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(mdp_lock_take(&e.r, false, &a, NULL), 0);
+	assert_int_equal(mdp_lock_take(&e.r, false, &b, &holder), -EWOULDBLOCK);
+	assert_int_equal(holder, (long)getpid());
+	mdp_lock_release(&a);
+	assert_int_equal(mdp_lock_take(&e.r, false, &b, NULL), 0);
+	mdp_lock_release(&b);
+	env_teardown(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_apply_revert_identical),
+	    cmocka_unit_test(test_fail_every_write),
+	    cmocka_unit_test(test_clamp_every_write),
+	    cmocka_unit_test(test_fail_every_fsync),
+	    cmocka_unit_test(test_fail_every_rename),
+	    cmocka_unit_test(test_constant_fsyncs),
+	    cmocka_unit_test(test_switch_then_revert),
+	    cmocka_unit_test(test_failed_switch_keeps_a),
+	    cmocka_unit_test(test_stale_journal),
+	    cmocka_unit_test(test_recover_interrupted),
+	    cmocka_unit_test(test_journal_roundtrip),
+	    cmocka_unit_test(test_lock_exclusive),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
