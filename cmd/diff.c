@@ -103,26 +103,31 @@ static void change_line(const struct mdp_plan *pl, const struct mdp_change *c)
 	putchar('\n');
 }
 
-void diff_print_text(const struct mdp_plan *pl, const struct mdp_system *s, bool all)
+/* Print the changes of one section (plan order within it); false if none. */
+static bool print_section(const struct mdp_plan *pl, const struct mdp_system *s, const char *key,
+			  bool all)
 {
-	const char *last = NULL;
+	bool any = false;
 
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct mdp_change *c = &pl->v[i];
-		if (!c->pending && !all)
+		if ((!c->pending && !all) || strcmp(section_key(c), key))
 			continue;
-		/* Changes come in apply order; group them by target for reading. */
-		if (!last || strcmp(last, section_key(c))) {
-			bool again = false;
-			for (size_t j = 0; j < i; j++)
-				again |= (pl->v[j].pending || all) &&
-					 !strcmp(section_key(&pl->v[j]), section_key(c));
-			if (!again)
-				section_header(s, c);
-		}
-		last = section_key(c);
+		if (!any)
+			section_header(s, c);
+		any = true;
 		change_line(pl, c);
 	}
+	return any;
+}
+
+void diff_print_text(const struct mdp_plan *pl, const struct mdp_system *s, bool all)
+{
+	/* Apply order is for safety; people read by target: sysctls, arrays, disks. */
+	print_section(pl, s, "", all);
+	for (size_t i = 0; i < s->n_arrays; i++)
+		print_section(pl, s, s->arrays[i].name, all);
+	print_section(pl, s, "#disks", all);
 	if (pl->n_notes) {
 		puts("\nnotes");
 		for (size_t i = 0; i < pl->n_notes; i++)
