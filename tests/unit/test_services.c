@@ -1,0 +1,717 @@
+/*
+ * test_services: the dsm6, dsm7 and systemd backends against the fake
+ * service managers of tests/fakes/ installed into a temporary root, plus
+ * detection, name checks and the exec helper (timeout, environment,
+ * descriptors, output capture).
+ *
+ * Every case asserts the exact lines the fakes logged, so a backend that
+ * runs one command too many (or any command for a bad name) fails.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "exec.h"
+#include "root.h"
+#include "services.h"
+
+struct fx {
+	char dir[PATH_MAX];
+	struct mdp_root r;
+	struct mdp_svc_backend b;
+	struct mdp_diags d;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/mdp-test-svc-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	assert_int_equal(mdp_root_init(&f->r, f->dir), 0);
+	mdp_diags_init(&f->d);
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	mdp_diags_free(&f->d);
+	free(f);
+	return 0;
+}
+
+/* Run tests/fakes/install.sh ROOT KIND SEEDS... (NULL-terminated) and pick the backend. */
+static void install(struct fx *f, const char *kind, ...)
+{
+	const char *src = getenv("MDP_SRCDIR");
+	char script[PATH_MAX];
+	const char *argv[16] = {"sh", script, f->dir, kind};
+	size_t n = 4;
+	va_list ap;
+	int st;
+	pid_t pid;
+
+	snprintf(script, sizeof(script), "%s/tests/fakes/install.sh", src ? src : ".");
+	va_start(ap, kind);
+	while (n < 15 && (argv[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execv("/bin/sh", (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(mdp_svc_detect(&f->r, kind, &f->b, &f->d), 0);
+	assert_int_equal(f->b.timeout_ms, 30000);
+}
+
+static void put(struct fx *f, const char *sys, const char *text)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "%s", sys);
+	*strrchr(dir, '/') = '\0';
+	if (*dir)
+		assert_int_equal(mdp_root_mkdir_p(&f->r, dir, 0755), 0);
+	assert_int_equal(mdp_root_path(&f->r, sys, path, sizeof(path)), 0);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void knob(struct fx *f, const char *name, const char *what)
+{
+	char sys[256];
+
+	snprintf(sys, sizeof(sys), "/var/lib/fake-services/%s.%s", name, what);
+	put(f, sys, "");
+}
+
+/* The call log, and then it is emptied for the next step. */
+static void expect_log(struct fx *f, const char *want)
+{
+	const char *sys = "/var/log/fake-services.log";
+	char *got = NULL;
+
+	if (mdp_root_read_all(&f->r, sys, &got, NULL))
+		got = strdup("");
+	assert_string_equal(got, want);
+	free(got);
+	put(f, sys, "");
+}
+
+static void expect_state(struct fx *f, const char *svc, enum mdp_svc_state want)
+{
+	enum mdp_svc_state st = (enum mdp_svc_state) - 1;
+
+	assert_int_equal(f->b.ops->status(&f->b, svc, &st, &f->d), 0);
+	assert_int_equal(st, want);
+}
+
+static void expect_diag(struct fx *f, const char *want)
+{
+	assert_int_equal(f->d.n, 1);
+	assert_string_equal(f->d.v[0].msg, want);
+	mdp_diags_free(&f->d);
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static const char *const bad_names[] = {
+    "a;b", "$(x)", "a b", "`x`", "-x", "--help", "", "a/b", "a\nb", "x|y", "a'b", "a*",
+};
+
+static void test_name_ok(void **state)
+{
+	char longest[130];
+
+	(void)state;
+	assert_true(mdp_svc_name_ok("synoindexd"));
+	assert_true(mdp_svc_name_ok("pkgctl-FileStation"));
+	assert_true(mdp_svc_name_ok("pkg:SynologyPhotos"));
+	assert_true(mdp_svc_name_ok("getty@tty1.service"));
+	assert_true(mdp_svc_name_ok("a_b.c-d:e@f"));
+	for (size_t i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++)
+		assert_false(mdp_svc_name_ok(bad_names[i]));
+	assert_false(mdp_svc_name_ok(NULL));
+	memset(longest, 'a', 128);
+	longest[128] = '\0';
+	assert_true(mdp_svc_name_ok(longest));
+	longest[128] = 'a';
+	longest[129] = '\0';
+	assert_false(mdp_svc_name_ok(longest));
+}
+
+/* Bad names are refused by every verb of every backend before anything runs. */
+static void check_bad_names(struct fx *f)
+{
+	for (size_t i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++) {
+		enum mdp_svc_state st = MDP_SVC_RUNNING;
+		const char *n = bad_names[i];
+
+		assert_int_equal(f->b.ops->status(&f->b, n, &st, &f->d), -EINVAL);
+		assert_int_equal(st, MDP_SVC_RUNNING);
+		assert_int_equal(f->b.ops->pause(&f->b, n, &f->d), -EINVAL);
+		assert_int_equal(f->b.ops->resume(&f->b, n, &f->d), -EINVAL);
+		assert_int_equal(f->d.n, 3);
+		assert_non_null(strstr(f->d.v[0].msg, "invalid name"));
+		assert_null(strchr(f->d.v[0].msg, '\n'));
+		mdp_diags_free(&f->d);
+	}
+	expect_log(f, "");
+}
+
+static void test_bad_names_dsm6(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm6", "a=running", NULL);
+	check_bad_names(f);
+	assert_int_equal(f->b.ops->pause(&f->b, "a;b", &f->d), -EINVAL);
+	expect_diag(f, "service 'a;b': invalid name (letters, digits and @._:- only, no leading "
+		       "'-', at most 128 characters)");
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:", &f->d), -EINVAL);
+	expect_diag(f, "service pkg:: invalid package name after 'pkg:'");
+	expect_log(f, "");
+}
+
+static void test_bad_names_dsm7(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", "a=running", NULL);
+	check_bad_names(f);
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:-x", &f->d), -EINVAL);
+	expect_diag(f, "service pkg:-x: invalid package name after 'pkg:'");
+	assert_int_equal(f->b.ops->resume(&f->b, "pkg:a:b", &f->d), -EINVAL);
+	expect_diag(f, "service pkg:a:b: invalid package name after 'pkg:'");
+	expect_log(f, "");
+}
+
+static void test_bad_names_systemd(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "systemd", "a=running", NULL);
+	check_bad_names(f);
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:Foo", &f->d), -EINVAL);
+	expect_diag(f, "service pkg:Foo: package entries (pkg:) need the dsm6 or dsm7 backend");
+	expect_log(f, "");
+}
+
+/* ---- dsm6 -------------------------------------------------------------- */
+
+static void test_dsm6_cycle(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm6", "synoindexd=running", "synomkthumbd=stopped", NULL);
+	assert_ptr_equal(f->b.ops, &mdp_svc_dsm6);
+	expect_state(f, "synoindexd", MDP_SVC_RUNNING);
+	expect_log(f, "synoservice --status synoindexd\n");
+	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), 0);
+	expect_log(f, "synoservice --pause synoindexd\n");
+	expect_state(f, "synoindexd", MDP_SVC_STOPPED); /* paused: enabled, job stopped */
+	assert_int_equal(f->b.ops->resume(&f->b, "synoindexd", &f->d), 0);
+	expect_state(f, "synoindexd", MDP_SVC_RUNNING);
+	expect_log(f, "synoservice --status synoindexd\n"
+		      "synoservice --resume synoindexd\n"
+		      "synoservice --status synoindexd\n");
+	expect_state(f, "synomkthumbd", MDP_SVC_STOPPED);
+	expect_state(f, "nosuchd", MDP_SVC_MISSING);
+	expect_log(f, "synoservice --status synomkthumbd\n"
+		      "synoservice --status nosuchd\n");
+	assert_int_equal(f->d.n, 0);
+}
+
+static void test_dsm6_pkg(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm6", "pkgctl-FileStation=running", NULL);
+	expect_state(f, "pkg:FileStation", MDP_SVC_RUNNING);
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:FileStation", &f->d), 0);
+	assert_int_equal(f->b.ops->resume(&f->b, "pkg:FileStation", &f->d), 0);
+	expect_log(f, "synoservice --status pkgctl-FileStation\n"
+		      "synoservice --pause pkgctl-FileStation\n"
+		      "synoservice --resume pkgctl-FileStation\n");
+}
+
+static void test_dsm6_failures(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm6", "synoindexd=running", NULL);
+	assert_int_equal(f->b.ops->pause(&f->b, "nosuchd", &f->d), -EIO);
+	expect_diag(f, "service nosuchd: 'synoservice --pause nosuchd' failed (exit code 1): "
+		       "service [nosuchd] doesn't exist");
+	knob(f, "synoindexd", "fail-pause");
+	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), -EIO);
+	expect_diag(f, "service synoindexd: 'synoservice --pause synoindexd' failed (exit code "
+		       "1): Failed to pause service [synoindexd]");
+	knob(f, "synoindexd", "fail-resume");
+	assert_int_equal(f->b.ops->resume(&f->b, "synoindexd", &f->d), -EIO);
+	expect_diag(f, "service synoindexd: 'synoservice --resume synoindexd' failed (exit code "
+		       "1): Failed to resume service [synoindexd]");
+	expect_log(f, "synoservice --pause nosuchd\n"
+		      "synoservice --pause synoindexd\n"
+		      "synoservice --resume synoindexd\n");
+	expect_state(f, "synoindexd", MDP_SVC_RUNNING);
+}
+
+/* A tool answering something nobody documented is an error, not a guess. */
+static void test_dsm6_unexpected(void **state)
+{
+	struct fx *f = *state;
+	enum mdp_svc_state st = MDP_SVC_RUNNING;
+
+	install(f, "dsm6", NULL);
+	put(f, "/usr/syno/sbin/synoservice", "#!/bin/sh\necho 'permission denied'\nexit 2\n");
+	assert_int_equal(f->b.ops->status(&f->b, "x", &st, &f->d), -EIO);
+	assert_int_equal(st, MDP_SVC_RUNNING);
+	expect_diag(f, "service x: 'synoservice --status x' gave an unexpected answer (exit code "
+		       "2): permission denied");
+}
+
+/* ---- dsm7 -------------------------------------------------------------- */
+
+static void test_dsm7_units(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", "synoindexd=running", "synorelayd=stopped", NULL);
+	assert_ptr_equal(f->b.ops, &mdp_svc_dsm7);
+	expect_state(f, "synoindexd", MDP_SVC_RUNNING);
+	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), 0);
+	expect_state(f, "synoindexd", MDP_SVC_STOPPED);
+	assert_int_equal(f->b.ops->resume(&f->b, "synoindexd", &f->d), 0);
+	expect_log(f, "synosystemctl get-active-status synoindexd\n"
+		      "synosystemctl stop synoindexd\n"
+		      "synosystemctl get-active-status synoindexd\n"
+		      "synosystemctl get-load-status synoindexd\n"
+		      "synosystemctl start synoindexd\n");
+	expect_state(f, "synorelayd", MDP_SVC_STOPPED);
+	expect_state(f, "nosuchd", MDP_SVC_MISSING);
+	expect_log(f, "synosystemctl get-active-status synorelayd\n"
+		      "synosystemctl get-load-status synorelayd\n"
+		      "synosystemctl get-active-status nosuchd\n"
+		      "synosystemctl get-load-status nosuchd\n");
+	assert_int_equal(f->d.n, 0);
+}
+
+static void test_dsm7_packages(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", "pkg:SynologyPhotos=running", "pkg:FileStation=stopped", NULL);
+	expect_state(f, "pkg:SynologyPhotos", MDP_SVC_RUNNING);
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:SynologyPhotos", &f->d), 0);
+	expect_state(f, "pkg:SynologyPhotos", MDP_SVC_STOPPED);
+	assert_int_equal(f->b.ops->resume(&f->b, "pkg:SynologyPhotos", &f->d), 0);
+	expect_state(f, "pkg:FileStation", MDP_SVC_STOPPED);
+	expect_state(f, "pkg:Nope", MDP_SVC_MISSING);
+	expect_log(f, "synopkg status SynologyPhotos\n"
+		      "synopkg stop SynologyPhotos\n"
+		      "synopkg status SynologyPhotos\n"
+		      "synopkg start SynologyPhotos\n"
+		      "synopkg status FileStation\n"
+		      "synopkg status Nope\n");
+	knob(f, "FileStation", "fail-resume");
+	assert_int_equal(f->b.ops->resume(&f->b, "pkg:FileStation", &f->d), -EIO);
+	expect_diag(f, "service pkg:FileStation: 'synopkg start FileStation' failed (exit code "
+		       "1): {\"action\":\"start\",\"error\":{\"code\":1},\"package\":"
+		       "\"FileStation\",\"success\":false}");
+	expect_log(f, "synopkg start FileStation\n");
+}
+
+/* DSM 7.0 answered in sentences, and some versions say "success":false with exit 0. */
+static void test_dsm7_synopkg_forms(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", NULL);
+	put(f, "/usr/syno/bin/synopkg",
+	    "#!/bin/sh\ncase $2 in\n"
+	    "A) echo 'A package is started' ;;\n"
+	    "B) printf 'B package is stopped\\nStatus: [1]\\n'; exit 1 ;;\n"
+	    "C) echo 'C is not installed'; exit 1 ;;\n"
+	    "D) echo '{\"action\":\"stop\",\"success\":false}' ;;\n"
+	    "esac\n");
+	expect_state(f, "pkg:A", MDP_SVC_RUNNING);
+	expect_state(f, "pkg:B", MDP_SVC_STOPPED);
+	expect_state(f, "pkg:C", MDP_SVC_MISSING);
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:D", &f->d), -EIO);
+	expect_diag(f, "service pkg:D: 'synopkg stop D' failed (exit code 0): "
+		       "{\"action\":\"stop\",\"success\":false}");
+}
+
+static void test_dsm7_failures(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", "synoindexd=running", NULL);
+	knob(f, "synoindexd", "fail-pause");
+	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), -EIO);
+	expect_diag(f, "service synoindexd: 'synosystemctl stop synoindexd' failed (exit code "
+		       "1): Job for synoindexd failed because the control process exited with "
+		       "error code.");
+	assert_int_equal(f->b.ops->resume(&f->b, "nosuchd", &f->d), -EIO);
+	expect_diag(f, "service nosuchd: 'synosystemctl start nosuchd' failed (exit code 5): "
+		       "Failed to start nosuchd: Unit nosuchd not found.");
+	expect_log(f, "synosystemctl stop synoindexd\n"
+		      "synosystemctl start nosuchd\n");
+}
+
+/* ---- systemd ----------------------------------------------------------- */
+
+static void test_systemd_cycle(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "systemd", "smbd.service=running", "nfs-server=stopped", NULL);
+	assert_ptr_equal(f->b.ops, &mdp_svc_systemd);
+	expect_state(f, "smbd.service", MDP_SVC_RUNNING);
+	assert_int_equal(f->b.ops->pause(&f->b, "smbd.service", &f->d), 0);
+	expect_state(f, "smbd.service", MDP_SVC_STOPPED);
+	assert_int_equal(f->b.ops->resume(&f->b, "smbd.service", &f->d), 0);
+	expect_state(f, "smbd.service", MDP_SVC_RUNNING);
+	expect_log(f, "systemctl is-active smbd.service\n"
+		      "systemctl stop smbd.service\n"
+		      "systemctl is-active smbd.service\n"
+		      "systemctl show -p LoadState --value smbd.service\n"
+		      "systemctl start smbd.service\n"
+		      "systemctl is-active smbd.service\n");
+	expect_state(f, "nfs-server", MDP_SVC_STOPPED);
+	expect_state(f, "nosuch.service", MDP_SVC_MISSING);
+	expect_log(f, "systemctl is-active nfs-server\n"
+		      "systemctl show -p LoadState --value nfs-server\n"
+		      "systemctl is-active nosuch.service\n"
+		      "systemctl show -p LoadState --value nosuch.service\n");
+	knob(f, "smbd.service", "fail-pause");
+	assert_int_equal(f->b.ops->pause(&f->b, "smbd.service", &f->d), -EIO);
+	expect_diag(f, "service smbd.service: 'systemctl stop smbd.service' failed (exit code "
+		       "1): Job for smbd.service failed because the control process exited with "
+		       "error code.");
+	assert_int_equal(f->b.ops->pause(&f->b, "nosuch.service", &f->d), -EIO);
+	expect_diag(f, "service nosuch.service: 'systemctl stop nosuch.service' failed (exit "
+		       "code 5): Failed to stop nosuch.service: Unit nosuch.service not loaded.");
+	expect_log(f, "systemctl stop smbd.service\n"
+		      "systemctl stop nosuch.service\n");
+}
+
+/* ---- timeouts ---------------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Gone, or a zombie waiting for an init that reaps slowly. */
+static bool pid_gone(long pid)
+{
+	char path[64], buf[256], *p;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(fp = fopen(path, "r")))
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+static void expect_hang_killed(struct fx *f, const char *name, const char *svc, const char *want)
+{
+	char sys[256], pids[64];
+	long sh_pid = 0, sleep_pid = 0;
+	int64_t t0;
+	int err;
+
+	knob(f, name, "hang");
+	f->b.timeout_ms = 300;
+	t0 = now_ms();
+	err = f->b.ops->pause(&f->b, svc, &f->d);
+	assert_int_equal(err, -ETIMEDOUT);
+	assert_true(now_ms() - t0 < 5000);
+	expect_diag(f, want);
+	snprintf(sys, sizeof(sys), "/var/lib/fake-services/%s.hang.pids", name);
+	assert_true(mdp_root_read_value(&f->r, sys, pids, sizeof(pids)) > 0);
+	assert_int_equal(sscanf(pids, "%ld %ld", &sh_pid, &sleep_pid), 2);
+	for (int i = 0; i < 100 && !(pid_gone(sh_pid) && pid_gone(sleep_pid)); i++)
+		usleep(20000);
+	assert_true(pid_gone(sh_pid));
+	assert_true(pid_gone(sleep_pid));
+}
+
+static void test_timeout_dsm6(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm6", "synoindexd=running", NULL);
+	expect_hang_killed(f, "synoindexd", "synoindexd",
+			   "service synoindexd: 'synoservice --pause synoindexd' timed out after "
+			   "0.3 s, killed");
+	expect_log(f, "synoservice --pause synoindexd\n");
+}
+
+static void test_timeout_dsm7(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", "pkg:FileStation=running", NULL);
+	expect_hang_killed(f, "FileStation", "pkg:FileStation",
+			   "service pkg:FileStation: 'synopkg stop FileStation' timed out after "
+			   "0.3 s, killed");
+	expect_log(f, "synopkg stop FileStation\n");
+}
+
+static void test_timeout_systemd(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "systemd", "smbd=running", NULL);
+	expect_hang_killed(f, "smbd", "smbd",
+			   "service smbd: 'systemctl stop smbd' timed out after 0.3 s, killed");
+	expect_log(f, "systemctl stop smbd\n");
+}
+
+static void test_tool_missing(void **state)
+{
+	struct fx *f = *state;
+	enum mdp_svc_state st = MDP_SVC_RUNNING;
+
+	assert_int_equal(mdp_svc_detect(&f->r, "dsm6", &f->b, &f->d), 0);
+	assert_int_equal(f->b.ops->status(&f->b, "synoindexd", &st, &f->d), -ENOENT);
+	assert_int_equal(st, MDP_SVC_RUNNING);
+	expect_diag(f, "service synoindexd: cannot run 'synoservice --status synoindexd': "
+		       "synoservice not found in "
+		       "/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+}
+
+/* ---- detection --------------------------------------------------------- */
+
+static const struct mdp_svc_ops *detect(struct fx *f, const char *force)
+{
+	struct mdp_svc_backend b = {.ops = &mdp_svc_dsm6, .root = NULL, .timeout_ms = 1};
+
+	assert_int_equal(mdp_svc_detect(&f->r, force, &b, &f->d), 0);
+	assert_ptr_equal(b.root, &f->r);
+	assert_int_equal(b.timeout_ms, 30000);
+	assert_int_equal(f->d.n, 0);
+	return b.ops;
+}
+
+static void test_detect(void **state)
+{
+	struct fx *f = *state;
+
+	assert_null(detect(f, NULL));
+	assert_null(detect(f, ""));
+	assert_int_equal(mdp_root_mkdir_p(&f->r, "/run/systemd/system", 0755), 0);
+	assert_ptr_equal(detect(f, NULL), &mdp_svc_systemd);
+	/* a VERSION file without majorversion= is not DSM's */
+	put(f, "/etc.defaults/VERSION", "buildnumber=\"42962\"\n");
+	assert_ptr_equal(detect(f, NULL), &mdp_svc_systemd);
+	put(f, "/etc.defaults/VERSION", "majorversion=\"7\"\nminorversion=\"1\"\n");
+	assert_ptr_equal(detect(f, NULL), &mdp_svc_dsm7);
+	put(f, "/etc.defaults/VERSION", "productversion=\"6.2.4\"\nmajorversion=6\n");
+	assert_ptr_equal(detect(f, NULL), &mdp_svc_dsm6);
+	put(f, "/etc.defaults/VERSION", "majorversion='6'\r\n");
+	assert_ptr_equal(detect(f, NULL), &mdp_svc_dsm6);
+	put(f, "/etc.defaults/VERSION", "majorversion=\"8\"");
+	assert_ptr_equal(detect(f, NULL), &mdp_svc_dsm7);
+	put(f, "/etc.defaults/VERSION", "majorversion=\"7\"\n");
+	assert_ptr_equal(detect(f, "dsm6"), &mdp_svc_dsm6);
+	assert_ptr_equal(detect(f, "systemd"), &mdp_svc_systemd);
+	assert_null(detect(f, "none"));
+	assert_ptr_equal(detect(f, "dsm7"), &mdp_svc_dsm7);
+}
+
+static void test_detect_errors(void **state)
+{
+	struct fx *f = *state;
+	struct mdp_svc_backend b = {.ops = &mdp_svc_dsm6, .timeout_ms = 1};
+
+	assert_int_equal(mdp_svc_detect(&f->r, "upstart", &b, &f->d), -EINVAL);
+	expect_diag(f, "unknown service manager 'upstart' (expected dsm6, dsm7, systemd or none)");
+	put(f, "/etc.defaults/VERSION", "os_name=\"DSM\"\nmajorversion=\"seven\"\n");
+	assert_int_equal(mdp_svc_detect(&f->r, NULL, &b, &f->d), -EINVAL);
+	assert_int_equal(f->d.n, 1);
+	assert_string_equal(f->d.v[0].file, "/etc.defaults/VERSION");
+	assert_int_equal(f->d.v[0].line, 2);
+	expect_diag(f, "majorversion 'seven' is not a number");
+	put(f, "/etc.defaults/VERSION", "majorversion=\"\"\n");
+	assert_int_equal(mdp_svc_detect(&f->r, NULL, &b, &f->d), -EINVAL);
+	expect_diag(f, "majorversion '' is not a number");
+	/* out untouched on failure */
+	assert_ptr_equal(b.ops, &mdp_svc_dsm6);
+	assert_int_equal(b.timeout_ms, 1);
+}
+
+/* ---- exec -------------------------------------------------------------- */
+
+static void tool(struct fx *f, const char *name, const char *body)
+{
+	char sys[128], path[PATH_MAX];
+
+	snprintf(sys, sizeof(sys), "/bin/%s", name);
+	put(f, sys, body);
+	assert_int_equal(mdp_root_path(&f->r, sys, path, sizeof(path)), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void test_exec_env_and_fds(void **state)
+{
+	struct fx *f = *state;
+	struct mdp_exec_result res;
+	const char *argv[] = {"probe", "x y", NULL};
+	char want[PATH_MAX + 256];
+	int fd = open("/dev/null", O_RDONLY); /* not O_CLOEXEC: must not leak anyway */
+
+	assert_true(fd > 2);
+	tool(f, "probe",
+	     "#!/bin/sh\necho \"args=$#:$1\"\nenv | sort\necho err >&2\n"
+	     "ls /proc/self/fd | sort -n | tr '\\n' ' '; echo\nread x && echo stdin=$x\n"
+	     "exit 7\n");
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res), 0);
+	close(fd);
+	assert_int_equal(res.exit_code, 7);
+	assert_int_equal(res.term_sig, 0);
+	assert_false(res.timed_out);
+	/* ls's own directory descriptor shows as 3 */
+	snprintf(want, sizeof(want),
+		 "args=1:x y\nLANG=C\nMDPROFILE_ROOT=%s\n"
+		 "PATH=/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+		 "PWD=%s\nerr\n0 1 2 3 \n",
+		 f->r.prefix, getcwd((char[PATH_MAX]){0}, PATH_MAX));
+	assert_string_equal(res.out, want);
+}
+
+static void test_exec_output_bounded(void **state)
+{
+	struct fx *f = *state;
+	struct mdp_exec_result res;
+	const char *argv[] = {"chatty", NULL};
+	char line[32];
+
+	tool(f, "chatty", "#!/bin/sh\necho first line\nhead -c 100000 /dev/zero | tr '\\0' x\n");
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(res.truncated);
+	assert_int_equal(res.out_len, MDP_EXEC_OUT_MAX - 1);
+	assert_int_equal(strlen(res.out), MDP_EXEC_OUT_MAX - 1);
+	mdp_exec_first_line(&res, line, sizeof(line));
+	assert_string_equal(line, "first line");
+}
+
+/* A daemon left holding the pipe must not make the caller wait for it. */
+static void test_exec_daemon_keeps_pipe(void **state)
+{
+	struct fx *f = *state;
+	struct mdp_exec_result res;
+	const char *argv[] = {"starter", NULL};
+	int64_t t0 = now_ms();
+
+	tool(f, "starter", "#!/bin/sh\n(sleep 3 &)\necho started\n");
+	assert_int_equal(mdp_exec_run(&f->r, argv, 10000, &res), 0);
+	assert_true(now_ms() - t0 < 2000);
+	assert_int_equal(res.exit_code, 0);
+	assert_string_equal(res.out, "started\n");
+}
+
+static void test_exec_signal_and_lookup(void **state)
+{
+	struct fx *f = *state;
+	struct mdp_exec_result res;
+	const char *kill_self[] = {"selfkill", NULL};
+	const char *slash[] = {"/bin/sh", NULL};
+	const char *none[] = {"nonexistent-tool", NULL};
+	char path[PATH_MAX];
+
+	tool(f, "selfkill", "#!/bin/sh\necho bye\nkill -TERM $$\n");
+	assert_int_equal(mdp_exec_run(&f->r, kill_self, 5000, &res), 0);
+	assert_int_equal(res.exit_code, -1);
+	assert_int_equal(res.term_sig, SIGTERM);
+	assert_int_equal(mdp_exec_run(&f->r, slash, 5000, &res), -EINVAL);
+	assert_int_equal(mdp_exec_run(&f->r, none, 5000, &res), -ENOENT);
+	/* earlier directories win; a directory of that name is skipped */
+	tool(f, "dup", "#!/bin/sh\n");
+	assert_int_equal(mdp_root_mkdir_p(&f->r, "/usr/syno/sbin/dup", 0755), 0);
+	put(f, "/usr/sbin/dup", "#!/bin/sh\n"); /* not executable */
+	assert_int_equal(mdp_exec_find(&f->r, "dup", path, sizeof(path)), 0);
+	assert_non_null(strstr(path, "/bin/dup"));
+	assert_null(strstr(path, "/usr/"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_name_ok),
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	    T(test_bad_names_dsm6),
+	    T(test_bad_names_dsm7),
+	    T(test_bad_names_systemd),
+	    T(test_dsm6_cycle),
+	    T(test_dsm6_pkg),
+	    T(test_dsm6_failures),
+	    T(test_dsm6_unexpected),
+	    T(test_dsm7_units),
+	    T(test_dsm7_packages),
+	    T(test_dsm7_synopkg_forms),
+	    T(test_dsm7_failures),
+	    T(test_systemd_cycle),
+	    T(test_timeout_dsm6),
+	    T(test_timeout_dsm7),
+	    T(test_timeout_systemd),
+	    T(test_tool_missing),
+	    T(test_detect),
+	    T(test_detect_errors),
+	    T(test_exec_env_and_fds),
+	    T(test_exec_output_bounded),
+	    T(test_exec_daemon_keeps_pipe),
+	    T(test_exec_signal_and_lookup),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
