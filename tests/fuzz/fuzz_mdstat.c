@@ -1,0 +1,29 @@
+/*
+ * libFuzzer target: /proc/mdstat text is outside input to mdprofile.
+ * Parse it, check the invariants callers rely on, free it.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "discover.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mdp_mdstat m;
+
+	if (mdp_mdstat_parse((const char *)data, size, &m))
+		return 0;
+	for (size_t i = 0; i < m.n; i++) {
+		const struct mdp_mdstat_array *a = &m.arrays[i];
+		if (a->n_members > 16 || a->n_members > a->n_members_all || a->permille > 1000 ||
+		    strnlen(a->name, sizeof(a->name)) == sizeof(a->name) ||
+		    !mdp_mdstat_find(&m, a->name))
+			abort();
+	}
+	mdp_mdstat_free(&m);
+	return 0;
+}
