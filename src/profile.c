@@ -228,7 +228,8 @@ struct walk {
 	struct mdp_lctx *c;
 	const char *data;
 	size_t len;
-	bool stop; /* syntax error: nothing more can be trusted */
+	size_t first; /* first diag of this walk in c->d */
+	bool stop;    /* syntax error: nothing more can be trusted */
 };
 
 static void node_pos(struct mdp_node *n, const yaml_event_t *ev)
@@ -286,12 +287,34 @@ static void offset_pos(const struct walk *w, size_t off, unsigned *line, unsigne
 	}
 }
 
+/*
+ * libyaml hands out events up to the broken spot, so a schema complaint on
+ * the same line is usually the syntax error seen through a half-parsed
+ * node: keep only what was found on earlier lines.
+ */
+static void prune_after(struct walk *w, unsigned line)
+{
+	struct mdp_diags *d = w->c->d;
+	size_t k = w->first;
+
+	for (size_t i = w->first; i < d->n; i++) {
+		if (d->v[i].line >= line) {
+			free(d->v[i].file);
+			free(d->v[i].msg);
+			continue;
+		}
+		d->v[k++] = d->v[i];
+	}
+	d->n = k;
+}
+
 static void syntax_error(struct walk *w)
 {
 	const yaml_parser_t *p = &w->parser;
 	const char *problem = p->problem ? p->problem : "cannot parse";
+	char msg[256];
 	unsigned line, col;
-	char first;
+	int n;
 
 	if (p->error == YAML_MEMORY_ERROR) {
 		w->c->oom = true;
@@ -303,6 +326,7 @@ static void syntax_error(struct walk *w)
 		line = (unsigned)p->problem_mark.line + 1;
 		col = (unsigned)p->problem_mark.column + 1;
 	}
+	prune_after(w, line);
 	/* libyaml's wording for a tab says nothing about tabs. */
 	if (p->error == YAML_SCANNER_ERROR && p->problem_mark.index < w->len &&
 	    w->data[p->problem_mark.index] == '\t') {
@@ -310,10 +334,13 @@ static void syntax_error(struct walk *w)
 			     "yaml syntax error: tab character (indent with spaces)");
 		return;
 	}
-	first =
-	    problem[0] >= 'A' && problem[0] <= 'Z' ? (char)(problem[0] - 'A' + 'a') : problem[0];
-	mdp_lctx_err(w->c, line, col, "yaml syntax error: %c%s", first,
-		     problem[0] ? problem + 1 : "");
+	n = snprintf(msg, sizeof(msg), "%s", problem);
+	if (p->context && n > 0 && (size_t)n < sizeof(msg))
+		snprintf(msg + n, sizeof(msg) - (size_t)n, " (%s that started at line %u)",
+			 p->context, (unsigned)p->context_mark.line + 1);
+	if (msg[0] >= 'A' && msg[0] <= 'Z')
+		msg[0] = (char)(msg[0] - 'A' + 'a');
+	mdp_lctx_err(w->c, line, col, "yaml syntax error: %s", msg);
 }
 
 static bool pull(struct walk *w, yaml_event_t *ev)
@@ -453,14 +480,54 @@ static const char *suggest(const cyaml_schema_field_t *fields, const struct shor
 	return best;
 }
 
+/* Where each mapping sits, to say where a misplaced key belongs. */
+static const struct {
+	const cyaml_schema_field_t *fields;
+	const char *where;
+} places[] = {
+    {top_fields, "at the top level"},         {raid_fields, "under 'raid'"},
+    {rule_fields, "in an entry of 'arrays'"}, {match_fields, "under 'match'"},
+    {services_fields, "under 'services'"},    {service_fields, "in an entry of 'pause'"},
+};
+
+static const char *suggest(const cyaml_schema_field_t *fields, const struct shorthand *sh,
+			   const char *key);
+
+/* The place elsewhere in the schema with the closest key, if any. */
+static const char *home_of(const char *key, const char **near)
+{
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		const struct shorthand *sh = shorthand_of(places[i].fields);
+		*near = suggest(places[i].fields, sh, key);
+		if (*near && !strcmp(*near, key))
+			return places[i].where;
+	}
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		*near = suggest(places[i].fields, shorthand_of(places[i].fields), key);
+		if (*near)
+			return places[i].where;
+	}
+	return NULL;
+}
+
 static void unknown_key(struct walk *w, const struct mdp_node *k,
 			const cyaml_schema_field_t *fields, const struct shorthand *sh)
 {
-	const char *s = suggest(fields, sh, k->key);
+	const char *s = suggest(fields, sh, k->key), *where = NULL, *near = NULL;
 	char valid[256] = "", shown[72];
 	size_t n = 0;
 
 	mdp_show(shown, sizeof(shown), k->key);
+	if (!s && (where = home_of(k->key, &near)) && !strcmp(near, k->key)) {
+		mdp_lctx_err(w->c, k->kline, k->kcol, "misplaced key '%s': it belongs %s", shown,
+			     where);
+		return;
+	}
+	if (!s && where) {
+		mdp_lctx_err(w->c, k->kline, k->kcol, "unknown key '%s' (did you mean '%s' %s?)",
+			     shown, near, where);
+		return;
+	}
 	if (s) {
 		mdp_lctx_err(w->c, k->kline, k->kcol, "unknown key '%s' (did you mean '%s'?)",
 			     shown, s);
@@ -728,7 +795,7 @@ static void walk_doc(struct walk *w, struct mdp_node *root)
 /* Pass 1. Returns 0 with the tree, or -EINVAL/-ENOMEM (errors in c). */
 static int pass_walk(struct mdp_lctx *c, const char *data, size_t len, struct mdp_node *root)
 {
-	struct walk w = {.c = c, .data = data, .len = len};
+	struct walk w = {.c = c, .data = data, .len = len, .first = c->d->n};
 	size_t nerr = c->nerr;
 
 	if (!yaml_parser_initialize(&w.parser))
@@ -852,7 +919,8 @@ struct cyaml_log {
 };
 
 /* libcyaml reports through here; a library must not print. */
-static void cyaml_capture(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+__attribute__((format(printf, 3, 0))) static void cyaml_capture(cyaml_log_t level, void *ctx,
+								const char *fmt, va_list args)
 {
 	struct cyaml_log *log = ctx;
 	size_t n;

@@ -111,6 +111,13 @@ static void *grow(void *v, size_t n, size_t size)
 	return n ? reallocarray(v, n, size) : v;
 }
 
+/* memcpy that allows an empty (NULL) source. */
+static void copy(void *dst, const void *src, size_t n)
+{
+	if (n)
+		memcpy(dst, src, n);
+}
+
 /* Move parent's pointer arrays in front of/behind the child's. */
 static int merge_arrays(struct mdp_profile *c, struct mdp_profile *par)
 {
@@ -128,17 +135,17 @@ static int merge_arrays(struct mdp_profile *c, struct mdp_profile *par)
 		return -ENOMEM;
 	}
 	if (rules) {
-		memcpy(rules, par->rules, par->n_rules * sizeof(*rules));
-		memcpy(rules + par->n_rules, c->rules, c->n_rules * sizeof(*rules));
+		copy(rules, par->rules, par->n_rules * sizeof(*rules));
+		copy(rules + par->n_rules, c->rules, c->n_rules * sizeof(*rules));
 		free(c->rules);
 		c->rules = rules;
 		c->n_rules += par->n_rules;
 		par->n_rules = 0;
 	}
-	memcpy(c->files + c->n_files, par->files, par->n_files * sizeof(*files));
+	copy(c->files + c->n_files, par->files, par->n_files * sizeof(*files));
 	c->n_files += par->n_files;
 	par->n_files = 0;
-	memcpy(c->chain + c->n_chain, par->chain, par->n_chain * sizeof(*chain));
+	copy(c->chain + c->n_chain, par->chain, par->n_chain * sizeof(*chain));
 	c->n_chain += par->n_chain;
 	par->n_chain = 0;
 	return 0;

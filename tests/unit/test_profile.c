@@ -1,0 +1,632 @@
+/*
+ * test_profile: loading, inheriting and validating profiles.
+ *
+ * Runs from the repo root (MDP_SRCDIR) so that diagnostics name files the
+ * way the command line would: tests/profiles/bad/NN-name.yaml. Each file
+ * there with a .err beside it must produce exactly those lines.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "profile_int.h"
+
+#define BAD_DIR "tests/profiles/bad"
+
+static const struct mdp_profile_dirs shipped = {{"profiles"}, 1};
+
+static int setup_cwd(void **state)
+{
+	const char *src = getenv("MDP_SRCDIR");
+
+	(void)state;
+	if (src && chdir(src))
+		return -1;
+	return access("profiles/balanced.yaml", R_OK) ? -1 : 0;
+}
+
+/* All diags, one formatted line each, "\n"-terminated. */
+static char *diags_text(const struct mdp_diags *d)
+{
+	size_t cap = 1, n = 0;
+	char *out, line[2048];
+
+	for (size_t i = 0; i < d->n; i++)
+		cap += (size_t)mdp_diag_format(&d->v[i], line, sizeof(line)) + 1;
+	out = calloc(1, cap);
+	assert_non_null(out);
+	for (size_t i = 0; i < d->n; i++) {
+		mdp_diag_format(&d->v[i], line, sizeof(line));
+		n += (size_t)snprintf(out + n, cap - n, "%s\n", line);
+	}
+	return out;
+}
+
+static int load_str(const char *text, struct mdp_profile *p, char **msgs)
+{
+	struct mdp_diags d;
+	int r;
+
+	mdp_diags_init(&d);
+	r = mdp_profile_load_mem(NULL, "mem.yaml", text, strlen(text), p, &d);
+	*msgs = diags_text(&d);
+	mdp_diags_free(&d);
+	return r;
+}
+
+static void expect_error(const char *text, const char *msgs)
+{
+	struct mdp_profile p;
+	char *got;
+
+	assert_int_equal(load_str(text, &p, &got), -EINVAL);
+	assert_string_equal(got, msgs);
+	free(got);
+}
+
+static void load_shipped(const char *name, struct mdp_profile *p)
+{
+	struct mdp_diags d;
+	char path[256];
+	char *msgs;
+
+	mdp_diags_init(&d);
+	snprintf(path, sizeof(path), "profiles/%s.yaml", name);
+	if (mdp_profile_load(&shipped, path, p, &d)) {
+		msgs = diags_text(&d);
+		fail_msg("%s: %s", path, msgs);
+	}
+	assert_int_equal(d.n, 0);
+	mdp_diags_free(&d);
+}
+
+static void assert_setting(const struct mdp_setting *s, enum mdp_setting_kind k, uint64_t num)
+{
+	assert_int_equal(s->kind, k);
+	if (k == MDP_S_NUM)
+		assert_int_equal(s->num, num);
+	assert_non_null(s->pos.file);
+	assert_true(s->pos.line > 0 && s->pos.col > 0);
+}
+
+static const struct mdp_rule *rule_setting(const struct mdp_profile *p, enum mdp_tunable t)
+{
+	const struct mdp_rule *last = NULL;
+
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (p->rules[i].set[t].kind != MDP_S_UNSET)
+			last = &p->rules[i];
+	return last;
+}
+
+static bool has_service(const struct mdp_profile *p, const char *name, bool optional)
+{
+	for (size_t i = 0; i < p->n_services; i++)
+		if (!strcmp(p->services[i].name, name))
+			return p->services[i].optional == optional;
+	return false;
+}
+
+static void test_reshape_fast(void **state)
+{
+	struct mdp_profile p;
+	const struct mdp_rule *r;
+
+	(void)state;
+	load_shipped("reshape-fast", &p);
+	assert_string_equal(p.name, "reshape-fast");
+	assert_int_equal(p.n_chain, 1);
+	assert_int_equal(p.budget.kind, MDP_BUDGET_PERCENT);
+	assert_int_equal(p.budget.value, 25);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 100000);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 500000);
+	r = rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE);
+	assert_non_null(r);
+	assert_int_equal(r->set[MDP_T_STRIPE_CACHE_SIZE].kind, MDP_S_AUTO);
+	assert_false(r->match.all);
+	assert_int_equal(r->match.n_levels, 3);
+	r = rule_setting(&p, MDP_T_READ_AHEAD_KB);
+	assert_setting(&r->set[MDP_T_READ_AHEAD_KB], MDP_S_NUM, 32768);
+	assert_true(has_service(&p, "synoindexd", true));
+	assert_true(has_service(&p, "pkgctl-SynologyPhotos", true));
+	assert_true(has_service(&p, "pkg-FileStation-thumbd", true));
+	assert_false(has_service(&p, "scemd", false) || has_service(&p, "scemd", true));
+	mdp_profile_free(&p);
+}
+
+static void test_balanced(void **state)
+{
+	struct mdp_profile p;
+
+	(void)state;
+	load_shipped("balanced", &p);
+	assert_int_equal(p.budget.kind, MDP_BUDGET_PERCENT);
+	assert_int_equal(p.budget.value, 10);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 50000);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 200000);
+	assert_setting(&rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE)->set[MDP_T_STRIPE_CACHE_SIZE],
+		       MDP_S_NUM, 2048);
+	assert_setting(&rule_setting(&p, MDP_T_READ_AHEAD_KB)->set[MDP_T_READ_AHEAD_KB], MDP_S_NUM,
+		       4096);
+	assert_int_equal(p.n_services, 0);
+	mdp_profile_free(&p);
+}
+
+static void test_low_ram_extends_balanced(void **state)
+{
+	struct mdp_profile p;
+
+	(void)state;
+	load_shipped("low-ram", &p);
+	assert_int_equal(p.n_chain, 2);
+	assert_string_equal(p.chain[0], "low-ram");
+	assert_string_equal(p.chain[1], "balanced");
+	assert_int_equal(p.n_files, 2);
+	assert_string_equal(p.files[1], "profiles/balanced.yaml");
+	/* Own budget wins; speed limits come from balanced, with its file. */
+	assert_int_equal(p.budget.kind, MDP_BUDGET_BYTES);
+	assert_int_equal(p.budget.value, 32 * 1024 * 1024);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 50000);
+	assert_string_equal(p.global[MDP_T_SPEED_LIMIT_MIN].pos.file, "profiles/balanced.yaml");
+	assert_string_equal(p.description,
+			    "Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM");
+	/* balanced's two rules first, then low-ram's two, which win. */
+	assert_int_equal(p.n_rules, 4);
+	assert_int_equal(p.rules[0].set[MDP_T_STRIPE_CACHE_SIZE].kind, MDP_S_NUM);
+	assert_string_equal(p.rules[0].pos.file, "profiles/balanced.yaml");
+	assert_int_equal(
+	    rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE)->set[MDP_T_STRIPE_CACHE_SIZE].kind,
+	    MDP_S_AUTO);
+	assert_int_equal(rule_setting(&p, MDP_T_READ_AHEAD_KB)->set[MDP_T_READ_AHEAD_KB].num, 1024);
+	assert_string_equal(p.rules[3].pos.file, "profiles/low-ram.yaml");
+	assert_true(has_service(&p, "synoindexd", true));
+	mdp_profile_free(&p);
+}
+
+static void test_kernel_defaults(void **state)
+{
+	struct mdp_profile p;
+	const struct mdp_rule *r;
+
+	(void)state;
+	load_shipped("kernel-defaults", &p);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 1000);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 200000);
+	assert_true(p.rules[0].match.all);
+	assert_int_equal(p.rules[0].set[MDP_T_SYNC_SPEED_MIN].kind, MDP_S_SYSTEM);
+	assert_int_equal(p.rules[0].set[MDP_T_SYNC_SPEED_MAX].kind, MDP_S_SYSTEM);
+	r = rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE);
+	assert_setting(&r->set[MDP_T_STRIPE_CACHE_SIZE], MDP_S_NUM, 256);
+	assert_setting(&r->set[MDP_T_GROUP_THREAD_CNT], MDP_S_NUM, 0);
+	assert_setting(&r->set[MDP_T_PREREAD_BYPASS], MDP_S_NUM, 1);
+	assert_null(rule_setting(&p, MDP_T_READ_AHEAD_KB));
+	assert_int_equal(p.budget.kind, MDP_BUDGET_UNSET);
+	mdp_profile_free(&p);
+}
+
+/* Every shipped profile loads cleanly and passes its own perms as root. */
+static void test_all_shipped_load(void **state)
+{
+	DIR *dir = opendir("profiles");
+	struct dirent *e;
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+		struct mdp_profile p;
+		char name[256];
+		if (len < 6 || strcmp(e->d_name + len - 5, ".yaml"))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 5), e->d_name);
+		load_shipped(name, &p);
+		assert_non_null(p.description);
+		mdp_profile_free(&p);
+		n++;
+	}
+	closedir(dir);
+	assert_true(n >= 4);
+}
+
+static void test_schema_matches_registry(void **state)
+{
+	(void)state;
+	assert_true(mdp_profile_schema_ok());
+}
+
+static void test_mem_forms(void **state)
+{
+	struct mdp_profile p;
+	char *msgs;
+
+	(void)state;
+	assert_int_equal(load_str("description: \"x\"\n"
+				  "memory_budget: 512MiB\n"
+				  "arrays:\n"
+				  "  - match: {names: [md2, md127], levels: [5, raid10, linear],\n"
+				  "            uuids: [A1B2C3D4-E5F6-A7B8-C9D0-E1F2A3B4C5D6]}\n"
+				  "    stripe_cache_size: 17\n"
+				  "    preread_bypass_threshold: 17\n"
+				  "    member_read_ahead: 65536 sectors\n"
+				  "    read_ahead: 384sectors\n"
+				  "    sync_speed_min: 1\n"
+				  "    sync_speed_max: 2000000\n"
+				  "services:\n"
+				  "  pause: [a@b.service, 'x:y_z-1', {name: c}]\n",
+				  &p, &msgs),
+			 0);
+	assert_string_equal(msgs, "");
+	free(msgs);
+	assert_string_equal(p.name, "mem");
+	assert_int_equal(p.budget.value, 512ull << 20);
+	assert_int_equal(p.rules[0].match.n_names, 2);
+	assert_string_equal(p.rules[0].match.names[1], "md127");
+	assert_int_equal(p.rules[0].match.levels[0], MDP_LEVEL_RAID5);
+	assert_int_equal(p.rules[0].match.levels[2], MDP_LEVEL_LINEAR);
+	assert_string_equal(p.rules[0].match.uuids[0], "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6");
+	assert_int_equal(p.rules[0].set[MDP_T_MEMBER_READ_AHEAD_KB].num, 32768);
+	assert_int_equal(p.rules[0].set[MDP_T_READ_AHEAD_KB].num, 192);
+	assert_int_equal(p.rules[0].set[MDP_T_READ_AHEAD_KB].pos.line, 9);
+	assert_int_equal(p.rules[0].set[MDP_T_READ_AHEAD_KB].pos.col, 17);
+	assert_string_equal(p.rules[0].set[MDP_T_READ_AHEAD_KB].pos.file, "mem.yaml");
+	assert_int_equal(p.n_services, 3);
+	assert_string_equal(p.services[2].name, "c");
+	assert_false(p.services[2].optional);
+	mdp_profile_free(&p);
+}
+
+static void test_ranges(void **state)
+{
+	(void)state;
+	expect_error("arrays:\n  - match: all\n    stripe_cache_size: 16\n",
+		     "mem.yaml:3:24: stripe_cache_size 16 is out of range (17..32768)\n");
+	expect_error("arrays:\n  - match: all\n    stripe_cache_size: 32769\n",
+		     "mem.yaml:3:24: stripe_cache_size 32769 is out of range (17..32768)\n");
+	expect_error("raid: {speed_limit_min: 0}\n",
+		     "mem.yaml:1:25: speed_limit_min 0 is out of range (1..2000000)\n");
+	expect_error("memory_budget: 0%\n", "mem.yaml:1:16: memory_budget 0% is out of range "
+					    "(1%..90%)\n");
+	expect_error("memory_budget: 0MiB\n",
+		     "mem.yaml:1:16: memory_budget 0MiB is out of range: expected above 0\n");
+}
+
+static void test_did_you_mean(void **state)
+{
+	(void)state;
+	expect_error("raid:\n  speed_limit_mit: 1\n",
+		     "mem.yaml:2:3: unknown key 'speed_limit_mit' (did you mean "
+		     "'speed_limit_min'?)\n");
+	expect_error("arrays:\n  - match: all\n    read_ahead_kb: 4MiB\n",
+		     "mem.yaml:3:5: unknown key 'read_ahead_kb' (did you mean 'read_ahead'?)\n");
+	expect_error("arrays:\n  - match: {level: [raid5]}\n    read_ahead: 4MiB\n",
+		     "mem.yaml:2:13: unknown key 'level' (did you mean 'levels'?)\n");
+	/* "all" is only the shorthand, not a key of the mapping form. */
+	expect_error("arrays:\n  - match: {all: true}\n    read_ahead: 4MiB\n",
+		     "mem.yaml:2:13: unknown key 'all' (valid here: names, levels, uuids)\n");
+	expect_error("Raid: {}\n", "mem.yaml:1:1: unknown key 'Raid' (did you mean 'raid'?)\n");
+}
+
+static void test_multiple_errors(void **state)
+{
+	(void)state;
+	/* Value errors: all found in one pass, in file order. */
+	expect_error("raid:\n  speed_limit_min: 1x\n  speed_limit_max: -1\n"
+		     "arrays:\n  - match: {levels: [raid9]}\n    read_ahead: 3\n"
+		     "services:\n  pause: [';x']\n",
+		     "mem.yaml:2:20: trailing junk in '1x': expected a number\n"
+		     "mem.yaml:3:20: speed_limit_max '-1' is negative: expected 1..2000000\n"
+		     "mem.yaml:5:22: unknown raid level 'raid9': expected linear, raid0, raid1, "
+		     "raid4, raid5, raid6 or raid10\n"
+		     "mem.yaml:6:17: read_ahead '3' has no unit: use KiB, MiB, GiB or sectors\n"
+		     "mem.yaml:8:11: invalid service name ';x': only letters, digits and @._:- are "
+		     "allowed\n");
+}
+
+static void test_out_untouched(void **state)
+{
+	struct mdp_profile p;
+	unsigned char before[sizeof(p)];
+	char *msgs;
+
+	(void)state;
+	memset(&p, 0xa5, sizeof(p));
+	memcpy(before, &p, sizeof(p));
+	assert_int_equal(load_str("raid: {speed_limit_min: x}\n", &p, &msgs), -EINVAL);
+	free(msgs);
+	assert_memory_equal(&p, before, sizeof(p));
+}
+
+static void test_extends_without_dirs(void **state)
+{
+	(void)state;
+	expect_error("extends: balanced\n", "mem.yaml:1:10: profile 'balanced' not found (no "
+					    "profile directories to look in)\n");
+}
+
+static void test_extends_through_dirs(void **state)
+{
+	const char *text = "extends: reshape-fast\nraid: {speed_limit_min: 200000}\n"
+			   "services:\n  pause:\n    - synoindexd\n    - extra\n";
+	struct mdp_profile p;
+	struct mdp_diags d;
+
+	(void)state;
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_profile_load_mem(&shipped, "child", text, strlen(text), &p, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MIN].num, 200000);
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].num, 500000);
+	assert_string_equal(
+	    p.description,
+	    "Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow");
+	/* Union, parent order first; the child's optional=false wins. */
+	assert_int_equal(p.n_services, 7);
+	assert_string_equal(p.services[0].name, "synoindexd");
+	assert_false(p.services[0].optional);
+	assert_string_equal(p.services[0].pos.file, "child");
+	assert_string_equal(p.services[6].name, "extra");
+	mdp_profile_free(&p);
+	mdp_diags_free(&d);
+}
+
+static void test_sizes(void **state)
+{
+	static const struct {
+		const char *s;
+		int r;
+		uint64_t kib;
+	} cases[] = {
+	    {"32MiB", 0, 32768},
+	    {"192KiB", 0, 192},
+	    {"1GiB", 0, 1048576},
+	    {"65536 sectors", 0, 32768},
+	    {"384sectors", 0, 192},
+	    {"2 sector", 0, 1},
+	    {"0KiB", 0, 0},
+	    {"32", -EINVAL, 0},
+	    {"32MB", -EINVAL, 0},
+	    {"32 mib", -EINVAL, 0},
+	    {"385 sectors", -EINVAL, 0},
+	    {"-1KiB", -EINVAL, 0},
+	    {"", -EINVAL, 0},
+	    {"MiB", -EINVAL, 0},
+	    {"1.5MiB", -EINVAL, 0},
+	    {"18446744073709551616KiB", -EINVAL, 0},
+	    {"18014398509481984GiB", -EINVAL, 0},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t kib = 7;
+		const char *why = NULL;
+		int r = mdp_parse_size_kib(cases[i].s, &kib, &why);
+		if (r != cases[i].r)
+			fail_msg("'%s': got %d", cases[i].s, r);
+		if (!r)
+			assert_int_equal(kib, cases[i].kib);
+		else
+			assert_non_null(why);
+	}
+}
+
+static void test_levels_uuids_services(void **state)
+{
+	char out[33] = "untouched";
+
+	(void)state;
+	assert_int_equal(mdp_level_parse("raid6"), MDP_LEVEL_RAID6);
+	assert_int_equal(mdp_level_parse("10"), MDP_LEVEL_RAID10);
+	assert_int_equal(mdp_level_parse("linear"), MDP_LEVEL_LINEAR);
+	assert_int_equal(mdp_level_parse("raid"), MDP_LEVEL_UNKNOWN);
+	assert_int_equal(mdp_level_parse("7"), MDP_LEVEL_UNKNOWN);
+	assert_int_equal(mdp_level_parse(""), MDP_LEVEL_UNKNOWN);
+	assert_string_equal(mdp_level_name(MDP_LEVEL_RAID0), "raid0");
+	assert_int_equal(mdp_uuid_normalize("a1b2c3d4:e5f6a7b8:c9d0e1f2:a3b4c5d", out), -EINVAL);
+	assert_int_equal(mdp_uuid_normalize("a1b2c3d4::e5f6a7b8c9d0e1f2a3b4c5d6", out), -EINVAL);
+	assert_int_equal(mdp_uuid_normalize(":a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", out), -EINVAL);
+	assert_string_equal(out, "untouched");
+	assert_int_equal(mdp_uuid_normalize("a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", out), 0);
+	assert_string_equal(out, "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6");
+	assert_null(mdp_service_name_check("pkgctl-SynologyPhotos"));
+	assert_null(mdp_service_name_check("getty@tty1.service"));
+	assert_non_null(mdp_service_name_check("-x"));
+	assert_non_null(mdp_service_name_check("a/b"));
+	assert_non_null(mdp_service_name_check(""));
+	assert_non_null(mdp_service_name_check("a\nb"));
+}
+
+static void test_find(void **state)
+{
+	struct mdp_diags d;
+	char path[256], *msgs;
+
+	(void)state;
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_profile_find(&shipped, "balanced", path, sizeof(path), &d), 0);
+	assert_string_equal(path, "profiles/balanced.yaml");
+	assert_int_equal(mdp_profile_find(&shipped, "my.yaml", path, sizeof(path), &d), 0);
+	assert_string_equal(path, "my.yaml");
+	assert_int_equal(mdp_profile_find(&shipped, "./x", path, sizeof(path), &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(mdp_profile_find(&shipped, "nope", path, sizeof(path), &d), -ENOENT);
+	msgs = diags_text(&d);
+	assert_string_equal(msgs, "profile 'nope' not found (looked in profiles)\n");
+	free(msgs);
+	mdp_diags_free(&d);
+}
+
+static char *perms_msgs(const char *path, int want)
+{
+	struct mdp_diags d;
+	char *msgs;
+
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_profile_check_perms(path, &d), want);
+	msgs = diags_text(&d);
+	mdp_diags_free(&d);
+	return msgs;
+}
+
+static void test_perms(void **state)
+{
+	char dir[] = "/tmp/mdp-perms-XXXXXX", file[64], link[64], want[256], *m;
+	FILE *f;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(file, sizeof(file), "%s/p.yaml", dir);
+	snprintf(link, sizeof(link), "%s/l.yaml", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(file, 0644), 0);
+	m = perms_msgs(file, 0);
+	assert_string_equal(m, "");
+	free(m);
+
+	assert_int_equal(chmod(file, 0666), 0);
+	m = perms_msgs(file, -EPERM);
+	snprintf(want, sizeof(want), "%s: refusing profile: group/world-writable (mode 0666)\n",
+		 file);
+	assert_string_equal(m, want);
+	free(m);
+
+	assert_int_equal(chmod(file, 0644), 0);
+	assert_int_equal(chown(file, 1000, 1000), 0);
+	m = perms_msgs(file, -EPERM);
+	snprintf(want, sizeof(want), "%s: refusing profile: not owned by root (uid 1000)\n", file);
+	assert_string_equal(m, want);
+	free(m);
+	assert_int_equal(chown(file, 0, 0), 0);
+
+	assert_int_equal(symlink(file, link), 0);
+	m = perms_msgs(link, -EPERM);
+	snprintf(want, sizeof(want), "%s: refusing profile: it is a symbolic link\n", link);
+	assert_string_equal(m, want);
+	free(m);
+
+	assert_int_equal(chmod(dir, 01777), 0);
+	m = perms_msgs(file, -EPERM);
+	snprintf(want, sizeof(want),
+		 "%s: refusing profile directory: group/world-writable (mode 1777)\n", dir);
+	assert_string_equal(m, want);
+	free(m);
+
+	unlink(link);
+	unlink(file);
+	rmdir(dir);
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int check_bad(const char *name)
+{
+	static const struct mdp_profile_dirs dirs = {{BAD_DIR "/parents"}, 1};
+	char yaml[512], err[512], *want, *got;
+	struct mdp_profile p;
+	struct mdp_diags d;
+	int r, ok;
+
+	snprintf(yaml, sizeof(yaml), BAD_DIR "/%s", name);
+	snprintf(err, sizeof(err), BAD_DIR "/%.*s.err", (int)(strlen(name) - 5), name);
+	want = read_text(err);
+	if (!want)
+		return -1; /* a helper file, not a case */
+	mdp_diags_init(&d);
+	r = mdp_profile_load(&dirs, yaml, &p, &d);
+	if (!r)
+		mdp_profile_free(&p);
+	got = diags_text(&d);
+	ok = r == -EINVAL && d.n > 0 && !strcmp(got, want);
+	if (!ok)
+		print_error("%s: r=%d\n--- want\n%s--- got\n%s", yaml, r, want, got);
+	free(want);
+	free(got);
+	mdp_diags_free(&d);
+	return ok;
+}
+
+static void test_bad_corpus(void **state)
+{
+	struct dirent **ents;
+	int n, cases = 0, failed = 0;
+
+	(void)state;
+	n = scandir(BAD_DIR, &ents, NULL, by_name);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(ents[i]->d_name);
+		if (len > 5 && !strcmp(ents[i]->d_name + len - 5, ".yaml")) {
+			int ok = check_bad(ents[i]->d_name);
+			cases += ok >= 0;
+			failed += ok == 0;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	assert_int_equal(failed, 0);
+	assert_true(cases >= 30);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_reshape_fast),
+	    cmocka_unit_test(test_balanced),
+	    cmocka_unit_test(test_low_ram_extends_balanced),
+	    cmocka_unit_test(test_kernel_defaults),
+	    cmocka_unit_test(test_all_shipped_load),
+	    cmocka_unit_test(test_schema_matches_registry),
+	    cmocka_unit_test(test_mem_forms),
+	    cmocka_unit_test(test_ranges),
+	    cmocka_unit_test(test_did_you_mean),
+	    cmocka_unit_test(test_multiple_errors),
+	    cmocka_unit_test(test_out_untouched),
+	    cmocka_unit_test(test_extends_without_dirs),
+	    cmocka_unit_test(test_extends_through_dirs),
+	    cmocka_unit_test(test_sizes),
+	    cmocka_unit_test(test_levels_uuids_services),
+	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_perms),
+	    cmocka_unit_test(test_bad_corpus),
+	};
+
+	return cmocka_run_group_tests(tests, setup_cwd, NULL);
+}
