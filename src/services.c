@@ -529,6 +529,36 @@ const struct mdp_svc_ops mdp_svc_dsm7 = {
     .resume = dsm7_resume,
 };
 
+/* ---- by hand ------------------------------------------------------------ */
+
+int mdp_svc_resume_command(const struct mdp_svc_backend *b, const char *svc, char *buf, size_t len)
+{
+	struct mdp_diags quiet;
+	struct svc_cmd c;
+	int err;
+
+	if (!b || !b->ops)
+		return -EINVAL;
+	if (len == 0)
+		return -ENAMETOOLONG;
+	mdp_diags_init(&quiet);
+	if (b->ops == &mdp_svc_dsm6)
+		err = dsm6_cmd(svc, "--resume", &c, &quiet);
+	else if (b->ops == &mdp_svc_dsm7 && !strncmp(svc, "pkg:", 4))
+		err = synopkg_cmd("start", svc, &c, &quiet);
+	else if (b->ops == &mdp_svc_dsm7)
+		err = unit_cmd("synosystemctl", "start", svc, &c, &quiet);
+	else if (b->ops == &mdp_svc_systemd)
+		err = unit_cmd("systemctl", "start", svc, &c, &quiet);
+	else
+		err = -EINVAL;
+	mdp_diags_free(&quiet);
+	if (err)
+		return err;
+	svc_cmdline(c.argv, buf, len);
+	return strlen(buf) + 1 >= len ? -ENAMETOOLONG : 0;
+}
+
 /* ---- detection --------------------------------------------------------- */
 
 #define DSM_VERSION_FILE "/etc.defaults/VERSION"

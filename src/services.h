@@ -13,6 +13,7 @@
 #define MDP_SERVICES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "diag.h"
 #include "root.h"
@@ -50,5 +51,13 @@ int mdp_svc_detect(const struct mdp_root *r, const char *force, struct mdp_svc_b
 		   struct mdp_diags *d);
 /* [A-Za-z0-9@._:-]+, no leading dash, at most 128 characters. */
 bool mdp_svc_name_ok(const char *name);
+
+/*
+ * The command line b would run to resume svc, for "to restore by hand"
+ * messages: exactly what resume() executes (dsm6 maps "pkg:NAME" to
+ * pkgctl-NAME, dsm7 sends it to synopkg). -EINVAL for a name the backend
+ * refuses or b without ops; -ENAMETOOLONG when buf is too small.
+ */
+int mdp_svc_resume_command(const struct mdp_svc_backend *b, const char *svc, char *buf, size_t len);
 
 #endif

@@ -528,6 +528,32 @@ static void test_tool_missing(void **state)
 		       "/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin");
 }
 
+static void expect_resume_cmd(const struct mdp_svc_ops *ops, const char *svc, const char *want)
+{
+	struct mdp_svc_backend b = {.ops = ops};
+	char buf[128];
+
+	assert_int_equal(mdp_svc_resume_command(&b, svc, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+}
+
+static void test_resume_command(void **state)
+{
+	struct mdp_svc_backend none = {0}, six = {.ops = &mdp_svc_dsm6};
+	char buf[64];
+
+	(void)state;
+	expect_resume_cmd(&mdp_svc_dsm6, "synoindexd", "synoservice --resume synoindexd");
+	expect_resume_cmd(&mdp_svc_dsm6, "pkg:FileStation",
+			  "synoservice --resume pkgctl-FileStation");
+	expect_resume_cmd(&mdp_svc_dsm7, "synoindexd", "synosystemctl start synoindexd");
+	expect_resume_cmd(&mdp_svc_dsm7, "pkg:FileStation", "synopkg start FileStation");
+	expect_resume_cmd(&mdp_svc_systemd, "smbd.service", "systemctl start smbd.service");
+	assert_int_equal(mdp_svc_resume_command(&six, "a;b", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(mdp_svc_resume_command(&none, "a", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(mdp_svc_resume_command(&six, "abcdef", buf, 20), -ENAMETOOLONG);
+}
+
 /* ---- detection --------------------------------------------------------- */
 
 static const struct mdp_svc_ops *detect(struct fx *f, const char *force)
@@ -704,6 +730,7 @@ int main(void)
 	    T(test_timeout_dsm7),
 	    T(test_timeout_systemd),
 	    T(test_tool_missing),
+	    cmocka_unit_test(test_resume_command),
 	    T(test_detect),
 	    T(test_detect_errors),
 	    T(test_exec_env_and_fds),
