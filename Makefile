@@ -56,7 +56,8 @@ deps:
 # ---- release build ---------------------------------------------------------
 $(REL)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	@$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 mdprofile: $(REL_CMD_OBJ) $(REL_LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -64,7 +65,8 @@ mdprofile: $(REL_CMD_OBJ) $(REL_LIB_OBJ)
 # ---- sanitizer build (tests) ----------------------------------------------
 $(SANB)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	@$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(SANB)/mdprofile: $(SAN_CMD_OBJ) $(SAN_LIB_OBJ)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
@@ -79,7 +81,8 @@ $(SANB)/tests/%: $(SANB)/tests/unit/%.o $(SAN_SUP_OBJ) $(SANB)/libmdp.a
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----
 $(STATIC)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV -O2 $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcyaml) \
+	@echo "  CC      $@"
+	@$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV -O2 $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcyaml) \
 		$(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(STATIC)/mdprofile: $(STATIC_OBJ)

@@ -56,7 +56,7 @@ static int report(struct cli *cli, struct mdp_txn *tx, int rc, const char *verb)
 	cli_print_diags(tx->d);
 	if (rc == MDP_TXN_OK) {
 		for (size_t i = 0; i < rep->n_done && cli->verbose >= 0; i++)
-			printf("%s %s\n", verb, rep->done[i].what);
+			printf("%s\n", rep->done[i].what);
 		return MDP_EXIT_OK;
 	}
 	if (rc == MDP_TXN_FAILED) {
@@ -118,7 +118,10 @@ static int apply_locked(struct cli *cli, const struct mdp_profile *p, struct mdp
 	if ((rc = pre_recover(cli, tx)))
 		return rc;
 	if (!(rc = cli_discover(cli, &s)) && !(rc = cli_plan(cli, p, &s, &pl))) {
-		rc = report(cli, tx, mdp_txn_apply(tx, p, &pl, &s), "changed");
+		for (size_t i = 0; i < pl.n_notes && cli->verbose >= 0; i++)
+			printf("note: %s%s%s\n", pl.notes[i].dev, pl.notes[i].dev[0] ? ": " : "",
+			       pl.notes[i].text);
+		rc = report(cli, tx, mdp_txn_apply(tx, p, &pl, &s), "apply");
 		if (rc == MDP_EXIT_OK && !tx->rep.n_done && cli->verbose >= 0)
 			printf("profile %s: already in sync, nothing changed\n", p->name);
 		else if (rc == MDP_EXIT_OK && cli->verbose >= 0)
@@ -197,7 +200,7 @@ static int run_simple(struct cli *cli, const struct cmd *c, int argc,
 
 static int revert_fn(struct cli *cli, struct mdp_txn *tx)
 {
-	return report(cli, tx, mdp_txn_revert(tx), "reverted");
+	return report(cli, tx, mdp_txn_revert(tx), "revert");
 }
 
 static int do_revert(struct cli *cli, int argc, char **argv)
@@ -212,7 +215,7 @@ const struct cmd cmd_revert = {"revert", do_revert, "revert",
 static int recover_fn(struct cli *cli, struct mdp_txn *tx)
 {
 	bool did;
-	int rc = report(cli, tx, mdp_txn_recover(tx, &did), "restored");
+	int rc = report(cli, tx, mdp_txn_recover(tx, &did), "recover");
 
 	if (rc == MDP_EXIT_OK && !did && cli->verbose >= 0)
 		puts("nothing to recover");

@@ -141,7 +141,8 @@ static int read_target(const struct mdp_root *r, enum mdp_tunable t, const char 
 
 	if ((err = mdp_tunable_path(t, dev, path, sizeof(path))))
 		return err;
-	if ((n = mdp_root_read(r, path, raw, cap)) < 0)
+	/* Trailing newline stripped, as discovery records baselines. */
+	if ((n = mdp_root_read_value(r, path, raw, cap)) < 0)
 		return (int)n;
 	return mdp_tunable_parse(t, raw, v);
 }
@@ -152,10 +153,15 @@ static int raw_to_value(enum mdp_tunable t, const char *raw, struct mdp_value *v
 	return mdp_tunable_parse(t, raw, v);
 }
 
+/* A value for the report: "system", "32768 KiB", "100000 KiB/s", "4096". */
 static void show(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len)
 {
+	const char *unit = mdp_tunable_info(t)->unit;
+
 	if (v->kind == MDP_V_SYSTEM)
 		snprintf(buf, len, "system");
+	else if (!strcmp(unit, "KiB") || !strcmp(unit, "KiB/s"))
+		snprintf(buf, len, "%" PRIu64 " %s", v->num, unit);
 	else
 		mdp_tunable_show(t, v, buf, len);
 }
@@ -195,19 +201,34 @@ static int write_verify(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
 	return 0;
 }
 
-/* Write a raw baseline/previous value back and verify it. */
-static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, const char *raw)
+/*
+ * Write a raw baseline/previous value back and verify it. When report is
+ * set, a done line says what it went from and to.
+ */
+static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, const char *raw,
+		       bool report)
 {
 	struct mdp_value v, now;
-	char cur[MDP_RAW_MAX];
+	char cur[MDP_RAW_MAX], name[96], a[48], b[48];
+	bool have_now;
 	int err;
 
 	if ((err = raw_to_value(t, raw, &v)))
 		return err;
+	have_now = !read_target(tx->root, t, dev, cur, sizeof(cur), &now);
 	/* Already there: nothing to write (keeps a revert from touching more than it must). */
-	if (!read_target(tx->root, t, dev, cur, sizeof(cur), &now) && !strcmp(cur, raw))
+	if (have_now && !strcmp(cur, raw))
 		return 0;
-	return write_verify(tx, t, dev, &v);
+	if ((err = write_verify(tx, t, dev, &v)) || !report)
+		return err;
+	target_name(t, dev, name, sizeof(name));
+	if (have_now)
+		show(t, &now, a, sizeof(a));
+	else
+		snprintf(a, sizeof(a), "?");
+	show(t, &v, b, sizeof(b));
+	report_done(tx, "%s: %s -> %s", name, a, b);
+	return 0;
 }
 
 /* ---- services ---------------------------------------------------------------- */
@@ -550,7 +571,7 @@ static size_t rollback(struct mdp_txn *tx, struct steps *st)
 		else if (s->kind == STEP_RESUME)
 			err = svc_pause(tx, s->svc);
 		else
-			err = restore_raw(tx, s->t, s->dev, s->prev);
+			err = restore_raw(tx, s->t, s->dev, s->prev, false);
 		if (!err)
 			continue;
 		left++;
@@ -671,14 +692,10 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 		return MDP_TXN_FAILED;
 	for (size_t i = j->n_base; i-- > 0;) {
 		const struct mdp_jtarget *b = &j->base[i];
-		char name[96];
-		target_name(b->t, b->dev, name, sizeof(name));
-		if (restore_raw(tx, b->t, b->dev, b->raw)) {
+		if (restore_raw(tx, b->t, b->dev, b->raw, true)) {
 			left_tunable(tx, b->t, b->dev, b->raw);
 			left++;
-			continue;
 		}
-		report_done(tx, "%s: restored", name);
 	}
 	for (size_t i = j->n_svc; i-- > 0;) {
 		if (!j->svc[i].paused)

@@ -32,7 +32,7 @@ enum mdp_jstate { MDP_J_NONE = 0, MDP_J_APPLYING, MDP_J_ACTIVE, MDP_J_REVERTING 
 struct mdp_jtarget {
 	enum mdp_tunable t;
 	char dev[MDP_NAME_MAX];
-	char raw[MDP_RAW_MAX]; /* exact bytes read, newline included */
+	char raw[MDP_RAW_MAX]; /* exactly what was read, trailing newline stripped */
 };
 
 /* A service mdprofile paused (only those are ever resumed). */

@@ -9,6 +9,7 @@
 #   expect_stderr <<EOF ... EOF
 #   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
 #   expect_file PATH <<EOF          exact content of $ROOT/PATH
+#   fakes KIND NAME=STATE...        install fake service managers into $ROOT
 set -u
 
 _fail() {
@@ -70,18 +71,25 @@ expect_file() {
 	}
 }
 
-# The lock file and state dir are mdprofile's own; everything else is "system".
+fakes() {
+	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$@" >/dev/null
+}
+
+# The lock file is mdprofile's own and the fakes' call log only grows;
+# everything else is "system" and must come back byte for byte.
+_sys_copy() {
+	rm -rf "$2"
+	cp -a "$1" "$2"
+	rm -f "$2/run/mdprofile/lock" "$2/var/log/fake-services.log"
+	rmdir "$2/run/mdprofile" 2>/dev/null || true
+}
+
 snapshot() {
-	rm -rf "$WORK/snap"
-	cp -a "$ROOT" "$WORK/snap"
-	rm -rf "$WORK/snap/run/mdprofile"
+	_sys_copy "$ROOT" "$WORK/snap"
 }
 
 expect_unchanged() {
-	rm -rf "$WORK/cmp"
-	cp -a "$ROOT" "$WORK/cmp"
-	rm -f "$WORK/cmp/run/mdprofile/lock"
-	rmdir "$WORK/cmp/run/mdprofile" 2>/dev/null || true
+	_sys_copy "$ROOT" "$WORK/cmp"
 	if ! diff -r "$WORK/snap" "$WORK/cmp" >"$WORK/rdiff" 2>&1; then
 		_fail "${1:-tree} not byte-identical to the snapshot:"
 		sed 's/^/    /' "$WORK/rdiff" | head -20 >&2

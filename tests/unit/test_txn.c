@@ -389,7 +389,7 @@ static void test_stale_journal(void **state)
 	struct mdp_txn tx;
 	struct env e;
 	const char *text = "mdprofile-journal 1\nstate active\nboot_id 0000-old\nprofile fast\n"
-			   "path -\nbase stripe_cache_size md2 \"999\\n\"\nsvc synoindexd paused\n"
+			   "path -\nbase stripe_cache_size md2 \"999\"\nsvc synoindexd paused\n"
 			   "end\n";
 	bool did;
 
@@ -430,7 +430,7 @@ static void test_recover_interrupted(void **state)
 	/* As if killed after journaling and writing md2's stripe cache. */
 	snprintf(text, sizeof(text),
 		 "mdprofile-journal 1\nstate applying\nboot_id %s\nprofile fast\npath -\n"
-		 "base stripe_cache_size md2 \"256\\n\"\nend\n",
+		 "base stripe_cache_size md2 \"256\"\nend\n",
 		 boot);
 	assert_int_equal(mdp_root_mkdir_p(&e.r, MDP_STATE_DIR, 0700), 0);
 	assert_int_equal(mdp_root_replace(&e.r, MDP_JOURNAL, text, strlen(text), 0600), 0);
@@ -447,8 +447,8 @@ static void test_recover_interrupted(void **state)
 
 static void test_journal_roundtrip(void **state)
 {
-	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000\n"},
-				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)\n"}};
+	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000"},
+				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)"}};
 	struct mdp_jservice svc[1] = {{"pkgctl-FileStation", true}};
 	struct mdp_journal j = {MDP_J_ACTIVE, "abc", "fast", "/x/fast.yaml", base, 2, svc, 1};
 	struct mdp_journal back;
@@ -460,7 +460,7 @@ static void test_journal_roundtrip(void **state)
 	assert_int_equal(mdp_journal_parse(text, len, &back), 0);
 	assert_int_equal(back.state, MDP_J_ACTIVE);
 	assert_int_equal(back.n_base, 2);
-	assert_string_equal(back.base[1].raw, "10000 (system)\n");
+	assert_string_equal(back.base[1].raw, "10000 (system)");
 	assert_string_equal(back.base[1].dev, "md3");
 	assert_string_equal(back.base[0].dev, "");
 	assert_int_equal(back.n_svc, 1);
