@@ -1,0 +1,455 @@
+#!/bin/sh
+# End-to-end tests of service pause/resume: the real mdprofile binary runs
+# apply, revert and recover on copies of the fixture roots with the fake
+# service managers of tests/fakes/ installed, and every case asserts the
+# exact sequence of service-manager calls (the fakes' call log), the exit
+# code and the services' states afterwards.
+#
+#   sh tests/cli/services.sh PATH/TO/mdprofile [CASE...]
+#
+# Exits non-zero when a case fails, with a diff of expected and actual.
+# Crashes are made two ways: MDPROFILE_FAULT=crash-after-write:K (the
+# binary's seam) for the tunable steps, and a SIGKILL of mdprofile while a
+# fake pause hangs for the service steps, which the seam cannot reach.
+set -u
+
+if [ $# -lt 1 ]; then
+	echo "usage: services.sh MDPROFILE [CASE...]" >&2
+	exit 2
+fi
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+TOP=$(mktemp -d)
+trap 'rm -rf "$TOP"' EXIT
+unset MDPROFILE_ROOT MDPROFILE_FAULT
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
+
+pass=0
+failed_cases=0
+FAILED=0
+CASE=
+
+fail() {
+	echo "FAIL $CASE: $*" >&2
+	FAILED=1
+}
+
+# begin KIND SEEDS...: a fresh root for $CASE with the fakes of KIND.
+begin() {
+	kind=$1
+	shift
+	W=$TOP/$CASE
+	ROOT=$W/root
+	P=$W/profiles
+	mkdir -p "$P"
+	case $kind in
+	dsm6) fx=ds-dsm6-reshape ;;
+	dsm7) fx=ds220j-dsm7 ;;
+	systemd) fx=server-raid6-raid10 ;;
+	esac
+	cp -a "$SRC/tests/fixtures/$fx" "$ROOT"
+	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$kind" "$@" || fail "install.sh failed"
+	cp "$ROOT/proc/sys/dev/raid/speed_limit_min" "$W/min.orig"
+	cp "$ROOT/proc/sys/dev/raid/speed_limit_max" "$W/max.orig"
+}
+
+# profile NAME SERVICE...: two speed limits (two writes) and the services.
+profile() {
+	name=$1
+	shift
+	{
+		echo "description: services test $name"
+		echo "raid: {speed_limit_min: 50000, speed_limit_max: 300000}"
+		echo "services:"
+		echo "  pause:"
+		for s; do
+			case $s in
+			\?*) echo "    - {name: ${s#\?}, optional: true}" ;;
+			*) echo "    - $s" ;;
+			esac
+		done
+	} >"$P/$name.yaml"
+}
+
+mdp() {
+	LAST="$*"
+	"$BIN" --root "$ROOT" --profiles "$P" "$@" >"$W/out" 2>"$W/err"
+	RC=$?
+}
+
+expect_rc() {
+	if [ "$RC" != "$1" ]; then
+		fail "'mdprofile $LAST' exited $RC, expected $1"
+		sed 's/^/    stderr: /' "$W/err" >&2
+	fi
+}
+
+# The calls since the last check, exactly (stdin), then the log is emptied.
+expect_calls() {
+	log=$ROOT/var/log/fake-services.log
+	cat >"$W/want"
+	if ! cmp -s "$W/want" "$log"; then
+		fail "after 'mdprofile $LAST' the service calls differ (-expected +actual):"
+		diff -u "$W/want" "$log" | tail -n +3 | sed 's/^/    /' >&2
+	fi
+	: >"$log"
+}
+
+# expect_states NAME=STATE...
+expect_states() {
+	for pair; do
+		got=$(cat "$ROOT/var/lib/fake-services/${pair%%=*}" 2>/dev/null || echo missing)
+		[ "$got" = "${pair#*=}" ] || fail "service ${pair%%=*} is $got, expected ${pair#*=}"
+	done
+}
+
+expect_err_has() {
+	grep -qF -- "$1" "$W/err" || {
+		fail "stderr of 'mdprofile $LAST' lacks: $1"
+		sed 's/^/    stderr: /' "$W/err" >&2
+	}
+}
+
+# Nothing left: no journal, the speed limits as they were.
+expect_baseline() {
+	[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "a journal is left"
+	if ! cmp -s "$W/min.orig" "$ROOT/proc/sys/dev/raid/speed_limit_min" ||
+		! cmp -s "$W/max.orig" "$ROOT/proc/sys/dev/raid/speed_limit_max"; then
+		fail "speed limits not back to the baseline"
+	fi
+}
+
+# Running: not gone, and not a zombie waiting for a slow init to reap it.
+running() {
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+expect_gone() {
+	for pid; do
+		i=0
+		while running "$pid"; do
+			i=$((i + 1))
+			[ $i -lt 50 ] || {
+				fail "process $pid still runs"
+				break
+			}
+			sleep 0.1
+		done
+	done
+}
+
+# ---- cases -------------------------------------------------------------
+
+case_apply_revert_dsm6() {
+	begin dsm6 synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
+	profile a synoindexd synomkthumbd pkg:FileStation '?nosuchd'
+	mdp apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --status synoindexd
+		synoservice --status synomkthumbd
+		synoservice --status pkgctl-FileStation
+		synoservice --status nosuchd
+		synoservice --pause synoindexd
+		synoservice --pause synomkthumbd
+	EOF
+	expect_states synoindexd=paused synomkthumbd=paused pkgctl-FileStation=stopped
+	# Again: what is paused stays so; the others are looked at again (the
+	# user may have started File Station since).
+	mdp apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --status pkgctl-FileStation
+		synoservice --status nosuchd
+	EOF
+	# the user had stopped File Station: revert must not start it
+	mdp revert
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --resume synomkthumbd
+		synoservice --resume synoindexd
+	EOF
+	expect_states synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
+	expect_baseline
+}
+
+case_apply_revert_dsm7() {
+	begin dsm7 synoindexd=running pkg:SynologyPhotos=running pkg-FileStation-thumbd=stopped
+	profile a synoindexd pkg:SynologyPhotos pkg-FileStation-thumbd
+	mdp apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		synosystemctl get-active-status synoindexd
+		synopkg status SynologyPhotos
+		synosystemctl get-active-status pkg-FileStation-thumbd
+		synosystemctl get-load-status pkg-FileStation-thumbd
+		synosystemctl stop synoindexd
+		synopkg stop SynologyPhotos
+	EOF
+	expect_states synoindexd=stopped SynologyPhotos=stopped pkg-FileStation-thumbd=stopped
+	mdp revert
+	expect_rc 0
+	expect_calls <<-EOF
+		synopkg start SynologyPhotos
+		synosystemctl start synoindexd
+	EOF
+	expect_states synoindexd=running SynologyPhotos=running pkg-FileStation-thumbd=stopped
+	expect_baseline
+}
+
+case_apply_revert_systemd() {
+	begin systemd smbd.service=running nfs-server.service=stopped
+	profile a smbd.service nfs-server.service '?nosuch.service'
+	mdp apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		systemctl is-active smbd.service
+		systemctl is-active nfs-server.service
+		systemctl show -p LoadState --value nfs-server.service
+		systemctl is-active nosuch.service
+		systemctl show -p LoadState --value nosuch.service
+		systemctl stop smbd.service
+	EOF
+	mdp revert
+	expect_rc 0
+	expect_calls <<-EOF
+		systemctl start smbd.service
+	EOF
+	expect_states smbd.service=running nfs-server.service=stopped
+	expect_baseline
+}
+
+# A service the profile requires but the system lacks: nothing is touched.
+case_missing_required() {
+	begin dsm6 a=running
+	profile a a nosuchd
+	mdp apply a
+	expect_rc 2
+	expect_calls <<-EOF
+		synoservice --status a
+		synoservice --status nosuchd
+	EOF
+	expect_err_has "service 'nosuchd' does not exist"
+	expect_states a=running
+	expect_baseline
+}
+
+# The failed step is undone too: a stop that failed or was killed midway
+# may have half-stopped the service (it was running before, so starting it
+# again is right either way).
+case_pause_fails_midway() {
+	begin dsm6 a=running b=running c=running
+	touch "$ROOT/var/lib/fake-services/b.fail-pause"
+	profile a a b c
+	mdp apply a
+	expect_rc 3
+	expect_calls <<-EOF
+		synoservice --status a
+		synoservice --status b
+		synoservice --status c
+		synoservice --pause a
+		synoservice --pause b
+		synoservice --resume b
+		synoservice --resume a
+	EOF
+	expect_err_has "service b: 'synoservice --pause b' failed (exit code 1): Failed to pause service [b]"
+	expect_states a=running b=running c=running
+	expect_baseline
+}
+
+case_pause_hangs() {
+	begin dsm7 a=running b=running
+	touch "$ROOT/var/lib/fake-services/b.hang"
+	profile a a b
+	mdp --service-timeout 1 apply a
+	expect_rc 3
+	expect_calls <<-EOF
+		synosystemctl get-active-status a
+		synosystemctl get-active-status b
+		synosystemctl stop a
+		synosystemctl stop b
+		synosystemctl start b
+		synosystemctl start a
+	EOF
+	expect_err_has "service b: 'synosystemctl stop b' timed out after 1 s, killed"
+	# shellcheck disable=SC2046
+	expect_gone $(cat "$ROOT/var/lib/fake-services/b.hang.pids")
+	expect_states a=running b=running
+	expect_baseline
+}
+
+# A -> B: B's new services paused, A's that B does not list resumed.
+case_switch() {
+	begin dsm6 x=running y=running z=running
+	profile a x y
+	profile b y z
+	mdp apply a
+	expect_rc 0
+	: >"$ROOT/var/log/fake-services.log"
+	mdp apply b
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --status z
+		synoservice --pause z
+		synoservice --resume x
+	EOF
+	expect_states x=running y=paused z=paused
+	mdp revert
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --resume z
+		synoservice --resume y
+	EOF
+	expect_states x=running y=running z=running
+	expect_baseline
+}
+
+case_resume_fails_on_revert() {
+	begin dsm6 a=running b=running
+	profile a a b
+	mdp apply a
+	expect_rc 0
+	: >"$ROOT/var/log/fake-services.log"
+	touch "$ROOT/var/lib/fake-services/a.fail-resume"
+	mdp revert
+	expect_rc 4
+	expect_calls <<-EOF
+		synoservice --resume b
+		synoservice --resume a
+	EOF
+	expect_err_has "service a is still paused"
+	expect_err_has "  synoservice --resume a"
+	rm "$ROOT/var/lib/fake-services/a.fail-resume"
+	mdp revert
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --resume a
+	EOF
+	expect_states a=running b=running
+	expect_baseline
+}
+
+# Crash after the K-th tunable write of apply (before any pause), recover.
+crash_after_write() {
+	begin dsm6 a=running b=running
+	profile a a b
+	MDPROFILE_FAULT=crash-after-write:$1 mdp apply a
+	expect_rc 137
+	expect_calls <<-EOF
+		synoservice --status a
+		synoservice --status b
+	EOF
+	expect_states a=running b=running
+	mdp recover
+	expect_rc 0
+	# The journal names every service apply meant to pause; resuming one
+	# that never got paused is a no-op start.
+	expect_calls <<-EOF
+		synoservice --resume b
+		synoservice --resume a
+	EOF
+	expect_states a=running b=running
+	expect_baseline
+}
+
+case_crash_after_write_1() { crash_after_write 1; }
+case_crash_after_write_2() { crash_after_write 2; }
+
+# Crash while the N-th pause runs (SIGKILL of mdprofile), then recover.
+crash_in_pause() {
+	begin dsm6 a=running b=running
+	hung=$1
+	touch "$ROOT/var/lib/fake-services/$hung.hang"
+	profile a a b
+	LAST="apply a (killed)"
+	"$BIN" --root "$ROOT" --profiles "$P" apply a >"$W/out" 2>"$W/err" &
+	pid=$!
+	i=0
+	while [ ! -s "$ROOT/var/lib/fake-services/$hung.hang.pids" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	# shellcheck disable=SC2046
+	kill -9 $(cat "$ROOT/var/lib/fake-services/$hung.hang.pids") 2>/dev/null
+	rm -f "$ROOT/var/lib/fake-services/$hung.hang"
+	expect_calls
+	mdp recover
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --resume b
+		synoservice --resume a
+	EOF
+	expect_states a=running b=running
+	expect_baseline
+}
+
+case_crash_in_pause_1() {
+	crash_in_pause a <<-EOF
+		synoservice --status a
+		synoservice --status b
+		synoservice --pause a
+	EOF
+}
+
+case_crash_in_pause_2() {
+	crash_in_pause b <<-EOF
+		synoservice --status a
+		synoservice --status b
+		synoservice --pause a
+		synoservice --pause b
+	EOF
+}
+
+case_crash_in_revert() {
+	begin dsm6 a=running b=running
+	profile a a b
+	mdp apply a
+	expect_rc 0
+	: >"$ROOT/var/log/fake-services.log"
+	MDPROFILE_FAULT=crash-after-write:1 mdp revert
+	expect_rc 137
+	expect_calls </dev/null
+	expect_states a=paused b=paused
+	mdp recover
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --resume b
+		synoservice --resume a
+	EOF
+	expect_states a=running b=running
+	expect_baseline
+}
+
+# A journal from an earlier boot: the reboot brought the services back.
+case_stale_journal() {
+	begin dsm6 a=running b=running
+	profile a a b
+	mdp apply a
+	expect_rc 0
+	: >"$ROOT/var/log/fake-services.log"
+	echo 00000000-0000-4000-8000-000000000000 >"$ROOT/proc/sys/kernel/random/boot_id"
+	mdp recover
+	expect_rc 0
+	expect_calls </dev/null
+	[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "the stale journal is left"
+}
+
+# ---- run -----------------------------------------------------------------
+
+cases=${*:-$(sed -n 's/^case_\([a-z0-9_]*\)() {.*/\1/p' "$0")}
+for c in $cases; do
+	CASE=$c
+	FAILED=0
+	"case_$c"
+	if [ "$FAILED" = 0 ]; then
+		pass=$((pass + 1))
+	else
+		failed_cases=$((failed_cases + 1))
+	fi
+done
+echo "services: $pass passed, $failed_cases failed"
+[ "$failed_cases" -eq 0 ]
