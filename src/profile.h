@@ -16,8 +16,8 @@
  *
  *   description: text
  *   extends: parent-name            # optional; child overrides parent
- *   memory_budget: 25%              # or 512MiB; cap for all stripe caches
- *   raid:                           # dev.raid sysctls, KiB/s per device
+ *   memory_budget: 25%              # 1%..90% of RAM, or 512MiB; cap for all stripe caches
+ *   raid:                           # dev.raid sysctls, KiB/s per device, 1..2000000
  *     speed_limit_min: 100000
  *     speed_limit_max: 500000
  *   arrays:                         # rules, later ones win per tunable
@@ -25,7 +25,7 @@
  *       stripe_cache_size: auto     # 17..32768 or auto (fits the budget)
  *       sync_speed_min: system      # KiB/s or system
  *       sync_speed_max: 500000
- *       read_ahead: 32MiB           # units KiB, MiB, GiB, sectors
+ *       read_ahead: 32MiB           # units KiB, MiB, GiB, sectors (even); no bare numbers
  *       member_read_ahead: 1MiB     # read-ahead of each member's disk
  *       group_thread_cnt: 4         # 0..8192 (briefly suspends the array)
  *       preread_bypass_threshold: 1 # 0..stripe_cache_size
@@ -33,6 +33,17 @@
  *     pause:
  *       - synoindexd
  *       - {name: pkgctl-SynologyPhotos, optional: true}
+ *
+ * match: the criteria given must all hold, any entry of a list may match.
+ * Levels: linear, raid0/1/4/5/6/10 or bare digits. UUIDs: mdadm form
+ * (a1b2c3d4:...), dashed, or 32 hex digits; stored as 32 lowercase hex.
+ * Service names: [A-Za-z0-9@._:-]+, no leading '-', at most 128 chars.
+ * Numbers are decimal, without sign, fraction or trailing junk.
+ *
+ * extends: the parent NAME.yaml is looked for next to the child, then in
+ * the profile dirs. Scalars (description, memory_budget, raid.*) of the
+ * child win; the parent's rules come first; services are the union, the
+ * child's "optional" winning for a name in both. Cycles are errors.
  */
 #ifndef MDP_PROFILE_H
 #define MDP_PROFILE_H
