@@ -57,9 +57,9 @@ add_lab() {
 	cp "$here/guest/init.sh" "$root/init"
 	chmod 0755 "$root/init"
 	cp "$here/guest/lib.sh" "$here/guest/demo.sh" "$root/lab/"
-	mkdir -p "$root/lab/scenarios"
-	for s in "$here"/scenarios/*.sh; do
-		[ -e "$s" ] && cp "$s" "$root/lab/scenarios/"
+	mkdir -p "$root/lab/scenarios/boot2"
+	for s in "$here"/scenarios/*.sh "$here"/scenarios/boot2/*.sh; do
+		[ -e "$s" ] && cp "$s" "$root/lab/scenarios/${s#"$here"/scenarios/}"
 	done
 	mkdir -p "$root/usr/share/mdprofile/profiles" "$root/usr/local/share"
 	for p in "$top"/profiles/*.yaml; do

@@ -69,8 +69,14 @@ mdadm_q() {
 	}
 }
 
+# Timestamped progress line (uptime), to see where boot time goes.
+step() {
+	echo "init: $(cut -d' ' -f1 /proc/uptime) s: $*"
+}
+
 create() {
 	dev=$1 level=$2
+	step "create $dev $level"
 	shift 2
 	n=$#
 	# shellcheck disable=SC2046
@@ -84,6 +90,7 @@ create() {
 # "in progress" (sync_action still resync/reshape) for as long as the lab runs,
 # however fast a profile lets it go.
 hold() {
+	step "hold $1"
 	md=/sys/block/${1#/dev/}/md
 	echo frozen >"$md/sync_action"
 	i=0
@@ -114,10 +121,13 @@ build_arrays() {
 	create /dev/md4 raid5 d15 d16 d17
 	hold /dev/md4 16384
 	# A raid5 reshaping from 3 to 4 disks.
-	EXTRA=--assume-clean
+	# Room before the data lets md move the data offset instead of needing a
+	# backup file (and an mdadm process babysitting the critical section).
+	EXTRA="--assume-clean --data-offset=8M"
 	create /dev/md5 raid5 d18 d19 d20
 	mdadm_q --add /dev/md5 "$(disk d21)"
-	mdadm_q --grow /dev/md5 --raid-devices=4 --backup-file=/run/md5.backup
+	step "grow /dev/md5"
+	mdadm_q --grow /dev/md5 --raid-devices=4
 	hold /dev/md5 16384
 	EXTRA=
 	# The baseline every scenario starts from: upstream defaults.
@@ -141,7 +151,9 @@ run_scenarios() {
 	only=$(param mdp_scenarios "" | tr ',' ' ')
 	: >"$VM_STATE/pass"
 	: >"$VM_STATE/fail"
-	for f in "$LAB"/scenarios/*.sh; do
+	dir=$LAB/scenarios
+	[ "$(param mdp_boot 1)" = 2 ] && dir=$LAB/scenarios/boot2
+	for f in "$dir"/*.sh; do
 		[ -e "$f" ] || continue
 		name=$(basename "$f" .sh)
 		if [ -n "$only" ] && ! echo " $only " | grep -q " $name "; then
@@ -187,6 +199,7 @@ lab() {
 	else
 		build_arrays
 	fi
+	echo "init: arrays ready at $(cut -d' ' -f1 /proc/uptime) s"
 	case $mode in
 	demo) sh "$LAB/demo.sh" ;;
 	shell) setsid cttyhack sh ;;
