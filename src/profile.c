@@ -633,11 +633,14 @@ static void walk_map(struct walk *w, const cyaml_schema_value_t *sv, const char 
 	}
 }
 
+#define MAX_ENTRIES 1024
+
 static void walk_seq(struct walk *w, const cyaml_schema_value_t *sv, const char *what,
 		     struct mdp_node *seq)
 {
 	yaml_event_t ev;
 	char ewhat[128];
+	size_t count = 0;
 
 	seq->kind = MDP_N_SEQ;
 	snprintf(ewhat, sizeof(ewhat), "an entry of %s", what);
@@ -646,6 +649,16 @@ static void walk_seq(struct walk *w, const cyaml_schema_value_t *sv, const char 
 		if (ev.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&ev);
 			return;
+		}
+		if (++count > MAX_ENTRIES) {
+			/* Keeps later quadratic checks (duplicate services) cheap. */
+			if (count == MAX_ENTRIES + 1)
+				mdp_lctx_err(w->c, (unsigned)ev.start_mark.line + 1,
+					     (unsigned)ev.start_mark.column + 1,
+					     "too many entries in %s (more than %d)", what,
+					     MAX_ENTRIES);
+			skip(w, &ev);
+			continue;
 		}
 		walk_value(w, &ev, sv->sequence.entry, ewhat, &kid);
 		node_add(w, seq, &kid);
