@@ -97,6 +97,7 @@ unit: $(UNIT_BIN)
 
 cli: $(SANB)/mdprofile
 	@sh tests/cli/run.sh $(SANB)/mdprofile
+	@sh tests/cli/services.sh $(SANB)/mdprofile
 
 schema:
 	@python3 tests/schema/check_schema.py

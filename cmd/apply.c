@@ -74,6 +74,8 @@ static int report(struct cli *cli, struct mdp_txn *tx, int rc, const char *verb)
 	}
 	if (rc == -EINVAL)
 		return MDP_EXIT_USAGE; /* the diags said why; nothing was touched */
+	if (rc == -EBADMSG)
+		return MDP_EXIT_FAILED; /* unreadable journal: the diag says what to do */
 	cli_err("%s failed: %s", verb, strerror(-rc));
 	return MDP_EXIT_FAILED;
 }

@@ -71,6 +71,10 @@ int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 		err = mdp_profile_check_perms(path, &d);
 	if (!err)
 		err = mdp_profile_load(&cli->dirs, path, p, &d);
+	/* Parents reached through extends are orders too. */
+	if (!err && geteuid() == 0 && mdp_root_is_real(&cli->root) &&
+	    (err = mdp_profile_check_perms_all(p, &d)))
+		mdp_profile_free(p);
 	if (err && !d.n)
 		mdp_diags_add(&d, arg, 0, 0, "cannot load profile: %s", strerror(-err));
 	cli_print_diags(&d);

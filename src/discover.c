@@ -410,28 +410,17 @@ static void read_tunables(const struct walk *w, struct mdp_cur *cur, enum mdp_sc
 
 /* ---- UUID ------------------------------------------------------------------ */
 
+/* Kernel and mdadm UUIDs use the profile's rules, after the trailing newline. */
 int mdp_discover_uuid_norm(const char *text, char *out, size_t cap)
 {
-	char hex[33];
-	size_t n = 0;
+	char buf[64];
+	size_t n;
 
-	if (!text || cap < sizeof(hex))
+	if (!text || cap < 33 || (n = strcspn(text, "\n")) >= sizeof(buf))
 		return -EINVAL;
-	for (const char *p = text; *p; p++) {
-		char c = *p;
-		if (c == '-' || c == ':' || c == '.' || c == ' ' || c == '\n')
-			continue;
-		if (c >= 'A' && c <= 'F')
-			c = (char)(c - 'A' + 'a');
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) || n == 32)
-			return -EINVAL;
-		hex[n++] = c;
-	}
-	if (n != 32)
-		return -EINVAL;
-	hex[n] = '\0';
-	memcpy(out, hex, sizeof(hex));
-	return 0;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return mdp_uuid_normalize(buf, out);
 }
 
 int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap)

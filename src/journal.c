@@ -301,11 +301,12 @@ int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp
 		return err;
 	err = mdp_journal_parse(text, len, j);
 	free(text);
-	if (err == -EINVAL)
-		mdp_diags_add(d, MDP_JOURNAL, 0, 0,
-			      "journal is unreadable; move it aside after checking the values it "
-			      "lists by hand");
-	return err;
+	if (err != -EINVAL)
+		return err;
+	mdp_diags_add(d, MDP_JOURNAL, 0, 0,
+		      "journal is unreadable; move it aside after checking the values it lists "
+		      "by hand");
+	return -EBADMSG;
 }
 
 int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j)

@@ -54,6 +54,7 @@
  *                  unit) with a message.
  */
 #include "services.h"
+#include "profile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -63,7 +64,7 @@
 #include "exec.h"
 
 #define SVC_DEFAULT_TIMEOUT_MS 30000
-#define SVC_NAME_MAX           128
+#define SVC_NAME_MAX           MDP_SERVICE_NAME_MAX
 #define SVC_CMDLINE_MAX        (3 * SVC_NAME_MAX + 64)
 
 enum svc_verb { SVC_PAUSE, SVC_RESUME };
@@ -76,19 +77,8 @@ struct svc_cmd {
 
 bool mdp_svc_name_ok(const char *name)
 {
-	size_t n;
-
-	if (!name || !*name || name[0] == '-')
-		return false;
-	for (n = 0; name[n]; n++) {
-		char c = name[n];
-		if (n >= SVC_NAME_MAX)
-			return false;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      strchr("@._:-", c)))
-			return false;
-	}
-	return true;
+	/* One rule for profiles and backends: the profile module owns it. */
+	return name && !mdp_service_name_check(name);
 }
 
 /* A name as it may be shown in a message: printable, bounded (cap >= 4). */

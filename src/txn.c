@@ -233,26 +233,26 @@ static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, 
 
 /* ---- services ---------------------------------------------------------------- */
 
-/* The command an admin would type to resume a service by hand. */
-static void resume_command(const struct mdp_svc_backend *b, const char *svc, char *buf, size_t len)
-{
-	const char *name = b && b->ops ? b->ops->name : "";
-
-	if (!strcmp(name, "dsm6"))
-		snprintf(buf, len, "synoservice --resume %s", svc);
-	else if (!strcmp(name, "dsm7") && !strncmp(svc, "pkg:", 4))
-		snprintf(buf, len, "synopkg start %s", svc + 4);
-	else if (!strcmp(name, "dsm7"))
-		snprintf(buf, len, "synosystemctl start %s", svc);
-	else
-		snprintf(buf, len, "systemctl start %s", svc);
-}
-
 static int svc_pause(struct mdp_txn *tx, const char *svc)
 {
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
 	return tx->svc->ops->pause(tx->svc, svc, tx->d);
+}
+
+static bool svc_running(struct mdp_txn *tx, const char *svc)
+{
+	enum mdp_svc_state st;
+	struct mdp_diags quiet;
+	bool running;
+
+	if (!tx->svc || !tx->svc->ops)
+		return false;
+	/* Unknown state: fall through to resume, which says what went wrong. */
+	mdp_diags_init(&quiet);
+	running = !tx->svc->ops->status(tx->svc, svc, &st, &quiet) && st == MDP_SVC_RUNNING;
+	mdp_diags_free(&quiet);
+	return running;
 }
 
 static int svc_resume(struct mdp_txn *tx, const char *svc)
@@ -548,7 +548,10 @@ static void left_service(struct mdp_txn *tx, const char *svc, bool paused)
 
 	if (paused) {
 		add_line(&tx->rep.left, &tx->rep.n_left, "service %s is still paused", svc);
-		resume_command(tx->svc, svc, cmd, sizeof(cmd));
+		if (tx->svc && tx->svc->ops)
+			mdp_svc_resume_command(tx->svc, svc, cmd, sizeof(cmd));
+		else
+			snprintf(cmd, sizeof(cmd), "start service %s with your service manager", svc);
 		add_line(&tx->rep.fix, &tx->rep.n_fix, "%s", cmd);
 	} else {
 		add_line(&tx->rep.left, &tx->rep.n_left,
@@ -700,6 +703,11 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 	for (size_t i = j->n_svc; i-- > 0;) {
 		if (!j->svc[i].paused)
 			continue;
+		/* Journaled before pausing: after a crash it may never have been paused. */
+		if (svc_running(tx, j->svc[i].name)) {
+			j->svc[i].paused = false;
+			continue;
+		}
 		if (svc_resume(tx, j->svc[i].name)) {
 			left_service(tx, j->svc[i].name, true);
 			left++;

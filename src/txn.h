@@ -61,7 +61,7 @@ struct mdp_lock {
 int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder);
 void mdp_lock_release(struct mdp_lock *l);
 
-/* Read the journal. -ENOENT when there is none; -EINVAL when unreadable (diag). */
+/* Read the journal. -ENOENT when there is none; -EBADMSG when unreadable (diag). */
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
 void mdp_journal_free(struct mdp_journal *j);
 /* Serialize (*out malloc'd) and parse (tests, the fuzz target). */

@@ -82,6 +82,7 @@ _sys_copy() {
 	cp -a "$1" "$2"
 	rm -f "$2/run/mdprofile/lock" "$2/var/log/fake-services.log"
 	rmdir "$2/run/mdprofile" 2>/dev/null || true
+	rmdir "$2/run" 2>/dev/null || true
 }
 
 snapshot() {

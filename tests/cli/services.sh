@@ -168,7 +168,9 @@ case_apply_revert_dsm6() {
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
+		synoservice --status synomkthumbd
 		synoservice --resume synomkthumbd
+		synoservice --status synoindexd
 		synoservice --resume synoindexd
 	EOF
 	expect_states synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
@@ -192,7 +194,10 @@ case_apply_revert_dsm7() {
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
+		synopkg status SynologyPhotos
 		synopkg start SynologyPhotos
+		synosystemctl get-active-status synoindexd
+		synosystemctl get-load-status synoindexd
 		synosystemctl start synoindexd
 	EOF
 	expect_states synoindexd=running SynologyPhotos=running pkg-FileStation-thumbd=stopped
@@ -215,6 +220,8 @@ case_apply_revert_systemd() {
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
+		systemctl is-active smbd.service
+		systemctl show -p LoadState --value smbd.service
 		systemctl start smbd.service
 	EOF
 	expect_states smbd.service=running nfs-server.service=stopped
@@ -299,7 +306,9 @@ case_switch() {
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
+		synoservice --status z
 		synoservice --resume z
+		synoservice --status y
 		synoservice --resume y
 	EOF
 	expect_states x=running y=running z=running
@@ -316,7 +325,9 @@ case_resume_fails_on_revert() {
 	mdp revert
 	expect_rc 4
 	expect_calls <<-EOF
+		synoservice --status b
 		synoservice --resume b
+		synoservice --status a
 		synoservice --resume a
 	EOF
 	expect_err_has "service a is still paused"
@@ -325,6 +336,7 @@ case_resume_fails_on_revert() {
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
+		synoservice --status a
 		synoservice --resume a
 	EOF
 	expect_states a=running b=running
@@ -344,11 +356,11 @@ crash_after_write() {
 	expect_states a=running b=running
 	mdp recover
 	expect_rc 0
-	# The journal names every service apply meant to pause; resuming one
-	# that never got paused is a no-op start.
+	# The journal names every service apply meant to pause; recover looks
+	# first and resumes only what is not running.
 	expect_calls <<-EOF
-		synoservice --resume b
-		synoservice --resume a
+		synoservice --status b
+		synoservice --status a
 	EOF
 	expect_states a=running b=running
 	expect_baseline
@@ -376,32 +388,42 @@ crash_in_pause() {
 	# shellcheck disable=SC2046
 	kill -9 $(cat "$ROOT/var/lib/fake-services/$hung.hang.pids") 2>/dev/null
 	rm -f "$ROOT/var/lib/fake-services/$hung.hang"
-	expect_calls
+	expect_calls <"$TOP/$CASE.before"
 	mdp recover
 	expect_rc 0
-	expect_calls <<-EOF
-		synoservice --resume b
-		synoservice --resume a
-	EOF
+	expect_calls <"$TOP/$CASE.after"
 	expect_states a=running b=running
 	expect_baseline
 }
 
+# The killed pause never changed its service: recover leaves it alone and
+# resumes only what was really paused.
 case_crash_in_pause_1() {
-	crash_in_pause a <<-EOF
+	cat >"$TOP/$CASE.before" <<-EOF
 		synoservice --status a
 		synoservice --status b
 		synoservice --pause a
 	EOF
+	cat >"$TOP/$CASE.after" <<-EOF
+		synoservice --status b
+		synoservice --status a
+	EOF
+	crash_in_pause a
 }
 
 case_crash_in_pause_2() {
-	crash_in_pause b <<-EOF
+	cat >"$TOP/$CASE.before" <<-EOF
 		synoservice --status a
 		synoservice --status b
 		synoservice --pause a
 		synoservice --pause b
 	EOF
+	cat >"$TOP/$CASE.after" <<-EOF
+		synoservice --status b
+		synoservice --status a
+		synoservice --resume a
+	EOF
+	crash_in_pause b
 }
 
 case_crash_in_revert() {
@@ -417,7 +439,9 @@ case_crash_in_revert() {
 	mdp recover
 	expect_rc 0
 	expect_calls <<-EOF
+		synoservice --status b
 		synoservice --resume b
+		synoservice --status a
 		synoservice --resume a
 	EOF
 	expect_states a=running b=running

@@ -22,5 +22,7 @@ fuzz: $(FUZZ_BIN)
 fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
 		echo "== $$n (smoke, $(FUZZ_SMOKE_RUNS) runs)"; \
-		$$f -runs=$(FUZZ_SMOKE_RUNS) -max_len=8192 -seed=1 tests/fuzz/seeds/$$n \
+		rm -rf build/fuzz/smoke-$$n; mkdir -p build/fuzz/smoke-$$n; \
+		$$f -runs=$(FUZZ_SMOKE_RUNS) -max_len=8192 -seed=1 build/fuzz/smoke-$$n \
+			tests/fuzz/seeds/$$n \
 			2>build/fuzz/$$n.log || { tail -40 build/fuzz/$$n.log; exit 1; }; done

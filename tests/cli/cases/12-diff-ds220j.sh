@@ -1,0 +1,27 @@
+# A 512 MiB two-disk DS220j (DSM 7): raid1 only, low-ram.
+fixture ds220j-dsm7
+run diff low-ram
+expect_exit 1
+expect_stdout <<'EOF'
+profile low-ram (@BIN@/profiles/low-ram.yaml)
+
+dev.raid
+  speed_limit_min                 10000 KiB/s -> 50000 KiB/s
+
+1 change pending
+EOF
+expect_stderr <<'EOF'
+EOF
+run diff reshape-fast
+expect_exit 1
+expect_stdout <<'EOF'
+profile reshape-fast (@BIN@/profiles/reshape-fast.yaml)
+
+dev.raid
+  speed_limit_min                 10000 KiB/s -> 100000 KiB/s
+  speed_limit_max                200000 KiB/s -> 500000 KiB/s
+
+2 changes pending
+EOF
+expect_stderr <<'EOF'
+EOF

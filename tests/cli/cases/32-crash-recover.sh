@@ -1,0 +1,52 @@
+# Invariant 5 on the real binary: SIGKILL right after the k-th system write,
+# for every k, then `recover` -> the baseline, byte for byte.
+fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running pkgctl-FileStation=running
+snapshot
+k=1
+while :; do
+	MDPROFILE_FAULT=crash-after-write:$k run -q apply reshape-fast
+	[ "$RC" = 0 ] && break # past the last write: a normal apply
+	expect_exit 137
+	[ -f "$ROOT/run/mdprofile/journal" ] || _fail "crash $k: no journal left"
+	run status
+	expect_stderr <<'EOF'
+mdprofile: warning: an interrupted or stale transaction was found; run 'mdprofile recover'
+EOF
+	run recover
+	expect_exit 0
+	expect_unchanged "crash after write $k + recover"
+	[ ! -f "$ROOT/run/mdprofile/journal" ] || _fail "crash $k: journal left after recover"
+	k=$((k + 1))
+	[ $k -le 40 ] || { _fail "never finished"; break; }
+done
+[ $k -ge 7 ] || _fail "only $((k - 1)) crash points were tried"
+run revert
+expect_exit 0
+expect_unchanged "revert"
+
+# What recover says, and that any mutating command recovers first.
+MDPROFILE_FAULT=crash-after-write:3 run -q apply reshape-fast
+expect_exit 137
+run recover
+expect_exit 0
+expect_stdout <<'EOF'
+found an interrupted apply of profile reshape-fast: restoring the baseline
+md2 read_ahead: 32768 KiB -> 192 KiB
+dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
+dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
+EOF
+run recover
+expect_exit 0
+expect_stdout <<'EOF'
+nothing to recover
+EOF
+MDPROFILE_FAULT=crash-after-write:2 run -q apply reshape-fast
+run revert
+expect_exit 0
+expect_stdout <<'EOF'
+found an interrupted apply of profile reshape-fast: restoring the baseline
+dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
+dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
+EOF
+expect_unchanged "revert after crash"
