@@ -150,6 +150,18 @@ parity_arrays() {
 	arrays_of_level raid6
 }
 
+# A directory for the scenarios' own profiles: mdprofile refuses profiles in a
+# group/world-writable directory such as /tmp, as it should.
+PROFILES=$VM_STATE/profiles
+mkdir -p "$PROFILES"
+chmod 0755 "$PROFILES"
+
+# section TEXT HEADER: the lines of a `diff` section that starts with HEADER
+# (e.g. "md1 ") up to the next blank line.
+section() {
+	printf '%s\n' "$1" | awk -v h="$2" 'index($0, h) == 1 { on = 1 } on && /^$/ { exit } on'
+}
+
 # have_mdprofile: whether the tool is in the image (the lab also boots without it).
 have_mdprofile() {
 	[ -x "$MDP" ]

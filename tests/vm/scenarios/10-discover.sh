@@ -11,12 +11,30 @@ assert_exit 1 "diff reshape-fast on a fresh system has pending changes"
 diff_out="$OUT
 $ERR"
 for md in $(parity_arrays); do
-	assert_match "$diff_out" "($md.*stripe_cache_size|stripe_cache_size.*$md)" \
-		"diff names $md's stripe_cache_size"
+	assert_match "$(section "$diff_out" "$md ")" "stripe_cache_size" \
+		"diff lists $md's stripe_cache_size"
 done
-# raid1 has no stripe cache: the kernel has no such file, and the tool says why.
+assert_eq "$(section "$diff_out" "md0 ")" "" "reshape-fast has nothing for raid1 md0"
+
+# raid1 has no stripe cache: the kernel has no such file, and a profile asking
+# one for every array gets a note for raid1, not a write.
 assert_eq "$(sysval /sys/block/md0/md/stripe_cache_size)" "(missing)" "raid1 md0 has no stripe cache"
-assert_match "$diff_out" "md0.*(skip|not applicable|n/a|raid1)" "diff says md0 (raid1) is skipped"
+cat >"$PROFILES/all-scs.yaml" <<'YAML'
+description: a stripe cache for every array
+arrays:
+  - match: all
+    stripe_cache_size: 1024
+YAML
+mdp diff "$PROFILES/all-scs.yaml"
+assert_exit 1 "diff of a stripe cache for all arrays"
+assert_out "md0.*(skip|not applicable|n/a|raid1)" "diff says md0 (raid1) is skipped"
+mdp apply "$PROFILES/all-scs.yaml"
+assert_exit 0 "apply of a stripe cache for all arrays (raid1 skipped, not an error)"
+for md in $(parity_arrays); do
+	assert_eq "$(cat /sys/block/$md/md/stripe_cache_size)" 1024 "$md stripe_cache_size reads back 1024"
+done
+mdp revert
+assert_exit 0 "revert"
 assert_snapshot "$VM_STATE/snap.10" "diff changed nothing"
 
 mdp status

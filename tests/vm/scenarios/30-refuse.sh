@@ -6,7 +6,7 @@ snapshot "$VM_STATE/snap.30"
 # The kernel keeps read-ahead in whole pages: 1023 KiB reads back as 1020 KiB.
 # The loader cannot know that, so only the read-back catches it (invariant 3).
 # The speed limit comes first so there is something to roll back.
-cat >/tmp/ra-odd.yaml <<'YAML'
+cat >"$PROFILES/ra-odd.yaml" <<'YAML'
 description: read-ahead the kernel rounds down to a page multiple
 raid:
   speed_limit_min: 54321
@@ -14,12 +14,12 @@ arrays:
   - match: all
     read_ahead: 1023KiB
 YAML
-mdp apply /tmp/ra-odd.yaml
+mdp apply "$PROFILES/ra-odd.yaml"
 assert_exit 3 "apply of a read-ahead the kernel rounds is refused"
 assert_snapshot "$VM_STATE/snap.30" "rounded read-ahead: everything rolled back"
 
 # The same for member disks' read-ahead.
-cat >/tmp/mra-odd.yaml <<'YAML'
+cat >"$PROFILES/mra-odd.yaml" <<'YAML'
 description: member read-ahead the kernel rounds down
 raid:
   speed_limit_max: 123457
@@ -28,13 +28,13 @@ arrays:
     stripe_cache_size: 512
     member_read_ahead: 4095KiB
 YAML
-mdp apply /tmp/mra-odd.yaml
+mdp apply "$PROFILES/mra-odd.yaml"
 assert_exit 3 "apply of a member read-ahead the kernel rounds is refused"
 assert_snapshot "$VM_STATE/snap.30" "rounded member read-ahead: everything rolled back"
 
 # md refuses preread_bypass_threshold above the stripe cache (EINVAL); the plan
 # knows the rule and must refuse before touching anything (exit 2).
-cat >/tmp/preread.yaml <<'YAML'
+cat >"$PROFILES/preread.yaml" <<'YAML'
 description: preread above the stripe cache
 raid:
   speed_limit_min: 54321
@@ -42,9 +42,15 @@ arrays:
   - match: {levels: [raid5, raid6]}
     preread_bypass_threshold: 4096
 YAML
-mdp apply /tmp/preread.yaml
+mdp apply "$PROFILES/preread.yaml"
 assert_exit 2 "preread above the stripe cache is refused before any write"
 assert_snapshot "$VM_STATE/snap.30" "preread refusal touched nothing"
+
+# A profile anyone may have written is refused before anything is read.
+cp "$PROFILES/ra-odd.yaml" /tmp/anyone.yaml
+mdp apply /tmp/anyone.yaml
+assert_exit 2 "a profile in world-writable /tmp is refused"
+assert_snapshot "$VM_STATE/snap.30" "the /tmp profile touched nothing"
 
 # Injected failures on the real kernel: the k-th write fails (EIO) or is
 # clamped; every k up to the number of writes apply makes.

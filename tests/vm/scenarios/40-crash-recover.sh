@@ -47,12 +47,12 @@ crash_series revert
 
 # A kill from outside at arbitrary moments (no seam): after recover the system
 # is either the baseline or, if apply had finished, fully applied.
-for d in 0 2000 5000 10000 20000 40000; do
+for d in 0 5000 20000 50000 100000 200000 400000 800000 1500000; do
 	$MDP apply reshape-fast >/dev/null 2>&1 &
 	pid=$!
 	usleep $d
 	kill -9 $pid 2>/dev/null
-	wait $pid
+	wait $pid 2>/dev/null
 	st=$?
 	mdp recover
 	if [ $st = 0 ]; then

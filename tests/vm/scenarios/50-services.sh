@@ -15,10 +15,13 @@ f=/tmp/syno/$2
 [ -f "$f" ] || { echo "Service [$2] is not found"; exit 1; }
 case $1 in
 --status)
+	# A paused service stays enabled but its upstart job is stopped.
 	s=$(cat "$f")
-	echo "Service [$2] status=[enable]"
+	job=stop
+	[ "$s" = start ] && job=start
+	echo "service [$2] status=[enable]"
 	echo "required upstart job:"
-	echo "	[$2] is $s."
+	echo "	[$2] is $job."
 	[ "$s" = start ] && exit 0
 	exit 1 ;;
 --pause) echo pause >"$f" ;;
@@ -43,7 +46,7 @@ state() {
 	cat "$SYNO/$1"
 }
 
-cat >/tmp/svc.yaml <<'YAML'
+cat >"$PROFILES/svc.yaml" <<'YAML'
 description: pause indexing during RAID work
 raid:
   speed_limit_min: 50000
@@ -56,7 +59,7 @@ YAML
 
 fake_dsm
 snapshot "$VM_STATE/snap.50"
-mdp apply /tmp/svc.yaml
+mdp apply "$PROFILES/svc.yaml"
 assert_exit 0 "apply with services on DSM 6"
 assert_ne "$(state synoindexd)" start "synoindexd paused"
 assert_ne "$(state synomkthumbd)" start "synomkthumbd paused"
@@ -75,7 +78,7 @@ fi
 assert_snapshot "$VM_STATE/snap.50" "tunables byte-identical after revert"
 
 # A crash after pausing: recover resumes the paused services.
-MDPROFILE_FAULT=crash-after-write:1 mdp apply /tmp/svc.yaml
+MDPROFILE_FAULT=crash-after-write:1 mdp apply "$PROFILES/svc.yaml"
 if [ "$RC" = 137 ]; then
 	mdp recover
 	assert_exit 0 "recover after a crash with paused services"
