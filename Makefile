@@ -47,6 +47,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 .PHONY: all deps check check-fast unit cli schema fuzz fuzz-smoke vm-check demo bench \
 	install static format clean
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 all: mdprofile
 
@@ -103,7 +104,7 @@ schema:
 	@python3 tests/schema/check_schema.py
 
 check-fast: deps
-	@$(MAKE) --no-print-directory unit cli schema fuzz-smoke
+	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke
 
 check: check-fast
 	@$(MAKE) --no-print-directory vm-check

@@ -427,9 +427,9 @@ static int load_path(const struct loader *L, const char *path, const struct fram
 		     struct mdp_profile *out)
 {
 	struct frame fr = {.up = up, .has_id = true};
-	char dir[4096], *data, *name;
+	char dir[4096], *data = NULL, *name;
 	struct stat st;
-	size_t len;
+	size_t len = 0;
 	int r;
 
 	r = dir_of(path, dir, sizeof(dir));

@@ -35,7 +35,13 @@ run() {
 run_noroot() {
 	LAST="$*"
 	set +e
-	(cd "$SRC" && "$MDP" "$@") >"$WORK/out" 2>"$WORK/err"
+	# The subshell waits for mdprofile itself, so a "Killed" notice from a
+	# crash test lands in the captured stderr, not on the terminal.
+	(
+		cd "$SRC" && "$MDP" "$@"
+		rc=$?
+		exit $rc
+	) >"$WORK/out" 2>"$WORK/err"
 	RC=$?
 	set -e
 }
