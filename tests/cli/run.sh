@@ -23,6 +23,7 @@ for c in $cases; do
 	WORK="$TOP/w-$CASE"
 	mkdir -p "$WORK"
 	FAILED=0
+	ROOT="$WORK/root" # until the case picks a fixture
 	# Each case runs in a subshell so its variables stay its own.
 	if (
 		. "$SRC/tests/cli/lib.sh"
