@@ -216,8 +216,11 @@ static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, 
 	if ((err = raw_to_value(t, raw, &v)))
 		return err;
 	have_now = !read_target(tx->root, t, dev, cur, sizeof(cur), &now);
-	/* Already there: nothing to write (keeps a revert from touching more than it must). */
-	if (have_now && !strcmp(cur, raw))
+	/*
+	 * Already there: nothing to write (keeps a revert from touching more
+	 * than it must). "N (system)" matches whatever N: it follows the sysctl.
+	 */
+	if (have_now && mdp_value_eq(&now, &v))
 		return 0;
 	if ((err = write_verify(tx, t, dev, &v)) || !report)
 		return err;
@@ -391,12 +394,12 @@ static int steps_restore_old(struct mdp_txn *tx, const struct mdp_journal *old,
 	for (size_t i = 0; i < old->n_base; i++) {
 		const struct mdp_jtarget *b = &old->base[i];
 		char cur[MDP_RAW_MAX];
-		struct mdp_value now;
+		struct mdp_value now, base;
 		struct step *s;
 		if (plan_has(pl, b->t, b->dev))
 			continue;
 		if (read_target(tx->root, b->t, b->dev, cur, sizeof(cur), &now) ||
-		    !strcmp(cur, b->raw))
+		    raw_to_value(b->t, b->raw, &base) || mdp_value_eq(&now, &base))
 			continue;
 		if (!(s = steps_add(st, STEP_TUNABLE)))
 			return -ENOMEM;
@@ -551,7 +554,8 @@ static void left_service(struct mdp_txn *tx, const char *svc, bool paused)
 		if (tx->svc && tx->svc->ops)
 			mdp_svc_resume_command(tx->svc, svc, cmd, sizeof(cmd));
 		else
-			snprintf(cmd, sizeof(cmd), "start service %s with your service manager", svc);
+			snprintf(cmd, sizeof(cmd), "start service %s with your service manager",
+				 svc);
 		add_line(&tx->rep.fix, &tx->rep.n_fix, "%s", cmd);
 	} else {
 		add_line(&tx->rep.left, &tx->rep.n_left,

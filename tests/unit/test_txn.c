@@ -23,7 +23,7 @@
 #include "profile.h"
 #include "txn.h"
 
-enum fkind { F_NONE, F_WRITE, F_FSYNC, F_RENAME, F_CLAMP };
+enum fkind { F_NONE, F_WRITE, F_WRITE_FROM, F_FSYNC, F_RENAME, F_CLAMP };
 
 struct faults {
 	enum fkind kind;
@@ -38,6 +38,8 @@ static int f_write(const struct mdp_root *r, const char *path, const char *data,
 	f->writes++;
 	if (f->kind == F_WRITE && f->writes == f->k)
 		return -EIO;
+	if (f->kind == F_WRITE_FROM && f->writes >= f->k)
+		return -EIO; /* the disk went away: the undo fails too */
 	if (f->kind == F_CLAMP && f->writes == f->k) {
 		char half[32];
 		snprintf(half, sizeof(half), "%llu\n", strtoull(data, NULL, 10) / 2);
@@ -445,6 +447,44 @@ static void test_recover_interrupted(void **state)
 	env_teardown(&e);
 }
 
+/* Exit 4: the undo itself fails; the report says what is left and how to fix it. */
+static void test_rollback_incomplete(void **state)
+{
+	struct mdp_profile p;
+	struct mdp_txn_report rep;
+	struct mdp_diags d;
+	struct mdp_txn tx;
+	struct env e;
+	bool did;
+
+	(void)state;
+	profile_fast(&p, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	e.f.kind = F_WRITE_FROM;
+	e.f.k = 3;
+	assert_int_equal(run_apply(&e, &p, &rep), MDP_TXN_PARTIAL);
+	for (size_t i = 0; i < rep.n_left && getenv("TXN_DEBUG"); i++)
+		fprintf(stderr, "left: %s / %s\n", rep.left[i], rep.fix[i]);
+	/* Writes 1 and 2 (the two sysctls) succeeded and could not be undone. */
+	assert_int_equal(rep.n_left, 2);
+	assert_string_equal(rep.left[0], "dev.raid.speed_limit_max is not back to 200000");
+	assert_string_equal(rep.fix[0], "echo 200000 > /proc/sys/dev/raid/speed_limit_max");
+	assert_string_equal(rep.left[1], "dev.raid.speed_limit_min is not back to 10000");
+	assert_string_equal(rep.fix[1], "echo 10000 > /proc/sys/dev/raid/speed_limit_min");
+	mdp_txn_report_free(&rep);
+	/* The journal is kept, so recover finishes the job once writes work again. */
+	assert_true(mdp_txn_needs_recover(&e.r));
+	e.f.kind = F_NONE;
+	mdp_diags_init(&d);
+	tx = (struct mdp_txn){.root = &e.r, .d = &d};
+	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_true(did);
+	assert_true(env_identical(&e));
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	env_teardown(&e);
+}
+
 static void test_journal_roundtrip(void **state)
 {
 	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000"},
@@ -510,6 +550,7 @@ int main(void)
 	    cmocka_unit_test(test_failed_switch_keeps_a),
 	    cmocka_unit_test(test_stale_journal),
 	    cmocka_unit_test(test_recover_interrupted),
+	    cmocka_unit_test(test_rollback_incomplete),
 	    cmocka_unit_test(test_journal_roundtrip),
 	    cmocka_unit_test(test_lock_exclusive),
 	};

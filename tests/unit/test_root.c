@@ -1,0 +1,185 @@
+/*
+ * test_root: the root abstraction and the tunable registry, the two pieces
+ * that decide where mdprofile may write.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "root.h"
+#include "tunable.h"
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512], cmd[1024];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", dir, rel);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_paths(void **state)
+{
+	struct mdp_root r;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(mdp_root_init(&r, NULL), 0);
+	assert_true(mdp_root_is_real(&r));
+	assert_int_equal(mdp_root_path(&r, "/proc/mdstat", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/proc/mdstat");
+	assert_int_equal(mdp_root_init(&r, "/tmp"), 0);
+	assert_false(mdp_root_is_real(&r));
+	assert_int_equal(mdp_root_path(&r, "/proc/mdstat", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/tmp/proc/mdstat");
+	/* Nothing climbs out of the root, and only absolute system paths. */
+	assert_int_equal(mdp_root_path(&r, "/sys/../etc/passwd", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(mdp_root_path(&r, "/sys/..", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(mdp_root_path(&r, "proc/mdstat", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(
+	    mdp_root_path(&r, "/a/very/long/path/indeed/more/than/sixty/four/bytes/for/sure/yes",
+			  buf, sizeof(buf)),
+	    -ENAMETOOLONG);
+	assert_int_equal(mdp_root_init(&r, "/nonexistent-mdp"), -ENOENT);
+	assert_int_equal(mdp_root_init(&r, "/etc/hostname"), -ENOTDIR);
+}
+
+static void test_registry(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(mdp_tunable_path(MDP_T_STRIPE_CACHE_SIZE, "md2", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/sys/block/md2/md/stripe_cache_size");
+	assert_int_equal(mdp_tunable_path(MDP_T_MEMBER_READ_AHEAD_KB, "sata1", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/sys/block/sata1/queue/read_ahead_kb");
+	assert_int_equal(mdp_tunable_path(MDP_T_SPEED_LIMIT_MIN, "", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/proc/sys/dev/raid/speed_limit_min");
+	/* Device names are never paths. */
+	const char *bad[] = {"../../etc/passwd",
+			     "md2/../x",
+			     "",
+			     "MD2",
+			     "md 2",
+			     "2md",
+			     NULL,
+			     "a23456789012345678901234567890123"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(
+		    mdp_tunable_path(MDP_T_STRIPE_CACHE_SIZE, bad[i], buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(mdp_tunable_path(MDP_T_SPEED_LIMIT_MIN, "md2", buf, sizeof(buf)), -EINVAL);
+	assert_null(mdp_tunable_info(MDP_T_COUNT));
+}
+
+static void test_values(void **state)
+{
+	struct mdp_value v;
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(mdp_tunable_parse(MDP_T_STRIPE_CACHE_SIZE, "256\n", &v), 0);
+	assert_int_equal(v.kind, MDP_V_NUM);
+	assert_int_equal(v.num, 256);
+	assert_int_equal(mdp_tunable_parse(MDP_T_SYNC_SPEED_MIN, "1000 (system)\n", &v), 0);
+	assert_int_equal(v.kind, MDP_V_SYSTEM);
+	assert_int_equal(v.num, 1000);
+	assert_int_equal(mdp_tunable_parse(MDP_T_SYNC_SPEED_MAX, "5000 (local)", &v), 0);
+	assert_int_equal(v.kind, MDP_V_NUM);
+	/* "(system)" only where md renders it; junk never parses. */
+	assert_int_equal(mdp_tunable_parse(MDP_T_STRIPE_CACHE_SIZE, "1000 (system)", &v), -EINVAL);
+	assert_int_equal(mdp_tunable_parse(MDP_T_STRIPE_CACHE_SIZE, "12junk", &v), -EINVAL);
+	assert_int_equal(mdp_tunable_parse(MDP_T_STRIPE_CACHE_SIZE, "", &v), -EINVAL);
+	assert_int_equal(mdp_tunable_parse(MDP_T_SYNC_SPEED_MIN, "1 (sys)", &v), -EINVAL);
+	assert_int_equal(mdp_tunable_parse(MDP_T_STRIPE_CACHE_SIZE, "99999999999999999999999", &v),
+			 -EINVAL);
+	v = (struct mdp_value){MDP_V_SYSTEM, 7};
+	assert_int_equal(mdp_tunable_format(MDP_T_SYNC_SPEED_MIN, &v, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "system\n");
+	assert_int_equal(mdp_tunable_format(MDP_T_STRIPE_CACHE_SIZE, &v, buf, sizeof(buf)),
+			 -EINVAL);
+	v = (struct mdp_value){MDP_V_NUM, 4096};
+	assert_int_equal(mdp_tunable_format(MDP_T_STRIPE_CACHE_SIZE, &v, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "4096\n");
+}
+
+/* A fixture tree renders sync_speed like md, and follows the sysctl. */
+static void test_fixture_kernel_rendering(void **state)
+{
+	char dir[] = "/tmp/mdp-root-XXXXXX", buf[64], cmd[128];
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "proc/sys/dev/raid/speed_limit_min", "1000\n");
+	put(dir, "sys/block/md2/md/sync_speed_min", "1000 (system)\n");
+	put(dir, "sys/block/md3/md/sync_speed_min", "5000 (local)\n");
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	assert_int_equal(mdp_root_write(&r, "/proc/sys/dev/raid/speed_limit_min", "9000\n"), 0);
+	assert_true(mdp_root_read(&r, "/sys/block/md2/md/sync_speed_min", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "9000 (system)\n");
+	assert_true(mdp_root_read(&r, "/sys/block/md3/md/sync_speed_min", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "5000 (local)\n");
+	assert_int_equal(mdp_root_write(&r, "/sys/block/md3/md/sync_speed_min", "system\n"), 0);
+	assert_true(mdp_root_read(&r, "/sys/block/md3/md/sync_speed_min", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "9000 (system)\n");
+	assert_int_equal(mdp_root_write(&r, "/sys/block/md3/md/sync_speed_min", "77\n"), 0);
+	assert_true(mdp_root_read(&r, "/sys/block/md3/md/sync_speed_min", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "77 (local)\n");
+	/* Writes never create files: a tunable that is not there is an error. */
+	assert_int_equal(mdp_root_write(&r, "/sys/block/md9/md/stripe_cache_size", "1\n"), -ENOENT);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static int fail_rename(const struct mdp_root *r, const char *from, const char *to)
+{
+	(void)r;
+	(void)from;
+	(void)to;
+	return -EIO;
+}
+
+/* replace: the old content survives a failed rename, and no temp is left. */
+static void test_replace_atomic(void **state)
+{
+	char dir[] = "/tmp/mdp-root-XXXXXX", buf[64], cmd[128];
+	struct mdp_root_ops ops = mdp_root_default_ops;
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	assert_int_equal(mdp_root_mkdir_p(&r, "/run/mdprofile", 0700), 0);
+	assert_int_equal(mdp_root_replace(&r, "/run/mdprofile/j", "one\n", 4, 0600), 0);
+	ops.rename = fail_rename;
+	r.ops = &ops;
+	assert_int_equal(mdp_root_replace(&r, "/run/mdprofile/j", "two\n", 4, 0600), -EIO);
+	assert_true(mdp_root_read(&r, "/run/mdprofile/j", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "one\n");
+	assert_false(mdp_root_exists(&r, "/run/mdprofile/j.tmp"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_paths),          cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_values),         cmocka_unit_test(test_fixture_kernel_rendering),
+	    cmocka_unit_test(test_replace_atomic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
