@@ -428,9 +428,18 @@ static int emit_globals(struct ctx *c)
 {
 	struct want w[MDP_T_COUNT] = {0};
 
-	for (int t = MDP_T_SPEED_LIMIT_MIN; t <= MDP_T_SPEED_LIMIT_MAX; t++)
-		if (c->p->global[t].kind != MDP_S_UNSET)
-			w[t] = (struct want){&c->p->global[t], 0, c->p->global[t].num};
+	for (int t = MDP_T_SPEED_LIMIT_MIN; t <= MDP_T_SPEED_LIMIT_MAX; t++) {
+		if (c->p->global[t].kind == MDP_S_UNSET)
+			continue;
+		/* No md driver loaded: nothing to tune, and nothing a write could create. */
+		if (!c->s->global[t].present) {
+			if (note(c, "", "dev.raid.%s skipped: md is not loaded (no %s)",
+				 mdp_tunable_info(t)->key, mdp_tunable_info(t)->path))
+				return -ENOMEM;
+			continue;
+		}
+		w[t] = (struct want){&c->p->global[t], 0, c->p->global[t].num};
+	}
 	return emit_pair(c, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX, "", w, c->s->global);
 }
 

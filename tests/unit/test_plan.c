@@ -247,6 +247,30 @@ static void test_disks_and_system(void **state)
 	mdp_system_free(&x.s);
 }
 
+/* Without the md driver there is no sysctl to write: a note, not a failure. */
+static void test_md_not_loaded(void **state)
+{
+	struct mdp_profile p = {.name = "t", .path = "t.yaml"};
+	struct mdp_plan pl;
+	struct mdp_diags d;
+	struct sys x;
+
+	(void)state;
+	load_sys(&x, "ds-dsm6-reshape");
+	x.s.global[MDP_T_SPEED_LIMIT_MIN].present = false;
+	p.global[MDP_T_SPEED_LIMIT_MIN] = num(100000);
+	p.global[MDP_T_SPEED_LIMIT_MAX] = num(500000);
+	assert_int_equal(build(&p, &x, &pl, &d), 0);
+	assert_null(find(&pl, MDP_T_SPEED_LIMIT_MIN, ""));
+	assert_non_null(find(&pl, MDP_T_SPEED_LIMIT_MAX, ""));
+	assert_int_equal(pl.n_notes, 1);
+	assert_string_equal(pl.notes[0].text, "dev.raid.speed_limit_min skipped: md is not loaded "
+					      "(no /proc/sys/dev/raid/speed_limit_min)");
+	mdp_plan_free(&pl);
+	mdp_diags_free(&d);
+	mdp_system_free(&x.s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +280,7 @@ int main(void)
 	    cmocka_unit_test(test_rule_precedence),
 	    cmocka_unit_test(test_reshape_keeps_stripes),
 	    cmocka_unit_test(test_disks_and_system),
+	    cmocka_unit_test(test_md_not_loaded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
