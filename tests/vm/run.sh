@@ -109,6 +109,10 @@ one_boot() {
 	echo "vm-run: boot $1 took $(($(date +%s) - start)) s"
 	if [ "$mode" = demo ]; then
 		[ $rc -eq 0 ] || die "demo qemu exited $rc"
+		grep -q '^DEMO-END' "$2" || die "the demo did not finish (see $2)"
+		if grep -Eqi 'Oops|BUG:|Kernel panic|call trace' "$2"; then
+			die "kernel oops/BUG/panic in the demo (see $2)"
+		fi
 		return 0
 	fi
 	[ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "vm-run: FAILED: timed out after $timeout_s s"
