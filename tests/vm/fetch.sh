@@ -21,7 +21,7 @@ want="crc32c_generic md-mod raid0 raid1 raid10 raid456 virtio_blk virtio_pci"
 
 die() { echo "vm-fetch: $*" >&2; exit 1; }
 
-complete() {
+cache_complete() {
 	[ -s "$cache/vmlinuz" ] && [ -s "$cache/modules/load.order" ] && [ -s "$cache/kver" ]
 }
 
@@ -70,7 +70,7 @@ resolve() (
 )
 
 main() {
-	if complete; then
+	if cache_complete; then
 		echo "vm-fetch: cache complete ($(cat "$cache/kver"))"
 		return 0
 	fi

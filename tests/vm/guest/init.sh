@@ -142,7 +142,7 @@ assemble_arrays() {
 	mdadm --examine --scan 2>/dev/null | sed -n 's/.*UUID=\([^ ]*\).*/\1/p' |
 		while read -r uuid; do
 			mdadm_q --assemble "/dev/md$n" --run --uuid="$uuid" \
-				--backup-file=/run/md5.backup --invalid-backup $(ls /dev/vd*)
+				--backup-file=/run/md5.backup --invalid-backup /dev/vd*
 			n=$((n + 1))
 		done
 }
