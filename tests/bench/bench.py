@@ -23,6 +23,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True   # leave no __pycache__ in tests/fixtures
 sys.path.insert(0, os.path.join(SRCDIR, "tests", "fixtures"))
 import mkroot  # noqa: E402  (read_tree: the tree comparison the fixtures use)
 
