@@ -42,6 +42,8 @@ static int svc_backend(struct cli *cli, struct mdp_svc_backend *b)
 	mdp_diags_free(&d);
 	if (!err && cli->svc_timeout_ms)
 		b->timeout_ms = cli->svc_timeout_ms;
+	if (!err)
+		fault_wrap_services(&cli->fault, b);
 	return err ? MDP_EXIT_USAGE : 0;
 }
 

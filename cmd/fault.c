@@ -8,6 +8,7 @@
  *   clamp:K             the K-th system write stores half the value, as a
  *                       kernel short of memory does with stripe_cache_size
  *   crash-after-write:K SIGKILL right after the K-th system write
+ *   crash-after-service:K SIGKILL right after the K-th service pause/resume
  *   fsync:K, rename:K   the K-th journal fsync/rename fails with EIO
  * Unset, the default ops are used untouched.
  */
@@ -80,9 +81,51 @@ static const struct {
 	const char *name;
 	enum fault_kind kind;
 } kinds[] = {
-    {"write", FAULT_WRITE}, {"clamp", FAULT_CLAMP},   {"crash-after-write", FAULT_CRASH},
-    {"fsync", FAULT_FSYNC}, {"rename", FAULT_RENAME},
+    {"write", FAULT_WRITE},
+    {"clamp", FAULT_CLAMP},
+    {"crash-after-write", FAULT_CRASH},
+    {"crash-after-service", FAULT_CRASH_SVC},
+    {"fsync", FAULT_FSYNC},
+    {"rename", FAULT_RENAME},
 };
+
+static void svc_counted(const struct mdp_svc_backend *b)
+{
+	struct fault *f = b->ctx;
+
+	if (++f->svc_calls == f->k)
+		kill(getpid(), SIGKILL);
+}
+
+static int fault_pause(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+{
+	struct fault *f = b->ctx;
+	int err = f->svc_real->pause(b, svc, d);
+
+	svc_counted(b);
+	return err;
+}
+
+static int fault_resume(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+{
+	struct fault *f = b->ctx;
+	int err = f->svc_real->resume(b, svc, d);
+
+	svc_counted(b);
+	return err;
+}
+
+void fault_wrap_services(struct fault *f, struct mdp_svc_backend *b)
+{
+	if (f->kind != FAULT_CRASH_SVC || !b->ops)
+		return;
+	f->svc_real = b->ops;
+	f->svc_ops = *b->ops;
+	f->svc_ops.pause = fault_pause;
+	f->svc_ops.resume = fault_resume;
+	b->ops = &f->svc_ops;
+	b->ctx = f;
+}
 
 int fault_setup(struct mdp_root *r, struct fault *f, const char *spec)
 {

@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	}
 	if (fault_setup(&cli.root, &cli.fault, getenv("MDPROFILE_FAULT"))) {
 		cli_err("MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
-			"fsync, rename)",
+			"crash-after-service, fsync, rename)",
 			getenv("MDPROFILE_FAULT"));
 		return MDP_EXIT_USAGE;
 	}

@@ -224,12 +224,39 @@ static int enumerate(struct walk *w, struct names *out)
 
 /* ---- members ------------------------------------------------------------- */
 
+/* Does /sys/block/<disk>/<member> exist for disk = member minus its partition suffix? */
+static bool guess_disk(const struct walk *w, const char *member, char *disk)
+{
+	char cand[MDP_NAME_MAX], path[PATH_MAX];
+	size_t n = strlen(member);
+
+	if (n >= sizeof(cand))
+		return false;
+	while (n > 0 && member[n - 1] >= '0' && member[n - 1] <= '9')
+		n--;
+	if (n == strlen(member) || n == 0)
+		return false;
+	/* "p" separates the partition number when the disk name ends in a digit. */
+	if (n >= 2 && member[n - 1] == 'p' && member[n - 2] >= '0' && member[n - 2] <= '9')
+		n--;
+	memcpy(cand, member, n);
+	cand[n] = '\0';
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", cand, member);
+	if (!mdp_root_is_dir(w->r, path))
+		return false;
+	copy_str(disk, MDP_NAME_MAX, cand);
+	return true;
+}
+
 /* The /sys/block entry holding member: itself for a whole disk, else its parent. */
 static void find_disk(const struct walk *w, const char *member, char *disk)
 {
 	char path[PATH_MAX];
 
 	disk[0] = '\0';
+	/* Kernel partition names: sda5 -> sda, nvme0n1p1 / sata1p5 -> nvme0n1 / sata1. */
+	if (guess_disk(w, member, disk))
+		return;
 	snprintf(path, sizeof(path), SYS_BLOCK "/%s", member);
 	if (mdp_root_is_dir(w->r, path)) {
 		copy_str(disk, MDP_NAME_MAX, member);

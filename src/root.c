@@ -47,15 +47,19 @@ bool mdp_root_is_real(const struct mdp_root *r)
 
 int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len)
 {
-	int n;
+	size_t pl, sl;
 
 	/* Only absolute system paths, never one that climbs out of the root. */
 	if (!sys || sys[0] != '/' || strstr(sys, "/../") ||
 	    (strlen(sys) >= 3 && !strcmp(sys + strlen(sys) - 3, "/..")))
 		return -EINVAL;
-	n = snprintf(buf, len, "%s%s", r->prefix, sys);
-	if (n < 0 || (size_t)n >= len)
+	/* Hot: every attribute read goes through here. */
+	pl = strlen(r->prefix);
+	sl = strlen(sys);
+	if (pl + sl >= len)
 		return -ENAMETOOLONG;
+	memcpy(buf, r->prefix, pl);
+	memcpy(buf + pl, sys, sl + 1);
 	return 0;
 }
 
@@ -84,6 +88,12 @@ ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size
 		if (n == 0)
 			break;
 		got += (size_t)n;
+		/*
+		 * A sysfs attribute comes whole in one read, and a short read of
+		 * a regular file is its end: skip the read that would return 0.
+		 */
+		if (got < cap - 1)
+			break;
 	}
 	close(fd);
 	buf[got] = '\0';
