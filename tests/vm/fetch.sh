@@ -39,6 +39,8 @@ download() {
 	# when run as root, so fall back to running it unsandboxed.
 	( cd "$cache/deb" && apt-get download -q "$pkg" ) ||
 		( cd "$cache/deb" && apt-get -o APT::Sandbox::User=root download -q "$pkg" ) ||
+		( apt-get update -qq && cd "$cache/deb" &&
+			apt-get -o APT::Sandbox::User=root download -q "$pkg" ) ||
 		die "apt-get download $pkg failed (is the Debian archive reachable? try apt-get update)"
 }
 
@@ -79,7 +81,13 @@ main() {
 	PATH=$PATH:/sbin:/usr/sbin
 	command -v depmod >/dev/null || die "depmod not found (install kmod)"
 	pkg=$(image_pkg)
-	[ -n "$pkg" ] || die "cannot resolve linux-image-amd64 (run apt-get update)"
+	if [ -z "$pkg" ]; then
+		# Package lists may be empty on a fresh machine where nothing was missing.
+		echo "vm-fetch: refreshing package lists"
+		apt-get update -qq || die "apt-get update failed (is the Debian archive reachable?)"
+		pkg=$(image_pkg)
+	fi
+	[ -n "$pkg" ] || die "cannot resolve linux-image-amd64 from the package lists"
 	kver=${pkg#linux-image-}
 	echo "vm-fetch: $pkg"
 	download "$pkg"
