@@ -8,21 +8,19 @@
  *
  * Array identity matters more than names (md numbers change across
  * reboots), so the UUID is taken from the best source available: md/uuid
- * (Linux >= 5.9), then `mdadm --detail --export` on the real root, then the
+ * (Linux >= 5.9), then `mdadm --detail --export` (found under the root, so
+ * a fixture can carry a fake one), then the
  * md superblock of a member read directly, else it stays unknown.
  */
 #include "discover.h"
+#include "exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef MDP_NO_UDEV
@@ -504,92 +502,28 @@ static bool uuid_from_sysfs(const struct walk *w, struct mdp_array *a)
 	return true;
 }
 
-/* mdadm: absolute paths only, so PATH never decides what runs as root. */
-static const char *find_mdadm(void)
-{
-	static const char *const paths[] = {"/sbin/mdadm", "/usr/sbin/mdadm",
-					    "/usr/local/sbin/mdadm"};
-
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		if (access(paths[i], X_OK) == 0)
-			return paths[i];
-	}
-	return NULL;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Read the child's stdout until EOF, a full buffer or the deadline. */
-static size_t read_until(int fd, char *buf, size_t cap, int64_t deadline)
-{
-	size_t got = 0;
-
-	while (got < cap - 1) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int64_t left = deadline - now_ms();
-		ssize_t n;
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
-			break;
-		n = read(fd, buf + got, cap - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	return got;
-}
-
-/* Child side: only async-signal-safe calls between fork and execve. */
-static void exec_child(int out_fd, const char *prog, char *const argv[], char *const envp[])
-{
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-	if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(null, 2) < 0)
-		_exit(127);
-	execve(prog, argv, envp);
-	_exit(127);
-}
-
 #define MDADM_TIMEOUT_MS 10000
 
-/* `mdadm --detail --export /dev/mdN`, no shell, minimal environment, bounded time. */
-static int uuid_from_mdadm(const char *md, char *out, size_t cap)
+/* `mdadm --detail --export /dev/mdN` through exec: no shell, fixed paths, bounded time. */
+static int uuid_from_mdadm(const struct mdp_root *r, const char *md, char *out, size_t cap)
 {
-	char dev[64], buf[8192];
-	char *envp[] = {"PATH=/sbin:/usr/sbin:/bin:/usr/bin", "LC_ALL=C", NULL};
-	const char *prog = find_mdadm();
-	int fds[2], status, err;
-	size_t n;
-	pid_t pid;
+	const char *argv[] = {"mdadm", "--detail", "--export", NULL, NULL};
+	struct mdp_exec_result *res;
+	char dev[64];
+	int err;
 
-	if (!prog || (size_t)snprintf(dev, sizeof(dev), "/dev/%s", md) >= sizeof(dev))
-		return -ENOENT;
-	char *argv[] = {(char *)prog, "--detail", "--export", dev, NULL};
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	if ((pid = fork()) < 0) {
-		err = -errno;
-		close(fds[0]);
-		close(fds[1]);
-		return err;
-	}
-	if (pid == 0)
-		exec_child(fds[1], prog, argv, envp);
-	close(fds[1]);
-	n = read_until(fds[0], buf, sizeof(buf), now_ms() + MDADM_TIMEOUT_MS);
-	close(fds[0]);
-	kill(pid, SIGKILL); /* a no-op for a child that already exited: not yet reaped */
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return mdp_discover_mdadm_uuid(buf, n, out, cap);
+	if ((size_t)snprintf(dev, sizeof(dev), "/dev/%s", md) >= sizeof(dev))
+		return -ENAMETOOLONG;
+	argv[3] = dev;
+	if (!(res = malloc(sizeof(*res))))
+		return -ENOMEM;
+	err = mdp_exec_run(r, argv, MDADM_TIMEOUT_MS, res);
+	if (!err && res->exit_code != 0)
+		err = -EIO;
+	if (!err)
+		err = mdp_discover_mdadm_uuid(res->out, res->out_len, out, cap);
+	free(res);
+	return err;
 }
 
 static int pread_full(int fd, void *buf, size_t len, off_t off)
@@ -719,7 +653,7 @@ static void read_uuid(const struct walk *w, struct mdp_array *a)
 {
 	if (uuid_from_sysfs(w, a)) {
 		a->uuid_source = "md/uuid";
-	} else if (mdp_root_is_real(w->r) && !uuid_from_mdadm(a->name, a->uuid, sizeof(a->uuid))) {
+	} else if (!uuid_from_mdadm(w->r, a->name, a->uuid, sizeof(a->uuid))) {
 		a->uuid_source = "mdadm";
 	} else if (uuid_from_superblock(w, a)) {
 		a->uuid_source = "superblock";

@@ -392,6 +392,34 @@ static void test_fallbacks(void **state)
 	scratch_done(&sc);
 }
 
+/*
+ * Without md/uuid (DSM kernels), `mdadm --detail --export` comes before the
+ * superblock; a fixture carries a fake mdadm under its root. One that fails
+ * falls through to the superblock.
+ */
+static void test_uuid_from_mdadm(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+
+	(void)state;
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "mkdir -p sbin && printf '%s\\n' '#!/bin/sh' "
+			 "'[ \"$1 $2 $3\" = \"--detail --export /dev/md2\" ] || exit 1' "
+			 "'echo MD_LEVEL=raid5' 'echo MD_UUID=00112233:44556677:8899aabb:ccddeeff' "
+			 "> sbin/mdadm && chmod 755 sbin/mdadm");
+	discover_dir(sc.root, &s, &d);
+	assert_string_equal(s.arrays[2].name, "md2");
+	assert_string_equal(s.arrays[2].uuid, "00112233445566778899aabbccddeeff");
+	assert_string_equal(s.arrays[2].uuid_source, "mdadm");
+	/* md3: the fake exits 1 -> the member superblock, as without mdadm */
+	assert_string_equal(s.arrays[3].uuid_source, "superblock");
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
 static void test_bad_values(void **state)
 {
 	struct scratch sc;
@@ -572,11 +600,12 @@ static void test_sync_completed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dsm6_reshape), cmocka_unit_test(test_ds220j),
-	    cmocka_unit_test(test_server),       cmocka_unit_test(test_fallbacks),
-	    cmocka_unit_test(test_bad_values),   cmocka_unit_test(test_no_sysfs),
-	    cmocka_unit_test(test_real_root),    cmocka_unit_test(test_superblocks),
-	    cmocka_unit_test(test_uuid_text),    cmocka_unit_test(test_sync_completed),
+	    cmocka_unit_test(test_dsm6_reshape),   cmocka_unit_test(test_ds220j),
+	    cmocka_unit_test(test_server),         cmocka_unit_test(test_fallbacks),
+	    cmocka_unit_test(test_bad_values),     cmocka_unit_test(test_uuid_from_mdadm),
+	    cmocka_unit_test(test_no_sysfs),       cmocka_unit_test(test_real_root),
+	    cmocka_unit_test(test_superblocks),    cmocka_unit_test(test_uuid_text),
+	    cmocka_unit_test(test_sync_completed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
