@@ -77,18 +77,23 @@ else
 fi
 assert_snapshot "$VM_STATE/snap.50" "tunables byte-identical after revert"
 
-# A crash after pausing: recover resumes the paused services.
-MDPROFILE_FAULT=crash-after-write:1 mdp apply "$PROFILES/svc.yaml"
-if [ "$RC" = 137 ]; then
+# A crash after each service step (the tunable is already written): recover
+# resumes what was paused and restores the tunables on the real kernel.
+for k in 1 2; do
+	MDPROFILE_FAULT=crash-after-service:$k mdp apply "$PROFILES/svc.yaml"
+	if [ "$RC" != 137 ]; then
+		fail "crash-after-service:$k did not kill apply (exit $RC)"
+		show_last
+		mdp revert
+		continue
+	fi
+	assert_ne "$(state synoindexd)" start "synoindexd paused when killed after step $k"
 	mdp recover
-	assert_exit 0 "recover after a crash with paused services"
-	assert_eq "$(state synoindexd)" start "synoindexd resumed by recover"
-	assert_eq "$(state synorelayd)" stop "synorelayd still stopped after recover"
-	assert_snapshot "$VM_STATE/snap.50" "tunables byte-identical after recover"
-else
-	fail "crash-after-write:1 did not kill apply (exit $RC)"
-	show_last
-	mdp revert
-fi
+	assert_exit 0 "recover after a crash after service step $k"
+	assert_eq "$(state synoindexd)" start "synoindexd resumed by recover ($k)"
+	assert_eq "$(state synomkthumbd)" start "synomkthumbd running after recover ($k)"
+	assert_eq "$(state synorelayd)" stop "synorelayd still stopped after recover ($k)"
+	assert_snapshot "$VM_STATE/snap.50" "tunables byte-identical after recover ($k)"
+done
 echo "    synoservice calls: $(tr '\n' ';' <"$SYNO/calls.log")"
 unfake_dsm
