@@ -419,6 +419,8 @@ static void fixture_follow_sysctl(const struct mdp_root *r, const char *attr, co
 		return;
 	for (size_t i = 0; i < n; i++) {
 		char sys[PATH_MAX], cur[64], path[PATH_MAX], text[64];
+		if (strncmp(names[i], "md", 2))
+			continue; /* disks have no md/ directory */
 		snprintf(sys, sizeof(sys), "/sys/block/%s/md/%s", names[i], attr);
 		if (mdp_root_read_value(r, sys, cur, sizeof(cur)) <= 0 || !strstr(cur, "(system)"))
 			continue;
