@@ -236,7 +236,24 @@ static void test_apply_revert_identical(void **state)
 	env_teardown(&e);
 }
 
-/* Invariant 4: failing the k-th write, for every k, leaves nothing changed. */
+/* Invariant 4: the k-th operation of a kind misbehaving, for every k, changes nothing. */
+static void fail_each(enum fkind kind, unsigned n, const char *what)
+{
+	struct mdp_profile p;
+
+	profile_fast(&p, 4096);
+	for (unsigned k = 1; k <= n; k++) {
+		struct env e;
+		env_setup(&e, "ds-dsm6-reshape");
+		e.f.kind = kind;
+		e.f.k = k;
+		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
+		if (!env_identical(&e))
+			fail_msg("tree changed after %s %u of %u", what, k, n);
+		env_teardown(&e);
+	}
+}
+
 static void test_fail_every_write(void **state)
 {
 	struct mdp_profile p;
@@ -246,67 +263,30 @@ static void test_fail_every_write(void **state)
 	profile_fast(&p, 4096);
 	n = count_writes(&p);
 	assert_true(n >= 10);
-	for (unsigned k = 1; k <= n; k++) {
-		struct env e;
-		env_setup(&e, "ds-dsm6-reshape");
-		e.f.kind = F_WRITE;
-		e.f.k = k;
-		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
-		if (!env_identical(&e))
-			fail_msg("tree changed after failing write %u of %u", k, n);
-		env_teardown(&e);
-	}
+	fail_each(F_WRITE, n, "failing write");
 }
 
 /* The kernel keeping less than asked is a failure, and is rolled back too. */
 static void test_clamp_every_write(void **state)
 {
 	struct mdp_profile p;
-	unsigned n;
 
 	(void)state;
 	profile_fast(&p, 4096);
-	n = count_writes(&p);
-	for (unsigned k = 1; k <= n; k++) {
-		struct env e;
-		env_setup(&e, "ds-dsm6-reshape");
-		e.f.kind = F_CLAMP;
-		e.f.k = k;
-		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
-		if (!env_identical(&e))
-			fail_msg("tree changed after clamping write %u of %u", k, n);
-		env_teardown(&e);
-	}
-}
-
-static void fail_journal_op(enum fkind kind, unsigned max)
-{
-	struct mdp_profile p;
-
-	profile_fast(&p, 4096);
-	for (unsigned k = 1; k <= max; k++) {
-		struct env e;
-		env_setup(&e, "ds-dsm6-reshape");
-		e.f.kind = kind;
-		e.f.k = k;
-		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
-		if (!env_identical(&e))
-			fail_msg("tree changed after failing journal op %u", k);
-		env_teardown(&e);
-	}
+	fail_each(F_CLAMP, count_writes(&p), "clamping write");
 }
 
 /* Two journal stores per apply: file + directory fsync each, one rename each. */
 static void test_fail_every_fsync(void **state)
 {
 	(void)state;
-	fail_journal_op(F_FSYNC, 4);
+	fail_each(F_FSYNC, 4, "failing journal fsync");
 }
 
 static void test_fail_every_rename(void **state)
 {
 	(void)state;
-	fail_journal_op(F_RENAME, 2);
+	fail_each(F_RENAME, 2, "failing journal rename");
 }
 
 static void test_constant_fsyncs(void **state)
