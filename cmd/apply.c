@@ -125,7 +125,7 @@ static int apply_locked(struct cli *cli, const struct mdp_profile *p, struct mdp
 		for (size_t i = 0; i < pl.n_notes && cli->verbose >= 0; i++)
 			printf("note: %s%s%s\n", pl.notes[i].dev, pl.notes[i].dev[0] ? ": " : "",
 			       pl.notes[i].text);
-		rc = report(cli, tx, mdp_txn_apply(tx, p, &pl, &s), "apply");
+		rc = report(cli, tx, mdp_txn_apply(tx, p, &pl), "apply");
 		if (rc == MDP_EXIT_OK && !tx->rep.n_done && cli->verbose >= 0)
 			printf("profile %s: already in sync, nothing changed\n", p->name);
 		else if (rc == MDP_EXIT_OK && cli->verbose >= 0)

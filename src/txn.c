@@ -645,14 +645,12 @@ static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct 
 	return journal_store(tx, j);
 }
 
-int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl,
-		  const struct mdp_system *s)
+int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl)
 {
 	struct mdp_journal old, j = {0};
 	struct steps st = {0};
 	int err, rc = MDP_TXN_OK;
 
-	(void)s;
 	if ((err = load_current(tx, &old)))
 		return err;
 	if ((err = apply_prepare(tx, p, pl, &old, &j, &st)))

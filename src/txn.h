@@ -21,8 +21,8 @@
 #include "tunable.h"
 
 #define MDP_STATE_DIR "/run/mdprofile"
-#define MDP_JOURNAL MDP_STATE_DIR "/journal"
-#define MDP_LOCK MDP_STATE_DIR "/lock"
+#define MDP_JOURNAL   MDP_STATE_DIR "/journal"
+#define MDP_LOCK      MDP_STATE_DIR "/lock"
 
 struct mdp_svc_backend; /* services.h */
 
@@ -44,7 +44,7 @@ struct mdp_jservice {
 struct mdp_journal {
 	enum mdp_jstate state;
 	char boot_id[40];
-	char profile[256];      /* name of the active/intended profile */
+	char profile[256]; /* name of the active/intended profile */
 	char profile_path[4096];
 	struct mdp_jtarget *base;
 	size_t n_base;
@@ -78,11 +78,11 @@ struct mdp_txn_event {
 struct mdp_txn_report {
 	struct mdp_txn_event *done; /* changes made (apply) or restored (revert) */
 	size_t n_done;
-	char **left;  /* exit 4: what is left changed, one line each */
+	char **left; /* exit 4: what is left changed, one line each */
 	size_t n_left;
-	char **fix;   /* exit 4: commands that would restore it */
+	char **fix; /* exit 4: commands that would restore it */
 	size_t n_fix;
-	char **info;  /* notes: stale journal cleared, recovered, ... */
+	char **info; /* notes: stale journal cleared, recovered, ... */
 	size_t n_info;
 };
 void mdp_txn_report_free(struct mdp_txn_report *rep);
@@ -105,8 +105,7 @@ struct mdp_txn {
  * lock and has run mdp_txn_recover. Returns MDP_TXN_* or a negative errno
  * for errors before anything changed.
  */
-int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl,
-		  const struct mdp_system *s);
+int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl);
 /* Back to the baseline, journal removed. 0 with rep.info "nothing active" when none. */
 int mdp_txn_revert(struct mdp_txn *tx);
 /*

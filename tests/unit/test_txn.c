@@ -172,7 +172,7 @@ static int run_apply(struct env *e, const struct mdp_profile *p, struct mdp_txn_
 	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
 	assert_int_equal(mdp_discover(&e->r, &s, &d), 0);
 	assert_int_equal(mdp_plan_build(p, &s, &pl, &d), 0);
-	rc = mdp_txn_apply(&tx, p, &pl, &s);
+	rc = mdp_txn_apply(&tx, p, &pl);
 	if (getenv("TXN_DEBUG"))
 		for (size_t i = 0; i < d.n; i++)
 			fprintf(stderr, "diag: %s\n", d.v[i].msg);
