@@ -3,6 +3,7 @@
 #   make              build ./mdprofile
 #   make check        every test (unit, CLI, schema, fuzz smoke, real-kernel VM lab)
 #   make check-fast   the same without the VM lab
+#   make valgrind     unit and CLI tests under valgrind memcheck (part of check-fast)
 #   make demo         the main job end to end on the built-in demo
 #   make deps         install the Debian packages the build and tests need (as root)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -35,6 +36,7 @@ UNIT_SUPPORT := $(sort $(wildcard tests/unit/support_*.c))
 REL := build/rel
 SANB := build/san
 STATIC := build/static
+VG := build/vg
 
 REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 REL_CMD_OBJ := $(CMD_SRC:%.c=$(REL)/%.o)
@@ -45,7 +47,7 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all deps check check-fast unit cli schema fuzz fuzz-smoke vm-check demo bench \
-	install static format clean
+	install static format clean valgrind
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -79,6 +81,31 @@ $(SANB)/tests/%: $(SANB)/tests/unit/%.o $(SAN_SUP_OBJ) $(SANB)/libmdp.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
 
+# ---- plain debug build for valgrind (ASan and valgrind do not mix) ---------
+$(VG)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(CC) $(BASE_CFLAGS) -O1 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(VG)/libmdp.a: $(LIB_SRC:%.c=$(VG)/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(VG)/tests/%: $(VG)/tests/unit/%.o $(UNIT_SUPPORT:%.c=$(VG)/%.o) $(VG)/libmdp.a
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+
+$(VG)/mdprofile: $(CMD_SRC:%.c=$(VG)/%.o) $(LIB_SRC:%.c=$(VG)/%.o)
+	$(CC) -o $@ $^ $(PKG_LIBS)
+
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+# Every unit test and the CLI tests that do not crash on purpose, under memcheck.
+valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
+	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%); do \
+		echo "== valgrind $$t"; MDP_SRCDIR=$(CURDIR) $(VALGRIND) $$t >/dev/null; done
+	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile 10-diff-diskstation \
+		11-diff-json 12-diff-ds220j 13-diff-server 14-status 20-list-show 21-usage \
+		30-apply-revert 34-stale-journal 40-bad-input
+
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----
 $(STATIC)/%.o: %.c
 	@mkdir -p $(@D)
@@ -104,7 +131,7 @@ schema:
 	@python3 tests/schema/check_schema.py
 
 check-fast: deps
-	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke
+	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind
 
 check: check-fast
 	@$(MAKE) --no-print-directory vm-check

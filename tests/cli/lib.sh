@@ -38,7 +38,8 @@ run_noroot() {
 	# The subshell waits for mdprofile itself, so a "Killed" notice from a
 	# crash test lands in the captured stderr, not on the terminal.
 	(
-		cd "$SRC" && "$MDP" "$@"
+		# MDP_WRAP: a runner such as valgrind (make valgrind).
+		cd "$SRC" && ${MDP_WRAP:-} "$MDP" "$@"
 		rc=$?
 		exit $rc
 	) >"$WORK/out" 2>"$WORK/err"
