@@ -48,16 +48,49 @@ static int svc_backend(struct cli *cli, struct mdp_svc_backend *b)
 }
 
 /* Print what a transaction did and map its result to the exit code. */
+static void json_list(const char *key, char *const *v, size_t n)
+{
+	printf(", \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", stdout);
+		json_str(v[i]);
+	}
+	putchar(']');
+}
+
+/* --json: one object on stdout; the diagnostics still go to stderr. */
+static void report_json(const struct mdp_txn_report *rep, int rc, const char *verb)
+{
+	const char *result = rc == MDP_TXN_OK        ? "ok"
+			     : rc == MDP_TXN_FAILED  ? "rolled-back"
+			     : rc == MDP_TXN_PARTIAL ? "rollback-incomplete"
+						     : "error";
+
+	printf("{\"command\": \"%s\", \"result\": \"%s\", \"done\": [", verb, result);
+	/* After a rollback nothing done stays done; "left" lists what does. */
+	for (size_t i = 0; i < rep->n_done && rc == MDP_TXN_OK; i++) {
+		fputs(i ? ", " : "", stdout);
+		json_str(rep->done[i].what);
+	}
+	putchar(']');
+	json_list("info", rep->info, rep->n_info);
+	json_list("left", rep->left, rep->n_left);
+	json_list("fix", rep->fix, rep->n_fix);
+	puts("}");
+}
+
 static int report(struct cli *cli, struct mdp_txn *tx, int rc, const char *verb)
 {
 	struct mdp_txn_report *rep = &tx->rep;
 
-	for (size_t i = 0; i < rep->n_info; i++)
+	if (cli->json)
+		report_json(rep, rc, verb);
+	for (size_t i = 0; i < rep->n_info && !cli->json; i++)
 		if (cli->verbose >= 0)
 			printf("%s\n", rep->info[i]);
 	cli_print_diags(tx->d);
 	if (rc == MDP_TXN_OK) {
-		for (size_t i = 0; i < rep->n_done && cli->verbose >= 0; i++)
+		for (size_t i = 0; i < rep->n_done && cli->verbose >= 0 && !cli->json; i++)
 			printf("%s\n", rep->done[i].what);
 		return MDP_EXIT_OK;
 	}
@@ -113,6 +146,16 @@ static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 	return rc;
 }
 
+static void apply_summary(const struct mdp_profile *p, const struct mdp_txn_report *rep)
+{
+	if (!rep->n_done)
+		printf("profile %s: already in sync, nothing changed\n", p->name);
+	else
+		printf("profile %s is active; 'mdprofile revert' restores the values from "
+		       "before\n",
+		       p->name);
+}
+
 static int apply_locked(struct cli *cli, const struct mdp_profile *p, struct mdp_txn *tx)
 {
 	struct mdp_system s = {0};
@@ -122,16 +165,12 @@ static int apply_locked(struct cli *cli, const struct mdp_profile *p, struct mdp
 	if ((rc = pre_recover(cli, tx)))
 		return rc;
 	if (!(rc = cli_discover(cli, &s)) && !(rc = cli_plan(cli, p, &s, &pl))) {
-		for (size_t i = 0; i < pl.n_notes && cli->verbose >= 0; i++)
+		for (size_t i = 0; i < pl.n_notes && cli->verbose >= 0 && !cli->json; i++)
 			printf("note: %s%s%s\n", pl.notes[i].dev, pl.notes[i].dev[0] ? ": " : "",
 			       pl.notes[i].text);
 		rc = report(cli, tx, mdp_txn_apply(tx, p, &pl), "apply");
-		if (rc == MDP_EXIT_OK && !tx->rep.n_done && cli->verbose >= 0)
-			printf("profile %s: already in sync, nothing changed\n", p->name);
-		else if (rc == MDP_EXIT_OK && cli->verbose >= 0)
-			printf("profile %s is active; 'mdprofile revert' restores the values "
-			       "from before\n",
-			       p->name);
+		if (rc == MDP_EXIT_OK && cli->verbose >= 0 && !cli->json)
+			apply_summary(p, &tx->rep);
 	}
 	mdp_plan_free(&pl);
 	mdp_system_free(&s);
@@ -221,7 +260,7 @@ static int recover_fn(struct cli *cli, struct mdp_txn *tx)
 	bool did;
 	int rc = report(cli, tx, mdp_txn_recover(tx, &did), "recover");
 
-	if (rc == MDP_EXIT_OK && !did && cli->verbose >= 0)
+	if (rc == MDP_EXIT_OK && !did && cli->verbose >= 0 && !cli->json)
 		puts("nothing to recover");
 	return rc;
 }
