@@ -5,33 +5,36 @@
  * Invariants (design.md section 5) and the function that keeps each:
  *
  *  1. Before any system value changes, the journal holds its prior value
- *     and is durable: apply_begin() stores the journal (state applying,
- *     every baseline the plan touches, every service it will pause) with
- *     mdp_journal_store() (temp, fsync, rename, fsync dir) before
- *     run_steps() makes the first write.
+ *     and is durable: mdp_txn_apply() builds the whole journal first
+ *     (apply_prepare(): state applying, every baseline the plan touches,
+ *     every service it will pause) and stores it with journal_store()
+ *     (temp, fsync, rename, fsync dir) before step_do() makes the first
+ *     change; restore_baseline() stores state reverting before it writes.
  *  2. The baseline is what the system had before mdprofile first changed
  *     it this boot: journal_add_base() only adds a target that is not
  *     there yet, so a profile switch keeps the first-seen value, and
- *     restore_baseline() writes exactly those bytes back.
+ *     restore_baseline() writes exactly those values back.
  *  3. Every write is read back: write_verify() reads the attribute after
  *     writing and fails when the kernel kept something else.
- *  4. A failure at step k undoes steps k..1 in reverse: rollback(). Step k
- *     is included because a clamped write did change the value.
+ *  4. A failure at step k undoes steps k..1 in reverse: rollback(), called
+ *     by apply_unwind(). Step k is included because a clamped write did
+ *     change the value.
  *  5. A crash anywhere leaves a journal from which mdp_txn_recover()
  *     restores the baseline; a journal from another boot_id is stale and
- *     only cleared (the reboot reset the kernel, services came back).
- *  6. Only services that mdprofile paused are resumed: pause steps are
- *     planned only for services found running, and only those are
- *     journaled as paused.
- *  7. One mdprofile changes the system at a time: the caller holds
+ *     only cleared by recover_stale() (the reboot reset the kernel, and
+ *     the services came back).
+ *  6. Only services that mdprofile paused are resumed: steps_pause() plans
+ *     pauses only for services found running, only those are journaled as
+ *     paused, and restore_baseline() skips any it finds running again.
+ *  7. One mdprofile changes the system at a time: the command layer holds
  *     mdp_lock_take() around every mutating entry point.
  *
  * States of the journal:
  *
- *   (none) --apply_begin--> applying --apply_commit--> active
- *   applying --rollback ok--> previous state (none or active)
- *   active --apply_begin (switch)--> applying
- *   active|applying --restore_baseline (revert/recover)--> reverting --> (none)
+ *   (none) --journal_store in mdp_txn_apply--> applying --apply_commit--> active
+ *   applying --apply_unwind, rollback ok--> previous state (none or active)
+ *   active --mdp_txn_apply (profile switch)--> applying
+ *   active|applying|reverting --restore_baseline (revert/recover)--> reverting --> (none)
  */
 #include "txn.h"
 
