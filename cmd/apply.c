@@ -164,7 +164,9 @@ static int apply_locked(struct cli *cli, const struct mdp_profile *p, struct mdp
 
 	if ((rc = pre_recover(cli, tx)))
 		return rc;
-	if (!(rc = cli_discover(cli, &s)) && !(rc = cli_plan(cli, p, &s, &pl))) {
+	/* Only what the plan needs: on a big box discovery is most of apply's work. */
+	if (!(rc = cli_discover_some(cli, mdp_plan_discover_skip(p), &s)) &&
+	    !(rc = cli_plan(cli, p, &s, &pl))) {
 		for (size_t i = 0; i < pl.n_notes && cli->verbose >= 0 && !cli->json; i++)
 			printf("note: %s%s%s\n", pl.notes[i].dev, pl.notes[i].dev[0] ? ": " : "",
 			       pl.notes[i].text);

@@ -17,11 +17,16 @@
 
 int cli_discover(struct cli *cli, struct mdp_system *s)
 {
+	return cli_discover_some(cli, 0, s);
+}
+
+int cli_discover_some(struct cli *cli, unsigned skip, struct mdp_system *s)
+{
 	struct mdp_diags d;
 	int err;
 
 	mdp_diags_init(&d);
-	err = mdp_discover(&cli->root, s, &d);
+	err = mdp_discover_some(&cli->root, skip, s, &d);
 	cli_print_diags(&d);
 	mdp_diags_free(&d);
 	if (err) {

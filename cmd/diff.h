@@ -10,6 +10,8 @@
 
 /* Discover the system, print diags; 0 or MDP_EXIT_FAILED. */
 int cli_discover(struct cli *cli, struct mdp_system *s);
+/* The same, reading only what skip (enum mdp_discover_skip) leaves. */
+int cli_discover_some(struct cli *cli, unsigned skip, struct mdp_system *s);
 /* Build the plan, print diags; 0 or MDP_EXIT_USAGE. */
 int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_system *s,
 	     struct mdp_plan *pl);

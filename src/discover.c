@@ -33,6 +33,7 @@
 struct walk {
 	const struct mdp_root *r;
 	struct mdp_diags *d;
+	unsigned skip;            /* enum mdp_discover_skip */
 	struct mdp_mdstat mdstat; /* empty when /proc/mdstat is absent or unreadable */
 	char **blk;               /* /sys/block entries, for finding a partition's disk */
 	size_t n_blk;
@@ -121,7 +122,7 @@ static int lead_u64(const char *text, uint64_t *out)
 			return -EINVAL;
 		v = v * 10 + dg;
 	}
-	if (*p && *p != ' ' && *p != '\n')
+	if (*p && *p != ' ' && *p != '\n' && *p != ')')
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -371,6 +372,15 @@ static void progress_from_mdstat(struct mdp_array *a, const struct mdp_mdstat_ar
 			 strcmp(ms->op, "recovery") ? ms->op : "recover");
 }
 
+/* The planner needs this one even when progress is skipped (reshape rule). */
+static void read_sync_action(const struct walk *w, struct mdp_array *a)
+{
+	char buf[32];
+
+	if (read_attr(w, a->name, "md/sync_action", buf, sizeof(buf)) >= 0)
+		copy_str(a->sync_action, sizeof(a->sync_action), buf);
+}
+
 static void read_progress(const struct walk *w, struct mdp_array *a)
 {
 	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&w->mdstat, a->name);
@@ -380,8 +390,7 @@ static void read_progress(const struct walk *w, struct mdp_array *a)
 
 	if (read_attr(w, a->name, "md/array_state", buf, sizeof(buf)) >= 0)
 		copy_str(a->array_state, sizeof(a->array_state), buf);
-	if (read_attr(w, a->name, "md/sync_action", buf, sizeof(buf)) >= 0)
-		copy_str(a->sync_action, sizeof(a->sync_action), buf);
+	read_sync_action(w, a);
 	if (read_attr(w, a->name, "md/sync_completed", buf, sizeof(buf)) >= 0)
 		err = mdp_discover_parse_sync_completed(buf, &a->sync_done, &a->sync_total);
 	a->has_progress = err == 0;
@@ -666,10 +675,21 @@ static void read_uuid(const struct walk *w, struct mdp_array *a)
 /* ---- arrays ------------------------------------------------------------------ */
 
 /* 0 read, 1 vanished (skip it), -errno. */
+/* "4" or, while a reshape changes the count, "4 (3)": new count, then the old one. */
+static void read_raid_disks(const char *text, struct mdp_array *a)
+{
+	const char *open = strchr(text, '(');
+	uint64_t v;
+
+	if (!lead_u64(text, &v) && v <= INT32_MAX)
+		a->raid_disks = (int)v;
+	if (open && !lead_u64(open + 1, &v) && v <= INT32_MAX)
+		a->prev_raid_disks = (int)v;
+}
+
 static int read_array(const struct walk *w, const char *name, struct mdp_array *a)
 {
 	char buf[64];
-	uint64_t v;
 	int err;
 
 	memset(a, 0, sizeof(*a));
@@ -678,15 +698,20 @@ static int read_array(const struct walk *w, const char *name, struct mdp_array *
 		return 1;
 	copy_str(a->level_name, sizeof(a->level_name), buf);
 	a->level = mdp_level_parse(a->level_name);
-	if (read_attr(w, name, "md/raid_disks", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v) &&
-	    v <= INT32_MAX)
-		a->raid_disks = (int)v;
-	if ((err = read_members(w, a))) {
+	if (read_attr(w, name, "md/raid_disks", buf, sizeof(buf)) >= 0)
+		read_raid_disks(buf, a);
+	if (!(w->skip & MDP_SKIP_MEMBERS) && (err = read_members(w, a))) {
 		free(a->members);
 		return err;
 	}
-	read_progress(w, a);
-	read_uuid(w, a);
+	if (w->skip & MDP_SKIP_PROGRESS)
+		read_sync_action(w, a);
+	else
+		read_progress(w, a);
+	if (w->skip & MDP_SKIP_UUID)
+		a->uuid_source = "not read";
+	else
+		read_uuid(w, a);
 	read_tunables(w, a->cur, MDP_SCOPE_ARRAY, name);
 	return 0;
 }
@@ -798,12 +823,19 @@ static void load_mdstat(struct walk *w)
 
 int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d)
 {
-	struct mdp_system s = {0};
-	struct walk w = {.r = r, .d = d};
+	return mdp_discover_some(r, 0, out, d);
+}
+
+int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system *out,
+		      struct mdp_diags *d)
+{
+	struct mdp_system s = {.skipped = skip};
+	struct walk w = {.r = r, .d = d, .skip = skip};
 	struct names l = {0};
 	int err;
 
-	load_mdstat(&w);
+	if (!(skip & MDP_SKIP_PROGRESS))
+		load_mdstat(&w);
 	if (!(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
 	    !(err = read_disks(&w, &s))) {
 		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);

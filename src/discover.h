@@ -20,56 +20,72 @@
 #include "tunable.h"
 
 #define MDP_NAME_MAX 32
-#define MDP_RAW_MAX 64
+#define MDP_RAW_MAX  64
 
 struct mdp_member {
 	char name[MDP_NAME_MAX]; /* "sda5" */
 	char disk[MDP_NAME_MAX]; /* whole disk holding it: "sda"; same as name for a whole disk */
-	int slot;		 /* role number in the array, -1 spare/unknown */
+	int slot;                /* role number in the array, -1 spare/unknown */
 };
 
 /* The current value of one tunable as read. */
 struct mdp_cur {
-	bool present;            /* the attribute exists */
-	char raw[MDP_RAW_MAX];   /* exactly what was read (for the baseline) */
-	struct mdp_value val;    /* parsed; valid only when present */
+	bool present;          /* the attribute exists */
+	char raw[MDP_RAW_MAX]; /* exactly what was read (for the baseline) */
+	struct mdp_value val;  /* parsed; valid only when present */
 };
 
 struct mdp_array {
-	char name[MDP_NAME_MAX];  /* "md2" */
+	char name[MDP_NAME_MAX]; /* "md2" */
 	enum mdp_level level;
-	char level_name[16];	  /* as md shows it, "raid5" */
+	char level_name[16]; /* as md shows it, "raid5" */
 	int raid_disks;
+	int prev_raid_disks; /* mid-reshape, md shows "4 (3)": the old count; else 0 */
 	struct mdp_member *members;
 	size_t n_members;
-	char uuid[40];            /* lowercase hex, no separators; "" when unknown */
-	const char *uuid_source;  /* "md/uuid", "mdadm", "superblock" or "unknown" */
-	char array_state[32];     /* md/array_state: clean, active, ... */
-	char sync_action[16];     /* idle, resync, recover, reshape, check, repair, frozen */
+	char uuid[40];           /* lowercase hex, no separators; "" when unknown */
+	const char *uuid_source; /* "md/uuid", "mdadm", "superblock" or "unknown" */
+	char array_state[32];    /* md/array_state: clean, active, ... */
+	char sync_action[16];    /* idle, resync, recover, reshape, check, repair, frozen */
 	bool has_progress;
-	uint64_t sync_done, sync_total; /* sectors, from md/sync_completed or mdstat */
-	uint64_t sync_speed;      /* KiB/s (md/sync_speed) */
-	uint64_t size_kib;        /* array size (blocks in mdstat) */
+	uint64_t sync_done, sync_total;  /* sectors, from md/sync_completed or mdstat */
+	uint64_t sync_speed;             /* KiB/s (md/sync_speed) */
+	uint64_t size_kib;               /* array size (blocks in mdstat) */
 	struct mdp_cur cur[MDP_T_COUNT]; /* array-scope tunables */
 };
 
 struct mdp_disk {
-	char name[MDP_NAME_MAX];  /* "sda" */
+	char name[MDP_NAME_MAX];   /* "sda" */
 	struct mdp_cur read_ahead; /* /sys/block/sda/queue/read_ahead_kb */
 };
 
 struct mdp_system {
 	struct mdp_array *arrays; /* sorted by md number */
 	size_t n_arrays;
-	struct mdp_disk *disks;   /* member disks of all arrays, sorted, unique */
+	struct mdp_disk *disks; /* member disks of all arrays, sorted, unique */
 	size_t n_disks;
 	struct mdp_cur global[MDP_T_COUNT]; /* SPEED_LIMIT_MIN/MAX */
 	uint64_t mem_total_kib, mem_avail_kib;
-	char boot_id[40];         /* /proc/sys/kernel/random/boot_id, "" if absent */
+	char boot_id[40]; /* /proc/sys/kernel/random/boot_id, "" if absent */
+	unsigned skipped; /* enum mdp_discover_skip bits not read */
 };
 
 /* Discover everything. Arrays that vanish mid-walk are skipped. */
 int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d);
+
+/*
+ * Parts of the model a caller may go without, to read fewer files (apply
+ * on a big box): what is skipped stays zero/empty and is recorded in
+ * mdp_system.skipped. sync_action, levels, raid_disks and every tunable
+ * are always read.
+ */
+enum mdp_discover_skip {
+	MDP_SKIP_PROGRESS = 1 << 0, /* array_state, sync_completed/speed, size, /proc/mdstat */
+	MDP_SKIP_UUID = 1 << 1,     /* uuid stays "", uuid_source "not read" */
+	MDP_SKIP_MEMBERS = 1 << 2,  /* no members, no member disks */
+};
+int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system *out,
+		      struct mdp_diags *d);
 void mdp_system_free(struct mdp_system *s);
 const struct mdp_array *mdp_system_array(const struct mdp_system *s, const char *name);
 const struct mdp_disk *mdp_system_disk(const struct mdp_system *s, const char *name);
@@ -79,18 +95,18 @@ struct mdp_mdstat_array {
 	char name[MDP_NAME_MAX];
 	char level[16];
 	bool active;
-	uint64_t blocks;             /* KiB */
-	int raid_disks, working;     /* [4/3] */
-	char op[16];                 /* "reshape", "resync", "recovery", "check", "" */
-	uint64_t done, total;        /* blocks, from "(491263360/1953494784)" */
-	unsigned permille;           /* 25.1% -> 251 */
-	double finish_min;           /* finish=5198.4min */
-	uint64_t speed_kib;          /* speed=4687K/sec */
+	uint64_t blocks;         /* KiB */
+	int raid_disks, working; /* [4/3] */
+	char op[16];             /* "reshape", "resync", "recovery", "check", "" */
+	uint64_t done, total;    /* blocks, from "(491263360/1953494784)" */
+	unsigned permille;       /* 25.1% -> 251 */
+	double finish_min;       /* finish=5198.4min */
+	uint64_t speed_kib;      /* speed=4687K/sec */
 	char members[16][MDP_NAME_MAX];
-	size_t n_members;            /* stored in members[], at most 16 */
+	size_t n_members; /* stored in members[], at most 16 */
 	/* Additions: */
-	size_t n_members_all;        /* all members listed, also those beyond 16 */
-	char op_state[16];           /* "DELAYED", "PENDING", "REMOTE" from resync=X; else "" */
+	size_t n_members_all; /* all members listed, also those beyond 16 */
+	char op_state[16];    /* "DELAYED", "PENDING", "REMOTE" from resync=X; else "" */
 };
 
 struct mdp_mdstat {

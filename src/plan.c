@@ -138,12 +138,10 @@ static int apply_rules(struct ctx *c)
 	return 0;
 }
 
+/* Pages per stripe: one per device; mid-reshape md sizes for the larger geometry. */
 static int stripe_disks(const struct mdp_array *a)
 {
-	int n = a->raid_disks > 0 ? a->raid_disks : (int)a->n_members;
-
-	/* Mid-reshape md keeps pages for the larger geometry. */
-	return (int)a->n_members > n ? (int)a->n_members : n;
+	return a->prev_raid_disks > a->raid_disks ? a->prev_raid_disks : a->raid_disks;
 }
 
 static uint64_t stripe_bytes(const struct mdp_array *a, uint64_t size)
@@ -528,6 +526,19 @@ out:
 	free(c.aw);
 	free(c.disk);
 	return err;
+}
+
+unsigned mdp_plan_discover_skip(const struct mdp_profile *p)
+{
+	unsigned skip = MDP_SKIP_PROGRESS | MDP_SKIP_UUID | MDP_SKIP_MEMBERS;
+
+	for (size_t i = 0; i < p->n_rules; i++) {
+		if (p->rules[i].match.n_uuids)
+			skip &= ~(unsigned)MDP_SKIP_UUID;
+		if (p->rules[i].set[MDP_T_MEMBER_READ_AHEAD_KB].kind != MDP_S_UNSET)
+			skip &= ~(unsigned)MDP_SKIP_MEMBERS;
+	}
+	return skip;
 }
 
 size_t mdp_plan_pending(const struct mdp_plan *pl)

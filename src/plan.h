@@ -27,8 +27,8 @@ struct mdp_change {
 	char path[128];         /* system path, from the tunable registry */
 	struct mdp_cur cur;     /* as read */
 	struct mdp_value want;
-	char reason[96];        /* where the desired value comes from */
-	bool pending;           /* cur differs from want */
+	char reason[96]; /* where the desired value comes from */
+	bool pending;    /* cur differs from want */
 };
 
 struct mdp_plan_note {
@@ -49,8 +49,8 @@ struct mdp_plan {
 	size_t n_notes;
 	struct mdp_plan_mem *mem; /* one per array with a stripe cache */
 	size_t n_mem;
-	uint64_t budget;          /* bytes */
-	char budget_desc[64];     /* "25% of 7.6 GiB RAM" */
+	uint64_t budget;      /* bytes */
+	char budget_desc[64]; /* "25% of 7.6 GiB RAM" */
 	uint64_t mem_now, mem_after;
 };
 
@@ -59,9 +59,15 @@ struct mdp_plan {
  * (explicit stripe caches over budget, preread above the stripe cache)
  * returns -EINVAL with diags naming the arrays and MiB.
  */
-int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s,
-		   struct mdp_plan *out, struct mdp_diags *d);
+int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s, struct mdp_plan *out,
+		   struct mdp_diags *d);
 size_t mdp_plan_pending(const struct mdp_plan *pl);
+/*
+ * What discovery may skip for planning p (enum mdp_discover_skip bits):
+ * progress always; UUIDs unless a rule matches by UUID; members unless a
+ * rule sets member_read_ahead.
+ */
+unsigned mdp_plan_discover_skip(const struct mdp_profile *p);
 void mdp_plan_free(struct mdp_plan *pl);
 /* Default memory budget when a profile sets none: percent of MemTotal. */
 #define MDP_DEFAULT_BUDGET_PERCENT 25

@@ -420,6 +420,67 @@ static void test_uuid_from_mdadm(void **state)
 	scratch_done(&sc);
 }
 
+/* Skipping parts of the model reads fewer files and leaves the rest as is. */
+static void test_discover_some(void **state)
+{
+	const unsigned skip = MDP_SKIP_PROGRESS | MDP_SKIP_UUID | MDP_SKIP_MEMBERS;
+	struct mdp_system full, lean;
+	struct mdp_diags d;
+	struct mdp_root r;
+	char dir[PATH_MAX];
+
+	(void)state;
+	fixture_path("ds-dsm6-reshape", dir, sizeof(dir));
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover(&r, &full, &d), 0);
+	assert_int_equal(mdp_discover_some(&r, skip, &lean, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(lean.skipped, skip);
+	assert_int_equal(lean.n_arrays, full.n_arrays);
+	assert_int_equal(lean.n_disks, 0);
+	for (size_t i = 0; i < full.n_arrays; i++) {
+		const struct mdp_array *a = &full.arrays[i], *b = &lean.arrays[i];
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->level, b->level);
+		assert_int_equal(a->raid_disks, b->raid_disks);
+		assert_string_equal(a->sync_action, b->sync_action);
+		assert_int_equal(b->n_members, 0);
+		assert_string_equal(b->uuid, "");
+		assert_string_equal(b->uuid_source, "not read");
+		assert_false(b->has_progress);
+		for (int t = 0; t < MDP_T_COUNT; t++) {
+			assert_int_equal(a->cur[t].present, b->cur[t].present);
+			assert_string_equal(a->cur[t].raw, b->cur[t].raw);
+		}
+	}
+	assert_string_equal(lean.global[MDP_T_SPEED_LIMIT_MIN].raw, "10000");
+	assert_int_equal(lean.mem_total_kib, full.mem_total_kib);
+	mdp_system_free(&full);
+	mdp_system_free(&lean);
+	mdp_diags_free(&d);
+}
+
+/* Mid-reshape md shows "new (old)" disk counts. */
+static void test_raid_disks_reshape(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+
+	(void)state;
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "echo '4 (3)' > sys/block/md3/md/raid_disks");
+	discover_dir(sc.root, &s, &d);
+	assert_string_equal(s.arrays[3].name, "md3");
+	assert_int_equal(s.arrays[3].raid_disks, 4);
+	assert_int_equal(s.arrays[3].prev_raid_disks, 3);
+	assert_int_equal(s.arrays[2].prev_raid_disks, 0);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
 static void test_bad_values(void **state)
 {
 	struct scratch sc;
@@ -603,6 +664,7 @@ int main(void)
 	    cmocka_unit_test(test_dsm6_reshape),   cmocka_unit_test(test_ds220j),
 	    cmocka_unit_test(test_server),         cmocka_unit_test(test_fallbacks),
 	    cmocka_unit_test(test_bad_values),     cmocka_unit_test(test_uuid_from_mdadm),
+	    cmocka_unit_test(test_discover_some),  cmocka_unit_test(test_raid_disks_reshape),
 	    cmocka_unit_test(test_no_sysfs),       cmocka_unit_test(test_real_root),
 	    cmocka_unit_test(test_superblocks),    cmocka_unit_test(test_uuid_text),
 	    cmocka_unit_test(test_sync_completed),

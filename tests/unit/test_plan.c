@@ -271,6 +271,86 @@ static void test_md_not_loaded(void **state)
 	mdp_system_free(&x.s);
 }
 
+/* apply plans from a lean discovery; it must plan exactly what diff showed. */
+static void same_plan(const char *fixture, const struct mdp_profile *p)
+{
+	struct mdp_system lean;
+	struct mdp_plan a, b;
+	struct mdp_diags d;
+	struct sys x;
+
+	load_sys(&x, fixture);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(&x.r, mdp_plan_discover_skip(p), &lean, &d), 0);
+	assert_int_equal(mdp_plan_build(p, &x.s, &a, &d), 0);
+	assert_int_equal(mdp_plan_build(p, &lean, &b, &d), 0);
+	assert_int_equal(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		assert_int_equal(a.v[i].t, b.v[i].t);
+		assert_string_equal(a.v[i].dev, b.v[i].dev);
+		assert_int_equal(a.v[i].want.kind, b.v[i].want.kind);
+		assert_int_equal(a.v[i].want.num, b.v[i].want.num);
+		assert_int_equal(a.v[i].pending, b.v[i].pending);
+	}
+	assert_int_equal(a.mem_after, b.mem_after);
+	assert_int_equal(a.n_notes, b.n_notes);
+	mdp_plan_free(&a);
+	mdp_plan_free(&b);
+	mdp_diags_free(&d);
+	mdp_system_free(&lean);
+	mdp_system_free(&x.s);
+}
+
+static void test_lean_discovery_same_plan(void **state)
+{
+	struct mdp_rule rules[2] = {
+	    {.match.all = true},
+	    {.match.levels = (enum mdp_level[]){MDP_LEVEL_RAID5, MDP_LEVEL_RAID6},
+	     .match.n_levels = 2},
+	};
+	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = rules, .n_rules = 2};
+	const char *fixtures[] = {"ds-dsm6-reshape", "ds220j-dsm7", "server-raid6-raid10"};
+
+	(void)state;
+	p.global[MDP_T_SPEED_LIMIT_MIN] = num(100000);
+	rules[0].set[MDP_T_READ_AHEAD_KB] = num(8192);
+	rules[0].set[MDP_T_SYNC_SPEED_MIN] = kind(MDP_S_SYSTEM);
+	rules[1].set[MDP_T_STRIPE_CACHE_SIZE] = kind(MDP_S_AUTO);
+	assert_int_equal(mdp_plan_discover_skip(&p),
+			 MDP_SKIP_PROGRESS | MDP_SKIP_UUID | MDP_SKIP_MEMBERS);
+	for (size_t i = 0; i < 3; i++)
+		same_plan(fixtures[i], &p);
+	/* Member read-ahead needs members; a UUID match needs UUIDs. */
+	rules[0].set[MDP_T_MEMBER_READ_AHEAD_KB] = num(1024);
+	rules[1].match.uuids = (char *[]){"6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d"};
+	rules[1].match.n_uuids = 1;
+	assert_int_equal(mdp_plan_discover_skip(&p), MDP_SKIP_PROGRESS);
+	for (size_t i = 0; i < 3; i++)
+		same_plan(fixtures[i], &p);
+}
+
+/* Mid-reshape the stripe cache is paid for the larger of the two geometries. */
+static void test_stripes_reshape_geometry(void **state)
+{
+	struct mdp_rule rule = {.match.all = true};
+	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
+	struct mdp_plan pl;
+	struct mdp_diags d;
+	struct sys x;
+
+	(void)state;
+	load_sys(&x, "ds-dsm6-reshape");
+	x.s.arrays[3].raid_disks = 3; /* md3 shrinking 5 -> 3 */
+	x.s.arrays[3].prev_raid_disks = 5;
+	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(1024);
+	assert_int_equal(build(&p, &x, &pl, &d), 0);
+	assert_int_equal(pl.mem[1].disks, 5);
+	assert_int_equal(pl.mem[1].after, 5 * 4096 * (uint64_t)1024);
+	mdp_plan_free(&pl);
+	mdp_diags_free(&d);
+	mdp_system_free(&x.s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +361,8 @@ int main(void)
 	    cmocka_unit_test(test_reshape_keeps_stripes),
 	    cmocka_unit_test(test_disks_and_system),
 	    cmocka_unit_test(test_md_not_loaded),
+	    cmocka_unit_test(test_lean_discovery_same_plan),
+	    cmocka_unit_test(test_stripes_reshape_geometry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
