@@ -386,13 +386,15 @@ static int parse_line(struct span s, struct mdp_mdstat *m, size_t *cap, bool *se
 int mdp_mdstat_parse(const char *text, size_t len, struct mdp_mdstat *out)
 {
 	struct mdp_mdstat m = {0};
-	const char *p = text, *end = text + len;
+	const char *p, *end;
 	bool seen_pers = false;
 	size_t cap = 0;
 	int err = 0;
 
 	if (!text || !out)
 		return -EINVAL;
+	p = text;
+	end = text + len;
 	if (memchr(text, '\0', len))
 		return -EINVAL;
 	while (p < end && !err) {

@@ -198,7 +198,7 @@ const char *mdp_show(char *buf, size_t len, const char *s)
 
 	if (max > 4 + 3)
 		max -= 3; /* room for "..." */
-	for (; s[i] && i < max; i++)
+	for (; i < max && s[i]; i++)
 		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
 	if (s[i] && len > 4 + 3) {
 		memcpy(buf + i, "...", 3);
