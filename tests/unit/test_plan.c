@@ -69,6 +69,13 @@ static int build(const struct mdp_profile *p, const struct sys *x, struct mdp_pl
 	return mdp_plan_build(p, &x->s, pl, d);
 }
 
+static void done(struct mdp_plan *pl, struct mdp_diags *d, struct sys *x)
+{
+	mdp_plan_free(pl);
+	mdp_diags_free(d);
+	mdp_system_free(&x->s);
+}
+
 /* auto: the largest power of two whose total over all parity arrays fits. */
 static void test_auto_fits_budget(void **state)
 {
@@ -103,9 +110,7 @@ static void test_auto_fits_budget(void **state)
 	assert_null(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md2"));
 	assert_string_equal(pl.notes[2].text,
 			    "stripe_cache_size auto: even 256 pages exceed the budget, left as is");
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	done(&pl, &d, &x);
 }
 
 /* Explicit values over the budget are refused, naming arrays and MiB. */
@@ -162,9 +167,7 @@ static void test_safe_order(void **state)
 	p.budget = (struct mdp_budget){MDP_BUDGET_PERCENT, 50, {0}};
 	assert_int_equal(build(&p, &x, &pl, &d), 0);
 	assert_int_equal(index_of(&pl, MDP_T_STRIPE_CACHE_SIZE, "md0"), pl.n - 2);
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	done(&pl, &d, &x);
 }
 
 /* Later rules win per tunable; criteria of different kinds must all hold. */
@@ -192,9 +195,7 @@ static void test_rule_precedence(void **state)
 	assert_int_equal(find(&pl, MDP_T_READ_AHEAD_KB, "md0")->want.num, 4096);
 	assert_int_equal(find(&pl, MDP_T_READ_AHEAD_KB, "md1")->want.num, 1024);
 	assert_string_equal(find(&pl, MDP_T_READ_AHEAD_KB, "md0")->reason, "rule 2 (t.yaml:1)");
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	done(&pl, &d, &x);
 }
 
 /* A running reshape keeps at least the stripe cache md set for it. */
@@ -215,9 +216,7 @@ static void test_reshape_keeps_stripes(void **state)
 	assert_int_equal(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->want.num, 4096);
 	assert_false(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->pending);
 	assert_int_equal(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md2")->want.num, 1024);
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	done(&pl, &d, &x);
 }
 
 /* Member disks shared by arrays get the largest request; sync "system" is in sync. */
@@ -242,9 +241,7 @@ static void test_disks_and_system(void **state)
 	assert_int_equal(find(&pl, MDP_T_MEMBER_READ_AHEAD_KB, "sdc")->want.num, 512);
 	assert_false(find(&pl, MDP_T_SYNC_SPEED_MIN, "md2")->pending);
 	assert_int_equal(mdp_plan_pending(&pl), 4);
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	done(&pl, &d, &x);
 }
 
 /* Without the md driver there is no sysctl to write: a note, not a failure. */
@@ -266,9 +263,7 @@ static void test_md_not_loaded(void **state)
 	assert_int_equal(pl.n_notes, 1);
 	assert_string_equal(pl.notes[0].text, "dev.raid.speed_limit_min skipped: md is not loaded "
 					      "(no /proc/sys/dev/raid/speed_limit_min)");
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	done(&pl, &d, &x);
 }
 
 /* apply plans from a lean discovery; it must plan exactly what diff showed. */
@@ -346,9 +341,7 @@ static void test_stripes_reshape_geometry(void **state)
 	assert_int_equal(build(&p, &x, &pl, &d), 0);
 	assert_int_equal(pl.mem[1].disks, 5);
 	assert_int_equal(pl.mem[1].after, 5 * 4096 * (uint64_t)1024);
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	done(&pl, &d, &x);
 }
 
 int main(void)

@@ -199,6 +199,23 @@ static int run_revert(struct env *e)
 	return rc;
 }
 
+/* recover on e; *rep gets the report when rep is set. */
+static int run_recover(struct env *e, bool *did, struct mdp_txn_report *rep)
+{
+	struct mdp_diags d;
+	struct mdp_txn tx = {.root = &e->r, .d = &d};
+	int rc;
+
+	mdp_diags_init(&d);
+	rc = mdp_txn_recover(&tx, did);
+	mdp_diags_free(&d);
+	if (rep)
+		*rep = tx.rep;
+	else
+		mdp_txn_report_free(&tx.rep);
+	return rc;
+}
+
 static unsigned count_writes(const struct mdp_profile *p)
 {
 	struct env e;
@@ -367,8 +384,7 @@ static void test_failed_switch_keeps_a(void **state)
 /* Invariant 5: a journal from another boot is cleared, the values left alone. */
 static void test_stale_journal(void **state)
 {
-	struct mdp_diags d;
-	struct mdp_txn tx;
+	struct mdp_txn_report rep;
 	struct env e;
 	const char *text = "mdprofile-journal 1\nstate active\nboot_id 0000-old\nprofile fast\n"
 			   "path -\nbase stripe_cache_size md2 \"999\"\nsvc synoindexd paused\n"
@@ -380,17 +396,14 @@ static void test_stale_journal(void **state)
 	assert_int_equal(mdp_root_mkdir_p(&e.r, MDP_STATE_DIR, 0700), 0);
 	assert_int_equal(mdp_root_replace(&e.r, MDP_JOURNAL, text, strlen(text), 0600), 0);
 	assert_true(mdp_txn_needs_recover(&e.r));
-	mdp_diags_init(&d);
-	tx = (struct mdp_txn){.root = &e.r, .d = &d};
-	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_int_equal(run_recover(&e, &did, &rep), 0);
 	assert_true(did);
-	assert_int_equal(tx.rep.n_info, 2);
-	assert_non_null(strstr(tx.rep.info[0], "earlier boot"));
-	assert_non_null(strstr(tx.rep.info[1], "synoindexd"));
+	assert_int_equal(rep.n_info, 2);
+	assert_non_null(strstr(rep.info[0], "earlier boot"));
+	assert_non_null(strstr(rep.info[1], "synoindexd"));
 	assert_false(mdp_root_exists(&e.r, MDP_JOURNAL));
 	assert_true(env_identical(&e)); /* md2's 256 was not touched */
-	mdp_txn_report_free(&tx.rep);
-	mdp_diags_free(&d);
+	mdp_txn_report_free(&rep);
 	env_teardown(&e);
 }
 
@@ -398,8 +411,6 @@ static void test_stale_journal(void **state)
 static void test_recover_interrupted(void **state)
 {
 	struct mdp_profile p;
-	struct mdp_diags d;
-	struct mdp_txn tx;
 	struct env e;
 	char boot[64], text[512];
 	bool did;
@@ -417,13 +428,9 @@ static void test_recover_interrupted(void **state)
 	assert_int_equal(mdp_root_mkdir_p(&e.r, MDP_STATE_DIR, 0700), 0);
 	assert_int_equal(mdp_root_replace(&e.r, MDP_JOURNAL, text, strlen(text), 0600), 0);
 	assert_int_equal(mdp_root_write(&e.r, "/sys/block/md2/md/stripe_cache_size", "4096\n"), 0);
-	mdp_diags_init(&d);
-	tx = (struct mdp_txn){.root = &e.r, .d = &d};
-	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_int_equal(run_recover(&e, &did, NULL), 0);
 	assert_true(did);
 	assert_true(env_identical(&e));
-	mdp_txn_report_free(&tx.rep);
-	mdp_diags_free(&d);
 	env_teardown(&e);
 }
 
@@ -432,8 +439,6 @@ static void test_rollback_incomplete(void **state)
 {
 	struct mdp_profile p;
 	struct mdp_txn_report rep;
-	struct mdp_diags d;
-	struct mdp_txn tx;
 	struct env e;
 	bool did;
 
@@ -455,13 +460,9 @@ static void test_rollback_incomplete(void **state)
 	/* The journal is kept, so recover finishes the job once writes work again. */
 	assert_true(mdp_txn_needs_recover(&e.r));
 	e.f.kind = F_NONE;
-	mdp_diags_init(&d);
-	tx = (struct mdp_txn){.root = &e.r, .d = &d};
-	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_int_equal(run_recover(&e, &did, NULL), 0);
 	assert_true(did);
 	assert_true(env_identical(&e));
-	mdp_txn_report_free(&tx.rep);
-	mdp_diags_free(&d);
 	env_teardown(&e);
 }
 
