@@ -20,7 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "fault.h"
 
 static struct fault *fault_of(const struct mdp_root *r)

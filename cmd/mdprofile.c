@@ -1,5 +1,8 @@
 /*
- * mdprofile: entry point. Global options, the command table, shared helpers.
+ * mdprofile: entry point. The command table, option parsing (options may
+ * come anywhere on the line; "--" ends them) and the setup a command's
+ * flags ask for, done once here: load the profile argument, pick the
+ * service backend, take the lock, finish an interrupted transaction.
  *
  *   mdprofile [--root DIR] [--profiles DIR] [--json] [-v|-q] COMMAND [ARGS]
  */
@@ -7,97 +10,18 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "commands.h"
 
 static const struct cmd *const commands[] = {
     &cmd_list, &cmd_show, &cmd_check, &cmd_diff, &cmd_apply, &cmd_revert, &cmd_recover, &cmd_status,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-void cli_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mdprofile: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void cli_print_diags(struct mdp_diags *d)
-{
-	char line[1024];
-
-	mdp_diags_sort(d);
-	for (size_t i = 0; i < d->n; i++) {
-		mdp_diag_format(&d->v[i], line, sizeof(line));
-		cli_err("%s", line);
-	}
-}
-
-int cli_usage(const struct cmd *c)
-{
-	fprintf(stderr, "usage: mdprofile [options] %s\n", c->usage);
-	return MDP_EXIT_USAGE;
-}
-
-int cli_finish(int code)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		cli_err("error writing output: %s", strerror(errno ? errno : EIO));
-		return code > MDP_EXIT_USAGE ? code : MDP_EXIT_FAILED;
-	}
-	return code;
-}
-
-int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
-{
-	struct mdp_diags d;
-	char path[PATH_MAX];
-	int err;
-
-	mdp_diags_init(&d);
-	err = mdp_profile_find(&cli->dirs, arg, path, sizeof(path), &d);
-	/* A root-run tool must not take orders from a file others can edit. */
-	if (!err && geteuid() == 0 && mdp_root_is_real(&cli->root))
-		err = mdp_profile_check_perms(path, &d);
-	if (!err)
-		err = mdp_profile_load(&cli->dirs, path, p, &d);
-	/* Parents reached through extends are orders too. */
-	if (!err && geteuid() == 0 && mdp_root_is_real(&cli->root) &&
-	    (err = mdp_profile_check_perms_all(p, &d)))
-		mdp_profile_free(p);
-	if (err && !d.n)
-		mdp_diags_add(&d, arg, 0, 0, "cannot load profile: %s", strerror(-err));
-	cli_print_diags(&d);
-	mdp_diags_free(&d);
-	return err ? MDP_EXIT_USAGE : 0;
-}
-
-void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", stdout);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 static void usage_all(FILE *f)
 {
@@ -108,7 +32,8 @@ static void usage_all(FILE *f)
 	      f);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-28s %s\n", commands[i]->usage, commands[i]->help);
-	fputs("\nexit codes: 0 ok/in sync, 1 changes pending, 2 usage or profile error,\n"
+	fputs("\noptions may also follow the command; '--' ends them.\n"
+	      "exit codes: 0 ok/in sync, 1 changes pending, 2 usage or profile error,\n"
 	      "3 failed and rolled back, 4 rollback incomplete\n",
 	      f);
 }
@@ -134,7 +59,7 @@ found:
 	snprintf(buf, len, "%s", cand);
 }
 
-static int setup_dirs(struct cli *cli, const char *user_dir)
+static void setup_dirs(struct cli *cli, const char *user_dir)
 {
 	size_t n = 0;
 
@@ -146,15 +71,17 @@ static int setup_dirs(struct cli *cli, const char *user_dir)
 	shipped_dir(cli->dir_buf[1], sizeof(cli->dir_buf[1]));
 	cli->dirs.dirs[n++] = cli->dir_buf[1];
 	cli->dirs.n = n;
-	return 0;
 }
 
 static int parse_seconds(const char *s, unsigned *ms)
 {
 	char *end;
-	unsigned long v = strtoul(s, &end, 10);
+	unsigned long v;
 
-	if (end == s || *end || v < 1 || v > 3600)
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	v = strtoul(s, &end, 10);
+	if (*end || v < 1 || v > 3600)
 		return -EINVAL;
 	*ms = (unsigned)v * 1000;
 	return 0;
@@ -168,88 +95,307 @@ static const struct cmd *find_cmd(const char *name)
 	return NULL;
 }
 
-enum { OPT_ROOT = 256, OPT_PROFILES, OPT_JSON, OPT_WAIT, OPT_SVC, OPT_SVC_TIMEOUT };
+/* ---- options ------------------------------------------------------------------ */
+
+enum {
+	O_ROOT = 256,
+	O_PROFILES,
+	O_JSON,
+	O_WAIT,
+	O_SVC,
+	O_SVC_TIMEOUT,
+	O_DRY_RUN,
+};
 
 static const struct option long_opts[] = {
-    {"root", required_argument, NULL, OPT_ROOT},
-    {"profiles", required_argument, NULL, OPT_PROFILES},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"wait", no_argument, NULL, OPT_WAIT},
-    {"services-backend", required_argument, NULL, OPT_SVC},
-    {"service-timeout", required_argument, NULL, OPT_SVC_TIMEOUT},
+    {"root", required_argument, NULL, O_ROOT},
+    {"profiles", required_argument, NULL, O_PROFILES},
+    {"json", no_argument, NULL, O_JSON},
+    {"wait", no_argument, NULL, O_WAIT},
+    {"services-backend", required_argument, NULL, O_SVC},
+    {"service-timeout", required_argument, NULL, O_SVC_TIMEOUT},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
+    {"dry-run", no_argument, NULL, O_DRY_RUN},
     {NULL, 0, NULL, 0},
 };
 
-int main(int argc, char **argv)
-{
-	struct cli cli = {0};
-	const char *root_dir = getenv("MDPROFILE_ROOT"), *prof_dir = NULL;
-	const struct cmd *c;
-	int opt, err;
+/* Everything main learns from the command line before the command runs. */
+struct args {
+	const char *root_dir, *prof_dir;
+	unsigned opts; /* enum cmd_opts seen */
+	bool help;
+	char **pos; /* positional arguments in order: the command, then its arguments */
+	int n_pos;
+};
 
-	/* '+': stop at the command name; its own options are its business. */
-	while ((opt = getopt_long(argc, argv, "+vqh", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_ROOT:
-			root_dir = optarg;
-			break;
-		case OPT_PROFILES:
-			prof_dir = optarg;
-			break;
-		case OPT_JSON:
-			cli.json = true;
-			break;
-		case OPT_WAIT:
-			cli.wait = true;
-			break;
-		case OPT_SVC:
-			cli.svc_force = optarg;
-			break;
-		case OPT_SVC_TIMEOUT:
-			if (parse_seconds(optarg, &cli.svc_timeout_ms)) {
-				cli_err("--service-timeout '%s': expected seconds, 1..3600",
-					optarg);
-				return MDP_EXIT_USAGE;
-			}
-			break;
-		case 'v':
-			cli.verbose = 1;
-			break;
-		case 'q':
-			cli.verbose = -1;
-			break;
-		case 'h':
-			usage_all(stdout);
-			return cli_finish(MDP_EXIT_OK);
-		default:
-			usage_all(stderr);
+static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
+{
+	switch (opt) {
+	case O_ROOT:
+		a->root_dir = arg;
+		break;
+	case O_PROFILES:
+		a->prof_dir = arg;
+		break;
+	case O_JSON:
+		cli->json = true;
+		break;
+	case O_WAIT:
+		cli->wait = true;
+		break;
+	case O_SVC:
+		cli->svc_force = arg;
+		break;
+	case O_SVC_TIMEOUT:
+		if (parse_seconds(arg, &cli->svc_timeout_ms)) {
+			cli_err(cli, "--service-timeout '%s': expected seconds, 1..3600", arg);
 			return MDP_EXIT_USAGE;
 		}
+		break;
+	case O_DRY_RUN:
+		cli->dry_run = true;
+		a->opts |= OPT_DRY_RUN;
+		break;
+	case 'v':
+		cli->verbose = 1;
+		break;
+	case 'q':
+		cli->verbose = -1;
+		break;
+	case 'h':
+		a->help = true;
+		break;
+	default:
+		return MDP_EXIT_USAGE; /* getopt said what */
 	}
-	if (optind >= argc) {
-		usage_all(stderr);
+	return 0;
+}
+
+static int bad_option(struct cli *cli, int opt, const char *arg)
+{
+	if (opt == ':')
+		cli_err(cli, "option '%s' needs an argument (see mdprofile --help)", arg);
+	else if (optopt)
+		cli_err(cli, "unknown option '-%c' (see mdprofile --help)", optopt);
+	else
+		cli_err(cli, "unknown option '%s' (see mdprofile --help)", arg);
+	return MDP_EXIT_USAGE;
+}
+
+/*
+ * "-" first in optstring: positional arguments come back in order as
+ * option 1, whatever POSIXLY_CORRECT says, so options may sit anywhere;
+ * after "--" the rest is positional.
+ */
+static int parse_args(struct cli *cli, int argc, char **argv, struct args *a)
+{
+	int opt, rc;
+
+	if (!(a->pos = calloc((size_t)argc + 1, sizeof(*a->pos))))
+		return MDP_EXIT_FAILED;
+	opterr = 0; /* our own messages, with our name rather than argv[0] */
+	while ((opt = getopt_long(argc, argv, "-:vqhn", long_opts, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			return bad_option(cli, opt, argv[optind - 1]);
+		if (opt == 1)
+			a->pos[a->n_pos++] = optarg;
+		else if (opt == 'n')
+			rc = take_opt(cli, a, O_DRY_RUN, NULL);
+		else
+			rc = take_opt(cli, a, opt, optarg);
+		if (opt != 1 && rc)
+			return rc;
+	}
+	while (optind < argc)
+		a->pos[a->n_pos++] = argv[optind++];
+	return 0;
+}
+
+/* ---- setup and teardown ---------------------------------------------------------- */
+
+static int setup_services(struct cli *cli)
+{
+	struct mdp_diags d;
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_svc_detect(&cli->root, cli->svc_force, &cli->svc, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	if (err)
+		return MDP_EXIT_USAGE;
+	if (cli->svc_timeout_ms)
+		cli->svc.timeout_ms = cli->svc_timeout_ms;
+	fault_wrap_services(&cli->fault, &cli->svc);
+	cli->tx.svc = cli->svc.ops ? &cli->svc : NULL;
+	return 0;
+}
+
+static int setup_lock(struct cli *cli)
+{
+	long holder = 0;
+	int err = mdp_lock_take(&cli->root, cli->wait, &cli->lock, &holder);
+
+	if (err == -EWOULDBLOCK) {
+		cli_err(cli,
+			"another mdprofile (pid %ld) is changing the system; try again, or use "
+			"--wait",
+			holder);
+		return MDP_EXIT_FAILED;
+	}
+	if (err) {
+		cli_err(cli, "cannot take the lock %s: %s", MDP_LOCK, strerror(-err));
+		return MDP_EXIT_FAILED;
+	}
+	return 0;
+}
+
+/* Every mutating command starts from a finished state. */
+static int setup_recover(struct cli *cli)
+{
+	bool did;
+	int rc = mdp_txn_recover(&cli->tx, &did);
+
+	return rc ? cli_txn_result(cli, rc, "recover", NULL) : 0;
+}
+
+static int setup(struct cli *cli, const struct cmd *c)
+{
+	unsigned flags = c->flags;
+	int rc;
+
+	/* A dry run only reads: no lock, no services, no recovery. */
+	if (cli->dry_run)
+		flags &= ~(unsigned)(CMD_TXN | CMD_RECOVER);
+	if (flags & CMD_PROFILE) {
+		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
+			return rc;
+		cli->have_profile = true;
+	}
+	cli->tx.root = &cli->root;
+	cli->tx.d = &cli->d;
+	if ((flags & CMD_SERVICES) && (rc = setup_services(cli)))
+		return rc;
+	if ((flags & CMD_LOCK) && (rc = setup_lock(cli)))
+		return rc;
+	if ((flags & CMD_RECOVER) && (rc = setup_recover(cli)))
+		return rc;
+	return 0;
+}
+
+static void teardown(struct cli *cli)
+{
+	mdp_lock_release(&cli->lock);
+	mdp_txn_report_free(&cli->tx.rep);
+	mdp_diags_free(&cli->d);
+	if (cli->have_profile)
+		mdp_profile_free(&cli->profile);
+}
+
+/* --json and a failure before any document: the errors as one object on stdout. */
+static void json_error(struct cli *cli, int rc)
+{
+	struct json j;
+
+	if (!cli->json || cli->json_written || rc < MDP_EXIT_USAGE)
+		return;
+	cli_json_begin(cli, &j);
+	json_obj(&j);
+	json_key(&j, "error");
+	json_obj(&j);
+	json_key(&j, "exit");
+	json_i64(&j, rc);
+	json_key(&j, "messages");
+	json_arr(&j);
+	for (size_t i = 0; i < cli->n_errors; i++)
+		json_str(&j, cli->errors[i]);
+	json_end(&j);
+	json_end(&j);
+	json_end(&j);
+}
+
+/* Flush stdout and report a write error (full disk, closed pipe) as failure. */
+static int finish(struct cli *cli, int code)
+{
+	json_error(cli, code);
+	for (size_t i = 0; i < cli->n_errors; i++)
+		free(cli->errors[i]);
+	free(cli->errors);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "mdprofile: error writing output: %s\n",
+			strerror(errno ? errno : EIO));
+		return code > MDP_EXIT_USAGE ? code : MDP_EXIT_FAILED;
+	}
+	return code;
+}
+
+static int check_args(struct cli *cli, const struct cmd *c, const struct args *a)
+{
+	int n = a->n_pos - 1;
+
+	if (a->opts & ~c->opts) {
+		cli_err(cli, "--dry-run does not apply to '%s'", c->name);
+		return cli_usage(c);
+	}
+	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))
+		return cli_usage(c);
+	return 0;
+}
+
+static int run(struct cli *cli, struct args *a)
+{
+	const struct cmd *c;
+	int rc;
+
+	if (!a->n_pos) {
+		usage_all(a->help ? stdout : stderr);
+		return a->help ? MDP_EXIT_OK : MDP_EXIT_USAGE;
+	}
+	if (!(c = find_cmd(a->pos[0]))) {
+		cli_err(cli, "unknown command '%s' (see mdprofile --help)", a->pos[0]);
 		return MDP_EXIT_USAGE;
 	}
-	if (!(c = find_cmd(argv[optind]))) {
-		cli_err("unknown command '%s' (see mdprofile --help)", argv[optind]);
+	if (a->help) {
+		printf("usage: mdprofile [options] %s\n  %s\n", c->usage, c->help);
+		return MDP_EXIT_OK;
+	}
+	if ((rc = check_args(cli, c, a)))
+		return rc;
+	if ((rc = mdp_root_init(&cli->root, a->root_dir))) {
+		cli_err(cli, "--root %s: %s", a->root_dir, strerror(-rc));
 		return MDP_EXIT_USAGE;
 	}
-	if ((err = mdp_root_init(&cli.root, root_dir))) {
-		cli_err("--root %s: %s", root_dir, strerror(-err));
-		return MDP_EXIT_USAGE;
-	}
-	if (fault_setup(&cli.root, &cli.fault, getenv("MDPROFILE_FAULT"))) {
-		cli_err("MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
+	if (fault_setup(&cli->root, &cli->fault, getenv("MDPROFILE_FAULT"))) {
+		cli_err(cli,
+			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
 			"crash-after-service, fsync, rename)",
 			getenv("MDPROFILE_FAULT"));
 		return MDP_EXIT_USAGE;
 	}
-	setup_dirs(&cli, prof_dir);
-	argc -= optind;
-	argv += optind;
-	optind = 1; /* each command parses its own options from argv[0] = name */
-	return cli_finish(c->fn(&cli, argc, argv));
+	setup_dirs(cli, a->prof_dir);
+	cli->argc = a->n_pos;
+	cli->argv = a->pos;
+	mdp_diags_init(&cli->d);
+	if (!(rc = setup(cli, c)))
+		rc = c->fn(cli);
+	teardown(cli);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = {.lock = {-1}};
+	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
+	int rc;
+
+	if ((rc = parse_args(&cli, argc, argv, &a))) {
+		if (rc == MDP_EXIT_USAGE && !cli.n_errors)
+			usage_all(stderr);
+	} else {
+		rc = run(&cli, &a);
+	}
+	free(a.pos);
+	return finish(&cli, rc);
 }

@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "diff.h"
-#include "txn.h"
+#include "commands.h"
+#include "json.h"
 
 /* Seconds left from md's own numbers: sectors to go over KiB/s. */
 static uint64_t eta_seconds(const struct mdp_array *a)
@@ -60,124 +59,62 @@ static void status_text(const struct mdp_system *s)
 		puts("no md arrays found");
 }
 
-static void status_json(const struct mdp_system *s, const struct mdp_journal *j)
+static void status_json(struct json *j, const struct mdp_system *s, const struct mdp_journal *jr)
 {
-	fputs("{\"arrays\": [", stdout);
+	json_obj(j);
+	json_key(j, "arrays");
+	json_arr(j);
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
-		printf("%s\n  {\"name\": ", i ? "," : "");
-		json_str(a->name);
-		fputs(", \"level\": ", stdout);
-		json_str(a->level_name);
-		printf(", \"raid_disks\": %d, \"uuid\": ", a->raid_disks);
-		json_str(a->uuid);
-		fputs(", \"state\": ", stdout);
-		json_str(a->array_state);
-		fputs(", \"sync_action\": ", stdout);
-		json_str(a->sync_action[0] ? a->sync_action : "idle");
-		printf(", \"done_sectors\": %" PRIu64 ", \"total_sectors\": %" PRIu64
-		       ", \"speed_kib_s\": %" PRIu64 ", \"eta_seconds\": %" PRIu64 "}",
-		       a->has_progress ? a->sync_done : 0, a->has_progress ? a->sync_total : 0,
-		       a->sync_speed, eta_seconds(a));
+		json_obj(j);
+		json_kstr(j, "name", a->name);
+		json_kstr(j, "level", a->level_name);
+		json_key(j, "raid_disks");
+		json_i64(j, a->raid_disks);
+		json_kstr(j, "uuid", a->uuid);
+		json_kstr(j, "state", a->array_state);
+		json_kstr(j, "sync_action", a->sync_action[0] ? a->sync_action : "idle");
+		json_ku64(j, "done_sectors", a->has_progress ? a->sync_done : 0);
+		json_ku64(j, "total_sectors", a->has_progress ? a->sync_total : 0);
+		json_ku64(j, "speed_kib_s", a->sync_speed);
+		json_ku64(j, "eta_seconds", eta_seconds(a));
+		json_end(j);
 	}
-	fputs("],\n \"active_profile\": ", stdout);
-	if (j && j->state == MDP_J_ACTIVE)
-		json_str(j->profile);
-	else
-		fputs("null", stdout);
-	printf(", \"mem_total_kib\": %" PRIu64 ", \"mem_available_kib\": %" PRIu64 "}\n",
-	       s->mem_total_kib, s->mem_avail_kib);
+	json_end(j);
+	json_kstr(j, "active_profile", jr && jr->state == MDP_J_ACTIVE ? jr->profile : NULL);
+	json_ku64(j, "mem_total_kib", s->mem_total_kib);
+	json_ku64(j, "mem_available_kib", s->mem_avail_kib);
+	json_end(j);
 }
 
-/* Load the journal quietly for display; false when there is none. */
-static bool journal_peek(struct cli *cli, struct mdp_journal *j)
-{
-	struct mdp_diags d;
-	bool ok;
-
-	mdp_diags_init(&d);
-	ok = mdp_journal_load(&cli->root, j, &d) == 0;
-	mdp_diags_free(&d);
-	return ok;
-}
-
-void cli_warn_recover(struct cli *cli)
-{
-	if (mdp_txn_needs_recover(&cli->root))
-		cli_err("warning: an interrupted or stale transaction was found; run 'mdprofile "
-			"recover'");
-}
-
-static int do_status(struct cli *cli, int argc, char **argv)
+static int do_status(struct cli *cli)
 {
 	struct mdp_system s = {0};
-	struct mdp_journal j;
+	struct mdp_journal jr;
+	struct json j;
 	bool have_j;
 	int rc;
 
-	(void)argv;
-	if (argc != 1)
-		return cli_usage(&cmd_status);
-	if ((rc = cli_discover(cli, &s)))
+	if ((rc = cli_discover(cli, 0, &s)))
 		return rc;
-	have_j = journal_peek(cli, &j);
+	have_j = cli_journal_peek(cli, &jr);
 	cli_warn_recover(cli);
 	if (cli->json) {
-		status_json(&s, have_j ? &j : NULL);
+		cli_json_begin(cli, &j);
+		status_json(&j, &s, have_j ? &jr : NULL);
 	} else {
 		status_text(&s);
-		if (have_j && j.state == MDP_J_ACTIVE)
-			printf("\nactive profile: %s\n", j.profile);
+		if (have_j && jr.state == MDP_J_ACTIVE)
+			printf("\nactive profile: %s\n", jr.profile);
 		else
 			puts("\nno profile is active");
 	}
 	if (have_j)
-		mdp_journal_free(&j);
+		mdp_journal_free(&jr);
 	mdp_system_free(&s);
 	return MDP_EXIT_OK;
 }
 
-const struct cmd cmd_status = {"status", do_status, "status",
-			       "arrays, RAID operations with progress and ETA, active profile"};
-
-/* diff without a profile: has the live system drifted from the active profile? */
-int diff_drift(struct cli *cli)
-{
-	struct mdp_journal j;
-	struct mdp_profile p;
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
-	int rc;
-
-	cli_warn_recover(cli);
-	if (!journal_peek(cli, &j) || j.state != MDP_J_ACTIVE) {
-		if (cli->verbose >= 0)
-			puts("no profile is active; give a profile to compare with");
-		if (journal_peek(cli, &j))
-			mdp_journal_free(&j);
-		return MDP_EXIT_OK;
-	}
-	rc = cli_load_profile(cli, j.profile_path[0] ? j.profile_path : j.profile, &p);
-	if (rc)
-		goto out_j;
-	if (!(rc = cli_discover(cli, &s)) && !(rc = cli_plan(cli, &p, &s, &pl))) {
-		size_t n = mdp_plan_pending(&pl);
-		if (cli->json) {
-			diff_print_json(&p, &pl);
-		} else if (n) {
-			printf("drift from active profile %s (live -> profile)\n", p.name);
-			diff_print_text(&pl, &s, false);
-			printf("\n%zu value%s drifted; 'mdprofile apply %s' sets them again\n", n,
-			       n == 1 ? "" : "s", p.name);
-		} else {
-			printf("active profile %s: no drift\n", p.name);
-		}
-		rc = n ? MDP_EXIT_PENDING : MDP_EXIT_OK;
-	}
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
-	mdp_profile_free(&p);
-out_j:
-	mdp_journal_free(&j);
-	return rc;
-}
+const struct cmd cmd_status = {
+    "status", do_status, 0,        0,
+    0,        0,         "status", "arrays, RAID operations with progress and ETA, active profile"};

@@ -18,7 +18,7 @@
  * mdp_root_replace), so a torn journal is not expected, but a missing
  * "end" is treated as unreadable rather than trusted.
  */
-#include "txn.h"
+#include "journal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,33 +14,45 @@
 #include <stdint.h>
 
 enum mdp_tunable {
-	MDP_T_SPEED_LIMIT_MIN,	   /* /proc/sys/dev/raid/speed_limit_min, KiB/s */
-	MDP_T_SPEED_LIMIT_MAX,	   /* /proc/sys/dev/raid/speed_limit_max, KiB/s */
-	MDP_T_STRIPE_CACHE_SIZE,   /* md/stripe_cache_size, pages per member (raid4/5/6) */
-	MDP_T_SYNC_SPEED_MIN,	   /* md/sync_speed_min, KiB/s or "system" */
-	MDP_T_SYNC_SPEED_MAX,	   /* md/sync_speed_max, KiB/s or "system" */
-	MDP_T_READ_AHEAD_KB,	   /* /sys/block/mdN/queue/read_ahead_kb */
-	MDP_T_GROUP_THREAD_CNT,	   /* md/group_thread_cnt (raid4/5/6) */
-	MDP_T_PREREAD_BYPASS,	   /* md/preread_bypass_threshold (raid4/5/6) */
+	MDP_T_SPEED_LIMIT_MIN,      /* /proc/sys/dev/raid/speed_limit_min, KiB/s */
+	MDP_T_SPEED_LIMIT_MAX,      /* /proc/sys/dev/raid/speed_limit_max, KiB/s */
+	MDP_T_STRIPE_CACHE_SIZE,    /* md/stripe_cache_size, pages per member (raid4/5/6) */
+	MDP_T_SYNC_SPEED_MIN,       /* md/sync_speed_min, KiB/s or "system" */
+	MDP_T_SYNC_SPEED_MAX,       /* md/sync_speed_max, KiB/s or "system" */
+	MDP_T_READ_AHEAD_KB,        /* /sys/block/mdN/queue/read_ahead_kb */
+	MDP_T_GROUP_THREAD_CNT,     /* md/group_thread_cnt (raid4/5/6) */
+	MDP_T_PREREAD_BYPASS,       /* md/preread_bypass_threshold (raid4/5/6) */
 	MDP_T_MEMBER_READ_AHEAD_KB, /* /sys/block/<member disk>/queue/read_ahead_kb */
 	MDP_T_COUNT
 };
 
 enum mdp_scope { MDP_SCOPE_GLOBAL, MDP_SCOPE_ARRAY, MDP_SCOPE_DISK };
 
+/* How a value is shown to people; programs always get the bare number and the unit. */
+enum mdp_show {
+	MDP_SHOW_COUNT, /* "4096": the unit is implied by the name (pages, stripes, threads) */
+	MDP_SHOW_RATE,  /* "100000 KiB/s" */
+	MDP_SHOW_SIZE,  /* a size in KiB, in the largest exact unit: "192 KiB", "32 MiB" */
+};
+
 struct mdp_tunable_info {
-	const char *key;     /* profile key, e.g. "stripe_cache_size" */
-	const char *path;    /* global: the path; array/disk: relative to /sys/block/<dev>/ */
+	const char *key;  /* profile key, e.g. "stripe_cache_size" */
+	const char *path; /* global: the path; array/disk: relative to /sys/block/<dev>/ */
 	enum mdp_scope scope;
-	uint64_t min, max;   /* accepted range of the number */
-	bool allows_system;  /* "system" accepted (sync_speed_min/max) */
-	bool parity_only;    /* raid4/5/6 only */
-	const char *unit;    /* for display: "KiB/s", "pages", "KiB", "" */
+	uint64_t min, max;  /* accepted range of the number */
+	bool allows_system; /* "system" accepted (sync_speed_min/max) */
+	bool parity_only;   /* raid4/5/6 only */
+	const char *unit;   /* named once per value: "KiB/s", "pages", "KiB", "threads" */
+	enum mdp_show show; /* how people read it (mdp_tunable_show) */
 };
 
 enum mdp_value_kind { MDP_V_NUM, MDP_V_SYSTEM };
 
-/* A tunable's value. For MDP_V_SYSTEM, num is the effective system value. */
+/*
+ * A tunable's value. For MDP_V_SYSTEM ("follow the dev.raid sysctl"), num is
+ * the effective value as the kernel showed it, or 0 for a desired value,
+ * whose number is not known until the kernel applies it.
+ */
 struct mdp_value {
 	enum mdp_value_kind kind;
 	uint64_t num;
@@ -58,8 +70,18 @@ int mdp_tunable_path(enum mdp_tunable t, const char *dev, char *buf, size_t len)
 int mdp_tunable_parse(enum mdp_tunable t, const char *text, struct mdp_value *out);
 /* Text to write to set v ("4096\n", "system\n"). */
 int mdp_tunable_format(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len);
-/* Text to show a human ("4096", "system (10000)"). */
+/*
+ * The one display formatter, used by every command: "4096", "100000 KiB/s",
+ * "32 MiB", "system (10000)" (as read) or "system" (desired).
+ */
 int mdp_tunable_show(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len);
+/* The same value as a JSON token: the bare number in the tunable's unit, or "system". */
+int mdp_tunable_json(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len);
+/* A size in KiB in the largest exact unit: "192 KiB", "32 MiB", "2 GiB". */
+int mdp_show_kib(uint64_t kib, char *buf, size_t len);
+/* Where people read a target: "dev.raid.speed_limit_min", "md2 stripe_cache_size", "sda
+ * read_ahead". */
+int mdp_tunable_target_name(enum mdp_tunable t, const char *dev, char *buf, size_t len);
 /* Whether a read-back value satisfies the requested one. */
 bool mdp_value_eq(const struct mdp_value *a, const struct mdp_value *b);
 

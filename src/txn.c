@@ -66,73 +66,112 @@ struct steps {
 
 /* ---- report ----------------------------------------------------------------- */
 
-static int add_line(char ***v, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int add_line(char ***v, size_t *n, const char *fmt, ...)
+static int grow(void **v, size_t n, size_t size)
 {
-	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
-	va_list ap;
-	int r;
+	void *nv = realloc(*v, (n + 1) * size);
 
 	if (!nv)
 		return -ENOMEM;
 	*v = nv;
-	va_start(ap, fmt);
-	r = vasprintf(&nv[*n], fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	(*n)++;
 	return 0;
 }
 
-static void report_done(struct mdp_txn *tx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void report_done(struct mdp_txn *tx, const char *fmt, ...)
+static void ev_change(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
+		      const struct mdp_value *before, const struct mdp_value *after)
 {
 	struct mdp_txn_report *rep = &tx->rep;
-	struct mdp_txn_event *nv = realloc(rep->done, (rep->n_done + 1) * sizeof(*nv));
-	va_list ap;
+	struct mdp_txn_change *c;
 
-	if (!nv)
+	if (grow((void **)&rep->changes, rep->n_changes, sizeof(*c)))
 		return;
-	rep->done = nv;
-	va_start(ap, fmt);
-	vsnprintf(nv[rep->n_done].what, sizeof(nv->what), fmt, ap);
-	va_end(ap);
-	rep->n_done++;
+	c = &rep->changes[rep->n_changes++];
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	snprintf(c->dev, sizeof(c->dev), "%s", dev);
+	c->have_before = before != NULL;
+	if (before)
+		c->before = *before;
+	c->after = *after;
 }
 
-static void free_lines(char **v, size_t n)
+static void ev_service(struct mdp_txn *tx, const char *name, enum mdp_txn_svc_action action,
+		       enum mdp_txn_svc_result result)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	struct mdp_txn_report *rep = &tx->rep;
+	struct mdp_txn_service *sv;
+
+	if (grow((void **)&rep->services, rep->n_services, sizeof(*sv)))
+		return;
+	sv = &rep->services[rep->n_services++];
+	memset(sv, 0, sizeof(*sv));
+	snprintf(sv->name, sizeof(sv->name), "%s", name);
+	sv->action = action;
+	sv->result = result;
+}
+
+static void ev_note(struct mdp_txn *tx, enum mdp_txn_note_kind kind, const char *profile)
+{
+	struct mdp_txn_report *rep = &tx->rep;
+	struct mdp_txn_note *n;
+
+	if (grow((void **)&rep->notes, rep->n_notes, sizeof(*n)))
+		return;
+	n = &rep->notes[rep->n_notes++];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	snprintf(n->profile, sizeof(n->profile), "%s", profile ? profile : "");
+}
+
+static struct mdp_txn_left *ev_left(struct mdp_txn *tx)
+{
+	struct mdp_txn_report *rep = &tx->rep;
+	struct mdp_txn_left *l;
+
+	if (grow((void **)&rep->left, rep->n_left, sizeof(*l)))
+		return NULL;
+	l = &rep->left[rep->n_left++];
+	memset(l, 0, sizeof(*l));
+	return l;
 }
 
 void mdp_txn_report_free(struct mdp_txn_report *rep)
 {
-	free(rep->done);
-	free_lines(rep->left, rep->n_left);
-	free_lines(rep->fix, rep->n_fix);
-	free_lines(rep->info, rep->n_info);
+	free(rep->changes);
+	free(rep->services);
+	free(rep->notes);
+	free(rep->left);
 	memset(rep, 0, sizeof(*rep));
+}
+
+bool mdp_txn_report_changed(const struct mdp_txn_report *rep)
+{
+	if (rep->n_changes)
+		return true;
+	for (size_t i = 0; i < rep->n_services; i++)
+		if (rep->services[i].result == MDP_TXN_SVC_DONE)
+			return true;
+	return false;
+}
+
+/* After a rollback nothing this apply did stays done: drop its events. */
+static void ev_forget_since(struct mdp_txn *tx, size_t n_changes, size_t n_services)
+{
+	struct mdp_txn_report *rep = &tx->rep;
+	size_t k = n_services;
+
+	rep->n_changes = n_changes;
+	for (size_t i = n_services; i < rep->n_services; i++)
+		if (rep->services[i].result != MDP_TXN_SVC_DONE)
+			rep->services[k++] = rep->services[i];
+	rep->n_services = k;
 }
 
 /* ---- reading and writing one target ----------------------------------------- */
 
 static void target_name(enum mdp_tunable t, const char *dev, char *buf, size_t len)
 {
-	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
-
-	if (ti->scope == MDP_SCOPE_GLOBAL)
-		snprintf(buf, len, "dev.raid.%s", ti->key);
-	else if (ti->scope == MDP_SCOPE_DISK)
-		snprintf(buf, len, "%s read_ahead", dev);
-	else
-		snprintf(buf, len, "%s %s", dev, ti->key);
+	if (mdp_tunable_target_name(t, dev, buf, len))
+		snprintf(buf, len, "?");
 }
 
 static int read_target(const struct mdp_root *r, enum mdp_tunable t, const char *dev, char *raw,
@@ -156,19 +195,6 @@ static int raw_to_value(enum mdp_tunable t, const char *raw, struct mdp_value *v
 	return mdp_tunable_parse(t, raw, v);
 }
 
-/* A value for the report: "system", "32768 KiB", "100000 KiB/s", "4096". */
-static void show(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len)
-{
-	const char *unit = mdp_tunable_info(t)->unit;
-
-	if (v->kind == MDP_V_SYSTEM)
-		snprintf(buf, len, "system");
-	else if (!strcmp(unit, "KiB") || !strcmp(unit, "KiB/s"))
-		snprintf(buf, len, "%" PRIu64 " %s", v->num, unit);
-	else
-		mdp_tunable_show(t, v, buf, len);
-}
-
 /*
  * Write want to (t, dev) and read it back (invariant 3). On a mismatch the
  * diag says what the kernel kept; the caller treats the step as started.
@@ -184,7 +210,7 @@ static int write_verify(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
 	if ((err = mdp_tunable_path(t, dev, path, sizeof(path))) ||
 	    (err = mdp_tunable_format(t, want, text, sizeof(text))))
 		return err;
-	show(t, want, a, sizeof(a));
+	mdp_tunable_show(t, want, a, sizeof(a));
 	if ((err = mdp_root_write(tx->root, path, text))) {
 		mdp_diags_add(tx->d, NULL, 0, 0, "%s: writing %s failed: %s", name, a,
 			      strerror(-err));
@@ -212,7 +238,7 @@ static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, 
 		       bool report)
 {
 	struct mdp_value v, now;
-	char cur[MDP_RAW_MAX], name[96], a[48], b[48];
+	char cur[MDP_RAW_MAX];
 	bool have_now;
 	int err;
 
@@ -227,13 +253,7 @@ static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, 
 		return 0;
 	if ((err = write_verify(tx, t, dev, &v)) || !report)
 		return err;
-	target_name(t, dev, name, sizeof(name));
-	if (have_now)
-		show(t, &now, a, sizeof(a));
-	else
-		snprintf(a, sizeof(a), "?");
-	show(t, &v, b, sizeof(b));
-	report_done(tx, "%s: %s -> %s", name, a, b);
+	ev_change(tx, t, dev, have_now ? &now : NULL, &v);
 	return 0;
 }
 
@@ -475,11 +495,9 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 			    sv->name);
 			bad = 1;
 		} else if (state == MDP_SVC_MISSING) {
-			add_line(&tx->rep.info, &tx->rep.n_info,
-				 "optional service %s not found; skipped", sv->name);
+			ev_service(tx, sv->name, MDP_TXN_PAUSE, MDP_TXN_SVC_NOT_FOUND);
 		} else if (state == MDP_SVC_STOPPED) {
-			add_line(&tx->rep.info, &tx->rep.n_info,
-				 "service %s is not running; left alone", sv->name);
+			ev_service(tx, sv->name, MDP_TXN_PAUSE, MDP_TXN_SVC_NOT_RUNNING);
 		} else {
 			if (!(s = steps_add(st, STEP_PAUSE)) || journal_set_svc(j, sv->name, true))
 				return -ENOMEM;
@@ -513,7 +531,6 @@ static int steps_resume_old(const struct mdp_profile *p, const struct mdp_journa
 
 static int step_do(struct mdp_txn *tx, struct step *s)
 {
-	char a[48], b[48], name[96];
 	struct mdp_value prev;
 	int err;
 
@@ -524,46 +541,41 @@ static int step_do(struct mdp_txn *tx, struct step *s)
 		return svc_resume(tx, s->svc);
 	if ((err = write_verify(tx, s->t, s->dev, &s->want)))
 		return err;
-	target_name(s->t, s->dev, name, sizeof(name));
-	show(s->t, &s->want, b, sizeof(b));
-	if (raw_to_value(s->t, s->prev, &prev))
-		snprintf(a, sizeof(a), "?");
-	else
-		show(s->t, &prev, a, sizeof(a));
-	report_done(tx, "%s: %s -> %s", name, a, b);
+	ev_change(tx, s->t, s->dev, raw_to_value(s->t, s->prev, &prev) ? NULL : &prev, &s->want);
 	return 0;
 }
 
 static void left_tunable(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, const char *raw)
 {
-	char name[96], path[128], val[48];
-	struct mdp_value v;
+	struct mdp_txn_left *l = ev_left(tx);
+	char path[128], val[48];
 
-	target_name(t, dev, name, sizeof(name));
-	if (mdp_tunable_path(t, dev, path, sizeof(path)) || raw_to_value(t, raw, &v) ||
-	    mdp_tunable_format(t, &v, val, sizeof(val)))
+	if (!l)
 		return;
-	val[strcspn(val, "\n")] = '\0';
-	add_line(&tx->rep.left, &tx->rep.n_left, "%s is not back to %s", name, val);
-	add_line(&tx->rep.fix, &tx->rep.n_fix, "echo %s > %s", val, path);
+	l->t = t;
+	snprintf(l->dev, sizeof(l->dev), "%s", dev);
+	l->have_value = !raw_to_value(t, raw, &l->value);
+	/* Only a value the registry accepts becomes a command to run as root. */
+	if (l->have_value && !mdp_tunable_path(t, dev, path, sizeof(path)) &&
+	    !mdp_tunable_format(t, &l->value, val, sizeof(val))) {
+		val[strcspn(val, "\n")] = '\0';
+		snprintf(l->fix, sizeof(l->fix), "echo %s > %s", val, path);
+	}
 }
 
 static void left_service(struct mdp_txn *tx, const char *svc, bool paused)
 {
-	char cmd[256];
+	struct mdp_txn_left *l = ev_left(tx);
 
-	if (paused) {
-		add_line(&tx->rep.left, &tx->rep.n_left, "service %s is still paused", svc);
-		if (tx->svc && tx->svc->ops)
-			mdp_svc_resume_command(tx->svc, svc, cmd, sizeof(cmd));
-		else
-			snprintf(cmd, sizeof(cmd), "start service %s with your service manager",
-				 svc);
-		add_line(&tx->rep.fix, &tx->rep.n_fix, "%s", cmd);
-	} else {
-		add_line(&tx->rep.left, &tx->rep.n_left,
-			 "service %s was resumed and could not be paused again", svc);
-	}
+	if (!l)
+		return;
+	l->is_service = true;
+	l->paused = paused;
+	snprintf(l->svc, sizeof(l->svc), "%s", svc);
+	/* A name this backend cannot express gets no command: cmd/ says so in words. */
+	if (paused && tx->svc && tx->svc->ops &&
+	    mdp_svc_resume_command(tx->svc, svc, l->fix, sizeof(l->fix)))
+		l->fix[0] = '\0';
 }
 
 /* Invariant 4: undo started steps in reverse. Returns the number left undone. */
@@ -625,8 +637,10 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 }
 
 /* After a rollback: the journal goes back to what it was (or away). */
-static int apply_unwind(struct mdp_txn *tx, const struct mdp_journal *old, struct steps *st)
+static int apply_unwind(struct mdp_txn *tx, const struct mdp_journal *old, struct steps *st,
+			size_t n_changes, size_t n_services)
 {
+	ev_forget_since(tx, n_changes, n_services);
 	if (rollback(tx, st))
 		return MDP_TXN_PARTIAL; /* journal stays "applying": recover can finish */
 	if (old->state == MDP_J_ACTIVE ? journal_store(tx, old) : journal_remove(tx))
@@ -641,9 +655,9 @@ static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct 
 			journal_set_svc(j, st->v[i].svc, false);
 	for (size_t i = 0; i < st->n; i++)
 		if (st->v[i].kind == STEP_PAUSE)
-			report_done(tx, "service %s: paused", st->v[i].svc);
+			ev_service(tx, st->v[i].svc, MDP_TXN_PAUSE, MDP_TXN_SVC_DONE);
 		else if (st->v[i].kind == STEP_RESUME)
-			report_done(tx, "service %s: resumed", st->v[i].svc);
+			ev_service(tx, st->v[i].svc, MDP_TXN_RESUME, MDP_TXN_SVC_DONE);
 	j->state = MDP_J_ACTIVE;
 	return journal_store(tx, j);
 }
@@ -652,12 +666,15 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 {
 	struct mdp_journal old, j = {0};
 	struct steps st = {0};
+	size_t n_changes = tx->rep.n_changes, n_services;
 	int err, rc = MDP_TXN_OK;
 
+	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", p->name);
 	if ((err = load_current(tx, &old)))
 		return err;
 	if ((err = apply_prepare(tx, p, pl, &old, &j, &st)))
 		goto out;
+	n_services = tx->rep.n_services; /* skipped services stay reported */
 	if (!st.n && old.state == MDP_J_ACTIVE && !strcmp(old.profile, p->name))
 		goto out; /* already in this profile's state: nothing to journal */
 	if (!st.n && old.state != MDP_J_ACTIVE)
@@ -675,12 +692,12 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 	}
 	for (size_t i = 0; i < st.n; i++) {
 		if (step_do(tx, &st.v[i])) {
-			rc = apply_unwind(tx, &old, &st);
+			rc = apply_unwind(tx, &old, &st, n_changes, n_services);
 			goto out;
 		}
 	}
 	if (apply_commit(tx, &j, &st))
-		rc = apply_unwind(tx, &old, &st);
+		rc = apply_unwind(tx, &old, &st, n_changes, n_services);
 out:
 	free(st.v);
 	mdp_journal_free(&j);
@@ -711,6 +728,7 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 		/* Journaled before pausing: after a crash it may never have been paused. */
 		if (svc_running(tx, j->svc[i].name)) {
 			j->svc[i].paused = false;
+			ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_RUNNING);
 			continue;
 		}
 		if (svc_resume(tx, j->svc[i].name)) {
@@ -719,7 +737,7 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 			continue;
 		}
 		j->svc[i].paused = false;
-		report_done(tx, "service %s: resumed", j->svc[i].name);
+		ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_DONE);
 	}
 	if (left) {
 		journal_store(tx, j); /* keep what is left for a later revert/recover */
@@ -738,40 +756,24 @@ int mdp_txn_revert(struct mdp_txn *tx)
 		return rc;
 	if ((rc = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT) {
 		if (!did)
-			add_line(&tx->rep.info, &tx->rep.n_info,
-				 "no profile is active; nothing to revert");
+			ev_note(tx, MDP_TXN_NOTE_NOTHING_ACTIVE, NULL);
 		return 0;
 	}
 	if (rc)
 		return rc;
-	add_line(&tx->rep.info, &tx->rep.n_info, "reverting profile %s", j.profile);
+	ev_note(tx, MDP_TXN_NOTE_REVERTING, j.profile);
+	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", j.profile);
 	rc = restore_baseline(tx, &j);
 	mdp_journal_free(&j);
 	return rc;
 }
 
-static const char *jstate_verb(enum mdp_jstate s)
-{
-	return s == MDP_J_REVERTING ? "revert" : "apply";
-}
-
 static int recover_stale(struct mdp_txn *tx, const struct mdp_journal *j)
 {
-	char names[512] = "";
-	size_t len = 0;
-
-	add_line(&tx->rep.info, &tx->rep.n_info,
-		 "cleared a journal from an earlier boot (profile %s): the reboot already reset "
-		 "the kernel values",
-		 j->profile);
-	for (size_t i = 0; i < j->n_svc && len < sizeof(names); i++)
+	ev_note(tx, MDP_TXN_NOTE_STALE, j->profile);
+	for (size_t i = 0; i < j->n_svc; i++)
 		if (j->svc[i].paused)
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-						len ? ", " : "", j->svc[i].name);
-	if (len)
-		add_line(&tx->rep.info, &tx->rep.n_info,
-			 "services it paused (%s) came back with the boot; nothing to resume",
-			 names);
+			ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_REBOOTED);
 	return journal_remove(tx) ? MDP_TXN_FAILED : 0;
 }
 
@@ -792,9 +794,10 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 		err = recover_stale(tx, &j);
 	} else if (j.state != MDP_J_ACTIVE) {
 		*did = true;
-		add_line(&tx->rep.info, &tx->rep.n_info,
-			 "found an interrupted %s of profile %s: restoring the baseline",
-			 jstate_verb(j.state), j.profile);
+		ev_note(tx,
+			j.state == MDP_J_REVERTING ? MDP_TXN_NOTE_INTERRUPTED_REVERT
+						   : MDP_TXN_NOTE_INTERRUPTED_APPLY,
+			j.profile);
 		err = restore_baseline(tx, &j);
 	}
 	mdp_journal_free(&j);

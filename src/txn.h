@@ -15,77 +15,86 @@
 
 #include "diag.h"
 #include "discover.h"
+#include "journal.h"
 #include "plan.h"
 #include "profile.h"
 #include "root.h"
 #include "tunable.h"
 
-#define MDP_STATE_DIR "/run/mdprofile"
-#define MDP_JOURNAL   MDP_STATE_DIR "/journal"
-#define MDP_LOCK      MDP_STATE_DIR "/lock"
-
 struct mdp_svc_backend; /* services.h */
 
-enum mdp_jstate { MDP_J_NONE = 0, MDP_J_APPLYING, MDP_J_ACTIVE, MDP_J_REVERTING };
+/*
+ * What a transaction did, as data: cmd/ turns it into text or JSON. Values
+ * are the registry's (struct mdp_value), so every command shows them alike.
+ */
 
-/* One target's baseline: what it held before mdprofile first changed it this boot. */
-struct mdp_jtarget {
+/* One value changed (apply) or put back (revert, recover). */
+struct mdp_txn_change {
+	enum mdp_tunable t;
+	char dev[MDP_NAME_MAX]; /* "" for the dev.raid sysctls */
+	bool have_before;       /* false when the value could not be read first */
+	struct mdp_value before, after;
+};
+
+enum mdp_txn_svc_action { MDP_TXN_PAUSE, MDP_TXN_RESUME };
+
+enum mdp_txn_svc_result {
+	MDP_TXN_SVC_DONE,        /* paused or resumed */
+	MDP_TXN_SVC_NOT_RUNNING, /* the user had it stopped: left alone (invariant 6) */
+	MDP_TXN_SVC_NOT_FOUND,   /* optional and absent: skipped */
+	MDP_TXN_SVC_RUNNING,     /* found running at revert/recover: nothing to resume */
+	MDP_TXN_SVC_REBOOTED,    /* paused in an earlier boot: the boot brought it back */
+};
+
+struct mdp_txn_service {
+	char name[160];
+	enum mdp_txn_svc_action action;
+	enum mdp_txn_svc_result result;
+};
+
+enum mdp_txn_note_kind {
+	MDP_TXN_NOTE_NOTHING_ACTIVE,     /* revert with no journal */
+	MDP_TXN_NOTE_REVERTING,          /* revert of profile */
+	MDP_TXN_NOTE_STALE,              /* journal of an earlier boot cleared */
+	MDP_TXN_NOTE_INTERRUPTED_APPLY,  /* interrupted apply of profile undone */
+	MDP_TXN_NOTE_INTERRUPTED_REVERT, /* interrupted revert of profile finished */
+};
+
+struct mdp_txn_note {
+	enum mdp_txn_note_kind kind;
+	char profile[256];
+};
+
+/* Exit 4: something that is not back, and how to put it back by hand. */
+struct mdp_txn_left {
+	bool is_service;
+	/* A tunable: (t, dev) is not back to value (have_value false: the baseline is unreadable).
+	 */
 	enum mdp_tunable t;
 	char dev[MDP_NAME_MAX];
-	char raw[MDP_RAW_MAX]; /* exactly what was read, trailing newline stripped */
-};
-
-/* A service mdprofile paused (only those are ever resumed). */
-struct mdp_jservice {
-	char name[160];
-	bool paused; /* mdprofile paused it and has not resumed it */
-};
-
-struct mdp_journal {
-	enum mdp_jstate state;
-	char boot_id[40];
-	char profile[256]; /* name of the active/intended profile */
-	char profile_path[4096];
-	struct mdp_jtarget *base;
-	size_t n_base;
-	struct mdp_jservice *svc;
-	size_t n_svc;
-};
-
-/* Lock held for the life of a mutating command. */
-struct mdp_lock {
-	int fd;
-};
-
-/* Take the lock. -EWOULDBLOCK with *holder = pid when busy and !wait. */
-int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder);
-void mdp_lock_release(struct mdp_lock *l);
-
-/* Read the journal. -ENOENT when there is none; -EBADMSG when unreadable (diag). */
-int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
-void mdp_journal_free(struct mdp_journal *j);
-/* Serialize (*out malloc'd) and parse (tests, the fuzz target). */
-int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len);
-int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *j);
-/* Replace the journal atomically and durably (temp, fsync, rename, fsync dir). */
-int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j);
-
-/* What a transaction did, for the command to print. */
-struct mdp_txn_event {
-	char what[200]; /* "md2 stripe_cache_size 256 -> 4096" */
+	bool have_value;
+	struct mdp_value value;
+	/* A service: still paused (paused) or resumed and not paused again. */
+	char svc[160];
+	bool paused;
+	/* A command line that restores it, run as root; "" when none can be given. */
+	char fix[320];
 };
 
 struct mdp_txn_report {
-	struct mdp_txn_event *done; /* changes made (apply) or restored (revert) */
-	size_t n_done;
-	char **left; /* exit 4: what is left changed, one line each */
+	char profile[256]; /* the profile applied or reverted; "" when none */
+	struct mdp_txn_change *changes;
+	size_t n_changes;
+	struct mdp_txn_service *services;
+	size_t n_services;
+	struct mdp_txn_note *notes;
+	size_t n_notes;
+	struct mdp_txn_left *left;
 	size_t n_left;
-	char **fix; /* exit 4: commands that would restore it */
-	size_t n_fix;
-	char **info; /* notes: stale journal cleared, recovered, ... */
-	size_t n_info;
 };
 void mdp_txn_report_free(struct mdp_txn_report *rep);
+/* Whether the report says something on the system changed (and stays changed). */
+bool mdp_txn_report_changed(const struct mdp_txn_report *rep);
 
 enum mdp_txn_result {
 	MDP_TXN_OK = 0,
@@ -106,7 +115,7 @@ struct mdp_txn {
  * for errors before anything changed.
  */
 int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl);
-/* Back to the baseline, journal removed. 0 with rep.info "nothing active" when none. */
+/* Back to the baseline, journal removed. 0 with a "nothing active" note when none. */
 int mdp_txn_revert(struct mdp_txn *tx);
 /*
  * Finish an interrupted transaction: a stale journal (other boot_id) is

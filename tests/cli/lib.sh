@@ -7,6 +7,7 @@
 #   expect_exit N
 #   expect_stdout <<EOF ... EOF     exact, after @ROOT@/@BIN@/@SRC@ substitution
 #   expect_stderr <<EOF ... EOF
+#   expect_json <<EOF ... EOF       stdout is one line of JSON; compared indented
 #   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
 #   expect_file PATH <<EOF          exact content of $ROOT/PATH
 #   fakes KIND NAME=STATE...        install fake service managers into $ROOT
@@ -64,6 +65,21 @@ _expect() {
 }
 
 expect_stdout() { _expect "$WORK/out" stdout; }
+
+# --json writes one document on one line; the expected text is the same
+# document indented by python's json.tool, so a long line reads in review.
+expect_json() {
+	if [ "$(wc -l <"$WORK/out")" != 1 ]; then
+		_fail "'mdprofile $LAST' stdout is not one line of JSON:"
+		sed 's/^/    /' "$WORK/out" >&2
+		return
+	fi
+	if ! python3 -m json.tool --indent 1 <"$WORK/out" >"$WORK/out.json" 2>"$WORK/json.err"; then
+		_fail "'mdprofile $LAST' stdout is not JSON: $(cat "$WORK/json.err")"
+		return
+	fi
+	_expect "$WORK/out.json" "stdout (JSON)"
+}
 expect_stderr() { _expect "$WORK/err" stderr; }
 
 expect_file() {

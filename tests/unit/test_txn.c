@@ -239,7 +239,8 @@ static void test_apply_revert_identical(void **state)
 	profile_fast(&p, 4096);
 	env_setup(&e, "ds-dsm6-reshape");
 	assert_int_equal(run_apply(&e, &p, &rep), MDP_TXN_OK);
-	assert_true(rep.n_done > 5);
+	assert_true(rep.n_changes > 5);
+	assert_true(mdp_txn_report_changed(&rep));
 	mdp_txn_report_free(&rep);
 	assert_true(
 	    mdp_root_read_value(&e.r, "/sys/block/md2/md/stripe_cache_size", buf, sizeof(buf)) > 0);
@@ -398,9 +399,13 @@ static void test_stale_journal(void **state)
 	assert_true(mdp_txn_needs_recover(&e.r));
 	assert_int_equal(run_recover(&e, &did, &rep), 0);
 	assert_true(did);
-	assert_int_equal(rep.n_info, 2);
-	assert_non_null(strstr(rep.info[0], "earlier boot"));
-	assert_non_null(strstr(rep.info[1], "synoindexd"));
+	assert_int_equal(rep.n_notes, 1);
+	assert_int_equal(rep.notes[0].kind, MDP_TXN_NOTE_STALE);
+	assert_string_equal(rep.notes[0].profile, "fast");
+	assert_int_equal(rep.n_services, 1);
+	assert_string_equal(rep.services[0].name, "synoindexd");
+	assert_int_equal(rep.services[0].result, MDP_TXN_SVC_REBOOTED);
+	assert_int_equal(rep.n_changes, 0);
 	assert_false(mdp_root_exists(&e.r, MDP_JOURNAL));
 	assert_true(env_identical(&e)); /* md2's 256 was not touched */
 	mdp_txn_report_free(&rep);
@@ -448,14 +453,17 @@ static void test_rollback_incomplete(void **state)
 	e.f.kind = F_WRITE_FROM;
 	e.f.k = 3;
 	assert_int_equal(run_apply(&e, &p, &rep), MDP_TXN_PARTIAL);
-	for (size_t i = 0; i < rep.n_left && getenv("TXN_DEBUG"); i++)
-		fprintf(stderr, "left: %s / %s\n", rep.left[i], rep.fix[i]);
 	/* Writes 1 and 2 (the two sysctls) succeeded and could not be undone. */
 	assert_int_equal(rep.n_left, 2);
-	assert_string_equal(rep.left[0], "dev.raid.speed_limit_max is not back to 200000");
-	assert_string_equal(rep.fix[0], "echo 200000 > /proc/sys/dev/raid/speed_limit_max");
-	assert_string_equal(rep.left[1], "dev.raid.speed_limit_min is not back to 10000");
-	assert_string_equal(rep.fix[1], "echo 10000 > /proc/sys/dev/raid/speed_limit_min");
+	assert_false(rep.left[0].is_service);
+	assert_int_equal(rep.left[0].t, MDP_T_SPEED_LIMIT_MAX);
+	assert_true(rep.left[0].have_value);
+	assert_int_equal(rep.left[0].value.num, 200000);
+	assert_string_equal(rep.left[0].fix, "echo 200000 > /proc/sys/dev/raid/speed_limit_max");
+	assert_int_equal(rep.left[1].t, MDP_T_SPEED_LIMIT_MIN);
+	assert_string_equal(rep.left[1].fix, "echo 10000 > /proc/sys/dev/raid/speed_limit_min");
+	/* Nothing this apply did stays done. */
+	assert_int_equal(rep.n_changes, 0);
 	mdp_txn_report_free(&rep);
 	/* The journal is kept, so recover finishes the job once writes work again. */
 	assert_true(mdp_txn_needs_recover(&e.r));

@@ -36,8 +36,99 @@ expect_stderr <<'EOF'
 EOF
 run --json show low-ram
 expect_exit 0
-expect_stdout <<'EOF'
-{"name": "low-ram", "path": "@BIN@/profiles/low-ram.yaml", "chain": ["low-ram", "balanced"], "description": "Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM", "memory_budget": "32 MiB", "raid": {"speed_limit_min": 50000, "speed_limit_max": 200000}, "arrays": [{"match": {"all": false, "names": [], "levels": ["raid4", "raid5", "raid6"], "uuids": []}, "set": {"stripe_cache_size": 2048}}, {"match": {"all": false, "names": [], "levels": ["raid4", "raid5", "raid6", "raid10"], "uuids": []}, "set": {"read_ahead": 4096}}, {"match": {"all": false, "names": [], "levels": ["raid4", "raid5", "raid6"], "uuids": []}, "set": {"stripe_cache_size": "auto"}}, {"match": {"all": false, "names": [], "levels": ["raid4", "raid5", "raid6", "raid10"], "uuids": []}, "set": {"read_ahead": 1024}}], "services": [{"name": "synoindexd", "optional": true}, {"name": "synomkthumbd", "optional": true}, {"name": "pkg-FileStation-thumbd", "optional": true}]}
+expect_json <<'EOF'
+{
+ "name": "low-ram",
+ "path": "@BIN@/profiles/low-ram.yaml",
+ "chain": [
+  "low-ram",
+  "balanced"
+ ],
+ "description": "Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM",
+ "memory_budget": "32 MiB",
+ "raid": {
+  "speed_limit_min": 50000,
+  "speed_limit_max": 200000
+ },
+ "arrays": [
+  {
+   "match": {
+    "all": false,
+    "names": [],
+    "levels": [
+     "raid4",
+     "raid5",
+     "raid6"
+    ],
+    "uuids": []
+   },
+   "set": {
+    "stripe_cache_size": 2048
+   }
+  },
+  {
+   "match": {
+    "all": false,
+    "names": [],
+    "levels": [
+     "raid4",
+     "raid5",
+     "raid6",
+     "raid10"
+    ],
+    "uuids": []
+   },
+   "set": {
+    "read_ahead": 4096
+   }
+  },
+  {
+   "match": {
+    "all": false,
+    "names": [],
+    "levels": [
+     "raid4",
+     "raid5",
+     "raid6"
+    ],
+    "uuids": []
+   },
+   "set": {
+    "stripe_cache_size": "auto"
+   }
+  },
+  {
+   "match": {
+    "all": false,
+    "names": [],
+    "levels": [
+     "raid4",
+     "raid5",
+     "raid6",
+     "raid10"
+    ],
+    "uuids": []
+   },
+   "set": {
+    "read_ahead": 1024
+   }
+  }
+ ],
+ "services": [
+  {
+   "name": "synoindexd",
+   "optional": true
+  },
+  {
+   "name": "synomkthumbd",
+   "optional": true
+  },
+  {
+   "name": "pkg-FileStation-thumbd",
+   "optional": true
+  }
+ ]
+}
 EOF
 expect_stderr <<'EOF'
 EOF

@@ -11,8 +11,8 @@ optional service pkgctl-SynoFinder not found; skipped
 optional service pkgctl-SynologyPhotos not found; skipped
 dev.raid.speed_limit_min: 10000 KiB/s -> 100000 KiB/s
 dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
-md2 read_ahead: 192 KiB -> 32768 KiB
-md3 read_ahead: 192 KiB -> 32768 KiB
+md2 read_ahead: 192 KiB -> 32 MiB
+md3 read_ahead: 192 KiB -> 32 MiB
 md2 stripe_cache_size: 256 -> 32768
 md3 stripe_cache_size: 256 -> 32768
 service synoindexd: paused
@@ -82,8 +82,8 @@ expect_stdout <<'EOF'
 reverting profile reshape-fast
 md3 stripe_cache_size: 32768 -> 256
 md2 stripe_cache_size: 1024 -> 256
-md3 read_ahead: 32768 KiB -> 192 KiB
-md2 read_ahead: 32768 KiB -> 192 KiB
+md3 read_ahead: 32 MiB -> 192 KiB
+md2 read_ahead: 32 MiB -> 192 KiB
 dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
 dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
 service pkgctl-FileStation: resumed

@@ -32,7 +32,7 @@ run recover
 expect_exit 0
 expect_stdout <<'EOF'
 found an interrupted apply of profile reshape-fast: restoring the baseline
-md2 read_ahead: 32768 KiB -> 192 KiB
+md2 read_ahead: 32 MiB -> 192 KiB
 dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
 dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
 EOF

@@ -1,0 +1,169 @@
+/* cli: helpers every command shares (cli.h). */
+#include "cli.h"
+#include "render.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void keep_error(struct cli *cli, const char *msg)
+{
+	char **nv;
+
+	if (!(nv = realloc(cli->errors, (cli->n_errors + 1) * sizeof(*nv))))
+		return;
+	cli->errors = nv;
+	if ((nv[cli->n_errors] = strdup(msg)))
+		cli->n_errors++;
+}
+
+void cli_err(struct cli *cli, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "mdprofile: %s\n", msg);
+	keep_error(cli, msg);
+}
+
+void cli_print_diags(struct cli *cli, struct mdp_diags *d)
+{
+	char line[1024];
+
+	mdp_diags_sort(d);
+	for (size_t i = 0; i < d->n; i++) {
+		mdp_diag_format(&d->v[i], line, sizeof(line));
+		cli_err(cli, "%s", line);
+	}
+}
+
+int cli_usage(const struct cmd *c)
+{
+	fprintf(stderr, "usage: mdprofile [options] %s\n", c->usage);
+	return MDP_EXIT_USAGE;
+}
+
+int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
+{
+	bool guard = geteuid() == 0 && mdp_root_is_real(&cli->root);
+	struct mdp_diags d;
+	char path[PATH_MAX];
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_profile_find(&cli->dirs, arg, path, sizeof(path), &d);
+	/* A root-run tool must not take orders from a file others can edit. */
+	if (!err && guard)
+		err = mdp_profile_check_perms(path, &d);
+	if (!err)
+		err = mdp_profile_load(&cli->dirs, path, p, &d);
+	/* Parents reached through extends are orders too. */
+	if (!err && guard && (err = mdp_profile_check_perms_all(p, &d)))
+		mdp_profile_free(p);
+	if (err && !d.n)
+		mdp_diags_add(&d, arg, 0, 0, "cannot load profile: %s", strerror(-err));
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	return err ? MDP_EXIT_USAGE : 0;
+}
+
+int cli_discover(struct cli *cli, unsigned skip, struct mdp_system *s)
+{
+	struct mdp_diags d;
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_discover_some(&cli->root, skip, s, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	if (err) {
+		cli_err(cli, "cannot read the system state: %s", strerror(-err));
+		return MDP_EXIT_FAILED;
+	}
+	return 0;
+}
+
+int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_system *s,
+	     struct mdp_plan *pl)
+{
+	struct mdp_diags d;
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_plan_build(p, s, pl, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	if (err && err != -EINVAL)
+		cli_err(cli, "cannot plan: %s", strerror(-err));
+	return err ? MDP_EXIT_USAGE : 0;
+}
+
+bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
+{
+	struct mdp_diags d;
+	bool ok;
+
+	mdp_diags_init(&d);
+	ok = mdp_journal_load(&cli->root, j, &d) == 0;
+	mdp_diags_free(&d);
+	return ok;
+}
+
+void cli_warn_recover(struct cli *cli)
+{
+	if (mdp_txn_needs_recover(&cli->root))
+		cli_err(cli, "warning: an interrupted or stale transaction was found; run "
+			     "'mdprofile recover'");
+}
+
+void cli_json_begin(struct cli *cli, struct json *j)
+{
+	cli->json_written = true;
+	json_init(j, stdout);
+}
+
+static const char *result_name(int rc)
+{
+	return rc == MDP_TXN_OK        ? "ok"
+	       : rc == MDP_TXN_FAILED  ? "rolled-back"
+	       : rc == MDP_TXN_PARTIAL ? "rollback-incomplete"
+				       : "error";
+}
+
+int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl)
+{
+	const struct mdp_txn_report *rep = &cli->tx.rep;
+	struct json j;
+
+	if (cli->json) {
+		cli_json_begin(cli, &j);
+		render_report_json(&j, rep, result_name(rc), pl);
+	} else {
+		render_report_text(cli, rep, rc == MDP_TXN_OK);
+	}
+	cli_print_diags(cli, &cli->d);
+	mdp_diags_free(&cli->d);
+	mdp_diags_init(&cli->d);
+	switch (rc) {
+	case MDP_TXN_OK:
+		return MDP_EXIT_OK;
+	case MDP_TXN_FAILED:
+		cli_err(cli, "%s failed; every change was rolled back", verb);
+		return MDP_EXIT_FAILED;
+	case MDP_TXN_PARTIAL:
+		render_left(cli, rep);
+		return MDP_EXIT_PARTIAL;
+	case -EINVAL:
+		return MDP_EXIT_USAGE; /* the diags said why; nothing was touched */
+	case -EBADMSG:
+		return MDP_EXIT_FAILED; /* unreadable journal: the diag says what to do */
+	default:
+		cli_err(cli, "%s failed: %s", verb, strerror(-rc));
+		return MDP_EXIT_FAILED;
+	}
+}

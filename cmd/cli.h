@@ -1,0 +1,119 @@
+/*
+ * cli: what every command shares. The CLI context (global options, the
+ * profile directories, the loaded profile, the service backend, the lock
+ * and the transaction of a mutating command), the command descriptor, and
+ * helpers that call src/ and print its diagnostics.
+ *
+ * Commands are described by a table (cmd/mdprofile.c): main parses the
+ * options, wherever they are on the line, then does the setup a command's
+ * flags ask for, once, before calling it. Command files export only their
+ * descriptors (commands.h) and include cli.h, render.h and json.h; they
+ * never include each other.
+ */
+#ifndef MDP_CMD_CLI_H
+#define MDP_CMD_CLI_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "discover.h"
+#include "plan.h"
+#include "profile.h"
+#include "root.h"
+#include "services.h"
+#include "txn.h"
+#include "fault.h"
+#include "json.h"
+
+enum mdp_exit {
+	MDP_EXIT_OK = 0,      /* success / in sync */
+	MDP_EXIT_PENDING = 1, /* diff found changes or drift */
+	MDP_EXIT_USAGE = 2,   /* usage or profile error, nothing touched */
+	MDP_EXIT_FAILED = 3,  /* failure on the system, everything rolled back */
+	MDP_EXIT_PARTIAL = 4, /* rollback incomplete */
+};
+
+/* What main sets up before a command runs. */
+enum cmd_flags {
+	CMD_PROFILE = 1 << 0,  /* argument 1 is a profile: loaded into cli->profile first */
+	CMD_SERVICES = 1 << 1, /* pick the service backend (--services-backend or detected) */
+	CMD_LOCK = 1 << 2,     /* hold the lock for the whole command */
+	CMD_RECOVER = 1 << 3,  /* finish an interrupted transaction first */
+	CMD_TXN = CMD_SERVICES | CMD_LOCK,
+};
+
+/* Options a command accepts beyond the global ones. */
+enum cmd_opts {
+	OPT_DRY_RUN = 1 << 0, /* apply --dry-run: plans, reads, changes nothing */
+};
+
+struct cli {
+	/* global options */
+	struct mdp_root root;
+	struct mdp_profile_dirs dirs;
+	char dir_buf[3][PATH_MAX + 64];
+	bool json;
+	int verbose;             /* -1 quiet, 0 normal, 1 verbose */
+	bool wait;               /* --wait for the lock */
+	const char *svc_force;   /* --services-backend */
+	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
+	/* command options */
+	bool dry_run;
+	/* the command line after the command name (argv[0] is the name) */
+	int argc;
+	char **argv;
+	/* set up by main from the command's flags */
+	struct mdp_profile profile;
+	bool have_profile;
+	struct mdp_svc_backend svc;
+	struct mdp_lock lock;
+	struct mdp_diags d; /* the transaction's diagnostics */
+	struct mdp_txn tx;
+	struct fault fault; /* MDPROFILE_FAULT test seam */
+	/* every error printed, for --json's error object when no document was written */
+	char **errors;
+	size_t n_errors;
+	bool json_written;
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(struct cli *cli);
+	unsigned flags;         /* enum cmd_flags */
+	unsigned opts;          /* enum cmd_opts */
+	int min_args, max_args; /* after the name; max -1: any number */
+	const char *usage;
+	const char *help;
+};
+
+/* Print one error line "mdprofile: ..." to stderr (and keep it for --json's error object). */
+void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print every diag to stderr as "mdprofile: ...". */
+void cli_print_diags(struct cli *cli, struct mdp_diags *d);
+/* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
+int cli_usage(const struct cmd *c);
+/*
+ * Find and load a profile argument, with the ownership check when running
+ * as root on the real root. Prints diags; returns 0 or MDP_EXIT_USAGE.
+ */
+int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p);
+/* Discover the system (what skip leaves), print diags; 0 or MDP_EXIT_FAILED. */
+int cli_discover(struct cli *cli, unsigned skip, struct mdp_system *s);
+/* Build the plan, print diags; 0 or MDP_EXIT_USAGE. */
+int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_system *s,
+	     struct mdp_plan *pl);
+/* Read the journal for display, quietly; false when there is none or it is unreadable. */
+bool cli_journal_peek(struct cli *cli, struct mdp_journal *j);
+/* Warn on stderr when a journal needs 'mdprofile recover'. */
+void cli_warn_recover(struct cli *cli);
+/*
+ * Report a transaction's result (text or JSON, diagnostics on stderr) and
+ * map it to the exit code. pl adds the plan's notes to the JSON (apply).
+ */
+int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl);
+/* Start a JSON document on stdout (marks that one was written). */
+void cli_json_begin(struct cli *cli, struct json *j);
+
+#endif

@@ -1,0 +1,340 @@
+/*
+ * list, show, check: the profile commands. They read profiles only; the
+ * system is never touched.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "json.h"
+#include "render.h"
+
+/* ---- list ------------------------------------------------------------------ */
+
+static bool seen(char **names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of *.yaml in dir, sorted. */
+static int dir_profiles(const char *dir, char ***out, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t cnt = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return 0; /* a missing directory simply holds no profiles */
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char **nv;
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml") || de->d_name[0] == '.')
+			continue;
+		if (!(nv = realloc(v, (cnt + 1) * sizeof(*v))))
+			break;
+		v = nv;
+		if (!(v[cnt] = strndup(de->d_name, len - 5)))
+			break;
+		cnt++;
+	}
+	closedir(d);
+	qsort(v, cnt, sizeof(*v), cmp_str);
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+/* The first line of a description, safe for a terminal. */
+static const char *first_line(const char *text, char *buf, size_t len)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(text, "\n"), text);
+	return render_safe(line, buf, len);
+}
+
+static void list_one(struct cli *cli, struct json *j, const char *dir, const char *name)
+{
+	struct mdp_profile p = {0};
+	struct mdp_diags d;
+	char path[4200], safe[512];
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s.yaml", dir, name);
+	mdp_diags_init(&d);
+	ok = mdp_profile_load(&cli->dirs, path, &p, &d) == 0;
+	mdp_diags_free(&d);
+	const char *desc = ok && p.description ? p.description : "";
+	if (cli->json) {
+		json_obj(j);
+		json_kstr(j, "name", name);
+		json_kstr(j, "path", path);
+		json_kbool(j, "valid", ok);
+		json_kstr(j, "description", desc);
+		json_end(j);
+	} else {
+		printf("%-16s %s%s", name, first_line(desc, safe, sizeof(safe)),
+		       ok ? "" : "(invalid: see mdprofile check)");
+		if (cli->verbose > 0)
+			printf("  [%s]", path);
+		putchar('\n');
+	}
+	if (ok)
+		mdp_profile_free(&p);
+}
+
+static int do_list(struct cli *cli)
+{
+	char **all = NULL;
+	size_t n_all = 0;
+	struct json j;
+
+	if (cli->json) {
+		cli_json_begin(cli, &j);
+		json_arr(&j);
+	}
+	for (size_t i = 0; i < cli->dirs.n; i++) {
+		char **names;
+		size_t n;
+		dir_profiles(cli->dirs.dirs[i], &names, &n);
+		for (size_t k = 0; k < n; k++) {
+			/* A name found earlier shadows later ones, as lookup does. */
+			if (seen(all, n_all, names[k])) {
+				free(names[k]);
+				continue;
+			}
+			list_one(cli, &j, cli->dirs.dirs[i], names[k]);
+			char **nv = realloc(all, (n_all + 1) * sizeof(*all));
+			if (!nv) {
+				free(names[k]);
+				continue;
+			}
+			all = nv;
+			all[n_all++] = names[k];
+		}
+		free(names);
+	}
+	if (cli->json)
+		json_end(&j);
+	for (size_t i = 0; i < n_all; i++)
+		free(all[i]);
+	free(all);
+	return MDP_EXIT_OK;
+}
+
+const struct cmd cmd_list = {"list", do_list, 0,      0,
+			     0,      0,       "list", "list the profiles that can be used"};
+
+/* ---- show ------------------------------------------------------------------ */
+
+static void show_match(const struct mdp_match *m)
+{
+	const char *sep = "";
+
+	if (m->all) {
+		fputs("all", stdout);
+		return;
+	}
+	if (m->n_names) {
+		fputs("names", stdout);
+		for (size_t i = 0; i < m->n_names; i++)
+			printf("%s%s", i ? ", " : " ", m->names[i]);
+		sep = "; ";
+	}
+	if (m->n_levels) {
+		printf("%slevels", sep);
+		for (size_t i = 0; i < m->n_levels; i++)
+			printf("%s%s", i ? ", " : " ", mdp_level_name(m->levels[i]));
+		sep = "; ";
+	}
+	if (m->n_uuids) {
+		printf("%suuids", sep);
+		for (size_t i = 0; i < m->n_uuids; i++)
+			printf("%s%s", i ? ", " : " ", m->uuids[i]);
+	}
+}
+
+static void show_settings(const char *prefix, const struct mdp_setting *set, int from, int to)
+{
+	char buf[64];
+
+	for (int t = from; t <= to; t++) {
+		if (set[t].kind == MDP_S_UNSET)
+			continue;
+		render_setting(t, &set[t], buf, sizeof(buf));
+		printf("%s%s: %s\n", prefix, mdp_tunable_info(t)->key, buf);
+	}
+}
+
+static void show_text(const struct mdp_profile *p)
+{
+	char buf[512];
+
+	printf("name: %s\nfile: %s\n", p->name, p->path);
+	if (p->n_chain > 1) {
+		fputs("extends:", stdout);
+		for (size_t i = 1; i < p->n_chain; i++)
+			printf(" %s", p->chain[i]);
+		putchar('\n');
+	}
+	if (p->description)
+		printf("description: %s\n", first_line(p->description, buf, sizeof(buf)));
+	render_budget(&p->budget, buf, sizeof(buf));
+	printf("memory_budget: %s\n", buf);
+	show_settings("raid.", p->global, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX);
+	for (size_t i = 0; i < p->n_rules; i++) {
+		printf("array rule %zu: match ", i + 1);
+		show_match(&p->rules[i].match);
+		putchar('\n');
+		show_settings("  ", p->rules[i].set, 0, MDP_T_COUNT - 1);
+	}
+	for (size_t i = 0; i < p->n_services; i++)
+		printf("pause service: %s%s\n", p->services[i].name,
+		       p->services[i].optional ? " (optional)" : "");
+}
+
+static void json_match(struct json *j, const struct mdp_match *m)
+{
+	json_obj(j);
+	json_kbool(j, "all", m->all);
+	json_key(j, "names");
+	json_arr(j);
+	for (size_t i = 0; i < m->n_names; i++)
+		json_str(j, m->names[i]);
+	json_end(j);
+	json_key(j, "levels");
+	json_arr(j);
+	for (size_t i = 0; i < m->n_levels; i++)
+		json_str(j, mdp_level_name(m->levels[i]));
+	json_end(j);
+	json_key(j, "uuids");
+	json_arr(j);
+	for (size_t i = 0; i < m->n_uuids; i++)
+		json_str(j, m->uuids[i]);
+	json_end(j);
+	json_end(j);
+}
+
+static void json_settings(struct json *j, const struct mdp_setting *set, int from, int to)
+{
+	json_obj(j);
+	for (int t = from; t <= to; t++) {
+		if (set[t].kind == MDP_S_UNSET)
+			continue;
+		json_key(j, mdp_tunable_info(t)->key);
+		render_setting_json(j, t, &set[t]);
+	}
+	json_end(j);
+}
+
+static void show_json(struct json *j, const struct mdp_profile *p)
+{
+	char buf[64];
+
+	json_obj(j);
+	json_kstr(j, "name", p->name);
+	json_kstr(j, "path", p->path);
+	json_key(j, "chain");
+	json_arr(j);
+	for (size_t i = 0; i < p->n_chain; i++)
+		json_str(j, p->chain[i]);
+	json_end(j);
+	json_kstr(j, "description", p->description ? p->description : "");
+	render_budget(&p->budget, buf, sizeof(buf));
+	json_kstr(j, "memory_budget", buf);
+	json_key(j, "raid");
+	json_settings(j, p->global, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX);
+	json_key(j, "arrays");
+	json_arr(j);
+	for (size_t i = 0; i < p->n_rules; i++) {
+		json_obj(j);
+		json_key(j, "match");
+		json_match(j, &p->rules[i].match);
+		json_key(j, "set");
+		json_settings(j, p->rules[i].set, MDP_T_STRIPE_CACHE_SIZE, MDP_T_COUNT - 1);
+		json_end(j);
+	}
+	json_end(j);
+	json_key(j, "services");
+	json_arr(j);
+	for (size_t i = 0; i < p->n_services; i++) {
+		json_obj(j);
+		json_kstr(j, "name", p->services[i].name);
+		json_kbool(j, "optional", p->services[i].optional);
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
+}
+
+static int do_show(struct cli *cli)
+{
+	struct json j;
+
+	if (cli->json) {
+		cli_json_begin(cli, &j);
+		show_json(&j, &cli->profile);
+	} else {
+		show_text(&cli->profile);
+	}
+	return MDP_EXIT_OK;
+}
+
+const struct cmd cmd_show = {
+    "show", do_show, CMD_PROFILE,    0,
+    1,      1,       "show PROFILE", "show a profile as resolved after extends"};
+
+/* ---- check ----------------------------------------------------------------- */
+
+static int do_check(struct cli *cli)
+{
+	int rc = MDP_EXIT_OK;
+	struct json j;
+
+	if (cli->json) {
+		cli_json_begin(cli, &j);
+		json_arr(&j);
+	}
+	for (int i = 1; i < cli->argc; i++) {
+		struct mdp_profile p;
+		bool ok = !cli_load_profile(cli, cli->argv[i], &p);
+		if (!ok)
+			rc = MDP_EXIT_USAGE;
+		if (cli->json) {
+			json_obj(&j);
+			json_kstr(&j, "profile", cli->argv[i]);
+			json_kbool(&j, "valid", ok);
+			json_end(&j);
+		} else if (ok && cli->verbose >= 0) {
+			printf("%s: ok\n", cli->argv[i]);
+		}
+		if (ok)
+			mdp_profile_free(&p);
+	}
+	if (cli->json)
+		json_end(&j);
+	return rc;
+}
+
+const struct cmd cmd_check = {"check",
+			      do_check,
+			      0,
+			      0,
+			      1,
+			      -1,
+			      "check PROFILE...",
+			      "validate profiles without looking at the system"};

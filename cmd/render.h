@@ -1,0 +1,46 @@
+/*
+ * render: how plans, transaction reports and profile settings read, as
+ * text for people and as JSON for programs. Values are shown by the
+ * tunable registry's one formatter (mdp_tunable_show / mdp_tunable_json),
+ * so every command shows a value the same way. All prose is made here.
+ */
+#ifndef MDP_CMD_RENDER_H
+#define MDP_CMD_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "json.h"
+
+/* Text from files (descriptions, names) made safe for a terminal: control characters escaped. */
+const char *render_safe(const char *s, char *buf, size_t len);
+/* A profile setting: the registry's display, or "auto" / "system". */
+void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, size_t len);
+void render_setting_json(struct json *j, enum mdp_tunable t, const struct mdp_setting *s);
+/* "25% of RAM", "512 MiB", "25% of RAM (default)". */
+void render_budget(const struct mdp_budget *b, char *buf, size_t len);
+/* "md2: stripe_cache_size does not apply" from a plan note. */
+void render_plan_note(const struct mdp_plan_note *n, char *buf, size_t len);
+
+/* A plan grouped by target: sysctls, arrays, member disks; all = include those in sync. */
+void render_plan_text(const struct mdp_plan *pl, const struct mdp_system *s, bool all);
+/* "stripe cache memory: ..." when the plan has stripe caches. */
+void render_plan_mem(const struct mdp_plan *pl);
+/* diff --json: the plan with current and desired values, notes and memory. */
+void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl);
+
+/* A transaction's report as text: notes, skipped services; on success the changes. */
+void render_report_text(const struct cli *cli, const struct mdp_txn_report *rep, bool ok);
+/* Exit 4: what is left and how to restore it, on stderr. */
+void render_left(struct cli *cli, const struct mdp_txn_report *rep);
+/*
+ * The result object shared by apply, apply --dry-run, revert and recover
+ * (docs/output.md). pl, when given, adds the plan's notes (apply).
+ */
+void render_report_json(struct json *j, const struct mdp_txn_report *rep, const char *result,
+			const struct mdp_plan *pl);
+/* apply --dry-run --json: the same shape, changes as planned, nothing done. */
+void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * journal: the on-disk record of a transaction (see the format at the top
+ * of journal.c), and the lock that keeps one mdprofile changing the system
+ * at a time. Both live under /run/mdprofile, through root.
+ */
+#ifndef MDP_JOURNAL_H
+#define MDP_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "discover.h"
+#include "root.h"
+#include "tunable.h"
+
+#define MDP_STATE_DIR "/run/mdprofile"
+#define MDP_JOURNAL   MDP_STATE_DIR "/journal"
+#define MDP_LOCK      MDP_STATE_DIR "/lock"
+
+enum mdp_jstate { MDP_J_NONE = 0, MDP_J_APPLYING, MDP_J_ACTIVE, MDP_J_REVERTING };
+
+/* One target's baseline: what it held before mdprofile first changed it this boot. */
+struct mdp_jtarget {
+	enum mdp_tunable t;
+	char dev[MDP_NAME_MAX];
+	char raw[MDP_RAW_MAX]; /* exactly what was read, trailing newline stripped */
+};
+
+/* A service mdprofile paused (only those are ever resumed). */
+struct mdp_jservice {
+	char name[160];
+	bool paused; /* mdprofile paused it and has not resumed it */
+};
+
+struct mdp_journal {
+	enum mdp_jstate state;
+	char boot_id[40];
+	char profile[256]; /* name of the active/intended profile */
+	char profile_path[4096];
+	struct mdp_jtarget *base;
+	size_t n_base;
+	struct mdp_jservice *svc;
+	size_t n_svc;
+};
+
+/* Lock held for the life of a mutating command. */
+struct mdp_lock {
+	int fd;
+};
+
+/* Take the lock. -EWOULDBLOCK with *holder = pid when busy and !wait. */
+int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder);
+void mdp_lock_release(struct mdp_lock *l);
+
+/* Read the journal. -ENOENT when there is none; -EBADMSG when unreadable (diag). */
+int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
+void mdp_journal_free(struct mdp_journal *j);
+/* Serialize (*out malloc'd) and parse (tests, the fuzz target). */
+int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len);
+int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *j);
+/* Replace the journal atomically and durably (temp, fsync, rename, fsync dir). */
+int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j);
+
+#endif

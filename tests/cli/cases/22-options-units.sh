@@ -1,0 +1,183 @@
+# Options anywhere ('--' ends them), and one value read the same way by every command.
+fixture ds-dsm6-reshape
+run list -v
+expect_exit 0
+expect_stdout <<'EOF'
+balanced         Steady RAID progress while the NAS stays responsive  [@BIN@/profiles/balanced.yaml]
+kernel-defaults  Upstream Linux kernel defaults for md RAID  [@BIN@/profiles/kernel-defaults.yaml]
+low-ram          Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM  [@BIN@/profiles/low-ram.yaml]
+reshape-fast     Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow  [@BIN@/profiles/reshape-fast.yaml]
+EOF
+expect_stderr <<'EOF'
+EOF
+run diff balanced -q
+expect_exit 1
+expect_stdout <<'EOF'
+profile balanced (@BIN@/profiles/balanced.yaml)
+
+dev.raid
+  speed_limit_min                 10000 KiB/s -> 50000 KiB/s
+
+md2 (raid5, 4 disks)
+  read_ahead                          192 KiB -> 4 MiB
+  stripe_cache_size                       256 -> 2048   (4 MiB -> 32 MiB)
+
+md3 (raid5, 3 disks, reshape 25.1%)
+  read_ahead                          192 KiB -> 4 MiB
+  stripe_cache_size                       256 -> 2048   (3 MiB -> 24 MiB)
+
+stripe cache memory: 7 MiB now, 56 MiB after; budget 787 MiB (10% of 7872 MiB RAM)
+
+5 changes pending
+EOF
+expect_stderr <<'EOF'
+EOF
+run apply balanced --dry-run
+expect_exit 0
+expect_stdout <<'EOF'
+
+dev.raid
+  speed_limit_min                 10000 KiB/s -> 50000 KiB/s
+
+md2 (raid5, 4 disks)
+  read_ahead                          192 KiB -> 4 MiB
+  stripe_cache_size                       256 -> 2048   (4 MiB -> 32 MiB)
+
+md3 (raid5, 3 disks, reshape 25.1%)
+  read_ahead                          192 KiB -> 4 MiB
+  stripe_cache_size                       256 -> 2048   (3 MiB -> 24 MiB)
+
+dry run: 5 changes would be made, nothing was touched
+EOF
+expect_stderr <<'EOF'
+EOF
+run apply balanced
+expect_exit 0
+expect_stdout <<'EOF'
+dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s
+md2 read_ahead: 192 KiB -> 4 MiB
+md3 read_ahead: 192 KiB -> 4 MiB
+md2 stripe_cache_size: 256 -> 2048
+md3 stripe_cache_size: 256 -> 2048
+profile balanced is active; 'mdprofile revert' restores the values from before
+EOF
+expect_stderr <<'EOF'
+EOF
+run diff
+expect_exit 0
+expect_stdout <<'EOF'
+active profile balanced: no drift
+EOF
+expect_stderr <<'EOF'
+EOF
+run status -v --json
+expect_exit 0
+expect_json <<'EOF'
+{
+ "arrays": [
+  {
+   "name": "md0",
+   "level": "raid1",
+   "raid_disks": 4,
+   "uuid": "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4",
+   "state": "clean",
+   "sync_action": "idle",
+   "done_sectors": 0,
+   "total_sectors": 0,
+   "speed_kib_s": 0,
+   "eta_seconds": 0
+  },
+  {
+   "name": "md1",
+   "level": "raid1",
+   "raid_disks": 4,
+   "uuid": "",
+   "state": "clean",
+   "sync_action": "idle",
+   "done_sectors": 0,
+   "total_sectors": 0,
+   "speed_kib_s": 0,
+   "eta_seconds": 0
+  },
+  {
+   "name": "md2",
+   "level": "raid5",
+   "raid_disks": 4,
+   "uuid": "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d",
+   "state": "clean",
+   "sync_action": "idle",
+   "done_sectors": 0,
+   "total_sectors": 0,
+   "speed_kib_s": 0,
+   "eta_seconds": 0
+  },
+  {
+   "name": "md3",
+   "level": "raid5",
+   "raid_disks": 3,
+   "uuid": "f0e1d2c3b4a5968778695a4b3c2d1e0f",
+   "state": "active",
+   "sync_action": "reshape",
+   "done_sectors": 982526720,
+   "total_sectors": 3906989568,
+   "speed_kib_s": 4687,
+   "eta_seconds": 311975
+  }
+ ],
+ "active_profile": "balanced",
+ "mem_total_kib": 8061828,
+ "mem_available_kib": 6918232
+}
+EOF
+expect_stderr <<'EOF'
+EOF
+run revert -q
+expect_exit 0
+expect_stdout <<'EOF'
+EOF
+expect_stderr <<'EOF'
+EOF
+run status --bogus
+expect_exit 2
+expect_stdout <<'EOF'
+EOF
+expect_stderr <<'EOF'
+mdprofile: unknown option '--bogus' (see mdprofile --help)
+EOF
+run status --root
+expect_exit 2
+expect_stdout <<'EOF'
+EOF
+expect_stderr <<'EOF'
+mdprofile: option '--root' needs an argument (see mdprofile --help)
+EOF
+run diff --dry-run balanced
+expect_exit 2
+expect_stdout <<'EOF'
+EOF
+expect_stderr <<'EOF'
+mdprofile: --dry-run does not apply to 'diff'
+usage: mdprofile [options] diff [PROFILE]
+EOF
+run diff a b
+expect_exit 2
+expect_stdout <<'EOF'
+EOF
+expect_stderr <<'EOF'
+usage: mdprofile [options] diff [PROFILE]
+EOF
+run --help apply
+expect_exit 0
+expect_stdout <<'EOF'
+usage: mdprofile [options] apply [--dry-run] PROFILE
+  apply PROFILE transactionally (rolled back on any failure)
+EOF
+expect_stderr <<'EOF'
+EOF
+run check -- -q
+expect_exit 2
+expect_stdout <<'EOF'
+EOF
+expect_stderr <<'EOF'
+mdprofile: invalid profile name '-q'
+EOF
