@@ -372,12 +372,17 @@ static void left_text(const struct mdp_txn_left *l, char *buf, size_t len)
 		snprintf(buf, len, "%s is not back to %s", name, val);
 }
 
-static void fix_text(const struct mdp_txn_left *l, char *buf, size_t len)
+static void fix_text(const struct cli *cli, const struct mdp_txn_left *l, char *buf, size_t len)
 {
+	const char *backend = cli->svc.ops ? cli->svc.ops->name : "none";
+
 	if (l->fix[0])
 		snprintf(buf, len, "%s", l->fix);
 	else if (l->is_service && l->paused)
-		snprintf(buf, len, "start service %s with your service manager", l->svc);
+		snprintf(buf, len,
+			 "start service %s with the service manager that paused it (the %s "
+			 "backend has no command for it)",
+			 l->svc, backend);
 	else if (l->is_service)
 		snprintf(buf, len, "stop service %s again if the operation still runs", l->svc);
 	else
@@ -395,7 +400,7 @@ void render_left(struct cli *cli, const struct mdp_txn_report *rep)
 	}
 	cli_err(cli, "to restore them by hand, as root:");
 	for (size_t i = 0; i < rep->n_left; i++) {
-		fix_text(&rep->left[i], line, sizeof(line));
+		fix_text(cli, &rep->left[i], line, sizeof(line));
 		cli_err(cli, "  %s", line);
 	}
 }

@@ -788,6 +788,7 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 		return 0;
 	if (err)
 		return err;
+	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", j.profile);
 	read_boot_id(tx->root, boot, sizeof(boot));
 	if (strcmp(j.boot_id, boot)) {
 		*did = true;
