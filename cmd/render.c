@@ -297,6 +297,11 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 			 n->kind == MDP_TXN_NOTE_INTERRUPTED_APPLY ? "apply" : "revert",
 			 n->profile);
 		break;
+	case MDP_TXN_NOTE_GONE:
+		snprintf(buf, len,
+			 "%s no longer exists: its values went with it, nothing to restore",
+			 n->dev);
+		break;
 	case MDP_TXN_NOTE_STALE:
 		rebooted_services(rep, names, sizeof(names));
 		snprintf(buf, len,

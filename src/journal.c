@@ -6,11 +6,19 @@
  *   mdprofile-journal 1
  *   state applying|active|reverting
  *   boot_id 5d1c...
- *   profile reshape-fast
- *   path /usr/share/mdprofile/profiles/reshape-fast.yaml
- *   base stripe_cache_size md2 "256\n"
+ *   profile "reshape-fast"
+ *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
+ *   base stripe_cache_size md2 "256"
  *   svc synoindexd paused
  *   end
+ *
+ * Every field that comes from outside (the profile's name and path, the
+ * values read) is quoted and escaped, so no text can start a line of its
+ * own; service names and device names follow strict character rules and
+ * are checked again when read. A value read back is checked against the
+ * tunable registry (it must parse and be in range) before revert may
+ * write it: a tampered journal cannot make mdprofile write what apply
+ * never would.
  *
  * "base" lines are baselines (values before mdprofile first changed the
  * target this boot), in the order they were first changed. "end" marks a
@@ -19,6 +27,7 @@
  * "end" is treated as unreadable rather than trusted.
  */
 #include "journal.h"
+#include "services.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -112,9 +121,12 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "mdprofile-journal 1\nstate %s\nboot_id %s\nprofile %s\npath %s\n",
-		state_names[j->state], j->boot_id[0] ? j->boot_id : "-",
-		j->profile[0] ? j->profile : "-", j->profile_path[0] ? j->profile_path : "-");
+	fprintf(f, "mdprofile-journal 1\nstate %s\nboot_id %s\nprofile ", state_names[j->state],
+		j->boot_id[0] ? j->boot_id : "-");
+	put_escaped(f, j->profile);
+	fputs("\npath ", f);
+	put_escaped(f, j->profile_path);
+	fputc('\n', f);
 	for (size_t i = 0; i < j->n_base; i++) {
 		const struct mdp_jtarget *b = &j->base[i];
 		fprintf(f, "base %s %s ", mdp_tunable_info(b->t)->key, b->dev[0] ? b->dev : "-");
@@ -182,6 +194,18 @@ static int grow(void **v, size_t n, size_t size)
 	return 0;
 }
 
+/* A baseline revert may write: the kernel's form of a value the registry accepts. */
+static bool value_ok(enum mdp_tunable t, const char *raw)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	struct mdp_value v;
+
+	if (mdp_tunable_parse(t, raw, &v))
+		return false;
+	/* "N (system)" follows the sysctl: its number is not written back. */
+	return v.kind == MDP_V_SYSTEM || (v.num >= ti->min && v.num <= ti->max);
+}
+
 static int parse_base(struct mdp_journal *j, char *rest)
 {
 	char *key = strtok_r(rest, " ", &rest), *dev = strtok_r(NULL, " ", &rest);
@@ -196,7 +220,8 @@ static int parse_base(struct mdp_journal *j, char *rest)
 	}
 	if ((mdp_tunable_info(b.t)->scope == MDP_SCOPE_GLOBAL) != !b.dev[0])
 		return -EINVAL;
-	if (unescape(rest, b.raw, sizeof(b.raw)) || grow((void **)&j->base, j->n_base, sizeof(b)))
+	if (unescape(rest, b.raw, sizeof(b.raw)) || !value_ok(b.t, b.raw) ||
+	    grow((void **)&j->base, j->n_base, sizeof(b)))
 		return -EINVAL;
 	j->base[j->n_base++] = b;
 	return 0;
@@ -207,7 +232,7 @@ static int parse_svc(struct mdp_journal *j, char *rest)
 	char *name = strtok_r(rest, " ", &rest), *st = strtok_r(NULL, " ", &rest);
 	struct mdp_jservice s = {0};
 
-	if (!name || !st || rest[0] || strlen(name) >= sizeof(s.name))
+	if (!name || !st || rest[0] || strlen(name) >= sizeof(s.name) || !mdp_svc_name_ok(name))
 		return -EINVAL;
 	if (strcmp(st, "paused") && strcmp(st, "resumed"))
 		return -EINVAL;
@@ -237,6 +262,17 @@ static int copy_field(char *dst, size_t cap, const char *v)
 	return 0;
 }
 
+/*
+ * A quoted, escaped field (a path may hold any byte but NUL). A field
+ * without quotes is a journal of an earlier version: one line, as read.
+ */
+static int copy_quoted(char *dst, size_t cap, const char *v)
+{
+	if (v[0] != '"')
+		return copy_field(dst, cap, v);
+	return unescape(v, dst, cap);
+}
+
 static int parse_line(struct mdp_journal *j, char *line)
 {
 	char *sp = strchr(line, ' ');
@@ -249,9 +285,9 @@ static int parse_line(struct mdp_journal *j, char *line)
 	if (!strcmp(line, "boot_id"))
 		return copy_field(j->boot_id, sizeof(j->boot_id), rest);
 	if (!strcmp(line, "profile"))
-		return copy_field(j->profile, sizeof(j->profile), rest);
+		return copy_quoted(j->profile, sizeof(j->profile), rest);
 	if (!strcmp(line, "path"))
-		return copy_field(j->profile_path, sizeof(j->profile_path), rest);
+		return copy_quoted(j->profile_path, sizeof(j->profile_path), rest);
 	if (!strcmp(line, "base"))
 		return parse_base(j, rest);
 	if (!strcmp(line, "svc"))

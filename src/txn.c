@@ -257,6 +257,32 @@ static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, 
 	return 0;
 }
 
+/*
+ * An array stopped (or a disk pulled) since apply took its values with it:
+ * md and the block layer forget them, and a device of the same name that
+ * comes back starts from the kernel's defaults. There is nothing to restore,
+ * so the target is dropped with a note instead of wedging every later
+ * command on a write that can never succeed.
+ */
+static bool dev_gone(struct mdp_txn *tx, const char *dev)
+{
+	char path[64];
+
+	if (!dev[0])
+		return false; /* the dev.raid sysctls live as long as md does */
+	snprintf(path, sizeof(path), "/sys/block/%s", dev);
+	if (mdp_root_exists(tx->root, path))
+		return false;
+	for (size_t i = 0; i < tx->rep.n_notes; i++)
+		if (tx->rep.notes[i].kind == MDP_TXN_NOTE_GONE &&
+		    !strcmp(tx->rep.notes[i].dev, dev))
+			return true;
+	ev_note(tx, MDP_TXN_NOTE_GONE, NULL);
+	if (tx->rep.n_notes && tx->rep.notes[tx->rep.n_notes - 1].kind == MDP_TXN_NOTE_GONE)
+		snprintf(tx->rep.notes[tx->rep.n_notes - 1].dev, MDP_NAME_MAX, "%s", dev);
+	return true;
+}
+
 /* ---- services ---------------------------------------------------------------- */
 
 static int svc_pause(struct mdp_txn *tx, const char *svc)
@@ -381,10 +407,19 @@ static int journal_remove(struct mdp_txn *tx)
 	return 0;
 }
 
-static void read_boot_id(const struct mdp_root *r, char *buf, size_t len)
+/*
+ * The boot id tells this boot's journal from a stale one (invariant 5). A
+ * boot id is a UUID; anything else is treated as unreadable.
+ */
+static int read_boot_id(const struct mdp_root *r, char *buf, size_t len)
 {
-	if (mdp_root_read_value(r, "/proc/sys/kernel/random/boot_id", buf, len) < 0)
+	ssize_t n = mdp_root_read_value(r, "/proc/sys/kernel/random/boot_id", buf, len);
+
+	if (n >= 0 && (n < 8 || strspn(buf, "0123456789abcdef-") != (size_t)n))
+		n = -EINVAL;
+	if (n < 0)
 		buf[0] = '\0';
+	return n < 0 ? (int)n : 0;
 }
 
 /* ---- steps ------------------------------------------------------------------- */
@@ -592,6 +627,8 @@ static size_t rollback(struct mdp_txn *tx, struct steps *st)
 			err = svc_resume(tx, s->svc);
 		else if (s->kind == STEP_RESUME)
 			err = svc_pause(tx, s->svc);
+		else if (dev_gone(tx, s->dev))
+			continue;
 		else
 			err = restore_raw(tx, s->t, s->dev, s->prev, false);
 		if (!err)
@@ -627,7 +664,14 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 	if ((err = journal_copy(old, j)))
 		return err;
 	j->state = MDP_J_APPLYING;
-	read_boot_id(tx->root, j->boot_id, sizeof(j->boot_id));
+	/* Without it a later recover could take this journal for a stale one and drop it. */
+	if ((err = read_boot_id(tx->root, j->boot_id, sizeof(j->boot_id)))) {
+		mdp_diags_add(tx->d, NULL, 0, 0,
+			      "cannot read the boot id (/proc/sys/kernel/random/boot_id): %s; "
+			      "refusing to start a transaction",
+			      strerror(-err));
+		return err;
+	}
 	snprintf(j->profile, sizeof(j->profile), "%s", p->name);
 	snprintf(j->profile_path, sizeof(j->profile_path), "%s", p->path ? p->path : "");
 	if ((err = steps_restore_old(tx, old, pl, st)) || (err = steps_plan(pl, j, st)) ||
@@ -717,6 +761,8 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 		return MDP_TXN_FAILED;
 	for (size_t i = j->n_base; i-- > 0;) {
 		const struct mdp_jtarget *b = &j->base[i];
+		if (dev_gone(tx, b->dev))
+			continue;
 		if (restore_raw(tx, b->t, b->dev, b->raw, true)) {
 			left_tunable(tx, b->t, b->dev, b->raw);
 			left++;
@@ -789,8 +835,9 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	if (err)
 		return err;
 	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", j.profile);
-	read_boot_id(tx->root, boot, sizeof(boot));
-	if (strcmp(j.boot_id, boot)) {
+	/* Stale only when both boot ids are known and differ: never drop a journal on doubt. */
+	if (!read_boot_id(tx->root, boot, sizeof(boot)) && j.boot_id[0] &&
+	    strcmp(j.boot_id, boot)) {
 		*did = true;
 		err = recover_stale(tx, &j);
 	} else if (j.state != MDP_J_ACTIVE) {
@@ -818,8 +865,8 @@ bool mdp_txn_needs_recover(const struct mdp_root *r)
 		mdp_diags_free(&d);
 		return needs;
 	}
-	read_boot_id(r, boot, sizeof(boot));
-	needs = j.state != MDP_J_ACTIVE || strcmp(j.boot_id, boot);
+	needs = j.state != MDP_J_ACTIVE ||
+		(!read_boot_id(r, boot, sizeof(boot)) && j.boot_id[0] && strcmp(j.boot_id, boot));
 	mdp_journal_free(&j);
 	mdp_diags_free(&d);
 	return needs;

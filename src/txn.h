@@ -58,11 +58,13 @@ enum mdp_txn_note_kind {
 	MDP_TXN_NOTE_STALE,              /* journal of an earlier boot cleared */
 	MDP_TXN_NOTE_INTERRUPTED_APPLY,  /* interrupted apply of profile undone */
 	MDP_TXN_NOTE_INTERRUPTED_REVERT, /* interrupted revert of profile finished */
+	MDP_TXN_NOTE_GONE,               /* device dev no longer exists: nothing to restore */
 };
 
 struct mdp_txn_note {
 	enum mdp_txn_note_kind kind;
 	char profile[256];
+	char dev[MDP_NAME_MAX]; /* MDP_TXN_NOTE_GONE */
 };
 
 /* Exit 4: something that is not back, and how to put it back by hand. */

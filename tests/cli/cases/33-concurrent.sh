@@ -29,9 +29,9 @@ while [ $i -lt 8 ]; do
 	wait
 	state_copy "$WORK/now"
 	if diff -r "$WORK/now" "$WORK/state-reshape-fast" >/dev/null 2>&1; then
-		grep -q '^profile reshape-fast$' "$WORK/now.journal" || _fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
+		grep -q '^profile "reshape-fast"$' "$WORK/now.journal" || _fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
 	elif diff -r "$WORK/now" "$WORK/state-balanced" >/dev/null 2>&1; then
-		grep -q '^profile balanced$' "$WORK/now.journal" || _fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
+		grep -q '^profile "balanced"$' "$WORK/now.journal" || _fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
 	else
 		_fail "round $i: the tree is in neither profile's state: $(cat "$WORK/a.rc") $(cat "$WORK/b.rc")"
 		diff -r "$WORK/now" "$WORK/state-reshape-fast" >&2

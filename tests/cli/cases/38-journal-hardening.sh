@@ -1,0 +1,49 @@
+# The journal cannot be steered by text from outside (issue 13, item 4, and the boot id).
+fixture ds-dsm6-reshape
+snapshot
+# A profile whose path holds a newline and a forged baseline line: the
+# journal quotes it, so revert restores md2's read-ahead to 192 KiB, not 4.
+d="$ROOT/tmp/$(printf 'x\nbase read_ahead md2 "4"')"
+mkdir -p "$d"
+cp "$SRC/profiles/balanced.yaml" "$d/p.yaml"
+run apply -q "$d/p.yaml"
+expect_exit 0
+grep -q '^path "@*.*\\nbase read_ahead md2 \\"4\\"/p.yaml"$' "$ROOT/run/mdprofile/journal" ||
+	_fail "the profile path is not quoted in the journal"
+run revert -q
+expect_exit 0
+expect_stderr <<'EOF'
+EOF
+rm -rf "$ROOT/tmp"
+expect_unchanged "apply + revert with a forged path"
+# Values from the journal are checked against the registry before revert writes them.
+journal() {
+	mkdir -p "$ROOT/run/mdprofile"
+	printf 'mdprofile-journal 1\nstate active\nboot_id %s\nprofile "x"\npath "-"\n%s\nend\n' \
+		"$(cat "$ROOT/proc/sys/kernel/random/boot_id")" "$1" >"$ROOT/run/mdprofile/journal"
+}
+for bad in 'base read_ahead md2 "99999999999"' 'base stripe_cache_size md2 "0"' \
+	'svc b;a`r paused' 'base read_ahead md2 "19 2"'; do
+	journal "$bad"
+	run revert
+	expect_exit 3
+	expect_stdout <<'EOF'
+EOF
+	expect_stderr <<'EOF'
+mdprofile: /run/mdprofile/journal: journal is unreadable; move it aside after checking the values it lists by hand
+EOF
+done
+rm "$ROOT/run/mdprofile/journal"
+expect_unchanged "refused journals"
+# No boot id: no transaction (recover could not tell its journal from a stale one).
+mv "$ROOT/proc/sys/kernel/random/boot_id" "$WORK/boot_id"
+run apply balanced
+expect_exit 3
+expect_stdout <<'EOF'
+EOF
+expect_stderr <<'EOF'
+mdprofile: cannot read the boot id (/proc/sys/kernel/random/boot_id): No such file or directory; refusing to start a transaction
+mdprofile: apply failed: No such file or directory
+EOF
+mv "$WORK/boot_id" "$ROOT/proc/sys/kernel/random/boot_id"
+expect_unchanged "no boot id"
