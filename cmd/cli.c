@@ -106,12 +106,16 @@ int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_syst
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
 {
 	struct mdp_diags d;
-	bool ok;
+	int err;
 
 	mdp_diags_init(&d);
-	ok = mdp_journal_load(&cli->root, j, &d) == 0;
+	err = mdp_journal_load(&cli->root, j, &d);
 	mdp_diags_free(&d);
-	return ok;
+	/* An unparsable one is cli_warn_recover's to report; anything else is said here. */
+	if (err && err != -ENOENT && err != -EBADMSG)
+		cli_err(cli, "warning: cannot read the journal %s: %s", MDP_JOURNAL,
+			strerror(-err));
+	return err == 0;
 }
 
 void cli_warn_recover(struct cli *cli)

@@ -3,10 +3,12 @@
  * without a profile, how the live system drifted from the active one.
  * Exit 0 in sync, 1 changes pending, 2 profile error, 3 system unreadable.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "drift.h"
 #include "json.h"
 #include "render.h"
 
@@ -45,7 +47,7 @@ out:
 	return rc;
 }
 
-static void drift_print(struct cli *cli, const struct mdp_profile *p, const struct mdp_plan *pl,
+static void drift_print(struct cli *cli, const char *profile, const struct mdp_plan *pl,
 			const struct mdp_system *s)
 {
 	size_t n = mdp_plan_pending(pl);
@@ -53,14 +55,14 @@ static void drift_print(struct cli *cli, const struct mdp_profile *p, const stru
 
 	if (cli->json) {
 		cli_json_begin(cli, &j);
-		render_diff_json(&j, p->name, pl);
+		render_diff_json(&j, profile, pl);
 	} else if (n) {
-		printf("drift from active profile %s (live -> profile)\n", p->name);
+		printf("drift from active profile %s (live -> applied)\n", profile);
 		render_plan_text(pl, s, false);
 		printf("\n%zu value%s drifted; 'mdprofile apply %s' sets them again\n", n,
-		       n == 1 ? "" : "s", p->name);
+		       n == 1 ? "" : "s", profile);
 	} else {
-		printf("active profile %s: no drift\n", p->name);
+		printf("active profile %s: no drift\n", profile);
 	}
 }
 
@@ -86,7 +88,7 @@ static int diff_drift(struct cli *cli)
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
 	bool have_j;
-	int rc;
+	int rc, err;
 
 	cli_warn_recover(cli);
 	have_j = cli_journal_peek(cli, &j);
@@ -95,17 +97,27 @@ static int diff_drift(struct cli *cli)
 			mdp_journal_free(&j);
 		return no_active_profile(cli);
 	}
-	rc = cli_load_profile(cli, j.profile_path[0] ? j.profile_path : j.profile, &p);
+	if ((rc = cli_discover(cli, 0, &s)))
+		goto out;
+	if (!(err = mdp_drift_plan(&j, &s, &pl))) {
+		drift_print(cli, j.profile, &pl, &s);
+		rc = mdp_plan_pending(&pl) ? MDP_EXIT_PENDING : MDP_EXIT_OK;
+		goto out;
+	}
+	/* A journal of an earlier version records no values: compare with the profile file. */
+	rc = err == -ENODATA
+		 ? cli_load_profile(cli, j.profile_path[0] ? j.profile_path : j.profile, &p)
+		 : MDP_EXIT_FAILED;
 	if (rc)
-		goto out_j;
-	if (!(rc = cli_discover(cli, 0, &s)) && !(rc = cli_plan(cli, &p, &s, &pl))) {
-		drift_print(cli, &p, &pl, &s);
+		goto out;
+	if (!(rc = cli_plan(cli, &p, &s, &pl))) {
+		drift_print(cli, p.name, &pl, &s);
 		rc = mdp_plan_pending(&pl) ? MDP_EXIT_PENDING : MDP_EXIT_OK;
 	}
+	mdp_profile_free(&p);
+out:
 	mdp_plan_free(&pl);
 	mdp_system_free(&s);
-	mdp_profile_free(&p);
-out_j:
 	mdp_journal_free(&j);
 	return rc;
 }

@@ -10,6 +10,7 @@
  *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
  *   base stripe_cache_size md2 "256"
  *   svc synoindexd paused
+ *   set stripe_cache_size md2 4096
  *   end
  *
  * Every field that comes from outside (the profile's name and path, the
@@ -21,7 +22,9 @@
  * never would.
  *
  * "base" lines are baselines (values before mdprofile first changed the
- * target this boot), in the order they were first changed. "end" marks a
+ * target this boot), in the order they were first changed; "set" lines are
+ * what the active profile asked for, so drift is measured against what was
+ * applied, not against the profile file as it reads now. "end" marks a
  * complete record; the file is only ever replaced atomically (root.c's
  * mdp_root_replace), so a torn journal is not expected, but a missing
  * "end" is treated as unreadable rather than trusted.
@@ -31,6 +34,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +139,15 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	}
 	for (size_t i = 0; i < j->n_svc; i++)
 		fprintf(f, "svc %s %s\n", j->svc[i].name, j->svc[i].paused ? "paused" : "resumed");
+	for (size_t i = 0; i < j->n_set; i++) {
+		const struct mdp_jset *st = &j->set[i];
+		if (st->want.kind == MDP_V_SYSTEM)
+			fprintf(f, "set %s %s system\n", mdp_tunable_info(st->t)->key,
+				st->dev[0] ? st->dev : "-");
+		else
+			fprintf(f, "set %s %s %" PRIu64 "\n", mdp_tunable_info(st->t)->key,
+				st->dev[0] ? st->dev : "-", st->want.num);
+	}
 	fputs("end\n", f);
 	if (fclose(f))
 		return -ENOMEM;
@@ -206,24 +219,58 @@ static bool value_ok(enum mdp_tunable t, const char *raw)
 	return v.kind == MDP_V_SYSTEM || (v.num >= ti->min && v.num <= ti->max);
 }
 
+/* "KEY DEV": the target of a base or set line, checked against the registry. */
+static int parse_target(char **rest, enum mdp_tunable *t, char *dev, size_t cap)
+{
+	char *key = strtok_r(*rest, " ", rest), *d = strtok_r(NULL, " ", rest);
+
+	if (!key || !d || !*rest || tunable_by_key(key, t))
+		return -EINVAL;
+	dev[0] = '\0';
+	if (strcmp(d, "-")) {
+		if (!mdp_tunable_dev_ok(d) || strlen(d) >= cap)
+			return -EINVAL;
+		snprintf(dev, cap, "%s", d);
+	}
+	if ((mdp_tunable_info(*t)->scope == MDP_SCOPE_GLOBAL) != !dev[0])
+		return -EINVAL;
+	return 0;
+}
+
 static int parse_base(struct mdp_journal *j, char *rest)
 {
-	char *key = strtok_r(rest, " ", &rest), *dev = strtok_r(NULL, " ", &rest);
 	struct mdp_jtarget b = {0};
 
-	if (!key || !dev || !rest || tunable_by_key(key, &b.t))
-		return -EINVAL;
-	if (strcmp(dev, "-")) {
-		if (!mdp_tunable_dev_ok(dev))
-			return -EINVAL;
-		snprintf(b.dev, sizeof(b.dev), "%s", dev);
-	}
-	if ((mdp_tunable_info(b.t)->scope == MDP_SCOPE_GLOBAL) != !b.dev[0])
-		return -EINVAL;
-	if (unescape(rest, b.raw, sizeof(b.raw)) || !value_ok(b.t, b.raw) ||
+	if (parse_target(&rest, &b.t, b.dev, sizeof(b.dev)) ||
+	    unescape(rest, b.raw, sizeof(b.raw)) || !value_ok(b.t, b.raw) ||
 	    grow((void **)&j->base, j->n_base, sizeof(b)))
 		return -EINVAL;
 	j->base[j->n_base++] = b;
+	return 0;
+}
+
+static int parse_set(struct mdp_journal *j, char *rest)
+{
+	struct mdp_jset st = {0};
+	const struct mdp_tunable_info *ti;
+	char *end;
+
+	if (parse_target(&rest, &st.t, st.dev, sizeof(st.dev)))
+		return -EINVAL;
+	ti = mdp_tunable_info(st.t);
+	if (!strcmp(rest, "system") && ti->allows_system) {
+		st.want.kind = MDP_V_SYSTEM;
+	} else {
+		if (rest[0] < '0' || rest[0] > '9')
+			return -EINVAL;
+		errno = 0;
+		st.want.num = strtoull(rest, &end, 10);
+		if (errno || *end || st.want.num < ti->min || st.want.num > ti->max)
+			return -EINVAL;
+	}
+	if (grow((void **)&j->set, j->n_set, sizeof(st)))
+		return -ENOMEM;
+	j->set[j->n_set++] = st;
 	return 0;
 }
 
@@ -292,6 +339,8 @@ static int parse_line(struct mdp_journal *j, char *line)
 		return parse_base(j, rest);
 	if (!strcmp(line, "svc"))
 		return parse_svc(j, rest);
+	if (!strcmp(line, "set"))
+		return parse_set(j, rest);
 	return -EINVAL;
 }
 
@@ -365,5 +414,6 @@ void mdp_journal_free(struct mdp_journal *j)
 {
 	free(j->base);
 	free(j->svc);
+	free(j->set);
 	memset(j, 0, sizeof(*j));
 }

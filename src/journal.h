@@ -27,6 +27,13 @@ struct mdp_jtarget {
 	char raw[MDP_RAW_MAX]; /* exactly what was read, trailing newline stripped */
 };
 
+/* A value the profile asked for (every target of its plan, changed or already in sync). */
+struct mdp_jset {
+	enum mdp_tunable t;
+	char dev[MDP_NAME_MAX];
+	struct mdp_value want;
+};
+
 /* A service mdprofile paused (only those are ever resumed). */
 struct mdp_jservice {
 	char name[160];
@@ -42,6 +49,9 @@ struct mdp_journal {
 	size_t n_base;
 	struct mdp_jservice *svc;
 	size_t n_svc;
+	/* What the active profile set, target by target: drift is measured against it. */
+	struct mdp_jset *set;
+	size_t n_set;
 };
 
 /* Lock held for the life of a mutating command. */

@@ -380,6 +380,8 @@ static int journal_copy(const struct mdp_journal *src, struct mdp_journal *dst)
 	}
 	if (src->n_base)
 		memcpy(dst->base, src->base, src->n_base * sizeof(*dst->base));
+	dst->set = NULL; /* the new plan's own, from journal_set_plan() */
+	dst->n_set = 0;
 	if (src->n_svc)
 		memcpy(dst->svc, src->svc, src->n_svc * sizeof(*dst->svc));
 	return 0;
@@ -655,6 +657,20 @@ static int load_current(struct mdp_txn *tx, struct mdp_journal *old)
 	return err;
 }
 
+/* The new profile's desired values: drift compares the live system with these. */
+static int journal_set_plan(struct mdp_journal *j, const struct mdp_plan *pl)
+{
+	if (pl->n && !(j->set = calloc(pl->n, sizeof(*j->set))))
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->n; i++) {
+		j->set[i].t = pl->v[i].t;
+		snprintf(j->set[i].dev, sizeof(j->set[i].dev), "%s", pl->v[i].dev);
+		j->set[i].want = pl->v[i].want;
+	}
+	j->n_set = pl->n;
+	return 0;
+}
+
 /* Build the new journal and every step before anything changes. */
 static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl,
 			 const struct mdp_journal *old, struct mdp_journal *j, struct steps *st)
@@ -674,8 +690,9 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 	}
 	snprintf(j->profile, sizeof(j->profile), "%s", p->name);
 	snprintf(j->profile_path, sizeof(j->profile_path), "%s", p->path ? p->path : "");
-	if ((err = steps_restore_old(tx, old, pl, st)) || (err = steps_plan(pl, j, st)) ||
-	    (err = steps_pause(tx, p, old, j, st)) || (err = steps_resume_old(p, old, st)))
+	if ((err = journal_set_plan(j, pl)) || (err = steps_restore_old(tx, old, pl, st)) ||
+	    (err = steps_plan(pl, j, st)) || (err = steps_pause(tx, p, old, j, st)) ||
+	    (err = steps_resume_old(p, old, st)))
 		return err;
 	return 0;
 }

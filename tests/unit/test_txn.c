@@ -479,7 +479,11 @@ static void test_journal_roundtrip(void **state)
 	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000"},
 				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)"}};
 	struct mdp_jservice svc[1] = {{"pkgctl-FileStation", true}};
-	struct mdp_journal j = {MDP_J_ACTIVE, "abc", "fast", "/x/fast.yaml", base, 2, svc, 1};
+	struct mdp_jset set[2] = {{MDP_T_STRIPE_CACHE_SIZE, "md2", {MDP_V_NUM, 4096}},
+				  {MDP_T_SYNC_SPEED_MIN, "md3", {MDP_V_SYSTEM, 0}}};
+	struct mdp_journal j = {MDP_J_ACTIVE, "abc", "fast", "/x/a\nbase read_ahead md2 \"4\"",
+				base,         2,     svc,    1,
+				set,          2};
 	struct mdp_journal back;
 	char *text;
 	size_t len;
@@ -494,6 +498,11 @@ static void test_journal_roundtrip(void **state)
 	assert_string_equal(back.base[0].dev, "");
 	assert_int_equal(back.n_svc, 1);
 	assert_true(back.svc[0].paused);
+	/* A path with a newline is one field, not a forged line. */
+	assert_string_equal(back.profile_path, "/x/a\nbase read_ahead md2 \"4\"");
+	assert_int_equal(back.n_set, 2);
+	assert_int_equal(back.set[0].want.num, 4096);
+	assert_int_equal(back.set[1].want.kind, MDP_V_SYSTEM);
 	mdp_journal_free(&back);
 	/* Truncated (no "end"), junk after end, a device name that is a path. */
 	assert_int_equal(mdp_journal_parse(text, len - 4, &back), -EINVAL);
@@ -504,6 +513,12 @@ static void test_journal_roundtrip(void **state)
 	    "mdprofile-journal 2\nstate active\nend\n",
 	    "mdprofile-journal 1\nstate bogus\nend\n",
 	    "mdprofile-journal 1\nstate active\nbase speed_limit_min md2 \"1\"\nend\n",
+	    /* Values revert would write must be ones the registry accepts. */
+	    "mdprofile-journal 1\nstate active\nbase read_ahead md2 \"99999999999\"\nend\n",
+	    "mdprofile-journal 1\nstate active\nbase stripe_cache_size md2 \"0\"\nend\n",
+	    "mdprofile-journal 1\nstate active\nset stripe_cache_size md2 99999\nend\n",
+	    "mdprofile-journal 1\nstate active\nset stripe_cache_size md2 system\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc b;a`r paused\nend\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(mdp_journal_parse(bad[i], strlen(bad[i]), &back), -EINVAL);

@@ -68,7 +68,7 @@ echo 1024 >"$ROOT/sys/block/md2/md/stripe_cache_size"
 run diff
 expect_exit 1
 expect_stdout <<'EOF'
-drift from active profile reshape-fast (live -> profile)
+drift from active profile reshape-fast (live -> applied)
 
 md2 (raid5, 4 disks)
   stripe_cache_size                      1024 -> 32768   (16 MiB -> 512 MiB)

@@ -170,26 +170,6 @@ expect_json <<'EOF'
  "profile": "balanced",
  "changes": [
   {
-   "target": "md2",
-   "tunable": "stripe_cache_size",
-   "path": "/sys/block/md2/md/stripe_cache_size",
-   "current": 2048,
-   "desired": 2048,
-   "unit": "pages",
-   "pending": false,
-   "reason": "rule 1 (@BIN@/profiles/balanced.yaml:23)"
-  },
-  {
-   "target": "md3",
-   "tunable": "stripe_cache_size",
-   "path": "/sys/block/md3/md/stripe_cache_size",
-   "current": 2048,
-   "desired": 2048,
-   "unit": "pages",
-   "pending": false,
-   "reason": "rule 1 (@BIN@/profiles/balanced.yaml:23)"
-  },
-  {
    "target": "dev.raid",
    "tunable": "speed_limit_min",
    "path": "/proc/sys/dev/raid/speed_limit_min",
@@ -197,7 +177,7 @@ expect_json <<'EOF'
    "desired": 50000,
    "unit": "KiB/s",
    "pending": false,
-   "reason": "raid.speed_limit_min"
+   "reason": "applied by balanced"
   },
   {
    "target": "dev.raid",
@@ -207,7 +187,7 @@ expect_json <<'EOF'
    "desired": 200000,
    "unit": "KiB/s",
    "pending": false,
-   "reason": "raid.speed_limit_max"
+   "reason": "applied by balanced"
   },
   {
    "target": "md2",
@@ -217,7 +197,7 @@ expect_json <<'EOF'
    "desired": 4096,
    "unit": "KiB",
    "pending": false,
-   "reason": "rule 2 (@BIN@/profiles/balanced.yaml:28)"
+   "reason": "applied by balanced"
   },
   {
    "target": "md3",
@@ -227,12 +207,32 @@ expect_json <<'EOF'
    "desired": 4096,
    "unit": "KiB",
    "pending": false,
-   "reason": "rule 2 (@BIN@/profiles/balanced.yaml:28)"
+   "reason": "applied by balanced"
+  },
+  {
+   "target": "md2",
+   "tunable": "stripe_cache_size",
+   "path": "/sys/block/md2/md/stripe_cache_size",
+   "current": 2048,
+   "desired": 2048,
+   "unit": "pages",
+   "pending": false,
+   "reason": "applied by balanced"
+  },
+  {
+   "target": "md3",
+   "tunable": "stripe_cache_size",
+   "path": "/sys/block/md3/md/stripe_cache_size",
+   "current": 2048,
+   "desired": 2048,
+   "unit": "pages",
+   "pending": false,
+   "reason": "applied by balanced"
   }
  ],
  "notes": [],
  "memory": {
-  "budget_bytes": 825531180,
+  "budget_bytes": 0,
   "now_bytes": 58720256,
   "after_bytes": 58720256,
   "arrays": [

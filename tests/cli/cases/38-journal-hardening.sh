@@ -47,3 +47,24 @@ mdprofile: apply failed: No such file or directory
 EOF
 mv "$WORK/boot_id" "$ROOT/proc/sys/kernel/random/boot_id"
 expect_unchanged "no boot id"
+# A journal that is not a file is reported, never read as "nothing active".
+mkdir -p "$ROOT/run/mdprofile/journal"
+run status -q
+expect_exit 0
+expect_stdout <<'EOF'
+md0    raid1    4 disks  clean      idle
+md1    raid1    4 disks  clean      idle
+md2    raid5    4 disks  clean      idle
+md3    raid5    3 disks  active     reshape 25.1%, 4687 KiB/s, about 3d 14h left
+
+no profile is active
+EOF
+expect_stderr <<'EOF'
+mdprofile: warning: cannot read the journal /run/mdprofile/journal: Is a directory
+EOF
+run apply balanced
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: recover failed: Is a directory
+EOF
+rmdir "$ROOT/run/mdprofile/journal"
