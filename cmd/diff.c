@@ -4,6 +4,7 @@
  * Exit 0 in sync, 1 changes pending, 2 profile error, 3 system unreadable.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ static int diff_profile(struct cli *cli, const char *arg)
 	struct mdp_profile p;
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
+	char safe[PATH_MAX + 64];
 	struct json j;
 	size_t pending;
 	int rc;
@@ -31,7 +33,7 @@ static int diff_profile(struct cli *cli, const char *arg)
 		cli_json_begin(cli, &j);
 		render_diff_json(&j, p.name, &pl);
 	} else {
-		printf("profile %s (%s)\n", p.name, p.path);
+		printf("profile %s (%s)\n", p.name, render_safe(p.path, safe, sizeof(safe)));
 		render_plan_text(&pl, &s, cli->verbose > 0);
 		render_plan_mem(&pl);
 		if (pending)

@@ -68,3 +68,18 @@ expect_stderr <<'EOF'
 mdprofile: recover failed: Is a directory
 EOF
 rmdir "$ROOT/run/mdprofile/journal"
+# Text from files reaches a terminal with its control characters escaped, and JSON escaped.
+mkdir -p "$ROOT/etc/mdprofile/profiles"
+printf 'description: "red \\e[31malert\\e[0m"\nraid:\n  speed_limit_min: 20000\n' >"$ROOT/etc/mdprofile/profiles/esc.yaml"
+run show esc
+expect_exit 0
+expect_stdout <<'EOF'
+name: esc
+file: @ROOT@/etc/mdprofile/profiles/esc.yaml
+description: red \x1b[31malert\x1b[0m
+memory_budget: 25% of RAM (default)
+raid.speed_limit_min: 20000 KiB/s
+EOF
+run show esc --json
+expect_exit 0
+grep -q '"description": "red \\u001b\[31malert\\u001b\[0m"' "$WORK/out" || _fail "ESC not escaped in JSON"
