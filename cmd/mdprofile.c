@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,13 +229,46 @@ static int setup_services(struct cli *cli)
 		return MDP_EXIT_USAGE;
 	if (cli->svc_timeout_ms)
 		cli->svc.timeout_ms = cli->svc_timeout_ms;
+	/* A pause left under way by a killed mdprofile gets as long as one command. */
+	cli->tx.settle_ms = cli->svc.timeout_ms;
 	fault_wrap_services(&cli->fault, &cli->svc);
 	cli->tx.svc = cli->svc.ops ? &cli->svc : NULL;
 	return 0;
 }
 
+/* The signals that ask a mutating command to stop. */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+static int stop_requested(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	sigset_t pending;
+
+	if (sigpending(&pending))
+		return 0;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigismember(&pending, sigs[i]) == 1)
+			return sigs[i];
+	return 0;
+}
+
+/*
+ * While it holds the lock a mutating command keeps SIGINT, SIGTERM and
+ * SIGHUP pending instead of dying between a change and its journal: apply
+ * lets the running step finish (the service tool is bounded by its
+ * timeout), then rolls everything back and exits 3; revert and recover
+ * finish restoring. The signals stay blocked until exit, so a pending one
+ * never cuts the report short.
+ */
 static int setup_lock(struct cli *cli)
 {
+	sigset_t stop;
 	long holder = 0;
 	int err = mdp_lock_take(&cli->root, cli->wait, &cli->lock, &holder);
 
@@ -249,6 +283,10 @@ static int setup_lock(struct cli *cli)
 		cli_err(cli, "cannot take the lock %s: %s", MDP_LOCK, strerror(-err));
 		return MDP_EXIT_FAILED;
 	}
+	/* After the lock: Ctrl-C still ends a --wait for it. */
+	stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	cli->tx.stop_requested = stop_requested;
 	return 0;
 }
 

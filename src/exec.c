@@ -208,6 +208,23 @@ static int exec_env(const struct mdp_root *r, char *rootvar, size_t len, char *e
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
 		 struct mdp_exec_result *res)
 {
+	return mdp_exec_run_watched(r, argv, timeout_ms, res, NULL);
+}
+
+bool mdp_exec_group_alive(long pgid)
+{
+	return pgid > 1 && (kill(-(pid_t)pgid, 0) == 0 || errno == EPERM);
+}
+
+void mdp_exec_group_kill(long pgid)
+{
+	if (pgid > 1)
+		kill(-(pid_t)pgid, SIGKILL);
+}
+
+int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
+			 struct mdp_exec_result *res, const struct mdp_exec_watch *w)
+{
 	char path[PATH_MAX], rootvar[PATH_MAX + 32];
 	char *envp[4];
 	int fds[2], err;
@@ -231,6 +248,8 @@ int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned ti
 	if (pid == 0)
 		exec_child(fds[1], path, (char *const *)argv, envp);
 	setpgid(pid, pid); /* both sides: no window where a kill(-pid) misses */
+	if (w && w->started)
+		w->started(w->ctx, (long)pid);
 	close(fds[1]);
 	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
 	err = exec_wait(pid, fds[0], timeout_ms, res);

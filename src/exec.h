@@ -49,6 +49,25 @@ int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
 		 struct mdp_exec_result *res);
 
+/*
+ * Told the child's process group right after it starts, before the wait:
+ * the transaction journals it, so a recover after mdprofile was killed can
+ * tell whether the tool that outlived it still runs.
+ */
+struct mdp_exec_watch {
+	void (*started)(void *ctx, long pgid);
+	void *ctx;
+};
+
+/* mdp_exec_run, telling w (when not NULL) the child's process group. */
+int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
+			 struct mdp_exec_result *res, const struct mdp_exec_watch *w);
+
+/* Whether process group pgid still has a member (EPERM counts: it exists). */
+bool mdp_exec_group_alive(long pgid);
+/* SIGKILL process group pgid. */
+void mdp_exec_group_kill(long pgid);
+
 /* The first line of the output (at most cap - 1 bytes), "" when there is none. */
 void mdp_exec_first_line(const struct mdp_exec_result *res, char *buf, size_t cap);
 

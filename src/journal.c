@@ -9,7 +9,7 @@
  *   profile "reshape-fast"
  *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
  *   base stripe_cache_size md2 "256"
- *   svc synoindexd paused
+ *   svc synoindexd paused|resumed|pausing PGID
  *   set stripe_cache_size md2 4096
  *   end
  *
@@ -137,8 +137,13 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 		put_escaped(f, b->raw);
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < j->n_svc; i++)
-		fprintf(f, "svc %s %s\n", j->svc[i].name, j->svc[i].paused ? "paused" : "resumed");
+	for (size_t i = 0; i < j->n_svc; i++) {
+		const struct mdp_jservice *sv = &j->svc[i];
+		if (sv->paused && !sv->settled)
+			fprintf(f, "svc %s pausing %ld\n", sv->name, sv->pgid);
+		else
+			fprintf(f, "svc %s %s\n", sv->name, sv->paused ? "paused" : "resumed");
+	}
 	for (size_t i = 0; i < j->n_set; i++) {
 		const struct mdp_jset *st = &j->set[i];
 		if (st->want.kind == MDP_V_SYSTEM)
@@ -274,17 +279,36 @@ static int parse_set(struct mdp_journal *j, char *rest)
 	return 0;
 }
 
+static int parse_pgid(const char *text, long *out)
+{
+	char *end;
+	long v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || *end || v < 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 static int parse_svc(struct mdp_journal *j, char *rest)
 {
 	char *name = strtok_r(rest, " ", &rest), *st = strtok_r(NULL, " ", &rest);
 	struct mdp_jservice s = {0};
 
-	if (!name || !st || rest[0] || strlen(name) >= sizeof(s.name) || !mdp_svc_name_ok(name))
+	if (!name || !st || strlen(name) >= sizeof(s.name) || !mdp_svc_name_ok(name))
 		return -EINVAL;
-	if (strcmp(st, "paused") && strcmp(st, "resumed"))
+	if (strcmp(st, "paused") && strcmp(st, "pausing") && strcmp(st, "resumed"))
+		return -EINVAL;
+	/* "pausing PGID": the process group of the tool that was pausing it. */
+	if (!strcmp(st, "pausing") ? parse_pgid(rest, &s.pgid) : rest[0] != '\0')
 		return -EINVAL;
 	snprintf(s.name, sizeof(s.name), "%s", name);
-	s.paused = !strcmp(st, "paused");
+	s.paused = strcmp(st, "resumed") != 0;
+	s.settled = strcmp(st, "pausing") != 0;
 	if (grow((void **)&j->svc, j->n_svc, sizeof(s)))
 		return -ENOMEM;
 	j->svc[j->n_svc++] = s;

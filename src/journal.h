@@ -37,7 +37,9 @@ struct mdp_jset {
 /* A service mdprofile paused (only those are ever resumed). */
 struct mdp_jservice {
 	char name[160];
-	bool paused; /* mdprofile paused it and has not resumed it */
+	bool paused;  /* mdprofile paused it (or was pausing it) and has not resumed it */
+	bool settled; /* false ("pausing"): its tool was started and may outlive us */
+	long pgid;    /* "pausing": the tool's process group, 0 when unknown */
 };
 
 struct mdp_journal {

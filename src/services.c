@@ -159,7 +159,7 @@ static int svc_run(const struct mdp_svc_backend *b, const char *svc, const char 
 {
 	char line[SVC_CMDLINE_MAX];
 	unsigned ms = svc_timeout(b);
-	int err = mdp_exec_run(b->root, argv, ms, res);
+	int err = mdp_exec_run_watched(b->root, argv, ms, res, b->watch);
 
 	if (!err)
 		return 0;

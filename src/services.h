@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "exec.h"
 #include "root.h"
 
 enum mdp_svc_state {
@@ -38,7 +39,9 @@ struct mdp_svc_backend {
 	const struct mdp_svc_ops *ops;
 	const struct mdp_root *root;
 	unsigned timeout_ms; /* per command; default 30000 */
-	void *ctx;           /* for a test seam wrapping ops; unused by the backends */
+	const struct mdp_exec_watch
+	    *watch; /* told each tool's process group (exec.h); may be NULL */
+	void *ctx;  /* for a test seam wrapping ops; unused by the backends */
 };
 
 extern const struct mdp_svc_ops mdp_svc_dsm6, mdp_svc_dsm7, mdp_svc_systemd;

@@ -39,6 +39,8 @@
 #include "txn.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -292,6 +294,44 @@ static int svc_pause(struct mdp_txn *tx, const char *svc)
 	return tx->svc->ops->pause(tx->svc, svc, tx->d);
 }
 
+/* An apply's pause, whose tool is journaled as it starts ("pausing PGID"). */
+struct pause_watch {
+	struct mdp_txn *tx;
+	struct mdp_journal *j;
+	const char *svc;
+	int err;
+};
+
+static int journal_store(struct mdp_txn *tx, const struct mdp_journal *j);
+static struct mdp_jservice *journal_svc(struct mdp_journal *j, const char *name);
+
+static void pause_started(void *ctx, long pgid)
+{
+	struct pause_watch *w = ctx;
+	struct mdp_jservice *js = journal_svc(w->j, w->svc);
+
+	if (!js || js->pgid)
+		return; /* only the pause command itself, not the status checks around it */
+	js->settled = false;
+	js->pgid = pgid;
+	w->err = journal_store(w->tx, w->j);
+}
+
+static int svc_pause_journaled(struct mdp_txn *tx, struct mdp_journal *j, const char *svc)
+{
+	struct pause_watch w = {tx, j, svc, 0};
+	struct mdp_exec_watch watch = {pause_started, &w};
+	struct mdp_svc_backend b;
+	int err;
+
+	if (!tx->svc || !tx->svc->ops)
+		return -ENOTSUP;
+	b = *tx->svc;
+	b.watch = &watch;
+	err = b.ops->pause(&b, svc, tx->d);
+	return err ? err : w.err;
+}
+
 static bool svc_running(struct mdp_txn *tx, const char *svc)
 {
 	enum mdp_svc_state st;
@@ -312,6 +352,25 @@ static int svc_resume(struct mdp_txn *tx, const char *svc)
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
 	return tx->svc->ops->resume(tx->svc, svc, tx->d);
+}
+
+/*
+ * The tool pausing js when mdprofile died may still run in its own process
+ * group and stop the service after recover looked. Let it finish (up to
+ * tx->settle_ms), then kill what is left of it; after that the service's
+ * state is settled and tells whether the pause happened.
+ */
+static void settle(struct mdp_txn *tx, const struct mdp_jservice *js)
+{
+	struct timespec slice = {0, 100 * 1000 * 1000};
+	unsigned waited = 0;
+
+	if (js->settled)
+		return;
+	for (; waited < tx->settle_ms && mdp_exec_group_alive(js->pgid); waited += 100)
+		nanosleep(&slice, NULL);
+	if (mdp_exec_group_alive(js->pgid))
+		mdp_exec_group_kill(js->pgid);
 }
 
 /* ---- journal helpers ---------------------------------------------------------- */
@@ -364,6 +423,8 @@ static int journal_set_svc(struct mdp_journal *j, const char *name, bool paused)
 		snprintf(s->name, sizeof(s->name), "%s", name);
 	}
 	s->paused = paused;
+	s->settled = true; /* "paused" before its tool starts: recover checks the state */
+	s->pgid = 0;
 	return 0;
 }
 
@@ -566,14 +627,14 @@ static int steps_resume_old(const struct mdp_profile *p, const struct mdp_journa
 	return 0;
 }
 
-static int step_do(struct mdp_txn *tx, struct step *s)
+static int step_do(struct mdp_txn *tx, struct step *s, struct mdp_journal *j)
 {
 	struct mdp_value prev;
 	int err;
 
 	s->started = true;
 	if (s->kind == STEP_PAUSE)
-		return svc_pause(tx, s->svc);
+		return svc_pause_journaled(tx, j, s->svc);
 	if (s->kind == STEP_RESUME)
 		return svc_resume(tx, s->svc);
 	if ((err = write_verify(tx, s->t, s->dev, &s->want)))
@@ -709,11 +770,26 @@ static int apply_unwind(struct mdp_txn *tx, const struct mdp_journal *old, struc
 	return MDP_TXN_FAILED;
 }
 
+/* A signal asked the apply to stop: the step that ran has finished; roll back. */
+static bool stopped(struct mdp_txn *tx)
+{
+	int sig = tx->stop_requested ? tx->stop_requested() : 0;
+
+	if (sig)
+		mdp_diags_add(tx->d, NULL, 0, 0, "interrupted by %s: rolling back",
+			      sig == SIGINT   ? "SIGINT"
+			      : sig == SIGHUP ? "SIGHUP"
+					      : "SIGTERM");
+	return sig != 0;
+}
+
 static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct steps *st)
 {
 	for (size_t i = 0; i < st->n; i++)
 		if (st->v[i].kind == STEP_RESUME)
 			journal_set_svc(j, st->v[i].svc, false);
+	for (size_t i = 0; i < j->n_svc; i++)
+		j->svc[i].settled = true;
 	for (size_t i = 0; i < st->n; i++)
 		if (st->v[i].kind == STEP_PAUSE)
 			ev_service(tx, st->v[i].svc, MDP_TXN_PAUSE, MDP_TXN_SVC_DONE);
@@ -752,12 +828,12 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 		goto out;
 	}
 	for (size_t i = 0; i < st.n; i++) {
-		if (step_do(tx, &st.v[i])) {
+		if (stopped(tx) || step_do(tx, &st.v[i], &j)) {
 			rc = apply_unwind(tx, &old, &st, n_changes, n_services);
 			goto out;
 		}
 	}
-	if (apply_commit(tx, &j, &st))
+	if (stopped(tx) || apply_commit(tx, &j, &st))
 		rc = apply_unwind(tx, &old, &st, n_changes, n_services);
 out:
 	free(st.v);
@@ -788,7 +864,12 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 	for (size_t i = j->n_svc; i-- > 0;) {
 		if (!j->svc[i].paused)
 			continue;
-		/* Journaled before pausing: after a crash it may never have been paused. */
+		/*
+		 * Journaled before pausing: after a crash it may never have been
+		 * paused, or its stop may still be under way in the tool that
+		 * outlived us. Give an unsettled pause time to finish first.
+		 */
+		settle(tx, &j->svc[i]);
 		if (svc_running(tx, j->svc[i].name)) {
 			j->svc[i].paused = false;
 			ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_RUNNING);

@@ -109,6 +109,15 @@ struct mdp_txn {
 	const struct mdp_svc_backend *svc; /* NULL: no service backend */
 	struct mdp_diags *d;
 	struct mdp_txn_report rep;
+	/*
+	 * Asked between the steps of an apply: a signal number when the user
+	 * wants it stopped (SIGINT, SIGTERM, SIGHUP held pending by the caller),
+	 * else 0. The running step finishes, then everything is rolled back.
+	 * NULL: never.
+	 */
+	int (*stop_requested)(void);
+	/* How long recover waits for a service whose pause was under way to settle (ms). */
+	unsigned settle_ms;
 };
 
 /*

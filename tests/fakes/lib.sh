@@ -7,6 +7,8 @@
 #   NAME.fail-resume   the resume/start command fails
 #   NAME.hang          the pause/stop command hangs (sleep 1000); the pids of
 #                      the shell and the sleep go to NAME.hang.pids
+#   NAME.slow          the pause/stop command takes as many seconds as the file
+#                      says, then succeeds; NAME.slow.started appears when it begins
 # Every call is appended as "TOOL ARGS..." to
 # $MDPROFILE_ROOT/var/log/fake-services.log.
 #
@@ -23,7 +25,7 @@ fake_log() {
 # A name the fakes can use as a file name.
 fake_valid() {
 	case $1 in
-	'' | . | .. | */* | *.fail-* | *.hang*) return 1 ;;
+	'' | . | .. | */* | *.fail-* | *.hang* | *.slow*) return 1 ;;
 	esac
 	return 0
 }
@@ -44,6 +46,13 @@ fake_set() {
 # fake_knob NAME KNOB: whether the test asked for KNOB (fail-pause, ...).
 fake_knob() {
 	[ -e "$FAKE_DIR/$1.$2" ]
+}
+
+# The pause/stop is slow: tests signal or kill mdprofile while it runs.
+fake_slow() {
+	fake_knob "$1" slow || return 0
+	: >"$FAKE_DIR/$1.slow.started"
+	sleep "$(cat "$FAKE_DIR/$1.slow")"
 }
 
 fake_hang() {

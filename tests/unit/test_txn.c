@@ -478,12 +478,20 @@ static void test_journal_roundtrip(void **state)
 {
 	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000"},
 				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)"}};
-	struct mdp_jservice svc[1] = {{"pkgctl-FileStation", true}};
+	struct mdp_jservice svc[2] = {{"pkgctl-FileStation", true, true, 0},
+				      {"synoindexd", true, false, 4242}};
 	struct mdp_jset set[2] = {{MDP_T_STRIPE_CACHE_SIZE, "md2", {MDP_V_NUM, 4096}},
 				  {MDP_T_SYNC_SPEED_MIN, "md3", {MDP_V_SYSTEM, 0}}};
-	struct mdp_journal j = {MDP_J_ACTIVE, "abc", "fast", "/x/a\nbase read_ahead md2 \"4\"",
-				base,         2,     svc,    1,
-				set,          2};
+	struct mdp_journal j = {.state = MDP_J_ACTIVE,
+				.boot_id = "abc",
+				.profile = "fast",
+				.profile_path = "/x/a\nbase read_ahead md2 \"4\"",
+				.base = base,
+				.n_base = 2,
+				.svc = svc,
+				.n_svc = 2,
+				.set = set,
+				.n_set = 2};
 	struct mdp_journal back;
 	char *text;
 	size_t len;
@@ -496,8 +504,13 @@ static void test_journal_roundtrip(void **state)
 	assert_string_equal(back.base[1].raw, "10000 (system)");
 	assert_string_equal(back.base[1].dev, "md3");
 	assert_string_equal(back.base[0].dev, "");
-	assert_int_equal(back.n_svc, 1);
+	assert_int_equal(back.n_svc, 2);
 	assert_true(back.svc[0].paused);
+	assert_true(back.svc[0].settled);
+	/* A pause whose tool was started: "pausing PGID". */
+	assert_true(back.svc[1].paused);
+	assert_false(back.svc[1].settled);
+	assert_int_equal(back.svc[1].pgid, 4242);
 	/* A path with a newline is one field, not a forged line. */
 	assert_string_equal(back.profile_path, "/x/a\nbase read_ahead md2 \"4\"");
 	assert_int_equal(back.n_set, 2);
@@ -519,6 +532,8 @@ static void test_journal_roundtrip(void **state)
 	    "mdprofile-journal 1\nstate active\nset stripe_cache_size md2 99999\nend\n",
 	    "mdprofile-journal 1\nstate active\nset stripe_cache_size md2 system\nend\n",
 	    "mdprofile-journal 1\nstate active\nsvc b;a`r paused\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a pausing x\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a paused 12\nend\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(mdp_journal_parse(bad[i], strlen(bad[i]), &back), -EINVAL);
