@@ -34,6 +34,7 @@ struct walk {
 	const struct mdp_root *r;
 	struct mdp_diags *d;
 	unsigned skip;            /* enum mdp_discover_skip */
+	bool mdstat_loaded;       /* read lazily: lean runs only need it without sync_action */
 	struct mdp_mdstat mdstat; /* empty when /proc/mdstat is absent or unreadable */
 	char **blk;               /* /sys/block entries, for finding a partition's disk */
 	size_t n_blk;
@@ -359,6 +360,25 @@ int mdp_discover_parse_sync_completed(const char *text, uint64_t *done, uint64_t
 	return 0;
 }
 
+/*
+ * /proc/mdstat, read once and only when needed: an unreadable one only
+ * costs the fallback; a garbled one is reported.
+ */
+static const struct mdp_mdstat_array *mdstat_of(struct walk *w, const char *md)
+{
+	char *text;
+	size_t len;
+
+	if (!w->mdstat_loaded && !mdp_root_read_all(w->r, "/proc/mdstat", &text, &len)) {
+		if (mdp_mdstat_parse(text, len, &w->mdstat))
+			mdp_diags_add(w->d, NULL, 0, 0,
+				      "/proc/mdstat: cannot parse it, ignoring it");
+		free(text);
+	}
+	w->mdstat_loaded = true;
+	return mdp_mdstat_find(&w->mdstat, md);
+}
+
 /* Progress from /proc/mdstat, which counts KiB blocks where sysfs counts sectors. */
 static void progress_from_mdstat(struct mdp_array *a, const struct mdp_mdstat_array *ms)
 {
@@ -367,23 +387,30 @@ static void progress_from_mdstat(struct mdp_array *a, const struct mdp_mdstat_ar
 	a->has_progress = true;
 	a->sync_done = ms->done * 2;
 	a->sync_total = ms->total * 2;
-	if (!a->sync_action[0])
+}
+
+/*
+ * The planner needs this one even when progress is skipped (reshape rule),
+ * so lean and full runs take it the same way: md/sync_action, else the
+ * operation /proc/mdstat shows. diff and apply then plan alike.
+ */
+static void read_sync_action(struct walk *w, struct mdp_array *a)
+{
+	const struct mdp_mdstat_array *ms;
+	char buf[32];
+
+	if (read_attr(w, a->name, "md/sync_action", buf, sizeof(buf)) >= 0) {
+		copy_str(a->sync_action, sizeof(a->sync_action), buf);
+		return;
+	}
+	if ((ms = mdstat_of(w, a->name)) && ms->op[0])
 		copy_str(a->sync_action, sizeof(a->sync_action),
 			 strcmp(ms->op, "recovery") ? ms->op : "recover");
 }
 
-/* The planner needs this one even when progress is skipped (reshape rule). */
-static void read_sync_action(const struct walk *w, struct mdp_array *a)
+static void read_progress(struct walk *w, struct mdp_array *a)
 {
-	char buf[32];
-
-	if (read_attr(w, a->name, "md/sync_action", buf, sizeof(buf)) >= 0)
-		copy_str(a->sync_action, sizeof(a->sync_action), buf);
-}
-
-static void read_progress(const struct walk *w, struct mdp_array *a)
-{
-	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&w->mdstat, a->name);
+	const struct mdp_mdstat_array *ms = mdstat_of(w, a->name);
 	char buf[128];
 	uint64_t v;
 	int err = -ENOENT;
@@ -687,7 +714,7 @@ static void read_raid_disks(const char *text, struct mdp_array *a)
 		a->prev_raid_disks = (int)v;
 }
 
-static int read_array(const struct walk *w, const char *name, struct mdp_array *a)
+static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 {
 	char buf[64];
 	int err;
@@ -716,7 +743,7 @@ static int read_array(const struct walk *w, const char *name, struct mdp_array *
 	return 0;
 }
 
-static int read_arrays(const struct walk *w, const struct names *l, struct mdp_system *s)
+static int read_arrays(struct walk *w, const struct names *l, struct mdp_system *s)
 {
 	if (!l->n)
 		return 0;
@@ -808,19 +835,6 @@ static void read_boot_id(const struct walk *w, struct mdp_system *s)
 		s->boot_id[0] = '\0';
 }
 
-/* An unreadable /proc/mdstat only costs the fallback; a garbled one is reported. */
-static void load_mdstat(struct walk *w)
-{
-	char *text;
-	size_t len;
-
-	if (mdp_root_read_all(w->r, "/proc/mdstat", &text, &len))
-		return;
-	if (mdp_mdstat_parse(text, len, &w->mdstat))
-		mdp_diags_add(w->d, NULL, 0, 0, "/proc/mdstat: cannot parse it, ignoring it");
-	free(text);
-}
-
 int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d)
 {
 	return mdp_discover_some(r, 0, out, d);
@@ -834,8 +848,6 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 	struct names l = {0};
 	int err;
 
-	if (!(skip & MDP_SKIP_PROGRESS))
-		load_mdstat(&w);
 	if (!(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
 	    !(err = read_disks(&w, &s))) {
 		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);

@@ -508,6 +508,38 @@ static void test_bad_values(void **state)
 	scratch_done(&sc);
 }
 
+/*
+ * Without md/sync_action the operation comes from /proc/mdstat, in lean
+ * runs as in full ones: apply plans the reshape rule as diff showed it.
+ */
+static void test_sync_action_from_mdstat(void **state)
+{
+	const unsigned skip = MDP_SKIP_PROGRESS | MDP_SKIP_UUID | MDP_SKIP_MEMBERS;
+	struct scratch sc;
+	struct mdp_system full, lean;
+	struct mdp_diags d;
+	struct mdp_root r;
+
+	(void)state;
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "rm sys/block/md3/md/sync_action sys/block/md2/md/sync_action");
+	assert_int_equal(mdp_root_init(&r, sc.root), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover(&r, &full, &d), 0);
+	assert_int_equal(mdp_discover_some(&r, skip, &lean, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_string_equal(full.arrays[3].sync_action, "reshape");
+	assert_string_equal(lean.arrays[3].sync_action, "reshape");
+	assert_true(full.arrays[3].has_progress); /* md/sync_completed is still there */
+	/* md2 is idle: mdstat shows no operation, so nothing is made up */
+	assert_string_equal(full.arrays[2].sync_action, "");
+	assert_string_equal(lean.arrays[2].sync_action, "");
+	mdp_system_free(&full);
+	mdp_system_free(&lean);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
 static void test_no_sysfs(void **state)
 {
 	struct scratch sc;
@@ -667,7 +699,7 @@ int main(void)
 	    cmocka_unit_test(test_discover_some),  cmocka_unit_test(test_raid_disks_reshape),
 	    cmocka_unit_test(test_no_sysfs),       cmocka_unit_test(test_real_root),
 	    cmocka_unit_test(test_superblocks),    cmocka_unit_test(test_uuid_text),
-	    cmocka_unit_test(test_sync_completed),
+	    cmocka_unit_test(test_sync_completed), cmocka_unit_test(test_sync_action_from_mdstat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
