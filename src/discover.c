@@ -34,6 +34,7 @@ struct walk {
 	const struct mdp_root *r;
 	struct mdp_diags *d;
 	unsigned skip;            /* enum mdp_discover_skip */
+	int err;                  /* first read error that is not absence: the run fails */
 	bool mdstat_loaded;       /* read lazily: lean runs only need it without sync_action */
 	struct mdp_mdstat mdstat; /* empty when /proc/mdstat is absent or unreadable */
 	char **blk;               /* /sys/block entries, for finding a partition's disk */
@@ -97,16 +98,46 @@ static bool dev_name_ok(const char *s)
 	return n < MDP_NAME_MAX;
 }
 
-/* Read /sys/block/<dev>/<attr> (stripped). Returns length or -errno. */
-static ssize_t read_attr(const struct walk *w, const char *dev, const char *attr, char *buf,
-			 size_t cap)
+/*
+ * Only a missing file is absence (raid1 has no stripe_cache_size, old
+ * kernels no md/uuid); kernfs answers ENODEV for an attribute removed while
+ * it is read, which is the array going away. Anything else (EACCES, EIO)
+ * means the value exists and could not be read: planning without it would
+ * take a present setting for a missing one.
+ */
+static bool absent(ssize_t err)
+{
+	return err == -ENOENT || err == -ENODEV;
+}
+
+/* A hard read error: reported with its file; the run fails with the first one. */
+static ssize_t walk_fail(struct walk *w, const char *path, ssize_t err)
+{
+	if (!w->err)
+		w->err = (int)err;
+	mdp_diags_add(w->d, NULL, 0, 0, "cannot read %s: %s", path, strerror((int)-err));
+	return err;
+}
+
+/* Read a system file (stripped). Returns length, -ENOENT when absent, else -errno (recorded). */
+static ssize_t read_sys(struct walk *w, const char *path, char *buf, size_t cap)
+{
+	ssize_t n = mdp_root_read_value(w->r, path, buf, cap);
+
+	if (n >= 0)
+		return n;
+	return absent(n) ? -ENOENT : walk_fail(w, path, n);
+}
+
+/* Read /sys/block/<dev>/<attr>, as read_sys. */
+static ssize_t read_attr(struct walk *w, const char *dev, const char *attr, char *buf, size_t cap)
 {
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", dev, attr);
 
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -ENAMETOOLONG;
-	return mdp_root_read_value(w->r, path, buf, cap);
+	return read_sys(w, path, buf, cap);
 }
 
 /* Leading decimal number of text ("4 (3)" during a reshape gives 4). */
@@ -131,19 +162,18 @@ static int lead_u64(const char *text, uint64_t *out)
 
 /* ---- enumeration ---------------------------------------------------------- */
 
-static bool is_md_array(const struct walk *w, const char *name)
+/*
+ * A candidate array: an mdN-like name. Whether it is a running array is
+ * settled by reading md/level (read_array): a partition such as md0p1 or
+ * a device without md/ has none, while an unreadable md/ is an error.
+ */
+static bool is_md_name(const char *name)
 {
-	char path[PATH_MAX];
-	int n;
-
-	if (strncmp(name, "md", 2) || !mdp_tunable_dev_ok(name))
-		return false;
-	n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", name);
-	return n > 0 && (size_t)n < sizeof(path) && mdp_root_is_dir(w->r, path);
+	return !strncmp(name, "md", 2) && mdp_tunable_dev_ok(name);
 }
 
 #ifndef MDP_NO_UDEV
-static int enum_udev(const struct walk *w, struct names *out)
+static int enum_udev(struct names *out)
 {
 	struct udev *u = udev_new();
 	struct udev_enumerate *e = u ? udev_enumerate_new(u) : NULL;
@@ -160,7 +190,7 @@ static int enum_udev(const struct walk *w, struct names *out)
 	{
 		const char *syspath = udev_list_entry_get_name(le);
 		const char *base = syspath ? strrchr(syspath, '/') : NULL;
-		if (base && is_md_array(w, base + 1) && (err = names_add(out, base + 1)))
+		if (base && is_md_name(base + 1) && (err = names_add(out, base + 1)))
 			goto out;
 	}
 	err = 0;
@@ -176,7 +206,7 @@ static int enum_sysfs(const struct walk *w, struct names *out)
 	int err;
 
 	for (size_t i = 0; i < w->n_blk; i++) {
-		if (is_md_array(w, w->blk[i]) && (err = names_add(out, w->blk[i])))
+		if (is_md_name(w->blk[i]) && (err = names_add(out, w->blk[i])))
 			return err;
 	}
 	return 0;
@@ -209,7 +239,7 @@ static int enumerate(struct walk *w, struct names *out)
 	}
 #ifndef MDP_NO_UDEV
 	if (mdp_root_is_real(w->r))
-		err = enum_udev(w, out);
+		err = enum_udev(out);
 	else
 #endif
 		err = enum_sysfs(w, out);
@@ -271,7 +301,7 @@ static void find_disk(const struct walk *w, const char *member, char *disk)
 }
 
 /* md/dev-X/slot: the role number, "none" (spare) or "journal" -> -1. */
-static int read_slot(const struct walk *w, const char *md, const char *member)
+static int read_slot(struct walk *w, const char *md, const char *member)
 {
 	char attr[PATH_MAX], buf[32];
 	uint64_t v;
@@ -282,7 +312,7 @@ static int read_slot(const struct walk *w, const char *md, const char *member)
 	return (int)v;
 }
 
-static int add_member(const struct walk *w, struct mdp_array *a, const char *name, bool slots)
+static int add_member(struct walk *w, struct mdp_array *a, const char *name, bool slots)
 {
 	struct mdp_member *m, *v;
 
@@ -311,23 +341,33 @@ static int cmp_member(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* md/dev-* entries (they carry the role); the slaves/ directory otherwise. */
-static int read_members(const struct walk *w, struct mdp_array *a)
+/* List /sys/block/<md>/<sub>: 0, -ENOENT when absent, else -errno (recorded as read_sys). */
+static int list_sub(struct walk *w, const char *md, const char *sub, char ***v, size_t *n)
 {
-	char path[PATH_MAX], **v = NULL;
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", md, sub);
+	if (!(err = mdp_root_list(w->r, path, v, n)) || absent(err))
+		return err ? -ENOENT : 0;
+	return (int)walk_fail(w, path, err);
+}
+
+/* md/dev-* entries (they carry the role); the slaves/ directory otherwise. */
+static int read_members(struct walk *w, struct mdp_array *a)
+{
+	char **v = NULL;
 	size_t n = 0;
 	int err = 0;
 
-	snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", a->name);
-	if (!mdp_root_list(w->r, path, &v, &n)) {
+	if (!list_sub(w, a->name, "md", &v, &n)) {
 		for (size_t i = 0; i < n && !err; i++) {
 			if (!strncmp(v[i], "dev-", 4))
 				err = add_member(w, a, v[i] + 4, true);
 		}
 		mdp_root_free_list(v, n);
 	}
-	snprintf(path, sizeof(path), SYS_BLOCK "/%s/slaves", a->name);
-	if (!err && !a->n_members && !mdp_root_list(w->r, path, &v, &n)) {
+	if (!err && !a->n_members && !list_sub(w, a->name, "slaves", &v, &n)) {
 		for (size_t i = 0; i < n && !err; i++)
 			err = add_member(w, a, v[i], false);
 		mdp_root_free_list(v, n);
@@ -437,7 +477,7 @@ static void read_progress(struct walk *w, struct mdp_array *a)
 
 /* ---- tunables -------------------------------------------------------------- */
 
-static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, struct mdp_cur *c)
+static void read_cur(struct walk *w, enum mdp_tunable t, const char *dev, struct mdp_cur *c)
 {
 	char path[PATH_MAX], buf[128];
 	struct mdp_value v;
@@ -446,8 +486,8 @@ static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, 
 	memset(c, 0, sizeof(*c));
 	if (mdp_tunable_path(t, dev, path, sizeof(path)))
 		return;
-	if ((n = mdp_root_read_value(w->r, path, buf, sizeof(buf))) < 0)
-		return; /* absent: stripe_cache_size on raid1, and so on */
+	if ((n = read_sys(w, path, buf, sizeof(buf))) < 0)
+		return; /* absent (stripe_cache_size on raid1, and so on) or recorded */
 	if ((size_t)n >= sizeof(c->raw) || mdp_tunable_parse(t, buf, &v)) {
 		mdp_diags_add(w->d, NULL, 0, 0, "%s: unexpected value '%.40s'", path, buf);
 		return;
@@ -457,7 +497,7 @@ static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, 
 	c->val = v;
 }
 
-static void read_tunables(const struct walk *w, struct mdp_cur *cur, enum mdp_scope scope,
+static void read_tunables(struct walk *w, struct mdp_cur *cur, enum mdp_scope scope,
 			  const char *dev)
 {
 	for (int t = 0; t < MDP_T_COUNT; t++) {
@@ -525,7 +565,7 @@ static void uuid_swap_words(char *hex)
 #endif
 }
 
-static bool uuid_from_sysfs(const struct walk *w, struct mdp_array *a)
+static bool uuid_from_sysfs(struct walk *w, struct mdp_array *a)
 {
 	char buf[128], meta[32];
 
@@ -685,7 +725,7 @@ static bool uuid_from_superblock(const struct walk *w, struct mdp_array *a)
 	return false;
 }
 
-static void read_uuid(const struct walk *w, struct mdp_array *a)
+static void read_uuid(struct walk *w, struct mdp_array *a)
 {
 	if (uuid_from_sysfs(w, a)) {
 		a->uuid_source = "md/uuid";
@@ -766,7 +806,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int read_disks(const struct walk *w, struct mdp_system *s)
+static int read_disks(struct walk *w, struct mdp_system *s)
 {
 	struct names l = {0};
 	int err = 0;
@@ -853,6 +893,7 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);
 		read_meminfo(&w, &s);
 		read_boot_id(&w, &s);
+		err = w.err;
 	}
 	if (err == -ENOMEM)
 		mdp_diags_add(d, NULL, 0, 0, "out of memory while discovering arrays");

@@ -6,6 +6,10 @@
  * Either way the same attribute files are then read through root, so the
  * model is the same. /proc/mdstat is parsed for progress where sysfs
  * lacks it (and for the status display).
+ *
+ * Only a missing file is absence. An attribute that exists but cannot be
+ * read (EACCES, EIO) fails discovery with a diagnostic naming the file:
+ * taking it for absent would drop an array or a setting without a word.
  */
 #ifndef MDP_DISCOVER_H
 #define MDP_DISCOVER_H
@@ -70,7 +74,10 @@ struct mdp_system {
 	unsigned skipped; /* enum mdp_discover_skip bits not read */
 };
 
-/* Discover everything. Arrays that vanish mid-walk are skipped. */
+/*
+ * Discover everything. Arrays that vanish mid-walk are skipped; an
+ * unreadable attribute fails the run (-EACCES, -EIO, ...) with diags.
+ */
 int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d);
 
 /*

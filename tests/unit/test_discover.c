@@ -540,6 +540,44 @@ static void test_sync_action_from_mdstat(void **state)
 	scratch_done(&sc);
 }
 
+/*
+ * Only a missing file is absence. One that exists and cannot be read (here
+ * a directory where a value should be: EISDIR, readable as root; the CLI
+ * test 42-unreadable covers EACCES as nobody) fails discovery and says
+ * which file.
+ */
+static void test_unreadable_is_error(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"sys/block/md3/md/stripe_cache_size", "/sys/block/md3/md/stripe_cache_size"},
+	    {"sys/block/md2/md/level", "/sys/block/md2/md/level"},
+	    {"proc/sys/dev/raid/speed_limit_min", "/proc/sys/dev/raid/speed_limit_min"},
+	    {"sys/block/md1/md/sync_action", "/sys/block/md1/md/sync_action"},
+	};
+	char cmd[256], want[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scratch sc;
+		struct mdp_system s = {.n_arrays = 77};
+		struct mdp_diags d;
+		struct mdp_root r;
+
+		scratch_copy(&sc, "ds-dsm6-reshape");
+		snprintf(cmd, sizeof(cmd), "rm %s && mkdir %s", cases[i][0], cases[i][0]);
+		scratch_run(&sc, cmd);
+		assert_int_equal(mdp_root_init(&r, sc.root), 0);
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_discover(&r, &s, &d), -EISDIR);
+		assert_int_equal(s.n_arrays, 77); /* untouched on failure */
+		assert_int_equal(d.n, 1);
+		snprintf(want, sizeof(want), "cannot read %s: %s", cases[i][1], strerror(EISDIR));
+		assert_string_equal(d.v[0].msg, want);
+		mdp_diags_free(&d);
+		scratch_done(&sc);
+	}
+}
+
 static void test_no_sysfs(void **state)
 {
 	struct scratch sc;
@@ -693,13 +731,21 @@ static void test_sync_completed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dsm6_reshape),   cmocka_unit_test(test_ds220j),
-	    cmocka_unit_test(test_server),         cmocka_unit_test(test_fallbacks),
-	    cmocka_unit_test(test_bad_values),     cmocka_unit_test(test_uuid_from_mdadm),
-	    cmocka_unit_test(test_discover_some),  cmocka_unit_test(test_raid_disks_reshape),
-	    cmocka_unit_test(test_no_sysfs),       cmocka_unit_test(test_real_root),
-	    cmocka_unit_test(test_superblocks),    cmocka_unit_test(test_uuid_text),
-	    cmocka_unit_test(test_sync_completed), cmocka_unit_test(test_sync_action_from_mdstat),
+	    cmocka_unit_test(test_dsm6_reshape),
+	    cmocka_unit_test(test_ds220j),
+	    cmocka_unit_test(test_server),
+	    cmocka_unit_test(test_fallbacks),
+	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_uuid_from_mdadm),
+	    cmocka_unit_test(test_discover_some),
+	    cmocka_unit_test(test_raid_disks_reshape),
+	    cmocka_unit_test(test_no_sysfs),
+	    cmocka_unit_test(test_real_root),
+	    cmocka_unit_test(test_superblocks),
+	    cmocka_unit_test(test_uuid_text),
+	    cmocka_unit_test(test_sync_completed),
+	    cmocka_unit_test(test_sync_action_from_mdstat),
+	    cmocka_unit_test(test_unreadable_is_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
