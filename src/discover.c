@@ -741,19 +741,30 @@ static void read_uuid(struct walk *w, struct mdp_array *a)
 
 /* ---- arrays ------------------------------------------------------------------ */
 
-/* 0 read, 1 vanished (skip it), -errno. */
-/* "4" or, while a reshape changes the count, "4 (3)": new count, then the old one. */
-static void read_raid_disks(const char *text, struct mdp_array *a)
+/*
+ * "4" or, while a reshape changes the count, "4 (3)": new count, then the
+ * old one. A count that does not parse stays 0 (unknown), said here; the
+ * planner then leaves the stripe cache alone, as its memory is unknown.
+ */
+static void read_raid_disks(struct walk *w, struct mdp_array *a)
 {
-	const char *open = strchr(text, '(');
+	char buf[64];
+	const char *open;
 	uint64_t v;
 
-	if (!lead_u64(text, &v) && v <= INT32_MAX)
-		a->raid_disks = (int)v;
-	if (open && !lead_u64(open + 1, &v) && v <= INT32_MAX)
+	if (read_attr(w, a->name, "md/raid_disks", buf, sizeof(buf)) < 0)
+		return;
+	if (!lead_u64(buf, &v) && v <= INT32_MAX)
+		a->raid_disks = (int)v; /* 0 on an array not started: unknown too */
+	else
+		mdp_diags_add(w->d, NULL, 0, 0,
+			      SYS_BLOCK "/%s/md/raid_disks: unexpected value '%.40s'", a->name,
+			      buf);
+	if ((open = strchr(buf, '(')) && !lead_u64(open + 1, &v) && v <= INT32_MAX)
 		a->prev_raid_disks = (int)v;
 }
 
+/* 0 read, 1 not an array or vanished (skip it), -errno. */
 static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 {
 	char buf[64];
@@ -765,8 +776,7 @@ static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 		return 1;
 	copy_str(a->level_name, sizeof(a->level_name), buf);
 	a->level = mdp_level_parse(a->level_name);
-	if (read_attr(w, name, "md/raid_disks", buf, sizeof(buf)) >= 0)
-		read_raid_disks(buf, a);
+	read_raid_disks(w, a);
 	if (!(w->skip & MDP_SKIP_MEMBERS) && (err = read_members(w, a))) {
 		free(a->members);
 		return err;
@@ -833,19 +843,17 @@ static int read_disks(struct walk *w, struct mdp_system *s)
 	return err;
 }
 
-/* The "Key:   12345 kB" value of /proc/meminfo, 0 when absent. */
+/* The "Key:   12345 kB" value of /proc/meminfo; 0 when absent or not a number that fits. */
 static uint64_t meminfo_kib(const char *text, const char *key)
 {
 	size_t kl = strlen(key);
-	uint64_t v = 0;
+	uint64_t v;
 
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, key, kl) && p[kl] == ':') {
 			const char *q = p + kl + 1;
 			q += strspn(q, " \t");
-			for (; *q >= '0' && *q <= '9' && v < UINT64_MAX / 10; q++)
-				v = v * 10 + (uint64_t)(*q - '0');
-			return v;
+			return lead_u64(q, &v) ? 0 : v;
 		}
 	}
 	return 0;

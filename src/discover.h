@@ -43,7 +43,7 @@ struct mdp_array {
 	char name[MDP_NAME_MAX]; /* "md2" */
 	enum mdp_level level;
 	char level_name[16]; /* as md shows it, "raid5" */
-	int raid_disks;
+	int raid_disks;      /* 0 when md/raid_disks is missing or does not parse */
 	int prev_raid_disks; /* mid-reshape, md shows "4 (3)": the old count; else 0 */
 	struct mdp_member *members;
 	size_t n_members;
@@ -68,10 +68,10 @@ struct mdp_system {
 	size_t n_arrays;
 	struct mdp_disk *disks; /* member disks of all arrays, sorted, unique */
 	size_t n_disks;
-	struct mdp_cur global[MDP_T_COUNT]; /* SPEED_LIMIT_MIN/MAX */
-	uint64_t mem_total_kib, mem_avail_kib;
-	char boot_id[40]; /* /proc/sys/kernel/random/boot_id, "" if absent */
-	unsigned skipped; /* enum mdp_discover_skip bits not read */
+	struct mdp_cur global[MDP_T_COUNT];    /* SPEED_LIMIT_MIN/MAX */
+	uint64_t mem_total_kib, mem_avail_kib; /* 0 when absent or not a number */
+	char boot_id[40];                      /* /proc/sys/kernel/random/boot_id, "" if absent */
+	unsigned skipped;                      /* enum mdp_discover_skip bits not read */
 };
 
 /*

@@ -578,6 +578,39 @@ static void test_unreadable_is_error(void **state)
 	}
 }
 
+/* A disk count that does not parse is unknown (0), and said; so is MemTotal. */
+static void test_unknown_counts(void **state)
+{
+	static const char *const bad[] = {"garbage", "4294967296", "-1"};
+	char cmd[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct scratch sc;
+		struct mdp_system s;
+		struct mdp_diags d;
+
+		scratch_copy(&sc, "ds-dsm6-reshape");
+		snprintf(
+		    cmd, sizeof(cmd),
+		    "echo %s > sys/block/md2/md/raid_disks && grep -v MemTotal proc/meminfo "
+		    "> m && echo 'MemTotal: 99999999999999999999 kB' >> m && mv m proc/meminfo",
+		    bad[i]);
+		scratch_run(&sc, cmd);
+		discover_dir(sc.root, &s, &d);
+		assert_int_equal(s.arrays[2].raid_disks, 0);
+		assert_int_equal(s.arrays[3].raid_disks, 3);
+		assert_int_equal(d.n, 1);
+		assert_non_null(
+		    strstr(d.v[0].msg, "/sys/block/md2/md/raid_disks: unexpected value"));
+		assert_int_equal(s.mem_total_kib, 0);
+		assert_int_equal(s.mem_avail_kib, 6918232);
+		mdp_system_free(&s);
+		mdp_diags_free(&d);
+		scratch_done(&sc);
+	}
+}
+
 static void test_no_sysfs(void **state)
 {
 	struct scratch sc;
@@ -746,6 +779,7 @@ int main(void)
 	    cmocka_unit_test(test_sync_completed),
 	    cmocka_unit_test(test_sync_action_from_mdstat),
 	    cmocka_unit_test(test_unreadable_is_error),
+	    cmocka_unit_test(test_unknown_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
