@@ -33,7 +33,16 @@ static bool busy(const struct mdp_array *a)
 	return a->sync_action[0] && strcmp(a->sync_action, "idle");
 }
 
-static void status_text(const struct mdp_system *s)
+/* -v: where each array's identity came from (udev, md/uuid, mdadm, superblock). */
+static void status_uuid(const struct mdp_array *a)
+{
+	if (a->uuid[0])
+		printf("       uuid %s (from %s)\n", a->uuid, a->uuid_source);
+	else
+		puts("       uuid unknown");
+}
+
+static void status_text(const struct mdp_system *s, bool verbose)
 {
 	char eta[32];
 
@@ -43,6 +52,8 @@ static void status_text(const struct mdp_system *s)
 		       a->array_state[0] ? a->array_state : "-");
 		if (!busy(a)) {
 			puts(" idle");
+			if (verbose)
+				status_uuid(a);
 			continue;
 		}
 		printf(" %s", a->sync_action);
@@ -55,6 +66,8 @@ static void status_text(const struct mdp_system *s)
 			printf(", about %s left", eta);
 		}
 		putchar('\n');
+		if (verbose)
+			status_uuid(a);
 	}
 	if (!s->n_arrays)
 		puts("no md arrays found");
@@ -125,7 +138,7 @@ static int do_status(struct cli *cli, int argc, char **argv)
 	if (cli->json) {
 		status_json(&s, have_j ? &j : NULL);
 	} else {
-		status_text(&s);
+		status_text(&s, cli->verbose > 0);
 		if (have_j && j.state == MDP_J_ACTIVE)
 			printf("\nactive profile: %s\n", j.profile);
 		else

@@ -37,8 +37,12 @@ struct walk {
 	int err;                  /* first read error that is not absence: the run fails */
 	bool mdstat_loaded;       /* read lazily: lean runs only need it without sync_action */
 	struct mdp_mdstat mdstat; /* empty when /proc/mdstat is absent or unreadable */
-	char **blk;               /* /sys/block entries, for finding a partition's disk */
+	bool blk_loaded;
+	char **blk; /* /sys/block entries, for finding a partition's disk */
 	size_t n_blk;
+#ifndef MDP_NO_UDEV
+	struct udev *udev; /* real root only: enumeration and the udev database */
+#endif
 };
 
 struct names {
@@ -172,18 +176,37 @@ static bool is_md_name(const char *name)
 	return !strncmp(name, "md", 2) && mdp_tunable_dev_ok(name);
 }
 
-#ifndef MDP_NO_UDEV
-static int enum_udev(struct names *out)
+/* The /sys/block listing, read once: the sysfs walk and find_disk need it. */
+static int list_blk(struct walk *w)
 {
-	struct udev *u = udev_new();
-	struct udev_enumerate *e = u ? udev_enumerate_new(u) : NULL;
+	int err;
+
+	if (w->blk_loaded)
+		return 0;
+	if ((err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk))) {
+		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s", strerror(-err));
+		return err;
+	}
+	w->blk_loaded = true;
+	return 0;
+}
+
+#ifndef MDP_NO_UDEV
+/*
+ * udev's view of block devices named md*: whole disks only (DEVTYPE), so
+ * partitions of an array never show up as arrays.
+ */
+static int enum_udev(struct walk *w, struct names *out)
+{
+	struct udev_enumerate *e = udev_enumerate_new(w->udev);
 	struct udev_list_entry *le;
 	int err = -ENOMEM;
 
 	if (!e)
-		goto out;
+		return err;
 	if ((err = udev_enumerate_add_match_subsystem(e, "block")) ||
 	    (err = udev_enumerate_add_match_sysname(e, "md*")) ||
+	    (err = udev_enumerate_add_match_property(e, "DEVTYPE", "disk")) ||
 	    (err = udev_enumerate_scan_devices(e)))
 		goto out;
 	udev_list_entry_foreach(le, udev_enumerate_get_list_entry(e))
@@ -196,15 +219,16 @@ static int enum_udev(struct names *out)
 	err = 0;
 out:
 	udev_enumerate_unref(e);
-	udev_unref(u);
 	return err < 0 ? err : (err ? -EIO : 0);
 }
 #endif
 
-static int enum_sysfs(const struct walk *w, struct names *out)
+static int enum_sysfs(struct walk *w, struct names *out)
 {
 	int err;
 
+	if ((err = list_blk(w)))
+		return err;
 	for (size_t i = 0; i < w->n_blk; i++) {
 		if (is_md_name(w->blk[i]) && (err = names_add(out, w->blk[i])))
 			return err;
@@ -232,21 +256,16 @@ static int enumerate(struct walk *w, struct names *out)
 {
 	int err;
 
-	err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk);
-	if (err) {
-		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s", strerror(-err));
-		return err;
-	}
 #ifndef MDP_NO_UDEV
-	if (mdp_root_is_real(w->r))
-		err = enum_udev(out);
-	else
+	if (w->udev) {
+		if ((err = enum_udev(w, out)))
+			mdp_diags_add(w->d, NULL, 0, 0, "cannot enumerate md arrays: %s",
+				      strerror(-err));
+	} else
 #endif
 		err = enum_sysfs(w, out);
-	if (err) {
-		mdp_diags_add(w->d, NULL, 0, 0, "cannot enumerate md arrays: %s", strerror(-err));
+	if (err)
 		return err;
-	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_md);
 	return 0;
@@ -279,7 +298,7 @@ static bool guess_disk(const struct walk *w, const char *member, char *disk)
 }
 
 /* The /sys/block entry holding member: itself for a whole disk, else its parent. */
-static void find_disk(const struct walk *w, const char *member, char *disk)
+static void find_disk(struct walk *w, const char *member, char *disk)
 {
 	char path[PATH_MAX];
 
@@ -292,6 +311,8 @@ static void find_disk(const struct walk *w, const char *member, char *disk)
 		copy_str(disk, MDP_NAME_MAX, member);
 		return;
 	}
+	if (list_blk(w))
+		return;
 	for (size_t i = 0; i < w->n_blk; i++) {
 		int n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", w->blk[i], member);
 		if (n > 0 && (size_t)n < sizeof(path) && mdp_root_is_dir(w->r, path) &&
@@ -578,6 +599,59 @@ static bool uuid_from_sysfs(struct walk *w, struct mdp_array *a)
 	return true;
 }
 
+/*
+ * The udev record is what the md rules imported from `mdadm --detail
+ * --export` at the array's last add/change event. It is only believed
+ * while it still describes the array behind this md number now: same level,
+ * same disk count (either count mid-reshape). A record left behind by an
+ * array that had this number before, or one written before a reshape
+ * finished, falls through to the next source.
+ */
+int mdp_discover_udev_uuid(const char *uuid, const char *level, const char *devices,
+			   const struct mdp_array *a, char *out, size_t cap)
+{
+	char hex[33];
+	uint64_t n;
+
+	if (!uuid || !level)
+		return -ENOENT;
+	if (strcmp(level, a->level_name))
+		return -ESTALE;
+	if (devices && (lead_u64(devices, &n) || !n ||
+			(n != (uint64_t)a->raid_disks && n != (uint64_t)a->prev_raid_disks)))
+		return -ESTALE;
+	if (cap < sizeof(hex) || mdp_discover_uuid_norm(uuid, hex, sizeof(hex)))
+		return -EINVAL;
+	memcpy(out, hex, sizeof(hex));
+	return 0;
+}
+
+#ifndef MDP_NO_UDEV
+/* The array's udev record, if udev has one (is_initialized: udevd processed it). */
+static bool uuid_from_udev(struct walk *w, struct mdp_array *a)
+{
+	struct udev_device *dev;
+	int err = -ENOENT;
+
+	if (!w->udev || !(dev = udev_device_new_from_subsystem_sysname(w->udev, "block", a->name)))
+		return false;
+	if (udev_device_get_is_initialized(dev) > 0)
+		err = mdp_discover_udev_uuid(udev_device_get_property_value(dev, "MD_UUID"),
+					     udev_device_get_property_value(dev, "MD_LEVEL"),
+					     udev_device_get_property_value(dev, "MD_DEVICES"), a,
+					     a->uuid, sizeof(a->uuid));
+	udev_device_unref(dev);
+	return err == 0;
+}
+#else
+static bool uuid_from_udev(struct walk *w, struct mdp_array *a)
+{
+	(void)w;
+	(void)a;
+	return false;
+}
+#endif
+
 #define MDADM_TIMEOUT_MS 10000
 
 /* `mdadm --detail --export /dev/mdN` through exec: no shell, fixed paths, bounded time. */
@@ -725,9 +799,17 @@ static bool uuid_from_superblock(const struct walk *w, struct mdp_array *a)
 	return false;
 }
 
+/*
+ * udev first where it runs: its record names the array exactly as mdadm
+ * does on every kernel (no 0.90 word order to undo) and costs no process;
+ * md/uuid where udev has no record (Linux >= 5.9); then mdadm, which is
+ * what DSM's 3.10/4.4 kernels need; then a member's superblock.
+ */
 static void read_uuid(struct walk *w, struct mdp_array *a)
 {
-	if (uuid_from_sysfs(w, a)) {
+	if (uuid_from_udev(w, a)) {
+		a->uuid_source = "udev";
+	} else if (uuid_from_sysfs(w, a)) {
 		a->uuid_source = "md/uuid";
 	} else if (!uuid_from_mdadm(w->r, a->name, a->uuid, sizeof(a->uuid))) {
 		a->uuid_source = "mdadm";
@@ -860,7 +942,7 @@ static uint64_t meminfo_kib(const char *text, const char *key)
 }
 
 /* MemAvailable exists since Linux 3.14; DSM's 3.10 needs the old estimate. */
-static void read_meminfo(const struct walk *w, struct mdp_system *s)
+static void read_meminfo(struct walk *w, struct mdp_system *s)
 {
 	char *text;
 
@@ -874,7 +956,7 @@ static void read_meminfo(const struct walk *w, struct mdp_system *s)
 	free(text);
 }
 
-static void read_boot_id(const struct walk *w, struct mdp_system *s)
+static void read_boot_id(struct walk *w, struct mdp_system *s)
 {
 	char buf[64];
 
@@ -894,9 +976,13 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 	struct mdp_system s = {.skipped = skip};
 	struct walk w = {.r = r, .d = d, .skip = skip};
 	struct names l = {0};
-	int err;
+	int err = 0;
 
-	if (!(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
+#ifndef MDP_NO_UDEV
+	if (mdp_root_is_real(r) && !(w.udev = udev_new()))
+		err = -ENOMEM;
+#endif
+	if (!err && !(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
 	    !(err = read_disks(&w, &s))) {
 		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);
 		read_meminfo(&w, &s);
@@ -908,6 +994,9 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 	names_free(&l);
 	mdp_root_free_list(w.blk, w.n_blk);
 	mdp_mdstat_free(&w.mdstat);
+#ifndef MDP_NO_UDEV
+	udev_unref(w.udev);
+#endif
 	if (err) {
 		mdp_system_free(&s);
 		return err;

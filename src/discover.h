@@ -2,10 +2,12 @@
  * discover: the live state of the machine, as one model.
  *
  * On the real root the md arrays are enumerated with libudev (subsystem
- * "block", sysname md*); under a fixture root by a walk of /sys/block.
- * Either way the same attribute files are then read through root, so the
- * model is the same. /proc/mdstat is parsed for progress where sysfs
- * lacks it (and for the status display).
+ * "block", sysname md*, whole disks) and each array's UUID is taken from
+ * its udev record (MD_UUID, checked against MD_LEVEL and MD_DEVICES) where
+ * udevd made one; under a fixture root, and in the static build
+ * (MDP_NO_UDEV), by a walk of /sys/block. Either way the same attribute
+ * files are then read through root, so the model is the same. /proc/mdstat
+ * is parsed for progress where sysfs lacks it (and for the status display).
  *
  * Only a missing file is absence. An attribute that exists but cannot be
  * read (EACCES, EIO) fails discovery with a diagnostic naming the file:
@@ -48,7 +50,7 @@ struct mdp_array {
 	struct mdp_member *members;
 	size_t n_members;
 	char uuid[40];           /* lowercase hex, no separators; "" when unknown */
-	const char *uuid_source; /* "md/uuid", "mdadm", "superblock" or "unknown" */
+	const char *uuid_source; /* "udev", "md/uuid", "mdadm", "superblock" or "unknown" */
 	char array_state[32];    /* md/array_state: clean, active, ... */
 	char sync_action[16];    /* idle, resync, recover, reshape, check, repair, frozen */
 	bool has_progress;
@@ -137,6 +139,14 @@ const struct mdp_mdstat_array *mdp_mdstat_find(const struct mdp_mdstat *m, const
 int mdp_discover_uuid_norm(const char *text, char *out, size_t cap);
 /* MD_UUID=... of `mdadm --detail --export` output, normalised. -ENOENT if absent. */
 int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap);
+/*
+ * The UUID of a's udev record from its MD_UUID, MD_LEVEL and MD_DEVICES
+ * properties (NULL when unset): -ENOENT without MD_UUID or MD_LEVEL,
+ * -ESTALE when the level or disk count is not a's now (a record of another
+ * array, or from before a reshape), -EINVAL on a malformed UUID.
+ */
+int mdp_discover_udev_uuid(const char *uuid, const char *level, const char *devices,
+			   const struct mdp_array *a, char *out, size_t cap);
 /*
  * The array UUID from the md superblock on an open member device or image:
  * v1.2 (4 KiB in), v1.1 (start), v1.0 (end - 8 KiB), then 0.90 (last 64 KiB

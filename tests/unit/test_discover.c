@@ -651,6 +651,38 @@ static void test_real_root(void **state)
 
 /* ---- superblocks and values -------------------------------------------------- */
 
+/*
+ * A udev record counts only while it describes the array behind the name
+ * now: level and disk count (either one mid-reshape) as sysfs shows them.
+ */
+static void test_udev_uuid(void **state)
+{
+	struct mdp_array a = {.level_name = "raid5", .raid_disks = 4};
+	const char *u = "00112233:44556677:8899aabb:ccddeeff";
+	char out[33] = "untouched";
+
+	(void)state;
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4", &a, out, sizeof(out)), 0);
+	assert_string_equal(out, "00112233445566778899aabbccddeeff");
+	strcpy(out, "untouched");
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", NULL, &a, out, sizeof(out)), 0);
+	assert_int_equal(mdp_discover_udev_uuid(NULL, "raid5", "4", &a, out, 33), -ENOENT);
+	assert_int_equal(mdp_discover_udev_uuid(u, NULL, "4", &a, out, 33), -ENOENT);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid6", "4", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "3", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4x", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "0", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid("0011", "raid5", "4", &a, out, 33), -EINVAL);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4", &a, out, 32), -EINVAL);
+	assert_string_equal(out, "00112233445566778899aabbccddeeff"); /* only on success */
+	/* mid-reshape md shows "4 (3)"; a record from either side of it holds */
+	a.prev_raid_disks = 3;
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "3", &a, out, 33), 0);
+	/* an unknown count never matches */
+	a.raid_disks = a.prev_raid_disks = 0;
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4", &a, out, 33), -ESTALE);
+}
+
 static const unsigned char uuid16[16] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
 					 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10};
 
@@ -780,6 +812,7 @@ int main(void)
 	    cmocka_unit_test(test_sync_action_from_mdstat),
 	    cmocka_unit_test(test_unreadable_is_error),
 	    cmocka_unit_test(test_unknown_counts),
+	    cmocka_unit_test(test_udev_uuid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
