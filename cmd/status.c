@@ -32,7 +32,16 @@ static bool busy(const struct mdp_array *a)
 	return a->sync_action[0] && strcmp(a->sync_action, "idle");
 }
 
-static void status_text(const struct mdp_system *s)
+/* -v: where each array's identity came from (udev, md/uuid, mdadm, superblock). */
+static void status_uuid(const struct mdp_array *a)
+{
+	if (a->uuid[0])
+		printf("       uuid %s (from %s)\n", a->uuid, a->uuid_source);
+	else
+		puts("       uuid unknown");
+}
+
+static void status_text(const struct mdp_system *s, bool verbose)
 {
 	char eta[32];
 
@@ -42,6 +51,8 @@ static void status_text(const struct mdp_system *s)
 		       a->array_state[0] ? a->array_state : "-");
 		if (!busy(a)) {
 			puts(" idle");
+			if (verbose)
+				status_uuid(a);
 			continue;
 		}
 		printf(" %s", a->sync_action);
@@ -54,6 +65,8 @@ static void status_text(const struct mdp_system *s)
 			printf(", about %s left", eta);
 		}
 		putchar('\n');
+		if (verbose)
+			status_uuid(a);
 	}
 	if (!s->n_arrays)
 		puts("no md arrays found");
@@ -103,7 +116,7 @@ static int do_status(struct cli *cli)
 		cli_json_begin(cli, &j);
 		status_json(&j, &s, have_j ? &jr : NULL);
 	} else {
-		status_text(&s);
+		status_text(&s, cli->verbose > 0);
 		if (have_j && jr.state == MDP_J_ACTIVE)
 			printf("\nactive profile: %s\n", jr.profile);
 		else

@@ -34,9 +34,15 @@ struct walk {
 	const struct mdp_root *r;
 	struct mdp_diags *d;
 	unsigned skip;            /* enum mdp_discover_skip */
+	int err;                  /* first read error that is not absence: the run fails */
+	bool mdstat_loaded;       /* read lazily: lean runs only need it without sync_action */
 	struct mdp_mdstat mdstat; /* empty when /proc/mdstat is absent or unreadable */
-	char **blk;               /* /sys/block entries, for finding a partition's disk */
+	bool blk_loaded;
+	char **blk; /* /sys/block entries, for finding a partition's disk */
 	size_t n_blk;
+#ifndef MDP_NO_UDEV
+	struct udev *udev; /* real root only: enumeration and the udev database */
+#endif
 };
 
 struct names {
@@ -96,16 +102,46 @@ static bool dev_name_ok(const char *s)
 	return n < MDP_NAME_MAX;
 }
 
-/* Read /sys/block/<dev>/<attr> (stripped). Returns length or -errno. */
-static ssize_t read_attr(const struct walk *w, const char *dev, const char *attr, char *buf,
-			 size_t cap)
+/*
+ * Only a missing file is absence (raid1 has no stripe_cache_size, old
+ * kernels no md/uuid); kernfs answers ENODEV for an attribute removed while
+ * it is read, which is the array going away. Anything else (EACCES, EIO)
+ * means the value exists and could not be read: planning without it would
+ * take a present setting for a missing one.
+ */
+static bool absent(ssize_t err)
+{
+	return err == -ENOENT || err == -ENODEV;
+}
+
+/* A hard read error: reported with its file; the run fails with the first one. */
+static ssize_t walk_fail(struct walk *w, const char *path, ssize_t err)
+{
+	if (!w->err)
+		w->err = (int)err;
+	mdp_diags_add(w->d, NULL, 0, 0, "cannot read %s: %s", path, strerror((int)-err));
+	return err;
+}
+
+/* Read a system file (stripped). Returns length, -ENOENT when absent, else -errno (recorded). */
+static ssize_t read_sys(struct walk *w, const char *path, char *buf, size_t cap)
+{
+	ssize_t n = mdp_root_read_value(w->r, path, buf, cap);
+
+	if (n >= 0)
+		return n;
+	return absent(n) ? -ENOENT : walk_fail(w, path, n);
+}
+
+/* Read /sys/block/<dev>/<attr>, as read_sys. */
+static ssize_t read_attr(struct walk *w, const char *dev, const char *attr, char *buf, size_t cap)
 {
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", dev, attr);
 
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -ENAMETOOLONG;
-	return mdp_root_read_value(w->r, path, buf, cap);
+	return read_sys(w, path, buf, cap);
 }
 
 /* Leading decimal number of text ("4 (3)" during a reshape gives 4). */
@@ -130,52 +166,71 @@ static int lead_u64(const char *text, uint64_t *out)
 
 /* ---- enumeration ---------------------------------------------------------- */
 
-static bool is_md_array(const struct walk *w, const char *name)
+/*
+ * A candidate array: an mdN-like name. Whether it is a running array is
+ * settled by reading md/level (read_array): a partition such as md0p1 or
+ * a device without md/ has none, while an unreadable md/ is an error.
+ */
+static bool is_md_name(const char *name)
 {
-	char path[PATH_MAX];
-	int n;
+	return !strncmp(name, "md", 2) && mdp_tunable_dev_ok(name);
+}
 
-	if (strncmp(name, "md", 2) || !mdp_tunable_dev_ok(name))
-		return false;
-	n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", name);
-	return n > 0 && (size_t)n < sizeof(path) && mdp_root_is_dir(w->r, path);
+/* The /sys/block listing, read once: the sysfs walk and find_disk need it. */
+static int list_blk(struct walk *w)
+{
+	int err;
+
+	if (w->blk_loaded)
+		return 0;
+	if ((err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk))) {
+		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s", strerror(-err));
+		return err;
+	}
+	w->blk_loaded = true;
+	return 0;
 }
 
 #ifndef MDP_NO_UDEV
-static int enum_udev(const struct walk *w, struct names *out)
+/*
+ * udev's view of block devices named md*: whole disks only (DEVTYPE), so
+ * partitions of an array never show up as arrays.
+ */
+static int enum_udev(struct walk *w, struct names *out)
 {
-	struct udev *u = udev_new();
-	struct udev_enumerate *e = u ? udev_enumerate_new(u) : NULL;
+	struct udev_enumerate *e = udev_enumerate_new(w->udev);
 	struct udev_list_entry *le;
 	int err = -ENOMEM;
 
 	if (!e)
-		goto out;
+		return err;
 	if ((err = udev_enumerate_add_match_subsystem(e, "block")) ||
 	    (err = udev_enumerate_add_match_sysname(e, "md*")) ||
+	    (err = udev_enumerate_add_match_property(e, "DEVTYPE", "disk")) ||
 	    (err = udev_enumerate_scan_devices(e)))
 		goto out;
 	udev_list_entry_foreach(le, udev_enumerate_get_list_entry(e))
 	{
 		const char *syspath = udev_list_entry_get_name(le);
 		const char *base = syspath ? strrchr(syspath, '/') : NULL;
-		if (base && is_md_array(w, base + 1) && (err = names_add(out, base + 1)))
+		if (base && is_md_name(base + 1) && (err = names_add(out, base + 1)))
 			goto out;
 	}
 	err = 0;
 out:
 	udev_enumerate_unref(e);
-	udev_unref(u);
 	return err < 0 ? err : (err ? -EIO : 0);
 }
 #endif
 
-static int enum_sysfs(const struct walk *w, struct names *out)
+static int enum_sysfs(struct walk *w, struct names *out)
 {
 	int err;
 
+	if ((err = list_blk(w)))
+		return err;
 	for (size_t i = 0; i < w->n_blk; i++) {
-		if (is_md_array(w, w->blk[i]) && (err = names_add(out, w->blk[i])))
+		if (is_md_name(w->blk[i]) && (err = names_add(out, w->blk[i])))
 			return err;
 	}
 	return 0;
@@ -201,21 +256,16 @@ static int enumerate(struct walk *w, struct names *out)
 {
 	int err;
 
-	err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk);
-	if (err) {
-		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s", strerror(-err));
-		return err;
-	}
 #ifndef MDP_NO_UDEV
-	if (mdp_root_is_real(w->r))
-		err = enum_udev(w, out);
-	else
+	if (w->udev) {
+		if ((err = enum_udev(w, out)))
+			mdp_diags_add(w->d, NULL, 0, 0, "cannot enumerate md arrays: %s",
+				      strerror(-err));
+	} else
 #endif
 		err = enum_sysfs(w, out);
-	if (err) {
-		mdp_diags_add(w->d, NULL, 0, 0, "cannot enumerate md arrays: %s", strerror(-err));
+	if (err)
 		return err;
-	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_md);
 	return 0;
@@ -248,7 +298,7 @@ static bool guess_disk(const struct walk *w, const char *member, char *disk)
 }
 
 /* The /sys/block entry holding member: itself for a whole disk, else its parent. */
-static void find_disk(const struct walk *w, const char *member, char *disk)
+static void find_disk(struct walk *w, const char *member, char *disk)
 {
 	char path[PATH_MAX];
 
@@ -261,6 +311,8 @@ static void find_disk(const struct walk *w, const char *member, char *disk)
 		copy_str(disk, MDP_NAME_MAX, member);
 		return;
 	}
+	if (list_blk(w))
+		return;
 	for (size_t i = 0; i < w->n_blk; i++) {
 		int n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", w->blk[i], member);
 		if (n > 0 && (size_t)n < sizeof(path) && mdp_root_is_dir(w->r, path) &&
@@ -270,7 +322,7 @@ static void find_disk(const struct walk *w, const char *member, char *disk)
 }
 
 /* md/dev-X/slot: the role number, "none" (spare) or "journal" -> -1. */
-static int read_slot(const struct walk *w, const char *md, const char *member)
+static int read_slot(struct walk *w, const char *md, const char *member)
 {
 	char attr[PATH_MAX], buf[32];
 	uint64_t v;
@@ -281,7 +333,7 @@ static int read_slot(const struct walk *w, const char *md, const char *member)
 	return (int)v;
 }
 
-static int add_member(const struct walk *w, struct mdp_array *a, const char *name, bool slots)
+static int add_member(struct walk *w, struct mdp_array *a, const char *name, bool slots)
 {
 	struct mdp_member *m, *v;
 
@@ -310,23 +362,33 @@ static int cmp_member(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* md/dev-* entries (they carry the role); the slaves/ directory otherwise. */
-static int read_members(const struct walk *w, struct mdp_array *a)
+/* List /sys/block/<md>/<sub>: 0, -ENOENT when absent, else -errno (recorded as read_sys). */
+static int list_sub(struct walk *w, const char *md, const char *sub, char ***v, size_t *n)
 {
-	char path[PATH_MAX], **v = NULL;
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", md, sub);
+	if (!(err = mdp_root_list(w->r, path, v, n)) || absent(err))
+		return err ? -ENOENT : 0;
+	return (int)walk_fail(w, path, err);
+}
+
+/* md/dev-* entries (they carry the role); the slaves/ directory otherwise. */
+static int read_members(struct walk *w, struct mdp_array *a)
+{
+	char **v = NULL;
 	size_t n = 0;
 	int err = 0;
 
-	snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", a->name);
-	if (!mdp_root_list(w->r, path, &v, &n)) {
+	if (!list_sub(w, a->name, "md", &v, &n)) {
 		for (size_t i = 0; i < n && !err; i++) {
 			if (!strncmp(v[i], "dev-", 4))
 				err = add_member(w, a, v[i] + 4, true);
 		}
 		mdp_root_free_list(v, n);
 	}
-	snprintf(path, sizeof(path), SYS_BLOCK "/%s/slaves", a->name);
-	if (!err && !a->n_members && !mdp_root_list(w->r, path, &v, &n)) {
+	if (!err && !a->n_members && !list_sub(w, a->name, "slaves", &v, &n)) {
 		for (size_t i = 0; i < n && !err; i++)
 			err = add_member(w, a, v[i], false);
 		mdp_root_free_list(v, n);
@@ -359,6 +421,25 @@ int mdp_discover_parse_sync_completed(const char *text, uint64_t *done, uint64_t
 	return 0;
 }
 
+/*
+ * /proc/mdstat, read once and only when needed: an unreadable one only
+ * costs the fallback; a garbled one is reported.
+ */
+static const struct mdp_mdstat_array *mdstat_of(struct walk *w, const char *md)
+{
+	char *text;
+	size_t len;
+
+	if (!w->mdstat_loaded && !mdp_root_read_all(w->r, "/proc/mdstat", &text, &len)) {
+		if (mdp_mdstat_parse(text, len, &w->mdstat))
+			mdp_diags_add(w->d, NULL, 0, 0,
+				      "/proc/mdstat: cannot parse it, ignoring it");
+		free(text);
+	}
+	w->mdstat_loaded = true;
+	return mdp_mdstat_find(&w->mdstat, md);
+}
+
 /* Progress from /proc/mdstat, which counts KiB blocks where sysfs counts sectors. */
 static void progress_from_mdstat(struct mdp_array *a, const struct mdp_mdstat_array *ms)
 {
@@ -367,23 +448,30 @@ static void progress_from_mdstat(struct mdp_array *a, const struct mdp_mdstat_ar
 	a->has_progress = true;
 	a->sync_done = ms->done * 2;
 	a->sync_total = ms->total * 2;
-	if (!a->sync_action[0])
+}
+
+/*
+ * The planner needs this one even when progress is skipped (reshape rule),
+ * so lean and full runs take it the same way: md/sync_action, else the
+ * operation /proc/mdstat shows. diff and apply then plan alike.
+ */
+static void read_sync_action(struct walk *w, struct mdp_array *a)
+{
+	const struct mdp_mdstat_array *ms;
+	char buf[32];
+
+	if (read_attr(w, a->name, "md/sync_action", buf, sizeof(buf)) >= 0) {
+		copy_str(a->sync_action, sizeof(a->sync_action), buf);
+		return;
+	}
+	if ((ms = mdstat_of(w, a->name)) && ms->op[0])
 		copy_str(a->sync_action, sizeof(a->sync_action),
 			 strcmp(ms->op, "recovery") ? ms->op : "recover");
 }
 
-/* The planner needs this one even when progress is skipped (reshape rule). */
-static void read_sync_action(const struct walk *w, struct mdp_array *a)
+static void read_progress(struct walk *w, struct mdp_array *a)
 {
-	char buf[32];
-
-	if (read_attr(w, a->name, "md/sync_action", buf, sizeof(buf)) >= 0)
-		copy_str(a->sync_action, sizeof(a->sync_action), buf);
-}
-
-static void read_progress(const struct walk *w, struct mdp_array *a)
-{
-	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&w->mdstat, a->name);
+	const struct mdp_mdstat_array *ms = mdstat_of(w, a->name);
 	char buf[128];
 	uint64_t v;
 	int err = -ENOENT;
@@ -410,7 +498,7 @@ static void read_progress(const struct walk *w, struct mdp_array *a)
 
 /* ---- tunables -------------------------------------------------------------- */
 
-static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, struct mdp_cur *c)
+static void read_cur(struct walk *w, enum mdp_tunable t, const char *dev, struct mdp_cur *c)
 {
 	char path[PATH_MAX], buf[128];
 	struct mdp_value v;
@@ -419,8 +507,8 @@ static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, 
 	memset(c, 0, sizeof(*c));
 	if (mdp_tunable_path(t, dev, path, sizeof(path)))
 		return;
-	if ((n = mdp_root_read_value(w->r, path, buf, sizeof(buf))) < 0)
-		return; /* absent: stripe_cache_size on raid1, and so on */
+	if ((n = read_sys(w, path, buf, sizeof(buf))) < 0)
+		return; /* absent (stripe_cache_size on raid1, and so on) or recorded */
 	if ((size_t)n >= sizeof(c->raw) || mdp_tunable_parse(t, buf, &v)) {
 		mdp_diags_add(w->d, NULL, 0, 0, "%s: unexpected value '%.40s'", path, buf);
 		return;
@@ -430,7 +518,7 @@ static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, 
 	c->val = v;
 }
 
-static void read_tunables(const struct walk *w, struct mdp_cur *cur, enum mdp_scope scope,
+static void read_tunables(struct walk *w, struct mdp_cur *cur, enum mdp_scope scope,
 			  const char *dev)
 {
 	for (int t = 0; t < MDP_T_COUNT; t++) {
@@ -498,7 +586,7 @@ static void uuid_swap_words(char *hex)
 #endif
 }
 
-static bool uuid_from_sysfs(const struct walk *w, struct mdp_array *a)
+static bool uuid_from_sysfs(struct walk *w, struct mdp_array *a)
 {
 	char buf[128], meta[32];
 
@@ -510,6 +598,59 @@ static bool uuid_from_sysfs(const struct walk *w, struct mdp_array *a)
 		uuid_swap_words(a->uuid);
 	return true;
 }
+
+/*
+ * The udev record is what the md rules imported from `mdadm --detail
+ * --export` at the array's last add/change event. It is only believed
+ * while it still describes the array behind this md number now: same level,
+ * same disk count (either count mid-reshape). A record left behind by an
+ * array that had this number before, or one written before a reshape
+ * finished, falls through to the next source.
+ */
+int mdp_discover_udev_uuid(const char *uuid, const char *level, const char *devices,
+			   const struct mdp_array *a, char *out, size_t cap)
+{
+	char hex[33];
+	uint64_t n;
+
+	if (!uuid || !level)
+		return -ENOENT;
+	if (strcmp(level, a->level_name))
+		return -ESTALE;
+	if (devices && (lead_u64(devices, &n) || !n ||
+			(n != (uint64_t)a->raid_disks && n != (uint64_t)a->prev_raid_disks)))
+		return -ESTALE;
+	if (cap < sizeof(hex) || mdp_discover_uuid_norm(uuid, hex, sizeof(hex)))
+		return -EINVAL;
+	memcpy(out, hex, sizeof(hex));
+	return 0;
+}
+
+#ifndef MDP_NO_UDEV
+/* The array's udev record, if udev has one (is_initialized: udevd processed it). */
+static bool uuid_from_udev(struct walk *w, struct mdp_array *a)
+{
+	struct udev_device *dev;
+	int err = -ENOENT;
+
+	if (!w->udev || !(dev = udev_device_new_from_subsystem_sysname(w->udev, "block", a->name)))
+		return false;
+	if (udev_device_get_is_initialized(dev) > 0)
+		err = mdp_discover_udev_uuid(udev_device_get_property_value(dev, "MD_UUID"),
+					     udev_device_get_property_value(dev, "MD_LEVEL"),
+					     udev_device_get_property_value(dev, "MD_DEVICES"), a,
+					     a->uuid, sizeof(a->uuid));
+	udev_device_unref(dev);
+	return err == 0;
+}
+#else
+static bool uuid_from_udev(struct walk *w, struct mdp_array *a)
+{
+	(void)w;
+	(void)a;
+	return false;
+}
+#endif
 
 #define MDADM_TIMEOUT_MS 10000
 
@@ -658,9 +799,17 @@ static bool uuid_from_superblock(const struct walk *w, struct mdp_array *a)
 	return false;
 }
 
-static void read_uuid(const struct walk *w, struct mdp_array *a)
+/*
+ * udev first where it runs: its record names the array exactly as mdadm
+ * does on every kernel (no 0.90 word order to undo) and costs no process;
+ * md/uuid where udev has no record (Linux >= 5.9); then mdadm, which is
+ * what DSM's 3.10/4.4 kernels need; then a member's superblock.
+ */
+static void read_uuid(struct walk *w, struct mdp_array *a)
 {
-	if (uuid_from_sysfs(w, a)) {
+	if (uuid_from_udev(w, a)) {
+		a->uuid_source = "udev";
+	} else if (uuid_from_sysfs(w, a)) {
 		a->uuid_source = "md/uuid";
 	} else if (!uuid_from_mdadm(w->r, a->name, a->uuid, sizeof(a->uuid))) {
 		a->uuid_source = "mdadm";
@@ -674,20 +823,31 @@ static void read_uuid(const struct walk *w, struct mdp_array *a)
 
 /* ---- arrays ------------------------------------------------------------------ */
 
-/* 0 read, 1 vanished (skip it), -errno. */
-/* "4" or, while a reshape changes the count, "4 (3)": new count, then the old one. */
-static void read_raid_disks(const char *text, struct mdp_array *a)
+/*
+ * "4" or, while a reshape changes the count, "4 (3)": new count, then the
+ * old one. A count that does not parse stays 0 (unknown), said here; the
+ * planner then leaves the stripe cache alone, as its memory is unknown.
+ */
+static void read_raid_disks(struct walk *w, struct mdp_array *a)
 {
-	const char *open = strchr(text, '(');
+	char buf[64];
+	const char *open;
 	uint64_t v;
 
-	if (!lead_u64(text, &v) && v <= INT32_MAX)
-		a->raid_disks = (int)v;
-	if (open && !lead_u64(open + 1, &v) && v <= INT32_MAX)
+	if (read_attr(w, a->name, "md/raid_disks", buf, sizeof(buf)) < 0)
+		return;
+	if (!lead_u64(buf, &v) && v <= INT32_MAX)
+		a->raid_disks = (int)v; /* 0 on an array not started: unknown too */
+	else
+		mdp_diags_add(w->d, NULL, 0, 0,
+			      SYS_BLOCK "/%s/md/raid_disks: unexpected value '%.40s'", a->name,
+			      buf);
+	if ((open = strchr(buf, '(')) && !lead_u64(open + 1, &v) && v <= INT32_MAX)
 		a->prev_raid_disks = (int)v;
 }
 
-static int read_array(const struct walk *w, const char *name, struct mdp_array *a)
+/* 0 read, 1 not an array or vanished (skip it), -errno. */
+static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 {
 	char buf[64];
 	int err;
@@ -698,8 +858,7 @@ static int read_array(const struct walk *w, const char *name, struct mdp_array *
 		return 1;
 	copy_str(a->level_name, sizeof(a->level_name), buf);
 	a->level = mdp_level_parse(a->level_name);
-	if (read_attr(w, name, "md/raid_disks", buf, sizeof(buf)) >= 0)
-		read_raid_disks(buf, a);
+	read_raid_disks(w, a);
 	if (!(w->skip & MDP_SKIP_MEMBERS) && (err = read_members(w, a))) {
 		free(a->members);
 		return err;
@@ -716,7 +875,7 @@ static int read_array(const struct walk *w, const char *name, struct mdp_array *
 	return 0;
 }
 
-static int read_arrays(const struct walk *w, const struct names *l, struct mdp_system *s)
+static int read_arrays(struct walk *w, const struct names *l, struct mdp_system *s)
 {
 	if (!l->n)
 		return 0;
@@ -739,7 +898,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int read_disks(const struct walk *w, struct mdp_system *s)
+static int read_disks(struct walk *w, struct mdp_system *s)
 {
 	struct names l = {0};
 	int err = 0;
@@ -766,26 +925,24 @@ static int read_disks(const struct walk *w, struct mdp_system *s)
 	return err;
 }
 
-/* The "Key:   12345 kB" value of /proc/meminfo, 0 when absent. */
+/* The "Key:   12345 kB" value of /proc/meminfo; 0 when absent or not a number that fits. */
 static uint64_t meminfo_kib(const char *text, const char *key)
 {
 	size_t kl = strlen(key);
-	uint64_t v = 0;
+	uint64_t v;
 
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, key, kl) && p[kl] == ':') {
 			const char *q = p + kl + 1;
 			q += strspn(q, " \t");
-			for (; *q >= '0' && *q <= '9' && v < UINT64_MAX / 10; q++)
-				v = v * 10 + (uint64_t)(*q - '0');
-			return v;
+			return lead_u64(q, &v) ? 0 : v;
 		}
 	}
 	return 0;
 }
 
 /* MemAvailable exists since Linux 3.14; DSM's 3.10 needs the old estimate. */
-static void read_meminfo(const struct walk *w, struct mdp_system *s)
+static void read_meminfo(struct walk *w, struct mdp_system *s)
 {
 	char *text;
 
@@ -799,26 +956,13 @@ static void read_meminfo(const struct walk *w, struct mdp_system *s)
 	free(text);
 }
 
-static void read_boot_id(const struct walk *w, struct mdp_system *s)
+static void read_boot_id(struct walk *w, struct mdp_system *s)
 {
 	char buf[64];
 
 	if (mdp_root_read_value(w->r, "/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) < 0 ||
 	    !copy_str(s->boot_id, sizeof(s->boot_id), buf))
 		s->boot_id[0] = '\0';
-}
-
-/* An unreadable /proc/mdstat only costs the fallback; a garbled one is reported. */
-static void load_mdstat(struct walk *w)
-{
-	char *text;
-	size_t len;
-
-	if (mdp_root_read_all(w->r, "/proc/mdstat", &text, &len))
-		return;
-	if (mdp_mdstat_parse(text, len, &w->mdstat))
-		mdp_diags_add(w->d, NULL, 0, 0, "/proc/mdstat: cannot parse it, ignoring it");
-	free(text);
 }
 
 int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d)
@@ -832,21 +976,27 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 	struct mdp_system s = {.skipped = skip};
 	struct walk w = {.r = r, .d = d, .skip = skip};
 	struct names l = {0};
-	int err;
+	int err = 0;
 
-	if (!(skip & MDP_SKIP_PROGRESS))
-		load_mdstat(&w);
-	if (!(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
+#ifndef MDP_NO_UDEV
+	if (mdp_root_is_real(r) && !(w.udev = udev_new()))
+		err = -ENOMEM;
+#endif
+	if (!err && !(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
 	    !(err = read_disks(&w, &s))) {
 		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);
 		read_meminfo(&w, &s);
 		read_boot_id(&w, &s);
+		err = w.err;
 	}
 	if (err == -ENOMEM)
 		mdp_diags_add(d, NULL, 0, 0, "out of memory while discovering arrays");
 	names_free(&l);
 	mdp_root_free_list(w.blk, w.n_blk);
 	mdp_mdstat_free(&w.mdstat);
+#ifndef MDP_NO_UDEV
+	udev_unref(w.udev);
+#endif
 	if (err) {
 		mdp_system_free(&s);
 		return err;

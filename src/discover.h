@@ -2,10 +2,16 @@
  * discover: the live state of the machine, as one model.
  *
  * On the real root the md arrays are enumerated with libudev (subsystem
- * "block", sysname md*); under a fixture root by a walk of /sys/block.
- * Either way the same attribute files are then read through root, so the
- * model is the same. /proc/mdstat is parsed for progress where sysfs
- * lacks it (and for the status display).
+ * "block", sysname md*, whole disks) and each array's UUID is taken from
+ * its udev record (MD_UUID, checked against MD_LEVEL and MD_DEVICES) where
+ * udevd made one; under a fixture root, and in the static build
+ * (MDP_NO_UDEV), by a walk of /sys/block. Either way the same attribute
+ * files are then read through root, so the model is the same. /proc/mdstat
+ * is parsed for progress where sysfs lacks it (and for the status display).
+ *
+ * Only a missing file is absence. An attribute that exists but cannot be
+ * read (EACCES, EIO) fails discovery with a diagnostic naming the file:
+ * taking it for absent would drop an array or a setting without a word.
  */
 #ifndef MDP_DISCOVER_H
 #define MDP_DISCOVER_H
@@ -39,12 +45,12 @@ struct mdp_array {
 	char name[MDP_NAME_MAX]; /* "md2" */
 	enum mdp_level level;
 	char level_name[16]; /* as md shows it, "raid5" */
-	int raid_disks;
+	int raid_disks;      /* 0 when md/raid_disks is missing or does not parse */
 	int prev_raid_disks; /* mid-reshape, md shows "4 (3)": the old count; else 0 */
 	struct mdp_member *members;
 	size_t n_members;
 	char uuid[40];           /* lowercase hex, no separators; "" when unknown */
-	const char *uuid_source; /* "md/uuid", "mdadm", "superblock" or "unknown" */
+	const char *uuid_source; /* "udev", "md/uuid", "mdadm", "superblock" or "unknown" */
 	char array_state[32];    /* md/array_state: clean, active, ... */
 	char sync_action[16];    /* idle, resync, recover, reshape, check, repair, frozen */
 	bool has_progress;
@@ -64,13 +70,16 @@ struct mdp_system {
 	size_t n_arrays;
 	struct mdp_disk *disks; /* member disks of all arrays, sorted, unique */
 	size_t n_disks;
-	struct mdp_cur global[MDP_T_COUNT]; /* SPEED_LIMIT_MIN/MAX */
-	uint64_t mem_total_kib, mem_avail_kib;
-	char boot_id[40]; /* /proc/sys/kernel/random/boot_id, "" if absent */
-	unsigned skipped; /* enum mdp_discover_skip bits not read */
+	struct mdp_cur global[MDP_T_COUNT];    /* SPEED_LIMIT_MIN/MAX */
+	uint64_t mem_total_kib, mem_avail_kib; /* 0 when absent or not a number */
+	char boot_id[40];                      /* /proc/sys/kernel/random/boot_id, "" if absent */
+	unsigned skipped;                      /* enum mdp_discover_skip bits not read */
 };
 
-/* Discover everything. Arrays that vanish mid-walk are skipped. */
+/*
+ * Discover everything. Arrays that vanish mid-walk are skipped; an
+ * unreadable attribute fails the run (-EACCES, -EIO, ...) with diags.
+ */
 int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d);
 
 /*
@@ -130,6 +139,14 @@ const struct mdp_mdstat_array *mdp_mdstat_find(const struct mdp_mdstat *m, const
 int mdp_discover_uuid_norm(const char *text, char *out, size_t cap);
 /* MD_UUID=... of `mdadm --detail --export` output, normalised. -ENOENT if absent. */
 int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap);
+/*
+ * The UUID of a's udev record from its MD_UUID, MD_LEVEL and MD_DEVICES
+ * properties (NULL when unset): -ENOENT without MD_UUID or MD_LEVEL,
+ * -ESTALE when the level or disk count is not a's now (a record of another
+ * array, or from before a reshape), -EINVAL on a malformed UUID.
+ */
+int mdp_discover_udev_uuid(const char *uuid, const char *level, const char *devices,
+			   const struct mdp_array *a, char *out, size_t cap);
 /*
  * The array UUID from the md superblock on an open member device or image:
  * v1.2 (4 KiB in), v1.1 (start), v1.0 (end - 8 KiB), then 0.90 (last 64 KiB

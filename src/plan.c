@@ -149,24 +149,68 @@ static uint64_t stripe_bytes(const struct mdp_array *a, uint64_t size)
 	return PAGE_BYTES * (uint64_t)stripe_disks(a) * size;
 }
 
-static void budget_resolve(struct ctx *c)
+/* MemTotal in bytes; 0 when /proc/meminfo gave none, 0, or more than 64 bits hold. */
+static uint64_t mem_total_bytes(const struct mdp_system *s)
+{
+	return s->mem_total_kib <= UINT64_MAX / 1024 ? s->mem_total_kib * 1024 : 0;
+}
+
+static bool stripes_wanted(const struct ctx *c)
+{
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++)
+		if (c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE].s)
+			return true;
+	return false;
+}
+
+/*
+ * A share of unknown RAM is no budget: a silent 0 would refuse every
+ * stripe cache for a reason nobody could see, a wrapped one would allow
+ * any. Only a budget given as a size still works.
+ */
+static int budget_unknown(struct ctx *c)
 {
 	const struct mdp_budget *b = &c->p->budget;
-	uint64_t total = c->s->mem_total_kib * 1024ull;
+
+	if (b->kind == MDP_BUDGET_PERCENT)
+		mdp_diags_add(c->d, b->pos.file, b->pos.line, b->pos.col,
+			      "memory_budget %" PRIu64 "%%: RAM is unknown (/proc/meminfo has no "
+			      "usable MemTotal); give the budget as a size such as 512MiB",
+			      b->value);
+	else
+		mdp_diags_add(c->d, c->p->path, 0, 0,
+			      "stripe_cache_size needs a memory budget and the default, %d%% of "
+			      "RAM, is unknown (/proc/meminfo has no usable MemTotal); set "
+			      "memory_budget to a size such as 512MiB",
+			      MDP_DEFAULT_BUDGET_PERCENT);
+	return -EINVAL;
+}
+
+static int budget_resolve(struct ctx *c)
+{
+	const struct mdp_budget *b = &c->p->budget;
+	uint64_t total = mem_total_bytes(c->s);
 	uint64_t pct = MDP_DEFAULT_BUDGET_PERCENT;
 
 	if (b->kind == MDP_BUDGET_BYTES) {
 		c->pl->budget = b->value;
 		snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc), "%" PRIu64 " MiB",
 			 b->value / MIB);
-		return;
+		return 0;
 	}
+	if (!total && stripes_wanted(c))
+		return budget_unknown(c);
 	if (b->kind == MDP_BUDGET_PERCENT)
 		pct = b->value;
 	c->pl->budget = total / 100 * pct;
-	snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc),
-		 "%" PRIu64 "%% of %" PRIu64 " MiB RAM%s", pct, total / MIB,
-		 b->kind == MDP_BUDGET_UNSET ? ", the default" : "");
+	if (!total)
+		snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc),
+			 "%" PRIu64 "%% of unknown RAM", pct);
+	else
+		snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc),
+			 "%" PRIu64 "%% of %" PRIu64 " MiB RAM%s", pct, total / MIB,
+			 b->kind == MDP_BUDGET_UNSET ? ", the default" : "");
+	return 0;
 }
 
 /* Current stripe cache of an array, or 0 when it has none. */
@@ -292,7 +336,8 @@ static int stripe_plan(struct ctx *c)
 	uint64_t fixed, auto_disks;
 	int err;
 
-	budget_resolve(c);
+	if ((err = budget_resolve(c)))
+		return err;
 	stripe_fixed(c, &fixed, &auto_disks);
 	if ((err = stripe_resolve_auto(c, fixed, auto_disks)) || (err = stripe_keep_reshape(c)) ||
 	    (err = stripe_account(c)))
@@ -319,6 +364,12 @@ static int skip_inapplicable(struct ctx *c)
 				err =
 				    note(c, a->name,
 					 "%s skipped: the kernel does not offer it here", ti->key);
+			else if (t == MDP_T_STRIPE_CACHE_SIZE && !stripe_disks(a))
+				/* Memory is pages x disks: without the count no budget holds. */
+				err = note(
+				    c, a->name,
+				    "stripe_cache_size skipped: the number of disks is unknown "
+				    "(md/raid_disks), so its memory cannot be counted");
 			else
 				continue;
 			if (err)

@@ -508,6 +508,109 @@ static void test_bad_values(void **state)
 	scratch_done(&sc);
 }
 
+/*
+ * Without md/sync_action the operation comes from /proc/mdstat, in lean
+ * runs as in full ones: apply plans the reshape rule as diff showed it.
+ */
+static void test_sync_action_from_mdstat(void **state)
+{
+	const unsigned skip = MDP_SKIP_PROGRESS | MDP_SKIP_UUID | MDP_SKIP_MEMBERS;
+	struct scratch sc;
+	struct mdp_system full, lean;
+	struct mdp_diags d;
+	struct mdp_root r;
+
+	(void)state;
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "rm sys/block/md3/md/sync_action sys/block/md2/md/sync_action");
+	assert_int_equal(mdp_root_init(&r, sc.root), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover(&r, &full, &d), 0);
+	assert_int_equal(mdp_discover_some(&r, skip, &lean, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_string_equal(full.arrays[3].sync_action, "reshape");
+	assert_string_equal(lean.arrays[3].sync_action, "reshape");
+	assert_true(full.arrays[3].has_progress); /* md/sync_completed is still there */
+	/* md2 is idle: mdstat shows no operation, so nothing is made up */
+	assert_string_equal(full.arrays[2].sync_action, "");
+	assert_string_equal(lean.arrays[2].sync_action, "");
+	mdp_system_free(&full);
+	mdp_system_free(&lean);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
+/*
+ * Only a missing file is absence. One that exists and cannot be read (here
+ * a directory where a value should be: EISDIR, readable as root; the CLI
+ * test 42-unreadable covers EACCES as nobody) fails discovery and says
+ * which file.
+ */
+static void test_unreadable_is_error(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"sys/block/md3/md/stripe_cache_size", "/sys/block/md3/md/stripe_cache_size"},
+	    {"sys/block/md2/md/level", "/sys/block/md2/md/level"},
+	    {"proc/sys/dev/raid/speed_limit_min", "/proc/sys/dev/raid/speed_limit_min"},
+	    {"sys/block/md1/md/sync_action", "/sys/block/md1/md/sync_action"},
+	};
+	char cmd[256], want[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scratch sc;
+		struct mdp_system s = {.n_arrays = 77};
+		struct mdp_diags d;
+		struct mdp_root r;
+
+		scratch_copy(&sc, "ds-dsm6-reshape");
+		snprintf(cmd, sizeof(cmd), "rm %s && mkdir %s", cases[i][0], cases[i][0]);
+		scratch_run(&sc, cmd);
+		assert_int_equal(mdp_root_init(&r, sc.root), 0);
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_discover(&r, &s, &d), -EISDIR);
+		assert_int_equal(s.n_arrays, 77); /* untouched on failure */
+		assert_int_equal(d.n, 1);
+		snprintf(want, sizeof(want), "cannot read %s: %s", cases[i][1], strerror(EISDIR));
+		assert_string_equal(d.v[0].msg, want);
+		mdp_diags_free(&d);
+		scratch_done(&sc);
+	}
+}
+
+/* A disk count that does not parse is unknown (0), and said; so is MemTotal. */
+static void test_unknown_counts(void **state)
+{
+	static const char *const bad[] = {"garbage", "4294967296", "-1"};
+	char cmd[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct scratch sc;
+		struct mdp_system s;
+		struct mdp_diags d;
+
+		scratch_copy(&sc, "ds-dsm6-reshape");
+		snprintf(
+		    cmd, sizeof(cmd),
+		    "echo %s > sys/block/md2/md/raid_disks && grep -v MemTotal proc/meminfo "
+		    "> m && echo 'MemTotal: 99999999999999999999 kB' >> m && mv m proc/meminfo",
+		    bad[i]);
+		scratch_run(&sc, cmd);
+		discover_dir(sc.root, &s, &d);
+		assert_int_equal(s.arrays[2].raid_disks, 0);
+		assert_int_equal(s.arrays[3].raid_disks, 3);
+		assert_int_equal(d.n, 1);
+		assert_non_null(
+		    strstr(d.v[0].msg, "/sys/block/md2/md/raid_disks: unexpected value"));
+		assert_int_equal(s.mem_total_kib, 0);
+		assert_int_equal(s.mem_avail_kib, 6918232);
+		mdp_system_free(&s);
+		mdp_diags_free(&d);
+		scratch_done(&sc);
+	}
+}
+
 static void test_no_sysfs(void **state)
 {
 	struct scratch sc;
@@ -547,6 +650,38 @@ static void test_real_root(void **state)
 }
 
 /* ---- superblocks and values -------------------------------------------------- */
+
+/*
+ * A udev record counts only while it describes the array behind the name
+ * now: level and disk count (either one mid-reshape) as sysfs shows them.
+ */
+static void test_udev_uuid(void **state)
+{
+	struct mdp_array a = {.level_name = "raid5", .raid_disks = 4};
+	const char *u = "00112233:44556677:8899aabb:ccddeeff";
+	char out[33] = "untouched";
+
+	(void)state;
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4", &a, out, sizeof(out)), 0);
+	assert_string_equal(out, "00112233445566778899aabbccddeeff");
+	strcpy(out, "untouched");
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", NULL, &a, out, sizeof(out)), 0);
+	assert_int_equal(mdp_discover_udev_uuid(NULL, "raid5", "4", &a, out, 33), -ENOENT);
+	assert_int_equal(mdp_discover_udev_uuid(u, NULL, "4", &a, out, 33), -ENOENT);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid6", "4", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "3", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4x", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "0", &a, out, 33), -ESTALE);
+	assert_int_equal(mdp_discover_udev_uuid("0011", "raid5", "4", &a, out, 33), -EINVAL);
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4", &a, out, 32), -EINVAL);
+	assert_string_equal(out, "00112233445566778899aabbccddeeff"); /* only on success */
+	/* mid-reshape md shows "4 (3)"; a record from either side of it holds */
+	a.prev_raid_disks = 3;
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "3", &a, out, 33), 0);
+	/* an unknown count never matches */
+	a.raid_disks = a.prev_raid_disks = 0;
+	assert_int_equal(mdp_discover_udev_uuid(u, "raid5", "4", &a, out, 33), -ESTALE);
+}
 
 static const unsigned char uuid16[16] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
 					 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10};
@@ -661,13 +796,23 @@ static void test_sync_completed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dsm6_reshape),   cmocka_unit_test(test_ds220j),
-	    cmocka_unit_test(test_server),         cmocka_unit_test(test_fallbacks),
-	    cmocka_unit_test(test_bad_values),     cmocka_unit_test(test_uuid_from_mdadm),
-	    cmocka_unit_test(test_discover_some),  cmocka_unit_test(test_raid_disks_reshape),
-	    cmocka_unit_test(test_no_sysfs),       cmocka_unit_test(test_real_root),
-	    cmocka_unit_test(test_superblocks),    cmocka_unit_test(test_uuid_text),
+	    cmocka_unit_test(test_dsm6_reshape),
+	    cmocka_unit_test(test_ds220j),
+	    cmocka_unit_test(test_server),
+	    cmocka_unit_test(test_fallbacks),
+	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_uuid_from_mdadm),
+	    cmocka_unit_test(test_discover_some),
+	    cmocka_unit_test(test_raid_disks_reshape),
+	    cmocka_unit_test(test_no_sysfs),
+	    cmocka_unit_test(test_real_root),
+	    cmocka_unit_test(test_superblocks),
+	    cmocka_unit_test(test_uuid_text),
 	    cmocka_unit_test(test_sync_completed),
+	    cmocka_unit_test(test_sync_action_from_mdstat),
+	    cmocka_unit_test(test_unreadable_is_error),
+	    cmocka_unit_test(test_unknown_counts),
+	    cmocka_unit_test(test_udev_uuid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

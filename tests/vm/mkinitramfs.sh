@@ -1,20 +1,25 @@
 #!/bin/sh
 # Assemble the lab guest's initramfs (cpio newc, gzip).
 #
-#   mkinitramfs.sh OUT [MDPROFILE]
+#   mkinitramfs.sh OUT [MDPROFILE [MDPROFILE_UDEV]]
 #
 # Contents: busybox (static) with its applet links, mdadm with the shared libraries
 # ldd names plus the loader, the md/virtio modules fetched by fetch.sh, the static
 # mdprofile (optional: without it the lab still boots and checks its arrays), the
-# shipped profiles, the scenarios and /init.  Needs root (device-free, but file
-# owners in the archive should be root) and cpio.
+# shipped profiles, the scenarios and /init.  With MDPROFILE_UDEV (the dynamic
+# build, linked with libudev) also that binary as /usr/bin/mdprofile-udev with its
+# libraries, and udevd/udevadm with Debian's md rules only, so a scenario can
+# fill the udev database the way a distribution does and the libudev code path
+# runs against a real kernel.  Needs root (device-free, but file owners in the
+# archive should be root) and cpio.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${VM_CACHE:-$here/cache}
-out=${1:?usage: mkinitramfs.sh OUT [MDPROFILE]}
+out=${1:?usage: mkinitramfs.sh OUT [MDPROFILE [MDPROFILE_UDEV]]}
 mdp=${2:-}
+mdp_udev=${3:-}
 
 die() { echo "vm-initramfs: $*" >&2; exit 1; }
 
@@ -37,13 +42,30 @@ add_busybox() {
 	done
 }
 
-# A dynamic binary with its libraries, each at the path the loader looks for.
+# A dynamic binary with its libraries, each at the path the loader looks for;
+# $2 is where it goes in the guest (default /sbin/NAME).
 add_dynamic() {
 	bin=$1
-	cp "$bin" "$root/sbin/${bin##*/}"
+	dest=${2:-/sbin/${bin##*/}}
+	mkdir -p "$root${dest%/*}"
+	cp "$bin" "$root$dest"
 	for lib in $(ldd "$bin" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
 		mkdir -p "$root${lib%/*}"
 		cp -L "$lib" "$root$lib"
+	done
+}
+
+# udevd is udevadm under another name (Debian links one to the other). Only
+# the md rules: they import `mdadm --detail --no-devices --export` into the
+# database (MD_UUID, MD_LEVEL, MD_DEVICES, ...), which is all the lab needs.
+add_udev() {
+	adm=$(find_tool udevadm)
+	add_dynamic "$adm" /bin/udevadm
+	mkdir -p "$root/lib/systemd" "$root/lib/udev/rules.d" "$root/etc/udev"
+	ln -s /bin/udevadm "$root/lib/systemd/systemd-udevd"
+	for r in 01-md-raid-creating.rules 63-md-raid-arrays.rules; do
+		[ -f "/lib/udev/rules.d/$r" ] || die "/lib/udev/rules.d/$r missing (install mdadm)"
+		cp "/lib/udev/rules.d/$r" "$root/lib/udev/rules.d/"
 	done
 }
 
@@ -72,6 +94,12 @@ add_lab() {
 		ldd "$mdp" >/dev/null 2>&1 && die "$mdp is dynamic; build it with: make static"
 		cp "$mdp" "$root/usr/bin/mdprofile"
 	fi
+	if [ -n "$mdp_udev" ]; then
+		ldd "$mdp_udev" 2>/dev/null | grep -q libudev ||
+			die "$mdp_udev is not linked with libudev (the dynamic build: make mdprofile)"
+		add_dynamic "$mdp_udev" /usr/bin/mdprofile-udev
+		add_udev
+	fi
 }
 
 main() {
@@ -87,7 +115,7 @@ main() {
 	mkdir -p "$(dirname "$out")"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
 	mv "$out.tmp" "$out"
-	echo "vm-initramfs: $out ($(du -k "$out" | cut -f1) KiB${mdp:+, with mdprofile})"
+	echo "vm-initramfs: $out ($(du -k "$out" | cut -f1) KiB${mdp:+, with mdprofile}${mdp_udev:+ and mdprofile-udev})"
 }
 
 main "$@"

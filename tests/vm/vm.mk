@@ -12,11 +12,14 @@ VM_OUT := build/vm
 VM_CACHE := $(VM_DIR)/cache
 # A build dir of its own: the lab's static binary looks for profiles under /usr.
 VM_STATIC := build/static-vm
+# The dynamic build (libudev) is the release binary itself; the guest links
+# /usr/local/share/mdprofile to its profiles.
+VM_DYNAMIC := mdprofile
 VM_SCENARIOS ?=
 VM_NO_MDPROFILE ?=
 VM_ENV = VM_SCENARIOS='$(VM_SCENARIOS)' VM_LOGDIR=$(VM_OUT)
 
-.PHONY: vm-fetch vm-static vm-initramfs vm-check vm-shell demo
+.PHONY: vm-fetch vm-static vm-dynamic vm-initramfs vm-check vm-shell demo
 
 vm-fetch:
 	@sh $(VM_DIR)/fetch.sh
@@ -26,9 +29,14 @@ ifeq ($(VM_NO_MDPROFILE),)
 	@$(MAKE) --no-print-directory static STATIC=$(VM_STATIC) PREFIX=/usr
 endif
 
-vm-initramfs: vm-fetch vm-static
+vm-dynamic:
+ifeq ($(VM_NO_MDPROFILE),)
+	@$(MAKE) --no-print-directory $(VM_DYNAMIC)
+endif
+
+vm-initramfs: vm-fetch vm-static vm-dynamic
 	@sh $(VM_DIR)/mkinitramfs.sh $(VM_OUT)/initramfs.gz \
-		$(if $(VM_NO_MDPROFILE),,$(VM_STATIC)/mdprofile)
+		$(if $(VM_NO_MDPROFILE),,$(VM_STATIC)/mdprofile $(VM_DYNAMIC))
 
 vm-check: vm-initramfs
 	@$(VM_ENV) sh $(VM_DIR)/run.sh $(VM_CACHE)/vmlinuz $(VM_OUT)/initramfs.gz

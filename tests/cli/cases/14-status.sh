@@ -84,3 +84,22 @@ no profile is active
 EOF
 expect_stderr <<'EOF'
 EOF
+# -v: each array's UUID and where it came from (no md/uuid in this fixture:
+# the member superblocks; md1 has none to read).
+fixture ds-dsm6-reshape
+run -v status
+expect_exit 0
+expect_stdout <<'EOF'
+md0    raid1    4 disks  clean      idle
+       uuid 1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4 (from superblock)
+md1    raid1    4 disks  clean      idle
+       uuid unknown
+md2    raid5    4 disks  clean      idle
+       uuid 6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d (from superblock)
+md3    raid5    3 disks  active     reshape 25.1%, 4687 KiB/s, about 3d 14h left
+       uuid f0e1d2c3b4a5968778695a4b3c2d1e0f (from superblock)
+
+no profile is active
+EOF
+expect_stderr <<'EOF'
+EOF

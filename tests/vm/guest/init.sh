@@ -160,11 +160,13 @@ run_scenarios() {
 			continue
 		fi
 		echo "=== $name"
+		t0=$(cut -d' ' -f1 /proc/uptime)
 		# Each scenario in its own shell with a time limit, so one hang or
 		# early exit cannot take the others down with it.
 		SCENARIO=$name timeout "${VM_SCENARIO_TIMEOUT:-180}" sh -c \
 			". $LAB/lib.sh; . $f" </dev/null 2>&1
 		rc=$?
+		echo "=== $name took $(awk -v a="$t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
 		if [ $rc -ne 0 ]; then
 			echo "FAIL - $name: scenario exited $rc (143 = timed out)"
 			echo x >>"$VM_STATE/fail"

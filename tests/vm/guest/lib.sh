@@ -8,6 +8,8 @@
 
 VM_STATE=${VM_STATE:-/run/vm}
 MDP=${MDP:-/usr/bin/mdprofile}
+# The dynamic build, linked with libudev (in the image when the lab was built with it).
+MDP_UDEV=/usr/bin/mdprofile-udev
 mkdir -p "$VM_STATE"
 
 # Last command run through `run`: its exit code and captured output.
@@ -165,6 +167,33 @@ section() {
 # have_mdprofile: whether the tool is in the image (the lab also boots without it).
 have_mdprofile() {
 	[ -x "$MDP" ]
+}
+
+# ---- udev ---------------------------------------------------------------------
+
+# start_udev: udevd with the md rules only, then a change event for every block
+# device, so the database holds what 63-md-raid-arrays.rules imports from
+# `mdadm --detail --export` (MD_UUID, MD_LEVEL, MD_DEVICES) for each array, as on
+# a distribution. A no-op when it already runs.
+start_udev() {
+	[ -x /lib/systemd/systemd-udevd ] || return 1
+	if [ ! -S /run/udev/control ]; then
+		/lib/systemd/systemd-udevd --daemon --resolve-names=never >/dev/null 2>&1 || return 1
+	fi
+	udevadm trigger --subsystem-match=block --action=change &&
+		udevadm settle --timeout=60
+}
+
+# stop_udev: udevd exits; its database stays in /run/udev/data, as after any
+# event, so later scenarios see the same records without a daemon running.
+stop_udev() {
+	[ -S /run/udev/control ] && udevadm control --exit
+	return 0
+}
+
+# udev_prop DEV KEY: a property of block device DEV in the udev database, or "".
+udev_prop() {
+	udevadm info --query=property --name="/dev/$1" 2>/dev/null | sed -n "s/^$2=//p"
 }
 
 # skip_all WHY: report the whole scenario as not run (counts as a failure).

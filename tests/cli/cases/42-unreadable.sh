@@ -1,0 +1,60 @@
+# An md attribute that exists but cannot be read is an error, not absence:
+# no array drops out, no "md is not loaded", no partial apply that exits 0.
+# Root reads mode 000 files anyway, so as root the binary runs as nobody on
+# a copy nobody owns (mode 000 then stops its owner too).
+AS=
+if [ "$(id -u)" = 0 ]; then
+	command -v setpriv >/dev/null || return 0
+	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+fi
+NB=$(mktemp -d)
+chmod 0755 "$NB"
+mkdir "$NB/bin"
+cp "$MDP" "$NB/bin/mdprofile"
+ln -s "$SRC/profiles" "$NB/bin/profiles"
+MDP="$NB/bin/mdprofile"
+MDP_WRAP="$AS"
+ROOT="$NB/root"
+cp -a "$SRC/tests/fixtures/ds-dsm6-reshape" "$ROOT"
+[ -z "$AS" ] || chown -R nobody "$ROOT"
+mkdir "$NB/p"
+cat >"$NB/p/fast.yaml" <<'EOF'
+description: faster syncs, a bigger stripe cache
+raid:
+  speed_limit_min: 50000
+arrays:
+  - match: {levels: [raid5]}
+    stripe_cache_size: 1024
+EOF
+chmod -R a+rX "$NB/p"
+
+chmod 000 "$ROOT/sys/block/md2/md/level"
+run status
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: cannot read /sys/block/md2/md/level: Permission denied
+mdprofile: cannot read the system state: Permission denied
+EOF
+chmod 644 "$ROOT/sys/block/md2/md/level"
+
+chmod 000 "$ROOT/sys/block/md3/md/stripe_cache_size"
+run diff "$NB/p/fast.yaml"
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: cannot read /sys/block/md3/md/stripe_cache_size: Permission denied
+mdprofile: cannot read the system state: Permission denied
+EOF
+chmod 644 "$ROOT/sys/block/md3/md/stripe_cache_size"
+
+# Snapshots copy the tree, so they are taken while everything is readable.
+snapshot
+chmod 000 "$ROOT/proc/sys/dev/raid/speed_limit_min"
+run apply "$NB/p/fast.yaml"
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: cannot read /proc/sys/dev/raid/speed_limit_min: Permission denied
+mdprofile: cannot read the system state: Permission denied
+EOF
+chmod 644 "$ROOT/proc/sys/dev/raid/speed_limit_min"
+expect_unchanged "after the refused apply"
+rm -rf "$NB"
