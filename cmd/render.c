@@ -460,14 +460,48 @@ static void json_notes(struct json *j, const struct mdp_txn_report *rep)
 	}
 }
 
+static void json_service(struct json *j, const char *name, const char *action, const char *result)
+{
+	json_obj(j);
+	json_kstr(j, "name", name);
+	json_kstr(j, "action", action);
+	json_kstr(j, "result", result);
+	json_end(j);
+}
+
+/* The fields every result object starts with. */
+static void json_result_head(struct json *j, bool changed, const char *profile, const char *result,
+			     bool dry_run)
+{
+	json_obj(j);
+	json_kbool(j, "changed", changed);
+	json_kstr(j, "profile", profile && profile[0] ? profile : NULL);
+	json_kstr(j, "result", result);
+	json_kbool(j, "dry_run", dry_run);
+}
+
+/* ... and end with: notes (the report's, then the plan's) and what is left. */
+static void json_result_tail(struct json *j, const struct mdp_txn_report *rep,
+			     const struct mdp_plan *pl)
+{
+	json_key(j, "notes");
+	json_arr(j);
+	if (rep)
+		json_notes(j, rep);
+	json_plan_notes(j, pl);
+	json_end(j);
+	json_key(j, "left");
+	json_arr(j);
+	for (size_t i = 0; rep && i < rep->n_left; i++)
+		json_left(j, &rep->left[i]);
+	json_end(j);
+	json_end(j);
+}
+
 void render_report_json(struct json *j, const struct mdp_txn_report *rep, const char *result,
 			const struct mdp_plan *pl)
 {
-	json_obj(j);
-	json_kbool(j, "changed", mdp_txn_report_changed(rep));
-	json_kstr(j, "profile", rep->profile[0] ? rep->profile : NULL);
-	json_kstr(j, "result", result);
-	json_kbool(j, "dry_run", false);
+	json_result_head(j, mdp_txn_report_changed(rep), rep->profile, result, false);
 	json_key(j, "changes");
 	json_arr(j);
 	for (size_t i = 0; i < rep->n_changes; i++)
@@ -475,35 +509,17 @@ void render_report_json(struct json *j, const struct mdp_txn_report *rep, const 
 	json_end(j);
 	json_key(j, "services");
 	json_arr(j);
-	for (size_t i = 0; i < rep->n_services; i++) {
-		json_obj(j);
-		json_kstr(j, "name", rep->services[i].name);
-		json_kstr(j, "action",
-			  rep->services[i].action == MDP_TXN_PAUSE ? "pause" : "resume");
-		json_kstr(j, "result", svc_results[rep->services[i].result]);
-		json_end(j);
-	}
+	for (size_t i = 0; i < rep->n_services; i++)
+		json_service(j, rep->services[i].name,
+			     rep->services[i].action == MDP_TXN_PAUSE ? "pause" : "resume",
+			     svc_results[rep->services[i].result]);
 	json_end(j);
-	json_key(j, "notes");
-	json_arr(j);
-	json_notes(j, rep);
-	json_plan_notes(j, pl);
-	json_end(j);
-	json_key(j, "left");
-	json_arr(j);
-	for (size_t i = 0; i < rep->n_left; i++)
-		json_left(j, &rep->left[i]);
-	json_end(j);
-	json_end(j);
+	json_result_tail(j, rep, pl);
 }
 
 void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl)
 {
-	json_obj(j);
-	json_kbool(j, "changed", mdp_plan_pending(pl) > 0);
-	json_kstr(j, "profile", p->name);
-	json_kstr(j, "result", "ok");
-	json_kbool(j, "dry_run", true);
+	json_result_head(j, mdp_plan_pending(pl) > 0, p->name, "ok", true);
 	json_key(j, "changes");
 	json_arr(j);
 	for (size_t i = 0; i < pl->n; i++) {
@@ -521,20 +537,8 @@ void render_dry_run_json(struct json *j, const struct mdp_profile *p, const stru
 	/* Whether each runs is asked only when apply pauses it. */
 	json_key(j, "services");
 	json_arr(j);
-	for (size_t i = 0; i < p->n_services; i++) {
-		json_obj(j);
-		json_kstr(j, "name", p->services[i].name);
-		json_kstr(j, "action", "pause");
-		json_kstr(j, "result", "planned");
-		json_end(j);
-	}
+	for (size_t i = 0; i < p->n_services; i++)
+		json_service(j, p->services[i].name, "pause", "planned");
 	json_end(j);
-	json_key(j, "notes");
-	json_arr(j);
-	json_plan_notes(j, pl);
-	json_end(j);
-	json_key(j, "left");
-	json_arr(j);
-	json_end(j);
-	json_end(j);
+	json_result_tail(j, NULL, pl);
 }
