@@ -3,14 +3,14 @@
  *
  * A root is a prefix ("" for the real system, or a fixture tree given with
  * --root / MDPROFILE_ROOT) plus a const ops table for the operations that
- * change things. Tests swap the ops table to fail the k-th write, fsync or
- * rename, or to make a write "clamp" like the kernel does. No other module
- * builds absolute system paths from a prefix; they pass system paths such
- * as "/sys/block/md2/md/stripe_cache_size" and root maps them.
+ * change things. No other module builds absolute system paths from a
+ * prefix; they pass system paths such as
+ * "/sys/block/md2/md/stripe_cache_size" and root maps them.
  *
- * Under a fixture root the tree stands in for the kernel, so writes to md's
- * sync_speed_min/max are stored the way the kernel renders them on read
- * ("N (local)" / "N (system)"); everything else is stored as written.
+ * The ops table is chosen by mdp_root_init(): plain syscalls on the real
+ * root, and under a fixture root mdp_root_fixture_ops, which stands in for
+ * the kernel (see root_fixture.c). Tests and the fault seam wrap the table
+ * in place: a wrapper keeps the ops it replaced and calls them.
  */
 #ifndef MDP_ROOT_H
 #define MDP_ROOT_H
@@ -22,22 +22,34 @@
 
 struct mdp_root;
 
+/*
+ * Each op gets its own table (self) so that a wrapper finds its state
+ * around it (container_of) and chains to the table it wraps.
+ */
 struct mdp_root_ops {
-	/* Write data to an existing file (sysfs/procfs attribute), no create. */
-	int (*write)(const struct mdp_root *r, const char *abs_path, const char *data, size_t len);
+	/* Write data to an existing file (sysfs/procfs attribute) at system path sys. */
+	int (*write)(const struct mdp_root_ops *self, const struct mdp_root *r, const char *sys,
+		     const char *data, size_t len);
 	/* fsync an open fd (journal file or its directory). */
-	int (*fsync)(const struct mdp_root *r, int fd);
-	/* rename(2) */
-	int (*rename)(const struct mdp_root *r, const char *from, const char *to);
+	int (*fsync)(const struct mdp_root_ops *self, const struct mdp_root *r, int fd);
+	/* rename(2) of system path from to system path to. */
+	int (*rename)(const struct mdp_root_ops *self, const struct mdp_root *r, const char *from,
+		      const char *to);
 };
 
-/* The default ops: plain syscalls (plus the fixture rendering described above). */
-extern const struct mdp_root_ops mdp_root_default_ops;
+/* Plain syscalls, the real root's ops: one write(2) per value, no create. */
+extern const struct mdp_root_ops mdp_root_plain_ops;
+/*
+ * A fixture tree's ops: plain, except that md's sync_speed_min/max are
+ * stored the way the kernel shows them ("N (local)" / "N (system)") and
+ * follow the dev.raid sysctls, so a revert is byte for byte on fixtures
+ * as on the kernel. Never used on the real root.
+ */
+extern const struct mdp_root_ops mdp_root_fixture_ops;
 
 struct mdp_root {
 	char prefix[PATH_MAX]; /* "" for the real root, else absolute, no trailing '/' */
 	const struct mdp_root_ops *ops;
-	void *ctx; /* for test ops */
 };
 
 /* dir NULL, "" or "/" means the real root. dir must exist and be a directory. */

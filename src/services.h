@@ -38,7 +38,6 @@ struct mdp_svc_backend {
 	const struct mdp_svc_ops *ops;
 	const struct mdp_root *root;
 	unsigned timeout_ms; /* per command; default 30000 */
-	void *ctx;           /* for a test seam wrapping ops; unused by the backends */
 };
 
 extern const struct mdp_svc_ops mdp_svc_dsm6, mdp_svc_dsm7, mdp_svc_systemd;
