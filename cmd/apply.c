@@ -25,7 +25,7 @@ static int take_lock(struct cli *cli, struct mdp_lock *l)
 		return MDP_EXIT_FAILED;
 	}
 	if (err) {
-		cli_err("cannot take the lock %s: %s", MDP_LOCK, strerror(-err));
+		cli_err("cannot take the lock %s: %s", MDP_LOCK, mdp_root_strerror(-err));
 		return MDP_EXIT_FAILED;
 	}
 	return 0;

@@ -203,7 +203,8 @@ static int enumerate(struct walk *w, struct names *out)
 
 	err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk);
 	if (err) {
-		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s", strerror(-err));
+		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s",
+			      mdp_root_strerror(-err));
 		return err;
 	}
 #ifndef MDP_NO_UDEV
@@ -410,7 +411,8 @@ static void read_progress(const struct walk *w, struct mdp_array *a)
 
 /* ---- tunables -------------------------------------------------------------- */
 
-static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, struct mdp_cur *c)
+/* 0, or -EXDEV when a symlink under --root leads out of it (never taken for "absent"). */
+static int read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, struct mdp_cur *c)
 {
 	char path[PATH_MAX], buf[128];
 	struct mdp_value v;
@@ -418,28 +420,36 @@ static void read_cur(const struct walk *w, enum mdp_tunable t, const char *dev, 
 
 	memset(c, 0, sizeof(*c));
 	if (mdp_tunable_path(t, dev, path, sizeof(path)))
-		return;
-	if ((n = mdp_root_read_value(w->r, path, buf, sizeof(buf))) < 0)
-		return; /* absent: stripe_cache_size on raid1, and so on */
+		return 0;
+	if ((n = mdp_root_read_value(w->r, path, buf, sizeof(buf))) == -EXDEV) {
+		mdp_diags_add(w->d, NULL, 0, 0, "%s: %s", path, mdp_root_strerror(EXDEV));
+		return -EXDEV;
+	}
+	if (n < 0)
+		return 0; /* absent: stripe_cache_size on raid1, and so on */
 	if ((size_t)n >= sizeof(c->raw) || mdp_tunable_parse(t, buf, &v)) {
 		mdp_diags_add(w->d, NULL, 0, 0, "%s: unexpected value '%.40s'", path, buf);
-		return;
+		return 0;
 	}
 	c->present = true;
 	memcpy(c->raw, buf, (size_t)n + 1);
 	c->val = v;
+	return 0;
 }
 
-static void read_tunables(const struct walk *w, struct mdp_cur *cur, enum mdp_scope scope,
-			  const char *dev)
+static int read_tunables(const struct walk *w, struct mdp_cur *cur, enum mdp_scope scope,
+			 const char *dev)
 {
+	int err = 0;
+
 	for (int t = 0; t < MDP_T_COUNT; t++) {
 		const struct mdp_tunable_info *ti = mdp_tunable_info((enum mdp_tunable)t);
-		if (ti && ti->scope == scope)
-			read_cur(w, (enum mdp_tunable)t, dev, &cur[t]);
+		if (ti && ti->scope == scope && !err)
+			err = read_cur(w, (enum mdp_tunable)t, dev, &cur[t]);
 		else
 			memset(&cur[t], 0, sizeof(cur[t]));
 	}
+	return err;
 }
 
 /* ---- UUID ------------------------------------------------------------------ */
@@ -712,7 +722,10 @@ static int read_array(const struct walk *w, const char *name, struct mdp_array *
 		a->uuid_source = "not read";
 	else
 		read_uuid(w, a);
-	read_tunables(w, a->cur, MDP_SCOPE_ARRAY, name);
+	if ((err = read_tunables(w, a->cur, MDP_SCOPE_ARRAY, name))) {
+		free(a->members);
+		return err;
+	}
 	return 0;
 }
 
@@ -760,7 +773,7 @@ static int read_disks(const struct walk *w, struct mdp_system *s)
 			continue;
 		dk = &s->disks[s->n_disks++];
 		copy_str(dk->name, sizeof(dk->name), l.v[i]);
-		read_cur(w, MDP_T_MEMBER_READ_AHEAD_KB, dk->name, &dk->read_ahead);
+		err = read_cur(w, MDP_T_MEMBER_READ_AHEAD_KB, dk->name, &dk->read_ahead);
 	}
 	names_free(&l);
 	return err;
@@ -837,8 +850,8 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 	if (!(skip & MDP_SKIP_PROGRESS))
 		load_mdstat(&w);
 	if (!(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
-	    !(err = read_disks(&w, &s))) {
-		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);
+	    !(err = read_disks(&w, &s)) &&
+	    !(err = read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL))) {
 		read_meminfo(&w, &s);
 		read_boot_id(&w, &s);
 	}

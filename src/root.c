@@ -1,14 +1,19 @@
 /*
- * root: system paths under a prefix, and the write/fsync/rename seam.
+ * root: system paths under a prefix, resolved beneath it, and the
+ * write/fsync/rename seam.
  *
  * mdprofile runs against the real system (prefix "") or a fixture tree
- * (--root DIR). This file is the only place that joins the two: every
- * access opens through root_open(), and operations on a name (mkdir,
- * unlink, rename) open the directory that holds it the same way, then act
- * on the name with the *at() call. The mutating operations go through a
- * const ops table so that tests can fail or alter the k-th of them.
+ * (--root DIR). This file is the only place that joins the two. Every
+ * access opens through root_open(): open(2) as is on the real root, and
+ * mdp_resolve_open() beneath the prefix's descriptor under a fixture, so
+ * that no symlink in the tree can send a read, a write, the journal or the
+ * lock out of it. Operations on a name (mkdir, unlink, rename, readlink)
+ * resolve the directory that holds it the same way, then act on the name
+ * with the *at() call. The mutating operations go through a const ops
+ * table so that tests can fail or alter the k-th of them.
  */
 #include "root.h"
+#include "resolve.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,25 +27,32 @@
 int mdp_root_init(struct mdp_root *r, const char *dir)
 {
 	char real[PATH_MAX];
-	struct stat st;
+	int fd;
 
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 	r->ops = &mdp_root_plain_ops;
 	if (!dir || !*dir || !strcmp(dir, "/"))
 		return 0;
 	if (!realpath(dir, real))
 		return -errno;
-	if (stat(real, &st))
+	if ((fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	if (!strcmp(real, "/"))
-		return 0;
-	if (strlen(real) >= sizeof(r->prefix))
-		return -ENAMETOOLONG;
+	if (!strcmp(real, "/") || strlen(real) >= sizeof(r->prefix)) {
+		close(fd);
+		return strcmp(real, "/") ? -ENAMETOOLONG : 0;
+	}
 	strcpy(r->prefix, real);
+	r->fd = fd;
 	r->ops = &mdp_root_fixture_ops;
 	return 0;
+}
+
+void mdp_root_fini(struct mdp_root *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
 }
 
 bool mdp_root_is_real(const struct mdp_root *r)
@@ -75,15 +87,16 @@ int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t l
 	return 0;
 }
 
-/* open(2) of a system path. fd or -errno. */
+/* open(2) of a system path, beneath the prefix under a fixture root. fd or -errno. */
 static int root_open(const struct mdp_root *r, const char *sys, int flags, mode_t mode)
 {
-	char path[PATH_MAX];
-	int fd, err;
+	int fd;
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	fd = open(path, flags | O_CLOEXEC, mode);
+	if (!sys_ok(sys))
+		return -EINVAL;
+	if (!mdp_root_is_real(r))
+		return mdp_resolve_open(r->fd, sys + 1, flags, mode);
+	fd = open(sys, flags | O_CLOEXEC, mode);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -198,12 +211,16 @@ fail:
 
 static int root_stat(const struct mdp_root *r, const char *sys, struct stat *st)
 {
-	char path[PATH_MAX];
-	int err;
+	int fd, err = 0;
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	return stat(path, st) ? -errno : 0;
+	if (mdp_root_is_real(r) && sys_ok(sys))
+		return stat(sys, st) ? -errno : 0;
+	if ((fd = root_open(r, sys, O_PATH, 0)) < 0)
+		return fd;
+	if (fstat(fd, st))
+		err = -errno;
+	close(fd);
+	return err;
 }
 
 bool mdp_root_exists(const struct mdp_root *r, const char *sys)
@@ -272,17 +289,27 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The link itself, never followed: the directory holding it is resolved beneath the root. */
 int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
 {
-	char path[PATH_MAX];
+	const char *name;
 	ssize_t n;
-	int err;
+	int dfd, err = 0;
 
 	if (cap == 0)
 		return -EINVAL;
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	n = readlink(path, buf, cap - 1);
+	if (mdp_root_is_real(r) && sys_ok(sys)) {
+		n = readlink(sys, buf, cap - 1); /* hot on the real root: one syscall */
+	} else {
+		if ((dfd = root_parent(r, sys, O_PATH, &name)) < 0)
+			return dfd;
+		n = readlinkat(dfd, name, buf, cap - 1);
+		if (n < 0)
+			err = -errno;
+		close(dfd);
+		if (err)
+			return err;
+	}
 	if (n < 0)
 		return -errno;
 	buf[n] = '\0';
@@ -326,7 +353,7 @@ int mdp_root_mkdir_p(const struct mdp_root *r, const char *sys, mode_t mode)
 		if ((err = mkdir_one(r, part, mode)))
 			return err;
 	}
-	/* What exists must be a directory. */
+	/* What exists must be a directory, and reached without leaving the root. */
 	if ((fd = root_open(r, sys, O_PATH | O_DIRECTORY, 0)) < 0)
 		return fd;
 	close(fd);
@@ -407,6 +434,11 @@ int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data
 		err = r->ops->fsync(r->ops, r, dfd);
 	close(dfd);
 	return err;
+}
+
+const char *mdp_root_strerror(int err)
+{
+	return err == EXDEV ? "a symbolic link leads out of the root" : strerror(err);
 }
 
 /* ---- plain ops ------------------------------------------------------------ */

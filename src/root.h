@@ -7,6 +7,12 @@
  * prefix; they pass system paths such as
  * "/sys/block/md2/md/stripe_cache_size" and root maps them.
  *
+ * Under a fixture root every path is resolved beneath the tree (see
+ * resolve.h): a symlink that would lead out of it, absolute or by "..",
+ * makes the access fail with -EXDEV instead of touching the host. Relative
+ * links inside the tree (sysfs's own, as copied) are followed. On the real
+ * root paths are opened as they are, so sysfs's links work as ever.
+ *
  * The ops table is chosen by mdp_root_init(): plain syscalls on the real
  * root, and under a fixture root mdp_root_fixture_ops, which stands in for
  * the kernel (see root_fixture.c). Tests and the fault seam wrap the table
@@ -49,14 +55,24 @@ extern const struct mdp_root_ops mdp_root_fixture_ops;
 
 struct mdp_root {
 	char prefix[PATH_MAX]; /* "" for the real root, else absolute, no trailing '/' */
+	int fd;                /* O_PATH descriptor of prefix; -1 on the real root */
 	const struct mdp_root_ops *ops;
 };
 
-/* dir NULL, "" or "/" means the real root. dir must exist and be a directory. */
+/*
+ * dir NULL, "" or "/" means the real root. dir must exist and be a
+ * directory; it is held open until mdp_root_fini().
+ */
 int mdp_root_init(struct mdp_root *r, const char *dir);
+/* Close what mdp_root_init() opened. r may be initialised again after. */
+void mdp_root_fini(struct mdp_root *r);
 bool mdp_root_is_real(const struct mdp_root *r);
 
-/* Map a system path ("/proc/mdstat") to the path to open. -ENAMETOOLONG, -EINVAL. */
+/*
+ * Map a system path ("/proc/mdstat") to the host path, for messages and for
+ * paths handed to other programs. Opening it directly would bypass the
+ * resolution beneath the root: use the functions below. -ENAMETOOLONG, -EINVAL.
+ */
 int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len);
 
 /* Read a whole small file into buf (NUL-terminated). Returns length or -errno. */
@@ -76,6 +92,9 @@ int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size
 
 /* Write a value to a kernel attribute through ops->write (value as given). */
 int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value);
+
+/* strerror(err) for errors from this module: EXDEV says a link leads out of the root. */
+const char *mdp_root_strerror(int err);
 
 /* mkdir -p of a system path with mode for created components. */
 int mdp_root_mkdir_p(const struct mdp_root *r, const char *sys, mode_t mode);

@@ -3,6 +3,7 @@
  * that decide where mdprofile may write.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,10 @@
 
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "resolve.h"
 #include "root.h"
 #include "tunable.h"
 
@@ -38,15 +43,13 @@ static void test_paths(void **state)
 	(void)state;
 	assert_int_equal(mdp_root_init(&r, NULL), 0);
 	assert_true(mdp_root_is_real(&r));
-	/* The kernel imitation of fixtures is never on the real write path. */
-	assert_ptr_equal(r.ops, &mdp_root_plain_ops);
 	assert_int_equal(mdp_root_path(&r, "/proc/mdstat", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/proc/mdstat");
 	assert_int_equal(mdp_root_init(&r, "/tmp"), 0);
 	assert_false(mdp_root_is_real(&r));
-	assert_ptr_equal(r.ops, &mdp_root_fixture_ops);
 	assert_int_equal(mdp_root_path(&r, "/proc/mdstat", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/tmp/proc/mdstat");
+	mdp_root_fini(&r);
 	/* Nothing climbs out of the root, and only absolute system paths. */
 	assert_int_equal(mdp_root_path(&r, "/sys/../etc/passwd", buf, sizeof(buf)), -EINVAL);
 	assert_int_equal(mdp_root_path(&r, "/sys/..", buf, sizeof(buf)), -EINVAL);
@@ -143,6 +146,7 @@ static void test_fixture_kernel_rendering(void **state)
 	assert_string_equal(buf, "77 (local)\n");
 	/* Writes never create files: a tunable that is not there is an error. */
 	assert_int_equal(mdp_root_write(&r, "/sys/block/md9/md/stripe_cache_size", "1\n"), -ENOENT);
+	mdp_root_fini(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
@@ -169,23 +173,155 @@ static void test_replace_atomic(void **state)
 	assert_int_equal(mdp_root_init(&r, dir), 0);
 	assert_int_equal(mdp_root_mkdir_p(&r, "/run/mdprofile", 0700), 0);
 	assert_int_equal(mdp_root_replace(&r, "/run/mdprofile/j", "one\n", 4, 0600), 0);
-	ops = *r.ops; /* the fixture's, with rename failing */
+	ops = *r.ops;
 	ops.rename = fail_rename;
 	r.ops = &ops;
 	assert_int_equal(mdp_root_replace(&r, "/run/mdprofile/j", "two\n", 4, 0600), -EIO);
 	assert_true(mdp_root_read(&r, "/run/mdprofile/j", buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "one\n");
 	assert_false(mdp_root_exists(&r, "/run/mdprofile/j.tmp"));
+	mdp_root_fini(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A tree with every kind of link: inside (relative, also through ".."),
+ * out by an absolute target, out by "..", a loop and a dangling one.
+ * DIR/tree is the root; DIR/outside is what must never be reached.
+ */
+static void make_tree(const char *dir)
+{
+	sh("cd '%s' && mkdir -p tree/a/b outside && echo in >tree/a/b/file &&"
+	   " echo out >outside/file && cd tree && ln -s a/b in && ln -s /etc abs &&"
+	   " ln -s ../outside up && ln -s ../a a/up2 && ln -s loop loop && ln -s nothere dang &&"
+	   " ln -s in/file filelink && ln -s '%s/outside' absout",
+	   dir, dir);
+}
+
+/* Both resolvers give the same answer: the same file, or the same error. */
+static void same_answer(int root, const char *rel, int flags, int want)
+{
+	int a = mdp_resolve_open(root, rel, flags, 0600);
+	int b = mdp_resolve_walk(root, rel, flags, 0600);
+	struct stat sa, sb;
+
+	if (want < 0) {
+		if (a != want || b != want)
+			fail_msg("%s: openat2 %d, walk %d, want %d", rel, a, b, want);
+		return;
+	}
+	if (a < 0 || b < 0)
+		fail_msg("%s: openat2 %d, walk %d", rel, a, b);
+	assert_int_equal(fstat(a, &sa), 0);
+	assert_int_equal(fstat(b, &sb), 0);
+	assert_true(sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev);
+	close(a);
+	close(b);
+}
+
+static void test_resolve_beneath(void **state)
+{
+	char dir[] = "/tmp/mdp-resolve-XXXXXX", tree[PATH_MAX];
+	int root;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	make_tree(dir);
+	snprintf(tree, sizeof(tree), "%s/tree", dir);
+	assert_true((root = open(tree, O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0);
+	same_answer(root, "a/b/file", O_RDONLY, 0);
+	same_answer(root, "in/file", O_RDONLY, 0);
+	same_answer(root, "filelink", O_RDONLY, 0);
+	same_answer(root, "a/up2/b/file", O_RDONLY, 0);
+	same_answer(root, "a/../a/b//file", O_RDONLY, 0);
+	same_answer(root, "", O_RDONLY | O_DIRECTORY, 0);
+	same_answer(root, "in", O_PATH, 0);
+	same_answer(root, "in", O_PATH | O_DIRECTORY, 0);
+	same_answer(root, "in", O_RDONLY | O_DIRECTORY, 0);
+	same_answer(root, "a/b/file", O_RDONLY | O_DIRECTORY, -ENOTDIR);
+	same_answer(root, "absout", O_PATH | O_DIRECTORY, -EXDEV);
+	same_answer(root, "up", O_RDONLY | O_DIRECTORY, -EXDEV);
+	same_answer(root, "in", O_PATH | O_NOFOLLOW, 0); /* the link itself */
+	same_answer(root, "abs", O_PATH | O_NOFOLLOW, 0);
+	same_answer(root, "abs/passwd", O_RDONLY, -EXDEV);
+	same_answer(root, "absout/file", O_RDONLY, -EXDEV);
+	same_answer(root, "up/file", O_RDONLY, -EXDEV);
+	same_answer(root, "..", O_PATH, -EXDEV);
+	same_answer(root, "a/../../outside/file", O_RDONLY, -EXDEV);
+	same_answer(root, "abs", O_RDONLY, -EXDEV);
+	same_answer(root, "up", O_PATH, -EXDEV);
+	same_answer(root, "loop", O_RDONLY, -ELOOP);
+	same_answer(root, "filelink", O_RDONLY | O_NOFOLLOW, -ELOOP);
+	same_answer(root, "dang", O_RDONLY, -ENOENT);
+	same_answer(root, "a/b/file/x", O_RDONLY, -ENOTDIR);
+	/* Creating through a link inside works; through one out of the tree, nothing is made. */
+	same_answer(root, "in/new", O_WRONLY | O_CREAT, 0);
+	same_answer(root, "up/new", O_WRONLY | O_CREAT, -EXDEV);
+	same_answer(root, "absout/new", O_WRONLY | O_CREAT, -EXDEV);
+	close(root);
+	sh("test -f '%s/tree/a/b/new' && test ! -e '%s/outside/new' && rm -rf '%s'", dir, dir, dir);
+}
+
+/* Every access of root refuses a path that leads out of a fixture root, and touches nothing. */
+static void test_root_refuses_escape(void **state)
+{
+	char dir[] = "/tmp/mdp-resolve-XXXXXX", tree[PATH_MAX], buf[64];
+	struct mdp_root r;
+	char **names;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	make_tree(dir);
+	snprintf(tree, sizeof(tree), "%s/tree", dir);
+	assert_int_equal(mdp_root_init(&r, tree), 0);
+	assert_true(mdp_root_read(&r, "/in/file", buf, sizeof(buf)) == 3);
+	for (int i = 0; i < 2; i++) {
+		const char *d = i ? "/up" : "/absout";
+		char sys[64], sys2[64];
+		snprintf(sys, sizeof(sys), "%s/file", d);
+		snprintf(sys2, sizeof(sys2), "%s/new/deeper", d);
+		assert_int_equal(mdp_root_read(&r, sys, buf, sizeof(buf)), -EXDEV);
+		assert_int_equal(mdp_root_write(&r, sys, "evil\n"), -EXDEV);
+		assert_int_equal(mdp_root_list(&r, d, &names, &n), -EXDEV);
+		assert_int_equal(mdp_root_readlink(&r, sys, buf, sizeof(buf)), -EXDEV);
+		assert_int_equal(mdp_root_open(&r, sys, O_RDONLY, 0), -EXDEV);
+		assert_int_equal(mdp_root_mkdir_p(&r, sys2, 0700), -EXDEV);
+		assert_int_equal(mdp_root_mkdir_p(&r, d, 0700), -EXDEV);
+		assert_int_equal(mdp_root_unlink(&r, sys), -EXDEV);
+		assert_int_equal(mdp_root_replace(&r, sys, "evil\n", 5, 0600), -EXDEV);
+		assert_false(mdp_root_exists(&r, sys));
+	}
+	assert_string_equal(mdp_root_strerror(EXDEV), "a symbolic link leads out of the root");
+	mdp_root_fini(&r);
+	sh("cd '%s/outside' && test \"$(ls)\" = file && test \"$(cat file)\" = out && rm -rf '%s'",
+	   dir, dir);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_paths),          cmocka_unit_test(test_registry),
-	    cmocka_unit_test(test_values),         cmocka_unit_test(test_fixture_kernel_rendering),
+	    cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_fixture_kernel_rendering),
 	    cmocka_unit_test(test_replace_atomic),
+	    cmocka_unit_test(test_resolve_beneath),
+	    cmocka_unit_test(test_root_refuses_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,6 +64,7 @@ static int teardown(void **state)
 	struct fx *f = *state;
 
 	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	mdp_root_fini(&f->r);
 	mdp_diags_free(&f->d);
 	free(f);
 	return 0;

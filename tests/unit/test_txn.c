@@ -116,6 +116,7 @@ static void env_setup(struct env *e, const char *fixture)
 
 static void env_teardown(struct env *e)
 {
+	mdp_root_fini(&e->r);
 	sh("rm -rf '%s'", e->dir);
 }
 
