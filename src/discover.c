@@ -524,7 +524,8 @@ static bool uuid_from_sysfs(const struct walk *w, struct mdp_array *a)
 #define MDADM_TIMEOUT_MS 10000
 
 /* `mdadm --detail --export /dev/mdN` through exec: no shell, fixed paths, bounded time. */
-static int uuid_from_mdadm(const struct mdp_root *r, const char *md, char *out, size_t cap)
+static int uuid_from_mdadm(const struct mdp_root *r, const char *md, char *out, size_t cap,
+			   struct mdp_diags *d)
 {
 	const char *argv[] = {"mdadm", "--detail", "--export", NULL, NULL};
 	struct mdp_exec_result *res;
@@ -536,7 +537,7 @@ static int uuid_from_mdadm(const struct mdp_root *r, const char *md, char *out, 
 	argv[3] = dev;
 	if (!(res = malloc(sizeof(*res))))
 		return -ENOMEM;
-	err = mdp_exec_run(r, argv, MDADM_TIMEOUT_MS, res);
+	err = mdp_exec_run(r, argv, MDADM_TIMEOUT_MS, res, d);
 	if (!err && res->exit_code != 0)
 		err = -EIO;
 	if (!err)
@@ -672,7 +673,7 @@ static void read_uuid(const struct walk *w, struct mdp_array *a)
 {
 	if (uuid_from_sysfs(w, a)) {
 		a->uuid_source = "md/uuid";
-	} else if (!uuid_from_mdadm(w->r, a->name, a->uuid, sizeof(a->uuid))) {
+	} else if (!uuid_from_mdadm(w->r, a->name, a->uuid, sizeof(a->uuid), w->d)) {
 		a->uuid_source = "mdadm";
 	} else if (uuid_from_superblock(w, a)) {
 		a->uuid_source = "superblock";

@@ -9,6 +9,11 @@
  * /dev/null; stdout and stderr captured together (the first
  * MDP_EXEC_OUT_MAX - 1 bytes kept); no inherited descriptors; and a
  * timeout after which the child's whole process group is killed.
+ *
+ * Under a root other than "/" a tool runs only when it and every directory
+ * from the root down to it are owned by root or the caller, none writable
+ * by group or others and none a symlink (mdp_root_trusted); a refusal is a
+ * diagnostic naming the file and why.
  */
 #ifndef MDP_EXEC_H
 #define MDP_EXEC_H
@@ -16,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diag.h"
 #include "root.h"
 
 #define MDP_EXEC_OUT_MAX 4096
@@ -34,7 +40,7 @@ struct mdp_exec_result {
 /*
  * Find prog (a bare name, no '/') in MDP_EXEC_PATH under the root. path
  * gets the host path to execute. -ENOENT when none is executable, -EINVAL
- * for a name with a '/'.
+ * for a name with a '/'. It does not judge trust: mdp_exec_run does.
  */
 int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t len);
 
@@ -44,10 +50,11 @@ int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t
  * under a fixture root, MDPROFILE_ROOT=<prefix>. Returns 0 when the child
  * ran and exited (look at res->exit_code), -ETIMEDOUT when it was killed
  * after the timeout (res filled, res->timed_out set), -ENOENT when the
- * program is not found, another -errno when it could not be started.
+ * program is not found, -EPERM when it was refused (the reason in d, once
+ * per file), another -errno when it could not be started.
  */
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
-		 struct mdp_exec_result *res);
+		 struct mdp_exec_result *res, struct mdp_diags *d);
 
 /* The first line of the output (at most cap - 1 bytes), "" when there is none. */
 void mdp_exec_first_line(const struct mdp_exec_result *res, char *buf, size_t cap);

@@ -436,6 +436,82 @@ int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data
 	return err;
 }
 
+/* ---- trust ---------------------------------------------------------------- */
+
+/* Why the component of sys ending at end (st, last or a directory) is not trusted; 0 if it is. */
+static int distrust(const struct mdp_root *r, const char *sys, size_t end, const struct stat *st,
+		    bool last, char *why, size_t cap)
+{
+	char dir[PATH_MAX + 16] = "";
+
+	if (!last)
+		snprintf(dir, sizeof(dir), "directory %s%.*s is ", r->prefix, (int)end, sys);
+	if (S_ISLNK(st->st_mode))
+		snprintf(why, cap, "%s%.*s is a symbolic link", last ? "it" : r->prefix,
+			 last ? 0 : (int)end, sys);
+	else if (!last && !S_ISDIR(st->st_mode))
+		return -ENOTDIR;
+	else if (last && !S_ISREG(st->st_mode))
+		snprintf(why, cap, "not a regular file");
+	else if (st->st_uid != 0 && st->st_uid != geteuid())
+		snprintf(why, cap, "%snot owned by root or the caller (uid %u)", dir,
+			 (unsigned)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, cap, "%sgroup/world-writable (mode %04o)", dir,
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return 0;
+	return -EPERM;
+}
+
+/* Step from dir to the component of sys at [start, end), never following a link. */
+static int trust_step(const struct mdp_root *r, const char *sys, size_t start, size_t end, int *dir,
+		      char *why, size_t cap)
+{
+	char name[NAME_MAX + 1];
+	struct stat st;
+	int fd, err;
+
+	if (end - start > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, sys + start, end - start);
+	name[end - start] = '\0';
+	if (!strcmp(name, "."))
+		return -EINVAL;
+	if ((fd = openat(*dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : 0;
+	if (!err)
+		err =
+		    distrust(r, sys, end, &st, sys[end + strspn(sys + end, "/")] == '\0', why, cap);
+	close(*dir);
+	*dir = fd;
+	return err;
+}
+
+int mdp_root_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap)
+{
+	size_t i = 0;
+	int dir, err = 0;
+
+	if (!sys_ok(sys))
+		return -EINVAL;
+	dir = mdp_root_is_real(r) ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)
+				  : fcntl(r->fd, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return -errno;
+	while (!err) {
+		i += strspn(sys + i, "/");
+		if (!sys[i])
+			break;
+		size_t end = i + strcspn(sys + i, "/");
+		err = trust_step(r, sys, i, end, &dir, why, cap);
+		i = end;
+	}
+	close(dir);
+	return err;
+}
+
 const char *mdp_root_strerror(int err)
 {
 	return err == EXDEV ? "a symbolic link leads out of the root" : strerror(err);

@@ -93,6 +93,17 @@ int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size
 /* Write a value to a kernel attribute through ops->write (value as given). */
 int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value);
 
+/*
+ * May mdprofile trust sys under this root (run it, or take orders from it)?
+ * The file and every directory from the root down to it must be owned by
+ * root or the caller, not writable by group or others, and none may be a
+ * symlink, so that nobody else can change or swap it. 0, or -EPERM with
+ * the reason in why ("group/world-writable (mode 0775)", or "/R/usr is a
+ * symbolic link" when it is a directory on the way); another -errno when
+ * a component cannot be examined.
+ */
+int mdp_root_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap);
+
 /* strerror(err) for errors from this module: EXDEV says a link leads out of the root. */
 const char *mdp_root_strerror(int err);
 

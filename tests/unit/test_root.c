@@ -312,6 +312,43 @@ static void test_root_refuses_escape(void **state)
 	   dir, dir);
 }
 
+/* Who may have changed a file decides whether it may run: see mdp_root_trusted. */
+static void test_trusted(void **state)
+{
+	char dir[] = "/tmp/mdp-trust-XXXXXX", why[PATH_MAX + 64], want[PATH_MAX + 64];
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	sh("cd '%s' && mkdir -p usr/sbin && echo '#!/bin/sh' >usr/sbin/t && chmod 0755 usr usr/sbin"
+	   " usr/sbin/t && ln -s usr/sbin sbin",
+	   dir);
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), 0);
+	sh("chmod 0775 '%s/usr/sbin/t'", dir);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "group/world-writable (mode 0775)");
+	sh("chmod 0755 '%s/usr/sbin/t' && chmod 0777 '%s/usr'", dir, dir);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s/usr is group/world-writable (mode 0777)",
+		 r.prefix);
+	assert_string_equal(why, want);
+	sh("chmod 0755 '%s/usr'", dir);
+	assert_int_equal(mdp_root_trusted(&r, "/sbin/t", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "%s/sbin is a symbolic link", r.prefix);
+	assert_string_equal(why, want);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "not a regular file");
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/none", why, sizeof(why)), -ENOENT);
+	if (geteuid() == 0) {
+		sh("chown 1000 '%s/usr/sbin/t'", dir);
+		assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
+		assert_string_equal(why, "not owned by root or the caller (uid 1000)");
+	}
+	mdp_root_fini(&r);
+	sh("rm -rf '%s'", dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +359,7 @@ int main(void)
 	    cmocka_unit_test(test_replace_atomic),
 	    cmocka_unit_test(test_resolve_beneath),
 	    cmocka_unit_test(test_root_refuses_escape),
+	    cmocka_unit_test(test_trusted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
