@@ -8,7 +8,10 @@
  * carries its own fake tools; a fixed minimal environment; stdin from
  * /dev/null; stdout and stderr captured together (the first
  * MDP_EXEC_OUT_MAX - 1 bytes kept); no inherited descriptors; and a
- * timeout after which the child's whole process group is killed.
+ * timeout after which the child's whole process group is killed. A
+ * descendant that left that group (setsid, a daemon's double fork)
+ * survives the kill: that is how a service manager starts what it serves,
+ * so it is accepted, not chased.
  *
  * Under a root other than "/" a tool runs only when it and every directory
  * from the root down to it are owned by root or the caller, none writable
