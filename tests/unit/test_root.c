@@ -3,6 +3,7 @@
  * that decide where mdprofile may write.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,15 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include "resolve.h"
 #include "root.h"
+#include "support.h"
 #include "tunable.h"
 
 static void put(const char *dir, const char *rel, const char *text)
@@ -185,19 +185,6 @@ static void test_replace_atomic(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_int_equal(system(cmd), 0);
-}
-
 /*
  * A tree with every kind of link: inside (relative, also through ".."),
  * out by an absolute target, out by "..", a loop and a dangling one.
@@ -205,11 +192,12 @@ static void sh(const char *fmt, ...)
  */
 static void make_tree(const char *dir)
 {
-	sh("cd '%s' && mkdir -p tree/a/b outside && echo in >tree/a/b/file &&"
-	   " echo out >outside/file && cd tree && ln -s a/b in && ln -s /etc abs &&"
-	   " ln -s ../outside up && ln -s ../a a/up2 && ln -s loop loop && ln -s nothere dang &&"
-	   " ln -s in/file filelink && ln -s '%s/outside' absout",
-	   dir, dir);
+	test_sh(
+	    "cd '%s' && mkdir -p tree/a/b outside && echo in >tree/a/b/file &&"
+	    " echo out >outside/file && cd tree && ln -s a/b in && ln -s /etc abs &&"
+	    " ln -s ../outside up && ln -s ../a a/up2 && ln -s loop loop && ln -s nothere dang &&"
+	    " ln -s in/file filelink && ln -s '%s/outside' absout",
+	    dir, dir);
 }
 
 /* Both resolvers give the same answer: the same file, or the same error. */
@@ -273,7 +261,8 @@ static void test_resolve_beneath(void **state)
 	same_answer(root, "up/new", O_WRONLY | O_CREAT, -EXDEV);
 	same_answer(root, "absout/new", O_WRONLY | O_CREAT, -EXDEV);
 	close(root);
-	sh("test -f '%s/tree/a/b/new' && test ! -e '%s/outside/new' && rm -rf '%s'", dir, dir, dir);
+	test_sh("test -f '%s/tree/a/b/new' && test ! -e '%s/outside/new' && rm -rf '%s'", dir, dir,
+		dir);
 }
 
 /* Every access of root refuses a path that leads out of a fixture root, and touches nothing. */
@@ -308,8 +297,9 @@ static void test_root_refuses_escape(void **state)
 	}
 	assert_string_equal(mdp_root_strerror(EXDEV), "a symbolic link leads out of the root");
 	mdp_root_fini(&r);
-	sh("cd '%s/outside' && test \"$(ls)\" = file && test \"$(cat file)\" = out && rm -rf '%s'",
-	   dir, dir);
+	test_sh(
+	    "cd '%s/outside' && test \"$(ls)\" = file && test \"$(cat file)\" = out && rm -rf '%s'",
+	    dir, dir);
 }
 
 /* Who may have changed a file decides whether it may run: see mdp_root_trusted. */
@@ -320,20 +310,21 @@ static void test_trusted(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	sh("cd '%s' && mkdir -p usr/sbin && echo '#!/bin/sh' >usr/sbin/t && chmod 0755 usr usr/sbin"
-	   " usr/sbin/t && ln -s usr/sbin sbin",
-	   dir);
+	test_sh("cd '%s' && mkdir -p usr/sbin && echo '#!/bin/sh' >usr/sbin/t && chmod 0755 usr "
+		"usr/sbin"
+		" usr/sbin/t && ln -s usr/sbin sbin",
+		dir);
 	assert_int_equal(mdp_root_init(&r, dir), 0);
 	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), 0);
-	sh("chmod 0775 '%s/usr/sbin/t'", dir);
+	test_sh("chmod 0775 '%s/usr/sbin/t'", dir);
 	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
 	assert_string_equal(why, "group/world-writable (mode 0775)");
-	sh("chmod 0755 '%s/usr/sbin/t' && chmod 0777 '%s/usr'", dir, dir);
+	test_sh("chmod 0755 '%s/usr/sbin/t' && chmod 0777 '%s/usr'", dir, dir);
 	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
 	snprintf(want, sizeof(want), "directory %s/usr is group/world-writable (mode 0777)",
 		 r.prefix);
 	assert_string_equal(why, want);
-	sh("chmod 0755 '%s/usr'", dir);
+	test_sh("chmod 0755 '%s/usr'", dir);
 	assert_int_equal(mdp_root_trusted(&r, "/sbin/t", why, sizeof(why)), -EPERM);
 	snprintf(want, sizeof(want), "%s/sbin is a symbolic link", r.prefix);
 	assert_string_equal(why, want);
@@ -341,12 +332,12 @@ static void test_trusted(void **state)
 	assert_string_equal(why, "not a regular file");
 	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/none", why, sizeof(why)), -ENOENT);
 	if (geteuid() == 0) {
-		sh("chown 1000 '%s/usr/sbin/t'", dir);
+		test_sh("chown 1000 '%s/usr/sbin/t'", dir);
 		assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
 		assert_string_equal(why, "not owned by root or the caller (uid 1000)");
 	}
 	mdp_root_fini(&r);
-	sh("rm -rf '%s'", dir);
+	test_sh("rm -rf '%s'", dir);
 }
 
 int main(void)

@@ -21,6 +21,7 @@
 #include "discover.h"
 #include "plan.h"
 #include "profile.h"
+#include "support.h"
 #include "txn.h"
 
 enum fkind { F_NONE, F_WRITE, F_WRITE_FROM, F_FSYNC, F_RENAME, F_CLAMP };
@@ -87,17 +88,6 @@ struct env {
 	struct faults f;
 };
 
-static void sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_int_equal(system(cmd), 0);
-}
-
 static void env_setup(struct env *e, const char *fixture)
 {
 	const char *src = getenv("MDP_SRCDIR");
@@ -105,8 +95,8 @@ static void env_setup(struct env *e, const char *fixture)
 	snprintf(e->dir, sizeof(e->dir), "/tmp/mdp-txn-XXXXXX");
 	assert_non_null(mkdtemp(e->dir));
 	snprintf(e->root, sizeof(e->root), "%s/root", e->dir);
-	sh("cp -a '%s/tests/fixtures/%s' '%s' && cp -a '%s' '%s/snap'", src ? src : ".", fixture,
-	   e->root, e->root, e->dir);
+	test_sh("cp -a '%s/tests/fixtures/%s' '%s' && cp -a '%s' '%s/snap'", src ? src : ".",
+		fixture, e->root, e->root, e->dir);
 	assert_int_equal(mdp_root_init(&e->r, e->root), 0);
 	memset(&e->f, 0, sizeof(e->f));
 	e->f.ops = (struct mdp_root_ops){f_write, f_fsync, f_rename};
@@ -117,7 +107,7 @@ static void env_setup(struct env *e, const char *fixture)
 static void env_teardown(struct env *e)
 {
 	mdp_root_fini(&e->r);
-	sh("rm -rf '%s'", e->dir);
+	test_sh("rm -rf '%s'", e->dir);
 }
 
 /* The fixture's system files equal the snapshot; mdprofile's lock is its own. */

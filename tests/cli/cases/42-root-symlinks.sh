@@ -22,35 +22,27 @@ expect_outside_unchanged() {
 		_fail "$1: something outside the root changed: $(ls -A "$OUT")"
 }
 
-# The dev.raid sysctls, by an absolute link.
-fixture ds-dsm6-reshape
-fakes dsm6 synoindexd=running
-escape proc/sys/dev/raid "$OUT"
-snapshot
-run apply reshape-fast
-expect_exit 3
-expect_stderr <<'EOF2'
-mdprofile: /proc/sys/dev/raid/speed_limit_min: a symbolic link leads out of the root
+# refused DIR TARGET ATTR: with DIR a link to TARGET, commands stop at reading ATTR.
+refused() {
+	fixture ds-dsm6-reshape
+	fakes dsm6 synoindexd=running
+	escape "$1" "$2"
+	snapshot
+	run apply reshape-fast
+	expect_exit 3
+	expect_stderr <<EOF2
+mdprofile: $3: a symbolic link leads out of the root
 mdprofile: cannot read the system state: a symbolic link leads out of the root
 EOF2
-expect_outside_unchanged "proc/sys/dev/raid -> $OUT"
-expect_unchanged "raid link"
-run status
-expect_exit 3
+	expect_outside_unchanged "$1 -> $2"
+	expect_unchanged "$1 -> $2"
+	run status
+	expect_exit 3
+}
 
-# An array's queue/ directory, by a relative link that climbs out.
-fixture ds-dsm6-reshape
-fakes dsm6 synoindexd=running
-escape sys/block/md2/queue ../../../../outside
-snapshot
-run apply reshape-fast
-expect_exit 3
-expect_stderr <<'EOF2'
-mdprofile: /sys/block/md2/queue/read_ahead_kb: a symbolic link leads out of the root
-mdprofile: cannot read the system state: a symbolic link leads out of the root
-EOF2
-expect_outside_unchanged "sys/block/md2/queue -> ../../../../outside"
-expect_unchanged "queue link"
+# The dev.raid sysctls by an absolute link; an array's queue/ by a relative one that climbs out.
+refused proc/sys/dev/raid "$OUT" /proc/sys/dev/raid/speed_limit_min
+refused sys/block/md2/queue ../../../../outside /sys/block/md2/queue/read_ahead_kb
 
 # mdprofile's own state directory: the lock and the journal stay in the tree.
 fixture ds-dsm6-reshape

@@ -5,6 +5,7 @@
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/sbin"
 chmod 0755 "$ROOT/sbin"
+# shellcheck disable=SC2016 # the fake expands them, not this shell
 printf '%s\n' '#!/bin/sh' 'echo "$*" >>"$MDPROFILE_ROOT/mdadm.log"' \
 	'echo MD_UUID=00112233:44556677:8899aabb:ccddeeff' >"$ROOT/sbin/mdadm"
 chmod 0775 "$ROOT/sbin/mdadm"
