@@ -292,26 +292,25 @@ nomem:
 /* The link itself, never followed: the directory holding it is resolved beneath the root. */
 int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
 {
-	const char *name;
 	ssize_t n;
-	int dfd, err = 0;
+	int err;
 
 	if (cap == 0)
 		return -EINVAL;
 	if (mdp_root_is_real(r) && sys_ok(sys)) {
 		n = readlink(sys, buf, cap - 1); /* hot on the real root: one syscall */
+		err = n < 0 ? -errno : 0;
 	} else {
-		if ((dfd = root_parent(r, sys, O_PATH, &name)) < 0)
+		const char *name;
+		int dfd = root_parent(r, sys, O_PATH, &name);
+		if (dfd < 0)
 			return dfd;
 		n = readlinkat(dfd, name, buf, cap - 1);
-		if (n < 0)
-			err = -errno;
+		err = n < 0 ? -errno : 0;
 		close(dfd);
-		if (err)
-			return err;
 	}
-	if (n < 0)
-		return -errno;
+	if (err)
+		return err;
 	buf[n] = '\0';
 	return 0;
 }
