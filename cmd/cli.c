@@ -82,7 +82,7 @@ int cli_discover(struct cli *cli, unsigned skip, struct mdp_system *s)
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
 	if (err) {
-		cli_err(cli, "cannot read the system state: %s", strerror(-err));
+		cli_err(cli, "cannot read the system state: %s", mdp_root_strerror(-err));
 		return MDP_EXIT_FAILED;
 	}
 	return 0;

@@ -1,9 +1,19 @@
-/* fault: MDPROFILE_FAULT test seam for end-to-end tests (see fault.c). */
+/*
+ * fault: the command layer's hook for the MDPROFILE_FAULT test seam.
+ *
+ * The seam itself (tests/seams/fault.c) is compiled only into test and
+ * lab builds, which define MDP_FAULT_SEAM: the sanitizer build of the CLI
+ * tests, the valgrind build and the VM lab's static build. Without the
+ * flag these hooks do nothing, so the release and static binaries ignore
+ * MDPROFILE_FAULT: what users run cannot fail or crash on purpose.
+ */
 #ifndef MDP_FAULT_H
 #define MDP_FAULT_H
 
 #include "root.h"
 #include "services.h"
+
+#ifdef MDP_FAULT_SEAM
 
 enum fault_kind {
 	FAULT_NONE,
@@ -15,17 +25,41 @@ enum fault_kind {
 	FAULT_RENAME
 };
 
+/* The wrappers find this around their own ops table and call the ops they replaced. */
 struct fault {
+	struct mdp_root_ops ops;          /* root's ops, wrapped */
+	const struct mdp_root_ops *inner; /* the ops they replaced */
+	struct mdp_svc_ops svc_ops;       /* the backend's ops, pause/resume counted */
+	const struct mdp_svc_ops *svc_inner;
 	enum fault_kind kind;
 	unsigned k;
 	unsigned writes, fsyncs, renames, svc_calls;
-	struct mdp_svc_ops svc_ops; /* the backend's ops with counting wrappers */
-	const struct mdp_svc_ops *svc_real;
 };
 
-/* Parse spec ("write:3") and install the fault ops on r. -EINVAL on a bad spec. */
+/* Parse spec ("write:3") and wrap r's ops. Unset or empty: nothing. -EINVAL on a bad spec. */
 int fault_setup(struct mdp_root *r, struct fault *f, const char *spec);
 /* For crash-after-service:K, wrap b's pause/resume to count them. */
 void fault_wrap_services(struct fault *f, struct mdp_svc_backend *b);
 
+#else
+
+struct fault {
+	char unused; /* C has no empty structs */
+};
+
+static inline int fault_setup(struct mdp_root *r, struct fault *f, const char *spec)
+{
+	(void)r;
+	(void)f;
+	(void)spec;
+	return 0;
+}
+
+static inline void fault_wrap_services(struct fault *f, struct mdp_svc_backend *b)
+{
+	(void)f;
+	(void)b;
+}
+
+#endif
 #endif

@@ -280,7 +280,7 @@ static int setup_lock(struct cli *cli)
 		return MDP_EXIT_FAILED;
 	}
 	if (err) {
-		cli_err(cli, "cannot take the lock %s: %s", MDP_LOCK, strerror(-err));
+		cli_err(cli, "cannot take the lock %s: %s", MDP_LOCK, mdp_root_strerror(-err));
 		return MDP_EXIT_FAILED;
 	}
 	/* After the lock: Ctrl-C still ends a --wait for it. */

@@ -119,7 +119,7 @@ static ssize_t walk_fail(struct walk *w, const char *path, ssize_t err)
 {
 	if (!w->err)
 		w->err = (int)err;
-	mdp_diags_add(w->d, NULL, 0, 0, "cannot read %s: %s", path, strerror((int)-err));
+	mdp_diags_add(w->d, NULL, 0, 0, "cannot read %s: %s", path, mdp_root_strerror((int)-err));
 	return err;
 }
 
@@ -184,7 +184,8 @@ static int list_blk(struct walk *w)
 	if (w->blk_loaded)
 		return 0;
 	if ((err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk))) {
-		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s", strerror(-err));
+		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s",
+			      mdp_root_strerror(-err));
 		return err;
 	}
 	w->blk_loaded = true;
@@ -655,7 +656,8 @@ static bool uuid_from_udev(struct walk *w, struct mdp_array *a)
 #define MDADM_TIMEOUT_MS 10000
 
 /* `mdadm --detail --export /dev/mdN` through exec: no shell, fixed paths, bounded time. */
-static int uuid_from_mdadm(const struct mdp_root *r, const char *md, char *out, size_t cap)
+static int uuid_from_mdadm(const struct mdp_root *r, const char *md, char *out, size_t cap,
+			   struct mdp_diags *d)
 {
 	const char *argv[] = {"mdadm", "--detail", "--export", NULL, NULL};
 	struct mdp_exec_result *res;
@@ -667,7 +669,7 @@ static int uuid_from_mdadm(const struct mdp_root *r, const char *md, char *out, 
 	argv[3] = dev;
 	if (!(res = malloc(sizeof(*res))))
 		return -ENOMEM;
-	err = mdp_exec_run(r, argv, MDADM_TIMEOUT_MS, res);
+	err = mdp_exec_run(r, argv, MDADM_TIMEOUT_MS, res, d);
 	if (!err && res->exit_code != 0)
 		err = -EIO;
 	if (!err)
@@ -811,7 +813,7 @@ static void read_uuid(struct walk *w, struct mdp_array *a)
 		a->uuid_source = "udev";
 	} else if (uuid_from_sysfs(w, a)) {
 		a->uuid_source = "md/uuid";
-	} else if (!uuid_from_mdadm(w->r, a->name, a->uuid, sizeof(a->uuid))) {
+	} else if (!uuid_from_mdadm(w->r, a->name, a->uuid, sizeof(a->uuid), w->d)) {
 		a->uuid_source = "mdadm";
 	} else if (uuid_from_superblock(w, a)) {
 		a->uuid_source = "superblock";

@@ -13,6 +13,10 @@
  * - The pipe is polled together with waitpid(WNOHANG): a daemon started by
  *   the tool may hold the pipe open long after the tool itself exited, so
  *   EOF alone cannot mean "done".
+ * - Under a root other than "/", the tree is whoever made it, yet mdprofile
+ *   often runs as root, even for read-only commands (status runs mdadm): a
+ *   tool there runs only if nobody but root or the caller can have changed
+ *   it or its directories (mdp_root_trusted), the rule profiles follow.
  */
 #include "exec.h"
 
@@ -24,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,22 +41,71 @@ static const char *const exec_dirs[] = {
     "/usr/syno/sbin", "/usr/syno/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin",
 };
 
-int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t len)
+/* Is sys a file we could execute? Under a fixture root, looked at beneath it. */
+static bool exec_candidate(const struct mdp_root *r, const char *sys)
 {
-	char sys[PATH_MAX];
+	struct stat st;
+	int fd;
+	bool ok;
 
+	if (mdp_root_is_real(r))
+		return !access(sys, X_OK) && !mdp_root_is_dir(r, sys);
+	if ((fd = mdp_root_open(r, sys, O_PATH, 0)) < 0)
+		return false;
+	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+	close(fd);
+	return ok;
+}
+
+/* The system path of the first prog in exec_dirs. */
+static int exec_lookup(const struct mdp_root *r, const char *prog, char *sys, size_t len)
+{
 	if (!prog || !*prog || strchr(prog, '/'))
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(exec_dirs) / sizeof(exec_dirs[0]); i++) {
-		int n = snprintf(sys, sizeof(sys), "%s/%s", exec_dirs[i], prog);
-		if (n < 0 || (size_t)n >= sizeof(sys))
+		int n = snprintf(sys, len, "%s/%s", exec_dirs[i], prog);
+		if (n < 0 || (size_t)n >= len)
 			return -ENAMETOOLONG;
-		if (mdp_root_path(r, sys, path, len))
-			continue;
-		if (!access(path, X_OK) && !mdp_root_is_dir(r, sys))
+		if (exec_candidate(r, sys))
 			return 0;
 	}
 	return -ENOENT;
+}
+
+int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t len)
+{
+	char sys[PATH_MAX];
+	int err = exec_lookup(r, prog, sys, sizeof(sys));
+
+	return err ? err : mdp_root_path(r, sys, path, len);
+}
+
+/* Discovery may want mdadm once per array: one refusal per file is enough. */
+static void exec_refuse(struct mdp_diags *d, const char *path, const char *why)
+{
+	char msg[PATH_MAX + 160];
+
+	snprintf(msg, sizeof(msg), "refusing to run it: %s", why);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].file && !strcmp(d->v[i].file, path) && !strcmp(d->v[i].msg, msg))
+			return;
+	mdp_diags_add(d, path, 0, 0, "%s", msg);
+}
+
+/* The tool at sys may run: always on the real root, else when mdp_root_trusted says so. */
+static int exec_trust(const struct mdp_root *r, const char *sys, struct mdp_diags *d)
+{
+	char why[PATH_MAX + 96], path[PATH_MAX];
+	int err;
+
+	if (mdp_root_is_real(r) || !(err = mdp_root_trusted(r, sys, why, sizeof(why))))
+		return 0;
+	if (err != -EPERM)
+		snprintf(why, sizeof(why), "cannot check it: %s", mdp_root_strerror(-err));
+	if (mdp_root_path(r, sys, path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", sys);
+	exec_refuse(d, path, why);
+	return -EPERM;
 }
 
 void mdp_exec_first_line(const struct mdp_exec_result *res, char *buf, size_t cap)
@@ -206,9 +260,9 @@ static int exec_env(const struct mdp_root *r, char *rootvar, size_t len, char *e
 }
 
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
-		 struct mdp_exec_result *res)
+		 struct mdp_exec_result *res, struct mdp_diags *d)
 {
-	return mdp_exec_run_watched(r, argv, timeout_ms, res, NULL);
+	return mdp_exec_run_watched(r, argv, timeout_ms, res, d, NULL);
 }
 
 bool mdp_exec_group_alive(long pgid)
@@ -223,9 +277,10 @@ void mdp_exec_group_kill(long pgid)
 }
 
 int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
-			 struct mdp_exec_result *res, const struct mdp_exec_watch *w)
+			 struct mdp_exec_result *res, struct mdp_diags *d,
+			 const struct mdp_exec_watch *w)
 {
-	char path[PATH_MAX], rootvar[PATH_MAX + 32];
+	char sys[PATH_MAX], path[PATH_MAX], rootvar[PATH_MAX + 32];
 	char *envp[4];
 	int fds[2], err;
 	pid_t pid;
@@ -234,7 +289,8 @@ int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], uns
 	res->exit_code = -1;
 	if (!argv || !argv[0])
 		return -EINVAL;
-	if ((err = mdp_exec_find(r, argv[0], path, sizeof(path))) ||
+	if ((err = exec_lookup(r, argv[0], sys, sizeof(sys))) || (err = exec_trust(r, sys, d)) ||
+	    (err = mdp_root_path(r, sys, path, sizeof(path))) ||
 	    (err = exec_env(r, rootvar, sizeof(rootvar), envp)))
 		return err;
 	if (pipe2(fds, O_CLOEXEC))

@@ -8,7 +8,15 @@
  * carries its own fake tools; a fixed minimal environment; stdin from
  * /dev/null; stdout and stderr captured together (the first
  * MDP_EXEC_OUT_MAX - 1 bytes kept); no inherited descriptors; and a
- * timeout after which the child's whole process group is killed.
+ * timeout after which the child's whole process group is killed. A
+ * descendant that left that group (setsid, a daemon's double fork)
+ * survives the kill: that is how a service manager starts what it serves,
+ * so it is accepted, not chased.
+ *
+ * Under a root other than "/" a tool runs only when it and every directory
+ * from the root down to it are owned by root or the caller, none writable
+ * by group or others and none a symlink (mdp_root_trusted); a refusal is a
+ * diagnostic naming the file and why.
  */
 #ifndef MDP_EXEC_H
 #define MDP_EXEC_H
@@ -16,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diag.h"
 #include "root.h"
 
 #define MDP_EXEC_OUT_MAX 4096
@@ -34,7 +43,7 @@ struct mdp_exec_result {
 /*
  * Find prog (a bare name, no '/') in MDP_EXEC_PATH under the root. path
  * gets the host path to execute. -ENOENT when none is executable, -EINVAL
- * for a name with a '/'.
+ * for a name with a '/'. It does not judge trust: mdp_exec_run does.
  */
 int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t len);
 
@@ -44,10 +53,11 @@ int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t
  * under a fixture root, MDPROFILE_ROOT=<prefix>. Returns 0 when the child
  * ran and exited (look at res->exit_code), -ETIMEDOUT when it was killed
  * after the timeout (res filled, res->timed_out set), -ENOENT when the
- * program is not found, another -errno when it could not be started.
+ * program is not found, -EPERM when it was refused (the reason in d, once
+ * per file), another -errno when it could not be started.
  */
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
-		 struct mdp_exec_result *res);
+		 struct mdp_exec_result *res, struct mdp_diags *d);
 
 /*
  * Told the child's process group right after it starts, before the wait:
@@ -61,7 +71,8 @@ struct mdp_exec_watch {
 
 /* mdp_exec_run, telling w (when not NULL) the child's process group. */
 int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
-			 struct mdp_exec_result *res, const struct mdp_exec_watch *w);
+			 struct mdp_exec_result *res, struct mdp_diags *d,
+			 const struct mdp_exec_watch *w);
 
 /* Whether process group pgid still has a member (EPERM counts: it exists). */
 bool mdp_exec_group_alive(long pgid);

@@ -1,12 +1,19 @@
 /*
- * root: system paths under a prefix, and the write/fsync/rename seam.
+ * root: system paths under a prefix, resolved beneath it, and the
+ * write/fsync/rename seam.
  *
  * mdprofile runs against the real system (prefix "") or a fixture tree
- * (--root DIR). This file is the only place that joins the two. The
- * mutating operations go through a const ops table so that tests can fail
- * or alter the k-th of them (see struct mdp_root_ops).
+ * (--root DIR). This file is the only place that joins the two. Every
+ * access opens through root_open(): open(2) as is on the real root, and
+ * mdp_resolve_open() beneath the prefix's descriptor under a fixture, so
+ * that no symlink in the tree can send a read, a write, the journal or the
+ * lock out of it. Operations on a name (mkdir, unlink, rename, readlink)
+ * resolve the directory that holds it the same way, then act on the name
+ * with the *at() call. The mutating operations go through a const ops
+ * table so that tests can fail or alter the k-th of them.
  */
 #include "root.h"
+#include "resolve.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,24 +27,32 @@
 int mdp_root_init(struct mdp_root *r, const char *dir)
 {
 	char real[PATH_MAX];
-	struct stat st;
+	int fd;
 
 	memset(r, 0, sizeof(*r));
-	r->ops = &mdp_root_default_ops;
+	r->fd = -1;
+	r->ops = &mdp_root_plain_ops;
 	if (!dir || !*dir || !strcmp(dir, "/"))
 		return 0;
 	if (!realpath(dir, real))
 		return -errno;
-	if (stat(real, &st))
+	if ((fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	if (!strcmp(real, "/"))
-		return 0;
-	if (strlen(real) >= sizeof(r->prefix))
-		return -ENAMETOOLONG;
+	if (!strcmp(real, "/") || strlen(real) >= sizeof(r->prefix)) {
+		close(fd);
+		return strcmp(real, "/") ? -ENAMETOOLONG : 0;
+	}
 	strcpy(r->prefix, real);
+	r->fd = fd;
+	r->ops = &mdp_root_fixture_ops;
 	return 0;
+}
+
+void mdp_root_fini(struct mdp_root *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
 }
 
 bool mdp_root_is_real(const struct mdp_root *r)
@@ -45,13 +60,22 @@ bool mdp_root_is_real(const struct mdp_root *r)
 	return r->prefix[0] == '\0';
 }
 
+/* Only absolute system paths, never one that climbs out of the root by "..". */
+static bool sys_ok(const char *sys)
+{
+	size_t n;
+
+	if (!sys || sys[0] != '/')
+		return false;
+	n = strlen(sys);
+	return !strstr(sys, "/../") && !(n >= 3 && !strcmp(sys + n - 3, "/.."));
+}
+
 int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len)
 {
 	size_t pl, sl;
 
-	/* Only absolute system paths, never one that climbs out of the root. */
-	if (!sys || sys[0] != '/' || strstr(sys, "/../") ||
-	    (strlen(sys) >= 3 && !strcmp(sys + strlen(sys) - 3, "/..")))
+	if (!sys_ok(sys))
 		return -EINVAL;
 	/* Hot: every attribute read goes through here. */
 	pl = strlen(r->prefix);
@@ -63,19 +87,49 @@ int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t l
 	return 0;
 }
 
+/* open(2) of a system path, beneath the prefix under a fixture root. fd or -errno. */
+static int root_open(const struct mdp_root *r, const char *sys, int flags, mode_t mode)
+{
+	int fd;
+
+	if (!sys_ok(sys))
+		return -EINVAL;
+	if (!mdp_root_is_real(r))
+		return mdp_resolve_open(r->fd, sys + 1, flags, mode);
+	fd = open(sys, flags | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Open the directory holding sys (flags O_PATH or O_RDONLY); *name is sys's last component. */
+static int root_parent(const struct mdp_root *r, const char *sys, int flags, const char **name)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	size_t n;
+
+	if (!sys_ok(sys))
+		return -EINVAL;
+	slash = strrchr(sys, '/');
+	*name = slash + 1;
+	if (!**name || !strcmp(*name, "."))
+		return -EINVAL;
+	n = slash == sys ? 1 : (size_t)(slash - sys);
+	if (n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, sys, n);
+	dir[n] = '\0';
+	return root_open(r, dir, flags | O_DIRECTORY, 0);
+}
+
 ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
 {
-	char path[PATH_MAX];
 	size_t got = 0;
 	int fd, err;
 
 	if (cap == 0)
 		return -EINVAL;
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if ((fd = root_open(r, sys, O_RDONLY, 0)) < 0)
+		return fd;
 	while (got < cap - 1) {
 		ssize_t n = read(fd, buf + got, cap - 1 - got);
 		if (n < 0 && errno == EINTR)
@@ -111,15 +165,12 @@ ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf
 
 int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len)
 {
-	char path[PATH_MAX];
 	size_t cap = 4096, got = 0;
 	char *buf;
 	int fd, err;
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
+	if ((fd = root_open(r, sys, O_RDONLY, 0)) < 0)
+		return fd;
 	if (!(buf = malloc(cap))) {
 		close(fd);
 		return -ENOMEM;
@@ -160,11 +211,16 @@ fail:
 
 static int root_stat(const struct mdp_root *r, const char *sys, struct stat *st)
 {
-	char path[PATH_MAX];
+	int fd, err = 0;
 
-	if (mdp_root_path(r, sys, path, sizeof(path)))
-		return -1;
-	return stat(path, st);
+	if (mdp_root_is_real(r) && sys_ok(sys))
+		return stat(sys, st) ? -errno : 0;
+	if ((fd = root_open(r, sys, O_PATH, 0)) < 0)
+		return fd;
+	if (fstat(fd, st))
+		err = -errno;
+	close(fd);
+	return err;
 }
 
 bool mdp_root_exists(const struct mdp_root *r, const char *sys)
@@ -195,17 +251,19 @@ void mdp_root_free_list(char **names, size_t n)
 
 int mdp_root_list(const struct mdp_root *r, const char *sys_dir, char ***names, size_t *n)
 {
-	char path[PATH_MAX];
 	char **v = NULL;
 	size_t cnt = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
-	int err;
+	int fd, err;
 
-	if ((err = mdp_root_path(r, sys_dir, path, sizeof(path))))
+	if ((fd = root_open(r, sys_dir, O_RDONLY | O_DIRECTORY, 0)) < 0)
+		return fd;
+	if (!(d = fdopendir(fd))) {
+		err = -errno;
+		close(fd);
 		return err;
-	if (!(d = opendir(path)))
-		return -errno;
+	}
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -231,72 +289,93 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The link itself, never followed: the directory holding it is resolved beneath the root. */
 int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
 {
-	char path[PATH_MAX];
 	ssize_t n;
 	int err;
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
+	if (cap == 0)
+		return -EINVAL;
+	if (mdp_root_is_real(r) && sys_ok(sys)) {
+		n = readlink(sys, buf, cap - 1); /* hot on the real root: one syscall */
+		err = n < 0 ? -errno : 0;
+	} else {
+		const char *name;
+		int dfd = root_parent(r, sys, O_PATH, &name);
+		if (dfd < 0)
+			return dfd;
+		n = readlinkat(dfd, name, buf, cap - 1);
+		err = n < 0 ? -errno : 0;
+		close(dfd);
+	}
+	if (err)
 		return err;
-	n = readlink(path, buf, cap - 1);
-	if (n < 0)
-		return -errno;
 	buf[n] = '\0';
 	return 0;
 }
 
 int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value)
 {
-	char path[PATH_MAX];
-	int err;
+	return r->ops->write(r->ops, r, sys, value, strlen(value));
+}
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	return r->ops->write(r, path, value, strlen(value));
+static int mkdir_one(const struct mdp_root *r, const char *sys, mode_t mode)
+{
+	const char *name;
+	int dfd = root_parent(r, sys, O_PATH, &name);
+	int err = 0;
+
+	if (dfd < 0)
+		return dfd;
+	if (mkdirat(dfd, name, mode) && errno != EEXIST)
+		err = -errno;
+	close(dfd);
+	return err;
 }
 
 int mdp_root_mkdir_p(const struct mdp_root *r, const char *sys, mode_t mode)
 {
-	char path[PATH_MAX];
-	size_t skip = strlen(r->prefix);
-	int err;
+	char part[PATH_MAX];
+	size_t n;
+	int fd, err;
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	for (char *p = path + skip + 1;; p++) {
-		if (*p != '/' && *p != '\0')
+	if (!sys_ok(sys))
+		return -EINVAL;
+	if ((n = strlen(sys)) >= sizeof(part))
+		return -ENAMETOOLONG;
+	for (size_t i = 1; i <= n; i++) {
+		if ((sys[i] != '/' && sys[i] != '\0') || sys[i - 1] == '/')
 			continue;
-		char c = *p;
-		*p = '\0';
-		if (mkdir(path, mode) && errno != EEXIST)
-			return -errno;
-		*p = c;
-		if (!c)
-			break;
+		memcpy(part, sys, i);
+		part[i] = '\0';
+		if ((err = mkdir_one(r, part, mode)))
+			return err;
 	}
-	return mdp_root_is_dir(r, sys) ? 0 : -ENOTDIR;
+	/* What exists must be a directory, and reached without leaving the root. */
+	if ((fd = root_open(r, sys, O_PATH | O_DIRECTORY, 0)) < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 int mdp_root_open(const struct mdp_root *r, const char *sys, int flags, mode_t mode)
 {
-	char path[PATH_MAX];
-	int err, fd;
-
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	fd = open(path, flags | O_CLOEXEC, mode);
-	return fd < 0 ? -errno : fd;
+	return root_open(r, sys, flags, mode);
 }
 
 int mdp_root_unlink(const struct mdp_root *r, const char *sys)
 {
-	char path[PATH_MAX];
-	int err;
+	const char *name;
+	int dfd = root_parent(r, sys, O_PATH, &name);
+	int err = 0;
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	return unlink(path) ? -errno : 0;
+	if (dfd < 0)
+		return dfd;
+	if (unlinkat(dfd, name, 0))
+		err = -errno;
+	close(dfd);
+	return err;
 }
 
 static int write_all(int fd, const void *data, size_t len)
@@ -315,158 +394,177 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-static int fsync_dir_of(const struct mdp_root *r, const char *path)
+/* Write name.tmp in the directory dfd, fsync it, rename it over sys. */
+static int replace_in(const struct mdp_root *r, int dfd, const char *sys, const char *name,
+		      const void *data, size_t len, mode_t mode)
 {
-	char dir[PATH_MAX];
-	char *slash;
+	char tmp_sys[PATH_MAX], tmp[NAME_MAX + 1];
 	int fd, err;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		return -EINVAL;
-	*slash = '\0';
-	if ((fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if ((size_t)snprintf(tmp_sys, sizeof(tmp_sys), "%s.tmp", sys) >= sizeof(tmp_sys) ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
 		return -errno;
-	err = r->ops->fsync(r, fd);
-	close(fd);
+	err = write_all(fd, data, len);
+	if (!err)
+		err = r->ops->fsync(r->ops, r, fd);
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err)
+		err = r->ops->rename(r->ops, r, tmp_sys, sys);
+	if (err)
+		unlinkat(dfd, tmp, 0);
 	return err;
 }
 
 int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data, size_t len,
 		     mode_t mode)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	const char *name;
+	int dfd, err;
+
+	/* O_RDONLY, not O_PATH: the directory is fsynced once the rename is done. */
+	if ((dfd = root_parent(r, sys, O_RDONLY, &name)) < 0)
+		return dfd;
+	err = replace_in(r, dfd, sys, name, data, len, mode);
+	if (!err)
+		err = r->ops->fsync(r->ops, r, dfd);
+	close(dfd);
+	return err;
+}
+
+/* ---- trust ---------------------------------------------------------------- */
+
+/* Why the component of sys ending at end (st, last or a directory) is not trusted; 0 if it is. */
+static int distrust(const struct mdp_root *r, const char *sys, size_t end, const struct stat *st,
+		    bool last, char *why, size_t cap)
+{
+	char dir[PATH_MAX + 16] = "";
+
+	if (!last)
+		snprintf(dir, sizeof(dir), "directory %s%.*s is ", r->prefix, (int)end, sys);
+	if (S_ISLNK(st->st_mode))
+		snprintf(why, cap, "%s%.*s is a symbolic link", last ? "it" : r->prefix,
+			 last ? 0 : (int)end, sys);
+	else if (!last && !S_ISDIR(st->st_mode))
+		return -ENOTDIR;
+	else if (last && !S_ISREG(st->st_mode))
+		snprintf(why, cap, "not a regular file");
+	else if (st->st_uid != 0 && st->st_uid != geteuid())
+		snprintf(why, cap, "%snot owned by root or the caller (uid %u)", dir,
+			 (unsigned)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, cap, "%sgroup/world-writable (mode %04o)", dir,
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return 0;
+	return -EPERM;
+}
+
+/* Step from dir to the component of sys at [start, end), never following a link. */
+static int trust_step(const struct mdp_root *r, const char *sys, size_t start, size_t end, int *dir,
+		      char *why, size_t cap)
+{
+	char name[NAME_MAX + 1];
+	struct stat st;
 	int fd, err;
 
-	if ((err = mdp_root_path(r, sys, path, sizeof(path))))
-		return err;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
+	if (end - start > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, sys + start, end - start);
+	name[end - start] = '\0';
+	if (!strcmp(name, "."))
+		return -EINVAL;
+	if ((fd = openat(*dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -errno;
-	err = write_all(fd, data, len);
+	err = fstat(fd, &st) ? -errno : 0;
 	if (!err)
-		err = r->ops->fsync(r, fd);
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err)
-		err = r->ops->rename(r, tmp, path);
-	if (err) {
-		unlink(tmp);
-		return err;
+		err =
+		    distrust(r, sys, end, &st, sys[end + strspn(sys + end, "/")] == '\0', why, cap);
+	close(*dir);
+	*dir = fd;
+	return err;
+}
+
+int mdp_root_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap)
+{
+	size_t i = 0;
+	int dir, err = 0;
+
+	if (!sys_ok(sys))
+		return -EINVAL;
+	dir = mdp_root_is_real(r) ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)
+				  : fcntl(r->fd, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return -errno;
+	while (!err) {
+		i += strspn(sys + i, "/");
+		if (!sys[i])
+			break;
+		size_t end = i + strcspn(sys + i, "/");
+		err = trust_step(r, sys, i, end, &dir, why, cap);
+		i = end;
 	}
-	return fsync_dir_of(r, path);
+	close(dir);
+	return err;
 }
 
-/* ---- default ops ---------------------------------------------------------- */
-
-static bool ends_with(const char *s, const char *suffix)
+const char *mdp_root_strerror(int err)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
+	return err == EXDEV ? "a symbolic link leads out of the root" : strerror(err);
 }
 
-static int raw_write(const char *path, const char *data, size_t len)
+/* ---- plain ops ------------------------------------------------------------ */
+
+static int plain_write(const struct mdp_root_ops *self, const struct mdp_root *r, const char *sys,
+		       const char *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	int fd = root_open(r, sys, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
+	ssize_t n;
 	int err;
 
+	(void)self;
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* One write(2): sysfs takes a value per write and reports refusal there. */
-	ssize_t n = write(fd, data, len);
+	n = write(fd, data, len);
 	err = n < 0 ? -errno : ((size_t)n != len ? -EIO : 0);
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
 }
 
-/*
- * A fixture tree stands in for md, which shows sync_speed_min/max as
- * "N (local)" or "N (system)" where N follows the sysctl. Render writes
- * the same way so a revert is byte-for-byte on fixtures as on the kernel.
- */
-static int fixture_sync_speed(const struct mdp_root *r, const char *path, const char *data,
-			      char *out, size_t cap)
+static int plain_fsync(const struct mdp_root_ops *self, const struct mdp_root *r, int fd)
 {
-	const char *sysctl = ends_with(path, "_min") ? "/proc/sys/dev/raid/speed_limit_min"
-						     : "/proc/sys/dev/raid/speed_limit_max";
-	char cur[32];
-	char *end;
-
-	if (!strncmp(data, "system", 6)) {
-		if (mdp_root_read_value(r, sysctl, cur, sizeof(cur)) <= 0)
-			return -EINVAL;
-		snprintf(out, cap, "%s (system)\n", cur);
-		return 0;
-	}
-	unsigned long v = strtoul(data, &end, 10);
-	if (end == data || (*end && *end != '\n'))
-		return -EINVAL;
-	snprintf(out, cap, "%lu (local)\n", v);
-	return 0;
-}
-
-/* After a sysctl write, arrays following "system" show the new number. */
-static void fixture_follow_sysctl(const struct mdp_root *r, const char *attr, const char *val)
-{
-	char **names;
-	size_t n;
-
-	if (mdp_root_list(r, "/sys/block", &names, &n))
-		return;
-	for (size_t i = 0; i < n; i++) {
-		char sys[PATH_MAX], cur[64], path[PATH_MAX], text[64];
-		if (strncmp(names[i], "md", 2))
-			continue; /* disks have no md/ directory */
-		snprintf(sys, sizeof(sys), "/sys/block/%s/md/%s", names[i], attr);
-		if (mdp_root_read_value(r, sys, cur, sizeof(cur)) <= 0 || !strstr(cur, "(system)"))
-			continue;
-		if (mdp_root_path(r, sys, path, sizeof(path)))
-			continue;
-		snprintf(text, sizeof(text), "%.*s (system)\n", (int)strcspn(val, "\n"), val);
-		raw_write(path, text, strlen(text));
-	}
-	mdp_root_free_list(names, n);
-}
-
-static int default_write(const struct mdp_root *r, const char *path, const char *data, size_t len)
-{
-	char text[64];
-	int err;
-
-	if (mdp_root_is_real(r))
-		return raw_write(path, data, len);
-	if (ends_with(path, "/md/sync_speed_min") || ends_with(path, "/md/sync_speed_max")) {
-		if ((err = fixture_sync_speed(r, path, data, text, sizeof(text))))
-			return err;
-		return raw_write(path, text, strlen(text));
-	}
-	if ((err = raw_write(path, data, len)))
-		return err;
-	if (ends_with(path, "/proc/sys/dev/raid/speed_limit_min"))
-		fixture_follow_sysctl(r, "sync_speed_min", data);
-	else if (ends_with(path, "/proc/sys/dev/raid/speed_limit_max"))
-		fixture_follow_sysctl(r, "sync_speed_max", data);
-	return 0;
-}
-
-static int default_fsync(const struct mdp_root *r, int fd)
-{
+	(void)self;
 	(void)r;
 	return fsync(fd) ? -errno : 0;
 }
 
-static int default_rename(const struct mdp_root *r, const char *from, const char *to)
+static int plain_rename(const struct mdp_root_ops *self, const struct mdp_root *r, const char *from,
+			const char *to)
 {
-	(void)r;
-	return rename(from, to) ? -errno : 0;
+	const char *fname, *tname;
+	int fdir, tdir, err = 0;
+
+	(void)self;
+	if ((fdir = root_parent(r, from, O_PATH, &fname)) < 0)
+		return fdir;
+	if ((tdir = root_parent(r, to, O_PATH, &tname)) < 0) {
+		close(fdir);
+		return tdir;
+	}
+	if (renameat(fdir, fname, tdir, tname))
+		err = -errno;
+	close(fdir);
+	close(tdir);
+	return err;
 }
 
-const struct mdp_root_ops mdp_root_default_ops = {
-    .write = default_write,
-    .fsync = default_fsync,
-    .rename = default_rename,
+const struct mdp_root_ops mdp_root_plain_ops = {
+    .write = plain_write,
+    .fsync = plain_fsync,
+    .rename = plain_rename,
 };

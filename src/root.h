@@ -3,14 +3,20 @@
  *
  * A root is a prefix ("" for the real system, or a fixture tree given with
  * --root / MDPROFILE_ROOT) plus a const ops table for the operations that
- * change things. Tests swap the ops table to fail the k-th write, fsync or
- * rename, or to make a write "clamp" like the kernel does. No other module
- * builds absolute system paths from a prefix; they pass system paths such
- * as "/sys/block/md2/md/stripe_cache_size" and root maps them.
+ * change things. No other module builds absolute system paths from a
+ * prefix; they pass system paths such as
+ * "/sys/block/md2/md/stripe_cache_size" and root maps them.
  *
- * Under a fixture root the tree stands in for the kernel, so writes to md's
- * sync_speed_min/max are stored the way the kernel renders them on read
- * ("N (local)" / "N (system)"); everything else is stored as written.
+ * Under a fixture root every path is resolved beneath the tree (see
+ * resolve.h): a symlink that would lead out of it, absolute or by "..",
+ * makes the access fail with -EXDEV instead of touching the host. Relative
+ * links inside the tree (sysfs's own, as copied) are followed. On the real
+ * root paths are opened as they are, so sysfs's links work as ever.
+ *
+ * The ops table is chosen by mdp_root_init(): plain syscalls on the real
+ * root, and under a fixture root mdp_root_fixture_ops, which stands in for
+ * the kernel (see root_fixture.c). Tests and the fault seam wrap the table
+ * in place: a wrapper keeps the ops it replaced and calls them.
  */
 #ifndef MDP_ROOT_H
 #define MDP_ROOT_H
@@ -22,29 +28,51 @@
 
 struct mdp_root;
 
+/*
+ * Each op gets its own table (self) so that a wrapper finds its state
+ * around it (container_of) and chains to the table it wraps.
+ */
 struct mdp_root_ops {
-	/* Write data to an existing file (sysfs/procfs attribute), no create. */
-	int (*write)(const struct mdp_root *r, const char *abs_path, const char *data, size_t len);
+	/* Write data to an existing file (sysfs/procfs attribute) at system path sys. */
+	int (*write)(const struct mdp_root_ops *self, const struct mdp_root *r, const char *sys,
+		     const char *data, size_t len);
 	/* fsync an open fd (journal file or its directory). */
-	int (*fsync)(const struct mdp_root *r, int fd);
-	/* rename(2) */
-	int (*rename)(const struct mdp_root *r, const char *from, const char *to);
+	int (*fsync)(const struct mdp_root_ops *self, const struct mdp_root *r, int fd);
+	/* rename(2) of system path from to system path to. */
+	int (*rename)(const struct mdp_root_ops *self, const struct mdp_root *r, const char *from,
+		      const char *to);
 };
 
-/* The default ops: plain syscalls (plus the fixture rendering described above). */
-extern const struct mdp_root_ops mdp_root_default_ops;
+/* Plain syscalls, the real root's ops: one write(2) per value, no create. */
+extern const struct mdp_root_ops mdp_root_plain_ops;
+/*
+ * A fixture tree's ops: plain, except that md's sync_speed_min/max are
+ * stored the way the kernel shows them ("N (local)" / "N (system)") and
+ * follow the dev.raid sysctls, so a revert is byte for byte on fixtures
+ * as on the kernel. Never used on the real root.
+ */
+extern const struct mdp_root_ops mdp_root_fixture_ops;
 
 struct mdp_root {
 	char prefix[PATH_MAX]; /* "" for the real root, else absolute, no trailing '/' */
+	int fd;                /* O_PATH descriptor of prefix; -1 on the real root */
 	const struct mdp_root_ops *ops;
-	void *ctx; /* for test ops */
 };
 
-/* dir NULL, "" or "/" means the real root. dir must exist and be a directory. */
+/*
+ * dir NULL, "" or "/" means the real root. dir must exist and be a
+ * directory; it is held open until mdp_root_fini().
+ */
 int mdp_root_init(struct mdp_root *r, const char *dir);
+/* Close what mdp_root_init() opened. r may be initialised again after. */
+void mdp_root_fini(struct mdp_root *r);
 bool mdp_root_is_real(const struct mdp_root *r);
 
-/* Map a system path ("/proc/mdstat") to the path to open. -ENAMETOOLONG, -EINVAL. */
+/*
+ * Map a system path ("/proc/mdstat") to the host path, for messages and for
+ * paths handed to other programs. Opening it directly would bypass the
+ * resolution beneath the root: use the functions below. -ENAMETOOLONG, -EINVAL.
+ */
 int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len);
 
 /* Read a whole small file into buf (NUL-terminated). Returns length or -errno. */
@@ -64,6 +92,20 @@ int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size
 
 /* Write a value to a kernel attribute through ops->write (value as given). */
 int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value);
+
+/*
+ * May mdprofile trust sys under this root (run it, or take orders from it)?
+ * The file and every directory from the root down to it must be owned by
+ * root or the caller, not writable by group or others, and none may be a
+ * symlink, so that nobody else can change or swap it. 0, or -EPERM with
+ * the reason in why ("group/world-writable (mode 0775)", or "/R/usr is a
+ * symbolic link" when it is a directory on the way); another -errno when
+ * a component cannot be examined.
+ */
+int mdp_root_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap);
+
+/* strerror(err) for errors from this module: EXDEV says a link leads out of the root. */
+const char *mdp_root_strerror(int err);
 
 /* mkdir -p of a system path with mode for created components. */
 int mdp_root_mkdir_p(const struct mdp_root *r, const char *sys, mode_t mode);

@@ -159,10 +159,10 @@ static int svc_run(const struct mdp_svc_backend *b, const char *svc, const char 
 {
 	char line[SVC_CMDLINE_MAX];
 	unsigned ms = svc_timeout(b);
-	int err = mdp_exec_run_watched(b->root, argv, ms, res, b->watch);
+	int err = mdp_exec_run_watched(b->root, argv, ms, res, d, b->watch);
 
-	if (!err)
-		return 0;
+	if (!err || err == -EPERM) /* a refusal is in d already, naming the file */
+		return err;
 	svc_cmdline(argv, line, sizeof(line));
 	if (err == -ETIMEDOUT)
 		mdp_diags_add(d, NULL, 0, 0, "service %s: '%s' timed out after %g s, killed", svc,

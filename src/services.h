@@ -39,9 +39,8 @@ struct mdp_svc_backend {
 	const struct mdp_svc_ops *ops;
 	const struct mdp_root *root;
 	unsigned timeout_ms; /* per command; default 30000 */
-	const struct mdp_exec_watch
-	    *watch; /* told each tool's process group (exec.h); may be NULL */
-	void *ctx;  /* for a test seam wrapping ops; unused by the backends */
+	/* Told each tool's process group as it starts (exec.h); may be NULL. */
+	const struct mdp_exec_watch *watch;
 };
 
 extern const struct mdp_svc_ops mdp_svc_dsm6, mdp_svc_dsm7, mdp_svc_systemd;

@@ -215,12 +215,12 @@ static int write_verify(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
 	mdp_tunable_show(t, want, a, sizeof(a));
 	if ((err = mdp_root_write(tx->root, path, text))) {
 		mdp_diags_add(tx->d, NULL, 0, 0, "%s: writing %s failed: %s", name, a,
-			      strerror(-err));
+			      mdp_root_strerror(-err));
 		return err;
 	}
 	if ((err = read_target(tx->root, t, dev, raw, sizeof(raw), &got))) {
 		mdp_diags_add(tx->d, NULL, 0, 0, "%s: reading back after writing %s failed: %s",
-			      name, a, strerror(-err));
+			      name, a, mdp_root_strerror(-err));
 		return err;
 	}
 	if (!mdp_value_eq(&got, want)) {
@@ -454,7 +454,7 @@ static int journal_store(struct mdp_txn *tx, const struct mdp_journal *j)
 
 	if (err)
 		mdp_diags_add(tx->d, NULL, 0, 0, "cannot write the journal %s: %s", MDP_JOURNAL,
-			      strerror(-err));
+			      mdp_root_strerror(-err));
 	return err;
 }
 
@@ -464,7 +464,7 @@ static int journal_remove(struct mdp_txn *tx)
 
 	if (err && err != -ENOENT) {
 		mdp_diags_add(tx->d, NULL, 0, 0, "cannot remove the journal %s: %s", MDP_JOURNAL,
-			      strerror(-err));
+			      mdp_root_strerror(-err));
 		return err;
 	}
 	return 0;

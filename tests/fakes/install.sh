@@ -23,8 +23,16 @@ kind=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 
+# mdprofile runs a tool under a root only when it and its directories are
+# owned by root or the caller and not group/world-writable (src/exec.h):
+# give them modes that pass whatever the umask.
 tool() {
 	mkdir -p "$root/$2"
+	d=$2
+	while [ "$d" != . ] && [ "$d" != / ]; do
+		chmod 0755 "$root/$d"
+		d=$(dirname "$d")
+	done
 	cp "$here/$1" "$root/$2/$1"
 	chmod 0755 "$root/$2/$1"
 }

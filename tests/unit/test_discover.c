@@ -408,7 +408,7 @@ static void test_uuid_from_mdadm(void **state)
 	scratch_run(&sc, "mkdir -p sbin && printf '%s\\n' '#!/bin/sh' "
 			 "'[ \"$1 $2 $3\" = \"--detail --export /dev/md2\" ] || exit 1' "
 			 "'echo MD_LEVEL=raid5' 'echo MD_UUID=00112233:44556677:8899aabb:ccddeeff' "
-			 "> sbin/mdadm && chmod 755 sbin/mdadm");
+			 "> sbin/mdadm && chmod 755 sbin sbin/mdadm");
 	discover_dir(sc.root, &s, &d);
 	assert_string_equal(s.arrays[2].name, "md2");
 	assert_string_equal(s.arrays[2].uuid, "00112233445566778899aabbccddeeff");

@@ -3,6 +3,8 @@
  * that decide where mdprofile may write.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "resolve.h"
 #include "root.h"
+#include "support.h"
 #include "tunable.h"
 
 static void put(const char *dir, const char *rel, const char *text)
@@ -44,6 +49,7 @@ static void test_paths(void **state)
 	assert_false(mdp_root_is_real(&r));
 	assert_int_equal(mdp_root_path(&r, "/proc/mdstat", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/tmp/proc/mdstat");
+	mdp_root_fini(&r);
 	/* Nothing climbs out of the root, and only absolute system paths. */
 	assert_int_equal(mdp_root_path(&r, "/sys/../etc/passwd", buf, sizeof(buf)), -EINVAL);
 	assert_int_equal(mdp_root_path(&r, "/sys/..", buf, sizeof(buf)), -EINVAL);
@@ -140,12 +146,15 @@ static void test_fixture_kernel_rendering(void **state)
 	assert_string_equal(buf, "77 (local)\n");
 	/* Writes never create files: a tunable that is not there is an error. */
 	assert_int_equal(mdp_root_write(&r, "/sys/block/md9/md/stripe_cache_size", "1\n"), -ENOENT);
+	mdp_root_fini(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
 
-static int fail_rename(const struct mdp_root *r, const char *from, const char *to)
+static int fail_rename(const struct mdp_root_ops *self, const struct mdp_root *r, const char *from,
+		       const char *to)
 {
+	(void)self;
 	(void)r;
 	(void)from;
 	(void)to;
@@ -156,7 +165,7 @@ static int fail_rename(const struct mdp_root *r, const char *from, const char *t
 static void test_replace_atomic(void **state)
 {
 	char dir[] = "/tmp/mdp-root-XXXXXX", buf[64], cmd[128];
-	struct mdp_root_ops ops = mdp_root_default_ops;
+	struct mdp_root_ops ops;
 	struct mdp_root r;
 
 	(void)state;
@@ -164,22 +173,184 @@ static void test_replace_atomic(void **state)
 	assert_int_equal(mdp_root_init(&r, dir), 0);
 	assert_int_equal(mdp_root_mkdir_p(&r, "/run/mdprofile", 0700), 0);
 	assert_int_equal(mdp_root_replace(&r, "/run/mdprofile/j", "one\n", 4, 0600), 0);
+	ops = *r.ops;
 	ops.rename = fail_rename;
 	r.ops = &ops;
 	assert_int_equal(mdp_root_replace(&r, "/run/mdprofile/j", "two\n", 4, 0600), -EIO);
 	assert_true(mdp_root_read(&r, "/run/mdprofile/j", buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "one\n");
 	assert_false(mdp_root_exists(&r, "/run/mdprofile/j.tmp"));
+	mdp_root_fini(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A tree with every kind of link: inside (relative, also through ".."),
+ * out by an absolute target, out by "..", a loop and a dangling one.
+ * DIR/tree is the root; DIR/outside is what must never be reached.
+ */
+static void make_tree(const char *dir)
+{
+	test_sh(
+	    "cd '%s' && mkdir -p tree/a/b outside && echo in >tree/a/b/file &&"
+	    " echo out >outside/file && cd tree && ln -s a/b in && ln -s /etc abs &&"
+	    " ln -s ../outside up && ln -s ../a a/up2 && ln -s loop loop && ln -s nothere dang &&"
+	    " ln -s in/file filelink && ln -s '%s/outside' absout",
+	    dir, dir);
+}
+
+/* Both resolvers give the same answer: the same file, or the same error. */
+static void same_answer(int root, const char *rel, int flags, int want)
+{
+	int a = mdp_resolve_open(root, rel, flags, 0600);
+	int b = mdp_resolve_walk(root, rel, flags, 0600);
+	struct stat sa, sb;
+
+	if (want < 0) {
+		if (a != want || b != want)
+			fail_msg("%s: openat2 %d, walk %d, want %d", rel, a, b, want);
+		return;
+	}
+	if (a < 0 || b < 0)
+		fail_msg("%s: openat2 %d, walk %d", rel, a, b);
+	assert_int_equal(fstat(a, &sa), 0);
+	assert_int_equal(fstat(b, &sb), 0);
+	assert_true(sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev);
+	close(a);
+	close(b);
+}
+
+static void test_resolve_beneath(void **state)
+{
+	char dir[] = "/tmp/mdp-resolve-XXXXXX", tree[PATH_MAX];
+	int root;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	make_tree(dir);
+	snprintf(tree, sizeof(tree), "%s/tree", dir);
+	assert_true((root = open(tree, O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0);
+	same_answer(root, "a/b/file", O_RDONLY, 0);
+	same_answer(root, "in/file", O_RDONLY, 0);
+	same_answer(root, "filelink", O_RDONLY, 0);
+	same_answer(root, "a/up2/b/file", O_RDONLY, 0);
+	same_answer(root, "a/../a/b//file", O_RDONLY, 0);
+	same_answer(root, "", O_RDONLY | O_DIRECTORY, 0);
+	same_answer(root, "in", O_PATH, 0);
+	same_answer(root, "in", O_PATH | O_DIRECTORY, 0);
+	same_answer(root, "in", O_RDONLY | O_DIRECTORY, 0);
+	same_answer(root, "a/b/file", O_RDONLY | O_DIRECTORY, -ENOTDIR);
+	same_answer(root, "absout", O_PATH | O_DIRECTORY, -EXDEV);
+	same_answer(root, "up", O_RDONLY | O_DIRECTORY, -EXDEV);
+	same_answer(root, "in", O_PATH | O_NOFOLLOW, 0); /* the link itself */
+	same_answer(root, "abs", O_PATH | O_NOFOLLOW, 0);
+	same_answer(root, "abs/passwd", O_RDONLY, -EXDEV);
+	same_answer(root, "absout/file", O_RDONLY, -EXDEV);
+	same_answer(root, "up/file", O_RDONLY, -EXDEV);
+	same_answer(root, "..", O_PATH, -EXDEV);
+	same_answer(root, "a/../../outside/file", O_RDONLY, -EXDEV);
+	same_answer(root, "abs", O_RDONLY, -EXDEV);
+	same_answer(root, "up", O_PATH, -EXDEV);
+	same_answer(root, "loop", O_RDONLY, -ELOOP);
+	same_answer(root, "filelink", O_RDONLY | O_NOFOLLOW, -ELOOP);
+	same_answer(root, "dang", O_RDONLY, -ENOENT);
+	same_answer(root, "a/b/file/x", O_RDONLY, -ENOTDIR);
+	/* Creating through a link inside works; through one out of the tree, nothing is made. */
+	same_answer(root, "in/new", O_WRONLY | O_CREAT, 0);
+	same_answer(root, "up/new", O_WRONLY | O_CREAT, -EXDEV);
+	same_answer(root, "absout/new", O_WRONLY | O_CREAT, -EXDEV);
+	close(root);
+	test_sh("test -f '%s/tree/a/b/new' && test ! -e '%s/outside/new' && rm -rf '%s'", dir, dir,
+		dir);
+}
+
+/* Every access of root refuses a path that leads out of a fixture root, and touches nothing. */
+static void test_root_refuses_escape(void **state)
+{
+	char dir[] = "/tmp/mdp-resolve-XXXXXX", tree[PATH_MAX], buf[64];
+	struct mdp_root r;
+	char **names;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	make_tree(dir);
+	snprintf(tree, sizeof(tree), "%s/tree", dir);
+	assert_int_equal(mdp_root_init(&r, tree), 0);
+	assert_true(mdp_root_read(&r, "/in/file", buf, sizeof(buf)) == 3);
+	for (int i = 0; i < 2; i++) {
+		const char *d = i ? "/up" : "/absout";
+		char sys[64], sys2[64];
+		snprintf(sys, sizeof(sys), "%s/file", d);
+		snprintf(sys2, sizeof(sys2), "%s/new/deeper", d);
+		assert_int_equal(mdp_root_read(&r, sys, buf, sizeof(buf)), -EXDEV);
+		assert_int_equal(mdp_root_write(&r, sys, "evil\n"), -EXDEV);
+		assert_int_equal(mdp_root_list(&r, d, &names, &n), -EXDEV);
+		assert_int_equal(mdp_root_readlink(&r, sys, buf, sizeof(buf)), -EXDEV);
+		assert_int_equal(mdp_root_open(&r, sys, O_RDONLY, 0), -EXDEV);
+		assert_int_equal(mdp_root_mkdir_p(&r, sys2, 0700), -EXDEV);
+		assert_int_equal(mdp_root_mkdir_p(&r, d, 0700), -EXDEV);
+		assert_int_equal(mdp_root_unlink(&r, sys), -EXDEV);
+		assert_int_equal(mdp_root_replace(&r, sys, "evil\n", 5, 0600), -EXDEV);
+		assert_false(mdp_root_exists(&r, sys));
+	}
+	assert_string_equal(mdp_root_strerror(EXDEV), "a symbolic link leads out of the root");
+	mdp_root_fini(&r);
+	test_sh(
+	    "cd '%s/outside' && test \"$(ls)\" = file && test \"$(cat file)\" = out && rm -rf '%s'",
+	    dir, dir);
+}
+
+/* Who may have changed a file decides whether it may run: see mdp_root_trusted. */
+static void test_trusted(void **state)
+{
+	char dir[] = "/tmp/mdp-trust-XXXXXX", why[PATH_MAX + 64], want[PATH_MAX + 64];
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_sh("cd '%s' && mkdir -p usr/sbin && echo '#!/bin/sh' >usr/sbin/t && chmod 0755 usr "
+		"usr/sbin"
+		" usr/sbin/t && ln -s usr/sbin sbin",
+		dir);
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), 0);
+	test_sh("chmod 0775 '%s/usr/sbin/t'", dir);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "group/world-writable (mode 0775)");
+	test_sh("chmod 0755 '%s/usr/sbin/t' && chmod 0777 '%s/usr'", dir, dir);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s/usr is group/world-writable (mode 0777)",
+		 r.prefix);
+	assert_string_equal(why, want);
+	test_sh("chmod 0755 '%s/usr'", dir);
+	assert_int_equal(mdp_root_trusted(&r, "/sbin/t", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "%s/sbin is a symbolic link", r.prefix);
+	assert_string_equal(why, want);
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "not a regular file");
+	assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/none", why, sizeof(why)), -ENOENT);
+	if (geteuid() == 0) {
+		test_sh("chown 1000 '%s/usr/sbin/t'", dir);
+		assert_int_equal(mdp_root_trusted(&r, "/usr/sbin/t", why, sizeof(why)), -EPERM);
+		assert_string_equal(why, "not owned by root or the caller (uid 1000)");
+	}
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", dir);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_paths),          cmocka_unit_test(test_registry),
-	    cmocka_unit_test(test_values),         cmocka_unit_test(test_fixture_kernel_rendering),
+	    cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_fixture_kernel_rendering),
 	    cmocka_unit_test(test_replace_atomic),
+	    cmocka_unit_test(test_resolve_beneath),
+	    cmocka_unit_test(test_root_refuses_escape),
+	    cmocka_unit_test(test_trusted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

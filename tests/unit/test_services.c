@@ -64,6 +64,7 @@ static int teardown(void **state)
 	struct fx *f = *state;
 
 	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	mdp_root_fini(&f->r);
 	mdp_diags_free(&f->d);
 	free(f);
 	return 0;
@@ -639,7 +640,7 @@ static void test_exec_env_and_fds(void **state)
 	     "#!/bin/sh\necho \"args=$#:$1\"\nenv | sort\necho err >&2\n"
 	     "ls /proc/self/fd | sort -n | tr '\\n' ' '; echo\nread x && echo stdin=$x\n"
 	     "exit 7\n");
-	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res), 0);
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), 0);
 	close(fd);
 	assert_int_equal(res.exit_code, 7);
 	assert_int_equal(res.term_sig, 0);
@@ -661,7 +662,7 @@ static void test_exec_output_bounded(void **state)
 	char line[32];
 
 	tool(f, "chatty", "#!/bin/sh\necho first line\nhead -c 100000 /dev/zero | tr '\\0' x\n");
-	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res), 0);
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), 0);
 	assert_int_equal(res.exit_code, 0);
 	assert_true(res.truncated);
 	assert_int_equal(res.out_len, MDP_EXEC_OUT_MAX - 1);
@@ -679,7 +680,7 @@ static void test_exec_daemon_keeps_pipe(void **state)
 	int64_t t0 = now_ms();
 
 	tool(f, "starter", "#!/bin/sh\n(sleep 3 &)\necho started\n");
-	assert_int_equal(mdp_exec_run(&f->r, argv, 10000, &res), 0);
+	assert_int_equal(mdp_exec_run(&f->r, argv, 10000, &res, &f->d), 0);
 	assert_true(now_ms() - t0 < 2000);
 	assert_int_equal(res.exit_code, 0);
 	assert_string_equal(res.out, "started\n");
@@ -695,11 +696,11 @@ static void test_exec_signal_and_lookup(void **state)
 	char path[PATH_MAX];
 
 	tool(f, "selfkill", "#!/bin/sh\necho bye\nkill -TERM $$\n");
-	assert_int_equal(mdp_exec_run(&f->r, kill_self, 5000, &res), 0);
+	assert_int_equal(mdp_exec_run(&f->r, kill_self, 5000, &res, &f->d), 0);
 	assert_int_equal(res.exit_code, -1);
 	assert_int_equal(res.term_sig, SIGTERM);
-	assert_int_equal(mdp_exec_run(&f->r, slash, 5000, &res), -EINVAL);
-	assert_int_equal(mdp_exec_run(&f->r, none, 5000, &res), -ENOENT);
+	assert_int_equal(mdp_exec_run(&f->r, slash, 5000, &res, &f->d), -EINVAL);
+	assert_int_equal(mdp_exec_run(&f->r, none, 5000, &res, &f->d), -ENOENT);
 	/* earlier directories win; a directory of that name is skipped */
 	tool(f, "dup", "#!/bin/sh\n");
 	assert_int_equal(mdp_root_mkdir_p(&f->r, "/usr/syno/sbin/dup", 0755), 0);
@@ -707,6 +708,59 @@ static void test_exec_signal_and_lookup(void **state)
 	assert_int_equal(mdp_exec_find(&f->r, "dup", path, sizeof(path)), 0);
 	assert_non_null(strstr(path, "/bin/dup"));
 	assert_null(strstr(path, "/usr/"));
+}
+
+/*
+ * Under a root other than "/" a tool runs only if nobody but root or the
+ * caller can have changed it or its directories; the refusal names the
+ * file and why, once however often it is asked for.
+ */
+static void test_exec_refuses_untrusted(void **state)
+{
+	struct fx *f = *state;
+	struct mdp_exec_result res;
+	const char *argv[] = {"probe", NULL};
+	char path[PATH_MAX], dir[PATH_MAX], want[PATH_MAX + 96];
+
+	tool(f, "probe", "#!/bin/sh\necho ran\n");
+	assert_int_equal(mdp_root_path(&f->r, "/bin/probe", path, sizeof(path)), 0);
+	assert_int_equal(mdp_root_path(&f->r, "/bin", dir, sizeof(dir)), 0);
+	assert_int_equal(chmod(path, 0775), 0);
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), -EPERM);
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), -EPERM);
+	assert_int_equal(f->d.n, 1);
+	assert_string_equal(f->d.v[0].file, path);
+	expect_diag(f, "refusing to run it: group/world-writable (mode 0775)");
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), -EPERM);
+	snprintf(want, sizeof(want),
+		 "refusing to run it: directory %s is group/world-writable (mode 0777)", dir);
+	expect_diag(f, want);
+	assert_int_equal(chmod(dir, 0755), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 1000, 0), 0);
+		assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), -EPERM);
+		expect_diag(f, "refusing to run it: not owned by root or the caller (uid 1000)");
+		assert_int_equal(chown(path, 0, 0), 0);
+	}
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), 0);
+	assert_string_equal(res.out, "ran\n");
+	assert_int_equal(f->d.n, 0);
+}
+
+/* A refused service tool is one diagnostic, not two. */
+static void test_refused_tool_one_diag(void **state)
+{
+	struct fx *f = *state;
+	enum mdp_svc_state st;
+	char path[PATH_MAX];
+
+	install(f, "systemd", "a=running", NULL);
+	assert_int_equal(mdp_root_path(&f->r, "/bin/systemctl", path, sizeof(path)), 0);
+	assert_int_equal(chmod(path, 0757), 0);
+	assert_int_equal(f->b.ops->status(&f->b, "a", &st, &f->d), -EPERM);
+	expect_diag(f, "refusing to run it: group/world-writable (mode 0757)");
 }
 
 int main(void)
@@ -737,6 +791,8 @@ int main(void)
 	    T(test_exec_output_bounded),
 	    T(test_exec_daemon_keeps_pipe),
 	    T(test_exec_signal_and_lookup),
+	    T(test_exec_refuses_untrusted),
+	    T(test_refused_tool_one_diag),
 #undef T
 	};
 

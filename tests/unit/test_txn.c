@@ -21,19 +21,29 @@
 #include "discover.h"
 #include "plan.h"
 #include "profile.h"
+#include "support.h"
 #include "txn.h"
 
 enum fkind { F_NONE, F_WRITE, F_WRITE_FROM, F_FSYNC, F_RENAME, F_CLAMP };
 
+/* Wraps the root's ops (the fixture's) and calls them, as the CLI's fault seam does. */
 struct faults {
+	struct mdp_root_ops ops;
+	const struct mdp_root_ops *inner;
 	enum fkind kind;
 	unsigned k;
 	unsigned writes, fsyncs, renames;
 };
 
-static int f_write(const struct mdp_root *r, const char *path, const char *data, size_t len)
+static struct faults *faults_of(const struct mdp_root_ops *self)
 {
-	struct faults *f = r->ctx;
+	return (struct faults *)(void *)((char *)(uintptr_t)self - offsetof(struct faults, ops));
+}
+
+static int f_write(const struct mdp_root_ops *self, const struct mdp_root *r, const char *sys,
+		   const char *data, size_t len)
+{
+	struct faults *f = faults_of(self);
 
 	f->writes++;
 	if (f->kind == F_WRITE && f->writes == f->k)
@@ -43,34 +53,33 @@ static int f_write(const struct mdp_root *r, const char *path, const char *data,
 	if (f->kind == F_CLAMP && f->writes == f->k) {
 		char half[32];
 		snprintf(half, sizeof(half), "%llu\n", strtoull(data, NULL, 10) / 2);
-		return mdp_root_default_ops.write(r, path, half, strlen(half));
+		return f->inner->write(f->inner, r, sys, half, strlen(half));
 	}
-	return mdp_root_default_ops.write(r, path, data, len);
+	return f->inner->write(f->inner, r, sys, data, len);
 }
 
-static int f_fsync(const struct mdp_root *r, int fd)
+static int f_fsync(const struct mdp_root_ops *self, const struct mdp_root *r, int fd)
 {
-	struct faults *f = r->ctx;
+	struct faults *f = faults_of(self);
 
 	if (f->kind == F_FSYNC && ++f->fsyncs == f->k)
 		return -EIO;
 	if (f->kind != F_FSYNC)
 		f->fsyncs++;
-	return mdp_root_default_ops.fsync(r, fd);
+	return f->inner->fsync(f->inner, r, fd);
 }
 
-static int f_rename(const struct mdp_root *r, const char *from, const char *to)
+static int f_rename(const struct mdp_root_ops *self, const struct mdp_root *r, const char *from,
+		    const char *to)
 {
-	struct faults *f = r->ctx;
+	struct faults *f = faults_of(self);
 
 	if (f->kind == F_RENAME && ++f->renames == f->k)
 		return -EIO;
 	if (f->kind != F_RENAME)
 		f->renames++;
-	return mdp_root_default_ops.rename(r, from, to);
+	return f->inner->rename(f->inner, r, from, to);
 }
-
-static const struct mdp_root_ops fault_ops = {f_write, f_fsync, f_rename};
 
 struct env {
 	char dir[64]; /* temp dir holding root/ and snap/ */
@@ -79,17 +88,6 @@ struct env {
 	struct faults f;
 };
 
-static void sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_int_equal(system(cmd), 0);
-}
-
 static void env_setup(struct env *e, const char *fixture)
 {
 	const char *src = getenv("MDP_SRCDIR");
@@ -97,17 +95,19 @@ static void env_setup(struct env *e, const char *fixture)
 	snprintf(e->dir, sizeof(e->dir), "/tmp/mdp-txn-XXXXXX");
 	assert_non_null(mkdtemp(e->dir));
 	snprintf(e->root, sizeof(e->root), "%s/root", e->dir);
-	sh("cp -a '%s/tests/fixtures/%s' '%s' && cp -a '%s' '%s/snap'", src ? src : ".", fixture,
-	   e->root, e->root, e->dir);
+	test_sh("cp -a '%s/tests/fixtures/%s' '%s' && cp -a '%s' '%s/snap'", src ? src : ".",
+		fixture, e->root, e->root, e->dir);
 	assert_int_equal(mdp_root_init(&e->r, e->root), 0);
 	memset(&e->f, 0, sizeof(e->f));
-	e->r.ops = &fault_ops;
-	e->r.ctx = &e->f;
+	e->f.ops = (struct mdp_root_ops){f_write, f_fsync, f_rename};
+	e->f.inner = e->r.ops;
+	e->r.ops = &e->f.ops;
 }
 
 static void env_teardown(struct env *e)
 {
-	sh("rm -rf '%s'", e->dir);
+	mdp_root_fini(&e->r);
+	test_sh("rm -rf '%s'", e->dir);
 }
 
 /* The fixture's system files equal the snapshot; mdprofile's lock is its own. */

@@ -10,7 +10,8 @@
 VM_DIR := tests/vm
 VM_OUT := build/vm
 VM_CACHE := $(VM_DIR)/cache
-# A build dir of its own: the lab's static binary looks for profiles under /usr.
+# A build dir of its own: the lab's static binary looks for profiles under /usr, and it has
+# the MDPROFILE_FAULT seam (STATIC_SEAM=1) that the crash scenarios use.
 VM_STATIC := build/static-vm
 # The dynamic build (libudev) is the release binary itself; the guest links
 # /usr/local/share/mdprofile to its profiles.
@@ -26,7 +27,7 @@ vm-fetch:
 
 vm-static:
 ifeq ($(VM_NO_MDPROFILE),)
-	@$(MAKE) --no-print-directory static STATIC=$(VM_STATIC) PREFIX=/usr
+	@$(MAKE) --no-print-directory static STATIC=$(VM_STATIC) PREFIX=/usr STATIC_SEAM=1
 endif
 
 vm-dynamic:
