@@ -149,7 +149,7 @@ static void show_match(const struct mdp_match *m)
 	if (m->n_levels) {
 		printf("%slevels", sep);
 		for (size_t i = 0; i < m->n_levels; i++)
-			printf("%s%s", i ? ", " : " ", mdp_level_name(m->levels[i]));
+			printf("%s%s", i ? ", " : " ", mdp_ident_level_name(m->levels[i]));
 		sep = "; ";
 	}
 	if (m->n_uuids) {
@@ -206,7 +206,7 @@ static void json_match(const struct mdp_match *m)
 	fputs("], \"levels\": [", stdout);
 	for (size_t i = 0; i < m->n_levels; i++) {
 		fputs(i ? ", " : "", stdout);
-		json_str(mdp_level_name(m->levels[i]));
+		json_str(mdp_ident_level_name(m->levels[i]));
 	}
 	fputs("], \"uuids\": [", stdout);
 	for (size_t i = 0; i < m->n_uuids; i++) {

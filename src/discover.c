@@ -14,6 +14,8 @@
  */
 #include "discover.h"
 #include "exec.h"
+#include "mdstat.h"
+#include "num.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -77,25 +79,6 @@ static bool copy_str(char *dst, size_t cap, const char *s)
 	return true;
 }
 
-/*
- * Names read from directories end up in paths, so only plain device names
- * pass: no '/', no leading '.', nothing a path could be bent with.
- */
-static bool dev_name_ok(const char *s)
-{
-	size_t n = 0;
-
-	if (!s[0] || s[0] == '.')
-		return false;
-	for (; s[n]; n++) {
-		char c = s[n];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '_' || c == '-' || c == '.' || c == '!' || c == ':'))
-			return false;
-	}
-	return n < MDP_NAME_MAX;
-}
-
 /* Read /sys/block/<dev>/<attr> (stripped). Returns length or -errno. */
 static ssize_t read_attr(const struct walk *w, const char *dev, const char *attr, char *buf,
 			 size_t cap)
@@ -111,18 +94,10 @@ static ssize_t read_attr(const struct walk *w, const char *dev, const char *attr
 /* Leading decimal number of text ("4 (3)" during a reshape gives 4). */
 static int lead_u64(const char *text, uint64_t *out)
 {
-	uint64_t v = 0;
-	const char *p = text;
+	const char *end;
+	uint64_t v;
 
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned dg = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - dg) / 10)
-			return -EINVAL;
-		v = v * 10 + dg;
-	}
-	if (*p && *p != ' ' && *p != '\n' && *p != ')')
+	if (mdp_num_lead(text, SIZE_MAX, &v, &end) || (*end && !strchr(" \n)", *end)))
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -135,7 +110,7 @@ static bool is_md_array(const struct walk *w, const char *name)
 	char path[PATH_MAX];
 	int n;
 
-	if (strncmp(name, "md", 2) || !mdp_tunable_dev_ok(name))
+	if (strncmp(name, "md", 2) || !mdp_ident_dev_ok(name))
 		return false;
 	n = snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", name);
 	return n > 0 && (size_t)n < sizeof(path) && mdp_root_is_dir(w->r, path);
@@ -285,7 +260,8 @@ static int add_member(const struct walk *w, struct mdp_array *a, const char *nam
 {
 	struct mdp_member *m, *v;
 
-	if (!dev_name_ok(name))
+	/* Names read from directories end up in paths: only plain device names pass. */
+	if (!mdp_ident_kname_ok(name, strlen(name)))
 		return 0;
 	v = realloc(a->members, (a->n_members + 1) * sizeof(*v));
 	if (!v)
@@ -444,7 +420,7 @@ static void read_tunables(const struct walk *w, struct mdp_cur *cur, enum mdp_sc
 
 /* ---- UUID ------------------------------------------------------------------ */
 
-/* Kernel and mdadm UUIDs use the profile's rules, after the trailing newline. */
+/* Kernel and mdadm UUIDs follow the same rule as profiles, after the trailing newline. */
 int mdp_discover_uuid_norm(const char *text, char *out, size_t cap)
 {
 	char buf[64];
@@ -454,7 +430,7 @@ int mdp_discover_uuid_norm(const char *text, char *out, size_t cap)
 		return -EINVAL;
 	memcpy(buf, text, n);
 	buf[n] = '\0';
-	return mdp_uuid_normalize(buf, out);
+	return mdp_ident_uuid_norm(buf, out);
 }
 
 int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap)
@@ -697,7 +673,7 @@ static int read_array(const struct walk *w, const char *name, struct mdp_array *
 	if (read_attr(w, name, "md/level", buf, sizeof(buf)) < 0)
 		return 1;
 	copy_str(a->level_name, sizeof(a->level_name), buf);
-	a->level = mdp_level_parse(a->level_name);
+	a->level = mdp_ident_level_parse(a->level_name);
 	if (read_attr(w, name, "md/raid_disks", buf, sizeof(buf)) >= 0)
 		read_raid_disks(buf, a);
 	if (!(w->skip & MDP_SKIP_MEMBERS) && (err = read_members(w, a))) {
@@ -770,15 +746,13 @@ static int read_disks(const struct walk *w, struct mdp_system *s)
 static uint64_t meminfo_kib(const char *text, const char *key)
 {
 	size_t kl = strlen(key);
-	uint64_t v = 0;
+	uint64_t v;
 
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, key, kl) && p[kl] == ':') {
 			const char *q = p + kl + 1;
 			q += strspn(q, " \t");
-			for (; *q >= '0' && *q <= '9' && v < UINT64_MAX / 10; q++)
-				v = v * 10 + (uint64_t)(*q - '0');
-			return v;
+			return mdp_num_lead(q, SIZE_MAX, &v, NULL) ? 0 : v;
 		}
 	}
 	return 0;

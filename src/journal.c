@@ -19,6 +19,7 @@
  * "end" is treated as unreadable rather than trusted.
  */
 #include "txn.h"
+#include "ident.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -190,7 +191,7 @@ static int parse_base(struct mdp_journal *j, char *rest)
 	if (!key || !dev || !rest || tunable_by_key(key, &b.t))
 		return -EINVAL;
 	if (strcmp(dev, "-")) {
-		if (!mdp_tunable_dev_ok(dev))
+		if (!mdp_ident_dev_ok(dev))
 			return -EINVAL;
 		snprintf(b.dev, sizeof(b.dev), "%s", dev);
 	}

@@ -29,6 +29,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "num.h"
+
 /* ---- what libcyaml loads: every scalar as a string ---------------------- */
 
 struct raw_match {
@@ -1048,7 +1050,7 @@ static void parse_number(struct build *b, enum mdp_tunable t, const char *key, c
 			    : ti->allows_system          ? " or system"
 							 : "";
 	char shown[72];
-	uint64_t v = 0;
+	uint64_t v;
 	const char *p;
 
 	mdp_show(shown, sizeof(shown), s);
@@ -1062,14 +1064,10 @@ static void parse_number(struct build *b, enum mdp_tunable t, const char *key, c
 			 shown, ti->min, ti->max, extra);
 		return;
 	}
-	for (p = s; *p >= '0' && *p <= '9'; p++) {
-		unsigned dg = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - dg) / 10) {
-			err_node(b, n, "%s '%s' is too large: expected %" PRIu64 "..%" PRIu64, key,
-				 shown, ti->min, ti->max);
-			return;
-		}
-		v = v * 10 + dg;
+	if (mdp_num_lead(s, SIZE_MAX, &v, &p)) {
+		err_node(b, n, "%s '%s' is too large: expected %" PRIu64 "..%" PRIu64, key, shown,
+			 ti->min, ti->max);
+		return;
 	}
 	if (*p) {
 		err_node(b, n, "trailing junk in '%s': expected a number", shown);
@@ -1174,9 +1172,9 @@ static void parse_budget(struct build *b, const char *s, const struct mdp_node *
 
 	mdp_show(shown, sizeof(shown), s);
 	if (len && s[len - 1] == '%') {
-		char *end;
-		unsigned long v = strtoul(s, &end, 10);
-		if (s[0] < '0' || s[0] > '9' || end != s + len - 1 || len > 4)
+		const char *end;
+		uint64_t v;
+		if (len > 4 || mdp_num_lead(s, len - 1, &v, &end) || end != s + len - 1)
 			err_node(b, n,
 				 "memory_budget '%s' is not a whole percentage: expected 1%%..90%%",
 				 shown);
@@ -1224,12 +1222,12 @@ static char **match_strings(struct build *b, char *const *v, size_t n, const str
 	for (size_t i = 0; i < n; i++) {
 		const struct mdp_node *e = l && i < l->n ? &l->kids[i] : NULL;
 		mdp_show(shown, sizeof(shown), v[i]);
-		if (uuid && mdp_uuid_normalize(v[i], norm))
+		if (uuid && mdp_ident_uuid_norm(v[i], norm))
 			err_node(b, e,
 				 "invalid uuid '%s': expected 32 hex digits, as mdadm prints "
 				 "them (a1b2c3d4:e5f6a7b8:...) or with dashes",
 				 shown);
-		else if (!uuid && !mdp_tunable_dev_ok(v[i]))
+		else if (!uuid && !mdp_ident_dev_ok(v[i]))
 			err_node(b, e, "invalid array name '%s': expected a device name like md2",
 				 shown);
 		else
@@ -1252,7 +1250,7 @@ static void parse_levels(struct build *b, const struct raw_match *rm, const stru
 	}
 	m->n_levels = rm->levels_count;
 	for (size_t i = 0; i < rm->levels_count; i++) {
-		m->levels[i] = mdp_level_parse(rm->levels[i]);
+		m->levels[i] = mdp_ident_level_parse(rm->levels[i]);
 		if (m->levels[i] == MDP_LEVEL_UNKNOWN)
 			err_node(b, l && i < l->n ? &l->kids[i] : NULL,
 				 "unknown raid level '%s': expected linear, raid0, raid1, raid4, "
@@ -1322,7 +1320,7 @@ static void parse_service(struct build *b, const struct raw_service *rs, const s
 {
 	struct mdp_service *s = &b->p->services[i];
 	const struct mdp_node *nn = mdp_node_get(e, "name");
-	const char *why = mdp_service_name_check(rs->name);
+	const char *why = mdp_ident_service_check(rs->name);
 	char shown[72];
 
 	s->pos = pos_of(b, nn);
@@ -1358,19 +1356,12 @@ static void parse_services(struct build *b, const struct raw_profile *raw,
 		parse_service(b, &rs->pause[i], l && i < l->n ? &l->kids[i] : NULL, i);
 }
 
-static bool profile_name_ok(const char *s)
-{
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
-
-	return n && !s[n] && s[0] != '.' && s[0] != '-' && n <= 64;
-}
-
 static void parse_extends(struct build *b, const char *s, const struct mdp_node *n,
 			  struct mdp_extends *ext)
 {
 	char shown[72];
 
-	if (!profile_name_ok(s)) {
+	if (!mdp_ident_profile_name_ok(s)) {
 		err_node(b, n, "extends '%s' is not a profile name: use a name like 'balanced'",
 			 mdp_show(shown, sizeof(shown), s));
 		return;

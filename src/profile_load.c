@@ -516,7 +516,7 @@ int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char 
 	for (size_t i = 0; dirs && i < dirs->n && i < 4; i++)
 		if (dirs->dirs[i])
 			v[n++] = dirs->dirs[i];
-	if (!arg[0] || arg[0] == '.' || arg[0] == '-') {
+	if (!mdp_ident_profile_name_ok(arg)) {
 		mdp_diags_add(d, NULL, 0, 0, "invalid profile name '%s'", arg);
 		return -EINVAL;
 	}

@@ -335,6 +335,19 @@ static void test_multiple_errors(void **state)
 		     "allowed\n");
 }
 
+/* Package entries are checked when the profile is, not first at apply. */
+static void test_package_names(void **state)
+{
+	(void)state;
+	expect_error("services:\n  pause: ['pkg:', 'pkg:a:b', {name: 'pkg:-x'}, 'pkg:Ok']\n",
+		     "mem.yaml:2:11: invalid service name 'pkg:': a package name is required "
+		     "after 'pkg:'\n"
+		     "mem.yaml:2:19: invalid service name 'pkg:a:b': the package name after "
+		     "'pkg:' must not contain ':'\n"
+		     "mem.yaml:2:37: invalid service name 'pkg:-x': the package name after "
+		     "'pkg:' must not start with '-'\n");
+}
+
 static void test_out_untouched(void **state)
 {
 	struct mdp_profile p;
@@ -420,32 +433,6 @@ static void test_sizes(void **state)
 		else
 			assert_non_null(why);
 	}
-}
-
-static void test_levels_uuids_services(void **state)
-{
-	char out[33] = "untouched";
-
-	(void)state;
-	assert_int_equal(mdp_level_parse("raid6"), MDP_LEVEL_RAID6);
-	assert_int_equal(mdp_level_parse("10"), MDP_LEVEL_RAID10);
-	assert_int_equal(mdp_level_parse("linear"), MDP_LEVEL_LINEAR);
-	assert_int_equal(mdp_level_parse("raid"), MDP_LEVEL_UNKNOWN);
-	assert_int_equal(mdp_level_parse("7"), MDP_LEVEL_UNKNOWN);
-	assert_int_equal(mdp_level_parse(""), MDP_LEVEL_UNKNOWN);
-	assert_string_equal(mdp_level_name(MDP_LEVEL_RAID0), "raid0");
-	assert_int_equal(mdp_uuid_normalize("a1b2c3d4:e5f6a7b8:c9d0e1f2:a3b4c5d", out), -EINVAL);
-	assert_int_equal(mdp_uuid_normalize("a1b2c3d4::e5f6a7b8c9d0e1f2a3b4c5d6", out), -EINVAL);
-	assert_int_equal(mdp_uuid_normalize(":a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", out), -EINVAL);
-	assert_string_equal(out, "untouched");
-	assert_int_equal(mdp_uuid_normalize("a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", out), 0);
-	assert_string_equal(out, "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6");
-	assert_null(mdp_service_name_check("pkgctl-SynologyPhotos"));
-	assert_null(mdp_service_name_check("getty@tty1.service"));
-	assert_non_null(mdp_service_name_check("-x"));
-	assert_non_null(mdp_service_name_check("a/b"));
-	assert_non_null(mdp_service_name_check(""));
-	assert_non_null(mdp_service_name_check("a\nb"));
 }
 
 static void test_find(void **state)
@@ -618,11 +605,11 @@ int main(void)
 	    cmocka_unit_test(test_ranges),
 	    cmocka_unit_test(test_did_you_mean),
 	    cmocka_unit_test(test_multiple_errors),
+	    cmocka_unit_test(test_package_names),
 	    cmocka_unit_test(test_out_untouched),
 	    cmocka_unit_test(test_extends_without_dirs),
 	    cmocka_unit_test(test_extends_through_dirs),
 	    cmocka_unit_test(test_sizes),
-	    cmocka_unit_test(test_levels_uuids_services),
 	    cmocka_unit_test(test_find),
 	    cmocka_unit_test(test_perms),
 	    cmocka_unit_test(test_bad_corpus),
