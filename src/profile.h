@@ -1,16 +1,16 @@
 /*
  * profile: loading, inheriting and validating YAML profiles.
  *
- * Three passes, so every error has an exact position:
- *   1. libyaml parses the text: syntax errors come with libyaml's
- *      problem_mark; the walk also records the line:col of every node and
- *      finds duplicate keys, unknown keys (with a did-you-mean) and wrong
- *      node types against the libcyaml schema.
- *   2. libcyaml loads the structure into plain strings (the schema is the
- *      single source of truth for key names).
- *   3. Our own value parsing: numbers, units, ranges, levels, min <= max.
+ * Two passes, so every error has an exact position:
+ *   1. libyaml's events are walked against the key table (profile.c):
+ *      syntax errors come with libyaml's problem_mark; the walk records the
+ *      line:col of every node and finds duplicate keys, unknown keys (with
+ *      a did-you-mean), missing keys and wrong node types.
+ *   2. Our own value parsing on that tree: numbers, units, ranges, levels,
+ *      UUIDs, service names, min <= max.
  * All errors in a file are collected in mdp_diags; nothing is read from or
- * written to the system while loading.
+ * written to the system while loading. (Why not libcyaml: see
+ * docs/decisions-profile.md.)
  *
  * Profile format (documented in schema/profile.schema.json and README.md):
  *

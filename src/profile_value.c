@@ -1,9 +1,9 @@
 /*
  * profile_value: the small value parsers behind profile loading.
  *
- * Sizes are parsed here by hand with full checks, because libcyaml's own
- * number parsing accepts "12junk" as 12. These functions only classify
- * text; the loader turns their verdicts into positioned diagnostics.
+ * Sizes are parsed here by hand with full checks. These functions only
+ * classify text; the loader turns their verdicts into positioned
+ * diagnostics.
  */
 #include "profile.h"
 

@@ -241,10 +241,40 @@ static void test_all_shipped_load(void **state)
 	assert_true(n >= 4);
 }
 
-static void test_schema_matches_registry(void **state)
+/*
+ * The profile keys of the tunables are the registry's: each loads in the
+ * place its scope says and is misplaced in the other.
+ */
+static void test_every_registry_key(void **state)
 {
+	struct mdp_profile p;
+	char text[256], want[256], *msgs;
+
 	(void)state;
-	assert_true(mdp_profile_schema_ok());
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_tunable_info *ti = mdp_tunable_info((enum mdp_tunable)t);
+		bool global = ti->scope == MDP_SCOPE_GLOBAL;
+		const char *v = strcmp(ti->unit, "KiB") ? "17" : "4KiB";
+		const struct mdp_setting *set;
+
+		snprintf(text, sizeof(text),
+			 global ? "raid:\n  %s: %s\n" : "arrays:\n  - match: all\n    %s: %s\n",
+			 ti->key, v);
+		assert_int_equal(load_str(text, &p, &msgs), 0);
+		free(msgs);
+		set = global ? &p.global[t] : &p.rules[0].set[t];
+		assert_int_equal(set->kind, MDP_S_NUM);
+		assert_int_equal(set->num, strcmp(ti->unit, "KiB") ? 17 : 4);
+		mdp_profile_free(&p);
+
+		snprintf(text, sizeof(text),
+			 global ? "arrays:\n  - match: all\n    %s: %s\n" : "raid:\n  %s: %s\n",
+			 ti->key, v);
+		snprintf(want, sizeof(want), "mem.yaml:%s: misplaced key '%s': it belongs %s\n",
+			 global ? "3:5" : "2:3", ti->key,
+			 global ? "under 'raid'" : "in an entry of 'arrays'");
+		expect_error(text, want);
+	}
 }
 
 static void test_mem_forms(void **state)
@@ -600,7 +630,7 @@ int main(void)
 	    cmocka_unit_test(test_low_ram_extends_balanced),
 	    cmocka_unit_test(test_kernel_defaults),
 	    cmocka_unit_test(test_all_shipped_load),
-	    cmocka_unit_test(test_schema_matches_registry),
+	    cmocka_unit_test(test_every_registry_key),
 	    cmocka_unit_test(test_mem_forms),
 	    cmocka_unit_test(test_ranges),
 	    cmocka_unit_test(test_did_you_mean),
