@@ -106,7 +106,14 @@ void mdp_lctx_err(struct mdp_lctx *c, unsigned line, unsigned col, const char *f
 	char *msg;
 	int r;
 
-	c->nerr++;
+	if (++c->nerr > MDP_PROFILE_MAX_ERRORS) {
+		if (c->nerr == MDP_PROFILE_MAX_ERRORS + 1 &&
+		    mdp_diags_add(c->d, c->file, line, col,
+				  "too many errors (more than %d): stopping here",
+				  MDP_PROFILE_MAX_ERRORS))
+			c->oom = true;
+		return;
+	}
 	va_start(ap, fmt);
 	r = vasprintf(&msg, fmt, ap);
 	va_end(ap);
@@ -117,6 +124,11 @@ void mdp_lctx_err(struct mdp_lctx *c, unsigned line, unsigned col, const char *f
 	if (mdp_diags_add(c->d, c->file, line, col, "%s", msg))
 		c->oom = true;
 	free(msg);
+}
+
+bool mdp_lctx_full(const struct mdp_lctx *c)
+{
+	return c->nerr > MDP_PROFILE_MAX_ERRORS;
 }
 
 /*

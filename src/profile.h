@@ -5,7 +5,8 @@
  *   1. libyaml's events are walked against the key table (profile.c):
  *      syntax errors come with libyaml's problem_mark; the walk records the
  *      line:col of every node and finds duplicate keys, unknown keys (with
- *      a did-you-mean), missing keys and wrong node types.
+ *      a did-you-mean), missing keys and wrong node types. Nesting deeper
+ *      than a profile can be, and more than 100 errors, stop it early.
  *   2. Our own value parsing on that tree: numbers, units, ranges, levels,
  *      UUIDs, service names, min <= max.
  * All errors in a file are collected in mdp_diags; nothing is read from or

@@ -19,8 +19,16 @@ struct mdp_lctx {
 	bool oom;
 };
 
+/*
+ * A file stops being reported after this many errors: the rest is noise,
+ * and a hostile file must not cost minutes of messages.
+ */
+#define MDP_PROFILE_MAX_ERRORS 100
+
 void mdp_lctx_err(struct mdp_lctx *c, unsigned line, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The file has passed MDP_PROFILE_MAX_ERRORS: stop looking for more. */
+bool mdp_lctx_full(const struct mdp_lctx *c);
 
 /* User text made safe to quote in a one-line message (printable, cut short). */
 const char *mdp_show(char *buf, size_t len, const char *s);
@@ -86,7 +94,7 @@ struct mdp_node {
 /*
  * Pass 1: 0 with the tree of a mapping checked against the key table, or
  * -EINVAL (errors in c: syntax, unknown, duplicate or missing keys, wrong
- * types) or -ENOMEM.
+ * types, nesting deeper than a profile can be) or -ENOMEM.
  */
 int mdp_profile_walk(struct mdp_lctx *c, const char *data, size_t len, struct mdp_node *root);
 void mdp_node_free(struct mdp_node *n);

@@ -6,6 +6,12 @@
  * reports syntax errors at libyaml's problem_mark, unknown keys (with a
  * did-you-mean), duplicate keys, missing keys, wrong node types and
  * aliases, all of them. Values are left as text for pass 2 (profile.c).
+ *
+ * libyaml's scanner walks the whole stack of open flow collections for
+ * every token, so deep nesting costs time quadratic in the depth ("["
+ * x 400000 took minutes). Nesting is therefore capped far above what a
+ * profile needs, and the walk stops pulling events at the cap, at a
+ * syntax error and after MDP_PROFILE_MAX_ERRORS errors.
  */
 #include "profile.h"
 #include "profile_int.h"
@@ -17,6 +23,8 @@
 #include <strings.h>
 #include <yaml.h>
 
+/* A profile is five levels deep (the top, arrays, a rule, match, names). */
+#define MAX_DEPTH   16
 #define MAX_ENTRIES 1024
 
 struct walk {
@@ -25,7 +33,8 @@ struct walk {
 	const char *data;
 	size_t len;
 	size_t first; /* first diag of this walk in c->d */
-	bool stop;    /* syntax error: nothing more can be trusted */
+	int depth;    /* mappings and sequences open */
+	bool stop;    /* nothing more is read: a syntax error, too deep, too many errors */
 };
 
 /* ---- the keys of a mapping ------------------------------------------------ */
@@ -248,10 +257,20 @@ static int depth_step(const yaml_event_t *ev)
 /* The next event; false (nothing to delete) once the walk has stopped. */
 static bool pull(struct walk *w, yaml_event_t *ev)
 {
-	if (w->stop || w->c->oom)
+	if (w->c->oom || mdp_lctx_full(w->c))
+		w->stop = true;
+	if (w->stop)
 		return false;
 	if (!yaml_parser_parse(&w->parser, ev)) {
 		syntax_error(w);
+		w->stop = true;
+		return false;
+	}
+	w->depth += depth_step(ev);
+	if (w->depth > MAX_DEPTH) {
+		mdp_lctx_err(w->c, ev_line(ev), ev_col(ev),
+			     "yaml nesting is too deep (more than %d levels)", MAX_DEPTH);
+		yaml_event_delete(ev);
 		w->stop = true;
 		return false;
 	}

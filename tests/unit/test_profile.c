@@ -365,6 +365,48 @@ static void test_multiple_errors(void **state)
 		     "allowed\n");
 }
 
+/* Nesting no profile needs stops the walk at once, however deep the text goes. */
+static void test_deep_nesting(void **state)
+{
+	size_t n = 200000;
+	char *text = malloc(n + 1);
+
+	(void)state;
+	assert_non_null(text);
+	memset(text, '[', n);
+	text[n] = '\0';
+	expect_error(text, "mem.yaml:1:1: wrong type for the profile: expected a mapping, found a "
+			   "list\n"
+			   "mem.yaml:1:17: yaml nesting is too deep (more than 16 levels)\n");
+	memcpy(text, "raid: ", 6);
+	memset(text + 6, '{', 100);
+	text[106] = '\0';
+	/* A mapping as a key is refused, and what is inside it still stops at the cap. */
+	expect_error(text, "mem.yaml:1:8: invalid key: expected a name\n"
+			   "mem.yaml:1:22: yaml nesting is too deep (more than 16 levels)\n");
+	free(text);
+}
+
+/* After 100 errors a file is not read further: one line says so. */
+static void test_error_cap(void **state)
+{
+	struct mdp_profile p;
+	struct mdp_diags d;
+	char text[4096];
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 150; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "zzkey%d: 1\n", i);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_profile_load_mem(NULL, "mem.yaml", text, n, &p, &d), -EINVAL);
+	assert_int_equal(d.n, 101);
+	assert_int_equal(d.v[99].line, 100);
+	assert_int_equal(d.v[100].line, 101);
+	assert_string_equal(d.v[100].msg, "too many errors (more than 100): stopping here");
+	mdp_diags_free(&d);
+}
+
 /* Package entries are checked when the profile is, not first at apply. */
 static void test_package_names(void **state)
 {
@@ -636,6 +678,8 @@ int main(void)
 	    cmocka_unit_test(test_did_you_mean),
 	    cmocka_unit_test(test_multiple_errors),
 	    cmocka_unit_test(test_package_names),
+	    cmocka_unit_test(test_deep_nesting),
+	    cmocka_unit_test(test_error_cap),
 	    cmocka_unit_test(test_out_untouched),
 	    cmocka_unit_test(test_extends_without_dirs),
 	    cmocka_unit_test(test_extends_through_dirs),
