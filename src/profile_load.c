@@ -457,10 +457,11 @@ static int load_path(const struct loader *L, const char *path, const struct fram
 /* Sort what this load added so messages come out in file order. */
 static int finish(struct mdp_diags *d, size_t first, int r)
 {
-	struct mdp_diags view = {.v = d->v + first, .n = d->n - first, .cap = d->n - first};
-
-	if (r && d->n > first)
+	if (r && d->n > first) {
+		/* Only now is d->v sure to be an array: d->v + first on NULL is undefined. */
+		struct mdp_diags view = {.v = d->v + first, .n = d->n - first, .cap = d->n - first};
 		mdp_diags_sort(&view);
+	}
 	if (r == -ENOMEM && d->n == first)
 		mdp_diags_add(d, NULL, 0, 0, "out of memory while loading profile");
 	return r;
