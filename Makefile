@@ -127,8 +127,10 @@ cli: $(SANB)/mdprofile
 	@sh tests/cli/run.sh $(SANB)/mdprofile
 	@sh tests/cli/services.sh $(SANB)/mdprofile
 
-schema:
+# The schema against the profiles, then against the loader of the built binary.
+schema: mdprofile
 	@python3 tests/schema/check_schema.py
+	@python3 tests/schema/differential.py ./mdprofile
 
 check-fast: deps
 	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind

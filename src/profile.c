@@ -10,8 +10,8 @@
  *   2. build() below reads every value of that tree with full checks and
  *      fills the mdp_profile; the positions come with the nodes.
  *
- * extends, merging and file access live in profile_load.c; the size
- * parser in profile_value.c.
+ * extends, merging and file access live in profile_load.c; the value
+ * rules (sizes, YAML scalar types) in profile_value.c.
  */
 #include "profile.h"
 #include "profile_int.h"
@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "num.h"
 
@@ -156,6 +157,7 @@ const char *mdp_show(char *buf, size_t len, const char *s)
 struct build {
 	struct mdp_lctx *c;
 	struct mdp_profile *p;
+	const struct mdp_yaml_types *yt;
 };
 
 static const struct mdp_node *get(const struct mdp_node *map, const struct mdp_field *f)
@@ -207,7 +209,85 @@ static char *dup_str(struct build *b, const char *s)
 	return r;
 }
 
-/* Decimal, no sign, no junk, no overflow. */
+/*
+ * A plain scalar that YAML 1.1 or 1.2 reads as a number, a boolean or a
+ * date would reach other tools as that, not as the text mdprofile sees.
+ */
+static bool not_text(struct build *b, const struct mdp_node *n, const char *what)
+{
+	unsigned v = 0;
+	const char *type = n->plain ? mdp_yaml_type(b->yt, n->text, &v) : NULL;
+	char shown[72];
+
+	if (!type)
+		return false;
+	err_node(b, n, "%s '%s' is %s in yaml%s, not text: quote it", what,
+		 mdp_show(shown, sizeof(shown), n->text), type,
+		 v == MDP_YAML_11   ? " 1.1"
+		 : v == MDP_YAML_12 ? " 1.2"
+				    : "");
+	return true;
+}
+
+/* "0100" -> "100": s without the zeros that lead its digits (one stays for 0). */
+static const char *skip_zeros(const char *s)
+{
+	while (s[0] == '0' && s[1] >= '0' && s[1] <= '9')
+		s++;
+	return s;
+}
+
+/*
+ * Numbers are written without leading zeros anywhere: YAML 1.1 reads a
+ * plain 0100 as octal 64 and YAML 1.2 as 100, and the JSON Schema check
+ * would see 64. yaml_number says the node is such a plain number.
+ */
+static bool leading_zeros(struct build *b, const struct mdp_node *n, const char *what,
+			  bool yaml_number)
+{
+	const char *rest = skip_zeros(n->text);
+	char shown[72], hint[72];
+
+	if (rest == n->text)
+		return false;
+	mdp_show(shown, sizeof(shown), n->text);
+	mdp_show(hint, sizeof(hint), rest);
+	if (yaml_number)
+		err_node(b, n, "%s '%s': leading zeros are ambiguous (octal in yaml 1.1); write %s",
+			 what, shown, hint);
+	else
+		err_node(b, n, "%s '%s': leading zeros are not allowed; write %s", what, shown,
+			 hint);
+	return true;
+}
+
+/* A number in another YAML notation: "+5", "0x10", "1e3", "4.5", "1_000", "1:30". */
+static bool other_notation(struct build *b, const struct mdp_node *n,
+			   const struct mdp_tunable_info *ti, const char *extra)
+{
+	unsigned v;
+	const char *type = mdp_yaml_type(b->yt, n->text, &v);
+	char shown[72];
+	uint64_t num;
+
+	if (!n->plain || mdp_all_digits(n->text) || !type || strcmp(type, "a number"))
+		return false;
+	mdp_show(shown, sizeof(shown), n->text);
+	if (mdp_yaml_int_value(n->text, &num))
+		err_node(b, n, "%s '%s' is not a plain decimal number: write %" PRIu64, ti->key,
+			 shown, num);
+	else
+		err_node(b, n,
+			 "%s '%s' is not a plain decimal number: expected %" PRIu64 "..%" PRIu64
+			 "%s",
+			 ti->key, shown, ti->min, ti->max, extra);
+	return true;
+}
+
+/*
+ * Plain decimal digits, in range. Every other spelling is refused with
+ * what to write instead, because YAML tools would read it differently.
+ */
 static void parse_number(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
 			 struct mdp_setting *out)
 {
@@ -223,6 +303,13 @@ static void parse_number(struct build *b, enum mdp_tunable t, const struct mdp_n
 	if (*s == '-') {
 		err_node(b, n, "%s '%s' is negative: expected %" PRIu64 "..%" PRIu64 "%s", ti->key,
 			 shown, ti->min, ti->max, extra);
+	} else if (mdp_all_digits(s) && !n->plain) {
+		err_node(b, n,
+			 "%s '%s' is quoted, so yaml reads it as text: write %s without quotes",
+			 ti->key, shown, skip_zeros(shown));
+	} else if ((mdp_all_digits(s) && leading_zeros(b, n, ti->key, true)) ||
+		   other_notation(b, n, ti, extra)) {
+		return;
 	} else if (*s < '0' || *s > '9') {
 		err_node(b, n, "%s '%s' is not a number: expected %" PRIu64 "..%" PRIu64 "%s",
 			 ti->key, shown, ti->min, ti->max, extra);
@@ -251,6 +338,8 @@ static void parse_size(struct build *b, enum mdp_tunable t, const struct mdp_nod
 	mdp_show(shown, sizeof(shown), n->text);
 	if (mdp_parse_size_kib(n->text, &kib, &why)) {
 		err_node(b, n, "%s '%s' %s", ti->key, shown, why);
+	} else if (leading_zeros(b, n, ti->key, false)) {
+		return;
 	} else if (kib < ti->min || kib > ti->max) {
 		err_node(b, n, "%s %s is out of range (%" PRIu64 "..%" PRIu64 " KiB)", ti->key,
 			 shown, ti->min, ti->max);
@@ -336,6 +425,8 @@ static void budget_percent(struct build *b, const struct mdp_node *n, struct mdp
 	mdp_show(shown, sizeof(shown), s);
 	if (len > 4 || mdp_num_lead(s, len - 1, &v, &end) || end != s + len - 1) {
 		err_node(b, n, "%s '%s' is not a whole percentage: expected 1%%..90%%", key, shown);
+	} else if (leading_zeros(b, n, key, false)) {
+		return;
 	} else if (v < 1 || v > 90) {
 		err_node(b, n, "%s %s is out of range (1%%..90%%)", key, shown);
 	} else {
@@ -355,11 +446,13 @@ static void parse_budget(struct build *b, const struct mdp_node *n)
 	mdp_show(shown, sizeof(shown), s);
 	if (len && s[len - 1] == '%') {
 		budget_percent(b, n, &bud);
-	} else if (s[0] >= '0' && s[0] <= '9' && strspn(s, "0123456789") == len) {
+	} else if (mdp_all_digits(s)) {
 		err_node(b, n, "%s '%s' has no unit: use a percentage (25%%) or a size (512MiB)",
 			 key, shown);
 	} else if (mdp_parse_size_kib(s, &kib, &why)) {
 		err_node(b, n, "%s '%s' %s", key, shown, why);
+	} else if (leading_zeros(b, n, key, false)) {
+		return;
 	} else if (!kib || kib > UINT64_MAX / 1024) {
 		err_node(b, n, "%s %s is out of range: expected above 0", key, shown);
 	} else {
@@ -397,7 +490,7 @@ static char **match_strings(struct build *b, const struct mdp_node *l, bool uuid
 		else if (!uuid && !mdp_ident_dev_ok(e->text))
 			err_node(b, e, "invalid array name '%s': expected a device name like md2",
 				 shown);
-		else
+		else if (!not_text(b, e, uuid ? "uuid" : "array name"))
 			out[i] = dup_str(b, uuid ? norm : e->text);
 	}
 	*count = out ? l->n : 0;
@@ -417,6 +510,8 @@ static void parse_levels(struct build *b, const struct mdp_node *l, struct mdp_m
 	m->n_levels = l->n;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct mdp_node *e = &l->kids[i];
+		if (e->plain && mdp_all_digits(e->text) && leading_zeros(b, e, "raid level", true))
+			continue;
 		m->levels[i] = mdp_ident_level_parse(e->text);
 		if (m->levels[i] == MDP_LEVEL_UNKNOWN)
 			err_node(b, e,
@@ -469,19 +564,39 @@ static void parse_rules(struct build *b, const struct mdp_node *l)
 	}
 }
 
+/* What YAML 1.1 makes of yes/no/on/off, for a "write true" hint. */
+static const char *yes_no(const char *s)
+{
+	return s[0] == 'y' || s[0] == 'Y' || !strcasecmp(s, "on") ? "true" : "false";
+}
+
+/* true/false as both YAML 1.1 and 1.2 read them; yes/no/on/off only 1.1 does. */
 static void parse_optional(struct build *b, const struct mdp_node *n, bool *v)
 {
 	static const char *const words[] = {"true", "True", "TRUE", "false", "False", "FALSE"};
+	const char *type;
 	char shown[72];
+	unsigned vers;
 
 	mdp_show(shown, sizeof(shown), n->text);
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (!strcmp(n->text, words[i])) {
+		if (strcmp(n->text, words[i]))
+			continue;
+		if (n->plain)
 			*v = i < 3;
-			return;
-		}
+		else
+			err_node(b, n,
+				 "%s '%s' is quoted, so yaml reads it as text: write %s without "
+				 "quotes",
+				 mdp_node_key(n), shown, shown);
+		return;
 	}
-	err_node(b, n, "%s '%s' is not a boolean: expected true or false", mdp_node_key(n), shown);
+	if (n->plain && (type = mdp_yaml_type(b->yt, n->text, &vers)) && !strcmp(type, "a boolean"))
+		err_node(b, n, "%s '%s' is a boolean only in yaml 1.1: write %s", mdp_node_key(n),
+			 shown, yes_no(n->text));
+	else
+		err_node(b, n, "%s '%s' is not a boolean: expected true or false", mdp_node_key(n),
+			 shown);
 }
 
 static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
@@ -491,12 +606,15 @@ static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
 	const struct mdp_node *on = get(e, &service_fields[SERVICE_OPTIONAL]);
 	const char *why = mdp_ident_service_check(nn->text);
 	char shown[72];
+	bool bad = why != NULL;
 
 	s->pos = pos_of(b, nn);
 	if (why)
 		err_node(b, nn, "invalid service name '%s': %s",
 			 mdp_show(shown, sizeof(shown), nn->text), why);
-	for (size_t j = 0; !why && j < i; j++)
+	else
+		bad = not_text(b, nn, "service name");
+	for (size_t j = 0; !bad && j < i; j++)
 		if (b->p->services[j].name && !strcmp(b->p->services[j].name, nn->text))
 			err_node(b, nn, "duplicate service '%s' (first listed at line %u)",
 				 nn->text, b->p->services[j].pos.line);
@@ -527,6 +645,8 @@ static void parse_extends(struct build *b, const struct mdp_node *n, struct mdp_
 			 mdp_node_key(n), mdp_show(shown, sizeof(shown), n->text));
 		return;
 	}
+	if (not_text(b, n, mdp_node_key(n)))
+		return;
 	ext->name = dup_str(b, n->text);
 	ext->pos = pos_of(b, n);
 }
@@ -535,7 +655,7 @@ static void build(struct build *b, const struct mdp_node *root, struct mdp_exten
 {
 	const struct mdp_node *n;
 
-	if ((n = get(root, &top_fields[TOP_DESCRIPTION])))
+	if ((n = get(root, &top_fields[TOP_DESCRIPTION])) && !not_text(b, n, mdp_node_key(n)))
 		b->p->description = dup_str(b, n->text);
 	if ((n = get(root, &top_fields[TOP_EXTENDS])))
 		parse_extends(b, n, ext);
@@ -556,13 +676,15 @@ int mdp_profile_parse_text(struct mdp_lctx *c, const char *data, size_t len, str
 			   struct mdp_extends *ext)
 {
 	struct mdp_node root = {.tunable = -1};
-	struct build b = {.c = c, .p = p};
+	struct mdp_yaml_types yt;
+	struct build b = {.c = c, .p = p, .yt = &yt};
 	size_t nerr = c->nerr;
 	int r;
 
 	r = mdp_profile_walk(c, data, len, &root);
-	if (!r) {
+	if (!r && !(r = mdp_yaml_types_init(&yt))) {
 		build(&b, &root, ext);
+		mdp_yaml_types_free(&yt);
 		r = c->oom ? -ENOMEM : c->nerr != nerr ? -EINVAL : 0;
 	}
 	mdp_node_free(&root);

@@ -37,6 +37,14 @@
  *
  * match: the criteria given must all hold, any entry of a list may match.
  * Levels, UUIDs, array, service and profile names follow ident.h.
+ *
+ * A profile means the same to mdprofile as to YAML 1.1 and 1.2 tools and
+ * to the JSON Schema: numbers are plain decimal digits, unquoted, without
+ * sign, leading zeros, fraction, exponent, base prefix or underscores;
+ * optional is a plain true or false; text (description, names, UUIDs)
+ * that YAML would read as a number, boolean or date must be quoted; null
+ * (~, null) is a missing value. Tags other than !!str, !!map and !!seq,
+ * and aliases, are refused.
  * Numbers are decimal, without sign, fraction or trailing junk.
  *
  * extends: the parent NAME.yaml is looked for next to the child, then in

@@ -6,6 +6,7 @@
 #ifndef MDP_PROFILE_INT_H
 #define MDP_PROFILE_INT_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -87,6 +88,7 @@ struct mdp_node {
 	const struct mdp_field *field; /* inside a mapping: its key, or NULL for a tunable */
 	int tunable;                   /* inside a mapping: enum mdp_tunable, or -1 */
 	char *text;                    /* scalars */
+	bool plain;                    /* scalars: no quotes, no tag, so YAML resolves its type */
 	struct mdp_node *kids;
 	size_t n, cap;
 };
@@ -104,5 +106,35 @@ const char *mdp_node_key(const struct mdp_node *n);
 const char *mdp_list_sep(size_t i, size_t n, const char *last);
 /* The keys that may be written in mapping sh, for messages: "names, levels or uuids". */
 void mdp_shape_keys_text(const struct mdp_shape *sh, char *buf, size_t len);
+
+/* ---- value rules (profile_value.c) -------------------------------------- */
+
+/* Compiled patterns of YAML 1.1 and 1.2 plain scalar types, for one load. */
+struct mdp_yaml_types {
+	regex_t re[10];
+	size_t n;
+};
+
+int mdp_yaml_types_init(struct mdp_yaml_types *y);
+void mdp_yaml_types_free(struct mdp_yaml_types *y);
+
+#define MDP_YAML_11 1u
+#define MDP_YAML_12 2u
+/*
+ * What YAML reads the plain scalar s as when it is not text: "a number",
+ * "a boolean", "null", "a date" or "special" (the 1.1 merge key and value
+ * indicator), with *versions saying which of YAML 1.1 and 1.2 read it so.
+ * NULL for text.
+ */
+const char *mdp_yaml_type(const struct mdp_yaml_types *y, const char *s, unsigned *versions);
+
+/*
+ * The integer a YAML number written in another form stands for ("+5",
+ * "1_000", "0x1f", "0o17", "0b101", "1e3", "100.0"), for a "write N" hint.
+ */
+bool mdp_yaml_int_value(const char *s, uint64_t *v);
+
+/* s is one or more ASCII digits and nothing else. */
+bool mdp_all_digits(const char *s);
 
 #endif

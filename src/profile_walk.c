@@ -4,8 +4,9 @@
  *
  * It builds a small tree of the profile's nodes with their line:col, and
  * reports syntax errors at libyaml's problem_mark, unknown keys (with a
- * did-you-mean), duplicate keys, missing keys, wrong node types and
- * aliases, all of them. Values are left as text for pass 2 (profile.c).
+ * did-you-mean), duplicate keys, missing keys, wrong node types, aliases
+ * and tags, all of them. Values are left as text for pass 2 (profile.c),
+ * with whether YAML would resolve their type (plain) or not (quoted).
  *
  * libyaml's scanner walks the whole stack of open flow collections for
  * every token, so deep nesting costs time quadratic in the depth ("["
@@ -554,10 +555,22 @@ static void walk_seq(struct walk *w, const struct mdp_shape *sh, const char *wha
 	}
 }
 
+static bool is_plain(const yaml_event_t *ev)
+{
+	return ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !ev->data.scalar.tag;
+}
+
+/* No value at all: empty, or a word both YAML 1.1 and 1.2 read as null. */
 static bool is_null(const yaml_event_t *ev)
 {
-	return ev->type == YAML_SCALAR_EVENT && ev->data.scalar.length == 0 &&
-	       ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	static const char *const words[] = {"", "~", "null", "Null", "NULL"};
+
+	if (ev->type != YAML_SCALAR_EVENT || !is_plain(ev))
+		return false;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp((const char *)ev->data.scalar.value, words[i]))
+			return true;
+	return false;
 }
 
 /* A scalar where a mapping with a shorthand is expected: expand it. */
@@ -575,6 +588,7 @@ static void walk_shorthand(struct walk *w, const yaml_event_t *ev, const struct 
 		return;
 	}
 	out->kind = MDP_N_MAP;
+	kid.plain = is_plain(ev);
 	kid.line = kid.kline = out->line;
 	kid.col = kid.kcol = out->col;
 	if (!(kid.text = strdup(text))) {
@@ -594,6 +608,7 @@ static void walk_scalar(struct walk *w, yaml_event_t *ev, const struct mdp_shape
 			     what);
 	else if (sh->type == MDP_SH_SCALAR) {
 		out->kind = MDP_N_SCALAR;
+		out->plain = is_plain(ev);
 		if (!(out->text = strdup((const char *)ev->data.scalar.value)))
 			w->c->oom = true;
 	} else if (sh->type == MDP_SH_MAP && sh->short_field)
@@ -603,12 +618,47 @@ static void walk_scalar(struct walk *w, yaml_event_t *ev, const struct mdp_shape
 	yaml_event_delete(ev);
 }
 
+/*
+ * A tag other than a node's default would make YAML tools read the value
+ * as something other than what it looks like: refuse it. !!str is kept,
+ * as a quoted scalar.
+ */
+static const char *bad_tag(const yaml_event_t *ev)
+{
+	const char *tag = NULL, *want = NULL;
+
+	if (ev->type == YAML_SCALAR_EVENT) {
+		tag = (const char *)ev->data.scalar.tag;
+		want = YAML_STR_TAG;
+	} else if (ev->type == YAML_MAPPING_START_EVENT) {
+		tag = (const char *)ev->data.mapping_start.tag;
+		want = YAML_MAP_TAG;
+	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		tag = (const char *)ev->data.sequence_start.tag;
+		want = YAML_SEQ_TAG;
+	}
+	return tag && strcmp(tag, want) ? tag : NULL;
+}
+
 /* Walk one node whose first event is ev (consumed) against shape sh. */
 static void walk_value(struct walk *w, yaml_event_t *ev, const struct mdp_shape *sh,
 		       const char *what, struct mdp_node *out)
 {
+	const char *tag = bad_tag(ev);
+	char shown[72];
+
 	out->line = ev_line(ev);
 	out->col = ev_col(ev);
+	if (tag) {
+		if (!strncmp(tag, "tag:yaml.org,2002:", 18))
+			snprintf(shown, sizeof(shown), "!!%.60s", tag + 18);
+		else
+			mdp_show(shown, sizeof(shown), tag);
+		mdp_lctx_err(w->c, out->line, out->col,
+			     "yaml tag '%s' is not supported in profiles: remove it", shown);
+		skip(w, ev);
+		return;
+	}
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
 		walk_scalar(w, ev, sh, what, out);
