@@ -209,6 +209,14 @@ static char *dup_str(struct build *b, const char *s)
 	return r;
 }
 
+/* " 1.1" when only YAML 1.1 reads a scalar so, " 1.2" when only 1.2 does. */
+static const char *only_in(unsigned versions)
+{
+	if (versions == MDP_YAML_11)
+		return " 1.1";
+	return versions == MDP_YAML_12 ? " 1.2" : "";
+}
+
 /*
  * A plain scalar that YAML 1.1 or 1.2 reads as a number, a boolean or a
  * date would reach other tools as that, not as the text mdprofile sees.
@@ -222,10 +230,7 @@ static bool not_text(struct build *b, const struct mdp_node *n, const char *what
 	if (!type)
 		return false;
 	err_node(b, n, "%s '%s' is %s in yaml%s, not text: quote it", what,
-		 mdp_show(shown, sizeof(shown), n->text), type,
-		 v == MDP_YAML_11   ? " 1.1"
-		 : v == MDP_YAML_12 ? " 1.2"
-				    : "");
+		 mdp_show(shown, sizeof(shown), n->text), type, only_in(v));
 	return true;
 }
 

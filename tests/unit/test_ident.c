@@ -16,24 +16,38 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Each of good passes ok, each of bad and NULL fails, and max 'a's is the longest. */
+static void expect_rule(bool (*ok)(const char *), const char *const *good, size_t ngood,
+			const char *const *bad, size_t nbad, size_t max)
+{
+	char name[256];
+
+	for (size_t i = 0; i < ngood; i++)
+		if (!ok(good[i]))
+			fail_msg("'%s' was refused", good[i]);
+	for (size_t i = 0; i < nbad; i++)
+		if (ok(bad[i]))
+			fail_msg("'%s' was accepted", bad[i]);
+	assert_false(ok(NULL));
+	memset(name, 'a', max + 1);
+	name[max + 1] = '\0';
+	assert_false(ok(name));
+	name[max] = '\0';
+	assert_true(ok(name));
+}
+
 static void test_dev(void **state)
 {
 	static const char *const good[] = {"md2", "md127", "sda", "sata1", "nvme0n1", "md_d0"};
 	static const char *const bad[] = {"", "Md2", "1md", "md-2", "md/2", "../x", "md 2", "_md"};
-	char name[40];
 
 	(void)state;
-	for (size_t i = 0; i < N(good); i++)
-		assert_true(mdp_ident_dev_ok(good[i]));
-	for (size_t i = 0; i < N(bad); i++)
-		assert_false(mdp_ident_dev_ok(bad[i]));
-	assert_false(mdp_ident_dev_ok(NULL));
-	memset(name, 'a', sizeof(name));
-	name[MDP_NAME_MAX - 1] = '\0';
-	assert_true(mdp_ident_dev_ok(name));
-	name[MDP_NAME_MAX - 1] = 'a';
-	name[MDP_NAME_MAX] = '\0';
-	assert_false(mdp_ident_dev_ok(name));
+	expect_rule(mdp_ident_dev_ok, good, N(good), bad, N(bad), MDP_NAME_MAX - 1);
+}
+
+static bool kname_ok(const char *name)
+{
+	return mdp_ident_kname_ok(name, name ? strlen(name) : 0);
 }
 
 static void test_kname(void **state)
@@ -43,15 +57,10 @@ static void test_kname(void **state)
 	static const char *const bad[] = {"", ".x", "-x", "1x", "a/b", "a b", "a\n", "!x"};
 
 	(void)state;
-	for (size_t i = 0; i < N(good); i++)
-		assert_true(mdp_ident_kname_ok(good[i], strlen(good[i])));
-	for (size_t i = 0; i < N(bad); i++)
-		assert_false(mdp_ident_kname_ok(bad[i], strlen(bad[i])));
+	expect_rule(kname_ok, good, N(good), bad, N(bad), MDP_NAME_MAX - 1);
 	/* A span of a longer line: only len bytes count. */
 	assert_true(mdp_ident_kname_ok("sdd6[2]", 4));
 	assert_false(mdp_ident_kname_ok("sdd6[2]", 5));
-	assert_false(mdp_ident_kname_ok("abcdefghijklmnopqrstuvwxyzabcdef", 32));
-	assert_true(mdp_ident_kname_ok("abcdefghijklmnopqrstuvwxyzabcde", 31));
 }
 
 static void test_levels(void **state)
@@ -106,19 +115,19 @@ static void test_uuid(void **state)
 	}
 }
 
+static bool service_ok(const char *name)
+{
+	return !mdp_ident_service_check(name);
+}
+
 static void test_service(void **state)
 {
-	char longest[MDP_SERVICE_NAME_MAX + 2];
+	static const char *const good[] = {"pkgctl-SynologyPhotos", "getty@tty1.service",
+					   "pkg:SynologyPhotos", "a_b.c-d:e@f"};
+	static const char *const bad[] = {"-x", "a/b", "", "a\nb", "a;b", "pkg:", "pkg:a:b"};
 
 	(void)state;
-	assert_null(mdp_ident_service_check("pkgctl-SynologyPhotos"));
-	assert_null(mdp_ident_service_check("getty@tty1.service"));
-	assert_null(mdp_ident_service_check("pkg:SynologyPhotos"));
-	assert_non_null(mdp_ident_service_check("-x"));
-	assert_non_null(mdp_ident_service_check("a/b"));
-	assert_non_null(mdp_ident_service_check(""));
-	assert_non_null(mdp_ident_service_check(NULL));
-	assert_non_null(mdp_ident_service_check("a\nb"));
+	expect_rule(service_ok, good, N(good), bad, N(bad), MDP_SERVICE_NAME_MAX);
 	assert_string_equal(mdp_ident_service_check("pkg:"),
 			    "a package name is required after 'pkg:'");
 	assert_string_equal(mdp_ident_service_check("pkg:a:b"),
@@ -129,32 +138,15 @@ static void test_service(void **state)
 	assert_null(mdp_ident_service_pkg("synoindexd"));
 	assert_null(mdp_ident_service_pkg("pkg:"));
 	assert_null(mdp_ident_service_pkg("pkg:a:b"));
-	memset(longest, 'a', MDP_SERVICE_NAME_MAX);
-	longest[MDP_SERVICE_NAME_MAX] = '\0';
-	assert_null(mdp_ident_service_check(longest));
-	longest[MDP_SERVICE_NAME_MAX] = 'a';
-	longest[MDP_SERVICE_NAME_MAX + 1] = '\0';
-	assert_non_null(mdp_ident_service_check(longest));
 }
 
 static void test_profile_name(void **state)
 {
 	static const char *const good[] = {"balanced", "reshape-fast", "a.b_c", "_x", "0"};
 	static const char *const bad[] = {"", ".x", "-x", "a/b", "a b", "x.yaml\n", "\xc3\xa9"};
-	char name[70];
 
 	(void)state;
-	for (size_t i = 0; i < N(good); i++)
-		assert_true(mdp_ident_profile_name_ok(good[i]));
-	for (size_t i = 0; i < N(bad); i++)
-		assert_false(mdp_ident_profile_name_ok(bad[i]));
-	assert_false(mdp_ident_profile_name_ok(NULL));
-	memset(name, 'a', 64);
-	name[64] = '\0';
-	assert_true(mdp_ident_profile_name_ok(name));
-	name[64] = 'a';
-	name[65] = '\0';
-	assert_false(mdp_ident_profile_name_ok(name));
+	expect_rule(mdp_ident_profile_name_ok, good, N(good), bad, N(bad), 64);
 }
 
 int main(void)
