@@ -45,7 +45,6 @@
  * that YAML would read as a number, boolean or date must be quoted; null
  * (~, null) is a missing value. Tags other than !!str, !!map and !!seq,
  * and aliases, are refused.
- * Numbers are decimal, without sign, fraction or trailing junk.
  *
  * extends: the parent NAME.yaml is looked for next to the child, then in
  * the profile dirs. Scalars (description, memory_budget, raid.*) of the

@@ -41,10 +41,11 @@ struct walk {
 /* ---- the keys of a mapping ------------------------------------------------ */
 
 /* What may be written in one mapping: its fields, then the registry's tunables. */
+#define MAX_KEYS 24
 struct keys {
-	const char *name[24];
-	const struct mdp_field *field[24]; /* NULL for a tunable */
-	int tunable[24];                   /* -1 for a field */
+	const char *name[MAX_KEYS];
+	const struct mdp_field *field[MAX_KEYS]; /* NULL for a tunable */
+	int tunable[MAX_KEYS];                   /* -1 for a field */
 	size_t n;
 };
 
@@ -58,14 +59,14 @@ static bool hidden(const struct mdp_shape *sh, const struct mdp_field *f)
 static void keys_of(const struct mdp_shape *sh, struct keys *k)
 {
 	k->n = 0;
-	for (const struct mdp_field *f = sh->fields; f && f->key && k->n < 24; f++) {
+	for (const struct mdp_field *f = sh->fields; f && f->key && k->n < MAX_KEYS; f++) {
 		if (hidden(sh, f))
 			continue;
 		k->name[k->n] = f->key;
 		k->field[k->n] = f;
 		k->tunable[k->n++] = -1;
 	}
-	for (int t = 0; t < MDP_T_COUNT && k->n < 24; t++) {
+	for (int t = 0; t < MDP_T_COUNT && k->n < MAX_KEYS; t++) {
 		const struct mdp_tunable_info *ti = mdp_tunable_info((enum mdp_tunable)t);
 		if (!(sh->tunable_scopes & (1u << ti->scope)))
 			continue;
