@@ -158,8 +158,10 @@ CLI_RELEASE := $(sort $(wildcard tests/cli/release/*.sh))
 cli-release: mdprofile
 	@sh tests/cli/run.sh ./mdprofile $(CLI_RELEASE)
 
-schema:
+# The schema against the profiles, then against the loader of the built binary.
+schema: mdprofile
 	@python3 tests/schema/check_schema.py
+	@python3 tests/schema/differential.py ./mdprofile
 
 check-fast: deps
 	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind

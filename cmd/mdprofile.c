@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "num.h"
 
 static const struct cmd *const commands[] = {
     &cmd_list, &cmd_show, &cmd_check, &cmd_diff, &cmd_apply, &cmd_revert, &cmd_recover, &cmd_status,
@@ -76,13 +77,9 @@ static void setup_dirs(struct cli *cli, const char *user_dir)
 
 static int parse_seconds(const char *s, unsigned *ms)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	v = strtoul(s, &end, 10);
-	if (*end || v < 1 || v > 3600)
+	if (mdp_num_parse(s, 1, 3600, &v))
 		return -EINVAL;
 	*ms = (unsigned)v * 1000;
 	return 0;

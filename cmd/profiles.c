@@ -158,7 +158,7 @@ static void show_match(const struct mdp_match *m)
 	if (m->n_levels) {
 		printf("%slevels", sep);
 		for (size_t i = 0; i < m->n_levels; i++)
-			printf("%s%s", i ? ", " : " ", mdp_level_name(m->levels[i]));
+			printf("%s%s", i ? ", " : " ", mdp_ident_level_name(m->levels[i]));
 		sep = "; ";
 	}
 	if (m->n_uuids) {
@@ -219,7 +219,7 @@ static void json_match(struct json *j, const struct mdp_match *m)
 	json_key(j, "levels");
 	json_arr(j);
 	for (size_t i = 0; i < m->n_levels; i++)
-		json_str(j, mdp_level_name(m->levels[i]));
+		json_str(j, mdp_ident_level_name(m->levels[i]));
 	json_end(j);
 	json_key(j, "uuids");
 	json_arr(j);

@@ -14,6 +14,8 @@
  */
 #include "discover.h"
 #include "exec.h"
+#include "mdstat.h"
+#include "num.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,25 +86,6 @@ static bool copy_str(char *dst, size_t cap, const char *s)
 }
 
 /*
- * Names read from directories end up in paths, so only plain device names
- * pass: no '/', no leading '.', nothing a path could be bent with.
- */
-static bool dev_name_ok(const char *s)
-{
-	size_t n = 0;
-
-	if (!s[0] || s[0] == '.')
-		return false;
-	for (; s[n]; n++) {
-		char c = s[n];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '_' || c == '-' || c == '.' || c == '!' || c == ':'))
-			return false;
-	}
-	return n < MDP_NAME_MAX;
-}
-
-/*
  * Only a missing file is absence (raid1 has no stripe_cache_size, old
  * kernels no md/uuid); kernfs answers ENODEV for an attribute removed while
  * it is read, which is the array going away. Anything else (EACCES, EIO)
@@ -147,18 +130,10 @@ static ssize_t read_attr(struct walk *w, const char *dev, const char *attr, char
 /* Leading decimal number of text ("4 (3)" during a reshape gives 4). */
 static int lead_u64(const char *text, uint64_t *out)
 {
-	uint64_t v = 0;
-	const char *p = text;
+	const char *end;
+	uint64_t v;
 
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned dg = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - dg) / 10)
-			return -EINVAL;
-		v = v * 10 + dg;
-	}
-	if (*p && *p != ' ' && *p != '\n' && *p != ')')
+	if (mdp_num_lead(text, SIZE_MAX, &v, &end) || (*end && !strchr(" \n)", *end)))
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -173,7 +148,7 @@ static int lead_u64(const char *text, uint64_t *out)
  */
 static bool is_md_name(const char *name)
 {
-	return !strncmp(name, "md", 2) && mdp_tunable_dev_ok(name);
+	return !strncmp(name, "md", 2) && mdp_ident_dev_ok(name);
 }
 
 /* The /sys/block listing, read once: the sysfs walk and find_disk need it. */
@@ -241,10 +216,9 @@ static int enum_sysfs(struct walk *w, struct names *out)
 static int cmp_md(const void *pa, const void *pb)
 {
 	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
-	char *ea, *eb;
-	unsigned long na = strtoul(a + 2, &ea, 10), nb = strtoul(b + 2, &eb, 10);
-	bool numa = a[2] >= '0' && a[2] <= '9' && !*ea;
-	bool numb = b[2] >= '0' && b[2] <= '9' && !*eb;
+	uint64_t na, nb;
+	bool numa = !mdp_num_parse(a + 2, 0, UINT32_MAX, &na);
+	bool numb = !mdp_num_parse(b + 2, 0, UINT32_MAX, &nb);
 
 	if (numa && numb)
 		return na < nb ? -1 : na > nb;
@@ -338,7 +312,8 @@ static int add_member(struct walk *w, struct mdp_array *a, const char *name, boo
 {
 	struct mdp_member *m, *v;
 
-	if (!dev_name_ok(name))
+	/* Names read from directories end up in paths: only plain device names pass. */
+	if (!mdp_ident_kname_ok(name, strlen(name)))
 		return 0;
 	v = realloc(a->members, (a->n_members + 1) * sizeof(*v));
 	if (!v)
@@ -533,7 +508,7 @@ static void read_tunables(struct walk *w, struct mdp_cur *cur, enum mdp_scope sc
 
 /* ---- UUID ------------------------------------------------------------------ */
 
-/* Kernel and mdadm UUIDs use the profile's rules, after the trailing newline. */
+/* Kernel and mdadm UUIDs follow the same rule as profiles, after the trailing newline. */
 int mdp_discover_uuid_norm(const char *text, char *out, size_t cap)
 {
 	char buf[64];
@@ -543,7 +518,7 @@ int mdp_discover_uuid_norm(const char *text, char *out, size_t cap)
 		return -EINVAL;
 	memcpy(buf, text, n);
 	buf[n] = '\0';
-	return mdp_uuid_normalize(buf, out);
+	return mdp_ident_uuid_norm(buf, out);
 }
 
 int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap)
@@ -859,7 +834,7 @@ static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 	if (read_attr(w, name, "md/level", buf, sizeof(buf)) < 0)
 		return 1;
 	copy_str(a->level_name, sizeof(a->level_name), buf);
-	a->level = mdp_level_parse(a->level_name);
+	a->level = mdp_ident_level_parse(a->level_name);
 	read_raid_disks(w, a);
 	if (!(w->skip & MDP_SKIP_MEMBERS) && (err = read_members(w, a))) {
 		free(a->members);

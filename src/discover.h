@@ -21,12 +21,11 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "profile.h"
+#include "ident.h"
 #include "root.h"
 #include "tunable.h"
 
-#define MDP_NAME_MAX 32
-#define MDP_RAW_MAX  64
+#define MDP_RAW_MAX 64
 
 struct mdp_member {
 	char name[MDP_NAME_MAX]; /* "sda5" */
@@ -99,42 +98,11 @@ void mdp_system_free(struct mdp_system *s);
 const struct mdp_array *mdp_system_array(const struct mdp_system *s, const char *name);
 const struct mdp_disk *mdp_system_disk(const struct mdp_system *s, const char *name);
 
-/* /proc/mdstat, parsed (used for progress and by the fuzz target). */
-struct mdp_mdstat_array {
-	char name[MDP_NAME_MAX];
-	char level[16];
-	bool active;
-	uint64_t blocks;         /* KiB */
-	int raid_disks, working; /* [4/3] */
-	char op[16];             /* "reshape", "resync", "recovery", "check", "" */
-	uint64_t done, total;    /* blocks, from "(491263360/1953494784)" */
-	unsigned permille;       /* 25.1% -> 251 */
-	double finish_min;       /* finish=5198.4min */
-	uint64_t speed_kib;      /* speed=4687K/sec */
-	char members[16][MDP_NAME_MAX];
-	size_t n_members; /* stored in members[], at most 16 */
-	/* Additions: */
-	size_t n_members_all; /* all members listed, also those beyond 16 */
-	char op_state[16];    /* "DELAYED", "PENDING", "REMOTE" from resync=X; else "" */
-};
-
-struct mdp_mdstat {
-	struct mdp_mdstat_array *arrays;
-	size_t n;
-};
-
-/* Parse mdstat text (need not be NUL-terminated). -EINVAL on malformed input. */
-int mdp_mdstat_parse(const char *text, size_t len, struct mdp_mdstat *out);
-void mdp_mdstat_free(struct mdp_mdstat *m);
-/* The entry for array name ("md3"), or NULL. */
-const struct mdp_mdstat_array *mdp_mdstat_find(const struct mdp_mdstat *m, const char *name);
-
 /*
  * Helpers of discovery, exported for tests and fuzzing.
  *
- * mdp_discover_uuid_norm: "1f2e..-..", "1f2e3d4c:5b6a..." or plain hex to
- * 32 lowercase hex digits in out (cap >= 33). -EINVAL unless exactly 32 hex
- * digits remain after dropping '-', ':', '.' and spaces.
+ * mdp_discover_uuid_norm: a UUID as read from md/uuid or mdadm, up to an
+ * optional newline, through mdp_ident_uuid_norm() into out (cap >= 33).
  */
 int mdp_discover_uuid_norm(const char *text, char *out, size_t cap);
 /* MD_UUID=... of `mdadm --detail --export` output, normalised. -ENOENT if absent. */

@@ -30,6 +30,8 @@
  * "end" is treated as unreadable rather than trusted.
  */
 #include "journal.h"
+#include "ident.h"
+#include "num.h"
 #include "services.h"
 
 #include <errno.h>
@@ -54,11 +56,12 @@ static long lock_holder(int fd)
 {
 	char buf[32] = "";
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	uint64_t v;
 
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
+	return mdp_num_lead(buf, (size_t)n, &v, NULL) || v > INT32_MAX ? 0 : (long)v;
 }
 
 int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder)
@@ -233,7 +236,7 @@ static int parse_target(char **rest, enum mdp_tunable *t, char *dev, size_t cap)
 		return -EINVAL;
 	dev[0] = '\0';
 	if (strcmp(d, "-")) {
-		if (!mdp_tunable_dev_ok(d) || strlen(d) >= cap)
+		if (!mdp_ident_dev_ok(d) || strlen(d) >= cap)
 			return -EINVAL;
 		snprintf(dev, cap, "%s", d);
 	}
@@ -258,20 +261,14 @@ static int parse_set(struct mdp_journal *j, char *rest)
 {
 	struct mdp_jset st = {0};
 	const struct mdp_tunable_info *ti;
-	char *end;
 
 	if (parse_target(&rest, &st.t, st.dev, sizeof(st.dev)))
 		return -EINVAL;
 	ti = mdp_tunable_info(st.t);
 	if (!strcmp(rest, "system") && ti->allows_system) {
 		st.want.kind = MDP_V_SYSTEM;
-	} else {
-		if (rest[0] < '0' || rest[0] > '9')
-			return -EINVAL;
-		errno = 0;
-		st.want.num = strtoull(rest, &end, 10);
-		if (errno || *end || st.want.num < ti->min || st.want.num > ti->max)
-			return -EINVAL;
+	} else if (mdp_num_parse(rest, ti->min, ti->max, &st.want.num)) {
+		return -EINVAL;
 	}
 	if (grow((void **)&j->set, j->n_set, sizeof(st)))
 		return -ENOMEM;
@@ -281,16 +278,11 @@ static int parse_set(struct mdp_journal *j, char *rest)
 
 static int parse_pgid(const char *text, long *out)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	if (text[0] < '0' || text[0] > '9')
+	if (mdp_num_parse(text, 0, INT32_MAX, &v))
 		return -EINVAL;
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || *end || v < 0)
-		return -EINVAL;
-	*out = v;
+	*out = (long)v;
 	return 0;
 }
 

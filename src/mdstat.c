@@ -1,5 +1,5 @@
 /*
- * mdstat: a parser for /proc/mdstat (see discover.h).
+ * mdstat: a parser for /proc/mdstat (see mdstat.h).
  *
  * The text is what drivers/md/md.c md_seq_show() prints:
  *
@@ -17,7 +17,8 @@
  * do not know (a future kernel's additions) are skipped, but a line we do
  * know with bad content makes the whole text -EINVAL.
  */
-#include "discover.h"
+#include "mdstat.h"
+#include "num.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -77,19 +78,7 @@ static bool take_lit(struct span *s, const char *lit)
 /* Decimal digits to u64; at least one digit, overflow is an error. */
 static int take_u64(struct span *s, uint64_t *out)
 {
-	uint64_t v = 0;
-	const char *start = s->p;
-
-	for (; s->p < s->end && is_digit(*s->p); s->p++) {
-		unsigned d = (unsigned)(*s->p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -EINVAL;
-		v = v * 10 + d;
-	}
-	if (s->p == start)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return mdp_num_lead(s->p, (size_t)(s->end - s->p), out, &s->p) ? -EINVAL : 0;
 }
 
 static int take_int(struct span *s, int *out)
@@ -117,14 +106,7 @@ static int copy_tok(const struct span *t, char *buf, size_t cap)
 /* Block device names as the kernel prints them: sda5, nvme0n1p1, dm-3, cciss!c0d0. */
 static bool name_ok(const struct span *t)
 {
-	if (t->p >= t->end || !((*t->p >= 'a' && *t->p <= 'z') || (*t->p >= 'A' && *t->p <= 'Z')))
-		return false;
-	for (const char *c = t->p; c < t->end; c++) {
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || is_digit(*c) ||
-		      *c == '_' || *c == '-' || *c == '.' || *c == '!' || *c == ':'))
-			return false;
-	}
-	return true;
+	return mdp_ident_kname_ok(t->p, (size_t)(t->end - t->p));
 }
 
 /* "sdd6[2]" optionally followed by flags "(S)", "(F)", "(W)", "(J)", "(R)". */

@@ -1,16 +1,17 @@
 /*
  * profile: loading, inheriting and validating YAML profiles.
  *
- * Three passes, so every error has an exact position:
- *   1. libyaml parses the text: syntax errors come with libyaml's
- *      problem_mark; the walk also records the line:col of every node and
- *      finds duplicate keys, unknown keys (with a did-you-mean) and wrong
- *      node types against the libcyaml schema.
- *   2. libcyaml loads the structure into plain strings (the schema is the
- *      single source of truth for key names).
- *   3. Our own value parsing: numbers, units, ranges, levels, min <= max.
+ * Two passes, so every error has an exact position:
+ *   1. libyaml's events are walked against the key table (profile.c):
+ *      syntax errors come with libyaml's problem_mark; the walk records the
+ *      line:col of every node and finds duplicate keys, unknown keys (with
+ *      a did-you-mean), missing keys and wrong node types. Nesting deeper
+ *      than a profile can be, and more than 100 errors, stop it early.
+ *   2. Our own value parsing on that tree: numbers, units, ranges, levels,
+ *      UUIDs, service names, min <= max.
  * All errors in a file are collected in mdp_diags; nothing is read from or
- * written to the system while loading.
+ * written to the system while loading. (Why not libcyaml: see
+ * docs/decisions-profile.md.)
  *
  * Profile format (documented in schema/profile.schema.json and README.md):
  *
@@ -35,10 +36,15 @@
  *       - {name: pkgctl-SynologyPhotos, optional: true}
  *
  * match: the criteria given must all hold, any entry of a list may match.
- * Levels: linear, raid0/1/4/5/6/10 or bare digits. UUIDs: mdadm form
- * (a1b2c3d4:...), dashed, or 32 hex digits; stored as 32 lowercase hex.
- * Service names: [A-Za-z0-9@._:-]+, no leading '-', at most 128 chars.
- * Numbers are decimal, without sign, fraction or trailing junk.
+ * Levels, UUIDs, array, service and profile names follow ident.h.
+ *
+ * A profile means the same to mdprofile as to YAML 1.1 and 1.2 tools and
+ * to the JSON Schema: numbers are plain decimal digits, unquoted, without
+ * sign, leading zeros, fraction, exponent, base prefix or underscores;
+ * optional is a plain true or false; text (description, names, UUIDs)
+ * that YAML would read as a number, boolean or date must be quoted; null
+ * (~, null) is a missing value. Tags other than !!str, !!map and !!seq,
+ * and aliases, are refused.
  *
  * extends: the parent NAME.yaml is looked for next to the child, then in
  * the profile dirs. Scalars (description, memory_budget, raid.*) of the
@@ -53,6 +59,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "ident.h"
 #include "tunable.h"
 
 struct mdp_pos {
@@ -73,22 +80,13 @@ struct mdp_setting {
 	struct mdp_pos pos; /* of the value, for later errors (budget, plan) */
 };
 
-enum mdp_level {
-	MDP_LEVEL_UNKNOWN = 0,
-	MDP_LEVEL_LINEAR, MDP_LEVEL_RAID0, MDP_LEVEL_RAID1, MDP_LEVEL_RAID4,
-	MDP_LEVEL_RAID5, MDP_LEVEL_RAID6, MDP_LEVEL_RAID10,
-};
-/* "raid5" -> MDP_LEVEL_RAID5; also accepts "5"; MDP_LEVEL_UNKNOWN otherwise. */
-enum mdp_level mdp_level_parse(const char *s);
-const char *mdp_level_name(enum mdp_level l);
-
 struct mdp_match {
 	bool all;
-	char **names;  /* "md2" */
+	char **names; /* "md2" */
 	size_t n_names;
 	enum mdp_level *levels;
 	size_t n_levels;
-	char **uuids;  /* normalised: lowercase hex, no separators (32 chars) */
+	char **uuids; /* normalised: lowercase hex, no separators (32 chars) */
 	size_t n_uuids;
 };
 
@@ -114,14 +112,14 @@ struct mdp_budget {
 };
 
 struct mdp_profile {
-	char *name;        /* "reshape-fast" (file name without .yaml) */
-	char *path;        /* file it was loaded from */
+	char *name; /* "reshape-fast" (file name without .yaml) */
+	char *path; /* file it was loaded from */
 	char *description;
-	char **chain;      /* names from this profile up through extends, chain[0] == name */
+	char **chain; /* names from this profile up through extends, chain[0] == name */
 	size_t n_chain;
 	struct mdp_budget budget;
 	struct mdp_setting global[MDP_T_COUNT]; /* only SPEED_LIMIT_MIN/MAX used */
-	struct mdp_rule *rules; /* parent's rules first, then the child's */
+	struct mdp_rule *rules;                 /* parent's rules first, then the child's */
 	size_t n_rules;
 	struct mdp_service *services; /* union along the chain, no duplicates */
 	size_t n_services;
@@ -140,20 +138,19 @@ struct mdp_profile_dirs {
  * otherwise NAME.yaml in each dir in order. Writes the path on success;
  * -ENOENT when not found (a diag says where it looked).
  */
-int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path,
-		     size_t len, struct mdp_diags *d);
+int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path, size_t len,
+		     struct mdp_diags *d);
 
 /*
  * Load one profile file and its extends chain (parents found through dirs,
  * and relative to the file's own directory first). On any error returns
  * -EINVAL with every problem in d and *out untouched.
  */
-int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path,
-		     struct mdp_profile *out, struct mdp_diags *d);
+int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path, struct mdp_profile *out,
+		     struct mdp_diags *d);
 /* Load from memory (fuzzing, tests); extends is resolved through dirs (may be NULL). */
-int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name,
-			 const char *data, size_t len, struct mdp_profile *out,
-			 struct mdp_diags *d);
+int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, const char *data,
+			 size_t len, struct mdp_profile *out, struct mdp_diags *d);
 void mdp_profile_free(struct mdp_profile *p);
 
 /*
@@ -172,20 +169,5 @@ int mdp_profile_check_perms_all(const struct mdp_profile *p, struct mdp_diags *d
  * KiB, MiB, GiB or sectors").
  */
 int mdp_parse_size_kib(const char *s, uint64_t *kib, const char **why);
-
-/*
- * Normalise an md UUID given in mdadm form (a1b2c3d4:e5f6a7b8:...), with
- * dashes, or as 32 plain hex digits, into 32 lowercase hex digits + NUL.
- * -EINVAL when it is not such a UUID; out is written only on success.
- */
-int mdp_uuid_normalize(const char *s, char out[33]);
-
-#define MDP_SERVICE_NAME_MAX 128
-/*
- * NULL when name is a valid service name ([A-Za-z0-9@._:-]+, no leading
- * '-', at most MDP_SERVICE_NAME_MAX chars); otherwise why it is not, as a
- * phrase for "invalid service name 'X': <why>".
- */
-const char *mdp_service_name_check(const char *name);
 
 #endif

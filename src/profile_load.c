@@ -457,10 +457,11 @@ static int load_path(const struct loader *L, const char *path, const struct fram
 /* Sort what this load added so messages come out in file order. */
 static int finish(struct mdp_diags *d, size_t first, int r)
 {
-	struct mdp_diags view = {.v = d->v + first, .n = d->n - first, .cap = d->n - first};
-
-	if (r && d->n > first)
+	if (r && d->n > first) {
+		/* Only now is d->v sure to be an array: d->v + first on NULL is undefined. */
+		struct mdp_diags view = {.v = d->v + first, .n = d->n - first, .cap = d->n - first};
 		mdp_diags_sort(&view);
+	}
 	if (r == -ENOMEM && d->n == first)
 		mdp_diags_add(d, NULL, 0, 0, "out of memory while loading profile");
 	return r;
@@ -516,7 +517,7 @@ int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char 
 	for (size_t i = 0; dirs && i < dirs->n && i < 4; i++)
 		if (dirs->dirs[i])
 			v[n++] = dirs->dirs[i];
-	if (!arg[0] || arg[0] == '.' || arg[0] == '-') {
+	if (!mdp_ident_profile_name_ok(arg)) {
 		mdp_diags_add(d, NULL, 0, 0, "invalid profile name '%s'", arg);
 		return -EINVAL;
 	}

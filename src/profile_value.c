@@ -1,51 +1,32 @@
 /*
- * profile_value: the small value parsers behind profile loading.
+ * profile_value: the value rules behind profile loading.
  *
- * Sizes, RAID levels, md UUIDs and service names are parsed here by hand
- * with full checks, because libcyaml's own number parsing accepts "12junk"
- * as 12. These functions only classify text; the loader turns their
- * verdicts into positioned diagnostics.
+ * Sizes are parsed here with full checks. The YAML typing below is why a
+ * profile means the same to mdprofile, to YAML 1.1 tools (PyYAML, the
+ * JSON Schema check) and to YAML 1.2 tools (editors): a plain scalar that
+ * either version reads as a number, a boolean, null or a date is not text,
+ * and a number is only ever plain decimal digits. These functions only
+ * classify; the loader turns their verdicts into positioned diagnostics.
  */
 #include "profile.h"
+#include "profile_int.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *name;
-	enum mdp_level level;
-} levels[] = {
-    {"linear", MDP_LEVEL_LINEAR}, {"raid0", MDP_LEVEL_RAID0}, {"raid1", MDP_LEVEL_RAID1},
-    {"raid4", MDP_LEVEL_RAID4},   {"raid5", MDP_LEVEL_RAID5}, {"raid6", MDP_LEVEL_RAID6},
-    {"raid10", MDP_LEVEL_RAID10},
-};
-
-#define N_LEVELS (sizeof(levels) / sizeof(levels[0]))
-
-enum mdp_level mdp_level_parse(const char *s)
-{
-	if (!s)
-		return MDP_LEVEL_UNKNOWN;
-	for (size_t i = 0; i < N_LEVELS; i++) {
-		const char *n = levels[i].name;
-		/* "5" is accepted for "raid5", as mdadm --level does. */
-		if (!strcmp(s, n) || (!strncmp(n, "raid", 4) && !strcmp(s, n + 4)))
-			return levels[i].level;
-	}
-	return MDP_LEVEL_UNKNOWN;
-}
-
-const char *mdp_level_name(enum mdp_level l)
-{
-	for (size_t i = 0; i < N_LEVELS; i++)
-		if (levels[i].level == l)
-			return levels[i].name;
-	return "unknown";
-}
+#include "num.h"
 
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
+}
+
+bool mdp_all_digits(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n && !s[n];
 }
 
 static const struct {
@@ -90,31 +71,24 @@ static int size_unit(const char *u, uint64_t n, uint64_t *kib, const char **why)
  */
 int mdp_parse_size_kib(const char *s, uint64_t *kib, const char **why)
 {
-	uint64_t n = 0;
-	const char *p = s;
+	const char *p;
+	uint64_t n;
+	int r;
 
 	if (!s || !*s) {
 		*why = "is empty: " UNIT_HINT;
 		return -EINVAL;
 	}
-	if (*p == '-') {
+	if (*s == '-') {
 		*why = "is negative";
 		return -EINVAL;
 	}
-	if (!is_digit(*p)) {
-		*why = "is not a size: " UNIT_HINT;
+	r = mdp_num_lead(s, SIZE_MAX, &n, &p);
+	if (r) {
+		*why = r == -ERANGE ? "is too large" : "is not a size: " UNIT_HINT;
 		return -EINVAL;
 	}
-	for (; is_digit(*p); p++) {
-		unsigned dg = (unsigned)(*p - '0');
-		if (n > (UINT64_MAX - dg) / 10) {
-			*why = "is too large";
-			return -EINVAL;
-		}
-		n = n * 10 + dg;
-	}
-	while (*p == ' ')
-		p++;
+	p += strspn(p, " ");
 	if (!*p) {
 		*why = "has no unit: " UNIT_HINT;
 		return -EINVAL;
@@ -122,75 +96,114 @@ int mdp_parse_size_kib(const char *s, uint64_t *kib, const char **why)
 	return size_unit(p, n, kib, why);
 }
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+/* ---- YAML plain scalar types -------------------------------------------- */
 
 /*
- * mdadm prints "a1b2c3d4:e5f6a7b8:...", blkid and md/uuid use dashes;
- * separators may sit anywhere between hex digits but not doubled, leading
- * or trailing, and one document uses one kind of separator.
+ * The implicit types of YAML 1.1 and of the YAML 1.2 core schema, as POSIX
+ * EREs. For 1.1 these are PyYAML's (also Ruby's): the y/n booleans of the
+ * 1.1 type repository are left out, as they are there, so that services
+ * and arrays may still be called y or n.
  */
-int mdp_uuid_normalize(const char *s, char out[33])
-{
-	char buf[33];
-	size_t n = 0;
-	char sep = 0;
-	const char *p;
+static const struct {
+	const char *what;
+	unsigned versions;
+	const char *re;
+} yaml_types[] = {
+    {"a number", MDP_YAML_11,
+     "^[-+]?(0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(:[0-5]?[0-9])+)$"},
+    {"a number", MDP_YAML_11,
+     "^([-+]?[0-9][0-9_]*\\.[0-9_]*([eE][-+][0-9]+)?|\\.[0-9][0-9_]*([eE][-+][0-9]+)?|"
+     "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN))$"},
+    {"a number", MDP_YAML_12, "^([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"},
+    {"a number", MDP_YAML_12,
+     "^([-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|"
+     "\\.(nan|NaN|NAN))$"},
+    {"a boolean", MDP_YAML_11 | MDP_YAML_12, "^(true|True|TRUE|false|False|FALSE)$"},
+    {"a boolean", MDP_YAML_11, "^(yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$"},
+    {"null", MDP_YAML_11 | MDP_YAML_12, "^(~|null|Null|NULL)?$"},
+    {"a date", MDP_YAML_11,
+     "^([0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt]|[ \t]+)[0-9]{1,2}:"
+     "[0-9]{2}:[0-9]{2}(\\.[0-9]*)?([ \t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)$"},
+    {"special", MDP_YAML_11, "^(=|<<)$"},
+};
 
-	if (!s)
-		return -EINVAL;
-	for (p = s; *p; p++) {
-		int v = hex_val(*p);
-		if (v >= 0) {
-			if (n == 32)
-				return -EINVAL;
-			buf[n++] = "0123456789abcdef"[v];
-			continue;
+#define N_TYPES (sizeof(yaml_types) / sizeof(yaml_types[0]))
+
+int mdp_yaml_types_init(struct mdp_yaml_types *y)
+{
+	_Static_assert(N_TYPES <= sizeof(y->re) / sizeof(y->re[0]), "room for every type");
+	for (y->n = 0; y->n < N_TYPES; y->n++) {
+		if (regcomp(&y->re[y->n], yaml_types[y->n].re, REG_EXTENDED | REG_NOSUB)) {
+			mdp_yaml_types_free(y);
+			return -ENOMEM;
 		}
-		if ((*p != ':' && *p != '-') || p == s || !p[1] || hex_val(p[1]) < 0)
-			return -EINVAL;
-		if (sep && sep != *p)
-			return -EINVAL;
-		sep = *p;
 	}
-	if (n != 32)
-		return -EINVAL;
-	buf[32] = '\0';
-	memcpy(out, buf, sizeof(buf));
 	return 0;
 }
 
-static bool service_char_ok(char c)
+void mdp_yaml_types_free(struct mdp_yaml_types *y)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
-	       strchr("@._:-", c);
+	for (size_t i = 0; i < y->n; i++)
+		regfree(&y->re[i]);
+	y->n = 0;
 }
 
-/*
- * Names end up as an argv element of synoservice/synosystemctl/systemctl,
- * never in a shell, but a strict alphabet keeps them from being read as
- * options or paths and keeps messages printable.
- */
-const char *mdp_service_name_check(const char *name)
+const char *mdp_yaml_type(const struct mdp_yaml_types *y, const char *s, unsigned *versions)
 {
-	size_t n;
+	const char *what = NULL;
+	unsigned v = 0;
 
-	if (!name || !*name)
-		return "a name is required";
-	if (name[0] == '-')
-		return "must not start with '-'";
-	for (n = 0; name[n]; n++)
-		if (!service_char_ok(name[n]))
-			return "only letters, digits and @._:- are allowed";
-	if (n > MDP_SERVICE_NAME_MAX)
-		return "longer than 128 characters";
-	return NULL;
+	/* Every type above is short or all digits: long text is text. */
+	if (strlen(s) > 256 && !mdp_all_digits(s))
+		return NULL;
+	for (size_t i = 0; i < y->n; i++) {
+		if (regexec(&y->re[i], s, 0, NULL, 0))
+			continue;
+		if (!what || !strcmp(what, yaml_types[i].what)) {
+			what = yaml_types[i].what;
+			v |= yaml_types[i].versions;
+		}
+	}
+	if (what)
+		*versions = v;
+	return what;
+}
+
+static bool parse_base(const char *s, int base, uint64_t *v)
+{
+	char *end;
+
+	/* strtoull would also take spaces and a sign: the first digit must be one. */
+	if (!*s || !(is_digit(*s) || (base == 16 && strchr("abcdefABCDEF", *s))))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	return !*end && !errno;
+}
+
+bool mdp_yaml_int_value(const char *s, uint64_t *v)
+{
+	char buf[64], *end;
+	size_t n = 0;
+	double d;
+
+	for (; *s && n < sizeof(buf) - 1; s++)
+		if (*s != '_')
+			buf[n++] = *s;
+	if (*s)
+		return false;
+	buf[n] = '\0';
+	s = buf[0] == '+' ? buf + 1 : buf;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'o' || s[1] == 'b'))
+		return parse_base(s + 2, s[1] == 'x' ? 16 : s[1] == 'o' ? 8 : 2, v);
+	if (mdp_all_digits(s))
+		return !mdp_num_lead(s, SIZE_MAX, v, NULL);
+	if (!is_digit(*s) && *s != '.')
+		return false;
+	d = strtod(s, &end);
+	/* Up to 2^53 every integer is exact in a double; NaN fails both tests. */
+	if (*end || !(d >= 0 && d <= 9007199254740992.0) || (double)(uint64_t)d != d)
+		return false;
+	*v = (uint64_t)d;
+	return true;
 }

@@ -11,8 +11,11 @@
  * path; everything else goes to mdp_root_plain_ops.
  */
 #include "root.h"
+#include "num.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +36,7 @@ static int render_sync_speed(const struct mdp_root *r, const char *sys, const ch
 	const char *sysctl = ends_with(sys, "_min") ? "/proc/sys/dev/raid/speed_limit_min"
 						    : "/proc/sys/dev/raid/speed_limit_max";
 	char cur[32];
-	char *end;
+	const char *end;
 
 	if (!strncmp(data, "system", 6)) {
 		if (mdp_root_read_value(r, sysctl, cur, sizeof(cur)) <= 0)
@@ -41,10 +44,10 @@ static int render_sync_speed(const struct mdp_root *r, const char *sys, const ch
 		snprintf(out, cap, "%s (system)\n", cur);
 		return 0;
 	}
-	unsigned long v = strtoul(data, &end, 10);
-	if (end == data || (*end && *end != '\n'))
+	uint64_t v;
+	if (mdp_num_lead(data, SIZE_MAX, &v, &end) || (*end && *end != '\n'))
 		return -EINVAL;
-	snprintf(out, cap, "%lu (local)\n", v);
+	snprintf(out, cap, "%" PRIu64 " (local)\n", v);
 	return 0;
 }
 

@@ -54,7 +54,8 @@
  *                  unit) with a message.
  */
 #include "services.h"
-#include "profile.h"
+#include "ident.h"
+#include "num.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -77,8 +78,8 @@ struct svc_cmd {
 
 bool mdp_svc_name_ok(const char *name)
 {
-	/* One rule for profiles and backends: the profile module owns it. */
-	return name && !mdp_service_name_check(name);
+	/* One rule for profiles and backends: ident owns it. */
+	return name && !mdp_ident_service_check(name);
 }
 
 /* A name as it may be shown in a message: printable, bounded (cap >= 4). */
@@ -95,36 +96,13 @@ static void svc_show(const char *s, char *buf, size_t cap)
 
 static int svc_check_name(const char *svc, struct mdp_diags *d)
 {
+	const char *why = mdp_ident_service_check(svc);
 	char shown[80];
 
-	if (mdp_svc_name_ok(svc))
+	if (!why)
 		return 0;
 	svc_show(svc, shown, sizeof(shown));
-	mdp_diags_add(d, NULL, 0, 0,
-		      "service '%s': invalid name (letters, digits and @._:- only, no leading "
-		      "'-', at most %d characters)",
-		      shown, SVC_NAME_MAX);
-	return -EINVAL;
-}
-
-/* "pkg:NAME" -> NAME when it is a package entry with a valid name, else NULL. */
-static const char *svc_pkg(const char *svc)
-{
-	const char *p;
-
-	if (strncmp(svc, "pkg:", 4))
-		return NULL;
-	p = svc + 4;
-	return mdp_svc_name_ok(p) && !strchr(p, ':') ? p : NULL;
-}
-
-static int svc_bad_pkg(const char *svc, struct mdp_diags *d)
-{
-	int err = svc_check_name(svc, d);
-
-	if (err)
-		return err;
-	mdp_diags_add(d, NULL, 0, 0, "service %s: invalid package name after 'pkg:'", svc);
+	mdp_diags_add(d, NULL, 0, 0, "service '%s': invalid name (%s)", shown, why);
 	return -EINVAL;
 }
 
@@ -235,13 +213,11 @@ static const char *const svc_down_words[] = {"inactive", "failed",      "deactiv
 
 static int dsm6_cmd(const char *svc, const char *verb, struct svc_cmd *c, struct mdp_diags *d)
 {
-	const char *pkg = svc_pkg(svc);
+	const char *pkg = mdp_ident_service_pkg(svc);
 	int err = svc_check_name(svc, d);
 
 	if (err)
 		return err;
-	if (!strncmp(svc, "pkg:", 4) && !pkg)
-		return svc_bad_pkg(svc, d);
 	if ((err = pkg ? svc_set_name(c, "pkgctl-", pkg) : svc_set_name(c, "", svc)))
 		return err;
 	c->argv[0] = "synoservice";
@@ -407,11 +383,13 @@ const struct mdp_svc_ops mdp_svc_systemd = {
 
 static int synopkg_cmd(const char *verb, const char *svc, struct svc_cmd *c, struct mdp_diags *d)
 {
-	const char *pkg = svc_pkg(svc);
-	int err;
+	const char *pkg = mdp_ident_service_pkg(svc);
+	int err = svc_check_name(svc, d);
 
+	if (err)
+		return err;
 	if (!pkg)
-		return svc_bad_pkg(svc, d);
+		return -EINVAL; /* callers send only "pkg:" entries here */
 	if ((err = svc_set_name(c, "", pkg)))
 		return err;
 	c->argv[0] = "synopkg";
@@ -560,8 +538,7 @@ int mdp_svc_resume_command(const struct mdp_svc_backend *b, const char *svc, cha
 static int dsm_major_value(char *v, unsigned lineno, int *major, struct mdp_diags *d)
 {
 	size_t n = strlen(v);
-	char *end;
-	long m;
+	uint64_t m;
 
 	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\r'))
 		v[--n] = '\0';
@@ -569,9 +546,7 @@ static int dsm_major_value(char *v, unsigned lineno, int *major, struct mdp_diag
 		v[n - 1] = '\0';
 		v++;
 	}
-	errno = 0;
-	m = strtol(v, &end, 10);
-	if (v[0] < '0' || v[0] > '9' || *end || errno || m > 1000) {
+	if (mdp_num_parse(v, 0, 1000, &m)) {
 		char shown[40];
 		svc_show(v, shown, sizeof(shown));
 		mdp_diags_add(d, DSM_VERSION_FILE, lineno, 0, "majorversion '%s' is not a number",

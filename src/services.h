@@ -52,7 +52,7 @@ extern const struct mdp_svc_ops mdp_svc_dsm6, mdp_svc_dsm7, mdp_svc_systemd;
  */
 int mdp_svc_detect(const struct mdp_root *r, const char *force, struct mdp_svc_backend *out,
 		   struct mdp_diags *d);
-/* [A-Za-z0-9@._:-]+, no leading dash, at most 128 characters. */
+/* The whole rule of mdp_ident_service_check(), also for "pkg:NAME" entries. */
 bool mdp_svc_name_ok(const char *name);
 
 /*

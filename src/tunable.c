@@ -5,6 +5,8 @@
  * group_thread_cnt 0..8192, speeds are KiB/s per device (int in the kernel).
  */
 #include "tunable.h"
+#include "ident.h"
+#include "num.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -39,20 +41,6 @@ const struct mdp_tunable_info *mdp_tunable_info(enum mdp_tunable t)
 	return &infos[t];
 }
 
-bool mdp_tunable_dev_ok(const char *dev)
-{
-	size_t n = 0;
-
-	if (!dev || !(dev[0] >= 'a' && dev[0] <= 'z'))
-		return false;
-	for (; dev[n]; n++) {
-		char c = dev[n];
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-			return false;
-	}
-	return n < 32;
-}
-
 int mdp_tunable_path(enum mdp_tunable t, const char *dev, char *buf, size_t len)
 {
 	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
@@ -65,32 +53,12 @@ int mdp_tunable_path(enum mdp_tunable t, const char *dev, char *buf, size_t len)
 			return -EINVAL;
 		n = snprintf(buf, len, "%s", ti->path);
 	} else {
-		if (!mdp_tunable_dev_ok(dev))
+		if (!mdp_ident_dev_ok(dev))
 			return -EINVAL;
 		n = snprintf(buf, len, "/sys/block/%s/%s", dev, ti->path);
 	}
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	return 0;
-}
-
-/* Parse a decimal number, then skip spaces; *end points after it. */
-static int parse_u64(const char *s, uint64_t *out, const char **end)
-{
-	uint64_t v = 0;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	while (*p == ' ' || *p == '\t' || *p == '\n')
-		p++;
-	*out = v;
-	*end = p;
 	return 0;
 }
 
@@ -104,8 +72,9 @@ int mdp_tunable_parse(enum mdp_tunable t, const char *text, struct mdp_value *ou
 		return -EINVAL;
 	while (*text == ' ')
 		text++;
-	if (parse_u64(text, &v.num, &end))
+	if (mdp_num_lead(text, SIZE_MAX, &v.num, &end))
 		return -EINVAL;
+	end += strspn(end, " \t\n");
 	if (ti->allows_system && *end == '(') {
 		/* md renders sync_speed_min/max as "N (local)" or "N (system)". */
 		if (!strcmp(end, "(system)") || !strncmp(end, "(system)\n", 9))

@@ -59,9 +59,10 @@ struct mdp_value {
 };
 
 const struct mdp_tunable_info *mdp_tunable_info(enum mdp_tunable t);
-/* Device names: [a-z0-9_] 1..31 chars, starting with a letter ("md2", "sata1", "nvme0n1"). */
-bool mdp_tunable_dev_ok(const char *dev);
-/* System path of (t, dev). -EINVAL for a bad device name or a missing/extra dev. */
+/*
+ * System path of (t, dev). -EINVAL for a device name mdp_ident_dev_ok()
+ * refuses or a missing/extra dev.
+ */
 int mdp_tunable_path(enum mdp_tunable t, const char *dev, char *buf, size_t len);
 /*
  * Parse what the kernel shows when reading t ("256\n", "1000 (system)\n").

@@ -6,7 +6,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+# -fno-sanitize-recover=all: a UBSan report aborts the run like an ASan one,
+# so undefined behaviour fails the smoke instead of scrolling past.
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all \
 	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h)

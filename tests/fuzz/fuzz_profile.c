@@ -1,6 +1,6 @@
 /*
  * fuzz_profile: any bytes through the whole profile loader (libyaml walk,
- * libcyaml, value checks). Must never crash, leak or hang, and must either
+ * value checks). Must never crash, leak or hang, and must either
  * succeed with no diagnostics or fail with at least one.
  */
 #include <stddef.h>

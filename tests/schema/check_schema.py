@@ -31,7 +31,6 @@ SCHEMA_BLIND = {
     "44-error-in-parent": "needs the parent profile",
     "40-duplicate-service": "uniqueness of names inside objects",
     "41-alias": "PyYAML resolves aliases",
-    "36-odd-sectors": "needs arithmetic on the size",
 }
 
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "discover.h"
+#include "mdstat.h"
 
 #define MD3_HEAD                                                                                   \
 	"Personalities : [linear] [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]\n"              \

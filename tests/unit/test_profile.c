@@ -241,10 +241,40 @@ static void test_all_shipped_load(void **state)
 	assert_true(n >= 4);
 }
 
-static void test_schema_matches_registry(void **state)
+/*
+ * The profile keys of the tunables are the registry's: each loads in the
+ * place its scope says and is misplaced in the other.
+ */
+static void test_every_registry_key(void **state)
 {
+	struct mdp_profile p;
+	char text[256], want[256], *msgs;
+
 	(void)state;
-	assert_true(mdp_profile_schema_ok());
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_tunable_info *ti = mdp_tunable_info((enum mdp_tunable)t);
+		bool global = ti->scope == MDP_SCOPE_GLOBAL;
+		const char *v = strcmp(ti->unit, "KiB") ? "17" : "4KiB";
+		const struct mdp_setting *set;
+
+		snprintf(text, sizeof(text),
+			 global ? "raid:\n  %s: %s\n" : "arrays:\n  - match: all\n    %s: %s\n",
+			 ti->key, v);
+		assert_int_equal(load_str(text, &p, &msgs), 0);
+		free(msgs);
+		set = global ? &p.global[t] : &p.rules[0].set[t];
+		assert_int_equal(set->kind, MDP_S_NUM);
+		assert_int_equal(set->num, strcmp(ti->unit, "KiB") ? 17 : 4);
+		mdp_profile_free(&p);
+
+		snprintf(text, sizeof(text),
+			 global ? "arrays:\n  - match: all\n    %s: %s\n" : "raid:\n  %s: %s\n",
+			 ti->key, v);
+		snprintf(want, sizeof(want), "mem.yaml:%s: misplaced key '%s': it belongs %s\n",
+			 global ? "3:5" : "2:3", ti->key,
+			 global ? "under 'raid'" : "in an entry of 'arrays'");
+		expect_error(text, want);
+	}
 }
 
 static void test_mem_forms(void **state)
@@ -335,6 +365,61 @@ static void test_multiple_errors(void **state)
 		     "allowed\n");
 }
 
+/* Nesting no profile needs stops the walk at once, however deep the text goes. */
+static void test_deep_nesting(void **state)
+{
+	size_t n = 200000;
+	char *text = malloc(n + 1);
+
+	(void)state;
+	assert_non_null(text);
+	memset(text, '[', n);
+	text[n] = '\0';
+	expect_error(text, "mem.yaml:1:1: wrong type for the profile: expected a mapping, found a "
+			   "list\n"
+			   "mem.yaml:1:17: yaml nesting is too deep (more than 16 levels)\n");
+	memcpy(text, "raid: ", 6);
+	memset(text + 6, '{', 100);
+	text[106] = '\0';
+	/* A mapping as a key is refused, and what is inside it still stops at the cap. */
+	expect_error(text, "mem.yaml:1:8: invalid key: expected a name\n"
+			   "mem.yaml:1:22: yaml nesting is too deep (more than 16 levels)\n");
+	free(text);
+}
+
+/* After 100 errors a file is not read further: one line says so. */
+static void test_error_cap(void **state)
+{
+	struct mdp_profile p;
+	struct mdp_diags d;
+	char text[4096];
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 150; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "zzkey%d: 1\n", i);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_profile_load_mem(NULL, "mem.yaml", text, n, &p, &d), -EINVAL);
+	assert_int_equal(d.n, 101);
+	assert_int_equal(d.v[99].line, 100);
+	assert_int_equal(d.v[100].line, 101);
+	assert_string_equal(d.v[100].msg, "too many errors (more than 100): stopping here");
+	mdp_diags_free(&d);
+}
+
+/* Package entries are checked when the profile is, not first at apply. */
+static void test_package_names(void **state)
+{
+	(void)state;
+	expect_error("services:\n  pause: ['pkg:', 'pkg:a:b', {name: 'pkg:-x'}, 'pkg:Ok']\n",
+		     "mem.yaml:2:11: invalid service name 'pkg:': a package name is required "
+		     "after 'pkg:'\n"
+		     "mem.yaml:2:19: invalid service name 'pkg:a:b': the package name after "
+		     "'pkg:' must not contain ':'\n"
+		     "mem.yaml:2:37: invalid service name 'pkg:-x': the package name after "
+		     "'pkg:' must not start with '-'\n");
+}
+
 static void test_out_untouched(void **state)
 {
 	struct mdp_profile p;
@@ -420,32 +505,6 @@ static void test_sizes(void **state)
 		else
 			assert_non_null(why);
 	}
-}
-
-static void test_levels_uuids_services(void **state)
-{
-	char out[33] = "untouched";
-
-	(void)state;
-	assert_int_equal(mdp_level_parse("raid6"), MDP_LEVEL_RAID6);
-	assert_int_equal(mdp_level_parse("10"), MDP_LEVEL_RAID10);
-	assert_int_equal(mdp_level_parse("linear"), MDP_LEVEL_LINEAR);
-	assert_int_equal(mdp_level_parse("raid"), MDP_LEVEL_UNKNOWN);
-	assert_int_equal(mdp_level_parse("7"), MDP_LEVEL_UNKNOWN);
-	assert_int_equal(mdp_level_parse(""), MDP_LEVEL_UNKNOWN);
-	assert_string_equal(mdp_level_name(MDP_LEVEL_RAID0), "raid0");
-	assert_int_equal(mdp_uuid_normalize("a1b2c3d4:e5f6a7b8:c9d0e1f2:a3b4c5d", out), -EINVAL);
-	assert_int_equal(mdp_uuid_normalize("a1b2c3d4::e5f6a7b8c9d0e1f2a3b4c5d6", out), -EINVAL);
-	assert_int_equal(mdp_uuid_normalize(":a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", out), -EINVAL);
-	assert_string_equal(out, "untouched");
-	assert_int_equal(mdp_uuid_normalize("a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", out), 0);
-	assert_string_equal(out, "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6");
-	assert_null(mdp_service_name_check("pkgctl-SynologyPhotos"));
-	assert_null(mdp_service_name_check("getty@tty1.service"));
-	assert_non_null(mdp_service_name_check("-x"));
-	assert_non_null(mdp_service_name_check("a/b"));
-	assert_non_null(mdp_service_name_check(""));
-	assert_non_null(mdp_service_name_check("a\nb"));
 }
 
 static void test_find(void **state)
@@ -613,16 +672,18 @@ int main(void)
 	    cmocka_unit_test(test_low_ram_extends_balanced),
 	    cmocka_unit_test(test_kernel_defaults),
 	    cmocka_unit_test(test_all_shipped_load),
-	    cmocka_unit_test(test_schema_matches_registry),
+	    cmocka_unit_test(test_every_registry_key),
 	    cmocka_unit_test(test_mem_forms),
 	    cmocka_unit_test(test_ranges),
 	    cmocka_unit_test(test_did_you_mean),
 	    cmocka_unit_test(test_multiple_errors),
+	    cmocka_unit_test(test_package_names),
+	    cmocka_unit_test(test_deep_nesting),
+	    cmocka_unit_test(test_error_cap),
 	    cmocka_unit_test(test_out_untouched),
 	    cmocka_unit_test(test_extends_without_dirs),
 	    cmocka_unit_test(test_extends_through_dirs),
 	    cmocka_unit_test(test_sizes),
-	    cmocka_unit_test(test_levels_uuids_services),
 	    cmocka_unit_test(test_find),
 	    cmocka_unit_test(test_perms),
 	    cmocka_unit_test(test_bad_corpus),

@@ -93,3 +93,16 @@ for f in 01-unknown-key-did-you-mean 06-out-of-range 10-bare-size; do
 	expect_exit 2
 	sed 's/^/mdprofile: /' "$SRC/tests/profiles/bad/$f.err" | expect_stderr
 done
+
+# Package entries are checked with the profile, not first at apply.
+cat >"$WORK/p/pkg.yaml" <<'EOF2'
+description: package entries without a package
+services:
+  pause: ["pkg:", "pkg:a:b"]
+EOF2
+run check "$WORK/p/pkg.yaml"
+expect_exit 2
+expect_stderr <<EOF2
+mdprofile: $WORK/p/pkg.yaml:3:11: invalid service name 'pkg:': a package name is required after 'pkg:'
+mdprofile: $WORK/p/pkg.yaml:3:19: invalid service name 'pkg:a:b': the package name after 'pkg:' must not contain ':'
+EOF2

@@ -1,0 +1,71 @@
+/*
+ * ident: the rules for the names and identities mdprofile handles.
+ *
+ * Device names, service names, profile names, RAID levels and md UUIDs
+ * arrive from profiles, from the kernel (sysfs, /proc/mdstat), from mdadm
+ * and from the journal. Each kind has one rule, here, so a name that one
+ * module accepts is never refused by another, and no module reaches into
+ * another's header for a helper.
+ */
+#ifndef MDP_IDENT_H
+#define MDP_IDENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A block device name and its NUL fit here (the kernel's DISK_NAME_LEN). */
+#define MDP_NAME_MAX 32
+
+/*
+ * A device mdprofile may write to, or a profile may name: [a-z][a-z0-9_]*,
+ * shorter than MDP_NAME_MAX ("md2", "sda", "sata1", "nvme0n1"). The name
+ * becomes part of a /sys path, so nothing that can bend a path passes.
+ */
+bool mdp_ident_dev_ok(const char *name);
+
+/*
+ * A block device name as the kernel shows it (len bytes, no NUL needed):
+ * a letter, then letters, digits and _ . ! : - ("dm-3", "cciss!c0d0"),
+ * shorter than MDP_NAME_MAX. Such names are read and shown, never written.
+ */
+bool mdp_ident_kname_ok(const char *s, size_t len);
+
+enum mdp_level {
+	MDP_LEVEL_UNKNOWN = 0,
+	MDP_LEVEL_LINEAR,
+	MDP_LEVEL_RAID0,
+	MDP_LEVEL_RAID1,
+	MDP_LEVEL_RAID4,
+	MDP_LEVEL_RAID5,
+	MDP_LEVEL_RAID6,
+	MDP_LEVEL_RAID10,
+};
+/* "raid5" or "5" -> MDP_LEVEL_RAID5 (as md/level and mdadm --level spell them). */
+enum mdp_level mdp_ident_level_parse(const char *s);
+/* MDP_LEVEL_RAID5 -> "raid5"; "unknown" for anything else. */
+const char *mdp_ident_level_name(enum mdp_level l);
+
+/*
+ * An md UUID in one of the forms tools print it: mdadm's four groups of 8
+ * hex digits joined by ':' (a1b2c3d4:e5f6a7b8:c9d0e1f2:a3b4c5d6), the
+ * 8-4-4-4-12 dashed form of md/uuid and blkid, or 32 plain hex digits.
+ * Written to out as 32 lowercase hex digits and a NUL; -EINVAL for
+ * anything else (out untouched).
+ */
+int mdp_ident_uuid_norm(const char *s, char out[33]);
+
+#define MDP_SERVICE_NAME_MAX 128
+/*
+ * NULL when name may name a service: [A-Za-z0-9@._:-]+, no leading '-',
+ * at most MDP_SERVICE_NAME_MAX characters, and for a "pkg:NAME" package
+ * entry a NAME without ':' or a leading '-'. Otherwise why not, as a
+ * phrase for "invalid service name 'X': <why>".
+ */
+const char *mdp_ident_service_check(const char *name);
+/* NAME of a valid "pkg:NAME" entry; NULL for a service or a bad entry. */
+const char *mdp_ident_service_pkg(const char *name);
+
+/* A profile name (extends, lookup by name): [A-Za-z0-9._-], no leading '.' or '-', <= 64. */
+bool mdp_ident_profile_name_ok(const char *name);
+
+#endif

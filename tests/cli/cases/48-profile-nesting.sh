@@ -1,0 +1,23 @@
+# Hostile nesting: 400000 '[' (400 KB, under the 1 MiB profile cap) once
+# took libyaml minutes, because its scanner's cost per token grows with the
+# depth. The loader stops at a depth no profile needs and answers at once.
+mkdir -p "$WORK/p"
+head -c 400000 /dev/zero | tr '\0' '[' >"$WORK/p/deep.yaml"
+run_noroot check "$WORK/p/deep.yaml"
+expect_exit 2
+expect_stderr <<EOF
+mdprofile: $WORK/p/deep.yaml:1:1: wrong type for the profile: expected a mapping, found a list
+mdprofile: $WORK/p/deep.yaml:1:17: yaml nesting is too deep (more than 16 levels)
+EOF
+
+# The same inside a rule: the first levels are a profile's own.
+{
+	printf 'arrays:\n  - match: all\n    stripe_cache_size: '
+	head -c 200000 /dev/zero | tr '\0' '{'
+} >"$WORK/p/deep-rule.yaml"
+run_noroot check "$WORK/p/deep-rule.yaml"
+expect_exit 2
+expect_stderr <<EOF
+mdprofile: $WORK/p/deep-rule.yaml:3:24: wrong type for 'stripe_cache_size': expected a single value, found a mapping
+mdprofile: $WORK/p/deep-rule.yaml:3:37: yaml nesting is too deep (more than 16 levels)
+EOF
