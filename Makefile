@@ -120,7 +120,7 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		MDP_SRCDIR=$(CURDIR) $(VALGRIND) $$t >/dev/null || $(VG_REPORT); done
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile 10-diff-diskstation \
 		11-diff-json 12-diff-ds220j 13-diff-server 14-status 20-list-show 21-usage \
-		22-options-units 23-drift 30-apply-revert 34-stale-journal 36-json-apply \
+		22-options-units 23-drift 24-show-yaml 30-apply-revert 34-stale-journal 36-json-apply \
 		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
 		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec \
 		|| $(VG_REPORT)

@@ -47,6 +47,7 @@ enum cmd_flags {
 /* Options a command accepts beyond the global ones. */
 enum cmd_opts {
 	OPT_DRY_RUN = 1 << 0, /* apply --dry-run: plans, reads, changes nothing */
+	OPT_YAML = 1 << 1,    /* show --yaml: the profile pinned as one YAML file */
 };
 
 struct cli {
@@ -61,6 +62,7 @@ struct cli {
 	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
 	/* command options */
 	bool dry_run;
+	bool yaml;
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;

@@ -103,6 +103,7 @@ enum {
 	O_SVC,
 	O_SVC_TIMEOUT,
 	O_DRY_RUN,
+	O_YAML,
 };
 
 static const struct option long_opts[] = {
@@ -116,6 +117,7 @@ static const struct option long_opts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"dry-run", no_argument, NULL, O_DRY_RUN},
+    {"yaml", no_argument, NULL, O_YAML},
     {NULL, 0, NULL, 0},
 };
 
@@ -155,6 +157,10 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case O_DRY_RUN:
 		cli->dry_run = true;
 		a->opts |= OPT_DRY_RUN;
+		break;
+	case O_YAML:
+		cli->yaml = true;
+		a->opts |= OPT_YAML;
 		break;
 	case 'v':
 		cli->verbose = 1;
@@ -371,7 +377,8 @@ static int check_args(struct cli *cli, const struct cmd *c, const struct args *a
 	int n = a->n_pos - 1;
 
 	if (a->opts & ~c->opts) {
-		cli_err(cli, "--dry-run does not apply to '%s'", c->name);
+		cli_err(cli, "--%s does not apply to '%s'",
+			a->opts & ~c->opts & OPT_DRY_RUN ? "dry-run" : "yaml", c->name);
 		return cli_usage(c);
 	}
 	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))

@@ -3,12 +3,15 @@
  * system is never touched.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "pin.h"
 #include "json.h"
 #include "render.h"
 
@@ -281,10 +284,38 @@ static void show_json(struct json *j, const struct mdp_profile *p)
 	json_end(j);
 }
 
+/* show --yaml: the profile pinned, with where it came from as a comment. */
+static int show_yaml(struct cli *cli)
+{
+	const struct mdp_profile *p = &cli->profile;
+	char safe[PATH_MAX + 64], *text;
+	struct mdp_diags d;
+	size_t len;
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_pin_write(p, &text, &len, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	if (err)
+		return err == -EINVAL ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
+	printf("# profile %s, pinned by 'mdprofile show --yaml' from %s\n", p->name,
+	       render_safe(p->path, safe, sizeof(safe)));
+	fwrite(text, 1, len, stdout);
+	free(text);
+	return MDP_EXIT_OK;
+}
+
 static int do_show(struct cli *cli)
 {
 	struct json j;
 
+	if (cli->yaml && cli->json) {
+		cli_err(cli, "--yaml and --json: choose one");
+		return MDP_EXIT_USAGE;
+	}
+	if (cli->yaml)
+		return show_yaml(cli);
 	if (cli->json) {
 		cli_json_begin(cli, &j);
 		show_json(&j, &cli->profile);
@@ -295,8 +326,14 @@ static int do_show(struct cli *cli)
 }
 
 const struct cmd cmd_show = {
-    "show", do_show, CMD_PROFILE,    0,
-    1,      1,       "show PROFILE", "show a profile as resolved after extends"};
+    "show",
+    do_show,
+    CMD_PROFILE,
+    OPT_YAML,
+    1,
+    1,
+    "show [--yaml] PROFILE",
+    "show a profile as resolved after extends (--yaml: as one pinned file)"};
 
 /* ---- check ----------------------------------------------------------------- */
 

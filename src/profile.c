@@ -99,6 +99,27 @@ static const struct mdp_field top_fields[] = {
 };
 const struct mdp_shape mdp_profile_shape = {.type = MDP_SH_MAP, .fields = top_fields};
 
+const char *mdp_profile_key(enum mdp_profile_key k)
+{
+	const struct mdp_field *const keys[] = {
+	    [MDP_PK_DESCRIPTION] = &top_fields[TOP_DESCRIPTION],
+	    [MDP_PK_BUDGET] = &top_fields[TOP_BUDGET],
+	    [MDP_PK_RAID] = &top_fields[TOP_RAID],
+	    [MDP_PK_ARRAYS] = &top_fields[TOP_ARRAYS],
+	    [MDP_PK_SERVICES] = &top_fields[TOP_SERVICES],
+	    [MDP_PK_MATCH] = &rule_fields[RULE_MATCH],
+	    [MDP_PK_ALL] = &match_fields[MATCH_ALL],
+	    [MDP_PK_NAMES] = &match_fields[MATCH_NAMES],
+	    [MDP_PK_LEVELS] = &match_fields[MATCH_LEVELS],
+	    [MDP_PK_UUIDS] = &match_fields[MATCH_UUIDS],
+	    [MDP_PK_PAUSE] = &services_fields[SERVICES_PAUSE],
+	    [MDP_PK_NAME] = &service_fields[SERVICE_NAME],
+	    [MDP_PK_OPTIONAL] = &service_fields[SERVICE_OPTIONAL],
+	};
+
+	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
+}
+
 /* ---- diagnostics ------------------------------------------------------------ */
 
 void mdp_lctx_err(struct mdp_lctx *c, unsigned line, unsigned col, const char *fmt, ...)

@@ -11,7 +11,7 @@
  *      UUIDs, service names, min <= max.
  * All errors in a file are collected in mdp_diags; nothing is read from or
  * written to the system while loading. (Why not libcyaml: see
- * docs/decisions-profile.md.)
+ * docs/architecture.md.)
  *
  * Profile format (documented in schema/profile.schema.json and README.md):
  *
@@ -161,6 +161,25 @@ void mdp_profile_free(struct mdp_profile *p);
 int mdp_profile_check_perms(const char *path, struct mdp_diags *d);
 /* mdp_profile_check_perms() on every file of a loaded profile's extends chain. */
 int mdp_profile_check_perms_all(const struct mdp_profile *p, struct mdp_diags *d);
+
+/* The profile format's own keys (the tunables' are the registry's). */
+enum mdp_profile_key {
+	MDP_PK_DESCRIPTION,
+	MDP_PK_BUDGET,
+	MDP_PK_RAID,
+	MDP_PK_ARRAYS,
+	MDP_PK_SERVICES,
+	MDP_PK_MATCH,
+	MDP_PK_ALL,
+	MDP_PK_NAMES,
+	MDP_PK_LEVELS,
+	MDP_PK_UUIDS,
+	MDP_PK_PAUSE,
+	MDP_PK_NAME,
+	MDP_PK_OPTIONAL,
+};
+/* Its spelling, from the key table the loader reads with. */
+const char *mdp_profile_key(enum mdp_profile_key k);
 
 /*
  * Parse "32MiB", "384 sectors", "192KiB", "1GiB" into KiB. A bare number,

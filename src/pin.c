@@ -1,0 +1,434 @@
+/*
+ * pin: a loaded profile as one self-contained YAML file (pin.h).
+ *
+ * The profile is first copied into a plain struct of strings (struct doc),
+ * every value in the form the loader reads back: numbers as bare digits,
+ * sizes in the largest exact unit ("32MiB"), "auto", "system", "25%".
+ * libcyaml then emits that struct from a schema built here at run time,
+ * because its keys come from the tunable registry and the profile's key
+ * table. Optional pointer fields left NULL are not written, so a rule
+ * carries only the settings it makes. `match: all` is a scalar where
+ * other matches are mappings; libcyaml has no scalar-or-mapping type, so a
+ * rule has two "match" fields and exactly one of them is set.
+ */
+#include "pin.h"
+
+#include <cyaml/cyaml.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ident.h"
+
+/* ---- the document, as libcyaml sees it --------------------------------------- */
+
+struct doc_match {
+	char **names, **levels, **uuids;
+	unsigned names_count, levels_count, uuids_count;
+};
+
+struct doc_rule {
+	char *match_all; /* "all", or NULL and match set */
+	struct doc_match *match;
+	char *set[MDP_T_COUNT];
+};
+
+struct doc_service {
+	char *name;
+	bool optional;
+};
+
+struct doc_services {
+	struct doc_service *pause;
+	unsigned pause_count;
+};
+
+struct doc {
+	char *description, *memory_budget;
+	char **raid; /* MDP_T_COUNT entries, only the global ones set */
+	struct doc_rule *arrays;
+	unsigned arrays_count;
+	struct doc_services *services;
+};
+
+/* ---- its schema -------------------------------------------------------------- */
+
+#define OPT_PTR (CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL)
+
+static const cyaml_schema_value_t str_entry = {
+    CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
+struct schema {
+	cyaml_schema_field_t match[4];
+	cyaml_schema_value_t match_value;
+	cyaml_schema_field_t rule[MDP_T_COUNT + 3];
+	cyaml_schema_value_t rule_entry;
+	cyaml_schema_field_t raid[MDP_T_COUNT + 1];
+	cyaml_schema_value_t raid_value;
+	cyaml_schema_field_t service[3];
+	cyaml_schema_value_t service_entry;
+	cyaml_schema_field_t services[2];
+	cyaml_schema_value_t services_value;
+	cyaml_schema_field_t top[6];
+	cyaml_schema_value_t top_value;
+};
+
+static cyaml_schema_field_t str_field(const char *key, size_t offset)
+{
+	return (cyaml_schema_field_t){
+	    .key = key,
+	    .data_offset = (uint32_t)offset,
+	    .value = {CYAML_VALUE_STRING(OPT_PTR, char, 0, CYAML_UNLIMITED)},
+	};
+}
+
+static cyaml_schema_field_t seq_field(const char *key, size_t offset, size_t count_offset,
+				      const cyaml_schema_value_t *entry)
+{
+	return (cyaml_schema_field_t){
+	    .key = key,
+	    .data_offset = (uint32_t)offset,
+	    .count_offset = (uint32_t)count_offset,
+	    .count_size = sizeof(unsigned),
+	    .value = {CYAML_VALUE_SEQUENCE(OPT_PTR, char *, entry, 0, CYAML_UNLIMITED)},
+	};
+}
+
+static cyaml_schema_field_t map_field(const char *key, size_t offset,
+				      const cyaml_schema_field_t *fields, size_t size)
+{
+	return (cyaml_schema_field_t){
+	    .key = key,
+	    .data_offset = (uint32_t)offset,
+	    .value = {.type = CYAML_MAPPING,
+		      .flags = (enum cyaml_flag)OPT_PTR,
+		      .data_size = (uint32_t)size,
+		      .mapping = {.fields = fields}},
+	};
+}
+
+static cyaml_schema_value_t map_value(enum cyaml_flag flags, const cyaml_schema_field_t *fields,
+				      size_t size)
+{
+	return (cyaml_schema_value_t){.type = CYAML_MAPPING,
+				      .flags = flags,
+				      .data_size = (uint32_t)size,
+				      .mapping = {.fields = fields}};
+}
+
+static void schema_match_rule(struct schema *s)
+{
+	size_t n = 0;
+
+	s->match[0] = seq_field(mdp_profile_key(MDP_PK_NAMES), offsetof(struct doc_match, names),
+				offsetof(struct doc_match, names_count), &str_entry);
+	s->match[1] = seq_field(mdp_profile_key(MDP_PK_LEVELS), offsetof(struct doc_match, levels),
+				offsetof(struct doc_match, levels_count), &str_entry);
+	s->match[2] = seq_field(mdp_profile_key(MDP_PK_UUIDS), offsetof(struct doc_match, uuids),
+				offsetof(struct doc_match, uuids_count), &str_entry);
+	s->match[3] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->rule[n++] =
+	    str_field(mdp_profile_key(MDP_PK_MATCH), offsetof(struct doc_rule, match_all));
+	s->rule[n++] = map_field(mdp_profile_key(MDP_PK_MATCH), offsetof(struct doc_rule, match),
+				 s->match, sizeof(struct doc_match));
+	for (int t = 0; t < MDP_T_COUNT; t++)
+		if (mdp_tunable_info(t)->scope != MDP_SCOPE_GLOBAL)
+			s->rule[n++] =
+			    str_field(mdp_tunable_info(t)->key,
+				      offsetof(struct doc_rule, set) + (size_t)t * sizeof(char *));
+	s->rule[n] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->rule_entry = map_value(CYAML_FLAG_DEFAULT, s->rule, sizeof(struct doc_rule));
+}
+
+static void schema_build(struct schema *s)
+{
+	size_t n = 0;
+
+	memset(s, 0, sizeof(*s));
+	schema_match_rule(s);
+	for (int t = 0; t < MDP_T_COUNT; t++)
+		if (mdp_tunable_info(t)->scope == MDP_SCOPE_GLOBAL)
+			s->raid[n++] =
+			    str_field(mdp_tunable_info(t)->key, (size_t)t * sizeof(char *));
+	s->raid[n] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->service[0] = str_field(mdp_profile_key(MDP_PK_NAME), offsetof(struct doc_service, name));
+	s->service[1] = (cyaml_schema_field_t){
+	    .key = mdp_profile_key(MDP_PK_OPTIONAL),
+	    .data_offset = offsetof(struct doc_service, optional),
+	    .value = {.type = CYAML_BOOL, .flags = CYAML_FLAG_DEFAULT, .data_size = sizeof(bool)}};
+	s->service[2] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->service_entry = map_value(CYAML_FLAG_DEFAULT, s->service, sizeof(struct doc_service));
+	s->services[0] =
+	    seq_field(mdp_profile_key(MDP_PK_PAUSE), offsetof(struct doc_services, pause),
+		      offsetof(struct doc_services, pause_count), &s->service_entry);
+	s->services[1] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	n = 0;
+	s->top[n++] =
+	    str_field(mdp_profile_key(MDP_PK_DESCRIPTION), offsetof(struct doc, description));
+	s->top[n++] =
+	    str_field(mdp_profile_key(MDP_PK_BUDGET), offsetof(struct doc, memory_budget));
+	s->top[n++] = map_field(mdp_profile_key(MDP_PK_RAID), offsetof(struct doc, raid), s->raid,
+				MDP_T_COUNT * sizeof(char *));
+	s->top[n++] = seq_field(mdp_profile_key(MDP_PK_ARRAYS), offsetof(struct doc, arrays),
+				offsetof(struct doc, arrays_count), &s->rule_entry);
+	s->top[n++] = map_field(mdp_profile_key(MDP_PK_SERVICES), offsetof(struct doc, services),
+				s->services, sizeof(struct doc_services));
+	s->top[n] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->top_value = map_value(CYAML_FLAG_POINTER, s->top, sizeof(struct doc));
+}
+
+/* ---- filling the document ------------------------------------------------------ */
+
+/* Every string of the document, freed together. */
+struct strings {
+	char **v;
+	size_t n;
+	int err;
+};
+
+static char *keep(struct strings *st, char *s)
+{
+	char **nv;
+
+	if (!s || !(nv = realloc(st->v, (st->n + 1) * sizeof(*nv)))) {
+		free(s);
+		st->err = -ENOMEM;
+		return NULL;
+	}
+	st->v = nv;
+	return st->v[st->n++] = s;
+}
+
+static char *fmt(struct strings *st, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static char *fmt(struct strings *st, const char *f, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, f);
+	r = vasprintf(&s, f, ap);
+	va_end(ap);
+	return keep(st, r < 0 ? NULL : s);
+}
+
+/* A size the loader reads back exactly: "32MiB", "1536KiB". */
+static char *size_text(struct strings *st, uint64_t kib)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && kib && kib % 1024 == 0) {
+		kib /= 1024;
+		u++;
+	}
+	return fmt(st, "%" PRIu64 "%s", kib, units[u]);
+}
+
+static char *setting_text(struct strings *st, enum mdp_tunable t, const struct mdp_setting *s)
+{
+	if (s->kind == MDP_S_AUTO)
+		return fmt(st, "auto");
+	if (s->kind == MDP_S_SYSTEM)
+		return fmt(st, "system");
+	if (mdp_tunable_info(t)->show == MDP_SHOW_SIZE)
+		return size_text(st, s->num);
+	return fmt(st, "%" PRIu64, s->num);
+}
+
+static char *budget_text(struct strings *st, const struct mdp_budget *b)
+{
+	if (b->kind == MDP_BUDGET_PERCENT)
+		return fmt(st, "%" PRIu64 "%%", b->value);
+	if (b->kind == MDP_BUDGET_BYTES && b->value % 1024 == 0)
+		return size_text(st, b->value / 1024);
+	if (b->kind == MDP_BUDGET_BYTES)
+		return fmt(st, "%" PRIu64 "B", b->value);
+	return NULL;
+}
+
+static void *grab(struct strings *st, size_t n, size_t size)
+{
+	void *p = n ? calloc(n, size) : NULL;
+
+	if (n && !p)
+		st->err = -ENOMEM;
+	return p;
+}
+
+static struct doc_match *fill_match(struct strings *st, const struct mdp_match *m)
+{
+	struct doc_match *dm = grab(st, 1, sizeof(*dm));
+
+	if (!dm)
+		return NULL;
+	dm->names = m->names; /* borrowed: the profile outlives the document */
+	dm->names_count = (unsigned)m->n_names;
+	dm->uuids = m->uuids;
+	dm->uuids_count = (unsigned)m->n_uuids;
+	if ((dm->levels = grab(st, m->n_levels, sizeof(char *))))
+		for (size_t i = 0; i < m->n_levels; i++)
+			dm->levels[dm->levels_count++] = (char *)mdp_ident_level_name(m->levels[i]);
+	return dm;
+}
+
+static void fill_rules(struct strings *st, const struct mdp_profile *p, struct doc *d)
+{
+	if (!(d->arrays = grab(st, p->n_rules, sizeof(*d->arrays))))
+		return;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct mdp_rule *r = &p->rules[i];
+		struct doc_rule *dr = &d->arrays[d->arrays_count++];
+		if (r->match.all)
+			dr->match_all = fmt(st, "%s", mdp_profile_key(MDP_PK_ALL));
+		else
+			dr->match = fill_match(st, &r->match);
+		for (int t = 0; t < MDP_T_COUNT; t++)
+			if (r->set[t].kind != MDP_S_UNSET)
+				dr->set[t] = setting_text(st, t, &r->set[t]);
+	}
+}
+
+static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
+{
+	d->description = p->description;
+	d->memory_budget = budget_text(st, &p->budget);
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		if (p->global[t].kind == MDP_S_UNSET)
+			continue;
+		if (!d->raid && !(d->raid = grab(st, MDP_T_COUNT, sizeof(char *))))
+			return;
+		d->raid[t] = setting_text(st, t, &p->global[t]);
+	}
+	fill_rules(st, p, d);
+	if (p->n_services && (d->services = grab(st, 1, sizeof(*d->services))) &&
+	    (d->services->pause = grab(st, p->n_services, sizeof(struct doc_service))))
+		for (size_t i = 0; i < p->n_services; i++) {
+			d->services->pause[i].name = p->services[i].name;
+			d->services->pause[i].optional = p->services[i].optional;
+			d->services->pause_count++;
+		}
+}
+
+static void doc_free(struct doc *d, struct strings *st)
+{
+	for (size_t i = 0; i < d->arrays_count; i++) {
+		if (d->arrays[i].match)
+			free(d->arrays[i].match->levels);
+		free(d->arrays[i].match);
+	}
+	free(d->arrays);
+	free(d->raid);
+	if (d->services)
+		free(d->services->pause);
+	free(d->services);
+	for (size_t i = 0; i < st->n; i++)
+		free(st->v[i]);
+	free(st->v);
+}
+
+/* ---- writing and proving it ------------------------------------------------------- */
+
+static void *pin_mem(void *ctx, void *ptr, size_t size)
+{
+	(void)ctx;
+	if (!size) {
+		free(ptr);
+		return NULL;
+	}
+	return realloc(ptr, size);
+}
+
+/* What the loader makes of the text must be what p says. */
+static bool same_settings(const struct mdp_profile *a, const struct mdp_profile *b)
+{
+	if (a->n_rules != b->n_rules || a->n_services != b->n_services ||
+	    a->budget.kind != b->budget.kind || a->budget.value != b->budget.value)
+		return false;
+	for (int t = 0; t < MDP_T_COUNT; t++)
+		if (a->global[t].kind != b->global[t].kind || a->global[t].num != b->global[t].num)
+			return false;
+	for (size_t i = 0; i < a->n_rules; i++)
+		for (int t = 0; t < MDP_T_COUNT; t++)
+			if (a->rules[i].set[t].kind != b->rules[i].set[t].kind ||
+			    a->rules[i].set[t].num != b->rules[i].set[t].num ||
+			    a->rules[i].match.all != b->rules[i].match.all ||
+			    a->rules[i].match.n_names != b->rules[i].match.n_names ||
+			    a->rules[i].match.n_levels != b->rules[i].match.n_levels ||
+			    a->rules[i].match.n_uuids != b->rules[i].match.n_uuids)
+				return false;
+	for (size_t i = 0; i < a->n_services; i++)
+		if (strcmp(a->services[i].name, b->services[i].name) ||
+		    a->services[i].optional != b->services[i].optional)
+			return false;
+	return true;
+}
+
+static int prove(const struct mdp_profile *p, const char *text, size_t len, struct mdp_diags *d)
+{
+	struct mdp_profile back;
+	struct mdp_diags why;
+	bool same;
+
+	mdp_diags_init(&why);
+	if (mdp_profile_load_mem(NULL, p->name, text, len, &back, &why)) {
+		mdp_diags_add(d, p->path, 0, 0,
+			      "cannot pin profile %s: its YAML does not load back (%s)", p->name,
+			      why.n ? why.v[0].msg : "unknown error");
+		mdp_diags_free(&why);
+		return -EINVAL;
+	}
+	mdp_diags_free(&why);
+	same = same_settings(p, &back);
+	mdp_profile_free(&back);
+	if (!same)
+		mdp_diags_add(d, p->path, 0, 0,
+			      "cannot pin profile %s: its YAML loads back to other settings",
+			      p->name);
+	return same ? 0 : -EINVAL;
+}
+
+int mdp_pin_write(const struct mdp_profile *p, char **out, size_t *len, struct mdp_diags *d)
+{
+	const cyaml_config_t cfg = {.log_level = CYAML_LOG_ERROR,
+				    .mem_fn = pin_mem,
+				    .flags = CYAML_CFG_STYLE_BLOCK | CYAML_CFG_DOCUMENT_DELIM};
+	struct schema *s = malloc(sizeof(*s));
+	struct strings st = {0};
+	struct doc doc = {0};
+	char *text = NULL;
+	size_t n = 0;
+	cyaml_err_t ce = CYAML_OK;
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	schema_build(s);
+	fill(&st, p, &doc);
+	if (!(err = st.err) &&
+	    (ce = cyaml_save_data(&text, &n, &cfg, &s->top_value, &doc, 0)) != CYAML_OK) {
+		mdp_diags_add(d, p->path, 0, 0, "cannot pin profile %s: libcyaml: %s", p->name,
+			      cyaml_strerror(ce));
+		err = ce == CYAML_ERR_OOM ? -ENOMEM : -EIO;
+	}
+	doc_free(&doc, &st);
+	free(s);
+	/* libcyaml's text is not NUL-terminated. */
+	if (!err && !(*out = malloc(n + 1)))
+		err = -ENOMEM;
+	if (!err) {
+		memcpy(*out, text, n);
+		(*out)[n] = '\0';
+		*len = n;
+	}
+	free(text);
+	if (!err && (err = prove(p, *out, n, d)))
+		free(*out);
+	return err;
+}

@@ -1,0 +1,28 @@
+/*
+ * pin: a loaded profile written out as one self-contained YAML file, its
+ * extends chain flattened, every value in the form the loader reads
+ * (`mdprofile show --yaml`). It is what a boot script or another machine
+ * can carry without the profile directories it came from, and it loads
+ * back to the same settings: the writer proves that before it returns.
+ *
+ * The YAML is machine-written in a shape that is ours, which is where
+ * libcyaml fits (docs/architecture.md): a cyaml schema over a plain
+ * struct of strings, emitted by cyaml_save_data(). Its keys are taken
+ * from the tunable registry and the profile key names, never spelt here.
+ */
+#ifndef MDP_PIN_H
+#define MDP_PIN_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "profile.h"
+
+/*
+ * The YAML of p in *out (malloc'd, NUL-terminated, *len bytes). -ENOMEM,
+ * -EIO when libcyaml fails, -EINVAL (with diags) when the written text
+ * does not load back to the same settings.
+ */
+int mdp_pin_write(const struct mdp_profile *p, char **out, size_t *len, struct mdp_diags *d);
+
+#endif
