@@ -178,7 +178,7 @@ const char *mdp_show(char *buf, size_t len, const char *s)
 struct build {
 	struct mdp_lctx *c;
 	struct mdp_profile *p;
-	const struct mdp_yaml_types *yt;
+	struct mdp_yaml_types *yt;
 };
 
 static const struct mdp_node *get(const struct mdp_node *map, const struct mdp_field *f)
@@ -711,7 +711,7 @@ int mdp_profile_parse_text(struct mdp_lctx *c, const char *data, size_t len, str
 	if (!r && !(r = mdp_yaml_types_init(&yt))) {
 		build(&b, &root, ext);
 		mdp_yaml_types_free(&yt);
-		r = c->oom ? -ENOMEM : c->nerr != nerr ? -EINVAL : 0;
+		r = c->oom || yt.oom ? -ENOMEM : c->nerr != nerr ? -EINVAL : 0;
 	}
 	mdp_node_free(&root);
 	return r;

@@ -109,10 +109,15 @@ void mdp_shape_keys_text(const struct mdp_shape *sh, char *buf, size_t len);
 
 /* ---- value rules (profile_value.c) -------------------------------------- */
 
-/* Compiled patterns of YAML 1.1 and 1.2 plain scalar types, for one load. */
+/*
+ * Patterns of YAML 1.1 and 1.2 plain scalar types, for one load. Each is
+ * compiled on first use: most scalars are ruled out by their characters
+ * alone, so a typical profile compiles none (regcomp dominated a load).
+ */
 struct mdp_yaml_types {
 	regex_t re[10];
-	size_t n;
+	unsigned compiled; /* bit i: re[i] is ready */
+	bool oom;          /* a pattern could not be compiled: the load fails */
 };
 
 int mdp_yaml_types_init(struct mdp_yaml_types *y);
@@ -126,7 +131,7 @@ void mdp_yaml_types_free(struct mdp_yaml_types *y);
  * indicator), with *versions saying which of YAML 1.1 and 1.2 read it so.
  * NULL for text.
  */
-const char *mdp_yaml_type(const struct mdp_yaml_types *y, const char *s, unsigned *versions);
+const char *mdp_yaml_type(struct mdp_yaml_types *y, const char *s, unsigned *versions);
 
 /*
  * The integer a YAML number written in another form stands for ("+5",

@@ -107,24 +107,27 @@ int mdp_parse_size_kib(const char *s, uint64_t *kib, const char **why)
 static const struct {
 	const char *what;
 	unsigned versions;
+	const char *chars; /* every character the pattern can match: others rule it out */
 	const char *re;
 } yaml_types[] = {
-    {"a number", MDP_YAML_11,
+    {"a number", MDP_YAML_11, "-+0123456789abcdefABCDEFx_:",
      "^[-+]?(0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(:[0-5]?[0-9])+)$"},
-    {"a number", MDP_YAML_11,
+    {"a number", MDP_YAML_11, "-+0123456789_.eE:infINFaA",
      "^([-+]?[0-9][0-9_]*\\.[0-9_]*([eE][-+][0-9]+)?|\\.[0-9][0-9_]*([eE][-+][0-9]+)?|"
      "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN))$"},
-    {"a number", MDP_YAML_12, "^([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"},
-    {"a number", MDP_YAML_12,
+    {"a number", MDP_YAML_12, "-+0123456789oxabcdefABCDEF",
+     "^([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"},
+    {"a number", MDP_YAML_12, "-+0123456789.eEinfINFaA",
      "^([-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|"
      "\\.(nan|NaN|NAN))$"},
-    {"a boolean", MDP_YAML_11 | MDP_YAML_12, "^(true|True|TRUE|false|False|FALSE)$"},
-    {"a boolean", MDP_YAML_11, "^(yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$"},
-    {"null", MDP_YAML_11 | MDP_YAML_12, "^(~|null|Null|NULL)?$"},
-    {"a date", MDP_YAML_11,
+    {"a boolean", MDP_YAML_11 | MDP_YAML_12, "trueTRUEfalsFALS",
+     "^(true|True|TRUE|false|False|FALSE)$"},
+    {"a boolean", MDP_YAML_11, "yesYESnoNOfF", "^(yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$"},
+    {"null", MDP_YAML_11 | MDP_YAML_12, "~nulNUL", "^(~|null|Null|NULL)?$"},
+    {"a date", MDP_YAML_11, "0123456789-Tt \t:.Z+",
      "^([0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt]|[ \t]+)[0-9]{1,2}:"
      "[0-9]{2}:[0-9]{2}(\\.[0-9]*)?([ \t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)$"},
-    {"special", MDP_YAML_11, "^(=|<<)$"},
+    {"special", MDP_YAML_11, "=<", "^(=|<<)$"},
 };
 
 #define N_TYPES (sizeof(yaml_types) / sizeof(yaml_types[0]))
@@ -132,32 +135,50 @@ static const struct {
 int mdp_yaml_types_init(struct mdp_yaml_types *y)
 {
 	_Static_assert(N_TYPES <= sizeof(y->re) / sizeof(y->re[0]), "room for every type");
-	for (y->n = 0; y->n < N_TYPES; y->n++) {
-		if (regcomp(&y->re[y->n], yaml_types[y->n].re, REG_EXTENDED | REG_NOSUB)) {
-			mdp_yaml_types_free(y);
-			return -ENOMEM;
-		}
-	}
+	y->compiled = 0;
+	y->oom = false;
 	return 0;
 }
 
 void mdp_yaml_types_free(struct mdp_yaml_types *y)
 {
-	for (size_t i = 0; i < y->n; i++)
-		regfree(&y->re[i]);
-	y->n = 0;
+	for (size_t i = 0; i < N_TYPES; i++)
+		if (y->compiled & 1u << i)
+			regfree(&y->re[i]);
+	y->compiled = 0;
 }
 
-const char *mdp_yaml_type(const struct mdp_yaml_types *y, const char *s, unsigned *versions)
+/* Whether s is of type i: its characters first, the pattern (compiled now) only then. */
+static bool is_type(struct mdp_yaml_types *y, size_t i, const char *s, size_t len)
+{
+	if (strspn(s, yaml_types[i].chars) != len)
+		return false;
+	if (!(y->compiled & 1u << i)) {
+		if (regcomp(&y->re[i], yaml_types[i].re, REG_EXTENDED | REG_NOSUB)) {
+			y->oom = true;
+			return false;
+		}
+		y->compiled |= 1u << i;
+	}
+	return regexec(&y->re[i], s, 0, NULL, 0) == 0;
+}
+
+const char *mdp_yaml_type(struct mdp_yaml_types *y, const char *s, unsigned *versions)
 {
 	const char *what = NULL;
+	size_t len = strlen(s);
 	unsigned v = 0;
 
 	/* Every type above is short or all digits: long text is text. */
-	if (strlen(s) > 256 && !mdp_all_digits(s))
+	if (len > 256 && !mdp_all_digits(s))
 		return NULL;
-	for (size_t i = 0; i < y->n; i++) {
-		if (regexec(&y->re[i], s, 0, NULL, 0))
+	/* The common case, a plain decimal without leading zero, is a number to both. */
+	if (len && mdp_all_digits(s) && (s[0] != '0' || len == 1)) {
+		*versions = MDP_YAML_11 | MDP_YAML_12;
+		return "a number";
+	}
+	for (size_t i = 0; i < N_TYPES; i++) {
+		if (!is_type(y, i, s, len))
 			continue;
 		if (!what || !strcmp(what, yaml_types[i].what)) {
 			what = yaml_types[i].what;
