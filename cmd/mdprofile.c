@@ -121,6 +121,15 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* Which options are a command's own (enum cmd_opts), checked against its table entry. */
+static const struct {
+	int val;
+	unsigned bit;
+} cmd_opt_bits[] = {
+    {O_DRY_RUN, OPT_DRY_RUN},
+    {O_YAML, OPT_YAML},
+};
+
 /* Everything main learns from the command line before the command runs. */
 struct args {
 	const char *root_dir, *prof_dir;
@@ -372,13 +381,22 @@ static int finish(struct cli *cli, int code)
 	return code;
 }
 
+/* The long name of the first command option among bits (enum cmd_opts). */
+static const char *opt_name(unsigned bits)
+{
+	for (const struct option *o = long_opts; o->name; o++)
+		for (size_t i = 0; i < sizeof(cmd_opt_bits) / sizeof(cmd_opt_bits[0]); i++)
+			if (o->val == cmd_opt_bits[i].val && (bits & cmd_opt_bits[i].bit))
+				return o->name;
+	return "?";
+}
+
 static int check_args(struct cli *cli, const struct cmd *c, const struct args *a)
 {
 	int n = a->n_pos - 1;
 
 	if (a->opts & ~c->opts) {
-		cli_err(cli, "--%s does not apply to '%s'",
-			a->opts & ~c->opts & OPT_DRY_RUN ? "dry-run" : "yaml", c->name);
+		cli_err(cli, "--%s does not apply to '%s'", opt_name(a->opts & ~c->opts), c->name);
 		return cli_usage(c);
 	}
 	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))
