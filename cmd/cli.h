@@ -96,8 +96,10 @@ void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf
 void cli_print_diags(struct cli *cli, struct mdp_diags *d);
 /* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
 int cli_usage(const struct cmd *c);
+/* The name of a profile read from stdin ("-"), in its messages and the journal. */
+#define MDP_STDIN_NAME "stdin"
 /*
- * Find and load a profile argument, with the ownership check when running
+ * Find and load a profile argument ("-": read it from stdin), with the ownership check when running
  * as root on the real root. Prints diags; returns 0 or MDP_EXIT_USAGE.
  */
 int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p);
