@@ -48,6 +48,13 @@ enum cmd_flags {
 enum cmd_opts {
 	OPT_DRY_RUN = 1 << 0, /* apply --dry-run: plans, reads, changes nothing */
 	OPT_YAML = 1 << 1,    /* show --yaml: the profile pinned as one YAML file */
+	/* boot-script's */
+	OPT_TARGET = 1 << 2,        /* --target dsm|rc.d */
+	OPT_BINARY = 1 << 3,        /* --binary PATH */
+	OPT_WAIT_ARRAYS = 1 << 4,   /* --wait-arrays SECONDS */
+	OPT_RECHECK = 1 << 5,       /* --recheck-after SECONDS */
+	OPT_WITH_SERVICES = 1 << 6, /* --with-services */
+	OPT_OUT = 1 << 7,           /* -o FILE */
 };
 
 struct cli {
@@ -63,6 +70,10 @@ struct cli {
 	/* command options */
 	bool dry_run;
 	bool yaml;
+	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
+	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
+	bool with_services;                    /* --with-services */
+	const char *out_file;                  /* -o FILE */
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;

@@ -20,7 +20,8 @@
 #include "num.h"
 
 static const struct cmd *const commands[] = {
-    &cmd_list, &cmd_show, &cmd_check, &cmd_diff, &cmd_apply, &cmd_revert, &cmd_recover, &cmd_status,
+    &cmd_list,   &cmd_show,    &cmd_check,  &cmd_diff,        &cmd_apply,
+    &cmd_revert, &cmd_recover, &cmd_status, &cmd_boot_script,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -104,6 +105,11 @@ enum {
 	O_SVC_TIMEOUT,
 	O_DRY_RUN,
 	O_YAML,
+	O_TARGET,
+	O_BINARY,
+	O_WAIT_ARRAYS,
+	O_RECHECK,
+	O_WITH_SERVICES,
 };
 
 static const struct option long_opts[] = {
@@ -118,6 +124,12 @@ static const struct option long_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"dry-run", no_argument, NULL, O_DRY_RUN},
     {"yaml", no_argument, NULL, O_YAML},
+    {"target", required_argument, NULL, O_TARGET},
+    {"binary", required_argument, NULL, O_BINARY},
+    {"wait-arrays", required_argument, NULL, O_WAIT_ARRAYS},
+    {"recheck-after", required_argument, NULL, O_RECHECK},
+    {"with-services", no_argument, NULL, O_WITH_SERVICES},
+    {"output", required_argument, NULL, 'o'},
     {NULL, 0, NULL, 0},
 };
 
@@ -128,6 +140,12 @@ static const struct {
 } cmd_opt_bits[] = {
     {O_DRY_RUN, OPT_DRY_RUN},
     {O_YAML, OPT_YAML},
+    {O_TARGET, OPT_TARGET},
+    {O_BINARY, OPT_BINARY},
+    {O_WAIT_ARRAYS, OPT_WAIT_ARRAYS},
+    {O_RECHECK, OPT_RECHECK},
+    {O_WITH_SERVICES, OPT_WITH_SERVICES},
+    {'o', OPT_OUT},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -138,6 +156,40 @@ struct args {
 	char **pos; /* positional arguments in order: the command, then its arguments */
 	int n_pos;
 };
+
+static unsigned opt_bit(int val)
+{
+	for (size_t i = 0; i < sizeof(cmd_opt_bits) / sizeof(cmd_opt_bits[0]); i++)
+		if (cmd_opt_bits[i].val == val)
+			return cmd_opt_bits[i].bit;
+	return 0;
+}
+
+/* boot-script's options. */
+static int take_boot_opt(struct cli *cli, struct args *a, int opt, const char *arg)
+{
+	uint64_t v = 0;
+
+	a->opts |= opt_bit(opt);
+	if ((opt == O_WAIT_ARRAYS || opt == O_RECHECK) && mdp_num_parse(arg, 0, 86400, &v)) {
+		cli_err(cli, "--%s '%s': expected seconds, 0..86400",
+			opt == O_WAIT_ARRAYS ? "wait-arrays" : "recheck-after", arg);
+		return MDP_EXIT_USAGE;
+	}
+	if (opt == O_TARGET)
+		cli->boot_target = arg;
+	else if (opt == O_BINARY)
+		cli->boot_binary = arg;
+	else if (opt == O_WAIT_ARRAYS)
+		cli->boot_wait = (unsigned)v;
+	else if (opt == O_RECHECK)
+		cli->boot_recheck = (unsigned)v;
+	else if (opt == O_WITH_SERVICES)
+		cli->with_services = true;
+	else
+		cli->out_file = arg;
+	return 0;
+}
 
 static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 {
@@ -171,6 +223,13 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		cli->yaml = true;
 		a->opts |= OPT_YAML;
 		break;
+	case O_TARGET:
+	case O_BINARY:
+	case O_WAIT_ARRAYS:
+	case O_RECHECK:
+	case O_WITH_SERVICES:
+	case 'o':
+		return take_boot_opt(cli, a, opt, arg);
 	case 'v':
 		cli->verbose = 1;
 		break;
@@ -209,7 +268,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct args *a)
 	if (!(a->pos = calloc((size_t)argc + 1, sizeof(*a->pos))))
 		return MDP_EXIT_FAILED;
 	opterr = 0; /* our own messages, with our name rather than argv[0] */
-	while ((opt = getopt_long(argc, argv, "-:vqhn", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "-:vqhno:", long_opts, NULL)) != -1) {
 		if (opt == '?' || opt == ':')
 			return bad_option(cli, opt, argv[optind - 1]);
 		if (opt == 1)
@@ -446,7 +505,7 @@ static int run(struct cli *cli, struct args *a)
 
 int main(int argc, char **argv)
 {
-	struct cli cli = {.lock = {-1}};
+	struct cli cli = {.lock = {-1}, .boot_wait = 120, .boot_recheck = 120};
 	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
 	int rc;
 
