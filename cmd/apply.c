@@ -72,7 +72,7 @@ static int do_apply(struct cli *cli)
 const struct cmd cmd_apply = {"apply",
 			      do_apply,
 			      CMD_PROFILE | CMD_TXN | CMD_RECOVER,
-			      OPT_DRY_RUN,
+			      OPT_DRY_RUN | OPT_NAME,
 			      1,
 			      1,
 			      "apply [--dry-run] PROFILE",

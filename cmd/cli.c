@@ -76,7 +76,8 @@ static int load_stdin(struct cli *cli, struct mdp_profile *p, struct mdp_diags *
 		mdp_diags_add(d, MDP_STDIN_NAME, 0, 0,
 			      "the profile on stdin is larger than %d bytes", STDIN_MAX);
 	} else {
-		err = mdp_profile_load_mem(&cli->dirs, MDP_STDIN_NAME, buf, n, p, d);
+		err = mdp_profile_load_mem(
+		    &cli->dirs, cli->stdin_name ? cli->stdin_name : MDP_STDIN_NAME, buf, n, p, d);
 	}
 	free(buf);
 	return err;

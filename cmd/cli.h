@@ -55,6 +55,7 @@ enum cmd_opts {
 	OPT_RECHECK = 1 << 5,       /* --recheck-after SECONDS */
 	OPT_WITH_SERVICES = 1 << 6, /* --with-services */
 	OPT_OUT = 1 << 7,           /* -o FILE */
+	OPT_NAME = 1 << 8,          /* --name NAME: of a profile read from stdin */
 };
 
 struct cli {
@@ -74,6 +75,7 @@ struct cli {
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
 	bool with_services;                    /* --with-services */
 	const char *out_file;                  /* -o FILE */
+	const char *stdin_name;                /* --name: of the profile "-" */
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;
@@ -107,7 +109,7 @@ void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf
 void cli_print_diags(struct cli *cli, struct mdp_diags *d);
 /* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
 int cli_usage(const struct cmd *c);
-/* The name of a profile read from stdin ("-"), in its messages and the journal. */
+/* The name of a profile read from stdin ("-") without --name, in its messages and the journal. */
 #define MDP_STDIN_NAME "stdin"
 /*
  * Find and load a profile argument ("-": read it from stdin), with the ownership check when running

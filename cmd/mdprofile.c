@@ -110,6 +110,7 @@ enum {
 	O_WAIT_ARRAYS,
 	O_RECHECK,
 	O_WITH_SERVICES,
+	O_NAME,
 };
 
 static const struct option long_opts[] = {
@@ -130,6 +131,7 @@ static const struct option long_opts[] = {
     {"recheck-after", required_argument, NULL, O_RECHECK},
     {"with-services", no_argument, NULL, O_WITH_SERVICES},
     {"output", required_argument, NULL, 'o'},
+    {"name", required_argument, NULL, O_NAME},
     {NULL, 0, NULL, 0},
 };
 
@@ -146,6 +148,7 @@ static const struct {
     {O_RECHECK, OPT_RECHECK},
     {O_WITH_SERVICES, OPT_WITH_SERVICES},
     {'o', OPT_OUT},
+    {O_NAME, OPT_NAME},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -230,6 +233,17 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case O_WITH_SERVICES:
 	case 'o':
 		return take_boot_opt(cli, a, opt, arg);
+	case O_NAME:
+		if (!mdp_ident_profile_name_ok(arg)) {
+			cli_err(cli,
+				"--name '%s': a profile name is letters, digits, '.', '_' and "
+				"'-', not starting with '.' or '-', at most 64",
+				arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->stdin_name = arg;
+		a->opts |= OPT_NAME;
+		break;
 	case 'v':
 		cli->verbose = 1;
 		break;

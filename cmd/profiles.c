@@ -385,7 +385,7 @@ static int do_check(struct cli *cli)
 const struct cmd cmd_check = {"check",
 			      do_check,
 			      0,
-			      0,
+			      OPT_NAME,
 			      1,
 			      -1,
 			      "check PROFILE...",

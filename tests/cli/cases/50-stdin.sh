@@ -61,3 +61,20 @@ expect_exit 2
 expect_stderr <<'EOF'
 mdprofile: stdin: the profile on stdin is larger than 1048576 bytes
 EOF
+# --name names it, in apply's report and the journal (status shows it).
+run apply - --name balanced-boot <"$WORK/pin.yaml"
+expect_exit 0
+[ "$(tail -n 1 "$WORK/out")" = "profile balanced-boot is active; 'mdprofile revert' restores the values from before" ] ||
+	_fail "--name does not name the profile: $(tail -n 1 "$WORK/out")"
+run status
+grep -qx 'active profile: balanced-boot' "$WORK/out" || _fail "status does not show --name"
+run revert
+expect_exit 0
+expect_unchanged
+run check - --name 'a b' <"$WORK/pin.yaml"
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: --name 'a b': a profile name is letters, digits, '.', '_' and '-', not starting with '.' or '-', at most 64
+EOF
+run status --name x
+expect_exit 2
