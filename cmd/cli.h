@@ -56,6 +56,8 @@ enum cmd_opts {
 	OPT_WITH_SERVICES = 1 << 6, /* --with-services */
 	OPT_OUT = 1 << 7,           /* -o FILE */
 	OPT_NAME = 1 << 8,          /* --name NAME: of a profile read from stdin */
+	OPT_INSTALL = 1 << 9,       /* boot-script --install */
+	OPT_UNINSTALL = 1 << 10,    /* boot-script --uninstall */
 };
 
 struct cli {
@@ -74,6 +76,7 @@ struct cli {
 	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
 	bool with_services;                    /* --with-services */
+	bool install, uninstall;               /* --install, --uninstall */
 	const char *out_file;                  /* -o FILE */
 	const char *stdin_name;                /* --name: of the profile "-" */
 	/* the command line after the command name (argv[0] is the name) */

@@ -111,6 +111,8 @@ enum {
 	O_RECHECK,
 	O_WITH_SERVICES,
 	O_NAME,
+	O_INSTALL,
+	O_UNINSTALL,
 };
 
 static const struct option long_opts[] = {
@@ -132,6 +134,8 @@ static const struct option long_opts[] = {
     {"with-services", no_argument, NULL, O_WITH_SERVICES},
     {"output", required_argument, NULL, 'o'},
     {"name", required_argument, NULL, O_NAME},
+    {"install", no_argument, NULL, O_INSTALL},
+    {"uninstall", no_argument, NULL, O_UNINSTALL},
     {NULL, 0, NULL, 0},
 };
 
@@ -149,6 +153,8 @@ static const struct {
     {O_WITH_SERVICES, OPT_WITH_SERVICES},
     {'o', OPT_OUT},
     {O_NAME, OPT_NAME},
+    {O_INSTALL, OPT_INSTALL},
+    {O_UNINSTALL, OPT_UNINSTALL},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -189,6 +195,10 @@ static int take_boot_opt(struct cli *cli, struct args *a, int opt, const char *a
 		cli->boot_recheck = (unsigned)v;
 	else if (opt == O_WITH_SERVICES)
 		cli->with_services = true;
+	else if (opt == O_INSTALL)
+		cli->install = true;
+	else if (opt == O_UNINSTALL)
+		cli->uninstall = true;
 	else
 		cli->out_file = arg;
 	return 0;
@@ -231,6 +241,8 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case O_WAIT_ARRAYS:
 	case O_RECHECK:
 	case O_WITH_SERVICES:
+	case O_INSTALL:
+	case O_UNINSTALL:
 	case 'o':
 		return take_boot_opt(cli, a, opt, arg);
 	case O_NAME:

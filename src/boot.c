@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,10 @@ const struct mdp_boot_dsm mdp_boot_dsm = {
     .task_steps = "Control Panel > Task Scheduler > Create > Triggered Task > User-defined "
 		  "script\n"
 		  "General: Task: mdprofile, User: root, Event: Boot-up, Enabled\n"
-		  "Task Settings: Run command: bash FILE (this script, on a volume)\n",
+		  "Task Settings: Run command: bash ",
 };
 
-static const char *const target_names[MDP_BOOT_COUNT] = {"dsm", "rc.d"};
+static const char *const target_names[MDP_BOOT_COUNT] = {"dsm", "rc.d", "systemd"};
 
 const char *mdp_boot_target_name(enum mdp_boot_target t)
 {
@@ -79,7 +80,9 @@ int mdp_boot_target_parse(const char *s, enum mdp_boot_target *t)
 
 enum mdp_boot_target mdp_boot_target_detect(const struct mdp_root *r)
 {
-	return mdp_root_exists(r, "/etc.defaults/VERSION") ? MDP_BOOT_DSM : MDP_BOOT_RCD;
+	if (mdp_root_exists(r, "/etc.defaults/VERSION"))
+		return MDP_BOOT_DSM;
+	return mdp_root_is_dir(r, "/run/systemd/system") ? MDP_BOOT_SYSTEMD : MDP_BOOT_RCD;
 }
 
 /* ---- what may go into the script -------------------------------------------------- */
@@ -239,20 +242,30 @@ static void header_what(FILE *f, const struct mdp_boot_opts *o)
 	      f);
 }
 
-static void header_remove(FILE *f, const struct mdp_boot_opts *o)
+static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp_boot_opts *o)
 {
+	const char *t = mdp_boot_target_name(o->target);
+
 	if (o->target == MDP_BOOT_DSM)
 		fputs("# Install: Control Panel > Task Scheduler > Create > Triggered Task >\n"
 		      "#   User-defined script, user root, event Boot-up, run command: bash FILE\n"
 		      "#   (FILE: this script, kept on a volume so DSM updates keep it).\n"
 		      "# Remove:  delete that task in Task Scheduler, then this file.\n",
 		      f);
-	else
+	else if (o->target == MDP_BOOT_RCD)
 		fprintf(f,
-			"# Install: as %s/mdprofile.sh, mode 0755, owned by root\n"
+			"# Install: as %s/mdprofile-%s.sh, mode 0755, owned by root\n"
 			"#   (run with start at boot; stop does nothing; status runs diff).\n"
 			"# Remove:  delete that file.\n",
-			mdp_boot_dsm.rcd_dir);
+			mdp_boot_dsm.rcd_dir, p->name);
+	else
+		fprintf(
+		    f,
+		    "# Install: mdprofile boot-script --install --target %s %s: this script\n"
+		    "#   run with start by mdprofile-%s.service, and a udev rule that starts it\n"
+		    "#   again when a pinned array is assembled later.\n"
+		    "# Remove:  mdprofile boot-script --uninstall --target %s %s\n",
+		    t, p->name, p->name, t, p->name);
 	fputs("# Values set stay until the next reboot or 'mdprofile revert'.\n\n", f);
 }
 
@@ -379,11 +392,11 @@ static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
 		return -ENOMEM;
 	header(f, p, s, o, uuids, n);
 	header_what(f, o);
-	header_remove(f, o);
+	header_remove(f, p, o);
 	settings(f, p, o, uuids, n);
 	profile_fn(f, yaml);
 	fputs(body, f);
-	fputs(o->target == MDP_BOOT_DSM ? tail_dsm : tail_rcd, f);
+	fputs(o->target == MDP_BOOT_DSM ? tail_dsm : tail_rcd, f); /* systemd runs it with start */
 	if (fclose(f) || !buf) {
 		free(buf);
 		return -ENOMEM;
@@ -411,5 +424,208 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 		return err;
 	err = write_script(p, s, o, yaml, out, len);
 	free(yaml);
+	return err;
+}
+
+/* ---- installing ----------------------------------------------------------------------- */
+
+/* systemd and udev, as generic Linux has them (systemd.unit(5), udev(7), mdadm's rules). */
+#define UNIT_DIR    "/etc/systemd/system"
+#define UDEV_DIR    "/etc/udev/rules.d"
+#define SCRIPT_DIR  "/usr/local/lib/mdprofile"
+#define SYSTEMCTL   "/bin/systemctl"
+#define SETTLE_SLOP 300 /* seconds a unit gets beyond its waits: discovery, apply, diff */
+
+static int file_at(struct mdp_boot_file *f, const char *what, unsigned mode, struct mdp_diags *d,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int file_at(struct mdp_boot_file *f, const char *what, unsigned mode, struct mdp_diags *d,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	memset(f, 0, sizeof(*f));
+	f->what = what;
+	f->mode = mode;
+	va_start(ap, fmt);
+	n = vsnprintf(f->sys, sizeof(f->sys), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(f->sys)) {
+		mdp_diags_add(d, NULL, 0, 0, "the path of the boot %s is too long", what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The script's place: on DSM next to the binary, on a volume that updates keep. */
+static int script_file(const struct mdp_profile *p, const struct mdp_boot_opts *o,
+		       struct mdp_boot_file *f, struct mdp_diags *d)
+{
+	const char *slash = strrchr(o->binary, '/');
+
+	if (o->target == MDP_BOOT_DSM)
+		return file_at(f, "script", 0755, d, "%.*s/mdprofile-%s.sh",
+			       (int)(slash ? slash - o->binary : 0), o->binary, p->name);
+	return file_at(f, "script", 0755, d, "%s/mdprofile-%s.sh",
+		       o->target == MDP_BOOT_RCD ? mdp_boot_dsm.rcd_dir : SCRIPT_DIR, p->name);
+}
+
+static char *unit_text(const struct mdp_profile *p, const struct mdp_boot_opts *o,
+		       const char *script, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	fprintf(f,
+		"# mdprofile: applies profile %s at boot (mdprofile boot-script --install).\n"
+		"# Remove: mdprofile boot-script --uninstall --target systemd %s\n"
+		"[Unit]\nDescription=mdprofile: apply profile %s to the md arrays\n"
+		"After=local-fs.target mdmonitor.service\n\n"
+		"[Service]\nType=oneshot\nExecStart=%s start\nTimeoutStartSec=%u\n\n"
+		"[Install]\nWantedBy=multi-user.target\n",
+		p->name, p->name, p->name, script, o->wait_arrays + o->recheck_after + SETTLE_SLOP);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* udev knows an array by mdadm's MD_UUID, 8 hex digits a group, colons between. */
+static char *rule_text(const struct mdp_profile *p, const char **uuids, size_t n, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	fprintf(f,
+		"# mdprofile: apply profile %s again when an array it pins is assembled\n"
+		"# after boot (mdprofile boot-script --install --target systemd).\n",
+		p->name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f,
+			"ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", "
+			"ENV{MD_UUID}==\"%.8s:%.8s:%.8s:%.8s\", "
+			"RUN+=\"" SYSTEMCTL " --no-block start mdprofile-%s.service\"\n",
+			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, p->name);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+void mdp_boot_files_free(struct mdp_boot_file *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(f[i].text);
+}
+
+static int systemd_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, bool texts,
+			 struct mdp_boot_file *f, size_t *n, struct mdp_diags *d)
+{
+	const char *uuids[256];
+	size_t nu = rule_uuids(p, uuids, sizeof(uuids) / sizeof(uuids[0]));
+
+	if (file_at(&f[1], "unit", 0644, d, UNIT_DIR "/mdprofile-%s.service", p->name) ||
+	    file_at(&f[2], "udev rule", 0644, d, UDEV_DIR "/90-mdprofile-%s.rules", p->name))
+		return -EINVAL;
+	/* No UUID pinned, no rule; --uninstall removes one left by an earlier install. */
+	*n = nu || !texts ? 3 : 2;
+	if (!texts)
+		return 0;
+	if (!(f[1].text = unit_text(p, o, f[0].sys, &f[1].len)))
+		return -ENOMEM;
+	if (nu && !(f[2].text = rule_text(p, uuids, nu, &f[2].len)))
+		return -ENOMEM;
+	return 0;
+}
+
+int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
+		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d)
+{
+	int err;
+
+	*n = 0;
+	if (!code_safe(p->name)) {
+		refuse(d, "the profile name", p->name, code_rule);
+		return -EINVAL;
+	}
+	if ((err = script_file(p, o, &f[0], d)))
+		return err;
+	*n = 1;
+	if (script && !(f[0].text = strndup(script, len)))
+		return -ENOMEM;
+	f[0].len = len;
+	if (o->target == MDP_BOOT_SYSTEMD && (err = systemd_files(p, o, script != NULL, f, n, d)))
+		*n = 1;
+	return err;
+}
+
+static int install_one(const struct mdp_root *r, const struct mdp_boot_file *f, struct mdp_diags *d)
+{
+	char dir[sizeof(f->sys)], why[256] = "";
+	char *slash;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s", f->sys);
+	if ((slash = strrchr(dir, '/')) && slash != dir)
+		*slash = '\0';
+	if ((err = mdp_root_mkdir_p(r, dir, 0755)) ||
+	    (err = mdp_root_replace(r, f->sys, f->text, f->len, f->mode))) {
+		mdp_diags_add(d, NULL, 0, 0, "cannot install the boot %s %s: %s", f->what, f->sys,
+			      mdp_root_strerror(-err));
+		return err;
+	}
+	/* Checked where it landed: what runs as root at boot must be root's alone. */
+	if ((err = mdp_root_trusted(r, f->sys, why, sizeof(why)))) {
+		mdp_root_unlink(r, f->sys);
+		mdp_diags_add(d, NULL, 0, 0,
+			      "refusing to install the boot %s %s: %s; others could change what "
+			      "runs as root at boot",
+			      f->what, f->sys, why[0] ? why : mdp_root_strerror(-err));
+	}
+	return err;
+}
+
+int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		     struct mdp_diags *d)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		f[i].done = !(err = install_one(r, &f[i], d));
+	return err;
+}
+
+bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name)
+{
+	char sys[512];
+
+	snprintf(sys, sizeof(sys), UNIT_DIR "/multi-user.target.wants/mdprofile-%s.service", name);
+	return mdp_root_exists(r, sys);
+}
+
+int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		       struct mdp_diags *d)
+{
+	int err = 0, e;
+
+	for (size_t i = 0; i < n; i++) {
+		f[i].done = false;
+		if (!mdp_root_exists(r, f[i].sys))
+			continue;
+		if ((e = mdp_root_unlink(r, f[i].sys))) {
+			mdp_diags_add(d, NULL, 0, 0, "cannot remove the boot %s %s: %s", f[i].what,
+				      f[i].sys, mdp_root_strerror(-e));
+			err = err ? err : e;
+		} else {
+			f[i].done = true;
+		}
+	}
 	return err;
 }

@@ -30,8 +30,9 @@
 #include "root.h"
 
 enum mdp_boot_target {
-	MDP_BOOT_DSM, /* a Task Scheduler boot-up task's script */
-	MDP_BOOT_RCD, /* an rc.d script: start|stop|status */
+	MDP_BOOT_DSM,     /* a Task Scheduler boot-up task's script */
+	MDP_BOOT_RCD,     /* an rc.d script: start|stop|status */
+	MDP_BOOT_SYSTEMD, /* the rc.d script run by a oneshot unit, and a udev rule */
 	MDP_BOOT_COUNT,
 };
 
@@ -53,15 +54,19 @@ struct mdp_boot_dsm {
 	const char *path;       /* the PATH the script sets */
 	const char *rcd_dir;    /* where DSM 6 runs NAME.sh start|stop at boot */
 	const char *home_dir;   /* a suggested home for the binary that updates keep */
-	const char *task_steps; /* the Task Scheduler clicks, one per line */
+	const char *task_steps; /* the Task Scheduler clicks, one per line, ending in the
+				   start of the command line; the script's path follows */
 };
 extern const struct mdp_boot_dsm mdp_boot_dsm;
 
-/* "dsm", "rc.d"; NULL for a value out of range. */
+/* "dsm", "rc.d", "systemd"; NULL for a value out of range. */
 const char *mdp_boot_target_name(enum mdp_boot_target t);
 /* The target named s: 0, or -EINVAL. */
 int mdp_boot_target_parse(const char *s, enum mdp_boot_target *t);
-/* The target for this system: dsm on DSM (/etc.defaults/VERSION), else rc.d. */
+/*
+ * The target for this system: dsm on DSM (/etc.defaults/VERSION), systemd
+ * where systemd runs (/run/systemd/system), else rc.d.
+ */
 enum mdp_boot_target mdp_boot_target_detect(const struct mdp_root *r);
 
 /*
@@ -74,5 +79,49 @@ enum mdp_boot_target mdp_boot_target_detect(const struct mdp_root *r);
  */
 int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 		    const struct mdp_boot_opts *o, char **out, size_t *len, struct mdp_diags *d);
+
+/*
+ * Where --install puts a target's files, and what it writes there: the
+ * script, and for systemd a unit and a udev rule. Paths are system paths
+ * (under the root); the script's: next to the binary on DSM (a volume
+ * that DSM updates keep), the rc.d directory, /usr/local/lib/mdprofile.
+ */
+#define MDP_BOOT_FILES 3
+struct mdp_boot_file {
+	char sys[4096];
+	const char *what; /* "script", "unit", "udev rule" */
+	unsigned mode;
+	char *text; /* malloc'd */
+	size_t len;
+	bool done; /* written or removed by the last install or uninstall */
+};
+
+/*
+ * The files of p's boot persistence for o->target: the script given and,
+ * for systemd, the unit and the udev rule made here (none when no UUID is
+ * pinned). With script NULL only paths are filled (for --uninstall). *n
+ * files; free them with mdp_boot_files_free. -EINVAL with a diag when a
+ * path cannot be formed, -ENOMEM.
+ */
+int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
+		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d);
+void mdp_boot_files_free(struct mdp_boot_file *f, size_t n);
+
+/*
+ * Write the files atomically under r, refusing a place others could
+ * change (mdp_root_trusted: the file and every directory down to it owned
+ * by root or the caller, not group/world-writable; an untrusted file is
+ * removed again). -errno with the file in d.
+ */
+int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		     struct mdp_diags *d);
+/*
+ * Is the systemd unit of profile name enabled (its multi-user.target.wants
+ * link exists)? Removing the unit then would leave a dangling link.
+ */
+bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name);
+/* Remove those of the files that exist. -errno with the file in d. */
+int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		       struct mdp_diags *d);
 
 #endif

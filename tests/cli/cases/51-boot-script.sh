@@ -42,7 +42,7 @@ expect_stdout <<'EOF'
 # everything was set; 1: a pinned array was not assembled in time (the
 # rest was set); 2, 3, 4: those of 'mdprofile apply' (see mdprofile --help).
 #
-# Install: as /usr/local/etc/rc.d/mdprofile.sh, mode 0755, owned by root
+# Install: as /usr/local/etc/rc.d/mdprofile-small.sh, mode 0755, owned by root
 #   (run with start at boot; stop does nothing; status runs diff).
 # Remove:  delete that file.
 # Values set stay until the next reboot or 'mdprofile revert'.
@@ -89,7 +89,7 @@ grep -q '(target dsm)' "$WORK/out" || _fail "DSM (etc.defaults/VERSION) is not t
 # shellcheck, as sh and as bash, for every target on every fixture.
 for fx in ds-dsm6-reshape ds220j-dsm7 server-raid6-raid10; do
 	fixture "$fx"
-	for t in dsm rc.d; do
+	for t in dsm rc.d systemd; do
 		for p in balanced reshape-fast low-ram; do
 			run boot-script --target "$t" "$p"
 			expect_exit 0
@@ -107,13 +107,13 @@ mkdir -p "$ROOT/p" "$ROOT/q\$(reboot)"
 cp "$WORK/small.yaml" "$ROOT/p/small.yaml"
 run boot-script balanced -o "$WORK/boot.sh" --binary /volume1/@mdprofile/mdprofile
 expect_exit 0
-sed -i "s|$WORK|@WORK@|" "$WORK/out"
+sed -i "s|$WORK|@WORK@|g" "$WORK/out"
 expect_stdout <<'EOF'
 wrote @WORK@/boot.sh
 to run it at every boot, in DSM:
 Control Panel > Task Scheduler > Create > Triggered Task > User-defined script
 General: Task: mdprofile, User: root, Event: Boot-up, Enabled
-Task Settings: Run command: bash FILE (this script, on a volume)
+Task Settings: Run command: bash @WORK@/boot.sh
 EOF
 [ "$(stat -c %a "$WORK/boot.sh")" = 755 ] || _fail "-o FILE is not mode 0755"
 ls "$WORK" | grep -q 'boot.sh.tmp' && _fail "-o left its temporary file"
@@ -186,7 +186,7 @@ sed 1d "$WORK/out" | cmp -s - "$WORK/desc.out" || _fail "the embedded profile is
 run boot-script balanced --target upstart
 expect_exit 2
 expect_stderr <<'EOF'
-mdprofile: --target 'upstart': expected dsm or rc.d
+mdprofile: --target 'upstart': expected dsm, rc.d or systemd
 EOF
 run boot-script balanced --wait-arrays 5m
 expect_exit 2
