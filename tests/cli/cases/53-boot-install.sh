@@ -131,3 +131,13 @@ expect_exit 2
 expect_stderr <<'EOF'
 mdprofile: -o and --install: choose one
 EOF
+
+# The README's DSM walk-through shows what --install prints.
+fixture ds-dsm6-reshape
+mkdir -p "$ROOT/volume1/@mdprofile"
+chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile"
+run boot-script --install --binary /volume1/@mdprofile/mdprofile reshape-fast
+expect_exit 0
+sed -n '/^   which prints$/,/^4\. /p' "$SRC/README.md" | sed -n 's/^       //p' >"$WORK/readme"
+cmp -s "$WORK/readme" "$WORK/out" ||
+	_fail "README's walk-through differs from --install: $(diff "$WORK/readme" "$WORK/out")"
