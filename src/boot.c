@@ -379,6 +379,16 @@ static void drop_services(struct mdp_profile *p)
 	p->n_services = 0;
 }
 
+/* Close a memstream: its text, or NULL (and freed) when writing it failed. */
+static char *mem_close(FILE *f, char **buf)
+{
+	if (fclose(f) || !*buf) {
+		free(*buf);
+		return NULL;
+	}
+	return *buf;
+}
+
 static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
 			const struct mdp_boot_opts *o, const char *yaml, char **out, size_t *len)
 {
@@ -397,11 +407,8 @@ static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
 	profile_fn(f, yaml);
 	fputs(body, f);
 	fputs(o->target == MDP_BOOT_DSM ? tail_dsm : tail_rcd, f); /* systemd runs it with start */
-	if (fclose(f) || !buf) {
-		free(buf);
+	if (!(*out = mem_close(f, &buf)))
 		return -ENOMEM;
-	}
-	*out = buf;
 	*len = blen;
 	return 0;
 }
@@ -487,11 +494,7 @@ static char *unit_text(const struct mdp_profile *p, const struct mdp_boot_opts *
 		"[Service]\nType=oneshot\nExecStart=%s start\nTimeoutStartSec=%u\n\n"
 		"[Install]\nWantedBy=multi-user.target\n",
 		p->name, p->name, p->name, script, o->wait_arrays + o->recheck_after + SETTLE_SLOP);
-	if (fclose(f)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return mem_close(f, &buf);
 }
 
 /* udev knows an array by mdadm's MD_UUID, 8 hex digits a group, colons between. */
@@ -512,11 +515,7 @@ static char *rule_text(const struct mdp_profile *p, const char **uuids, size_t n
 			"ENV{MD_UUID}==\"%.8s:%.8s:%.8s:%.8s\", "
 			"RUN+=\"" SYSTEMCTL " --no-block start mdprofile-%s.service\"\n",
 			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, p->name);
-	if (fclose(f)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return mem_close(f, &buf);
 }
 
 void mdp_boot_files_free(struct mdp_boot_file *f, size_t n)

@@ -77,23 +77,35 @@ static const struct mdp_boot_opts opts = {
 
 /* ---- mdp_pin_uuids ---------------------------------------------------------------- */
 
+/* The profile text loaded into p and pinned to ds-dsm6-reshape; mdp_pin_uuids's result. */
+static int pin(const char *text, struct mdp_profile *p, struct mdp_diags *d)
+{
+	struct sys x;
+	int r;
+
+	load_fixture(&x, "ds-dsm6-reshape");
+	load(text, p);
+	mdp_diags_init(d);
+	r = mdp_pin_uuids(p, &x.s, d);
+	free_sys(&x);
+	return r;
+}
+
 static void test_pin_names_to_uuids(void **state)
 {
 	struct mdp_profile p;
 	struct mdp_diags d;
-	struct sys x;
 
 	(void)state;
-	load_fixture(&x, "ds-dsm6-reshape");
-	load("arrays:\n"
-	     "  - match: {names: [md3, md2, md2], levels: [raid5]}\n    read_ahead: 1MiB\n"
-	     "  - match: {names: [md2, md3], uuids: [\"" U2
-	     "\", \"00000000000000000000000000000001\"]}\n"
-	     "    read_ahead: 2MiB\n"
-	     "  - match: all\n    read_ahead: 4MiB\n",
-	     &p);
-	mdp_diags_init(&d);
-	assert_int_equal(mdp_pin_uuids(&p, &x.s, &d), 0);
+	assert_int_equal(
+	    pin("arrays:\n"
+		"  - match: {names: [md3, md2, md2], levels: [raid5]}\n    read_ahead: 1MiB\n"
+		"  - match: {names: [md2, md3], uuids: [\"" U2
+		"\", \"00000000000000000000000000000001\"]}\n"
+		"    read_ahead: 2MiB\n"
+		"  - match: all\n    read_ahead: 4MiB\n",
+		&p, &d),
+	    0);
 	assert_int_equal(d.n, 0);
 	/* Names become their UUIDs, once each; the levels stay. */
 	assert_int_equal(p.rules[0].match.n_names, 0);
@@ -107,26 +119,23 @@ static void test_pin_names_to_uuids(void **state)
 	assert_true(p.rules[2].match.all);
 	mdp_diags_free(&d);
 	mdp_profile_free(&p);
-	free_sys(&x);
 }
 
 static void test_pin_refuses_unpinnable(void **state)
 {
 	struct mdp_profile p;
 	struct mdp_diags d;
-	struct sys x;
 
 	(void)state;
-	load_fixture(&x, "ds-dsm6-reshape");
-	/* md9 is not there, md1 has no known UUID, the third rule would match nothing. */
-	load("arrays:\n"
-	     "  - match: {names: [md2]}\n    read_ahead: 1MiB\n"
-	     "  - match: {names: [md9]}\n    read_ahead: 1MiB\n"
-	     "  - match: {names: [md1]}\n    read_ahead: 1MiB\n"
-	     "  - match: {names: [md2], uuids: [\"" U3 "\"]}\n    read_ahead: 1MiB\n",
-	     &p);
-	mdp_diags_init(&d);
-	assert_int_equal(mdp_pin_uuids(&p, &x.s, &d), -EINVAL);
+	/* md9 is not there, md1 has no known UUID, the fourth rule would match nothing. */
+	assert_int_equal(pin("arrays:\n"
+			     "  - match: {names: [md2]}\n    read_ahead: 1MiB\n"
+			     "  - match: {names: [md9]}\n    read_ahead: 1MiB\n"
+			     "  - match: {names: [md1]}\n    read_ahead: 1MiB\n"
+			     "  - match: {names: [md2], uuids: [\"" U3
+			     "\"]}\n    read_ahead: 1MiB\n",
+			     &p, &d),
+			 -EINVAL);
 	assert_int_equal(d.n, 3);
 	assert_int_equal(d.v[0].line, 4);
 	assert_non_null(strstr(d.v[0].msg, "md9, which is not on this system"));
@@ -137,7 +146,6 @@ static void test_pin_refuses_unpinnable(void **state)
 	assert_int_equal(p.rules[0].match.n_uuids, 0);
 	mdp_diags_free(&d);
 	mdp_profile_free(&p);
-	free_sys(&x);
 }
 
 /* ---- scripts ----------------------------------------------------------------------- */
@@ -217,18 +225,13 @@ static void files_of(const char *profile, enum mdp_boot_target t, bool texts,
 	struct mdp_boot_opts o = opts;
 	struct mdp_profile p;
 	struct mdp_diags d;
-	struct sys x;
 
 	o.target = t;
-	load_fixture(&x, "ds-dsm6-reshape");
-	load(profile, &p);
-	mdp_diags_init(&d);
-	assert_int_equal(mdp_pin_uuids(&p, &x.s, &d), 0);
+	assert_int_equal(pin(profile, &p, &d), 0);
 	assert_int_equal(
 	    mdp_boot_files(&p, &o, texts ? "#!/bin/sh\n" : NULL, texts ? 10 : 0, f, n, &d), 0);
 	mdp_diags_free(&d);
 	mdp_profile_free(&p);
-	free_sys(&x);
 }
 
 static void test_files_per_target(void **state)

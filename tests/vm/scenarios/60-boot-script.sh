@@ -5,14 +5,6 @@
 # it after the arrays come back under other numbers.
 have_mdprofile || skip_all "no mdprofile in the image"
 
-# The disk whose virtio serial is $1.
-serial_disk() {
-	for d in /sys/block/vd*; do
-		[ "$(cat "$d/serial" 2>/dev/null)" = "$1" ] && echo "/dev/${d##*/}" && return 0
-	done
-	return 1
-}
-
 spare=$(serial_disk d22) || skip_all "no spare disk d22"
 home=/volume1/@mdprofile
 mkdir -p "$home"

@@ -4,13 +4,6 @@
 # every step must reach syslog, and revert must restore the boot's values.
 have_mdprofile || skip_all "no mdprofile in the image"
 
-serial_disk() {
-	for d in /sys/block/vd*; do
-		[ "$(cat "$d/serial" 2>/dev/null)" = "$1" ] && echo "/dev/${d##*/}" && return 0
-	done
-	return 1
-}
-
 spare=$(serial_disk d22) || skip_all "no spare disk d22"
 dd if="$spare" bs=64k count=16 2>/dev/null | tar -xf - -C / 2>/dev/null
 [ -s /run/vmboot.expect ] || skip_all "boot 1 left no boot script on d22 (run 60-boot-script)"
