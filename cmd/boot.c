@@ -235,6 +235,8 @@ const struct cmd cmd_boot_script = {
 	OPT_INSTALL | OPT_UNINSTALL,
     1,
     1,
-    "boot-script [--target dsm|rc.d|systemd] [--binary PATH] [--wait-arrays S] "
-    "[--recheck-after S] [--with-services] [-o FILE | --install | --uninstall] PROFILE",
-    "print a script that applies PROFILE at every boot (DSM Task Scheduler, rc.d, systemd)"};
+    "boot-script [options] PROFILE",
+    "a script that applies PROFILE at every boot; options: --target dsm|rc.d|systemd,\n"
+    "                               --binary PATH, --wait-arrays S, --recheck-after S, "
+    "--with-services,\n"
+    "                               -o FILE, --install, --uninstall"};
