@@ -20,7 +20,8 @@
 #include "num.h"
 
 static const struct cmd *const commands[] = {
-    &cmd_list, &cmd_show, &cmd_check, &cmd_diff, &cmd_apply, &cmd_revert, &cmd_recover, &cmd_status,
+    &cmd_list,   &cmd_show,    &cmd_check,  &cmd_diff,  &cmd_apply,
+    &cmd_revert, &cmd_recover, &cmd_status, &cmd_bench,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -104,6 +105,9 @@ enum {
 	O_SVC_TIMEOUT,
 	O_DRY_RUN,
 	O_YAML,
+	O_BENCH_PATH,
+	O_BENCH_SIZE,
+	O_BENCH_RUNS,
 };
 
 static const struct option long_opts[] = {
@@ -118,6 +122,9 @@ static const struct option long_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"dry-run", no_argument, NULL, O_DRY_RUN},
     {"yaml", no_argument, NULL, O_YAML},
+    {"path", required_argument, NULL, O_BENCH_PATH},
+    {"size", required_argument, NULL, O_BENCH_SIZE},
+    {"runs", required_argument, NULL, O_BENCH_RUNS},
     {NULL, 0, NULL, 0},
 };
 
@@ -126,8 +133,8 @@ static const struct {
 	int val;
 	unsigned bit;
 } cmd_opt_bits[] = {
-    {O_DRY_RUN, OPT_DRY_RUN},
-    {O_YAML, OPT_YAML},
+    {O_DRY_RUN, OPT_DRY_RUN},  {O_YAML, OPT_YAML},        {O_BENCH_PATH, OPT_BENCH},
+    {O_BENCH_SIZE, OPT_BENCH}, {O_BENCH_RUNS, OPT_BENCH},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -138,6 +145,29 @@ struct args {
 	char **pos; /* positional arguments in order: the command, then its arguments */
 	int n_pos;
 };
+
+static int take_bench_opt(struct cli *cli, int opt, const char *arg)
+{
+	const char *why;
+	uint64_t v;
+
+	if (opt == O_BENCH_PATH) {
+		cli->bench_path = arg;
+	} else if (opt == O_BENCH_RUNS) {
+		if (mdp_num_parse(arg, 1, 100, &v)) {
+			cli_err(cli, "--runs '%s': expected a number of runs, 1..100", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->bench_runs = (unsigned)v;
+	} else if (mdp_parse_size_kib(arg, &v, &why) || v < 1024 || v > ((uint64_t)1 << 30)) {
+		cli_err(cli, "--size '%s': expected a size from 1MiB to 1024GiB, such as 512MiB",
+			arg);
+		return MDP_EXIT_USAGE;
+	} else {
+		cli->bench_size = v * 1024;
+	}
+	return 0;
+}
 
 static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 {
@@ -171,6 +201,11 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		cli->yaml = true;
 		a->opts |= OPT_YAML;
 		break;
+	case O_BENCH_PATH:
+	case O_BENCH_SIZE:
+	case O_BENCH_RUNS:
+		a->opts |= OPT_BENCH;
+		return take_bench_opt(cli, opt, arg);
 	case 'v':
 		cli->verbose = 1;
 		break;
@@ -248,28 +283,6 @@ static int setup_services(struct cli *cli)
 	return 0;
 }
 
-/* The signals that ask a mutating command to stop. */
-static void stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-}
-
-static int stop_requested(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	sigset_t pending;
-
-	if (sigpending(&pending))
-		return 0;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigismember(&pending, sigs[i]) == 1)
-			return sigs[i];
-	return 0;
-}
-
 /*
  * While it holds the lock a mutating command keeps SIGINT, SIGTERM and
  * SIGHUP pending instead of dying between a change and its journal: apply
@@ -280,7 +293,6 @@ static int stop_requested(void)
  */
 static int setup_lock(struct cli *cli)
 {
-	sigset_t stop;
 	long holder = 0;
 	int err = mdp_lock_take(&cli->root, cli->wait, &cli->lock, &holder);
 
@@ -296,9 +308,8 @@ static int setup_lock(struct cli *cli)
 		return MDP_EXIT_FAILED;
 	}
 	/* After the lock: Ctrl-C still ends a --wait for it. */
-	stop_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
-	cli->tx.stop_requested = stop_requested;
+	cli_hold_stop_signals();
+	cli->tx.stop_requested = cli_stop_requested;
 	return 0;
 }
 
