@@ -67,6 +67,9 @@ struct cli {
 	const char *bench_path; /* bench --path */
 	uint64_t bench_size;    /* bench --size, bytes; 0: the default */
 	unsigned bench_runs;    /* bench --runs; 0: the default */
+	const char *bench_compare; /* bench --compare A,B,...: profiles in turn */
+	bool bench_op_only;        /* bench --op-only: md's sync speed only, nothing written */
+	unsigned bench_duration;   /* bench --duration: seconds of each --op-only window */
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;

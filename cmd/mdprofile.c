@@ -108,6 +108,9 @@ enum {
 	O_BENCH_PATH,
 	O_BENCH_SIZE,
 	O_BENCH_RUNS,
+	O_BENCH_COMPARE,
+	O_BENCH_OP_ONLY,
+	O_BENCH_DURATION,
 };
 
 static const struct option long_opts[] = {
@@ -125,6 +128,9 @@ static const struct option long_opts[] = {
     {"path", required_argument, NULL, O_BENCH_PATH},
     {"size", required_argument, NULL, O_BENCH_SIZE},
     {"runs", required_argument, NULL, O_BENCH_RUNS},
+    {"compare", required_argument, NULL, O_BENCH_COMPARE},
+    {"op-only", no_argument, NULL, O_BENCH_OP_ONLY},
+    {"duration", required_argument, NULL, O_BENCH_DURATION},
     {NULL, 0, NULL, 0},
 };
 
@@ -135,6 +141,8 @@ static const struct {
 } cmd_opt_bits[] = {
     {O_DRY_RUN, OPT_DRY_RUN},  {O_YAML, OPT_YAML},        {O_BENCH_PATH, OPT_BENCH},
     {O_BENCH_SIZE, OPT_BENCH}, {O_BENCH_RUNS, OPT_BENCH},
+    {O_BENCH_COMPARE, OPT_BENCH}, {O_BENCH_OP_ONLY, OPT_BENCH},
+    {O_BENCH_DURATION, OPT_BENCH},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -153,6 +161,16 @@ static int take_bench_opt(struct cli *cli, int opt, const char *arg)
 
 	if (opt == O_BENCH_PATH) {
 		cli->bench_path = arg;
+	} else if (opt == O_BENCH_COMPARE) {
+		cli->bench_compare = arg;
+	} else if (opt == O_BENCH_OP_ONLY) {
+		cli->bench_op_only = true;
+	} else if (opt == O_BENCH_DURATION) {
+		if (mdp_num_parse(arg, 1, 86400, &v)) {
+			cli_err(cli, "--duration '%s': expected seconds, 1..86400", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->bench_duration = (unsigned)v;
 	} else if (opt == O_BENCH_RUNS) {
 		if (mdp_num_parse(arg, 1, 100, &v)) {
 			cli_err(cli, "--runs '%s': expected a number of runs, 1..100", arg);
@@ -204,6 +222,9 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case O_BENCH_PATH:
 	case O_BENCH_SIZE:
 	case O_BENCH_RUNS:
+	case O_BENCH_COMPARE:
+	case O_BENCH_OP_ONLY:
+	case O_BENCH_DURATION:
 		a->opts |= OPT_BENCH;
 		return take_bench_opt(cli, opt, arg);
 	case 'v':
@@ -330,6 +351,9 @@ static int setup(struct cli *cli, const struct cmd *c)
 	/* A dry run only reads: no lock, no services, no recovery. */
 	if (cli->dry_run)
 		flags &= ~(unsigned)(CMD_TXN | CMD_RECOVER);
+	/* bench --compare applies profiles: it needs all that apply needs. */
+	if (cli->bench_compare)
+		flags |= CMD_TXN | CMD_RECOVER;
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;

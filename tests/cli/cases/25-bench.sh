@@ -97,4 +97,82 @@ mdprofile: no mounted filesystem on an md array was found in /proc/mounts; give 
 EOF
 run diff --runs 3
 expect_exit 2
+
+# --compare: each profile applied in turn by the same transaction as apply,
+# measured, and the values from before restored at the end.
+fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running
+snapshot
+run bench --compare balanced,reshape-fast --path "$SCRATCH" --size 8MiB --runs 2
+expect_exit 0
+expect_stderr <<'EOF'
+EOF
+sed 's/write [0-9.]* MB\/s, read [0-9.]* MB\/s/write W, read R/' "$WORK/out" >"$WORK/norm"
+cat >"$WORK/want" <<'EOF'
+balanced         write W, read R; md3 reshape 4687 KiB/s
+reshape-fast     write W, read R; md3 reshape 4687 KiB/s
+reverted to the values from before
+EOF
+cmp -s "$WORK/want" "$WORK/norm" || _fail "bench --compare: $(cat "$WORK/out")"
+expect_unchanged "bench --compare"
+# md's own speed per profile, nothing written to any volume.
+run bench --compare balanced,reshape-fast --op-only --duration 1 --json
+expect_exit 0
+expect_json <<'EOF'
+{
+ "compare": [
+  {
+   "profile": "balanced",
+   "method": null,
+   "sync": [
+    {
+     "array": "md3",
+     "action": "reshape",
+     "speed_kib_s": 4687
+    }
+   ]
+  },
+  {
+   "profile": "reshape-fast",
+   "method": null,
+   "sync": [
+    {
+     "array": "md3",
+     "action": "reshape",
+     "speed_kib_s": 4687
+    }
+   ]
+  }
+ ],
+ "reverted": true
+}
+EOF
+expect_unchanged "bench --compare --op-only"
+# SIGINT in the middle of a comparison reverts.
+(cd "$SRC" && exec "$MDP" --root "$ROOT" bench --compare balanced,reshape-fast --op-only \
+	--duration 60) >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+i=0
+while ! grep -q '^state active' "$ROOT/run/mdprofile/journal" 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+kill -INT "$pid"
+RC=0
+wait "$pid" || RC=$?
+LAST="bench --compare (SIGINT)"
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: interrupted by SIGINT; reverted to the values from before
+EOF
+expect_unchanged "bench --compare interrupted"
+# A profile active before would be lost: refused.
+run apply -q balanced
+run bench --compare reshape-fast --op-only --duration 1
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: profile balanced is active; revert it first: a comparison ends by reverting to the values from before mdprofile
+EOF
+run revert -q
+expect_unchanged "refused comparison"
 rm -rf "$SHM"
