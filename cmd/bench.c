@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "commands.h"
@@ -70,6 +71,26 @@ static void device_of(struct cli *cli, const char *dir, char *buf, size_t len)
 		snprintf(buf, len, "%.31s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
 }
 
+/* On a terminal: each run as two bars, scaled to the fastest figure. */
+static void print_bars(const struct mdp_vb *b, double top)
+{
+	char bar[41];
+
+	putchar('\n');
+	for (unsigned i = 0; i < b->n && top > 0; i++) {
+		for (int k = 0; k < 2; k++) {
+			double v = mdp_vb_mbps(b->size, k ? b->v[i].read_ns : b->v[i].write_ns);
+			int len = (int)(v * 40.0 / top + 0.5);
+			memset(bar, '#', (size_t)len);
+			bar[len] = '\0';
+			if (k)
+				printf("    read  %-40s %.1f\n", bar, v);
+			else
+				printf("%3u write %-40s %.1f\n", i + 1, bar, v);
+		}
+	}
+}
+
 static void print_text(struct cli *cli, const struct mdp_vb *b, const char *dev,
 		       const struct mdp_system *s)
 {
@@ -93,6 +114,8 @@ static void print_text(struct cli *cli, const struct mdp_vb *b, const char *dev,
 		printf("%3u %12.1f %11.1f%s\n", i + 1, mdp_vb_mbps(b->size, b->v[i].write_ns),
 		       mdp_vb_mbps(b->size, b->v[i].read_ns),
 		       b->method == MDP_VB_CACHED ? " (cached)" : "");
+	if (isatty(STDOUT_FILENO))
+		print_bars(b, w.max > r.max ? w.max : r.max);
 	printf("\nwrite: mean %.1f MB/s, min %.1f, max %.1f, spread %.0f%%\n", w.mean, w.min, w.max,
 	       w.spread_pct);
 	printf("read:  mean %.1f MB/s, min %.1f, max %.1f, spread %.0f%%%s\n", r.mean, r.min, r.max,
