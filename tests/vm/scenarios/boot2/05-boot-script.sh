@@ -1,4 +1,4 @@
-# boot2/65-boot-script: the script boot 1 installed (65-boot-script) runs as
+# boot2/05-boot-script: the script boot 1 installed (05-boot-script) runs as
 # DSM's Task Scheduler runs a boot task: bash, env -i, cwd /. The arrays are
 # md10 and up now, md5 still reshaping; each must get its values by UUID,
 # every step must reach syslog, and revert must restore the boot's values.
@@ -6,7 +6,7 @@ have_mdprofile || skip_all "no mdprofile in the image"
 
 spare=$(serial_disk d22) || skip_all "no spare disk d22"
 dd if="$spare" bs=64k count=16 2>/dev/null | tar -xf - -C / 2>/dev/null
-[ -s /run/vmboot.expect ] || skip_all "boot 1 left no boot script on d22 (run 65-boot-script)"
+[ -s /run/vmboot.expect ] || skip_all "boot 1 left no boot script on d22 (run 05-boot-script)"
 home=/volume1/@mdprofile
 chmod 0755 /volume1 "$home"
 cp "$MDP" "$home/mdprofile"
@@ -27,7 +27,7 @@ assert_eq "$(cat "/sys/block/$reshaping/md/sync_action")" reshape "$reshaping re
 syslogd -n -O /run/messages &
 slog=$!
 sleep 1
-snapshot "$VM_STATE/snap.b2-65"
+snapshot "$VM_STATE/snap.b2-05"
 run sh -c "cd / && exec env -i bash $home/mdprofile-vmboot.sh"
 assert_exit 0 "the boot script under bash, env -i, cwd /"
 assert_out '^mdprofile: done, exit code 0$' "it says it is done"
@@ -46,4 +46,4 @@ assert_match "$(cat /run/messages)" 'mdprofile: done, exit code 0' "syslog has t
 
 mdp revert
 assert_exit 0 "revert after the boot script"
-assert_snapshot "$VM_STATE/snap.b2-65" "byte-identical to the boot's values after revert"
+assert_snapshot "$VM_STATE/snap.b2-05" "byte-identical to the boot's values after revert"

@@ -1,7 +1,7 @@
-# 65-boot-script, boot 1 of the boot persistence proof: a profile that names
+# 05-boot-script, boot 1 of the boot persistence proof: a profile that names
 # md1, md2 and md5 (reshaping) becomes a DSM boot script, installed next to the
 # binary as DSM owners keep it; the script and what each array must get (by
-# mdadm's UUID) go to the spare disk d22 for boot2/65-boot-script, which runs
+# mdadm's UUID) go to the spare disk d22 for boot2/05-boot-script, which runs
 # it after the arrays come back under other numbers.
 have_mdprofile || skip_all "no mdprofile in the image"
 
@@ -24,13 +24,13 @@ arrays:
   - match: {levels: [raid10]}
     read_ahead: 2MiB
 EOF
-snapshot "$VM_STATE/snap.65"
+snapshot "$VM_STATE/snap.05"
 run "$home/mdprofile" boot-script --install --target dsm --binary "$home/mdprofile" \
 	--wait-arrays 30 --recheck-after 2 /run/vmboot.yaml
 assert_exit 0 "boot-script --install"
 assert_out "^Task Settings: Run command: bash $home/mdprofile-vmboot.sh\$" \
 	"the Task Scheduler command line"
-assert_snapshot "$VM_STATE/snap.65" "generating and installing change no tunable"
+assert_snapshot "$VM_STATE/snap.05" "generating and installing change no tunable"
 script=$home/mdprofile-vmboot.sh
 assert_eq "$(stat -c %a "$script")" 755 "the script is 0755"
 assert_match "$(cat "$script")" "^#            $(cat /sys/block/md2/md/uuid | tr -d -) \\(md2 when generated\\)\$" \
