@@ -35,7 +35,9 @@ SEAM_SRC := tests/seams/fault.c
 STATIC_SEAM ?=
 
 LIB_SRC := $(sort $(wildcard src/*.c))
-CMD_SRC := $(sort $(wildcard cmd/*.c))
+# The shipped profiles compiled in (cmd/builtin.h), generated into the build tree.
+GEN_PROFILES := build/gen/profiles.c
+CMD_SRC := $(sort $(wildcard cmd/*.c)) $(GEN_PROFILES)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_SUPPORT := $(sort $(wildcard tests/unit/support_*.c))
 
@@ -62,6 +64,11 @@ all: mdprofile
 
 deps:
 	@sh tests/deps.sh
+
+$(GEN_PROFILES): tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml))
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	@sh tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml)) >$@
 
 # ---- release build ---------------------------------------------------------
 $(REL)/%.o: %.c

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "commands.h"
 #include "num.h"
 
@@ -65,14 +66,21 @@ static void setup_dirs(struct cli *cli, const char *user_dir)
 {
 	size_t n = 0;
 
-	if (user_dir)
+	if (user_dir) {
+		cli->dir_source[n] = "--profiles";
 		cli->dirs.dirs[n++] = user_dir;
+	}
 	if (!mdp_root_path(&cli->root, MDP_SYSCONFDIR "/mdprofile/profiles", cli->dir_buf[0],
-			   sizeof(cli->dir_buf[0])))
+			   sizeof(cli->dir_buf[0]))) {
+		cli->dir_source[n] = "etc";
 		cli->dirs.dirs[n++] = cli->dir_buf[0];
+	}
 	shipped_dir(cli->dir_buf[1], sizeof(cli->dir_buf[1]));
+	cli->dir_source[n] = "shipped";
 	cli->dirs.dirs[n++] = cli->dir_buf[1];
 	cli->dirs.n = n;
+	cli->dirs.builtins = cli_builtins;
+	cli->dirs.n_builtins = cli_n_builtins;
 }
 
 static int parse_seconds(const char *s, unsigned *ms)
