@@ -20,7 +20,8 @@ PKG_CONFIG ?= pkg-config
 PKGS := yaml-0.1 libcyaml libudev
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) \
+# 32-bit ARM: 64-bit inodes, offsets and time (readdir fails with EOVERFLOW on a big inode).
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -Isrc $(WARN) \
 	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -56,7 +57,8 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
-	install static format clean valgrind
+	install static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
+	ship-check oldkernel-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -65,13 +67,23 @@ all: mdprofile
 deps:
 	@sh tests/deps.sh
 
+# Missing packages stop the build before the first compile, by name (tools/need.sh).
+NEED_LIBS := cmd:$(PKG_CONFIG):pkg-config pc:yaml-0.1:libyaml-dev pc:libcyaml:libcyaml-dev
+NEED := cmd:$(CC):gcc $(NEED_LIBS) pc:libudev:libudev-dev
+NEED_STATIC ?= cmd:$(CC):gcc $(NEED_LIBS)
+NEED_TARGET ?= deps
+need:
+	@sh tools/need.sh deps $(NEED)
+need-static:
+	@sh tools/need.sh $(NEED_TARGET) $(NEED_STATIC)
+
 $(GEN_PROFILES): tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml))
 	@mkdir -p $(@D)
 	@echo "  GEN     $@"
 	@sh tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml)) >$@
 
 # ---- release build ---------------------------------------------------------
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c | need
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -139,7 +151,7 @@ ifeq ($(STATIC),build/static)
 $(error STATIC_SEAM=1 needs a build dir of its own (STATIC=DIR): build/static is the NAS build)
 endif
 endif
-$(STATIC)/%.o: %.c
+$(STATIC)/%.o: %.c | need-static
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV $(if $(STATIC_SEAM),$(SEAM)) -O2 \
@@ -149,6 +161,58 @@ $(STATIC)/mdprofile: $(STATIC_OBJ)
 	$(CC) -static -o $@ $^ -lcyaml -lyaml
 
 static: $(STATIC)/mdprofile
+
+# ---- cross builds for ARM NAS boxes (make cross ARCH=aarch64|armhf) ---------
+# Debian's cross compilers and multiarch libyaml/libcyaml (make cross-deps), the
+# same static build as above in build/ARCH. build/ARCH-test adds the fault seam
+# so the whole CLI suite can run there under qemu-user (make cross-check).
+ARCH ?= aarch64
+CROSS_ARCHES := aarch64 armhf
+CROSS_TRIPLET_aarch64 := aarch64-linux-gnu
+CROSS_TRIPLET_armhf := arm-linux-gnueabihf
+CROSS_QEMU_aarch64 := qemu-aarch64-static
+CROSS_QEMU_armhf := qemu-arm-static
+CROSS_DEB_aarch64 := arm64
+CROSS_DEB_armhf := armhf
+CROSS_OK = $(or $(CROSS_TRIPLET_$(ARCH)),$(error ARCH=$(ARCH): use one of $(CROSS_ARCHES)))
+CROSS_LIB = file:/usr/lib/$(CROSS_OK)/lib$(1).a:lib$(1)-dev:$(CROSS_DEB_$(ARCH))
+CROSS_MAKE = $(MAKE) --no-print-directory static CC=$(CROSS_OK)-gcc NEED_TARGET=cross-deps \
+	NEED_STATIC="cmd:$(CROSS_OK)-gcc:gcc-$(CROSS_OK) $(call CROSS_LIB,yaml) $(call CROSS_LIB,cyaml)"
+
+cross:
+	@$(CROSS_MAKE) STATIC=build/$(ARCH)
+
+cross-test-bin:
+	@$(CROSS_MAKE) STATIC=build/$(ARCH)-test STATIC_SEAM=1
+
+cross-deps:
+	@sh tests/deps.sh --cross
+
+# The CLI suite on the cross binaries under qemu-user: every case on the seam build,
+# the release cases (the copied binary alone, the seam absent) on the shipped one.
+cross-check: cross cross-test-bin
+	@echo "== CLI suite on build/$(ARCH)-test under $(CROSS_QEMU_$(ARCH))"
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)-test/mdprofile
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)/mdprofile $(CLI_RELEASE)
+
+# The release cases on the shipped x86_64 static binary.
+cli-static: static
+	@sh tests/cli/run.sh $(STATIC)/mdprofile $(CLI_RELEASE)
+
+# The whole CLI suite on the x86_64 static build as if on Linux 3.10: every system call
+# added since fails with ENOSYS (tests/oldkernel), so the fallbacks are what run.
+build/oldkernel: tests/oldkernel/oldkernel.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
+
+oldkernel-check: build/oldkernel
+	@$(MAKE) --no-print-directory static STATIC=build/x86_64-test STATIC_SEAM=1
+	@echo "== CLI suite on build/x86_64-test with Linux 3.10's system calls"
+	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh build/x86_64-test/mdprofile
+
+# Everything a release ships: the three static binaries, built and tested.
+ship-check: cli-static oldkernel-check
+	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
 
 # ---- tests -----------------------------------------------------------------
 unit: $(UNIT_BIN)
