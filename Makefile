@@ -15,6 +15,9 @@ DOCDIR ?= $(PREFIX)/share/doc/mdprofile
 SYSCONFDIR ?= /etc
 DESTDIR ?=
 
+# The version: MAJOR.MINOR.PATCH, in --version, the man pages and the tarball names.
+VERSION := $(shell cat VERSION)
+
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := yaml-0.1 libcyaml libudev
@@ -22,7 +25,7 @@ PKGS := yaml-0.1 libcyaml libudev
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 # 32-bit ARM: 64-bit inodes, offsets and time (readdir fails with EOVERFLOW on a big inode).
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -Isrc $(WARN) \
-	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
+	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"' -DMDP_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -154,7 +157,7 @@ endif
 $(STATIC)/%.o: %.c | need-static
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV $(if $(STATIC_SEAM),$(SEAM)) -O2 \
+	@$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV -DMDP_STATIC $(if $(STATIC_SEAM),$(SEAM)) -O2 \
 		$(shell $(PKG_CONFIG) --cflags yaml-0.1 libcyaml) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(STATIC)/mdprofile: $(STATIC_OBJ)

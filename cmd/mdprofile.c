@@ -20,8 +20,11 @@
 #include "commands.h"
 #include "num.h"
 
+static const struct cmd cmd_help;
+
 static const struct cmd *const commands[] = {
-    &cmd_list, &cmd_show, &cmd_check, &cmd_diff, &cmd_apply, &cmd_revert, &cmd_recover, &cmd_status,
+    &cmd_list,   &cmd_show,    &cmd_check,  &cmd_diff, &cmd_apply,
+    &cmd_revert, &cmd_recover, &cmd_status, &cmd_help,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -35,7 +38,8 @@ static void usage_all(FILE *f)
 	      f);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-28s %s\n", commands[i]->usage, commands[i]->help);
-	fputs("\noptions may also follow the command; '--' ends them.\n"
+	fputs("\noptions may also follow the command; '--' ends them. --version: the version and\n"
+	      "build; mdprofile help COMMAND or COMMAND --help: that command's usage.\n"
 	      "exit codes: 0 ok/in sync, 1 changes pending, 2 usage or profile error,\n"
 	      "3 failed and rolled back, 4 rollback incomplete\n",
 	      f);
@@ -83,6 +87,27 @@ static void setup_dirs(struct cli *cli, const char *user_dir)
 	cli->dirs.n_builtins = cli_n_builtins;
 }
 
+/* How this binary was built: what a bug report needs first. */
+static void print_version(void)
+{
+#ifdef MDP_STATIC
+	const char *kind = "static";
+#else
+	const char *kind = "dynamic";
+#endif
+#ifdef MDP_NO_UDEV
+	const char *disc = "sysfs walk";
+#else
+	const char *disc = "libudev";
+#endif
+	printf("mdprofile %s (%s, %s)\n", MDP_VERSION, kind, disc);
+}
+
+static void print_cmd_help(const struct cmd *c)
+{
+	printf("usage: mdprofile [options] %s\n  %s\n", c->usage, c->help);
+}
+
 static int parse_seconds(const char *s, unsigned *ms)
 {
 	uint64_t v;
@@ -101,6 +126,25 @@ static const struct cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+static int do_help(struct cli *cli)
+{
+	const struct cmd *c;
+
+	if (cli->argc < 2) {
+		usage_all(stdout);
+		return MDP_EXIT_OK;
+	}
+	if (!(c = find_cmd(cli->argv[1]))) {
+		cli_err(cli, "help: unknown command '%s' (see mdprofile help)", cli->argv[1]);
+		return MDP_EXIT_USAGE;
+	}
+	print_cmd_help(c);
+	return MDP_EXIT_OK;
+}
+
+static const struct cmd cmd_help = {
+    "help", do_help, 0, 0, 0, 1, "help [COMMAND]", "show how to use mdprofile or one command"};
+
 /* ---- options ------------------------------------------------------------------ */
 
 enum {
@@ -112,6 +156,7 @@ enum {
 	O_SVC_TIMEOUT,
 	O_DRY_RUN,
 	O_YAML,
+	O_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -126,6 +171,7 @@ static const struct option long_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"dry-run", no_argument, NULL, O_DRY_RUN},
     {"yaml", no_argument, NULL, O_YAML},
+    {"version", no_argument, NULL, O_VERSION},
     {NULL, 0, NULL, 0},
 };
 
@@ -142,7 +188,7 @@ static const struct {
 struct args {
 	const char *root_dir, *prof_dir;
 	unsigned opts; /* enum cmd_opts seen */
-	bool help;
+	bool help, version;
 	char **pos; /* positional arguments in order: the command, then its arguments */
 	int n_pos;
 };
@@ -187,6 +233,9 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		break;
 	case 'h':
 		a->help = true;
+		break;
+	case O_VERSION:
+		a->version = true;
 		break;
 	default:
 		return MDP_EXIT_USAGE; /* getopt said what */
@@ -417,6 +466,10 @@ static int run(struct cli *cli, struct args *a)
 	const struct cmd *c;
 	int rc;
 
+	if (a->version) {
+		print_version();
+		return MDP_EXIT_OK;
+	}
 	if (!a->n_pos) {
 		usage_all(a->help ? stdout : stderr);
 		return a->help ? MDP_EXIT_OK : MDP_EXIT_USAGE;
@@ -426,7 +479,7 @@ static int run(struct cli *cli, struct args *a)
 		return MDP_EXIT_USAGE;
 	}
 	if (a->help) {
-		printf("usage: mdprofile [options] %s\n  %s\n", c->usage, c->help);
+		print_cmd_help(c);
 		return MDP_EXIT_OK;
 	}
 	if ((rc = check_args(cli, c, a)))
