@@ -12,6 +12,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/mdprofile
 DOCDIR ?= $(PREFIX)/share/doc/mdprofile
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 SYSCONFDIR ?= /etc
 DESTDIR ?=
 
@@ -60,7 +62,7 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
-	install static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
+	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
 	ship-check oldkernel-check
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -238,7 +240,8 @@ schema: mdprofile
 	@python3 tests/schema/differential.py ./mdprofile
 
 check-fast: deps
-	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind
+	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind man-lint \
+		install-check ship-check
 
 check: check-fast
 	@$(MAKE) --no-print-directory vm-check
@@ -247,15 +250,92 @@ check: check-fast
 -include tests/vm/vm.mk
 -include tests/bench/bench.mk
 
-# ---- install ---------------------------------------------------------------
-install: mdprofile
+# ---- man pages, completion, install ------------------------------------------
+MAN_SRC := man/mdprofile.8 man/mdprofile.yaml.5
+MAN := $(MAN_SRC:man/%=build/man/%)
+
+build/man/%: man/% VERSION
+	@mkdir -p $(@D)
+	@sed 's/@VERSION@/$(VERSION)/' $< >$@
+
+man: $(MAN)
+
+# mandoc's own lint, warnings and worse; both pages must be clean.
+man-lint: $(MAN)
+	@mandoc -Tlint -Wwarning $(MAN)
+	@echo "man: $(words $(MAN)) pages lint clean"
+
+INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DOCDIR) \
+	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile
+
+install: mdprofile $(MAN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/schema \
-		$(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 mdprofile $(DESTDIR)$(BINDIR)/mdprofile
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 build/man/mdprofile.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 build/man/mdprofile.yaml.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 completion/mdprofile.bash $(DESTDIR)$(BASHCOMPDIR)/mdprofile
+
+# Everything install put down, and the directories of mdprofile's own.
+uninstall:
+	rm -rf $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
+
+# install then uninstall into a scratch DESTDIR: nothing may be left.
+install-check:
+	@rm -rf build/destdir
+	@$(MAKE) --no-print-directory -s install DESTDIR=$(CURDIR)/build/destdir >/dev/null
+	@test -x build/destdir$(BINDIR)/mdprofile && \
+		test -s build/destdir$(MANDIR)/man8/mdprofile.8 && \
+		test -s build/destdir$(BASHCOMPDIR)/mdprofile
+	@$(MAKE) --no-print-directory -s uninstall DESTDIR=$(CURDIR)/build/destdir >/dev/null
+	@left=$$(find build/destdir -type f); [ -z "$$left" ] || \
+		{ echo "uninstall left: $$left" >&2; exit 1; }
+	@echo "install-check: install and uninstall leave nothing behind"
+
+# ---- release tarballs ----------------------------------------------------------
+# make dist: one tarball per architecture (x86_64, aarch64, armv7) with the stripped
+# static binary, the man pages, the profiles as examples, the completion and the
+# README, and SHA256SUMS beside them. Names: mdprofile-VERSION-ARCH.tar.gz.
+DIST := build/dist
+DIST_ARCH_x86_64 := build/static
+DIST_ARCH_aarch64 := build/aarch64
+DIST_ARCH_armv7 := build/armhf
+DIST_STRIP_x86_64 := strip
+DIST_STRIP_aarch64 := aarch64-linux-gnu-strip
+DIST_STRIP_armv7 := arm-linux-gnueabihf-strip
+# A NAS has little room to spare: each stripped binary stays under 1.5 MiB.
+DIST_MAX_BYTES := 1572864
+
+dist: $(MAN)
+	@$(MAKE) --no-print-directory static
+	@$(MAKE) --no-print-directory cross ARCH=aarch64
+	@$(MAKE) --no-print-directory cross ARCH=armhf
+	@rm -rf $(DIST) && mkdir -p $(DIST)
+	@set -e; for a in x86_64 aarch64 armv7; do \
+		case $$a in \
+		x86_64) bin=$(DIST_ARCH_x86_64) strip=$(DIST_STRIP_x86_64) ;; \
+		aarch64) bin=$(DIST_ARCH_aarch64) strip=$(DIST_STRIP_aarch64) ;; \
+		armv7) bin=$(DIST_ARCH_armv7) strip=$(DIST_STRIP_armv7) ;; \
+		esac; \
+		d=mdprofile-$(VERSION)-$$a; t=$(DIST)/tmp/$$d; \
+		mkdir -p $$t/man $$t/profiles $$t/completion; \
+		$$strip -o $$t/mdprofile $$bin/mdprofile; \
+		size=$$(wc -c <$$t/mdprofile); echo "  $$d: stripped binary $$size bytes"; \
+		[ $$size -le $(DIST_MAX_BYTES) ] || { echo "dist: $$a binary over 1.5 MiB" >&2; exit 1; }; \
+		cp $(MAN) $$t/man/; cp profiles/*.yaml $$t/profiles/; \
+		cp completion/mdprofile.bash $$t/completion/mdprofile; cp README.md $$t/; \
+		tar -C $(DIST)/tmp --sort=name --owner=0 --group=0 --numeric-owner \
+			--mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) \
+			-cf - $$d | gzip -9n >$(DIST)/$$d.tar.gz; \
+	done
+	@rm -rf $(DIST)/tmp
+	@cd $(DIST) && sha256sum *.tar.gz >SHA256SUMS && cat SHA256SUMS
 
 format:
 	clang-format -i src/*.c src/*.h cmd/*.c cmd/*.h tests/unit/*.c tests/seams/*.c
