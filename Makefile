@@ -148,7 +148,8 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
 		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec \
 		61-help-version 62-completion || $(VG_REPORT)
-	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile $(CLI_RELEASE) || $(VG_REPORT)
+	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
+		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)
 
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----
 # STATIC_SEAM=1 adds the fault seam for the lab, which builds in a directory of its own.
