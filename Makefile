@@ -147,7 +147,7 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		22-options-units 23-drift 24-show-yaml 30-apply-revert 34-stale-journal 36-json-apply \
 		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
 		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec \
-		61-help-version 62-completion || $(VG_REPORT)
+		61-help-version 62-completion 63-did-you-mean || $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
 		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)
 

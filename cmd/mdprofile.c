@@ -126,6 +126,20 @@ static const struct cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* One line: what was not found and, when one is close, what was meant. */
+static int unknown_cmd(struct cli *cli, const char *ctx, const char *name)
+{
+	const char *names[N_COMMANDS], *near;
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i]->name;
+	if ((near = mdp_ident_suggest(name, names, N_COMMANDS)))
+		cli_err(cli, "%sunknown command '%s' (did you mean '%s'?)", ctx, name, near);
+	else
+		cli_err(cli, "%sunknown command '%s' (see mdprofile --help)", ctx, name);
+	return MDP_EXIT_USAGE;
+}
+
 static int do_help(struct cli *cli)
 {
 	const struct cmd *c;
@@ -134,10 +148,8 @@ static int do_help(struct cli *cli)
 		usage_all(stdout);
 		return MDP_EXIT_OK;
 	}
-	if (!(c = find_cmd(cli->argv[1]))) {
-		cli_err(cli, "help: unknown command '%s' (see mdprofile help)", cli->argv[1]);
-		return MDP_EXIT_USAGE;
-	}
+	if (!(c = find_cmd(cli->argv[1])))
+		return unknown_cmd(cli, "help: ", cli->argv[1]);
 	print_cmd_help(c);
 	return MDP_EXIT_OK;
 }
@@ -474,10 +486,8 @@ static int run(struct cli *cli, struct args *a)
 		usage_all(a->help ? stdout : stderr);
 		return a->help ? MDP_EXIT_OK : MDP_EXIT_USAGE;
 	}
-	if (!(c = find_cmd(a->pos[0]))) {
-		cli_err(cli, "unknown command '%s' (see mdprofile --help)", a->pos[0]);
-		return MDP_EXIT_USAGE;
-	}
+	if (!(c = find_cmd(a->pos[0])))
+		return unknown_cmd(cli, "", a->pos[0]);
 	if (a->help) {
 		print_cmd_help(c);
 		return MDP_EXIT_OK;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -553,6 +554,53 @@ int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, 
 	return finish(d, first, r);
 }
 
+/* Add the profile names in dir (NAME.yaml) to *v, for a suggestion; best effort. */
+static void names_in(const char *dir, char ***v, size_t *n)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+
+	while (dp && (de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		char **nv;
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml"))
+			continue;
+		if (!(nv = realloc(*v, (*n + 1) * sizeof(**v))))
+			break;
+		*v = nv;
+		if ((nv[*n] = strndup(de->d_name, len - 5)))
+			(*n)++;
+	}
+	if (dp)
+		closedir(dp);
+}
+
+/* " (did you mean 'x'?)" for a name found nowhere, or "". */
+static void did_you_mean(const struct mdp_profile_dirs *dirs, const char *const *v, size_t nv,
+			 const char *arg, char *buf, size_t len)
+{
+	char **names = NULL;
+	const char *near;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nv; i++)
+		names_in(v[i], &names, &n);
+	for (size_t i = 0; dirs && i < dirs->n_builtins; i++) {
+		char **nn = realloc(names, (n + 1) * sizeof(*names));
+		if (!nn)
+			break;
+		names = nn;
+		if ((names[n] = strdup(dirs->builtins[i].name)))
+			n++;
+	}
+	if ((near = mdp_ident_suggest(arg, (const char *const *)names, n)))
+		snprintf(buf, len, "; did you mean '%s'?", near);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path, size_t len,
 		     struct mdp_diags *d)
 {
@@ -588,7 +636,8 @@ int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char 
 		return 0;
 	}
 	where_looked(dirs, v, n, list, sizeof(list));
-	mdp_diags_add(d, NULL, 0, 0, "profile '%s' not found (%s)", arg, list);
+	did_you_mean(dirs, v, n, arg, buf, sizeof(buf));
+	mdp_diags_add(d, NULL, 0, 0, "profile '%s' not found%s (%s)", arg, buf, list);
 	return -ENOENT;
 }
 

@@ -56,7 +56,7 @@ expect_exit 2
 expect_stdout <<'EOF2'
 EOF2
 expect_stderr <<'EOF2'
-mdprofile: help: unknown command 'frobnicate' (see mdprofile help)
+mdprofile: help: unknown command 'frobnicate' (see mdprofile --help)
 EOF2
 run help diff apply
 expect_exit 2
