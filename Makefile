@@ -63,7 +63,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
-	ship-check oldkernel-check
+	ship-check oldkernel-check need-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -217,8 +217,16 @@ oldkernel-check: build/oldkernel
 	@echo "== CLI suite on build/x86_64-test with Linux 3.10's system calls"
 	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh build/x86_64-test/mdprofile
 
+# A build without its packages must stop at once, naming them and make deps.
+need-check:
+	@out=$$($(MAKE) --no-print-directory -s need PKG_CONFIG_LIBDIR=/nonexistent 2>&1) && \
+		{ echo "need-check: make need passed without libraries" >&2; exit 1; }; \
+	echo "$$out" | grep -q 'missing build dependencies: libyaml-dev libcyaml-dev libudev-dev$$' && \
+	echo "$$out" | grep -q "make deps" || { echo "need-check: got: $$out" >&2; exit 1; }
+	@echo "need-check: a missing package stops the build, named"
+
 # Everything a release ships: the three static binaries, built and tested.
-ship-check: cli-static oldkernel-check
+ship-check: cli-static oldkernel-check need-check
 	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
 
 # ---- tests -----------------------------------------------------------------
