@@ -339,7 +339,7 @@ dist: $(MAN)
 		size=$$(wc -c <$$t/mdprofile); echo "  $$d: stripped binary $$size bytes"; \
 		[ $$size -le $(DIST_MAX_BYTES) ] || { echo "dist: $$a binary over 1.5 MiB" >&2; exit 1; }; \
 		cp $(MAN) $$t/man/; cp profiles/*.yaml $$t/profiles/; \
-		cp completion/mdprofile.bash $$t/completion/mdprofile; cp README.md $$t/; \
+		cp completion/mdprofile.bash $$t/completion/mdprofile; cp README.md docs/dsm.md $$t/; \
 		tar -C $(DIST)/tmp --sort=name --owner=0 --group=0 --numeric-owner \
 			--mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) \
 			-cf - $$d | gzip -9n >$(DIST)/$$d.tar.gz; \
