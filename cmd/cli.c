@@ -3,6 +3,7 @@
 #include "render.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,4 +171,38 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 		cli_err(cli, "%s failed: %s", verb, strerror(-rc));
 		return MDP_EXIT_FAILED;
 	}
+}
+
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+void cli_hold_stop_signals(void)
+{
+	sigset_t stop;
+
+	stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+}
+
+int cli_stop_requested(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	sigset_t pending;
+
+	if (sigpending(&pending))
+		return 0;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigismember(&pending, sigs[i]) == 1)
+			return sigs[i];
+	return 0;
+}
+
+const char *cli_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
 }

@@ -48,6 +48,7 @@ enum cmd_flags {
 enum cmd_opts {
 	OPT_DRY_RUN = 1 << 0, /* apply --dry-run: plans, reads, changes nothing */
 	OPT_YAML = 1 << 1,    /* show --yaml: the profile pinned as one YAML file */
+	OPT_BENCH = 1 << 2,   /* bench --path, --size, --runs */
 };
 
 struct cli {
@@ -64,6 +65,12 @@ struct cli {
 	/* command options */
 	bool dry_run;
 	bool yaml;
+	const char *bench_path; /* bench --path */
+	uint64_t bench_size;    /* bench --size, bytes; 0: the default */
+	unsigned bench_runs;    /* bench --runs; 0: the default */
+	const char *bench_compare; /* bench --compare A,B,...: profiles in turn */
+	bool bench_op_only;        /* bench --op-only: md's sync speed only, nothing written */
+	unsigned bench_duration;   /* bench --duration: seconds of each --op-only window */
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;
@@ -116,6 +123,14 @@ void cli_warn_recover(struct cli *cli);
  * map it to the exit code. pl adds the plan's notes to the JSON (apply).
  */
 int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl);
+/*
+ * Hold SIGINT, SIGTERM and SIGHUP pending (until exit) so that work under
+ * way can stop cleanly between two steps; cli_stop_requested says which
+ * one arrived (0: none), cli_signal_name names it.
+ */
+void cli_hold_stop_signals(void);
+int cli_stop_requested(void);
+const char *cli_signal_name(int sig);
 /* Start a JSON document on stdout (marks that one was written). */
 void cli_json_begin(struct cli *cli, struct json *j);
 

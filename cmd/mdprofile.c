@@ -23,8 +23,8 @@
 static const struct cmd cmd_help;
 
 static const struct cmd *const commands[] = {
-    &cmd_list,   &cmd_show,    &cmd_check,  &cmd_diff, &cmd_apply,
-    &cmd_revert, &cmd_recover, &cmd_status, &cmd_help,
+    &cmd_list,   &cmd_show,    &cmd_check,  &cmd_diff,  &cmd_apply,
+    &cmd_revert, &cmd_recover, &cmd_status, &cmd_bench, &cmd_help,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -168,6 +168,12 @@ enum {
 	O_SVC_TIMEOUT,
 	O_DRY_RUN,
 	O_YAML,
+	O_BENCH_PATH,
+	O_BENCH_SIZE,
+	O_BENCH_RUNS,
+	O_BENCH_COMPARE,
+	O_BENCH_OP_ONLY,
+	O_BENCH_DURATION,
 	O_VERSION,
 };
 
@@ -183,6 +189,12 @@ static const struct option long_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"dry-run", no_argument, NULL, O_DRY_RUN},
     {"yaml", no_argument, NULL, O_YAML},
+    {"path", required_argument, NULL, O_BENCH_PATH},
+    {"size", required_argument, NULL, O_BENCH_SIZE},
+    {"runs", required_argument, NULL, O_BENCH_RUNS},
+    {"compare", required_argument, NULL, O_BENCH_COMPARE},
+    {"op-only", no_argument, NULL, O_BENCH_OP_ONLY},
+    {"duration", required_argument, NULL, O_BENCH_DURATION},
     {"version", no_argument, NULL, O_VERSION},
     {NULL, 0, NULL, 0},
 };
@@ -192,8 +204,10 @@ static const struct {
 	int val;
 	unsigned bit;
 } cmd_opt_bits[] = {
-    {O_DRY_RUN, OPT_DRY_RUN},
-    {O_YAML, OPT_YAML},
+    {O_DRY_RUN, OPT_DRY_RUN},     {O_YAML, OPT_YAML},
+    {O_BENCH_PATH, OPT_BENCH},    {O_BENCH_SIZE, OPT_BENCH},
+    {O_BENCH_RUNS, OPT_BENCH},    {O_BENCH_COMPARE, OPT_BENCH},
+    {O_BENCH_OP_ONLY, OPT_BENCH}, {O_BENCH_DURATION, OPT_BENCH},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -204,6 +218,39 @@ struct args {
 	char **pos; /* positional arguments in order: the command, then its arguments */
 	int n_pos;
 };
+
+static int take_bench_opt(struct cli *cli, int opt, const char *arg)
+{
+	const char *why;
+	uint64_t v;
+
+	if (opt == O_BENCH_PATH) {
+		cli->bench_path = arg;
+	} else if (opt == O_BENCH_COMPARE) {
+		cli->bench_compare = arg;
+	} else if (opt == O_BENCH_OP_ONLY) {
+		cli->bench_op_only = true;
+	} else if (opt == O_BENCH_DURATION) {
+		if (mdp_num_parse(arg, 1, 86400, &v)) {
+			cli_err(cli, "--duration '%s': expected seconds, 1..86400", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->bench_duration = (unsigned)v;
+	} else if (opt == O_BENCH_RUNS) {
+		if (mdp_num_parse(arg, 1, 100, &v)) {
+			cli_err(cli, "--runs '%s': expected a number of runs, 1..100", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->bench_runs = (unsigned)v;
+	} else if (mdp_parse_size_kib(arg, &v, &why) || v < 1024 || v > ((uint64_t)1 << 30)) {
+		cli_err(cli, "--size '%s': expected a size from 1MiB to 1024GiB, such as 512MiB",
+			arg);
+		return MDP_EXIT_USAGE;
+	} else {
+		cli->bench_size = v * 1024;
+	}
+	return 0;
+}
 
 static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 {
@@ -237,6 +284,14 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		cli->yaml = true;
 		a->opts |= OPT_YAML;
 		break;
+	case O_BENCH_PATH:
+	case O_BENCH_SIZE:
+	case O_BENCH_RUNS:
+	case O_BENCH_COMPARE:
+	case O_BENCH_OP_ONLY:
+	case O_BENCH_DURATION:
+		a->opts |= OPT_BENCH;
+		return take_bench_opt(cli, opt, arg);
 	case 'v':
 		cli->verbose = 1;
 		break;
@@ -317,28 +372,6 @@ static int setup_services(struct cli *cli)
 	return 0;
 }
 
-/* The signals that ask a mutating command to stop. */
-static void stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-}
-
-static int stop_requested(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	sigset_t pending;
-
-	if (sigpending(&pending))
-		return 0;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigismember(&pending, sigs[i]) == 1)
-			return sigs[i];
-	return 0;
-}
-
 /*
  * While it holds the lock a mutating command keeps SIGINT, SIGTERM and
  * SIGHUP pending instead of dying between a change and its journal: apply
@@ -349,7 +382,6 @@ static int stop_requested(void)
  */
 static int setup_lock(struct cli *cli)
 {
-	sigset_t stop;
 	long holder = 0;
 	int err = mdp_lock_take(&cli->root, cli->wait, &cli->lock, &holder);
 
@@ -365,9 +397,8 @@ static int setup_lock(struct cli *cli)
 		return MDP_EXIT_FAILED;
 	}
 	/* After the lock: Ctrl-C still ends a --wait for it. */
-	stop_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
-	cli->tx.stop_requested = stop_requested;
+	cli_hold_stop_signals();
+	cli->tx.stop_requested = cli_stop_requested;
 	return 0;
 }
 
@@ -388,6 +419,9 @@ static int setup(struct cli *cli, const struct cmd *c)
 	/* A dry run only reads: no lock, no services, no recovery. */
 	if (cli->dry_run)
 		flags &= ~(unsigned)(CMD_TXN | CMD_RECOVER);
+	/* bench --compare applies profiles: it needs all that apply needs. */
+	if (cli->bench_compare)
+		flags |= CMD_TXN | CMD_RECOVER;
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;

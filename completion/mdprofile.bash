@@ -16,7 +16,7 @@ _mdprofile()
 	local -a where=()
 
 	case $prev in
-	--root | --profiles)
+	--root | --profiles | --path)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
@@ -24,7 +24,7 @@ _mdprofile()
 		COMPREPLY=($(compgen -W "dsm6 dsm7 systemd none" -- "$cur"))
 		return
 		;;
-	--service-timeout)
+	--service-timeout | --size | --runs | --duration | --compare)
 		return
 		;;
 	esac
@@ -36,14 +36,16 @@ _mdprofile()
 			((i++))
 			;;
 		--root=* | --profiles=*) where+=("$w") ;;
-		--services-backend | --service-timeout) ((i++)) ;;
+		--services-backend | --service-timeout | --path | --size | --runs | --compare | \
+			--duration) ((i++)) ;;
 		-*) ;;
 		*) [[ -z $cmd ]] && cmd=$w ;;
 		esac
 	done
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "--root --profiles --json --verbose --quiet --wait
-			--services-backend --service-timeout --help --version --dry-run --yaml" -- "$cur"))
+			--services-backend --service-timeout --help --version --dry-run --yaml
+			--path --size --runs --compare --op-only --duration" -- "$cur"))
 		return
 	fi
 	case $cmd in

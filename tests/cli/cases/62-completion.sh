@@ -27,6 +27,7 @@ expect_candidates() {
 candidates ""
 expect_candidates <<'EOF2'
 apply
+bench
 check
 diff
 help
@@ -82,7 +83,10 @@ EOF2
 candidates --
 while read -r opt; do
 	case $opt in
-	--root | --profiles | --services-backend | --service-timeout) continue ;;
+	--root | --profiles | --services-backend | --service-timeout | --path | --size | --runs | \
+		--compare | --duration)
+		continue
+		;;
 	esac
 	run help "$opt"
 	grep -q "unknown option" "$WORK/err" && _fail "completion offers $opt, which mdprofile does not take"
