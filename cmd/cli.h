@@ -65,6 +65,7 @@ struct cli {
 	/* global options */
 	struct mdp_root root;
 	struct mdp_profile_dirs dirs;
+	const char *dir_source[4]; /* per dir, for list: "--profiles", "etc" or "shipped" */
 	char dir_buf[3][PATH_MAX + 64];
 	bool json;
 	int verbose;             /* -1 quiet, 0 normal, 1 verbose */
