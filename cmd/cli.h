@@ -74,6 +74,7 @@ struct cli {
 	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
 	/* command options */
 	bool dry_run;
+	bool mutating; /* the command changes the system (it holds the lock) */
 	bool yaml;
 	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */

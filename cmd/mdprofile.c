@@ -510,6 +510,7 @@ static int setup(struct cli *cli, const struct cmd *c)
 	/* bench --compare applies profiles: it needs all that apply needs. */
 	if (cli->bench_compare)
 		flags |= CMD_TXN | CMD_RECOVER;
+	cli->mutating = (flags & CMD_LOCK) != 0;
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;
