@@ -264,7 +264,7 @@ void render_diff_json(struct json *j, const char *profile, const struct mdp_plan
 static const char *const svc_results[] = {
     [MDP_TXN_SVC_DONE] = "done",           [MDP_TXN_SVC_NOT_RUNNING] = "not-running",
     [MDP_TXN_SVC_NOT_FOUND] = "not-found", [MDP_TXN_SVC_RUNNING] = "running",
-    [MDP_TXN_SVC_REBOOTED] = "rebooted",
+    [MDP_TXN_SVC_REBOOTED] = "rebooted",  [MDP_TXN_SVC_HELD] = "held",
 };
 
 /* The services an earlier boot brought back, for the stale-journal note. */
@@ -302,6 +302,12 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 			 "%s no longer exists: its values went with it, nothing to restore",
 			 n->dev);
 		break;
+	case MDP_TXN_NOTE_PLAIN_VERBS:
+		snprintf(buf, len,
+			 "this DSM's service tool has no pause/resume by reason: services were "
+			 "paused and resumed with the plain verbs, which can also start a service "
+			 "DSM had stopped for its own reason");
+		break;
 	case MDP_TXN_NOTE_STALE:
 		rebooted_services(rep, names, sizeof(names));
 		snprintf(buf, len,
@@ -320,6 +326,11 @@ static const char *svc_skip_text(const struct mdp_txn_service *sv, char *buf, si
 		snprintf(buf, len, "optional service %s not found; skipped", sv->name);
 	else if (sv->result == MDP_TXN_SVC_NOT_RUNNING)
 		snprintf(buf, len, "service %s is not running; left alone", sv->name);
+	else if (sv->result == MDP_TXN_SVC_HELD)
+		snprintf(buf, len,
+			 "service %s: released mdprofile's pause, but DSM keeps it stopped for a "
+			 "reason of its own; left stopped",
+			 sv->name);
 	else
 		return NULL;
 	return buf;

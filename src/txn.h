@@ -44,6 +44,7 @@ enum mdp_txn_svc_result {
 	MDP_TXN_SVC_NOT_FOUND,   /* optional and absent: skipped */
 	MDP_TXN_SVC_RUNNING,     /* found running at revert/recover: nothing to resume */
 	MDP_TXN_SVC_REBOOTED,    /* paused in an earlier boot: the boot brought it back */
+	MDP_TXN_SVC_HELD, /* mdprofile's reason released; DSM keeps it stopped for its own */
 };
 
 struct mdp_txn_service {
@@ -59,6 +60,7 @@ enum mdp_txn_note_kind {
 	MDP_TXN_NOTE_INTERRUPTED_APPLY,  /* interrupted apply of profile undone */
 	MDP_TXN_NOTE_INTERRUPTED_REVERT, /* interrupted revert of profile finished */
 	MDP_TXN_NOTE_GONE,               /* device dev no longer exists: nothing to restore */
+	MDP_TXN_NOTE_PLAIN_VERBS,        /* the service tool lacks the by-reason verbs */
 };
 
 struct mdp_txn_note {

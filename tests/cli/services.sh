@@ -152,8 +152,10 @@ case_apply_revert_dsm6() {
 		synoservice --status synomkthumbd
 		synoservice --status pkgctl-FileStation
 		synoservice --status nosuchd
-		synoservice --pause synoindexd
-		synoservice --pause synomkthumbd
+		synoservice --pause-by-reason synoindexd mdprofile
+		synoservice --status synoindexd
+		synoservice --pause-by-reason synomkthumbd mdprofile
+		synoservice --status synomkthumbd
 	EOF
 	expect_states synoindexd=paused synomkthumbd=paused pkgctl-FileStation=stopped
 	# Again: what is paused stays so; the others are looked at again (the
@@ -169,9 +171,11 @@ case_apply_revert_dsm6() {
 	expect_rc 0
 	expect_calls <<-EOF
 		synoservice --status synomkthumbd
-		synoservice --resume synomkthumbd
+		synoservice --resume-by-reason synomkthumbd mdprofile
+		synoservice --status synomkthumbd
 		synoservice --status synoindexd
-		synoservice --resume synoindexd
+		synoservice --resume-by-reason synoindexd mdprofile
+		synoservice --status synoindexd
 	EOF
 	expect_states synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
 	expect_baseline
@@ -187,8 +191,11 @@ case_apply_revert_dsm7() {
 		synopkg status SynologyPhotos
 		synosystemctl get-active-status pkg-FileStation-thumbd
 		synosystemctl get-load-status pkg-FileStation-thumbd
-		synosystemctl stop synoindexd
+		synosystemctl stop-service-by-reason mdprofile synoindexd
+		synosystemctl get-active-status synoindexd
+		synosystemctl get-load-status synoindexd
 		synopkg stop SynologyPhotos
+		synopkg status SynologyPhotos
 	EOF
 	expect_states synoindexd=stopped SynologyPhotos=stopped pkg-FileStation-thumbd=stopped
 	mdp revert
@@ -196,9 +203,11 @@ case_apply_revert_dsm7() {
 	expect_calls <<-EOF
 		synopkg status SynologyPhotos
 		synopkg start SynologyPhotos
+		synopkg status SynologyPhotos
 		synosystemctl get-active-status synoindexd
 		synosystemctl get-load-status synoindexd
-		synosystemctl start synoindexd
+		synosystemctl start-service-by-reason mdprofile synoindexd
+		synosystemctl get-active-status synoindexd
 	EOF
 	expect_states synoindexd=running SynologyPhotos=running pkg-FileStation-thumbd=stopped
 	expect_baseline
@@ -212,17 +221,20 @@ case_apply_revert_systemd() {
 	expect_calls <<-EOF
 		systemctl is-active smbd.service
 		systemctl is-active nfs-server.service
-		systemctl show -p LoadState --value nfs-server.service
+		systemctl show -p LoadState nfs-server.service
 		systemctl is-active nosuch.service
-		systemctl show -p LoadState --value nosuch.service
+		systemctl show -p LoadState nosuch.service
 		systemctl stop smbd.service
+		systemctl is-active smbd.service
+		systemctl show -p LoadState smbd.service
 	EOF
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
 		systemctl is-active smbd.service
-		systemctl show -p LoadState --value smbd.service
+		systemctl show -p LoadState smbd.service
 		systemctl start smbd.service
+		systemctl is-active smbd.service
 	EOF
 	expect_states smbd.service=running nfs-server.service=stopped
 	expect_baseline
@@ -256,12 +268,15 @@ case_pause_fails_midway() {
 		synoservice --status a
 		synoservice --status b
 		synoservice --status c
-		synoservice --pause a
-		synoservice --pause b
-		synoservice --resume b
-		synoservice --resume a
+		synoservice --pause-by-reason a mdprofile
+		synoservice --status a
+		synoservice --pause-by-reason b mdprofile
+		synoservice --resume-by-reason b mdprofile
+		synoservice --status b
+		synoservice --resume-by-reason a mdprofile
+		synoservice --status a
 	EOF
-	expect_err_has "service b: 'synoservice --pause b' failed (exit code 1): Failed to pause service [b]"
+	expect_err_has "service b: 'synoservice --pause-by-reason b mdprofile' failed (exit code 1): Failed to pause service [b]"
 	expect_states a=running b=running c=running
 	expect_baseline
 }
@@ -275,12 +290,16 @@ case_pause_hangs() {
 	expect_calls <<-EOF
 		synosystemctl get-active-status a
 		synosystemctl get-active-status b
-		synosystemctl stop a
-		synosystemctl stop b
-		synosystemctl start b
-		synosystemctl start a
+		synosystemctl stop-service-by-reason mdprofile a
+		synosystemctl get-active-status a
+		synosystemctl get-load-status a
+		synosystemctl stop-service-by-reason mdprofile b
+		synosystemctl start-service-by-reason mdprofile b
+		synosystemctl get-active-status b
+		synosystemctl start-service-by-reason mdprofile a
+		synosystemctl get-active-status a
 	EOF
-	expect_err_has "service b: 'synosystemctl stop b' timed out after 1 s, killed"
+	expect_err_has "service b: 'synosystemctl stop-service-by-reason mdprofile b' timed out after 1 s, killed"
 	# shellcheck disable=SC2046
 	expect_gone $(cat "$ROOT/var/lib/fake-services/b.hang.pids")
 	expect_states a=running b=running
@@ -299,17 +318,21 @@ case_switch() {
 	expect_rc 0
 	expect_calls <<-EOF
 		synoservice --status z
-		synoservice --pause z
-		synoservice --resume x
+		synoservice --pause-by-reason z mdprofile
+		synoservice --status z
+		synoservice --resume-by-reason x mdprofile
+		synoservice --status x
 	EOF
 	expect_states x=running y=paused z=paused
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
 		synoservice --status z
-		synoservice --resume z
+		synoservice --resume-by-reason z mdprofile
+		synoservice --status z
 		synoservice --status y
-		synoservice --resume y
+		synoservice --resume-by-reason y mdprofile
+		synoservice --status y
 	EOF
 	expect_states x=running y=running z=running
 	expect_baseline
@@ -326,18 +349,20 @@ case_resume_fails_on_revert() {
 	expect_rc 4
 	expect_calls <<-EOF
 		synoservice --status b
-		synoservice --resume b
+		synoservice --resume-by-reason b mdprofile
+		synoservice --status b
 		synoservice --status a
-		synoservice --resume a
+		synoservice --resume-by-reason a mdprofile
 	EOF
 	expect_err_has "service a is still paused"
-	expect_err_has "  synoservice --resume a"
+	expect_err_has "  synoservice --resume-by-reason a mdprofile"
 	rm "$ROOT/var/lib/fake-services/a.fail-resume"
 	mdp revert
 	expect_rc 0
 	expect_calls <<-EOF
 		synoservice --status a
-		synoservice --resume a
+		synoservice --resume-by-reason a mdprofile
+		synoservice --status a
 	EOF
 	expect_states a=running b=running
 	expect_baseline
@@ -402,7 +427,7 @@ case_crash_in_pause_1() {
 	cat >"$TOP/$CASE.before" <<-EOF
 		synoservice --status a
 		synoservice --status b
-		synoservice --pause a
+		synoservice --pause-by-reason a mdprofile
 	EOF
 	cat >"$TOP/$CASE.after" <<-EOF
 		synoservice --status b
@@ -415,13 +440,15 @@ case_crash_in_pause_2() {
 	cat >"$TOP/$CASE.before" <<-EOF
 		synoservice --status a
 		synoservice --status b
-		synoservice --pause a
-		synoservice --pause b
+		synoservice --pause-by-reason a mdprofile
+		synoservice --status a
+		synoservice --pause-by-reason b mdprofile
 	EOF
 	cat >"$TOP/$CASE.after" <<-EOF
 		synoservice --status b
 		synoservice --status a
-		synoservice --resume a
+		synoservice --resume-by-reason a mdprofile
+		synoservice --status a
 	EOF
 	crash_in_pause b
 }
@@ -440,9 +467,11 @@ case_crash_in_revert() {
 	expect_rc 0
 	expect_calls <<-EOF
 		synoservice --status b
-		synoservice --resume b
+		synoservice --resume-by-reason b mdprofile
+		synoservice --status b
 		synoservice --status a
-		synoservice --resume a
+		synoservice --resume-by-reason a mdprofile
+		synoservice --status a
 	EOF
 	expect_states a=running b=running
 	expect_baseline

@@ -100,16 +100,20 @@ synoservice --status pkgctl-FileStation
 synoservice --status pkg-FileStation-thumbd
 synoservice --status pkgctl-SynoFinder
 synoservice --status pkgctl-SynologyPhotos
-synoservice --pause synoindexd
-synoservice --pause pkgctl-FileStation
+synoservice --pause-by-reason synoindexd mdprofile
+synoservice --status synoindexd
+synoservice --pause-by-reason pkgctl-FileStation mdprofile
+synoservice --status pkgctl-FileStation
 synoservice --status synomkthumbd
 synoservice --status pkg-FileStation-thumbd
 synoservice --status pkgctl-SynoFinder
 synoservice --status pkgctl-SynologyPhotos
 synoservice --status pkgctl-FileStation
-synoservice --resume pkgctl-FileStation
+synoservice --resume-by-reason pkgctl-FileStation mdprofile
+synoservice --status pkgctl-FileStation
 synoservice --status synoindexd
-synoservice --resume synoindexd
+synoservice --resume-by-reason synoindexd mdprofile
+synoservice --status synoindexd
 EOF
 
 run revert
