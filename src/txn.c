@@ -601,6 +601,8 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 			continue; /* still paused by the active profile */
 		if ((err = svc_status(tx, sv, &state))) {
 			bad = err == -EINVAL || err == -ENOTSUP ? (bad ? bad : 1) : 2;
+			if (err == -ENOENT)
+				break; /* the tool is missing: one error says it */
 			continue;
 		}
 		if (state == MDP_SVC_MISSING && !sv->optional) {
@@ -621,6 +623,52 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 		}
 	}
 	return bad == 2 ? -EIO : bad ? -EINVAL : 0;
+}
+
+/*
+ * One service's fate in a preview: what steps_pause would decide. *gone is
+ * set once the service tool is missing: the others are not asked (one error).
+ */
+static enum mdp_txn_svc_result preview_one(struct mdp_txn *tx, const struct mdp_service *sv,
+					   const struct mdp_journal *active, bool *gone)
+{
+	const struct mdp_jservice *was =
+	    active ? journal_svc((struct mdp_journal *)active, sv->name) : NULL;
+	enum mdp_svc_state state;
+	int err;
+
+	if (was && was->paused)
+		return MDP_TXN_SVC_PAUSED;
+	if (*gone)
+		return MDP_TXN_SVC_UNKNOWN;
+	if ((err = svc_status(tx, sv, &state))) {
+		*gone = err == -ENOENT;
+		return !tx->svc || !tx->svc->ops ? MDP_TXN_SVC_MISSING : MDP_TXN_SVC_UNKNOWN;
+	}
+	if (state == MDP_SVC_MISSING)
+		return sv->optional ? MDP_TXN_SVC_NOT_FOUND : MDP_TXN_SVC_MISSING;
+	return state == MDP_SVC_STOPPED ? MDP_TXN_SVC_NOT_RUNNING : MDP_TXN_SVC_WOULD_PAUSE;
+}
+
+int mdp_txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p)
+{
+	struct mdp_journal active = {0};
+	size_t n = tx->rep.n_services;
+	struct mdp_diags quiet;
+	bool loaded, gone = false;
+
+	/* An unreadable journal is recover's business; the preview only reads. */
+	mdp_diags_init(&quiet);
+	loaded = !mdp_journal_load(tx->root, &active, &quiet);
+	mdp_diags_free(&quiet);
+	for (size_t i = 0; i < p->n_services; i++)
+		ev_service(tx, p->services[i].name, MDP_TXN_PAUSE,
+			   preview_one(tx, &p->services[i],
+				       loaded && active.state == MDP_J_ACTIVE ? &active : NULL,
+				       &gone));
+	if (loaded)
+		mdp_journal_free(&active);
+	return tx->rep.n_services == n + p->n_services ? 0 : -ENOMEM;
 }
 
 static bool profile_lists(const struct mdp_profile *p, const char *svc)

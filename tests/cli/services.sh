@@ -21,7 +21,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 TOP=$(mktemp -d)
-trap 'rm -rf "$TOP"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$TOP"' EXIT
 unset MDPROFILE_ROOT MDPROFILE_FAULT
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
 
@@ -489,6 +489,193 @@ case_stale_journal() {
 	expect_rc 0
 	expect_calls </dev/null
 	[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "the stale journal is left"
+}
+
+# ---- DSM's own reasons, versions and timing (issue 12) ----------------------
+
+expect_out_has() {
+	grep -qF -- "$1" "$W/out" || {
+		fail "stdout of 'mdprofile $LAST' lacks: $1"
+		sed 's/^/    stdout: /' "$W/out" >&2
+	}
+}
+
+# DSM stops a service mdprofile paused for a reason of its own (no volume):
+# revert releases mdprofile's reason only and leaves the service stopped.
+held_after_revert() {
+	kind=$1
+	begin "$kind" a=running b=running
+	profile a a b
+	mdp apply a
+	expect_rc 0
+	printf 'no-volume\n' >>"$ROOT/var/lib/fake-services/a.reasons"
+	: >"$ROOT/var/log/fake-services.log"
+	if [ "$kind" = dsm6 ]; then
+		mdp revert
+		expect_rc 0
+		expect_out_has "service a: released mdprofile's pause, but DSM keeps it stopped for a reason of its own; left stopped"
+		expect_out_has "service b: resumed"
+	else
+		mdp --json revert
+		expect_rc 0
+		expect_out_has '{"name": "a", "action": "resume", "result": "held"}'
+		expect_out_has '{"name": "b", "action": "resume", "result": "done"}'
+	fi
+	[ "$(cat "$ROOT/var/lib/fake-services/a.reasons")" = no-volume ] ||
+		fail "a's reasons are not just no-volume"
+	grep -q "^synoservice --resume a$\|^synosystemctl start a$" "$ROOT/var/log/fake-services.log" &&
+		fail "a plain resume was used"
+	expect_baseline
+}
+
+case_held_after_revert_dsm6() {
+	held_after_revert dsm6
+	expect_states a=paused b=running
+}
+
+case_held_after_revert_dsm7() {
+	held_after_revert dsm7
+	expect_states a=stopped b=running
+}
+
+# A service DSM had stopped for its own reason is not running: never touched.
+case_dsm_stopped_left_alone() {
+	begin dsm7 a=stopped:ha-passive
+	profile a a
+	mdp apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		synosystemctl get-active-status a
+		synosystemctl get-load-status a
+	EOF
+	expect_states a=stopped
+	mdp revert
+	expect_rc 0
+	expect_calls </dev/null
+}
+
+# A DSM without the by-reason verbs: the plain ones, and one note saying so.
+case_plain_verbs() {
+	begin dsm6 a=running b=running
+	: >"$ROOT/var/lib/fake-services/.no-reason-verbs"
+	profile a a b
+	mdp apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --status a
+		synoservice --status b
+		synoservice --pause-by-reason a mdprofile
+		synoservice --pause a
+		synoservice --status a
+		synoservice --pause b
+		synoservice --status b
+	EOF
+	[ "$(grep -c 'no pause/resume by reason' "$W/out")" = 1 ] ||
+		fail "the plain-verbs note is not said exactly once"
+	mdp --json revert
+	expect_rc 0
+	grep -qF '"this DSM'"'"'s service tool has no pause/resume by reason' "$W/out" ||
+		fail "the JSON notes lack the plain-verbs note"
+	expect_states a=running b=running
+	expect_baseline
+}
+
+# synopkg of DSM VERSION: pause, skip what is stopped or not installed, revert.
+synopkg_generation() {
+	W=$TOP/$CASE
+	mkdir -p "$W/root/etc.defaults"
+	cp -a "$SRC/tests/fixtures/ds220j-dsm7/." "$W/root/"
+	printf '%s\n' "$1" >"$W/root/etc.defaults/VERSION"
+	ROOT=$W/root
+	P=$W/profiles
+	mkdir -p "$P"
+	sh "$SRC/tests/fakes/install.sh" "$ROOT" dsm7 pkg:Run=running pkg:Off=stopped ||
+		fail "install.sh failed"
+	cp "$ROOT/proc/sys/dev/raid/speed_limit_min" "$W/min.orig"
+	cp "$ROOT/proc/sys/dev/raid/speed_limit_max" "$W/max.orig"
+	profile a pkg:Run pkg:Off '?pkg:Gone'
+	mdp --json apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		synopkg status Run
+		synopkg status Off
+		synopkg status Gone
+		synopkg stop Run
+		synopkg status Run
+	EOF
+	for want in '"name": "pkg:Run", "action": "pause", "result": "done"' \
+		'"name": "pkg:Off", "action": "pause", "result": "not-running"' \
+		'"name": "pkg:Gone", "action": "pause", "result": "not-found"'; do
+		grep -qF "$want" "$W/out" || fail "apply --json lacks $want"
+	done
+	mdp revert
+	expect_rc 0
+	expect_states Run=running Off=stopped
+	expect_baseline
+}
+
+case_synopkg_dsm70() { synopkg_generation 'majorversion="7"
+minorversion="0"'; }
+case_synopkg_dsm71() { synopkg_generation 'majorversion="7"
+minorversion="1"'; }
+case_synopkg_dsm72() { synopkg_generation 'majorversion="7"
+minorversion="2"'; }
+
+case_synopkg_broken() {
+	begin dsm7 pkg:Bad=broken a=running
+	profile a a pkg:Bad
+	mdp apply a
+	expect_rc 3
+	expect_err_has "service pkg:Bad: 'synopkg status Bad' says the package is broken"
+	expect_states a=running Bad=broken
+	expect_baseline
+}
+
+# Docker-like: the stop returns at once, the package shows "stopping" a while.
+case_slow_stop_polled() {
+	begin dsm7 pkg:Docker=running
+	echo 2 >"$ROOT/var/lib/fake-services/Docker.settle"
+	profile a pkg:Docker
+	mdp apply a
+	expect_rc 0
+	expect_states Docker=stopped
+	n=$(grep -c '^synopkg status Docker$' "$ROOT/var/log/fake-services.log")
+	[ "$n" -ge 3 ] || fail "the stopping package was polled $n times"
+	[ "$(tail -n 1 "$ROOT/var/log/fake-services.log")" = "synopkg status Docker" ] ||
+		fail "something ran after the last poll"
+	mdp revert
+	expect_rc 0
+	expect_states Docker=running
+	expect_baseline
+}
+
+# The stop says it worked, the service runs on: the step fails, all rolled back.
+case_stop_does_not_stop() {
+	begin systemd a.service=running b.service=running
+	: >"$ROOT/var/lib/fake-services/b.service.stuck"
+	profile a a.service b.service
+	mdp --service-timeout 1 apply a
+	expect_rc 3
+	expect_err_has "service b.service: the stop reported success but the service is running after 1 s"
+	expect_err_has "apply failed; every change was rolled back"
+	expect_states a.service=running b.service=running
+	expect_baseline
+}
+
+# A DSM box whose service tool is gone: a system failure, nothing touched.
+case_missing_tool() {
+	begin dsm6 a=running
+	rm "$ROOT/usr/syno/sbin/synoservice"
+	profile a a
+	mdp apply a
+	expect_rc 3
+	expect_err_has "service a: cannot run 'synoservice --status a': synoservice not found in"
+	expect_err_has "--services-backend none changes the tunables without pausing services"
+	expect_calls </dev/null
+	expect_baseline
+	mdp --services-backend none apply a
+	expect_rc 2
+	expect_err_has "cannot pause service 'a': no service manager found"
 }
 
 # ---- run -----------------------------------------------------------------

@@ -230,6 +230,7 @@ expect_json <<'EOF'
    "reason": "applied by balanced"
   }
  ],
+ "services": [],
  "notes": [],
  "memory": {
   "budget_bytes": 0,
@@ -322,6 +323,7 @@ expect_json <<'EOF'
 {
  "profile": null,
  "changes": [],
+ "services": [],
  "notes": [],
  "memory": {
   "budget_bytes": 0,
