@@ -60,6 +60,7 @@ struct cli {
 	bool wait;               /* --wait for the lock */
 	const char *svc_force;   /* --services-backend */
 	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
+	unsigned pkg_timeout_ms; /* --package-timeout, 0 = backend default */
 	/* command options */
 	bool dry_run;
 	bool yaml;

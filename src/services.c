@@ -717,19 +717,21 @@ static void svc_sleep_ms(long ms)
 
 /*
  * Probe until done(state) or the deadline: the first look at once, then
- * 100 ms, 200 ms, ... up to SVC_POLL_MAX_MS apart. *st is the last answer.
+ * 100 ms, 200 ms, ... up to SVC_POLL_MAX_MS apart, the last one at the
+ * deadline. *st is the last answer.
  */
 static int svc_poll(const struct svc_impl *im, const struct mdp_svc_backend *b, const char *svc,
 		    bool (*done)(enum svc_raw, enum svc_verb), enum svc_verb v, enum svc_raw *st,
 		    struct mdp_diags *d)
 {
-	long deadline = svc_now_ms() + (long)svc_timeout(b, svc), pause_ms = 100;
+	long deadline = svc_now_ms() + (long)svc_timeout(b, svc), pause_ms = 100, left;
 	int err;
 
 	for (;;) {
-		if ((err = im->probe(b, svc, st, d)) || done(*st, v) || svc_now_ms() >= deadline)
+		if ((err = im->probe(b, svc, st, d)) || done(*st, v) ||
+		    (left = deadline - svc_now_ms()) <= 0)
 			return err;
-		svc_sleep_ms(pause_ms);
+		svc_sleep_ms(pause_ms < left ? pause_ms : left);
 		pause_ms = pause_ms * 2 > SVC_POLL_MAX_MS ? SVC_POLL_MAX_MS : pause_ms * 2;
 	}
 }

@@ -662,6 +662,29 @@ case_stop_does_not_stop() {
 	expect_baseline
 }
 
+# Packages have their own limit: a unit's does not cut a package's wait short.
+case_package_timeout() {
+	begin dsm7 pkg:Docker=running a=running
+	echo 3 >"$ROOT/var/lib/fake-services/Docker.settle"
+	: >"$ROOT/var/lib/fake-services/a.stuck"
+	profile a pkg:Docker a
+	# Too short: the stop fails, and so does the start that undoes it.
+	mdp --service-timeout 1 --package-timeout 1 apply a
+	expect_rc 4
+	expect_err_has "service pkg:Docker: the stop reported success but the service is stopping after 1 s"
+	expect_err_has "service pkg:Docker: the start reported success but the service is starting after 1 s"
+	expect_err_has "  synopkg start Docker"
+	mdp --package-timeout 10 recover
+	expect_rc 0
+	expect_states Docker=running
+	mdp --service-timeout 1 --package-timeout 10 apply a
+	expect_rc 3
+	expect_err_has "service a: the stop reported success but the service is running after 1 s"
+	grep -q "^synopkg stop Docker$" "$ROOT/var/log/fake-services.log" || fail "Docker was not stopped"
+	expect_states Docker=running a=running
+	expect_baseline
+}
+
 # A DSM box whose service tool is gone: a system failure, nothing touched.
 case_missing_tool() {
 	begin dsm6 a=running
