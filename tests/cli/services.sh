@@ -158,6 +158,14 @@ case_apply_revert_dsm6() {
 		synoservice --status synomkthumbd
 	EOF
 	expect_states synoindexd=paused synomkthumbd=paused pkgctl-FileStation=stopped
+	# status names what the active profile paused, and only that
+	mdp status
+	expect_rc 0
+	grep -qx "paused services: synoindexd, synomkthumbd" "$W/out" || fail "status: $(cat "$W/out")"
+	mdp --json status
+	grep -qF '"active_profile": "a", "paused_services": ["synoindexd", "synomkthumbd"]' "$W/out" ||
+		fail "status --json: $(cat "$W/out")"
+	expect_calls </dev/null
 	# Again: what is paused stays so; the others are looked at again (the
 	# user may have started File Station since).
 	mdp apply a
