@@ -271,6 +271,7 @@ static const char *const svc_results[] = {
     [MDP_TXN_SVC_REBOOTED] = "rebooted",  [MDP_TXN_SVC_HELD] = "held",
     [MDP_TXN_SVC_WOULD_PAUSE] = "would-pause", [MDP_TXN_SVC_MISSING] = "missing",
     [MDP_TXN_SVC_PAUSED] = "paused",           [MDP_TXN_SVC_UNKNOWN] = "unknown",
+    [MDP_TXN_SVC_OTHER_PLATFORM] = "other-platform",
 };
 
 /* A previewed service's state and what apply would do with it. */
@@ -281,6 +282,7 @@ static const char *const svc_preview_text[] = {
     [MDP_TXN_SVC_MISSING] = "missing; apply refuses a profile that requires it",
     [MDP_TXN_SVC_PAUSED] = "paused by the active profile; stays paused",
     [MDP_TXN_SVC_UNKNOWN] = "state unknown (see the error)",
+    [MDP_TXN_SVC_OTHER_PLATFORM] = "not for this platform (only_on); skipped",
 };
 
 void render_services_preview(const struct mdp_txn_report *rep)

@@ -566,6 +566,14 @@ static int steps_plan(const struct mdp_plan *pl, struct mdp_journal *j, struct s
 	return 0;
 }
 
+/* Whether sv applies here: no only_on, or it names this backend. */
+static bool svc_here(const struct mdp_txn *tx, const struct mdp_service *sv)
+{
+	const char *name = tx->svc && tx->svc->ops ? tx->svc->ops->name : NULL;
+
+	return !sv->only_on || (sv->only_on & mdp_platform_bit(name));
+}
+
 static int svc_status(struct mdp_txn *tx, const struct mdp_service *sv, enum mdp_svc_state *state)
 {
 	if (!tx->svc || !tx->svc->ops) {
@@ -599,6 +607,10 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 		struct step *s;
 		if (was && was->paused)
 			continue; /* still paused by the active profile */
+		if (!svc_here(tx, sv)) {
+			ev_service(tx, sv->name, MDP_TXN_PAUSE, MDP_TXN_SVC_OTHER_PLATFORM);
+			continue;
+		}
 		if ((err = svc_status(tx, sv, &state))) {
 			bad = err == -EINVAL || err == -ENOTSUP ? (bad ? bad : 1) : 2;
 			if (err == -ENOENT)
@@ -639,6 +651,8 @@ static enum mdp_txn_svc_result preview_one(struct mdp_txn *tx, const struct mdp_
 
 	if (was && was->paused)
 		return MDP_TXN_SVC_PAUSED;
+	if (!svc_here(tx, sv))
+		return MDP_TXN_SVC_OTHER_PLATFORM;
 	if (*gone)
 		return MDP_TXN_SVC_UNKNOWN;
 	if ((err = svc_status(tx, sv, &state))) {

@@ -693,6 +693,37 @@ case_package_timeout() {
 	expect_baseline
 }
 
+# only_on: an entry for another service manager is skipped, never asked about.
+case_only_on() {
+	begin dsm7 synoindexd=running pkg:FileStation=running pkgctl-FileStation=running
+	{
+		echo "services:"
+		echo "  pause:"
+		echo "    - {name: synoindexd, only_on: [dsm6, dsm7]}"
+		echo "    - {name: pkgctl-FileStation, only_on: [dsm6]}"
+		echo "    - {name: smbd.service, only_on: [systemd]}"
+	} >"$P/a.yaml"
+	mdp --json apply a
+	expect_rc 0
+	expect_calls <<-EOF
+		synosystemctl get-active-status synoindexd
+		synosystemctl stop-service-by-reason mdprofile synoindexd
+		synosystemctl get-active-status synoindexd
+		synosystemctl get-load-status synoindexd
+	EOF
+	expect_out_has '{"name": "pkgctl-FileStation", "action": "pause", "result": "other-platform"}'
+	expect_out_has '{"name": "smbd.service", "action": "pause", "result": "other-platform"}'
+	expect_states pkgctl-FileStation=running
+	mdp revert
+	expect_rc 0
+	expect_states synoindexd=running
+	printf 'services:\n  pause:\n    - {name: a, only_on: [dsm8]}\n    - {name: b, only_on: []}\n' >"$P/bad.yaml"
+	mdp check bad
+	expect_rc 2
+	expect_err_has "bad.yaml:3:27: only_on 'dsm8' is not a platform: expected dsm6, dsm7 or systemd"
+	expect_err_has "bad.yaml:4:26: empty 'only_on' list: remove it (the entry applies everywhere) or name platforms"
+}
+
 # A DSM box whose service tool is gone: a system failure, nothing touched.
 case_missing_tool() {
 	begin dsm6 a=running

@@ -25,9 +25,9 @@ services
   synoindexd: running; would be paused
   synomkthumbd: stopped; left alone
   pkgctl-FileStation: running; would be paused
-  pkg-FileStation-thumbd: not found (optional); skipped
-  pkgctl-SynoFinder: not found (optional); skipped
-  pkgctl-SynologyPhotos: not found (optional); skipped
+  pkg-FileStation-thumbd: not for this platform (only_on); skipped
+  pkg-SynoFinder-fileindexd: not for this platform (only_on); skipped
+  pkgctl-SynologyPhotos: not for this platform (only_on); skipped
 
 6 changes pending
 EOF

@@ -30,9 +30,9 @@ dev.raid
 services
   synoindexd: running; would be paused
   synomkthumbd: not found (optional); skipped
-  pkgctl-FileStation: not found (optional); skipped
+  pkgctl-FileStation: not for this platform (only_on); skipped
   pkg-FileStation-thumbd: stopped; left alone
-  pkgctl-SynoFinder: not found (optional); skipped
+  pkg-SynoFinder-fileindexd: not found (optional); skipped
   pkgctl-SynologyPhotos: not found (optional); skipped
 
 2 changes pending

@@ -141,17 +141,17 @@ expect_json <<'EOF'
   {
    "name": "pkg-FileStation-thumbd",
    "action": "pause",
-   "result": "not-found"
+   "result": "other-platform"
   },
   {
-   "name": "pkgctl-SynoFinder",
+   "name": "pkg-SynoFinder-fileindexd",
    "action": "pause",
-   "result": "not-found"
+   "result": "other-platform"
   },
   {
    "name": "pkgctl-SynologyPhotos",
    "action": "pause",
-   "result": "not-found"
+   "result": "other-platform"
   }
  ],
  "notes": [],
