@@ -254,7 +254,7 @@ static int setup_services(struct cli *cli)
 		cli->svc.pkg_timeout_ms = cli->pkg_timeout_ms;
 	/* A pause left under way by a killed mdprofile gets as long as one command. */
 	cli->tx.settle_ms = cli->svc.timeout_ms > cli->svc.pkg_timeout_ms ? cli->svc.timeout_ms
-									   : cli->svc.pkg_timeout_ms;
+									  : cli->svc.pkg_timeout_ms;
 	fault_wrap_services(&cli->fault, &cli->svc);
 	cli->tx.svc = cli->svc.ops ? &cli->svc : NULL;
 	return 0;

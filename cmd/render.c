@@ -266,11 +266,16 @@ void render_diff_json(struct json *j, const char *profile, const struct mdp_plan
 /* ---- transaction reports ------------------------------------------------------ */
 
 static const char *const svc_results[] = {
-    [MDP_TXN_SVC_DONE] = "done",           [MDP_TXN_SVC_NOT_RUNNING] = "not-running",
-    [MDP_TXN_SVC_NOT_FOUND] = "not-found", [MDP_TXN_SVC_RUNNING] = "running",
-    [MDP_TXN_SVC_REBOOTED] = "rebooted",  [MDP_TXN_SVC_HELD] = "held",
-    [MDP_TXN_SVC_WOULD_PAUSE] = "would-pause", [MDP_TXN_SVC_MISSING] = "missing",
-    [MDP_TXN_SVC_PAUSED] = "paused",           [MDP_TXN_SVC_UNKNOWN] = "unknown",
+    [MDP_TXN_SVC_DONE] = "done",
+    [MDP_TXN_SVC_NOT_RUNNING] = "not-running",
+    [MDP_TXN_SVC_NOT_FOUND] = "not-found",
+    [MDP_TXN_SVC_RUNNING] = "running",
+    [MDP_TXN_SVC_REBOOTED] = "rebooted",
+    [MDP_TXN_SVC_HELD] = "held",
+    [MDP_TXN_SVC_WOULD_PAUSE] = "would-pause",
+    [MDP_TXN_SVC_MISSING] = "missing",
+    [MDP_TXN_SVC_PAUSED] = "paused",
+    [MDP_TXN_SVC_UNKNOWN] = "unknown",
     [MDP_TXN_SVC_OTHER_PLATFORM] = "other-platform",
 };
 

@@ -163,9 +163,9 @@ static void schema_build(struct schema *s)
 	    .key = mdp_profile_key(MDP_PK_OPTIONAL),
 	    .data_offset = offsetof(struct doc_service, optional),
 	    .value = {.type = CYAML_BOOL, .flags = CYAML_FLAG_DEFAULT, .data_size = sizeof(bool)}};
-	s->service[2] = seq_field(mdp_profile_key(MDP_PK_ONLY_ON),
-				  offsetof(struct doc_service, only_on),
-				  offsetof(struct doc_service, only_on_count), &str_entry);
+	s->service[2] =
+	    seq_field(mdp_profile_key(MDP_PK_ONLY_ON), offsetof(struct doc_service, only_on),
+		      offsetof(struct doc_service, only_on_count), &str_entry);
 	s->service[3] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->service_entry = map_value(CYAML_FLAG_DEFAULT, s->service, sizeof(struct doc_service));
 	s->services[0] =

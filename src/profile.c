@@ -653,8 +653,10 @@ static unsigned parse_only_on(struct build *b, const struct mdp_node *l)
 	char shown[72];
 
 	if (!l->n)
-		err_node(b, l, "empty '%s' list: remove it (the entry applies everywhere) or name "
-			       "platforms", mdp_node_key(l));
+		err_node(b, l,
+			 "empty '%s' list: remove it (the entry applies everywhere) or name "
+			 "platforms",
+			 mdp_node_key(l));
 	for (size_t i = 0; i < l->n; i++) {
 		const struct mdp_node *e = &l->kids[i];
 		if (!(bit = mdp_platform_bit(e->text)))

@@ -102,7 +102,12 @@ struct mdp_rule {
 };
 
 /* The platforms a service entry can be limited to: the service backends. */
-enum mdp_platform { MDP_PLATFORM_DSM6, MDP_PLATFORM_DSM7, MDP_PLATFORM_SYSTEMD, MDP_PLATFORM_COUNT };
+enum mdp_platform {
+	MDP_PLATFORM_DSM6,
+	MDP_PLATFORM_DSM7,
+	MDP_PLATFORM_SYSTEMD,
+	MDP_PLATFORM_COUNT
+};
 /* "dsm6", "dsm7", "systemd". */
 const char *mdp_platform_name(enum mdp_platform pl);
 /* 1u << the platform called name, 0 for a name that is none. */

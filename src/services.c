@@ -326,7 +326,8 @@ static const char *json_member(const char *obj, const char *end, const char *key
 			const char *q = json_skip_str(p, end);
 			if (!q)
 				return NULL;
-			if (depth == 1 && (size_t)(q - p - 2) == klen && !memcmp(p + 1, key, klen)) {
+			if (depth == 1 && (size_t)(q - p - 2) == klen &&
+			    !memcmp(p + 1, key, klen)) {
 				const char *v = json_skip_ws(q, end);
 				if (v < end && *v == ':')
 					return json_skip_ws(v + 1, end);
@@ -437,8 +438,8 @@ static const struct svc_impl dsm6_impl = {dsm6_probe, dsm6_cmd, dsm6_has_reason}
 static const char *const svc_up_words[] = {"active", "reloading", NULL};
 static const char *const svc_down_words[] = {"inactive", "failed", "unknown", "maintenance", NULL};
 /* systemd's load states other than not-found: the unit exists. */
-static const char *const svc_load_words[] = {"loaded", "masked", "error", "bad-setting", "stub",
-					     "merged", NULL};
+static const char *const svc_load_words[] = {"loaded", "masked", "error", "bad-setting",
+					     "stub",   "merged", NULL};
 
 static int unit_name(const char *svc, struct svc_cmd *c, struct mdp_diags *d)
 {
@@ -563,9 +564,9 @@ static int synopkg_word(const char *v, const char *end, enum svc_raw *st)
 	static const struct {
 		const char *w;
 		enum svc_raw st;
-	} tab[] = {{"running", RAW_RUNNING},        {"stop", RAW_STOPPED},
-		   {"stopped", RAW_STOPPED},        {"starting", RAW_STARTING},
-		   {"stopping", RAW_STOPPING},      {"non_installed", RAW_MISSING}};
+	} tab[] = {{"running", RAW_RUNNING},   {"stop", RAW_STOPPED},
+		   {"stopped", RAW_STOPPED},   {"starting", RAW_STARTING},
+		   {"stopping", RAW_STOPPING}, {"non_installed", RAW_MISSING}};
 
 	if (json_str_is(v, end, "broken"))
 		return 1;
@@ -582,14 +583,24 @@ static int synopkg_word(const char *v, const char *end, enum svc_raw *st)
 static int synopkg_code(int code, enum svc_raw *st)
 {
 	switch (code) {
-	case 0: *st = RAW_RUNNING; return 0;
+	case 0:
+		*st = RAW_RUNNING;
+		return 0;
 	case 3:
-	case 17: *st = RAW_STOPPED; return 0;
+	case 17:
+		*st = RAW_STOPPED;
+		return 0;
 	case 4:
-	case 255: *st = RAW_MISSING; return 0;
-	case 55: *st = RAW_STARTING; return 0;
-	case 150: return 1;
-	default: return -1;
+	case 255:
+		*st = RAW_MISSING;
+		return 0;
+	case 55:
+		*st = RAW_STARTING;
+		return 0;
+	case 150:
+		return 1;
+	default:
+		return -1;
 	}
 }
 
@@ -622,8 +633,9 @@ static int synopkg_probe(const struct mdp_svc_backend *b, const char *svc, enum 
 	    (err = svc_run(b, svc, c.argv, false, &res, d)))
 		return err;
 	if ((r = synopkg_parse(&res, st)) > 0)
-		return svc_failed(svc, c.argv, &res, "says the package is broken; repair it "
-						     "in Package Center",
+		return svc_failed(svc, c.argv, &res,
+				  "says the package is broken; repair it "
+				  "in Package Center",
 				  d);
 	if (r < 0)
 		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
@@ -771,7 +783,7 @@ static int svc_status(const struct svc_impl *im, const struct mdp_svc_backend *b
 			      svc_raw_name(st), svc_timeout(b, svc) / 1000.0);
 		return -ETIMEDOUT;
 	}
-	*out = st == RAW_RUNNING ? MDP_SVC_RUNNING
+	*out = st == RAW_RUNNING   ? MDP_SVC_RUNNING
 	       : st == RAW_MISSING ? MDP_SVC_MISSING
 				   : MDP_SVC_STOPPED;
 	return 0;
@@ -814,9 +826,8 @@ static int svc_act(const struct svc_impl *im, const struct mdp_svc_backend *b, c
 			return err;
 	}
 	/* F15: synopkg reports some failures in JSON with a zero exit code. */
-	if (res.exit_code != 0 ||
-	    (json_object(res.out, &obj, &end) &&
-	     json_lit_is(json_member(obj, end, "success"), end, "false")))
+	if (res.exit_code != 0 || (json_object(res.out, &obj, &end) &&
+				   json_lit_is(json_member(obj, end, "success"), end, "false")))
 		return svc_failed(svc, c.argv, &res, "failed", d);
 	return 0;
 }
@@ -831,15 +842,16 @@ static int svc_change(const struct svc_impl *im, const struct mdp_svc_backend *b
 	if ((err = svc_act(im, b, svc, v, &by_reason, d)))
 		return err;
 	/* F5: after a start by reason, a settled "stopped" is DSM's own hold. */
-	if ((err = svc_poll(im, b, svc, by_reason && v == SVC_RESUME ? svc_settled : svc_reached,
-			    v, &st, d)))
+	if ((err = svc_poll(im, b, svc, by_reason && v == SVC_RESUME ? svc_settled : svc_reached, v,
+			    &st, d)))
 		return err;
 	if (svc_reached(st, v))
 		return 0;
 	if (by_reason && v == SVC_RESUME && st == RAW_STOPPED)
 		return -EBUSY;
-	mdp_diags_add(d, NULL, 0, 0, "service %s: the %s reported success but the service is %s "
-				     "after %g s",
+	mdp_diags_add(d, NULL, 0, 0,
+		      "service %s: the %s reported success but the service is %s "
+		      "after %g s",
 		      svc, v == SVC_PAUSE ? "stop" : "start", svc_raw_name(st),
 		      svc_timeout(b, svc) / 1000.0);
 	return -EIO;
@@ -847,24 +859,26 @@ static int svc_change(const struct svc_impl *im, const struct mdp_svc_backend *b
 
 /* ---- the ops tables ----------------------------------------------------- */
 
-#define SVC_OPS(NAME, IMPL)                                                                       \
-	static int NAME##_status(const struct mdp_svc_backend *b, const char *svc,               \
-				 enum mdp_svc_state *st, struct mdp_diags *d)                    \
-	{                                                                                         \
-		return svc_status(&IMPL, b, svc, st, d);                                          \
-	}                                                                                         \
-	static int NAME##_pause(const struct mdp_svc_backend *b, const char *svc,                \
-				struct mdp_diags *d)                                             \
-	{                                                                                         \
-		return svc_change(&IMPL, b, svc, SVC_PAUSE, d);                                   \
-	}                                                                                         \
-	static int NAME##_resume(const struct mdp_svc_backend *b, const char *svc,               \
-				 struct mdp_diags *d)                                            \
-	{                                                                                         \
-		return svc_change(&IMPL, b, svc, SVC_RESUME, d);                                  \
-	}                                                                                         \
-	const struct mdp_svc_ops mdp_svc_##NAME = {                                               \
-	    .name = #NAME, .status = NAME##_status, .pause = NAME##_pause, .resume = NAME##_resume}
+#define SVC_OPS(NAME, IMPL)                                                                        \
+	static int NAME##_status(const struct mdp_svc_backend *b, const char *svc,                 \
+				 enum mdp_svc_state *st, struct mdp_diags *d)                      \
+	{                                                                                          \
+		return svc_status(&IMPL, b, svc, st, d);                                           \
+	}                                                                                          \
+	static int NAME##_pause(const struct mdp_svc_backend *b, const char *svc,                  \
+				struct mdp_diags *d)                                               \
+	{                                                                                          \
+		return svc_change(&IMPL, b, svc, SVC_PAUSE, d);                                    \
+	}                                                                                          \
+	static int NAME##_resume(const struct mdp_svc_backend *b, const char *svc,                 \
+				 struct mdp_diags *d)                                              \
+	{                                                                                          \
+		return svc_change(&IMPL, b, svc, SVC_RESUME, d);                                   \
+	}                                                                                          \
+	const struct mdp_svc_ops mdp_svc_##NAME = {.name = #NAME,                                  \
+						   .status = NAME##_status,                        \
+						   .pause = NAME##_pause,                          \
+						   .resume = NAME##_resume}
 
 SVC_OPS(dsm6, dsm6_impl);
 SVC_OPS(dsm7, dsm7_impl);

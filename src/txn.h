@@ -44,7 +44,7 @@ enum mdp_txn_svc_result {
 	MDP_TXN_SVC_NOT_FOUND,   /* optional and absent: skipped */
 	MDP_TXN_SVC_RUNNING,     /* found running at revert/recover: nothing to resume */
 	MDP_TXN_SVC_REBOOTED,    /* paused in an earlier boot: the boot brought it back */
-	MDP_TXN_SVC_HELD, /* mdprofile's reason released; DSM keeps it stopped for its own */
+	MDP_TXN_SVC_HELD,        /* mdprofile's reason released; DSM keeps it stopped for its own */
 	MDP_TXN_SVC_OTHER_PLATFORM, /* only_on names other platforms: skipped */
 	/* Previews only (mdp_txn_preview_services): what apply would do. */
 	MDP_TXN_SVC_WOULD_PAUSE, /* running: apply pauses it */

@@ -526,9 +526,10 @@ static void test_synopkg_72(void **state)
 	install_pkg_gen(f, "majorversion=\"7\"\nminorversion=\"2\"\n");
 	expect_pkg_states(f); /* exit 0, 17 and 255 with "non_installed" under "error" */
 	assert_int_equal(f->b.ops->status(&f->b, "pkg:Bad", &st, &f->d), -EIO);
-	expect_diag(f, "service pkg:Bad: 'synopkg status Bad' says the package is broken; repair "
-		       "it in Package Center (exit code 150): {\"aspect\":{\"active\":{\"status\":"
-		       "\"broken\",\"status_code\":150}},\"package\":\"Bad\",\"status\":\"broken\"}");
+	expect_diag(f,
+		    "service pkg:Bad: 'synopkg status Bad' says the package is broken; repair "
+		    "it in Package Center (exit code 150): {\"aspect\":{\"active\":{\"status\":"
+		    "\"broken\",\"status_code\":150}},\"package\":\"Bad\",\"status\":\"broken\"}");
 	/* 55 starting is polled until it settles */
 	put(f, "/var/lib/fake-services/Stop.settle", "2\n");
 	assert_int_equal(f->b.ops->resume(&f->b, "pkg:Stop", &f->d), 0);
