@@ -95,9 +95,28 @@ static void status_json(struct json *j, const struct mdp_system *s, const struct
 	}
 	json_end(j);
 	json_kstr(j, "active_profile", jr && jr->state == MDP_J_ACTIVE ? jr->profile : NULL);
+	json_key(j, "paused_services");
+	json_arr(j);
+	for (size_t i = 0; jr && jr->state == MDP_J_ACTIVE && i < jr->n_svc; i++)
+		if (jr->svc[i].paused)
+			json_str(j, jr->svc[i].name);
+	json_end(j);
 	json_ku64(j, "mem_total_kib", s->mem_total_kib);
 	json_ku64(j, "mem_available_kib", s->mem_avail_kib);
 	json_end(j);
+}
+
+/* The active profile and the services it paused (only those are resumed by revert). */
+static void status_active_text(const struct mdp_journal *jr)
+{
+	size_t n = 0;
+
+	printf("\nactive profile: %s\n", jr->profile);
+	for (size_t i = 0; i < jr->n_svc; i++)
+		if (jr->svc[i].paused)
+			printf("%s%s", n++ ? ", " : "paused services: ", jr->svc[i].name);
+	if (n)
+		putchar('\n');
 }
 
 static int do_status(struct cli *cli)
@@ -118,7 +137,7 @@ static int do_status(struct cli *cli)
 	} else {
 		status_text(&s, cli->verbose > 0);
 		if (have_j && jr.state == MDP_J_ACTIVE)
-			printf("\nactive profile: %s\n", jr.profile);
+			status_active_text(&jr);
 		else
 			puts("\nno profile is active");
 	}

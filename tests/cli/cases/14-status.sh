@@ -67,6 +67,7 @@ expect_json <<'EOF'
   }
  ],
  "active_profile": null,
+ "paused_services": [],
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232
 }

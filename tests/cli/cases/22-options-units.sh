@@ -125,6 +125,7 @@ expect_json <<'EOF'
   }
  ],
  "active_profile": "balanced",
+ "paused_services": [],
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232
 }
