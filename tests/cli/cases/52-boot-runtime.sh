@@ -30,6 +30,14 @@ boot_run() {
 	set -e
 }
 
+# A cross binary runs under qemu-user (MDP_WRAP): the script calls it through a wrapper.
+BINARY=$MDP
+if [ -n "${MDP_WRAP:-}" ]; then
+	BINARY=$WORK/mdprofile-wrapped
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "$MDP_WRAP" "$MDP" >"$BINARY"
+	chmod 0755 "$BINARY"
+fi
+
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/p"
 cat >"$ROOT/p/names.yaml" <<'EOF'
@@ -49,9 +57,11 @@ arrays:
   - match: {uuids: ["f0e1d2c3b4a5968778695a4b3c2d1e0f"]}
     read_ahead: 8MiB
 EOF
-run boot-script "$ROOT/p/names.yaml" --wait-arrays 1 --recheck-after 0 -o "$WORK/boot.sh"
+run boot-script "$ROOT/p/names.yaml" --binary "$BINARY" --wait-arrays 1 --recheck-after 0 \
+	-o "$WORK/boot.sh"
 expect_exit 0
-run boot-script "$ROOT/p/names.yaml" --target rc.d --wait-arrays 1 --recheck-after 0 \
+run boot-script "$ROOT/p/names.yaml" --binary "$BINARY" --target rc.d --wait-arrays 1 \
+	--recheck-after 0 \
 	-o "$WORK/rc.sh"
 expect_exit 0
 
@@ -106,8 +116,8 @@ grep -q '^mdprofile: .*budget' "$WORK/boot.out" || _fail "the budget refusal is 
 grep -qx 'mdprofile: apply failed with exit code 2' "$WORK/boot.out" || _fail "no failure line"
 diff -r -x run "$WORK/r0" "$WORK/r" >/dev/null || _fail "a refused apply changed values"
 # ...while auto sizes shrink to what apply gives on that box.
-run_noroot --root "$WORK/r" boot-script reshape-fast --wait-arrays 0 --recheck-after 0 \
-	-o "$WORK/fast.sh"
+run_noroot --root "$WORK/r" boot-script reshape-fast --binary "$BINARY" --wait-arrays 0 \
+	--recheck-after 0 -o "$WORK/fast.sh"
 expect_exit 0
 reboot_root "$lowram" "$WORK/want"
 run_noroot --root "$WORK/want" --services-backend none apply reshape-fast
@@ -117,7 +127,8 @@ boot_run "busybox ash" "$WORK/fast.sh" "$WORK/r"
 diff -r -x run "$WORK/want" "$WORK/r" >/dev/null || _fail "auto sizes at boot differ from apply"
 
 # DSM writes speed_limit_min after the first apply: the re-check sees it and applies again.
-run boot-script "$ROOT/p/names.yaml" --wait-arrays 1 --recheck-after 3 -o "$WORK/re.sh"
+run boot-script "$ROOT/p/names.yaml" --binary "$BINARY" --wait-arrays 1 --recheck-after 3 \
+	-o "$WORK/re.sh"
 expect_exit 0
 reboot_root '' "$WORK/r"
 (cd / && env -i MDPROFILE_ROOT="$WORK/r" bash "$WORK/re.sh") >"$WORK/boot.out" 2>&1 &
