@@ -407,9 +407,9 @@ static const struct mdp_mdstat_array *mdstat_of(struct walk *w, const char *md)
 	size_t len;
 
 	if (!w->mdstat_loaded && !mdp_root_read_all(w->r, "/proc/mdstat", &text, &len)) {
-		if (mdp_mdstat_parse(text, len, &w->mdstat))
-			mdp_diags_add(w->d, NULL, 0, 0,
-				      "/proc/mdstat: cannot parse it, ignoring it");
+		/* Lines it cannot read are notes; the arrays it can read still count. */
+		if (mdp_mdstat_parse(text, len, &w->mdstat, w->d) == -ENOMEM)
+			w->err = -ENOMEM;
 		free(text);
 	}
 	w->mdstat_loaded = true;

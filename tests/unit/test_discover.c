@@ -495,9 +495,12 @@ static void test_bad_values(void **state)
 		    "proc/sys/kernel/random/boot_id && echo 7 > sys/block/md0/md/raid_disks && "
 		    "echo '8 (7)' > sys/block/md0/md/raid_disks");
 	discover_dir(sc.root, &s, &d);
-	assert_int_equal(d.n, 2);
-	assert_non_null(strstr(d.v[0].msg, "/proc/mdstat"));
-	assert_non_null(strstr(d.v[1].msg, "stripe_cache_size"));
+	/* mdstat's notes name the line: no Personalities line, then the garbage itself */
+	assert_int_equal(d.n, 3);
+	assert_string_equal(d.v[0].file, "/proc/mdstat");
+	assert_int_equal(d.v[1].line, 1);
+	assert_non_null(strstr(d.v[1].msg, "'garbage here'"));
+	assert_non_null(strstr(d.v[2].msg, "stripe_cache_size"));
 	assert_false(s.arrays[0].cur[MDP_T_STRIPE_CACHE_SIZE].present);
 	assert_int_equal(s.arrays[0].raid_disks, 8);        /* "8 (7)" mid-reshape */
 	assert_false(s.arrays[1].has_progress);             /* neither sysfs nor mdstat */
