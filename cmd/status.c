@@ -1,13 +1,29 @@
 /*
- * status: arrays, their RAID operation with progress, speed and ETA, and
- * the active profile. Reads only.
+ * status: the whole truth about each array (level, state, which members
+ * failed, are missing or spare, the operation with md's own truncated
+ * percent, speed and ETA, queued operations, stripe cache and read-ahead),
+ * arrays only /proc/mdstat knows, then the active profile: since when,
+ * what it paused, its drift, or that it was applied before the last
+ * reboot. Reads only.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
+#include "drift.h"
 #include "json.h"
+
+/* The profile side of status, gathered once for text and JSON. */
+struct pstatus {
+	bool have_j;
+	struct mdp_journal j;
+	bool stale;      /* the journal is from an earlier boot */
+	int64_t since;   /* journal mtime, 0 unknown */
+	long drift;      /* values moved since apply; -1 unknown */
+	size_t n_paused; /* services the profile paused and has not resumed */
+};
 
 /* Seconds left from md's own numbers: sectors to go over KiB/s. */
 static uint64_t eta_seconds(const struct mdp_array *a)
@@ -32,98 +48,455 @@ static bool busy(const struct mdp_array *a)
 	return a->sync_action[0] && strcmp(a->sync_action, "idle");
 }
 
-/* -v: where each array's identity came from (udev, md/uuid, mdadm, superblock). */
-static void status_uuid(const struct mdp_array *a)
+/* mdstat's resync=DELAYED, PENDING, REMOTE as "delayed", "pending", "remote"; else "running". */
+static const char *queue_state(const char *q)
 {
-	if (a->uuid[0])
-		printf("       uuid %s (from %s)\n", a->uuid, a->uuid_source);
+	return !strcmp(q, "DELAYED")   ? "delayed"
+	       : !strcmp(q, "PENDING") ? "pending"
+	       : !strcmp(q, "REMOTE")  ? "remote"
+				       : "running";
+}
+
+/* "running", "delayed", "pending", "remote" or "idle". */
+static const char *op_state(const struct mdp_array *a)
+{
+	return busy(a) ? queue_state(a->sync_queued) : "idle";
+}
+
+/* Why md holds a queued operation back (md.c md_do_sync and md(4)). */
+static const char *queued_why(const char *st)
+{
+	if (!strcmp(st, "delayed"))
+		return " (waits for an array on the same disks)";
+	if (!strcmp(st, "pending"))
+		return " (starts at the first write)";
+	return " (run by another node of the cluster)";
+}
+
+/* Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. */
+static int missing_disks(const struct mdp_system *s, const struct mdp_array *a)
+{
+	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&s->mdstat, a->name);
+
+	if (a->degraded >= 0)
+		return a->degraded;
+	return ms && ms->raid_disks ? ms->raid_disks - ms->working : -1;
+}
+
+static bool member_is(const struct mdp_member *m, const char *word)
+{
+	return strstr(m->state, word) != NULL;
+}
+
+/* From dev-X/state where md has it, else mdstat's (F) and (S). */
+static bool member_flag(const struct mdp_system *s, const struct mdp_array *a,
+			const struct mdp_member *m, unsigned flag, const char *word)
+{
+	const struct mdp_mdstat_array *ms;
+
+	if (m->state[0])
+		return member_is(m, word);
+	if (!(ms = mdp_mdstat_find(&s->mdstat, a->name)))
+		return false;
+	for (size_t i = 0; i < ms->n_members; i++) {
+		if (!strcmp(ms->members[i].name, m->name))
+			return (ms->members[i].flags & flag) != 0;
+	}
+	return false;
+}
+
+static void disks_text(int now, int was, char *buf, size_t len)
+{
+	if (was && was != now)
+		snprintf(buf, len, "%d disks (was %d)", now, was);
 	else
+		snprintf(buf, len, "%d disks", now);
+}
+
+static void op_text(const struct mdp_array *a)
+{
+	char eta[32], keta[32];
+	const char *st = op_state(a);
+
+	if (!busy(a)) {
+		puts(" idle");
+		return;
+	}
+	if (strcmp(st, "running")) {
+		printf(" %s %s%s\n", a->sync_action, st, queued_why(st));
+		return;
+	}
+	printf(" %s", a->sync_action);
+	if (a->has_progress && a->sync_total)
+		printf(" %u.%u%%", a->permille / 10, a->permille % 10);
+	if (a->sync_speed)
+		printf(", %" PRIu64 " KiB/s", a->sync_speed);
+	if (eta_seconds(a)) {
+		fmt_eta(eta_seconds(a), eta, sizeof(eta));
+		printf(", about %s left", eta);
+		fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
+		if (a->kernel_eta_s && strcmp(eta, keta))
+			printf(" (md says %s)", keta);
+	}
+	putchar('\n');
+}
+
+/* "       members: 3 of 4 working; sdd5 failed; sde5 spare" when anything is amiss. */
+static void members_text(const struct mdp_system *s, const struct mdp_array *a)
+{
+	int missing = missing_disks(s, a);
+	bool any = missing > 0;
+
+	for (size_t i = 0; i < a->n_members; i++)
+		any |= member_flag(s, a, &a->members[i], MDP_MS_FAULTY, "faulty") ||
+		       member_flag(s, a, &a->members[i], MDP_MS_SPARE, "spare");
+	if (!any)
+		return;
+	const char *sep = " ";
+
+	printf("       members:");
+	if (missing > 0 && a->raid_disks) {
+		printf(" %d of %d working", a->raid_disks - missing, a->raid_disks);
+		sep = "; ";
+	}
+	for (size_t i = 0; i < a->n_members; i++) {
+		const struct mdp_member *m = &a->members[i];
+		if (member_flag(s, a, m, MDP_MS_FAULTY, "faulty"))
+			printf("%s%s failed", sep, m->name);
+		else if (member_flag(s, a, m, MDP_MS_SPARE, "spare"))
+			printf("%s%s spare", sep, m->name);
+		else
+			continue;
+		sep = "; ";
+	}
+	putchar('\n');
+}
+
+/* Stripe cache with its memory, and read-ahead, through the registry's formatter. */
+static void tuning_text(const struct mdp_array *a)
+{
+	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
+	const struct mdp_cur *ra = &a->cur[MDP_T_READ_AHEAD_KB];
+	char v[64], mem[32];
+
+	if (!sc->present && !ra->present)
+		return;
+	printf("      ");
+	if (sc->present) {
+		mdp_tunable_show(MDP_T_STRIPE_CACHE_SIZE, &sc->val, v, sizeof(v));
+		mdp_show_kib(mdp_plan_stripe_bytes(a, sc->val.num) / 1024, mem, sizeof(mem));
+		printf(" stripe cache %s (%s)%s", v, mem, ra->present ? "," : "");
+	}
+	if (ra->present) {
+		mdp_tunable_show(MDP_T_READ_AHEAD_KB, &ra->val, v, sizeof(v));
+		printf(" read-ahead %s", v);
+	}
+	putchar('\n');
+}
+
+static void array_text(const struct mdp_system *s, const struct mdp_array *a, bool verbose)
+{
+	char disks[48], state[48];
+	int missing = missing_disks(s, a);
+
+	disks_text(a->raid_disks, a->prev_raid_disks, disks, sizeof(disks));
+	snprintf(state, sizeof(state), "%s%s", a->array_state[0] ? a->array_state : "-",
+		 missing > 0 ? ", degraded" : "");
+	printf("%-6s %-7s %-15s  %-16s", a->name, a->level_name, disks, state);
+	op_text(a);
+	members_text(s, a);
+	tuning_text(a);
+	if (verbose && a->uuid[0])
+		printf("       uuid %s (from %s)\n", a->uuid, a->uuid_source);
+	else if (verbose)
 		puts("       uuid unknown");
 }
 
-static void status_text(const struct mdp_system *s, bool verbose)
+/* An array /proc/mdstat lists and /sys/block does not (a container, a restricted /sys). */
+static void mdstat_only_text(const struct mdp_mdstat_array *ms)
 {
-	char eta[32];
+	char disks[48], state[48];
 
-	for (size_t i = 0; i < s->n_arrays; i++) {
-		const struct mdp_array *a = &s->arrays[i];
-		printf("%-6s %-7s %2d disks  %-10s", a->name, a->level_name, a->raid_disks,
-		       a->array_state[0] ? a->array_state : "-");
-		if (!busy(a)) {
-			puts(" idle");
-			if (verbose)
-				status_uuid(a);
-			continue;
-		}
-		printf(" %s", a->sync_action);
-		if (a->has_progress && a->sync_total)
-			printf(" %.1f%%", (double)a->sync_done * 100.0 / (double)a->sync_total);
-		if (a->sync_speed)
-			printf(", %" PRIu64 " KiB/s", a->sync_speed);
-		if (eta_seconds(a)) {
-			fmt_eta(eta_seconds(a), eta, sizeof(eta));
-			printf(", about %s left", eta);
-		}
-		putchar('\n');
-		if (verbose)
-			status_uuid(a);
-	}
-	if (!s->n_arrays)
-		puts("no md arrays found");
+	if (ms->raid_disks)
+		disks_text(ms->raid_disks, 0, disks, sizeof(disks));
+	else
+		snprintf(disks, sizeof(disks), "%zu members", ms->n_members_all);
+	snprintf(state, sizeof(state), "%s%s%s", ms->state, ms->ro[0] ? ", " : "", ms->ro);
+	printf("%-6s %-7s %-15s  %-16s", ms->name, ms->level[0] ? ms->level : "-", disks, state);
+	if (ms->op[0] && ms->op_state[0])
+		printf(" %s %s\n", ms->op, ms->op_state);
+	else if (ms->op[0])
+		printf(" %s %u.%u%%, %" PRIu64 " KiB/s\n", ms->op, ms->permille / 10,
+		       ms->permille % 10, ms->speed_kib);
+	else
+		puts(" idle");
+	printf("       only in /proc/mdstat, not in /sys/block%s\n",
+	       ms->container ? ": a metadata container" : "");
 }
 
-static void status_json(struct json *j, const struct mdp_system *s, const struct mdp_journal *jr)
+static void paused_text(const struct pstatus *ps, const char *head)
+{
+	if (!ps->n_paused)
+		return;
+	fputs(head, stdout);
+	for (size_t i = 0; i < ps->j.n_svc; i++)
+		if (ps->j.svc[i].paused)
+			printf(" %s", ps->j.svc[i].name);
+	putchar('\n');
+}
+
+static void profile_text(const struct pstatus *ps)
+{
+	char when[64] = "";
+	struct tm tm;
+	time_t t = (time_t)ps->since;
+
+	if (!ps->have_j || ps->j.state == MDP_J_NONE) {
+		puts("\nno profile is active");
+		return;
+	}
+	if (ps->stale) {
+		printf("\nprofile %s was applied before the last reboot: its values are gone\n",
+		       ps->j.profile);
+		paused_text(ps, "paused before the reboot (run 'mdprofile recover'):");
+		return;
+	}
+	if (ps->j.state != MDP_J_ACTIVE) {
+		printf("\nprofile %s: a transaction was interrupted\n", ps->j.profile);
+		return;
+	}
+	if (ps->since && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
+	printf("\nactive profile: %s%s\n", ps->j.profile, when);
+	paused_text(ps, "paused:");
+	if (ps->drift == 0)
+		puts("drift: none");
+	else if (ps->drift > 0)
+		printf("drift: %ld value%s changed since apply (see 'mdprofile drift')\n",
+		       ps->drift, ps->drift == 1 ? "" : "s");
+}
+
+static void status_text(const struct mdp_system *s, const struct pstatus *ps, bool verbose)
+{
+	size_t shown = s->n_arrays;
+
+	for (size_t i = 0; i < s->n_arrays; i++)
+		array_text(s, &s->arrays[i], verbose);
+	for (size_t i = 0; i < s->mdstat.n; i++) {
+		if (!mdp_system_array(s, s->mdstat.arrays[i].name)) {
+			mdstat_only_text(&s->mdstat.arrays[i]);
+			shown++;
+		}
+	}
+	if (!shown)
+		puts("no md arrays found");
+	profile_text(ps);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void tunable_json(struct json *j, const char *key, enum mdp_tunable t,
+			 const struct mdp_cur *c)
+{
+	char v[64];
+
+	json_key(j, key);
+	if (c->present && !mdp_tunable_json(t, &c->val, v, sizeof(v)))
+		json_raw(j, v);
+	else
+		json_null(j);
+}
+
+static void members_json(struct json *j, const struct mdp_system *s, const struct mdp_array *a)
+{
+	json_key(j, "members");
+	json_arr(j);
+	for (size_t i = 0; i < a->n_members; i++) {
+		const struct mdp_member *m = &a->members[i];
+		json_obj(j);
+		json_kstr(j, "name", m->name);
+		json_key(j, "slot");
+		json_i64(j, m->slot);
+		json_kstr(j, "state",
+			  member_flag(s, a, m, MDP_MS_FAULTY, "faulty") ? "failed"
+			  : member_flag(s, a, m, MDP_MS_SPARE, "spare") ? "spare"
+									: "in_sync");
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void op_json(struct json *j, const struct mdp_array *a)
+{
+	json_kstr(j, "sync_action", a->sync_action[0] ? a->sync_action : "idle");
+	json_kstr(j, "sync_state", op_state(a));
+	json_key(j, "progress_permille");
+	json_u64(j, a->has_progress ? a->permille : 0);
+	json_ku64(j, "done_sectors", a->has_progress ? a->sync_done : 0);
+	json_ku64(j, "total_sectors", a->has_progress ? a->sync_total : 0);
+	json_ku64(j, "speed_kib_s", a->sync_speed);
+	json_ku64(j, "eta_seconds", eta_seconds(a));
+	json_ku64(j, "kernel_eta_seconds", a->kernel_eta_s);
+}
+
+static void array_json(struct json *j, const struct mdp_system *s, const struct mdp_array *a)
+{
+	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
+
+	json_obj(j);
+	json_kstr(j, "name", a->name);
+	json_kstr(j, "level", a->level_name);
+	json_key(j, "raid_disks");
+	json_i64(j, a->raid_disks);
+	json_key(j, "prev_raid_disks");
+	json_i64(j, a->prev_raid_disks);
+	json_key(j, "missing_disks");
+	json_i64(j, missing_disks(s, a));
+	json_kstr(j, "uuid", a->uuid);
+	json_kstr(j, "state", a->array_state);
+	json_kstr(j, "source", "sysfs");
+	op_json(j, a);
+	members_json(j, s, a);
+	tunable_json(j, "stripe_cache_pages", MDP_T_STRIPE_CACHE_SIZE, sc);
+	json_ku64(j, "stripe_cache_bytes", sc->present ? mdp_plan_stripe_bytes(a, sc->val.num) : 0);
+	tunable_json(j, "read_ahead_kib", MDP_T_READ_AHEAD_KB, &a->cur[MDP_T_READ_AHEAD_KB]);
+	json_end(j);
+}
+
+/* The same fields as a sysfs array's, from what /proc/mdstat shows. */
+static void mdstat_only_json(struct json *j, const struct mdp_mdstat_array *ms)
+{
+	bool run = ms->op[0] && !ms->op_state[0];
+
+	json_obj(j);
+	json_kstr(j, "name", ms->name);
+	json_kstr(j, "level", ms->level);
+	json_key(j, "raid_disks");
+	json_i64(j, ms->raid_disks);
+	json_key(j, "prev_raid_disks");
+	json_i64(j, 0);
+	json_key(j, "missing_disks");
+	json_i64(j, ms->raid_disks ? ms->raid_disks - ms->working : -1);
+	json_kstr(j, "uuid", "");
+	json_kstr(j, "state", ms->state);
+	json_kstr(j, "source", "mdstat");
+	json_kstr(j, "sync_action", ms->op[0] ? ms->op : "idle");
+	json_kstr(j, "sync_state", ms->op[0] ? queue_state(ms->op_state) : "idle");
+	json_ku64(j, "progress_permille", run ? ms->permille : 0);
+	json_ku64(j, "done_sectors", run ? ms->done * 2 : 0);
+	json_ku64(j, "total_sectors", run ? ms->total * 2 : 0);
+	json_ku64(j, "speed_kib_s", run ? ms->speed_kib : 0);
+	json_ku64(j, "eta_seconds", 0);
+	json_ku64(j, "kernel_eta_seconds", run ? (uint64_t)(ms->finish_min * 60.0 + 0.5) : 0);
+	json_key(j, "members");
+	json_arr(j);
+	for (size_t i = 0; i < ms->n_members; i++) {
+		unsigned f = ms->members[i].flags;
+		json_obj(j);
+		json_kstr(j, "name", ms->members[i].name);
+		json_key(j, "slot");
+		json_i64(j, -1); /* mdstat shows descriptor numbers, not roles */
+		json_kstr(j, "state",
+			  f & MDP_MS_FAULTY  ? "failed"
+			  : f & MDP_MS_SPARE ? "spare"
+					     : "in_sync");
+		json_end(j);
+	}
+	json_end(j);
+	json_kstr(j, "stripe_cache_pages", NULL);
+	json_ku64(j, "stripe_cache_bytes", 0);
+	json_kstr(j, "read_ahead_kib", NULL);
+	json_end(j);
+}
+
+static void profile_json(struct json *j, const struct pstatus *ps)
+{
+	bool active = ps->have_j && ps->j.state == MDP_J_ACTIVE && !ps->stale;
+
+	json_kstr(j, "active_profile", active ? ps->j.profile : NULL);
+	json_kstr(j, "profile_state",
+		  !ps->have_j || ps->j.state == MDP_J_NONE ? "none"
+		  : ps->stale                              ? "stale"
+		  : active                                 ? "active"
+							   : "interrupted");
+	json_kstr(j, "journal_profile", ps->have_j ? ps->j.profile : NULL);
+	json_key(j, "since_epoch_s");
+	if (active && ps->since)
+		json_i64(j, ps->since);
+	else
+		json_null(j);
+	json_key(j, "paused_services");
+	json_arr(j);
+	for (size_t i = 0; ps->have_j && i < ps->j.n_svc; i++)
+		if (ps->j.svc[i].paused)
+			json_str(j, ps->j.svc[i].name);
+	json_end(j);
+	json_key(j, "drift_values");
+	if (active && ps->drift >= 0)
+		json_i64(j, ps->drift);
+	else
+		json_null(j);
+}
+
+static void status_json(struct json *j, const struct mdp_system *s, const struct pstatus *ps)
 {
 	json_obj(j);
 	json_key(j, "arrays");
 	json_arr(j);
-	for (size_t i = 0; i < s->n_arrays; i++) {
-		const struct mdp_array *a = &s->arrays[i];
-		json_obj(j);
-		json_kstr(j, "name", a->name);
-		json_kstr(j, "level", a->level_name);
-		json_key(j, "raid_disks");
-		json_i64(j, a->raid_disks);
-		json_kstr(j, "uuid", a->uuid);
-		json_kstr(j, "state", a->array_state);
-		json_kstr(j, "sync_action", a->sync_action[0] ? a->sync_action : "idle");
-		json_ku64(j, "done_sectors", a->has_progress ? a->sync_done : 0);
-		json_ku64(j, "total_sectors", a->has_progress ? a->sync_total : 0);
-		json_ku64(j, "speed_kib_s", a->sync_speed);
-		json_ku64(j, "eta_seconds", eta_seconds(a));
-		json_end(j);
-	}
+	for (size_t i = 0; i < s->n_arrays; i++)
+		array_json(j, s, &s->arrays[i]);
+	for (size_t i = 0; i < s->mdstat.n; i++)
+		if (!mdp_system_array(s, s->mdstat.arrays[i].name))
+			mdstat_only_json(j, &s->mdstat.arrays[i]);
 	json_end(j);
-	json_kstr(j, "active_profile", jr && jr->state == MDP_J_ACTIVE ? jr->profile : NULL);
+	profile_json(j, ps);
 	json_ku64(j, "mem_total_kib", s->mem_total_kib);
 	json_ku64(j, "mem_available_kib", s->mem_avail_kib);
 	json_end(j);
 }
 
+/* ---- the profile side ------------------------------------------------------ */
+
+static void pstatus_read(struct cli *cli, const struct mdp_system *s, struct pstatus *ps)
+{
+	struct mdp_plan pl;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->drift = -1;
+	if (!(ps->have_j = cli_journal_peek(cli, &ps->j)))
+		return;
+	ps->stale = ps->j.boot_id[0] && s->boot_id[0] && strcmp(ps->j.boot_id, s->boot_id);
+	for (size_t i = 0; i < ps->j.n_svc; i++)
+		ps->n_paused += ps->j.svc[i].paused;
+	if (ps->stale || ps->j.state != MDP_J_ACTIVE)
+		return;
+	if (mdp_journal_mtime(&cli->root, &ps->since))
+		ps->since = 0;
+	if (!mdp_drift_plan(&ps->j, s, &pl)) {
+		ps->drift = (long)mdp_plan_pending(&pl);
+		mdp_plan_free(&pl);
+	}
+}
+
 static int do_status(struct cli *cli)
 {
 	struct mdp_system s = {0};
-	struct mdp_journal jr;
+	struct pstatus ps;
 	struct json j;
-	bool have_j;
 	int rc;
 
 	if ((rc = cli_discover(cli, 0, &s)))
 		return rc;
-	have_j = cli_journal_peek(cli, &jr);
+	pstatus_read(cli, &s, &ps);
 	cli_warn_recover(cli);
 	if (cli->json) {
 		cli_json_begin(cli, &j);
-		status_json(&j, &s, have_j ? &jr : NULL);
+		status_json(&j, &s, &ps);
 	} else {
-		status_text(&s, cli->verbose > 0);
-		if (have_j && jr.state == MDP_J_ACTIVE)
-			printf("\nactive profile: %s\n", jr.profile);
-		else
-			puts("\nno profile is active");
+		status_text(&s, &ps, cli->verbose > 0);
 	}
-	if (have_j)
-		mdp_journal_free(&jr);
+	if (ps.have_j)
+		mdp_journal_free(&ps.j);
 	mdp_system_free(&s);
 	return MDP_EXIT_OK;
 }

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const state_names[] = {
@@ -432,4 +433,20 @@ void mdp_journal_free(struct mdp_journal *j)
 	free(j->svc);
 	free(j->set);
 	memset(j, 0, sizeof(*j));
+}
+
+int mdp_journal_mtime(const struct mdp_root *r, int64_t *sec)
+{
+	struct stat st;
+	int fd = mdp_root_open(r, MDP_JOURNAL, O_RDONLY | O_CLOEXEC, 0);
+	int err = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st))
+		err = -errno;
+	close(fd);
+	if (!err)
+		*sec = (int64_t)st.st_mtime;
+	return err;
 }
