@@ -125,6 +125,14 @@ void cli_warn_recover(struct cli *cli)
 			     "'mdprofile recover'");
 }
 
+void cli_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
 void cli_json_begin(struct cli *cli, struct json *j)
 {
 	cli->json_written = true;

@@ -14,6 +14,7 @@
 #define MDP_CMD_CLI_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -46,8 +47,12 @@ enum cmd_flags {
 
 /* Options a command accepts beyond the global ones. */
 enum cmd_opts {
-	OPT_DRY_RUN = 1 << 0, /* apply --dry-run: plans, reads, changes nothing */
-	OPT_YAML = 1 << 1,    /* show --yaml: the profile pinned as one YAML file */
+	OPT_DRY_RUN = 1 << 0,    /* apply --dry-run: plans, reads, changes nothing */
+	OPT_YAML = 1 << 1,       /* show --yaml: the profile pinned as one YAML file */
+	OPT_UNTIL_IDLE = 1 << 2, /* apply --until-idle: watch, then revert when md is idle */
+	OPT_INTERVAL = 1 << 3,   /* --interval S: the refresh of --until-idle and --watch */
+	OPT_WATCH = 1 << 4,      /* status --watch: redraw on md events and every interval */
+	OPT_FORMAT = 1 << 5,     /* status --format text|json|prometheus */
 };
 
 struct cli {
@@ -63,6 +68,10 @@ struct cli {
 	/* command options */
 	bool dry_run;
 	bool yaml;
+	bool until_idle;
+	unsigned interval_ms; /* --interval, 0 = the command's default */
+	bool watch;
+	const char *format; /* status --format: "text", "json" or "prometheus"; NULL = text */
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;
@@ -115,6 +124,8 @@ void cli_warn_recover(struct cli *cli);
  * map it to the exit code. pl adds the plan's notes to the JSON (apply).
  */
 int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl);
+/* SIGINT, SIGTERM, SIGHUP: the signals that ask a mutating command to stop. */
+void cli_stop_signals(sigset_t *set);
 /* Start a JSON document on stdout (marks that one was written). */
 void cli_json_begin(struct cli *cli, struct json *j);
 

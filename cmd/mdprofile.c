@@ -104,6 +104,10 @@ enum {
 	O_SVC_TIMEOUT,
 	O_DRY_RUN,
 	O_YAML,
+	O_UNTIL_IDLE,
+	O_INTERVAL,
+	O_WATCH,
+	O_FORMAT,
 };
 
 static const struct option long_opts[] = {
@@ -118,6 +122,10 @@ static const struct option long_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"dry-run", no_argument, NULL, O_DRY_RUN},
     {"yaml", no_argument, NULL, O_YAML},
+    {"until-idle", no_argument, NULL, O_UNTIL_IDLE},
+    {"interval", required_argument, NULL, O_INTERVAL},
+    {"watch", no_argument, NULL, O_WATCH},
+    {"format", required_argument, NULL, O_FORMAT},
     {NULL, 0, NULL, 0},
 };
 
@@ -126,8 +134,8 @@ static const struct {
 	int val;
 	unsigned bit;
 } cmd_opt_bits[] = {
-    {O_DRY_RUN, OPT_DRY_RUN},
-    {O_YAML, OPT_YAML},
+    {O_DRY_RUN, OPT_DRY_RUN},   {O_YAML, OPT_YAML},   {O_UNTIL_IDLE, OPT_UNTIL_IDLE},
+    {O_INTERVAL, OPT_INTERVAL}, {O_WATCH, OPT_WATCH}, {O_FORMAT, OPT_FORMAT},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -170,6 +178,30 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case O_YAML:
 		cli->yaml = true;
 		a->opts |= OPT_YAML;
+		break;
+	case O_UNTIL_IDLE:
+		cli->until_idle = true;
+		a->opts |= OPT_UNTIL_IDLE;
+		break;
+	case O_INTERVAL:
+		if (parse_seconds(arg, &cli->interval_ms)) {
+			cli_err(cli, "--interval '%s': expected seconds, 1..3600", arg);
+			return MDP_EXIT_USAGE;
+		}
+		a->opts |= OPT_INTERVAL;
+		break;
+	case O_WATCH:
+		cli->watch = true;
+		a->opts |= OPT_WATCH;
+		break;
+	case O_FORMAT:
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "prometheus")) {
+			cli_err(cli, "--format '%s': expected text, json or prometheus", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->format = arg;
+		cli->json = !strcmp(arg, "json") || cli->json;
+		a->opts |= OPT_FORMAT;
 		break;
 	case 'v':
 		cli->verbose = 1;
@@ -248,15 +280,6 @@ static int setup_services(struct cli *cli)
 	return 0;
 }
 
-/* The signals that ask a mutating command to stop. */
-static void stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-}
-
 static int stop_requested(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -296,7 +319,7 @@ static int setup_lock(struct cli *cli)
 		return MDP_EXIT_FAILED;
 	}
 	/* After the lock: Ctrl-C still ends a --wait for it. */
-	stop_signals(&stop);
+	cli_stop_signals(&stop);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	cli->tx.stop_requested = stop_requested;
 	return 0;

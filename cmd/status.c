@@ -267,7 +267,8 @@ static void profile_text(const struct pstatus *ps)
 	}
 	if (ps->since && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
-	printf("\nactive profile: %s%s\n", ps->j.profile, when);
+	printf("\nactive profile: %s%s%s\n", ps->j.profile, when,
+	       ps->j.until_idle ? ", until md is idle (apply --until-idle reverts it then)" : "");
 	paused_text(ps, "paused:");
 	if (ps->drift == 0)
 		puts("drift: none");
@@ -425,6 +426,7 @@ static void profile_json(struct json *j, const struct pstatus *ps)
 		json_i64(j, ps->since);
 	else
 		json_null(j);
+	json_kbool(j, "until_idle", ps->have_j && ps->j.until_idle);
 	json_key(j, "paused_services");
 	json_arr(j);
 	for (size_t i = 0; ps->have_j && i < ps->j.n_svc; i++)

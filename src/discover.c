@@ -302,7 +302,8 @@ static void read_member_state(struct walk *w, const char *md, struct mdp_member 
 	char attr[PATH_MAX], buf[64];
 
 	snprintf(attr, sizeof(attr), "md/dev-%s/state", m->name);
-	if (read_attr(w, md, attr, buf, sizeof(buf)) < 0 || !copy_str(m->state, sizeof(m->state), buf))
+	if (read_attr(w, md, attr, buf, sizeof(buf)) < 0 ||
+	    !copy_str(m->state, sizeof(m->state), buf))
 		m->state[0] = '\0';
 }
 

@@ -8,6 +8,7 @@
  *   boot_id 5d1c...
  *   profile "reshape-fast"
  *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
+ *   until-idle                      (only from apply --until-idle)
  *   base stripe_cache_size md2 "256"
  *   svc synoindexd paused|resumed|pausing PGID
  *   set stripe_cache_size md2 4096
@@ -135,6 +136,8 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	fputs("\npath ", f);
 	put_escaped(f, j->profile_path);
 	fputc('\n', f);
+	if (j->until_idle)
+		fputs("until-idle\n", f);
 	for (size_t i = 0; i < j->n_base; i++) {
 		const struct mdp_jtarget *b = &j->base[i];
 		fprintf(f, "base %s %s ", mdp_tunable_info(b->t)->key, b->dev[0] ? b->dev : "-");
@@ -352,6 +355,10 @@ static int parse_line(struct mdp_journal *j, char *line)
 		return copy_quoted(j->profile, sizeof(j->profile), rest);
 	if (!strcmp(line, "path"))
 		return copy_quoted(j->profile_path, sizeof(j->profile_path), rest);
+	if (!strcmp(line, "until-idle") && !sp && !j->until_idle) {
+		j->until_idle = true;
+		return 0;
+	}
 	if (!strcmp(line, "base"))
 		return parse_base(j, rest);
 	if (!strcmp(line, "svc"))

@@ -52,6 +52,12 @@ struct mdp_journal {
 	size_t n_base;
 	struct mdp_jservice *svc;
 	size_t n_svc;
+	/*
+	 * Applied by apply --until-idle, whose watcher holds the lock until it
+	 * reverts: found active by anyone holding the lock, the watcher is gone
+	 * (SIGKILL, a crash) and recover reverts it.
+	 */
+	bool until_idle;
 	/* What the active profile set, target by target: drift is measured against it. */
 	struct mdp_jset *set;
 	size_t n_set;

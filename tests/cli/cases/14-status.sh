@@ -193,6 +193,7 @@ expect_json <<'EOF'
  "profile_state": "none",
  "journal_profile": null,
  "since_epoch_s": null,
+ "until_idle": false,
  "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,

@@ -248,6 +248,7 @@ expect_json <<'EOF'
  "profile_state": "active",
  "journal_profile": "balanced",
  "since_epoch_s": 1795941000,
+ "until_idle": false,
  "paused_services": [],
  "drift_values": 0,
  "mem_total_kib": 8061828,
@@ -294,7 +295,7 @@ EOF
 run --help apply
 expect_exit 0
 expect_stdout <<'EOF'
-usage: mdprofile [options] apply [--dry-run] PROFILE
+usage: mdprofile [options] apply [--dry-run | --until-idle [--interval S]] PROFILE
   apply PROFILE transactionally (rolled back on any failure)
 EOF
 expect_stderr <<'EOF'

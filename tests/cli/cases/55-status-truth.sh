@@ -275,6 +275,7 @@ expect_json <<'EOF'
  "profile_state": "none",
  "journal_profile": null,
  "since_epoch_s": null,
+ "until_idle": false,
  "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
@@ -383,6 +384,7 @@ expect_json <<'EOF'
  "profile_state": "active",
  "journal_profile": "reshape-fast",
  "since_epoch_s": 1795941000,
+ "until_idle": false,
  "paused_services": [
   "synoindexd",
   "pkgctl-FileStation"
@@ -420,6 +422,7 @@ expect_json <<'EOF'
  "profile_state": "stale",
  "journal_profile": "reshape-fast",
  "since_epoch_s": null,
+ "until_idle": false,
  "paused_services": [
   "synoindexd",
   "pkgctl-FileStation"
