@@ -169,7 +169,7 @@ run status --until-idle
 expect_exit 2
 expect_stderr <<'EOF'
 mdprofile: --until-idle does not apply to 'status'
-usage: mdprofile [options] status
+usage: mdprofile [options] status [--watch [--interval S] | --format text|json|prometheus]
 EOF
 expect_unchanged "after refused options"
 
@@ -181,7 +181,7 @@ snapshot
 (
 	setsid sh -c 'echo $$ >"$4"; cd "$1" && setsid "$2" --root "$3" apply --until-idle \
 		--interval 1 balanced </dev/null >>"$3/until-idle.log" 2>&1 & sleep 30' \
-		sh "$SRC" "$MDP" "$ROOT" "$WORK/ssh.pid"
+		sh "$SRC" "$MDP" "$ROOT" "$WORK/ssh.pid" 2>/dev/null
 ) 2>/dev/null &
 SSHSH=$!
 i=0
