@@ -123,6 +123,7 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		22-options-units 23-drift 24-show-yaml 30-apply-revert 34-stale-journal 36-json-apply \
 		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
 		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec \
+		55-status-truth 57-status-watch 58-status-prometheus \
 		|| $(VG_REPORT)
 
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----

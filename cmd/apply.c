@@ -72,14 +72,6 @@ struct until {
 	bool log; /* stdout is not a tty: syslog too (on the real root) */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* A line for people, and for syslog when nobody watches the terminal. */
 static void until_say(const struct until *u, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -112,7 +104,7 @@ static struct op_seen *op_find(struct until *u, const struct mdp_array *a)
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", a->name);
 	snprintf(v->action, sizeof(v->action), "%s", a->sync_action);
-	v->t0 = v->t1 = now_s();
+	v->t0 = v->t1 = cli_mono_s();
 	v->d0 = v->d1 = a->sync_done;
 	v->total = a->sync_total;
 	v->decile = a->permille / 100;
@@ -128,14 +120,14 @@ static void until_track(struct until *u, const struct mdp_system *s)
 			u->ops[i].ended =
 			    !a || strcmp(a->sync_action, u->ops[i].action) || !mdp_watch_running(a);
 			if (u->ops[i].ended)
-				u->ops[i].t1 = now_s(), u->ops[i].d1 = u->ops[i].total;
+				u->ops[i].t1 = cli_mono_s(), u->ops[i].d1 = u->ops[i].total;
 		}
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
 		struct op_seen *o;
 		if (!mdp_watch_running(a) || !a->has_progress || !(o = op_find(u, a)))
 			continue;
-		o->t1 = now_s();
+		o->t1 = cli_mono_s();
 		o->d1 = a->sync_done;
 		o->total = a->sync_total;
 		if (a->permille / 100 > o->decile) {
@@ -219,7 +211,7 @@ static void until_summary(struct until *u, int sig)
 {
 	char span[32];
 
-	fmt_span(now_s() - u->start, span, sizeof(span));
+	fmt_span(cli_mono_s() - u->start, span, sizeof(span));
 	if (sig)
 		until_say(u, "stopped by %s after %s; reverted", sig_name(sig), span);
 	else
@@ -237,7 +229,7 @@ static void until_summary(struct until *u, int sig)
 /* After apply: watch, then hand the box back by reverting. */
 static int until_idle(struct cli *cli, struct mdp_system *s)
 {
-	struct until u = {.cli = cli, .start = now_s()};
+	struct until u = {.cli = cli, .start = cli_mono_s()};
 	int sig, rc;
 
 	if (!cli->interval_ms)

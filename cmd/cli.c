@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void keep_error(struct cli *cli, const char *msg)
@@ -123,6 +124,14 @@ void cli_warn_recover(struct cli *cli)
 	if (mdp_txn_needs_recover(&cli->root))
 		cli_err(cli, "warning: an interrupted or stale transaction was found; run "
 			     "'mdprofile recover'");
+}
+
+double cli_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void cli_stop_signals(sigset_t *set)

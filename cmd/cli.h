@@ -124,6 +124,8 @@ void cli_warn_recover(struct cli *cli);
  * map it to the exit code. pl adds the plan's notes to the JSON (apply).
  */
 int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl);
+/* Seconds on the monotonic clock, for durations and rates. */
+double cli_mono_s(void);
 /* SIGINT, SIGTERM, SIGHUP: the signals that ask a mutating command to stop. */
 void cli_stop_signals(sigset_t *set);
 /* Start a JSON document on stdout (marks that one was written). */

@@ -344,22 +344,31 @@ static void op_json(struct json *j, const struct mdp_array *a)
 	json_ku64(j, "kernel_eta_seconds", a->kernel_eta_s);
 }
 
+/* The fields every array object starts with, from sysfs or from mdstat. */
+static void array_head_json(struct json *j, const char *name, const char *level, int disks,
+			    int prev, int missing, const char *uuid, const char *state,
+			    const char *source)
+{
+	json_obj(j);
+	json_kstr(j, "name", name);
+	json_kstr(j, "level", level);
+	json_key(j, "raid_disks");
+	json_i64(j, disks);
+	json_key(j, "prev_raid_disks");
+	json_i64(j, prev);
+	json_key(j, "missing_disks");
+	json_i64(j, missing);
+	json_kstr(j, "uuid", uuid);
+	json_kstr(j, "state", state);
+	json_kstr(j, "source", source);
+}
+
 static void array_json(struct json *j, const struct mdp_system *s, const struct mdp_array *a)
 {
 	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
 
-	json_obj(j);
-	json_kstr(j, "name", a->name);
-	json_kstr(j, "level", a->level_name);
-	json_key(j, "raid_disks");
-	json_i64(j, a->raid_disks);
-	json_key(j, "prev_raid_disks");
-	json_i64(j, a->prev_raid_disks);
-	json_key(j, "missing_disks");
-	json_i64(j, missing_disks(s, a));
-	json_kstr(j, "uuid", a->uuid);
-	json_kstr(j, "state", a->array_state);
-	json_kstr(j, "source", "sysfs");
+	array_head_json(j, a->name, a->level_name, a->raid_disks, a->prev_raid_disks,
+			missing_disks(s, a), a->uuid, a->array_state, "sysfs");
 	op_json(j, a);
 	members_json(j, s, a);
 	tunable_json(j, "stripe_cache_pages", MDP_T_STRIPE_CACHE_SIZE, sc);
@@ -373,18 +382,9 @@ static void mdstat_only_json(struct json *j, const struct mdp_mdstat_array *ms)
 {
 	bool run = ms->op[0] && !ms->op_state[0];
 
-	json_obj(j);
-	json_kstr(j, "name", ms->name);
-	json_kstr(j, "level", ms->level);
-	json_key(j, "raid_disks");
-	json_i64(j, ms->raid_disks);
-	json_key(j, "prev_raid_disks");
-	json_i64(j, 0);
-	json_key(j, "missing_disks");
-	json_i64(j, ms->raid_disks ? ms->raid_disks - ms->working : -1);
-	json_kstr(j, "uuid", "");
-	json_kstr(j, "state", ms->state);
-	json_kstr(j, "source", "mdstat");
+	array_head_json(j, ms->name, ms->level, ms->raid_disks, 0,
+			ms->raid_disks ? ms->raid_disks - ms->working : -1, "", ms->state,
+			"mdstat");
 	json_kstr(j, "sync_action", ms->op[0] ? ms->op : "idle");
 	json_kstr(j, "sync_state", ms->op[0] ? queue_state(ms->op_state) : "idle");
 	json_ku64(j, "progress_permille", run ? ms->permille : 0);
@@ -621,14 +621,6 @@ struct watcher {
 	size_t n;
 };
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static struct seen *seen_of(struct watcher *w, const char *name)
 {
 	struct seen *v;
@@ -680,7 +672,7 @@ static void watch_line(const struct mdp_system *s, const struct mdp_array *a, co
 static bool watch_note(struct watcher *w, const struct mdp_system *s, const struct mdp_array *a)
 {
 	struct seen *sn = seen_of(w, a->name);
-	double t = mono_s();
+	double t = cli_mono_s();
 	char key[96];
 	bool changed;
 
