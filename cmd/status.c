@@ -755,7 +755,7 @@ static int watch_look(struct watcher *w, struct mdp_system *s)
 	int err;
 
 	mdp_diags_init(&d);
-	err = mdp_discover_some(&w->cli->root, MDP_SKIP_UUID, s, &d);
+	err = mdp_discover_some(&w->cli->root, MDP_SKIP_UUID | MDP_SKIP_ABSENT_SYSFS, s, &d);
 	mdp_diags_free(&d); /* the first look printed them */
 	return err ? err : watch_show(w, s);
 }
@@ -803,7 +803,7 @@ static int do_status(struct cli *cli)
 	struct json j;
 	int rc;
 
-	if ((rc = status_opts_ok(cli)) || (rc = cli_discover(cli, 0, &s)))
+	if ((rc = status_opts_ok(cli)) || (rc = cli_discover(cli, MDP_SKIP_ABSENT_SYSFS, &s)))
 		return rc;
 	if (cli->watch) {
 		rc = status_watch(cli, &s);

@@ -158,7 +158,14 @@ static int list_blk(struct walk *w)
 
 	if (w->blk_loaded)
 		return 0;
-	if ((err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk))) {
+	err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk);
+	if (err == -ENOENT && (w->skip & MDP_SKIP_ABSENT_SYSFS)) {
+		mdp_diags_add(w->d, NULL, 0, 0,
+			      SYS_BLOCK " is not there: arrays as /proc/mdstat lists them");
+		w->blk_loaded = true;
+		return 0;
+	}
+	if (err) {
 		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s",
 			      mdp_root_strerror(-err));
 		return err;

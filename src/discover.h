@@ -99,6 +99,8 @@ enum mdp_discover_skip {
 	MDP_SKIP_PROGRESS = 1 << 0, /* array_state, sync_completed/speed, size, /proc/mdstat */
 	MDP_SKIP_UUID = 1 << 1,     /* uuid stays "", uuid_source "not read" */
 	MDP_SKIP_MEMBERS = 1 << 2,  /* no members, no member disks */
+	/* status: no /sys/block is a note, not an error; arrays then come from /proc/mdstat only */
+	MDP_SKIP_ABSENT_SYSFS = 1 << 3,
 };
 int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system *out,
 		      struct mdp_diags *d);

@@ -684,6 +684,15 @@ static void test_no_sysfs(void **state)
 	assert_int_equal(d.n, 1);
 	assert_non_null(strstr(d.v[0].msg, "/sys/block"));
 	mdp_diags_free(&d);
+	/* status may go without it: a note, and the arrays only mdstat lists */
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(&r, MDP_SKIP_ABSENT_SYSFS, &s, &d), 0);
+	assert_int_equal(s.n_arrays, 0);
+	assert_true(s.mdstat.n > 0);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.v[0].msg, "/proc/mdstat"));
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
 	scratch_done(&sc);
 }
 

@@ -432,3 +432,31 @@ expect_json <<'EOF'
  "mem_available_kib": 6918232
 }
 EOF
+
+# No /sys/block at all (a restricted container): status says so and shows
+# every array as /proc/mdstat lists it; diff and apply still refuse.
+fixture ds-dsm6-reshape
+rm -r "$ROOT/sys/block"
+run status
+expect_exit 0
+expect_stdout <<'EOF'
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s
+       only in /proc/mdstat, not in /sys/block
+md2    raid5   4 disks          active           idle
+       only in /proc/mdstat, not in /sys/block
+md1    raid1   4 disks          active           idle
+       only in /proc/mdstat, not in /sys/block
+md0    raid1   4 disks          active           idle
+       only in /proc/mdstat, not in /sys/block
+
+no profile is active
+EOF
+expect_stderr <<'EOF'
+mdprofile: /sys/block is not there: arrays as /proc/mdstat lists them
+EOF
+run diff balanced
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: cannot list /sys/block: No such file or directory
+mdprofile: cannot read the system state: No such file or directory
+EOF
