@@ -234,7 +234,7 @@ static void mdstat_only_text(const struct mdp_mdstat_array *ms)
 		       ms->permille % 10, ms->speed_kib);
 	else
 		puts(" idle");
-	printf("       only in /proc/mdstat, not in /sys/block%s\n",
+	printf("       from /proc/mdstat only: sysfs has no md array by that name%s\n",
 	       ms->container ? ": a metadata container" : "");
 }
 

@@ -882,14 +882,22 @@ static void read_raid_disks(struct walk *w, struct mdp_array *a)
 /* 0 read, 1 not an array or vanished (skip it), -errno. */
 static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 {
-	char buf[64];
+	char buf[64], path[PATH_MAX];
+	ssize_t n;
 	int err;
 
 	memset(a, 0, sizeof(*a));
 	a->degraded = -1;
 	copy_str(a->name, sizeof(a->name), name);
-	if (read_attr(w, name, "md/level", buf, sizeof(buf)) < 0)
+	if ((n = read_attr(w, name, "md/level", buf, sizeof(buf))) < 0) {
+		/* md creates md/level with md/: an md/ without it is half there; say so */
+		snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", name);
+		if (n == -ENOENT && mdp_root_is_dir(w->r, path))
+			mdp_diags_add(w->d, NULL, 0, 0,
+				      "%s/level: missing, so %s is not read from sysfs", path,
+				      name);
 		return 1;
+	}
 	copy_str(a->level_name, sizeof(a->level_name), buf);
 	a->level = mdp_ident_level_parse(a->level_name);
 	read_raid_disks(w, a);

@@ -53,7 +53,7 @@ md2    raid5   4 disks          clean, degraded  idle
 md3    raid5   4 disks (was 3)  active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
        stripe cache 256 (4 MiB), read-ahead 192 KiB
 md127  -       2 members        inactive         idle
-       only in /proc/mdstat, not in /sys/block: a metadata container
+       from /proc/mdstat only: sysfs has no md array by that name: a metadata container
 
 no profile is active
 EOF
@@ -299,7 +299,7 @@ md2    raid5   4 disks          clean, degraded  idle
 md3    raid5   4 disks (was 3)  active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
        stripe cache 256 (4 MiB), read-ahead 192 KiB
 md127  -       2 members        inactive         idle
-       only in /proc/mdstat, not in /sys/block: a metadata container
+       from /proc/mdstat only: sysfs has no md array by that name: a metadata container
 
 no profile is active
 EOF
@@ -441,13 +441,13 @@ run status
 expect_exit 0
 expect_stdout <<'EOF'
 md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s
-       only in /proc/mdstat, not in /sys/block
+       from /proc/mdstat only: sysfs has no md array by that name
 md2    raid5   4 disks          active           idle
-       only in /proc/mdstat, not in /sys/block
+       from /proc/mdstat only: sysfs has no md array by that name
 md1    raid1   4 disks          active           idle
-       only in /proc/mdstat, not in /sys/block
+       from /proc/mdstat only: sysfs has no md array by that name
 md0    raid1   4 disks          active           idle
-       only in /proc/mdstat, not in /sys/block
+       from /proc/mdstat only: sysfs has no md array by that name
 
 no profile is active
 EOF
@@ -459,4 +459,26 @@ expect_exit 3
 expect_stderr <<'EOF'
 mdprofile: cannot list /sys/block: No such file or directory
 mdprofile: cannot read the system state: No such file or directory
+EOF
+
+# An md/ directory without md/level is said, not skipped silently; mdstat
+# still shows the array.
+fixture ds-dsm6-reshape
+rm "$ROOT/sys/block/md1/md/level"
+run status -q
+expect_exit 0
+expect_stdout <<'EOF'
+md0    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md2    raid5   4 disks          clean            idle
+       stripe cache 256 (4 MiB), read-ahead 192 KiB
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
+       stripe cache 256 (3 MiB), read-ahead 192 KiB
+md1    raid1   4 disks          active           idle
+       from /proc/mdstat only: sysfs has no md array by that name
+
+no profile is active
+EOF
+expect_stderr <<'EOF'
+mdprofile: /sys/block/md1/md/level: missing, so md1 is not read from sysfs
 EOF
