@@ -239,10 +239,16 @@ static int until_idle(struct cli *cli, struct mdp_system *s)
 		openlog("mdprofile", LOG_PID, LOG_DAEMON);
 	if (until_look(&u, s)) /* apply's discovery may have left progress out */
 		cli_err(cli, "cannot follow the operations; reverting now");
-	until_say(&u,
-		  "profile %s: watching until no array resyncs, recovers, reshapes or checks; "
-		  "SIGINT, SIGTERM or SIGHUP reverts now",
-		  cli->profile.name);
+	if (!any_running(s))
+		until_say(&u,
+			  "profile %s: no array resyncs, recovers, reshapes or checks now, "
+			  "nothing to wait for (start the operation first); reverting",
+			  cli->profile.name);
+	else
+		until_say(&u,
+			  "profile %s: watching until no array resyncs, recovers, reshapes or "
+			  "checks; SIGINT, SIGTERM or SIGHUP reverts now",
+			  cli->profile.name);
 	sig = until_wait(&u, s);
 	mdp_txn_report_free(&cli->tx.rep);
 	rc = cli_txn_result(cli, mdp_txn_revert(&cli->tx), "revert", NULL);

@@ -206,3 +206,24 @@ grep -q '^operations ended after .*; reverted$' "$ROOT/until-idle.log" ||
 	_fail "no revert in the watcher's log: $(cat "$ROOT/until-idle.log")"
 rm "$ROOT/until-idle.log"
 expect_unchanged "after the detached watcher reverted"
+
+# Nothing running when it starts: it says so and reverts at once.
+fixture ds220j-dsm7
+snapshot
+run apply --until-idle --services-backend none low-ram
+expect_exit 0
+sed -i -e 's/after [0-9hms ]*;/after T;/' "$WORK/out"
+expect_stdout <<'EOF'
+optional service synoindexd not found; skipped
+optional service synomkthumbd not found; skipped
+optional service pkg-FileStation-thumbd not found; skipped
+dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s
+profile low-ram is active; 'mdprofile revert' restores the values from before
+profile low-ram: no array resyncs, recovers, reshapes or checks now, nothing to wait for (start the operation first); reverting
+reverting profile low-ram
+dev.raid.speed_limit_min: 50000 KiB/s -> 10000 KiB/s
+operations ended after T; reverted
+EOF
+expect_stderr <<'EOF'
+EOF
+expect_unchanged "after an until-idle with nothing to wait for"
