@@ -15,12 +15,15 @@ DOCDIR ?= $(PREFIX)/share/doc/mdprofile
 SYSCONFDIR ?= /etc
 DESTDIR ?=
 
+# In the header of every boot script (boot-script).
+VERSION := 0.1.0
+
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := yaml-0.1 libcyaml libudev
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) \
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) -DMDP_VERSION='"$(VERSION)"' \
 	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -122,8 +125,8 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		11-diff-json 12-diff-ds220j 13-diff-server 14-status 20-list-show 21-usage \
 		22-options-units 23-drift 24-show-yaml 30-apply-revert 34-stale-journal 36-json-apply \
 		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
-		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec \
-		55-status-truth 57-status-watch 58-status-prometheus \
+		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec 50-stdin \
+		51-boot-script 53-boot-install 55-status-truth 57-status-watch 58-status-prometheus \
 		|| $(VG_REPORT)
 
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----

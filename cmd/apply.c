@@ -162,11 +162,6 @@ static int until_look(struct until *u, struct mdp_system *s)
 	return err;
 }
 
-static const char *sig_name(int sig)
-{
-	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
-}
-
 /*
  * Wait until no array is running an operation or a stop signal comes.
  * Returns the signal, or 0.
@@ -213,7 +208,7 @@ static void until_summary(struct until *u, int sig)
 
 	fmt_span(cli_mono_s() - u->start, span, sizeof(span));
 	if (sig)
-		until_say(u, "stopped by %s after %s; reverted", sig_name(sig), span);
+		until_say(u, "stopped by %s after %s; reverted", cli_signal_name(sig), span);
 	else
 		until_say(u, "operations ended after %s; reverted", span);
 	for (size_t i = 0; i < u->n_ops; i++) {
@@ -310,7 +305,7 @@ static int do_apply(struct cli *cli)
 const struct cmd cmd_apply = {"apply",
 			      do_apply,
 			      CMD_PROFILE | CMD_TXN | CMD_RECOVER,
-			      OPT_DRY_RUN | OPT_UNTIL_IDLE | OPT_INTERVAL,
+			      OPT_DRY_RUN | OPT_NAME | OPT_UNTIL_IDLE | OPT_INTERVAL,
 			      1,
 			      1,
 			      "apply [--dry-run | --until-idle [--interval S]] PROFILE",

@@ -3,6 +3,7 @@
 #include "render.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,41 @@ int cli_usage(const struct cmd *c)
 	return MDP_EXIT_USAGE;
 }
 
+/* Larger than any profile the loader takes from a file. */
+#define STDIN_MAX (1024 * 1024)
+
+/*
+ * "-": the profile text comes from stdin, as a boot script feeds its
+ * pinned profile to apply. It has no file, so there is no ownership to
+ * check; whoever can write to our stdin already runs us.
+ */
+static int load_stdin(struct cli *cli, struct mdp_profile *p, struct mdp_diags *d)
+{
+	char *buf = malloc(STDIN_MAX + 1);
+	size_t n = 0, k;
+	int err, e;
+
+	if (!buf)
+		return -ENOMEM;
+	while (n <= STDIN_MAX && (k = fread(buf + n, 1, STDIN_MAX + 1 - n, stdin)) > 0)
+		n += k;
+	if (ferror(stdin)) {
+		e = errno ? errno : EIO;
+		err = -e;
+		mdp_diags_add(d, MDP_STDIN_NAME, 0, 0, "cannot read the profile from stdin: %s",
+			      strerror(e));
+	} else if (n > STDIN_MAX) {
+		err = -EFBIG;
+		mdp_diags_add(d, MDP_STDIN_NAME, 0, 0,
+			      "the profile on stdin is larger than %d bytes", STDIN_MAX);
+	} else {
+		err = mdp_profile_load_mem(
+		    &cli->dirs, cli->stdin_name ? cli->stdin_name : MDP_STDIN_NAME, buf, n, p, d);
+	}
+	free(buf);
+	return err;
+}
+
 int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 {
 	bool guard = geteuid() == 0 && mdp_root_is_real(&cli->root);
@@ -57,6 +93,14 @@ int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 	int err;
 
 	mdp_diags_init(&d);
+	if (!strcmp(arg, "-")) {
+		err = load_stdin(cli, p, &d);
+		/* Its parents, if it extends any, are files: files[0] is stdin itself. */
+		for (size_t i = 1; !err && guard && i < p->n_files; i++)
+			if ((err = mdp_profile_check_perms(p->files[i], &d)))
+				mdp_profile_free(p);
+		goto out;
+	}
 	err = mdp_profile_find(&cli->dirs, arg, path, sizeof(path), &d);
 	/* A root-run tool must not take orders from a file others can edit. */
 	if (!err && guard)
@@ -66,6 +110,7 @@ int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 	/* Parents reached through extends are orders too. */
 	if (!err && guard && (err = mdp_profile_check_perms_all(p, &d)))
 		mdp_profile_free(p);
+out:
 	if (err && !d.n)
 		mdp_diags_add(&d, arg, 0, 0, "cannot load profile: %s", strerror(-err));
 	cli_print_diags(cli, &d);
@@ -187,4 +232,30 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 		cli_err(cli, "%s failed: %s", verb, strerror(-rc));
 		return MDP_EXIT_FAILED;
 	}
+}
+
+void cli_hold_stop_signals(void)
+{
+	sigset_t stop;
+
+	cli_stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+}
+
+int cli_stop_requested(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	sigset_t pending;
+
+	if (sigpending(&pending))
+		return 0;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigismember(&pending, sigs[i]) == 1)
+			return sigs[i];
+	return 0;
+}
+
+const char *cli_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
 }

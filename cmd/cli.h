@@ -47,12 +47,23 @@ enum cmd_flags {
 
 /* Options a command accepts beyond the global ones. */
 enum cmd_opts {
-	OPT_DRY_RUN = 1 << 0,    /* apply --dry-run: plans, reads, changes nothing */
-	OPT_YAML = 1 << 1,       /* show --yaml: the profile pinned as one YAML file */
-	OPT_UNTIL_IDLE = 1 << 2, /* apply --until-idle: watch, then revert when md is idle */
-	OPT_INTERVAL = 1 << 3,   /* --interval S: the refresh of --until-idle and --watch */
-	OPT_WATCH = 1 << 4,      /* status --watch: redraw on md events and every interval */
-	OPT_FORMAT = 1 << 5,     /* status --format text|json|prometheus */
+	OPT_DRY_RUN = 1 << 0, /* apply --dry-run: plans, reads, changes nothing */
+	OPT_YAML = 1 << 1,    /* show --yaml: the profile pinned as one YAML file */
+	OPT_BENCH = 1 << 2,   /* bench --path, --size, --runs */
+	/* boot-script's */
+	OPT_TARGET = 1 << 3,        /* --target dsm|rc.d */
+	OPT_BINARY = 1 << 4,        /* --binary PATH */
+	OPT_WAIT_ARRAYS = 1 << 5,   /* --wait-arrays SECONDS */
+	OPT_RECHECK = 1 << 6,       /* --recheck-after SECONDS */
+	OPT_WITH_SERVICES = 1 << 7, /* --with-services */
+	OPT_OUT = 1 << 8,           /* -o FILE */
+	OPT_NAME = 1 << 9,          /* --name NAME: of a profile read from stdin */
+	OPT_INSTALL = 1 << 10,      /* boot-script --install */
+	OPT_UNINSTALL = 1 << 11,    /* boot-script --uninstall */
+	OPT_UNTIL_IDLE = 1 << 12,   /* apply --until-idle: watch, then revert when md is idle */
+	OPT_INTERVAL = 1 << 13,     /* --interval S: the refresh of --until-idle and --watch */
+	OPT_WATCH = 1 << 14,        /* status --watch: redraw on md events and every interval */
+	OPT_FORMAT = 1 << 15,       /* status --format text|json|prometheus */
 };
 
 struct cli {
@@ -72,6 +83,18 @@ struct cli {
 	unsigned interval_ms; /* --interval, 0 = the command's default */
 	bool watch;
 	const char *format; /* status --format: "text", "json" or "prometheus"; NULL = text */
+	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
+	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
+	bool with_services;                    /* --with-services */
+	bool install, uninstall;               /* --install, --uninstall */
+	const char *out_file;                  /* -o FILE */
+	const char *stdin_name;                /* --name: of the profile "-" */
+	const char *bench_path;                /* bench --path */
+	uint64_t bench_size;                   /* bench --size, bytes; 0: the default */
+	unsigned bench_runs;                   /* bench --runs; 0: the default */
+	const char *bench_compare;             /* bench --compare A,B,...: profiles in turn */
+	bool bench_op_only;      /* bench --op-only: md's sync speed only, nothing written */
+	unsigned bench_duration; /* bench --duration: seconds of each --op-only window */
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;
@@ -105,8 +128,10 @@ void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf
 void cli_print_diags(struct cli *cli, struct mdp_diags *d);
 /* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
 int cli_usage(const struct cmd *c);
+/* The name of a profile read from stdin ("-") without --name, in its messages and the journal. */
+#define MDP_STDIN_NAME "stdin"
 /*
- * Find and load a profile argument, with the ownership check when running
+ * Find and load a profile argument ("-": read it from stdin), with the ownership check when running
  * as root on the real root. Prints diags; returns 0 or MDP_EXIT_USAGE.
  */
 int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p);
@@ -128,6 +153,14 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 double cli_mono_s(void);
 /* SIGINT, SIGTERM, SIGHUP: the signals that ask a mutating command to stop. */
 void cli_stop_signals(sigset_t *set);
+/*
+ * Hold SIGINT, SIGTERM and SIGHUP pending (until exit) so that work under
+ * way can stop cleanly between two steps; cli_stop_requested says which
+ * one arrived (0: none), cli_signal_name names it.
+ */
+void cli_hold_stop_signals(void);
+int cli_stop_requested(void);
+const char *cli_signal_name(int sig);
 /* Start a JSON document on stdout (marks that one was written). */
 void cli_json_begin(struct cli *cli, struct json *j);
 

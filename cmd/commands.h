@@ -8,5 +8,7 @@ extern const struct cmd cmd_list, cmd_show, cmd_check;      /* profiles.c */
 extern const struct cmd cmd_diff;                           /* diff.c */
 extern const struct cmd cmd_apply, cmd_revert, cmd_recover; /* apply.c */
 extern const struct cmd cmd_status;                         /* status.c */
+extern const struct cmd cmd_boot_script;                    /* boot.c */
+extern const struct cmd cmd_bench;                          /* bench.c */
 
 #endif

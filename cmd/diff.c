@@ -132,7 +132,7 @@ static int do_diff(struct cli *cli)
 const struct cmd cmd_diff = {"diff",
 			     do_diff,
 			     0,
-			     0,
+			     OPT_NAME,
 			     0,
 			     1,
 			     "diff [PROFILE]",

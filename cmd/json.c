@@ -98,6 +98,12 @@ void json_i64(struct json *j, int64_t v)
 	fprintf(j->f, "%" PRId64, v);
 }
 
+void json_f1(struct json *j, double v)
+{
+	sep(j);
+	fprintf(j->f, "%.1f", v);
+}
+
 void json_bool(struct json *j, bool v)
 {
 	sep(j);

@@ -33,6 +33,8 @@ void json_str(struct json *j, const char *s);
 void json_u64(struct json *j, uint64_t v);
 void json_i64(struct json *j, int64_t v);
 void json_bool(struct json *j, bool v);
+/* A measurement, one decimal: 512.3 */
+void json_f1(struct json *j, double v);
 void json_null(struct json *j);
 /* A token already in JSON form (a number or a quoted string from the tunable registry). */
 void json_raw(struct json *j, const char *token);

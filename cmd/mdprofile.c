@@ -20,7 +20,8 @@
 #include "num.h"
 
 static const struct cmd *const commands[] = {
-    &cmd_list, &cmd_show, &cmd_check, &cmd_diff, &cmd_apply, &cmd_revert, &cmd_recover, &cmd_status,
+    &cmd_list,   &cmd_show,    &cmd_check,  &cmd_diff,  &cmd_apply,
+    &cmd_revert, &cmd_recover, &cmd_status, &cmd_bench, &cmd_boot_script,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -104,6 +105,20 @@ enum {
 	O_SVC_TIMEOUT,
 	O_DRY_RUN,
 	O_YAML,
+	O_TARGET,
+	O_BINARY,
+	O_WAIT_ARRAYS,
+	O_RECHECK,
+	O_WITH_SERVICES,
+	O_NAME,
+	O_INSTALL,
+	O_UNINSTALL,
+	O_BENCH_PATH,
+	O_BENCH_SIZE,
+	O_BENCH_RUNS,
+	O_BENCH_COMPARE,
+	O_BENCH_OP_ONLY,
+	O_BENCH_DURATION,
 	O_UNTIL_IDLE,
 	O_INTERVAL,
 	O_WATCH,
@@ -122,6 +137,21 @@ static const struct option long_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"dry-run", no_argument, NULL, O_DRY_RUN},
     {"yaml", no_argument, NULL, O_YAML},
+    {"target", required_argument, NULL, O_TARGET},
+    {"binary", required_argument, NULL, O_BINARY},
+    {"wait-arrays", required_argument, NULL, O_WAIT_ARRAYS},
+    {"recheck-after", required_argument, NULL, O_RECHECK},
+    {"with-services", no_argument, NULL, O_WITH_SERVICES},
+    {"output", required_argument, NULL, 'o'},
+    {"name", required_argument, NULL, O_NAME},
+    {"install", no_argument, NULL, O_INSTALL},
+    {"uninstall", no_argument, NULL, O_UNINSTALL},
+    {"path", required_argument, NULL, O_BENCH_PATH},
+    {"size", required_argument, NULL, O_BENCH_SIZE},
+    {"runs", required_argument, NULL, O_BENCH_RUNS},
+    {"compare", required_argument, NULL, O_BENCH_COMPARE},
+    {"op-only", no_argument, NULL, O_BENCH_OP_ONLY},
+    {"duration", required_argument, NULL, O_BENCH_DURATION},
     {"until-idle", no_argument, NULL, O_UNTIL_IDLE},
     {"interval", required_argument, NULL, O_INTERVAL},
     {"watch", no_argument, NULL, O_WATCH},
@@ -134,8 +164,29 @@ static const struct {
 	int val;
 	unsigned bit;
 } cmd_opt_bits[] = {
-    {O_DRY_RUN, OPT_DRY_RUN},   {O_YAML, OPT_YAML},   {O_UNTIL_IDLE, OPT_UNTIL_IDLE},
-    {O_INTERVAL, OPT_INTERVAL}, {O_WATCH, OPT_WATCH}, {O_FORMAT, OPT_FORMAT},
+    {O_DRY_RUN, OPT_DRY_RUN},
+    {O_YAML, OPT_YAML},
+    {O_TARGET, OPT_TARGET},
+    {O_BINARY, OPT_BINARY},
+    {O_WAIT_ARRAYS, OPT_WAIT_ARRAYS},
+    {O_RECHECK, OPT_RECHECK},
+    {O_WITH_SERVICES, OPT_WITH_SERVICES},
+    {'o', OPT_OUT},
+    {O_NAME, OPT_NAME},
+    {O_INSTALL, OPT_INSTALL},
+    {O_UNINSTALL, OPT_UNINSTALL},
+    {O_DRY_RUN, OPT_DRY_RUN},
+    {O_YAML, OPT_YAML},
+    {O_BENCH_PATH, OPT_BENCH},
+    {O_BENCH_SIZE, OPT_BENCH},
+    {O_BENCH_RUNS, OPT_BENCH},
+    {O_BENCH_COMPARE, OPT_BENCH},
+    {O_BENCH_OP_ONLY, OPT_BENCH},
+    {O_BENCH_DURATION, OPT_BENCH},
+    {O_UNTIL_IDLE, OPT_UNTIL_IDLE},
+    {O_INTERVAL, OPT_INTERVAL},
+    {O_WATCH, OPT_WATCH},
+    {O_FORMAT, OPT_FORMAT},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -146,6 +197,77 @@ struct args {
 	char **pos; /* positional arguments in order: the command, then its arguments */
 	int n_pos;
 };
+
+static unsigned opt_bit(int val)
+{
+	for (size_t i = 0; i < sizeof(cmd_opt_bits) / sizeof(cmd_opt_bits[0]); i++)
+		if (cmd_opt_bits[i].val == val)
+			return cmd_opt_bits[i].bit;
+	return 0;
+}
+
+/* boot-script's options. */
+static int take_boot_opt(struct cli *cli, struct args *a, int opt, const char *arg)
+{
+	uint64_t v = 0;
+
+	a->opts |= opt_bit(opt);
+	if ((opt == O_WAIT_ARRAYS || opt == O_RECHECK) && mdp_num_parse(arg, 0, 86400, &v)) {
+		cli_err(cli, "--%s '%s': expected seconds, 0..86400",
+			opt == O_WAIT_ARRAYS ? "wait-arrays" : "recheck-after", arg);
+		return MDP_EXIT_USAGE;
+	}
+	if (opt == O_TARGET)
+		cli->boot_target = arg;
+	else if (opt == O_BINARY)
+		cli->boot_binary = arg;
+	else if (opt == O_WAIT_ARRAYS)
+		cli->boot_wait = (unsigned)v;
+	else if (opt == O_RECHECK)
+		cli->boot_recheck = (unsigned)v;
+	else if (opt == O_WITH_SERVICES)
+		cli->with_services = true;
+	else if (opt == O_INSTALL)
+		cli->install = true;
+	else if (opt == O_UNINSTALL)
+		cli->uninstall = true;
+	else
+		cli->out_file = arg;
+	return 0;
+}
+
+static int take_bench_opt(struct cli *cli, int opt, const char *arg)
+{
+	const char *why;
+	uint64_t v;
+
+	if (opt == O_BENCH_PATH) {
+		cli->bench_path = arg;
+	} else if (opt == O_BENCH_COMPARE) {
+		cli->bench_compare = arg;
+	} else if (opt == O_BENCH_OP_ONLY) {
+		cli->bench_op_only = true;
+	} else if (opt == O_BENCH_DURATION) {
+		if (mdp_num_parse(arg, 1, 86400, &v)) {
+			cli_err(cli, "--duration '%s': expected seconds, 1..86400", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->bench_duration = (unsigned)v;
+	} else if (opt == O_BENCH_RUNS) {
+		if (mdp_num_parse(arg, 1, 100, &v)) {
+			cli_err(cli, "--runs '%s': expected a number of runs, 1..100", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->bench_runs = (unsigned)v;
+	} else if (mdp_parse_size_kib(arg, &v, &why) || v < 1024 || v > ((uint64_t)1 << 30)) {
+		cli_err(cli, "--size '%s': expected a size from 1MiB to 1024GiB, such as 512MiB",
+			arg);
+		return MDP_EXIT_USAGE;
+	} else {
+		cli->bench_size = v * 1024;
+	}
+	return 0;
+}
 
 static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 {
@@ -203,6 +325,34 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		cli->json = !strcmp(arg, "json") || cli->json;
 		a->opts |= OPT_FORMAT;
 		break;
+	case O_TARGET:
+	case O_BINARY:
+	case O_WAIT_ARRAYS:
+	case O_RECHECK:
+	case O_WITH_SERVICES:
+	case O_INSTALL:
+	case O_UNINSTALL:
+	case 'o':
+		return take_boot_opt(cli, a, opt, arg);
+	case O_NAME:
+		if (!mdp_ident_profile_name_ok(arg)) {
+			cli_err(cli,
+				"--name '%s': a profile name is letters, digits, '.', '_' and "
+				"'-', not starting with '.' or '-', at most 64",
+				arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->stdin_name = arg;
+		a->opts |= OPT_NAME;
+		break;
+	case O_BENCH_PATH:
+	case O_BENCH_SIZE:
+	case O_BENCH_RUNS:
+	case O_BENCH_COMPARE:
+	case O_BENCH_OP_ONLY:
+	case O_BENCH_DURATION:
+		a->opts |= OPT_BENCH;
+		return take_bench_opt(cli, opt, arg);
 	case 'v':
 		cli->verbose = 1;
 		break;
@@ -241,7 +391,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct args *a)
 	if (!(a->pos = calloc((size_t)argc + 1, sizeof(*a->pos))))
 		return MDP_EXIT_FAILED;
 	opterr = 0; /* our own messages, with our name rather than argv[0] */
-	while ((opt = getopt_long(argc, argv, "-:vqhn", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "-:vqhno:", long_opts, NULL)) != -1) {
 		if (opt == '?' || opt == ':')
 			return bad_option(cli, opt, argv[optind - 1]);
 		if (opt == 1)
@@ -280,19 +430,6 @@ static int setup_services(struct cli *cli)
 	return 0;
 }
 
-static int stop_requested(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	sigset_t pending;
-
-	if (sigpending(&pending))
-		return 0;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigismember(&pending, sigs[i]) == 1)
-			return sigs[i];
-	return 0;
-}
-
 /*
  * While it holds the lock a mutating command keeps SIGINT, SIGTERM and
  * SIGHUP pending instead of dying between a change and its journal: apply
@@ -303,7 +440,6 @@ static int stop_requested(void)
  */
 static int setup_lock(struct cli *cli)
 {
-	sigset_t stop;
 	long holder = 0;
 	int err = mdp_lock_take(&cli->root, cli->wait, &cli->lock, &holder);
 
@@ -319,9 +455,8 @@ static int setup_lock(struct cli *cli)
 		return MDP_EXIT_FAILED;
 	}
 	/* After the lock: Ctrl-C still ends a --wait for it. */
-	cli_stop_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
-	cli->tx.stop_requested = stop_requested;
+	cli_hold_stop_signals();
+	cli->tx.stop_requested = cli_stop_requested;
 	return 0;
 }
 
@@ -342,6 +477,9 @@ static int setup(struct cli *cli, const struct cmd *c)
 	/* A dry run only reads: no lock, no services, no recovery. */
 	if (cli->dry_run)
 		flags &= ~(unsigned)(CMD_TXN | CMD_RECOVER);
+	/* bench --compare applies profiles: it needs all that apply needs. */
+	if (cli->bench_compare)
+		flags |= CMD_TXN | CMD_RECOVER;
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;
@@ -469,7 +607,7 @@ static int run(struct cli *cli, struct args *a)
 
 int main(int argc, char **argv)
 {
-	struct cli cli = {.lock = {-1}};
+	struct cli cli = {.lock = {-1}, .boot_wait = 120, .boot_recheck = 120};
 	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
 	int rc;
 

@@ -337,10 +337,25 @@ const struct cmd cmd_show = {
 
 /* ---- check ----------------------------------------------------------------- */
 
+/* stdin holds one profile: "-" twice would check an empty second one. */
+static int check_one_stdin(struct cli *cli)
+{
+	int n = 0;
+
+	for (int i = 1; i < cli->argc; i++)
+		n += !strcmp(cli->argv[i], "-");
+	if (n > 1)
+		cli_err(cli, "'-' (the profile on stdin) may be given only once");
+	return n > 1 ? MDP_EXIT_USAGE : 0;
+}
+
 static int do_check(struct cli *cli)
 {
-	int rc = MDP_EXIT_OK;
+	int rc = check_one_stdin(cli);
 	struct json j;
+
+	if (rc)
+		return rc;
 
 	if (cli->json) {
 		cli_json_begin(cli, &j);
@@ -370,7 +385,7 @@ static int do_check(struct cli *cli)
 const struct cmd cmd_check = {"check",
 			      do_check,
 			      0,
-			      0,
+			      OPT_NAME,
 			      1,
 			      -1,
 			      "check PROFILE...",

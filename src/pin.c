@@ -432,3 +432,113 @@ int mdp_pin_write(const struct mdp_profile *p, char **out, size_t *len, struct m
 		free(*out);
 	return err;
 }
+
+/* ---- names pinned to UUIDs ------------------------------------------------------ */
+
+static bool in_list(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+/* The array a name of rule i stands for, or NULL with a diag saying why not. */
+static const struct mdp_array *pin_array(const struct mdp_profile *p, size_t i, const char *name,
+					 const struct mdp_system *s, struct mdp_diags *d)
+{
+	const struct mdp_rule *r = &p->rules[i];
+	const struct mdp_array *a = mdp_system_array(s, name);
+
+	if (!a)
+		mdp_diags_add(d, r->pos.file, r->pos.line, r->pos.col,
+			      "rule %zu names array %s, which is not on this system: it cannot be "
+			      "pinned to a UUID",
+			      i + 1, name);
+	else if (!a->uuid[0])
+		mdp_diags_add(d, r->pos.file, r->pos.line, r->pos.col,
+			      "rule %zu names array %s, whose UUID is unknown (see 'mdprofile "
+			      "status -v'): it cannot be pinned",
+			      i + 1, name);
+	return a && a->uuid[0] ? a : NULL;
+}
+
+/*
+ * The UUIDs rule i matches by name: with uuids of its own as well, both
+ * must hold, so only the names' UUIDs in its list. NULL when any name
+ * cannot be pinned.
+ */
+static char **pin_rule_uuids(const struct mdp_profile *p, size_t i, const struct mdp_system *s,
+			     size_t *n, struct mdp_diags *d)
+{
+	const struct mdp_match *m = &p->rules[i].match;
+	char **v = calloc(m->n_names, sizeof(*v));
+	bool ok = v != NULL;
+
+	*n = 0;
+	for (size_t k = 0; ok && k < m->n_names; k++) {
+		const struct mdp_array *a = pin_array(p, i, m->names[k], s, d);
+		if (!a) {
+			ok = false;
+		} else if ((!m->n_uuids || in_list(m->uuids, m->n_uuids, a->uuid)) &&
+			   !in_list(v, *n, a->uuid)) {
+			if (!(v[*n] = strdup(a->uuid)))
+				ok = false;
+			else
+				(*n)++;
+		}
+	}
+	if (ok && !*n)
+		mdp_diags_add(d, p->rules[i].pos.file, p->rules[i].pos.line, p->rules[i].pos.col,
+			      "rule %zu matches no array here: none of its names has one of its "
+			      "UUIDs",
+			      i + 1);
+	if (!ok || !*n) {
+		for (size_t k = 0; v && k < *n; k++)
+			free(v[k]);
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static void pin_replace(struct mdp_match *m, char **uuids, size_t n)
+{
+	for (size_t k = 0; k < m->n_names; k++)
+		free(m->names[k]);
+	for (size_t k = 0; k < m->n_uuids; k++)
+		free(m->uuids[k]);
+	free(m->names);
+	free(m->uuids);
+	m->names = NULL;
+	m->n_names = 0;
+	m->uuids = uuids;
+	m->n_uuids = n;
+}
+
+int mdp_pin_uuids(struct mdp_profile *p, const struct mdp_system *s, struct mdp_diags *d)
+{
+	char ***all = calloc(p->n_rules ? p->n_rules : 1, sizeof(*all));
+	size_t *counts = calloc(p->n_rules ? p->n_rules : 1, sizeof(*counts));
+	size_t errors = d->n;
+	int err = all && counts ? 0 : -ENOMEM;
+
+	/* Every rule first, so every name that cannot be pinned is reported and p stays whole. */
+	for (size_t i = 0; !err && i < p->n_rules; i++)
+		if (p->rules[i].match.n_names)
+			all[i] = pin_rule_uuids(p, i, s, &counts[i], d);
+	if (!err && d->n > errors)
+		err = -EINVAL;
+	for (size_t i = 0; all && counts && i < p->n_rules; i++) {
+		if (!err && all[i])
+			pin_replace(&p->rules[i].match, all[i], counts[i]);
+		else
+			for (size_t k = 0; all[i] && k < counts[i]; k++)
+				free(all[i][k]);
+		if (err && all[i])
+			free(all[i]);
+	}
+	free(all);
+	free(counts);
+	return err;
+}

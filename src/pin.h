@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "discover.h"
 #include "profile.h"
 
 /*
@@ -24,5 +25,16 @@
  * does not load back to the same settings.
  */
 int mdp_pin_write(const struct mdp_profile *p, char **out, size_t *len, struct mdp_diags *d);
+
+/*
+ * Pin p to the arrays of s: a rule that matches by array name matches
+ * instead by the UUIDs those names have in s (a rule with UUIDs of its own
+ * keeps those of its names' that are among them), so it finds the same
+ * arrays when the kernel numbers them differently at the next boot. Level
+ * and `all` matches stay as they are. A name that is not in s, or whose
+ * UUID is unknown, is an error: -EINVAL with every such rule in d and p
+ * unchanged.
+ */
+int mdp_pin_uuids(struct mdp_profile *p, const struct mdp_system *s, struct mdp_diags *d);
 
 #endif

@@ -589,8 +589,9 @@ unsigned mdp_plan_discover_skip(const struct mdp_profile *p)
 	unsigned skip = MDP_SKIP_PROGRESS | MDP_SKIP_UUID | MDP_SKIP_MEMBERS;
 
 	for (size_t i = 0; i < p->n_rules; i++) {
+		/* The last way to a UUID is a member's superblock: members too. */
 		if (p->rules[i].match.n_uuids)
-			skip &= ~(unsigned)MDP_SKIP_UUID;
+			skip &= ~(unsigned)(MDP_SKIP_UUID | MDP_SKIP_MEMBERS);
 		if (p->rules[i].set[MDP_T_MEMBER_READ_AHEAD_KB].kind != MDP_S_UNSET)
 			skip &= ~(unsigned)MDP_SKIP_MEMBERS;
 	}

@@ -4,7 +4,7 @@
 set -eu
 pkgs="gcc make pkg-config libyaml-dev libcyaml-dev libudev-dev libcmocka-dev clang \
 python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm busybox-static cpio \
-util-linux time kmod xz-utils valgrind"
+util-linux time kmod xz-utils valgrind shellcheck"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

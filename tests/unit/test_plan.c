@@ -322,6 +322,11 @@ static void test_lean_discovery_same_plan(void **state)
 	assert_int_equal(mdp_plan_discover_skip(&p), MDP_SKIP_PROGRESS);
 	for (size_t i = 0; i < 3; i++)
 		same_plan(fixtures[i], &p);
+	/* A UUID match alone needs members too: a UUID may come only from a member's superblock. */
+	rules[0].set[MDP_T_MEMBER_READ_AHEAD_KB] = (struct mdp_setting){0};
+	assert_int_equal(mdp_plan_discover_skip(&p), MDP_SKIP_PROGRESS);
+	for (size_t i = 0; i < 3; i++)
+		same_plan(fixtures[i], &p);
 }
 
 /* Mid-reshape the stripe cache is paid for the larger of the two geometries. */

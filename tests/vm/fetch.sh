@@ -17,12 +17,17 @@ cache=${VM_CACHE:-$here/cache}
 # Modules the guest needs; their dependencies are added from modules.dep.
 # crc32c_generic is only a soft dependency of libcrc32c (no modules.dep entry),
 # and libcrc32c (needed by raid456) fails to load without a crc32c provider.
-want="crc32c_generic md-mod raid0 raid1 raid10 raid456 virtio_blk virtio_pci"
+# ext4 (which mounts ext2 too) is for the bench scenario's filesystems on md.
+want="crc32c_generic md-mod raid0 raid1 raid10 raid456 virtio_blk virtio_pci ext4"
 
 die() { echo "vm-fetch: $*" >&2; exit 1; }
 
 cache_complete() {
-	[ -s "$cache/vmlinuz" ] && [ -s "$cache/modules/load.order" ] && [ -s "$cache/kver" ]
+	[ -s "$cache/vmlinuz" ] && [ -s "$cache/modules/load.order" ] && [ -s "$cache/kver" ] || return 1
+	# A cache fetched for a shorter list is refreshed.
+	for m in $want; do
+		grep -qx "$m.ko" "$cache/modules/load.order" || return 1
+	done
 }
 
 # The meta package linux-image-amd64 depends on exactly one real image package.

@@ -110,6 +110,8 @@ main() {
 		"$root/sys" "$root/dev" "$root/run" "$root/tmp" "$root/etc" "$root/root"
 	add_busybox
 	add_dynamic "$(find_tool mdadm)"
+	# DSM's Task Scheduler runs a boot task's script with bash (scenarios 05-boot-script).
+	add_dynamic "$(find_tool bash)" /bin/bash
 	add_modules
 	add_lab
 	mkdir -p "$(dirname "$out")"

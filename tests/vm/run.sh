@@ -137,7 +137,7 @@ main() {
 		one_boot 1 "$logdir/demo.log"
 		return 0
 	fi
-	make_disks "$disks" 128 21
+	make_disks "$disks" 128 22
 	status=0
 	if wanted "$here/scenarios" || [ -z "$scenarios" ]; then
 		one_boot 1 "$logdir/console.log" || status=1

@@ -164,6 +164,14 @@ section() {
 	printf '%s\n' "$1" | awk -v h="$2" 'index($0, h) == 1 { on = 1 } on && /^$/ { exit } on'
 }
 
+# serial_disk SERIAL: the block device whose virtio serial is SERIAL (d01, d02, ...).
+serial_disk() {
+	for d in /sys/block/vd*; do
+		[ "$(cat "$d/serial" 2>/dev/null)" = "$1" ] && echo "/dev/${d##*/}" && return 0
+	done
+	return 1
+}
+
 # have_mdprofile: whether the tool is in the image (the lab also boots without it).
 have_mdprofile() {
 	[ -x "$MDP" ]

@@ -1,0 +1,493 @@
+/*
+ * bench: what a volume writes and reads per second, measured so the read is
+ * the disks' and not the page cache's (src/volbench.c says how). The seed
+ * write-up's dd reads of 2 GB gave ~850 MB/s on every RAID level because
+ * they came from RAM; this reports how each read was made and marks a
+ * cached one as such.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <time.h>
+
+#include "commands.h"
+#include "json.h"
+#include "render.h"
+#include "volbench.h"
+
+static const char *const methods[] = {
+    [MDP_VB_DIRECT] = "direct",
+    [MDP_VB_DROPPED] = "dropped",
+    [MDP_VB_CACHED] = "cached",
+};
+
+static const char *method_text(enum mdp_vb_method m)
+{
+	if (m == MDP_VB_DIRECT)
+		return "read with O_DIRECT (from the disks)";
+	if (m == MDP_VB_DROPPED)
+		return "read after the file's pages were dropped and checked gone";
+	return "read from the page cache: the filesystem keeps the file in RAM (tmpfs) or "
+	       "would not let its pages go, so the read figure is not the disks'";
+}
+
+struct stats {
+	double mean, min, max, spread_pct;
+};
+
+static struct stats stats_of(const struct mdp_vb *b, bool read)
+{
+	struct stats s = {0};
+
+	for (unsigned i = 0; i < b->n; i++) {
+		uint64_t ns = read ? b->v[i].read_ns : b->v[i].write_ns;
+		double v = mdp_vb_mbps(b->size, ns);
+		s.mean += v / b->n;
+		s.min = i == 0 || v < s.min ? v : s.min;
+		s.max = v > s.max ? v : s.max;
+	}
+	s.spread_pct = s.mean > 0 ? (s.max - s.min) * 100.0 / s.mean : 0;
+	return s;
+}
+
+/* The block device under dir ("md2", "dm-0"), "" when unknown. */
+static void device_of(struct cli *cli, const char *dir, char *buf, size_t len)
+{
+	char sys[64], link[256];
+	struct stat st;
+
+	buf[0] = '\0';
+	if (stat(dir, &st))
+		return;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if (mdp_root_readlink(&cli->root, sys, link, sizeof(link)) >= 0)
+		snprintf(buf, len, "%.31s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+}
+
+/* On a terminal: each run as two bars, scaled to the fastest figure. */
+static void print_bars(const struct mdp_vb *b, double top)
+{
+	char bar[41];
+
+	putchar('\n');
+	for (unsigned i = 0; i < b->n && top > 0; i++) {
+		for (int k = 0; k < 2; k++) {
+			double v = mdp_vb_mbps(b->size, k ? b->v[i].read_ns : b->v[i].write_ns);
+			int len = (int)(v * 40.0 / top + 0.5);
+			memset(bar, '#', (size_t)len);
+			bar[len] = '\0';
+			if (k)
+				printf("    read  %-40s %.1f\n", bar, v);
+			else
+				printf("%3u write %-40s %.1f\n", i + 1, bar, v);
+		}
+	}
+}
+
+static void print_text(struct cli *cli, const struct mdp_vb *b, const char *dev,
+		       const struct mdp_system *s)
+{
+	struct stats w = stats_of(b, false), r = stats_of(b, true);
+	const struct mdp_array *a = dev[0] ? mdp_system_array(s, dev) : NULL;
+	char safe[PATH_MAX + 64];
+	struct utsname u;
+
+	uname(&u);
+	printf("machine: %s %s, %" PRIu64 " MiB RAM\n", u.machine, u.release,
+	       s->mem_total_kib / 1024);
+	printf("volume: %s", render_safe(b->dir, safe, sizeof(safe)));
+	if (a)
+		printf(" on %s (%s, %d disks)", a->name, a->level_name, a->raid_disks);
+	else if (dev[0])
+		printf(" on %s", dev);
+	printf("\nmethod: %" PRIu64 " MiB written and flushed (fdatasync) per run, %s\n",
+	       b->size >> 20, method_text(b->method));
+	puts("\nrun   write MB/s   read MB/s");
+	for (unsigned i = 0; i < b->n; i++)
+		printf("%3u %12.1f %11.1f%s\n", i + 1, mdp_vb_mbps(b->size, b->v[i].write_ns),
+		       mdp_vb_mbps(b->size, b->v[i].read_ns),
+		       b->method == MDP_VB_CACHED ? " (cached)" : "");
+	if (isatty(STDOUT_FILENO))
+		print_bars(b, w.max > r.max ? w.max : r.max);
+	printf("\nwrite: mean %.1f MB/s, min %.1f, max %.1f, spread %.0f%%\n", w.mean, w.min, w.max,
+	       w.spread_pct);
+	printf("read:  mean %.1f MB/s, min %.1f, max %.1f, spread %.0f%%%s\n", r.mean, r.min, r.max,
+	       r.spread_pct, b->method == MDP_VB_CACHED ? " (cached, not the disks)" : "");
+	if (b->method == MDP_VB_DROPPED && s->mem_total_kib && b->size < s->mem_total_kib * 1024)
+		printf("hint: without O_DIRECT a file smaller than RAM (%" PRIu64
+		       " MiB) is easily served from memory\n",
+		       s->mem_total_kib / 1024);
+	(void)cli;
+}
+
+static void json_stats(struct json *j, const char *key, struct stats s)
+{
+	json_key(j, key);
+	json_obj(j);
+	json_key(j, "mean");
+	json_f1(j, s.mean);
+	json_key(j, "min");
+	json_f1(j, s.min);
+	json_key(j, "max");
+	json_f1(j, s.max);
+	json_key(j, "spread_pct");
+	json_f1(j, s.spread_pct);
+	json_end(j);
+}
+
+static void print_json(struct cli *cli, const struct mdp_vb *b, const char *dev,
+		       const struct mdp_system *s)
+{
+	const struct mdp_array *a = dev[0] ? mdp_system_array(s, dev) : NULL;
+	struct utsname u;
+	struct json j;
+
+	uname(&u);
+	cli_json_begin(cli, &j);
+	json_obj(&j);
+	json_kstr(&j, "path", b->dir);
+	json_kstr(&j, "device", dev[0] ? dev : NULL);
+	json_kstr(&j, "level", a ? a->level_name : NULL);
+	json_key(&j, "raid_disks");
+	json_i64(&j, a ? a->raid_disks : 0);
+	json_kstr(&j, "method", methods[b->method]);
+	json_kbool(&j, "read_cached", b->method == MDP_VB_CACHED);
+	json_ku64(&j, "size_bytes", b->size);
+	json_key(&j, "runs");
+	json_arr(&j);
+	for (unsigned i = 0; i < b->n; i++) {
+		json_obj(&j);
+		json_key(&j, "write_mb_s");
+		json_f1(&j, mdp_vb_mbps(b->size, b->v[i].write_ns));
+		json_key(&j, "read_mb_s");
+		json_f1(&j, mdp_vb_mbps(b->size, b->v[i].read_ns));
+		json_end(&j);
+	}
+	json_end(&j);
+	json_stats(&j, "write_mb_s", stats_of(b, false));
+	json_stats(&j, "read_mb_s", stats_of(b, true));
+	json_key(&j, "machine");
+	json_obj(&j);
+	json_kstr(&j, "arch", u.machine);
+	json_kstr(&j, "kernel", u.release);
+	json_ku64(&j, "mem_total_kib", s->mem_total_kib);
+	json_end(&j);
+	json_end(&j);
+}
+
+/* ---- --compare and --op-only ------------------------------------------------- */
+
+#define MAX_COMPARE 8
+#define SETTLE_S    2  /* after an apply, before measuring: md picks up new limits at once */
+#define OP_WINDOW_S 30 /* --op-only without --duration */
+
+/* md's own sync speed per busy array, summed over a window's one-second samples. */
+struct window {
+	struct {
+		char array[MDP_NAME_MAX], action[16];
+		uint64_t sum_kib_s;
+		unsigned n;
+	} v[16];
+	size_t n;
+};
+
+static void sample_sync(struct cli *cli, struct window *w)
+{
+	struct mdp_system s = {0};
+	struct mdp_diags d;
+	size_t k;
+
+	mdp_diags_init(&d);
+	if (!mdp_discover_some(&cli->root, MDP_SKIP_UUID | MDP_SKIP_MEMBERS, &s, &d)) {
+		for (size_t i = 0; i < s.n_arrays; i++) {
+			const struct mdp_array *a = &s.arrays[i];
+			if (!a->sync_action[0] || !strcmp(a->sync_action, "idle"))
+				continue;
+			for (k = 0; k < w->n && strcmp(w->v[k].array, a->name); k++)
+				;
+			if (k == w->n && w->n == sizeof(w->v) / sizeof(w->v[0]))
+				continue;
+			if (k == w->n) {
+				w->n++;
+				snprintf(w->v[k].array, sizeof(w->v[k].array), "%s", a->name);
+				snprintf(w->v[k].action, sizeof(w->v[k].action), "%s",
+					 a->sync_action);
+			}
+			w->v[k].sum_kib_s += a->sync_speed;
+			w->v[k].n++;
+		}
+	}
+	mdp_diags_free(&d);
+	mdp_system_free(&s);
+}
+
+/* Wait seconds, sampling md once a second when w is given; 1 when a signal asks to stop. */
+static int wait_window(struct cli *cli, unsigned seconds, struct window *w)
+{
+	struct timespec second = {1, 0};
+
+	for (unsigned i = 0; i < seconds; i++) {
+		if (cli_stop_requested())
+			return 1;
+		if (w)
+			sample_sync(cli, w);
+		nanosleep(&second, NULL);
+	}
+	return cli_stop_requested() != 0;
+}
+
+struct result {
+	char profile[256];
+	struct mdp_vb vb; /* vb.n == 0: no volume figures (--op-only) */
+	struct window w;
+};
+
+/* Apply one profile through the same transaction as 'apply'. */
+static int compare_apply(struct cli *cli, const char *name, struct result *r)
+{
+	struct mdp_profile p;
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	int rc;
+
+	if ((rc = cli_load_profile(cli, name, &p)))
+		return rc;
+	snprintf(r->profile, sizeof(r->profile), "%s", p.name);
+	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(&p), &s)) &&
+	    !(rc = cli_plan(cli, &p, &s, &pl))) {
+		rc = mdp_txn_apply(&cli->tx, &p, &pl);
+		rc = rc ? cli_txn_result(cli, rc, "apply", &pl) : 0;
+		mdp_txn_report_free(&cli->tx.rep);
+	}
+	mdp_plan_free(&pl);
+	mdp_system_free(&s);
+	mdp_profile_free(&p);
+	return rc;
+}
+
+/* Measure under the profile just applied: the volume (unless --op-only) and md's speed. */
+static int compare_measure(struct cli *cli, const struct mdp_vb *proto, struct result *r)
+{
+	struct mdp_diags d;
+	int err;
+
+	if (wait_window(cli, SETTLE_S, NULL))
+		return 1;
+	if (cli->bench_op_only)
+		return wait_window(cli, cli->bench_duration ? cli->bench_duration : OP_WINDOW_S,
+				   &r->w);
+	r->vb = *proto;
+	sample_sync(cli, &r->w);
+	mdp_diags_init(&d);
+	err = mdp_vb_run(&r->vb, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	sample_sync(cli, &r->w);
+	if (err)
+		return -1;
+	return r->vb.stop_signal ? 1 : 0;
+}
+
+static void print_compare(struct cli *cli, const struct result *res, size_t n, bool reverted)
+{
+	struct json j;
+
+	if (cli->json) {
+		cli_json_begin(cli, &j);
+		json_obj(&j);
+		json_key(&j, "compare");
+		json_arr(&j);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+		if (cli->json) {
+			json_obj(&j);
+			json_kstr(&j, "profile", r->profile);
+			json_kstr(&j, "method", r->vb.n ? methods[r->vb.method] : NULL);
+			if (r->vb.n) {
+				json_stats(&j, "write_mb_s", stats_of(&r->vb, false));
+				json_stats(&j, "read_mb_s", stats_of(&r->vb, true));
+			}
+			json_key(&j, "sync");
+			json_arr(&j);
+		} else {
+			printf("%-16s", r->profile);
+			if (r->vb.n)
+				printf(" write %.1f MB/s, read %.1f MB/s%s",
+				       stats_of(&r->vb, false).mean, stats_of(&r->vb, true).mean,
+				       r->vb.method == MDP_VB_CACHED ? " (cached)" : "");
+		}
+		for (size_t k = 0; k < r->w.n; k++) {
+			uint64_t avg = r->w.v[k].n ? r->w.v[k].sum_kib_s / r->w.v[k].n : 0;
+			if (cli->json) {
+				json_obj(&j);
+				json_kstr(&j, "array", r->w.v[k].array);
+				json_kstr(&j, "action", r->w.v[k].action);
+				json_ku64(&j, "speed_kib_s", avg);
+				json_end(&j);
+			} else {
+				printf("%s %s %s %" PRIu64 " KiB/s", k || r->vb.n ? ";" : "",
+				       r->w.v[k].array, r->w.v[k].action, avg);
+			}
+		}
+		if (cli->json) {
+			json_end(&j);
+			json_end(&j);
+		} else {
+			if (!r->vb.n && !r->w.n)
+				fputs(" no RAID operation was running", stdout);
+			putchar('\n');
+		}
+	}
+	if (cli->json) {
+		json_end(&j);
+		json_kbool(&j, "reverted", reverted);
+		json_end(&j);
+	} else if (reverted) {
+		puts("reverted to the values from before");
+	}
+}
+
+/* A profile active before would be lost by the revert that ends a comparison. */
+static int compare_start(struct cli *cli)
+{
+	struct mdp_journal j;
+	bool active;
+
+	if (!cli_journal_peek(cli, &j))
+		return 0;
+	active = j.state == MDP_J_ACTIVE;
+	if (active)
+		cli_err(cli,
+			"profile %s is active; revert it first: a comparison ends by reverting to "
+			"the values from before mdprofile",
+			j.profile);
+	mdp_journal_free(&j);
+	return active ? MDP_EXIT_USAGE : 0;
+}
+
+static int compare(struct cli *cli, const struct mdp_vb *proto)
+{
+	struct result *res = calloc(MAX_COMPARE, sizeof(*res));
+	char *list = strdup(cli->bench_compare), *save = NULL, *name;
+	size_t n = 0;
+	int rc = 0, m = 0, rrc;
+
+	if (!res || !list || (rc = compare_start(cli)))
+		goto out;
+	for (name = strtok_r(list, ",", &save); name && !rc && !m;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_COMPARE) {
+			cli_err(cli, "--compare: at most %d profiles", MAX_COMPARE);
+			rc = MDP_EXIT_USAGE;
+		} else if (!(rc = compare_apply(cli, name, &res[n]))) {
+			m = compare_measure(cli, proto, &res[n]);
+			n += m == 0;
+		}
+	}
+	/* Whatever happened after the first apply, the values from before come back. */
+	rrc = mdp_txn_revert(&cli->tx);
+	if (rrc) {
+		rc = cli_txn_result(cli, rrc, "revert", NULL);
+	} else if (m > 0) {
+		cli_err(cli, "interrupted by %s; reverted to the values from before",
+			cli_signal_name(cli_stop_requested()));
+		rc = MDP_EXIT_FAILED;
+	} else if (m < 0) {
+		rc = MDP_EXIT_FAILED;
+	} else if (!rc) {
+		print_compare(cli, res, n, true);
+	}
+out:
+	for (size_t i = 0; res && i < MAX_COMPARE; i++)
+		mdp_vb_free(&res[i].vb);
+	free(res);
+	free(list);
+	return rc;
+}
+
+static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
+{
+	struct mdp_system s = {0};
+	struct mdp_diags d;
+	int err, rc;
+
+	if ((rc = cli_discover(cli, MDP_SKIP_PROGRESS | MDP_SKIP_UUID, &s)))
+		return rc;
+	device_of(cli, b->dir, dev, len);
+	cli_hold_stop_signals();
+	b->stop_requested = cli_stop_requested;
+	mdp_diags_init(&d);
+	err = mdp_vb_run(b, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	if (err) {
+		rc = err == -ENOSPC || err == -ENOTDIR ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
+	} else if (b->stop_signal) {
+		cli_err(cli, "interrupted by %s after %u run%s; the test file was removed",
+			cli_signal_name(b->stop_signal), b->n, b->n == 1 ? "" : "s");
+		rc = MDP_EXIT_FAILED;
+	} else if (cli->json) {
+		print_json(cli, b, dev, &s);
+	} else {
+		print_text(cli, b, dev, &s);
+	}
+	mdp_system_free(&s);
+	return rc;
+}
+
+static int do_bench(struct cli *cli)
+{
+	struct mdp_vb b = {.size = cli->bench_size, .runs = cli->bench_runs ? cli->bench_runs : 5};
+	char dir[PATH_MAX], dev[64];
+	struct mdp_diags d;
+	int rc;
+
+	if (cli->bench_op_only && !cli->bench_compare) {
+		struct result r = {0};
+		int stop =
+		    wait_window(cli, cli->bench_duration ? cli->bench_duration : OP_WINDOW_S, &r.w);
+		if (stop) {
+			cli_err(cli, "interrupted by %s", cli_signal_name(cli_stop_requested()));
+			return MDP_EXIT_FAILED;
+		}
+		snprintf(r.profile, sizeof(r.profile), "(as is)");
+		print_compare(cli, &r, 1, false);
+		return MDP_EXIT_OK;
+	}
+	if (!cli->bench_path && !cli->bench_op_only) {
+		mdp_diags_init(&d);
+		rc = mdp_vb_find_volume(&cli->root, dir, sizeof(dir), &d);
+		cli_print_diags(cli, &d);
+		mdp_diags_free(&d);
+		if (rc)
+			return MDP_EXIT_USAGE;
+	}
+	b.dir = cli->bench_path ? cli->bench_path : dir;
+	if (cli->bench_compare) {
+		b.stop_requested = cli_stop_requested;
+		return compare(cli, &b);
+	}
+	rc = run(cli, &b, dev, sizeof(dev));
+	mdp_vb_free(&b);
+	return rc;
+}
+
+const struct cmd cmd_bench = {
+    "bench",
+    do_bench,
+    0,
+    OPT_BENCH,
+    0,
+    0,
+    "bench [--path DIR] [--size SIZE] [--runs N] [--compare PROFILE,...] "
+    "[--op-only] [--duration S]",
+    "write and read speed of a volume (not the page cache), and of a running "
+    "RAID operation, per profile"};

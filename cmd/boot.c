@@ -1,0 +1,242 @@
+/*
+ * boot-script: a script that applies a profile again at every boot
+ * (src/boot.h says what it does). It reads the system, for the UUIDs the
+ * profile's array names stand for, and writes the script to stdout or,
+ * with -o, atomically to a file; it changes nothing on the system.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "commands.h"
+#include "num.h"
+#include "render.h"
+
+#ifndef MDP_VERSION
+#define MDP_VERSION "unknown"
+#endif
+
+/* SOURCE_DATE_EPOCH (reproducible builds' convention) fixes the header's date. */
+static long long boot_when(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	uint64_t v;
+
+	if (e && !mdp_num_parse(e, 0, INT32_MAX, &v))
+		return (long long)v;
+	return (long long)time(NULL);
+}
+
+static int boot_opts(struct cli *cli, struct mdp_boot_opts *o, char *exe, size_t len)
+{
+	ssize_t n;
+
+	o->target = mdp_boot_target_detect(&cli->root);
+	if (cli->boot_target && mdp_boot_target_parse(cli->boot_target, &o->target)) {
+		cli_err(cli, "--target '%s': expected dsm, rc.d or systemd", cli->boot_target);
+		return MDP_EXIT_USAGE;
+	}
+	o->binary = cli->boot_binary;
+	if (!o->binary) {
+		/* The binary running now is the one the owner installed. */
+		if ((n = readlink("/proc/self/exe", exe, len - 1)) <= 0) {
+			cli_err(cli, "cannot tell where this mdprofile is; give --binary PATH");
+			return MDP_EXIT_USAGE;
+		}
+		exe[n] = '\0';
+		o->binary = exe;
+	}
+	o->wait_arrays = cli->boot_wait;
+	o->recheck_after = cli->boot_recheck;
+	o->with_services = cli->with_services;
+	o->version = MDP_VERSION;
+	o->when = boot_when();
+	return 0;
+}
+
+/* -o FILE: replaced atomically, mode 0755, through a root on "/" like every file we write. */
+static int write_out(struct cli *cli, const char *file, const char *text, size_t len, char *abs,
+		     size_t cap)
+{
+	char cwd[PATH_MAX];
+	struct mdp_root r;
+	int err;
+
+	if (file[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		err = -errno;
+	else if (snprintf(abs, cap, "%s%s%s", file[0] == '/' ? "" : cwd, file[0] == '/' ? "" : "/",
+			  file) >= (int)cap)
+		err = -ENAMETOOLONG;
+	else if (!(err = mdp_root_init(&r, NULL))) {
+		err = mdp_root_replace(&r, abs, text, len, 0755);
+		mdp_root_fini(&r);
+	}
+	if (err)
+		cli_err(cli, "cannot write %s: %s", file, strerror(-err));
+	return err ? MDP_EXIT_FAILED : 0;
+}
+
+/* What is left for the owner once the script is in place at sys (a path on the box). */
+static void next_steps(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *sys)
+{
+	char safe[PATH_MAX + 64];
+
+	render_safe(sys, safe, sizeof(safe));
+	if (o->target == MDP_BOOT_DSM)
+		printf("to run it at every boot, in DSM:\n%s%s\n", mdp_boot_dsm.task_steps, safe);
+	else if (o->target == MDP_BOOT_RCD)
+		printf("DSM 6 runs %s/*.sh with start at every boot; to run it now: %s start\n",
+		       mdp_boot_dsm.rcd_dir, safe);
+	else
+		printf("to enable it: systemctl daemon-reload && systemctl enable "
+		       "mdprofile-%s.service && udevadm control --reload-rules\n",
+		       p->name);
+}
+
+static void print_files(const struct mdp_boot_file *f, size_t n, const char *verb)
+{
+	char safe[PATH_MAX + 64];
+
+	for (size_t i = 0; i < n; i++)
+		if (f[i].done)
+			printf("%s the boot %s %s\n", verb, f[i].what,
+			       render_safe(f[i].sys, safe, sizeof(safe)));
+}
+
+/* --install: the script (and the unit and udev rule) where the target runs them. */
+static int boot_install(struct cli *cli, const struct mdp_boot_opts *o, const char *text,
+			size_t len)
+{
+	struct mdp_boot_file f[MDP_BOOT_FILES];
+	struct mdp_diags d;
+	size_t n = 0;
+	int err;
+
+	mdp_diags_init(&d);
+	if (!(err = mdp_boot_files(&cli->profile, o, text, len, f, &n, &d)))
+		err = mdp_boot_install(&cli->root, f, n, &d);
+	print_files(f, n, "installed");
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	if (!err)
+		next_steps(&cli->profile, o, f[0].sys);
+	mdp_boot_files_free(f, n);
+	return err == -EINVAL || err == -EPERM ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
+}
+
+static void uninstall_steps(const struct mdp_boot_opts *o)
+{
+	if (o->target == MDP_BOOT_DSM)
+		printf("then delete its task in DSM: Control Panel > Task Scheduler, select the "
+		       "task, Delete\n");
+	else if (o->target == MDP_BOOT_SYSTEMD)
+		printf("then: systemctl daemon-reload && udevadm control --reload-rules\n");
+}
+
+/* --uninstall: what --install wrote, by the same names; the system is not read. */
+static int boot_uninstall(struct cli *cli, const struct mdp_boot_opts *o)
+{
+	struct mdp_boot_file f[MDP_BOOT_FILES];
+	struct mdp_diags d;
+	size_t n = 0, done = 0;
+	int err;
+
+	if (o->target == MDP_BOOT_SYSTEMD && mdp_boot_unit_enabled(&cli->root, cli->profile.name)) {
+		cli_err(cli,
+			"mdprofile-%s.service is enabled: run 'systemctl disable "
+			"mdprofile-%s.service' first",
+			cli->profile.name, cli->profile.name);
+		return MDP_EXIT_FAILED;
+	}
+	mdp_diags_init(&d);
+	if (!(err = mdp_boot_files(&cli->profile, o, NULL, 0, f, &n, &d)))
+		err = mdp_boot_uninstall(&cli->root, f, n, &d);
+	print_files(f, n, "removed");
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	for (size_t i = 0; i < n; i++)
+		done += f[i].done;
+	if (!err && !done)
+		printf("no boot files of profile %s for target %s to remove\n", cli->profile.name,
+		       mdp_boot_target_name(o->target));
+	if (!err)
+		uninstall_steps(o);
+	return err == -EINVAL ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
+}
+
+static int boot_check_opts(struct cli *cli)
+{
+	if (cli->json)
+		cli_err(cli, "boot-script writes a script, not JSON: drop --json");
+	else if (cli->install && cli->uninstall)
+		cli_err(cli, "--install and --uninstall: choose one");
+	else if ((cli->install || cli->uninstall) && cli->out_file)
+		cli_err(cli, "-o and --%s: choose one", cli->install ? "install" : "uninstall");
+	else if ((cli->install || cli->uninstall) && geteuid() != 0 && mdp_root_is_real(&cli->root))
+		cli_err(cli, "--%s changes root's boot files: run it as root",
+			cli->install ? "install" : "uninstall");
+	else
+		return 0;
+	return MDP_EXIT_USAGE;
+}
+
+/* The script for the loaded profile in *text; 0 or an exit code. */
+static int boot_generate(struct cli *cli, const struct mdp_boot_opts *o, char **text, size_t *len)
+{
+	struct mdp_system s = {0};
+	struct mdp_diags d;
+	int rc, err;
+
+	if ((rc = cli_discover(cli, 0, &s)))
+		return rc;
+	mdp_diags_init(&d);
+	err = mdp_boot_script(&cli->profile, &s, o, text, len, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	mdp_system_free(&s);
+	return err == -EINVAL ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
+}
+
+static int do_boot_script(struct cli *cli)
+{
+	struct mdp_boot_opts o;
+	char exe[PATH_MAX], abs[PATH_MAX], *text = NULL;
+	size_t len;
+	int rc;
+
+	if ((rc = boot_check_opts(cli)) || (rc = boot_opts(cli, &o, exe, sizeof(exe))))
+		return rc;
+	if (cli->uninstall)
+		return boot_uninstall(cli, &o);
+	if ((rc = boot_generate(cli, &o, &text, &len)))
+		return rc;
+	if (cli->install)
+		rc = boot_install(cli, &o, text, len);
+	else if (!cli->out_file)
+		fwrite(text, 1, len, stdout);
+	else if (!(rc = write_out(cli, cli->out_file, text, len, abs, sizeof(abs)))) {
+		printf("wrote %s\n", abs);
+		next_steps(&cli->profile, &o, abs);
+	}
+	free(text);
+	return rc;
+}
+
+const struct cmd cmd_boot_script = {
+    "boot-script",
+    do_boot_script,
+    CMD_PROFILE,
+    OPT_TARGET | OPT_BINARY | OPT_WAIT_ARRAYS | OPT_RECHECK | OPT_WITH_SERVICES | OPT_OUT |
+	OPT_INSTALL | OPT_UNINSTALL,
+    1,
+    1,
+    "boot-script [options] PROFILE",
+    "a script that applies PROFILE at every boot; options: --target dsm|rc.d|systemd,\n"
+    "                               --binary PATH, --wait-arrays S, --recheck-after S, "
+    "--with-services,\n"
+    "                               -o FILE, --install, --uninstall"};

@@ -1,0 +1,630 @@
+/*
+ * boot: the boot script generator (boot.h).
+ *
+ * The script is POSIX sh (it runs under bash on DSM and under busybox ash
+ * elsewhere) in three parts: a header of comments saying what it does and
+ * how to remove it, the few values fixed at generation (binary, UUIDs,
+ * waits) in single quotes, and a fixed body. The pinned profile sits in a
+ * here-document with a quoted delimiter that no line of it equals, so its
+ * text is never expanded. Every value that goes into the script outside
+ * that here-document is checked first: code gets only a small safe set of
+ * characters, comments no control characters.
+ */
+#include "boot.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pin.h"
+
+/*
+ * DSM, as boot persistence assumes it. Nothing here was checked on a
+ * DiskStation from this project; the sources are Synology's Task
+ * Scheduler help ("Create a triggered task": Control Panel > Task
+ * Scheduler > Create > Triggered Task > User-defined script; event
+ * Boot-up; the task runs as the user chosen, here root), and public
+ * reports and scripts of DSM 6 and 7 owners:
+ * - a task's script runs under bash with neither /usr/syno/bin nor
+ *   /usr/syno/sbin on PATH, no HOME, an undefined working directory and
+ *   stdin not a tty; when it ends its process group is killed, so the
+ *   script works in the foreground only;
+ * - a non-zero exit is reported as a failed task and can mail the owner;
+ * - /etc/rc.local is ignored since DSM 6.1, /usr/local/etc/rc.d/NAME.sh
+ *   is run with start at boot and stop at shutdown on DSM 6 (DSM 7:
+ *   unconfirmed);
+ * - DSM updates wipe /opt and /root, not the volumes: a root-owned 0755
+ *   directory on a volume keeps the binary (shared folders carry ACLs and
+ *   may look group/world-writable, which the profile check refuses);
+ * - DSM writes dev.raid.speed_limit_min itself during boot, at an
+ *   undocumented moment, hence the re-check;
+ * - logger(1) is /usr/bin/logger (busybox on older releases);
+ * - tasks can reportedly be created with `synowebapi --exec
+ *   api=SYNO.Core.EventScheduler method=create version=1 ...` (DSM 7 with
+ *   -s); unverified, so the generator only prints the GUI steps.
+ * tests/cli/cases/5x-boot-*.sh run the scripts as such a task would
+ * (env -i, cwd /, under bash and busybox ash).
+ */
+const struct mdp_boot_dsm mdp_boot_dsm = {
+    .path = "/usr/syno/sbin:/usr/syno/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+	    "/sbin:/bin",
+    .rcd_dir = "/usr/local/etc/rc.d",
+    .home_dir = "/volume1/@mdprofile",
+    .task_steps = "Control Panel > Task Scheduler > Create > Triggered Task > User-defined "
+		  "script\n"
+		  "General: Task: mdprofile, User: root, Event: Boot-up, Enabled\n"
+		  "Task Settings: Run command: bash ",
+};
+
+static const char *const target_names[MDP_BOOT_COUNT] = {"dsm", "rc.d", "systemd"};
+
+const char *mdp_boot_target_name(enum mdp_boot_target t)
+{
+	return (unsigned)t < MDP_BOOT_COUNT ? target_names[t] : NULL;
+}
+
+int mdp_boot_target_parse(const char *s, enum mdp_boot_target *t)
+{
+	for (int i = 0; i < MDP_BOOT_COUNT; i++)
+		if (!strcmp(s, target_names[i])) {
+			*t = (enum mdp_boot_target)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+enum mdp_boot_target mdp_boot_target_detect(const struct mdp_root *r)
+{
+	if (mdp_root_exists(r, "/etc.defaults/VERSION"))
+		return MDP_BOOT_DSM;
+	return mdp_root_is_dir(r, "/run/systemd/system") ? MDP_BOOT_SYSTEMD : MDP_BOOT_RCD;
+}
+
+/* ---- what may go into the script -------------------------------------------------- */
+
+/* Characters a value in the script's code may hold: none is special to sh in quotes. */
+static bool code_safe(const char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("/._-+@:,=", *s))
+			return false;
+	return true;
+}
+
+/* Comments are inert to sh; what would be quoting or expansion in code is refused anyway. */
+static bool comment_safe(const char *s)
+{
+	for (; *s; s++)
+		if (iscntrl((unsigned char)*s) || strchr("'\"`$\\", *s))
+			return false;
+	return true;
+}
+
+static void refuse(struct mdp_diags *d, const char *what, const char *value, const char *rule)
+{
+	char shown[96];
+	size_t i;
+
+	/* The value may hold the newline it is refused for: show it escaped-free. */
+	for (i = 0; value[i] && i + 1 < sizeof(shown); i++)
+		shown[i] = iscntrl((unsigned char)value[i]) ? '?' : value[i];
+	shown[i] = '\0';
+	mdp_diags_add(d, NULL, 0, 0, "cannot put %s '%s%s' into a boot script: %s", what, shown,
+		      value[i] ? "..." : "", rule);
+}
+
+static const char code_rule[] = "only letters, digits and / . _ - + @ : , = are allowed";
+static const char comment_rule[] =
+    "quotes, $, backticks, backslashes and control characters such as newlines are not allowed";
+
+static void check_inputs(const struct mdp_profile *p, const struct mdp_system *s,
+			 const struct mdp_boot_opts *o, struct mdp_diags *d)
+{
+	if (o->binary[0] != '/')
+		mdp_diags_add(d, NULL, 0, 0,
+			      "--binary '%s': the boot script needs an absolute path", o->binary);
+	else if (!code_safe(o->binary))
+		refuse(d, "the binary path", o->binary, code_rule);
+	if (!code_safe(p->name))
+		refuse(d, "the profile name", p->name, code_rule);
+	if (!comment_safe(p->path))
+		refuse(d, "the profile path", p->path, comment_rule);
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		if (!code_safe(s->arrays[i].name))
+			refuse(d, "the array name", s->arrays[i].name, code_rule);
+		if (!code_safe(s->arrays[i].uuid))
+			refuse(d, "the UUID", s->arrays[i].uuid, code_rule);
+	}
+	for (size_t i = 0; i < p->n_rules; i++)
+		for (size_t k = 0; k < p->rules[i].match.n_uuids; k++)
+			if (!code_safe(p->rules[i].match.uuids[k]))
+				refuse(d, "the UUID", p->rules[i].match.uuids[k], code_rule);
+}
+
+/* ---- the script -------------------------------------------------------------------- */
+
+/* Every UUID the rules match, once each, in rule order. */
+static size_t rule_uuids(const struct mdp_profile *p, const char **v, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n_rules; i++)
+		for (size_t k = 0; k < p->rules[i].match.n_uuids; k++) {
+			const char *u = p->rules[i].match.uuids[k];
+			bool seen = false;
+			for (size_t j = 0; j < n; j++)
+				seen = seen || !strcmp(v[j], u);
+			if (!seen && n < cap)
+				v[n++] = u;
+		}
+	return n;
+}
+
+static const char *array_of(const struct mdp_system *s, const char *uuid)
+{
+	for (size_t i = 0; i < s->n_arrays; i++)
+		if (!strcmp(s->arrays[i].uuid, uuid))
+			return s->arrays[i].name;
+	return NULL;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, line, n) && (l[n] == '\n' || !l[n]))
+			return true;
+	return false;
+}
+
+/* A here-document delimiter that no line of text equals. */
+static void delimiter(const char *text, char *buf, size_t len)
+{
+	unsigned k = 0;
+
+	snprintf(buf, len, "MDPROFILE_PINNED_PROFILE");
+	while (has_line(text, buf))
+		snprintf(buf, len, "MDPROFILE_PINNED_PROFILE_%u", ++k);
+}
+
+static void header(FILE *f, const struct mdp_profile *p, const struct mdp_system *s,
+		   const struct mdp_boot_opts *o, const char **uuids, size_t n)
+{
+	char when[32] = "?";
+	time_t t = (time_t)o->when;
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(f,
+		"#!/bin/sh\n"
+		"# mdprofile boot script (target %s): applies profile %s at every boot.\n#\n"
+		"# profile:   %s, pinned below: extends flattened, array names replaced\n"
+		"#            by the UUIDs they had when this was generated\n"
+		"# from:      %s\n"
+		"# generated: %s by mdprofile %s\n"
+		"# binary:    %s\n",
+		mdp_boot_target_name(o->target), p->name, p->name, p->path, when, o->version,
+		o->binary);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = array_of(s, uuids[i]);
+		fprintf(f, "# %s %s (%s%s)\n", i ? "          " : "arrays:   ", uuids[i],
+			a ? a : "not present", " when generated");
+	}
+	if (!n)
+		fputs("# arrays:    none pinned (the rules match by level or all)\n", f);
+	fprintf(f, "# services:  %s\n#\n",
+		p->n_services ? "paused while applying, as the profile says"
+			      : "none paused (generate with --with-services to pause them)");
+}
+
+static void header_what(FILE *f, const struct mdp_boot_opts *o)
+{
+	fprintf(f,
+		"# At boot it waits up to %u s for these arrays to be assembled, applies the\n"
+		"# profile with 'mdprofile apply -'",
+		o->wait_arrays);
+	if (o->recheck_after)
+		fprintf(f,
+			", waits %u s and runs 'mdprofile diff -':\n"
+			"# values changed since (DSM sets speed_limit_min itself while it boots)\n"
+			"# are applied once more",
+			o->recheck_after);
+	fputs(".\n# Every step goes to syslog (tag mdprofile) and to stdout. Exit code 0:\n"
+	      "# everything was set; 1: a pinned array was not assembled in time (the\n"
+	      "# rest was set); 2, 3, 4: those of 'mdprofile apply' (see mdprofile --help).\n#\n",
+	      f);
+}
+
+static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp_boot_opts *o)
+{
+	const char *t = mdp_boot_target_name(o->target);
+
+	if (o->target == MDP_BOOT_DSM)
+		fputs("# Install: Control Panel > Task Scheduler > Create > Triggered Task >\n"
+		      "#   User-defined script, user root, event Boot-up, run command: bash FILE\n"
+		      "#   (FILE: this script, kept on a volume so DSM updates keep it).\n"
+		      "# Remove:  delete that task in Task Scheduler, then this file.\n",
+		      f);
+	else if (o->target == MDP_BOOT_RCD)
+		fprintf(f,
+			"# Install: as %s/mdprofile-%s.sh, mode 0755, owned by root\n"
+			"#   (run with start at boot; stop does nothing; status runs diff).\n"
+			"# Remove:  delete that file.\n",
+			mdp_boot_dsm.rcd_dir, p->name);
+	else
+		fprintf(
+		    f,
+		    "# Install: mdprofile boot-script --install --target %s %s: this script\n"
+		    "#   run with start by mdprofile-%s.service, and a udev rule that starts it\n"
+		    "#   again when a pinned array is assembled later.\n"
+		    "# Remove:  mdprofile boot-script --uninstall --target %s %s\n",
+		    t, p->name, p->name, t, p->name);
+	fputs("# Values set stay until the next reboot or 'mdprofile revert'.\n\n", f);
+}
+
+static void settings(FILE *f, const struct mdp_profile *p, const struct mdp_boot_opts *o,
+		     const char **uuids, size_t n)
+{
+	fprintf(f,
+		"PATH='%s'\nLC_ALL=C\nLANG=C\nexport PATH LC_ALL LANG\ncd / || exit 2\n\n"
+		"mdp='%s'\nname='%s'\nwait_s=%u\nrecheck_s=%u\nuuids='",
+		mdp_boot_dsm.path, o->binary, p->name, o->wait_arrays, o->recheck_after);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? " " : "", uuids[i]);
+	fputs("'\n\n", f);
+}
+
+static void profile_fn(FILE *f, const char *text)
+{
+	char delim[64];
+
+	delimiter(text, delim, sizeof(delim));
+	fprintf(f, "# The profile this script applies.\nprofile() {\n\tcat <<'%s'\n%s%s%s\n}\n\n",
+		delim, text, text[0] && text[strlen(text) - 1] != '\n' ? "\n" : "", delim);
+}
+
+/* The body: the same for every profile. */
+static const char body[] =
+    "log() {\n"
+    "\tprintf '%s\\n' \"mdprofile: $*\"\n"
+    "\tlogger -t mdprofile -- \"$*\" 2>/dev/null || :\n"
+    "}\n\n"
+    "# mdprofile CMD - with the profile on stdin; logs what it says, returns its exit code.\n"
+    "run() {\n"
+    "\tout=$(profile | \"$mdp\" \"$1\" --name \"$name\" - 2>&1)\n"
+    "\trc=$?\n"
+    "\tprintf '%s\\n' \"$out\" | while IFS= read -r line; do\n"
+    "\t\t[ -z \"$line\" ] || log \"$line\"\n"
+    "\tdone\n"
+    "\treturn \"$rc\"\n"
+    "}\n\n"
+    "# The pinned arrays not assembled yet, as 'mdprofile status --json' names them.\n"
+    "missing() {\n"
+    "\tst=$(\"$mdp\" status --json 2>/dev/null)\n"
+    "\tmiss=\n"
+    "\tfor u in $uuids; do\n"
+    "\t\tcase $st in\n"
+    "\t\t*\"\\\"uuid\\\": \\\"$u\\\"\"*) ;;\n"
+    "\t\t*) miss=\"$miss $u\" ;;\n"
+    "\t\tesac\n"
+    "\tdone\n"
+    "\techo \"${miss# }\"\n"
+    "}\n\n"
+    "wait_for_arrays() {\n"
+    "\twaited=0\n"
+    "\tmiss=$(missing)\n"
+    "\twhile [ -n \"$miss\" ] && [ \"$waited\" -lt \"$wait_s\" ]; do\n"
+    "\t\tsleep 1\n"
+    "\t\twaited=$((waited + 1))\n"
+    "\t\tmiss=$(missing)\n"
+    "\tdone\n"
+    "\t[ -n \"$miss\" ] || return 0\n"
+    "\tlog \"not assembled after ${wait_s}s, left untuned: $miss\"\n"
+    "\treturn 1\n"
+    "}\n\n"
+    "apply_or_exit() {\n"
+    "\trun apply\n"
+    "\trc=$?\n"
+    "\t[ \"$rc\" -eq 0 ] && return 0\n"
+    "\tlog \"apply failed with exit code $rc\"\n"
+    "\texit \"$rc\"\n"
+    "}\n\n"
+    "main() {\n"
+    "\tresult=0\n"
+    "\tlog \"boot: applying profile $name, pinned to: ${uuids:-no arrays}\"\n"
+    "\twait_for_arrays || result=1\n"
+    "\tapply_or_exit\n"
+    "\tif [ \"$recheck_s\" -gt 0 ]; then\n"
+    "\t\tsleep \"$recheck_s\"\n"
+    "\t\trun diff\n"
+    "\t\trc=$?\n"
+    "\t\tif [ \"$rc\" -eq 1 ]; then\n"
+    "\t\t\tlog \"values changed after apply (DSM sets some while it boots): applying again\"\n"
+    "\t\t\tapply_or_exit\n"
+    "\t\telif [ \"$rc\" -ne 0 ]; then\n"
+    "\t\t\tlog \"diff failed with exit code $rc\"\n"
+    "\t\t\tresult=$rc\n"
+    "\t\tfi\n"
+    "\tfi\n"
+    "\tlog \"done, exit code $result\"\n"
+    "\texit \"$result\"\n"
+    "}\n\n";
+
+static const char tail_dsm[] = "main\n";
+
+static const char tail_rcd[] =
+    "case ${1:-start} in\n"
+    "start) main ;;\n"
+    "stop) log \"stop: nothing to undo, the kernel forgets these values\" ;;\n"
+    "status) profile | \"$mdp\" diff --name \"$name\" - ;;\n"
+    "*)\n"
+    "\techo \"usage: $0 start|stop|status\" >&2\n"
+    "\texit 2\n"
+    "\t;;\n"
+    "esac\n";
+
+static void drop_services(struct mdp_profile *p)
+{
+	for (size_t i = 0; i < p->n_services; i++)
+		free(p->services[i].name);
+	free(p->services);
+	p->services = NULL;
+	p->n_services = 0;
+}
+
+/* Close a memstream: its text, or NULL (and freed) when writing it failed. */
+static char *mem_close(FILE *f, char **buf)
+{
+	if (fclose(f) || !*buf) {
+		free(*buf);
+		return NULL;
+	}
+	return *buf;
+}
+
+static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
+			const struct mdp_boot_opts *o, const char *yaml, char **out, size_t *len)
+{
+	const char *uuids[256];
+	size_t n = rule_uuids(p, uuids, sizeof(uuids) / sizeof(uuids[0]));
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+
+	if (!f)
+		return -ENOMEM;
+	header(f, p, s, o, uuids, n);
+	header_what(f, o);
+	header_remove(f, p, o);
+	settings(f, p, o, uuids, n);
+	profile_fn(f, yaml);
+	fputs(body, f);
+	fputs(o->target == MDP_BOOT_DSM ? tail_dsm : tail_rcd, f); /* systemd runs it with start */
+	if (!(*out = mem_close(f, &buf)))
+		return -ENOMEM;
+	*len = blen;
+	return 0;
+}
+
+int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
+		    const struct mdp_boot_opts *o, char **out, size_t *len, struct mdp_diags *d)
+{
+	size_t errors = d->n, ylen;
+	char *yaml;
+	int err;
+
+	if ((err = mdp_pin_uuids(p, s, d)))
+		return err;
+	if (!o->with_services)
+		drop_services(p);
+	check_inputs(p, s, o, d);
+	if (d->n > errors)
+		return -EINVAL;
+	if ((err = mdp_pin_write(p, &yaml, &ylen, d)))
+		return err;
+	err = write_script(p, s, o, yaml, out, len);
+	free(yaml);
+	return err;
+}
+
+/* ---- installing ----------------------------------------------------------------------- */
+
+/* systemd and udev, as generic Linux has them (systemd.unit(5), udev(7), mdadm's rules). */
+#define UNIT_DIR    "/etc/systemd/system"
+#define UDEV_DIR    "/etc/udev/rules.d"
+#define SCRIPT_DIR  "/usr/local/lib/mdprofile"
+#define SYSTEMCTL   "/bin/systemctl"
+#define SETTLE_SLOP 300 /* seconds a unit gets beyond its waits: discovery, apply, diff */
+
+static int file_at(struct mdp_boot_file *f, const char *what, unsigned mode, struct mdp_diags *d,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int file_at(struct mdp_boot_file *f, const char *what, unsigned mode, struct mdp_diags *d,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	memset(f, 0, sizeof(*f));
+	f->what = what;
+	f->mode = mode;
+	va_start(ap, fmt);
+	n = vsnprintf(f->sys, sizeof(f->sys), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(f->sys)) {
+		mdp_diags_add(d, NULL, 0, 0, "the path of the boot %s is too long", what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The script's place: on DSM next to the binary, on a volume that updates keep. */
+static int script_file(const struct mdp_profile *p, const struct mdp_boot_opts *o,
+		       struct mdp_boot_file *f, struct mdp_diags *d)
+{
+	const char *slash = strrchr(o->binary, '/');
+
+	if (o->target == MDP_BOOT_DSM)
+		return file_at(f, "script", 0755, d, "%.*s/mdprofile-%s.sh",
+			       (int)(slash ? slash - o->binary : 0), o->binary, p->name);
+	return file_at(f, "script", 0755, d, "%s/mdprofile-%s.sh",
+		       o->target == MDP_BOOT_RCD ? mdp_boot_dsm.rcd_dir : SCRIPT_DIR, p->name);
+}
+
+static char *unit_text(const struct mdp_profile *p, const struct mdp_boot_opts *o,
+		       const char *script, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	fprintf(f,
+		"# mdprofile: applies profile %s at boot (mdprofile boot-script --install).\n"
+		"# Remove: mdprofile boot-script --uninstall --target systemd %s\n"
+		"[Unit]\nDescription=mdprofile: apply profile %s to the md arrays\n"
+		"After=local-fs.target mdmonitor.service\n\n"
+		"[Service]\nType=oneshot\nExecStart=%s start\nTimeoutStartSec=%u\n\n"
+		"[Install]\nWantedBy=multi-user.target\n",
+		p->name, p->name, p->name, script, o->wait_arrays + o->recheck_after + SETTLE_SLOP);
+	return mem_close(f, &buf);
+}
+
+/* udev knows an array by mdadm's MD_UUID, 8 hex digits a group, colons between. */
+static char *rule_text(const struct mdp_profile *p, const char **uuids, size_t n, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	fprintf(f,
+		"# mdprofile: apply profile %s again when an array it pins is assembled\n"
+		"# after boot (mdprofile boot-script --install --target systemd).\n",
+		p->name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f,
+			"ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", "
+			"ENV{MD_UUID}==\"%.8s:%.8s:%.8s:%.8s\", "
+			"RUN+=\"" SYSTEMCTL " --no-block start mdprofile-%s.service\"\n",
+			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, p->name);
+	return mem_close(f, &buf);
+}
+
+void mdp_boot_files_free(struct mdp_boot_file *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(f[i].text);
+}
+
+static int systemd_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, bool texts,
+			 struct mdp_boot_file *f, size_t *n, struct mdp_diags *d)
+{
+	const char *uuids[256];
+	size_t nu = rule_uuids(p, uuids, sizeof(uuids) / sizeof(uuids[0]));
+
+	if (file_at(&f[1], "unit", 0644, d, UNIT_DIR "/mdprofile-%s.service", p->name) ||
+	    file_at(&f[2], "udev rule", 0644, d, UDEV_DIR "/90-mdprofile-%s.rules", p->name))
+		return -EINVAL;
+	/* No UUID pinned, no rule; --uninstall removes one left by an earlier install. */
+	*n = nu || !texts ? 3 : 2;
+	if (!texts)
+		return 0;
+	if (!(f[1].text = unit_text(p, o, f[0].sys, &f[1].len)))
+		return -ENOMEM;
+	if (nu && !(f[2].text = rule_text(p, uuids, nu, &f[2].len)))
+		return -ENOMEM;
+	return 0;
+}
+
+int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
+		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d)
+{
+	int err;
+
+	*n = 0;
+	if (!code_safe(p->name)) {
+		refuse(d, "the profile name", p->name, code_rule);
+		return -EINVAL;
+	}
+	if ((err = script_file(p, o, &f[0], d)))
+		return err;
+	*n = 1;
+	if (script && !(f[0].text = strndup(script, len)))
+		return -ENOMEM;
+	f[0].len = len;
+	if (o->target == MDP_BOOT_SYSTEMD && (err = systemd_files(p, o, script != NULL, f, n, d)))
+		*n = 1;
+	return err;
+}
+
+static int install_one(const struct mdp_root *r, const struct mdp_boot_file *f, struct mdp_diags *d)
+{
+	char dir[sizeof(f->sys)], why[256] = "";
+	char *slash;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s", f->sys);
+	if ((slash = strrchr(dir, '/')) && slash != dir)
+		*slash = '\0';
+	if ((err = mdp_root_mkdir_p(r, dir, 0755)) ||
+	    (err = mdp_root_replace(r, f->sys, f->text, f->len, f->mode))) {
+		mdp_diags_add(d, NULL, 0, 0, "cannot install the boot %s %s: %s", f->what, f->sys,
+			      mdp_root_strerror(-err));
+		return err;
+	}
+	/* Checked where it landed: what runs as root at boot must be root's alone. */
+	if ((err = mdp_root_trusted(r, f->sys, why, sizeof(why)))) {
+		mdp_root_unlink(r, f->sys);
+		mdp_diags_add(d, NULL, 0, 0,
+			      "refusing to install the boot %s %s: %s; others could change what "
+			      "runs as root at boot",
+			      f->what, f->sys, why[0] ? why : mdp_root_strerror(-err));
+	}
+	return err;
+}
+
+int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		     struct mdp_diags *d)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		f[i].done = !(err = install_one(r, &f[i], d));
+	return err;
+}
+
+bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name)
+{
+	char sys[512];
+
+	snprintf(sys, sizeof(sys), UNIT_DIR "/multi-user.target.wants/mdprofile-%s.service", name);
+	return mdp_root_exists(r, sys);
+}
+
+int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		       struct mdp_diags *d)
+{
+	int err = 0, e;
+
+	for (size_t i = 0; i < n; i++) {
+		f[i].done = false;
+		if (!mdp_root_exists(r, f[i].sys))
+			continue;
+		if ((e = mdp_root_unlink(r, f[i].sys))) {
+			mdp_diags_add(d, NULL, 0, 0, "cannot remove the boot %s %s: %s", f[i].what,
+				      f[i].sys, mdp_root_strerror(-e));
+			err = err ? err : e;
+		} else {
+			f[i].done = true;
+		}
+	}
+	return err;
+}

@@ -1,0 +1,127 @@
+/*
+ * boot: scripts that apply a profile again at every boot
+ * (`mdprofile boot-script`).
+ *
+ * md and dev.raid values live in the kernel and are gone after a reboot,
+ * and a reshape that takes days outlives a reboot or two. A boot script
+ * carries its profile inside itself, pinned (pin.h): extends flattened,
+ * rules that named arrays rewritten to match their UUIDs, so arrays the
+ * kernel numbers differently at the next boot get the same values. It
+ * feeds that text to `mdprofile apply -` from a binary at an absolute
+ * path; no profile file, YAML library or HOME is needed at boot.
+ *
+ * What the script does at boot is written in it: set PATH and the locale,
+ * work from /, wait for the pinned arrays, apply, wait, run `diff -` and
+ * apply once more if something (DSM) changed a value since, log every step
+ * to syslog and stdout, and exit non-zero when anything could not be set.
+ *
+ * Everything the generator assumes about DSM is in struct mdp_boot_dsm
+ * (boot.c), in one place, with where it comes from.
+ */
+#ifndef MDP_BOOT_H
+#define MDP_BOOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "discover.h"
+#include "profile.h"
+#include "root.h"
+
+enum mdp_boot_target {
+	MDP_BOOT_DSM,     /* a Task Scheduler boot-up task's script */
+	MDP_BOOT_RCD,     /* an rc.d script: start|stop|status */
+	MDP_BOOT_SYSTEMD, /* the rc.d script run by a oneshot unit, and a udev rule */
+	MDP_BOOT_COUNT,
+};
+
+struct mdp_boot_opts {
+	enum mdp_boot_target target;
+	const char *binary;     /* absolute path of mdprofile on the box */
+	unsigned wait_arrays;   /* seconds to wait for the pinned arrays */
+	unsigned recheck_after; /* seconds before the re-check; 0: none */
+	bool with_services;     /* keep the profile's services to pause */
+	const char *version;    /* mdprofile's, for the header */
+	long long when;         /* seconds since the epoch, for the header */
+};
+
+/*
+ * DSM facts boot persistence rests on. None could be checked on a
+ * DiskStation here; each field says where it comes from.
+ */
+struct mdp_boot_dsm {
+	const char *path;       /* the PATH the script sets */
+	const char *rcd_dir;    /* where DSM 6 runs NAME.sh start|stop at boot */
+	const char *home_dir;   /* a suggested home for the binary that updates keep */
+	const char *task_steps; /* the Task Scheduler clicks, one per line, ending in the
+				   start of the command line; the script's path follows */
+};
+extern const struct mdp_boot_dsm mdp_boot_dsm;
+
+/* "dsm", "rc.d", "systemd"; NULL for a value out of range. */
+const char *mdp_boot_target_name(enum mdp_boot_target t);
+/* The target named s: 0, or -EINVAL. */
+int mdp_boot_target_parse(const char *s, enum mdp_boot_target *t);
+/*
+ * The target for this system: dsm on DSM (/etc.defaults/VERSION), systemd
+ * where systemd runs (/run/systemd/system), else rc.d.
+ */
+enum mdp_boot_target mdp_boot_target_detect(const struct mdp_root *r);
+
+/*
+ * The boot script for p on system s in *out (malloc'd, NUL-terminated,
+ * *len bytes). p is pinned in place to s's UUIDs (mdp_pin_uuids) and,
+ * without o->with_services, loses its services. -EINVAL with every reason
+ * in d when a name cannot be pinned or a value that would go into the
+ * script could change what it runs (quotes, $, backticks, newlines);
+ * -ENOMEM.
+ */
+int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
+		    const struct mdp_boot_opts *o, char **out, size_t *len, struct mdp_diags *d);
+
+/*
+ * Where --install puts a target's files, and what it writes there: the
+ * script, and for systemd a unit and a udev rule. Paths are system paths
+ * (under the root); the script's: next to the binary on DSM (a volume
+ * that DSM updates keep), the rc.d directory, /usr/local/lib/mdprofile.
+ */
+#define MDP_BOOT_FILES 3
+struct mdp_boot_file {
+	char sys[4096];
+	const char *what; /* "script", "unit", "udev rule" */
+	unsigned mode;
+	char *text; /* malloc'd */
+	size_t len;
+	bool done; /* written or removed by the last install or uninstall */
+};
+
+/*
+ * The files of p's boot persistence for o->target: the script given and,
+ * for systemd, the unit and the udev rule made here (none when no UUID is
+ * pinned). With script NULL only paths are filled (for --uninstall). *n
+ * files; free them with mdp_boot_files_free. -EINVAL with a diag when a
+ * path cannot be formed, -ENOMEM.
+ */
+int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
+		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d);
+void mdp_boot_files_free(struct mdp_boot_file *f, size_t n);
+
+/*
+ * Write the files atomically under r, refusing a place others could
+ * change (mdp_root_trusted: the file and every directory down to it owned
+ * by root or the caller, not group/world-writable; an untrusted file is
+ * removed again). -errno with the file in d.
+ */
+int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		     struct mdp_diags *d);
+/*
+ * Is the systemd unit of profile name enabled (its multi-user.target.wants
+ * link exists)? Removing the unit then would leave a dangling link.
+ */
+bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name);
+/* Remove those of the files that exist. -errno with the file in d. */
+int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		       struct mdp_diags *d);
+
+#endif

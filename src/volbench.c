@@ -1,0 +1,389 @@
+/*
+ * volbench: volume throughput without the page-cache trap (volbench.h).
+ *
+ * Why each step: the write clock stops after fdatasync, as dd's
+ * conv=fdatasync does, so the figure is the disks' and not the page
+ * cache's. The read either bypasses the cache (O_DIRECT, opened anew for
+ * each run) or starts from a file whose pages were dropped and then
+ * checked with mincore(): posix_fadvise is only advice, and tmpfs keeps
+ * every page whatever it is told. No global drop_caches: on a NAS that
+ * serves clients it evicts everything they had, for one measurement.
+ */
+#include "volbench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ident.h"
+
+#define WINDOW ((uint64_t)64 << 20) /* mincore() window: 32-bit NAS boxes map little */
+
+uint64_t mdp_vb_default_size(uint64_t free_bytes)
+{
+	uint64_t s = free_bytes / 10;
+
+	if (s > MDP_VB_MAX_SIZE)
+		s = MDP_VB_MAX_SIZE;
+	return s / MDP_VB_CHUNK * MDP_VB_CHUNK;
+}
+
+double mdp_vb_mbps(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes * 1e3 / (double)ns : 0.0;
+}
+
+void mdp_vb_free(struct mdp_vb *b)
+{
+	free(b->v);
+	b->v = NULL;
+	b->n = 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- finding the volume ------------------------------------------------------ */
+
+/* /proc/mounts writes a space in a path as \040 (and tab, newline, backslash alike). */
+static void unescape_mount(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* dm-N holds an md array among its slaves (SHR: LVM over md). */
+static bool dm_on_md(const struct mdp_root *r, const char *dm)
+{
+	char path[96], **names;
+	size_t n;
+	bool md = false;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/slaves", dm);
+	if (mdp_root_list(r, path, &names, &n))
+		return false;
+	for (size_t i = 0; i < n && !md; i++)
+		md = !strncmp(names[i], "md", 2);
+	mdp_root_free_list(names, n);
+	return md;
+}
+
+/* /dev/mapper/NAME: the dm-N whose dm/name is NAME. */
+static bool mapper_on_md(const struct mdp_root *r, const char *name)
+{
+	char path[96], got[128], **blk;
+	size_t n;
+	bool md = false;
+
+	if (mdp_root_list(r, "/sys/block", &blk, &n))
+		return false;
+	for (size_t i = 0; i < n && !md; i++) {
+		if (strncmp(blk[i], "dm-", 3) || !mdp_ident_kname_ok(blk[i], strlen(blk[i])))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dm/name", blk[i]);
+		if (mdp_root_read_value(r, path, got, sizeof(got)) > 0 && !strcmp(got, name))
+			md = dm_on_md(r, blk[i]);
+	}
+	mdp_root_free_list(blk, n);
+	return md;
+}
+
+static bool on_md(const struct mdp_root *r, const char *dev)
+{
+	const char *base = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+
+	if (!strncmp(dev, "/dev/md", 7))
+		return true; /* /dev/md2, /dev/md/data */
+	if (!strncmp(dev, "/dev/dm-", 8) && mdp_ident_kname_ok(base, strlen(base)))
+		return dm_on_md(r, base);
+	if (!strncmp(dev, "/dev/mapper/", 12) && !strchr(base, '.'))
+		return mapper_on_md(r, base);
+	return false;
+}
+
+int mdp_vb_find_volume(const struct mdp_root *r, char *buf, size_t len, struct mdp_diags *d)
+{
+	char *text, *save = NULL, *line, found[4096] = "";
+	int err = mdp_root_read_all(r, "/proc/mounts", &text, NULL);
+
+	if (err) {
+		mdp_diags_add(d, "/proc/mounts", 0, 0, "cannot read it: %s",
+			      mdp_root_strerror(-err));
+		return err;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *dev = strtok(line, " "), *mnt = strtok(NULL, " ");
+		if (!dev || !mnt || !on_md(r, dev))
+			continue;
+		unescape_mount(mnt);
+		if (!found[0] || !strcmp(mnt, "/volume1"))
+			snprintf(found, sizeof(found), "%s", mnt);
+	}
+	free(text);
+	if (!found[0]) {
+		mdp_diags_add(d, NULL, 0, 0,
+			      "no mounted filesystem on an md array was found in /proc/mounts; "
+			      "give one with --path DIR");
+		return -ENOENT;
+	}
+	return mdp_root_path(r, found, buf, len);
+}
+
+/* ---- one run ----------------------------------------------------------------- */
+
+struct io {
+	struct mdp_vb *b;
+	int dirfd;
+	char *buf;
+	struct mdp_diags *d;
+};
+
+static bool stop(struct io *io)
+{
+	int sig = io->b->stop_requested ? io->b->stop_requested() : 0;
+
+	if (sig)
+		io->b->stop_signal = sig;
+	return sig != 0;
+}
+
+static int fail(struct io *io, const char *what, int err)
+{
+	mdp_diags_add(io->d, NULL, 0, 0, "%s/%s: %s failed: %s", io->b->dir, io->b->file, what,
+		      strerror(-err));
+	return err;
+}
+
+/* Write size bytes and flush them to the disks. 1 when stopped. */
+static int write_file(struct io *io, int fd, uint64_t *ns)
+{
+	uint64_t t0 = now_ns();
+
+	for (uint64_t done = 0; done < io->b->size;) {
+		ssize_t w = write(fd, io->buf, MDP_VB_CHUNK);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return fail(io, "write", w < 0 ? -errno : -ENOSPC);
+		done += (uint64_t)w;
+		if (stop(io))
+			return 1;
+	}
+	if (fdatasync(fd))
+		return fail(io, "fdatasync", -errno);
+	*ns = now_ns() - t0;
+	return 0;
+}
+
+/* Pages of fd's first size bytes still in the page cache. */
+static uint64_t resident(int fd, uint64_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *vec = malloc(WINDOW / 4096 + 1);
+	uint64_t n = 0;
+
+	if (!vec || page <= 0)
+		goto out;
+	for (uint64_t off = 0; off < size; off += WINDOW) {
+		size_t len = size - off < WINDOW ? (size_t)(size - off) : (size_t)WINDOW;
+		void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+		if (m == MAP_FAILED) {
+			n = size; /* cannot tell: count it as cached */
+			break;
+		}
+		if (!mincore(m, len, vec))
+			for (size_t i = 0; i < (len + (size_t)page - 1) / (size_t)page; i++)
+				n += vec[i] & 1;
+		munmap(m, len);
+	}
+out:
+	free(vec);
+	return n * (uint64_t)(page > 0 ? page : 4096);
+}
+
+/* tmpfs and ramfs are the page cache: nothing is ever read from a disk there. */
+static bool in_ram(int fd)
+{
+	struct statfs sf;
+
+	return !fstatfs(fd, &sf) &&
+	       ((unsigned long)sf.f_type == TMPFS_MAGIC || (unsigned long)sf.f_type == RAMFS_MAGIC);
+}
+
+/* Open the file for a read that does not come from the cache, when it can. */
+static int open_cold(struct io *io)
+{
+	int fd = openat(io->dirfd, io->b->file, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+
+	/* Linux 6.6+ accepts O_DIRECT on tmpfs, and still reads RAM. */
+	if (fd >= 0 && in_ram(fd)) {
+		io->b->method = MDP_VB_CACHED;
+		return fd;
+	}
+	if (fd >= 0) {
+		io->b->method = MDP_VB_DIRECT;
+		return fd;
+	}
+	if (errno != EINVAL)
+		return fail(io, "open", -errno);
+	if ((fd = openat(io->dirfd, io->b->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return fail(io, "open", -errno);
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	/* A hundredth left over is noise; more means the cache kept the file. */
+	io->b->method =
+	    resident(fd, io->b->size) > io->b->size / 100 ? MDP_VB_CACHED : MDP_VB_DROPPED;
+	return fd;
+}
+
+static int read_file(struct io *io, uint64_t *ns)
+{
+	uint64_t t0, done = 0;
+	int fd = open_cold(io), err = 0;
+
+	if (fd < 0)
+		return fd;
+	t0 = now_ns();
+	while (done < io->b->size) {
+		ssize_t r = read(fd, io->buf, MDP_VB_CHUNK);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			err = fail(io, "read", r < 0 ? -errno : -EIO);
+			break;
+		}
+		done += (uint64_t)r;
+		if (stop(io)) {
+			err = 1;
+			break;
+		}
+	}
+	if (!err)
+		*ns = now_ns() - t0;
+	close(fd);
+	return err;
+}
+
+static int run_one(struct io *io, struct mdp_vb_run *run)
+{
+	int fd = openat(io->dirfd, io->b->file,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int err;
+
+	if (fd < 0)
+		return fail(io, "create", -errno);
+	err = write_file(io, fd, &run->write_ns);
+	if (close(fd) && !err)
+		err = fail(io, "close", -errno);
+	if (!err)
+		err = read_file(io, &run->read_ns);
+	/* Whatever happened, the file goes. */
+	unlinkat(io->dirfd, io->b->file, 0);
+	return err;
+}
+
+/* ---- the benchmark ------------------------------------------------------------- */
+
+static int check_space(struct mdp_vb *b, int dirfd, struct mdp_diags *d)
+{
+	struct statvfs sv;
+	uint64_t margin;
+
+	if (fstatvfs(dirfd, &sv))
+		return -errno;
+	b->free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (!b->size)
+		b->size = mdp_vb_default_size(b->free_bytes);
+	margin =
+	    b->free_bytes / 100 > MDP_VB_MARGIN_BYTES ? b->free_bytes / 100 : MDP_VB_MARGIN_BYTES;
+	if (b->size < MDP_VB_MIN_SIZE || b->size > b->free_bytes ||
+	    b->free_bytes - b->size < margin) {
+		mdp_diags_add(d, NULL, 0, 0,
+			      "%s: %llu MiB free; a test of %llu MiB needs %llu MiB more to spare "
+			      "(give a smaller --size)",
+			      b->dir, (unsigned long long)(b->free_bytes >> 20),
+			      (unsigned long long)(b->size >> 20),
+			      (unsigned long long)(margin >> 20));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static void fill(char *buf)
+{
+	uint64_t x = 0x9e3779b97f4a7c15u;
+
+	/* Not zeros: a filesystem that compresses or dedups would write nothing. */
+	for (size_t i = 0; i < MDP_VB_CHUNK; i += sizeof(x)) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(buf + i, &x, sizeof(x));
+	}
+}
+
+static int open_dir(struct mdp_vb *b, struct mdp_diags *d)
+{
+	int fd = open(b->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		mdp_diags_add(d, NULL, 0, 0, "%s: %s", b->dir,
+			      errno == ENOTDIR ? "not a directory (give the directory of a "
+						 "mounted volume, never a device)"
+					       : strerror(errno));
+	return fd < 0 ? -errno : fd;
+}
+
+int mdp_vb_run(struct mdp_vb *b, struct mdp_diags *d)
+{
+	struct io io = {.b = b, .d = d};
+	void *buf = NULL;
+	int err;
+
+	b->n = 0;
+	b->stop_signal = 0;
+	b->size = (b->size + MDP_VB_CHUNK - 1) / MDP_VB_CHUNK * MDP_VB_CHUNK;
+	snprintf(b->file, sizeof(b->file), ".mdprofile-bench.%ld", (long)getpid());
+	if ((io.dirfd = open_dir(b, d)) < 0)
+		return io.dirfd;
+	if ((err = check_space(b, io.dirfd, d)))
+		goto out;
+	err = -ENOMEM;
+	if (posix_memalign(&buf, 4096, MDP_VB_CHUNK) || !(b->v = calloc(b->runs, sizeof(*b->v))))
+		goto out;
+	io.buf = buf;
+	fill(io.buf);
+	for (err = 0; b->n < b->runs && !err; b->n++)
+		err = run_one(&io, &b->v[b->n]);
+	if (err > 0) { /* stopped: the run under way does not count */
+		b->n--;
+		err = 0;
+	}
+out:
+	free(buf);
+	close(io.dirfd);
+	return err;
+}

@@ -1,0 +1,81 @@
+/*
+ * volbench: sequential write and read throughput of a volume, measured the
+ * way the seed write-up meant to (dd ... conv=fdatasync, then read it back)
+ * without its trap: a read that comes from the page cache is not the disks.
+ *
+ * A run writes a file of its own (created O_EXCL in the directory given,
+ * never a device, never elsewhere), flushes it to the disks before the
+ * clock stops, then reads it back with O_DIRECT where the filesystem
+ * allows it, else after dropping that file's pages (fsync, then
+ * posix_fadvise DONTNEED) and checking with mincore() that they are gone.
+ * Where neither holds (tmpfs, a cache that will not let go) the read figure
+ * is marked cached. The file is removed after every run, and when the
+ * caller asks to stop (a signal held pending) between two chunks.
+ */
+#ifndef MDP_VOLBENCH_H
+#define MDP_VOLBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "root.h"
+
+#define MDP_VB_CHUNK        (1u << 20)          /* bytes per write/read call */
+#define MDP_VB_MAX_SIZE     ((uint64_t)2 << 30) /* the default size's cap: 2 GiB */
+#define MDP_VB_MIN_SIZE     ((uint64_t)1 << 20)
+#define MDP_VB_MARGIN_BYTES ((uint64_t)64 << 20) /* free space left over, at least */
+
+enum mdp_vb_method {
+	MDP_VB_DIRECT,  /* O_DIRECT: the read went to the disks */
+	MDP_VB_DROPPED, /* the file's pages were dropped and found gone before reading */
+	MDP_VB_CACHED,  /* neither: the read figure is the page cache's */
+};
+
+struct mdp_vb_run {
+	uint64_t write_ns, read_ns;
+};
+
+struct mdp_vb {
+	/* in */
+	const char *dir;             /* where the test file goes (a directory) */
+	uint64_t size;               /* bytes, a multiple of MDP_VB_CHUNK; 0: the default for dir */
+	unsigned runs;               /* 1..100 */
+	int (*stop_requested)(void); /* a signal number when the caller wants out, else 0 */
+	/* out */
+	uint64_t free_bytes;
+	enum mdp_vb_method method;
+	char file[64]; /* the test file's name in dir, for messages */
+	struct mdp_vb_run *v;
+	unsigned n;
+	int stop_signal; /* the signal that stopped it, 0 when it ran to the end */
+};
+
+/*
+ * The default size for a directory with free_bytes free: 10% of it, at
+ * most 2 GiB, in whole MiB. 0 when that is under 1 MiB.
+ */
+uint64_t mdp_vb_default_size(uint64_t free_bytes);
+
+/*
+ * The mount point of the first mounted filesystem on an md array, plain or
+ * through device-mapper (SHR: LVM over md), from /proc/mounts, preferring
+ * /volume1. The path is the host path (mapped under the root). -ENOENT
+ * with a diag when there is none.
+ */
+int mdp_vb_find_volume(const struct mdp_root *r, char *buf, size_t len, struct mdp_diags *d);
+
+/*
+ * Run the benchmark. 0 with b->v filled (b->n runs; fewer and
+ * b->stop_signal set when stopped), -ENOSPC/-EINVAL/-ENOTDIR/-errno with a
+ * diag when it cannot start or a write or read fails. The test file never
+ * outlives the call. Free b->v with mdp_vb_free.
+ */
+int mdp_vb_run(struct mdp_vb *b, struct mdp_diags *d);
+void mdp_vb_free(struct mdp_vb *b);
+
+/* MB/s (decimal, as dd reports) of bytes in ns. */
+double mdp_vb_mbps(uint64_t bytes, uint64_t ns);
+
+#endif

@@ -1,0 +1,185 @@
+# bench: throughput of a volume, never the page cache taken for the disks
+# (issue 14). Figures vary; what is checked is that they are there, how each
+# read was made, and that nothing is left behind.
+fixture ds-dsm6-reshape
+SCRATCH="$WORK/scratch"
+SHM=$(mktemp -d /dev/shm/mdprofile-bench-test.XXXXXX)
+mkdir -p "$SCRATCH"
+
+# check_json METHOD...: runs present, positive, the method one of METHOD.
+cat >"$WORK/check.py" <<'EOF'
+import json, sys
+r = json.load(sys.stdin)
+assert r["method"] in sys.argv[1:], r["method"]
+assert r["read_cached"] == (r["method"] == "cached")
+assert len(r["runs"]) == 2 and r["size_bytes"] == 8 << 20
+for run in r["runs"]:
+    assert run["write_mb_s"] > 0 and run["read_mb_s"] > 0
+for k in ("write_mb_s", "read_mb_s"):
+    s = r[k]
+    assert 0 < s["min"] <= s["mean"] <= s["max"] and s["spread_pct"] >= 0
+EOF
+check_json() {
+	python3 "$WORK/check.py" "$@" <"$WORK/out" || _fail "bench --json: $(cat "$WORK/out")"
+}
+
+# On the build machine's disk: the read bypasses or drops the cache.
+run bench --path "$SCRATCH" --size 8MiB --runs 2 --json
+expect_exit 0
+check_json direct dropped
+[ -z "$(ls -A "$SCRATCH")" ] || _fail "a test file was left in $SCRATCH: $(ls -A "$SCRATCH")"
+# On tmpfs the file lives in RAM: the read is reported as cached.
+run bench --path "$SHM" --size 8MiB --runs 2 --json
+expect_exit 0
+check_json cached
+run bench --path "$SHM" --size 8MiB --runs 2
+expect_exit 0
+grep -q '^read:  mean .* (cached, not the disks)$' "$WORK/out" || _fail "text does not mark the read cached"
+[ -z "$(ls -A "$SHM")" ] || _fail "a test file was left in $SHM"
+
+# On a terminal, each run also as bars; never in a pipe.
+script -qec "cd '$SRC' && '$MDP' bench --path '$SHM' --size 8MiB --runs 2" /dev/null \
+	>"$WORK/tty" 2>&1 || _fail "bench on a tty failed: $(cat "$WORK/tty")"
+grep -q '^  1 write #* [0-9.]*' "$WORK/tty" || _fail "no bars on a tty: $(cat "$WORK/tty")"
+grep -q '^    read  #* [0-9.]*' "$WORK/tty" || _fail "no read bar on a tty"
+grep -q '#' "$WORK/out" && _fail "bars in a pipe"
+
+# SIGINT in the middle: exit 3, the file removed.
+(cd "$SRC" && exec "$MDP" --root "$ROOT" bench --path "$SHM" --size 256MiB --runs 100) \
+	>"$WORK/out" 2>"$WORK/err" &
+pid=$!
+i=0
+while [ -z "$(ls -A "$SHM")" ] && [ $i -lt 200 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+kill -INT "$pid"
+RC=0
+wait "$pid" || RC=$?
+LAST="bench (SIGINT)"
+expect_exit 3
+grep -q '^mdprofile: interrupted by SIGINT after [0-9]* runs\?; the test file was removed$' "$WORK/err" ||
+	_fail "SIGINT: $(cat "$WORK/err")"
+[ -z "$(ls -A "$SHM")" ] || _fail "SIGINT left a test file in $SHM"
+
+# Too large for the free space, not a directory, a device: refused, nothing written.
+run bench --path "$SHM" --size 1024GiB
+expect_exit 2
+grep -q "MiB free; a test of 1048576 MiB needs" "$WORK/err" || _fail "no space message: $(cat "$WORK/err")"
+[ -z "$(ls -A "$SHM")" ] || _fail "a refused run wrote to $SHM"
+run bench --path /dev/null
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: /dev/null: not a directory (give the directory of a mounted volume, never a device)
+EOF
+run bench --size 12junk
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: --size '12junk': expected a size from 1MiB to 1024GiB, such as 512MiB
+EOF
+run bench --runs 0
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: --runs '0': expected a number of runs, 1..100
+EOF
+
+# Without --path: the first mounted volume on an md array, /volume1 first.
+run bench --size 4MiB
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: /proc/mounts: cannot read it: No such file or directory
+EOF
+mkdir -p "$ROOT/volume1" "$ROOT/volume2"
+printf '%s\n' '/dev/sda1 / ext4 rw 0 0' '/dev/md3 /volume2 btrfs rw 0 0' \
+	'/dev/md2 /volume1 btrfs rw 0 0' >"$ROOT/proc/mounts"
+run bench --size 4MiB --runs 1 --json
+expect_exit 0
+python3 -c 'import json,sys; print(json.load(sys.stdin)["path"])' <"$WORK/out" | _norm /dev/stdin >"$WORK/path"
+[ "$(cat "$WORK/path")" = "@ROOT@/volume1" ] || _fail "default volume: $(cat "$WORK/path")"
+printf '%s\n' '/dev/sda1 / ext4 rw 0 0' >"$ROOT/proc/mounts"
+run bench
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: no mounted filesystem on an md array was found in /proc/mounts; give one with --path DIR
+EOF
+run diff --runs 3
+expect_exit 2
+
+# --compare: each profile applied in turn by the same transaction as apply,
+# measured, and the values from before restored at the end.
+fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running
+snapshot
+run bench --compare balanced,reshape-fast --path "$SCRATCH" --size 8MiB --runs 2
+expect_exit 0
+expect_stderr <<'EOF'
+EOF
+sed 's/write [0-9.]* MB\/s, read [0-9.]* MB\/s/write W, read R/' "$WORK/out" >"$WORK/norm"
+cat >"$WORK/want" <<'EOF'
+balanced         write W, read R; md3 reshape 4687 KiB/s
+reshape-fast     write W, read R; md3 reshape 4687 KiB/s
+reverted to the values from before
+EOF
+cmp -s "$WORK/want" "$WORK/norm" || _fail "bench --compare: $(cat "$WORK/out")"
+expect_unchanged "bench --compare"
+# md's own speed per profile, nothing written to any volume.
+run bench --compare balanced,reshape-fast --op-only --duration 1 --json
+expect_exit 0
+expect_json <<'EOF'
+{
+ "compare": [
+  {
+   "profile": "balanced",
+   "method": null,
+   "sync": [
+    {
+     "array": "md3",
+     "action": "reshape",
+     "speed_kib_s": 4687
+    }
+   ]
+  },
+  {
+   "profile": "reshape-fast",
+   "method": null,
+   "sync": [
+    {
+     "array": "md3",
+     "action": "reshape",
+     "speed_kib_s": 4687
+    }
+   ]
+  }
+ ],
+ "reverted": true
+}
+EOF
+expect_unchanged "bench --compare --op-only"
+# SIGINT in the middle of a comparison reverts.
+(cd "$SRC" && exec "$MDP" --root "$ROOT" bench --compare balanced,reshape-fast --op-only \
+	--duration 60) >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+i=0
+while ! grep -q '^state active' "$ROOT/run/mdprofile/journal" 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+kill -INT "$pid"
+RC=0
+wait "$pid" || RC=$?
+LAST="bench --compare (SIGINT)"
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: interrupted by SIGINT; reverted to the values from before
+EOF
+expect_unchanged "bench --compare interrupted"
+# A profile active before would be lost: refused.
+run apply -q balanced
+run bench --compare reshape-fast --op-only --duration 1
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: profile balanced is active; revert it first: a comparison ends by reverting to the values from before mdprofile
+EOF
+run revert -q
+expect_unchanged "refused comparison"
+rm -rf "$SHM"
