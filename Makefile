@@ -12,19 +12,22 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/mdprofile
 DOCDIR ?= $(PREFIX)/share/doc/mdprofile
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 SYSCONFDIR ?= /etc
 DESTDIR ?=
 
-# In the header of every boot script (boot-script).
-VERSION := 0.1.0
+# The version: MAJOR.MINOR.PATCH, in --version, the man pages and the tarball names.
+VERSION := $(shell cat VERSION)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := yaml-0.1 libcyaml libudev
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) -DMDP_VERSION='"$(VERSION)"' \
-	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
+# 32-bit ARM: 64-bit inodes, offsets and time (readdir fails with EOVERFLOW on a big inode).
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -Isrc $(WARN) \
+	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"' -DMDP_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -38,7 +41,9 @@ SEAM_SRC := tests/seams/fault.c
 STATIC_SEAM ?=
 
 LIB_SRC := $(sort $(wildcard src/*.c))
-CMD_SRC := $(sort $(wildcard cmd/*.c))
+# The shipped profiles compiled in (cmd/builtin.h), generated into the build tree.
+GEN_PROFILES := build/gen/profiles.c
+CMD_SRC := $(sort $(wildcard cmd/*.c)) $(GEN_PROFILES)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_SUPPORT := $(sort $(wildcard tests/unit/support_*.c))
 
@@ -57,7 +62,8 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
-	install static format clean valgrind
+	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
+	ship-check oldkernel-check need-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -66,8 +72,23 @@ all: mdprofile
 deps:
 	@sh tests/deps.sh
 
+# Missing packages stop the build before the first compile, by name (tools/need.sh).
+NEED_LIBS := cmd:$(PKG_CONFIG):pkg-config pc:yaml-0.1:libyaml-dev pc:libcyaml:libcyaml-dev
+NEED := cmd:$(CC):gcc $(NEED_LIBS) pc:libudev:libudev-dev
+NEED_STATIC ?= cmd:$(CC):gcc $(NEED_LIBS)
+NEED_TARGET ?= deps
+need:
+	@sh tools/need.sh deps $(NEED)
+need-static:
+	@sh tools/need.sh $(NEED_TARGET) $(NEED_STATIC)
+
+$(GEN_PROFILES): tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml))
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	@sh tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml)) >$@
+
 # ---- release build ---------------------------------------------------------
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c | need
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -127,7 +148,10 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
 		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec 50-stdin \
 		51-boot-script 53-boot-install 55-status-truth 57-status-watch 58-status-prometheus \
+		61-help-version 62-completion 63-did-you-mean \
 		|| $(VG_REPORT)
+	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
+		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)
 
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----
 # STATIC_SEAM=1 adds the fault seam for the lab, which builds in a directory of its own.
@@ -136,16 +160,76 @@ ifeq ($(STATIC),build/static)
 $(error STATIC_SEAM=1 needs a build dir of its own (STATIC=DIR): build/static is the NAS build)
 endif
 endif
-$(STATIC)/%.o: %.c
+$(STATIC)/%.o: %.c | need-static
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV $(if $(STATIC_SEAM),$(SEAM)) -O2 \
+	@$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV -DMDP_STATIC $(if $(STATIC_SEAM),$(SEAM)) -O2 \
 		$(shell $(PKG_CONFIG) --cflags yaml-0.1 libcyaml) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(STATIC)/mdprofile: $(STATIC_OBJ)
 	$(CC) -static -o $@ $^ -lcyaml -lyaml
 
 static: $(STATIC)/mdprofile
+
+# ---- cross builds for ARM NAS boxes (make cross ARCH=aarch64|armhf) ---------
+# Debian's cross compilers and multiarch libyaml/libcyaml (make cross-deps), the
+# same static build as above in build/ARCH. build/ARCH-test adds the fault seam
+# so the whole CLI suite can run there under qemu-user (make cross-check).
+ARCH ?= aarch64
+CROSS_ARCHES := aarch64 armhf
+CROSS_TRIPLET_aarch64 := aarch64-linux-gnu
+CROSS_TRIPLET_armhf := arm-linux-gnueabihf
+CROSS_QEMU_aarch64 := qemu-aarch64-static
+CROSS_QEMU_armhf := qemu-arm-static
+CROSS_DEB_aarch64 := arm64
+CROSS_DEB_armhf := armhf
+CROSS_OK = $(or $(CROSS_TRIPLET_$(ARCH)),$(error ARCH=$(ARCH): use one of $(CROSS_ARCHES)))
+CROSS_LIB = file:/usr/lib/$(CROSS_OK)/lib$(1).a:lib$(1)-dev:$(CROSS_DEB_$(ARCH))
+CROSS_MAKE = $(MAKE) --no-print-directory static CC=$(CROSS_OK)-gcc NEED_TARGET=cross-deps \
+	NEED_STATIC="cmd:$(CROSS_OK)-gcc:gcc-$(CROSS_OK) $(call CROSS_LIB,yaml) $(call CROSS_LIB,cyaml)"
+
+cross:
+	@$(CROSS_MAKE) STATIC=build/$(ARCH)
+
+cross-test-bin:
+	@$(CROSS_MAKE) STATIC=build/$(ARCH)-test STATIC_SEAM=1
+
+cross-deps:
+	@sh tests/deps.sh --cross
+
+# The CLI suite on the cross binaries under qemu-user: every case on the seam build,
+# the release cases (the copied binary alone, the seam absent) on the shipped one.
+cross-check: cross cross-test-bin
+	@echo "== CLI suite on build/$(ARCH)-test under $(CROSS_QEMU_$(ARCH))"
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)-test/mdprofile
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)/mdprofile $(CLI_RELEASE)
+
+# The release cases on the shipped x86_64 static binary.
+cli-static: static
+	@sh tests/cli/run.sh $(STATIC)/mdprofile $(CLI_RELEASE)
+
+# The whole CLI suite on the x86_64 static build as if on Linux 3.10: every system call
+# added since fails with ENOSYS (tests/oldkernel), so the fallbacks are what run.
+build/oldkernel: tests/oldkernel/oldkernel.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
+
+oldkernel-check: build/oldkernel
+	@$(MAKE) --no-print-directory static STATIC=build/x86_64-test STATIC_SEAM=1
+	@echo "== CLI suite on build/x86_64-test with Linux 3.10's system calls"
+	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh build/x86_64-test/mdprofile
+
+# A build without its packages must stop at once, naming them and make deps.
+need-check:
+	@out=$$($(MAKE) --no-print-directory -s need PKG_CONFIG_LIBDIR=/nonexistent 2>&1) && \
+		{ echo "need-check: make need passed without libraries" >&2; exit 1; }; \
+	echo "$$out" | grep -q 'missing build dependencies: libyaml-dev libcyaml-dev libudev-dev$$' && \
+	echo "$$out" | grep -q "make deps" || { echo "need-check: got: $$out" >&2; exit 1; }
+	@echo "need-check: a missing package stops the build, named"
+
+# Everything a release ships: the three static binaries, built and tested.
+ship-check: cli-static oldkernel-check need-check
+	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
 
 # ---- tests -----------------------------------------------------------------
 unit: $(UNIT_BIN)
@@ -168,7 +252,8 @@ schema: mdprofile
 	@python3 tests/schema/differential.py ./mdprofile
 
 check-fast: deps
-	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind
+	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind man-lint \
+		install-check ship-check
 
 check: check-fast
 	@$(MAKE) --no-print-directory vm-check
@@ -177,15 +262,92 @@ check: check-fast
 -include tests/vm/vm.mk
 -include tests/bench/bench.mk
 
-# ---- install ---------------------------------------------------------------
-install: mdprofile
+# ---- man pages, completion, install ------------------------------------------
+MAN_SRC := man/mdprofile.8 man/mdprofile.yaml.5
+MAN := $(MAN_SRC:man/%=build/man/%)
+
+build/man/%: man/% VERSION
+	@mkdir -p $(@D)
+	@sed 's/@VERSION@/$(VERSION)/' $< >$@
+
+man: $(MAN)
+
+# mandoc's own lint, warnings and worse; both pages must be clean.
+man-lint: $(MAN)
+	@mandoc -Tlint -Wwarning $(MAN)
+	@echo "man: $(words $(MAN)) pages lint clean"
+
+INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DOCDIR) \
+	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile
+
+install: mdprofile $(MAN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/schema \
-		$(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 mdprofile $(DESTDIR)$(BINDIR)/mdprofile
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 build/man/mdprofile.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 build/man/mdprofile.yaml.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 completion/mdprofile.bash $(DESTDIR)$(BASHCOMPDIR)/mdprofile
+
+# Everything install put down, and the directories of mdprofile's own.
+uninstall:
+	rm -rf $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
+
+# install then uninstall into a scratch DESTDIR: nothing may be left.
+install-check:
+	@rm -rf build/destdir
+	@$(MAKE) --no-print-directory -s install DESTDIR=$(CURDIR)/build/destdir >/dev/null
+	@test -x build/destdir$(BINDIR)/mdprofile && \
+		test -s build/destdir$(MANDIR)/man8/mdprofile.8 && \
+		test -s build/destdir$(BASHCOMPDIR)/mdprofile
+	@$(MAKE) --no-print-directory -s uninstall DESTDIR=$(CURDIR)/build/destdir >/dev/null
+	@left=$$(find build/destdir -type f); [ -z "$$left" ] || \
+		{ echo "uninstall left: $$left" >&2; exit 1; }
+	@echo "install-check: install and uninstall leave nothing behind"
+
+# ---- release tarballs ----------------------------------------------------------
+# make dist: one tarball per architecture (x86_64, aarch64, armv7) with the stripped
+# static binary, the man pages, the profiles as examples, the completion and the
+# README, and SHA256SUMS beside them. Names: mdprofile-VERSION-ARCH.tar.gz.
+DIST := build/dist
+DIST_ARCH_x86_64 := build/static
+DIST_ARCH_aarch64 := build/aarch64
+DIST_ARCH_armv7 := build/armhf
+DIST_STRIP_x86_64 := strip
+DIST_STRIP_aarch64 := aarch64-linux-gnu-strip
+DIST_STRIP_armv7 := arm-linux-gnueabihf-strip
+# A NAS has little room to spare: each stripped binary stays under 1.5 MiB.
+DIST_MAX_BYTES := 1572864
+
+dist: $(MAN)
+	@$(MAKE) --no-print-directory static
+	@$(MAKE) --no-print-directory cross ARCH=aarch64
+	@$(MAKE) --no-print-directory cross ARCH=armhf
+	@rm -rf $(DIST) && mkdir -p $(DIST)
+	@set -e; for a in x86_64 aarch64 armv7; do \
+		case $$a in \
+		x86_64) bin=$(DIST_ARCH_x86_64) strip=$(DIST_STRIP_x86_64) ;; \
+		aarch64) bin=$(DIST_ARCH_aarch64) strip=$(DIST_STRIP_aarch64) ;; \
+		armv7) bin=$(DIST_ARCH_armv7) strip=$(DIST_STRIP_armv7) ;; \
+		esac; \
+		d=mdprofile-$(VERSION)-$$a; t=$(DIST)/tmp/$$d; \
+		mkdir -p $$t/man $$t/profiles $$t/completion; \
+		$$strip -o $$t/mdprofile $$bin/mdprofile; \
+		size=$$(wc -c <$$t/mdprofile); echo "  $$d: stripped binary $$size bytes"; \
+		[ $$size -le $(DIST_MAX_BYTES) ] || { echo "dist: $$a binary over 1.5 MiB" >&2; exit 1; }; \
+		cp $(MAN) $$t/man/; cp profiles/*.yaml $$t/profiles/; \
+		cp completion/mdprofile.bash $$t/completion/mdprofile; cp README.md docs/dsm.md $$t/; \
+		tar -C $(DIST)/tmp --sort=name --owner=0 --group=0 --numeric-owner \
+			--mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) \
+			-cf - $$d | gzip -9n >$(DIST)/$$d.tar.gz; \
+	done
+	@rm -rf $(DIST)/tmp
+	@cd $(DIST) && sha256sum *.tar.gz >SHA256SUMS && cat SHA256SUMS
 
 format:
 	clang-format -i src/*.c src/*.h cmd/*.c cmd/*.h tests/unit/*.c tests/seams/*.c

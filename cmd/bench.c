@@ -487,7 +487,7 @@ const struct cmd cmd_bench = {
     OPT_BENCH,
     0,
     0,
-    "bench [--path DIR] [--size SIZE] [--runs N] [--compare PROFILE,...] "
-    "[--op-only] [--duration S]",
-    "write and read speed of a volume (not the page cache), and of a running "
-    "RAID operation, per profile"};
+    "bench [options]",
+    "write and read speed of a volume, never the page cache's; options: --path DIR,\n"
+    "                               --size SIZE, --runs N, --compare PROFILE,..., --op-only,\n"
+    "                               --duration S"};

@@ -85,9 +85,36 @@ static int load_stdin(struct cli *cli, struct mdp_profile *p, struct mdp_diags *
 	return err;
 }
 
+/*
+ * A root-run tool must not take orders from a file others can edit: a
+ * command that changes the system refuses it. One that only reads warns
+ * and reads it anyway, so an owner can still look at such a profile.
+ */
+static int check_perms(struct cli *cli, const char *file, const struct mdp_profile *p,
+		       struct mdp_diags *d)
+{
+	struct mdp_diags w;
+	char line[1024], *cut;
+	int err;
+
+	if (geteuid() != 0 || !mdp_root_is_real(&cli->root))
+		return 0;
+	if (cli->mutating)
+		return file ? mdp_profile_check_perms(file, d) : mdp_profile_check_perms_all(p, d);
+	mdp_diags_init(&w);
+	err = file ? mdp_profile_check_perms(file, &w) : mdp_profile_check_perms_all(p, &w);
+	for (size_t i = 0; err && i < w.n; i++) {
+		mdp_diag_format(&w.v[i], line, sizeof(line));
+		if ((cut = strstr(line, "refusing profile: ")))
+			memmove(cut, cut + 18, strlen(cut + 18) + 1);
+		cli_err(cli, "warning: %s; read anyway; apply refuses it", line);
+	}
+	mdp_diags_free(&w);
+	return 0;
+}
+
 int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 {
-	bool guard = geteuid() == 0 && mdp_root_is_real(&cli->root);
 	struct mdp_diags d;
 	char path[PATH_MAX];
 	int err;
@@ -96,19 +123,19 @@ int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 	if (!strcmp(arg, "-")) {
 		err = load_stdin(cli, p, &d);
 		/* Its parents, if it extends any, are files: files[0] is stdin itself. */
-		for (size_t i = 1; !err && guard && i < p->n_files; i++)
-			if ((err = mdp_profile_check_perms(p->files[i], &d)))
+		for (size_t i = 1; !err && i < p->n_files; i++)
+			if ((err = check_perms(cli, p->files[i], NULL, &d)))
 				mdp_profile_free(p);
 		goto out;
 	}
 	err = mdp_profile_find(&cli->dirs, arg, path, sizeof(path), &d);
-	/* A root-run tool must not take orders from a file others can edit. */
-	if (!err && guard)
-		err = mdp_profile_check_perms(path, &d);
+	/* Refused before it is read; a warning is given once, with its parents', below. */
+	if (!err && cli->mutating)
+		err = check_perms(cli, path, NULL, &d);
 	if (!err)
 		err = mdp_profile_load(&cli->dirs, path, p, &d);
 	/* Parents reached through extends are orders too. */
-	if (!err && guard && (err = mdp_profile_check_perms_all(p, &d)))
+	if (!err && (err = check_perms(cli, NULL, p, &d)))
 		mdp_profile_free(p);
 out:
 	if (err && !d.n)

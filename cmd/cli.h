@@ -70,6 +70,7 @@ struct cli {
 	/* global options */
 	struct mdp_root root;
 	struct mdp_profile_dirs dirs;
+	const char *dir_source[4]; /* per dir, for list: "--profiles", "etc" or "shipped" */
 	char dir_buf[3][PATH_MAX + 64];
 	bool json;
 	int verbose;             /* -1 quiet, 0 normal, 1 verbose */
@@ -78,6 +79,7 @@ struct cli {
 	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
 	/* command options */
 	bool dry_run;
+	bool mutating; /* the command changes the system (it holds the lock) */
 	bool yaml;
 	bool until_idle;
 	unsigned interval_ms; /* --interval, 0 = the command's default */

@@ -16,12 +16,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "commands.h"
 #include "num.h"
 
+static const struct cmd cmd_help;
+
 static const struct cmd *const commands[] = {
-    &cmd_list,   &cmd_show,    &cmd_check,  &cmd_diff,  &cmd_apply,
-    &cmd_revert, &cmd_recover, &cmd_status, &cmd_bench, &cmd_boot_script,
+    &cmd_list,    &cmd_show,   &cmd_check, &cmd_diff,        &cmd_apply, &cmd_revert,
+    &cmd_recover, &cmd_status, &cmd_bench, &cmd_boot_script, &cmd_help,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -35,7 +38,8 @@ static void usage_all(FILE *f)
 	      f);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-28s %s\n", commands[i]->usage, commands[i]->help);
-	fputs("\noptions may also follow the command; '--' ends them.\n"
+	fputs("\noptions may also follow the command; '--' ends them. --version: the version and\n"
+	      "build; mdprofile help COMMAND or COMMAND --help: that command's usage.\n"
 	      "exit codes: 0 ok/in sync, 1 changes pending, 2 usage or profile error,\n"
 	      "3 failed and rolled back, 4 rollback incomplete\n",
 	      f);
@@ -66,14 +70,42 @@ static void setup_dirs(struct cli *cli, const char *user_dir)
 {
 	size_t n = 0;
 
-	if (user_dir)
+	if (user_dir) {
+		cli->dir_source[n] = "--profiles";
 		cli->dirs.dirs[n++] = user_dir;
+	}
 	if (!mdp_root_path(&cli->root, MDP_SYSCONFDIR "/mdprofile/profiles", cli->dir_buf[0],
-			   sizeof(cli->dir_buf[0])))
+			   sizeof(cli->dir_buf[0]))) {
+		cli->dir_source[n] = "etc";
 		cli->dirs.dirs[n++] = cli->dir_buf[0];
+	}
 	shipped_dir(cli->dir_buf[1], sizeof(cli->dir_buf[1]));
+	cli->dir_source[n] = "shipped";
 	cli->dirs.dirs[n++] = cli->dir_buf[1];
 	cli->dirs.n = n;
+	cli->dirs.builtins = cli_builtins;
+	cli->dirs.n_builtins = cli_n_builtins;
+}
+
+/* How this binary was built: what a bug report needs first. */
+static void print_version(void)
+{
+#ifdef MDP_STATIC
+	const char *kind = "static";
+#else
+	const char *kind = "dynamic";
+#endif
+#ifdef MDP_NO_UDEV
+	const char *disc = "sysfs walk";
+#else
+	const char *disc = "libudev";
+#endif
+	printf("mdprofile %s (%s, %s)\n", MDP_VERSION, kind, disc);
+}
+
+static void print_cmd_help(const struct cmd *c)
+{
+	printf("usage: mdprofile [options] %s\n  %s\n", c->usage, c->help);
 }
 
 static int parse_seconds(const char *s, unsigned *ms)
@@ -93,6 +125,37 @@ static const struct cmd *find_cmd(const char *name)
 			return commands[i];
 	return NULL;
 }
+
+/* One line: what was not found and, when one is close, what was meant. */
+static int unknown_cmd(struct cli *cli, const char *ctx, const char *name)
+{
+	const char *names[N_COMMANDS], *near;
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i]->name;
+	if ((near = mdp_ident_suggest(name, names, N_COMMANDS)))
+		cli_err(cli, "%sunknown command '%s' (did you mean '%s'?)", ctx, name, near);
+	else
+		cli_err(cli, "%sunknown command '%s' (see mdprofile --help)", ctx, name);
+	return MDP_EXIT_USAGE;
+}
+
+static int do_help(struct cli *cli)
+{
+	const struct cmd *c;
+
+	if (cli->argc < 2) {
+		usage_all(stdout);
+		return MDP_EXIT_OK;
+	}
+	if (!(c = find_cmd(cli->argv[1])))
+		return unknown_cmd(cli, "help: ", cli->argv[1]);
+	print_cmd_help(c);
+	return MDP_EXIT_OK;
+}
+
+static const struct cmd cmd_help = {
+    "help", do_help, 0, 0, 0, 1, "help [COMMAND]", "show how to use mdprofile or one command"};
 
 /* ---- options ------------------------------------------------------------------ */
 
@@ -119,6 +182,7 @@ enum {
 	O_BENCH_COMPARE,
 	O_BENCH_OP_ONLY,
 	O_BENCH_DURATION,
+	O_VERSION,
 	O_UNTIL_IDLE,
 	O_INTERVAL,
 	O_WATCH,
@@ -152,6 +216,7 @@ static const struct option long_opts[] = {
     {"compare", required_argument, NULL, O_BENCH_COMPARE},
     {"op-only", no_argument, NULL, O_BENCH_OP_ONLY},
     {"duration", required_argument, NULL, O_BENCH_DURATION},
+    {"version", no_argument, NULL, O_VERSION},
     {"until-idle", no_argument, NULL, O_UNTIL_IDLE},
     {"interval", required_argument, NULL, O_INTERVAL},
     {"watch", no_argument, NULL, O_WATCH},
@@ -164,8 +229,6 @@ static const struct {
 	int val;
 	unsigned bit;
 } cmd_opt_bits[] = {
-    {O_DRY_RUN, OPT_DRY_RUN},
-    {O_YAML, OPT_YAML},
     {O_TARGET, OPT_TARGET},
     {O_BINARY, OPT_BINARY},
     {O_WAIT_ARRAYS, OPT_WAIT_ARRAYS},
@@ -193,7 +256,7 @@ static const struct {
 struct args {
 	const char *root_dir, *prof_dir;
 	unsigned opts; /* enum cmd_opts seen */
-	bool help;
+	bool help, version;
 	char **pos; /* positional arguments in order: the command, then its arguments */
 	int n_pos;
 };
@@ -362,6 +425,9 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case 'h':
 		a->help = true;
 		break;
+	case O_VERSION:
+		a->version = true;
+		break;
 	default:
 		return MDP_EXIT_USAGE; /* getopt said what */
 	}
@@ -480,6 +546,7 @@ static int setup(struct cli *cli, const struct cmd *c)
 	/* bench --compare applies profiles: it needs all that apply needs. */
 	if (cli->bench_compare)
 		flags |= CMD_TXN | CMD_RECOVER;
+	cli->mutating = (flags & CMD_LOCK) != 0;
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;
@@ -570,16 +637,18 @@ static int run(struct cli *cli, struct args *a)
 	const struct cmd *c;
 	int rc;
 
+	if (a->version) {
+		print_version();
+		return MDP_EXIT_OK;
+	}
 	if (!a->n_pos) {
 		usage_all(a->help ? stdout : stderr);
 		return a->help ? MDP_EXIT_OK : MDP_EXIT_USAGE;
 	}
-	if (!(c = find_cmd(a->pos[0]))) {
-		cli_err(cli, "unknown command '%s' (see mdprofile --help)", a->pos[0]);
-		return MDP_EXIT_USAGE;
-	}
+	if (!(c = find_cmd(a->pos[0])))
+		return unknown_cmd(cli, "", a->pos[0]);
 	if (a->help) {
-		printf("usage: mdprofile [options] %s\n  %s\n", c->usage, c->help);
+		print_cmd_help(c);
 		return MDP_EXIT_OK;
 	}
 	if ((rc = check_args(cli, c, a)))

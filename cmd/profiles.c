@@ -17,14 +17,6 @@
 
 /* ---- list ------------------------------------------------------------------ */
 
-static bool seen(char **names, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -70,73 +62,122 @@ static const char *first_line(const char *text, char *buf, size_t len)
 	return render_safe(line, buf, len);
 }
 
-static void list_one(struct cli *cli, struct json *j, const char *dir, const char *name)
+/* One profile list found: where it is and what kind of place that is. */
+struct found {
+	char *name;
+	char path[PATH_MAX + 64];
+	const char *source; /* "--profiles", "etc", "shipped" or "built-in" */
+};
+
+static void list_one(struct cli *cli, struct json *j, const struct found *f)
 {
 	struct mdp_profile p = {0};
 	struct mdp_diags d;
-	char path[4200], safe[512];
+	char safe[512];
 	bool ok;
 
-	snprintf(path, sizeof(path), "%s/%s.yaml", dir, name);
 	mdp_diags_init(&d);
-	ok = mdp_profile_load(&cli->dirs, path, &p, &d) == 0;
+	ok = mdp_profile_load(&cli->dirs, f->path, &p, &d) == 0;
 	mdp_diags_free(&d);
 	const char *desc = ok && p.description ? p.description : "";
 	if (cli->json) {
 		json_obj(j);
-		json_kstr(j, "name", name);
-		json_kstr(j, "path", path);
+		json_kstr(j, "name", f->name);
+		json_kstr(j, "path", f->path);
+		json_kstr(j, "source", f->source);
 		json_kbool(j, "valid", ok);
 		json_kstr(j, "description", desc);
 		json_end(j);
 	} else {
-		printf("%-16s %s%s", name, first_line(desc, safe, sizeof(safe)),
+		printf("%-16s %-10s %s%s", f->name, f->source, first_line(desc, safe, sizeof(safe)),
 		       ok ? "" : "(invalid: see mdprofile check)");
 		if (cli->verbose > 0)
-			printf("  [%s]", path);
+			printf("  [%s]", render_safe(f->path, safe, sizeof(safe)));
 		putchar('\n');
 	}
 	if (ok)
 		mdp_profile_free(&p);
 }
 
-static int do_list(struct cli *cli)
+/* Add name unless an earlier place had it: the first one shadows later ones, as lookup does. */
+static int add_found(struct found **all, size_t *n, char *name, const char *path,
+		     const char *source)
 {
-	char **all = NULL;
-	size_t n_all = 0;
-	struct json j;
+	struct found *nv;
 
-	if (cli->json) {
-		cli_json_begin(cli, &j);
-		json_arr(&j);
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*all)[i].name, name)) {
+			free(name);
+			return 0;
+		}
+	if (!(nv = realloc(*all, (*n + 1) * sizeof(**all)))) {
+		free(name);
+		return -ENOMEM;
 	}
+	*all = nv;
+	nv[*n].name = name;
+	nv[*n].source = source;
+	snprintf(nv[*n].path, sizeof(nv[*n].path), "%s", path);
+	(*n)++;
+	return 0;
+}
+
+/* Every profile name in the dirs, then the built-ins, first place first. */
+static int find_all(struct cli *cli, struct found **all, size_t *n_all)
+{
+	char path[PATH_MAX + 64];
+	int err = 0;
+
 	for (size_t i = 0; i < cli->dirs.n; i++) {
 		char **names;
 		size_t n;
 		dir_profiles(cli->dirs.dirs[i], &names, &n);
 		for (size_t k = 0; k < n; k++) {
-			/* A name found earlier shadows later ones, as lookup does. */
-			if (seen(all, n_all, names[k])) {
+			snprintf(path, sizeof(path), "%s/%s.yaml", cli->dirs.dirs[i], names[k]);
+			if (!err)
+				err = add_found(all, n_all, names[k], path, cli->dir_source[i]);
+			else
 				free(names[k]);
-				continue;
-			}
-			list_one(cli, &j, cli->dirs.dirs[i], names[k]);
-			char **nv = realloc(all, (n_all + 1) * sizeof(*all));
-			if (!nv) {
-				free(names[k]);
-				continue;
-			}
-			all = nv;
-			all[n_all++] = names[k];
 		}
 		free(names);
 	}
-	if (cli->json)
-		json_end(&j);
+	for (size_t i = 0; !err && i < cli->dirs.n_builtins; i++) {
+		const char *name = cli->dirs.builtins[i].name;
+		char *dup = strdup(name);
+		snprintf(path, sizeof(path), MDP_BUILTIN_PREFIX "%s", name);
+		err = dup ? add_found(all, n_all, dup, path, "built-in") : -ENOMEM;
+	}
+	return err;
+}
+
+static int do_list(struct cli *cli)
+{
+	struct found *all = NULL;
+	size_t n_all = 0;
+	struct json j;
+	int rc = MDP_EXIT_OK;
+
+	if (find_all(cli, &all, &n_all)) {
+		cli_err(cli, "out of memory while listing profiles");
+		rc = MDP_EXIT_FAILED;
+	} else if (!n_all) {
+		cli_err(cli,
+			"no profiles found: none built in and none in the profile directories");
+		rc = MDP_EXIT_USAGE;
+	} else {
+		if (cli->json) {
+			cli_json_begin(cli, &j);
+			json_arr(&j);
+		}
+		for (size_t i = 0; i < n_all; i++)
+			list_one(cli, &j, &all[i]);
+		if (cli->json)
+			json_end(&j);
+	}
 	for (size_t i = 0; i < n_all; i++)
-		free(all[i]);
+		free(all[i].name);
 	free(all);
-	return MDP_EXIT_OK;
+	return rc;
 }
 
 const struct cmd cmd_list = {"list", do_list, 0,      0,

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 static bool is_lower(char c)
 {
@@ -184,4 +185,48 @@ bool mdp_ident_profile_name_ok(const char *name)
 		return false;
 	n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
 	return n && !name[n] && name[0] != '.' && name[0] != '-' && n <= 64;
+}
+
+/* Levenshtein distance, capped: names longer than 64 are never close. */
+static unsigned ident_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned row[65], prev;
+
+	if (la > 64 || lb > 64)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned sub = prev + (a[i - 1] != b[j - 1]);
+			unsigned del = row[j] + 1, ins = row[j - 1] + 1;
+			prev = row[j];
+			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+	}
+	return row[lb];
+}
+
+const char *mdp_ident_suggest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	unsigned best_score = 3;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *f = cands[i];
+		unsigned score = ident_distance(word, f);
+		size_t lk = strlen(word), lf = strlen(f);
+		if (!strcasecmp(word, f))
+			score = 0;
+		else if (score > 2 && lk >= 4 && lf >= 4 && (strstr(word, f) || strstr(f, word)))
+			score = 2;
+		if (score < best_score && score < lf) {
+			best = f;
+			best_score = score;
+		}
+	}
+	return best;
 }

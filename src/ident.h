@@ -68,4 +68,11 @@ const char *mdp_ident_service_pkg(const char *name);
 /* A profile name (extends, lookup by name): [A-Za-z0-9._-], no leading '.' or '-', <= 64. */
 bool mdp_ident_profile_name_ok(const char *name);
 
+/*
+ * The candidate a mistyped word most likely meant, for "did you mean": at
+ * most two edits away, the same but for case, or one containing the other
+ * ("read_ahead_kb" -> "read_ahead"). NULL when nothing is close.
+ */
+const char *mdp_ident_suggest(const char *word, const char *const *cands, size_t n);
+
 #endif

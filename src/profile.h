@@ -127,16 +127,42 @@ struct mdp_profile {
 	size_t n_files;
 };
 
-/* Where profiles are looked up by name, in order. */
-struct mdp_profile_dirs {
-	const char *dirs[4];
-	size_t n;
+/*
+ * A profile compiled into the binary (the shipped ones), so that one copied
+ * file works alone. It is found after every directory: a file of the same
+ * name there overrides it.
+ */
+struct mdp_builtin {
+	const char *name; /* "reshape-fast" */
+	const char *text; /* the YAML */
+	size_t len;
 };
 
 /*
+ * The path a built-in profile is known by ("built-in:reshape-fast"): no '/'
+ * and no ".yaml", so no profile argument or directory entry can spell it.
+ */
+#define MDP_BUILTIN_PREFIX "built-in:"
+
+/* Where profiles are looked up by name, in order: dirs, then builtins. */
+struct mdp_profile_dirs {
+	const char *dirs[4];
+	size_t n;
+	const struct mdp_builtin *builtins;
+	size_t n_builtins;
+};
+
+/* The built-in profile a path names (MDP_BUILTIN_PREFIX NAME), or NULL. */
+const struct mdp_builtin *mdp_profile_builtin(const struct mdp_profile_dirs *dirs,
+					      const char *path);
+/* path names a built-in profile (whether or not one of that name exists). */
+bool mdp_profile_is_builtin(const char *path);
+
+/*
  * Resolve a profile argument: contains '/' or ends in ".yaml" -> that file;
- * otherwise NAME.yaml in each dir in order. Writes the path on success;
- * -ENOENT when not found (a diag says where it looked).
+ * otherwise NAME.yaml in each dir in order, then the built-in NAME
+ * (MDP_BUILTIN_PREFIX NAME). Writes the path on success; -ENOENT when not
+ * found (a diag says where it looked).
  */
 int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path, size_t len,
 		     struct mdp_diags *d);
@@ -156,6 +182,7 @@ void mdp_profile_free(struct mdp_profile *p);
 /*
  * Refuse a profile file or directory that is group/world-writable or not
  * owned by root (only meaningful when running as root on the real root).
+ * A built-in profile passes: it is part of the binary.
  * -EPERM with a diag that says which path and why.
  */
 int mdp_profile_check_perms(const char *path, struct mdp_diags *d);

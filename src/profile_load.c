@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,7 +32,8 @@ struct frame {
 	const char *name;
 	dev_t dev;
 	ino_t ino;
-	bool has_id; /* false for a profile loaded from memory */
+	bool has_id;                  /* false for a profile loaded from memory */
+	const struct mdp_builtin *bi; /* a built-in profile: its identity */
 };
 
 struct loader {
@@ -41,6 +43,8 @@ struct loader {
 
 static int load_path(const struct loader *L, const char *path, const struct frame *up,
 		     struct mdp_profile *out);
+static int load_builtin(const struct loader *L, const struct mdp_builtin *bi,
+			const struct frame *up, struct mdp_profile *out);
 
 void mdp_profile_free(struct mdp_profile *p)
 {
@@ -70,6 +74,14 @@ void mdp_profile_free(struct mdp_profile *p)
 	free(p->path);
 	free(p->description);
 	memset(p, 0, sizeof(*p));
+}
+
+/* An argument that names a file rather than a profile. */
+static bool is_path(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return strchr(arg, '/') || (n >= 5 && !strcmp(arg + n - 5, ".yaml"));
 }
 
 /* "dir/reshape-fast.yaml" -> "reshape-fast" */
@@ -262,21 +274,32 @@ static int find_in(const char *const *dirs, size_t n, const char *name, char *pa
 	return -ENOENT;
 }
 
-static void not_found(struct mdp_lctx *c, const struct mdp_extends *ext, const char *const *dirs,
-		      size_t n)
+/* "looked in a, b and the built-in profiles": where a name was looked for. */
+static void where_looked(const struct mdp_profile_dirs *dirs, const char *const *v, size_t n,
+			 char *buf, size_t len)
 {
-	char list[1024] = "";
+	bool bi = dirs && dirs->n_builtins;
 	size_t k = 0;
 
-	for (size_t i = 0; i < n && k < sizeof(list); i++)
-		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", i ? ", " : "", dirs[i]);
-	if (n)
-		mdp_lctx_err(c, ext->pos.line, ext->pos.col,
-			     "profile '%s' not found (looked in %s)", ext->name, list);
-	else
-		mdp_lctx_err(c, ext->pos.line, ext->pos.col,
-			     "profile '%s' not found (no profile directories to look in)",
-			     ext->name);
+	if (!n && !bi) {
+		snprintf(buf, len, "no profile directories to look in");
+		return;
+	}
+	k = (size_t)snprintf(buf, len, "looked in ");
+	for (size_t i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", v[i]);
+	if (bi && k < len)
+		snprintf(buf + k, len - k, "%sthe built-in profiles", n ? " and " : "");
+}
+
+static void not_found(const struct loader *L, struct mdp_lctx *c, const struct mdp_extends *ext,
+		      const char *const *dirs, size_t n)
+{
+	char list[1024];
+
+	where_looked(L->dirs, dirs, n, list, sizeof(list));
+	mdp_lctx_err(c, ext->pos.line, ext->pos.col, "profile '%s' not found (%s)", ext->name,
+		     list);
 }
 
 /* "a -> b -> a": from the repeated frame down to fr, then the repeat. */
@@ -306,15 +329,20 @@ static int load_parent(const struct loader *L, struct mdp_lctx *c, const struct 
 {
 	const char *dirs[5];
 	size_t n = parent_dirs(L, child_dir, dirs), depth = 0;
+	const struct mdp_builtin *bi = NULL;
 	char path[4096];
 	struct stat st;
 
 	if (find_in(dirs, n, ext->name, path, sizeof(path), &st)) {
-		not_found(c, ext, dirs, n);
-		return c->oom ? -ENOMEM : -EINVAL;
+		snprintf(path, sizeof(path), MDP_BUILTIN_PREFIX "%s", ext->name);
+		if (!(bi = mdp_profile_builtin(L->dirs, path))) {
+			not_found(L, c, ext, dirs, n);
+			return c->oom ? -ENOMEM : -EINVAL;
+		}
 	}
 	for (const struct frame *f = fr; f; f = f->up, depth++) {
-		if (f->has_id && f->dev == st.st_dev && f->ino == st.st_ino) {
+		if ((bi && f->bi == bi) ||
+		    (!bi && f->has_id && f->dev == st.st_dev && f->ino == st.st_ino)) {
 			cycle_error(c, ext, fr, f);
 			return c->oom ? -ENOMEM : -EINVAL;
 		}
@@ -324,7 +352,7 @@ static int load_parent(const struct loader *L, struct mdp_lctx *c, const struct 
 			     "extends chain is too deep (more than %d profiles)", MAX_CHAIN);
 		return c->oom ? -ENOMEM : -EINVAL;
 	}
-	return load_path(L, path, fr, par);
+	return bi ? load_builtin(L, bi, fr, par) : load_path(L, path, fr, par);
 }
 
 /* Parse one text, then resolve and merge its parent, if any. */
@@ -454,6 +482,36 @@ static int load_path(const struct loader *L, const char *path, const struct fram
 	return r;
 }
 
+/* A built-in has no directory of its own: its parent is found by name only. */
+static int load_builtin(const struct loader *L, const struct mdp_builtin *bi,
+			const struct frame *up, struct mdp_profile *out)
+{
+	struct frame fr = {.up = up, .name = bi->name, .bi = bi};
+	char path[256];
+
+	snprintf(path, sizeof(path), MDP_BUILTIN_PREFIX "%s", bi->name);
+	return load_text(L, &fr, path, NULL, bi->text, bi->len, out);
+}
+
+bool mdp_profile_is_builtin(const char *path)
+{
+	size_t n = strlen(MDP_BUILTIN_PREFIX);
+
+	return !strncmp(path, MDP_BUILTIN_PREFIX, n) && !is_path(path);
+}
+
+const struct mdp_builtin *mdp_profile_builtin(const struct mdp_profile_dirs *dirs, const char *path)
+{
+	const char *name = path + strlen(MDP_BUILTIN_PREFIX);
+
+	if (!dirs || !mdp_profile_is_builtin(path))
+		return NULL;
+	for (size_t i = 0; i < dirs->n_builtins; i++)
+		if (!strcmp(dirs->builtins[i].name, name))
+			return &dirs->builtins[i];
+	return NULL;
+}
+
 /* Sort what this load added so messages come out in file order. */
 static int finish(struct mdp_diags *d, size_t first, int r)
 {
@@ -471,8 +529,11 @@ int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path, stru
 		     struct mdp_diags *d)
 {
 	struct loader L = {.dirs = dirs, .d = d};
+	const struct mdp_builtin *bi = mdp_profile_builtin(dirs, path);
 	size_t first = d->n;
 
+	if (bi)
+		return finish(d, first, load_builtin(&L, bi, NULL, out));
 	return finish(d, first, load_path(&L, path, NULL, out));
 }
 
@@ -493,19 +554,59 @@ int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, 
 	return finish(d, first, r);
 }
 
-static bool is_path(const char *arg)
+/* Add the profile names in dir (NAME.yaml) to *v, for a suggestion; best effort. */
+static void names_in(const char *dir, char ***v, size_t *n)
 {
-	size_t n = strlen(arg);
+	DIR *dp = opendir(dir);
+	struct dirent *de;
 
-	return strchr(arg, '/') || (n >= 5 && !strcmp(arg + n - 5, ".yaml"));
+	while (dp && (de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		char **nv;
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml"))
+			continue;
+		if (!(nv = realloc(*v, (*n + 1) * sizeof(**v))))
+			break;
+		*v = nv;
+		if ((nv[*n] = strndup(de->d_name, len - 5)))
+			(*n)++;
+	}
+	if (dp)
+		closedir(dp);
+}
+
+/* " (did you mean 'x'?)" for a name found nowhere, or "". */
+static void did_you_mean(const struct mdp_profile_dirs *dirs, const char *const *v, size_t nv,
+			 const char *arg, char *buf, size_t len)
+{
+	char **names = NULL;
+	const char *near;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nv; i++)
+		names_in(v[i], &names, &n);
+	for (size_t i = 0; dirs && i < dirs->n_builtins; i++) {
+		char **nn = realloc(names, (n + 1) * sizeof(*names));
+		if (!nn)
+			break;
+		names = nn;
+		if ((names[n] = strdup(dirs->builtins[i].name)))
+			n++;
+	}
+	if ((near = mdp_ident_suggest(arg, (const char *const *)names, n)))
+		snprintf(buf, len, "; did you mean '%s'?", near);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
 int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path, size_t len,
 		     struct mdp_diags *d)
 {
 	const char *v[4];
-	char buf[4096], list[1024] = "";
-	size_t n = 0, k = 0;
+	char buf[4096], list[1024];
+	size_t n = 0;
 	struct stat st;
 
 	if (is_path(arg)) {
@@ -527,10 +628,16 @@ int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char 
 		memcpy(path, buf, strlen(buf) + 1);
 		return 0;
 	}
-	for (size_t i = 0; i < n && k < sizeof(list); i++)
-		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", i ? ", " : "", v[i]);
-	mdp_diags_add(d, NULL, 0, 0, "profile '%s' not found (looked in %s)", arg,
-		      n ? list : "no directories");
+	snprintf(buf, sizeof(buf), MDP_BUILTIN_PREFIX "%s", arg);
+	if (mdp_profile_builtin(dirs, buf)) {
+		if (strlen(buf) >= len)
+			return -ENAMETOOLONG;
+		memcpy(path, buf, strlen(buf) + 1);
+		return 0;
+	}
+	where_looked(dirs, v, n, list, sizeof(list));
+	did_you_mean(dirs, v, n, arg, buf, sizeof(buf));
+	mdp_diags_add(d, NULL, 0, 0, "profile '%s' not found%s (%s)", arg, buf, list);
 	return -ENOENT;
 }
 
@@ -563,6 +670,9 @@ int mdp_profile_check_perms(const char *path, struct mdp_diags *d)
 	struct stat st;
 	int fd, r, rd;
 
+	/* Compiled into the binary: as safe as the binary itself. */
+	if (mdp_profile_is_builtin(path))
+		return 0;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		r = -errno;

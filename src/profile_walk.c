@@ -347,51 +347,10 @@ static void wrong_type(struct walk *w, const yaml_event_t *ev, const struct mdp_
 		     what, expect_name(sh, exp, sizeof(exp)), found_name(ev, buf, sizeof(buf)));
 }
 
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned row[65], prev;
-
-	if (la > 64 || lb > 64)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned sub = prev + (a[i - 1] != b[j - 1]);
-			unsigned del = row[j] + 1, ins = row[j - 1] + 1;
-			prev = row[j];
-			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-	}
-	return row[lb];
-}
-
-/*
- * The closest valid key: at most two edits away, or one containing the
- * other ("read_ahead_kb" -> "read_ahead"). NULL when nothing is close.
- */
+/* The closest valid key (see mdp_ident_suggest). */
 static const char *suggest(const struct keys *k, const char *key)
 {
-	const char *best = NULL;
-	unsigned best_score = 3;
-
-	for (size_t i = 0; i < k->n; i++) {
-		const char *f = k->name[i];
-		unsigned score = edit_distance(key, f);
-		size_t lk = strlen(key), lf = strlen(f);
-		if (!strcasecmp(key, f))
-			score = 0;
-		else if (score > 2 && lk >= 4 && lf >= 4 && (strstr(key, f) || strstr(f, key)))
-			score = 2;
-		if (score < best_score && score < lf) {
-			best = f;
-			best_score = score;
-		}
-	}
-	return best;
+	return mdp_ident_suggest(key, k->name, k->n);
 }
 
 /* The place elsewhere in the profile with the closest key, if any. */

@@ -264,7 +264,8 @@ int mdp_root_list(const struct mdp_root *r, const char *sys_dir, char ***names, 
 		close(fd);
 		return err;
 	}
-	while ((de = readdir(d))) {
+	/* A failed readdir ends the loop too: errno tells it from the end (EOVERFLOW, EIO). */
+	for (errno = 0; (de = readdir(d)); errno = 0) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (cnt == cap) {
@@ -276,6 +277,12 @@ int mdp_root_list(const struct mdp_root *r, const char *sys_dir, char ***names, 
 		if (!(v[cnt] = strdup(de->d_name)))
 			goto nomem;
 		cnt++;
+	}
+	if (errno) {
+		err = -errno;
+		closedir(d);
+		mdp_root_free_list(v, cnt);
+		return err;
 	}
 	closedir(d);
 	if (cnt)

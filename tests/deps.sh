@@ -4,7 +4,17 @@
 set -eu
 pkgs="gcc make pkg-config libyaml-dev libcyaml-dev libudev-dev libcmocka-dev clang \
 python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm busybox-static cpio \
-util-linux time kmod xz-utils valgrind shellcheck"
+util-linux time kmod xz-utils valgrind mandoc shellcheck"
+# The ARM NAS builds (make cross, make cross-check): Debian's cross compilers, the
+# multiarch libyaml/libcyaml with their static libraries, and qemu-user to test them.
+# 'deps.sh --cross' installs only these (make cross-deps).
+cross="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libyaml-dev:arm64 libcyaml-dev:arm64 \
+libyaml-dev:armhf libcyaml-dev:armhf qemu-user-static"
+if [ "${1:-}" = --cross ]; then
+	pkgs=$cross
+else
+	pkgs="$pkgs $cross"
+fi
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -18,6 +28,11 @@ else
 	sudo=
 fi
 export DEBIAN_FRONTEND=noninteractive
+for a in arm64 armhf; do
+	case "$missing" in
+	*:$a*) dpkg --print-foreign-architectures | grep -qx "$a" || $sudo dpkg --add-architecture "$a" ;;
+	esac
+done
 $sudo apt-get update -qq
 # shellcheck disable=SC2086
 $sudo apt-get install -y -qq --no-install-recommends $missing

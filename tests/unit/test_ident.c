@@ -149,12 +149,31 @@ static void test_profile_name(void **state)
 	expect_rule(mdp_ident_profile_name_ok, good, N(good), bad, N(bad), 64);
 }
 
+static void test_suggest(void **state)
+{
+	static const char *const names[] = {
+	    "status", "list", "reshape-fast", "read_ahead", "stripe_cache_size", "x"};
+	const size_t n = sizeof(names) / sizeof(names[0]);
+
+	(void)state;
+	assert_string_equal(mdp_ident_suggest("stauts", names, n), "status");
+	assert_string_equal(mdp_ident_suggest("LIST", names, n), "list");
+	assert_string_equal(mdp_ident_suggest("reshape-fsat", names, n), "reshape-fast");
+	assert_string_equal(mdp_ident_suggest("read_ahead_kb", names, n), "read_ahead");
+	assert_string_equal(mdp_ident_suggest("strip_cache_size", names, n), "stripe_cache_size");
+	assert_null(mdp_ident_suggest("frobnicate", names, n));
+	/* Never a one-letter name for anything: two edits turn any word of three into it. */
+	assert_null(mdp_ident_suggest("y", names, n));
+	assert_null(mdp_ident_suggest("stauts", names, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_dev),     cmocka_unit_test(test_kname),
 	    cmocka_unit_test(test_levels),  cmocka_unit_test(test_uuid),
 	    cmocka_unit_test(test_service), cmocka_unit_test(test_profile_name),
+	    cmocka_unit_test(test_suggest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,7 @@
 
 #define BAD_DIR "tests/profiles/bad"
 
-static const struct mdp_profile_dirs shipped = {{"profiles"}, 1};
+static const struct mdp_profile_dirs shipped = {.dirs = {"profiles"}, .n = 1};
 
 static int setup_cwd(void **state)
 {
@@ -527,6 +527,59 @@ static void test_find(void **state)
 	mdp_diags_free(&d);
 }
 
+/* Built-ins come after every dir; a file of the same name there wins. */
+#define BUILTIN(name, text)                                                                        \
+	{                                                                                          \
+		name, text, sizeof(text) - 1                                                       \
+	}
+static const struct mdp_builtin test_builtins[] = {
+    BUILTIN("base", "description: built-in base\nraid: {speed_limit_min: 1234}\n"),
+    BUILTIN("child", "extends: base\n"),
+    BUILTIN("balanced", "description: shadowed\n"),
+    BUILTIN("loop-a", "extends: loop-b\n"),
+    BUILTIN("loop-b", "extends: loop-a\n"),
+};
+static const struct mdp_profile_dirs with_builtins = {{"profiles"}, 1, test_builtins, 5};
+
+static void test_builtin(void **state)
+{
+	struct mdp_profile p;
+	struct mdp_diags d;
+	char path[256], *msgs;
+
+	(void)state;
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_profile_find(&with_builtins, "child", path, sizeof(path), &d), 0);
+	assert_string_equal(path, "built-in:child");
+	assert_true(mdp_profile_is_builtin(path));
+	assert_false(mdp_profile_is_builtin("built-in:x.yaml"));
+	assert_false(mdp_profile_is_builtin("./built-in:x"));
+	assert_int_equal(mdp_profile_check_perms(path, &d), 0);
+	assert_int_equal(mdp_profile_load(&with_builtins, path, &p, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_string_equal(p.path, "built-in:child");
+	assert_string_equal(p.chain[1], "base");
+	assert_string_equal(p.description, "built-in base");
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MIN].num, 1234);
+	assert_int_equal(mdp_profile_check_perms_all(&p, &d), 0);
+	mdp_profile_free(&p);
+	/* The file in profiles/ shadows the built-in of the same name. */
+	assert_int_equal(mdp_profile_find(&with_builtins, "balanced", path, sizeof(path), &d), 0);
+	assert_string_equal(path, "profiles/balanced.yaml");
+	/* A cycle among built-ins is found by identity, as among files. */
+	assert_int_equal(mdp_profile_load(&with_builtins, "built-in:loop-a", &p, &d), -EINVAL);
+	assert_int_equal(mdp_profile_find(&with_builtins, "nope", path, sizeof(path), &d), -ENOENT);
+	/* A path that only looks like a built-in is a file. */
+	assert_int_equal(mdp_profile_load(&with_builtins, "built-in:x.yaml", &p, &d), -EINVAL);
+	msgs = diags_text(&d);
+	assert_string_equal(
+	    msgs, "built-in:loop-b:1:10: extends cycle: loop-a -> loop-b -> loop-a\n"
+		  "profile 'nope' not found (looked in profiles and the built-in profiles)\n"
+		  "built-in:x.yaml: cannot open profile: No such file or directory\n");
+	free(msgs);
+	mdp_diags_free(&d);
+}
+
 static char *perms_msgs(const char *path, int want)
 {
 	struct mdp_diags d;
@@ -617,7 +670,7 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 
 static int check_bad(const char *name)
 {
-	static const struct mdp_profile_dirs dirs = {{BAD_DIR "/parents"}, 1};
+	static const struct mdp_profile_dirs dirs = {.dirs = {BAD_DIR "/parents"}, .n = 1};
 	char yaml[512], err[512], *want, *got;
 	struct mdp_profile p;
 	struct mdp_diags d;
@@ -685,6 +738,7 @@ int main(void)
 	    cmocka_unit_test(test_extends_through_dirs),
 	    cmocka_unit_test(test_sizes),
 	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_builtin),
 	    cmocka_unit_test(test_perms),
 	    cmocka_unit_test(test_bad_corpus),
 	};

@@ -3,10 +3,10 @@ fixture ds-dsm6-reshape
 run list
 expect_exit 0
 expect_stdout <<'EOF'
-balanced         Steady RAID progress while the NAS stays responsive
-kernel-defaults  Upstream Linux kernel defaults for md RAID
-low-ram          Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM
-reshape-fast     Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow
+balanced         shipped    Steady RAID progress while the NAS stays responsive
+kernel-defaults  shipped    Upstream Linux kernel defaults for md RAID
+low-ram          shipped    Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM
+reshape-fast     shipped    Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow
 EOF
 expect_stderr <<'EOF'
 EOF
@@ -137,5 +137,5 @@ expect_exit 2
 expect_stdout <<'EOF'
 EOF
 expect_stderr <<'EOF'
-mdprofile: profile 'nope' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles)
+mdprofile: profile 'nope' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles and the built-in profiles)
 EOF

@@ -3,10 +3,10 @@ fixture ds-dsm6-reshape
 run list -v
 expect_exit 0
 expect_stdout <<'EOF'
-balanced         Steady RAID progress while the NAS stays responsive  [@BIN@/profiles/balanced.yaml]
-kernel-defaults  Upstream Linux kernel defaults for md RAID  [@BIN@/profiles/kernel-defaults.yaml]
-low-ram          Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM  [@BIN@/profiles/low-ram.yaml]
-reshape-fast     Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow  [@BIN@/profiles/reshape-fast.yaml]
+balanced         shipped    Steady RAID progress while the NAS stays responsive  [@BIN@/profiles/balanced.yaml]
+kernel-defaults  shipped    Upstream Linux kernel defaults for md RAID  [@BIN@/profiles/kernel-defaults.yaml]
+low-ram          shipped    Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM  [@BIN@/profiles/low-ram.yaml]
+reshape-fast     shipped    Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow  [@BIN@/profiles/reshape-fast.yaml]
 EOF
 expect_stderr <<'EOF'
 EOF

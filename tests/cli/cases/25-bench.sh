@@ -38,14 +38,14 @@ grep -q '^read:  mean .* (cached, not the disks)$' "$WORK/out" || _fail "text do
 [ -z "$(ls -A "$SHM")" ] || _fail "a test file was left in $SHM"
 
 # On a terminal, each run also as bars; never in a pipe.
-script -qec "cd '$SRC' && '$MDP' bench --path '$SHM' --size 8MiB --runs 2" /dev/null \
+script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' bench --path '$SHM' --size 8MiB --runs 2" /dev/null \
 	>"$WORK/tty" 2>&1 || _fail "bench on a tty failed: $(cat "$WORK/tty")"
 grep -q '^  1 write #* [0-9.]*' "$WORK/tty" || _fail "no bars on a tty: $(cat "$WORK/tty")"
 grep -q '^    read  #* [0-9.]*' "$WORK/tty" || _fail "no read bar on a tty"
 grep -q '#' "$WORK/out" && _fail "bars in a pipe"
 
 # SIGINT in the middle: exit 3, the file removed.
-(cd "$SRC" && exec "$MDP" --root "$ROOT" bench --path "$SHM" --size 256MiB --runs 100) \
+(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" bench --path "$SHM" --size 256MiB --runs 100) \
 	>"$WORK/out" 2>"$WORK/err" &
 pid=$!
 i=0
@@ -156,7 +156,7 @@ expect_json <<'EOF'
 EOF
 expect_unchanged "bench --compare --op-only"
 # SIGINT in the middle of a comparison reverts.
-(cd "$SRC" && exec "$MDP" --root "$ROOT" bench --compare balanced,reshape-fast --op-only \
+(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" bench --compare balanced,reshape-fast --op-only \
 	--duration 60) >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 i=0

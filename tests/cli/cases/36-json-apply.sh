@@ -376,13 +376,13 @@ expect_json <<'EOF'
  "error": {
   "exit": 2,
   "messages": [
-   "profile 'nope' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles)"
+   "profile 'nope' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles and the built-in profiles)"
   ]
  }
 }
 EOF
 expect_stderr <<'EOF'
-mdprofile: profile 'nope' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles)
+mdprofile: profile 'nope' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles and the built-in profiles)
 EOF
 run status --json --root /nonexistent
 expect_exit 2

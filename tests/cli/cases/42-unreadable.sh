@@ -13,7 +13,7 @@ mkdir "$NB/bin"
 cp "$MDP" "$NB/bin/mdprofile"
 ln -s "$SRC/profiles" "$NB/bin/profiles"
 MDP="$NB/bin/mdprofile"
-MDP_WRAP="$AS"
+MDP_WRAP="$AS ${MDP_WRAP:-}" # qemu-user for a cross binary runs under the user too
 ROOT="$NB/root"
 cp -a "$SRC/tests/fixtures/ds-dsm6-reshape" "$ROOT"
 [ -z "$AS" ] || chown -R nobody "$ROOT"

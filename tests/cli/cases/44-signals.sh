@@ -9,7 +9,7 @@ snapshot
 # Start apply in the background and wait until the pause is under way.
 apply_bg() {
 	rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
-	(cd "$SRC" && exec "$MDP" --root "$ROOT" -q apply reshape-fast) >"$WORK/out" 2>"$WORK/err" &
+	(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" -q apply reshape-fast) >"$WORK/out" 2>"$WORK/err" &
 	pid=$!
 	i=0
 	while [ ! -e "$ROOT/var/lib/fake-services/synoindexd.slow.started" ] && [ $i -lt 200 ]; do

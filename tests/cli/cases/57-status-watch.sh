@@ -7,7 +7,8 @@ fixture ds-dsm6-reshape
 # Wait until the watcher's output has N lines.
 wait_lines() {
 	i=0
-	until [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge "$1" ]; do
+	until [ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] &&
+		[ "$(wc -l <"$WORK/bg.out")" -ge "$1" ]; do
 		i=$((i + 1))
 		[ $i -lt 100 ] || { _fail "status --watch printed no line $1"; return; }
 		sleep 0.1

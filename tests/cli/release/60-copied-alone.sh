@@ -1,0 +1,117 @@
+# The README's install: the binary copied alone into an empty directory works,
+# with the shipped profiles built in; files of the same name override them, and
+# list says where each one comes from.
+fixture ds-dsm6-reshape
+snapshot
+# The same diff through the profile files next to the binary, for comparison.
+run diff reshape-fast
+expect_exit 1
+sed '1d' "$WORK/out" >"$WORK/diff-files"
+ALONE="$WORK/alone"
+mkdir "$ALONE"
+cp "$MDP" "$ALONE/mdprofile"
+[ "$(ls "$ALONE")" = mdprofile ] || _fail "the directory holds more than the binary"
+MDP="$ALONE/mdprofile"
+run list
+expect_exit 0
+expect_stdout <<'EOF2'
+balanced         built-in   Steady RAID progress while the NAS stays responsive
+kernel-defaults  built-in   Upstream Linux kernel defaults for md RAID
+low-ram          built-in   Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM
+reshape-fast     built-in   Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow
+EOF2
+expect_stderr <<'EOF2'
+EOF2
+run show reshape-fast
+expect_exit 0
+head -3 "$WORK/out" >"$WORK/head"
+cmp -s "$WORK/head" - <<'EOF2' || _fail "show reshape-fast: $(cat "$WORK/head")"
+name: reshape-fast
+file: built-in:reshape-fast
+description: Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow
+EOF2
+# Built-in low-ram extends built-in balanced.
+run --json show low-ram
+expect_exit 0
+grep -q '"path": "built-in:low-ram", "chain": \["low-ram", "balanced"\]' "$WORK/out" ||
+	_fail "show low-ram: $(cat "$WORK/out")"
+run diff reshape-fast
+expect_exit 1
+head -1 "$WORK/out" >"$WORK/head"
+echo "profile reshape-fast (built-in:reshape-fast)" | cmp -s "$WORK/head" - ||
+	_fail "diff names $(cat "$WORK/head")"
+sed '1d' "$WORK/out" | cmp -s "$WORK/diff-files" - ||
+	_fail "diff with the built-in differs from the diff with the shipped file"
+expect_unchanged "list, show and diff"
+
+# /etc/mdprofile/profiles, then --profiles DIR, override the built-ins by name.
+mkdir -p "$ROOT/etc/mdprofile/profiles" "$ROOT/mine"
+printf 'description: mine in etc\nextends: balanced\n' >"$ROOT/etc/mdprofile/profiles/balanced.yaml"
+printf 'description: my own\n' >"$ROOT/mine/reshape-fast.yaml"
+printf 'description: only here\n' >"$ROOT/mine/extra.yaml"
+run --profiles "$ROOT/mine" --json list
+expect_exit 0
+expect_json <<'EOF2'
+[
+ {
+  "name": "extra",
+  "path": "@ROOT@/mine/extra.yaml",
+  "source": "--profiles",
+  "valid": true,
+  "description": "only here"
+ },
+ {
+  "name": "reshape-fast",
+  "path": "@ROOT@/mine/reshape-fast.yaml",
+  "source": "--profiles",
+  "valid": true,
+  "description": "my own"
+ },
+ {
+  "name": "balanced",
+  "path": "@ROOT@/etc/mdprofile/profiles/balanced.yaml",
+  "source": "etc",
+  "valid": false,
+  "description": ""
+ },
+ {
+  "name": "kernel-defaults",
+  "path": "built-in:kernel-defaults",
+  "source": "built-in",
+  "valid": true,
+  "description": "Upstream Linux kernel defaults for md RAID"
+ },
+ {
+  "name": "low-ram",
+  "path": "built-in:low-ram",
+  "source": "built-in",
+  "valid": false,
+  "description": ""
+ }
+]
+EOF2
+# The etc file extends "balanced", which names itself: a cycle, reported.
+run check balanced
+expect_exit 2
+expect_stderr <<'EOF2'
+mdprofile: @ROOT@/etc/mdprofile/profiles/balanced.yaml:2:10: extends cycle: balanced -> balanced
+EOF2
+printf 'description: mine in etc\nextends: kernel-defaults\n' >"$ROOT/etc/mdprofile/profiles/balanced.yaml"
+run -v list
+expect_exit 0
+expect_stdout <<'EOF2'
+balanced         etc        mine in etc  [@ROOT@/etc/mdprofile/profiles/balanced.yaml]
+kernel-defaults  built-in   Upstream Linux kernel defaults for md RAID  [built-in:kernel-defaults]
+low-ram          built-in   Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM  [built-in:low-ram]
+reshape-fast     built-in   Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow  [built-in:reshape-fast]
+EOF2
+
+# A name found nowhere: said so, and it fails. (The share dir in the message is the
+# build's DATADIR, whatever PREFIX it had.)
+run show nope
+expect_exit 2
+expect_stdout <<'EOF2'
+EOF2
+_norm "$WORK/err" | grep -Eqx "mdprofile: profile 'nope' not found \(looked in \
+@ROOT@/etc/mdprofile/profiles, /.*/profiles and the built-in profiles\)" ||
+	_fail "show nope: $(cat "$WORK/err")"
