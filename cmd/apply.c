@@ -26,13 +26,15 @@ static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 	size_t n;
 	int rc;
 
-	if (!(rc = cli_discover(cli, 0, &s)) && !(rc = cli_plan(cli, p, &s, &pl))) {
+	if (!(rc = cli_discover(cli, 0, &s)) && !(rc = cli_plan(cli, p, &s, &pl)) &&
+	    !(rc = cli_preview_services(cli, p))) {
 		n = mdp_plan_pending(&pl);
 		if (cli->json) {
 			cli_json_begin(cli, &j);
-			render_dry_run_json(&j, p, &pl);
+			render_dry_run_json(&j, p, &pl, &cli->tx.rep);
 		} else {
 			render_plan_text(&pl, &s, false);
+			render_services_preview(&cli->tx.rep);
 			printf("\ndry run: %zu change%s would be made, nothing was touched\n", n,
 			       n == 1 ? "" : "s");
 		}

@@ -176,6 +176,20 @@ int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_syst
 	return err ? MDP_EXIT_USAGE : 0;
 }
 
+int cli_preview_services(struct cli *cli, const struct mdp_profile *p)
+{
+	int err = mdp_txn_preview_services(&cli->tx, p);
+
+	cli_print_diags(cli, &cli->d);
+	mdp_diags_free(&cli->d);
+	mdp_diags_init(&cli->d);
+	if (err) {
+		cli_err(cli, "cannot preview the services: %s", strerror(-err));
+		return MDP_EXIT_FAILED;
+	}
+	return 0;
+}
+
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
 {
 	struct mdp_diags d;

@@ -77,6 +77,7 @@ struct cli {
 	bool wait;               /* --wait for the lock */
 	const char *svc_force;   /* --services-backend */
 	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
+	unsigned pkg_timeout_ms; /* --package-timeout, 0 = backend default */
 	/* command options */
 	bool dry_run;
 	bool mutating; /* the command changes the system (it holds the lock) */
@@ -142,6 +143,12 @@ int cli_discover(struct cli *cli, unsigned skip, struct mdp_system *s);
 /* Build the plan, print diags; 0 or MDP_EXIT_USAGE. */
 int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_system *s,
 	     struct mdp_plan *pl);
+/*
+ * What apply would do with p's services (diff, apply --dry-run), into
+ * cli->tx.rep; prints the diags of states that could not be read. 0 or
+ * MDP_EXIT_FAILED.
+ */
+int cli_preview_services(struct cli *cli, const struct mdp_profile *p);
 /* Read the journal for display, quietly; false when there is none or it is unreadable. */
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j);
 /* Warn on stderr when a journal needs 'mdprofile recover'. */

@@ -26,16 +26,18 @@ static int diff_profile(struct cli *cli, const char *arg)
 	if ((rc = cli_load_profile(cli, arg, &p)))
 		return rc;
 	cli_warn_recover(cli);
-	if ((rc = cli_discover(cli, 0, &s)) || (rc = cli_plan(cli, &p, &s, &pl)))
+	if ((rc = cli_discover(cli, 0, &s)) || (rc = cli_plan(cli, &p, &s, &pl)) ||
+	    (rc = cli_preview_services(cli, &p)))
 		goto out;
 	pending = mdp_plan_pending(&pl);
 	if (cli->json) {
 		cli_json_begin(cli, &j);
-		render_diff_json(&j, p.name, &pl);
+		render_diff_json(&j, p.name, &pl, &cli->tx.rep);
 	} else {
 		printf("profile %s (%s)\n", p.name, render_safe(p.path, safe, sizeof(safe)));
 		render_plan_text(&pl, &s, cli->verbose > 0);
 		render_plan_mem(&pl);
+		render_services_preview(&cli->tx.rep);
 		if (pending)
 			printf("\n%zu change%s pending\n", pending, pending == 1 ? "" : "s");
 		else
@@ -57,7 +59,7 @@ static void drift_print(struct cli *cli, const char *profile, const struct mdp_p
 
 	if (cli->json) {
 		cli_json_begin(cli, &j);
-		render_diff_json(&j, profile, pl);
+		render_diff_json(&j, profile, pl, NULL);
 	} else if (n) {
 		printf("drift from active profile %s (live -> applied)\n", profile);
 		render_plan_text(pl, s, false);
@@ -75,7 +77,7 @@ static int no_active_profile(struct cli *cli)
 
 	if (cli->json) {
 		cli_json_begin(cli, &j);
-		render_diff_json(&j, NULL, &empty);
+		render_diff_json(&j, NULL, &empty, NULL);
 	} else if (cli->verbose >= 0) {
 		puts("no profile is active; give a profile to compare with");
 	}
@@ -131,7 +133,7 @@ static int do_diff(struct cli *cli)
 
 const struct cmd cmd_diff = {"diff",
 			     do_diff,
-			     0,
+			     CMD_SERVICES,
 			     OPT_NAME,
 			     0,
 			     1,

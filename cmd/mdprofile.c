@@ -34,6 +34,7 @@ static void usage_all(FILE *f)
 	fputs("usage: mdprofile [--root DIR] [--profiles DIR] [--json] [-v|-q] [--wait]\n"
 	      "                 [--services-backend dsm6|dsm7|systemd|none] "
 	      "[--service-timeout SECONDS]\n"
+	      "                 [--package-timeout SECONDS]\n"
 	      "                 COMMAND [ARGS]\n\ncommands:\n",
 	      f);
 	for (size_t i = 0; i < N_COMMANDS; i++)
@@ -166,6 +167,7 @@ enum {
 	O_WAIT,
 	O_SVC,
 	O_SVC_TIMEOUT,
+	O_PKG_TIMEOUT,
 	O_DRY_RUN,
 	O_YAML,
 	O_TARGET,
@@ -196,6 +198,7 @@ static const struct option long_opts[] = {
     {"wait", no_argument, NULL, O_WAIT},
     {"services-backend", required_argument, NULL, O_SVC},
     {"service-timeout", required_argument, NULL, O_SVC_TIMEOUT},
+    {"package-timeout", required_argument, NULL, O_PKG_TIMEOUT},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -356,6 +359,12 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 			return MDP_EXIT_USAGE;
 		}
 		break;
+	case O_PKG_TIMEOUT:
+		if (parse_seconds(arg, &cli->pkg_timeout_ms)) {
+			cli_err(cli, "--package-timeout '%s': expected seconds, 1..3600", arg);
+			return MDP_EXIT_USAGE;
+		}
+		break;
 	case O_DRY_RUN:
 		cli->dry_run = true;
 		a->opts |= OPT_DRY_RUN;
@@ -489,8 +498,11 @@ static int setup_services(struct cli *cli)
 		return MDP_EXIT_USAGE;
 	if (cli->svc_timeout_ms)
 		cli->svc.timeout_ms = cli->svc_timeout_ms;
+	if (cli->pkg_timeout_ms)
+		cli->svc.pkg_timeout_ms = cli->pkg_timeout_ms;
 	/* A pause left under way by a killed mdprofile gets as long as one command. */
-	cli->tx.settle_ms = cli->svc.timeout_ms;
+	cli->tx.settle_ms = cli->svc.timeout_ms > cli->svc.pkg_timeout_ms ? cli->svc.timeout_ms
+									  : cli->svc.pkg_timeout_ms;
 	fault_wrap_services(&cli->fault, &cli->svc);
 	cli->tx.svc = cli->svc.ops ? &cli->svc : NULL;
 	return 0;
@@ -540,9 +552,9 @@ static int setup(struct cli *cli, const struct cmd *c)
 	unsigned flags = c->flags;
 	int rc;
 
-	/* A dry run only reads: no lock, no services, no recovery. */
+	/* A dry run only reads: no lock, no recovery; services only to ask their state. */
 	if (cli->dry_run)
-		flags &= ~(unsigned)(CMD_TXN | CMD_RECOVER);
+		flags &= ~(unsigned)(CMD_LOCK | CMD_RECOVER);
 	/* bench --compare applies profiles: it needs all that apply needs. */
 	if (cli->bench_compare)
 		flags |= CMD_TXN | CMD_RECOVER;

@@ -246,9 +246,14 @@ static void show_text(const struct mdp_profile *p)
 		putchar('\n');
 		show_settings("  ", p->rules[i].set, 0, MDP_T_COUNT - 1);
 	}
-	for (size_t i = 0; i < p->n_services; i++)
-		printf("pause service: %s%s\n", p->services[i].name,
+	for (size_t i = 0; i < p->n_services; i++) {
+		printf("pause service: %s%s", p->services[i].name,
 		       p->services[i].optional ? " (optional)" : "");
+		for (unsigned k = 0, n = 0; k < MDP_PLATFORM_COUNT; k++)
+			if (p->services[i].only_on & 1u << k)
+				printf("%s%s", n++ ? ", " : " (only on ", mdp_platform_name(k));
+		puts(p->services[i].only_on ? ")" : "");
+	}
 }
 
 static void json_match(struct json *j, const struct mdp_match *m)
@@ -319,6 +324,16 @@ static void show_json(struct json *j, const struct mdp_profile *p)
 		json_obj(j);
 		json_kstr(j, "name", p->services[i].name);
 		json_kbool(j, "optional", p->services[i].optional);
+		json_key(j, "only_on");
+		if (!p->services[i].only_on) {
+			json_null(j);
+		} else {
+			json_arr(j);
+			for (unsigned k = 0; k < MDP_PLATFORM_COUNT; k++)
+				if (p->services[i].only_on & 1u << k)
+					json_str(j, mdp_platform_name(k));
+			json_end(j);
+		}
 		json_end(j);
 	}
 	json_end(j);

@@ -227,7 +227,10 @@ static void json_memory(struct json *j, const struct mdp_plan *pl)
 	json_end(j);
 }
 
-void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl)
+static void json_services(struct json *j, const struct mdp_txn_report *rep);
+
+void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl,
+		      const struct mdp_txn_report *rep)
 {
 	json_obj(j);
 	json_kstr(j, "profile", profile);
@@ -250,6 +253,7 @@ void render_diff_json(struct json *j, const char *profile, const struct mdp_plan
 		json_end(j);
 	}
 	json_end(j);
+	json_services(j, rep);
 	json_key(j, "notes");
 	json_arr(j);
 	json_plan_notes(j, pl);
@@ -262,10 +266,39 @@ void render_diff_json(struct json *j, const char *profile, const struct mdp_plan
 /* ---- transaction reports ------------------------------------------------------ */
 
 static const char *const svc_results[] = {
-    [MDP_TXN_SVC_DONE] = "done",           [MDP_TXN_SVC_NOT_RUNNING] = "not-running",
-    [MDP_TXN_SVC_NOT_FOUND] = "not-found", [MDP_TXN_SVC_RUNNING] = "running",
+    [MDP_TXN_SVC_DONE] = "done",
+    [MDP_TXN_SVC_NOT_RUNNING] = "not-running",
+    [MDP_TXN_SVC_NOT_FOUND] = "not-found",
+    [MDP_TXN_SVC_RUNNING] = "running",
     [MDP_TXN_SVC_REBOOTED] = "rebooted",
+    [MDP_TXN_SVC_HELD] = "held",
+    [MDP_TXN_SVC_WOULD_PAUSE] = "would-pause",
+    [MDP_TXN_SVC_MISSING] = "missing",
+    [MDP_TXN_SVC_PAUSED] = "paused",
+    [MDP_TXN_SVC_UNKNOWN] = "unknown",
+    [MDP_TXN_SVC_OTHER_PLATFORM] = "other-platform",
 };
+
+/* A previewed service's state and what apply would do with it. */
+static const char *const svc_preview_text[] = {
+    [MDP_TXN_SVC_NOT_RUNNING] = "stopped; left alone",
+    [MDP_TXN_SVC_NOT_FOUND] = "not found (optional); skipped",
+    [MDP_TXN_SVC_WOULD_PAUSE] = "running; would be paused",
+    [MDP_TXN_SVC_MISSING] = "missing; apply refuses a profile that requires it",
+    [MDP_TXN_SVC_PAUSED] = "paused by the active profile; stays paused",
+    [MDP_TXN_SVC_UNKNOWN] = "state unknown (see the error)",
+    [MDP_TXN_SVC_OTHER_PLATFORM] = "not for this platform (only_on); skipped",
+};
+
+void render_services_preview(const struct mdp_txn_report *rep)
+{
+	if (rep->n_services)
+		puts("\nservices");
+	for (size_t i = 0; i < rep->n_services; i++) {
+		const char *t = svc_preview_text[rep->services[i].result];
+		printf("  %s: %s\n", rep->services[i].name, t ? t : "?");
+	}
+}
 
 /* The services an earlier boot brought back, for the stale-journal note. */
 static void rebooted_services(const struct mdp_txn_report *rep, char *buf, size_t len)
@@ -308,6 +341,12 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 			 "%s no longer exists: its values went with it, nothing to restore",
 			 n->dev);
 		break;
+	case MDP_TXN_NOTE_PLAIN_VERBS:
+		snprintf(buf, len,
+			 "this DSM's service tool has no pause/resume by reason: services were "
+			 "paused and resumed with the plain verbs, which can also start a service "
+			 "DSM had stopped for its own reason");
+		break;
 	case MDP_TXN_NOTE_STALE:
 		rebooted_services(rep, names, sizeof(names));
 		snprintf(buf, len,
@@ -326,6 +365,11 @@ static const char *svc_skip_text(const struct mdp_txn_service *sv, char *buf, si
 		snprintf(buf, len, "optional service %s not found; skipped", sv->name);
 	else if (sv->result == MDP_TXN_SVC_NOT_RUNNING)
 		snprintf(buf, len, "service %s is not running; left alone", sv->name);
+	else if (sv->result == MDP_TXN_SVC_HELD)
+		snprintf(buf, len,
+			 "service %s: released mdprofile's pause, but DSM keeps it stopped for a "
+			 "reason of its own; left stopped",
+			 sv->name);
 	else
 		return NULL;
 	return buf;
@@ -466,12 +510,19 @@ static void json_notes(struct json *j, const struct mdp_txn_report *rep)
 	}
 }
 
-static void json_service(struct json *j, const char *name, const char *action, const char *result)
+/* "services": the report's (none when rep is NULL). */
+static void json_services(struct json *j, const struct mdp_txn_report *rep)
 {
-	json_obj(j);
-	json_kstr(j, "name", name);
-	json_kstr(j, "action", action);
-	json_kstr(j, "result", result);
+	json_key(j, "services");
+	json_arr(j);
+	for (size_t i = 0; rep && i < rep->n_services; i++) {
+		json_obj(j);
+		json_kstr(j, "name", rep->services[i].name);
+		json_kstr(j, "action",
+			  rep->services[i].action == MDP_TXN_PAUSE ? "pause" : "resume");
+		json_kstr(j, "result", svc_results[rep->services[i].result]);
+		json_end(j);
+	}
 	json_end(j);
 }
 
@@ -513,17 +564,12 @@ void render_report_json(struct json *j, const struct mdp_txn_report *rep, const 
 	for (size_t i = 0; i < rep->n_changes; i++)
 		json_change(j, &rep->changes[i]);
 	json_end(j);
-	json_key(j, "services");
-	json_arr(j);
-	for (size_t i = 0; i < rep->n_services; i++)
-		json_service(j, rep->services[i].name,
-			     rep->services[i].action == MDP_TXN_PAUSE ? "pause" : "resume",
-			     svc_results[rep->services[i].result]);
-	json_end(j);
+	json_services(j, rep);
 	json_result_tail(j, rep, pl);
 }
 
-void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl)
+void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl,
+			 const struct mdp_txn_report *rep)
 {
 	json_result_head(j, mdp_plan_pending(pl) > 0, p->name, "ok", true);
 	json_key(j, "changes");
@@ -540,11 +586,6 @@ void render_dry_run_json(struct json *j, const struct mdp_profile *p, const stru
 		json_change(j, &tc);
 	}
 	json_end(j);
-	/* Whether each runs is asked only when apply pauses it. */
-	json_key(j, "services");
-	json_arr(j);
-	for (size_t i = 0; i < p->n_services; i++)
-		json_service(j, p->services[i].name, "pause", "planned");
-	json_end(j);
+	json_services(j, rep);
 	json_result_tail(j, NULL, pl);
 }

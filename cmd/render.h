@@ -27,8 +27,12 @@ void render_plan_note(const struct mdp_plan_note *n, char *buf, size_t len);
 void render_plan_text(const struct mdp_plan *pl, const struct mdp_system *s, bool all);
 /* "stripe cache memory: ..." when the plan has stripe caches. */
 void render_plan_mem(const struct mdp_plan *pl);
-/* diff --json: the plan with current and desired values, notes and memory. */
-void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl);
+/* diff --json: the plan with current and desired values, notes and memory; services from
+ * mdp_txn_preview_services (rep NULL: none). */
+void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl,
+		      const struct mdp_txn_report *rep);
+/* diff and apply --dry-run as text: each service of the preview and what apply would do. */
+void render_services_preview(const struct mdp_txn_report *rep);
 
 /* A transaction's report as text: notes, skipped services; on success the changes. */
 void render_report_text(const struct cli *cli, const struct mdp_txn_report *rep, bool ok);
@@ -40,7 +44,8 @@ void render_left(struct cli *cli, const struct mdp_txn_report *rep);
  */
 void render_report_json(struct json *j, const struct mdp_txn_report *rep, const char *result,
 			const struct mdp_plan *pl);
-/* apply --dry-run --json: the same shape, changes as planned, nothing done. */
-void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl);
+/* apply --dry-run --json: the same shape, changes as planned, services as previewed. */
+void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl,
+			 const struct mdp_txn_report *rep);
 
 #endif

@@ -240,12 +240,13 @@ static void mdstat_only_text(const struct mdp_mdstat_array *ms)
 
 static void paused_text(const struct pstatus *ps, const char *head)
 {
+	size_t n = 0;
+
 	if (!ps->n_paused)
 		return;
-	fputs(head, stdout);
 	for (size_t i = 0; i < ps->j.n_svc; i++)
 		if (ps->j.svc[i].paused)
-			printf(" %s", ps->j.svc[i].name);
+			printf("%s%s", n++ ? ", " : head, ps->j.svc[i].name);
 	putchar('\n');
 }
 
@@ -262,7 +263,7 @@ static void profile_text(const struct pstatus *ps)
 	if (ps->stale) {
 		printf("\nprofile %s was applied before the last reboot: its values are gone\n",
 		       ps->j.profile);
-		paused_text(ps, "paused before the reboot (run 'mdprofile recover'):");
+		paused_text(ps, "paused before the reboot (run 'mdprofile recover'): ");
 		return;
 	}
 	if (ps->j.state != MDP_J_ACTIVE) {
@@ -273,7 +274,7 @@ static void profile_text(const struct pstatus *ps)
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
 	printf("\nactive profile: %s%s%s\n", ps->j.profile, when,
 	       ps->j.until_idle ? ", until md is idle (apply --until-idle reverts it then)" : "");
-	paused_text(ps, "paused:");
+	paused_text(ps, "paused services: ");
 	if (ps->drift == 0)
 		puts("drift: none");
 	else if (ps->drift > 0)
@@ -433,7 +434,7 @@ static void profile_json(struct json *j, const struct pstatus *ps)
 	json_kbool(j, "until_idle", ps->have_j && ps->j.until_idle);
 	json_key(j, "paused_services");
 	json_arr(j);
-	for (size_t i = 0; ps->have_j && i < ps->j.n_svc; i++)
+	for (size_t i = 0; active && i < ps->j.n_svc; i++)
 		if (ps->j.svc[i].paused)
 			json_str(j, ps->j.svc[i].name);
 	json_end(j);

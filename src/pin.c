@@ -40,6 +40,8 @@ struct doc_rule {
 struct doc_service {
 	char *name;
 	bool optional;
+	char **only_on; /* the platform names; NULL: everywhere */
+	unsigned only_on_count;
 };
 
 struct doc_services {
@@ -70,7 +72,7 @@ struct schema {
 	cyaml_schema_value_t rule_entry;
 	cyaml_schema_field_t raid[MDP_T_COUNT + 1];
 	cyaml_schema_value_t raid_value;
-	cyaml_schema_field_t service[3];
+	cyaml_schema_field_t service[4];
 	cyaml_schema_value_t service_entry;
 	cyaml_schema_field_t services[2];
 	cyaml_schema_value_t services_value;
@@ -161,7 +163,10 @@ static void schema_build(struct schema *s)
 	    .key = mdp_profile_key(MDP_PK_OPTIONAL),
 	    .data_offset = offsetof(struct doc_service, optional),
 	    .value = {.type = CYAML_BOOL, .flags = CYAML_FLAG_DEFAULT, .data_size = sizeof(bool)}};
-	s->service[2] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->service[2] =
+	    seq_field(mdp_profile_key(MDP_PK_ONLY_ON), offsetof(struct doc_service, only_on),
+		      offsetof(struct doc_service, only_on_count), &str_entry);
+	s->service[3] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->service_entry = map_value(CYAML_FLAG_DEFAULT, s->service, sizeof(struct doc_service));
 	s->services[0] =
 	    seq_field(mdp_profile_key(MDP_PK_PAUSE), offsetof(struct doc_services, pause),
@@ -262,6 +267,20 @@ static void *grab(struct strings *st, size_t n, size_t size)
 	return p;
 }
 
+/* The platform names of bits, borrowed from the profile module's table. */
+static void fill_only_on(struct strings *st, struct doc_service *ds, unsigned bits)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < MDP_PLATFORM_COUNT; i++)
+		n += (bits >> i) & 1u;
+	if (!n || !(ds->only_on = grab(st, n, sizeof(char *))))
+		return;
+	for (unsigned i = 0; i < MDP_PLATFORM_COUNT; i++)
+		if (bits & 1u << i) /* libcyaml only reads what it saves */
+			ds->only_on[ds->only_on_count++] = (char *)mdp_platform_name(i);
+}
+
 static struct doc_match *fill_match(struct strings *st, const struct mdp_match *m)
 {
 	struct doc_match *dm = grab(st, 1, sizeof(*dm));
@@ -312,6 +331,7 @@ static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
 		for (size_t i = 0; i < p->n_services; i++) {
 			d->services->pause[i].name = p->services[i].name;
 			d->services->pause[i].optional = p->services[i].optional;
+			fill_only_on(st, &d->services->pause[i], p->services[i].only_on);
 			d->services->pause_count++;
 		}
 }
@@ -325,6 +345,8 @@ static void doc_free(struct doc *d, struct strings *st)
 	}
 	free(d->arrays);
 	free(d->raid);
+	for (size_t i = 0; d->services && i < d->services->pause_count; i++)
+		free(d->services->pause[i].only_on);
 	if (d->services)
 		free(d->services->pause);
 	free(d->services);
@@ -365,7 +387,8 @@ static bool same_settings(const struct mdp_profile *a, const struct mdp_profile 
 				return false;
 	for (size_t i = 0; i < a->n_services; i++)
 		if (strcmp(a->services[i].name, b->services[i].name) ||
-		    a->services[i].optional != b->services[i].optional)
+		    a->services[i].optional != b->services[i].optional ||
+		    a->services[i].only_on != b->services[i].only_on)
 			return false;
 	return true;
 }

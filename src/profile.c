@@ -66,10 +66,11 @@ static const struct mdp_shape raid = {
     .tunable_scopes = 1u << MDP_SCOPE_GLOBAL,
 };
 
-enum { SERVICE_NAME, SERVICE_OPTIONAL };
+enum { SERVICE_NAME, SERVICE_OPTIONAL, SERVICE_ONLY_ON };
 static const struct mdp_field service_fields[] = {
     [SERVICE_NAME] = {"name", &text, true},
     [SERVICE_OPTIONAL] = {"optional", &text},
+    [SERVICE_ONLY_ON] = {"only_on", &texts},
     {0},
 };
 static const struct mdp_shape service = {
@@ -115,6 +116,7 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_PAUSE] = &services_fields[SERVICES_PAUSE],
 	    [MDP_PK_NAME] = &service_fields[SERVICE_NAME],
 	    [MDP_PK_OPTIONAL] = &service_fields[SERVICE_OPTIONAL],
+	    [MDP_PK_ONLY_ON] = &service_fields[SERVICE_ONLY_ON],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
@@ -625,6 +627,47 @@ static void parse_optional(struct build *b, const struct mdp_node *n, bool *v)
 			 shown);
 }
 
+static const char *const platform_names[MDP_PLATFORM_COUNT] = {
+    [MDP_PLATFORM_DSM6] = "dsm6",
+    [MDP_PLATFORM_DSM7] = "dsm7",
+    [MDP_PLATFORM_SYSTEMD] = "systemd",
+};
+
+const char *mdp_platform_name(enum mdp_platform pl)
+{
+	return (unsigned)pl < MDP_PLATFORM_COUNT ? platform_names[pl] : "";
+}
+
+unsigned mdp_platform_bit(const char *name)
+{
+	for (unsigned i = 0; name && i < MDP_PLATFORM_COUNT; i++)
+		if (!strcmp(name, platform_names[i]))
+			return 1u << i;
+	return 0;
+}
+
+/* only_on: [dsm6, ...] -> platform bits; an empty list would mean nowhere. */
+static unsigned parse_only_on(struct build *b, const struct mdp_node *l)
+{
+	unsigned bits = 0, bit;
+	char shown[72];
+
+	if (!l->n)
+		err_node(b, l,
+			 "empty '%s' list: remove it (the entry applies everywhere) or name "
+			 "platforms",
+			 mdp_node_key(l));
+	for (size_t i = 0; i < l->n; i++) {
+		const struct mdp_node *e = &l->kids[i];
+		if (!(bit = mdp_platform_bit(e->text)))
+			err_node(b, e, "%s '%s' is not a platform: expected dsm6, dsm7 or systemd",
+				 mdp_node_key(l), mdp_show(shown, sizeof(shown), e->text));
+		else if (!not_text(b, e, mdp_node_key(l)))
+			bits |= bit;
+	}
+	return bits;
+}
+
 static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
 {
 	struct mdp_service *s = &b->p->services[i];
@@ -646,6 +689,8 @@ static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
 				 nn->text, b->p->services[j].pos.line);
 	if (on)
 		parse_optional(b, on, &s->optional);
+	if ((on = get(e, &service_fields[SERVICE_ONLY_ON])))
+		s->only_on = parse_only_on(b, on);
 	s->name = dup_str(b, nn->text);
 }
 

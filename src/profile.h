@@ -34,6 +34,10 @@
  *     pause:
  *       - synoindexd
  *       - {name: pkgctl-SynologyPhotos, optional: true}
+ *       - {name: pkgctl-FileStation, optional: true, only_on: [dsm6]}
+ *
+ * only_on: the service backends (dsm6, dsm7, systemd) an entry applies
+ * to; elsewhere it is skipped. Not "on": YAML 1.1 reads that key as true.
  *
  * match: the criteria given must all hold, any entry of a list may match.
  * Levels, UUIDs, array, service and profile names follow ident.h.
@@ -97,9 +101,22 @@ struct mdp_rule {
 	struct mdp_pos pos; /* of the rule's sequence entry */
 };
 
+/* The platforms a service entry can be limited to: the service backends. */
+enum mdp_platform {
+	MDP_PLATFORM_DSM6,
+	MDP_PLATFORM_DSM7,
+	MDP_PLATFORM_SYSTEMD,
+	MDP_PLATFORM_COUNT
+};
+/* "dsm6", "dsm7", "systemd". */
+const char *mdp_platform_name(enum mdp_platform pl);
+/* 1u << the platform called name, 0 for a name that is none. */
+unsigned mdp_platform_bit(const char *name);
+
 struct mdp_service {
 	char *name;
 	bool optional;
+	unsigned only_on; /* 1u << enum mdp_platform for each; 0: everywhere */
 	struct mdp_pos pos;
 };
 
@@ -204,6 +221,7 @@ enum mdp_profile_key {
 	MDP_PK_PAUSE,
 	MDP_PK_NAME,
 	MDP_PK_OPTIONAL,
+	MDP_PK_ONLY_ON,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

@@ -4,54 +4,93 @@
  * Each backend turns (service, verb) into one argv for the NAS's own tool
  * and reads the tool's answer. Everything runs through mdp_exec_run (no
  * shell, fixed PATH under the root, timeout). Names are checked again here
- * before any command is built, whatever the caller already checked.
+ * before any command is built, whatever the caller already checked. After
+ * every stop and start the status is polled until it has changed.
  *
- * What the real tools print and exit with, as far as public reports go,
- * and what this file relies on (the fakes in tests/fakes/ behave so):
+ * ==== What mdprofile knows about the real tools =========================
  *
- * DSM 6 synoservice (upstart):
- *   --status NAME  prints "service [NAME] status=[enable]" (or [disable]),
- *                  then per upstart job "[job] is start." / "[job] is stop.";
- *                  exit 0 when enabled and running, non-zero otherwise
- *                  (scripts test only the exit code). For an unknown name
- *                  it prints no "status=[" line but an error that says the
- *                  service does not exist, exit non-zero.
- *                  Relied on: "status=[enable]" with no "is stop." job
- *                  means running (a paused service stays enabled but its job
- *                  is stopped); any other "status=[" means stopped; no
- *                  "status=[" line and exit 0 means running; no "status=["
- *                  with a non-zero exit and a "not exist"/"no such"/"not
- *                  found"/"unknown" message means missing; anything else is
- *                  an error.
- *   --pause/--resume NAME  exit 0 on success, non-zero with a message.
- *   Packages are upstart jobs named pkgctl-NAME, so "pkg:NAME" maps to that.
+ * This is the ONE place for facts about DSM's tools. None of them can be
+ * checked on a DiskStation here. [D] marks what public sources document:
+ * Synology's own scripts shipped on DSM and widely used third-party DSM
+ * tools that call these commands and read their answers. [I] marks what is
+ * inferred (from related behaviour, or chosen as the safe reading where
+ * nothing public says). tests/fakes/ behaves exactly as written here; a
+ * change to a fact changes the fake in the same commit.
  *
- * DSM 7 synosystemctl (systemd underneath):
- *   get-active-status UNIT  prints one word like systemctl is-active:
- *                  active, inactive, failed, activating, deactivating,
- *                  reloading; "inactive" also for an unknown unit. The exit
- *                  code is not relied on (scripts use `|| echo inactive`).
- *   get-load-status UNIT    prints "loaded", "not-found", ...; used only to
- *                  tell a missing unit from a stopped one.
- *   stop/start UNIT         exit 0 on success, non-zero with a message.
- * DSM 7 synopkg (entries written pkg:NAME):
- *   status NAME  DSM 7.1+ prints one JSON object with sorted keys whose last
- *                "status" is the package's: "running", "stop" or
- *                "non_installed" (nested "aspect" objects carry their own
- *                "status" keys first); its exit code is 0 even for a stopped
- *                package on some versions, so it is not relied on. DSM 7.0
- *                prints "NAME package is started" / "... is stopped" /
- *                "... is not installed"; both forms are read.
- *   stop/start NAME  non-zero exit, or JSON with "success":false, is a failure.
+ * DSM 6 synoservice (upstart underneath), /usr/syno/sbin:
+ *  F1 [D] --status NAME prints "Service [NAME] status=[enable]" (capital S;
+ *         [disable] when disabled), then per upstart job "[job] is start."
+ *         or "[job] is stop."; exit 0 when running, non-zero otherwise.
+ *  F2 [D] An unknown name prints "Service [NAME] does not exist", exit
+ *         non-zero. [I] Any message saying "not exist"/"no such"/"not
+ *         found"/"unknown" without a "status=[" line means missing.
+ *  F3 [I] A paused service stays [enable] with its job "is stop.": enable
+ *         with no "is stop." job is running, anything else stopped.
+ *  F4 [D] --pause NAME / --resume NAME, and --pause-by-reason NAME REASON /
+ *         --resume-by-reason NAME REASON (name first, reason second). DSM
+ *         itself pauses with reasons such as rebuild, no-volume and
+ *         ha-passive. A plain --resume can undo a stop DSM made for its own
+ *         reason; a stop by reason is released only by the same reason.
+ *  F5 [I] Resume by reason returns when the job has started, or with
+ *         exit 0 leaving it stopped while another reason still holds it:
+ *         a settled "stopped" right after it means held by DSM.
+ *  F6 [D] --is-enabled exits 1 when enabled (inverted): never used.
+ *  F7 [I] Versions without the by-reason verbs answer an unknown option
+ *         with their usage text and a non-zero exit: a non-zero answer that
+ *         says "usage", "unknown" or "invalid" means the verb is missing.
+ *  F8 [I] Packages are upstart jobs named pkgctl-NAME: "pkg:NAME" maps to
+ *         that, so the by-reason verbs apply to packages too.
+ *
+ * DSM 7 synosystemctl (systemd underneath), /usr/syno/bin:
+ *  F9  [D] get-active-status UNIT prints one word as systemctl is-active
+ *          does: active, inactive, failed, activating, deactivating,
+ *          reloading. [I] The exit code is not relied on.
+ *  F10 [D] stop|start UNIT; stop-service-by-reason REASON UNIT... and
+ *          start-service-by-reason REASON UNIT... (reason FIRST, unlike
+ *          DSM 6), and list-service-reason. Reasons behave as F4, and
+ *          F5 and F7 are assumed alike [I].
+ *  F11 [I] get-load-status UNIT: how it answers for an unknown unit is
+ *          not documented. "loaded" (and systemd's other load states) with
+ *          exit 0 is believed; anything else falls back to F16.
+ *  F12 [D] activating/deactivating are transitional: polled (F19).
+ *
+ * DSM synopkg (entries written pkg:NAME on DSM 7), /usr/syno/bin:
+ *  F13 [D] status NAME exit codes. DSM 7.2: 0 started, 55 starting,
+ *          17 stopped, 255 not installed, 150 broken. DSM 6 to 7.1: 0
+ *          started, 3 stopped, 4 not installed. The two sets overlap only
+ *          in 0, so the code alone says the state without the version.
+ *  F14 [D] DSM 7.1 and later print one JSON object whose top-level
+ *          "status" is "running", "stop", "starting", "stopping",
+ *          "non_installed" or "broken" (nested objects such as "aspect"
+ *          carry "status" keys of their own: only depth 1 counts). A
+ *          missing package is either a top-level "status":"non_installed"
+ *          or "status":"stop" with "error":{..."status":"non_installed"}
+ *          (exit 255). DSM 7.1.1 may exit 0 whatever the state: JSON, when
+ *          there is any, wins over the exit code.
+ *  F15 [D] stop|start NAME: a failure is a non-zero exit or, with exit 0,
+ *          "success":false in the JSON. Stops and starts can take minutes
+ *          (Docker has been reported at 12): see F19. `synopkg is_onoff` is
+ *          unreliable (said "isn't turned on" for a running package):
+ *          never used. synopkg has no by-reason verbs.
  *
  * systemd systemctl:
- *   is-active UNIT   exit 0 when active (prints "active"); otherwise exit 3
- *                  with "inactive"/"failed"/..., and for an unknown unit
- *                  "inactive" with exit 3 or 4 depending on the version.
- *   show -p LoadState --value UNIT  prints "not-found" for an unknown unit
- *                  (systemd >= 230 for --value): that is what says missing.
- *   stop/start UNIT  exit 0 on success, non-zero (1, or 5 for an unknown
- *                  unit) with a message.
+ *  F16 [D] show -p LoadState UNIT prints "LoadState=not-found" for an
+ *          unknown unit ("LoadState=loaded" otherwise). --value would need
+ *          systemd 230, so it is not used. This is how a missing unit is
+ *          told from a stopped one, on DSM 7 too (F11).
+ *  F17 [D] is-active UNIT: exit 0 and "active" when active; else exit 3
+ *          (4 on some versions for an unknown unit) with "inactive",
+ *          "failed", ...; transitional words as F12.
+ *  F18 [D] stop|start UNIT: exit 0 on success, non-zero with a message.
+ *
+ * Waiting (all backends):
+ *  F19 [D] Tools that manage DSM packages poll the status until it changes:
+ *          up to about 20 s for services, much longer for packages. Here
+ *          after every stop and start the status is polled until it has
+ *          reached the wanted state, within the backend's timeout for the
+ *          kind (timeout_ms for services, pkg_timeout_ms for packages). A
+ *          stop that reports success while the service keeps running fails
+ *          the step (and so rolls the transaction back).
  */
 #include "services.h"
 #include "ident.h"
@@ -61,14 +100,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exec.h"
 
 #define SVC_DEFAULT_TIMEOUT_MS 30000
+#define SVC_PKG_TIMEOUT_MS     900000 /* F15: Docker has taken 12 minutes */
+#define SVC_POLL_MAX_MS        1000
 #define SVC_NAME_MAX           MDP_SERVICE_NAME_MAX
 #define SVC_CMDLINE_MAX        (3 * SVC_NAME_MAX + 64)
 
 enum svc_verb { SVC_PAUSE, SVC_RESUME };
+
+/* What a tool says, before waiting for a transition to end. */
+enum svc_raw { RAW_RUNNING, RAW_STOPPED, RAW_MISSING, RAW_STARTING, RAW_STOPPING };
 
 /* One command line: argv points into name (the translated service name). */
 struct svc_cmd {
@@ -76,10 +121,24 @@ struct svc_cmd {
 	char name[SVC_NAME_MAX + 16];
 };
 
+/* A backend's own part: how to ask, and how to act (by reason or not). */
+struct svc_impl {
+	int (*probe)(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
+		     struct mdp_diags *d);
+	int (*cmd)(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
+		   struct mdp_diags *d);
+	bool (*has_reason)(const char *svc); /* whether the by-reason verbs apply to svc */
+};
+
 bool mdp_svc_name_ok(const char *name)
 {
 	/* One rule for profiles and backends: ident owns it. */
 	return name && !mdp_ident_service_check(name);
+}
+
+static bool svc_is_pkg(const char *svc)
+{
+	return !strncmp(svc, "pkg:", 4);
 }
 
 /* A name as it may be shown in a message: printable, bounded (cap >= 4). */
@@ -113,6 +172,16 @@ static int svc_set_name(struct svc_cmd *c, const char *prefix, const char *name)
 	return n < 0 || (size_t)n >= sizeof(c->name) ? -ENAMETOOLONG : 0;
 }
 
+static void svc_argv(struct svc_cmd *c, const char *a0, const char *a1, const char *a2,
+		     const char *a3)
+{
+	c->argv[0] = a0;
+	c->argv[1] = a1;
+	c->argv[2] = a2;
+	c->argv[3] = a3;
+	c->argv[4] = NULL;
+}
+
 static void svc_cmdline(const char *const argv[], char *buf, size_t cap)
 {
 	size_t n = 0;
@@ -126,18 +195,24 @@ static void svc_cmdline(const char *const argv[], char *buf, size_t cap)
 	}
 }
 
-static unsigned svc_timeout(const struct mdp_svc_backend *b)
+/* F19: packages get their own, longer limit. */
+static unsigned svc_timeout(const struct mdp_svc_backend *b, const char *svc)
 {
+	if (svc_is_pkg(svc))
+		return b->pkg_timeout_ms ? b->pkg_timeout_ms : SVC_PKG_TIMEOUT_MS;
 	return b->timeout_ms ? b->timeout_ms : SVC_DEFAULT_TIMEOUT_MS;
 }
 
-/* Run one command. 0 when it ran and exited (any exit code); else diag + -errno. */
+/*
+ * Run one command. 0 when it ran and exited (any exit code); else diag +
+ * -errno. Only stop/start commands (watched) tell b->watch their group.
+ */
 static int svc_run(const struct mdp_svc_backend *b, const char *svc, const char *const argv[],
-		   struct mdp_exec_result *res, struct mdp_diags *d)
+		   bool watched, struct mdp_exec_result *res, struct mdp_diags *d)
 {
 	char line[SVC_CMDLINE_MAX];
-	unsigned ms = svc_timeout(b);
-	int err = mdp_exec_run_watched(b->root, argv, ms, res, d, b->watch);
+	unsigned ms = svc_timeout(b, svc);
+	int err = mdp_exec_run_watched(b->root, argv, ms, res, d, watched ? b->watch : NULL);
 
 	if (!err || err == -EPERM) /* a refusal is in d already, naming the file */
 		return err;
@@ -146,8 +221,11 @@ static int svc_run(const struct mdp_svc_backend *b, const char *svc, const char 
 		mdp_diags_add(d, NULL, 0, 0, "service %s: '%s' timed out after %g s, killed", svc,
 			      line, ms / 1000.0);
 	else if (err == -ENOENT)
-		mdp_diags_add(d, NULL, 0, 0, "service %s: cannot run '%s': %s not found in %s", svc,
-			      line, argv[0], MDP_EXEC_PATH);
+		mdp_diags_add(d, NULL, 0, 0,
+			      "service %s: cannot run '%s': %s not found in %s (this system's "
+			      "service manager is not usable; --services-backend none changes "
+			      "the tunables without pausing services)",
+			      svc, line, argv[0], MDP_EXEC_PATH);
 	else
 		mdp_diags_add(d, NULL, 0, 0, "service %s: cannot run '%s': %s", svc, line,
 			      strerror(-err));
@@ -171,21 +249,6 @@ static int svc_failed(const char *svc, const char *const argv[], const struct md
 	return -EIO;
 }
 
-/* Run a pause/resume command and require success. */
-static int svc_act(const struct mdp_svc_backend *b, const char *svc, const struct svc_cmd *c,
-		   struct mdp_diags *d)
-{
-	struct mdp_exec_result res;
-	int err = svc_run(b, svc, c->argv, &res, d);
-
-	if (err)
-		return err;
-	/* synopkg reports some failures in JSON with a zero exit code. */
-	if (res.exit_code != 0 || strstr(res.out, "\"success\":false"))
-		return svc_failed(svc, c->argv, &res, "failed", d);
-	return 0;
-}
-
 /* First line of the output, trimmed, for one-word answers. */
 static void svc_word(const struct mdp_exec_result *res, char *buf, size_t cap)
 {
@@ -205,136 +268,246 @@ static bool svc_word_in(const char *w, const char *const set[])
 	return false;
 }
 
-static const char *const svc_up_words[] = {"active", "activating", "reloading", NULL};
-static const char *const svc_down_words[] = {"inactive", "failed",      "deactivating",
-					     "unknown",  "maintenance", NULL};
-
-/* ---- dsm6: synoservice ------------------------------------------------- */
-
-static int dsm6_cmd(const char *svc, const char *verb, struct svc_cmd *c, struct mdp_diags *d)
+static bool svc_says(const char *out, const char *const pats[])
 {
-	const char *pkg = mdp_ident_service_pkg(svc);
-	int err = svc_check_name(svc, d);
-
-	if (err)
-		return err;
-	if ((err = pkg ? svc_set_name(c, "pkgctl-", pkg) : svc_set_name(c, "", svc)))
-		return err;
-	c->argv[0] = "synoservice";
-	c->argv[1] = verb;
-	c->argv[2] = c->name;
-	c->argv[3] = NULL;
-	return 0;
-}
-
-static bool dsm6_says_missing(const char *out)
-{
-	static const char *const pats[] = {"not exist", "doesn't exist", "no such",
-					   "not found", "unknown",       NULL};
-
 	for (size_t i = 0; pats[i]; i++)
 		if (strcasestr(out, pats[i]))
 			return true;
 	return false;
 }
 
-static int dsm6_status(const struct mdp_svc_backend *b, const char *svc, enum mdp_svc_state *st,
-		       struct mdp_diags *d)
+/* ---- JSON (F14): just enough to read one object's top-level members ------- */
+
+/* p at an opening quote: just past the closing one, or NULL. */
+static const char *json_skip_str(const char *p, const char *end)
 {
+	for (p++; p < end && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < end)
+			p++;
+	return p < end ? p + 1 : NULL;
+}
+
+static const char *json_skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The end of the object or array starting at p (just past it), or NULL. */
+static const char *json_skip_nest(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		if (*p == '"') {
+			if (!(p = json_skip_str(p, end)))
+				return NULL;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if ((*p == '}' || *p == ']') && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+/* The value of member key of the object [obj, end) at its own depth, or NULL. */
+static const char *json_member(const char *obj, const char *end, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = obj + 1;
+	int depth = 1;
+
+	while (p < end && depth > 0) {
+		if (*p == '"') {
+			const char *q = json_skip_str(p, end);
+			if (!q)
+				return NULL;
+			if (depth == 1 && (size_t)(q - p - 2) == klen &&
+			    !memcmp(p + 1, key, klen)) {
+				const char *v = json_skip_ws(q, end);
+				if (v < end && *v == ':')
+					return json_skip_ws(v + 1, end);
+			}
+			p = q;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']')
+			depth--;
+		p++;
+	}
+	return NULL;
+}
+
+/* Whether the string value at v is exactly want. */
+static bool json_str_is(const char *v, const char *end, const char *want)
+{
+	size_t n = strlen(want);
+
+	return v && v + n + 2 <= end && *v == '"' && !memcmp(v + 1, want, n) && v[n + 1] == '"';
+}
+
+/* Whether the bare literal at v (true, false, null) is exactly want. */
+static bool json_lit_is(const char *v, const char *end, const char *want)
+{
+	size_t n = strlen(want);
+
+	return v && v + n <= end && !memcmp(v, want, n) &&
+	       (v + n == end || strchr(" \t\r\n,}]", v[n]));
+}
+
+/* The first JSON object in out: [*obj, *end). */
+static bool json_object(const char *out, const char **obj, const char **end)
+{
+	const char *p = strchr(out, '{');
+
+	if (!p || !(*end = json_skip_nest(p, p + strlen(p))))
+		return false;
+	*obj = p;
+	return true;
+}
+
+/* ---- dsm6: synoservice ------------------------------------------------- */
+
+static int dsm6_cmd_verb(const char *svc, const char *verb, const char *reason, struct svc_cmd *c,
+			 struct mdp_diags *d)
+{
+	const char *pkg = mdp_ident_service_pkg(svc);
+	int err = svc_check_name(svc, d);
+
+	if (err)
+		return err;
+	/* F8 */
+	if ((err = pkg ? svc_set_name(c, "pkgctl-", pkg) : svc_set_name(c, "", svc)))
+		return err;
+	/* F4: name first, then the reason. */
+	svc_argv(c, "synoservice", verb, c->name, reason);
+	return 0;
+}
+
+static int dsm6_cmd(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
+		    struct mdp_diags *d)
+{
+	static const char *const verbs[2][2] = {{"--pause", "--pause-by-reason"},
+						{"--resume", "--resume-by-reason"}};
+
+	return dsm6_cmd_verb(svc, verbs[v][by_reason], by_reason ? MDP_SVC_REASON : NULL, c, d);
+}
+
+static int dsm6_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
+		      struct mdp_diags *d)
+{
+	static const char *const missing[] = {"not exist", "doesn't exist", "no such",
+					      "not found", "unknown",       NULL};
 	struct mdp_exec_result res;
 	struct svc_cmd c;
 	int err;
 
-	if ((err = dsm6_cmd(svc, "--status", &c, d)) || (err = svc_run(b, svc, c.argv, &res, d)))
+	if ((err = dsm6_cmd_verb(svc, "--status", NULL, &c, d)) ||
+	    (err = svc_run(b, svc, c.argv, false, &res, d)))
 		return err;
+	/* F1, F3 */
 	if (strstr(res.out, "status=[enable]") && !strstr(res.out, "is stop."))
-		*st = MDP_SVC_RUNNING;
+		*st = RAW_RUNNING;
 	else if (strstr(res.out, "status=["))
-		*st = MDP_SVC_STOPPED;
+		*st = RAW_STOPPED;
 	else if (res.exit_code == 0)
-		*st = MDP_SVC_RUNNING;
-	else if (dsm6_says_missing(res.out))
-		*st = MDP_SVC_MISSING;
+		*st = RAW_RUNNING;
+	else if (svc_says(res.out, missing)) /* F2 */
+		*st = RAW_MISSING;
 	else
 		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
 	return 0;
 }
 
-static int dsm6_pause(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+static bool dsm6_has_reason(const char *svc)
 {
-	struct svc_cmd c;
-	int err = dsm6_cmd(svc, "--pause", &c, d);
-
-	return err ? err : svc_act(b, svc, &c, d);
+	(void)svc;
+	return true; /* F8: packages are upstart jobs too */
 }
 
-static int dsm6_resume(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
-{
-	struct svc_cmd c;
-	int err = dsm6_cmd(svc, "--resume", &c, d);
+static const struct svc_impl dsm6_impl = {dsm6_probe, dsm6_cmd, dsm6_has_reason};
 
-	return err ? err : svc_act(b, svc, &c, d);
-}
+/* ---- systemd units (systemd, and dsm7's synosystemctl) ------------------- */
 
-const struct mdp_svc_ops mdp_svc_dsm6 = {
-    .name = "dsm6",
-    .status = dsm6_status,
-    .pause = dsm6_pause,
-    .resume = dsm6_resume,
-};
+static const char *const svc_up_words[] = {"active", "reloading", NULL};
+static const char *const svc_down_words[] = {"inactive", "failed", "unknown", "maintenance", NULL};
+/* systemd's load states other than not-found: the unit exists. */
+static const char *const svc_load_words[] = {"loaded", "masked", "error", "bad-setting",
+					     "stub",   "merged", NULL};
 
-/* ---- systemd: systemctl ------------------------------------------------ */
-
-/* argv for "TOOL VERB UNIT", or "TOOL show -p LoadState --value UNIT" for VERB "show". */
-static int unit_cmd(const char *tool, const char *verb, const char *svc, struct svc_cmd *c,
-		    struct mdp_diags *d)
+static int unit_name(const char *svc, struct svc_cmd *c, struct mdp_diags *d)
 {
 	int err = svc_check_name(svc, d);
 
 	if (err)
 		return err;
-	if (!strncmp(svc, "pkg:", 4)) {
+	if (svc_is_pkg(svc)) {
 		mdp_diags_add(d, NULL, 0, 0,
 			      "service %s: package entries (pkg:) need the dsm6 or dsm7 backend",
 			      svc);
 		return -EINVAL;
 	}
-	if ((err = svc_set_name(c, "", svc)))
-		return err;
-	c->argv[0] = tool;
-	c->argv[1] = verb;
-	if (strcmp(verb, "show")) {
-		c->argv[2] = c->name;
-		c->argv[3] = NULL;
-		return 0;
-	}
-	c->argv[2] = "-p";
-	c->argv[3] = "LoadState";
-	c->argv[4] = "--value";
-	c->argv[5] = c->name;
-	c->argv[6] = NULL;
-	return 0;
+	return svc_set_name(c, "", svc);
 }
 
-/* Missing or stopped: ask for the load state ("not-found" means missing). */
-static int unit_load_state(const struct mdp_svc_backend *b, const char *svc,
-			   const struct svc_cmd *c, enum mdp_svc_state *st, struct mdp_diags *d)
+/* "TOOL VERB UNIT" */
+static int unit_cmd(const char *tool, const char *verb, const char *svc, struct svc_cmd *c,
+		    struct mdp_diags *d)
+{
+	int err = unit_name(svc, c, d);
+
+	if (!err)
+		svc_argv(c, tool, verb, c->name, NULL);
+	return err;
+}
+
+/* An is-active word (F9, F17) -> state; false for an unknown word. */
+static bool unit_word(const char *w, enum svc_raw *st)
+{
+	if (svc_word_in(w, svc_up_words))
+		*st = RAW_RUNNING;
+	else if (!strcmp(w, "activating"))
+		*st = RAW_STARTING;
+	else if (!strcmp(w, "deactivating"))
+		*st = RAW_STOPPING;
+	else if (svc_word_in(w, svc_down_words))
+		*st = RAW_STOPPED;
+	else
+		return false;
+	return true;
+}
+
+/* F16: systemctl show -p LoadState UNIT says whether a stopped unit exists. */
+static int unit_load_state(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
+			   struct mdp_diags *d)
 {
 	struct mdp_exec_result res;
-	char w[64];
-	int err = svc_run(b, svc, c->argv, &res, d);
+	struct svc_cmd c;
+	char w[80];
+	int err;
 
-	if (err)
+	if ((err = unit_name(svc, &c, d)))
+		return err;
+	svc_argv(&c, "systemctl", "show", "-p", "LoadState");
+	c.argv[4] = c.name;
+	c.argv[5] = NULL;
+	if ((err = svc_run(b, svc, c.argv, false, &res, d)))
 		return err;
 	svc_word(&res, w, sizeof(w));
-	if (res.exit_code != 0 || !*w)
-		return svc_failed(svc, c->argv, &res, "gave an unexpected answer", d);
-	*st = !strcmp(w, "not-found") ? MDP_SVC_MISSING : MDP_SVC_STOPPED;
+	if (res.exit_code != 0 || strncmp(w, "LoadState=", 10) || !w[10])
+		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
+	*st = !strcmp(w + 10, "not-found") ? RAW_MISSING : RAW_STOPPED;
 	return 0;
 }
 
-static int systemd_status(const struct mdp_svc_backend *b, const char *svc, enum mdp_svc_state *st,
-			  struct mdp_diags *d)
+static int systemd_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
+			 struct mdp_diags *d)
 {
 	struct mdp_exec_result res;
 	struct svc_cmd c;
@@ -342,42 +515,31 @@ static int systemd_status(const struct mdp_svc_backend *b, const char *svc, enum
 	int err;
 
 	if ((err = unit_cmd("systemctl", "is-active", svc, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, &res, d)))
+	    (err = svc_run(b, svc, c.argv, false, &res, d)))
 		return err;
 	svc_word(&res, w, sizeof(w));
-	if (res.exit_code == 0 || svc_word_in(w, svc_up_words)) {
-		*st = MDP_SVC_RUNNING;
-		return 0;
+	if (!unit_word(w, st)) {
+		if (res.exit_code != 0 && res.exit_code != 3 && res.exit_code != 4)
+			return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
+		*st = res.exit_code ? RAW_STOPPED : RAW_RUNNING;
 	}
-	if (!svc_word_in(w, svc_down_words) && res.exit_code != 3 && res.exit_code != 4)
-		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
-	if ((err = unit_cmd("systemctl", "show", svc, &c, d)))
-		return err;
-	return unit_load_state(b, svc, &c, st, d);
+	return *st == RAW_STOPPED ? unit_load_state(b, svc, st, d) : 0;
 }
 
-static int systemd_pause(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+static int systemd_cmd(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
+		       struct mdp_diags *d)
 {
-	struct svc_cmd c;
-	int err = unit_cmd("systemctl", "stop", svc, &c, d);
-
-	return err ? err : svc_act(b, svc, &c, d);
+	(void)by_reason;
+	return unit_cmd("systemctl", v == SVC_PAUSE ? "stop" : "start", svc, c, d);
 }
 
-static int systemd_resume(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+static bool systemd_has_reason(const char *svc)
 {
-	struct svc_cmd c;
-	int err = unit_cmd("systemctl", "start", svc, &c, d);
-
-	return err ? err : svc_act(b, svc, &c, d);
+	(void)svc;
+	return false;
 }
 
-const struct mdp_svc_ops mdp_svc_systemd = {
-    .name = "systemd",
-    .status = systemd_status,
-    .pause = systemd_pause,
-    .resume = systemd_resume,
-};
+static const struct svc_impl systemd_impl = {systemd_probe, systemd_cmd, systemd_has_reason};
 
 /* ---- dsm7: synosystemctl and synopkg ----------------------------------- */
 
@@ -392,137 +554,360 @@ static int synopkg_cmd(const char *verb, const char *svc, struct svc_cmd *c, str
 		return -EINVAL; /* callers send only "pkg:" entries here */
 	if ((err = svc_set_name(c, "", pkg)))
 		return err;
-	c->argv[0] = "synopkg";
-	c->argv[1] = verb;
-	c->argv[2] = c->name;
-	c->argv[3] = NULL;
+	svc_argv(c, "synopkg", verb, c->name, NULL);
 	return 0;
 }
 
-/* The package's own state: the last "status":"..." of the JSON, or DSM 7.0's sentence. */
-static int synopkg_parse(const char *out, enum mdp_svc_state *st)
+/* A state word of F14; 0, 1 for "broken", -1 for a word not known. */
+static int synopkg_word(const char *v, const char *end, enum svc_raw *st)
 {
-	static const char key[] = "\"status\":\"";
-	const char *p = NULL, *q;
+	static const struct {
+		const char *w;
+		enum svc_raw st;
+	} tab[] = {{"running", RAW_RUNNING},   {"stop", RAW_STOPPED},
+		   {"stopped", RAW_STOPPED},   {"starting", RAW_STARTING},
+		   {"stopping", RAW_STOPPING}, {"non_installed", RAW_MISSING}};
 
-	for (q = out; (q = strstr(q, key)); q += sizeof(key) - 1)
-		p = q + sizeof(key) - 1;
-	if (p) {
-		if (!strncmp(p, "running\"", 8))
-			*st = MDP_SVC_RUNNING;
-		else if (!strncmp(p, "non_installed\"", 14))
-			*st = MDP_SVC_MISSING;
-		else
-			*st = MDP_SVC_STOPPED;
-		return 0;
+	if (json_str_is(v, end, "broken"))
+		return 1;
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		if (json_str_is(v, end, tab[i].w)) {
+			*st = tab[i].st;
+			return 0;
+		}
 	}
-	if (strstr(out, "is not installed") || strstr(out, "No such package"))
-		*st = MDP_SVC_MISSING;
-	else if (strstr(out, "package is started"))
-		*st = MDP_SVC_RUNNING;
-	else if (strstr(out, "package is stopped"))
-		*st = MDP_SVC_STOPPED;
-	else
-		return -EIO;
-	return 0;
+	return -1;
 }
 
-static int synopkg_status(const struct mdp_svc_backend *b, const char *svc, enum mdp_svc_state *st,
-			  struct mdp_diags *d)
+/* F13: an exit code of either generation; 0, 1 for broken, -1 unknown. */
+static int synopkg_code(int code, enum svc_raw *st)
+{
+	switch (code) {
+	case 0:
+		*st = RAW_RUNNING;
+		return 0;
+	case 3:
+	case 17:
+		*st = RAW_STOPPED;
+		return 0;
+	case 4:
+	case 255:
+		*st = RAW_MISSING;
+		return 0;
+	case 55:
+		*st = RAW_STARTING;
+		return 0;
+	case 150:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/* F13, F14: the package's state from what synopkg status said. */
+static int synopkg_parse(const struct mdp_exec_result *res, enum svc_raw *st)
+{
+	const char *obj, *end, *v, *e;
+	int r;
+
+	if (!json_object(res->out, &obj, &end))
+		return synopkg_code(res->exit_code, st);
+	v = json_member(obj, end, "status");
+	if ((r = synopkg_word(v, end, st)) < 0)
+		return synopkg_code(res->exit_code, st);
+	e = json_member(obj, end, "error");
+	if (!r && e && *e == '{' && (end = json_skip_nest(e, end)) &&
+	    json_str_is(json_member(e, end, "status"), end, "non_installed"))
+		*st = RAW_MISSING;
+	return r;
+}
+
+static int synopkg_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
+			 struct mdp_diags *d)
 {
 	struct mdp_exec_result res;
 	struct svc_cmd c;
-	int err;
+	int err, r;
 
-	if ((err = synopkg_cmd("status", svc, &c, d)) || (err = svc_run(b, svc, c.argv, &res, d)))
+	if ((err = synopkg_cmd("status", svc, &c, d)) ||
+	    (err = svc_run(b, svc, c.argv, false, &res, d)))
 		return err;
-	if (synopkg_parse(res.out, st))
+	if ((r = synopkg_parse(&res, st)) > 0)
+		return svc_failed(svc, c.argv, &res,
+				  "says the package is broken; repair it "
+				  "in Package Center",
+				  d);
+	if (r < 0)
 		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
 	return 0;
 }
 
-static int dsm7_status(const struct mdp_svc_backend *b, const char *svc, enum mdp_svc_state *st,
-		       struct mdp_diags *d)
+/* F11: believe get-load-status only when it names a load state; else F16. */
+static int dsm7_load_state(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
+			   struct mdp_diags *d)
 {
 	struct mdp_exec_result res;
 	struct svc_cmd c;
 	char w[64];
 	int err;
 
-	if (!strncmp(svc, "pkg:", 4))
-		return synopkg_status(b, svc, st, d);
-	if ((err = unit_cmd("synosystemctl", "get-active-status", svc, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, &res, d)))
+	if ((err = unit_cmd("synosystemctl", "get-load-status", svc, &c, d)) ||
+	    (err = svc_run(b, svc, c.argv, false, &res, d)))
 		return err;
 	svc_word(&res, w, sizeof(w));
-	if (svc_word_in(w, svc_up_words)) {
-		*st = MDP_SVC_RUNNING;
+	if (res.exit_code == 0 && svc_word_in(w, svc_load_words)) {
+		*st = RAW_STOPPED;
 		return 0;
 	}
-	if (!svc_word_in(w, svc_down_words))
-		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
-	if ((err = unit_cmd("synosystemctl", "get-load-status", svc, &c, d)))
-		return err;
-	return unit_load_state(b, svc, &c, st, d);
+	if (res.exit_code == 0 && !strcmp(w, "not-found")) {
+		*st = RAW_MISSING;
+		return 0;
+	}
+	return unit_load_state(b, svc, st, d);
 }
 
-static int dsm7_act(const struct mdp_svc_backend *b, const char *svc, enum svc_verb v,
+static int dsm7_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
+		      struct mdp_diags *d)
+{
+	struct mdp_exec_result res;
+	struct svc_cmd c;
+	char w[64];
+	int err;
+
+	if (svc_is_pkg(svc))
+		return synopkg_probe(b, svc, st, d);
+	if ((err = unit_cmd("synosystemctl", "get-active-status", svc, &c, d)) ||
+	    (err = svc_run(b, svc, c.argv, false, &res, d)))
+		return err;
+	svc_word(&res, w, sizeof(w));
+	if (!unit_word(w, st)) /* F9: the word, never the exit code */
+		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
+	return *st == RAW_STOPPED ? dsm7_load_state(b, svc, st, d) : 0;
+}
+
+static int dsm7_cmd(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
 		    struct mdp_diags *d)
 {
-	const char *verb = v == SVC_PAUSE ? "stop" : "start";
+	int err;
+
+	if (svc_is_pkg(svc)) /* F15: no reasons for packages */
+		return synopkg_cmd(v == SVC_PAUSE ? "stop" : "start", svc, c, d);
+	if (!by_reason)
+		return unit_cmd("synosystemctl", v == SVC_PAUSE ? "stop" : "start", svc, c, d);
+	if ((err = unit_name(svc, c, d)))
+		return err;
+	/* F10: the reason first, then the unit. */
+	svc_argv(c, "synosystemctl",
+		 v == SVC_PAUSE ? "stop-service-by-reason" : "start-service-by-reason",
+		 MDP_SVC_REASON, c->name);
+	return 0;
+}
+
+static bool dsm7_has_reason(const char *svc)
+{
+	return !svc_is_pkg(svc);
+}
+
+static const struct svc_impl dsm7_impl = {dsm7_probe, dsm7_cmd, dsm7_has_reason};
+
+/* ---- the common part: act, then wait (F19) -------------------------------- */
+
+static long svc_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void svc_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Probe until done(state) or the deadline: the first look at once, then
+ * 100 ms, 200 ms, ... up to SVC_POLL_MAX_MS apart, the last one at the
+ * deadline. *st is the last answer.
+ */
+static int svc_poll(const struct svc_impl *im, const struct mdp_svc_backend *b, const char *svc,
+		    bool (*done)(enum svc_raw, enum svc_verb), enum svc_verb v, enum svc_raw *st,
+		    struct mdp_diags *d)
+{
+	long deadline = svc_now_ms() + (long)svc_timeout(b, svc), pause_ms = 100, left;
+	int err;
+
+	for (;;) {
+		if ((err = im->probe(b, svc, st, d)) || done(*st, v) ||
+		    (left = deadline - svc_now_ms()) <= 0)
+			return err;
+		svc_sleep_ms(pause_ms < left ? pause_ms : left);
+		pause_ms = pause_ms * 2 > SVC_POLL_MAX_MS ? SVC_POLL_MAX_MS : pause_ms * 2;
+	}
+}
+
+static bool svc_settled(enum svc_raw st, enum svc_verb v)
+{
+	(void)v;
+	return st != RAW_STARTING && st != RAW_STOPPING;
+}
+
+/* After a stop: stopped. After a start: running, or stopped and settled (held or failed). */
+static bool svc_reached(enum svc_raw st, enum svc_verb v)
+{
+	if (v == SVC_PAUSE)
+		return st == RAW_STOPPED || st == RAW_MISSING;
+	return st == RAW_RUNNING;
+}
+
+static const char *svc_raw_name(enum svc_raw st)
+{
+	static const char *const names[] = {"running", "stopped", "missing", "starting",
+					    "stopping"};
+
+	return names[st];
+}
+
+static int svc_status(const struct svc_impl *im, const struct mdp_svc_backend *b, const char *svc,
+		      enum mdp_svc_state *out, struct mdp_diags *d)
+{
+	enum svc_raw st;
+	int err = svc_poll(im, b, svc, svc_settled, SVC_PAUSE, &st, d);
+
+	if (err)
+		return err;
+	if (!svc_settled(st, SVC_PAUSE)) {
+		mdp_diags_add(d, NULL, 0, 0, "service %s: still %s after %g s", svc,
+			      svc_raw_name(st), svc_timeout(b, svc) / 1000.0);
+		return -ETIMEDOUT;
+	}
+	*out = st == RAW_RUNNING   ? MDP_SVC_RUNNING
+	       : st == RAW_MISSING ? MDP_SVC_MISSING
+				   : MDP_SVC_STOPPED;
+	return 0;
+}
+
+/* F7: the tool does not know the by-reason verb it was given. */
+static bool svc_no_such_verb(const struct mdp_exec_result *res)
+{
+	static const char *const pats[] = {"usage", "unknown", "invalid", NULL};
+
+	return res->exit_code != 0 && svc_says(res->out, pats);
+}
+
+/* Whether this backend will use the by-reason verbs for svc. */
+static bool svc_by_reason(const struct svc_impl *im, const struct mdp_svc_backend *b,
+			  const char *svc)
+{
+	return im->has_reason(svc) && !(b->memo && b->memo->plain_verbs);
+}
+
+/* Run the stop or start of svc (by reason when it can) and require success. */
+static int svc_act(const struct svc_impl *im, const struct mdp_svc_backend *b, const char *svc,
+		   enum svc_verb v, bool *by_reason, struct mdp_diags *d)
+{
+	struct mdp_exec_result res;
+	const char *obj, *end;
 	struct svc_cmd c;
 	int err;
 
-	if (!strncmp(svc, "pkg:", 4))
-		err = synopkg_cmd(verb, svc, &c, d);
-	else
-		err = unit_cmd("synosystemctl", verb, svc, &c, d);
-	return err ? err : svc_act(b, svc, &c, d);
+	*by_reason = svc_by_reason(im, b, svc);
+	if ((err = im->cmd(svc, v, *by_reason, &c, d)) ||
+	    (err = svc_run(b, svc, c.argv, true, &res, d)))
+		return err;
+	if (*by_reason && svc_no_such_verb(&res)) {
+		if (b->memo)
+			b->memo->plain_verbs = true;
+		*by_reason = false;
+		if ((err = im->cmd(svc, v, false, &c, d)) ||
+		    (err = svc_run(b, svc, c.argv, true, &res, d)))
+			return err;
+	}
+	/* F15: synopkg reports some failures in JSON with a zero exit code. */
+	if (res.exit_code != 0 || (json_object(res.out, &obj, &end) &&
+				   json_lit_is(json_member(obj, end, "success"), end, "false")))
+		return svc_failed(svc, c.argv, &res, "failed", d);
+	return 0;
 }
 
-static int dsm7_pause(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+static int svc_change(const struct svc_impl *im, const struct mdp_svc_backend *b, const char *svc,
+		      enum svc_verb v, struct mdp_diags *d)
 {
-	return dsm7_act(b, svc, SVC_PAUSE, d);
+	enum svc_raw st;
+	bool by_reason;
+	int err;
+
+	if ((err = svc_act(im, b, svc, v, &by_reason, d)))
+		return err;
+	/* F5: after a start by reason, a settled "stopped" is DSM's own hold. */
+	if ((err = svc_poll(im, b, svc, by_reason && v == SVC_RESUME ? svc_settled : svc_reached, v,
+			    &st, d)))
+		return err;
+	if (svc_reached(st, v))
+		return 0;
+	if (by_reason && v == SVC_RESUME && st == RAW_STOPPED)
+		return -EBUSY;
+	mdp_diags_add(d, NULL, 0, 0,
+		      "service %s: the %s reported success but the service is %s "
+		      "after %g s",
+		      svc, v == SVC_PAUSE ? "stop" : "start", svc_raw_name(st),
+		      svc_timeout(b, svc) / 1000.0);
+	return -EIO;
 }
 
-static int dsm7_resume(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
-{
-	return dsm7_act(b, svc, SVC_RESUME, d);
-}
+/* ---- the ops tables ----------------------------------------------------- */
 
-const struct mdp_svc_ops mdp_svc_dsm7 = {
-    .name = "dsm7",
-    .status = dsm7_status,
-    .pause = dsm7_pause,
-    .resume = dsm7_resume,
-};
+#define SVC_OPS(NAME, IMPL)                                                                        \
+	static int NAME##_status(const struct mdp_svc_backend *b, const char *svc,                 \
+				 enum mdp_svc_state *st, struct mdp_diags *d)                      \
+	{                                                                                          \
+		return svc_status(&IMPL, b, svc, st, d);                                           \
+	}                                                                                          \
+	static int NAME##_pause(const struct mdp_svc_backend *b, const char *svc,                  \
+				struct mdp_diags *d)                                               \
+	{                                                                                          \
+		return svc_change(&IMPL, b, svc, SVC_PAUSE, d);                                    \
+	}                                                                                          \
+	static int NAME##_resume(const struct mdp_svc_backend *b, const char *svc,                 \
+				 struct mdp_diags *d)                                              \
+	{                                                                                          \
+		return svc_change(&IMPL, b, svc, SVC_RESUME, d);                                   \
+	}                                                                                          \
+	const struct mdp_svc_ops mdp_svc_##NAME = {.name = #NAME,                                  \
+						   .status = NAME##_status,                        \
+						   .pause = NAME##_pause,                          \
+						   .resume = NAME##_resume}
+
+SVC_OPS(dsm6, dsm6_impl);
+SVC_OPS(dsm7, dsm7_impl);
+SVC_OPS(systemd, systemd_impl);
 
 /* ---- by hand ------------------------------------------------------------ */
 
 int mdp_svc_resume_command(const struct mdp_svc_backend *b, const char *svc, char *buf, size_t len)
 {
+	const struct svc_impl *im = NULL;
 	struct mdp_diags quiet;
 	struct svc_cmd c;
-	const char *name;
 	int err;
 
 	if (!b || !b->ops)
 		return -EINVAL;
 	if (len == 0)
 		return -ENAMETOOLONG;
-	mdp_diags_init(&quiet);
 	/* By name: a test seam may wrap the ops table of a real backend. */
-	name = b->ops->name;
-	if (!strcmp(name, "dsm6"))
-		err = dsm6_cmd(svc, "--resume", &c, &quiet);
-	else if (!strcmp(name, "dsm7") && !strncmp(svc, "pkg:", 4))
-		err = synopkg_cmd("start", svc, &c, &quiet);
-	else if (!strcmp(name, "dsm7"))
-		err = unit_cmd("synosystemctl", "start", svc, &c, &quiet);
-	else if (!strcmp(name, "systemd"))
-		err = unit_cmd("systemctl", "start", svc, &c, &quiet);
-	else
-		err = -EINVAL;
+	if (!strcmp(b->ops->name, "dsm6"))
+		im = &dsm6_impl;
+	else if (!strcmp(b->ops->name, "dsm7"))
+		im = &dsm7_impl;
+	else if (!strcmp(b->ops->name, "systemd"))
+		im = &systemd_impl;
+	if (!im)
+		return -EINVAL;
+	mdp_diags_init(&quiet);
+	err = im->cmd(svc, SVC_RESUME, svc_by_reason(im, b, svc), &c, &quiet);
 	mdp_diags_free(&quiet);
 	if (err)
 		return err;
@@ -620,5 +1005,9 @@ int mdp_svc_detect(const struct mdp_root *r, const char *force, struct mdp_svc_b
 	out->ops = ops;
 	out->root = r;
 	out->timeout_ms = SVC_DEFAULT_TIMEOUT_MS;
+	out->pkg_timeout_ms = SVC_PKG_TIMEOUT_MS;
+	out->watch = NULL;
+	out->learnt.plain_verbs = false;
+	out->memo = &out->learnt;
 	return 0;
 }

@@ -59,6 +59,7 @@ struct step {
 	char prev[MDP_RAW_MAX]; /* raw value before this step, for undo */
 	const char *svc;
 	bool started; /* the write was attempted: undo must consider it */
+	bool held;    /* a resume that left the service to DSM's own reason */
 };
 
 struct steps {
@@ -310,8 +311,9 @@ static void pause_started(void *ctx, long pgid)
 	struct pause_watch *w = ctx;
 	struct mdp_jservice *js = journal_svc(w->j, w->svc);
 
-	if (!js || js->pgid)
-		return; /* only the pause command itself, not the status checks around it */
+	/* Only stop/start tools are watched (services.h): a fallback's replaces the first. */
+	if (!js)
+		return;
 	js->settled = false;
 	js->pgid = pgid;
 	w->err = journal_store(w->tx, w->j);
@@ -347,11 +349,23 @@ static bool svc_running(struct mdp_txn *tx, const char *svc)
 	return running;
 }
 
+/* 0 resumed, -EBUSY held stopped by DSM for its own reason (invariant 6), else -errno. */
 static int svc_resume(struct mdp_txn *tx, const char *svc)
 {
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
 	return tx->svc->ops->resume(tx->svc, svc, tx->d);
+}
+
+/* Said once per transaction: resume may have undone a stop DSM made itself. */
+static void note_plain_verbs(struct mdp_txn *tx)
+{
+	if (!tx->svc || !tx->svc->memo || !tx->svc->memo->plain_verbs)
+		return;
+	for (size_t i = 0; i < tx->rep.n_notes; i++)
+		if (tx->rep.notes[i].kind == MDP_TXN_NOTE_PLAIN_VERBS)
+			return;
+	ev_note(tx, MDP_TXN_NOTE_PLAIN_VERBS, NULL);
 }
 
 /*
@@ -552,6 +566,14 @@ static int steps_plan(const struct mdp_plan *pl, struct mdp_journal *j, struct s
 	return 0;
 }
 
+/* Whether sv applies here: no only_on, or it names this backend. */
+static bool svc_here(const struct mdp_txn *tx, const struct mdp_service *sv)
+{
+	const char *name = tx->svc && tx->svc->ops ? tx->svc->ops->name : NULL;
+
+	return !sv->only_on || (sv->only_on & mdp_platform_bit(name));
+}
+
 static int svc_status(struct mdp_txn *tx, const struct mdp_service *sv, enum mdp_svc_state *state)
 {
 	if (!tx->svc || !tx->svc->ops) {
@@ -568,11 +590,15 @@ static int svc_status(struct mdp_txn *tx, const struct mdp_service *sv, enum mdp
 	return tx->svc->ops->status(tx->svc, sv->name, state, tx->d);
 }
 
-/* Pause what runs; leave alone what the user stopped (invariant 6). */
+/*
+ * Pause what runs; leave alone what the user stopped (invariant 6).
+ * -EINVAL for what the profile must change, -EIO when the service manager
+ * itself failed (missing tool, odd answer): a system failure.
+ */
 static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 		       const struct mdp_journal *old, struct mdp_journal *j, struct steps *st)
 {
-	int bad = 0;
+	int bad = 0, err;
 
 	for (size_t i = 0; i < p->n_services; i++) {
 		const struct mdp_service *sv = &p->services[i];
@@ -581,8 +607,14 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 		struct step *s;
 		if (was && was->paused)
 			continue; /* still paused by the active profile */
-		if (svc_status(tx, sv, &state)) {
-			bad = 1;
+		if (!svc_here(tx, sv)) {
+			ev_service(tx, sv->name, MDP_TXN_PAUSE, MDP_TXN_SVC_OTHER_PLATFORM);
+			continue;
+		}
+		if ((err = svc_status(tx, sv, &state))) {
+			bad = err == -EINVAL || err == -ENOTSUP ? (bad ? bad : 1) : 2;
+			if (err == -ENOENT)
+				break; /* the tool is missing: one error says it */
 			continue;
 		}
 		if (state == MDP_SVC_MISSING && !sv->optional) {
@@ -602,7 +634,55 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 			s->svc = sv->name;
 		}
 	}
-	return bad ? -EINVAL : 0;
+	return bad == 2 ? -EIO : bad ? -EINVAL : 0;
+}
+
+/*
+ * One service's fate in a preview: what steps_pause would decide. *gone is
+ * set once the service tool is missing: the others are not asked (one error).
+ */
+static enum mdp_txn_svc_result preview_one(struct mdp_txn *tx, const struct mdp_service *sv,
+					   const struct mdp_journal *active, bool *gone)
+{
+	const struct mdp_jservice *was =
+	    active ? journal_svc((struct mdp_journal *)active, sv->name) : NULL;
+	enum mdp_svc_state state;
+	int err;
+
+	if (was && was->paused)
+		return MDP_TXN_SVC_PAUSED;
+	if (!svc_here(tx, sv))
+		return MDP_TXN_SVC_OTHER_PLATFORM;
+	if (*gone)
+		return MDP_TXN_SVC_UNKNOWN;
+	if ((err = svc_status(tx, sv, &state))) {
+		*gone = err == -ENOENT;
+		return !tx->svc || !tx->svc->ops ? MDP_TXN_SVC_MISSING : MDP_TXN_SVC_UNKNOWN;
+	}
+	if (state == MDP_SVC_MISSING)
+		return sv->optional ? MDP_TXN_SVC_NOT_FOUND : MDP_TXN_SVC_MISSING;
+	return state == MDP_SVC_STOPPED ? MDP_TXN_SVC_NOT_RUNNING : MDP_TXN_SVC_WOULD_PAUSE;
+}
+
+int mdp_txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p)
+{
+	struct mdp_journal active = {0};
+	size_t n = tx->rep.n_services;
+	struct mdp_diags quiet;
+	bool loaded, gone = false;
+
+	/* An unreadable journal is recover's business; the preview only reads. */
+	mdp_diags_init(&quiet);
+	loaded = !mdp_journal_load(tx->root, &active, &quiet);
+	mdp_diags_free(&quiet);
+	for (size_t i = 0; i < p->n_services; i++)
+		ev_service(tx, p->services[i].name, MDP_TXN_PAUSE,
+			   preview_one(tx, &p->services[i],
+				       loaded && active.state == MDP_J_ACTIVE ? &active : NULL,
+				       &gone));
+	if (loaded)
+		mdp_journal_free(&active);
+	return tx->rep.n_services == n + p->n_services ? 0 : -ENOMEM;
 }
 
 static bool profile_lists(const struct mdp_profile *p, const char *svc)
@@ -635,8 +715,11 @@ static int step_do(struct mdp_txn *tx, struct step *s, struct mdp_journal *j)
 	s->started = true;
 	if (s->kind == STEP_PAUSE)
 		return svc_pause_journaled(tx, j, s->svc);
-	if (s->kind == STEP_RESUME)
-		return svc_resume(tx, s->svc);
+	if (s->kind == STEP_RESUME) {
+		err = svc_resume(tx, s->svc);
+		s->held = err == -EBUSY;
+		return s->held ? 0 : err;
+	}
 	if ((err = write_verify(tx, s->t, s->dev, &s->want)))
 		return err;
 	ev_change(tx, s->t, s->dev, raw_to_value(s->t, s->prev, &prev) ? NULL : &prev, &s->want);
@@ -687,7 +770,8 @@ static size_t rollback(struct mdp_txn *tx, struct steps *st)
 		if (!s->started)
 			continue;
 		if (s->kind == STEP_PAUSE)
-			err = svc_resume(tx, s->svc);
+			/* -EBUSY: DSM holds it for its own reason; ours is released. */
+			err = (err = svc_resume(tx, s->svc)) == -EBUSY ? 0 : err;
 		else if (s->kind == STEP_RESUME)
 			err = svc_pause(tx, s->svc);
 		else if (dev_gone(tx, s->dev))
@@ -795,7 +879,8 @@ static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct 
 		if (st->v[i].kind == STEP_PAUSE)
 			ev_service(tx, st->v[i].svc, MDP_TXN_PAUSE, MDP_TXN_SVC_DONE);
 		else if (st->v[i].kind == STEP_RESUME)
-			ev_service(tx, st->v[i].svc, MDP_TXN_RESUME, MDP_TXN_SVC_DONE);
+			ev_service(tx, st->v[i].svc, MDP_TXN_RESUME,
+				   st->v[i].held ? MDP_TXN_SVC_HELD : MDP_TXN_SVC_DONE);
 	j->state = MDP_J_ACTIVE;
 	return journal_store(tx, j);
 }
@@ -810,8 +895,13 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", p->name);
 	if ((err = load_current(tx, &old)))
 		return err;
-	if ((err = apply_prepare(tx, p, pl, &old, &j, &st)))
+	if ((err = apply_prepare(tx, p, pl, &old, &j, &st))) {
+		if (err == -EIO) { /* the system failed before anything changed */
+			rc = MDP_TXN_FAILED;
+			err = 0;
+		}
 		goto out;
+	}
 	n_services = tx->rep.n_services; /* skipped services stay reported */
 	if (!st.n && old.state == MDP_J_ACTIVE && !strcmp(old.profile, p->name))
 		goto out; /* already in this profile's state: nothing to journal */
@@ -837,6 +927,7 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 	if (stopped(tx) || apply_commit(tx, &j, &st))
 		rc = apply_unwind(tx, &old, &st, n_changes, n_services);
 out:
+	note_plain_verbs(tx);
 	free(st.v);
 	mdp_journal_free(&j);
 	mdp_journal_free(&old);
@@ -849,6 +940,7 @@ out:
 static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 {
 	size_t left = 0;
+	int err;
 
 	j->state = MDP_J_REVERTING;
 	if (journal_store(tx, j))
@@ -876,14 +968,16 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 			ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_RUNNING);
 			continue;
 		}
-		if (svc_resume(tx, j->svc[i].name)) {
+		if ((err = svc_resume(tx, j->svc[i].name)) && err != -EBUSY) {
 			left_service(tx, j->svc[i].name, true);
 			left++;
 			continue;
 		}
 		j->svc[i].paused = false;
-		ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_DONE);
+		ev_service(tx, j->svc[i].name, MDP_TXN_RESUME,
+			   err ? MDP_TXN_SVC_HELD : MDP_TXN_SVC_DONE);
 	}
+	note_plain_verbs(tx);
 	if (left) {
 		journal_store(tx, j); /* keep what is left for a later revert/recover */
 		return MDP_TXN_PARTIAL;

@@ -44,6 +44,13 @@ enum mdp_txn_svc_result {
 	MDP_TXN_SVC_NOT_FOUND,   /* optional and absent: skipped */
 	MDP_TXN_SVC_RUNNING,     /* found running at revert/recover: nothing to resume */
 	MDP_TXN_SVC_REBOOTED,    /* paused in an earlier boot: the boot brought it back */
+	MDP_TXN_SVC_HELD,        /* mdprofile's reason released; DSM keeps it stopped for its own */
+	MDP_TXN_SVC_OTHER_PLATFORM, /* only_on names other platforms: skipped */
+	/* Previews only (mdp_txn_preview_services): what apply would do. */
+	MDP_TXN_SVC_WOULD_PAUSE, /* running: apply pauses it */
+	MDP_TXN_SVC_MISSING,     /* required and absent: apply refuses the profile */
+	MDP_TXN_SVC_PAUSED,      /* already paused by the active profile: stays paused */
+	MDP_TXN_SVC_UNKNOWN,     /* its state could not be read (the diag says why) */
 };
 
 struct mdp_txn_service {
@@ -58,8 +65,9 @@ enum mdp_txn_note_kind {
 	MDP_TXN_NOTE_STALE,              /* journal of an earlier boot cleared */
 	MDP_TXN_NOTE_INTERRUPTED_APPLY,  /* interrupted apply of profile undone */
 	MDP_TXN_NOTE_INTERRUPTED_REVERT, /* interrupted revert of profile finished */
-	MDP_TXN_NOTE_WATCH_GONE, /* apply --until-idle of profile ended without its revert */
-	MDP_TXN_NOTE_GONE,       /* device dev no longer exists: nothing to restore */
+	MDP_TXN_NOTE_WATCH_GONE,  /* apply --until-idle of profile ended without its revert */
+	MDP_TXN_NOTE_GONE,        /* device dev no longer exists: nothing to restore */
+	MDP_TXN_NOTE_PLAIN_VERBS, /* the service tool lacks the by-reason verbs */
 };
 
 struct mdp_txn_note {
@@ -132,6 +140,13 @@ struct mdp_txn {
  * for errors before anything changed.
  */
 int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl);
+/*
+ * What apply would do with p's services, changing nothing: one entry per
+ * service in tx->rep.services (action pause, result one of NOT_RUNNING,
+ * NOT_FOUND, WOULD_PAUSE, MISSING, PAUSED, UNKNOWN). Reads the active
+ * journal, asks the backend for each state. 0 or -ENOMEM.
+ */
+int mdp_txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p);
 /* Back to the baseline, journal removed. 0 with a "nothing active" note when none. */
 int mdp_txn_revert(struct mdp_txn *tx);
 /*

@@ -6,9 +6,12 @@
 # dsm6:    ROOT/usr/syno/sbin/synoservice, and ROOT/etc.defaults/VERSION
 #          with majorversion="6" unless there is one
 # dsm7:    ROOT/usr/syno/bin/synosystemctl and ROOT/usr/syno/bin/synopkg,
-#          and majorversion="7" likewise ("pkg:NAME=..." seeds package NAME)
+#          ROOT/usr/bin/systemctl (DSM 7 runs systemd), and majorversion="7"
+#          minorversion="2" likewise ("pkg:NAME=..." seeds package NAME);
+#          write VERSION first for another synopkg generation
 # systemd: ROOT/bin/systemctl and the directory ROOT/run/systemd/system
-# States go to ROOT/var/lib/fake-services/NAME; the call log
+# STATE is running, stopped, paused, broken, or stopped:REASON (stopped by
+# DSM for REASON, F4). States go to ROOT/var/lib/fake-services/NAME; the call log
 # ROOT/var/log/fake-services.log is created empty if absent.
 set -eu
 
@@ -45,7 +48,10 @@ version() {
 
 case $kind in
 dsm6) tool synoservice usr/syno/sbin && version 6 2 ;;
-dsm7) tool synosystemctl usr/syno/bin && tool synopkg usr/syno/bin && version 7 2 ;;
+dsm7)
+	tool synosystemctl usr/syno/bin && tool synopkg usr/syno/bin && tool systemctl usr/bin
+	version 7 2
+	;;
 systemd) tool systemctl bin && mkdir -p "$root/run/systemd/system" ;;
 *) usage ;;
 esac
@@ -59,6 +65,10 @@ for arg; do
 	state=${arg#*=}
 	name=${name#pkg:}
 	case $name in '' | */* | . | ..) usage ;; esac
-	case $state in running | stopped | paused) ;; *) usage ;; esac
-	printf '%s\n' "$state" >"$root/var/lib/fake-services/$name"
+	case $state in
+	running | stopped | paused | broken) ;;
+	stopped:?* | paused:?*) printf '%s\n' "${state#*:}" >"$root/var/lib/fake-services/$name.reasons" ;;
+	*) usage ;;
+	esac
+	printf '%s\n' "${state%%:*}" >"$root/var/lib/fake-services/$name"
 done

@@ -207,17 +207,20 @@ static void test_dsm6_reshape(void **state)
 	mdp_system_free(&s);
 }
 
-/* ---- ds220j-dsm7: 512 MiB, two disks, device-tree names --------------------- */
+/* ---- ds220j-dsm7 and dt-sata-dsm7: 512 MiB, two disks -------------------------- */
 
-static void test_ds220j(void **state)
+/*
+ * The DS220j names its disks sda, sdb (partitions sda1); a device-tree
+ * model the same box as sata1, sata2 (partitions sata1p1): one check for
+ * both, with the disk names and the separator before the partition number.
+ */
+static void check_two_disk_dsm7(const char *fixture, const char *const disks[2], const char *sep)
 {
-	static const char *const disks[] = {"sata1", "sata2"};
 	static const uint64_t sizes[] = {8388544, 2097088, 3902296384ULL};
 	struct mdp_system s;
 	char name[32];
 
-	(void)state;
-	discover_fixture("ds220j-dsm7", &s);
+	discover_fixture(fixture, &s);
 	assert_int_equal(s.n_arrays, 3);
 	for (size_t i = 0; i < 3; i++) {
 		const struct mdp_array *a = &s.arrays[i];
@@ -227,16 +230,16 @@ static void test_ds220j(void **state)
 		assert_int_equal(a->level, MDP_LEVEL_RAID1);
 		assert_int_equal(a->raid_disks, 2);
 		assert_int_equal(a->n_members, 2);
-		snprintf(name, sizeof(name), "sata1p%d", part);
-		assert_member(a, 0, name, "sata1", 0);
-		snprintf(name, sizeof(name), "sata2p%d", part);
-		assert_member(a, 1, name, "sata2", 1);
+		for (int k = 0; k < 2; k++) {
+			snprintf(name, sizeof(name), "%s%s%d", disks[k], sep, part);
+			assert_member(a, (size_t)k, name, disks[k], k);
+		}
 		assert_int_equal(a->size_kib, sizes[i]);
 		assert_idle(a, "clean");
 		assert_raid1_tunables(a, "10000 (system)", 10000, "128", 128);
 	}
 	assert_string_equal(s.arrays[0].uuid_source, "unknown");
-	/* sata1p5 has no image: the superblock of the next member is used */
+	/* the first member of md2 has no image: the superblock of the next one is used */
 	assert_string_equal(s.arrays[2].uuid, "0a1b2c3d4e5f60718293a4b5c6d7e8f9");
 	assert_string_equal(s.arrays[2].uuid_source, "superblock");
 	assert_disks(&s, disks, 2, 128);
@@ -245,6 +248,22 @@ static void test_ds220j(void **state)
 	assert_cur(&s.global[MDP_T_SPEED_LIMIT_MIN], "10000", MDP_V_NUM, 10000);
 	assert_string_equal(s.boot_id, "a3f5c7e9-1b2d-4f6a-8c0e-2d4b6f8a0c1e");
 	mdp_system_free(&s);
+}
+
+static void test_ds220j(void **state)
+{
+	static const char *const disks[] = {"sda", "sdb"};
+
+	(void)state;
+	check_two_disk_dsm7("ds220j-dsm7", disks, "");
+}
+
+static void test_dt_sata(void **state)
+{
+	static const char *const disks[] = {"sata1", "sata2"};
+
+	(void)state;
+	check_two_disk_dsm7("dt-sata-dsm7", disks, "p");
 }
 
 /* ---- server-raid6-raid10: Debian, kernel 6.1, md/uuid ----------------------- */
@@ -863,6 +882,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_dsm6_reshape),
 	    cmocka_unit_test(test_ds220j),
+	    cmocka_unit_test(test_dt_sata),
 	    cmocka_unit_test(test_server),
 	    cmocka_unit_test(test_fallbacks),
 	    cmocka_unit_test(test_bad_values),

@@ -235,6 +235,14 @@ static void test_bad_names_systemd(void **state)
 	expect_log(f, "");
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* ---- dsm6 -------------------------------------------------------------- */
 
 static void test_dsm6_cycle(void **state)
@@ -245,19 +253,23 @@ static void test_dsm6_cycle(void **state)
 	assert_ptr_equal(f->b.ops, &mdp_svc_dsm6);
 	expect_state(f, "synoindexd", MDP_SVC_RUNNING);
 	expect_log(f, "synoservice --status synoindexd\n");
+	/* F4: by reason, name first; then the status until it shows (F19). */
 	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), 0);
-	expect_log(f, "synoservice --pause synoindexd\n");
+	expect_log(f, "synoservice --pause-by-reason synoindexd mdprofile\n"
+		      "synoservice --status synoindexd\n");
 	expect_state(f, "synoindexd", MDP_SVC_STOPPED); /* paused: enabled, job stopped */
 	assert_int_equal(f->b.ops->resume(&f->b, "synoindexd", &f->d), 0);
 	expect_state(f, "synoindexd", MDP_SVC_RUNNING);
 	expect_log(f, "synoservice --status synoindexd\n"
-		      "synoservice --resume synoindexd\n"
+		      "synoservice --resume-by-reason synoindexd mdprofile\n"
+		      "synoservice --status synoindexd\n"
 		      "synoservice --status synoindexd\n");
 	expect_state(f, "synomkthumbd", MDP_SVC_STOPPED);
 	expect_state(f, "nosuchd", MDP_SVC_MISSING);
 	expect_log(f, "synoservice --status synomkthumbd\n"
 		      "synoservice --status nosuchd\n");
 	assert_int_equal(f->d.n, 0);
+	assert_false(f->b.learnt.plain_verbs);
 }
 
 static void test_dsm6_pkg(void **state)
@@ -269,8 +281,50 @@ static void test_dsm6_pkg(void **state)
 	assert_int_equal(f->b.ops->pause(&f->b, "pkg:FileStation", &f->d), 0);
 	assert_int_equal(f->b.ops->resume(&f->b, "pkg:FileStation", &f->d), 0);
 	expect_log(f, "synoservice --status pkgctl-FileStation\n"
-		      "synoservice --pause pkgctl-FileStation\n"
-		      "synoservice --resume pkgctl-FileStation\n");
+		      "synoservice --pause-by-reason pkgctl-FileStation mdprofile\n"
+		      "synoservice --status pkgctl-FileStation\n"
+		      "synoservice --resume-by-reason pkgctl-FileStation mdprofile\n"
+		      "synoservice --status pkgctl-FileStation\n");
+}
+
+/* F4, F5: DSM's own stop outlives mdprofile's resume; the service is not started. */
+static void test_dsm6_held_by_dsm(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm6", "synoindexd=running", NULL);
+	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), 0);
+	/* meanwhile DSM lost the volume and stopped it for its own reason */
+	put(f, "/var/lib/fake-services/synoindexd.reasons", "mdprofile\nno-volume\n");
+	expect_log(f, "synoservice --pause-by-reason synoindexd mdprofile\n"
+		      "synoservice --status synoindexd\n");
+	assert_int_equal(f->b.ops->resume(&f->b, "synoindexd", &f->d), -EBUSY);
+	assert_int_equal(f->d.n, 0);
+	expect_log(f, "synoservice --resume-by-reason synoindexd mdprofile\n"
+		      "synoservice --status synoindexd\n");
+	expect_state(f, "synoindexd", MDP_SVC_STOPPED);
+	expect_log(f, "synoservice --status synoindexd\n");
+}
+
+/* F7: without the by-reason verbs the plain ones are used, and remembered. */
+static void test_dsm6_plain_verbs(void **state)
+{
+	struct fx *f = *state;
+	char buf[128];
+
+	install(f, "dsm6", "a=running", NULL);
+	put(f, "/var/lib/fake-services/.no-reason-verbs", "");
+	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), 0);
+	assert_true(f->b.learnt.plain_verbs);
+	assert_int_equal(f->b.ops->resume(&f->b, "a", &f->d), 0);
+	expect_log(f, "synoservice --pause-by-reason a mdprofile\n"
+		      "synoservice --pause a\n"
+		      "synoservice --status a\n"
+		      "synoservice --resume a\n"
+		      "synoservice --status a\n");
+	assert_int_equal(mdp_svc_resume_command(&f->b, "a", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "synoservice --resume a");
+	assert_int_equal(f->d.n, 0);
 }
 
 static void test_dsm6_failures(void **state)
@@ -279,19 +333,19 @@ static void test_dsm6_failures(void **state)
 
 	install(f, "dsm6", "synoindexd=running", NULL);
 	assert_int_equal(f->b.ops->pause(&f->b, "nosuchd", &f->d), -EIO);
-	expect_diag(f, "service nosuchd: 'synoservice --pause nosuchd' failed (exit code 1): "
-		       "service [nosuchd] doesn't exist");
+	expect_diag(f, "service nosuchd: 'synoservice --pause-by-reason nosuchd mdprofile' "
+		       "failed (exit code 1): Service [nosuchd] does not exist");
 	knob(f, "synoindexd", "fail-pause");
 	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), -EIO);
-	expect_diag(f, "service synoindexd: 'synoservice --pause synoindexd' failed (exit code "
-		       "1): Failed to pause service [synoindexd]");
+	expect_diag(f, "service synoindexd: 'synoservice --pause-by-reason synoindexd mdprofile' "
+		       "failed (exit code 1): Failed to pause service [synoindexd]");
 	knob(f, "synoindexd", "fail-resume");
 	assert_int_equal(f->b.ops->resume(&f->b, "synoindexd", &f->d), -EIO);
-	expect_diag(f, "service synoindexd: 'synoservice --resume synoindexd' failed (exit code "
-		       "1): Failed to resume service [synoindexd]");
-	expect_log(f, "synoservice --pause nosuchd\n"
-		      "synoservice --pause synoindexd\n"
-		      "synoservice --resume synoindexd\n");
+	expect_diag(f, "service synoindexd: 'synoservice --resume-by-reason synoindexd mdprofile' "
+		       "failed (exit code 1): Failed to resume service [synoindexd]");
+	expect_log(f, "synoservice --pause-by-reason nosuchd mdprofile\n"
+		      "synoservice --pause-by-reason synoindexd mdprofile\n"
+		      "synoservice --resume-by-reason synoindexd mdprofile\n");
 	expect_state(f, "synoindexd", MDP_SVC_RUNNING);
 }
 
@@ -309,6 +363,23 @@ static void test_dsm6_unexpected(void **state)
 		       "2): permission denied");
 }
 
+/* F19: a stop that says it worked while the service runs on fails the step. */
+static void test_stop_does_not_stop(void **state)
+{
+	struct fx *f = *state;
+	int64_t t0;
+
+	install(f, "dsm6", "a=running", NULL);
+	knob(f, "a", "stuck");
+	f->b.timeout_ms = 300;
+	t0 = now_ms();
+	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), -EIO);
+	assert_true(now_ms() - t0 >= 300);
+	expect_diag(f, "service a: the stop reported success but the service is running after "
+		       "0.3 s");
+	expect_state(f, "a", MDP_SVC_RUNNING);
+}
+
 /* ---- dsm7 -------------------------------------------------------------- */
 
 static void test_dsm7_units(void **state)
@@ -321,18 +392,87 @@ static void test_dsm7_units(void **state)
 	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), 0);
 	expect_state(f, "synoindexd", MDP_SVC_STOPPED);
 	assert_int_equal(f->b.ops->resume(&f->b, "synoindexd", &f->d), 0);
+	/* F10: the reason first, then the unit. */
 	expect_log(f, "synosystemctl get-active-status synoindexd\n"
-		      "synosystemctl stop synoindexd\n"
+		      "synosystemctl stop-service-by-reason mdprofile synoindexd\n"
 		      "synosystemctl get-active-status synoindexd\n"
 		      "synosystemctl get-load-status synoindexd\n"
-		      "synosystemctl start synoindexd\n");
+		      "synosystemctl get-active-status synoindexd\n"
+		      "synosystemctl get-load-status synoindexd\n"
+		      "synosystemctl start-service-by-reason mdprofile synoindexd\n"
+		      "synosystemctl get-active-status synoindexd\n");
+	/* F11, F16: a missing unit is told by systemctl's LoadState. */
 	expect_state(f, "synorelayd", MDP_SVC_STOPPED);
 	expect_state(f, "nosuchd", MDP_SVC_MISSING);
 	expect_log(f, "synosystemctl get-active-status synorelayd\n"
 		      "synosystemctl get-load-status synorelayd\n"
 		      "synosystemctl get-active-status nosuchd\n"
-		      "synosystemctl get-load-status nosuchd\n");
+		      "synosystemctl get-load-status nosuchd\n"
+		      "systemctl show -p LoadState nosuchd\n");
 	assert_int_equal(f->d.n, 0);
+}
+
+static void test_dsm7_held_by_dsm(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", "a=running", "b=stopped:ha-passive", NULL);
+	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), 0);
+	put(f, "/var/lib/fake-services/a.reasons", "mdprofile\nno-volume\n");
+	assert_int_equal(f->b.ops->resume(&f->b, "a", &f->d), -EBUSY);
+	/* a stop DSM made itself: mdprofile's resume leaves it as it is */
+	assert_int_equal(f->b.ops->resume(&f->b, "b", &f->d), -EBUSY);
+	expect_log(f, "synosystemctl stop-service-by-reason mdprofile a\n"
+		      "synosystemctl get-active-status a\n"
+		      "synosystemctl get-load-status a\n"
+		      "synosystemctl start-service-by-reason mdprofile a\n"
+		      "synosystemctl get-active-status a\n"
+		      "synosystemctl get-load-status a\n"
+		      "synosystemctl start-service-by-reason mdprofile b\n"
+		      "synosystemctl get-active-status b\n"
+		      "synosystemctl get-load-status b\n");
+	assert_int_equal(f->d.n, 0);
+}
+
+static void test_dsm7_plain_verbs(void **state)
+{
+	struct fx *f = *state;
+
+	install(f, "dsm7", "a=running", NULL);
+	put(f, "/var/lib/fake-services/.no-reason-verbs", "");
+	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), 0);
+	assert_int_equal(f->b.ops->resume(&f->b, "a", &f->d), 0);
+	expect_log(f, "synosystemctl stop-service-by-reason mdprofile a\n"
+		      "synosystemctl stop a\n"
+		      "synosystemctl get-active-status a\n"
+		      "synosystemctl get-load-status a\n"
+		      "synosystemctl start a\n"
+		      "synosystemctl get-active-status a\n");
+	assert_true(f->b.learnt.plain_verbs);
+}
+
+/* F12, F19: activating/deactivating are waited for; the wait is bounded. */
+static void test_dsm7_slow_transitions(void **state)
+{
+	struct fx *f = *state;
+	enum mdp_svc_state st;
+	int64_t t0 = now_ms();
+
+	install(f, "dsm7", "a=running", NULL);
+	put(f, "/var/lib/fake-services/a.settle", "2\n");
+	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), 0);
+	assert_true(now_ms() - t0 >= 1000);
+	expect_state(f, "a", MDP_SVC_STOPPED);
+	assert_int_equal(f->b.ops->resume(&f->b, "a", &f->d), 0);
+	expect_state(f, "a", MDP_SVC_RUNNING);
+	/* a status that stays "deactivating" past the timeout is an error */
+	put(f, "/var/lib/fake-services/a.settle", "60\n");
+	f->b.timeout_ms = 300;
+	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), -EIO);
+	expect_diag(f, "service a: the stop reported success but the service is stopping after "
+		       "0.3 s");
+	assert_int_equal(f->b.ops->status(&f->b, "a", &st, &f->d), -ETIMEDOUT);
+	expect_diag(f, "service a: still stopping after 0.3 s");
 }
 
 static void test_dsm7_packages(void **state)
@@ -346,10 +486,13 @@ static void test_dsm7_packages(void **state)
 	assert_int_equal(f->b.ops->resume(&f->b, "pkg:SynologyPhotos", &f->d), 0);
 	expect_state(f, "pkg:FileStation", MDP_SVC_STOPPED);
 	expect_state(f, "pkg:Nope", MDP_SVC_MISSING);
+	/* F15: no reasons for packages */
 	expect_log(f, "synopkg status SynologyPhotos\n"
 		      "synopkg stop SynologyPhotos\n"
 		      "synopkg status SynologyPhotos\n"
+		      "synopkg status SynologyPhotos\n"
 		      "synopkg start SynologyPhotos\n"
+		      "synopkg status SynologyPhotos\n"
 		      "synopkg status FileStation\n"
 		      "synopkg status Nope\n");
 	knob(f, "FileStation", "fail-resume");
@@ -360,25 +503,82 @@ static void test_dsm7_packages(void **state)
 	expect_log(f, "synopkg start FileStation\n");
 }
 
-/* DSM 7.0 answered in sentences, and some versions say "success":false with exit 0. */
-static void test_dsm7_synopkg_forms(void **state)
+/* Install dsm7 with synopkg of DSM major.minor and seed the packages. */
+static void install_pkg_gen(struct fx *f, const char *version)
+{
+	put(f, "/etc.defaults/VERSION", version);
+	install(f, "dsm7", "pkg:Run=running", "pkg:Stop=stopped", "pkg:Bad=broken", NULL);
+}
+
+static void expect_pkg_states(struct fx *f)
+{
+	expect_state(f, "pkg:Run", MDP_SVC_RUNNING);
+	expect_state(f, "pkg:Stop", MDP_SVC_STOPPED);
+	expect_state(f, "pkg:Gone", MDP_SVC_MISSING);
+}
+
+/* F13, F14: every generation's answers. */
+static void test_synopkg_72(void **state)
 {
 	struct fx *f = *state;
+	enum mdp_svc_state st;
+
+	install_pkg_gen(f, "majorversion=\"7\"\nminorversion=\"2\"\n");
+	expect_pkg_states(f); /* exit 0, 17 and 255 with "non_installed" under "error" */
+	assert_int_equal(f->b.ops->status(&f->b, "pkg:Bad", &st, &f->d), -EIO);
+	expect_diag(f,
+		    "service pkg:Bad: 'synopkg status Bad' says the package is broken; repair "
+		    "it in Package Center (exit code 150): {\"aspect\":{\"active\":{\"status\":"
+		    "\"broken\",\"status_code\":150}},\"package\":\"Bad\",\"status\":\"broken\"}");
+	/* 55 starting is polled until it settles */
+	put(f, "/var/lib/fake-services/Stop.settle", "2\n");
+	assert_int_equal(f->b.ops->resume(&f->b, "pkg:Stop", &f->d), 0);
+	expect_state(f, "pkg:Stop", MDP_SVC_RUNNING);
+}
+
+static void test_synopkg_71(void **state)
+{
+	struct fx *f = *state;
+
+	install_pkg_gen(f, "majorversion=\"7\"\nminorversion=\"1\"\n");
+	expect_pkg_states(f); /* always exit 0; top-level "non_installed" */
+	knob(f, "Run", "fail-pause");
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:Run", &f->d), -EIO);
+	expect_diag(f, "service pkg:Run: 'synopkg stop Run' failed (exit code 0): "
+		       "{\"action\":\"stop\",\"error\":{\"code\":1},\"package\":\"Run\","
+		       "\"success\":false}");
+}
+
+static void test_synopkg_70(void **state)
+{
+	struct fx *f = *state;
+
+	install_pkg_gen(f, "majorversion=\"7\"\nminorversion=\"0\"\n");
+	expect_pkg_states(f); /* text; exit 0, 3 and 4 */
+	assert_int_equal(f->b.ops->pause(&f->b, "pkg:Run", &f->d), 0);
+	expect_state(f, "pkg:Run", MDP_SVC_STOPPED);
+}
+
+/* Output nobody documented is not read as a state. */
+static void test_synopkg_unexpected(void **state)
+{
+	struct fx *f = *state;
+	enum mdp_svc_state st;
 
 	install(f, "dsm7", NULL);
 	put(f, "/usr/syno/bin/synopkg",
 	    "#!/bin/sh\ncase $2 in\n"
-	    "A) echo 'A package is started' ;;\n"
-	    "B) printf 'B package is stopped\\nStatus: [1]\\n'; exit 1 ;;\n"
-	    "C) echo 'C is not installed'; exit 1 ;;\n"
-	    "D) echo '{\"action\":\"stop\",\"success\":false}' ;;\n"
+	    "A) echo '{\"status\":\"weird\"}'; exit 0 ;;\n"
+	    "B) echo 'Segmentation fault'; exit 139 ;;\n"
+	    "C) echo '{\"aspect\":{\"status\":\"running\"},\"status\":\"stop\"}'; exit 0 ;;\n"
 	    "esac\n");
+	/* an unknown word falls back to the exit code (0: started) */
 	expect_state(f, "pkg:A", MDP_SVC_RUNNING);
-	expect_state(f, "pkg:B", MDP_SVC_STOPPED);
-	expect_state(f, "pkg:C", MDP_SVC_MISSING);
-	assert_int_equal(f->b.ops->pause(&f->b, "pkg:D", &f->d), -EIO);
-	expect_diag(f, "service pkg:D: 'synopkg stop D' failed (exit code 0): "
-		       "{\"action\":\"stop\",\"success\":false}");
+	assert_int_equal(f->b.ops->status(&f->b, "pkg:B", &st, &f->d), -EIO);
+	expect_diag(f, "service pkg:B: 'synopkg status B' gave an unexpected answer (exit code "
+		       "139): Segmentation fault");
+	/* only the top-level "status" counts, and JSON wins over exit 0 */
+	expect_state(f, "pkg:C", MDP_SVC_STOPPED);
 }
 
 static void test_dsm7_failures(void **state)
@@ -388,14 +588,15 @@ static void test_dsm7_failures(void **state)
 	install(f, "dsm7", "synoindexd=running", NULL);
 	knob(f, "synoindexd", "fail-pause");
 	assert_int_equal(f->b.ops->pause(&f->b, "synoindexd", &f->d), -EIO);
-	expect_diag(f, "service synoindexd: 'synosystemctl stop synoindexd' failed (exit code "
-		       "1): Job for synoindexd failed because the control process exited with "
-		       "error code.");
+	expect_diag(f, "service synoindexd: 'synosystemctl stop-service-by-reason mdprofile "
+		       "synoindexd' failed (exit code 1): Job for synoindexd failed because the "
+		       "control process exited with error code.");
 	assert_int_equal(f->b.ops->resume(&f->b, "nosuchd", &f->d), -EIO);
-	expect_diag(f, "service nosuchd: 'synosystemctl start nosuchd' failed (exit code 5): "
-		       "Failed to start nosuchd: Unit nosuchd not found.");
-	expect_log(f, "synosystemctl stop synoindexd\n"
-		      "synosystemctl start nosuchd\n");
+	expect_diag(f, "service nosuchd: 'synosystemctl start-service-by-reason mdprofile "
+		       "nosuchd' failed (exit code 5): Failed to start nosuchd: Unit nosuchd not "
+		       "found.");
+	expect_log(f, "synosystemctl stop-service-by-reason mdprofile synoindexd\n"
+		      "synosystemctl start-service-by-reason mdprofile nosuchd\n");
 }
 
 /* ---- systemd ----------------------------------------------------------- */
@@ -408,21 +609,19 @@ static void test_systemd_cycle(void **state)
 	assert_ptr_equal(f->b.ops, &mdp_svc_systemd);
 	expect_state(f, "smbd.service", MDP_SVC_RUNNING);
 	assert_int_equal(f->b.ops->pause(&f->b, "smbd.service", &f->d), 0);
-	expect_state(f, "smbd.service", MDP_SVC_STOPPED);
 	assert_int_equal(f->b.ops->resume(&f->b, "smbd.service", &f->d), 0);
-	expect_state(f, "smbd.service", MDP_SVC_RUNNING);
 	expect_log(f, "systemctl is-active smbd.service\n"
 		      "systemctl stop smbd.service\n"
 		      "systemctl is-active smbd.service\n"
-		      "systemctl show -p LoadState --value smbd.service\n"
+		      "systemctl show -p LoadState smbd.service\n"
 		      "systemctl start smbd.service\n"
 		      "systemctl is-active smbd.service\n");
 	expect_state(f, "nfs-server", MDP_SVC_STOPPED);
 	expect_state(f, "nosuch.service", MDP_SVC_MISSING);
 	expect_log(f, "systemctl is-active nfs-server\n"
-		      "systemctl show -p LoadState --value nfs-server\n"
+		      "systemctl show -p LoadState nfs-server\n"
 		      "systemctl is-active nosuch.service\n"
-		      "systemctl show -p LoadState --value nosuch.service\n");
+		      "systemctl show -p LoadState nosuch.service\n");
 	knob(f, "smbd.service", "fail-pause");
 	assert_int_equal(f->b.ops->pause(&f->b, "smbd.service", &f->d), -EIO);
 	expect_diag(f, "service smbd.service: 'systemctl stop smbd.service' failed (exit code "
@@ -436,14 +635,6 @@ static void test_systemd_cycle(void **state)
 }
 
 /* ---- timeouts ---------------------------------------------------------- */
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Gone, or a zombie waiting for an init that reaps slowly. */
 static bool pid_gone(long pid)
@@ -471,6 +662,7 @@ static void expect_hang_killed(struct fx *f, const char *name, const char *svc, 
 
 	knob(f, name, "hang");
 	f->b.timeout_ms = 300;
+	f->b.pkg_timeout_ms = 300;
 	t0 = now_ms();
 	err = f->b.ops->pause(&f->b, svc, &f->d);
 	assert_int_equal(err, -ETIMEDOUT);
@@ -491,9 +683,9 @@ static void test_timeout_dsm6(void **state)
 
 	install(f, "dsm6", "synoindexd=running", NULL);
 	expect_hang_killed(f, "synoindexd", "synoindexd",
-			   "service synoindexd: 'synoservice --pause synoindexd' timed out after "
-			   "0.3 s, killed");
-	expect_log(f, "synoservice --pause synoindexd\n");
+			   "service synoindexd: 'synoservice --pause-by-reason synoindexd "
+			   "mdprofile' timed out after 0.3 s, killed");
+	expect_log(f, "synoservice --pause-by-reason synoindexd mdprofile\n");
 }
 
 static void test_timeout_dsm7(void **state)
@@ -527,7 +719,9 @@ static void test_tool_missing(void **state)
 	assert_int_equal(st, MDP_SVC_RUNNING);
 	expect_diag(f, "service synoindexd: cannot run 'synoservice --status synoindexd': "
 		       "synoservice not found in "
-		       "/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+		       "/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin (this system's "
+		       "service manager is not usable; --services-backend none changes the "
+		       "tunables without pausing services)");
 }
 
 static void expect_resume_cmd(const struct mdp_svc_ops *ops, const char *svc, const char *want)
@@ -545,15 +739,17 @@ static void test_resume_command(void **state)
 	char buf[64];
 
 	(void)state;
-	expect_resume_cmd(&mdp_svc_dsm6, "synoindexd", "synoservice --resume synoindexd");
+	expect_resume_cmd(&mdp_svc_dsm6, "synoindexd",
+			  "synoservice --resume-by-reason synoindexd mdprofile");
 	expect_resume_cmd(&mdp_svc_dsm6, "pkg:FileStation",
-			  "synoservice --resume pkgctl-FileStation");
-	expect_resume_cmd(&mdp_svc_dsm7, "synoindexd", "synosystemctl start synoindexd");
+			  "synoservice --resume-by-reason pkgctl-FileStation mdprofile");
+	expect_resume_cmd(&mdp_svc_dsm7, "synoindexd",
+			  "synosystemctl start-service-by-reason mdprofile synoindexd");
 	expect_resume_cmd(&mdp_svc_dsm7, "pkg:FileStation", "synopkg start FileStation");
 	expect_resume_cmd(&mdp_svc_systemd, "smbd.service", "systemctl start smbd.service");
 	assert_int_equal(mdp_svc_resume_command(&six, "a;b", buf, sizeof(buf)), -EINVAL);
 	assert_int_equal(mdp_svc_resume_command(&none, "a", buf, sizeof(buf)), -EINVAL);
-	assert_int_equal(mdp_svc_resume_command(&six, "abcdef", buf, 20), -ENAMETOOLONG);
+	assert_int_equal(mdp_svc_resume_command(&six, "abcdef", buf, 40), -ENAMETOOLONG);
 }
 
 /* ---- detection --------------------------------------------------------- */
@@ -776,9 +972,18 @@ int main(void)
 	    T(test_dsm6_pkg),
 	    T(test_dsm6_failures),
 	    T(test_dsm6_unexpected),
+	    T(test_dsm6_held_by_dsm),
+	    T(test_dsm6_plain_verbs),
+	    T(test_stop_does_not_stop),
 	    T(test_dsm7_units),
+	    T(test_dsm7_held_by_dsm),
+	    T(test_dsm7_plain_verbs),
+	    T(test_dsm7_slow_transitions),
 	    T(test_dsm7_packages),
-	    T(test_dsm7_synopkg_forms),
+	    T(test_synopkg_72),
+	    T(test_synopkg_71),
+	    T(test_synopkg_70),
+	    T(test_synopkg_unexpected),
 	    T(test_dsm7_failures),
 	    T(test_systemd_cycle),
 	    T(test_timeout_dsm6),

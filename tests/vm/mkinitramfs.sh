@@ -83,6 +83,9 @@ add_lab() {
 	for s in "$here"/scenarios/*.sh "$here"/scenarios/boot2/*.sh; do
 		[ -e "$s" ] && cp "$s" "$root/lab/scenarios/${s#"$here"/scenarios/}"
 	done
+	# The fake service managers, as the CLI tests use them (tests/fakes/).
+	mkdir -p "$root/lab/fakes"
+	cp "$top"/tests/fakes/* "$root/lab/fakes/"
 	mkdir -p "$root/usr/share/mdprofile/profiles" "$root/usr/local/share"
 	for p in "$top"/profiles/*.yaml; do
 		[ -e "$p" ] && cp "$p" "$root/usr/share/mdprofile/profiles/"

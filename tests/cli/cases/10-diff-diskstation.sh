@@ -1,5 +1,6 @@
 # The seed DiskStation (DSM 6, md3 reshaping): what reshape-fast changes.
 fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running synomkthumbd=stopped pkgctl-FileStation=running
 snapshot
 run diff reshape-fast
 expect_exit 1
@@ -19,6 +20,14 @@ md3 (raid5, 3 disks, reshape 25.1%)
   stripe_cache_size                       256 -> 32768   (3 MiB -> 384 MiB)
 
 stripe cache memory: 7 MiB now, 896 MiB after; budget 1968 MiB (25% of 7872 MiB RAM)
+
+services
+  synoindexd: running; would be paused
+  synomkthumbd: stopped; left alone
+  pkgctl-FileStation: running; would be paused
+  pkg-FileStation-thumbd: not for this platform (only_on); skipped
+  pkg-SynoFinder-fileindexd: not for this platform (only_on); skipped
+  pkgctl-SynologyPhotos: not for this platform (only_on); skipped
 
 6 changes pending
 EOF

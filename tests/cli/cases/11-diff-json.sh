@@ -1,5 +1,6 @@
 # diff --json of the seed DiskStation, for scripts.
 fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running synomkthumbd=stopped
 run --json diff reshape-fast
 expect_exit 1
 expect_json <<'EOF'
@@ -65,6 +66,38 @@ expect_json <<'EOF'
    "unit": "pages",
    "pending": true,
    "reason": "rule 1 (@BIN@/profiles/reshape-fast.yaml:31)"
+  }
+ ],
+ "services": [
+  {
+   "name": "synoindexd",
+   "action": "pause",
+   "result": "would-pause"
+  },
+  {
+   "name": "synomkthumbd",
+   "action": "pause",
+   "result": "not-running"
+  },
+  {
+   "name": "pkgctl-FileStation",
+   "action": "pause",
+   "result": "not-found"
+  },
+  {
+   "name": "pkg-FileStation-thumbd",
+   "action": "pause",
+   "result": "other-platform"
+  },
+  {
+   "name": "pkg-SynoFinder-fileindexd",
+   "action": "pause",
+   "result": "other-platform"
+  },
+  {
+   "name": "pkgctl-SynologyPhotos",
+   "action": "pause",
+   "result": "other-platform"
   }
  ],
  "notes": [],

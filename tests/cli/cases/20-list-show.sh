@@ -117,15 +117,18 @@ expect_json <<'EOF'
  "services": [
   {
    "name": "synoindexd",
-   "optional": true
+   "optional": true,
+   "only_on": null
   },
   {
    "name": "synomkthumbd",
-   "optional": true
+   "optional": true,
+   "only_on": null
   },
   {
    "name": "pkg-FileStation-thumbd",
-   "optional": true
+   "optional": true,
+   "only_on": null
   }
  ]
 }

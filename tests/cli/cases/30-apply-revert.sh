@@ -6,9 +6,6 @@ run apply reshape-fast
 expect_exit 0
 expect_stdout <<'EOF'
 service synomkthumbd is not running; left alone
-optional service pkg-FileStation-thumbd not found; skipped
-optional service pkgctl-SynoFinder not found; skipped
-optional service pkgctl-SynologyPhotos not found; skipped
 dev.raid.speed_limit_min: 10000 KiB/s -> 100000 KiB/s
 dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
 md2 read_ahead: 192 KiB -> 32 MiB
@@ -40,9 +37,6 @@ run apply reshape-fast
 expect_exit 0
 expect_stdout <<'EOF'
 service synomkthumbd is not running; left alone
-optional service pkg-FileStation-thumbd not found; skipped
-optional service pkgctl-SynoFinder not found; skipped
-optional service pkgctl-SynologyPhotos not found; skipped
 profile reshape-fast: already in sync, nothing changed
 EOF
 
@@ -60,7 +54,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
        stripe cache 32768 (384 MiB), read-ahead 32 MiB
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC
-paused: synoindexd pkgctl-FileStation
+paused services: synoindexd, pkgctl-FileStation
 drift: none
 EOF
 
@@ -104,19 +98,17 @@ expect_file var/log/fake-services.log <<'EOF'
 synoservice --status synoindexd
 synoservice --status synomkthumbd
 synoservice --status pkgctl-FileStation
-synoservice --status pkg-FileStation-thumbd
-synoservice --status pkgctl-SynoFinder
-synoservice --status pkgctl-SynologyPhotos
-synoservice --pause synoindexd
-synoservice --pause pkgctl-FileStation
-synoservice --status synomkthumbd
-synoservice --status pkg-FileStation-thumbd
-synoservice --status pkgctl-SynoFinder
-synoservice --status pkgctl-SynologyPhotos
-synoservice --status pkgctl-FileStation
-synoservice --resume pkgctl-FileStation
+synoservice --pause-by-reason synoindexd mdprofile
 synoservice --status synoindexd
-synoservice --resume synoindexd
+synoservice --pause-by-reason pkgctl-FileStation mdprofile
+synoservice --status pkgctl-FileStation
+synoservice --status synomkthumbd
+synoservice --status pkgctl-FileStation
+synoservice --resume-by-reason pkgctl-FileStation mdprofile
+synoservice --status pkgctl-FileStation
+synoservice --status synoindexd
+synoservice --resume-by-reason synoindexd mdprofile
+synoservice --status synoindexd
 EOF
 
 run revert

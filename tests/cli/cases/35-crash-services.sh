@@ -29,6 +29,7 @@ EOF
 expect_file var/log/fake-services.log <<'EOF'
 synoservice --status pkgctl-FileStation
 synoservice --status synoindexd
-synoservice --resume synoindexd
+synoservice --resume-by-reason synoindexd mdprofile
+synoservice --status synoindexd
 EOF
 expect_unchanged "crash in revert + recover"

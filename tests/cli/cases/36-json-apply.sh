@@ -141,17 +141,17 @@ expect_json <<'EOF'
   {
    "name": "pkg-FileStation-thumbd",
    "action": "pause",
-   "result": "not-found"
+   "result": "other-platform"
   },
   {
-   "name": "pkgctl-SynoFinder",
+   "name": "pkg-SynoFinder-fileindexd",
    "action": "pause",
-   "result": "not-found"
+   "result": "other-platform"
   },
   {
    "name": "pkgctl-SynologyPhotos",
    "action": "pause",
-   "result": "not-found"
+   "result": "other-platform"
   }
  ],
  "notes": [],
@@ -230,6 +230,7 @@ expect_json <<'EOF'
    "reason": "applied by balanced"
   }
  ],
+ "services": [],
  "notes": [],
  "memory": {
   "budget_bytes": 0,
@@ -322,6 +323,7 @@ expect_json <<'EOF'
 {
  "profile": null,
  "changes": [],
+ "services": [],
  "notes": [],
  "memory": {
   "budget_bytes": 0,

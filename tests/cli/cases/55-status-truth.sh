@@ -355,7 +355,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
        stripe cache 32768 (384 MiB), read-ahead 32 MiB
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC
-paused: synoindexd pkgctl-FileStation
+paused services: synoindexd, pkgctl-FileStation
 drift: none
 EOF
 echo 1000 >$ROOT/sys/block/md2/md/stripe_cache_size
@@ -372,7 +372,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
        stripe cache 32768 (384 MiB), read-ahead 32 MiB
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC
-paused: synoindexd pkgctl-FileStation
+paused services: synoindexd, pkgctl-FileStation
 drift: 1 value changed since apply (see 'mdprofile drift')
 EOF
 run --json status
@@ -408,7 +408,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
        stripe cache 32768 (384 MiB), read-ahead 32 MiB
 
 profile reshape-fast was applied before the last reboot: its values are gone
-paused before the reboot (run 'mdprofile recover'): synoindexd pkgctl-FileStation
+paused before the reboot (run 'mdprofile recover'): synoindexd, pkgctl-FileStation
 EOF
 expect_stderr <<'EOF'
 mdprofile: warning: an interrupted or stale transaction was found; run 'mdprofile recover'
@@ -423,10 +423,7 @@ expect_json <<'EOF'
  "journal_profile": "reshape-fast",
  "since_epoch_s": null,
  "until_idle": false,
- "paused_services": [
-  "synoindexd",
-  "pkgctl-FileStation"
- ],
+ "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232

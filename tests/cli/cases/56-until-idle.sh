@@ -61,7 +61,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
        stripe cache 32768 (384 MiB), read-ahead 32 MiB
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC, until md is idle (apply --until-idle reverts it then)
-paused: synoindexd pkgctl-FileStation
+paused services: synoindexd, pkgctl-FileStation
 drift: none
 EOF
 flip_idle "$ROOT"
@@ -70,9 +70,6 @@ finish_bg
 expect_exit 0
 expect_stdout <<'EOF'
 service synomkthumbd is not running; left alone
-optional service pkg-FileStation-thumbd not found; skipped
-optional service pkgctl-SynoFinder not found; skipped
-optional service pkgctl-SynologyPhotos not found; skipped
 dev.raid.speed_limit_min: 10000 KiB/s -> 100000 KiB/s
 dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
 md2 read_ahead: 192 KiB -> 32 MiB

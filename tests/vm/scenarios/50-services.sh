@@ -1,49 +1,40 @@
-# 50-services: on a DSM 6 look-alike, apply pauses the profile's services through
-# synoservice and revert resumes exactly those it paused (invariant 6).
+# 50-services: the DSM 6 and DSM 7 fakes of tests/fakes/ (which behave as the
+# facts at the top of src/services.c say DSM's tools do) on the real kernel:
+# apply pauses by reason, a service DSM holds for its own reason stays
+# stopped after revert, a crash after each service step is recovered, and
+# the tunables come back byte-identical every time (invariant 6 throughout).
 have_mdprofile || skip_all "no mdprofile in the image"
-SYNO=/tmp/syno   # the fake's state: one file per service holding start|stop|pause
+FAKE=/lab/fake-root # the fakes' own root: their state, their log and lib.sh
 
+# fake_dsm MAJOR: the fakes installed for DSM MAJOR. mdprofile runs the tools
+# on the real root, where it gives them no MDPROFILE_ROOT: small wrappers in
+# /usr/syno (and /usr/bin/systemctl on DSM 7) point them at $FAKE.
 fake_dsm() {
-	mkdir -p /etc.defaults /usr/syno/sbin /usr/syno/bin "$SYNO"
-	printf 'majorversion="6"\nminorversion="2"\nproductversion="6.2.4"\nbuildnumber="25556"\n' \
-		>/etc.defaults/VERSION
-	cat >/usr/syno/sbin/synoservice <<'SH'
-#!/bin/sh
-# Fake DSM 6 synoservice: state in /tmp/syno/NAME, every call logged.
-echo "$*" >>/tmp/syno/calls.log
-f=/tmp/syno/$2
-[ -f "$f" ] || { echo "Service [$2] is not found"; exit 1; }
-case $1 in
---status)
-	# A paused service stays enabled but its upstart job is stopped.
-	s=$(cat "$f")
-	job=stop
-	[ "$s" = start ] && job=start
-	echo "service [$2] status=[enable]"
-	echo "required upstart job:"
-	echo "	[$2] is $job."
-	[ "$s" = start ] && exit 0
-	exit 1 ;;
---pause) echo pause >"$f" ;;
---resume) echo start >"$f" ;;
---stop) echo stop >"$f" ;;
---start) echo start >"$f" ;;
-*) echo "unknown option $1"; exit 2 ;;
-esac
-SH
-	chmod 0755 /usr/syno/sbin/synoservice
-	echo start >"$SYNO/synoindexd"
-	echo start >"$SYNO/synomkthumbd"
-	echo stop >"$SYNO/synorelayd"   # the user stopped this one
-	: >"$SYNO/calls.log"
+	rm -rf "$FAKE"
+	mkdir -p "$FAKE/etc.defaults" /etc.defaults
+	printf 'majorversion="%s"\nminorversion="2"\n' "$1" >"$FAKE/etc.defaults/VERSION"
+	cp "$FAKE/etc.defaults/VERSION" /etc.defaults/VERSION
+	sh /lab/fakes/install.sh "$FAKE" "dsm$1" synoindexd=running synomkthumbd=running \
+		synorelayd=stopped || fail "install.sh dsm$1"
+	for t in usr/syno/sbin/synoservice usr/syno/bin/synosystemctl usr/syno/bin/synopkg \
+		usr/bin/systemctl; do
+		[ -e "$FAKE/$t" ] || continue
+		mkdir -p "/${t%/*}"
+		printf '#!/bin/sh\nMDPROFILE_ROOT=%s exec %s/%s "$@"\n' "$FAKE" "$FAKE" "$t" >"/$t"
+		chmod 0755 "/$t"
+	done
 }
 
 unfake_dsm() {
-	rm -rf /etc.defaults /usr/syno "$SYNO"
+	rm -rf /etc.defaults /usr/syno /usr/bin/systemctl "$FAKE"
 }
 
 state() {
-	cat "$SYNO/$1"
+	cat "$FAKE/var/lib/fake-services/$1"
+}
+
+calls() {
+	tr '\n' ';' <"$FAKE/var/log/fake-services.log"
 }
 
 cat >"$PROFILES/svc.yaml" <<'YAML'
@@ -57,43 +48,56 @@ services:
     - synorelayd
 YAML
 
-fake_dsm
-snapshot "$VM_STATE/snap.50"
-mdp apply "$PROFILES/svc.yaml"
-assert_exit 0 "apply with services on DSM 6"
-assert_ne "$(state synoindexd)" start "synoindexd paused"
-assert_ne "$(state synomkthumbd)" start "synomkthumbd paused"
-assert_eq "$(state synorelayd)" stop "synorelayd (stopped by the user) left alone"
-assert_match "$(cat $SYNO/calls.log)" "^--pause synoindexd" "synoservice --pause synoindexd called"
-mdp revert
-assert_exit 0 "revert with services"
-assert_eq "$(state synoindexd)" start "synoindexd resumed"
-assert_eq "$(state synomkthumbd)" start "synomkthumbd resumed"
-assert_eq "$(state synorelayd)" stop "synorelayd still stopped after revert"
-if grep -q -- "synorelayd" "$SYNO/calls.log" && grep -Eq -- "--(resume|start) synorelayd" "$SYNO/calls.log"; then
-	fail "synorelayd was started by revert"
-else
-	ok "synorelayd never started"
-fi
-assert_snapshot "$VM_STATE/snap.50" "tunables byte-identical after revert"
+# services MAJOR PAUSED PAUSE_CALL: one DSM generation from apply to revert.
+services() {
+	major=$1 paused=$2 pause_call=$3
+	fake_dsm "$major"
+	snapshot "$VM_STATE/snap.50"
+	mdp apply "$PROFILES/svc.yaml"
+	assert_exit 0 "DSM $major: apply with services"
+	assert_eq "$(state synoindexd)" "$paused" "DSM $major: synoindexd paused"
+	assert_eq "$(state synomkthumbd)" "$paused" "DSM $major: synomkthumbd paused"
+	assert_eq "$(state synorelayd)" stopped "DSM $major: synorelayd (stopped by the user) left alone"
+	assert_match "$(calls)" "$pause_call" "DSM $major: paused by reason, arguments in DSM $major's order"
+	# DSM stops synomkthumbd for a reason of its own while the profile is active.
+	echo no-volume >>"$FAKE/var/lib/fake-services/synomkthumbd.reasons"
+	mdp revert
+	assert_exit 0 "DSM $major: revert with services"
+	assert_eq "$(state synoindexd)" running "DSM $major: synoindexd resumed"
+	assert_eq "$(state synomkthumbd)" "$paused" "DSM $major: synomkthumbd still held by DSM's reason"
+	assert_match "$OUT" "synomkthumbd: released mdprofile's pause" "DSM $major: revert says so"
+	assert_eq "$(state synorelayd)" stopped "DSM $major: synorelayd still stopped after revert"
+	assert_snapshot "$VM_STATE/snap.50" "DSM $major: tunables byte-identical after revert"
+	rm "$FAKE/var/lib/fake-services/synomkthumbd.reasons"
+	echo running >"$FAKE/var/lib/fake-services/synomkthumbd"
 
-# A crash after each service step (the tunable is already written): recover
-# resumes what was paused and restores the tunables on the real kernel.
-for k in 1 2; do
-	MDPROFILE_FAULT=crash-after-service:$k mdp apply "$PROFILES/svc.yaml"
-	if [ "$RC" != 137 ]; then
-		fail "crash-after-service:$k did not kill apply (exit $RC)"
-		show_last
-		mdp revert
-		continue
+	# A crash after each service step (the tunable is already written):
+	# recover resumes what was paused and restores the tunables.
+	for k in 1 2; do
+		MDPROFILE_FAULT=crash-after-service:$k mdp apply "$PROFILES/svc.yaml"
+		if [ "$RC" != 137 ]; then
+			fail "DSM $major: crash-after-service:$k did not kill apply (exit $RC)"
+			show_last
+			mdp revert
+			continue
+		fi
+		assert_eq "$(state synoindexd)" "$paused" "DSM $major: synoindexd paused when killed after step $k"
+		mdp recover
+		assert_exit 0 "DSM $major: recover after a crash after service step $k"
+		assert_eq "$(state synoindexd)" running "DSM $major: synoindexd resumed by recover ($k)"
+		assert_eq "$(state synomkthumbd)" running "DSM $major: synomkthumbd running after recover ($k)"
+		assert_eq "$(state synorelayd)" stopped "DSM $major: synorelayd still stopped after recover ($k)"
+		assert_snapshot "$VM_STATE/snap.50" "DSM $major: tunables byte-identical after recover ($k)"
+	done
+	if grep -Eq -- "(--resume|--resume-by-reason|start|start-service-by-reason mdprofile) synorelayd" \
+		"$FAKE/var/log/fake-services.log"; then
+		fail "DSM $major: synorelayd was started"
+	else
+		ok "DSM $major: synorelayd never started"
 	fi
-	assert_ne "$(state synoindexd)" start "synoindexd paused when killed after step $k"
-	mdp recover
-	assert_exit 0 "recover after a crash after service step $k"
-	assert_eq "$(state synoindexd)" start "synoindexd resumed by recover ($k)"
-	assert_eq "$(state synomkthumbd)" start "synomkthumbd running after recover ($k)"
-	assert_eq "$(state synorelayd)" stop "synorelayd still stopped after recover ($k)"
-	assert_snapshot "$VM_STATE/snap.50" "tunables byte-identical after recover ($k)"
-done
-echo "    synoservice calls: $(tr '\n' ';' <"$SYNO/calls.log")"
-unfake_dsm
+	echo "    DSM $major calls: $(calls)"
+	unfake_dsm
+}
+
+services 6 paused "--pause-by-reason synoindexd mdprofile"
+services 7 stopped "stop-service-by-reason mdprofile synoindexd"
