@@ -3,11 +3,20 @@
  * picked the service backend and finished any interrupted transaction
  * (their table flags); each does its job through src/txn and reports.
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "json.h"
 #include "render.h"
+#include "watch.h"
 
 static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 {
@@ -45,6 +54,225 @@ static void apply_notes(const struct cli *cli, const struct mdp_plan *pl)
 	}
 }
 
+/* ---- apply --until-idle ------------------------------------------------------ */
+
+/* One array's operation as seen from its first to its last look. */
+struct op_seen {
+	char name[MDP_NAME_MAX];
+	char action[16];
+	double t0, t1;          /* monotonic seconds */
+	uint64_t d0, d1, total; /* sectors */
+	unsigned decile;        /* last 10% step logged */
+	bool ended;
+};
+
+struct until {
+	struct cli *cli;
+	struct op_seen *ops;
+	size_t n_ops;
+	double start;
+	bool log; /* stdout is not a tty: syslog too (on the real root) */
+};
+
+/* A line for people, and for syslog when nobody watches the terminal. */
+static void until_say(const struct until *u, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void until_say(const struct until *u, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (u->cli->verbose >= 0)
+		printf("%s\n", line);
+	fflush(stdout);
+	if (u->log)
+		syslog(LOG_INFO, "%s", line);
+}
+
+static struct op_seen *op_find(struct until *u, const struct mdp_array *a)
+{
+	struct op_seen *v;
+
+	for (size_t i = 0; i < u->n_ops; i++)
+		if (!strcmp(u->ops[i].name, a->name) && !strcmp(u->ops[i].action, a->sync_action))
+			return &u->ops[i];
+	if (!(v = realloc(u->ops, (u->n_ops + 1) * sizeof(*v))))
+		return NULL;
+	u->ops = v;
+	v = &v[u->n_ops++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s", a->name);
+	snprintf(v->action, sizeof(v->action), "%s", a->sync_action);
+	v->t0 = v->t1 = cli_mono_s();
+	v->d0 = v->d1 = a->sync_done;
+	v->total = a->sync_total;
+	v->decile = a->permille / 100;
+	return v;
+}
+
+/* Note progress; log each 10% step. Operations no longer running have ended. */
+static void until_track(struct until *u, const struct mdp_system *s)
+{
+	for (size_t i = 0; i < u->n_ops; i++)
+		if (!u->ops[i].ended) {
+			const struct mdp_array *a = mdp_system_array(s, u->ops[i].name);
+			u->ops[i].ended =
+			    !a || strcmp(a->sync_action, u->ops[i].action) || !mdp_watch_running(a);
+			if (u->ops[i].ended)
+				u->ops[i].t1 = cli_mono_s(), u->ops[i].d1 = u->ops[i].total;
+		}
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_array *a = &s->arrays[i];
+		struct op_seen *o;
+		if (!mdp_watch_running(a) || !a->has_progress || !(o = op_find(u, a)))
+			continue;
+		o->t1 = cli_mono_s();
+		o->d1 = a->sync_done;
+		o->total = a->sync_total;
+		if (a->permille / 100 > o->decile) {
+			o->decile = a->permille / 100;
+			until_say(u, "%s %s at %u.%u%%, %" PRIu64 " KiB/s", a->name, a->sync_action,
+				  a->permille / 10, a->permille % 10, a->sync_speed);
+		}
+	}
+}
+
+static bool any_running(const struct mdp_system *s)
+{
+	for (size_t i = 0; i < s->n_arrays; i++)
+		if (mdp_watch_running(&s->arrays[i]))
+			return true;
+	return false;
+}
+
+/* Look again: just what tells an operation and its progress. */
+static int until_look(struct until *u, struct mdp_system *s)
+{
+	struct mdp_diags d;
+	int err;
+
+	mdp_system_free(s);
+	mdp_diags_init(&d);
+	/* the first discovery said what is wrong with the system; say it once */
+	err = mdp_discover_some(&u->cli->root, MDP_SKIP_UUID | MDP_SKIP_MEMBERS, s, &d);
+	mdp_diags_free(&d);
+	if (!err)
+		until_track(u, s);
+	return err;
+}
+
+/*
+ * Wait until no array is running an operation or a stop signal comes.
+ * Returns the signal, or 0.
+ */
+static int until_wait(struct until *u, struct mdp_system *s)
+{
+	struct mdp_watch w;
+	sigset_t stop;
+	int sig = 0, ev = 0, err;
+
+	cli_stop_signals(&stop);
+	if ((err = mdp_watch_open(&u->cli->root, s, &stop, &w))) {
+		cli_err(u->cli, "cannot watch md: %s; reverting now", strerror(-err));
+		return 0;
+	}
+	while (any_running(s) && ev != MDP_WATCH_SIGNAL) {
+		ev = mdp_watch_wait(&w, (int)u->cli->interval_ms, &sig);
+		if (ev < 0 || (ev != MDP_WATCH_SIGNAL && until_look(u, s))) {
+			cli_err(u->cli, "cannot follow the operations: %s; reverting now",
+				strerror(ev < 0 ? -ev : EIO));
+			break;
+		}
+	}
+	mdp_watch_close(&w);
+	return ev == MDP_WATCH_SIGNAL ? sig : 0;
+}
+
+static void fmt_span(double secs, char *buf, size_t len)
+{
+	uint64_t s = secs > 0 ? (uint64_t)(secs + 0.5) : 0;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%" PRIu64 "m %" PRIu64 "s", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%" PRIu64 "s", s);
+}
+
+/* Duration, then each operation seen with its average speed. */
+static void until_summary(struct until *u, int sig)
+{
+	char span[32];
+
+	fmt_span(cli_mono_s() - u->start, span, sizeof(span));
+	if (sig)
+		until_say(u, "stopped by %s after %s; reverted", cli_signal_name(sig), span);
+	else
+		until_say(u, "operations ended after %s; reverted", span);
+	for (size_t i = 0; i < u->n_ops; i++) {
+		const struct op_seen *o = &u->ops[i];
+		double dt = o->t1 - o->t0;
+		uint64_t kib = o->d1 > o->d0 ? (o->d1 - o->d0) / 2 : 0;
+		until_say(u, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action,
+			  o->ended ? "finished" : "unfinished",
+			  dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
+	}
+}
+
+/* After apply: watch, then hand the box back by reverting. */
+static int until_idle(struct cli *cli, struct mdp_system *s)
+{
+	struct until u = {.cli = cli, .start = cli_mono_s()};
+	int sig, rc;
+
+	if (!cli->interval_ms)
+		cli->interval_ms = 5000;
+	u.log = !isatty(STDOUT_FILENO) && mdp_root_is_real(&cli->root);
+	if (u.log)
+		openlog("mdprofile", LOG_PID, LOG_DAEMON);
+	if (until_look(&u, s)) /* apply's discovery may have left progress out */
+		cli_err(cli, "cannot follow the operations; reverting now");
+	if (!any_running(s))
+		until_say(&u,
+			  "profile %s: no array resyncs, recovers, reshapes or checks now, "
+			  "nothing to wait for (start the operation first); reverting",
+			  cli->profile.name);
+	else
+		until_say(&u,
+			  "profile %s: watching until no array resyncs, recovers, reshapes or "
+			  "checks; SIGINT, SIGTERM or SIGHUP reverts now",
+			  cli->profile.name);
+	sig = until_wait(&u, s);
+	mdp_txn_report_free(&cli->tx.rep);
+	rc = cli_txn_result(cli, mdp_txn_revert(&cli->tx), "revert", NULL);
+	if (rc == MDP_EXIT_OK)
+		until_summary(&u, sig);
+	else if (u.log)
+		syslog(LOG_ERR, "revert of profile %s failed (exit %d)", cli->profile.name, rc);
+	free(u.ops);
+	if (u.log)
+		closelog();
+	return rc;
+}
+
+/* Options that only make sense together, refused before anything changes. */
+static int apply_opts_ok(struct cli *cli)
+{
+	if (cli->interval_ms && !cli->until_idle)
+		cli_err(cli, "--interval applies to 'apply' only with --until-idle");
+	else if (cli->until_idle && cli->dry_run)
+		cli_err(cli, "--until-idle and --dry-run do not go together");
+	else if (cli->until_idle && cli->json)
+		cli_err(cli, "--until-idle reports as text (and to syslog), not --json");
+	else
+		return 0;
+	return MDP_EXIT_USAGE;
+}
+
 static int do_apply(struct cli *cli)
 {
 	const struct mdp_profile *p = &cli->profile;
@@ -52,8 +280,11 @@ static int do_apply(struct cli *cli)
 	struct mdp_plan pl = {0};
 	int rc;
 
+	if ((rc = apply_opts_ok(cli)))
+		return rc;
 	if (cli->dry_run)
 		return apply_dry_run(cli, p);
+	cli->tx.until_idle = cli->until_idle;
 	/* Only what the plan needs: on a big box discovery is most of apply's work. */
 	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
 	    !(rc = cli_plan(cli, p, &s, &pl))) {
@@ -65,6 +296,8 @@ static int do_apply(struct cli *cli)
 				     "from before\n"
 				   : "profile %s: already in sync, nothing changed\n",
 			       p->name);
+		if (rc == MDP_EXIT_OK && cli->until_idle)
+			rc = until_idle(cli, &s);
 	}
 	mdp_plan_free(&pl);
 	mdp_system_free(&s);
@@ -74,10 +307,10 @@ static int do_apply(struct cli *cli)
 const struct cmd cmd_apply = {"apply",
 			      do_apply,
 			      CMD_PROFILE | CMD_TXN | CMD_RECOVER,
-			      OPT_DRY_RUN | OPT_NAME,
+			      OPT_DRY_RUN | OPT_NAME | OPT_UNTIL_IDLE | OPT_INTERVAL,
 			      1,
 			      1,
-			      "apply [--dry-run] PROFILE",
+			      "apply [--dry-run | --until-idle [--interval S]] PROFILE",
 			      "apply PROFILE transactionally (rolled back on any failure)"};
 
 static int do_revert(struct cli *cli)

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void keep_error(struct cli *cli, const char *msg)
@@ -211,6 +212,22 @@ void cli_warn_recover(struct cli *cli)
 			     "'mdprofile recover'");
 }
 
+double cli_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
 void cli_json_begin(struct cli *cli, struct json *j)
 {
 	cli->json_written = true;
@@ -258,19 +275,11 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 	}
 }
 
-static void stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-}
-
 void cli_hold_stop_signals(void)
 {
 	sigset_t stop;
 
-	stop_signals(&stop);
+	cli_stop_signals(&stop);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 }
 

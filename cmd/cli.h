@@ -14,6 +14,7 @@
 #define MDP_CMD_CLI_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -59,6 +60,10 @@ enum cmd_opts {
 	OPT_NAME = 1 << 9,          /* --name NAME: of a profile read from stdin */
 	OPT_INSTALL = 1 << 10,      /* boot-script --install */
 	OPT_UNINSTALL = 1 << 11,    /* boot-script --uninstall */
+	OPT_UNTIL_IDLE = 1 << 12,   /* apply --until-idle: watch, then revert when md is idle */
+	OPT_INTERVAL = 1 << 13,     /* --interval S: the refresh of --until-idle and --watch */
+	OPT_WATCH = 1 << 14,        /* status --watch: redraw on md events and every interval */
+	OPT_FORMAT = 1 << 15,       /* status --format text|json|prometheus */
 };
 
 struct cli {
@@ -77,6 +82,10 @@ struct cli {
 	bool dry_run;
 	bool mutating; /* the command changes the system (it holds the lock) */
 	bool yaml;
+	bool until_idle;
+	unsigned interval_ms; /* --interval, 0 = the command's default */
+	bool watch;
+	const char *format; /* status --format: "text", "json" or "prometheus"; NULL = text */
 	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
 	bool with_services;                    /* --with-services */
@@ -149,6 +158,10 @@ void cli_warn_recover(struct cli *cli);
  * map it to the exit code. pl adds the plan's notes to the JSON (apply).
  */
 int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl);
+/* Seconds on the monotonic clock, for durations and rates. */
+double cli_mono_s(void);
+/* SIGINT, SIGTERM, SIGHUP: the signals that ask a mutating command to stop. */
+void cli_stop_signals(sigset_t *set);
 /*
  * Hold SIGINT, SIGTERM and SIGHUP pending (until exit) so that work under
  * way can stop cleanly between two steps; cli_stop_requested says which

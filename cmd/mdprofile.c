@@ -185,6 +185,10 @@ enum {
 	O_BENCH_OP_ONLY,
 	O_BENCH_DURATION,
 	O_VERSION,
+	O_UNTIL_IDLE,
+	O_INTERVAL,
+	O_WATCH,
+	O_FORMAT,
 };
 
 static const struct option long_opts[] = {
@@ -216,6 +220,10 @@ static const struct option long_opts[] = {
     {"op-only", no_argument, NULL, O_BENCH_OP_ONLY},
     {"duration", required_argument, NULL, O_BENCH_DURATION},
     {"version", no_argument, NULL, O_VERSION},
+    {"until-idle", no_argument, NULL, O_UNTIL_IDLE},
+    {"interval", required_argument, NULL, O_INTERVAL},
+    {"watch", no_argument, NULL, O_WATCH},
+    {"format", required_argument, NULL, O_FORMAT},
     {NULL, 0, NULL, 0},
 };
 
@@ -241,6 +249,10 @@ static const struct {
     {O_BENCH_COMPARE, OPT_BENCH},
     {O_BENCH_OP_ONLY, OPT_BENCH},
     {O_BENCH_DURATION, OPT_BENCH},
+    {O_UNTIL_IDLE, OPT_UNTIL_IDLE},
+    {O_INTERVAL, OPT_INTERVAL},
+    {O_WATCH, OPT_WATCH},
+    {O_FORMAT, OPT_FORMAT},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -360,6 +372,30 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case O_YAML:
 		cli->yaml = true;
 		a->opts |= OPT_YAML;
+		break;
+	case O_UNTIL_IDLE:
+		cli->until_idle = true;
+		a->opts |= OPT_UNTIL_IDLE;
+		break;
+	case O_INTERVAL:
+		if (parse_seconds(arg, &cli->interval_ms)) {
+			cli_err(cli, "--interval '%s': expected seconds, 1..3600", arg);
+			return MDP_EXIT_USAGE;
+		}
+		a->opts |= OPT_INTERVAL;
+		break;
+	case O_WATCH:
+		cli->watch = true;
+		a->opts |= OPT_WATCH;
+		break;
+	case O_FORMAT:
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "prometheus")) {
+			cli_err(cli, "--format '%s': expected text, json or prometheus", arg);
+			return MDP_EXIT_USAGE;
+		}
+		cli->format = arg;
+		cli->json = !strcmp(arg, "json") || cli->json;
+		a->opts |= OPT_FORMAT;
 		break;
 	case O_TARGET:
 	case O_BINARY:

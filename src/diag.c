@@ -80,8 +80,10 @@ void mdp_diags_sort(struct mdp_diags *d)
 
 int mdp_diag_format(const struct mdp_diag *g, char *buf, size_t len)
 {
-	if (g->file && g->line)
+	if (g->file && g->line && g->col)
 		return snprintf(buf, len, "%s:%u:%u: %s", g->file, g->line, g->col, g->msg);
+	if (g->file && g->line) /* a line-oriented file such as /proc/mdstat */
+		return snprintf(buf, len, "%s:%u: %s", g->file, g->line, g->msg);
 	if (g->file)
 		return snprintf(buf, len, "%s: %s", g->file, g->msg);
 	return snprintf(buf, len, "%s", g->msg);

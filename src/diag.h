@@ -30,7 +30,8 @@ int mdp_diags_add(struct mdp_diags *d, const char *file, unsigned line, unsigned
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Stable sort by (file, line, col) keeping insertion order for ties. */
 void mdp_diags_sort(struct mdp_diags *d);
-/* "FILE:LINE:COL: msg", "FILE: msg" or "msg" into buf; returns snprintf's result. */
+/* "FILE:LINE:COL: msg", "FILE:LINE: msg" (col 0), "FILE: msg" or "msg" into buf; returns snprintf's
+ * result. */
 int mdp_diag_format(const struct mdp_diag *g, char *buf, size_t len);
 
 #endif

@@ -158,7 +158,14 @@ static int list_blk(struct walk *w)
 
 	if (w->blk_loaded)
 		return 0;
-	if ((err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk))) {
+	err = mdp_root_list(w->r, SYS_BLOCK, &w->blk, &w->n_blk);
+	if (err == -ENOENT && (w->skip & MDP_SKIP_ABSENT_SYSFS)) {
+		mdp_diags_add(w->d, NULL, 0, 0,
+			      SYS_BLOCK " is not there: arrays as /proc/mdstat lists them");
+		w->blk_loaded = true;
+		return 0;
+	}
+	if (err) {
 		mdp_diags_add(w->d, NULL, 0, 0, "cannot list " SYS_BLOCK ": %s",
 			      mdp_root_strerror(-err));
 		return err;
@@ -296,6 +303,17 @@ static void find_disk(struct walk *w, const char *member, char *disk)
 	}
 }
 
+/* md/dev-X/state: "in_sync", "faulty", "spare,write_mostly", ... as md writes it. */
+static void read_member_state(struct walk *w, const char *md, struct mdp_member *m)
+{
+	char attr[PATH_MAX], buf[64];
+
+	snprintf(attr, sizeof(attr), "md/dev-%s/state", m->name);
+	if (read_attr(w, md, attr, buf, sizeof(buf)) < 0 ||
+	    !copy_str(m->state, sizeof(m->state), buf))
+		m->state[0] = '\0';
+}
+
 /* md/dev-X/slot: the role number, "none" (spare) or "journal" -> -1. */
 static int read_slot(struct walk *w, const char *md, const char *member)
 {
@@ -323,6 +341,8 @@ static int add_member(struct walk *w, struct mdp_array *a, const char *name, boo
 	memset(m, 0, sizeof(*m));
 	copy_str(m->name, sizeof(m->name), name);
 	m->slot = slots ? read_slot(w, a->name, name) : -1;
+	if (slots)
+		read_member_state(w, a->name, m);
 	find_disk(w, name, m->disk);
 	return 0;
 }
@@ -407,13 +427,41 @@ static const struct mdp_mdstat_array *mdstat_of(struct walk *w, const char *md)
 	size_t len;
 
 	if (!w->mdstat_loaded && !mdp_root_read_all(w->r, "/proc/mdstat", &text, &len)) {
-		if (mdp_mdstat_parse(text, len, &w->mdstat))
-			mdp_diags_add(w->d, NULL, 0, 0,
-				      "/proc/mdstat: cannot parse it, ignoring it");
+		/* Lines it cannot read are notes; the arrays it can read still count. */
+		if (mdp_mdstat_parse(text, len, &w->mdstat, w->d) == -ENOMEM)
+			w->err = -ENOMEM;
 		free(text);
 	}
 	w->mdstat_loaded = true;
 	return mdp_mdstat_find(&w->mdstat, md);
+}
+
+unsigned mdp_discover_permille(uint64_t done, uint64_t total)
+{
+	unsigned scale = 10;
+	uint64_t res;
+
+	if (!total)
+		return 0;
+	if (done > total)
+		done = total;
+	/* md.c: pick scale so (done >> scale) * 1000 cannot overflow */
+	while (total / 2 > (1ULL << (scale + 32)) && scale < 63)
+		scale++;
+	res = (done >> scale) * 1000 / ((total >> scale) + 1);
+	return res > 1000 ? 1000 : (unsigned)res;
+}
+
+/* What md shows of an operation only in /proc/mdstat: its queue state and its own ETA. */
+static void queue_from_mdstat(struct mdp_array *a, const struct mdp_mdstat_array *ms)
+{
+	if (!ms || !ms->op[0])
+		return;
+	copy_str(a->sync_queued, sizeof(a->sync_queued), ms->op_state);
+	if (ms->finish_min > 0 && ms->finish_min < 1e9)
+		a->kernel_eta_s = (uint64_t)(ms->finish_min * 60.0 + 0.5);
+	if (!ms->op_state[0])
+		a->permille = ms->permille; /* the kernel's own figure, as printed */
 }
 
 /* Progress from /proc/mdstat, which counts KiB blocks where sysfs counts sectors. */
@@ -460,6 +508,14 @@ static void read_progress(struct walk *w, struct mdp_array *a)
 	a->has_progress = err == 0;
 	if (err && err != -ENODATA)
 		progress_from_mdstat(a, ms);
+	if (a->has_progress)
+		a->permille = mdp_discover_permille(a->sync_done, a->sync_total);
+	queue_from_mdstat(a, ms);
+	if (err == -ENODATA && !strncmp(buf, "delayed", 7) && !a->sync_queued[0])
+		copy_str(a->sync_queued, sizeof(a->sync_queued), "DELAYED");
+	if (read_attr(w, a->name, "md/degraded", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v) &&
+	    v <= INT32_MAX)
+		a->degraded = (int)v;
 	if (read_attr(w, a->name, "md/sync_speed", buf, sizeof(buf)) >= 0) {
 		if (!lead_u64(buf, &v))
 			a->sync_speed = v;
@@ -826,13 +882,22 @@ static void read_raid_disks(struct walk *w, struct mdp_array *a)
 /* 0 read, 1 not an array or vanished (skip it), -errno. */
 static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 {
-	char buf[64];
+	char buf[64], path[PATH_MAX];
+	ssize_t n;
 	int err;
 
 	memset(a, 0, sizeof(*a));
+	a->degraded = -1;
 	copy_str(a->name, sizeof(a->name), name);
-	if (read_attr(w, name, "md/level", buf, sizeof(buf)) < 0)
+	if ((n = read_attr(w, name, "md/level", buf, sizeof(buf))) < 0) {
+		/* md creates md/level with md/: an md/ without it is half there; say so */
+		snprintf(path, sizeof(path), SYS_BLOCK "/%s/md", name);
+		if (n == -ENOENT && mdp_root_is_dir(w->r, path))
+			mdp_diags_add(w->d, NULL, 0, 0,
+				      "%s/level: missing, so %s is not read from sysfs", path,
+				      name);
 		return 1;
+	}
 	copy_str(a->level_name, sizeof(a->level_name), buf);
 	a->level = mdp_ident_level_parse(a->level_name);
 	read_raid_disks(w, a);
@@ -970,6 +1035,11 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 		mdp_diags_add(d, NULL, 0, 0, "out of memory while discovering arrays");
 	names_free(&l);
 	mdp_root_free_list(w.blk, w.n_blk);
+	if (!err && !(skip & MDP_SKIP_PROGRESS)) {
+		mdstat_of(&w, ""); /* status shows the arrays only mdstat knows */
+		s.mdstat = w.mdstat;
+		w.mdstat = (struct mdp_mdstat){0};
+	}
 	mdp_mdstat_free(&w.mdstat);
 #ifndef MDP_NO_UDEV
 	udev_unref(w.udev);
@@ -986,6 +1056,7 @@ void mdp_system_free(struct mdp_system *s)
 {
 	if (!s)
 		return;
+	mdp_mdstat_free(&s->mdstat);
 	for (size_t i = 0; i < s->n_arrays; i++)
 		free(s->arrays[i].members);
 	free(s->arrays);

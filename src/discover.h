@@ -22,6 +22,7 @@
 
 #include "diag.h"
 #include "ident.h"
+#include "mdstat.h"
 #include "root.h"
 #include "tunable.h"
 
@@ -31,6 +32,7 @@ struct mdp_member {
 	char name[MDP_NAME_MAX]; /* "sda5" */
 	char disk[MDP_NAME_MAX]; /* whole disk holding it: "sda"; same as name for a whole disk */
 	int slot;                /* role number in the array, -1 spare/unknown */
+	char state[48];          /* md/dev-X/state: "in_sync", "faulty", "spare", ...; "" unread */
 };
 
 /* The current value of one tunable as read. */
@@ -56,6 +58,10 @@ struct mdp_array {
 	uint64_t sync_done, sync_total;  /* sectors, from md/sync_completed or mdstat */
 	uint64_t sync_speed;             /* KiB/s (md/sync_speed) */
 	uint64_t size_kib;               /* array size (blocks in mdstat) */
+	int degraded;                    /* md/degraded (raid disks missing), -1 when absent */
+	unsigned permille;               /* progress as md truncates it: 25.1% -> 251 */
+	char sync_queued[16];            /* "DELAYED", "PENDING", "REMOTE" (mdstat), else "" */
+	uint64_t kernel_eta_s;           /* md's own finish= estimate in seconds, 0 if none */
 	struct mdp_cur cur[MDP_T_COUNT]; /* array-scope tunables */
 };
 
@@ -73,6 +79,8 @@ struct mdp_system {
 	uint64_t mem_total_kib, mem_avail_kib; /* 0 when absent or not a number */
 	char boot_id[40];                      /* /proc/sys/kernel/random/boot_id, "" if absent */
 	unsigned skipped;                      /* enum mdp_discover_skip bits not read */
+	/* /proc/mdstat as parsed (empty when absent or skipped): arrays sysfs lacks show from it */
+	struct mdp_mdstat mdstat;
 };
 
 /*
@@ -91,6 +99,8 @@ enum mdp_discover_skip {
 	MDP_SKIP_PROGRESS = 1 << 0, /* array_state, sync_completed/speed, size, /proc/mdstat */
 	MDP_SKIP_UUID = 1 << 1,     /* uuid stays "", uuid_source "not read" */
 	MDP_SKIP_MEMBERS = 1 << 2,  /* no members, no member disks */
+	/* status: no /sys/block is a note, not an error; arrays then come from /proc/mdstat only */
+	MDP_SKIP_ABSENT_SYSFS = 1 << 3,
 };
 int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system *out,
 		      struct mdp_diags *d);
@@ -126,5 +136,11 @@ int mdp_discover_sb_uuid(int fd, char *out, size_t cap);
  * "none" or "delayed" -> -ENODATA; anything else -EINVAL.
  */
 int mdp_discover_parse_sync_completed(const char *text, uint64_t *done, uint64_t *total);
+/*
+ * Progress in tenths of a percent as md itself prints it in /proc/mdstat
+ * (md.c status_resync(): truncated, over total + 1 after scaling), so
+ * status never disagrees with the file next to it.
+ */
+unsigned mdp_discover_permille(uint64_t done, uint64_t total);
 
 #endif

@@ -8,6 +8,7 @@
  *   boot_id 5d1c...
  *   profile "reshape-fast"
  *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
+ *   until-idle                      (only from apply --until-idle)
  *   base stripe_cache_size md2 "256"
  *   svc synoindexd paused|resumed|pausing PGID
  *   set stripe_cache_size md2 4096
@@ -41,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const state_names[] = {
@@ -134,6 +136,8 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	fputs("\npath ", f);
 	put_escaped(f, j->profile_path);
 	fputc('\n', f);
+	if (j->until_idle)
+		fputs("until-idle\n", f);
 	for (size_t i = 0; i < j->n_base; i++) {
 		const struct mdp_jtarget *b = &j->base[i];
 		fprintf(f, "base %s %s ", mdp_tunable_info(b->t)->key, b->dev[0] ? b->dev : "-");
@@ -351,6 +355,10 @@ static int parse_line(struct mdp_journal *j, char *line)
 		return copy_quoted(j->profile, sizeof(j->profile), rest);
 	if (!strcmp(line, "path"))
 		return copy_quoted(j->profile_path, sizeof(j->profile_path), rest);
+	if (!strcmp(line, "until-idle") && !sp && !j->until_idle) {
+		j->until_idle = true;
+		return 0;
+	}
 	if (!strcmp(line, "base"))
 		return parse_base(j, rest);
 	if (!strcmp(line, "svc"))
@@ -432,4 +440,20 @@ void mdp_journal_free(struct mdp_journal *j)
 	free(j->svc);
 	free(j->set);
 	memset(j, 0, sizeof(*j));
+}
+
+int mdp_journal_mtime(const struct mdp_root *r, int64_t *sec)
+{
+	struct stat st;
+	int fd = mdp_root_open(r, MDP_JOURNAL, O_RDONLY | O_CLOEXEC, 0);
+	int err = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st))
+		err = -errno;
+	close(fd);
+	if (!err)
+		*sec = (int64_t)st.st_mtime;
+	return err;
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "discover.h"
@@ -51,6 +52,12 @@ struct mdp_journal {
 	size_t n_base;
 	struct mdp_jservice *svc;
 	size_t n_svc;
+	/*
+	 * Applied by apply --until-idle, whose watcher holds the lock until it
+	 * reverts: found active by anyone holding the lock, the watcher is gone
+	 * (SIGKILL, a crash) and recover reverts it.
+	 */
+	bool until_idle;
 	/* What the active profile set, target by target: drift is measured against it. */
 	struct mdp_jset *set;
 	size_t n_set;
@@ -71,6 +78,8 @@ void mdp_journal_free(struct mdp_journal *j);
 /* Serialize (*out malloc'd) and parse (tests, the fuzz target). */
 int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len);
 int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *j);
+/* When the journal was last written (seconds since the epoch): when its state began. */
+int mdp_journal_mtime(const struct mdp_root *r, int64_t *sec);
 /* Replace the journal atomically and durably (temp, fsync, rename, fsync dir). */
 int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j);
 

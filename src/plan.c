@@ -149,6 +149,11 @@ static uint64_t stripe_bytes(const struct mdp_array *a, uint64_t size)
 	return PAGE_BYTES * (uint64_t)stripe_disks(a) * size;
 }
 
+uint64_t mdp_plan_stripe_bytes(const struct mdp_array *a, uint64_t pages)
+{
+	return stripe_bytes(a, pages);
+}
+
 /* MemTotal in bytes; 0 when /proc/meminfo gave none, 0, or more than 64 bits hold. */
 static uint64_t mem_total_bytes(const struct mdp_system *s)
 {

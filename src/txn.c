@@ -825,6 +825,7 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 	if ((err = journal_copy(old, j)))
 		return err;
 	j->state = MDP_J_APPLYING;
+	j->until_idle = tx->until_idle;
 	/* Without it a later recover could take this journal for a stale one and drop it. */
 	if ((err = read_boot_id(tx->root, j->boot_id, sizeof(j->boot_id)))) {
 		mdp_diags_add(tx->d, NULL, 0, 0,
@@ -1032,10 +1033,11 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	    strcmp(j.boot_id, boot)) {
 		*did = true;
 		err = recover_stale(tx, &j);
-	} else if (j.state != MDP_J_ACTIVE) {
+	} else if (j.state != MDP_J_ACTIVE || (j.until_idle && !tx->until_idle)) {
 		*did = true;
 		ev_note(tx,
 			j.state == MDP_J_REVERTING ? MDP_TXN_NOTE_INTERRUPTED_REVERT
+			: j.state == MDP_J_ACTIVE  ? MDP_TXN_NOTE_WATCH_GONE
 						   : MDP_TXN_NOTE_INTERRUPTED_APPLY,
 			j.profile);
 		err = restore_baseline(tx, &j);

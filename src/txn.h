@@ -65,8 +65,9 @@ enum mdp_txn_note_kind {
 	MDP_TXN_NOTE_STALE,              /* journal of an earlier boot cleared */
 	MDP_TXN_NOTE_INTERRUPTED_APPLY,  /* interrupted apply of profile undone */
 	MDP_TXN_NOTE_INTERRUPTED_REVERT, /* interrupted revert of profile finished */
-	MDP_TXN_NOTE_GONE,               /* device dev no longer exists: nothing to restore */
-	MDP_TXN_NOTE_PLAIN_VERBS,        /* the service tool lacks the by-reason verbs */
+	MDP_TXN_NOTE_WATCH_GONE,  /* apply --until-idle of profile ended without its revert */
+	MDP_TXN_NOTE_GONE,        /* device dev no longer exists: nothing to restore */
+	MDP_TXN_NOTE_PLAIN_VERBS, /* the service tool lacks the by-reason verbs */
 };
 
 struct mdp_txn_note {
@@ -124,6 +125,11 @@ struct mdp_txn {
 	 * NULL: never.
 	 */
 	int (*stop_requested)(void);
+	/*
+	 * apply: mark the journal for a watcher that reverts by itself (apply
+	 * --until-idle); recover then leaves that journal to this watcher.
+	 */
+	bool until_idle;
 	/* How long recover waits for a service whose pause was under way to settle (ms). */
 	unsigned settle_ms;
 };
@@ -146,7 +152,9 @@ int mdp_txn_revert(struct mdp_txn *tx);
 /*
  * Finish an interrupted transaction: a stale journal (other boot_id) is
  * cleared; an interrupted apply or revert is undone to the baseline; an
- * active profile is left alone. *did says whether anything was done.
+ * active profile is left alone, unless apply --until-idle applied it and
+ * its watcher is gone (the caller holds the lock it held): then it is
+ * reverted. *did says whether anything was done.
  */
 int mdp_txn_recover(struct mdp_txn *tx, bool *did);
 /* Whether a journal needs recover (for status/diff warnings). */

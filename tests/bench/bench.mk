@@ -2,12 +2,17 @@
 # script doing the same writes and read-backs (docs/PERFORMANCE.md).
 #   make bench [BENCH_RUNS=30]
 # Runs twice: the dynamic release build (./mdprofile) and the static build
-# a NAS owner copies onto DSM (build/static/mdprofile). Prints tables and
+# a NAS owner copies onto DSM (build/static/mdprofile); then idle_cpu.py measures
+# the watchers' CPU per minute (build/bench/idle_cpu.txt). Prints tables and
 # writes build/bench/results.txt and build/bench-static/results.txt. It fails
 # only when a run fails or the two sides leave different trees, never on timing.
 BENCH_RUNS ?= 30
+# CPU seconds per minute of status --watch (idle) and apply --until-idle (issue 10)
+BENCH_WATCH_SECONDS ?= 60
 
 bench: mdprofile static
 	@python3 tests/bench/bench.py --bin ./mdprofile --runs $(BENCH_RUNS) --out build/bench
 	@python3 tests/bench/bench.py --bin $(STATIC)/mdprofile --runs $(BENCH_RUNS) \
 		--out build/bench-static --no-callgrind
+	@python3 tests/bench/idle_cpu.py --bin ./mdprofile --seconds $(BENCH_WATCH_SECONDS) \
+		--out build/bench

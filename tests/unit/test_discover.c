@@ -514,9 +514,12 @@ static void test_bad_values(void **state)
 		    "proc/sys/kernel/random/boot_id && echo 7 > sys/block/md0/md/raid_disks && "
 		    "echo '8 (7)' > sys/block/md0/md/raid_disks");
 	discover_dir(sc.root, &s, &d);
-	assert_int_equal(d.n, 2);
-	assert_non_null(strstr(d.v[0].msg, "/proc/mdstat"));
-	assert_non_null(strstr(d.v[1].msg, "stripe_cache_size"));
+	/* mdstat's notes name the line: no Personalities line, then the garbage itself */
+	assert_int_equal(d.n, 3);
+	assert_string_equal(d.v[0].file, "/proc/mdstat");
+	assert_int_equal(d.v[1].line, 1);
+	assert_non_null(strstr(d.v[1].msg, "'garbage here'"));
+	assert_non_null(strstr(d.v[2].msg, "stripe_cache_size"));
 	assert_false(s.arrays[0].cur[MDP_T_STRIPE_CACHE_SIZE].present);
 	assert_int_equal(s.arrays[0].raid_disks, 8);        /* "8 (7)" mid-reshape */
 	assert_false(s.arrays[1].has_progress);             /* neither sysfs nor mdstat */
@@ -555,6 +558,59 @@ static void test_sync_action_from_mdstat(void **state)
 	assert_string_equal(lean.arrays[2].sync_action, "");
 	mdp_system_free(&full);
 	mdp_system_free(&lean);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
+/* md's truncated tenths of a percent (md.c status_resync), never rounded up. */
+static void test_permille(void **state)
+{
+	(void)state;
+	assert_int_equal(mdp_discover_permille(335544320, 3906516992ULL), 85); /* 8.589% */
+	assert_int_equal(mdp_discover_permille(982526720, 3906989568ULL), 251);
+	assert_int_equal(mdp_discover_permille(0, 3906989568ULL), 0);
+	assert_int_equal(mdp_discover_permille(10, 0), 0);
+	/* done == total reads 99.9% as md prints it before the operation is reaped */
+	assert_int_equal(mdp_discover_permille(3906989568ULL, 3906989568ULL), 999);
+	assert_int_equal(mdp_discover_permille(UINT64_MAX, UINT64_MAX / 2), 999); /* clamped */
+}
+
+/*
+ * What status needs beyond planning: md/degraded, each member's
+ * dev-X/state, a queued operation from /proc/mdstat and from
+ * sync_completed's "delayed", md's own percent and ETA, and the parsed
+ * mdstat kept for arrays sysfs does not have.
+ */
+static void test_health_and_queue(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+
+	(void)state;
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "echo 1 > sys/block/md2/md/degraded && "
+			 "echo faulty > sys/block/md2/md/dev-sdc5/state && "
+			 "echo in_sync > sys/block/md2/md/dev-sda5/state && "
+			 "echo resync > sys/block/md1/md/sync_action && "
+			 "echo delayed > sys/block/md1/md/sync_completed && "
+			 "printf 'md127 : inactive sdf[0](S)\\n      10 blocks super external:imsm\\n' "
+			 ">> proc/mdstat");
+	discover_dir(sc.root, &s, &d);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(s.arrays[2].degraded, 1);
+	assert_int_equal(s.arrays[0].degraded, -1); /* no md/degraded: unknown, not 0 */
+	assert_string_equal(s.arrays[2].members[2].name, "sdc5");
+	assert_string_equal(s.arrays[2].members[2].state, "faulty");
+	assert_string_equal(s.arrays[2].members[0].state, "in_sync");
+	assert_string_equal(s.arrays[2].members[1].state, ""); /* no state file */
+	assert_string_equal(s.arrays[1].sync_queued, "DELAYED");
+	assert_int_equal(s.arrays[3].permille, 251);
+	assert_int_equal(s.arrays[3].kernel_eta_s, 311904); /* finish=5198.4min */
+	assert_int_equal(s.mdstat.n, 5);
+	assert_non_null(mdp_mdstat_find(&s.mdstat, "md127"));
+	assert_null(mdp_system_array(&s, "md127")); /* never invented as a sysfs array */
+	mdp_system_free(&s);
 	mdp_diags_free(&d);
 	scratch_done(&sc);
 }
@@ -646,6 +702,15 @@ static void test_no_sysfs(void **state)
 	assert_int_equal(s.n_arrays, 77);
 	assert_int_equal(d.n, 1);
 	assert_non_null(strstr(d.v[0].msg, "/sys/block"));
+	mdp_diags_free(&d);
+	/* status may go without it: a note, and the arrays only mdstat lists */
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(&r, MDP_SKIP_ABSENT_SYSFS, &s, &d), 0);
+	assert_int_equal(s.n_arrays, 0);
+	assert_true(s.mdstat.n > 0);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.v[0].msg, "/proc/mdstat"));
+	mdp_system_free(&s);
 	mdp_diags_free(&d);
 	scratch_done(&sc);
 }
@@ -830,6 +895,8 @@ int main(void)
 	    cmocka_unit_test(test_uuid_text),
 	    cmocka_unit_test(test_sync_completed),
 	    cmocka_unit_test(test_sync_action_from_mdstat),
+	    cmocka_unit_test(test_permille),
+	    cmocka_unit_test(test_health_and_queue),
 	    cmocka_unit_test(test_unreadable_is_error),
 	    cmocka_unit_test(test_unknown_counts),
 	    cmocka_unit_test(test_udev_uuid),

@@ -491,7 +491,8 @@ static void test_journal_roundtrip(void **state)
 				.svc = svc,
 				.n_svc = 2,
 				.set = set,
-				.n_set = 2};
+				.n_set = 2,
+				.until_idle = true};
 	struct mdp_journal back;
 	char *text;
 	size_t len;
@@ -500,6 +501,7 @@ static void test_journal_roundtrip(void **state)
 	assert_int_equal(mdp_journal_format(&j, &text, &len), 0);
 	assert_int_equal(mdp_journal_parse(text, len, &back), 0);
 	assert_int_equal(back.state, MDP_J_ACTIVE);
+	assert_true(back.until_idle);
 	assert_int_equal(back.n_base, 2);
 	assert_string_equal(back.base[1].raw, "10000 (system)");
 	assert_string_equal(back.base[1].dev, "md3");
@@ -534,6 +536,8 @@ static void test_journal_roundtrip(void **state)
 	    "mdprofile-journal 1\nstate active\nsvc b;a`r paused\nend\n",
 	    "mdprofile-journal 1\nstate active\nsvc a pausing x\nend\n",
 	    "mdprofile-journal 1\nstate active\nsvc a paused 12\nend\n",
+	    "mdprofile-journal 1\nstate active\nuntil-idle yes\nend\n",
+	    "mdprofile-journal 1\nstate active\nuntil-idle\nuntil-idle\nend\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(mdp_journal_parse(bad[i], strlen(bad[i]), &back), -EINVAL);

@@ -70,6 +70,7 @@ active profile balanced: no drift
 EOF
 expect_stderr <<'EOF'
 EOF
+touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal" # since_epoch_s reads its time
 run status -v --json
 expect_exit 0
 expect_json <<'EOF'
@@ -79,53 +80,177 @@ expect_json <<'EOF'
    "name": "md0",
    "level": "raid1",
    "raid_disks": 4,
+   "prev_raid_disks": 0,
+   "missing_disks": 0,
    "uuid": "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4",
    "state": "clean",
+   "source": "sysfs",
    "sync_action": "idle",
+   "sync_state": "idle",
+   "progress_permille": 0,
    "done_sectors": 0,
    "total_sectors": 0,
    "speed_kib_s": 0,
-   "eta_seconds": 0
+   "eta_seconds": 0,
+   "kernel_eta_seconds": 0,
+   "members": [
+    {
+     "name": "sda1",
+     "slot": 0,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdb1",
+     "slot": 1,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdc1",
+     "slot": 2,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdd1",
+     "slot": 3,
+     "state": "in_sync"
+    }
+   ],
+   "stripe_cache_pages": null,
+   "stripe_cache_bytes": 0,
+   "read_ahead_kib": 128
   },
   {
    "name": "md1",
    "level": "raid1",
    "raid_disks": 4,
+   "prev_raid_disks": 0,
+   "missing_disks": 0,
    "uuid": "",
    "state": "clean",
+   "source": "sysfs",
    "sync_action": "idle",
+   "sync_state": "idle",
+   "progress_permille": 0,
    "done_sectors": 0,
    "total_sectors": 0,
    "speed_kib_s": 0,
-   "eta_seconds": 0
+   "eta_seconds": 0,
+   "kernel_eta_seconds": 0,
+   "members": [
+    {
+     "name": "sda2",
+     "slot": 0,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdb2",
+     "slot": 1,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdc2",
+     "slot": 2,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdd2",
+     "slot": 3,
+     "state": "in_sync"
+    }
+   ],
+   "stripe_cache_pages": null,
+   "stripe_cache_bytes": 0,
+   "read_ahead_kib": 128
   },
   {
    "name": "md2",
    "level": "raid5",
    "raid_disks": 4,
+   "prev_raid_disks": 0,
+   "missing_disks": 0,
    "uuid": "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d",
    "state": "clean",
+   "source": "sysfs",
    "sync_action": "idle",
+   "sync_state": "idle",
+   "progress_permille": 0,
    "done_sectors": 0,
    "total_sectors": 0,
    "speed_kib_s": 0,
-   "eta_seconds": 0
+   "eta_seconds": 0,
+   "kernel_eta_seconds": 0,
+   "members": [
+    {
+     "name": "sda5",
+     "slot": 0,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdb5",
+     "slot": 1,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdc5",
+     "slot": 2,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdd5",
+     "slot": 3,
+     "state": "in_sync"
+    }
+   ],
+   "stripe_cache_pages": 2048,
+   "stripe_cache_bytes": 33554432,
+   "read_ahead_kib": 4096
   },
   {
    "name": "md3",
    "level": "raid5",
    "raid_disks": 3,
+   "prev_raid_disks": 0,
+   "missing_disks": 0,
    "uuid": "f0e1d2c3b4a5968778695a4b3c2d1e0f",
    "state": "active",
+   "source": "sysfs",
    "sync_action": "reshape",
+   "sync_state": "running",
+   "progress_permille": 251,
    "done_sectors": 982526720,
    "total_sectors": 3906989568,
    "speed_kib_s": 4687,
-   "eta_seconds": 311975
+   "eta_seconds": 311975,
+   "kernel_eta_seconds": 311904,
+   "members": [
+    {
+     "name": "sda6",
+     "slot": 0,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdb6",
+     "slot": 1,
+     "state": "in_sync"
+    },
+    {
+     "name": "sdd6",
+     "slot": 2,
+     "state": "in_sync"
+    }
+   ],
+   "stripe_cache_pages": 2048,
+   "stripe_cache_bytes": 25165824,
+   "read_ahead_kib": 4096
   }
  ],
  "active_profile": "balanced",
+ "profile_state": "active",
+ "journal_profile": "balanced",
+ "since_epoch_s": 1795941000,
+ "until_idle": false,
  "paused_services": [],
+ "drift_values": 0,
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232
 }
@@ -170,7 +295,7 @@ EOF
 run --help apply
 expect_exit 0
 expect_stdout <<'EOF'
-usage: mdprofile [options] apply [--dry-run] PROFILE
+usage: mdprofile [options] apply [--dry-run | --until-idle [--interval S]] PROFILE
   apply PROFILE transactionally (rolled back on any failure)
 EOF
 expect_stderr <<'EOF'

@@ -40,16 +40,22 @@ service synomkthumbd is not running; left alone
 profile reshape-fast: already in sync, nothing changed
 EOF
 
+touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal" # "since" reads its time
 run status
 expect_exit 0
 expect_stdout <<'EOF'
-md0    raid1    4 disks  clean      idle
-md1    raid1    4 disks  clean      idle
-md2    raid5    4 disks  clean      idle
-md3    raid5    3 disks  active     reshape 25.1%, 4687 KiB/s, about 3d 14h left
+md0    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md1    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md2    raid5   4 disks          clean            idle
+       stripe cache 32768 (512 MiB), read-ahead 32 MiB
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
+       stripe cache 32768 (384 MiB), read-ahead 32 MiB
 
-active profile: reshape-fast
+active profile: reshape-fast since 2026-11-29 08:30 UTC
 paused services: synoindexd, pkgctl-FileStation
+drift: none
 EOF
 
 run diff

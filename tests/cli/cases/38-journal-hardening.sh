@@ -52,10 +52,14 @@ mkdir -p "$ROOT/run/mdprofile/journal"
 run status -q
 expect_exit 0
 expect_stdout <<'EOF'
-md0    raid1    4 disks  clean      idle
-md1    raid1    4 disks  clean      idle
-md2    raid5    4 disks  clean      idle
-md3    raid5    3 disks  active     reshape 25.1%, 4687 KiB/s, about 3d 14h left
+md0    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md1    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md2    raid5   4 disks          clean            idle
+       stripe cache 256 (4 MiB), read-ahead 192 KiB
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
+       stripe cache 256 (3 MiB), read-ahead 192 KiB
 
 no profile is active
 EOF

@@ -37,5 +37,5 @@ expect_file mdadm.log <<'EOF2'
 --detail --export /dev/md2
 --detail --export /dev/md3
 EOF2
-grep -q '"name": "md1", "level": "raid1", "raid_disks": 4, "uuid": "00112233445566778899aabbccddeeff"' \
+grep -q '"name": "md1", "level": "raid1", "raid_disks": 4, "prev_raid_disks": 0, "missing_disks": 0, "uuid": "00112233445566778899aabbccddeeff"' \
 	"$WORK/out" || _fail "status does not show mdadm's UUID for md1"

@@ -1,0 +1,124 @@
+/*
+ * watch: one poll() over md's event files and the stop signals (see
+ * watch.h).
+ */
+#include "watch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+/* Read the file to its end: md re-arms POLLPRI only for a reader that has seen the change. */
+static void drain(int fd)
+{
+	char buf[4096];
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+static int add_file(const struct mdp_root *r, const char *sys, struct mdp_watch *w)
+{
+	int fd = mdp_root_open(r, sys, O_RDONLY | O_NONBLOCK, 0);
+
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	drain(fd); /* arm it */
+	w->fds[w->n++] = fd;
+	return 0;
+}
+
+int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const sigset_t *sigs,
+		   struct mdp_watch *out)
+{
+	struct mdp_watch w = {.sfd = -1};
+	char path[PATH_MAX];
+	int err = 0;
+
+	w.fds = calloc(s->n_arrays + 1, sizeof(*w.fds));
+	w.p = calloc(s->n_arrays + 2, sizeof(*w.p));
+	if (!w.fds || !w.p) {
+		mdp_watch_close(&w);
+		return -ENOMEM;
+	}
+	if (sigs && (w.sfd = signalfd(-1, sigs, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+		err = -errno;
+	if (!err)
+		err = add_file(r, "/proc/mdstat", &w);
+	for (size_t i = 0; i < s->n_arrays && !err; i++) {
+		snprintf(path, sizeof(path), "/sys/block/%s/md/sync_action", s->arrays[i].name);
+		err = add_file(r, path, &w);
+	}
+	if (err) {
+		mdp_watch_close(&w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+/* The signal a signalfd has for us, or 0. */
+static int take_signal(int sfd)
+{
+	struct signalfd_siginfo si;
+
+	if (read(sfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return 0;
+	return (int)si.ssi_signo;
+}
+
+int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo)
+{
+	struct pollfd *p = w->p;
+	size_t n = 0;
+	int rc;
+
+	if (w->sfd >= 0)
+		p[n++] = (struct pollfd){.fd = w->sfd, .events = POLLIN};
+	for (size_t i = 0; i < w->n; i++)
+		p[n++] = (struct pollfd){.fd = w->fds[i], .events = POLLPRI};
+	if ((rc = poll(p, n, timeout_ms)) < 0)
+		return errno == EINTR ? MDP_WATCH_MD : -errno;
+	if (rc == 0)
+		return MDP_WATCH_TIMEOUT;
+	if (w->sfd >= 0 && (p[0].revents & POLLIN) && (*signo = take_signal(w->sfd)))
+		return MDP_WATCH_SIGNAL;
+	for (size_t i = w->sfd >= 0 ? 1 : 0; i < n; i++)
+		if (p[i].revents & (POLLPRI | POLLERR))
+			drain(p[i].fd);
+	return MDP_WATCH_MD;
+}
+
+bool mdp_watch_running(const struct mdp_array *a)
+{
+	static const char *const ops[] = {"resync", "recover", "reshape", "check", "repair"};
+
+	if (a->sync_queued[0])
+		return false;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(a->sync_action, ops[i]))
+			return true;
+	return false;
+}
+
+void mdp_watch_close(struct mdp_watch *w)
+{
+	if (w->sfd >= 0)
+		close(w->sfd);
+	for (size_t i = 0; i < w->n; i++)
+		close(w->fds[i]);
+	free(w->fds);
+	free(w->p);
+	w->fds = NULL;
+	w->p = NULL;
+	w->n = 0;
+	w->sfd = -1;
+}

@@ -1,0 +1,57 @@
+/*
+ * watch: wait for md to say that something changed, or for a stop
+ * signal, or for a timeout, in one poll() and without spinning.
+ *
+ * md wakes pollers of /proc/mdstat on every array event (md_event_count:
+ * a sync starting or ending, a disk failing, an array started or stopped)
+ * and of md/sync_action whenever the action changes (sysfs_notify), with
+ * POLLPRI|POLLERR; each must be read again to re-arm. The regular files of
+ * a fixture tree never report POLLPRI, so there the timeout alone paces
+ * the caller. Stop signals come through a signalfd: the caller blocks them
+ * first (mutating commands do once they hold the lock).
+ */
+#ifndef MDP_WATCH_H
+#define MDP_WATCH_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "discover.h"
+#include "root.h"
+
+struct mdp_watch {
+	int sfd;  /* signalfd of the stop signals, -1 without */
+	int *fds; /* /proc/mdstat, then each array's md/sync_action; -1 where absent */
+	size_t n;
+	struct pollfd *p; /* room for the signalfd and every file */
+};
+
+enum mdp_watch_event {
+	MDP_WATCH_TIMEOUT = 0, /* the interval passed */
+	MDP_WATCH_MD,          /* md reported an event: read the state again */
+	MDP_WATCH_SIGNAL,      /* a stop signal arrived (and was consumed) */
+};
+
+/*
+ * Open the files to watch for the arrays of s, and a signalfd for sigs
+ * (which the caller has blocked; NULL: no signals). Files that are absent
+ * are left out. 0 or -errno.
+ */
+int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const sigset_t *sigs,
+		   struct mdp_watch *w);
+/*
+ * Wait up to timeout_ms (-1: no limit). Returns an enum mdp_watch_event,
+ * with *signo set for MDP_WATCH_SIGNAL, or -errno.
+ */
+int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo);
+void mdp_watch_close(struct mdp_watch *w);
+/*
+ * Whether md is working on a: resync, recover, reshape, check or repair
+ * under way. One only queued (DELAYED behind another array on the same
+ * disks, PENDING until the first write) is not, nor idle or frozen.
+ */
+bool mdp_watch_running(const struct mdp_array *a);
+
+#endif

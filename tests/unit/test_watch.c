@@ -1,0 +1,125 @@
+/*
+ * Unit tests of watch: which operations count as running, that a fixture
+ * root's regular files never wake the poll (the timeout paces it, no
+ * spinning), and that a blocked stop signal comes back as an event.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "discover.h"
+#include "watch.h"
+
+static void fixture_root(struct mdp_root *r, struct mdp_system *s)
+{
+	const char *src = getenv("MDP_SRCDIR");
+	char dir[4096];
+	struct mdp_diags d;
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/ds-dsm6-reshape", src ? src : ".");
+	assert_int_equal(mdp_root_init(r, dir), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(r, MDP_SKIP_UUID, s, &d), 0);
+	mdp_diags_free(&d);
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void test_running(void **state)
+{
+	static const struct {
+		const char *action, *queued;
+		bool running;
+	} cases[] = {
+	    {"resync", "", true},         {"recover", "", true},   {"reshape", "", true},
+	    {"check", "", true},          {"repair", "", true},    {"idle", "", false},
+	    {"frozen", "", false},        {"", "", false},         {"resync", "DELAYED", false},
+	    {"resync", "PENDING", false}, {"recovery", "", false}, /* mdstat's word, not md's */
+	};
+	struct mdp_array a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		strcpy(a.sync_action, cases[i].action);
+		strcpy(a.sync_queued, cases[i].queued);
+		if (mdp_watch_running(&a) != cases[i].running)
+			fail_msg("%s/%s: running should be %d", cases[i].action, cases[i].queued,
+				 cases[i].running);
+	}
+}
+
+/* Regular files never report POLLPRI: the wait lasts its whole timeout. */
+static void test_timeout_paces(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_watch w;
+	double t0;
+	int sig = 0;
+
+	(void)state;
+	fixture_root(&r, &s);
+	assert_int_equal(mdp_watch_open(&r, &s, NULL, &w), 0);
+	assert_int_equal(w.n, 1 + s.n_arrays); /* /proc/mdstat and each md/sync_action */
+	assert_int_equal(w.sfd, -1);
+	t0 = mono_ms();
+	assert_int_equal(mdp_watch_wait(&w, 60, &sig), MDP_WATCH_TIMEOUT);
+	assert_true(mono_ms() - t0 >= 55);
+	mdp_watch_close(&w);
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+}
+
+/* A stop signal held pending by the caller wakes the wait at once, and is consumed. */
+static void test_signal(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_watch w;
+	sigset_t set, old, pending;
+	int sig = 0;
+
+	(void)state;
+	fixture_root(&r, &s);
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	assert_int_equal(mdp_watch_open(&r, &s, &set, &w), 0);
+	raise(SIGHUP);
+	assert_int_equal(mdp_watch_wait(&w, 5000, &sig), MDP_WATCH_SIGNAL);
+	assert_int_equal(sig, SIGHUP);
+	sigpending(&pending);
+	assert_false(sigismember(&pending, SIGHUP));
+	assert_int_equal(mdp_watch_wait(&w, 10, &sig), MDP_WATCH_TIMEOUT);
+	mdp_watch_close(&w);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_running),
+	    cmocka_unit_test(test_timeout_paces),
+	    cmocka_unit_test(test_signal),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,49 @@
+# 90-until-idle: apply --until-idle over md5's real reshape (3 -> 4 disks) and
+# md4's initial resync, which init.sh holds with md/sync_max: released here,
+# they finish, the watcher notices and reverts, byte for byte. status --watch
+# runs beside it and must show md4's resync and its end. Last in boot 1: the
+# operations it lets finish cannot be held again.
+have_mdprofile || skip_all "no mdprofile in the image"
+snapshot "$VM_STATE/snap.90"
+
+"$MDP" status --watch --interval 1 >"$VM_STATE/watch.log" 2>&1 &
+WATCH=$!
+"$MDP" apply --until-idle --interval 1 reshape-fast >"$VM_STATE/until.log" 2>&1 &
+UNTIL=$!
+i=0
+until grep -qx 'state active' /run/mdprofile/journal 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { fail "apply --until-idle did not apply"; break; }
+	sleep 0.2
+done
+assert_eq "$(cat /sys/block/md5/md/sync_action)" reshape "md5 still reshaping when the watcher starts"
+# hand the held operations back to md: they run to their end at the profile's speeds
+for md in md4 md5; do
+	echo max >/sys/block/$md/md/sync_max
+done
+i=0
+while kill -0 $UNTIL 2>/dev/null && [ $i -lt 300 ]; do
+	i=$((i + 1))
+	sleep 0.2
+done
+if kill -0 $UNTIL 2>/dev/null; then
+	fail "apply --until-idle still waiting after 60 s"
+	kill -TERM $UNTIL
+fi
+wait $UNTIL && RC=0 || RC=$?
+OUT=$(cat "$VM_STATE/until.log") ERR= LAST_CMD="mdprofile apply --until-idle reshape-fast"
+assert_exit 0 "apply --until-idle ended by itself"
+assert_out '^operations ended after .*; reverted$' "it says the operations ended and it reverted"
+assert_out '^md5 reshape: finished, average [0-9]+ KiB/s$' "md5's reshape is in the summary"
+assert_eq "$(cat /sys/block/md5/md/sync_action)" idle "md5's reshape is over"
+assert_eq "$(cat /sys/block/md5/md/raid_disks)" 4 "md5 has 4 disks"
+assert_eq "$(test -e /run/mdprofile/journal && echo left || echo gone)" gone "no journal left"
+assert_snapshot "$VM_STATE/snap.90" "values restored byte for byte after the watcher's revert"
+
+sleep 1
+kill -TERM $WATCH 2>/dev/null
+wait $WATCH 2>/dev/null || true
+W=$(cat "$VM_STATE/watch.log")
+assert_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, resync [0-9]+\.[0-9]%' "status --watch showed md4's resync"
+assert_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, idle$' "status --watch showed md4 go idle"
+assert_match "$W" '^20[0-9-]+T[0-9:]+Z md5 [a-z-]+, idle$' "status --watch showed md5's reshape end"
