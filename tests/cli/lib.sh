@@ -94,6 +94,18 @@ expect_file() {
 	}
 }
 
+# A path that runs the binary under test as a script would call it: through
+# MDP_WRAP (qemu-user for a cross binary) when one is set.
+wrapped_mdp() {
+	if [ -z "${MDP_WRAP:-}" ]; then
+		echo "$MDP"
+		return
+	fi
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "$MDP_WRAP" "$MDP" >"$WORK/mdprofile-wrapped"
+	chmod 0755 "$WORK/mdprofile-wrapped"
+	echo "$WORK/mdprofile-wrapped"
+}
+
 fakes() {
 	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$@" >/dev/null
 }

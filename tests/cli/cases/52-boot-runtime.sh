@@ -31,12 +31,7 @@ boot_run() {
 }
 
 # A cross binary runs under qemu-user (MDP_WRAP): the script calls it through a wrapper.
-BINARY=$MDP
-if [ -n "${MDP_WRAP:-}" ]; then
-	BINARY=$WORK/mdprofile-wrapped
-	printf '#!/bin/sh\nexec %s %s "$@"\n' "$MDP_WRAP" "$MDP" >"$BINARY"
-	chmod 0755 "$BINARY"
-fi
+BINARY=$(wrapped_mdp)
 
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/p"

@@ -176,12 +176,7 @@ expect_unchanged "after refused options"
 fixture ds-dsm6-reshape
 snapshot
 # A cross binary runs under qemu-user (MDP_WRAP): the recipe calls it through a wrapper.
-BINARY=$MDP
-if [ -n "${MDP_WRAP:-}" ]; then
-	BINARY=$WORK/mdprofile-wrapped
-	printf '#!/bin/sh\nexec %s %s "$@"\n' "$MDP_WRAP" "$MDP" >"$BINARY"
-	chmod 0755 "$BINARY"
-fi
+BINARY=$(wrapped_mdp)
 (
 	setsid sh -c 'echo $$ >"$4"; cd "$1" && setsid "$2" --root "$3" apply --until-idle \
 		--interval 1 balanced </dev/null >>"$3/until-idle.log" 2>&1 & sleep 30' \
