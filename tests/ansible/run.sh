@@ -39,7 +39,7 @@ fixture() {
 play() {
 	name=$1
 	shift
-	if ansible-playbook -i localhost, -c local "$@" >"$TOP/log" 2>&1; then
+	if ansible-playbook "$@" >"$TOP/log" 2>&1; then
 		echo "ansible: $name: ok"
 	else
 		echo "FAIL ansible: $name" >&2
@@ -56,7 +56,7 @@ profile_play() {
 	mkdir -p "$TOP/root4/etc/mdprofile/profiles"
 	printf 'services:\n  pause: [pkg:SynologyPhotos, synoindexd]\n' \
 		>"$TOP/root4/etc/mdprofile/profiles/photos.yaml"
-	play "profile and status modules (target Python $pyver)" "$HERE/profile.yml" \
+	play "profile and status modules (target Python $pyver)" -i localhost, -c local "$HERE/profile.yml" \
 		-e ansible_python_interpreter="$py" -e python_version="$pyver" -e mdp="$TOP/bin/mdprofile" \
 		-e seam_mdp="$TOP/seam/mdprofile" -e root="$TOP/root" -e root4="$TOP/root4" \
 		-e bad_profile="$SRC/tests/profiles/bad/01-unknown-key-did-you-mean.yaml" \
@@ -85,5 +85,111 @@ if [ -n "$py2" ]; then
 else
 	echo "ansible: no python2.7 here: the modules were not run under Python 2.7"
 fi
+
+# ---- the install role: four hosts, each a fixture root, installed twice ----
+V=$(cat "$SRC/VERSION")
+B=$TOP/build
+mkdir -p "$B/static" "$B/aarch64" "$B/armhf" "$TOP/dist/t/mdprofile-$V-x86_64" "$TOP/dist-bad" "$TOP/p"
+cp "$TOP/static/mdprofile" "$B/static/mdprofile"
+# The ARM builds only have to be told apart: the hosts that get them run nothing.
+printf '#!/bin/sh\n# stands for build/aarch64/mdprofile\n' >"$B/aarch64/mdprofile"
+printf '#!/bin/sh\n# stands for build/armhf/mdprofile\n' >"$B/armhf/mdprofile"
+# A tarball laid out as make dist lays it out, with its SHA256SUMS; and one that lies.
+cp "$TOP/static/mdprofile" "$TOP/dist/t/mdprofile-$V-x86_64/mdprofile"
+tar -C "$TOP/dist/t" -czf "$TOP/dist/mdprofile-$V-x86_64.tar.gz" "mdprofile-$V-x86_64"
+rm -rf "$TOP/dist/t"
+(cd "$TOP/dist" && sha256sum ./*.tar.gz | sed 's| \./| |' >SHA256SUMS)
+cp "$TOP/dist/mdprofile-$V-x86_64.tar.gz" "$TOP/dist-bad/"
+sed 's/^./0/' "$TOP/dist/SHA256SUMS" >"$TOP/dist-bad/SHA256SUMS"
+printf 'description: nightly scrub\nextends: balanced\n' >"$TOP/p/nightly.yaml"
+for h in dsm srv arm armv7; do rm -rf "$TOP/i-$h"; done
+cp -a "$SRC/tests/fixtures/ds-dsm6-reshape" "$TOP/i-dsm"
+cp -a "$SRC/tests/fixtures/server-raid6-raid10" "$TOP/i-srv"
+mkdir -p "$TOP/i-arm" "$TOP/i-armv7"
+for h in dsm srv arm armv7; do chmod 0755 "$TOP/i-$h"; done
+mkdir -m 0755 "$TOP/i-dsm/volume1" "$TOP/i-armv7/volume1"
+cat >"$TOP/inventory.yml" <<INV
+all:
+  vars:
+    ansible_connection: local
+    ansible_python_interpreter: /usr/bin/python3
+    mdprofile_build_dir: $B
+    dist_version: "$V"
+    bad_dist_dir: $TOP/dist-bad
+  hosts:
+    dsm:
+      mdprofile_root: $TOP/i-dsm
+      mdprofile_profiles: [$TOP/p/nightly.yaml]
+      mdprofile_boot_profile: nightly
+      expect_dir: /volume1/@mdprofile
+      expect_source: $B/static/mdprofile
+      expect_profiles_dir: /volume1/@mdprofile/profiles
+      expect_boot: /volume1/@mdprofile/mdprofile-nightly.sh
+    server:
+      mdprofile_root: $TOP/i-srv
+      mdprofile_build_dir: ""
+      mdprofile_dist_dir: $TOP/dist
+      mdprofile_dist_version: "$V"
+      mdprofile_dist_unpack_dir: $TOP/unpacked
+      mdprofile_boot_profile: balanced
+      expect_dir: /usr/local/bin
+      expect_source: $B/static/mdprofile
+      expect_profiles_dir: ""
+      expect_boot: /usr/local/lib/mdprofile/mdprofile-balanced.sh
+    arm:
+      mdprofile_root: $TOP/i-arm
+      mdprofile_dsm: false
+      mdprofile_arch: aarch64
+      mdprofile_profiles: [$TOP/p/nightly.yaml]
+      expect_dir: /usr/local/bin
+      expect_source: $B/aarch64/mdprofile
+      expect_profiles_dir: /usr/local/share/mdprofile/profiles
+      expect_boot: ""
+    armv7:
+      mdprofile_root: $TOP/i-armv7
+      mdprofile_dsm: true
+      mdprofile_arch: armv7l
+      expect_dir: /volume1/@mdprofile
+      expect_source: $B/armhf/mdprofile
+      expect_profiles_dir: ""
+      expect_boot: ""
+INV
+
+# recap HOST: the PLAY RECAP counts of HOST in the last log, "ok=N changed=N ... failed=N".
+recap() {
+	sed -n "s/^$1 *: \(ok=[0-9]* *changed=[0-9]*\) .*\(failed=[0-9]*\).*/\1 \2/p" "$TOP/log" | tr -s ' '
+}
+# expect_recap RUN HOST CHANGED: HOST changed exactly CHANGED things, failed none.
+expect_recap() {
+	got=$(recap "$2")
+	case $got in
+	"ok="*" changed=$3 failed=0") ;;
+	*)
+		echo "FAIL ansible: install role, $1: $2 recap '$got', expected changed=$3 failed=0" >&2
+		fail=1
+		;;
+	esac
+}
+
+play "install role, first run" -i "$TOP/inventory.yml" "$HERE/install.yml"
+# Changed tasks, a loop counting once. dsm: directories, binary, profile, boot script;
+# server: directories, binary, unpack directory, tarball, boot script; arm:
+# directories, binary, profile; armv7: directories, binary.
+expect_recap "first run" dsm 4
+expect_recap "first run" server 5
+expect_recap "first run" arm 3
+expect_recap "first run" armv7 2
+play "install role, second run" -i "$TOP/inventory.yml" "$HERE/install.yml"
+for h in dsm server arm armv7; do expect_recap "second run" $h 0; done
+play "install role, what it put down" -i "$TOP/inventory.yml" "$HERE/install-verify.yml"
+# A changed profile changes the boot script, which is installed again.
+before=$(sha256sum <"$TOP/i-dsm/volume1/@mdprofile/mdprofile-nightly.sh")
+printf 'description: nightly scrub\nextends: low-ram\n' >"$TOP/p/nightly.yaml"
+play "install role, a changed profile" -i "$TOP/inventory.yml" "$HERE/install.yml" --limit dsm
+expect_recap "a changed profile" dsm 2
+[ "$before" != "$(sha256sum <"$TOP/i-dsm/volume1/@mdprofile/mdprofile-nightly.sh")" ] || {
+	echo "FAIL ansible: install role: the boot script was not generated again" >&2
+	fail=1
+}
 
 [ "$fail" -eq 0 ]
