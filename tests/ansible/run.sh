@@ -22,7 +22,7 @@ ln -s "$SRC/ansible" "$TOP/c/ansible_collections/mdprofile/nas"
 export ANSIBLE_COLLECTIONS_PATH="$TOP/c" ANSIBLE_HOME="$TOP/home" ANSIBLE_LOCAL_TEMP="$TOP/tmp" \
 	ANSIBLE_REMOTE_TEMP="$TOP/tmp" ANSIBLE_CONFIG="$TOP/ansible.cfg" ANSIBLE_NOCOLOR=1 \
 	ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
-	ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_FORKS=4
+	ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_FORKS=4 ANSIBLE_PIPELINING=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1
 fail=0
 
@@ -189,6 +189,50 @@ play "install role, a changed profile" -i "$TOP/inventory.yml" "$HERE/install.ym
 expect_recap "a changed profile" dsm 2
 [ "$before" != "$(sha256sum <"$TOP/i-dsm/volume1/@mdprofile/mdprofile-nightly.sh")" ] || {
 	echo "FAIL ansible: install role: the boot script was not generated again" >&2
+	fail=1
+}
+
+# ---- the README's example playbook, as shipped in the collection ----
+# busy reshapes md3 (8 GiB of RAM: reshape-fast); idle has nothing running. When busy's
+# profile is in force (its journal exists) the reshape "finishes": md3 goes idle, as the
+# kernel would show it. busy must then be the fixture with md3 idle, byte for byte.
+fixture "$TOP/e-busy" ds-dsm6-reshape dsm6 synoindexd=running
+fixture "$TOP/e-idle" ds220j-dsm7 dsm7 synoindexd=running
+cp -a "$TOP/e-busy" "$TOP/e-busy-done"
+echo idle >"$TOP/e-busy-done/sys/block/md3/md/sync_action"
+want_busy=$(sh "$HERE/tree-digest.sh" "$TOP/e-busy-done")
+want_idle=$(sh "$HERE/tree-digest.sh" "$TOP/e-idle")
+(
+	i=0
+	while [ ! -e "$TOP/e-busy/run/mdprofile/journal" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo idle >"$TOP/e-busy/sys/block/md3/md/sync_action"
+) &
+flipper=$!
+cat >"$TOP/example.yml" <<INV
+nas:
+  vars:
+    ansible_connection: local
+    ansible_python_interpreter: /usr/bin/python3
+    mdprofile_binary: $TOP/bin/mdprofile
+  hosts:
+    busy: {mdprofile_root: $TOP/e-busy}
+    idle: {mdprofile_root: $TOP/e-idle}
+INV
+play "example playbook mdprofile.nas.rebuild_fast" -i "$TOP/example.yml" mdprofile.nas.rebuild_fast \
+	-e poll_delay=1 -e poll_retries=60
+wait "$flipper"
+# busy: apply and revert; idle: nothing.
+expect_recap "example playbook" busy 2
+expect_recap "example playbook" idle 0
+[ "$(sh "$HERE/tree-digest.sh" "$TOP/e-busy")" = "$want_busy" ] || {
+	echo "FAIL ansible: example playbook: busy is not back to its values from before" >&2
+	fail=1
+}
+[ "$(sh "$HERE/tree-digest.sh" "$TOP/e-idle")" = "$want_idle" ] || {
+	echo "FAIL ansible: example playbook: idle was changed" >&2
 	fail=1
 }
 
