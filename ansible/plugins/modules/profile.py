@@ -196,6 +196,7 @@ cmd:
 """
 
 import json
+import numbers
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -212,7 +213,7 @@ from ansible_collections.mdprofile.nas.plugins.module_utils.mdprofile import (
 
 def show(value, unit):
     """A value as the diff shows it: JSON for null and strings, the unit after numbers."""
-    if value is None or not isinstance(value, (int, float)) or isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, numbers.Number):
         return json.dumps(value)
     return "%s %s" % (value, unit)
 
