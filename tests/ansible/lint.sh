@@ -8,6 +8,12 @@
 #   pip for them. The compile test runs on every Python it finds, 2.7 included, so a
 #   construct Python 2.7 (DSM 6) cannot parse fails here.
 set -eu
+for t in ansible-lint ansible-doc ansible-test; do
+	command -v $t >/dev/null || {
+		echo "ansible-check: $t is missing: make deps installs ansible-core and ansible-lint" >&2
+		exit 1
+	}
+done
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 TOP=$(mktemp -d)
 trap 'rm -rf "$TOP"' EXIT
@@ -47,7 +53,7 @@ echo "ansible-doc: both modules documented"
 cp -a "$SRC/ansible" "$TOP/s/ansible_collections/mdprofile/nas"
 # Every Python interpreter here, for the compile test: PATH's and pyenv's.
 path=$PATH
-for d in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/*/bin; do
+for d in "${PYENV_ROOT:-${HOME:-}/.pyenv}"/versions/*/bin; do
 	[ -d "$d" ] && path=$path:$d
 done
 skip="ansible-doc import pep8 pylint runtime-metadata validate-modules yamllint"

@@ -8,6 +8,10 @@
 # Where a Python 2.7 is found (PYTHON2, else python2.7 in PATH or pyenv's), the module
 # playbook runs a second time with it as the target's interpreter.
 set -eu
+command -v ansible-playbook >/dev/null || {
+	echo "ansible-check: ansible-playbook is missing: make deps installs ansible-core" >&2
+	exit 1
+}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$SRC/tests/ansible
 TOP=$(mktemp -d)
@@ -74,7 +78,7 @@ if ! diff -u "$HERE/check-diff.expected" "$TOP/diff.got" >"$TOP/diff.out"; then
 fi
 
 py2=
-for p in ${PYTHON2:-} $(command -v python2.7 || true) /root/.pyenv/versions/2.7*/bin/python2.7; do
+for p in ${PYTHON2:-} $(command -v python2.7 || true) "${PYENV_ROOT:-${HOME:-}/.pyenv}"/versions/2.7*/bin/python2.7; do
 	if "$p" -c 'import sys; sys.exit(sys.version_info[:2] != (2, 7))' 2>/dev/null; then
 		py2=$p
 		break
