@@ -4,6 +4,7 @@
 #   make check        every test (unit, CLI, schema, fuzz smoke, real-kernel VM lab)
 #   make check-fast   the same without the VM lab
 #   make valgrind     unit and CLI tests under valgrind memcheck (part of check-fast)
+#   make ansible-check the Ansible collection ansible/ against fixture roots (part of check-fast)
 #   make demo         the main job end to end on the built-in demo
 #   make deps         install the Debian packages the build and tests need (as root)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -63,7 +64,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
-	ship-check oldkernel-check need-check
+	ship-check oldkernel-check need-check ansible-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -251,9 +252,16 @@ schema: mdprofile
 	@python3 tests/schema/check_schema.py
 	@python3 tests/schema/differential.py ./mdprofile
 
+# The Ansible collection ansible/ (mdprofile.nas): its modules and role run by
+# ansible-playbook against fixture roots (tests/ansible/run.sh; the failures through the
+# seam build), then ansible-lint, ansible-doc and the offline ansible-test sanity tests.
+ansible-check: mdprofile $(SANB)/mdprofile static
+	@sh tests/ansible/run.sh ./mdprofile $(SANB)/mdprofile $(STATIC)/mdprofile
+	@sh tests/ansible/lint.sh
+
 check-fast: deps
 	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind man-lint \
-		install-check ship-check
+		install-check ship-check ansible-check
 
 check: check-fast
 	@$(MAKE) --no-print-directory vm-check
