@@ -61,21 +61,6 @@ static int boot_opts(struct cli *cli, struct mdp_boot_opts *o, char *exe, size_t
 	return 0;
 }
 
-/* Write all of text into an open fd. */
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, text, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		text += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * -o FILE, through a root on "/" like every file we write. A new file or a
  * regular one is replaced atomically, mode 0755; a link to one replaces what
@@ -100,7 +85,7 @@ static int write_to(struct mdp_root *r, char *abs, size_t cap, const char *text,
 		return err ? err : mdp_root_replace(r, abs, text, len, 0755);
 	if ((fd = mdp_root_open(r, abs, O_WRONLY | O_NOCTTY, 0)) < 0)
 		return fd;
-	err = write_all(fd, text, len);
+	err = mdp_root_write_all(fd, text, len);
 	if (close(fd) && !err)
 		err = -errno;
 	return err;

@@ -385,7 +385,7 @@ int mdp_root_unlink(const struct mdp_root *r, const char *sys)
 	return err;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+int mdp_root_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -414,7 +414,7 @@ static int replace_in(const struct mdp_root *r, int dfd, const char *sys, const 
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, data, len);
+	err = mdp_root_write_all(fd, data, len);
 	if (!err)
 		err = r->ops->fsync(r->ops, r, fd);
 	if (close(fd) && !err)

@@ -111,6 +111,8 @@ const char *mdp_root_strerror(int err);
 int mdp_root_mkdir_p(const struct mdp_root *r, const char *sys, mode_t mode);
 /* open(2) of a system path (O_CLOEXEC added). Returns fd or -errno. */
 int mdp_root_open(const struct mdp_root *r, const char *sys, int flags, mode_t mode);
+/* write(2) all of data to fd (an mdp_root_open one), again after EINTR; 0 or -errno. */
+int mdp_root_write_all(int fd, const void *data, size_t len);
 /* unlink(2) of a system path; -ENOENT is returned as is. */
 int mdp_root_unlink(const struct mdp_root *r, const char *sys);
 /*

@@ -1,5 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: the mdprofile authors
+# GNU General Public License v2.0 or later (see COPYING or https://www.gnu.org/licenses/gpl-2.0.txt)
 """Run mdprofile with --json and map its exit codes (docs/output.md) to results.
 
 Shared by the profile and status modules. Only the JSON document on stdout is

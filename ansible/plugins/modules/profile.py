@@ -1,6 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
 # Copyright: the mdprofile authors
+# GNU General Public License v2.0 or later (see COPYING or https://www.gnu.org/licenses/gpl-2.0.txt)
 
 from __future__ import absolute_import, division, print_function
 
@@ -43,36 +44,8 @@ options:
     type: str
     choices: [applied, reverted]
     default: applied
-  binary:
-    description:
-      - Path of the mdprofile binary on the target.
-      - Default is mdprofile in C(PATH), then /usr/local/bin, /usr/local/sbin and
-        /volume*/@mdprofile, the directories the mdprofile.nas.install role installs to.
-    type: path
-  profiles_dir:
-    description: Look for profiles by name in this directory first (C(--profiles)).
-    type: path
-  services_backend:
-    description: Pause services with this service manager instead of the detected one
-      (C(--services-backend)).
-    type: str
-    choices: [dsm6, dsm7, systemd, none]
-  service_timeout:
-    description: Seconds a service may take to stop or start, 1 to 3600 (C(--service-timeout)).
-    type: int
-  package_timeout:
-    description: Seconds a DSM package may take to stop or start (C(--package-timeout)).
-    type: int
-  wait:
-    description: Wait for another mdprofile that is changing the system instead of failing
-      (C(--wait)).
-    type: bool
-    default: false
-  root:
-    description:
-      - Read and write every system path beneath this directory instead of C(/)
-        (C(--root)). For tests against a copy of a machine's /proc and /sys.
-    type: path
+extends_documentation_fragment:
+  - mdprofile.nas.common
 notes:
   - Check mode of I(state=reverted) reads C(status --json) and reports C(changed) when a
     profile is active; the values a revert would restore are known only to mdprofile's
@@ -248,18 +221,9 @@ def service_diffs(services, would):
 def report_failure(module, rc, doc, err, cmd, what):
     """Exit 3 and 4: the documented failures, with what mdprofile said."""
     said = "; ".join(stderr_lines(err))
-    res = dict(
-        rc=rc,
-        cmd=cmd,
-        stderr=err,
-        stderr_lines=stderr_lines(err),
-        profile=doc.get("profile"),
-        result=doc.get("result"),
-        changes=doc.get("changes", []),
-        services=doc.get("services", []),
-        notes=doc.get("notes", []),
-        left=doc.get("left", []),
-    )
+    res = txn_result(rc, doc, cmd)
+    del res["changed"]
+    res.update(stderr=err, stderr_lines=stderr_lines(err))
     if rc == EXIT_ROLLED_BACK:
         module.fail_json(
             msg="mdprofile %s failed and was rolled back; nothing it did stays done: %s"
@@ -314,24 +278,28 @@ def check_applied(module):
     module.exit_json(**res)
 
 
-def applied(module):
-    name = module.params["name"]
-    rc, doc, err, cmd = run(module, ["apply", "--", name])
-    if rc in (EXIT_ROLLED_BACK, EXIT_INCOMPLETE):
-        report_failure(module, rc, doc, err, cmd, "apply of %s" % name)
-    changes = doc.get("changes", [])
-    services = doc.get("services", [])
-    res = dict(
+def txn_result(rc, doc, cmd):
+    """The module's result from an apply or revert document (docs/output.md)."""
+    return dict(
         changed=bool(doc.get("changed")),
         rc=rc,
         cmd=cmd,
         profile=doc.get("profile"),
         result=doc.get("result"),
-        changes=changes,
-        services=services,
+        changes=doc.get("changes", []),
+        services=doc.get("services", []),
         notes=doc.get("notes", []),
         left=doc.get("left", []),
     )
+
+
+def applied(module):
+    name = module.params["name"]
+    rc, doc, err, cmd = run(module, ["apply", "--", name])
+    if rc in (EXIT_ROLLED_BACK, EXIT_INCOMPLETE):
+        report_failure(module, rc, doc, err, cmd, "apply of %s" % name)
+    res = txn_result(rc, doc, cmd)
+    changes, services = res["changes"], res["services"]
     if module._diff:
         res["diff"] = value_diffs(changes) + service_diffs(
             [s for s in services if s.get("action") == "pause"], "done"
@@ -375,19 +343,8 @@ def reverted(module):
     rc, doc, err, cmd = run(module, ["revert"])
     if rc in (EXIT_ROLLED_BACK, EXIT_INCOMPLETE):
         report_failure(module, rc, doc, err, cmd, "revert")
-    changes = doc.get("changes", [])
-    services = doc.get("services", [])
-    res = dict(
-        changed=bool(doc.get("changed")),
-        rc=rc,
-        cmd=cmd,
-        profile=doc.get("profile"),
-        result=doc.get("result"),
-        changes=changes,
-        services=services,
-        notes=doc.get("notes", []),
-        left=doc.get("left", []),
-    )
+    res = txn_result(rc, doc, cmd)
+    changes, services = res["changes"], res["services"]
     if module._diff:
         res["diff"] = value_diffs(changes) + [
             dict(

@@ -1,6 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
 # Copyright: the mdprofile authors
+# GNU General Public License v2.0 or later (see COPYING or https://www.gnu.org/licenses/gpl-2.0.txt)
 
 from __future__ import absolute_import, division, print_function
 
@@ -22,33 +23,8 @@ description:
   - Works with Python 2.7 (DSM 6) and Python 3 (DSM 7) on the target.
 author:
   - mdprofile authors
-options:
-  binary:
-    description:
-      - Path of the mdprofile binary on the target.
-      - Default is mdprofile in C(PATH), then /usr/local/bin, /usr/local/sbin and
-        /volume*/@mdprofile, the directories the mdprofile.nas.install role installs to.
-    type: path
-  root:
-    description: Read every system path beneath this directory instead of C(/) (C(--root)).
-    type: path
-  profiles_dir:
-    description: Passed as C(--profiles); status itself does not need profiles.
-    type: path
-  services_backend:
-    description: Passed as C(--services-backend).
-    type: str
-    choices: [dsm6, dsm7, systemd, none]
-  service_timeout:
-    description: Passed as C(--service-timeout).
-    type: int
-  package_timeout:
-    description: Passed as C(--package-timeout).
-    type: int
-  wait:
-    description: Passed as C(--wait).
-    type: bool
-    default: false
+extends_documentation_fragment:
+  - mdprofile.nas.common
 seealso:
   - module: mdprofile.nas.profile
 attributes:
