@@ -216,6 +216,8 @@ lab() {
 main() {
 	mounts
 	echo 1 >/proc/sys/kernel/sysrq
+	# The host checks that the guest runs the kernel it meant to boot (run.sh, VM_KVER).
+	echo "init: kernel $(uname -r)"
 	# In a subshell: a shell error there must not kill PID 1 (a kernel panic);
 	# the host sees the missing VM-RESULT line instead.
 	(lab)
