@@ -103,7 +103,7 @@ host_sources() {
 				else if (f == "uris:") uris = v
 				else if (f == "suites:") suites = v
 				else if (f == "components:") comps = v
-				else if (f == "signed-by:") key = v
+				else if (f == "signed-by:") key = (v ~ /^\//) ? v : ""  # not an inline key block
 				else if (f == "enabled:") enabled = tolower(v)
 			}
 			END { flush() }' "$f"
@@ -206,6 +206,12 @@ resolve() (
 )
 
 main() {
+	# The one-kernel lab kept its cache in tests/vm/cache itself; that copy is unused now.
+	if [ -z "${VM_CACHE:-}" ] && [ -f "$here/cache/kver" ]; then
+		echo "vm-fetch: removing the old single-kernel cache in $here/cache"
+		rm -rf "$here/cache/vmlinuz" "$here/cache/kver" "$here/cache/modules" \
+			"$here/cache/deb" "$here/cache/x"
+	fi
 	if cache_complete; then
 		echo "vm-fetch: $kernel: cache complete ($(cat "$cache/kver"))"
 		return 0
