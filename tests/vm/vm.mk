@@ -55,7 +55,7 @@ vm-check: vm-initramfs
 vm-shell: vm-initramfs
 	@qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nographic -no-reboot \
 		-kernel $(VM_DIR)/cache/$(VM_K1)/vmlinuz -initrd $(VM_OUT)/$(VM_K1)/initramfs.gz \
-		-append "console=ttyS0 panic=-1 quiet mdp_mode=shell"
+		-append "console=ttyS0 panic=-1 quiet no_timer_check mdp_mode=shell"
 
 demo:
 	@sh tests/deps.sh
