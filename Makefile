@@ -4,6 +4,7 @@
 #   make check        every test (unit, CLI, schema, fuzz smoke, real-kernel VM lab)
 #   make check-fast   the same without the VM lab
 #   make valgrind     unit and CLI tests under valgrind memcheck (part of check-fast)
+#   make ansible-check the Ansible collection ansible/ against fixture roots (part of check-fast)
 #   make demo         the main job end to end on the built-in demo
 #   make deps         install the Debian packages the build and tests need (as root)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -63,7 +64,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
-	ship-check oldkernel-check need-check
+	ship-check oldkernel-check need-check ansible-check dist-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -230,6 +231,7 @@ need-check:
 # Everything a release ships: the three static binaries, built and tested.
 ship-check: cli-static oldkernel-check need-check
 	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
+	@$(MAKE) --no-print-directory dist-check
 
 # ---- tests -----------------------------------------------------------------
 unit: $(UNIT_BIN)
@@ -251,9 +253,16 @@ schema: mdprofile
 	@python3 tests/schema/check_schema.py
 	@python3 tests/schema/differential.py ./mdprofile
 
+# The Ansible collection ansible/ (mdprofile.nas): its modules and role run by
+# ansible-playbook against fixture roots (tests/ansible/run.sh; the failures through the
+# seam build), then ansible-lint, ansible-doc and the offline ansible-test sanity tests.
+ansible-check: mdprofile $(SANB)/mdprofile static
+	@sh tests/ansible/run.sh ./mdprofile $(SANB)/mdprofile $(STATIC)/mdprofile
+	@sh tests/ansible/lint.sh
+
 check-fast: deps
 	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind man-lint \
-		install-check ship-check
+		install-check ship-check ansible-check
 
 check: check-fast
 	@$(MAKE) --no-print-directory vm-check
@@ -287,7 +296,7 @@ install: mdprofile $(MAN)
 	install -m 0755 mdprofile $(DESTDIR)$(BINDIR)/mdprofile
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
-	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 README.md COPYING $(DESTDIR)$(DOCDIR)/
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 build/man/mdprofile.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 build/man/mdprofile.yaml.5 $(DESTDIR)$(MANDIR)/man5/
@@ -312,8 +321,9 @@ install-check:
 
 # ---- release tarballs ----------------------------------------------------------
 # make dist: one tarball per architecture (x86_64, aarch64, armv7) with the stripped
-# static binary, the man pages, the profiles as examples, the completion and the
-# README, and SHA256SUMS beside them. Names: mdprofile-VERSION-ARCH.tar.gz.
+# static binary, the man pages, the profiles as examples, the completion, the README,
+# the DSM guide, the changelog, the licence (COPYING: GPL-2.0-or-later) and the notices
+# of the libraries linked in (THIRD-PARTY, tools/third-party.sh), and SHA256SUMS. Names: mdprofile-VERSION-ARCH.tar.gz.
 DIST := build/dist
 DIST_ARCH_x86_64 := build/static
 DIST_ARCH_aarch64 := build/aarch64
@@ -331,9 +341,9 @@ dist: $(MAN)
 	@rm -rf $(DIST) && mkdir -p $(DIST)
 	@set -e; for a in x86_64 aarch64 armv7; do \
 		case $$a in \
-		x86_64) bin=$(DIST_ARCH_x86_64) strip=$(DIST_STRIP_x86_64) ;; \
-		aarch64) bin=$(DIST_ARCH_aarch64) strip=$(DIST_STRIP_aarch64) ;; \
-		armv7) bin=$(DIST_ARCH_armv7) strip=$(DIST_STRIP_armv7) ;; \
+		x86_64) bin=$(DIST_ARCH_x86_64) strip=$(DIST_STRIP_x86_64) cc=gcc ;; \
+		aarch64) bin=$(DIST_ARCH_aarch64) strip=$(DIST_STRIP_aarch64) cc=aarch64-linux-gnu-gcc ;; \
+		armv7) bin=$(DIST_ARCH_armv7) strip=$(DIST_STRIP_armv7) cc=arm-linux-gnueabihf-gcc ;; \
 		esac; \
 		d=mdprofile-$(VERSION)-$$a; t=$(DIST)/tmp/$$d; \
 		mkdir -p $$t/man $$t/profiles $$t/completion; \
@@ -341,13 +351,37 @@ dist: $(MAN)
 		size=$$(wc -c <$$t/mdprofile); echo "  $$d: stripped binary $$size bytes"; \
 		[ $$size -le $(DIST_MAX_BYTES) ] || { echo "dist: $$a binary over 1.5 MiB" >&2; exit 1; }; \
 		cp $(MAN) $$t/man/; cp profiles/*.yaml $$t/profiles/; \
-		cp completion/mdprofile.bash $$t/completion/mdprofile; cp README.md docs/dsm.md $$t/; \
+		cp completion/mdprofile.bash $$t/completion/mdprofile; \
+		cp README.md docs/dsm.md CHANGELOG.md COPYING $$t/; \
+		sh tools/third-party.sh $$cc >$$t/THIRD-PARTY; \
 		tar -C $(DIST)/tmp --sort=name --owner=0 --group=0 --numeric-owner \
 			--mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) \
 			-cf - $$d | gzip -9n >$(DIST)/$$d.tar.gz; \
 	done
 	@rm -rf $(DIST)/tmp
 	@cd $(DIST) && sha256sum *.tar.gz >SHA256SUMS && cat SHA256SUMS
+
+# What a NAS owner downloads: every tarball has its files, the sums check, and each
+# binary (under qemu-user for ARM) says the version its tarball is named for.
+DIST_FILES := mdprofile README.md dsm.md CHANGELOG.md COPYING THIRD-PARTY man/mdprofile.8 \
+	man/mdprofile.yaml.5 profiles/reshape-fast.yaml completion/mdprofile
+dist-check: dist
+	@set -e; cd $(DIST) && sha256sum --quiet -c SHA256SUMS; \
+	for a in x86_64 aarch64 armv7; do \
+		case $$a in x86_64) run= ;; aarch64) run=qemu-aarch64-static ;; \
+			armv7) run=qemu-arm-static ;; esac; \
+		d=mdprofile-$(VERSION)-$$a; rm -rf check && mkdir check; \
+		tar -C check -xzf $$d.tar.gz; \
+		for f in $(DIST_FILES); do [ -s check/$$d/$$f ] || \
+			{ echo "dist-check: $$d.tar.gz has no $$f" >&2; exit 1; }; done; \
+		grep -q "GNU GENERAL PUBLIC LICENSE" check/$$d/COPYING; \
+		[ $$(grep -c '^==== ' check/$$d/THIRD-PARTY) = 3 ] || \
+			{ echo "dist-check: $$d THIRD-PARTY lacks a library" >&2; exit 1; }; \
+		v=$$($$run check/$$d/mdprofile --version); \
+		case "$$v" in "mdprofile $(VERSION) (static,"*) ;; \
+			*) echo "dist-check: $$d: --version says '$$v'" >&2; exit 1 ;; esac; \
+	done; rm -rf check
+	@echo "dist-check: 3 tarballs, their files, sums and versions"
 
 format:
 	clang-format -i src/*.c src/*.h cmd/*.c cmd/*.h tests/unit/*.c tests/seams/*.c

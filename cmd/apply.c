@@ -32,8 +32,8 @@ static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 		if (cli->json) {
 			cli_json_begin(cli, &j);
 			render_dry_run_json(&j, p, &pl, &cli->tx.rep);
-		} else {
-			render_plan_text(&pl, &s, false);
+		} else if (cli_info(cli)) {
+			render_plan_text(&pl, &s, cli_detail(cli));
 			render_services_preview(&cli->tx.rep);
 			printf("\ndry run: %zu change%s would be made, nothing was touched\n", n,
 			       n == 1 ? "" : "s");
@@ -48,7 +48,7 @@ static void apply_notes(const struct cli *cli, const struct mdp_plan *pl)
 {
 	char line[256];
 
-	for (size_t i = 0; i < pl->n_notes && cli->verbose >= 0 && !cli->json; i++) {
+	for (size_t i = 0; i < pl->n_notes && cli_info(cli); i++) {
 		render_plan_note(&pl->notes[i], line, sizeof(line));
 		printf("note: %s\n", line);
 	}
@@ -85,7 +85,7 @@ static void until_say(const struct until *u, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (u->cli->verbose >= 0)
+	if (cli_info(u->cli))
 		printf("%s\n", line);
 	fflush(stdout);
 	if (u->log)
@@ -290,7 +290,7 @@ static int do_apply(struct cli *cli)
 	    !(rc = cli_plan(cli, p, &s, &pl))) {
 		apply_notes(cli, &pl);
 		rc = cli_txn_result(cli, mdp_txn_apply(&cli->tx, p, &pl), "apply", &pl);
-		if (rc == MDP_EXIT_OK && cli->verbose >= 0 && !cli->json)
+		if (rc == MDP_EXIT_OK && cli_info(cli))
 			printf(mdp_txn_report_changed(&cli->tx.rep)
 				   ? "profile %s is active; 'mdprofile revert' restores the values "
 				     "from before\n"
@@ -327,7 +327,7 @@ static int do_recover(struct cli *cli)
 	bool did;
 	int rc = cli_txn_result(cli, mdp_txn_recover(&cli->tx, &did), "recover", NULL);
 
-	if (rc == MDP_EXIT_OK && !did && cli->verbose >= 0 && !cli->json)
+	if (rc == MDP_EXIT_OK && !did && cli_info(cli))
 		puts("nothing to recover");
 	return rc;
 }

@@ -114,17 +114,17 @@ static void print_text(struct cli *cli, const struct mdp_vb *b, const char *dev,
 		printf("%3u %12.1f %11.1f%s\n", i + 1, mdp_vb_mbps(b->size, b->v[i].write_ns),
 		       mdp_vb_mbps(b->size, b->v[i].read_ns),
 		       b->method == MDP_VB_CACHED ? " (cached)" : "");
-	if (isatty(STDOUT_FILENO))
+	if (isatty(STDOUT_FILENO) && cli_info(cli))
 		print_bars(b, w.max > r.max ? w.max : r.max);
 	printf("\nwrite: mean %.1f MB/s, min %.1f, max %.1f, spread %.0f%%\n", w.mean, w.min, w.max,
 	       w.spread_pct);
 	printf("read:  mean %.1f MB/s, min %.1f, max %.1f, spread %.0f%%%s\n", r.mean, r.min, r.max,
 	       r.spread_pct, b->method == MDP_VB_CACHED ? " (cached, not the disks)" : "");
-	if (b->method == MDP_VB_DROPPED && s->mem_total_kib && b->size < s->mem_total_kib * 1024)
+	if (b->method == MDP_VB_DROPPED && s->mem_total_kib && b->size < s->mem_total_kib * 1024 &&
+	    cli_info(cli))
 		printf("hint: without O_DIRECT a file smaller than RAM (%" PRIu64
 		       " MiB) is easily served from memory\n",
 		       s->mem_total_kib / 1024);
-	(void)cli;
 }
 
 static void json_stats(struct json *j, const char *key, struct stats s)
@@ -350,7 +350,7 @@ static void print_compare(struct cli *cli, const struct result *res, size_t n, b
 		json_end(&j);
 		json_kbool(&j, "reverted", reverted);
 		json_end(&j);
-	} else if (reverted) {
+	} else if (reverted && cli_info(cli)) {
 		puts("reverted to the values from before");
 	}
 }
@@ -480,14 +480,13 @@ static int do_bench(struct cli *cli)
 	return rc;
 }
 
-const struct cmd cmd_bench = {
-    "bench",
-    do_bench,
-    0,
-    OPT_BENCH,
-    0,
-    0,
-    "bench [options]",
-    "write and read speed of a volume, never the page cache's; options: --path DIR,\n"
-    "                               --size SIZE, --runs N, --compare PROFILE,..., --op-only,\n"
-    "                               --duration S"};
+const struct cmd cmd_bench = {"bench",
+			      do_bench,
+			      0,
+			      OPT_BENCH,
+			      0,
+			      0,
+			      "bench [options]",
+			      "write and read speed of a volume, never the page cache's;\n"
+			      "options: --path DIR, --size SIZE, --runs N, --compare PROFILE,...,\n"
+			      "--op-only, --duration S"};

@@ -5,11 +5,13 @@
  * with -o, atomically to a file; it changes nothing on the system.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "boot.h"
@@ -59,7 +61,51 @@ static int boot_opts(struct cli *cli, struct mdp_boot_opts *o, char *exe, size_t
 	return 0;
 }
 
-/* -o FILE: replaced atomically, mode 0755, through a root on "/" like every file we write. */
+/* Write all of text into an open fd. */
+static int write_all(int fd, const char *text, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, text, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		text += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * -o FILE, through a root on "/" like every file we write. A new file or a
+ * regular one is replaced atomically, mode 0755; a link to one replaces what
+ * it points to. Anything else (/dev/null, a FIFO, a terminal) is written
+ * into as it is, as a shell's > would: a rename over it would replace the
+ * device node itself.
+ */
+static int write_to(struct mdp_root *r, char *abs, size_t cap, const char *text, size_t len)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	int fd, err;
+
+	if (!realpath(abs, real))
+		return errno == ENOENT ? mdp_root_replace(r, abs, text, len, 0755) : -errno;
+	snprintf(abs, cap, "%s", real);
+	if ((fd = mdp_root_open(r, abs, O_PATH, 0)) < 0)
+		return fd;
+	err = fstat(fd, &st) ? -errno : 0;
+	close(fd);
+	if (err || S_ISREG(st.st_mode))
+		return err ? err : mdp_root_replace(r, abs, text, len, 0755);
+	if ((fd = mdp_root_open(r, abs, O_WRONLY | O_NOCTTY, 0)) < 0)
+		return fd;
+	err = write_all(fd, text, len);
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 static int write_out(struct cli *cli, const char *file, const char *text, size_t len, char *abs,
 		     size_t cap)
 {
@@ -73,7 +119,7 @@ static int write_out(struct cli *cli, const char *file, const char *text, size_t
 			  file) >= (int)cap)
 		err = -ENAMETOOLONG;
 	else if (!(err = mdp_root_init(&r, NULL))) {
-		err = mdp_root_replace(&r, abs, text, len, 0755);
+		err = write_to(&r, abs, cap, text, len);
 		mdp_root_fini(&r);
 	}
 	if (err)
@@ -120,10 +166,11 @@ static int boot_install(struct cli *cli, const struct mdp_boot_opts *o, const ch
 	mdp_diags_init(&d);
 	if (!(err = mdp_boot_files(&cli->profile, o, text, len, f, &n, &d)))
 		err = mdp_boot_install(&cli->root, f, n, &d);
-	print_files(f, n, "installed");
+	if (cli_info(cli))
+		print_files(f, n, "installed");
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
-	if (!err)
+	if (!err && cli_info(cli))
 		next_steps(&cli->profile, o, f[0].sys);
 	mdp_boot_files_free(f, n);
 	return err == -EINVAL || err == -EPERM ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
@@ -156,15 +203,16 @@ static int boot_uninstall(struct cli *cli, const struct mdp_boot_opts *o)
 	mdp_diags_init(&d);
 	if (!(err = mdp_boot_files(&cli->profile, o, NULL, 0, f, &n, &d)))
 		err = mdp_boot_uninstall(&cli->root, f, n, &d);
-	print_files(f, n, "removed");
+	if (cli_info(cli))
+		print_files(f, n, "removed");
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
 	for (size_t i = 0; i < n; i++)
 		done += f[i].done;
-	if (!err && !done)
+	if (!err && !done && cli_info(cli))
 		printf("no boot files of profile %s for target %s to remove\n", cli->profile.name,
 		       mdp_boot_target_name(o->target));
-	if (!err)
+	if (!err && cli_info(cli))
 		uninstall_steps(o);
 	return err == -EINVAL ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
 }
@@ -219,7 +267,8 @@ static int do_boot_script(struct cli *cli)
 		rc = boot_install(cli, &o, text, len);
 	else if (!cli->out_file)
 		fwrite(text, 1, len, stdout);
-	else if (!(rc = write_out(cli, cli->out_file, text, len, abs, sizeof(abs)))) {
+	else if (!(rc = write_out(cli, cli->out_file, text, len, abs, sizeof(abs))) &&
+		 cli_info(cli)) {
 		printf("wrote %s\n", abs);
 		next_steps(&cli->profile, &o, abs);
 	}
@@ -236,7 +285,6 @@ const struct cmd cmd_boot_script = {
     1,
     1,
     "boot-script [options] PROFILE",
-    "a script that applies PROFILE at every boot; options: --target dsm|rc.d|systemd,\n"
-    "                               --binary PATH, --wait-arrays S, --recheck-after S, "
-    "--with-services,\n"
-    "                               -o FILE, --install, --uninstall"};
+    "a script that applies PROFILE at every boot;\n"
+    "options: --target dsm|rc.d|systemd, --binary PATH, --wait-arrays S,\n"
+    "--recheck-after S, --with-services, -o FILE, --install, --uninstall"};

@@ -73,7 +73,7 @@ struct cli {
 	const char *dir_source[4]; /* per dir, for list: "--profiles", "etc" or "shipped" */
 	char dir_buf[3][PATH_MAX + 64];
 	bool json;
-	int verbose;             /* -1 quiet, 0 normal, 1 verbose */
+	int verbose;             /* -1 quiet, 0 normal, 1 verbose: see cli_info() */
 	bool wait;               /* --wait for the lock */
 	const char *svc_force;   /* --services-backend */
 	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
@@ -124,6 +124,28 @@ struct cmd {
 	const char *usage;
 	const char *help;
 };
+
+/*
+ * -q and -v mean the same for every command (mdprofile(8), VERBOSITY):
+ *   -q  errors, warnings and fix commands (stderr), and the data a command exists
+ *       to show (list's names, show, status, bench's results, a script written to
+ *       stdout, help); no confirmations, summaries, notes or hints: the exit code
+ *       tells the result.
+ *       all that, plus those confirmations, summaries, notes and hints.
+ *   -v  all that, plus detail: the file behind each value or profile, the values
+ *       already in sync, UUIDs and where they came from.
+ * --json documents are the same at every level. cli_info: the text a plain run
+ * adds to -q's; cli_detail: what -v adds.
+ */
+static inline bool cli_info(const struct cli *cli)
+{
+	return !cli->json && cli->verbose >= 0;
+}
+
+static inline bool cli_detail(const struct cli *cli)
+{
+	return !cli->json && cli->verbose > 0;
+}
 
 /* Print one error line "mdprofile: ..." to stderr (and keep it for --json's error object). */
 void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

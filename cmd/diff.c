@@ -33,9 +33,9 @@ static int diff_profile(struct cli *cli, const char *arg)
 	if (cli->json) {
 		cli_json_begin(cli, &j);
 		render_diff_json(&j, p.name, &pl, &cli->tx.rep);
-	} else {
+	} else if (cli_info(cli)) {
 		printf("profile %s (%s)\n", p.name, render_safe(p.path, safe, sizeof(safe)));
-		render_plan_text(&pl, &s, cli->verbose > 0);
+		render_plan_text(&pl, &s, cli_detail(cli));
 		render_plan_mem(&pl);
 		render_services_preview(&cli->tx.rep);
 		if (pending)
@@ -60,11 +60,16 @@ static void drift_print(struct cli *cli, const char *profile, const struct mdp_p
 	if (cli->json) {
 		cli_json_begin(cli, &j);
 		render_diff_json(&j, profile, pl, NULL);
-	} else if (n) {
+	} else if (!cli_info(cli)) {
+		return;
+	} else if (n || cli_detail(cli)) {
 		printf("drift from active profile %s (live -> applied)\n", profile);
-		render_plan_text(pl, s, false);
-		printf("\n%zu value%s drifted; 'mdprofile apply %s' sets them again\n", n,
-		       n == 1 ? "" : "s", profile);
+		render_plan_text(pl, s, cli_detail(cli));
+		if (n)
+			printf("\n%zu value%s drifted; 'mdprofile apply %s' sets them again\n", n,
+			       n == 1 ? "" : "s", profile);
+		else
+			printf("\nno drift\n");
 	} else {
 		printf("active profile %s: no drift\n", profile);
 	}
@@ -78,7 +83,7 @@ static int no_active_profile(struct cli *cli)
 	if (cli->json) {
 		cli_json_begin(cli, &j);
 		render_diff_json(&j, NULL, &empty, NULL);
-	} else if (cli->verbose >= 0) {
+	} else if (cli_info(cli)) {
 		puts("no profile is active; give a profile to compare with");
 	}
 	return MDP_EXIT_OK;

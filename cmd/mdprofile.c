@@ -29,6 +29,17 @@ static const struct cmd *const commands[] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* The commands' column in the usage; a longer synopsis gets a line of its own. */
+#define USAGE_COL 28
+
+/* A help text's lines, every one after the first indented by indent. */
+static void print_lines(FILE *f, const char *text, int indent)
+{
+	for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1)
+		fprintf(f, "%.*s\n%*s", (int)(nl - text), text, indent, "");
+	fprintf(f, "%s\n", text);
+}
+
 static void usage_all(FILE *f)
 {
 	fputs("usage: mdprofile [--root DIR] [--profiles DIR] [--json] [-v|-q] [--wait]\n"
@@ -37,10 +48,17 @@ static void usage_all(FILE *f)
 	      "                 [--package-timeout SECONDS]\n"
 	      "                 COMMAND [ARGS]\n\ncommands:\n",
 	      f);
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		fprintf(f, "  %-28s %s\n", commands[i]->usage, commands[i]->help);
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const struct cmd *c = commands[i];
+		if (strlen(c->usage) > USAGE_COL)
+			fprintf(f, "  %s\n  %-*s ", c->usage, USAGE_COL, "");
+		else
+			fprintf(f, "  %-*s ", USAGE_COL, c->usage);
+		print_lines(f, c->help, USAGE_COL + 3);
+	}
 	fputs("\noptions may also follow the command; '--' ends them. --version: the version and\n"
 	      "build; mdprofile help COMMAND or COMMAND --help: that command's usage.\n"
+	      "-q: only errors, warnings and the data asked for; -v: more detail.\n"
 	      "exit codes: 0 ok/in sync, 1 changes pending, 2 usage or profile error,\n"
 	      "3 failed and rolled back, 4 rollback incomplete\n",
 	      f);
@@ -106,7 +124,8 @@ static void print_version(void)
 
 static void print_cmd_help(const struct cmd *c)
 {
-	printf("usage: mdprofile [options] %s\n  %s\n", c->usage, c->help);
+	printf("usage: mdprofile [options] %s\n  ", c->usage);
+	print_lines(stdout, c->help, 2);
 }
 
 static int parse_seconds(const char *s, unsigned *ms)
@@ -260,7 +279,8 @@ struct args {
 	const char *root_dir, *prof_dir;
 	unsigned opts; /* enum cmd_opts seen */
 	bool help, version;
-	char **pos; /* positional arguments in order: the command, then its arguments */
+	bool quiet, verbose; /* -q and -v seen */
+	char **pos;          /* positional arguments in order: the command, then its arguments */
 	int n_pos;
 };
 
@@ -427,9 +447,11 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		return take_bench_opt(cli, opt, arg);
 	case 'v':
 		cli->verbose = 1;
+		a->verbose = true;
 		break;
 	case 'q':
 		cli->verbose = -1;
+		a->quiet = true;
 		break;
 	case 'h':
 		a->help = true;
@@ -635,6 +657,10 @@ static int check_args(struct cli *cli, const struct cmd *c, const struct args *a
 {
 	int n = a->n_pos - 1;
 
+	if (a->quiet && a->verbose) {
+		cli_err(cli, "-q and -v ask for less and more at once: give one of them");
+		return MDP_EXIT_USAGE;
+	}
 	if (a->opts & ~c->opts) {
 		cli_err(cli, "--%s does not apply to '%s'", opt_name(a->opts & ~c->opts), c->name);
 		return cli_usage(c);

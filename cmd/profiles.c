@@ -88,10 +88,12 @@ static void list_one(struct cli *cli, struct json *j, const struct found *f)
 		json_kbool(j, "valid", ok);
 		json_kstr(j, "description", desc);
 		json_end(j);
+	} else if (!cli_info(cli)) {
+		printf("%s\n", f->name);
 	} else {
 		printf("%-16s %-10s %s%s", f->name, f->source, first_line(desc, safe, sizeof(safe)),
 		       ok ? "" : "(invalid: see mdprofile check)");
-		if (cli->verbose > 0)
+		if (cli_detail(cli))
 			printf("  [%s]", render_safe(f->path, safe, sizeof(safe)));
 		putchar('\n');
 	}
@@ -408,6 +410,7 @@ static int check_one_stdin(struct cli *cli)
 static int do_check(struct cli *cli)
 {
 	int rc = check_one_stdin(cli);
+	char safe[PATH_MAX + 64];
 	struct json j;
 
 	if (rc)
@@ -427,7 +430,10 @@ static int do_check(struct cli *cli)
 			json_kstr(&j, "profile", cli->argv[i]);
 			json_kbool(&j, "valid", ok);
 			json_end(&j);
-		} else if (ok && cli->verbose >= 0) {
+		} else if (ok && cli_detail(cli)) {
+			printf("%s: ok  [%s]\n", cli->argv[i],
+			       render_safe(p.path, safe, sizeof(safe)));
+		} else if (ok && cli_info(cli)) {
 			printf("%s: ok\n", cli->argv[i]);
 		}
 		if (ok)

@@ -126,8 +126,10 @@ static void change_line(const struct mdp_plan *pl, const struct mdp_change *c)
 	else
 		snprintf(label, sizeof(label), "%s", ti->key);
 	printf("  %-26s %16s %s %s", label, cur, c->pending ? "->" : "==", want);
-	if (c->t == MDP_T_STRIPE_CACHE_SIZE && m)
+	if (c->t == MDP_T_STRIPE_CACHE_SIZE && m && c->pending)
 		printf("   (%" PRIu64 " MiB -> %" PRIu64 " MiB)", m->now / MIB, m->after / MIB);
+	else if (c->t == MDP_T_STRIPE_CACHE_SIZE && m)
+		printf("   (%" PRIu64 " MiB)", m->now / MIB);
 	putchar('\n');
 }
 
@@ -375,22 +377,26 @@ static const char *svc_skip_text(const struct mdp_txn_service *sv, char *buf, si
 	return buf;
 }
 
-static void change_text(const struct mdp_txn_change *c, char *buf, size_t len)
+/* "md2 stripe_cache_size: 256 -> 2048", with -v "  [/sys/block/md2/md/stripe_cache_size]". */
+static void change_text(const struct mdp_txn_change *c, bool path, char *buf, size_t len)
 {
-	char name[96], a[48] = "?", b[48];
+	char name[96], a[48] = "?", b[48], file[128];
 
 	mdp_tunable_target_name(c->t, c->dev, name, sizeof(name));
 	if (c->have_before)
 		mdp_tunable_show(c->t, &c->before, a, sizeof(a));
 	mdp_tunable_show(c->t, &c->after, b, sizeof(b));
-	snprintf(buf, len, "%s: %s -> %s", name, a, b);
+	if (path && !mdp_tunable_path(c->t, c->dev, file, sizeof(file)))
+		snprintf(buf, len, "%s: %s -> %s  [%s]", name, a, b, file);
+	else
+		snprintf(buf, len, "%s: %s -> %s", name, a, b);
 }
 
 void render_report_text(const struct cli *cli, const struct mdp_txn_report *rep, bool ok)
 {
 	char line[1024];
 
-	if (cli->verbose < 0)
+	if (!cli_info(cli))
 		return;
 	for (size_t i = 0; i < rep->n_notes; i++) {
 		note_text(rep, &rep->notes[i], line, sizeof(line));
@@ -402,7 +408,7 @@ void render_report_text(const struct cli *cli, const struct mdp_txn_report *rep,
 	if (!ok)
 		return;
 	for (size_t i = 0; i < rep->n_changes; i++) {
-		change_text(&rep->changes[i], line, sizeof(line));
+		change_text(&rep->changes[i], cli_detail(cli), line, sizeof(line));
 		puts(line);
 	}
 	for (size_t i = 0; i < rep->n_services; i++)

@@ -819,7 +819,7 @@ static int do_status(struct cli *cli)
 		cli_json_begin(cli, &j);
 		status_json(&j, &s, &ps);
 	} else {
-		status_text(&s, &ps, cli->verbose > 0);
+		status_text(&s, &ps, cli_detail(cli));
 	}
 	if (ps.have_j)
 		mdp_journal_free(&ps.j);

@@ -10,26 +10,10 @@ reshape-fast     shipped    Finish RAID resync, rebuild, reshape or scrub as fas
 EOF
 expect_stderr <<'EOF'
 EOF
+# -q after the command: diff says nothing, its exit code tells (1: pending).
 run diff balanced -q
 expect_exit 1
-expect_stdout <<'EOF'
-profile balanced (@BIN@/profiles/balanced.yaml)
-
-dev.raid
-  speed_limit_min                 10000 KiB/s -> 50000 KiB/s
-
-md2 (raid5, 4 disks)
-  read_ahead                          192 KiB -> 4 MiB
-  stripe_cache_size                       256 -> 2048   (4 MiB -> 32 MiB)
-
-md3 (raid5, 3 disks, reshape 25.1%)
-  read_ahead                          192 KiB -> 4 MiB
-  stripe_cache_size                       256 -> 2048   (3 MiB -> 24 MiB)
-
-stripe cache memory: 7 MiB now, 56 MiB after; budget 787 MiB (10% of 7872 MiB RAM)
-
-5 changes pending
-EOF
+expect_stdout </dev/null
 expect_stderr <<'EOF'
 EOF
 run apply balanced --dry-run

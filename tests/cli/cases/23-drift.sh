@@ -38,7 +38,7 @@ EOF
 expect_stderr <<'EOF'
 EOF
 # The edited profile itself still diffs against the live system.
-run diff mine -q
+run diff mine
 expect_exit 1
 expect_stdout <<'EOF'
 profile mine (@ROOT@/etc/mdprofile/profiles/mine.yaml)

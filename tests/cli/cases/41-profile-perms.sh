@@ -18,6 +18,13 @@ EOF
 expect_stderr <<EOF
 mdprofile: warning: $WORK/p/ok.yaml: group/world-writable (mode 0666); read anyway; apply refuses it
 EOF
+# -q keeps warnings: they need the owner's attention.
+run_noroot check "$WORK/p/ok.yaml" -q
+expect_exit 0
+expect_stdout </dev/null
+expect_stderr <<EOF
+mdprofile: warning: $WORK/p/ok.yaml: group/world-writable (mode 0666); read anyway; apply refuses it
+EOF
 run_noroot show "$WORK/p/ok.yaml" -q
 expect_exit 0
 run_noroot apply "$WORK/p/ok.yaml"

@@ -118,6 +118,32 @@ EOF
 [ "$(stat -c %a "$WORK/boot.sh")" = 755 ] || _fail "-o FILE is not mode 0755"
 ls "$WORK" | grep -q 'boot.sh.tmp' && _fail "-o left its temporary file"
 
+# -o through a link replaces the file it points to, and keeps the link; -q
+# leaves out the "wrote" line and the steps.
+cp "$WORK/boot.sh" "$WORK/boot.want"
+echo old >"$WORK/target.sh"
+ln -sf target.sh "$WORK/link.sh"
+run -q boot-script balanced -o "$WORK/link.sh" --binary /volume1/@mdprofile/mdprofile
+expect_exit 0
+expect_stdout </dev/null
+[ -L "$WORK/link.sh" ] || _fail "-o replaced the link itself"
+cmp -s "$WORK/target.sh" "$WORK/boot.want" || _fail "-o through a link: the target is not the script"
+# A FIFO or a device (/dev/null here, through a link so that a regression
+# replaces the link, not the machine's /dev/null) is written into, as a
+# shell's > would; a rename over it would replace the node.
+ln -sf /dev/null "$WORK/null"
+run -q boot-script balanced -o "$WORK/null"
+expect_exit 0
+[ -L "$WORK/null" ] && [ -c /dev/null ] || _fail "-o replaced /dev/null (or the link to it)"
+mkfifo "$WORK/fifo"
+# timeout: with the old rename the reader would wait for a writer forever.
+timeout 20 cat "$WORK/fifo" >"$WORK/fifo.out" &
+run -q boot-script balanced -o "$WORK/fifo" --binary /volume1/@mdprofile/mdprofile
+expect_exit 0
+wait
+[ -p "$WORK/fifo" ] || _fail "-o replaced the FIFO"
+cmp -s "$WORK/fifo.out" "$WORK/boot.want" || _fail "-o into a FIFO: the reader did not get the script"
+
 # Names that are not on this system, or have no known UUID, cannot be pinned.
 printf 'arrays:\n  - match: {names: [md9]}\n    read_ahead: 1MiB\n  - match: {names: [md1]}\n    read_ahead: 1MiB\n' >"$ROOT/p/gone.yaml"
 printf 'arrays:\n  - match: {names: [md2], uuids: ["f0e1d2c3b4a5968778695a4b3c2d1e0f"]}\n    read_ahead: 1MiB\n' >"$ROOT/p/disagree.yaml"

@@ -181,6 +181,9 @@ BINARY=$(wrapped_mdp)
 	setsid sh -c 'echo $$ >"$4"; cd "$1" && setsid "$2" --root "$3" apply --until-idle \
 		--interval 1 balanced </dev/null >>"$3/until-idle.log" 2>&1 & sleep 30' \
 		sh "$SRC" "$BINARY" "$ROOT" "$WORK/ssh.pid" 2>/dev/null
+	# Not the subshell's last command, so it waits itself and the shell's
+	# "Hangup" for the killed sh goes to its /dev/null, not the test's output.
+	true
 ) 2>/dev/null &
 SSHSH=$!
 i=0

@@ -1,0 +1,424 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: the mdprofile authors
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: profile
+short_description: Apply or revert an mdprofile md RAID tuning profile
+version_added: "0.1.0"
+description:
+  - Applies a profile of md RAID tunables (resync and rebuild speed limits, stripe cache,
+    read-ahead, services to pause) with C(mdprofile apply), or puts the values from before
+    back with C(mdprofile revert).
+  - Runs mdprofile with C(--json) only and reads the JSON document it writes
+    (mdprofile's docs/output.md); its text output is never parsed.
+  - In check mode it runs C(mdprofile diff --json) and changes nothing; the task reports
+    C(changed) when a value is pending or a running service would be paused.
+  - Idempotent. A second run of the same profile changes nothing and reports C(changed=false).
+  - mdprofile's exit codes become failures. 2, a usage or profile error, where nothing
+    was touched. 3, a failure on the system that mdprofile rolled back. 4, a rollback left
+    incomplete; C(msg) then holds the commands that fix what is left, and C(left) holds
+    the entries themselves.
+  - Works with Python 2.7 (DSM 6) and Python 3 (DSM 7) on the target.
+author:
+  - mdprofile authors
+options:
+  name:
+    description:
+      - The profile, a name (looked up in I(profiles_dir), /etc/mdprofile/profiles, the
+        shipped profiles and the built-in ones) or a path on the target (contains a C(/) or
+        ends in C(.yaml)).
+      - Required with I(state=applied).
+      - With I(state=reverted), revert only when this profile is the active one.
+    type: str
+  state:
+    description:
+      - C(applied) applies the profile. C(reverted) restores the values from before the
+        first apply of this boot and resumes the paused services.
+    type: str
+    choices: [applied, reverted]
+    default: applied
+  binary:
+    description:
+      - Path of the mdprofile binary on the target.
+      - Default is mdprofile in C(PATH), then /usr/local/bin, /usr/local/sbin and
+        /volume*/@mdprofile, the directories the mdprofile.nas.install role installs to.
+    type: path
+  profiles_dir:
+    description: Look for profiles by name in this directory first (C(--profiles)).
+    type: path
+  services_backend:
+    description: Pause services with this service manager instead of the detected one
+      (C(--services-backend)).
+    type: str
+    choices: [dsm6, dsm7, systemd, none]
+  service_timeout:
+    description: Seconds a service may take to stop or start, 1 to 3600 (C(--service-timeout)).
+    type: int
+  package_timeout:
+    description: Seconds a DSM package may take to stop or start (C(--package-timeout)).
+    type: int
+  wait:
+    description: Wait for another mdprofile that is changing the system instead of failing
+      (C(--wait)).
+    type: bool
+    default: false
+  root:
+    description:
+      - Read and write every system path beneath this directory instead of C(/)
+        (C(--root)). For tests against a copy of a machine's /proc and /sys.
+    type: path
+notes:
+  - Check mode of I(state=reverted) reads C(status --json) and reports C(changed) when a
+    profile is active; the values a revert would restore are known only to mdprofile's
+    journal, so the diff shows the active profile, not the values.
+  - Kernel settings do not survive a reboot; see the mdprofile.nas.install role for the
+    boot script.
+seealso:
+  - module: mdprofile.nas.status
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+"""
+
+EXAMPLES = r"""
+- name: Speed up the reshape
+  mdprofile.nas.profile:
+    name: reshape-fast
+
+- name: A profile of our own, kept on the volume
+  mdprofile.nas.profile:
+    name: /volume1/@mdprofile/profiles/nightly.yaml
+    services_backend: dsm7
+
+- name: Back to the values from before
+  mdprofile.nas.profile:
+    state: reverted
+
+- name: Revert only if reshape-fast is the active profile
+  mdprofile.nas.profile:
+    name: reshape-fast
+    state: reverted
+"""
+
+RETURN = r"""
+profile:
+  description: The profile applied or reverted, null when there was none to revert.
+  returned: always
+  type: str
+  sample: reshape-fast
+result:
+  description: mdprofile's result, C(ok), C(rolled-back) or C(rollback-incomplete).
+  returned: when mdprofile applied or reverted (not in check mode)
+  type: str
+  sample: ok
+changes:
+  description:
+    - Each value changed (apply) or put back (revert), in the order written.
+    - In check mode, each value that would change.
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - target: md2
+      tunable: read_ahead
+      path: /sys/block/md2/queue/read_ahead_kb
+      before: 192
+      after: 32768
+      unit: KiB
+  contains:
+    target:
+      description: The array (C(md2)), member disk (C(sda)) or C(dev.raid).
+      type: str
+    tunable:
+      description: The profile key.
+      type: str
+    path:
+      description: The file written, relative to the system root.
+      type: str
+    before:
+      description: The value before, null if it could not be read.
+      type: raw
+    after:
+      description: The value after (in check mode, the desired one).
+      type: raw
+    unit:
+      description: The unit of before and after.
+      type: str
+    reason:
+      description: Check mode only, which part of the profile asked for the value.
+      type: str
+services:
+  description: Each service the run considered, with C(name), C(action) and C(result).
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - name: synoindexd
+      action: pause
+      result: done
+notes:
+  description: Sentences for people from mdprofile.
+  returned: always
+  type: list
+  elements: str
+left:
+  description: Exit 4 only, what is not back; each entry has C(message) and C(fix).
+  returned: on a rollback left incomplete
+  type: list
+  elements: dict
+pending:
+  description: Check mode of I(state=applied), the number of values not yet in sync.
+  returned: in check mode
+  type: int
+  sample: 5
+memory:
+  description: Check mode of I(state=applied), the stripe cache memory now and after.
+  returned: in check mode
+  type: dict
+rc:
+  description: mdprofile's exit code.
+  returned: always
+  type: int
+  sample: 0
+cmd:
+  description: The command run.
+  returned: always
+  type: list
+  elements: str
+"""
+
+import json
+import numbers
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.mdprofile.nas.plugins.module_utils.mdprofile import (
+    COMMON_ARGS,
+    EXIT_INCOMPLETE,
+    EXIT_OK,
+    EXIT_PENDING,
+    EXIT_ROLLED_BACK,
+    run,
+    stderr_lines,
+)
+
+
+def show(value, unit):
+    """A value as the diff shows it: JSON for null and strings, the unit after numbers."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Number):
+        return json.dumps(value)
+    return "%s %s" % (value, unit)
+
+
+def value_diffs(changes):
+    """Ansible's diff, one before/after pair per value."""
+    diffs = []
+    for c in changes:
+        where = "%s %s (%s)" % (c.get("target"), c.get("tunable"), c.get("path"))
+        diffs.append(
+            dict(
+                before_header=where,
+                after_header=where,
+                before=show(c.get("before"), c.get("unit")) + "\n",
+                after=show(c.get("after"), c.get("unit")) + "\n",
+            )
+        )
+    return diffs
+
+
+def service_diffs(services, would):
+    diffs = []
+    for s in services:
+        if s.get("result") == would:
+            where = "service %s" % s.get("name")
+            diffs.append(
+                dict(before_header=where, after_header=where, before="running\n", after="paused\n")
+            )
+    return diffs
+
+
+def report_failure(module, rc, doc, err, cmd, what):
+    """Exit 3 and 4: the documented failures, with what mdprofile said."""
+    said = "; ".join(stderr_lines(err))
+    res = dict(
+        rc=rc,
+        cmd=cmd,
+        stderr=err,
+        stderr_lines=stderr_lines(err),
+        profile=doc.get("profile"),
+        result=doc.get("result"),
+        changes=doc.get("changes", []),
+        services=doc.get("services", []),
+        notes=doc.get("notes", []),
+        left=doc.get("left", []),
+    )
+    if rc == EXIT_ROLLED_BACK:
+        module.fail_json(
+            msg="mdprofile %s failed and was rolled back; nothing it did stays done: %s"
+            % (what, said),
+            **res
+        )
+    fixes = []
+    for entry in doc.get("left", []):
+        fix = entry.get("fix")
+        fixes.append(
+            "%s (fix: %s)" % (entry.get("message"), fix if fix else "none known, see mdprofile status")
+        )
+    module.fail_json(
+        msg="mdprofile %s failed and its rollback is INCOMPLETE; left to fix as root: %s%s"
+        % (what, " | ".join(fixes) if fixes else "nothing listed", (" -- mdprofile: " + said) if said else ""),
+        **res
+    )
+
+
+def check_applied(module):
+    rc, doc, err, cmd = run(module, ["diff", "--", module.params["name"]], ok_codes=(EXIT_OK, EXIT_PENDING))
+    pending = [c for c in doc.get("changes", []) if c.get("pending")]
+    changes = [
+        dict(
+            target=c.get("target"),
+            tunable=c.get("tunable"),
+            path=c.get("path"),
+            before=c.get("current"),
+            after=c.get("desired"),
+            unit=c.get("unit"),
+            reason=c.get("reason"),
+        )
+        for c in pending
+    ]
+    services = doc.get("services", [])
+    pausing = [s for s in services if s.get("result") == "would-pause"]
+    res = dict(
+        changed=bool(changes or pausing),
+        # diff exits 1 when values are pending: not a failure here.
+        failed=False,
+        rc=rc,
+        cmd=cmd,
+        profile=doc.get("profile"),
+        changes=changes,
+        services=services,
+        notes=doc.get("notes", []),
+        pending=doc.get("pending", len(changes)),
+        memory=doc.get("memory"),
+    )
+    if module._diff:
+        res["diff"] = value_diffs(changes) + service_diffs(services, "would-pause")
+    module.exit_json(**res)
+
+
+def applied(module):
+    name = module.params["name"]
+    rc, doc, err, cmd = run(module, ["apply", "--", name])
+    if rc in (EXIT_ROLLED_BACK, EXIT_INCOMPLETE):
+        report_failure(module, rc, doc, err, cmd, "apply of %s" % name)
+    changes = doc.get("changes", [])
+    services = doc.get("services", [])
+    res = dict(
+        changed=bool(doc.get("changed")),
+        rc=rc,
+        cmd=cmd,
+        profile=doc.get("profile"),
+        result=doc.get("result"),
+        changes=changes,
+        services=services,
+        notes=doc.get("notes", []),
+        left=doc.get("left", []),
+    )
+    if module._diff:
+        res["diff"] = value_diffs(changes) + service_diffs(
+            [s for s in services if s.get("action") == "pause"], "done"
+        )
+    module.exit_json(**res)
+
+
+def reverted(module):
+    name = module.params["name"]
+    if name or module.check_mode:
+        rc, status, err, cmd = run(module, ["status"])
+        active = status.get("active_profile")
+        if name and active != name:
+            module.exit_json(
+                changed=False,
+                rc=rc,
+                cmd=cmd,
+                profile=active,
+                changes=[],
+                services=[],
+                notes=["profile %s is not the active one (%s): nothing reverted" % (name, active)],
+            )
+        if module.check_mode:
+            res = dict(
+                changed=active is not None,
+                rc=rc,
+                cmd=cmd,
+                profile=active,
+                changes=[],
+                services=[],
+                notes=[],
+            )
+            if module._diff and active is not None:
+                res["diff"] = dict(
+                    before_header="active profile",
+                    after_header="active profile",
+                    before=active + "\n",
+                    after="(none: the values from before it)\n",
+                )
+            module.exit_json(**res)
+    rc, doc, err, cmd = run(module, ["revert"])
+    if rc in (EXIT_ROLLED_BACK, EXIT_INCOMPLETE):
+        report_failure(module, rc, doc, err, cmd, "revert")
+    changes = doc.get("changes", [])
+    services = doc.get("services", [])
+    res = dict(
+        changed=bool(doc.get("changed")),
+        rc=rc,
+        cmd=cmd,
+        profile=doc.get("profile"),
+        result=doc.get("result"),
+        changes=changes,
+        services=services,
+        notes=doc.get("notes", []),
+        left=doc.get("left", []),
+    )
+    if module._diff:
+        res["diff"] = value_diffs(changes) + [
+            dict(
+                before_header="service %s" % s.get("name"),
+                after_header="service %s" % s.get("name"),
+                before="paused\n",
+                after="running\n",
+            )
+            for s in services
+            if s.get("action") == "resume" and s.get("result") == "done"
+        ]
+    module.exit_json(**res)
+
+
+def main():
+    argument_spec = dict(
+        name=dict(type="str"),
+        state=dict(type="str", default="applied", choices=["applied", "reverted"]),
+    )
+    argument_spec.update(COMMON_ARGS)
+    module = AnsibleModule(
+        argument_spec=argument_spec,
+        required_if=[("state", "applied", ["name"])],
+        supports_check_mode=True,
+    )
+    if module.params["state"] == "applied":
+        if module.check_mode:
+            check_applied(module)
+        applied(module)
+    reverted(module)
+
+
+if __name__ == "__main__":
+    main()
