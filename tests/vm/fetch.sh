@@ -1,18 +1,44 @@
 #!/bin/sh
-# Fetch the guest's kernel and md modules from Debian's archive into tests/vm/cache/.
+# Fetch a guest kernel and its md modules from Debian's archive into tests/vm/cache/KERNEL/.
 #
-# The lab boots the real Debian kernel (not the host's) so results do not depend on
-# whatever the build machine runs.  Everything lands in the cache dir; a second run
-# with a complete cache does nothing, so vm-check can call this unconditionally.
+#   VM_KERNEL=6.1|5.10 fetch.sh        (default 6.1)
 #
-# Result (cache/):
+# The lab boots a real Debian kernel (not the host's) so results do not depend on
+# whatever the build machine runs: 6.1 is Debian 12's (bookworm), 5.10 Debian 11's
+# (bullseye), the series DSM 7.2 runs on several platforms.  The package lists come from
+# a private apt configuration in the cache dir (its own sources list, state and cache,
+# passed with -o to apt-get update/download), so the host's sources and what it installs
+# stay as they are; the mirror URLs are the host's own (/etc/apt/sources.list and
+# sources.list.d/*.list or deb822 *.sources) with the suite renamed, so the fetch goes
+# through the same mirror and proxy as the host's apt.  Everything lands in the cache
+# dir; a second run with a complete cache does nothing, so vm-check can call this
+# unconditionally.
+#
+# Environment:
+#   VM_KERNEL       6.1 or 5.10
+#   VM_CACHE        cache dir (default tests/vm/cache/$VM_KERNEL)
+#   VM_APT_SOURCES  a sources.list (one-line format) to use instead of the derived one
+#
+# Result (cache dir):
 #   vmlinuz             the kernel
 #   modules/*.ko        uncompressed modules, plus modules/load.order (insmod order)
 #   kver                the kernel release, e.g. 6.1.0-57-amd64
+#   apt/                the private apt configuration, lists and state
+#   deb/                the downloaded image package
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${VM_CACHE:-$here/cache}
+kernel=${VM_KERNEL:-6.1}
+# The Debian suite whose linux-image-amd64 is the series asked for.
+case $kernel in
+6.1) suite=bookworm ;;
+5.10) suite=bullseye ;;
+*)
+	echo "vm-fetch: VM_KERNEL=$kernel: not a lab kernel (6.1 or 5.10)" >&2
+	exit 2
+	;;
+esac
+cache=${VM_CACHE:-$here/cache/$kernel}
 
 # Modules the guest needs; their dependencies are added from modules.dep.
 # crc32c_generic is only a soft dependency of libcrc32c (no modules.dep entry),
@@ -30,23 +56,126 @@ cache_complete() {
 	done
 }
 
-# The meta package linux-image-amd64 depends on exactly one real image package.
+# ---- the private apt configuration ---------------------------------------------
+
+# The host's codename (bookworm on Debian 12): suites named after it are the ones the
+# lab renames to $suite.
+host_codename() {
+	# shellcheck disable=SC1091
+	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+}
+
+# The host's binary Debian sources, one "URI SUITE COMPONENTS [SIGNED-BY]" a line, from
+# one-line .list files and deb822 .sources files.  Entries with Enabled: no, deb-src
+# only, or options other than signed-by (arch= is set below anyway) are read too; only
+# their URI, suites, components and keyring matter.
+host_sources() {
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk '
+			/^[ \t]*deb[ \t]/ {
+				sub(/^[ \t]*deb[ \t]+/, ""); key = ""
+				if ($0 ~ /^\[/) {
+					opts = substr($0, 2, index($0, "]") - 2); $0 = substr($0, index($0, "]") + 1)
+					n = split(opts, o, /[ \t]+/)
+					for (i = 1; i <= n; i++) if (o[i] ~ /^signed-by=/) key = substr(o[i], 11)
+				}
+				comps = ""; for (i = 3; i <= NF; i++) comps = comps " " $i
+				print $1, $2, substr(comps, 2) (key == "" ? "" : "|" key)
+			}' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '
+			function flush(   n, s, i, u, nu) {
+				if (types ~ /(^| )deb( |$)/ && enabled != "no" && uris != "" && suites != "") {
+					nu = split(uris, u, / +/); n = split(suites, s, / +/)
+					for (j = 1; j <= nu; j++) for (i = 1; i <= n; i++)
+						print u[j], s[i], comps (key == "" ? "" : "|" key)
+				}
+				types = uris = suites = comps = key = enabled = ""
+			}
+			/^[ \t]*#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			{
+				f = tolower($1); v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/[ \t]+$/, "", v)
+				if (f == "types:") types = v
+				else if (f == "uris:") uris = v
+				else if (f == "suites:") suites = v
+				else if (f == "components:") comps = v
+				else if (f == "signed-by:") key = (v ~ /^\//) ? v : ""  # not an inline key block
+				else if (f == "enabled:") enabled = tolower(v)
+			}
+			END { flush() }' "$f"
+	done
+}
+
+# The private sources.list: every host source of the host's own release (suite
+# CODENAME, CODENAME-updates, CODENAME-security) with main, renamed to $suite.
+derive_sources() {
+	host=$(host_codename)
+	host_sources | awk -v host="$host" -v want="$suite" '
+		{
+			key = ""; if (index($0, "|")) { key = substr($0, index($0, "|") + 1); $0 = substr($0, 1, index($0, "|") - 1) }
+			uri = $1; s = $2; main = 0
+			for (i = 3; i <= NF; i++) if ($i == "main") main = 1
+			if (!main || host == "") next
+			if (s == host) rest = ""
+			else if (index(s, host "-") == 1) rest = substr(s, length(host) + 1)
+			else next
+			if (rest != "" && rest != "-updates" && rest != "-security") next
+			line = "deb [arch=amd64" (key == "" ? "" : " signed-by=" key) "] " uri " " want rest " main"
+			if (!seen[line]++) print line
+		}'
+}
+
+apt_opts() {
+	a=$cache/apt
+	echo "-o Dir::Etc::SourceList=$a/sources.list -o Dir::Etc::SourceParts=$a/sources.list.d" \
+		"-o Dir::State=$a/state -o Dir::Cache=$a/cache -o Dir::State::status=$a/state/status" \
+		"-o APT::Architecture=amd64 -o APT::Architectures=amd64$sandbox"
+}
+
+# Write the private configuration (once) and fetch its package lists.
+apt_update() {
+	a=$cache/apt
+	mkdir -p "$a/sources.list.d" "$a/state/lists/partial" "$a/cache/archives/partial"
+	: >"$a/state/status"
+	if [ -n "${VM_APT_SOURCES:-}" ]; then
+		cp "$VM_APT_SOURCES" "$a/sources.list"
+	else
+		derive_sources >"$a/sources.list.tmp"
+		if [ ! -s "$a/sources.list.tmp" ]; then
+			# Not a Debian host, or sources we cannot read: Debian's own mirror.
+			echo "vm-fetch: no Debian $(host_codename) sources found in /etc/apt; using deb.debian.org"
+			printf 'deb [arch=amd64] http://deb.debian.org/debian %s main\n' \
+				"$suite" "$suite-updates" >"$a/sources.list.tmp"
+			printf 'deb [arch=amd64] http://deb.debian.org/debian-security %s-security main\n' \
+				"$suite" >>"$a/sources.list.tmp"
+		fi
+		mv "$a/sources.list.tmp" "$a/sources.list"
+	fi
+	echo "vm-fetch: package lists of $suite from:"
+	sed 's/^/vm-fetch:   /' "$a/sources.list"
+	# shellcheck disable=SC2046
+	apt-get $(apt_opts) -qq update ||
+		die "apt-get update of the private $suite lists failed (is the Debian archive reachable?)"
+}
+
+# The meta package linux-image-amd64 depends on exactly one real image package
+# (the candidate version: the newest of the suite and its -security/-updates).
 image_pkg() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
+	# shellcheck disable=SC2046
+	apt-cache $(apt_opts) depends linux-image-amd64 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1
 }
 
+# download PKG: into deb/ (apt-get download writes into the current directory).
 download() {
-	pkg=$1
 	mkdir -p "$cache/deb"
-	( cd "$cache/deb" && ls "$pkg"_*.deb >/dev/null 2>&1 ) && return 0
-	# apt-get download writes into the current directory; _apt needs to write there
-	# when run as root, so fall back to running it unsandboxed.
-	( cd "$cache/deb" && apt-get download -q "$pkg" ) ||
-		( cd "$cache/deb" && apt-get -o APT::Sandbox::User=root download -q "$pkg" ) ||
-		( apt-get update -qq && cd "$cache/deb" &&
-			apt-get -o APT::Sandbox::User=root download -q "$pkg" ) ||
-		die "apt-get download $pkg failed (is the Debian archive reachable? try apt-get update)"
+	( cd "$cache/deb" && ls "$1"_*.deb >/dev/null 2>&1 ) && return 0
+	# shellcheck disable=SC2046
+	( cd "$cache/deb" && apt-get $(apt_opts) -q download "$1" )
 }
 
 # Print the transitive closure of module paths (relative to lib/modules/KVER) for
@@ -77,25 +206,44 @@ resolve() (
 )
 
 main() {
+	# The one-kernel lab kept its cache in tests/vm/cache itself; that copy is unused now.
+	if [ -z "${VM_CACHE:-}" ] && [ -f "$here/cache/kver" ]; then
+		echo "vm-fetch: removing the old single-kernel cache in $here/cache"
+		rm -rf "$here/cache/vmlinuz" "$here/cache/kver" "$here/cache/modules" \
+			"$here/cache/deb" "$here/cache/x"
+	fi
 	if cache_complete; then
-		echo "vm-fetch: cache complete ($(cat "$cache/kver"))"
+		echo "vm-fetch: $kernel: cache complete ($(cat "$cache/kver"))"
 		return 0
 	fi
 	command -v apt-get >/dev/null || die "apt-get not found: this lab fetches from Debian's archive"
 	command -v xz >/dev/null || die "xz not found (install xz-utils)"
 	PATH=$PATH:/sbin:/usr/sbin
 	command -v depmod >/dev/null || die "depmod not found (install kmod)"
-	pkg=$(image_pkg)
+	# apt-get as root hands downloads to the _apt user, who may not be able to write
+	# into the cache dir; the private configuration is ours anyway.
+	sandbox=
+	[ "$(id -u)" != 0 ] || sandbox=" -o APT::Sandbox::User=root"
+	pkg=
+	[ -s "$cache/apt/sources.list" ] && pkg=$(image_pkg)
 	if [ -z "$pkg" ]; then
-		# Package lists may be empty on a fresh machine where nothing was missing.
-		echo "vm-fetch: refreshing package lists"
-		apt-get update -qq || die "apt-get update failed (is the Debian archive reachable?)"
+		apt_update
 		pkg=$(image_pkg)
 	fi
-	[ -n "$pkg" ] || die "cannot resolve linux-image-amd64 from the package lists"
+	[ -n "$pkg" ] || die "cannot resolve $suite's linux-image-amd64 from $cache/apt"
+	case $pkg in
+	linux-image-"$kernel".[0-9]*) ;;
+	*) die "$suite's linux-image-amd64 depends on $pkg, not a $kernel kernel" ;;
+	esac
 	kver=${pkg#linux-image-}
 	echo "vm-fetch: $pkg"
-	download "$pkg"
+	if ! download "$pkg"; then
+		# Lists from an earlier fetch may name a version the archive no longer has.
+		apt_update
+		pkg=$(image_pkg)
+		kver=${pkg#linux-image-}
+		download "$pkg" || die "apt-get download $pkg failed (is the Debian archive reachable?)"
+	fi
 	rm -rf "$cache/x" "$cache/modules"
 	dpkg -x "$cache/deb/$pkg"_*.deb "$cache/x"
 	moddir=$cache/x/lib/modules/$kver
