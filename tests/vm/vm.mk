@@ -27,7 +27,9 @@ VM_DYNAMIC := mdprofile
 VM_SCENARIOS ?=
 VM_NO_MDPROFILE ?=
 VM_PARALLEL ?=
-VM_ENV = VM_SCENARIOS='$(VM_SCENARIOS)' VM_PARALLEL='$(VM_PARALLEL)'
+# Without the tool only the lab's own scenario can run (the others would report "not run").
+VM_SCEN = $(or $(VM_SCENARIOS),$(if $(VM_NO_MDPROFILE),00-arrays))
+VM_ENV = VM_SCENARIOS='$(VM_SCEN)' VM_PARALLEL='$(VM_PARALLEL)'
 
 .PHONY: vm-fetch vm-static vm-dynamic vm-initramfs vm-check vm-shell demo
 
