@@ -254,7 +254,11 @@ static void show_text(const struct mdp_profile *p)
 		for (unsigned k = 0, n = 0; k < MDP_PLATFORM_COUNT; k++)
 			if (p->services[i].only_on & 1u << k)
 				printf("%s%s", n++ ? ", " : " (only on ", mdp_platform_name(k));
-		puts(p->services[i].only_on ? ")" : "");
+		if (p->services[i].only_on)
+			putchar(')');
+		if (p->services[i].timeout_s)
+			printf(" (timeout %us)", p->services[i].timeout_s);
+		putchar('\n');
 	}
 }
 
@@ -336,6 +340,11 @@ static void show_json(struct json *j, const struct mdp_profile *p)
 					json_str(j, mdp_platform_name(k));
 			json_end(j);
 		}
+		json_key(j, "timeout");
+		if (p->services[i].timeout_s)
+			json_u64(j, p->services[i].timeout_s);
+		else
+			json_null(j);
 		json_end(j);
 	}
 	json_end(j);

@@ -10,7 +10,7 @@
  *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
  *   until-idle                      (only from apply --until-idle)
  *   base stripe_cache_size md2 "256"
- *   svc synoindexd paused|resumed|pausing PGID
+ *   svc synoindexd paused|resumed|pausing PGID [timeout SECONDS]
  *   set stripe_cache_size md2 4096
  *   end
  *
@@ -21,6 +21,11 @@
  * tunable registry (it must parse and be in range) before revert may
  * write it: a tampered journal cannot make mdprofile write what apply
  * never would.
+ *
+ * A "svc" line ends with "timeout SECONDS" when the profile entry has its
+ * own timeout (1..3600): resume uses it, and recover waits that long for
+ * a "pausing" tool. A journal without it (an earlier version) means the
+ * default.
  *
  * "base" lines are baselines (values before mdprofile first changed the
  * target this boot), in the order they were first changed; "set" lines are
@@ -33,6 +38,7 @@
 #include "journal.h"
 #include "ident.h"
 #include "num.h"
+#include "profile.h"
 #include "services.h"
 
 #include <errno.h>
@@ -147,9 +153,12 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	for (size_t i = 0; i < j->n_svc; i++) {
 		const struct mdp_jservice *sv = &j->svc[i];
 		if (sv->paused && !sv->settled)
-			fprintf(f, "svc %s pausing %ld\n", sv->name, sv->pgid);
+			fprintf(f, "svc %s pausing %ld", sv->name, sv->pgid);
 		else
-			fprintf(f, "svc %s %s\n", sv->name, sv->paused ? "paused" : "resumed");
+			fprintf(f, "svc %s %s", sv->name, sv->paused ? "paused" : "resumed");
+		if (sv->timeout_s)
+			fprintf(f, " timeout %u", sv->timeout_s);
+		fputc('\n', f);
 	}
 	for (size_t i = 0; i < j->n_set; i++) {
 		const struct mdp_jset *st = &j->set[i];
@@ -292,16 +301,24 @@ static int parse_pgid(const char *text, long *out)
 
 static int parse_svc(struct mdp_journal *j, char *rest)
 {
-	char *name = strtok_r(rest, " ", &rest), *st = strtok_r(NULL, " ", &rest);
+	char *name = strtok_r(rest, " ", &rest), *st = strtok_r(NULL, " ", &rest), *w;
 	struct mdp_jservice s = {0};
+	uint64_t v;
 
 	if (!name || !st || strlen(name) >= sizeof(s.name) || !mdp_svc_name_ok(name))
 		return -EINVAL;
 	if (strcmp(st, "paused") && strcmp(st, "pausing") && strcmp(st, "resumed"))
 		return -EINVAL;
 	/* "pausing PGID": the process group of the tool that was pausing it. */
-	if (!strcmp(st, "pausing") ? parse_pgid(rest, &s.pgid) : rest[0] != '\0')
+	if (!strcmp(st, "pausing") && (!(w = strtok_r(NULL, " ", &rest)) || parse_pgid(w, &s.pgid)))
 		return -EINVAL;
+	/* "timeout SECONDS": the entry's own; the line ends there. */
+	if ((w = strtok_r(NULL, " ", &rest))) {
+		if (strcmp(w, "timeout") || !(w = strtok_r(NULL, " ", &rest)) ||
+		    mdp_num_parse(w, 1, MDP_SVC_TIMEOUT_MAX_S, &v) || strtok_r(NULL, " ", &rest))
+			return -EINVAL;
+		s.timeout_s = (unsigned)v;
+	}
 	snprintf(s.name, sizeof(s.name), "%s", name);
 	s.paused = strcmp(st, "resumed") != 0;
 	s.settled = strcmp(st, "pausing") != 0;

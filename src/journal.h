@@ -41,6 +41,8 @@ struct mdp_jservice {
 	bool paused;  /* mdprofile paused it (or was pausing it) and has not resumed it */
 	bool settled; /* false ("pausing"): its tool was started and may outlive us */
 	long pgid;    /* "pausing": the tool's process group, 0 when unknown */
+	/* The profile entry's own timeout (s), for its resume and settle; 0: the default. */
+	unsigned timeout_s;
 };
 
 struct mdp_journal {

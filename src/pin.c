@@ -42,6 +42,7 @@ struct doc_service {
 	bool optional;
 	char **only_on; /* the platform names; NULL: everywhere */
 	unsigned only_on_count;
+	char *timeout; /* decimal seconds; NULL: the backend's default */
 };
 
 struct doc_services {
@@ -72,7 +73,7 @@ struct schema {
 	cyaml_schema_value_t rule_entry;
 	cyaml_schema_field_t raid[MDP_T_COUNT + 1];
 	cyaml_schema_value_t raid_value;
-	cyaml_schema_field_t service[4];
+	cyaml_schema_field_t service[5];
 	cyaml_schema_value_t service_entry;
 	cyaml_schema_field_t services[2];
 	cyaml_schema_value_t services_value;
@@ -166,7 +167,9 @@ static void schema_build(struct schema *s)
 	s->service[2] =
 	    seq_field(mdp_profile_key(MDP_PK_ONLY_ON), offsetof(struct doc_service, only_on),
 		      offsetof(struct doc_service, only_on_count), &str_entry);
-	s->service[3] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->service[3] =
+	    str_field(mdp_profile_key(MDP_PK_TIMEOUT), offsetof(struct doc_service, timeout));
+	s->service[4] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->service_entry = map_value(CYAML_FLAG_DEFAULT, s->service, sizeof(struct doc_service));
 	s->services[0] =
 	    seq_field(mdp_profile_key(MDP_PK_PAUSE), offsetof(struct doc_services, pause),
@@ -332,6 +335,9 @@ static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
 			d->services->pause[i].name = p->services[i].name;
 			d->services->pause[i].optional = p->services[i].optional;
 			fill_only_on(st, &d->services->pause[i], p->services[i].only_on);
+			if (p->services[i].timeout_s)
+				d->services->pause[i].timeout =
+				    fmt(st, "%u", p->services[i].timeout_s);
 			d->services->pause_count++;
 		}
 }
@@ -388,7 +394,8 @@ static bool same_settings(const struct mdp_profile *a, const struct mdp_profile 
 	for (size_t i = 0; i < a->n_services; i++)
 		if (strcmp(a->services[i].name, b->services[i].name) ||
 		    a->services[i].optional != b->services[i].optional ||
-		    a->services[i].only_on != b->services[i].only_on)
+		    a->services[i].only_on != b->services[i].only_on ||
+		    a->services[i].timeout_s != b->services[i].timeout_s)
 			return false;
 	return true;
 }

@@ -66,11 +66,12 @@ static const struct mdp_shape raid = {
     .tunable_scopes = 1u << MDP_SCOPE_GLOBAL,
 };
 
-enum { SERVICE_NAME, SERVICE_OPTIONAL, SERVICE_ONLY_ON };
+enum { SERVICE_NAME, SERVICE_OPTIONAL, SERVICE_ONLY_ON, SERVICE_TIMEOUT };
 static const struct mdp_field service_fields[] = {
     [SERVICE_NAME] = {"name", &text, true},
     [SERVICE_OPTIONAL] = {"optional", &text},
     [SERVICE_ONLY_ON] = {"only_on", &texts},
+    [SERVICE_TIMEOUT] = {"timeout", &text},
     {0},
 };
 static const struct mdp_shape service = {
@@ -117,6 +118,7 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_NAME] = &service_fields[SERVICE_NAME],
 	    [MDP_PK_OPTIONAL] = &service_fields[SERVICE_OPTIONAL],
 	    [MDP_PK_ONLY_ON] = &service_fields[SERVICE_ONLY_ON],
+	    [MDP_PK_TIMEOUT] = &service_fields[SERVICE_TIMEOUT],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
@@ -289,9 +291,15 @@ static bool leading_zeros(struct build *b, const struct mdp_node *n, const char 
 	return true;
 }
 
+/* What a plain decimal number must be: the key it stands under, its range. */
+struct num_rule {
+	const char *key;
+	uint64_t min, max;
+	const char *extra; /* said after the range: " or auto", " seconds", "" */
+};
+
 /* A number in another YAML notation: "+5", "0x10", "1e3", "4.5", "1_000", "1:30". */
-static bool other_notation(struct build *b, const struct mdp_node *n,
-			   const struct mdp_tunable_info *ti, const char *extra)
+static bool other_notation(struct build *b, const struct mdp_node *n, const struct num_rule *ti)
 {
 	unsigned v;
 	const char *type = mdp_yaml_type(b->yt, n->text, &v);
@@ -308,22 +316,19 @@ static bool other_notation(struct build *b, const struct mdp_node *n,
 		err_node(b, n,
 			 "%s '%s' is not a plain decimal number: expected %" PRIu64 "..%" PRIu64
 			 "%s",
-			 ti->key, shown, ti->min, ti->max, extra);
+			 ti->key, shown, ti->min, ti->max, ti->extra);
 	return true;
 }
 
 /*
  * Plain decimal digits, in range. Every other spelling is refused with
  * what to write instead, because YAML tools would read it differently.
+ * 0 with *out set, else -EINVAL (the error said).
  */
-static void parse_number(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
-			 struct mdp_setting *out)
+static int parse_uint(struct build *b, const struct num_rule *ti, const struct mdp_node *n,
+		      uint64_t *out)
 {
-	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
-	const char *extra = t == MDP_T_STRIPE_CACHE_SIZE ? " or auto"
-			    : ti->allows_system          ? " or system"
-							 : "";
-	const char *s = n->text, *end;
+	const char *s = n->text, *end, *extra = ti->extra;
 	char shown[72];
 	uint64_t v;
 
@@ -336,8 +341,8 @@ static void parse_number(struct build *b, enum mdp_tunable t, const struct mdp_n
 			 "%s '%s' is quoted, so yaml reads it as text: write %s without quotes",
 			 ti->key, shown, skip_zeros(shown));
 	} else if ((mdp_all_digits(s) && leading_zeros(b, n, ti->key, true)) ||
-		   other_notation(b, n, ti, extra)) {
-		return;
+		   other_notation(b, n, ti)) {
+		return -EINVAL;
 	} else if (*s < '0' || *s > '9') {
 		err_node(b, n, "%s '%s' is not a number: expected %" PRIu64 "..%" PRIu64 "%s",
 			 ti->key, shown, ti->min, ti->max, extra);
@@ -350,9 +355,27 @@ static void parse_number(struct build *b, enum mdp_tunable t, const struct mdp_n
 		err_node(b, n, "%s %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")", ti->key,
 			 v, ti->min, ti->max);
 	} else {
-		out->kind = MDP_S_NUM;
-		out->num = v;
+		*out = v;
+		return 0;
 	}
+	return -EINVAL;
+}
+
+static void parse_number(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
+			 struct mdp_setting *out)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	const struct num_rule nr = {
+	    .key = ti->key,
+	    .min = ti->min,
+	    .max = ti->max,
+	    .extra = t == MDP_T_STRIPE_CACHE_SIZE ? " or auto"
+		     : ti->allows_system          ? " or system"
+						  : "",
+	};
+
+	if (!parse_uint(b, &nr, n, &out->num))
+		out->kind = MDP_S_NUM;
 }
 
 static void parse_size(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
@@ -668,6 +691,16 @@ static unsigned parse_only_on(struct build *b, const struct mdp_node *l)
 	return bits;
 }
 
+/* timeout: whole seconds, as --service-timeout takes them. */
+static void parse_timeout(struct build *b, const struct mdp_node *n, unsigned *v)
+{
+	const struct num_rule nr = {mdp_node_key(n), 1, MDP_SVC_TIMEOUT_MAX_S, " seconds"};
+	uint64_t s;
+
+	if (!parse_uint(b, &nr, n, &s))
+		*v = (unsigned)s;
+}
+
 static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
 {
 	struct mdp_service *s = &b->p->services[i];
@@ -691,6 +724,8 @@ static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
 		parse_optional(b, on, &s->optional);
 	if ((on = get(e, &service_fields[SERVICE_ONLY_ON])))
 		s->only_on = parse_only_on(b, on);
+	if ((on = get(e, &service_fields[SERVICE_TIMEOUT])))
+		parse_timeout(b, on, &s->timeout_s);
 	s->name = dup_str(b, nn->text);
 }
 

@@ -35,9 +35,14 @@
  *       - synoindexd
  *       - {name: pkgctl-SynologyPhotos, optional: true}
  *       - {name: pkgctl-FileStation, optional: true, only_on: [dsm6]}
+ *       - {name: "pkg:SynologyPhotos", timeout: 1200}
  *
  * only_on: the service backends (dsm6, dsm7, systemd) an entry applies
  * to; elsewhere it is skipped. Not "on": YAML 1.1 reads that key as true.
+ * timeout: seconds (1..3600) for each of the entry's service-manager
+ * commands and for its stop or start to show; it wins over the backend's
+ * default and over --service-timeout/--package-timeout, which only set
+ * the default for entries without their own (services.h).
  *
  * match: the criteria given must all hold, any entry of a list may match.
  * Levels, UUIDs, array, service and profile names follow ident.h.
@@ -53,7 +58,9 @@
  * extends: the parent NAME.yaml is looked for next to the child, then in
  * the profile dirs. Scalars (description, memory_budget, raid.*) of the
  * child win; the parent's rules come first; services are the union, the
- * child's "optional" winning for a name in both. Cycles are errors.
+ * child's entry (its "optional", "only_on" and "timeout", a missing
+ * timeout meaning the default) winning for a name in both. Cycles are
+ * errors.
  */
 #ifndef MDP_PROFILE_H
 #define MDP_PROFILE_H
@@ -113,10 +120,14 @@ const char *mdp_platform_name(enum mdp_platform pl);
 /* 1u << the platform called name, 0 for a name that is none. */
 unsigned mdp_platform_bit(const char *name);
 
+/* A service entry's own timeout, and --service-timeout's, at most (seconds). */
+#define MDP_SVC_TIMEOUT_MAX_S 3600u
+
 struct mdp_service {
 	char *name;
 	bool optional;
-	unsigned only_on; /* 1u << enum mdp_platform for each; 0: everywhere */
+	unsigned only_on;   /* 1u << enum mdp_platform for each; 0: everywhere */
+	unsigned timeout_s; /* 1..MDP_SVC_TIMEOUT_MAX_S; 0: the backend's default */
 	struct mdp_pos pos;
 };
 
@@ -222,6 +233,7 @@ enum mdp_profile_key {
 	MDP_PK_NAME,
 	MDP_PK_OPTIONAL,
 	MDP_PK_ONLY_ON,
+	MDP_PK_TIMEOUT,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

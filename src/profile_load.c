@@ -6,7 +6,8 @@
  * the child first, then in the profile dirs in order, and loaded first;
  * then the child is laid over it: scalars the child sets win, the parent's
  * array rules come before the child's (later rules win per tunable, see
- * plan), services are the union with the child's "optional" winning.
+ * plan), services are the union with the child's entry (optional, only_on,
+ * timeout) winning.
  * Files are identified by device and inode, so a cycle is found however
  * the files are named or linked.
  */
@@ -163,7 +164,11 @@ static int merge_arrays(struct mdp_profile *c, struct mdp_profile *par)
 	return 0;
 }
 
-/* Services: parent's order first; a name in both keeps the child's entry. */
+/*
+ * Services: parent's order first; a name in both keeps the child's entry
+ * whole: its optional, only_on and timeout (none: the default, not the
+ * parent's).
+ */
 static int merge_services(struct mdp_profile *c, struct mdp_profile *par)
 {
 	struct mdp_service *v = grow(NULL, c->n_services + par->n_services, sizeof(*v));

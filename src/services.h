@@ -57,7 +57,13 @@ struct mdp_svc_memo {
 struct mdp_svc_backend {
 	const struct mdp_svc_ops *ops;
 	const struct mdp_root *root;
-	/* Services: each command, and the wait for a stop or start to show (ms). */
+	/*
+	 * Services: each command, and the wait for a stop or start to show (ms).
+	 * Precedence: a profile entry's own "timeout" wins (txn.c runs that
+	 * entry with a copy of the backend whose two fields both hold it); else
+	 * --service-timeout/--package-timeout; else these defaults. The command
+	 * line never overrides an entry's own timeout.
+	 */
 	unsigned timeout_ms;     /* default 30000 */
 	unsigned pkg_timeout_ms; /* the same for "pkg:" entries; default 900000 */
 	/* Told the process group of each stop/start tool as it starts (exec.h); may be NULL. */

@@ -58,8 +58,9 @@ struct step {
 	struct mdp_value want;
 	char prev[MDP_RAW_MAX]; /* raw value before this step, for undo */
 	const char *svc;
-	bool started; /* the write was attempted: undo must consider it */
-	bool held;    /* a resume that left the service to DSM's own reason */
+	unsigned timeout_s; /* the service entry's own timeout; 0: the backend's */
+	bool started;       /* the write was attempted: undo must consider it */
+	bool held;          /* a resume that left the service to DSM's own reason */
 };
 
 struct steps {
@@ -288,11 +289,27 @@ static bool dev_gone(struct mdp_txn *tx, const char *dev)
 
 /* ---- services ---------------------------------------------------------------- */
 
-static int svc_pause(struct mdp_txn *tx, const char *svc)
+/*
+ * The backend for one service entry: a copy whose timeouts are the entry's
+ * own when it has one (it wins over the command line's, services.h).
+ */
+static const struct mdp_svc_backend *svc_for(const struct mdp_txn *tx, unsigned timeout_s,
+					     struct mdp_svc_backend *b)
 {
+	if (!timeout_s)
+		return tx->svc;
+	*b = *tx->svc;
+	b->timeout_ms = b->pkg_timeout_ms = timeout_s * 1000;
+	return b;
+}
+
+static int svc_pause(struct mdp_txn *tx, const char *svc, unsigned timeout_s)
+{
+	struct mdp_svc_backend b;
+
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
-	return tx->svc->ops->pause(tx->svc, svc, tx->d);
+	return tx->svc->ops->pause(svc_for(tx, timeout_s, &b), svc, tx->d);
 }
 
 /* An apply's pause, whose tool is journaled as it starts ("pausing PGID"). */
@@ -319,7 +336,8 @@ static void pause_started(void *ctx, long pgid)
 	w->err = journal_store(w->tx, w->j);
 }
 
-static int svc_pause_journaled(struct mdp_txn *tx, struct mdp_journal *j, const char *svc)
+static int svc_pause_journaled(struct mdp_txn *tx, struct mdp_journal *j, const char *svc,
+			       unsigned timeout_s)
 {
 	struct pause_watch w = {tx, j, svc, 0};
 	struct mdp_exec_watch watch = {pause_started, &w};
@@ -329,13 +347,16 @@ static int svc_pause_journaled(struct mdp_txn *tx, struct mdp_journal *j, const 
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
 	b = *tx->svc;
+	if (timeout_s)
+		b.timeout_ms = b.pkg_timeout_ms = timeout_s * 1000; /* as svc_for() */
 	b.watch = &watch;
 	err = b.ops->pause(&b, svc, tx->d);
 	return err ? err : w.err;
 }
 
-static bool svc_running(struct mdp_txn *tx, const char *svc)
+static bool svc_running(struct mdp_txn *tx, const char *svc, unsigned timeout_s)
 {
+	struct mdp_svc_backend b;
 	enum mdp_svc_state st;
 	struct mdp_diags quiet;
 	bool running;
@@ -344,17 +365,20 @@ static bool svc_running(struct mdp_txn *tx, const char *svc)
 		return false;
 	/* Unknown state: fall through to resume, which says what went wrong. */
 	mdp_diags_init(&quiet);
-	running = !tx->svc->ops->status(tx->svc, svc, &st, &quiet) && st == MDP_SVC_RUNNING;
+	running = !tx->svc->ops->status(svc_for(tx, timeout_s, &b), svc, &st, &quiet) &&
+		  st == MDP_SVC_RUNNING;
 	mdp_diags_free(&quiet);
 	return running;
 }
 
 /* 0 resumed, -EBUSY held stopped by DSM for its own reason (invariant 6), else -errno. */
-static int svc_resume(struct mdp_txn *tx, const char *svc)
+static int svc_resume(struct mdp_txn *tx, const char *svc, unsigned timeout_s)
 {
+	struct mdp_svc_backend b;
+
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
-	return tx->svc->ops->resume(tx->svc, svc, tx->d);
+	return tx->svc->ops->resume(svc_for(tx, timeout_s, &b), svc, tx->d);
 }
 
 /* Said once per transaction: resume may have undone a stop DSM made itself. */
@@ -371,17 +395,20 @@ static void note_plain_verbs(struct mdp_txn *tx)
 /*
  * The tool pausing js when mdprofile died may still run in its own process
  * group and stop the service after recover looked. Let it finish (up to
- * tx->settle_ms), then kill what is left of it; after that the service's
- * state is settled and tells whether the pause happened.
+ * tx->settle_ms, or the entry's own journaled timeout when that is
+ * longer), then kill what is left of it; after that the service's state is
+ * settled and tells whether the pause happened.
  */
 static void settle(struct mdp_txn *tx, const struct mdp_jservice *js)
 {
 	struct timespec slice = {0, 100 * 1000 * 1000};
-	unsigned waited = 0;
+	unsigned waited = 0, limit = tx->settle_ms;
 
 	if (js->settled)
 		return;
-	for (; waited < tx->settle_ms && mdp_exec_group_alive(js->pgid); waited += 100)
+	if (js->timeout_s * 1000 > limit)
+		limit = js->timeout_s * 1000;
+	for (; waited < limit && mdp_exec_group_alive(js->pgid); waited += 100)
 		nanosleep(&slice, NULL);
 	if (mdp_exec_group_alive(js->pgid))
 		mdp_exec_group_kill(js->pgid);
@@ -424,7 +451,7 @@ static struct mdp_jservice *journal_svc(struct mdp_journal *j, const char *name)
 	return NULL;
 }
 
-static int journal_set_svc(struct mdp_journal *j, const char *name, bool paused)
+static int journal_set_svc(struct mdp_journal *j, const char *name, bool paused, unsigned timeout_s)
 {
 	struct mdp_jservice *s = journal_svc(j, name), *nv;
 
@@ -439,6 +466,7 @@ static int journal_set_svc(struct mdp_journal *j, const char *name, bool paused)
 	s->paused = paused;
 	s->settled = true; /* "paused" before its tool starts: recover checks the state */
 	s->pgid = 0;
+	s->timeout_s = timeout_s;
 	return 0;
 }
 
@@ -576,6 +604,8 @@ static bool svc_here(const struct mdp_txn *tx, const struct mdp_service *sv)
 
 static int svc_status(struct mdp_txn *tx, const struct mdp_service *sv, enum mdp_svc_state *state)
 {
+	struct mdp_svc_backend b;
+
 	if (!tx->svc || !tx->svc->ops) {
 		if (sv->optional) {
 			*state = MDP_SVC_MISSING;
@@ -587,7 +617,7 @@ static int svc_status(struct mdp_txn *tx, const struct mdp_service *sv, enum mdp
 			      sv->name);
 		return -ENOTSUP;
 	}
-	return tx->svc->ops->status(tx->svc, sv->name, state, tx->d);
+	return tx->svc->ops->status(svc_for(tx, sv->timeout_s, &b), sv->name, state, tx->d);
 }
 
 /*
@@ -605,8 +635,13 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 		const struct mdp_jservice *was = journal_svc((struct mdp_journal *)old, sv->name);
 		enum mdp_svc_state state;
 		struct step *s;
-		if (was && was->paused)
-			continue; /* still paused by the active profile */
+		if (was && was->paused) {
+			/* still paused by the active profile; this one's timeout resumes it */
+			struct mdp_jservice *now = journal_svc(j, sv->name);
+			if (now)
+				now->timeout_s = sv->timeout_s;
+			continue;
+		}
 		if (!svc_here(tx, sv)) {
 			ev_service(tx, sv->name, MDP_TXN_PAUSE, MDP_TXN_SVC_OTHER_PLATFORM);
 			continue;
@@ -629,9 +664,11 @@ static int steps_pause(struct mdp_txn *tx, const struct mdp_profile *p,
 		} else if (state == MDP_SVC_STOPPED) {
 			ev_service(tx, sv->name, MDP_TXN_PAUSE, MDP_TXN_SVC_NOT_RUNNING);
 		} else {
-			if (!(s = steps_add(st, STEP_PAUSE)) || journal_set_svc(j, sv->name, true))
+			if (!(s = steps_add(st, STEP_PAUSE)) ||
+			    journal_set_svc(j, sv->name, true, sv->timeout_s))
 				return -ENOMEM;
 			s->svc = sv->name;
+			s->timeout_s = sv->timeout_s;
 		}
 	}
 	return bad == 2 ? -EIO : bad ? -EINVAL : 0;
@@ -703,6 +740,7 @@ static int steps_resume_old(const struct mdp_profile *p, const struct mdp_journa
 		if (!(s = steps_add(st, STEP_RESUME)))
 			return -ENOMEM;
 		s->svc = old->svc[i].name;
+		s->timeout_s = old->svc[i].timeout_s;
 	}
 	return 0;
 }
@@ -714,9 +752,9 @@ static int step_do(struct mdp_txn *tx, struct step *s, struct mdp_journal *j)
 
 	s->started = true;
 	if (s->kind == STEP_PAUSE)
-		return svc_pause_journaled(tx, j, s->svc);
+		return svc_pause_journaled(tx, j, s->svc, s->timeout_s);
 	if (s->kind == STEP_RESUME) {
-		err = svc_resume(tx, s->svc);
+		err = svc_resume(tx, s->svc, s->timeout_s);
 		s->held = err == -EBUSY;
 		return s->held ? 0 : err;
 	}
@@ -771,9 +809,9 @@ static size_t rollback(struct mdp_txn *tx, struct steps *st)
 			continue;
 		if (s->kind == STEP_PAUSE)
 			/* -EBUSY: DSM holds it for its own reason; ours is released. */
-			err = (err = svc_resume(tx, s->svc)) == -EBUSY ? 0 : err;
+			err = (err = svc_resume(tx, s->svc, s->timeout_s)) == -EBUSY ? 0 : err;
 		else if (s->kind == STEP_RESUME)
-			err = svc_pause(tx, s->svc);
+			err = svc_pause(tx, s->svc, s->timeout_s);
 		else if (dev_gone(tx, s->dev))
 			continue;
 		else
@@ -872,7 +910,7 @@ static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct 
 {
 	for (size_t i = 0; i < st->n; i++)
 		if (st->v[i].kind == STEP_RESUME)
-			journal_set_svc(j, st->v[i].svc, false);
+			journal_set_svc(j, st->v[i].svc, false, 0);
 	for (size_t i = 0; i < j->n_svc; i++)
 		j->svc[i].settled = true;
 	for (size_t i = 0; i < st->n; i++)
@@ -963,12 +1001,12 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 		 * outlived us. Give an unsettled pause time to finish first.
 		 */
 		settle(tx, &j->svc[i]);
-		if (svc_running(tx, j->svc[i].name)) {
+		if (svc_running(tx, j->svc[i].name, j->svc[i].timeout_s)) {
 			j->svc[i].paused = false;
 			ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_RUNNING);
 			continue;
 		}
-		if ((err = svc_resume(tx, j->svc[i].name)) && err != -EBUSY) {
+		if ((err = svc_resume(tx, j->svc[i].name, j->svc[i].timeout_s)) && err != -EBUSY) {
 			left_service(tx, j->svc[i].name, true);
 			left++;
 			continue;

@@ -35,6 +35,7 @@ EXCEPTIONS = {
     "exponent-speed": NOTATION,
     "plus-speed": NOTATION,
     "hex-speed": NOTATION,
+    "hex-timeout": NOTATION,
     "float-stripe-cache": NOTATION,
     "float-level": NOTATION,
     "int-tag": "an explicit !!int tag: the schema sees the tagged number",

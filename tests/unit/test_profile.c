@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pin.h"
 #include "profile.h"
 #include "profile_int.h"
 
@@ -420,6 +421,113 @@ static void test_package_names(void **state)
 		     "'pkg:' must not start with '-'\n");
 }
 
+/* A service entry's own timeout: whole seconds, 1..3600, as plain digits. */
+static void test_service_timeout(void **state)
+{
+	const char *text =
+	    "services:\n  pause:\n    - {name: a, timeout: 1}\n    - b\n"
+	    "    - {name: 'pkg:P', optional: true, only_on: [dsm7], timeout: 3600}\n";
+	struct mdp_profile p;
+	char *msgs;
+
+	(void)state;
+	assert_int_equal(load_str(text, &p, &msgs), 0);
+	assert_string_equal(msgs, "");
+	free(msgs);
+	assert_int_equal(p.n_services, 3);
+	assert_int_equal(p.services[0].timeout_s, 1);
+	assert_int_equal(p.services[1].timeout_s, 0); /* the backend's default */
+	assert_int_equal(p.services[2].timeout_s, 3600);
+	assert_true(p.services[2].optional);
+	mdp_profile_free(&p);
+	expect_error(
+	    "services:\n  pause:\n    - {name: a, timeout: 0}\n"
+	    "    - {name: b, timeout: 3601}\n    - {name: c, timeout: \"90\"}\n"
+	    "    - {name: d, timeout: 090}\n    - {name: e, timeout: 1.5}\n"
+	    "    - {name: f, timeout: +5}\n    - {name: g, timeout: -1}\n"
+	    "    - {name: h, timeout: ninety}\n    - {name: i, timeout: 99999999999999999999}\n",
+	    "mem.yaml:3:26: timeout 0 is out of range (1..3600)\n"
+	    "mem.yaml:4:26: timeout 3601 is out of range (1..3600)\n"
+	    "mem.yaml:5:26: timeout '90' is quoted, so yaml reads it as text: write 90 "
+	    "without quotes\n"
+	    "mem.yaml:6:26: timeout '090': leading zeros are ambiguous (octal in yaml 1.1); "
+	    "write 90\n"
+	    "mem.yaml:7:26: timeout '1.5' is not a plain decimal number: expected 1..3600 "
+	    "seconds\n"
+	    "mem.yaml:8:26: timeout '+5' is not a plain decimal number: write 5\n"
+	    "mem.yaml:9:26: timeout '-1' is negative: expected 1..3600 seconds\n"
+	    "mem.yaml:10:26: timeout 'ninety' is not a number: expected 1..3600 seconds\n"
+	    "mem.yaml:11:26: timeout '99999999999999999999' is too large: expected "
+	    "1..3600\n");
+	/* A mapping's key, not the shorthand: a bare entry stays a name. */
+	expect_error("services:\n  pause:\n    - {name: a, timeout: [1]}\n",
+		     "mem.yaml:3:26: wrong type for 'timeout': expected a single value, found a "
+		     "list\n");
+}
+
+/* extends: the child's entry wins whole, its timeout (or none) with it. */
+static void test_service_timeout_extends(void **state)
+{
+	char dir[] = "/tmp/mdp-timeout-XXXXXX", path[64];
+	const char *child = "extends: par\nservices:\n  pause:\n    - {name: a, timeout: 5}\n"
+			    "    - b\n    - {name: d, timeout: 7}\n";
+	struct mdp_profile_dirs dirs = {.n = 1};
+	struct mdp_profile p;
+	struct mdp_diags d;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/par.yaml", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("services:\n  pause:\n    - {name: a, timeout: 600}\n"
+	      "    - {name: b, timeout: 600}\n    - {name: c, timeout: 600}\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	dirs.dirs[0] = dir;
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_profile_load_mem(&dirs, "child", child, strlen(child), &p, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(p.n_services, 4);
+	assert_string_equal(p.services[0].name, "a");
+	assert_int_equal(p.services[0].timeout_s, 5);   /* the child's */
+	assert_int_equal(p.services[1].timeout_s, 0);   /* the child's: none */
+	assert_int_equal(p.services[2].timeout_s, 600); /* only the parent's */
+	assert_int_equal(p.services[3].timeout_s, 7);
+	mdp_profile_free(&p);
+	mdp_diags_free(&d);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* show --yaml writes the timeout, and what it writes loads back with it. */
+static void test_service_timeout_pinned(void **state)
+{
+	const char *text = "services:\n  pause:\n    - {name: a, timeout: 90}\n    - b\n";
+	struct mdp_profile p, back;
+	struct mdp_diags d;
+	char *out, *msgs;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(load_str(text, &p, &msgs), 0);
+	free(msgs);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_pin_write(&p, &out, &len, &d), 0);
+	assert_non_null(strstr(out, "  - name: a\n    optional: false\n    timeout: 90\n"));
+	assert_non_null(strstr(out, "  - name: b\n    optional: false\n"));
+	assert_int_equal(load_str(out, &back, &msgs), 0);
+	assert_string_equal(msgs, "");
+	assert_int_equal(back.services[0].timeout_s, 90);
+	assert_int_equal(back.services[1].timeout_s, 0);
+	mdp_profile_free(&back);
+	free(msgs);
+	free(out);
+	mdp_profile_free(&p);
+	mdp_diags_free(&d);
+}
+
 static void test_out_untouched(void **state)
 {
 	struct mdp_profile p;
@@ -731,6 +839,9 @@ int main(void)
 	    cmocka_unit_test(test_did_you_mean),
 	    cmocka_unit_test(test_multiple_errors),
 	    cmocka_unit_test(test_package_names),
+	    cmocka_unit_test(test_service_timeout),
+	    cmocka_unit_test(test_service_timeout_extends),
+	    cmocka_unit_test(test_service_timeout_pinned),
 	    cmocka_unit_test(test_deep_nesting),
 	    cmocka_unit_test(test_error_cap),
 	    cmocka_unit_test(test_out_untouched),

@@ -478,8 +478,10 @@ static void test_journal_roundtrip(void **state)
 {
 	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000"},
 				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)"}};
-	struct mdp_jservice svc[2] = {{"pkgctl-FileStation", true, true, 0},
-				      {"synoindexd", true, false, 4242}};
+	struct mdp_jservice svc[4] = {{"pkgctl-FileStation", true, true, 0, 0},
+				      {"synoindexd", true, false, 4242, 0},
+				      {"pkg:SynologyPhotos", true, false, 77, 1200},
+				      {"synomkthumbd", true, true, 0, 3600}};
 	struct mdp_jset set[2] = {{MDP_T_STRIPE_CACHE_SIZE, "md2", {MDP_V_NUM, 4096}},
 				  {MDP_T_SYNC_SPEED_MIN, "md3", {MDP_V_SYSTEM, 0}}};
 	struct mdp_journal j = {.state = MDP_J_ACTIVE,
@@ -489,7 +491,7 @@ static void test_journal_roundtrip(void **state)
 				.base = base,
 				.n_base = 2,
 				.svc = svc,
-				.n_svc = 2,
+				.n_svc = 4,
 				.set = set,
 				.n_set = 2,
 				.until_idle = true};
@@ -506,7 +508,17 @@ static void test_journal_roundtrip(void **state)
 	assert_string_equal(back.base[1].raw, "10000 (system)");
 	assert_string_equal(back.base[1].dev, "md3");
 	assert_string_equal(back.base[0].dev, "");
-	assert_int_equal(back.n_svc, 2);
+	assert_int_equal(back.n_svc, 4);
+	/* An entry's own timeout: "timeout SECONDS" after the state (and PGID). */
+	assert_non_null(strstr(text, "\nsvc pkg:SynologyPhotos pausing 77 timeout 1200\n"));
+	assert_non_null(strstr(text, "\nsvc synomkthumbd paused timeout 3600\n"));
+	assert_non_null(strstr(text, "\nsvc synoindexd pausing 4242\n"));
+	assert_int_equal(back.svc[0].timeout_s, 0);
+	assert_int_equal(back.svc[2].timeout_s, 1200);
+	assert_int_equal(back.svc[2].pgid, 77);
+	assert_false(back.svc[2].settled);
+	assert_int_equal(back.svc[3].timeout_s, 3600);
+	assert_true(back.svc[3].settled);
 	assert_true(back.svc[0].paused);
 	assert_true(back.svc[0].settled);
 	/* A pause whose tool was started: "pausing PGID". */
@@ -536,6 +548,12 @@ static void test_journal_roundtrip(void **state)
 	    "mdprofile-journal 1\nstate active\nsvc b;a`r paused\nend\n",
 	    "mdprofile-journal 1\nstate active\nsvc a pausing x\nend\n",
 	    "mdprofile-journal 1\nstate active\nsvc a paused 12\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a paused timeout\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a paused timeout 0\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a paused timeout 3601\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a paused timeout 5 x\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a paused wait 5\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a pausing timeout 5\nend\n",
 	    "mdprofile-journal 1\nstate active\nuntil-idle yes\nend\n",
 	    "mdprofile-journal 1\nstate active\nuntil-idle\nuntil-idle\nend\n",
 	};
