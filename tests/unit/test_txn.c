@@ -21,6 +21,7 @@
 #include "discover.h"
 #include "plan.h"
 #include "profile.h"
+#include "services.h"
 #include "support.h"
 #include "txn.h"
 
@@ -561,6 +562,104 @@ static void test_journal_roundtrip(void **state)
 		assert_int_equal(mdp_journal_parse(bad[i], strlen(bad[i]), &back), -EINVAL);
 }
 
+/* ---- a service entry's own timeout --------------------------------------- */
+
+/* A backend that records the timeout each call was given (one test at a time). */
+static struct {
+	char log[1024];
+	size_t n;
+	bool stopped[3];
+} rec;
+
+static unsigned rec_ms(const struct mdp_svc_backend *b, const char *svc)
+{
+	return strncmp(svc, "pkg:", 4) ? b->timeout_ms : b->pkg_timeout_ms;
+}
+
+static int rec_index(const char *svc)
+{
+	return !strcmp(svc, "a") ? 0 : !strcmp(svc, "pkg:B") ? 1 : 2;
+}
+
+static void rec_call(const struct mdp_svc_backend *b, const char *verb, const char *svc)
+{
+	rec.n += (size_t)snprintf(rec.log + rec.n, sizeof(rec.log) - rec.n, "%s %s %u\n", verb, svc,
+				  rec_ms(b, svc));
+}
+
+static int rec_status(const struct mdp_svc_backend *b, const char *svc, enum mdp_svc_state *st,
+		      struct mdp_diags *d)
+{
+	(void)d;
+	rec_call(b, "status", svc);
+	*st = rec.stopped[rec_index(svc)] ? MDP_SVC_STOPPED : MDP_SVC_RUNNING;
+	return 0;
+}
+
+static int rec_pause(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+{
+	(void)d;
+	rec_call(b, "pause", svc);
+	rec.stopped[rec_index(svc)] = true;
+	return 0;
+}
+
+static int rec_resume(const struct mdp_svc_backend *b, const char *svc, struct mdp_diags *d)
+{
+	(void)d;
+	rec_call(b, "resume", svc);
+	rec.stopped[rec_index(svc)] = false;
+	return 0;
+}
+
+static const struct mdp_svc_ops rec_ops = {"dsm7", rec_status, rec_pause, rec_resume};
+
+/*
+ * An entry's own timeout is what its pause, status and resume get, from
+ * the journal for revert; the others get the backend's (the command line's).
+ */
+static void test_service_own_timeout(void **state)
+{
+	struct mdp_service svcs[3] = {
+	    {.name = "a", .timeout_s = 5}, {.name = "pkg:B"}, {.name = "c", .timeout_s = 1}};
+	struct mdp_svc_backend b = {.ops = &rec_ops, .timeout_ms = 1000, .pkg_timeout_ms = 2000};
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	struct mdp_profile p;
+	struct mdp_diags d;
+	struct mdp_txn tx;
+	struct env e;
+
+	(void)state;
+	memset(&rec, 0, sizeof(rec));
+	env_setup(&e, "ds-dsm6-reshape");
+	profile_other(&p);
+	p.services = svcs;
+	p.n_services = 3;
+	mdp_diags_init(&d);
+	tx = (struct mdp_txn){.root = &e.r, .d = &d, .svc = &b};
+	assert_int_equal(mdp_discover(&e.r, &s, &d), 0);
+	assert_int_equal(mdp_plan_build(&p, &s, &pl, &d), 0);
+	assert_int_equal(mdp_txn_apply(&tx, &p, &pl), MDP_TXN_OK);
+	mdp_txn_report_free(&tx.rep);
+	assert_string_equal(rec.log, "status a 5000\nstatus pkg:B 2000\nstatus c 1000\n"
+				     "pause a 5000\npause pkg:B 2000\npause c 1000\n");
+	/* Revert on another command line: the journal still says a's 5 s and c's 1 s. */
+	memset(rec.log, 0, sizeof(rec.log));
+	rec.n = 0;
+	b.timeout_ms = 7000;
+	tx = (struct mdp_txn){.root = &e.r, .d = &d, .svc = &b};
+	assert_int_equal(mdp_txn_revert(&tx), MDP_TXN_OK);
+	mdp_txn_report_free(&tx.rep);
+	assert_string_equal(rec.log, "status c 1000\nresume c 1000\nstatus pkg:B 2000\n"
+				     "resume pkg:B 2000\nstatus a 5000\nresume a 5000\n");
+	assert_true(env_identical(&e));
+	mdp_plan_free(&pl);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	env_teardown(&e);
+}
+
 static void test_lock_exclusive(void **state)
 {
 	struct mdp_lock a = {-1}, b = {-1};
@@ -593,6 +692,7 @@ int main(void)
 	    cmocka_unit_test(test_recover_interrupted),
 	    cmocka_unit_test(test_rollback_incomplete),
 	    cmocka_unit_test(test_journal_roundtrip),
+	    cmocka_unit_test(test_service_own_timeout),
 	    cmocka_unit_test(test_lock_exclusive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
