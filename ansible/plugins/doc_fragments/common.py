@@ -27,10 +27,11 @@ options:
     choices: [dsm6, dsm7, systemd, none]
   service_timeout:
     description: Seconds a service may take to stop or start, 1 to 3600 (C(--service-timeout)).
+      A profile entry's own C(timeout) wins over it.
     type: int
   package_timeout:
     description: Seconds a DSM package may take to stop or start, 1 to 3600
-      (C(--package-timeout)).
+      (C(--package-timeout)). A profile entry's own C(timeout) wins over it.
     type: int
   wait:
     description: Wait for another mdprofile that is changing the system instead of failing
