@@ -118,17 +118,20 @@ expect_json <<'EOF'
   {
    "name": "synoindexd",
    "optional": true,
-   "only_on": null
+   "only_on": null,
+   "timeout": null
   },
   {
    "name": "synomkthumbd",
    "optional": true,
-   "only_on": null
+   "only_on": null,
+   "timeout": null
   },
   {
    "name": "pkg-FileStation-thumbd",
    "optional": true,
-   "only_on": null
+   "only_on": null,
+   "timeout": null
   }
  ]
 }
