@@ -522,7 +522,10 @@ static int setup_services(struct cli *cli)
 		cli->svc.timeout_ms = cli->svc_timeout_ms;
 	if (cli->pkg_timeout_ms)
 		cli->svc.pkg_timeout_ms = cli->pkg_timeout_ms;
-	/* A pause left under way by a killed mdprofile gets as long as one command. */
+	/*
+	 * A pause left under way by a killed mdprofile gets as long as one command;
+	 * txn.c extends that to an entry's own journaled timeout when it is longer.
+	 */
 	cli->tx.settle_ms = cli->svc.timeout_ms > cli->svc.pkg_timeout_ms ? cli->svc.timeout_ms
 									  : cli->svc.pkg_timeout_ms;
 	fault_wrap_services(&cli->fault, &cli->svc);
