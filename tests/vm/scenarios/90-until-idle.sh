@@ -5,6 +5,11 @@
 # operations it lets finish cannot be held again.
 have_mdprofile || skip_all "no mdprofile in the image"
 snapshot "$VM_STATE/snap.90"
+# A syslog, as DSM has one: with stdout not a terminal (a log file here, nohup
+# over SSH on a NAS) the watcher also logs what it says there.
+syslogd -n -O /run/messages.90 &
+SLOG=$!
+sleep 1
 
 "$MDP" status --watch --interval 1 >"$VM_STATE/watch.log" 2>&1 &
 WATCH=$!
@@ -39,6 +44,14 @@ assert_eq "$(cat /sys/block/md5/md/sync_action)" idle "md5's reshape is over"
 assert_eq "$(cat /sys/block/md5/md/raid_disks)" 4 "md5 has 4 disks"
 assert_eq "$(test -e /run/mdprofile/journal && echo left || echo gone)" gone "no journal left"
 assert_snapshot "$VM_STATE/snap.90" "values restored byte for byte after the watcher's revert"
+kill $SLOG 2>/dev/null
+wait $SLOG 2>/dev/null || true
+L=$(cat /run/messages.90)
+assert_match "$L" 'daemon\.info mdprofile\[[0-9]+\]: profile reshape-fast: watching until no array' \
+	"syslog: the watcher's start, as daemon.info under mdprofile[PID]"
+assert_match "$L" 'mdprofile\[[0-9]+\]: md5 reshape: finished, average [0-9]+ KiB/s' \
+	"syslog: md5's reshape in the summary"
+assert_match "$L" 'mdprofile\[[0-9]+\]: operations ended after .*; reverted' "syslog: the revert"
 
 sleep 1
 kill -TERM $WATCH 2>/dev/null
