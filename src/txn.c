@@ -341,14 +341,12 @@ static int svc_pause_journaled(struct mdp_txn *tx, struct mdp_journal *j, const 
 {
 	struct pause_watch w = {tx, j, svc, 0};
 	struct mdp_exec_watch watch = {pause_started, &w};
-	struct mdp_svc_backend b;
+	struct mdp_svc_backend own, b;
 	int err;
 
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
-	b = *tx->svc;
-	if (timeout_s)
-		b.timeout_ms = b.pkg_timeout_ms = timeout_s * 1000; /* as svc_for() */
+	b = *svc_for(tx, timeout_s, &own);
 	b.watch = &watch;
 	err = b.ops->pause(&b, svc, tx->d);
 	return err ? err : w.err;
