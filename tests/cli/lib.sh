@@ -11,6 +11,8 @@
 #   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
 #   expect_file PATH <<EOF          exact content of $ROOT/PATH
 #   fakes KIND NAME=STATE...        install fake service managers into $ROOT
+#   kill_when_pausing PID SVC       SIGKILL mdprofile PID once its journal names
+#                                   the tool pausing SVC (svc SVC pausing PGID)
 set -u
 
 _fail() {
@@ -130,4 +132,17 @@ expect_unchanged() {
 		_fail "${1:-tree} not byte-identical to the snapshot:"
 		sed 's/^/    /' "$WORK/rdiff" | head -20 >&2
 	fi
+}
+
+# The journal names the pausing tool's process group only once the tool has
+# started: between the fork and that write mdprofile has nothing to record.
+kill_when_pausing() {
+	i=0
+	while ! grep -q "^svc $2 pausing " "$ROOT/run/mdprofile/journal" 2>/dev/null &&
+		[ $i -lt 200 ]; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	kill -KILL "$1"
+	wait "$1" 2>/dev/null || true
 }

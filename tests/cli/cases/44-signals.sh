@@ -41,14 +41,7 @@ done
 # it finish, sees the service paused and resumes it. (The kill waits for the
 # journal: between the fork and that write mdprofile knows nothing to record.)
 apply_bg
-i=0
-while ! grep -q '^svc synoindexd pausing ' "$ROOT/run/mdprofile/journal" 2>/dev/null &&
-	[ $i -lt 200 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+kill_when_pausing "$pid" synoindexd
 grep -q '^svc synoindexd pausing [1-9][0-9]*$' "$ROOT/run/mdprofile/journal" ||
 	_fail "the journal does not name the pausing tool: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run recover

@@ -103,24 +103,20 @@ expect_exit 0
 rm "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 expect_unchanged "apply own + revert"
 
-# Without its own timeout the 1 s default applies: the stop is killed, all rolled back.
-run --service-timeout 1 apply none
-expect_exit 3
-expect_stderr <<'EOF'
+# Without its own timeout the 1 s default applies: the stop is killed, all
+# rolled back. An entry's own timeout wins when it is the smaller one too.
+for how in "1 none" "10 short"; do
+	# shellcheck disable=SC2086 # two words: the timeout and the profile
+	set -- $how
+	run --service-timeout "$1" apply "$2"
+	expect_exit 3
+	expect_stderr <<'EOF'
 mdprofile: service synoindexd: 'synosystemctl stop-service-by-reason mdprofile synoindexd' timed out after 1 s, killed
 mdprofile: apply failed; every change was rolled back
 EOF
-rm "$ROOT/var/lib/fake-services/synoindexd.slow.started"
-expect_unchanged "apply none, rolled back"
-# An entry's own timeout wins when it is the smaller one too.
-run --service-timeout 10 apply short
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: service synoindexd: 'synosystemctl stop-service-by-reason mdprofile synoindexd' timed out after 1 s, killed
-mdprofile: apply failed; every change was rolled back
-EOF
-rm "$ROOT/var/lib/fake-services/synoindexd.slow.started"
-expect_unchanged "apply short, rolled back"
+	rm "$ROOT/var/lib/fake-services/synoindexd.slow.started"
+	expect_unchanged "apply $2 with --service-timeout $1, rolled back"
+done
 
 # SIGKILL while the slow stop runs: recover, run with 1 s timeouts, still
 # waits the entry's journaled 3 s for the stop tool, so it sees the service
@@ -128,14 +124,7 @@ expect_unchanged "apply short, rolled back"
 rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 (cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" -q apply own) >"$WORK/out" 2>"$WORK/err" &
 pid=$!
-i=0
-while ! grep -q '^svc synoindexd pausing ' "$ROOT/run/mdprofile/journal" 2>/dev/null &&
-	[ $i -lt 200 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+kill_when_pausing "$pid" synoindexd
 grep -q '^svc synoindexd pausing [1-9][0-9]* timeout 3$' "$ROOT/run/mdprofile/journal" ||
 	_fail "the journal does not carry the timeout: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run --service-timeout 1 --package-timeout 1 recover
