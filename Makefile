@@ -1,13 +1,9 @@
 # mdprofile: declarative, transactional tuning of Linux md RAID.
 #
-#   make              build ./mdprofile
-#   make check        every test (unit, CLI, schema, fuzz smoke, real-kernel VM lab)
-#   make check-fast   the same without the VM lab
-#   make valgrind     unit and CLI tests under valgrind memcheck (part of check-fast)
-#   make ansible-check the Ansible collection ansible/ against fixture roots (part of check-fast)
-#   make demo         the main job end to end on the built-in demo
-#   make deps         install the Debian packages the build and tests need (as root)
-#   make install PREFIX=/usr/local DESTDIR=
+# `make help` lists the targets: each is the line after a `## ` comment, which says what it
+# does (here and in tests/*/*.mk).  The tiers: `make test` after every edit, `make check`
+# (everything, the README's second command), `make fresh-check` (the README on a pristine
+# Debian 12).  make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -62,14 +58,16 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 	$(if $(STATIC_SEAM),$(SEAM_SRC:%.c=$(STATIC)/%.o))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
-.PHONY: all deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
+.PHONY: all help test fresh-check need-fuzz deps check check-fast unit cli cli-release schema fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
 	ship-check oldkernel-check need-check ansible-check dist-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
+## build ./mdprofile, the release binary (the default)
 all: mdprofile
 
+## install every Debian package the build and all tests need (as root, or via sudo)
 deps:
 	@sh tests/deps.sh
 
@@ -138,6 +136,7 @@ VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-
 	--log-file=$(CURDIR)/$(VG_LOG)/%p.log
 VG_REPORT := { grep -h '^==' $(VG_LOG)/*.log >&2; exit 1; }
 # Every unit test and the CLI tests that do not crash on purpose, under memcheck.
+## unit tests and the CLI cases that do not crash on purpose, under valgrind memcheck
 valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 	@rm -rf $(VG_LOG) && mkdir -p $(VG_LOG)
 	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%); do \
@@ -170,6 +169,7 @@ $(STATIC)/%.o: %.c | need-static
 $(STATIC)/mdprofile: $(STATIC_OBJ)
 	$(CC) -static -o $@ $^ -lcyaml -lyaml
 
+## build/static/mdprofile: the static x86_64 binary for a NAS
 static: $(STATIC)/mdprofile
 
 # ---- cross builds for ARM NAS boxes (make cross ARCH=aarch64|armhf) ---------
@@ -187,19 +187,24 @@ CROSS_DEB_armhf := armhf
 CROSS_OK = $(or $(CROSS_TRIPLET_$(ARCH)),$(error ARCH=$(ARCH): use one of $(CROSS_ARCHES)))
 CROSS_LIB = file:/usr/lib/$(CROSS_OK)/lib$(1).a:lib$(1)-dev:$(CROSS_DEB_$(ARCH))
 CROSS_MAKE = $(MAKE) --no-print-directory static CC=$(CROSS_OK)-gcc NEED_TARGET=cross-deps \
-	NEED_STATIC="cmd:$(CROSS_OK)-gcc:gcc-$(CROSS_OK) $(call CROSS_LIB,yaml) $(call CROSS_LIB,cyaml)"
+	NEED_STATIC="cmd:$(CROSS_OK)-gcc:gcc-$(CROSS_OK) \
+	file:/usr/$(CROSS_OK)/include/stdio.h:libc6-dev-$(CROSS_DEB_$(ARCH))-cross \
+	$(call CROSS_LIB,yaml) $(call CROSS_LIB,cyaml)"
 
+## build/ARCH/mdprofile: the static ARM binary (ARCH=aarch64 or armhf)
 cross:
 	@$(CROSS_MAKE) STATIC=build/$(ARCH)
 
 cross-test-bin:
 	@$(CROSS_MAKE) STATIC=build/$(ARCH)-test STATIC_SEAM=1
 
+## install only the cross compilers, ARM libraries and qemu-user
 cross-deps:
 	@sh tests/deps.sh --cross
 
 # The CLI suite on the cross binaries under qemu-user: every case on the seam build,
 # the release cases (the copied binary alone, the seam absent) on the shipped one.
+## the CLI suite on the ARM binaries under qemu-user (ARCH=aarch64 or armhf)
 cross-check: cross cross-test-bin
 	@echo "== CLI suite on build/$(ARCH)-test under $(CROSS_QEMU_$(ARCH))"
 	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)-test/mdprofile
@@ -215,6 +220,7 @@ build/oldkernel: tests/oldkernel/oldkernel.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
 
+## the CLI suite on the static build with Linux 3.10's system calls
 oldkernel-check: build/oldkernel
 	@$(MAKE) --no-print-directory static STATIC=build/x86_64-test STATIC_SEAM=1
 	@echo "== CLI suite on build/x86_64-test with Linux 3.10's system calls"
@@ -229,15 +235,18 @@ need-check:
 	@echo "need-check: a missing package stops the build, named"
 
 # Everything a release ships: the three static binaries, built and tested.
+## the three static NAS binaries built and tested, and the tarballs checked
 ship-check: cli-static oldkernel-check need-check
 	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
 	@$(MAKE) --no-print-directory dist-check
 
 # ---- tests -----------------------------------------------------------------
+## the cmocka unit tests (sanitizer build)
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; MDP_SRCDIR=$(CURDIR) $$t; done
 
+## the CLI cases on fixture roots (sanitizer build; release cases on ./mdprofile)
 cli: $(SANB)/mdprofile mdprofile
 	@sh tests/cli/run.sh $(SANB)/mdprofile
 	@sh tests/cli/services.sh $(SANB)/mdprofile
@@ -249,6 +258,7 @@ cli-release: mdprofile
 	@sh tests/cli/run.sh ./mdprofile $(CLI_RELEASE)
 
 # The schema against the profiles, then against the loader of the built binary.
+## the JSON Schema against the shipped profiles and the loader
 schema: mdprofile
 	@python3 tests/schema/check_schema.py
 	@python3 tests/schema/differential.py ./mdprofile
@@ -256,16 +266,33 @@ schema: mdprofile
 # The Ansible collection ansible/ (mdprofile.nas): its modules and role run by
 # ansible-playbook against fixture roots (tests/ansible/run.sh; the failures through the
 # seam build), then ansible-lint, ansible-doc and the offline ansible-test sanity tests.
+## the Ansible collection (ansible/) against fixture roots, then its linters
 ansible-check: mdprofile $(SANB)/mdprofile static
 	@sh tests/ansible/run.sh ./mdprofile $(SANB)/mdprofile $(STATIC)/mdprofile
 	@sh tests/ansible/lint.sh
 
+## everything in check but the VM lab
 check-fast: deps
 	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind man-lint \
 		install-check ship-check ansible-check
 
+## every test: unit, CLI, schema, fuzz smoke, valgrind, NAS builds, Ansible, VM lab
 check: check-fast
 	@$(MAKE) --no-print-directory vm-check
+
+## the edit loop: unit tests and CLI cases on the sanitizer build (a few minutes)
+test: deps
+	@$(MAKE) --no-print-directory unit cli
+
+## the README's two commands (make demo, make check) on a pristine Debian 12 root (as root)
+fresh-check:
+	@sh tools/fresh-check.sh
+
+## this list
+help:
+	@awk '/^## / { d = substr($$0, 4); next } \
+		d != "" && /^[a-z][a-z0-9_.-]*:/ { sub(/:.*/, ""); printf "  %-16s %s\n", $$0, d } \
+		{ d = "" }' $(MAKEFILE_LIST)
 
 -include tests/fuzz/fuzz.mk
 -include tests/vm/vm.mk
@@ -282,6 +309,7 @@ build/man/%: man/% VERSION
 man: $(MAN)
 
 # mandoc's own lint, warnings and worse; both pages must be clean.
+## mandoc's lint of both man pages
 man-lint: $(MAN)
 	@mandoc -Tlint -Wwarning $(MAN)
 	@echo "man: $(words $(MAN)) pages lint clean"
@@ -289,6 +317,7 @@ man-lint: $(MAN)
 INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DOCDIR) \
 	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile
 
+## install into DESTDIR/PREFIX (default /usr/local)
 install: mdprofile $(MAN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/schema \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
@@ -303,6 +332,7 @@ install: mdprofile $(MAN)
 	install -m 0644 completion/mdprofile.bash $(DESTDIR)$(BASHCOMPDIR)/mdprofile
 
 # Everything install put down, and the directories of mdprofile's own.
+## remove everything install put down
 uninstall:
 	rm -rf $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
@@ -334,6 +364,7 @@ DIST_STRIP_armv7 := arm-linux-gnueabihf-strip
 # A NAS has little room to spare: each stripped binary stays under 1.5 MiB.
 DIST_MAX_BYTES := 1572864
 
+## build/dist: one tarball per architecture with SHA256SUMS
 dist: $(MAN)
 	@$(MAKE) --no-print-directory static
 	@$(MAKE) --no-print-directory cross ARCH=aarch64
@@ -383,9 +414,11 @@ dist-check: dist
 	done; rm -rf check
 	@echo "dist-check: 3 tarballs, their files, sums and versions"
 
+## clang-format the C sources in place
 format:
 	clang-format -i src/*.c src/*.h cmd/*.c cmd/*.h tests/unit/*.c tests/seams/*.c
 
+## remove build/ and ./mdprofile
 clean:
 	rm -rf build mdprofile
 

@@ -3,12 +3,13 @@
 # Runs apt-get only when something is missing, so repeated calls are cheap.
 set -eu
 pkgs="gcc make pkg-config libyaml-dev libcyaml-dev libudev-dev libcmocka-dev clang \
-python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm busybox-static cpio \
+libclang-rt-14-dev python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm busybox-static cpio \
 util-linux time kmod xz-utils valgrind mandoc shellcheck ansible-core ansible-lint"
 # The ARM NAS builds (make cross, make cross-check): Debian's cross compilers, the
 # multiarch libyaml/libcyaml with their static libraries, and qemu-user to test them.
 # 'deps.sh --cross' installs only these (make cross-deps).
-cross="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libyaml-dev:arm64 libcyaml-dev:arm64 \
+cross="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-armhf-cross \
+libyaml-dev:arm64 libcyaml-dev:arm64 \
 libyaml-dev:armhf libcyaml-dev:armhf qemu-user-static"
 if [ "${1:-}" = --cross ]; then
 	pkgs=$cross

@@ -10,6 +10,7 @@ BENCH_RUNS ?= 30
 # CPU seconds per minute of status --watch (idle) and apply --until-idle (issue 10)
 BENCH_WATCH_SECONDS ?= 60
 
+## apply + revert against a plain shell script, as ratios (docs/PERFORMANCE.md)
 bench: mdprofile static
 	@python3 tests/bench/bench.py --bin ./mdprofile --runs $(BENCH_RUNS) --out build/bench
 	@python3 tests/bench/bench.py --bin $(STATIC)/mdprofile --runs $(BENCH_RUNS) \

@@ -12,16 +12,24 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,unde
 	-fno-sanitize-recover=all \
 	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
 
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h)
+# libFuzzer's runtime is in libclang-rt-14-dev, only a Recommends of clang: named before
+# the first compile when it is missing.
+FUZZ_RT = $(shell $(FUZZ_CC) -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-$(shell uname -m).a
+need-fuzz:
+	@sh tools/need.sh deps cmd:$(FUZZ_CC):clang file:$(FUZZ_RT):libclang-rt-14-dev
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h) | need-fuzz
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
 
+## run each fuzz target for FUZZ_SECONDS (default 60)
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
 		mkdir -p build/fuzz/corpus-$$n; \
 		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/corpus-$$n \
 			tests/fuzz/seeds/$$n; done
 
+## a bounded run of each fuzz target (part of make check)
 fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
 		echo "== $$n (smoke, $(FUZZ_SMOKE_RUNS) runs)"; \

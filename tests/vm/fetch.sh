@@ -58,75 +58,12 @@ cache_complete() {
 
 # ---- the private apt configuration ---------------------------------------------
 
-# The host's codename (bookworm on Debian 12): suites named after it are the ones the
-# lab renames to $suite.
-host_codename() {
-	# shellcheck disable=SC1091
-	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
-}
+# The host's Debian sources, renamed to $suite (tools/apt-sources.sh).
+# shellcheck source=tools/apt-sources.sh
+. "$here/../../tools/apt-sources.sh"
 
-# The host's binary Debian sources, one "URI SUITE COMPONENTS [SIGNED-BY]" a line, from
-# one-line .list files and deb822 .sources files.  Entries with Enabled: no, deb-src
-# only, or options other than signed-by (arch= is set below anyway) are read too; only
-# their URI, suites, components and keyring matter.
-host_sources() {
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk '
-			/^[ \t]*deb[ \t]/ {
-				sub(/^[ \t]*deb[ \t]+/, ""); key = ""
-				if ($0 ~ /^\[/) {
-					opts = substr($0, 2, index($0, "]") - 2); $0 = substr($0, index($0, "]") + 1)
-					n = split(opts, o, /[ \t]+/)
-					for (i = 1; i <= n; i++) if (o[i] ~ /^signed-by=/) key = substr(o[i], 11)
-				}
-				comps = ""; for (i = 3; i <= NF; i++) comps = comps " " $i
-				print $1, $2, substr(comps, 2) (key == "" ? "" : "|" key)
-			}' "$f"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '
-			function flush(   n, s, i, u, nu) {
-				if (types ~ /(^| )deb( |$)/ && enabled != "no" && uris != "" && suites != "") {
-					nu = split(uris, u, / +/); n = split(suites, s, / +/)
-					for (j = 1; j <= nu; j++) for (i = 1; i <= n; i++)
-						print u[j], s[i], comps (key == "" ? "" : "|" key)
-				}
-				types = uris = suites = comps = key = enabled = ""
-			}
-			/^[ \t]*#/ { next }
-			/^[ \t]*$/ { flush(); next }
-			{
-				f = tolower($1); v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/[ \t]+$/, "", v)
-				if (f == "types:") types = v
-				else if (f == "uris:") uris = v
-				else if (f == "suites:") suites = v
-				else if (f == "components:") comps = v
-				else if (f == "signed-by:") key = (v ~ /^\//) ? v : ""  # not an inline key block
-				else if (f == "enabled:") enabled = tolower(v)
-			}
-			END { flush() }' "$f"
-	done
-}
-
-# The private sources.list: every host source of the host's own release (suite
-# CODENAME, CODENAME-updates, CODENAME-security) with main, renamed to $suite.
 derive_sources() {
-	host=$(host_codename)
-	host_sources | awk -v host="$host" -v want="$suite" '
-		{
-			key = ""; if (index($0, "|")) { key = substr($0, index($0, "|") + 1); $0 = substr($0, 1, index($0, "|") - 1) }
-			uri = $1; s = $2; main = 0
-			for (i = 3; i <= NF; i++) if ($i == "main") main = 1
-			if (!main || host == "") next
-			if (s == host) rest = ""
-			else if (index(s, host "-") == 1) rest = substr(s, length(host) + 1)
-			else next
-			if (rest != "" && rest != "-updates" && rest != "-security") next
-			line = "deb [arch=amd64" (key == "" ? "" : " signed-by=" key) "] " uri " " want rest " main"
-			if (!seen[line]++) print line
-		}'
+	apt_sources_derive "$suite" arch=amd64
 }
 
 apt_opts() {
@@ -147,7 +84,7 @@ apt_update() {
 		derive_sources >"$a/sources.list.tmp"
 		if [ ! -s "$a/sources.list.tmp" ]; then
 			# Not a Debian host, or sources we cannot read: Debian's own mirror.
-			echo "vm-fetch: no Debian $(host_codename) sources found in /etc/apt; using deb.debian.org"
+			echo "vm-fetch: no Debian $(apt_sources_codename) sources found in /etc/apt; using deb.debian.org"
 			printf 'deb [arch=amd64] http://deb.debian.org/debian %s main\n' \
 				"$suite" "$suite-updates" >"$a/sources.list.tmp"
 			printf 'deb [arch=amd64] http://deb.debian.org/debian-security %s-security main\n' \

@@ -51,14 +51,17 @@ vm-initramfs: vm-fetch vm-static vm-dynamic
 		VM_CACHE=$(VM_DIR)/cache/$$k sh $(VM_DIR)/mkinitramfs.sh $(VM_OUT)/$$k/initramfs.gz \
 			$(if $(VM_NO_MDPROFILE),,$(VM_STATIC)/mdprofile $(VM_DYNAMIC)); done
 
+## the real-kernel lab on both kernels (VM_KERNEL=6.1 or 5.10 for one)
 vm-check: vm-initramfs
 	@$(VM_ENV) sh $(VM_DIR)/labs.sh $(VM_OUT) $(VM_KLIST)
 
+## boot the lab to a shell on the console
 vm-shell: vm-initramfs
 	@qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nographic -no-reboot \
 		-kernel $(VM_DIR)/cache/$(VM_K1)/vmlinuz -initrd $(VM_OUT)/$(VM_K1)/initramfs.gz \
 		-append "console=ttyS0 panic=-1 quiet no_timer_check mdp_mode=shell"
 
+## the main job on the built-in demo: a reshape before and after reshape-fast
 demo:
 	@sh tests/deps.sh
 	@$(MAKE) --no-print-directory vm-initramfs VM_KERNEL=$(VM_K1)
