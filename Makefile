@@ -422,4 +422,4 @@ format:
 clean:
 	rm -rf build mdprofile
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build -name fresh -prune -o -name '*.d' -type f -print 2>/dev/null)

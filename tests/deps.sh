@@ -34,6 +34,13 @@ for a in arm64 armhf; do
 	*:$a*) dpkg --print-foreign-architectures | grep -qx "$a" || $sudo dpkg --add-architecture "$a" ;;
 	esac
 done
-$sudo apt-get update -qq
+# apt and dpkg talk a lot: their output goes to a log, shown when they fail.
+log=${TMPDIR:-/tmp}/mdprofile-deps.log
 # shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing
+if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends \
+	-o Dpkg::Use-Pty=0 $missing; } >"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	echo "deps: apt-get failed (the whole output is in $log)" >&2
+	exit 1
+fi
+echo "deps: installed (apt-get's output: $log)"

@@ -12,17 +12,18 @@
 #   sh tools/fresh-check.sh [COMMAND...]     default: "make demo" "make check"
 #
 # Environment:
-#   FRESH_DIR   where the tree is built (default build/fresh; needs about 8 GB)
+#   FRESH_DIR   an empty or missing directory to build the tree in (default: a new one under
+#               /var/tmp; needs about 8 GB). Never inside build/: make clean would remove
+#               it with /dev bound inside.
 #   FRESH_KEEP  1: leave the tree (unmounted) for a look afterwards
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-work=${FRESH_DIR:-$src/build/fresh}
-root=$work/root
-log=$work/log
+work=${FRESH_DIR:-}
 suite=bookworm
 repo=/root/mdprofile
 child=
+root=
 
 say() { echo "fresh-check: $*"; }
 die() {
@@ -55,6 +56,7 @@ cleanup() {
 		kill -s $sig $pids 2>/dev/null
 		sleep 2
 	done
+	[ -n "$root" ] || exit "$rc"
 	for m in $(mounts_below); do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
 	done
@@ -123,9 +125,18 @@ short=$(git -C "$src" rev-parse --short HEAD)
 
 # shellcheck source=tools/apt-sources.sh
 . "$src/tools/apt-sources.sh"
-[ -n "$(mounts_below)" ] && die "$root still has mounts from an earlier run; unmount them first"
-rm -rf --one-file-system "$work"
-mkdir -p "$work"
+if [ -n "$work" ]; then
+	mkdir -p "$work"
+	[ -z "$(ls -A "$work")" ] || die "FRESH_DIR=$work is not empty"
+else
+	work=$(mktemp -d "${TMPDIR:-/var/tmp}/mdprofile-fresh.XXXXXX")
+fi
+work=$(cd "$work" && pwd -P)
+case $work/ in
+"$src"/build/*) die "FRESH_DIR=$work is inside build/, which make clean removes" ;;
+esac
+root=$work/root
+log=$work/log
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
