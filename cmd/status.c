@@ -269,7 +269,7 @@ void status_profile_text(const struct pstatus *ps)
 	if (ps->drift == 0)
 		puts("drift: none");
 	else if (ps->drift > 0)
-		printf("drift: %ld value%s changed since apply (see 'mdprofile drift')\n",
+		printf("drift: %ld value%s changed since apply (see 'mdprofile diff')\n",
 		       ps->drift, ps->drift == 1 ? "" : "s");
 }
 
