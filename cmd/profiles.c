@@ -230,11 +230,12 @@ static void show_text(const struct mdp_profile *p)
 {
 	char buf[512];
 
-	printf("name: %s\nfile: %s\n", p->name, p->path);
+	printf("name: %s\n", render_safe(p->name, buf, sizeof(buf)));
+	printf("file: %s\n", render_safe(p->path, buf, sizeof(buf)));
 	if (p->n_chain > 1) {
 		fputs("extends:", stdout);
 		for (size_t i = 1; i < p->n_chain; i++)
-			printf(" %s", p->chain[i]);
+			printf(" %s", render_safe(p->chain[i], buf, sizeof(buf)));
 		putchar('\n');
 	}
 	if (p->description)
@@ -366,7 +367,8 @@ static int show_yaml(struct cli *cli)
 	mdp_diags_free(&d);
 	if (err)
 		return err == -EINVAL ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
-	printf("# profile %s, pinned by 'mdprofile show --yaml' from %s\n", p->name,
+	printf("# profile %s, ", render_safe(p->name, safe, sizeof(safe)));
+	printf("pinned by 'mdprofile show --yaml' from %s\n",
 	       render_safe(p->path, safe, sizeof(safe)));
 	fwrite(text, 1, len, stdout);
 	free(text);
@@ -440,10 +442,10 @@ static int do_check(struct cli *cli)
 			json_kbool(&j, "valid", ok);
 			json_end(&j);
 		} else if (ok && cli_detail(cli)) {
-			printf("%s: ok  [%s]\n", cli->argv[i],
-			       render_safe(p.path, safe, sizeof(safe)));
+			printf("%s: ok  ", render_safe(cli->argv[i], safe, sizeof(safe)));
+			printf("[%s]\n", render_safe(p.path, safe, sizeof(safe)));
 		} else if (ok && cli_info(cli)) {
-			printf("%s: ok\n", cli->argv[i]);
+			printf("%s: ok\n", render_safe(cli->argv[i], safe, sizeof(safe)));
 		}
 		if (ok)
 			mdp_profile_free(&p);
