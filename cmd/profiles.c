@@ -127,7 +127,7 @@ static int add_found(struct found **all, size_t *n, char *name, const char *path
 /* Every profile name in the dirs, then the built-ins, first place first. */
 static int find_all(struct cli *cli, struct found **all, size_t *n_all)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], safe[PATH_MAX];
 	int err = 0;
 
 	for (size_t i = 0; i < cli->dirs.n; i++) {
@@ -136,6 +136,16 @@ static int find_all(struct cli *cli, struct found **all, size_t *n_all)
 		dir_profiles(cli->dirs.dirs[i], &names, &n);
 		for (size_t k = 0; k < n; k++) {
 			snprintf(path, sizeof(path), "%s/%s.yaml", cli->dirs.dirs[i], names[k]);
+			/* apply NAME could never find it; its name may be anything a shell expands.
+			 */
+			if (!mdp_ident_profile_name_ok(names[k])) {
+				cli_err(cli,
+					"warning: %s: not a profile name (letters, digits, . _ -, "
+					"at most 64): skipped",
+					render_safe(path, safe, sizeof(safe)));
+				free(names[k]);
+				continue;
+			}
 			if (!err)
 				err = add_found(all, n_all, names[k], path, cli->dir_source[i]);
 			else
