@@ -63,6 +63,34 @@ assert "profile=\"fast\ufffd[31m\\n\ufffdx\"" in t, t
 ' "$WORK/out" 2>"$WORK/py" || _fail "status --format prometheus: $(cat "$WORK/py")"
 raw_free
 
+# status --watch (not a tty: a line per array), stopped once it has shown them all.
+(
+	cd "$SRC" || exit
+	${MDP_WRAP:-} "$MDP" --root "$ROOT" status --watch --interval 1 >"$WORK/bg.out" 2>"$WORK/bg.err" &
+	echo $! >"$WORK/bg.pid"
+	wait $! || true
+) 2>/dev/null &
+BGSH=$!
+i=0
+until [ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge 4 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { _fail "status --watch printed no 4 lines"; break; }
+	sleep 0.1
+done
+kill -TERM "$(cat "$WORK/bg.pid")"
+wait $BGSH || true
+LAST="status --watch --interval 1"
+sed -e 's/^20[0-9-]*T[0-9:]*Z /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
+	"$WORK/bg.out" >"$WORK/out"
+cp "$WORK/bg.err" "$WORK/err"
+raw_free
+expect_stdout <<'EOF'
+TIME md0 clean, idle\x0ax\x1b[1m 0.0%, 0 KiB/s
+TIME md1 clean, idle
+TIME md2 clean\x1b]0;pwned\x07\x1b[2J, idle
+TIME md3 active, reshape 25.1%, 4687 KiB/s, about ETA left
+EOF
+
 run diff
 expect_exit 0
 raw_free
