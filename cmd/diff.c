@@ -34,7 +34,8 @@ static int diff_profile(struct cli *cli, const char *arg)
 		cli_json_begin(cli, &j);
 		render_diff_json(&j, p.name, &pl, &cli->tx.rep);
 	} else if (cli_info(cli)) {
-		printf("profile %s (%s)\n", p.name, render_safe(p.path, safe, sizeof(safe)));
+		printf("profile %s (", render_safe(p.name, safe, sizeof(safe)));
+		printf("%s)\n", render_safe(p.path, safe, sizeof(safe)));
 		render_plan_text(&pl, &s, cli_detail(cli));
 		render_plan_mem(&pl);
 		render_services_preview(&cli->tx.rep);
@@ -56,13 +57,17 @@ static void drift_print(struct cli *cli, const char *profile, const struct mdp_p
 {
 	size_t n = mdp_plan_pending(pl);
 	struct json j;
+	char safe[160];
 
 	if (cli->json) {
 		cli_json_begin(cli, &j);
 		render_diff_json(&j, profile, pl, NULL);
-	} else if (!cli_info(cli)) {
 		return;
-	} else if (n || cli_detail(cli)) {
+	}
+	if (!cli_info(cli))
+		return;
+	profile = render_safe(profile, safe, sizeof(safe));
+	if (n || cli_detail(cli)) {
 		printf("drift from active profile %s (live -> applied)\n", profile);
 		render_plan_text(pl, s, cli_detail(cli));
 		if (n)

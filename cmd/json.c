@@ -3,6 +3,8 @@
 
 #include <inttypes.h>
 
+#include "text.h"
+
 void json_init(struct json *j, FILE *f)
 {
 	j->f = f;
@@ -53,21 +55,27 @@ void json_end(struct json *j)
 		fputc('\n', j->f);
 }
 
+/* Escaped; a byte that is not UTF-8 becomes U+FFFD, as everywhere (text.h). */
 static void put_string(FILE *f, const char *s)
 {
+	uint32_t cp;
+	size_t k;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+	for (; *s; s += k ? k : 1) {
+		k = mdp_utf8_next(s, &cp);
+		if (!k)
+			fputs("\\ufffd", f);
+		else if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", (int)cp);
+		else if (cp == '\n')
 			fputs("\\n", f);
-		else if (c == '\t')
+		else if (cp == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
+		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+			fprintf(f, "\\u%04x", (unsigned)cp);
 		else
-			fputc(c, f);
+			fwrite(s, 1, k, f);
 	}
 	fputc('"', f);
 }

@@ -715,12 +715,39 @@ static int run(struct cli *cli, struct args *a)
 	return rc;
 }
 
+/*
+ * mdprofile __options [COMMAND|--all]: the options COMMAND takes (without one:
+ * those every command takes; --all: every option), one a line, "=" after
+ * those that take a value. For the bash completion, so it offers what this
+ * binary accepts; not in help.
+ */
+static int print_options(int argc, char **argv)
+{
+	bool all = argc > 2 && !strcmp(argv[2], "--all");
+	const struct cmd *c = argc > 2 && !all ? find_cmd(argv[2]) : NULL;
+
+	if (argc > 3 || (argc > 2 && !c && !all))
+		return MDP_EXIT_USAGE;
+	for (const struct option *o = long_opts; o->name; o++) {
+		unsigned bit = opt_bit(o->val);
+		const char *eq = o->has_arg == required_argument ? "=" : "";
+		if (bit && !all && !(c && (c->opts & bit)))
+			continue;
+		printf("--%s%s\n", o->name, eq);
+		if (o->val > 0 && o->val < 256)
+			printf("-%c%s\n", o->val, eq);
+	}
+	return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = {.lock = {-1}, .boot_wait = 120, .boot_recheck = 120};
 	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
 	int rc;
 
+	if (argc > 1 && !strcmp(argv[1], "__options"))
+		return print_options(argc, argv);
 	if ((rc = parse_args(&cli, argc, argv, &a))) {
 		if (rc == MDP_EXIT_USAGE && !cli.n_errors)
 			usage_all(stderr);

@@ -127,7 +127,7 @@ static int add_found(struct found **all, size_t *n, char *name, const char *path
 /* Every profile name in the dirs, then the built-ins, first place first. */
 static int find_all(struct cli *cli, struct found **all, size_t *n_all)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], safe[PATH_MAX];
 	int err = 0;
 
 	for (size_t i = 0; i < cli->dirs.n; i++) {
@@ -136,6 +136,16 @@ static int find_all(struct cli *cli, struct found **all, size_t *n_all)
 		dir_profiles(cli->dirs.dirs[i], &names, &n);
 		for (size_t k = 0; k < n; k++) {
 			snprintf(path, sizeof(path), "%s/%s.yaml", cli->dirs.dirs[i], names[k]);
+			/* apply NAME could never find it; its name may be anything a shell expands.
+			 */
+			if (!mdp_ident_profile_name_ok(names[k])) {
+				cli_err(cli,
+					"warning: %s: not a profile name (letters, digits, . _ -, "
+					"at most 64): skipped",
+					render_safe(path, safe, sizeof(safe)));
+				free(names[k]);
+				continue;
+			}
 			if (!err)
 				err = add_found(all, n_all, names[k], path, cli->dir_source[i]);
 			else
@@ -230,11 +240,12 @@ static void show_text(const struct mdp_profile *p)
 {
 	char buf[512];
 
-	printf("name: %s\nfile: %s\n", p->name, p->path);
+	printf("name: %s\n", render_safe(p->name, buf, sizeof(buf)));
+	printf("file: %s\n", render_safe(p->path, buf, sizeof(buf)));
 	if (p->n_chain > 1) {
 		fputs("extends:", stdout);
 		for (size_t i = 1; i < p->n_chain; i++)
-			printf(" %s", p->chain[i]);
+			printf(" %s", render_safe(p->chain[i], buf, sizeof(buf)));
 		putchar('\n');
 	}
 	if (p->description)
@@ -366,7 +377,8 @@ static int show_yaml(struct cli *cli)
 	mdp_diags_free(&d);
 	if (err)
 		return err == -EINVAL ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
-	printf("# profile %s, pinned by 'mdprofile show --yaml' from %s\n", p->name,
+	printf("# profile %s, ", render_safe(p->name, safe, sizeof(safe)));
+	printf("pinned by 'mdprofile show --yaml' from %s\n",
 	       render_safe(p->path, safe, sizeof(safe)));
 	fwrite(text, 1, len, stdout);
 	free(text);
@@ -440,10 +452,10 @@ static int do_check(struct cli *cli)
 			json_kbool(&j, "valid", ok);
 			json_end(&j);
 		} else if (ok && cli_detail(cli)) {
-			printf("%s: ok  [%s]\n", cli->argv[i],
-			       render_safe(p.path, safe, sizeof(safe)));
+			printf("%s: ok  ", render_safe(cli->argv[i], safe, sizeof(safe)));
+			printf("[%s]\n", render_safe(p.path, safe, sizeof(safe)));
 		} else if (ok && cli_info(cli)) {
-			printf("%s: ok\n", cli->argv[i]);
+			printf("%s: ok\n", render_safe(cli->argv[i], safe, sizeof(safe)));
 		}
 		if (ok)
 			mdp_profile_free(&p);

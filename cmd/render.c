@@ -1,6 +1,8 @@
 /* render: plans, reports and settings as text and JSON (render.h). */
 #include "render.h"
 
+#include "text.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,17 +11,7 @@
 
 const char *render_safe(const char *s, char *buf, size_t len)
 {
-	size_t n = 0;
-
-	for (; *s && n + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			n += (size_t)snprintf(buf + n, len - n, "\\x%02x", c);
-		else
-			buf[n++] = (char)c;
-	}
-	buf[n] = '\0';
-	return buf;
+	return mdp_text_safe(buf, len, s);
 }
 
 /* ---- settings ---------------------------------------------------------------- */
@@ -317,26 +309,26 @@ static void rebooted_services(const struct mdp_txn_report *rep, char *buf, size_
 static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_note *n, char *buf,
 		      size_t len)
 {
-	char names[512];
+	char names[512], prof[160];
+	const char *profile = render_safe(n->profile, prof, sizeof(prof));
 
 	switch (n->kind) {
 	case MDP_TXN_NOTE_NOTHING_ACTIVE:
 		snprintf(buf, len, "no profile is active; nothing to revert");
 		break;
 	case MDP_TXN_NOTE_REVERTING:
-		snprintf(buf, len, "reverting profile %s", n->profile);
+		snprintf(buf, len, "reverting profile %s", profile);
 		break;
 	case MDP_TXN_NOTE_INTERRUPTED_APPLY:
 	case MDP_TXN_NOTE_INTERRUPTED_REVERT:
 		snprintf(buf, len, "found an interrupted %s of profile %s: restoring the baseline",
-			 n->kind == MDP_TXN_NOTE_INTERRUPTED_APPLY ? "apply" : "revert",
-			 n->profile);
+			 n->kind == MDP_TXN_NOTE_INTERRUPTED_APPLY ? "apply" : "revert", profile);
 		break;
 	case MDP_TXN_NOTE_WATCH_GONE:
 		snprintf(buf, len,
 			 "apply --until-idle of profile %s ended without reverting (killed?): "
 			 "restoring the baseline",
-			 n->profile);
+			 profile);
 		break;
 	case MDP_TXN_NOTE_GONE:
 		snprintf(buf, len,
@@ -354,7 +346,7 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 		snprintf(buf, len,
 			 "cleared a journal from an earlier boot (profile %s): the reboot already "
 			 "reset the kernel values%s%s%s",
-			 n->profile, names[0] ? "\nservices it paused (" : "", names,
+			 profile, names[0] ? "\nservices it paused (" : "", names,
 			 names[0] ? ") came back with the boot; nothing to resume" : "");
 		break;
 	}

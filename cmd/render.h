@@ -13,7 +13,8 @@
 #include "cli.h"
 #include "json.h"
 
-/* Text from files (descriptions, names) made safe for a terminal: control characters escaped. */
+/* Outside text (descriptions, names, sysfs values) for a terminal: mdp_text_safe's rule (text.h).
+ */
 const char *render_safe(const char *s, char *buf, size_t len);
 /* A profile setting: the registry's display, or "auto" / "system". */
 void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, size_t len);

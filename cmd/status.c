@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "drift.h"
 #include "json.h"
+#include "render.h"
 #include "status.h"
 
 /* The helpers status.h declares. */
@@ -110,18 +111,20 @@ static void disks_text(int now, int was, char *buf, size_t len)
 
 static void op_text(const struct mdp_array *a)
 {
-	char eta[32], keta[32];
+	char eta[32], keta[32], act[64];
 	const char *st = status_op_state(a);
+
+	render_safe(a->sync_action, act, sizeof(act));
 
 	if (!status_busy(a)) {
 		puts(" idle");
 		return;
 	}
 	if (strcmp(st, "running")) {
-		printf(" %s %s%s\n", a->sync_action, st, queued_why(st));
+		printf(" %s %s%s\n", act, st, queued_why(st));
 		return;
 	}
-	printf(" %s", a->sync_action);
+	printf(" %s", act);
 	if (a->has_progress && a->sync_total)
 		printf(" %u.%u%%", a->permille / 10, a->permille % 10);
 	if (a->sync_speed)
@@ -148,6 +151,7 @@ static void members_text(const struct mdp_system *s, const struct mdp_array *a)
 	if (!any)
 		return;
 	const char *sep = " ";
+	char name[64];
 
 	printf("       members:");
 	if (missing > 0 && a->raid_disks) {
@@ -157,9 +161,9 @@ static void members_text(const struct mdp_system *s, const struct mdp_array *a)
 	for (size_t i = 0; i < a->n_members; i++) {
 		const struct mdp_member *m = &a->members[i];
 		if (member_flag(s, a, m, MDP_MS_FAULTY, "faulty"))
-			printf("%s%s failed", sep, m->name);
+			printf("%s%s failed", sep, render_safe(m->name, name, sizeof(name)));
 		else if (member_flag(s, a, m, MDP_MS_SPARE, "spare"))
-			printf("%s%s spare", sep, m->name);
+			printf("%s%s spare", sep, render_safe(m->name, name, sizeof(name)));
 		else
 			continue;
 		sep = "; ";
@@ -191,18 +195,21 @@ static void tuning_text(const struct mdp_array *a)
 
 static void array_text(const struct mdp_system *s, const struct mdp_array *a, bool verbose)
 {
-	char disks[48], state[48];
+	char disks[48], state[96], name[64], level[64], st[64], uuid[128], src[64];
 	int missing = status_missing_disks(s, a);
 
 	disks_text(a->raid_disks, a->prev_raid_disks, disks, sizeof(disks));
-	snprintf(state, sizeof(state), "%s%s", a->array_state[0] ? a->array_state : "-",
+	snprintf(state, sizeof(state), "%s%s",
+		 a->array_state[0] ? render_safe(a->array_state, st, sizeof(st)) : "-",
 		 missing > 0 ? ", degraded" : "");
-	printf("%-6s %-7s %-15s  %-16s", a->name, a->level_name, disks, state);
+	printf("%-6s %-7s %-15s  %-16s", render_safe(a->name, name, sizeof(name)),
+	       render_safe(a->level_name, level, sizeof(level)), disks, state);
 	op_text(a);
 	members_text(s, a);
 	tuning_text(a);
 	if (verbose && a->uuid[0])
-		printf("       uuid %s (from %s)\n", a->uuid, a->uuid_source);
+		printf("       uuid %s (from %s)\n", render_safe(a->uuid, uuid, sizeof(uuid)),
+		       render_safe(a->uuid_source, src, sizeof(src)));
 	else if (verbose)
 		puts("       uuid unknown");
 }
@@ -210,19 +217,22 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 /* An array /proc/mdstat lists and /sys/block does not (a container, a restricted /sys). */
 static void mdstat_only_text(const struct mdp_mdstat_array *ms)
 {
-	char disks[48], state[48];
+	char disks[48], state[48], name[64], level[64], st[64], ro[64], op[64], op_st[64];
 
 	if (ms->raid_disks)
 		disks_text(ms->raid_disks, 0, disks, sizeof(disks));
 	else
 		snprintf(disks, sizeof(disks), "%zu members", ms->n_members_all);
-	snprintf(state, sizeof(state), "%s%s%s", ms->state, ms->ro[0] ? ", " : "", ms->ro);
-	printf("%-6s %-7s %-15s  %-16s", ms->name, ms->level[0] ? ms->level : "-", disks, state);
+	render_safe(ms->op, op, sizeof(op));
+	snprintf(state, sizeof(state), "%s%s%s", render_safe(ms->state, st, sizeof(st)),
+		 ms->ro[0] ? ", " : "", render_safe(ms->ro, ro, sizeof(ro)));
+	printf("%-6s %-7s %-15s  %-16s", render_safe(ms->name, name, sizeof(name)),
+	       ms->level[0] ? render_safe(ms->level, level, sizeof(level)) : "-", disks, state);
 	if (ms->op[0] && ms->op_state[0])
-		printf(" %s %s\n", ms->op, ms->op_state);
+		printf(" %s %s\n", op, render_safe(ms->op_state, op_st, sizeof(op_st)));
 	else if (ms->op[0])
-		printf(" %s %u.%u%%, %" PRIu64 " KiB/s\n", ms->op, ms->permille / 10,
-		       ms->permille % 10, ms->speed_kib);
+		printf(" %s %u.%u%%, %" PRIu64 " KiB/s\n", op, ms->permille / 10, ms->permille % 10,
+		       ms->speed_kib);
 	else
 		puts(" idle");
 	printf("       from /proc/mdstat only: sysfs has no md array by that name%s\n",
@@ -232,18 +242,20 @@ static void mdstat_only_text(const struct mdp_mdstat_array *ms)
 static void paused_text(const struct pstatus *ps, const char *head)
 {
 	size_t n = 0;
+	char name[128];
 
 	if (!ps->n_paused)
 		return;
 	for (size_t i = 0; i < ps->j.n_svc; i++)
 		if (ps->j.svc[i].paused)
-			printf("%s%s", n++ ? ", " : head, ps->j.svc[i].name);
+			printf("%s%s", n++ ? ", " : head,
+			       render_safe(ps->j.svc[i].name, name, sizeof(name)));
 	putchar('\n');
 }
 
 void status_profile_text(const struct pstatus *ps)
 {
-	char when[64] = "";
+	char when[64] = "", name[160];
 	struct tm tm;
 	time_t t = (time_t)ps->since;
 
@@ -253,24 +265,25 @@ void status_profile_text(const struct pstatus *ps)
 	}
 	if (ps->stale) {
 		printf("\nprofile %s was applied before the last reboot: its values are gone\n",
-		       ps->j.profile);
+		       render_safe(ps->j.profile, name, sizeof(name)));
 		paused_text(ps, "paused before the reboot (run 'mdprofile recover'): ");
 		return;
 	}
 	if (ps->j.state != MDP_J_ACTIVE) {
-		printf("\nprofile %s: a transaction was interrupted\n", ps->j.profile);
+		printf("\nprofile %s: a transaction was interrupted\n",
+		       render_safe(ps->j.profile, name, sizeof(name)));
 		return;
 	}
 	if (ps->since && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
-	printf("\nactive profile: %s%s%s\n", ps->j.profile, when,
+	printf("\nactive profile: %s%s%s\n", render_safe(ps->j.profile, name, sizeof(name)), when,
 	       ps->j.until_idle ? ", until md is idle (apply --until-idle reverts it then)" : "");
 	paused_text(ps, "paused services: ");
 	if (ps->drift == 0)
 		puts("drift: none");
 	else if (ps->drift > 0)
-		printf("drift: %ld value%s changed since apply (see 'mdprofile drift')\n",
-		       ps->drift, ps->drift == 1 ? "" : "s");
+		printf("drift: %ld value%s changed since apply (see 'mdprofile diff')\n", ps->drift,
+		       ps->drift == 1 ? "" : "s");
 }
 
 static void status_text(const struct mdp_system *s, const struct pstatus *ps, bool verbose)

@@ -9,28 +9,37 @@
 #include "commands.h"
 #include "drift.h"
 #include "status.h"
+#include "text.h"
 #include "watch.h"
 
 /*
  * The node_exporter textfile-collector format: HELP and TYPE once per
- * metric, then samples; label values are names that follow ident's rules,
- * escaped anyway. Units in the names, base units where Prometheus has one.
+ * metric, then samples; label values (names, sysfs values, the journal's
+ * profile name) escaped, always valid UTF-8 (text.h). Units in the names,
+ * base units where Prometheus has one.
  */
 static void prom_head(const char *name, const char *help)
 {
 	printf("# HELP mdprofile_%s %s\n# TYPE mdprofile_%s gauge\n", name, help, name);
 }
 
+/* A label value: \\, \" and \n escaped; other controls and bytes that are not UTF-8 U+FFFD. */
 static void prom_label(const char *k, const char *v, bool first)
 {
+	uint32_t cp;
+	size_t n;
+
 	printf("%s%s=\"", first ? "{" : ",", k);
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			putchar('\\');
-		if (*v == '\n')
+	for (; *v; v += n ? n : 1) {
+		n = mdp_utf8_next(v, &cp);
+		if (n && (cp == '\\' || cp == '"'))
+			printf("\\%c", (int)cp);
+		else if (n && cp == '\n')
 			fputs("\\n", stdout);
+		else if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+			fputs("\xef\xbf\xbd", stdout);
 		else
-			putchar(*v);
+			fwrite(v, 1, n, stdout);
 	}
 	putchar('"');
 }

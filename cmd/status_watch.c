@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "render.h"
 #include "status.h"
 #include "watch.h"
 
@@ -105,7 +106,7 @@ static bool watch_note(struct watcher *w, const struct mdp_system *s, const stru
 /* Not a tty: one timestamped line per array whose state or percent changed. */
 static void watch_lines(struct watcher *w, const struct mdp_system *s)
 {
-	char stamp[32], line[256];
+	char stamp[32], line[256], safe[512];
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -115,14 +116,14 @@ static void watch_lines(struct watcher *w, const struct mdp_system *s)
 		if (!watch_note(w, s, &s->arrays[i]))
 			continue;
 		watch_line(s, &s->arrays[i], seen_of(w, s->arrays[i].name), line, sizeof(line));
-		printf("%s %s\n", stamp, line);
+		printf("%s %s\n", stamp, render_safe(line, safe, sizeof(safe)));
 	}
 }
 
 /* A tty: the whole status again, with a bar under each running operation. */
 static void watch_screen(struct watcher *w, const struct mdp_system *s, const struct pstatus *ps)
 {
-	char stamp[32], line[256];
+	char stamp[32], line[256], safe[512];
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -136,7 +137,7 @@ static void watch_screen(struct watcher *w, const struct mdp_system *s, const st
 		int fill = (int)(a->permille * 40 / 1000);
 		watch_note(w, s, a);
 		watch_line(s, a, seen_of(w, a->name), line, sizeof(line));
-		puts(line);
+		puts(render_safe(line, safe, sizeof(safe)));
 		if (status_busy(a) && !strcmp(status_op_state(a), "running"))
 			printf("    [%.*s>%.*s]\n", fill,
 			       "========================================", 39 - fill,

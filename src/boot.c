@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "pin.h"
+#include "text.h"
 
 /*
  * DSM, as boot persistence assumes it. Nothing here was checked on a
@@ -108,14 +109,10 @@ static bool comment_safe(const char *s)
 static void refuse(struct mdp_diags *d, const char *what, const char *value, const char *rule)
 {
 	char shown[96];
-	size_t i;
 
-	/* The value may hold the newline it is refused for: show it escaped-free. */
-	for (i = 0; value[i] && i + 1 < sizeof(shown); i++)
-		shown[i] = iscntrl((unsigned char)value[i]) ? '?' : value[i];
-	shown[i] = '\0';
-	mdp_diags_add(d, NULL, 0, 0, "cannot put %s '%s%s' into a boot script: %s", what, shown,
-		      value[i] ? "..." : "", rule);
+	/* The value may hold the newline it is refused for: shown by the one rule (text.h). */
+	mdp_diags_add(d, NULL, 0, 0, "cannot put %s '%s' into a boot script: %s", what,
+		      mdp_text_safe(shown, sizeof(shown), value), rule);
 }
 
 static const char code_rule[] = "only letters, digits and / . _ - + @ : , = are allowed";

@@ -2,6 +2,7 @@
  * diag: a growable list of positioned messages (see diag.h).
  */
 #include "diag.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -24,11 +25,21 @@ void mdp_diags_free(struct mdp_diags *d)
 	mdp_diags_init(d);
 }
 
+/* Messages quote file names, sysfs values and tools' output: one rule makes them safe (text.h). */
+static char *safe_dup(const char *s)
+{
+	size_t len = 4 * strlen(s) + 8;
+	char *b = malloc(len);
+
+	return b ? (char *)mdp_text_safe(b, len, s) : NULL;
+}
+
 int mdp_diags_add(struct mdp_diags *d, const char *file, unsigned line, unsigned col,
 		  const char *fmt, ...)
 {
 	struct mdp_diag g = {.line = line, .col = col};
 	va_list ap;
+	char *raw;
 	int n;
 
 	if (d->n == d->cap) {
@@ -40,11 +51,15 @@ int mdp_diags_add(struct mdp_diags *d, const char *file, unsigned line, unsigned
 		d->cap = cap;
 	}
 	va_start(ap, fmt);
-	n = vasprintf(&g.msg, fmt, ap);
+	n = vasprintf(&raw, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	if (file && !(g.file = strdup(file))) {
+	g.msg = safe_dup(raw);
+	free(raw);
+	if (!g.msg)
+		return -ENOMEM;
+	if (file && !(g.file = safe_dup(file))) {
 		free(g.msg);
 		return -ENOMEM;
 	}

@@ -157,26 +157,6 @@ bool mdp_lctx_full(const struct mdp_lctx *c)
 	return c->nerr > MDP_PROFILE_MAX_ERRORS;
 }
 
-/*
- * Quote user text in a message: one printable ASCII line, cut short, so a
- * hostile profile cannot spoof output or flood the terminal.
- */
-const char *mdp_show(char *buf, size_t len, const char *s)
-{
-	size_t i = 0, max = len - 1;
-
-	if (max > 4 + 3)
-		max -= 3; /* room for "..." */
-	for (; i < max && s[i]; i++)
-		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	if (s[i] && len > 4 + 3) {
-		memcpy(buf + i, "...", 3);
-		i += 3;
-	}
-	buf[i] = '\0';
-	return buf;
-}
-
 /* ---- pass 2: values ---------------------------------------------------------- */
 
 struct build {
@@ -255,7 +235,7 @@ static bool not_text(struct build *b, const struct mdp_node *n, const char *what
 	if (!type)
 		return false;
 	err_node(b, n, "%s '%s' is %s in yaml%s, not text: quote it", what,
-		 mdp_show(shown, sizeof(shown), n->text), type, only_in(v));
+		 mdp_text_safe(shown, sizeof(shown), n->text), type, only_in(v));
 	return true;
 }
 
@@ -280,8 +260,8 @@ static bool leading_zeros(struct build *b, const struct mdp_node *n, const char 
 
 	if (rest == n->text)
 		return false;
-	mdp_show(shown, sizeof(shown), n->text);
-	mdp_show(hint, sizeof(hint), rest);
+	mdp_text_safe(shown, sizeof(shown), n->text);
+	mdp_text_safe(hint, sizeof(hint), rest);
 	if (yaml_number)
 		err_node(b, n, "%s '%s': leading zeros are ambiguous (octal in yaml 1.1); write %s",
 			 what, shown, hint);
@@ -308,7 +288,7 @@ static bool other_notation(struct build *b, const struct mdp_node *n, const stru
 
 	if (!n->plain || mdp_all_digits(n->text) || !type || strcmp(type, "a number"))
 		return false;
-	mdp_show(shown, sizeof(shown), n->text);
+	mdp_text_safe(shown, sizeof(shown), n->text);
 	if (mdp_yaml_int_value(n->text, &num))
 		err_node(b, n, "%s '%s' is not a plain decimal number: write %" PRIu64, ti->key,
 			 shown, num);
@@ -332,7 +312,7 @@ static int parse_uint(struct build *b, const struct num_rule *ti, const struct m
 	char shown[72];
 	uint64_t v;
 
-	mdp_show(shown, sizeof(shown), s);
+	mdp_text_safe(shown, sizeof(shown), s);
 	if (*s == '-') {
 		err_node(b, n, "%s '%s' is negative: expected %" PRIu64 "..%" PRIu64 "%s", ti->key,
 			 shown, ti->min, ti->max, extra);
@@ -386,7 +366,7 @@ static void parse_size(struct build *b, enum mdp_tunable t, const struct mdp_nod
 	char shown[72];
 	uint64_t kib;
 
-	mdp_show(shown, sizeof(shown), n->text);
+	mdp_text_safe(shown, sizeof(shown), n->text);
 	if (mdp_parse_size_kib(n->text, &kib, &why)) {
 		err_node(b, n, "%s '%s' %s", ti->key, shown, why);
 	} else if (leading_zeros(b, n, ti->key, false)) {
@@ -473,7 +453,7 @@ static void budget_percent(struct build *b, const struct mdp_node *n, struct mdp
 	char shown[72];
 	uint64_t v;
 
-	mdp_show(shown, sizeof(shown), s);
+	mdp_text_safe(shown, sizeof(shown), s);
 	if (len > 4 || mdp_num_lead(s, len - 1, &v, &end) || end != s + len - 1) {
 		err_node(b, n, "%s '%s' is not a whole percentage: expected 1%%..90%%", key, shown);
 	} else if (leading_zeros(b, n, key, false)) {
@@ -494,7 +474,7 @@ static void parse_budget(struct build *b, const struct mdp_node *n)
 	char shown[72];
 	uint64_t kib;
 
-	mdp_show(shown, sizeof(shown), s);
+	mdp_text_safe(shown, sizeof(shown), s);
 	if (len && s[len - 1] == '%') {
 		budget_percent(b, n, &bud);
 	} else if (mdp_all_digits(s)) {
@@ -532,7 +512,7 @@ static char **match_strings(struct build *b, const struct mdp_node *l, bool uuid
 	}
 	for (size_t i = 0; l && i < l->n; i++) {
 		const struct mdp_node *e = &l->kids[i];
-		mdp_show(shown, sizeof(shown), e->text);
+		mdp_text_safe(shown, sizeof(shown), e->text);
 		if (uuid && mdp_ident_uuid_norm(e->text, norm))
 			err_node(b, e,
 				 "invalid uuid '%s': expected 32 hex digits, as mdadm prints "
@@ -568,7 +548,7 @@ static void parse_levels(struct build *b, const struct mdp_node *l, struct mdp_m
 			err_node(b, e,
 				 "unknown raid level '%s': expected linear, raid0, raid1, raid4, "
 				 "raid5, raid6 or raid10",
-				 mdp_show(shown, sizeof(shown), e->text));
+				 mdp_text_safe(shown, sizeof(shown), e->text));
 	}
 }
 
@@ -629,7 +609,7 @@ static void parse_optional(struct build *b, const struct mdp_node *n, bool *v)
 	char shown[72];
 	unsigned vers;
 
-	mdp_show(shown, sizeof(shown), n->text);
+	mdp_text_safe(shown, sizeof(shown), n->text);
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		if (strcmp(n->text, words[i]))
 			continue;
@@ -684,7 +664,7 @@ static unsigned parse_only_on(struct build *b, const struct mdp_node *l)
 		const struct mdp_node *e = &l->kids[i];
 		if (!(bit = mdp_platform_bit(e->text)))
 			err_node(b, e, "%s '%s' is not a platform: expected dsm6, dsm7 or systemd",
-				 mdp_node_key(l), mdp_show(shown, sizeof(shown), e->text));
+				 mdp_node_key(l), mdp_text_safe(shown, sizeof(shown), e->text));
 		else if (!not_text(b, e, mdp_node_key(l)))
 			bits |= bit;
 	}
@@ -713,7 +693,7 @@ static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
 	s->pos = pos_of(b, nn);
 	if (why)
 		err_node(b, nn, "invalid service name '%s': %s",
-			 mdp_show(shown, sizeof(shown), nn->text), why);
+			 mdp_text_safe(shown, sizeof(shown), nn->text), why);
 	else
 		bad = not_text(b, nn, "service name");
 	for (size_t j = 0; !bad && j < i; j++)
@@ -748,7 +728,7 @@ static void parse_extends(struct build *b, const struct mdp_node *n, struct mdp_
 
 	if (!mdp_ident_profile_name_ok(n->text)) {
 		err_node(b, n, "%s '%s' is not a profile name: use a name like 'balanced'",
-			 mdp_node_key(n), mdp_show(shown, sizeof(shown), n->text));
+			 mdp_node_key(n), mdp_text_safe(shown, sizeof(shown), n->text));
 		return;
 	}
 	if (not_text(b, n, mdp_node_key(n)))

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "profile.h"
+#include "text.h"
 
 /* Loading context for one file: where its diags go, how many, OOM seen. */
 struct mdp_lctx {
@@ -31,8 +32,7 @@ void mdp_lctx_err(struct mdp_lctx *c, unsigned line, unsigned col, const char *f
 /* The file has passed MDP_PROFILE_MAX_ERRORS: stop looking for more. */
 bool mdp_lctx_full(const struct mdp_lctx *c);
 
-/* User text made safe to quote in a one-line message (printable, cut short). */
-const char *mdp_show(char *buf, size_t len, const char *s);
+/* User text quoted in a message goes through mdp_text_safe (text.h): safe, cut short. */
 
 /* The extends of one file, resolved by profile_load.c. */
 struct mdp_extends {

@@ -312,7 +312,7 @@ static const char *found_name(const yaml_event_t *ev, char *buf, size_t len)
 		return "a list";
 	case YAML_SCALAR_EVENT:
 		snprintf(buf, len, "'%s'",
-			 mdp_show(s, sizeof(s), (const char *)ev->data.scalar.value));
+			 mdp_text_safe(s, sizeof(s), (const char *)ev->data.scalar.value));
 		return buf;
 	default:
 		return "something else";
@@ -381,7 +381,7 @@ static void unknown_key(struct walk *w, const char *key, unsigned line, unsigned
 	bool home = false;
 	size_t n = 0;
 
-	mdp_show(shown, sizeof(shown), key);
+	mdp_text_safe(shown, sizeof(shown), key);
 	if (!s && (home = home_of(key, &near, where, sizeof(where))) && !strcmp(near, key)) {
 		mdp_lctx_err(w->c, line, col, "misplaced key '%s': it belongs %s", shown, where);
 		return;
@@ -543,7 +543,7 @@ static void walk_shorthand(struct walk *w, const yaml_event_t *ev, const struct 
 
 	if (sh->short_only && strcmp(text, sh->short_only)) {
 		mdp_lctx_err(w->c, out->line, out->col, "invalid value '%s' for %s: expected %s",
-			     mdp_show(shown, sizeof(shown), text), what,
+			     mdp_text_safe(shown, sizeof(shown), text), what,
 			     expect_name(sh, exp, sizeof(exp)));
 		return;
 	}
@@ -613,7 +613,7 @@ static void walk_value(struct walk *w, yaml_event_t *ev, const struct mdp_shape 
 		if (!strncmp(tag, "tag:yaml.org,2002:", 18))
 			snprintf(shown, sizeof(shown), "!!%.60s", tag + 18);
 		else
-			mdp_show(shown, sizeof(shown), tag);
+			mdp_text_safe(shown, sizeof(shown), tag);
 		mdp_lctx_err(w->c, out->line, out->col,
 			     "yaml tag '%s' is not supported in profiles: remove it", shown);
 		skip(w, ev);

@@ -103,6 +103,7 @@
 #include <time.h>
 
 #include "exec.h"
+#include "text.h"
 
 #define SVC_DEFAULT_TIMEOUT_MS 30000
 #define SVC_PKG_TIMEOUT_MS     900000 /* F15: Docker has taken 12 minutes */
@@ -141,18 +142,6 @@ static bool svc_is_pkg(const char *svc)
 	return !strncmp(svc, "pkg:", 4);
 }
 
-/* A name as it may be shown in a message: printable, bounded (cap >= 4). */
-static void svc_show(const char *s, char *buf, size_t cap)
-{
-	size_t n = 0;
-
-	for (; s && *s && n < cap - 1; s++)
-		buf[n++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-	buf[n] = '\0';
-	if (s && *s)
-		memcpy(buf + cap - 4, "...", 4);
-}
-
 static int svc_check_name(const char *svc, struct mdp_diags *d)
 {
 	const char *why = mdp_ident_service_check(svc);
@@ -160,7 +149,7 @@ static int svc_check_name(const char *svc, struct mdp_diags *d)
 
 	if (!why)
 		return 0;
-	svc_show(svc, shown, sizeof(shown));
+	mdp_text_safe(shown, sizeof(shown), svc);
 	mdp_diags_add(d, NULL, 0, 0, "service '%s': invalid name (%s)", shown, why);
 	return -EINVAL;
 }
@@ -933,7 +922,7 @@ static int dsm_major_value(char *v, unsigned lineno, int *major, struct mdp_diag
 	}
 	if (mdp_num_parse(v, 0, 1000, &m)) {
 		char shown[40];
-		svc_show(v, shown, sizeof(shown));
+		mdp_text_safe(shown, sizeof(shown), v);
 		mdp_diags_add(d, DSM_VERSION_FILE, lineno, 0, "majorversion '%s' is not a number",
 			      shown);
 		return -EINVAL;
@@ -980,7 +969,7 @@ static int svc_forced(const char *force, const struct mdp_svc_ops **ops, struct 
 			return 0;
 		}
 	}
-	svc_show(force, shown, sizeof(shown));
+	mdp_text_safe(shown, sizeof(shown), force);
 	mdp_diags_add(d, NULL, 0, 0,
 		      "unknown service manager '%s' (expected dsm6, dsm7, systemd or none)", shown);
 	return -EINVAL;

@@ -35,7 +35,8 @@ options:
         shipped profiles and the built-in ones) or a path on the target (contains a C(/) or
         ends in C(.yaml)).
       - Required with I(state=applied).
-      - With I(state=reverted), revert only when this profile is the active one.
+      - With I(state=reverted), revert only when this profile is the active one; a path
+        is compared by the name mdprofile gives it, its file name without C(.yaml).
     type: str
   state:
     description:
@@ -307,12 +308,21 @@ def applied(module):
     module.exit_json(**res)
 
 
+def profile_name(arg):
+    """The name mdprofile gives the profile arg names: a path's file name without .yaml."""
+    if "/" not in arg and not arg.endswith(".yaml"):
+        return arg
+    base = arg.rsplit("/", 1)[-1]
+    return base[:-5] if len(base) > 5 and base.endswith(".yaml") else base
+
+
 def reverted(module):
     name = module.params["name"]
     if name or module.check_mode:
         rc, status, err, cmd = run(module, ["status"])
         active = status.get("active_profile")
-        if name and active != name:
+        # The journal keeps the name, not the path: a path applied is the name it gives.
+        if name and active != profile_name(name):
             module.exit_json(
                 changed=False,
                 rc=rc,

@@ -177,7 +177,7 @@ done
 run boot-script balanced --binary "$(printf '/v/a\nreboot')"
 expect_exit 2
 expect_stderr <<'EOF'
-mdprofile: cannot put the binary path '/v/a?reboot' into a boot script: only letters, digits and / . _ - + @ : , = are allowed
+mdprofile: cannot put the binary path '/v/a\x0areboot' into a boot script: only letters, digits and / . _ - + @ : , = are allowed
 EOF
 run boot-script balanced --binary mdprofile
 expect_exit 2

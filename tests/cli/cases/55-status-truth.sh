@@ -373,7 +373,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC
 paused services: synoindexd, pkgctl-FileStation
-drift: 1 value changed since apply (see 'mdprofile drift')
+drift: 1 value changed since apply (see 'mdprofile diff')
 EOF
 run --json status
 expect_exit 0

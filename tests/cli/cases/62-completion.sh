@@ -9,10 +9,12 @@ mkdir -p "$WORK/bin"
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${MDP_WRAP:-}" "$MDP" >"$BIN"
 chmod +x "$BIN"
 
+# The completion runs in $WORK/cwd: a name that ran a command would leave a file there.
+mkdir -p "$WORK/cwd"
 candidates() {
-	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mdprofile
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$SRC/completion/mdprofile.bash" "$BIN" "$@" \
-		>"$WORK/got" 2>"$WORK/err" || _fail "completion of '$*' failed: $(cat "$WORK/err")"
+	(cd "$WORK/cwd" && bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mdprofile
+		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"' _ "$SRC/completion/mdprofile.bash" "$BIN" "$@" \
+		>"$WORK/got" 2>"$WORK/err") || _fail "completion of '$*' failed: $(cat "$WORK/err")"
 	[ -s "$WORK/err" ] && _fail "completion of '$*' wrote to stderr: $(cat "$WORK/err")"
 	LAST="completion of '$*'"
 }
@@ -79,6 +81,95 @@ candidates diff --services-backend ds
 expect_candidates <<'EOF2'
 dsm6
 dsm7
+EOF2
+# Each command completes its own options, not another's.
+candidates apply --uni
+expect_candidates <<'EOF2'
+EOF2
+candidates status --w
+expect_candidates <<'EOF2'
+--wait
+--watch
+EOF2
+candidates apply --dr
+expect_candidates <<'EOF2'
+--dry-run
+EOF2
+candidates --ro
+expect_candidates <<'EOF2'
+--root
+EOF2
+# An option's value: what it takes, not profile names.
+candidates boot-script --target ""
+expect_candidates <<'EOF2'
+dsm
+rc.d
+systemd
+EOF2
+candidates boot-script --target = s
+expect_candidates <<'EOF2'
+systemd
+EOF2
+candidates status --format p
+expect_candidates <<'EOF2'
+prometheus
+EOF2
+candidates apply --interval ""
+expect_candidates <<'EOF2'
+EOF2
+candidates --service-timeout 30 apply r
+expect_candidates <<'EOF2'
+reshape-fast
+EOF2
+# Options come from the binary's tables (mdprofile __options): each one it
+# does not offer for a command is one the command refuses.
+for c in list apply status boot-script bench; do
+	candidates "$c" --
+	"$MDP" __options --all | grep '^--' | while IFS= read -r opt; do
+		grep -qx -- "${opt%=}" "$WORK/got" && continue
+		case $opt in
+		--size=) set -- --size 1GiB ;;
+		--format=) set -- --format text ;;
+		*=) set -- "${opt%=}" 1 ;;
+		*) set -- "$opt" ;;
+		esac
+		run "$c" "$@"
+		grep -q "does not apply to '$c'" "$WORK/err" ||
+			_fail "completion leaves out $1 for $c, which $c takes"
+	done
+done
+# Profile file names are data: the completion expands none of them, and
+# list skips names that apply could never find.
+mkdir -p "$ROOT/evil"
+for n in '$(touch${IFS}PWNED)' '`touch${IFS}PWNED2`' 'ok'; do
+	echo 'description: x' >"$ROOT/evil/$n.yaml"
+done
+candidates --profiles "$ROOT/evil" apply ""
+[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && _fail "completing a profile name ran a command from a file name"
+expect_candidates <<'EOF2'
+balanced
+kernel-defaults
+low-ram
+ok
+reshape-fast
+EOF2
+candidates --profiles "$ROOT/evil" apply '$'
+[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && _fail "completing a profile name ran a command from a file name"
+expect_candidates <<'EOF2'
+EOF2
+run --profiles "$ROOT/evil" -q list
+expect_exit 0
+expect_stdout <<'EOF2'
+ok
+nightly
+balanced
+kernel-defaults
+low-ram
+reshape-fast
+EOF2
+expect_stderr <<'EOF2'
+mdprofile: warning: @ROOT@/evil/$(touch${IFS}PWNED).yaml: not a profile name (letters, digits, . _ -, at most 64): skipped
+mdprofile: warning: @ROOT@/evil/`touch${IFS}PWNED2`.yaml: not a profile name (letters, digits, . _ -, at most 64): skipped
 EOF2
 # Every option the completion offers is one the binary takes.
 candidates --

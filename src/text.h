@@ -1,0 +1,39 @@
+/*
+ * text: the one rule for outside text (sysfs values, file names, a tool's
+ * output, profile text, the journal's profile name) on its way to people
+ * and programs.
+ *
+ * On a terminal (mdp_text_safe): printable ASCII and valid UTF-8 from
+ * U+00A0 up pass as they are; every other byte (C0 controls such as ESC
+ * and newline, DEL, the C1 controls U+0080..U+009F, bytes that are not
+ * valid UTF-8) is written \xHH, two lowercase hex digits, so ESC reads
+ * \x1b and a stray 0xff reads \xff. Nothing can move the cursor, change
+ * the title or start a line of its own.
+ *
+ * In JSON and Prometheus output (cmd/json.c, cmd/status_prom.c) the same
+ * decoder (mdp_utf8_next) decides what is a character: a byte that is not
+ * valid UTF-8 becomes U+FFFD (\ufffd in JSON), so documents are always
+ * valid UTF-8.
+ */
+#ifndef MDP_TEXT_H
+#define MDP_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The UTF-8 character at s (not at its NUL): its length, 1..4, with *cp
+ * set; 0 when the byte at s starts no valid sequence (a stray
+ * continuation byte, an overlong form, a surrogate, above U+10FFFF, cut
+ * short).
+ */
+size_t mdp_utf8_next(const char *s, uint32_t *cp);
+
+/*
+ * s made safe for a terminal into buf (the rule above), NUL-terminated;
+ * text that does not fit is cut at a character and ends "...". Returns buf.
+ * len must be at least 8.
+ */
+const char *mdp_text_safe(char *buf, size_t len, const char *s);
+
+#endif

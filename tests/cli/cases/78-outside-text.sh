@@ -1,0 +1,131 @@
+# Text from outside (sysfs values, profile file names, the journal's profile
+# name, a service tool's output) never reaches a terminal raw: control
+# characters, escape sequences and bytes that are not UTF-8 read \xHH in
+# text; --json and Prometheus output stay valid UTF-8 (U+FFFD for a stray byte).
+fixture ds-dsm6-reshape
+# OSC (window title), clear screen, a newline and a stray 0xff.
+printf 'clean\033]0;pwned\007\033[2J\n' >"$ROOT/sys/block/md2/md/array_state"
+printf 'raid1\033[31m\377\n' >"$ROOT/sys/block/md1/md/level"
+printf 'idle\nx\033[1m\n' >"$ROOT/sys/block/md0/md/sync_action"
+mkdir -p "$WORK/p"
+NAME=$(printf 'fast\033[31m\n\377x')
+printf 'description: odd\nraid:\n  speed_limit_min: 50000\n' >"$WORK/p/$NAME.yaml"
+
+# Only bytes a terminal shows as they are: no ESC, BEL or 0xff.
+raw_free() {
+	if LC_ALL=C grep -q "$(printf '[\033\007\377]')" "$WORK/out" "$WORK/err"; then
+		_fail "'mdprofile $LAST' wrote a control character or a stray byte raw"
+	fi
+}
+
+run --services-backend none apply "$WORK/p/$NAME.yaml"
+expect_exit 0
+run status
+expect_exit 0
+raw_free
+sed -i 's/ since [0-9-]* [0-9:]* UTC//' "$WORK/out"
+expect_stdout <<'EOF'
+md0    raid1   4 disks          clean            idle\x0ax\x1b[1m
+       read-ahead 128 KiB
+md1    raid1\x1b[31m\xff 4 disks          clean            idle
+       read-ahead 128 KiB
+md2    raid5   4 disks          clean\x1b]0;pwned\x07\x1b[2J idle
+       stripe cache 256 (4 MiB), read-ahead 192 KiB
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
+       stripe cache 256 (3 MiB), read-ahead 192 KiB
+
+active profile: fast\x1b[31m\x0a\xffx
+drift: none
+EOF
+expect_stderr <<'EOF'
+EOF
+
+# JSON: strict UTF-8 and JSON, the values as read with U+FFFD for 0xff.
+run --json status
+expect_exit 0
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+assert d["active_profile"] == "fast\x1b[31m\n\ufffdx", d
+a = {x["name"]: x for x in d["arrays"]}
+assert a["md2"]["state"] == "clean\x1b]0;pwned\x07\x1b[2J", a["md2"]
+assert a["md1"]["level"] == "raid1\x1b[31m\ufffd", a["md1"]
+' "$WORK/out" 2>"$WORK/py" || _fail "status --json: $(cat "$WORK/py")"
+raw_free
+
+# Prometheus: valid UTF-8, the label escaped.
+run status --format prometheus
+expect_exit 0
+python3 -c '
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8")
+assert "profile=\"fast\ufffd[31m\\n\ufffdx\"" in t, t
+' "$WORK/out" 2>"$WORK/py" || _fail "status --format prometheus: $(cat "$WORK/py")"
+raw_free
+
+# status --watch (not a tty: a line per array), stopped once it has shown them all.
+(
+	cd "$SRC" || exit
+	${MDP_WRAP:-} "$MDP" --root "$ROOT" status --watch --interval 1 >"$WORK/bg.out" 2>"$WORK/bg.err" &
+	echo $! >"$WORK/bg.pid"
+	wait $! || true
+) 2>/dev/null &
+BGSH=$!
+i=0
+until [ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge 4 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { _fail "status --watch printed no 4 lines"; break; }
+	sleep 0.1
+done
+kill -TERM "$(cat "$WORK/bg.pid")"
+wait $BGSH || true
+LAST="status --watch --interval 1"
+sed -e 's/^20[0-9-]*T[0-9:]*Z /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
+	"$WORK/bg.out" >"$WORK/out"
+cp "$WORK/bg.err" "$WORK/err"
+raw_free
+expect_stdout <<'EOF'
+TIME md0 clean, idle\x0ax\x1b[1m 0.0%, 0 KiB/s
+TIME md1 clean, idle
+TIME md2 clean\x1b]0;pwned\x07\x1b[2J, idle
+TIME md3 active, reshape 25.1%, 4687 KiB/s, about ETA left
+EOF
+
+run diff
+expect_exit 0
+raw_free
+expect_stdout <<'EOF'
+active profile fast\x1b[31m\x0a\xffx: no drift
+EOF
+
+run revert
+expect_exit 0
+raw_free
+expect_stdout <<'EOF'
+reverting profile fast\x1b[31m\x0a\xffx
+dev.raid.speed_limit_min: 50000 KiB/s -> 10000 KiB/s
+EOF
+
+# The file's name in show and in an error about it.
+run show "$WORK/p/$NAME.yaml"
+expect_exit 0
+raw_free
+printf 'description: odd\nraid:\n  speed_limt_min: 1\n' >"$WORK/p/$NAME.yaml"
+run check "$WORK/p/$NAME.yaml"
+expect_exit 2
+raw_free
+
+# A service tool's answer in an error message.
+fakes dsm6 synoindexd=running
+cat >"$ROOT/usr/syno/sbin/synoservice" <<'EOF'
+#!/bin/sh
+printf 'Service \033]0;owned\007\033[2J\377\n'
+exit 9
+EOF
+printf 'services:\n  pause: [synoindexd]\n' >"$WORK/p/svc.yaml"
+run diff "$WORK/p/svc.yaml"
+expect_exit 0
+raw_free
+expect_stderr <<'EOF'
+mdprofile: service synoindexd: 'synoservice --status synoindexd' gave an unexpected answer (exit code 9): Service \x1b]0;owned\x07\x1b[2J\xff
+EOF
