@@ -64,6 +64,7 @@ struct op_seen {
 	uint64_t d0, d1, total; /* sectors */
 	unsigned decile;        /* last 10% step logged */
 	bool ended;
+	bool gone; /* ended because the array went away (stopped): not finished */
 };
 
 struct until {
@@ -113,17 +114,32 @@ static struct op_seen *op_find(struct until *u, const struct mdp_array *a)
 	return v;
 }
 
-/* Note progress; log each 10% step. Operations no longer running have ended. */
+/* A stopped array leaves /sys/block, or shows no md state on its way out. */
+static bool array_gone(const struct mdp_array *a)
+{
+	return !a || !strcmp(a->array_state, "clear") || !strcmp(a->array_state, "inactive") ||
+	       (!a->array_state[0] && !a->sync_action[0]);
+}
+
+/*
+ * Note progress; log each 10% step. Operations no longer running have
+ * ended: finished, unless their array went away with them.
+ */
 static void until_track(struct until *u, const struct mdp_system *s)
 {
-	for (size_t i = 0; i < u->n_ops; i++)
-		if (!u->ops[i].ended) {
-			const struct mdp_array *a = mdp_system_array(s, u->ops[i].name);
-			u->ops[i].ended =
-			    !a || strcmp(a->sync_action, u->ops[i].action) || !mdp_watch_running(a);
-			if (u->ops[i].ended)
-				u->ops[i].t1 = cli_mono_s(), u->ops[i].d1 = u->ops[i].total;
+	for (size_t i = 0; i < u->n_ops; i++) {
+		struct op_seen *o = &u->ops[i];
+		const struct mdp_array *a = mdp_system_array(s, o->name);
+		if (o->ended)
+			continue;
+		o->gone = array_gone(a);
+		o->ended = o->gone || strcmp(a->sync_action, o->action) || !mdp_watch_running(a);
+		if (o->ended) {
+			o->t1 = cli_mono_s();
+			if (!o->gone)
+				o->d1 = o->total;
 		}
+	}
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
 		struct op_seen *o;
@@ -166,20 +182,23 @@ static int until_look(struct until *u, struct mdp_system *s)
 
 /*
  * Wait until no array is running an operation or a stop signal comes.
- * Returns the signal, or 0.
+ * Returns the signal, or 0. The files watched are opened again after
+ * every look, as status --watch does: an array stopped meanwhile is left
+ * out (its attributes report an error to every poll), one started is in.
  */
 static int until_wait(struct until *u, struct mdp_system *s)
 {
-	struct mdp_watch w;
+	struct mdp_watch w = {.sfd = -1};
 	sigset_t stop;
 	int sig = 0, ev = 0, err;
 
 	cli_stop_signals(&stop);
-	if ((err = mdp_watch_open(&u->cli->root, s, &stop, &w))) {
-		cli_err(u->cli, "cannot watch md: %s; reverting now", strerror(-err));
-		return 0;
-	}
 	while (any_running(s) && ev != MDP_WATCH_SIGNAL) {
+		mdp_watch_close(&w);
+		if ((err = mdp_watch_open(&u->cli->root, s, &stop, &w))) {
+			cli_err(u->cli, "cannot watch md: %s; reverting now", strerror(-err));
+			return 0;
+		}
 		ev = mdp_watch_wait(&w, (int)u->cli->interval_ms, &sig);
 		if (ev < 0 || (ev != MDP_WATCH_SIGNAL && until_look(u, s))) {
 			cli_err(u->cli, "cannot follow the operations: %s; reverting now",
@@ -217,9 +236,13 @@ static void until_summary(struct until *u, int sig)
 		const struct op_seen *o = &u->ops[i];
 		double dt = o->t1 - o->t0;
 		uint64_t kib = o->d1 > o->d0 ? (o->d1 - o->d0) / 2 : 0;
-		until_say(u, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action,
-			  o->ended ? "finished" : "unfinished",
-			  dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
+		if (o->gone)
+			until_say(u, "%s %s: stopped (array gone), average %" PRIu64 " KiB/s",
+				  o->name, o->action, dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
+		else
+			until_say(u, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action,
+				  o->ended ? "finished" : "unfinished",
+				  dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
 	}
 }
 
@@ -273,6 +296,27 @@ static int apply_opts_ok(struct cli *cli)
 	return MDP_EXIT_USAGE;
 }
 
+/*
+ * until-idle ends by reverting to the values from before mdprofile: over
+ * an active profile (a boot script's) that would drop it without a word.
+ */
+static int until_start(struct cli *cli)
+{
+	struct mdp_journal j;
+	bool active;
+
+	if (!cli_journal_peek(cli, &j))
+		return 0;
+	active = j.state == MDP_J_ACTIVE;
+	if (active)
+		cli_err(cli,
+			"profile %s is active; revert it first: apply --until-idle ends by "
+			"reverting to the values from before mdprofile, which would drop it",
+			j.profile);
+	mdp_journal_free(&j);
+	return active ? MDP_EXIT_USAGE : 0;
+}
+
 static int do_apply(struct cli *cli)
 {
 	const struct mdp_profile *p = &cli->profile;
@@ -280,7 +324,7 @@ static int do_apply(struct cli *cli)
 	struct mdp_plan pl = {0};
 	int rc;
 
-	if ((rc = apply_opts_ok(cli)))
+	if ((rc = apply_opts_ok(cli)) || (cli->until_idle && (rc = until_start(cli))))
 		return rc;
 	if (cli->dry_run)
 		return apply_dry_run(cli, p);
