@@ -247,6 +247,7 @@ static bool in_ram(int fd)
 static int same_file(struct io *io, int fd)
 {
 	struct stat st;
+	int fl;
 
 	if (fd < 0)
 		return fd;
@@ -259,6 +260,9 @@ static int same_file(struct io *io, int fd)
 			      io->b->dir, io->b->file, io->b->dir);
 		return -EPERM;
 	}
+	/* Ours: from here an ordinary blocking read (O_DIRECT stays). */
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
 }
 
