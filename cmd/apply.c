@@ -72,7 +72,8 @@ struct until {
 	struct op_seen *ops;
 	size_t n_ops;
 	double start;
-	bool log; /* stdout is not a tty: syslog too (on the real root) */
+	bool log;  /* stdout is not a tty: syslog too (on the real root) */
+	bool done; /* reverted: a last look only for the summary, no progress lines */
 };
 
 /* A line for people, and for syslog when nobody watches the terminal. */
@@ -123,22 +124,24 @@ static bool array_gone(const struct mdp_array *a)
 
 /*
  * Note progress; log each 10% step. Operations no longer running have
- * ended: finished, unless their array went away with them.
+ * ended: finished, unless their array goes away. mdadm --stop interrupts
+ * the operation first (md shows idle) and removes the array just after, so
+ * an ended operation whose array is gone at a later look (the last one
+ * after the revert included) was stopped with it.
  */
 static void until_track(struct until *u, const struct mdp_system *s)
 {
 	for (size_t i = 0; i < u->n_ops; i++) {
 		struct op_seen *o = &u->ops[i];
 		const struct mdp_array *a = mdp_system_array(s, o->name);
-		if (o->ended)
+		if (o->gone)
 			continue;
 		o->gone = array_gone(a);
+		if (o->ended)
+			continue;
 		o->ended = o->gone || strcmp(a->sync_action, o->action) || !mdp_watch_running(a);
-		if (o->ended) {
-			o->t1 = cli_mono_s();
-			if (!o->gone)
-				o->d1 = o->total;
-		}
+		if (o->ended)
+			o->t1 = cli_mono_s(); /* d1 stays the last progress seen */
 	}
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
@@ -148,7 +151,7 @@ static void until_track(struct until *u, const struct mdp_system *s)
 		o->t1 = cli_mono_s();
 		o->d1 = a->sync_done;
 		o->total = a->sync_total;
-		if (a->permille / 100 > o->decile) {
+		if (a->permille / 100 > o->decile && !u->done) {
 			o->decile = a->permille / 100;
 			until_say(u, "%s %s at %u.%u%%, %" PRIu64 " KiB/s", a->name, a->sync_action,
 				  a->permille / 10, a->permille % 10, a->sync_speed);
@@ -235,7 +238,8 @@ static void until_summary(struct until *u, int sig)
 	for (size_t i = 0; i < u->n_ops; i++) {
 		const struct op_seen *o = &u->ops[i];
 		double dt = o->t1 - o->t0;
-		uint64_t kib = o->d1 > o->d0 ? (o->d1 - o->d0) / 2 : 0;
+		uint64_t d1 = o->ended && !o->gone ? o->total : o->d1; /* finished: all of it */
+		uint64_t kib = d1 > o->d0 ? (d1 - o->d0) / 2 : 0;
 		if (o->gone)
 			until_say(u, "%s %s: stopped (array gone), average %" PRIu64 " KiB/s",
 				  o->name, o->action, dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
@@ -272,9 +276,12 @@ static int until_idle(struct cli *cli, struct mdp_system *s)
 	sig = until_wait(&u, s);
 	mdp_txn_report_free(&cli->tx.rep);
 	rc = cli_txn_result(cli, mdp_txn_revert(&cli->tx), "revert", NULL);
-	if (rc == MDP_EXIT_OK)
+	if (rc == MDP_EXIT_OK) {
+		/* One more look, quietly: an array being stopped may have gone meanwhile. */
+		u.done = true;
+		(void)until_look(&u, s);
 		until_summary(&u, sig);
-	else if (u.log)
+	} else if (u.log)
 		syslog(LOG_ERR, "revert of profile %s failed (exit %d)", cli->profile.name, rc);
 	free(u.ops);
 	if (u.log)
