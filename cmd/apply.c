@@ -64,6 +64,7 @@ struct op_seen {
 	uint64_t d0, d1, total; /* sectors */
 	unsigned decile;        /* last 10% step logged */
 	bool ended;
+	bool gone; /* ended because the array went away (stopped): not finished */
 };
 
 struct until {
@@ -71,7 +72,8 @@ struct until {
 	struct op_seen *ops;
 	size_t n_ops;
 	double start;
-	bool log; /* stdout is not a tty: syslog too (on the real root) */
+	bool log;  /* stdout is not a tty: syslog too (on the real root) */
+	bool done; /* reverted: a last look only for the summary, no progress lines */
 };
 
 /* A line for people, and for syslog when nobody watches the terminal. */
@@ -113,17 +115,34 @@ static struct op_seen *op_find(struct until *u, const struct mdp_array *a)
 	return v;
 }
 
-/* Note progress; log each 10% step. Operations no longer running have ended. */
+/* A stopped array leaves /sys/block, or shows no md state on its way out. */
+static bool array_gone(const struct mdp_array *a)
+{
+	return !a || !strcmp(a->array_state, "clear") || !strcmp(a->array_state, "inactive") ||
+	       (!a->array_state[0] && !a->sync_action[0]);
+}
+
+/*
+ * Note progress; log each 10% step. Operations no longer running have
+ * ended: finished, unless their array goes away. mdadm --stop interrupts
+ * the operation first (md shows idle) and removes the array just after, so
+ * an ended operation whose array is gone at a later look (the last one
+ * after the revert included) was stopped with it.
+ */
 static void until_track(struct until *u, const struct mdp_system *s)
 {
-	for (size_t i = 0; i < u->n_ops; i++)
-		if (!u->ops[i].ended) {
-			const struct mdp_array *a = mdp_system_array(s, u->ops[i].name);
-			u->ops[i].ended =
-			    !a || strcmp(a->sync_action, u->ops[i].action) || !mdp_watch_running(a);
-			if (u->ops[i].ended)
-				u->ops[i].t1 = cli_mono_s(), u->ops[i].d1 = u->ops[i].total;
-		}
+	for (size_t i = 0; i < u->n_ops; i++) {
+		struct op_seen *o = &u->ops[i];
+		const struct mdp_array *a = mdp_system_array(s, o->name);
+		if (o->gone)
+			continue;
+		o->gone = array_gone(a);
+		if (o->ended)
+			continue;
+		o->ended = o->gone || strcmp(a->sync_action, o->action) || !mdp_watch_running(a);
+		if (o->ended)
+			o->t1 = cli_mono_s(); /* d1 stays the last progress seen */
+	}
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
 		struct op_seen *o;
@@ -132,7 +151,7 @@ static void until_track(struct until *u, const struct mdp_system *s)
 		o->t1 = cli_mono_s();
 		o->d1 = a->sync_done;
 		o->total = a->sync_total;
-		if (a->permille / 100 > o->decile) {
+		if (a->permille / 100 > o->decile && !u->done) {
 			o->decile = a->permille / 100;
 			until_say(u, "%s %s at %u.%u%%, %" PRIu64 " KiB/s", a->name, a->sync_action,
 				  a->permille / 10, a->permille % 10, a->sync_speed);
@@ -166,20 +185,23 @@ static int until_look(struct until *u, struct mdp_system *s)
 
 /*
  * Wait until no array is running an operation or a stop signal comes.
- * Returns the signal, or 0.
+ * Returns the signal, or 0. The files watched are opened again after
+ * every look, as status --watch does: an array stopped meanwhile is left
+ * out (its attributes report an error to every poll), one started is in.
  */
 static int until_wait(struct until *u, struct mdp_system *s)
 {
-	struct mdp_watch w;
+	struct mdp_watch w = {.sfd = -1};
 	sigset_t stop;
 	int sig = 0, ev = 0, err;
 
 	cli_stop_signals(&stop);
-	if ((err = mdp_watch_open(&u->cli->root, s, &stop, &w))) {
-		cli_err(u->cli, "cannot watch md: %s; reverting now", strerror(-err));
-		return 0;
-	}
 	while (any_running(s) && ev != MDP_WATCH_SIGNAL) {
+		mdp_watch_close(&w);
+		if ((err = mdp_watch_open(&u->cli->root, s, &stop, &w))) {
+			cli_err(u->cli, "cannot watch md: %s; reverting now", strerror(-err));
+			return 0;
+		}
 		ev = mdp_watch_wait(&w, (int)u->cli->interval_ms, &sig);
 		if (ev < 0 || (ev != MDP_WATCH_SIGNAL && until_look(u, s))) {
 			cli_err(u->cli, "cannot follow the operations: %s; reverting now",
@@ -216,10 +238,15 @@ static void until_summary(struct until *u, int sig)
 	for (size_t i = 0; i < u->n_ops; i++) {
 		const struct op_seen *o = &u->ops[i];
 		double dt = o->t1 - o->t0;
-		uint64_t kib = o->d1 > o->d0 ? (o->d1 - o->d0) / 2 : 0;
-		until_say(u, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action,
-			  o->ended ? "finished" : "unfinished",
-			  dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
+		uint64_t d1 = o->ended && !o->gone ? o->total : o->d1; /* finished: all of it */
+		uint64_t kib = d1 > o->d0 ? (d1 - o->d0) / 2 : 0;
+		if (o->gone)
+			until_say(u, "%s %s: stopped (array gone), average %" PRIu64 " KiB/s",
+				  o->name, o->action, dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
+		else
+			until_say(u, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action,
+				  o->ended ? "finished" : "unfinished",
+				  dt >= 1 ? (uint64_t)((double)kib / dt) : 0);
 	}
 }
 
@@ -249,9 +276,12 @@ static int until_idle(struct cli *cli, struct mdp_system *s)
 	sig = until_wait(&u, s);
 	mdp_txn_report_free(&cli->tx.rep);
 	rc = cli_txn_result(cli, mdp_txn_revert(&cli->tx), "revert", NULL);
-	if (rc == MDP_EXIT_OK)
+	if (rc == MDP_EXIT_OK) {
+		/* One more look, quietly: an array being stopped may have gone meanwhile. */
+		u.done = true;
+		(void)until_look(&u, s);
 		until_summary(&u, sig);
-	else if (u.log)
+	} else if (u.log)
 		syslog(LOG_ERR, "revert of profile %s failed (exit %d)", cli->profile.name, rc);
 	free(u.ops);
 	if (u.log)
@@ -273,6 +303,27 @@ static int apply_opts_ok(struct cli *cli)
 	return MDP_EXIT_USAGE;
 }
 
+/*
+ * until-idle ends by reverting to the values from before mdprofile: over
+ * an active profile (a boot script's) that would drop it without a word.
+ */
+static int until_start(struct cli *cli)
+{
+	struct mdp_journal j;
+	bool active;
+
+	if (!cli_journal_peek(cli, &j))
+		return 0;
+	active = j.state == MDP_J_ACTIVE;
+	if (active)
+		cli_err(cli,
+			"profile %s is active; revert it first: apply --until-idle ends by "
+			"reverting to the values from before mdprofile, which would drop it",
+			j.profile);
+	mdp_journal_free(&j);
+	return active ? MDP_EXIT_USAGE : 0;
+}
+
 static int do_apply(struct cli *cli)
 {
 	const struct mdp_profile *p = &cli->profile;
@@ -280,7 +331,7 @@ static int do_apply(struct cli *cli)
 	struct mdp_plan pl = {0};
 	int rc;
 
-	if ((rc = apply_opts_ok(cli)))
+	if ((rc = apply_opts_ok(cli)) || (cli->until_idle && (rc = until_start(cli))))
 		return rc;
 	if (cli->dry_run)
 		return apply_dry_run(cli, p);

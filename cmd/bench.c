@@ -57,18 +57,34 @@ static struct stats stats_of(const struct mdp_vb *b, bool read)
 	return s;
 }
 
-/* The block device under dir ("md2", "dm-0"), "" when unknown. */
-static void device_of(struct cli *cli, const char *dir, char *buf, size_t len)
+/* The block device the benchmarked directory is on ("md2", "dm-0"), "" when unknown. */
+static void device_of(struct cli *cli, dev_t dev, char *buf, size_t len)
 {
 	char sys[64], link[256];
-	struct stat st;
 
 	buf[0] = '\0';
-	if (stat(dir, &st))
-		return;
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (mdp_root_readlink(&cli->root, sys, link, sizeof(link)) >= 0)
 		snprintf(buf, len, "%.31s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+}
+
+/* What mdp_vb_run found in the directory, on stderr (--json or not); -q keeps the warning. */
+static void vb_notes(struct cli *cli, const struct mdp_vb *b)
+{
+	char safe[PATH_MAX + 64];
+
+	render_safe(b->dir, safe, sizeof(safe));
+	if (b->stale_removed && cli->verbose >= 0)
+		fprintf(stderr,
+			"mdprofile: removed %u test file%s (%" PRIu64
+			" MiB) left in %s by a bench that was killed\n",
+			b->stale_removed, b->stale_removed == 1 ? "" : "s", b->stale_bytes >> 20,
+			safe);
+	if (b->shared)
+		fprintf(stderr,
+			"mdprofile: warning: others can write %s: the run checks that it reads the "
+			"file it wrote, but a directory only you can write is safer\n",
+			safe);
 }
 
 /* On a terminal: each run as two bars, scaled to the fastest figure. */
@@ -273,7 +289,8 @@ static int compare_apply(struct cli *cli, const char *name, struct result *r)
 }
 
 /* Measure under the profile just applied: the volume (unless --op-only) and md's speed. */
-static int compare_measure(struct cli *cli, const struct mdp_vb *proto, struct result *r)
+static int compare_measure(struct cli *cli, const struct mdp_vb *proto, struct result *r,
+			   bool first)
 {
 	struct mdp_diags d;
 	int err;
@@ -287,6 +304,8 @@ static int compare_measure(struct cli *cli, const struct mdp_vb *proto, struct r
 	sample_sync(cli, &r->w);
 	mdp_diags_init(&d);
 	err = mdp_vb_run(&r->vb, &d);
+	if (first)
+		vb_notes(cli, &r->vb);
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
 	sample_sync(cli, &r->w);
@@ -382,13 +401,15 @@ static int compare(struct cli *cli, const struct mdp_vb *proto)
 
 	if (!res || !list || (rc = compare_start(cli)))
 		goto out;
+	/* Journaled as a comparison: if this process dies, recover reverts it. */
+	cli->tx.compare = true;
 	for (name = strtok_r(list, ",", &save); name && !rc && !m;
 	     name = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_COMPARE) {
 			cli_err(cli, "--compare: at most %d profiles", MAX_COMPARE);
 			rc = MDP_EXIT_USAGE;
 		} else if (!(rc = compare_apply(cli, name, &res[n]))) {
-			m = compare_measure(cli, proto, &res[n]);
+			m = compare_measure(cli, proto, &res[n], n == 0);
 			n += m == 0;
 		}
 	}
@@ -421,15 +442,18 @@ static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
 
 	if ((rc = cli_discover(cli, MDP_SKIP_PROGRESS | MDP_SKIP_UUID, &s)))
 		return rc;
-	device_of(cli, b->dir, dev, len);
 	cli_hold_stop_signals();
 	b->stop_requested = cli_stop_requested;
 	mdp_diags_init(&d);
 	err = mdp_vb_run(b, &d);
+	vb_notes(cli, b);
 	cli_print_diags(cli, &d);
+	if (!err)
+		device_of(cli, b->dev, dev, len);
 	mdp_diags_free(&d);
 	if (err) {
-		rc = err == -ENOSPC || err == -ENOTDIR ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
+		rc = err == -ENOSPC || err == -ENOTDIR || err == -EXDEV ? MDP_EXIT_USAGE
+									: MDP_EXIT_FAILED;
 	} else if (b->stop_signal) {
 		cli_err(cli, "interrupted by %s after %u run%s; the test file was removed",
 			cli_signal_name(b->stop_signal), b->n, b->n == 1 ? "" : "s");
@@ -446,7 +470,7 @@ static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
 static int do_bench(struct cli *cli)
 {
 	struct mdp_vb b = {.size = cli->bench_size, .runs = cli->bench_runs ? cli->bench_runs : 5};
-	char dir[PATH_MAX], dev[64];
+	char dir[PATH_MAX], sys[PATH_MAX], dev[64];
 	struct mdp_diags d;
 	int rc;
 
@@ -464,11 +488,14 @@ static int do_bench(struct cli *cli)
 	}
 	if (!cli->bench_path && !cli->bench_op_only) {
 		mdp_diags_init(&d);
-		rc = mdp_vb_find_volume(&cli->root, dir, sizeof(dir), &d);
+		rc = mdp_vb_find_volume(&cli->root, sys, sizeof(sys), dir, sizeof(dir), &d);
 		cli_print_diags(cli, &d);
 		mdp_diags_free(&d);
 		if (rc)
 			return MDP_EXIT_USAGE;
+		/* found in the tree's /proc/mounts: opened beneath the root, links and all */
+		b.root = &cli->root;
+		b.sys_dir = sys;
 	}
 	b.dir = cli->bench_path ? cli->bench_path : dir;
 	if (cli->bench_compare) {

@@ -330,6 +330,12 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 			 "restoring the baseline",
 			 profile);
 		break;
+	case MDP_TXN_NOTE_COMPARE_GONE:
+		snprintf(buf, len,
+			 "bench --compare under profile %s ended without reverting (killed?): "
+			 "restoring the baseline",
+			 n->profile);
+		break;
 	case MDP_TXN_NOTE_GONE:
 		snprintf(buf, len,
 			 "%s no longer exists: its values went with it, nothing to restore",

@@ -277,7 +277,11 @@ void status_profile_text(const struct pstatus *ps)
 	if (ps->since && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
 	printf("\nactive profile: %s%s%s\n", render_safe(ps->j.profile, name, sizeof(name)), when,
-	       ps->j.until_idle ? ", until md is idle (apply --until-idle reverts it then)" : "");
+	       ps->j.until_idle ? ", until md is idle (apply --until-idle reverts it then)"
+	       : ps->j.compare
+		   ? ", for bench --compare (reverted when it ends; if it was interrupted, "
+		     "'mdprofile recover' reverts it)"
+		   : "");
 	paused_text(ps, "paused services: ");
 	if (ps->drift == 0)
 		puts("drift: none");

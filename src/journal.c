@@ -9,6 +9,7 @@
  *   profile "reshape-fast"
  *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
  *   until-idle                      (only from apply --until-idle)
+ *   compare                         (only from bench --compare)
  *   base stripe_cache_size md2 "256"
  *   svc synoindexd paused|resumed|pausing PGID [timeout SECONDS]
  *   set stripe_cache_size md2 4096
@@ -144,6 +145,8 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	fputc('\n', f);
 	if (j->until_idle)
 		fputs("until-idle\n", f);
+	if (j->compare)
+		fputs("compare\n", f);
 	for (size_t i = 0; i < j->n_base; i++) {
 		const struct mdp_jtarget *b = &j->base[i];
 		fprintf(f, "base %s %s ", mdp_tunable_info(b->t)->key, b->dev[0] ? b->dev : "-");
@@ -374,6 +377,10 @@ static int parse_line(struct mdp_journal *j, char *line)
 		return copy_quoted(j->profile_path, sizeof(j->profile_path), rest);
 	if (!strcmp(line, "until-idle") && !sp && !j->until_idle) {
 		j->until_idle = true;
+		return 0;
+	}
+	if (!strcmp(line, "compare") && !sp && !j->compare) {
+		j->compare = true;
 		return 0;
 	}
 	if (!strcmp(line, "base"))

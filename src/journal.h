@@ -60,6 +60,8 @@ struct mdp_journal {
 	 * (SIGKILL, a crash) and recover reverts it.
 	 */
 	bool until_idle;
+	/* Applied by bench --compare, which reverts at its end: the same, for its profiles. */
+	bool compare;
 	/* What the active profile set, target by target: drift is measured against it. */
 	struct mdp_jset *set;
 	size_t n_set;

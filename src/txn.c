@@ -862,6 +862,7 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 		return err;
 	j->state = MDP_J_APPLYING;
 	j->until_idle = tx->until_idle;
+	j->compare = tx->compare;
 	/* Without it a later recover could take this journal for a stale one and drop it. */
 	if ((err = read_boot_id(tx->root, j->boot_id, sizeof(j->boot_id)))) {
 		mdp_diags_add(tx->d, NULL, 0, 0,
@@ -1069,12 +1070,14 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	    strcmp(j.boot_id, boot)) {
 		*did = true;
 		err = recover_stale(tx, &j);
-	} else if (j.state != MDP_J_ACTIVE || (j.until_idle && !tx->until_idle)) {
+	} else if (j.state != MDP_J_ACTIVE || (j.until_idle && !tx->until_idle) ||
+		   (j.compare && !tx->compare)) {
 		*did = true;
 		ev_note(tx,
 			j.state == MDP_J_REVERTING ? MDP_TXN_NOTE_INTERRUPTED_REVERT
-			: j.state == MDP_J_ACTIVE  ? MDP_TXN_NOTE_WATCH_GONE
-						   : MDP_TXN_NOTE_INTERRUPTED_APPLY,
+			: j.state != MDP_J_ACTIVE  ? MDP_TXN_NOTE_INTERRUPTED_APPLY
+			: j.compare                ? MDP_TXN_NOTE_COMPARE_GONE
+						   : MDP_TXN_NOTE_WATCH_GONE,
 			j.profile);
 		err = restore_baseline(tx, &j);
 	}

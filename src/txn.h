@@ -68,6 +68,8 @@ enum mdp_txn_note_kind {
 	MDP_TXN_NOTE_WATCH_GONE,  /* apply --until-idle of profile ended without its revert */
 	MDP_TXN_NOTE_GONE,        /* device dev no longer exists: nothing to restore */
 	MDP_TXN_NOTE_PLAIN_VERBS, /* the service tool lacks the by-reason verbs */
+	/* bench --compare under profile ended without its revert */
+	MDP_TXN_NOTE_COMPARE_GONE,
 };
 
 struct mdp_txn_note {
@@ -130,6 +132,8 @@ struct mdp_txn {
 	 * --until-idle); recover then leaves that journal to this watcher.
 	 */
 	bool until_idle;
+	/* apply: mark the journal for bench --compare, which reverts at its end (the same). */
+	bool compare;
 	/* How long recover waits for a service whose pause was under way to settle (ms). */
 	unsigned settle_ms;
 };

@@ -11,8 +11,10 @@
  */
 #include "volbench.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +127,8 @@ static bool on_md(const struct mdp_root *r, const char *dev)
 	return false;
 }
 
-int mdp_vb_find_volume(const struct mdp_root *r, char *buf, size_t len, struct mdp_diags *d)
+int mdp_vb_find_volume(const struct mdp_root *r, char *sys, size_t syslen, char *host,
+		       size_t hostlen, struct mdp_diags *d)
 {
 	char *text, *save = NULL, *line, found[4096] = "";
 	int err = mdp_root_read_all(r, "/proc/mounts", &text, NULL);
@@ -150,7 +153,9 @@ int mdp_vb_find_volume(const struct mdp_root *r, char *buf, size_t len, struct m
 			      "give one with --path DIR");
 		return -ENOENT;
 	}
-	return mdp_root_path(r, found, buf, len);
+	if ((size_t)snprintf(sys, syslen, "%s", found) >= syslen)
+		return -ENAMETOOLONG;
+	return mdp_root_path(r, found, host, hostlen);
 }
 
 /* ---- one run ----------------------------------------------------------------- */
@@ -158,6 +163,7 @@ int mdp_vb_find_volume(const struct mdp_root *r, char *buf, size_t len, struct m
 struct io {
 	struct mdp_vb *b;
 	int dirfd;
+	struct stat written; /* the test file as created: the read must open this one */
 	char *buf;
 	struct mdp_diags *d;
 };
@@ -234,12 +240,42 @@ static bool in_ram(int fd)
 	       ((unsigned long)sf.f_type == TMPFS_MAGIC || (unsigned long)sf.f_type == RAMFS_MAGIC);
 }
 
+/*
+ * The file at our name is the one written: never block on what someone put
+ * there instead (a FIFO), never measure another file. fd is closed if not.
+ */
+static int same_file(struct io *io, int fd)
+{
+	struct stat st;
+	int fl;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_dev != io->written.st_dev ||
+	    st.st_ino != io->written.st_ino) {
+		close(fd);
+		mdp_diags_add(io->d, NULL, 0, 0,
+			      "%s/%s: the test file was replaced while it was written (someone who "
+			      "can write %s); give a --path only you can write",
+			      io->b->dir, io->b->file, io->b->dir);
+		return -EPERM;
+	}
+	/* Ours: from here an ordinary blocking read (O_DIRECT stays). */
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+#define READ_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+
 /* Open the file for a read that does not come from the cache, when it can. */
 static int open_cold(struct io *io)
 {
-	int fd = openat(io->dirfd, io->b->file, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(io->dirfd, io->b->file, READ_FLAGS | O_DIRECT);
 
 	/* Linux 6.6+ accepts O_DIRECT on tmpfs, and still reads RAM. */
+	if (fd >= 0 && (fd = same_file(io, fd)) < 0)
+		return fd;
 	if (fd >= 0 && in_ram(fd)) {
 		io->b->method = MDP_VB_CACHED;
 		return fd;
@@ -250,8 +286,10 @@ static int open_cold(struct io *io)
 	}
 	if (errno != EINVAL)
 		return fail(io, "open", -errno);
-	if ((fd = openat(io->dirfd, io->b->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if ((fd = openat(io->dirfd, io->b->file, READ_FLAGS)) < 0)
 		return fail(io, "open", -errno);
+	if ((fd = same_file(io, fd)) < 0)
+		return fd;
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	/* A hundredth left over is noise; more means the cache kept the file. */
 	io->b->method =
@@ -293,15 +331,25 @@ static int run_one(struct io *io, struct mdp_vb_run *run)
 			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	int err;
 
+	struct stat st;
+
 	if (fd < 0)
 		return fail(io, "create", -errno);
+	if (fstat(fd, &io->written)) {
+		err = fail(io, "fstat", -errno);
+		close(fd);
+		unlinkat(io->dirfd, io->b->file, 0);
+		return err;
+	}
 	err = write_file(io, fd, &run->write_ns);
 	if (close(fd) && !err)
 		err = fail(io, "close", -errno);
 	if (!err)
 		err = read_file(io, &run->read_ns);
-	/* Whatever happened, the file goes. */
-	unlinkat(io->dirfd, io->b->file, 0);
+	/* Whatever happened, the file goes; only ours, not what took its name. */
+	if (!fstatat(io->dirfd, io->b->file, &st, AT_SYMLINK_NOFOLLOW) &&
+	    st.st_dev == io->written.st_dev && st.st_ino == io->written.st_ino)
+		unlinkat(io->dirfd, io->b->file, 0);
 	return err;
 }
 
@@ -345,16 +393,72 @@ static void fill(char *buf)
 	}
 }
 
+/* Beneath the root when the directory came from its tree; as given for --path. */
 static int open_dir(struct mdp_vb *b, struct mdp_diags *d)
 {
-	int fd = open(b->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	int fd;
 
-	if (fd < 0)
+	if (b->root && b->sys_dir)
+		fd = mdp_root_open(b->root, b->sys_dir, O_RDONLY | O_DIRECTORY, 0);
+	else if ((fd = open(b->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		fd = -errno;
+	if (fd < 0) {
 		mdp_diags_add(d, NULL, 0, 0, "%s: %s", b->dir,
-			      errno == ENOTDIR ? "not a directory (give the directory of a "
-						 "mounted volume, never a device)"
-					       : strerror(errno));
-	return fd < 0 ? -errno : fd;
+			      fd == -ENOTDIR ? "not a directory (give the directory of a "
+					       "mounted volume, never a device)"
+					     : mdp_root_strerror(-fd));
+		return fd;
+	}
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -EIO;
+	}
+	b->dev = st.st_dev;
+	/* Others can rename our file away and put theirs in its place: the read checks. */
+	b->shared = (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX);
+	return fd;
+}
+
+/* A test file of ours left by a run that was killed: its process is gone. */
+static bool stale_name(const char *name, pid_t *pid)
+{
+	static const char pfx[] = ".mdprofile-bench.";
+	char *end;
+	long v;
+
+	if (strncmp(name, pfx, sizeof(pfx) - 1) || !name[sizeof(pfx) - 1])
+		return false;
+	errno = 0;
+	v = strtol(name + sizeof(pfx) - 1, &end, 10);
+	if (*end || errno || v <= 0 || v > INT32_MAX)
+		return false;
+	*pid = (pid_t)v;
+	/* our own pid: not created yet, so an earlier process's */
+	return *pid == getpid() || (kill(*pid, 0) && errno == ESRCH);
+}
+
+static void remove_stale(struct mdp_vb *b, int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	struct stat st;
+	pid_t pid;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(dir)))
+		if (stale_name(e->d_name, &pid) &&
+		    !fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid() && !unlinkat(dirfd, e->d_name, 0)) {
+			b->stale_removed++;
+			b->stale_bytes += (uint64_t)st.st_size;
+		}
+	closedir(dir);
 }
 
 int mdp_vb_run(struct mdp_vb *b, struct mdp_diags *d)
@@ -367,8 +471,11 @@ int mdp_vb_run(struct mdp_vb *b, struct mdp_diags *d)
 	b->stop_signal = 0;
 	b->size = (b->size + MDP_VB_CHUNK - 1) / MDP_VB_CHUNK * MDP_VB_CHUNK;
 	snprintf(b->file, sizeof(b->file), ".mdprofile-bench.%ld", (long)getpid());
+	b->stale_removed = 0;
+	b->stale_bytes = 0;
 	if ((io.dirfd = open_dir(b, d)) < 0)
 		return io.dirfd;
+	remove_stale(b, io.dirfd);
 	if ((err = check_space(b, io.dirfd, d)))
 		goto out;
 	err = -ENOMEM;

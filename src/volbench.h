@@ -11,6 +11,13 @@
  * Where neither holds (tmpfs, a cache that will not let go) the read figure
  * is marked cached. The file is removed after every run, and when the
  * caller asks to stop (a signal held pending) between two chunks.
+ *
+ * The file is never reopened blindly by name: the read opens it again
+ * without blocking and checks it is the very file written (same device and
+ * inode, a regular file), so nobody who can write the directory can swap
+ * in a FIFO (a hang) or another file. Files a killed run left behind
+ * (.mdprofile-bench.PID of a process that is gone, ours, regular) are
+ * removed before the free space is measured.
  */
 #ifndef MDP_VOLBENCH_H
 #define MDP_VOLBENCH_H
@@ -18,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "diag.h"
 #include "root.h"
@@ -39,12 +47,23 @@ struct mdp_vb_run {
 
 struct mdp_vb {
 	/* in */
-	const char *dir;             /* where the test file goes (a directory) */
+	const char *dir; /* where the test file goes (a directory), as shown in messages */
+	/*
+	 * When set: dir is sys_dir under root and is opened beneath it (a link
+	 * cannot lead the test file out of a --root tree). Else dir is opened
+	 * as given (--path).
+	 */
+	const struct mdp_root *root;
+	const char *sys_dir;
 	uint64_t size;               /* bytes, a multiple of MDP_VB_CHUNK; 0: the default for dir */
 	unsigned runs;               /* 1..100 */
 	int (*stop_requested)(void); /* a signal number when the caller wants out, else 0 */
 	/* out */
 	uint64_t free_bytes;
+	dev_t dev;              /* the device the directory is on */
+	bool shared;            /* others may write the directory (not sticky): see above */
+	unsigned stale_removed; /* test files of killed runs removed */
+	uint64_t stale_bytes;   /* their size */
 	enum mdp_vb_method method;
 	char file[64]; /* the test file's name in dir, for messages */
 	struct mdp_vb_run *v;
@@ -61,10 +80,11 @@ uint64_t mdp_vb_default_size(uint64_t free_bytes);
 /*
  * The mount point of the first mounted filesystem on an md array, plain or
  * through device-mapper (SHR: LVM over md), from /proc/mounts, preferring
- * /volume1. The path is the host path (mapped under the root). -ENOENT
- * with a diag when there is none.
+ * /volume1: the system path in sys, the host path (mapped under the root)
+ * in host. -ENOENT with a diag when there is none.
  */
-int mdp_vb_find_volume(const struct mdp_root *r, char *buf, size_t len, struct mdp_diags *d);
+int mdp_vb_find_volume(const struct mdp_root *r, char *sys, size_t syslen, char *host,
+		       size_t hostlen, struct mdp_diags *d);
 
 /*
  * Run the benchmark. 0 with b->v filled (b->n runs; fewer and

@@ -12,28 +12,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* Read the file to its end: md re-arms POLLPRI only for a reader that has seen the change. */
-static void drain(int fd)
+/*
+ * Read the file to its end: md re-arms POLLPRI only for a reader that has
+ * seen the change. false when it cannot be read: a stopped array's
+ * attribute (kernfs answers ENODEV, and POLLERR to every poll for ever).
+ */
+static bool drain(int fd)
 {
 	char buf[4096];
+	ssize_t n;
 
 	if (lseek(fd, 0, SEEK_SET) < 0)
-		return;
-	while (read(fd, buf, sizeof(buf)) > 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
 		;
+	return n == 0;
 }
 
+/* sysfs and procfs attributes are regular files; anything else in a tree is left out. */
 static int add_file(const struct mdp_root *r, const char *sys, struct mdp_watch *w)
 {
 	int fd = mdp_root_open(r, sys, O_RDONLY | O_NONBLOCK, 0);
+	struct stat st;
 
+	/* ENODEV: the array was stopped between discovery and now */
+	if (fd == -ENOENT || fd == -ENODEV)
+		return 0;
 	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	drain(fd); /* arm it */
+		return fd;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !drain(fd)) { /* drain arms it */
+		close(fd);
+		return 0;
+	}
 	w->fds[w->n++] = fd;
 	return 0;
+}
+
+/* Stop watching file i: it will never report anything but an error again. */
+static void drop_file(struct mdp_watch *w, size_t i, bool open)
+{
+	if (open)
+		close(w->fds[i]);
+	memmove(&w->fds[i], &w->fds[i + 1], (w->n - i - 1) * sizeof(*w->fds));
+	w->n--;
 }
 
 int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const sigset_t *sigs,
@@ -91,9 +115,19 @@ int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo)
 		return MDP_WATCH_TIMEOUT;
 	if (w->sfd >= 0 && (p[0].revents & POLLIN) && (*signo = take_signal(w->sfd)))
 		return MDP_WATCH_SIGNAL;
-	for (size_t i = w->sfd >= 0 ? 1 : 0; i < n; i++)
-		if (p[i].revents & (POLLPRI | POLLERR))
-			drain(p[i].fd);
+	/*
+	 * Backwards, so that dropping file k leaves the indexes below it as
+	 * they were. A file that reports an error and cannot be read, or is no
+	 * longer open (POLLNVAL), would wake every poll at once: it goes. The
+	 * caller looks again (this event) and sees what changed.
+	 */
+	for (size_t i = w->n; i-- > 0;) {
+		short rev = p[i + (w->sfd >= 0)].revents;
+		if (rev & POLLNVAL)
+			drop_file(w, i, false);
+		else if ((rev & (POLLPRI | POLLERR | POLLHUP)) && !drain(w->fds[i]))
+			drop_file(w, i, true);
+	}
 	return MDP_WATCH_MD;
 }
 

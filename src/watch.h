@@ -7,7 +7,10 @@
  * and of md/sync_action whenever the action changes (sysfs_notify), with
  * POLLPRI|POLLERR; each must be read again to re-arm. The regular files of
  * a fixture tree never report POLLPRI, so there the timeout alone paces
- * the caller. Stop signals come through a signalfd: the caller blocks them
+ * the caller. A file that reports an error and can no longer be read (a
+ * stopped array's attribute: kernfs says POLLERR at once, for ever) is
+ * dropped from the set after the event it caused, so the wait never spins.
+ * Stop signals come through a signalfd: the caller blocks them
  * first (mutating commands do once they hold the lock).
  */
 #ifndef MDP_WATCH_H
@@ -23,7 +26,7 @@
 
 struct mdp_watch {
 	int sfd;  /* signalfd of the stop signals, -1 without */
-	int *fds; /* /proc/mdstat, then each array's md/sync_action; -1 where absent */
+	int *fds; /* /proc/mdstat, then each array's md/sync_action, as long as readable */
 	size_t n;
 	struct pollfd *p; /* room for the signalfd and every file */
 };
@@ -42,7 +45,8 @@ enum mdp_watch_event {
 int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const sigset_t *sigs,
 		   struct mdp_watch *w);
 /*
- * Wait up to timeout_ms (-1: no limit). Returns an enum mdp_watch_event,
+ * Wait up to timeout_ms (-1: no limit). Files that have become unreadable
+ * leave the set (n shrinks). Returns an enum mdp_watch_event,
  * with *signo set for MDP_WATCH_SIGNAL, or -errno.
  */
 int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo);

@@ -1,7 +1,9 @@
 /*
  * Unit tests of watch: which operations count as running, that a fixture
  * root's regular files never wake the poll (the timeout paces it, no
- * spinning), and that a blocked stop signal comes back as an event.
+ * spinning), that a watched file that reports an error for ever (kernfs
+ * does once its array is stopped) is dropped instead of waking every
+ * poll, and that a blocked stop signal comes back as an event.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -86,6 +89,72 @@ static void test_timeout_paces(void **state)
 	mdp_root_fini(&r);
 }
 
+/*
+ * Wakeups in rounds waits of 20 ms: a watch that spins on a file stuck
+ * in error returns MDP_WATCH_MD every time, at once.
+ */
+static int count_md_events(struct mdp_watch *w, int rounds)
+{
+	int n = 0, sig = 0, ev;
+
+	for (int i = 0; i < rounds; i++) {
+		ev = mdp_watch_wait(w, 20, &sig);
+		assert_true(ev == MDP_WATCH_MD || ev == MDP_WATCH_TIMEOUT);
+		n += ev == MDP_WATCH_MD;
+	}
+	return n;
+}
+
+/*
+ * A stopped array's md/sync_action answers poll() with POLLERR|POLLPRI at
+ * once, every time, and cannot be read (ENODEV). Here: the write end of a
+ * pipe whose reader is gone (POLLERR for ever, unreadable) put in place of
+ * one watched file. It wakes the wait once, then is dropped.
+ */
+static void test_error_file_dropped(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_watch w;
+	int pfd[2];
+	size_t n0;
+
+	(void)state;
+	fixture_root(&r, &s);
+	assert_int_equal(mdp_watch_open(&r, &s, NULL, &w), 0);
+	n0 = w.n;
+	assert_true(n0 >= 2);
+	assert_int_equal(pipe(pfd), 0);
+	close(pfd[0]);
+	assert_true(dup2(pfd[1], w.fds[n0 - 1]) >= 0); /* the last array's sync_action */
+	close(pfd[1]);
+	assert_true(count_md_events(&w, 10) <= 1);
+	assert_int_equal(w.n, n0 - 1);
+	mdp_watch_close(&w);
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+}
+
+/* A watched fd closed behind the watch's back (POLLNVAL) is dropped too. */
+static void test_invalid_fd_dropped(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_watch w;
+	size_t n0;
+
+	(void)state;
+	fixture_root(&r, &s);
+	assert_int_equal(mdp_watch_open(&r, &s, NULL, &w), 0);
+	n0 = w.n;
+	close(w.fds[0]);
+	assert_true(count_md_events(&w, 10) <= 1);
+	assert_int_equal(w.n, n0 - 1);
+	mdp_watch_close(&w);
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+}
+
 /* A stop signal held pending by the caller wakes the wait at once, and is consumed. */
 static void test_signal(void **state)
 {
@@ -118,6 +187,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_running),
 	    cmocka_unit_test(test_timeout_paces),
+	    cmocka_unit_test(test_error_file_dropped),
+	    cmocka_unit_test(test_invalid_fd_dropped),
 	    cmocka_unit_test(test_signal),
 	};
 

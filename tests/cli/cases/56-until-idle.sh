@@ -229,3 +229,36 @@ EOF
 expect_stderr <<'EOF'
 EOF
 expect_unchanged "after an until-idle with nothing to wait for"
+
+# Over an active profile (a boot script's, say) it refuses: its revert at
+# the end would drop that profile without a word.
+fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
+run apply -q balanced
+expect_exit 0
+# idle, so that a watcher that did start would revert at once rather than hang
+flip_idle "$ROOT"
+snapshot
+cp "$ROOT/run/mdprofile/journal" "$WORK/journal.before"
+run apply --until-idle reshape-fast
+expect_exit 2
+expect_stdout <<'EOF2'
+EOF2
+expect_stderr <<'EOF2'
+mdprofile: profile balanced is active; revert it first: apply --until-idle ends by reverting to the values from before mdprofile, which would drop it
+EOF2
+expect_unchanged "after until-idle over an active profile"
+cmp -s "$ROOT/run/mdprofile/journal" "$WORK/journal.before" ||
+	_fail "until-idle over an active profile changed its journal"
+
+# The array under way is stopped (mdadm --stop): its operation did not
+# finish, it went away with the array; the watcher reverts and says so.
+fixture ds-dsm6-reshape
+start_bg apply --until-idle --interval 1 balanced
+rm -rf "$ROOT/sys/block/md3"
+sed -i -e '/^md3 :/,/^$/d' "$ROOT/proc/mdstat"
+finish_bg
+expect_exit 0
+grep -qx 'md3 reshape: stopped (array gone), average N KiB/s' "$WORK/out" ||
+	_fail "a stopped array's reshape is not said stopped: $(cat "$WORK/out")"
+[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "the watcher left its journal"

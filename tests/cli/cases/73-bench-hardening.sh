@@ -1,0 +1,118 @@
+# bench against what a killed run, a --root tree or a shared directory can
+# leave in its way: a comparison killed outright is reverted by recover,
+# a link in the tree cannot send the test file out of it, test files of
+# killed runs are removed, a directory others can write is warned about.
+
+# bench --compare SIGKILLed mid-comparison: the journal says it was a
+# comparison; status says so; recover reverts it like a killed watcher.
+fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running
+snapshot
+(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" bench --compare balanced --op-only \
+	--duration 60) >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+i=0
+while ! grep -qx 'state active' "$ROOT/run/mdprofile/journal" 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+grep -qx 'compare' "$ROOT/run/mdprofile/journal" ||
+	_fail "the comparison is not journaled as one: $(cat "$ROOT/run/mdprofile/journal")"
+touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
+run status -q
+expect_exit 0
+tail -3 "$WORK/out" >"$WORK/out.tail" && mv "$WORK/out.tail" "$WORK/out"
+expect_stdout <<'EOF'
+
+active profile: balanced since 2026-11-29 08:30 UTC, for bench --compare (reverted when it ends; if it was interrupted, 'mdprofile recover' reverts it)
+drift: none
+EOF
+run recover
+expect_exit 0
+expect_stdout <<'EOF'
+bench --compare under profile balanced ended without reverting (killed?): restoring the baseline
+md3 stripe_cache_size: 2048 -> 256
+md2 stripe_cache_size: 2048 -> 256
+md3 read_ahead: 4 MiB -> 192 KiB
+md2 read_ahead: 4 MiB -> 192 KiB
+dev.raid.speed_limit_min: 50000 KiB/s -> 10000 KiB/s
+EOF
+expect_stderr <<'EOF'
+EOF
+expect_unchanged "after bench --compare was killed and recover ran"
+
+# The volume comes from the tree's /proc/mounts: a link there that leads
+# out of the tree is refused, nothing is written outside.
+fixture ds-dsm6-reshape
+OUTSIDE="$WORK/outside"
+rm -rf "$OUTSIDE" "$WORK/escaped"
+mkdir -p "$OUTSIDE"
+ln -s "$OUTSIDE" "$ROOT/volume1"
+printf '%s\n' '/dev/md2 /volume1 btrfs rw 0 0' >"$ROOT/proc/mounts"
+# a spy on the outside directory: a file created there is noted
+(
+	i=0
+	while [ $i -lt 300 ]; do
+		[ -n "$(ls -A "$OUTSIDE")" ] && {
+			ls -A "$OUTSIDE" >"$WORK/escaped"
+			break
+		}
+		sleep 0.01
+		i=$((i + 1))
+	done
+) &
+spy=$!
+run bench --size 4MiB --runs 1
+kill "$spy" 2>/dev/null || true
+wait "$spy" 2>/dev/null || true
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: @ROOT@/volume1: a symbolic link leads out of the root
+EOF
+[ ! -e "$WORK/escaped" ] || _fail "bench wrote outside the tree: $(cat "$WORK/escaped")"
+# A link inside the tree is followed as ever.
+rm "$ROOT/volume1"
+mkdir -p "$ROOT/vol/real"
+ln -s vol/real "$ROOT/volume1"
+run bench --size 4MiB --runs 1 --json
+expect_exit 0
+[ -z "$(ls -A "$ROOT/vol/real")" ] || _fail "a test file was left in the tree's volume"
+
+# Test files of killed runs (a pid that is gone, ours, regular) are removed
+# before the free space is measured, and said so; others are left alone.
+fixture ds-dsm6-reshape
+SCRATCH="$ROOT/scratch"
+mkdir -m 0755 "$SCRATCH"
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+head -c 3145728 /dev/zero >"$SCRATCH/.mdprofile-bench.$dead"
+echo x >"$SCRATCH/.mdprofile-bench.$$" # this shell lives
+ln -s /nonexistent "$SCRATCH/.mdprofile-bench.1x"
+run bench --path "$SCRATCH" --size 4MiB --runs 1 --json
+expect_exit 0
+expect_stderr <<'EOF'
+mdprofile: removed 1 test file (3 MiB) left in @ROOT@/scratch by a bench that was killed
+EOF
+[ ! -e "$SCRATCH/.mdprofile-bench.$dead" ] || _fail "a killed run's test file was left"
+[ -e "$SCRATCH/.mdprofile-bench.$$" ] || _fail "a live run's test file was removed"
+[ -L "$SCRATCH/.mdprofile-bench.1x" ] || _fail "a link was removed"
+
+# A directory others can write (not sticky): they could swap the test
+# file; the run checks what it reads, and warns. Sticky (/tmp): no warning.
+fixture ds-dsm6-reshape
+SCRATCH="$ROOT/scratch"
+mkdir "$SCRATCH"
+chmod 0777 "$SCRATCH"
+run bench --path "$SCRATCH" --size 4MiB --runs 1 --json
+expect_exit 0
+expect_stderr <<'EOF'
+mdprofile: warning: others can write @ROOT@/scratch: the run checks that it reads the file it wrote, but a directory only you can write is safer
+EOF
+chmod 1777 "$SCRATCH"
+run bench --path "$SCRATCH" --size 4MiB --runs 1 --json
+expect_exit 0
+expect_stderr <<'EOF'
+EOF
