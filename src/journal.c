@@ -10,7 +10,7 @@
  *   path "/usr/share/mdprofile/profiles/reshape-fast.yaml"
  *   until-idle                      (only from apply --until-idle)
  *   base stripe_cache_size md2 "256"
- *   svc synoindexd paused|resumed|pausing PGID [timeout SECONDS]
+ *   svc synoindexd paused|resumed|pausing PGID [start TICKS boot ID] [timeout SECONDS]
  *   set stripe_cache_size md2 4096
  *   end
  *
@@ -21,6 +21,13 @@
  * tunable registry (it must parse and be in range) before revert may
  * write it: a tampered journal cannot make mdprofile write what apply
  * never would.
+ *
+ * "pausing PGID start TICKS boot ID": the process group of the tool that
+ * was pausing the service, and who led it: the leader's start time
+ * (/proc/PGID/stat field 22) and the host's boot id (the host's even
+ * under --root: the process is). recover waits for and kills that group
+ * only while its leader is still that process; without "start" (an
+ * earlier version) it never does.
  *
  * A "svc" line ends with "timeout SECONDS" when the profile entry has its
  * own timeout (1..3600): resume uses it, and recover waits that long for
@@ -129,6 +136,15 @@ static void put_escaped(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A boot id as the kernel writes it (a UUID): nothing else goes into a line. */
+static bool boot_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 8 && n < sizeof(((struct mdp_jservice *)0)->boot) &&
+	       strspn(s, "0123456789abcdef-") == n;
+}
+
 /* Serialize j; *out is malloc'd. */
 int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 {
@@ -152,9 +168,11 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	}
 	for (size_t i = 0; i < j->n_svc; i++) {
 		const struct mdp_jservice *sv = &j->svc[i];
-		if (sv->paused && !sv->settled)
+		if (sv->paused && !sv->settled) {
 			fprintf(f, "svc %s pausing %ld", sv->name, sv->pgid);
-		else
+			if (sv->start && boot_ok(sv->boot))
+				fprintf(f, " start %" PRIu64 " boot %s", sv->start, sv->boot);
+		} else
 			fprintf(f, "svc %s %s", sv->name, sv->paused ? "paused" : "resumed");
 		if (sv->timeout_s)
 			fprintf(f, " timeout %u", sv->timeout_s);
@@ -312,8 +330,19 @@ static int parse_svc(struct mdp_journal *j, char *rest)
 	/* "pausing PGID": the process group of the tool that was pausing it. */
 	if (!strcmp(st, "pausing") && (!(w = strtok_r(NULL, " ", &rest)) || parse_pgid(w, &s.pgid)))
 		return -EINVAL;
+	w = strtok_r(NULL, " ", &rest);
+	/* "start TICKS boot ID": who led that group. */
+	if (w && !strcmp(w, "start")) {
+		if (strcmp(st, "pausing") || !(w = strtok_r(NULL, " ", &rest)) ||
+		    mdp_num_parse(w, 1, UINT64_MAX, &s.start) ||
+		    !(w = strtok_r(NULL, " ", &rest)) || strcmp(w, "boot") ||
+		    !(w = strtok_r(NULL, " ", &rest)) || !boot_ok(w))
+			return -EINVAL;
+		snprintf(s.boot, sizeof(s.boot), "%s", w);
+		w = strtok_r(NULL, " ", &rest);
+	}
 	/* "timeout SECONDS": the entry's own; the line ends there. */
-	if ((w = strtok_r(NULL, " ", &rest))) {
+	if (w) {
 		if (strcmp(w, "timeout") || !(w = strtok_r(NULL, " ", &rest)) ||
 		    mdp_num_parse(w, 1, MDP_SVC_TIMEOUT_MAX_S, &v) || strtok_r(NULL, " ", &rest))
 			return -EINVAL;

@@ -41,6 +41,14 @@ struct mdp_jservice {
 	bool paused;  /* mdprofile paused it (or was pausing it) and has not resumed it */
 	bool settled; /* false ("pausing"): its tool was started and may outlive us */
 	long pgid;    /* "pausing": the tool's process group, 0 when unknown */
+	/*
+	 * "pausing": who led that group (mdp_exec_group_ident), so that a
+	 * recover never waits for or kills a process mdprofile did not start:
+	 * its start time (clock ticks after boot) and the host's boot id. 0 and
+	 * "" when unknown (a journal of an earlier version).
+	 */
+	uint64_t start;
+	char boot[40];
 	/* The profile entry's own timeout (s), for its resume and settle; 0: the default. */
 	unsigned timeout_s;
 };

@@ -47,6 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec.h"
+#include "ident.h"
 #include "services.h"
 
 enum step_kind { STEP_TUNABLE, STEP_PAUSE, STEP_RESUME };
@@ -327,12 +329,18 @@ static void pause_started(void *ctx, long pgid)
 {
 	struct pause_watch *w = ctx;
 	struct mdp_jservice *js = journal_svc(w->j, w->svc);
+	struct mdp_exec_ident id;
 
 	/* Only stop/start tools are watched (services.h): a fallback's replaces the first. */
 	if (!js)
 		return;
 	js->settled = false;
 	js->pgid = pgid;
+	/* Unknown (no /proc): journaled without it, recover then leaves the group alone. */
+	if (mdp_exec_group_ident(pgid, &id))
+		memset(&id, 0, sizeof(id));
+	js->start = id.start;
+	snprintf(js->boot, sizeof(js->boot), "%s", id.boot);
 	w->err = journal_store(w->tx, w->j);
 }
 
@@ -390,26 +398,68 @@ static void note_plain_verbs(struct mdp_txn *tx)
 	ev_note(tx, MDP_TXN_NOTE_PLAIN_VERBS, NULL);
 }
 
+enum group_state { GROUP_GONE, GROUP_OURS, GROUP_OTHER };
+
+/*
+ * Whether process group js->pgid is still the tool mdprofile started: its
+ * leader must be the very process journaled (start time and boot id).
+ * Anything else, a reused number, a forged or --root tree's journal, one
+ * without the identity, is another's and never waited for or signalled.
+ */
+static enum group_state group_state(const struct mdp_jservice *js)
+{
+	struct mdp_exec_ident id;
+
+	if (!mdp_exec_group_alive(js->pgid))
+		return GROUP_GONE;
+	if (!js->start || mdp_exec_group_ident(js->pgid, &id) || id.start != js->start ||
+	    strcmp(id.boot, js->boot))
+		return GROUP_OTHER;
+	return GROUP_OURS;
+}
+
+/*
+ * The longest the tool can have had: mdprofile kills it at the entry's own
+ * timeout, else at the backend's for its kind ("pkg:" entries are slower).
+ */
+static unsigned settle_limit_ms(const struct mdp_txn *tx, const struct mdp_jservice *js)
+{
+	if (js->timeout_s)
+		return js->timeout_s * 1000;
+	if (!tx->svc)
+		return tx->settle_ms;
+	return mdp_ident_service_pkg(js->name) ? tx->svc->pkg_timeout_ms : tx->svc->timeout_ms;
+}
+
 /*
  * The tool pausing js when mdprofile died may still run in its own process
  * group and stop the service after recover looked. Let it finish (up to
- * tx->settle_ms, or the entry's own journaled timeout when that is
- * longer), then kill what is left of it; after that the service's state is
- * settled and tells whether the pause happened.
+ * its timeout, settle_limit_ms()), then kill what is left of it; after
+ * that the service's state is settled and tells whether the pause
+ * happened. The group's identity is checked before each wait and right
+ * before the kill (group_state()).
  */
 static void settle(struct mdp_txn *tx, const struct mdp_jservice *js)
 {
 	struct timespec slice = {0, 100 * 1000 * 1000};
-	unsigned waited = 0, limit = tx->settle_ms;
+	unsigned waited = 0, limit = settle_limit_ms(tx, js);
+	enum group_state g;
 
 	if (js->settled)
 		return;
-	if (js->timeout_s * 1000 > limit)
-		limit = js->timeout_s * 1000;
-	for (; waited < limit && mdp_exec_group_alive(js->pgid); waited += 100)
+	while ((g = group_state(js)) == GROUP_OURS && waited < limit) {
 		nanosleep(&slice, NULL);
-	if (mdp_exec_group_alive(js->pgid))
+		waited += 100;
+	}
+	if (g == GROUP_OURS)
 		mdp_exec_group_kill(js->pgid);
+	else if (g == GROUP_OTHER)
+		mdp_diags_add(tx->d, NULL, 0, 0,
+			      "warning: service '%s': process group %ld is not the tool that was "
+			      "pausing it (%s): not waited for, not killed",
+			      js->name, js->pgid,
+			      js->start ? "another process has its number"
+					: "the journal does not say which process it was");
 }
 
 /* ---- journal helpers ---------------------------------------------------------- */
