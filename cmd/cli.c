@@ -193,13 +193,21 @@ int cli_preview_services(struct cli *cli, const struct mdp_profile *p)
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
 {
 	struct mdp_diags d;
+	bool said;
 	int err;
 
 	mdp_diags_init(&d);
 	err = mdp_journal_load(&cli->root, j, &d);
+	/* A state directory others can write: the reason, as a warning (status only reads). */
+	said = err == -EPERM && d.n > 0;
+	for (size_t i = 0; said && i < d.n; i++) {
+		char line[1024];
+		mdp_diag_format(&d.v[i], line, sizeof(line));
+		cli_err(cli, "warning: %s", line);
+	}
 	mdp_diags_free(&d);
 	/* An unparsable one is cli_warn_recover's to report; anything else is said here. */
-	if (err && err != -ENOENT && err != -EBADMSG)
+	if (err && err != -ENOENT && err != -EBADMSG && !said)
 		cli_err(cli, "warning: cannot read the journal %s: %s", MDP_JOURNAL,
 			strerror(-err));
 	return err == 0;
@@ -268,7 +276,8 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 	case -EINVAL:
 		return MDP_EXIT_USAGE; /* the diags said why; nothing was touched */
 	case -EBADMSG:
-		return MDP_EXIT_FAILED; /* unreadable journal: the diag says what to do */
+	case -EPERM:
+		return MDP_EXIT_FAILED; /* journal unreadable or untrusted: the diag says what to do */
 	default:
 		cli_err(cli, "%s failed: %s", verb, strerror(-rc));
 		return MDP_EXIT_FAILED;

@@ -41,6 +41,8 @@ struct mdp_jservice {
 	bool paused;  /* mdprofile paused it (or was pausing it) and has not resumed it */
 	bool settled; /* false ("pausing"): its tool was started and may outlive us */
 	long pgid;    /* "pausing": the tool's process group, 0 when unknown */
+	/* The profile entry's own timeout (s), for its resume and settle; 0: the default. */
+	unsigned timeout_s;
 	/*
 	 * "pausing": who led that group (mdp_exec_group_ident), so that a
 	 * recover never waits for or kills a process mdprofile did not start:
@@ -49,8 +51,6 @@ struct mdp_jservice {
 	 */
 	uint64_t start;
 	char boot[40];
-	/* The profile entry's own timeout (s), for its resume and settle; 0: the default. */
-	unsigned timeout_s;
 };
 
 struct mdp_journal {
@@ -78,11 +78,20 @@ struct mdp_lock {
 	int fd;
 };
 
-/* Take the lock. -EWOULDBLOCK with *holder = pid when busy and !wait. */
-int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder);
+/*
+ * Take the lock. -EWOULDBLOCK with *holder = pid when busy and !wait;
+ * -EPERM (d says why and how to fix it) when the state directory or the
+ * lock is not root's or the caller's, or others may write it.
+ */
+int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder,
+		  struct mdp_diags *d);
 void mdp_lock_release(struct mdp_lock *l);
 
-/* Read the journal. -ENOENT when there is none; -EBADMSG when unreadable (diag). */
+/*
+ * Read the journal. -ENOENT when there is none; -EBADMSG when unreadable,
+ * -EPERM when it or the state directory is not to be trusted (as
+ * mdp_lock_take), both with a diag.
+ */
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
 void mdp_journal_free(struct mdp_journal *j);
 /* Serialize (*out malloc'd) and parse (tests, the fuzz target). */

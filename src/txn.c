@@ -1138,10 +1138,11 @@ bool mdp_txn_needs_recover(const struct mdp_root *r)
 	struct mdp_journal j;
 	char boot[40];
 	bool needs;
+	int err;
 
 	mdp_diags_init(&d);
-	if (mdp_journal_load(r, &j, &d)) {
-		needs = d.n > 0; /* unreadable journal: someone must look */
+	if ((err = mdp_journal_load(r, &j, &d))) {
+		needs = err == -EBADMSG; /* unreadable journal: someone must look */
 		mdp_diags_free(&d);
 		return needs;
 	}
