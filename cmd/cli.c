@@ -277,7 +277,8 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 		return MDP_EXIT_USAGE; /* the diags said why; nothing was touched */
 	case -EBADMSG:
 	case -EPERM:
-		return MDP_EXIT_FAILED; /* journal unreadable or untrusted: the diag says what to do */
+		return MDP_EXIT_FAILED; /* journal unreadable or untrusted: the diag says what to do
+					 */
 	default:
 		cli_err(cli, "%s failed: %s", verb, strerror(-rc));
 		return MDP_EXIT_FAILED;

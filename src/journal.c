@@ -165,6 +165,28 @@ int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long 
 	return 0;
 }
 
+int mdp_lock_probe(const struct mdp_root *r)
+{
+	int fd = mdp_root_open(r, MDP_LOCK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+	int err = 0;
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	/* Shared and let go at once: a taker meets it only in this instant. */
+	while (flock(fd, LOCK_SH | LOCK_NB)) {
+		if (errno == EINTR)
+			continue;
+		err = errno == EWOULDBLOCK ? 1 : -errno;
+		break;
+	}
+	if (!err)
+		flock(fd, LOCK_UN);
+	close(fd);
+	return err;
+}
+
 void mdp_lock_release(struct mdp_lock *l)
 {
 	if (l->fd > 0) {

@@ -86,6 +86,12 @@ struct mdp_lock {
 int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder,
 		  struct mdp_diags *d);
 void mdp_lock_release(struct mdp_lock *l);
+/*
+ * Whether a mutating mdprofile (or an apply --until-idle watcher) holds the
+ * lock now: 1 held, 0 free, -errno when it cannot tell (the lock is
+ * root's). Creates nothing and does not keep the lock.
+ */
+int mdp_lock_probe(const struct mdp_root *r);
 
 /*
  * Read the journal. -ENOENT when there is none; -EBADMSG when unreadable,

@@ -614,13 +614,14 @@ static void test_health_and_queue(void **state)
 
 	(void)state;
 	scratch_copy(&sc, "ds-dsm6-reshape");
-	scratch_run(&sc, "echo 1 > sys/block/md2/md/degraded && "
-			 "echo faulty > sys/block/md2/md/dev-sdc5/state && "
-			 "echo in_sync > sys/block/md2/md/dev-sda5/state && "
-			 "echo resync > sys/block/md1/md/sync_action && "
-			 "echo delayed > sys/block/md1/md/sync_completed && "
-			 "printf 'md127 : inactive sdf[0](S)\\n      10 blocks super external:imsm\\n' "
-			 ">> proc/mdstat");
+	scratch_run(&sc,
+		    "echo 1 > sys/block/md2/md/degraded && "
+		    "echo faulty > sys/block/md2/md/dev-sdc5/state && "
+		    "echo in_sync > sys/block/md2/md/dev-sda5/state && "
+		    "echo resync > sys/block/md1/md/sync_action && "
+		    "echo delayed > sys/block/md1/md/sync_completed && "
+		    "printf 'md127 : inactive sdf[0](S)\\n      10 blocks super external:imsm\\n' "
+		    ">> proc/mdstat");
 	discover_dir(sc.root, &s, &d);
 	assert_int_equal(d.n, 0);
 	assert_int_equal(s.arrays[2].degraded, 1);

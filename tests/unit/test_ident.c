@@ -187,11 +187,10 @@ static void test_suggest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dev),     cmocka_unit_test(test_kname),
-	    cmocka_unit_test(test_levels),  cmocka_unit_test(test_uuid),
-	    cmocka_unit_test(test_service), cmocka_unit_test(test_service_not_a_path),
-	    cmocka_unit_test(test_profile_name),
-	    cmocka_unit_test(test_suggest),
+	    cmocka_unit_test(test_dev),          cmocka_unit_test(test_kname),
+	    cmocka_unit_test(test_levels),       cmocka_unit_test(test_uuid),
+	    cmocka_unit_test(test_service),      cmocka_unit_test(test_service_not_a_path),
+	    cmocka_unit_test(test_profile_name), cmocka_unit_test(test_suggest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
