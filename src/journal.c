@@ -576,8 +576,8 @@ out:
 
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d)
 {
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;
 	int err = journal_read(r, &text, &len, d);
 
 	if (err)
