@@ -105,13 +105,17 @@ static int state_check(const struct mdp_root *r, int fd, const char *sys, struct
 	return -EPERM;
 }
 
-/* The state directory, when there is one: -ENOENT, -EPERM (d says why), 0. */
+/*
+ * The state directory, when there is one: -ENOENT, -EPERM (d says why), 0.
+ * A link to it is followed (only who can write /run could have made it;
+ * under --root it stays in the tree): what it leads to is checked.
+ */
 static int state_dir_check(const struct mdp_root *r, struct mdp_diags *d)
 {
-	int fd = mdp_root_open(r, MDP_STATE_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0), err;
+	int fd = mdp_root_open(r, MDP_STATE_DIR, O_PATH | O_DIRECTORY, 0), err;
 
-	if (fd == -ENOTDIR || fd == -ELOOP)
-		fd = mdp_root_open(r, MDP_STATE_DIR, O_PATH | O_NOFOLLOW, 0);
+	if (fd == -ENOTDIR)
+		fd = mdp_root_open(r, MDP_STATE_DIR, O_PATH, 0);
 	if (fd < 0)
 		return fd;
 	err = state_check(r, fd, MDP_STATE_DIR, d);
