@@ -442,6 +442,7 @@ static void test_uuid_from_mdadm(void **state)
 /*
  * A FIFO where a member's device node should be (a --root tree is anyone's)
  * is skipped, not opened for ever: without a writer open() would block.
+ * The same for a FIFO in place of a sysfs attribute (root.c reads).
  * The alarm turns a hang into a failure.
  */
 static void test_member_fifo_does_not_hang(void **state)
@@ -459,6 +460,18 @@ static void test_member_fifo_does_not_hang(void **state)
 	assert_string_equal(s.arrays[2].name, "md2");
 	assert_string_equal(s.arrays[2].uuid_source, "unknown");
 	assert_string_equal(s.arrays[0].uuid_source, "superblock"); /* sda1: a file */
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+
+	/* Nor does one in place of a sysfs attribute: it reads as empty (a diag says so). */
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "rm sys/block/md2/md/stripe_cache_size && "
+			 "mkfifo sys/block/md2/md/stripe_cache_size");
+	alarm(10);
+	discover_dir(sc.root, &s, &d);
+	alarm(0);
+	assert_true(d.n > 0);
 	mdp_system_free(&s);
 	mdp_diags_free(&d);
 	scratch_done(&sc);
