@@ -28,6 +28,12 @@
  *     paused, and restore_baseline() skips any it finds running again.
  *  7. One mdprofile changes the system at a time: the command layer holds
  *     mdp_lock_take() around every mutating entry point.
+ *  8. mdprofile waits for and signals only a process it started: a pause's
+ *     tool is journaled with its process group and who led it
+ *     (pause_started(), mdp_exec_group_ident()), and settle() checks that
+ *     identity (group_state()) before each wait and right before the kill.
+ *     The journal and its directory are trusted only when nobody but root
+ *     or the caller can have written them (journal.c's state_check()).
  *
  * States of the journal:
  *
@@ -35,6 +41,14 @@
  *   applying --apply_unwind, rollback ok--> previous state (none or active)
  *   active --mdp_txn_apply (profile switch)--> applying
  *   active|applying|reverting --restore_baseline (revert/recover)--> reverting --> (none)
+ *
+ * States of a service within the journal ("svc" lines):
+ *
+ *   (absent) --steps_pause/journal_set_svc--> paused (its tool not yet run)
+ *   paused --pause_started (the tool's group and leader journaled)--> pausing
+ *   pausing --apply_commit--> paused
+ *   paused|pausing --restore_baseline: settle(), svc_resume()--> resumed / dropped
+ *   paused --apply_commit, resumed by a profile switch--> resumed
  */
 #include "txn.h"
 
