@@ -52,6 +52,14 @@
  */
 #include "txn.h"
 
+#ifdef MDP_FAULT_SEAM
+#include <assert.h>
+/* Test builds check the state each transition of the diagram above starts from. */
+#define assert_jstate(cond) assert(cond)
+#else
+#define assert_jstate(cond) ((void)0)
+#endif
+
 #include <errno.h>
 #include <signal.h>
 #include <time.h>
@@ -947,6 +955,8 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 static int apply_unwind(struct mdp_txn *tx, const struct mdp_journal *old, struct steps *st,
 			size_t n_changes, size_t n_services)
 {
+	/* applying --> the previous state: none or active (recover ran first) */
+	assert_jstate(old->state == MDP_J_NONE || old->state == MDP_J_ACTIVE);
 	ev_forget_since(tx, n_changes, n_services);
 	if (rollback(tx, st))
 		return MDP_TXN_PARTIAL; /* journal stays "applying": recover can finish */
@@ -970,6 +980,7 @@ static bool stopped(struct mdp_txn *tx)
 
 static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct steps *st)
 {
+	assert_jstate(j->state == MDP_J_APPLYING); /* applying --> active */
 	for (size_t i = 0; i < st->n; i++)
 		if (st->v[i].kind == STEP_RESUME)
 			journal_set_svc(j, st->v[i].svc, false, 0);
@@ -1007,7 +1018,9 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 		goto out; /* already in this profile's state: nothing to journal */
 	if (!st.n && old.state != MDP_J_ACTIVE)
 		goto out; /* in sync without mdprofile having changed anything */
-	/* Invariant 1: durable before the first change. */
+	/* Invariant 1: durable before the first change. (none|active --> applying) */
+	assert_jstate(j.state == MDP_J_APPLYING &&
+		      (old.state == MDP_J_NONE || old.state == MDP_J_ACTIVE));
 	if ((err = journal_store(tx, &j))) {
 		/* A failed dir fsync may follow a done rename: put the old journal back. */
 		if (old.state == MDP_J_ACTIVE)
@@ -1041,6 +1054,11 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 {
 	size_t left = 0;
 	int err;
+
+	/* active|applying|reverting --> reverting; a pause under way is a paused service */
+	assert_jstate(j->state != MDP_J_NONE);
+	for (size_t i = 0; i < j->n_svc; i++)
+		assert_jstate(j->svc[i].settled || j->svc[i].paused);
 
 	j->state = MDP_J_REVERTING;
 	if (journal_store(tx, j))
