@@ -575,12 +575,10 @@ int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *pa
 	struct loader L = {.dirs = dirs, .d = d, .check = true, .warn = warn};
 	const struct mdp_builtin *bi = mdp_profile_builtin(dirs, path);
 	size_t first = d->n;
-	int r;
 
 	if (bi)
 		return finish(d, first, load_builtin(&L, bi, NULL, out));
-	r = load_path(&L, path, NULL, out);
-	return r == -EPERM ? r : finish(d, first, r);
+	return finish(d, first, load_path(&L, path, NULL, out));
 }
 
 int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, const char *data,
@@ -802,7 +800,7 @@ static int open_checked(const char *path, struct mdp_diags *d)
 		i += strspn(abs + i, "/");
 		size_t end = i + strcspn(abs + i, "/");
 		if (!abs[i]) {
-			r = -EISDIR;
+			r = -EPERM;
 			mdp_diags_add(d, path, 0, 0, "refusing profile: not a regular file");
 			break;
 		}
