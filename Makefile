@@ -149,6 +149,7 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec 50-stdin \
 		51-boot-script 53-boot-install 55-status-truth 57-status-watch 58-status-prometheus \
 		61-help-version 62-completion 63-did-you-mean 65-services-preview 78-outside-text \
+		68-foreign-process-group 69-state-dir-trust \
 		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
 		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)

@@ -90,27 +90,63 @@ static int load_stdin(struct cli *cli, struct mdp_profile *p, struct mdp_diags *
  * command that changes the system refuses it. One that only reads warns
  * and reads it anyway, so an owner can still look at such a profile.
  */
-static int check_perms(struct cli *cli, const char *file, const struct mdp_profile *p,
-		       struct mdp_diags *d)
+static bool perms_matter(const struct cli *cli)
 {
-	struct mdp_diags w;
-	char line[1024], *cut;
-	int err;
+	return geteuid() == 0 && mdp_root_is_real(&cli->root);
+}
 
-	if (geteuid() != 0 || !mdp_root_is_real(&cli->root))
-		return 0;
-	if (cli->mutating)
-		return file ? mdp_profile_check_perms(file, d) : mdp_profile_check_perms_all(p, d);
-	mdp_diags_init(&w);
-	err = file ? mdp_profile_check_perms(file, &w) : mdp_profile_check_perms_all(p, &w);
-	for (size_t i = 0; err && i < w.n; i++) {
-		mdp_diag_format(&w.v[i], line, sizeof(line));
-		if ((cut = strstr(line, "refusing profile: ")))
-			memmove(cut, cut + 18, strlen(cut + 18) + 1);
+/* The refusals a command that only reads shrugs off, as warnings. */
+static void perms_warn(struct cli *cli, const struct mdp_diags *w)
+{
+	static const char *const cuts[][2] = {
+	    {"refusing profile: ", ""}, {"refusing profile directory: ", "profile directory: "}};
+	char line[1024], *cut;
+
+	for (size_t i = 0; i < w->n; i++) {
+		mdp_diag_format(&w->v[i], line, sizeof(line));
+		for (size_t k = 0; k < 2; k++) {
+			size_t n = strlen(cuts[k][0]), m = strlen(cuts[k][1]);
+			if (!(cut = strstr(line, cuts[k][0])))
+				continue;
+			memmove(cut + m, cut + n, strlen(cut + n) + 1);
+			memcpy(cut, cuts[k][1], m);
+		}
 		cli_err(cli, "warning: %s; read anyway; apply refuses it", line);
 	}
+}
+
+static int check_perms(struct cli *cli, const char *file, struct mdp_diags *d)
+{
+	struct mdp_diags w;
+
+	if (!perms_matter(cli))
+		return 0;
+	if (cli->mutating)
+		return mdp_profile_check_perms(file, d);
+	mdp_diags_init(&w);
+	if (mdp_profile_check_perms(file, &w))
+		perms_warn(cli, &w);
 	mdp_diags_free(&w);
 	return 0;
+}
+
+/*
+ * As root on the real root every file of the profile is checked on the
+ * descriptor it is read from (mdp_profile_load_checked): nothing can be
+ * swapped between the check and the read.
+ */
+static int load_file(struct cli *cli, const char *path, struct mdp_profile *p, struct mdp_diags *d)
+{
+	struct mdp_diags w;
+	int err;
+
+	if (!perms_matter(cli))
+		return mdp_profile_load(&cli->dirs, path, p, d);
+	mdp_diags_init(&w);
+	err = mdp_profile_load_checked(&cli->dirs, path, p, d, cli->mutating ? NULL : &w);
+	perms_warn(cli, &w);
+	mdp_diags_free(&w);
+	return err;
 }
 
 int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
@@ -124,19 +160,14 @@ int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 		err = load_stdin(cli, p, &d);
 		/* Its parents, if it extends any, are files: files[0] is stdin itself. */
 		for (size_t i = 1; !err && i < p->n_files; i++)
-			if ((err = check_perms(cli, p->files[i], NULL, &d)))
+			if ((err = check_perms(cli, p->files[i], &d)))
 				mdp_profile_free(p);
 		goto out;
 	}
 	err = mdp_profile_find(&cli->dirs, arg, path, sizeof(path), &d);
-	/* Refused before it is read; a warning is given once, with its parents', below. */
-	if (!err && cli->mutating)
-		err = check_perms(cli, path, NULL, &d);
+	/* Parents reached through extends are orders too: the loader checks each. */
 	if (!err)
-		err = mdp_profile_load(&cli->dirs, path, p, &d);
-	/* Parents reached through extends are orders too. */
-	if (!err && (err = check_perms(cli, NULL, p, &d)))
-		mdp_profile_free(p);
+		err = load_file(cli, path, p, &d);
 out:
 	if (err && !d.n)
 		mdp_diags_add(&d, arg, 0, 0, "cannot load profile: %s", strerror(-err));
@@ -193,13 +224,21 @@ int cli_preview_services(struct cli *cli, const struct mdp_profile *p)
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
 {
 	struct mdp_diags d;
+	bool said;
 	int err;
 
 	mdp_diags_init(&d);
 	err = mdp_journal_load(&cli->root, j, &d);
+	/* A state directory others can write: the reason, as a warning (status only reads). */
+	said = err == -EPERM && d.n > 0;
+	for (size_t i = 0; said && i < d.n; i++) {
+		char line[1024];
+		mdp_diag_format(&d.v[i], line, sizeof(line));
+		cli_err(cli, "warning: %s", line);
+	}
 	mdp_diags_free(&d);
 	/* An unparsable one is cli_warn_recover's to report; anything else is said here. */
-	if (err && err != -ENOENT && err != -EBADMSG)
+	if (err && err != -ENOENT && err != -EBADMSG && !said)
 		cli_err(cli, "warning: cannot read the journal %s: %s", MDP_JOURNAL,
 			strerror(-err));
 	return err == 0;
@@ -268,7 +307,9 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 	case -EINVAL:
 		return MDP_EXIT_USAGE; /* the diags said why; nothing was touched */
 	case -EBADMSG:
-		return MDP_EXIT_FAILED; /* unreadable journal: the diag says what to do */
+	case -EPERM:
+		return MDP_EXIT_FAILED; /* journal unreadable or untrusted: the diag says what to do
+					 */
 	default:
 		cli_err(cli, "%s failed: %s", verb, strerror(-rc));
 		return MDP_EXIT_FAILED;

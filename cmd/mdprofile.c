@@ -544,8 +544,12 @@ static int setup_services(struct cli *cli)
 static int setup_lock(struct cli *cli)
 {
 	long holder = 0;
-	int err = mdp_lock_take(&cli->root, cli->wait, &cli->lock, &holder);
+	int err = mdp_lock_take(&cli->root, cli->wait, &cli->lock, &holder, &cli->d);
 
+	if (err == -EPERM && cli->d.n) {
+		cli_print_diags(cli, &cli->d);
+		return MDP_EXIT_FAILED;
+	}
 	if (err == -EWOULDBLOCK) {
 		cli_err(cli,
 			"another mdprofile (pid %ld) is changing the system; try again, or use "

@@ -277,11 +277,14 @@ void status_profile_text(const struct pstatus *ps)
 	if (ps->since && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
 	printf("\nactive profile: %s%s%s\n", render_safe(ps->j.profile, name, sizeof(name)), when,
-	       ps->j.until_idle ? ", until md is idle (apply --until-idle reverts it then)"
-	       : ps->j.compare
+	       ps->j.compare
 		   ? ", for bench --compare (reverted when it ends; if it was interrupted, "
 		     "'mdprofile recover' reverts it)"
-		   : "");
+	       : !ps->j.until_idle ? ""
+	       : ps->watch_gone
+		   ? ", applied with --until-idle but its watcher is gone (killed?): the next "
+		     "mutating command, 'mdprofile recover' or 'revert', restores the values"
+		   : ", until md is idle (apply --until-idle reverts it then)");
 	paused_text(ps, "paused services: ");
 	if (ps->drift == 0)
 		puts("drift: none");
@@ -487,6 +490,8 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pst
 		return;
 	if (mdp_journal_mtime(&cli->root, &ps->since))
 		ps->since = 0;
+	/* The watcher holds the lock as long as it lives (apply.c). */
+	ps->watch_gone = ps->j.until_idle && mdp_lock_probe(&cli->root) == 0;
 	if (!mdp_drift_plan(&ps->j, s, &pl)) {
 		ps->drift = (long)mdp_plan_pending(&pl);
 		mdp_plan_free(&pl);

@@ -20,6 +20,7 @@ struct pstatus {
 	int64_t since;   /* journal mtime, 0 unknown */
 	long drift;      /* values moved since apply; -1 unknown */
 	size_t n_paused; /* services the profile paused and has not resumed */
+	bool watch_gone; /* applied --until-idle, and nobody holds the lock: its watcher died */
 };
 
 /* Seconds left from md's own numbers: sectors to go over KiB/s; 0 unknown. */

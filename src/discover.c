@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef MDP_NO_UDEV
@@ -820,11 +821,19 @@ static bool uuid_from_superblock(const struct walk *w, struct mdp_array *a)
 
 	/* members are sorted by role, so active members are tried before spares */
 	for (size_t i = 0; i < a->n_members; i++) {
+		struct stat st;
 		int fd, err;
 		snprintf(path, sizeof(path), "/dev/%s", a->members[i].name);
-		if ((fd = mdp_root_open(w->r, path, O_RDONLY | O_NOCTTY, 0)) < 0)
+		/*
+		 * O_NONBLOCK: a FIFO (or a tty) at that name in a --root tree
+		 * would block open() for ever. Only a block device (a regular
+		 * file in a fixture tree) has a superblock to read.
+		 */
+		if ((fd = mdp_root_open(w->r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0)) < 0)
 			continue;
-		err = mdp_discover_sb_uuid(fd, a->uuid, sizeof(a->uuid));
+		err = fstat(fd, &st) || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
+			  ? -EINVAL
+			  : mdp_discover_sb_uuid(fd, a->uuid, sizeof(a->uuid));
 		close(fd);
 		if (!err)
 			return true;

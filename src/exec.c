@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -268,6 +269,56 @@ int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned ti
 bool mdp_exec_group_alive(long pgid)
 {
 	return pgid > 1 && (kill(-(pid_t)pgid, 0) == 0 || errno == EPERM);
+}
+
+/* "PID (COMM) STATE PPID PGRP ... STARTTIME": COMM may hold spaces and ')'. */
+static int exec_stat_ident(char *stat, long pgid, uint64_t *start)
+{
+	char *p = strrchr(stat, ')'), *save = NULL, *tok, *end;
+	unsigned long long v = 0, pgrp = 0;
+
+	if (!p)
+		return -EIO;
+	tok = strtok_r(p + 1, " ", &save); /* field 3, the state */
+	for (int field = 4; tok && field <= 22; field++) {
+		if (!(tok = strtok_r(NULL, " ", &save)))
+			break;
+		errno = 0;
+		v = strtoull(tok, &end, 10);
+		if (errno || end == tok || *end)
+			return -EIO;
+		if (field == 5)
+			pgrp = v;
+	}
+	if (!tok || !v)
+		return -EIO;
+	if (pgrp != (unsigned long long)pgid)
+		return -ESRCH; /* that pid now leads no group, or another one */
+	*start = (uint64_t)v;
+	return 0;
+}
+
+int mdp_exec_group_ident(long pgid, struct mdp_exec_ident *id)
+{
+	struct mdp_root host;
+	char path[64], stat[1024];
+	ssize_t n;
+	int err;
+
+	if (pgid <= 1 || pgid > INT32_MAX)
+		return -ESRCH;
+	if ((err = mdp_root_init(&host, NULL)))
+		return err;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pgid);
+	n = mdp_root_read(&host, path, stat, sizeof(stat));
+	err = n == -ENOENT ? -ESRCH : n < 0 ? (int)n : exec_stat_ident(stat, pgid, &id->start);
+	if (!err) {
+		n = mdp_root_read_value(&host, "/proc/sys/kernel/random/boot_id", id->boot,
+					sizeof(id->boot));
+		err = n < 0 ? (int)n : n < 8 ? -EIO : 0;
+	}
+	mdp_root_fini(&host);
+	return err;
 }
 
 void mdp_exec_group_kill(long pgid)

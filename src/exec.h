@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "root.h"
@@ -73,6 +74,21 @@ struct mdp_exec_watch {
 int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
 			 struct mdp_exec_result *res, struct mdp_diags *d,
 			 const struct mdp_exec_watch *w);
+
+/*
+ * Who leads process group pgid: its start time (clock ticks after boot,
+ * field 22 of /proc/PGID/stat) and the boot id. Read from the host's /proc
+ * whatever the root, because the process is the host's: with the two, a
+ * later process that got the same number (a reused pid, a journal from a
+ * --root tree or another boot) is never taken for the tool mdprofile
+ * started. -ESRCH when pgid leads no group (its leader is gone, or it
+ * left), another -errno when /proc cannot tell.
+ */
+struct mdp_exec_ident {
+	uint64_t start;
+	char boot[40];
+};
+int mdp_exec_group_ident(long pgid, struct mdp_exec_ident *id);
 
 /* Whether process group pgid still has a member (EPERM counts: it exists). */
 bool mdp_exec_group_alive(long pgid);

@@ -137,6 +137,15 @@ int mdp_ident_uuid_norm(const char *s, char out[33])
  * never in a shell, but a strict alphabet keeps them from being read as
  * options or paths and keeps messages printable.
  */
+/* At least one letter or digit: "." and ".." would be read as paths (synopkg status ..). */
+static bool has_alnum(const char *s)
+{
+	for (; *s; s++)
+		if (is_alpha(*s) || is_digit(*s))
+			return true;
+	return false;
+}
+
 static const char *service_chars(const char *name)
 {
 	size_t n;
@@ -150,6 +159,8 @@ static const char *service_chars(const char *name)
 			return "only letters, digits and @._:- are allowed";
 	if (n > MDP_SERVICE_NAME_MAX)
 		return "longer than 128 characters";
+	if (!has_alnum(name))
+		return "must contain a letter or digit";
 	return NULL;
 }
 
@@ -167,6 +178,8 @@ const char *mdp_ident_service_check(const char *name)
 		return "the package name after 'pkg:' must not start with '-'";
 	if (strchr(pkg, ':'))
 		return "the package name after 'pkg:' must not contain ':'";
+	if (!has_alnum(pkg))
+		return "the package name after 'pkg:' must contain a letter or digit";
 	return NULL;
 }
 

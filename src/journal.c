@@ -11,7 +11,7 @@
  *   until-idle                      (only from apply --until-idle)
  *   compare                         (only from bench --compare)
  *   base stripe_cache_size md2 "256"
- *   svc synoindexd paused|resumed|pausing PGID [timeout SECONDS]
+ *   svc synoindexd paused|resumed|pausing PGID [start TICKS boot ID] [timeout SECONDS]
  *   set stripe_cache_size md2 4096
  *   end
  *
@@ -22,6 +22,13 @@
  * tunable registry (it must parse and be in range) before revert may
  * write it: a tampered journal cannot make mdprofile write what apply
  * never would.
+ *
+ * "pausing PGID start TICKS boot ID": the process group of the tool that
+ * was pausing the service, and who led it: the leader's start time
+ * (/proc/PGID/stat field 22) and the host's boot id (the host's even
+ * under --root: the process is). recover waits for and kills that group
+ * only while its leader is still that process; without "start" (an
+ * earlier version) it never does.
  *
  * A "svc" line ends with "timeout SECONDS" when the profile entry has its
  * own timeout (1..3600): resume uses it, and recover waits that long for
@@ -45,6 +52,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +66,63 @@ static const char *const state_names[] = {
     [MDP_J_ACTIVE] = "active",
     [MDP_J_REVERTING] = "reverting",
 };
+
+/* ---- trust ------------------------------------------------------------------ */
+
+/*
+ * The state directory, the journal and the lock steer what mdprofile does
+ * as root: which values revert writes, which services it starts, which
+ * process group it waits for, whether another mdprofile runs. Like
+ * profiles and tools, each must be owned by root or the caller and
+ * writable by nobody else; fd is the one that is then used (or, for the
+ * directory, an O_PATH one: nothing can swap it for a link after).
+ */
+static int state_check(const struct mdp_root *r, int fd, const char *sys, struct mdp_diags *d)
+{
+	bool dir = !strcmp(sys, MDP_STATE_DIR);
+	const char *what = dir ? "state directory" : !strcmp(sys, MDP_LOCK) ? "lock" : "journal";
+	char host[PATH_MAX];
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (mdp_root_path(r, sys, host, sizeof(host)))
+		snprintf(host, sizeof(host), "%s", sys);
+	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		mdp_diags_add(d, host, 0, 0, "refusing the %s: not a %s; remove it", what,
+			      dir ? "directory" : "regular file");
+	else if (st.st_uid != 0 && st.st_uid != geteuid())
+		mdp_diags_add(d, host, 0, 0,
+			      "refusing the %s: owned by uid %u, not root; check it, then run "
+			      "'chown root %s'",
+			      what, (unsigned)st.st_uid, host);
+	else if (st.st_mode & 022)
+		mdp_diags_add(d, host, 0, 0,
+			      "refusing the %s: writable by group or others (mode %04o); check it, "
+			      "then run 'chmod %s %s'",
+			      what, (unsigned)(st.st_mode & 07777), dir ? "0700" : "0600", host);
+	else
+		return 0;
+	return -EPERM;
+}
+
+/*
+ * The state directory, when there is one: -ENOENT, -EPERM (d says why), 0.
+ * A link to it is followed (only who can write /run could have made it;
+ * under --root it stays in the tree): what it leads to is checked.
+ */
+static int state_dir_check(const struct mdp_root *r, struct mdp_diags *d)
+{
+	int fd = mdp_root_open(r, MDP_STATE_DIR, O_PATH | O_DIRECTORY, 0), err;
+
+	if (fd == -ENOTDIR)
+		fd = mdp_root_open(r, MDP_STATE_DIR, O_PATH, 0);
+	if (fd < 0)
+		return fd;
+	err = state_check(r, fd, MDP_STATE_DIR, d);
+	close(fd);
+	return err;
+}
 
 /* ---- lock ------------------------------------------------------------------ */
 
@@ -73,16 +138,21 @@ static long lock_holder(int fd)
 	return mdp_num_lead(buf, (size_t)n, &v, NULL) || v > INT32_MAX ? 0 : (long)v;
 }
 
-int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder)
+int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder,
+		  struct mdp_diags *d)
 {
 	char pid[32];
 	int fd, err, n;
 
-	if ((err = mdp_root_mkdir_p(r, MDP_STATE_DIR, 0700)))
+	if ((err = mdp_root_mkdir_p(r, MDP_STATE_DIR, 0700)) || (err = state_dir_check(r, d)))
 		return err;
-	fd = mdp_root_open(r, MDP_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	fd = mdp_root_open(r, MDP_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return fd;
+	if ((err = state_check(r, fd, MDP_LOCK, d))) {
+		close(fd);
+		return err;
+	}
 	while (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
 		if (errno == EINTR)
 			continue;
@@ -98,6 +168,28 @@ int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long 
 		(void)0;
 	l->fd = fd;
 	return 0;
+}
+
+int mdp_lock_probe(const struct mdp_root *r)
+{
+	int fd = mdp_root_open(r, MDP_LOCK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+	int err = 0;
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	/* Shared and let go at once: a taker meets it only in this instant. */
+	while (flock(fd, LOCK_SH | LOCK_NB)) {
+		if (errno == EINTR)
+			continue;
+		err = errno == EWOULDBLOCK ? 1 : -errno;
+		break;
+	}
+	if (!err)
+		flock(fd, LOCK_UN);
+	close(fd);
+	return err;
 }
 
 void mdp_lock_release(struct mdp_lock *l)
@@ -130,6 +222,15 @@ static void put_escaped(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A boot id as the kernel writes it (a UUID): nothing else goes into a line. */
+static bool boot_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 8 && n < sizeof(((struct mdp_jservice *)0)->boot) &&
+	       strspn(s, "0123456789abcdef-") == n;
+}
+
 /* Serialize j; *out is malloc'd. */
 int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 {
@@ -155,9 +256,11 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	}
 	for (size_t i = 0; i < j->n_svc; i++) {
 		const struct mdp_jservice *sv = &j->svc[i];
-		if (sv->paused && !sv->settled)
+		if (sv->paused && !sv->settled) {
 			fprintf(f, "svc %s pausing %ld", sv->name, sv->pgid);
-		else
+			if (sv->start && boot_ok(sv->boot))
+				fprintf(f, " start %" PRIu64 " boot %s", sv->start, sv->boot);
+		} else
 			fprintf(f, "svc %s %s", sv->name, sv->paused ? "paused" : "resumed");
 		if (sv->timeout_s)
 			fprintf(f, " timeout %u", sv->timeout_s);
@@ -315,8 +418,19 @@ static int parse_svc(struct mdp_journal *j, char *rest)
 	/* "pausing PGID": the process group of the tool that was pausing it. */
 	if (!strcmp(st, "pausing") && (!(w = strtok_r(NULL, " ", &rest)) || parse_pgid(w, &s.pgid)))
 		return -EINVAL;
+	w = strtok_r(NULL, " ", &rest);
+	/* "start TICKS boot ID": who led that group. */
+	if (w && !strcmp(w, "start")) {
+		if (strcmp(st, "pausing") || !(w = strtok_r(NULL, " ", &rest)) ||
+		    mdp_num_parse(w, 1, UINT64_MAX, &s.start) ||
+		    !(w = strtok_r(NULL, " ", &rest)) || strcmp(w, "boot") ||
+		    !(w = strtok_r(NULL, " ", &rest)) || !boot_ok(w))
+			return -EINVAL;
+		snprintf(s.boot, sizeof(s.boot), "%s", w);
+		w = strtok_r(NULL, " ", &rest);
+	}
 	/* "timeout SECONDS": the entry's own; the line ends there. */
-	if ((w = strtok_r(NULL, " ", &rest))) {
+	if (w) {
 		if (strcmp(w, "timeout") || !(w = strtok_r(NULL, " ", &rest)) ||
 		    mdp_num_parse(w, 1, MDP_SVC_TIMEOUT_MAX_S, &v) || strtok_r(NULL, " ", &rest))
 			return -EINVAL;
@@ -424,11 +538,58 @@ int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *out)
 	return 0;
 }
 
+/* The journal, once checked, read from the descriptor that was checked. */
+static int journal_read(const struct mdp_root *r, char **text, size_t *len, struct mdp_diags *d)
+{
+	size_t cap = 4096, got = 0;
+	char *buf = NULL, *nb;
+	ssize_t n;
+	int fd, err;
+
+	if ((err = state_dir_check(r, d)))
+		return err;
+	fd = mdp_root_open(r, MDP_JOURNAL, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+	if (fd < 0)
+		return fd;
+	if ((err = state_check(r, fd, MDP_JOURNAL, d)))
+		goto out;
+	for (;;) {
+		if (!buf || got + 1 >= cap) {
+			/* A journal is a few KiB; 16 MiB is no journal mdprofile wrote. */
+			if (buf)
+				cap *= 2;
+			if (cap > (1u << 24) || !(nb = realloc(buf, cap))) {
+				err = cap > (1u << 24) ? -EFBIG : -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + got, cap - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	*text = buf;
+	*len = got;
+	buf = NULL;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d)
 {
-	char *text;
-	size_t len;
-	int err = mdp_root_read_all(r, MDP_JOURNAL, &text, &len);
+	char *text = NULL;
+	size_t len = 0;
+	int err = journal_read(r, &text, &len, d);
 
 	if (err)
 		return err;
@@ -448,8 +609,16 @@ int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j)
 	size_t len;
 	int err;
 
+	struct mdp_diags quiet;
+
 	/* /run is a tmpfs on DSM 7 and systemd machines: the dir may be gone. */
 	if ((err = mdp_root_mkdir_p(r, MDP_STATE_DIR, 0700)))
+		return err;
+	/* The lock and the load checked it already: this is only for a swap since. */
+	mdp_diags_init(&quiet);
+	err = state_dir_check(r, &quiet);
+	mdp_diags_free(&quiet);
+	if (err)
 		return err;
 	if ((err = mdp_journal_format(j, &text, &len)))
 		return err;

@@ -43,6 +43,14 @@ struct mdp_jservice {
 	long pgid;    /* "pausing": the tool's process group, 0 when unknown */
 	/* The profile entry's own timeout (s), for its resume and settle; 0: the default. */
 	unsigned timeout_s;
+	/*
+	 * "pausing": who led that group (mdp_exec_group_ident), so that a
+	 * recover never waits for or kills a process mdprofile did not start:
+	 * its start time (clock ticks after boot) and the host's boot id. 0 and
+	 * "" when unknown (a journal of an earlier version).
+	 */
+	uint64_t start;
+	char boot[40];
 };
 
 struct mdp_journal {
@@ -72,11 +80,26 @@ struct mdp_lock {
 	int fd;
 };
 
-/* Take the lock. -EWOULDBLOCK with *holder = pid when busy and !wait. */
-int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder);
+/*
+ * Take the lock. -EWOULDBLOCK with *holder = pid when busy and !wait;
+ * -EPERM (d says why and how to fix it) when the state directory or the
+ * lock is not root's or the caller's, or others may write it.
+ */
+int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder,
+		  struct mdp_diags *d);
 void mdp_lock_release(struct mdp_lock *l);
+/*
+ * Whether a mutating mdprofile (or an apply --until-idle watcher) holds the
+ * lock now: 1 held, 0 free, -errno when it cannot tell (the lock is
+ * root's). Creates nothing and does not keep the lock.
+ */
+int mdp_lock_probe(const struct mdp_root *r);
 
-/* Read the journal. -ENOENT when there is none; -EBADMSG when unreadable (diag). */
+/*
+ * Read the journal. -ENOENT when there is none; -EBADMSG when unreadable,
+ * -EPERM when it or the state directory is not to be trusted (as
+ * mdp_lock_take), both with a diag.
+ */
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
 void mdp_journal_free(struct mdp_journal *j);
 /* Serialize (*out malloc'd) and parse (tests, the fuzz target). */

@@ -208,10 +208,25 @@ int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, 
 void mdp_profile_free(struct mdp_profile *p);
 
 /*
- * Refuse a profile file or directory that is group/world-writable or not
- * owned by root (only meaningful when running as root on the real root).
- * A built-in profile passes: it is part of the binary.
- * -EPERM with a diag that says which path and why.
+ * mdp_profile_load for a command run as root on the real root: every file
+ * it reads (the profile and its extends parents) is opened through its
+ * directories from / down without following links, and the file and each
+ * directory are checked on the descriptor opened (mdp_profile_check_perms'
+ * rules) before the file is read from that same descriptor. warn NULL: a
+ * refusal is an error (-EPERM, the reasons in d, *out untouched); else the
+ * reasons go to warn and the file is read anyway.
+ */
+int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *path,
+			     struct mdp_profile *out, struct mdp_diags *d, struct mdp_diags *warn);
+
+/*
+ * Refuse a profile that root should not take orders from (only meaningful
+ * when running as root on the real root): the file, or any directory from /
+ * down to it, group/world-writable or not owned by root, or a symbolic
+ * link. A sticky directory (such as /tmp) above the profile's own one
+ * passes: nobody else can rename root's entries in it. A built-in profile
+ * passes: it is part of the binary. -EPERM with a diag that says which
+ * path and why.
  */
 int mdp_profile_check_perms(const char *path, struct mdp_diags *d);
 /* mdp_profile_check_perms() on every file of a loaded profile's extends chain. */

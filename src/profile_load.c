@@ -40,7 +40,12 @@ struct frame {
 struct loader {
 	const struct mdp_profile_dirs *dirs;
 	struct mdp_diags *d;
+	/* mdp_profile_load_checked: check every file read; warn NULL means refuse. */
+	bool check;
+	struct mdp_diags *warn;
 };
+
+static int open_checked(const char *path, struct mdp_diags *d);
 
 static int load_path(const struct loader *L, const char *path, const struct frame *up,
 		     struct mdp_profile *out);
@@ -431,14 +436,36 @@ static int read_fd(int fd, char **data, size_t *len)
 	return 0;
 }
 
-static int read_profile(const char *path, struct mdp_diags *d, char **data, size_t *len,
+/*
+ * Open a profile to read. Checked (a root-run command): through
+ * open_checked(), so the descriptor read is the one checked; a refusal is
+ * an error, or with L->warn a warning and the file is opened as usual.
+ */
+static int open_profile(const struct loader *L, const char *path)
+{
+	int fd;
+
+	if (L->check) {
+		fd = open_checked(path, L->warn ? L->warn : L->d);
+		if (fd >= 0 || fd != -EPERM || !L->warn)
+			return fd;
+	}
+	/* O_NONBLOCK: a FIFO is refused below, not waited on. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	return fd < 0 ? -errno : fd;
+}
+
+static int read_profile(const struct loader *L, const char *path, char **data, size_t *len,
 			struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct mdp_diags *d = L->d;
+	int fd = open_profile(L, path);
 	int r;
 
+	if (fd == -EPERM && L->check)
+		return -EPERM; /* the reason is in d */
 	if (fd < 0) {
-		r = -errno;
+		r = fd;
 		mdp_diags_add(d, path, 0, 0, "cannot open profile: %s", strerror(-r));
 		return r == -ENOMEM ? r : -EINVAL;
 	}
@@ -470,7 +497,7 @@ static int load_path(const struct loader *L, const char *path, const struct fram
 		mdp_diags_add(L->d, path, 0, 0, "profile path is too long");
 		return -EINVAL;
 	}
-	r = read_profile(path, L->d, &data, &len, &st);
+	r = read_profile(L, path, &data, &len, &st);
 	if (r)
 		return r;
 	name = name_of(path);
@@ -534,6 +561,18 @@ int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path, stru
 		     struct mdp_diags *d)
 {
 	struct loader L = {.dirs = dirs, .d = d};
+	const struct mdp_builtin *bi = mdp_profile_builtin(dirs, path);
+	size_t first = d->n;
+
+	if (bi)
+		return finish(d, first, load_builtin(&L, bi, NULL, out));
+	return finish(d, first, load_path(&L, path, NULL, out));
+}
+
+int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *path,
+			     struct mdp_profile *out, struct mdp_diags *d, struct mdp_diags *warn)
+{
+	struct loader L = {.dirs = dirs, .d = d, .check = true, .warn = warn};
 	const struct mdp_builtin *bi = mdp_profile_builtin(dirs, path);
 	size_t first = d->n;
 
@@ -664,47 +703,130 @@ static int check_stat(const char *path, const struct stat *st, const char *what,
 	return r;
 }
 
+/* "/a/b" of path (absolute) up to end, for a message. */
+static void prefix_of(const char *path, size_t end, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%.*s", end ? (int)end : 1, end ? path : "/");
+}
+
+/*
+ * One directory on the way to a profile (st its fstat): a symbolic link,
+ * another's, or writable by others, it could be swapped. A sticky one (such
+ * as /tmp) above the profile's own directory passes: only the owner of an
+ * entry can rename it there, and every entry below is checked to be root's.
+ */
+static int check_dir(const char *dir, const struct stat *st, bool own_dir, struct mdp_diags *d)
+{
+	struct stat relaxed = *st;
+
+	if (S_ISLNK(st->st_mode)) {
+		mdp_diags_add(d, dir, 0, 0, "refusing profile directory: it is a symbolic link");
+		return -EPERM;
+	}
+	if (!S_ISDIR(st->st_mode)) {
+		mdp_diags_add(d, dir, 0, 0, "refusing profile directory: not a directory");
+		return -EPERM;
+	}
+	if (!own_dir && (st->st_mode & S_ISVTX))
+		relaxed.st_mode &= ~(mode_t)(S_IWGRP | S_IWOTH);
+	return check_stat(dir, &relaxed, "profile directory", d);
+}
+
+/* Open the component of abs at [i, end) from *dir, never following a link. */
+static int walk_step(const char *abs, size_t i, size_t end, bool last, bool own_dir, int *dir,
+		     struct mdp_diags *d)
+{
+	char name[NAME_MAX + 1], where[4096];
+	struct stat st;
+	int fd, r;
+
+	if (end - i > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, abs + i, end - i);
+	name[end - i] = '\0';
+	fd = openat(*dir, name,
+		    last ? O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+			 : O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		if (r != -ELOOP)
+			return r; /* the caller says it cannot open the profile */
+		mdp_diags_add(d, abs, 0, 0, "refusing profile: it is a symbolic link");
+		return -EPERM;
+	}
+	close(*dir);
+	*dir = fd;
+	if (fstat(fd, &st))
+		return -errno;
+	if (last) {
+		if (!S_ISREG(st.st_mode)) {
+			mdp_diags_add(d, abs, 0, 0, "refusing profile: not a regular file");
+			return -EPERM;
+		}
+		return check_stat(abs, &st, "profile", d);
+	}
+	prefix_of(abs, end, where, sizeof(where));
+	return check_dir(where, &st, own_dir, d);
+}
+
 /*
  * As doas does for its config: a profile decides what root writes into
- * the kernel, so only root may be able to change it. The file is opened
- * without following links and the same fd is checked.
+ * the kernel, so only root may be able to change it, or swap it or any
+ * directory on its way. Each component is opened from the one before
+ * without following links and checked on that descriptor; the profile's
+ * own descriptor is returned, to be read. -EPERM (or -errno) with a diag.
  */
+static int open_checked(const char *path, struct mdp_diags *d)
+{
+	char abs[4096], cwd[4096], where[2];
+	struct stat st;
+	size_t i = 0, last_slash;
+	int dir, r;
+
+	if (path[0] == '/')
+		r = snprintf(abs, sizeof(abs), "%s", path);
+	else
+		r = getcwd(cwd, sizeof(cwd)) ? snprintf(abs, sizeof(abs), "%s/%s", cwd, path) : -1;
+	if (r < 0 || (size_t)r >= sizeof(abs)) {
+		mdp_diags_add(d, path, 0, 0, "refusing profile: path too long");
+		return -ENAMETOOLONG;
+	}
+	last_slash = (size_t)(strrchr(abs, '/') - abs);
+	if ((dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	prefix_of(abs, 0, where, sizeof(where));
+	r = fstat(dir, &st) ? -errno : check_dir(where, &st, last_slash == 0, d);
+	while (!r) {
+		i += strspn(abs + i, "/");
+		size_t end = i + strcspn(abs + i, "/");
+		if (!abs[i]) {
+			r = -EPERM;
+			mdp_diags_add(d, path, 0, 0, "refusing profile: not a regular file");
+			break;
+		}
+		r = walk_step(abs, i, end, !abs[end], end == last_slash, &dir, d);
+		if (!r && !abs[end])
+			return dir;
+		i = end;
+	}
+	close(dir);
+	return r;
+}
+
 int mdp_profile_check_perms(const char *path, struct mdp_diags *d)
 {
-	char dir[4096];
-	struct stat st;
-	int fd, r, rd;
+	int fd;
 
 	/* Compiled into the binary: as safe as the binary itself. */
 	if (mdp_profile_is_builtin(path))
 		return 0;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		r = -errno;
-		mdp_diags_add(d, path, 0, 0, "refusing profile: %s",
-			      r == -ELOOP ? "it is a symbolic link" : strerror(-r));
-		return r == -ELOOP ? -EPERM : r;
+	if ((fd = open_checked(path, d)) < 0) {
+		if (fd != -EPERM)
+			mdp_diags_add(d, path, 0, 0, "refusing profile: %s", strerror(-fd));
+		return fd;
 	}
-	r = fstat(fd, &st) ? -errno : 0;
 	close(fd);
-	if (r) {
-		mdp_diags_add(d, path, 0, 0, "refusing profile: %s", strerror(-r));
-		return r;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		mdp_diags_add(d, path, 0, 0, "refusing profile: not a regular file");
-		return -EPERM;
-	}
-	r = check_stat(path, &st, "profile", d);
-	if (dir_of(path, dir, sizeof(dir)))
-		return -ENAMETOOLONG;
-	if (stat(dir, &st)) {
-		rd = -errno;
-		mdp_diags_add(d, dir, 0, 0, "refusing profile directory: %s", strerror(-rd));
-		return rd;
-	}
-	rd = check_stat(dir, &st, "profile directory", d);
-	return r ? r : rd;
+	return 0;
 }
 
 int mdp_profile_check_perms_all(const struct mdp_profile *p, struct mdp_diags *d)

@@ -128,7 +128,8 @@ ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size
 
 	if (cap == 0)
 		return -EINVAL;
-	if ((fd = root_open(r, sys, O_RDONLY, 0)) < 0)
+	/* O_NONBLOCK: a FIFO planted in a --root tree reads as empty, never blocks. */
+	if ((fd = root_open(r, sys, O_RDONLY | O_NONBLOCK, 0)) < 0)
 		return fd;
 	while (got < cap - 1) {
 		ssize_t n = read(fd, buf + got, cap - 1 - got);
@@ -169,7 +170,8 @@ int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, siz
 	char *buf;
 	int fd, err;
 
-	if ((fd = root_open(r, sys, O_RDONLY, 0)) < 0)
+	/* O_NONBLOCK: a FIFO planted in a --root tree reads as empty, never blocks. */
+	if ((fd = root_open(r, sys, O_RDONLY | O_NONBLOCK, 0)) < 0)
 		return fd;
 	if (!(buf = malloc(cap))) {
 		close(fd);

@@ -28,6 +28,12 @@
  *     paused, and restore_baseline() skips any it finds running again.
  *  7. One mdprofile changes the system at a time: the command layer holds
  *     mdp_lock_take() around every mutating entry point.
+ *  8. mdprofile waits for and signals only a process it started: a pause's
+ *     tool is journaled with its process group and who led it
+ *     (pause_started(), mdp_exec_group_ident()), and settle() checks that
+ *     identity (group_state()) before each wait and right before the kill.
+ *     The journal and its directory are trusted only when nobody but root
+ *     or the caller can have written them (journal.c's state_check()).
  *
  * States of the journal:
  *
@@ -35,8 +41,24 @@
  *   applying --apply_unwind, rollback ok--> previous state (none or active)
  *   active --mdp_txn_apply (profile switch)--> applying
  *   active|applying|reverting --restore_baseline (revert/recover)--> reverting --> (none)
+ *
+ * States of a service within the journal ("svc" lines):
+ *
+ *   (absent) --steps_pause/journal_set_svc--> paused (its tool not yet run)
+ *   paused --pause_started (the tool's group and leader journaled)--> pausing
+ *   pausing --apply_commit--> paused
+ *   paused|pausing --restore_baseline: settle(), svc_resume()--> resumed / dropped
+ *   paused --apply_commit, resumed by a profile switch--> resumed
  */
 #include "txn.h"
+
+#ifdef MDP_FAULT_SEAM
+#include <assert.h>
+/* Test builds check the state each transition of the diagram above starts from. */
+#define assert_jstate(cond) assert(cond)
+#else
+#define assert_jstate(cond) ((void)0)
+#endif
 
 #include <errno.h>
 #include <signal.h>
@@ -47,6 +69,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec.h"
+#include "ident.h"
 #include "services.h"
 
 enum step_kind { STEP_TUNABLE, STEP_PAUSE, STEP_RESUME };
@@ -327,12 +351,18 @@ static void pause_started(void *ctx, long pgid)
 {
 	struct pause_watch *w = ctx;
 	struct mdp_jservice *js = journal_svc(w->j, w->svc);
+	struct mdp_exec_ident id;
 
 	/* Only stop/start tools are watched (services.h): a fallback's replaces the first. */
 	if (!js)
 		return;
 	js->settled = false;
 	js->pgid = pgid;
+	/* Unknown (no /proc): journaled without it, recover then leaves the group alone. */
+	if (mdp_exec_group_ident(pgid, &id))
+		memset(&id, 0, sizeof(id));
+	js->start = id.start;
+	snprintf(js->boot, sizeof(js->boot), "%s", id.boot);
 	w->err = journal_store(w->tx, w->j);
 }
 
@@ -390,26 +420,68 @@ static void note_plain_verbs(struct mdp_txn *tx)
 	ev_note(tx, MDP_TXN_NOTE_PLAIN_VERBS, NULL);
 }
 
+enum group_state { GROUP_GONE, GROUP_OURS, GROUP_OTHER };
+
+/*
+ * Whether process group js->pgid is still the tool mdprofile started: its
+ * leader must be the very process journaled (start time and boot id).
+ * Anything else, a reused number, a forged or --root tree's journal, one
+ * without the identity, is another's and never waited for or signalled.
+ */
+static enum group_state group_state(const struct mdp_jservice *js)
+{
+	struct mdp_exec_ident id;
+
+	if (!mdp_exec_group_alive(js->pgid))
+		return GROUP_GONE;
+	if (!js->start || mdp_exec_group_ident(js->pgid, &id) || id.start != js->start ||
+	    strcmp(id.boot, js->boot))
+		return GROUP_OTHER;
+	return GROUP_OURS;
+}
+
+/*
+ * The longest the tool can have had: mdprofile kills it at the entry's own
+ * timeout, else at the backend's for its kind ("pkg:" entries are slower).
+ */
+static unsigned settle_limit_ms(const struct mdp_txn *tx, const struct mdp_jservice *js)
+{
+	if (js->timeout_s)
+		return js->timeout_s * 1000;
+	if (!tx->svc)
+		return tx->settle_ms;
+	return mdp_ident_service_pkg(js->name) ? tx->svc->pkg_timeout_ms : tx->svc->timeout_ms;
+}
+
 /*
  * The tool pausing js when mdprofile died may still run in its own process
  * group and stop the service after recover looked. Let it finish (up to
- * tx->settle_ms, or the entry's own journaled timeout when that is
- * longer), then kill what is left of it; after that the service's state is
- * settled and tells whether the pause happened.
+ * its timeout, settle_limit_ms()), then kill what is left of it; after
+ * that the service's state is settled and tells whether the pause
+ * happened. The group's identity is checked before each wait and right
+ * before the kill (group_state()).
  */
 static void settle(struct mdp_txn *tx, const struct mdp_jservice *js)
 {
 	struct timespec slice = {0, 100 * 1000 * 1000};
-	unsigned waited = 0, limit = tx->settle_ms;
+	unsigned waited = 0, limit = settle_limit_ms(tx, js);
+	enum group_state g;
 
 	if (js->settled)
 		return;
-	if (js->timeout_s * 1000 > limit)
-		limit = js->timeout_s * 1000;
-	for (; waited < limit && mdp_exec_group_alive(js->pgid); waited += 100)
+	while ((g = group_state(js)) == GROUP_OURS && waited < limit) {
 		nanosleep(&slice, NULL);
-	if (mdp_exec_group_alive(js->pgid))
+		waited += 100;
+	}
+	if (g == GROUP_OURS)
 		mdp_exec_group_kill(js->pgid);
+	else if (g == GROUP_OTHER)
+		mdp_diags_add(tx->d, NULL, 0, 0,
+			      "warning: service '%s': process group %ld is not the tool that was "
+			      "pausing it (%s): not waited for, not killed",
+			      js->name, js->pgid,
+			      js->start ? "another process has its number"
+					: "the journal does not say which process it was");
 }
 
 /* ---- journal helpers ---------------------------------------------------------- */
@@ -884,6 +956,8 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 static int apply_unwind(struct mdp_txn *tx, const struct mdp_journal *old, struct steps *st,
 			size_t n_changes, size_t n_services)
 {
+	/* applying --> the previous state: none or active (recover ran first) */
+	assert_jstate(old->state == MDP_J_NONE || old->state == MDP_J_ACTIVE);
 	ev_forget_since(tx, n_changes, n_services);
 	if (rollback(tx, st))
 		return MDP_TXN_PARTIAL; /* journal stays "applying": recover can finish */
@@ -907,6 +981,7 @@ static bool stopped(struct mdp_txn *tx)
 
 static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct steps *st)
 {
+	assert_jstate(j->state == MDP_J_APPLYING); /* applying --> active */
 	for (size_t i = 0; i < st->n; i++)
 		if (st->v[i].kind == STEP_RESUME)
 			journal_set_svc(j, st->v[i].svc, false, 0);
@@ -944,7 +1019,9 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 		goto out; /* already in this profile's state: nothing to journal */
 	if (!st.n && old.state != MDP_J_ACTIVE)
 		goto out; /* in sync without mdprofile having changed anything */
-	/* Invariant 1: durable before the first change. */
+	/* Invariant 1: durable before the first change. (none|active --> applying) */
+	assert_jstate(j.state == MDP_J_APPLYING &&
+		      (old.state == MDP_J_NONE || old.state == MDP_J_ACTIVE));
 	if ((err = journal_store(tx, &j))) {
 		/* A failed dir fsync may follow a done rename: put the old journal back. */
 		if (old.state == MDP_J_ACTIVE)
@@ -978,6 +1055,11 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 {
 	size_t left = 0;
 	int err;
+
+	/* active|applying|reverting --> reverting; a pause under way is a paused service */
+	assert_jstate(j->state != MDP_J_NONE);
+	for (size_t i = 0; i < j->n_svc; i++)
+		assert_jstate(j->svc[i].settled || j->svc[i].paused);
 
 	j->state = MDP_J_REVERTING;
 	if (journal_store(tx, j))
@@ -1091,10 +1173,11 @@ bool mdp_txn_needs_recover(const struct mdp_root *r)
 	struct mdp_journal j;
 	char boot[40];
 	bool needs;
+	int err;
 
 	mdp_diags_init(&d);
-	if (mdp_journal_load(r, &j, &d)) {
-		needs = d.n > 0; /* unreadable journal: someone must look */
+	if ((err = mdp_journal_load(r, &j, &d))) {
+		needs = err == -EBADMSG; /* unreadable journal: someone must look */
 		mdp_diags_free(&d);
 		return needs;
 	}

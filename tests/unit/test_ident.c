@@ -140,6 +140,23 @@ static void test_service(void **state)
 	assert_null(mdp_ident_service_pkg("pkg:a:b"));
 }
 
+/* "." and ".." reach synopkg/systemctl as paths: a name needs a letter or digit. */
+static void test_service_not_a_path(void **state)
+{
+	static const char *const bad[] = {".", "..", "pkg:.", "pkg:..", "...", "@", "pkg:_-"};
+
+	(void)state;
+	for (size_t i = 0; i < N(bad); i++)
+		if (service_ok(bad[i]))
+			fail_msg("'%s' was accepted", bad[i]);
+	assert_string_equal(mdp_ident_service_check(".."), "must contain a letter or digit");
+	assert_string_equal(mdp_ident_service_check("pkg:.."),
+			    "the package name after 'pkg:' must contain a letter or digit");
+	assert_null(mdp_ident_service_pkg("pkg:.."));
+	assert_null(mdp_ident_service_check("a."));
+	assert_null(mdp_ident_service_check("pkg:x.."));
+}
+
 static void test_profile_name(void **state)
 {
 	static const char *const good[] = {"balanced", "reshape-fast", "a.b_c", "_x", "0"};
@@ -170,10 +187,10 @@ static void test_suggest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dev),     cmocka_unit_test(test_kname),
-	    cmocka_unit_test(test_levels),  cmocka_unit_test(test_uuid),
-	    cmocka_unit_test(test_service), cmocka_unit_test(test_profile_name),
-	    cmocka_unit_test(test_suggest),
+	    cmocka_unit_test(test_dev),          cmocka_unit_test(test_kname),
+	    cmocka_unit_test(test_levels),       cmocka_unit_test(test_uuid),
+	    cmocka_unit_test(test_service),      cmocka_unit_test(test_service_not_a_path),
+	    cmocka_unit_test(test_profile_name), cmocka_unit_test(test_suggest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
  * clamp a write the way a kernel short of memory does.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -479,10 +480,11 @@ static void test_journal_roundtrip(void **state)
 {
 	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000"},
 				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)"}};
-	struct mdp_jservice svc[4] = {{"pkgctl-FileStation", true, true, 0, 0},
-				      {"synoindexd", true, false, 4242, 0},
-				      {"pkg:SynologyPhotos", true, false, 77, 1200},
-				      {"synomkthumbd", true, true, 0, 3600}};
+	struct mdp_jservice svc[4] = {{"pkgctl-FileStation", true, true, 0, 0, 0, ""},
+				      {"synoindexd", true, false, 4242, 0, 0, ""},
+				      {"pkg:SynologyPhotos", true, false, 77, 1200, 98765,
+				       "39b18fe8-5f33-4183-897a-a0eed756edc7"},
+				      {"synomkthumbd", true, true, 0, 3600, 0, ""}};
 	struct mdp_jset set[2] = {{MDP_T_STRIPE_CACHE_SIZE, "md2", {MDP_V_NUM, 4096}},
 				  {MDP_T_SYNC_SPEED_MIN, "md3", {MDP_V_SYSTEM, 0}}};
 	struct mdp_journal j = {.state = MDP_J_ACTIVE,
@@ -511,7 +513,13 @@ static void test_journal_roundtrip(void **state)
 	assert_string_equal(back.base[0].dev, "");
 	assert_int_equal(back.n_svc, 4);
 	/* An entry's own timeout: "timeout SECONDS" after the state (and PGID). */
-	assert_non_null(strstr(text, "\nsvc pkg:SynologyPhotos pausing 77 timeout 1200\n"));
+	/* ... and who led the pausing tool's group, when that is known. */
+	assert_non_null(strstr(text, "\nsvc pkg:SynologyPhotos pausing 77 start 98765 boot "
+				     "39b18fe8-5f33-4183-897a-a0eed756edc7 timeout 1200\n"));
+	assert_int_equal(back.svc[2].start, 98765);
+	assert_string_equal(back.svc[2].boot, "39b18fe8-5f33-4183-897a-a0eed756edc7");
+	assert_int_equal(back.svc[1].start, 0);
+	assert_string_equal(back.svc[1].boot, "");
 	assert_non_null(strstr(text, "\nsvc synomkthumbd paused timeout 3600\n"));
 	assert_non_null(strstr(text, "\nsvc synoindexd pausing 4242\n"));
 	assert_int_equal(back.svc[0].timeout_s, 0);
@@ -555,6 +563,14 @@ static void test_journal_roundtrip(void **state)
 	    "mdprofile-journal 1\nstate active\nsvc a paused timeout 5 x\nend\n",
 	    "mdprofile-journal 1\nstate active\nsvc a paused wait 5\nend\n",
 	    "mdprofile-journal 1\nstate active\nsvc a pausing timeout 5\nend\n",
+	    /* "start TICKS boot ID": both, only after "pausing PGID", a boot id as the kernel's */
+	    "mdprofile-journal 1\nstate active\nsvc a pausing 5 start 9\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a pausing 5 start 0 boot 0123456789\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a pausing 5 start 9 boot 0123\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a pausing 5 start 9 boot ../../../x\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a paused start 9 boot 0123456789\nend\n",
+	    "mdprofile-journal 1\nstate active\nsvc a pausing 5 timeout 3 start 9 boot "
+	    "0123456789\nend\n",
 	    "mdprofile-journal 1\nstate active\nuntil-idle yes\nend\n",
 	    "mdprofile-journal 1\nstate active\nuntil-idle\nuntil-idle\nend\n",
 	};
@@ -666,21 +682,98 @@ static void test_lock_exclusive(void **state)
 	struct env e;
 	long holder = 0;
 
+	struct mdp_diags d;
+
 	(void)state;
 	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(mdp_lock_take(&e.r, false, &a, NULL), 0);
-	assert_int_equal(mdp_lock_take(&e.r, false, &b, &holder), -EWOULDBLOCK);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_lock_take(&e.r, false, &a, NULL, &d), 0);
+	assert_int_equal(mdp_lock_take(&e.r, false, &b, &holder, &d), -EWOULDBLOCK);
 	assert_int_equal(holder, (long)getpid());
 	mdp_lock_release(&a);
-	assert_int_equal(mdp_lock_take(&e.r, false, &b, NULL), 0);
+	assert_int_equal(mdp_lock_take(&e.r, false, &b, NULL, &d), 0);
 	mdp_lock_release(&b);
+	assert_int_equal(d.n, 0);
+	mdp_diags_free(&d);
 	env_teardown(&e);
+}
+
+/*
+ * The state directory, the journal and the lock steer what mdprofile does
+ * as root: one that others may write is refused, with the fix, by the lock,
+ * by a load, and by a store.
+ */
+static void test_state_others_can_write(void **state)
+{
+	static const char journal[] = "mdprofile-journal 1\nstate active\nboot_id -\n"
+				      "profile \"x\"\npath \"\"\nsvc poweroff.target paused\nend\n";
+	static const struct {
+		const char *shell, *msg;
+	} cases[] = {
+	    {"chmod 0777 run/mdprofile",
+	     "/run/mdprofile: refusing the state directory: writable by group or others (mode "
+	     "0777); check it, then run 'chmod 0700 "},
+	    {"chmod 0620 run/mdprofile/journal",
+	     "/run/mdprofile/journal: refusing the journal: writable by group or others (mode "
+	     "0620); check it, then run 'chmod 0600 "},
+	    {"chmod 0666 run/mdprofile/lock",
+	     "/run/mdprofile/lock: refusing the lock: writable by group or others (mode 0666); "
+	     "check it, then run 'chmod 0600 "},
+	    {"rm run/mdprofile/journal && mkfifo -m 0600 run/mdprofile/journal",
+	     "/run/mdprofile/journal: refusing the journal: not a regular file; remove it"},
+	};
+	struct mdp_lock l = {-1};
+	struct mdp_journal j;
+	struct env e;
+	struct mdp_diags d;
+	char want[512], got[1024];
+	int fd;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		env_setup(&e, "ds-dsm6-reshape");
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_lock_take(&e.r, false, &l, NULL, &d), 0);
+		mdp_lock_release(&l);
+		fd = mdp_root_open(&e.r, MDP_JOURNAL, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		assert_true(fd >= 0);
+		assert_int_equal(mdp_root_write_all(fd, journal, strlen(journal)), 0);
+		close(fd);
+		assert_int_equal(mdp_journal_load(&e.r, &j, &d), 0);
+		mdp_journal_free(&j);
+		assert_int_equal(d.n, 0);
+		test_sh("cd '%s' && %s", e.root, cases[i].shell);
+		snprintf(want, sizeof(want), "%s%s", e.root, cases[i].msg);
+		if (i != 2) { /* the lock's mode is the lock's business only */
+			assert_int_equal(mdp_journal_load(&e.r, &j, &d), -EPERM);
+			assert_int_equal(d.n, 1);
+			assert_non_null(strstr(d.v[0].msg, "refusing the "));
+			mdp_diag_format(&d.v[0], got, sizeof(got));
+			if (!strstr(got, want))
+				fail_msg("got '%s', expected '%s'", got, want);
+			mdp_diags_free(&d);
+			mdp_diags_init(&d);
+		}
+		if (i != 1 && i != 3) {
+			assert_int_equal(mdp_lock_take(&e.r, false, &l, NULL, &d), -EPERM);
+			assert_int_equal(d.n, 1);
+			mdp_diag_format(&d.v[0], got, sizeof(got));
+			assert_non_null(strstr(got, want));
+		}
+		if (i == 0) {
+			j = (struct mdp_journal){.state = MDP_J_ACTIVE};
+			assert_int_equal(mdp_journal_store(&e.r, &j), -EPERM);
+		}
+		mdp_diags_free(&d);
+		env_teardown(&e);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_apply_revert_identical),
+	    cmocka_unit_test(test_state_others_can_write),
 	    cmocka_unit_test(test_fail_every_write),
 	    cmocka_unit_test(test_clamp_every_write),
 	    cmocka_unit_test(test_fail_every_fsync),

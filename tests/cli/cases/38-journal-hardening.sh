@@ -64,12 +64,12 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
 no profile is active
 EOF
 expect_stderr <<'EOF'
-mdprofile: warning: cannot read the journal /run/mdprofile/journal: Is a directory
+mdprofile: warning: @ROOT@/run/mdprofile/journal: refusing the journal: not a regular file; remove it
 EOF
 run apply balanced
 expect_exit 3
 expect_stderr <<'EOF'
-mdprofile: recover failed: Is a directory
+mdprofile: @ROOT@/run/mdprofile/journal: refusing the journal: not a regular file; remove it
 EOF
 rmdir "$ROOT/run/mdprofile/journal"
 # Text from files reaches a terminal with its control characters escaped, and JSON escaped.

@@ -42,7 +42,7 @@ done
 # journal: between the fork and that write mdprofile knows nothing to record.)
 apply_bg
 kill_when_pausing "$pid" synoindexd
-grep -q '^svc synoindexd pausing [1-9][0-9]*$' "$ROOT/run/mdprofile/journal" ||
+grep -q '^svc synoindexd pausing [1-9][0-9]* start [1-9][0-9]* boot [0-9a-f-]*$' "$ROOT/run/mdprofile/journal" ||
 	_fail "the journal does not name the pausing tool: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run recover
 expect_exit 0

@@ -110,7 +110,8 @@ for sig in INT TERM HUP; do
 	expect_unchanged "after SIG$sig"
 done
 
-# SIGKILL leaves the journal; status says who will revert; recover does.
+# SIGKILL leaves the journal; status sees the watcher is gone (the lock is
+# free) and says who will revert; recover does.
 fixture ds-dsm6-reshape
 snapshot
 start_bg apply --until-idle -q balanced
@@ -129,7 +130,7 @@ md2    raid5   4 disks          clean            idle
 md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
        stripe cache 2048 (24 MiB), read-ahead 4 MiB
 
-active profile: balanced since 2026-11-29 08:30 UTC, until md is idle (apply --until-idle reverts it then)
+active profile: balanced since 2026-11-29 08:30 UTC, applied with --until-idle but its watcher is gone (killed?): the next mutating command, 'mdprofile recover' or 'revert', restores the values
 drift: none
 EOF
 run recover

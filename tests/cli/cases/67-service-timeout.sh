@@ -125,7 +125,7 @@ rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 (cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" -q apply own) >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 kill_when_pausing "$pid" synoindexd
-grep -q '^svc synoindexd pausing [1-9][0-9]* timeout 3$' "$ROOT/run/mdprofile/journal" ||
+grep -q '^svc synoindexd pausing [1-9][0-9]* start [1-9][0-9]* boot [0-9a-f-]* timeout 3$' "$ROOT/run/mdprofile/journal" ||
 	_fail "the journal does not carry the timeout: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run --service-timeout 1 --package-timeout 1 recover
 expect_exit 0

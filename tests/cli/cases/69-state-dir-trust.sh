@@ -1,0 +1,45 @@
+# The state directory, the journal and the lock steer what mdprofile does as
+# root (the values revert writes, the services it starts): one that others
+# may write is refused with what to do, before anything is read from it.
+fixture server-raid6-raid10
+fakes systemd poweroff.target=stopped
+boot=$(cat "$ROOT/proc/sys/kernel/random/boot_id")
+mkdir -p "$ROOT/run/mdprofile"
+printf 'mdprofile-journal 1\nstate active\nboot_id %s\nprofile "x"\npath ""\nsvc poweroff.target paused\nend\n' \
+	"$boot" >"$ROOT/run/mdprofile/journal"
+chmod 0600 "$ROOT/run/mdprofile/journal"
+chmod 0777 "$ROOT/run/mdprofile"
+snapshot
+
+run revert
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: @ROOT@/run/mdprofile: refusing the state directory: writable by group or others (mode 0777); check it, then run 'chmod 0700 @ROOT@/run/mdprofile'
+EOF
+expect_file var/log/fake-services.log </dev/null
+expect_unchanged "revert with a state directory others can write"
+
+run status
+expect_exit 0
+grep -q "^mdprofile: warning: @ROOT@/run/mdprofile: refusing the state directory" "$WORK/err" 2>/dev/null ||
+	_norm "$WORK/err" | grep -q "^mdprofile: warning: @ROOT@/run/mdprofile: refusing the state directory" ||
+	_fail "status does not say why it ignores the journal: $(cat "$WORK/err")"
+
+# The journal itself, writable by others.
+chmod 0700 "$ROOT/run/mdprofile"
+chmod 0622 "$ROOT/run/mdprofile/journal"
+run recover
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: @ROOT@/run/mdprofile/journal: refusing the journal: writable by group or others (mode 0622); check it, then run 'chmod 0600 @ROOT@/run/mdprofile/journal'
+EOF
+expect_file var/log/fake-services.log </dev/null
+
+# Put right as told: the paused service is resumed.
+chmod 0600 "$ROOT/run/mdprofile/journal"
+run revert
+expect_exit 0
+expect_stdout <<'EOF'
+reverting profile x
+service poweroff.target: resumed
+EOF
