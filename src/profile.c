@@ -119,6 +119,7 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_OPTIONAL] = &service_fields[SERVICE_OPTIONAL],
 	    [MDP_PK_ONLY_ON] = &service_fields[SERVICE_ONLY_ON],
 	    [MDP_PK_TIMEOUT] = &service_fields[SERVICE_TIMEOUT],
+	    [MDP_PK_EXTENDS] = &top_fields[TOP_EXTENDS],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";

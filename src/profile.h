@@ -234,6 +234,7 @@ enum mdp_profile_key {
 	MDP_PK_OPTIONAL,
 	MDP_PK_ONLY_ON,
 	MDP_PK_TIMEOUT,
+	MDP_PK_EXTENDS,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);
