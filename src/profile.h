@@ -146,7 +146,7 @@ struct mdp_profile {
 	char **chain; /* names from this profile up through extends, chain[0] == name */
 	size_t n_chain;
 	struct mdp_budget budget;
-	struct mdp_setting global[MDP_T_COUNT]; /* only SPEED_LIMIT_MIN/MAX used */
+	struct mdp_setting global[MDP_T_COUNT]; /* only the global-scope tunables used */
 	struct mdp_rule *rules;                 /* parent's rules first, then the child's */
 	size_t n_rules;
 	struct mdp_service *services; /* union along the chain, no duplicates */
