@@ -402,7 +402,7 @@ static uint64_t fresh_value(const struct mdp_system *s, enum mdp_tunable t, bool
 	const char *dev[64];
 	size_t n = targets_of(s, t, dev);
 
-	for (uint64_t i = 1; i < 64; i++) {
+	for (uint64_t i = 0; i < 64 && i <= ti->max - ti->min; i++) {
 		uint64_t v = high ? ti->max - i : ti->min + i;
 		bool taken = false;
 		for (size_t k = 0; k < n; k++) {
