@@ -252,7 +252,7 @@ static void show_text(const struct mdp_profile *p)
 		printf("description: %s\n", first_line(p->description, buf, sizeof(buf)));
 	render_budget(&p->budget, buf, sizeof(buf));
 	printf("memory_budget: %s\n", buf);
-	show_settings("raid.", p->global, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX);
+	show_settings("raid.", p->global, 0, MDP_T_COUNT - 1);
 	for (size_t i = 0; i < p->n_rules; i++) {
 		printf("array rule %zu: match ", i + 1);
 		show_match(&p->rules[i].match);
@@ -323,7 +323,7 @@ static void show_json(struct json *j, const struct mdp_profile *p)
 	render_budget(&p->budget, buf, sizeof(buf));
 	json_kstr(j, "memory_budget", buf);
 	json_key(j, "raid");
-	json_settings(j, p->global, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX);
+	json_settings(j, p->global, 0, MDP_T_COUNT - 1);
 	json_key(j, "arrays");
 	json_arr(j);
 	for (size_t i = 0; i < p->n_rules; i++) {
@@ -331,7 +331,7 @@ static void show_json(struct json *j, const struct mdp_profile *p)
 		json_key(j, "match");
 		json_match(j, &p->rules[i].match);
 		json_key(j, "set");
-		json_settings(j, p->rules[i].set, MDP_T_STRIPE_CACHE_SIZE, MDP_T_COUNT - 1);
+		json_settings(j, p->rules[i].set, 0, MDP_T_COUNT - 1);
 		json_end(j);
 	}
 	json_end(j);

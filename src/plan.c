@@ -20,7 +20,8 @@ struct want {
 	uint64_t num;                /* resolved number (auto computed) */
 };
 
-struct array_want {
+/* What the profile wants for one target device (or the globals), per tunable. */
+struct target_want {
 	struct want t[MDP_T_COUNT];
 };
 
@@ -29,8 +30,8 @@ struct ctx {
 	const struct mdp_system *s;
 	struct mdp_plan *pl;
 	struct mdp_diags *d;
-	struct array_want *aw; /* per array */
-	struct want *disk;     /* per disk: member_read_ahead */
+	struct target_want *aw;   /* per array: the array-scope tunables */
+	struct target_want *disk; /* per disk: the disk-scope tunables */
 };
 
 static bool is_parity(enum mdp_level l)
@@ -102,14 +103,14 @@ static size_t disk_index(const struct mdp_system *s, const char *name)
 }
 
 /* Member disks shared by several arrays get the largest value asked for. */
-static void want_disks(struct ctx *c, const struct mdp_array *a, const struct mdp_setting *st,
-		       unsigned rule)
+static void want_disks(struct ctx *c, const struct mdp_array *a, int t,
+		       const struct mdp_setting *st, unsigned rule)
 {
 	for (size_t m = 0; m < a->n_members; m++) {
 		size_t di = disk_index(c->s, a->members[m].disk);
 		if (di == SIZE_MAX)
 			continue;
-		struct want *w = &c->disk[di];
+		struct want *w = &c->disk[di].t[t];
 		if (!w->s || st->num > w->num)
 			*w = (struct want){.s = st, .rule = rule, .num = st->num};
 	}
@@ -127,8 +128,8 @@ static int apply_rules(struct ctx *c)
 				const struct mdp_setting *st = &r->set[t];
 				if (st->kind == MDP_S_UNSET)
 					continue;
-				if (t == MDP_T_MEMBER_READ_AHEAD_KB)
-					want_disks(c, a, st, (unsigned)ri + 1);
+				if (mdp_tunable_info(t)->scope == MDP_SCOPE_DISK)
+					want_disks(c, a, t, st, (unsigned)ri + 1);
 				else
 					c->aw[ai].t[t] =
 					    (struct want){st, (unsigned)ri + 1, st->num};
@@ -463,101 +464,106 @@ static int emit_pair(struct ctx *c, enum mdp_tunable tmin, enum mdp_tunable tmax
 	return 0;
 }
 
-static int emit_stripes(struct ctx *c, bool grow)
+/* The passes of a plan, in write order (enum mdp_phase). */
+enum pass { P_FREE, P_GLOBAL, P_ARRAY, P_DISK, P_TAKE, P_BOUNDED, P_COUNT };
+
+static enum pass pass_of(enum mdp_tunable t, const struct want *w, const struct mdp_cur *cur)
 {
-	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
-		const struct mdp_array *a = &c->s->arrays[ai];
-		const struct want *w = &c->aw[ai].t[MDP_T_STRIPE_CACHE_SIZE];
-		int err;
-		if (!w->s || (w->num > stripe_now(a)) != grow)
-			continue;
-		if ((err = add_change(c, MDP_T_STRIPE_CACHE_SIZE, a->name,
-				      &a->cur[MDP_T_STRIPE_CACHE_SIZE], w)))
-			return err;
-	}
-	return 0;
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	uint64_t now = cur->present && cur->val.kind == MDP_V_NUM ? cur->val.num : 0;
+
+	if (ti->phase == MDP_PHASE_MEMORY)
+		return w->num > now ? P_TAKE : P_FREE;
+	if (ti->phase == MDP_PHASE_BOUNDED)
+		return P_BOUNDED;
+	return (enum pass)(P_GLOBAL + (int)ti->scope);
 }
 
-static int emit_globals(struct ctx *c)
+/* A target that cannot take a write: no md driver, or no such attribute on the disk. */
+static int note_absent(struct ctx *c, enum mdp_tunable t, const char *dev)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	const char *file = strrchr(ti->path, '/');
+
+	if (ti->scope == MDP_SCOPE_GLOBAL)
+		/* No md driver loaded: nothing to tune, and nothing a write could create. */
+		return note(c, "", "dev.raid.%s skipped: md is not loaded (no %s)", ti->key,
+			    ti->path);
+	return note(c, dev, "%s skipped: no %s", ti->key, file ? file + 1 : ti->path);
+}
+
+/* The changes of one pass for one target: the tunables of scope sc on dev ("" for globals). */
+static int emit_target(struct ctx *c, enum pass p, enum mdp_scope sc, const char *dev,
+		       const struct want *wants, const struct mdp_cur *cur)
 {
 	struct want w[MDP_T_COUNT] = {0};
-
-	for (int t = MDP_T_SPEED_LIMIT_MIN; t <= MDP_T_SPEED_LIMIT_MAX; t++) {
-		if (c->p->global[t].kind == MDP_S_UNSET)
-			continue;
-		/* No md driver loaded: nothing to tune, and nothing a write could create. */
-		if (!c->s->global[t].present) {
-			if (note(c, "", "dev.raid.%s skipped: md is not loaded (no %s)",
-				 mdp_tunable_info(t)->key, mdp_tunable_info(t)->path))
-				return -ENOMEM;
-			continue;
-		}
-		w[t] = (struct want){&c->p->global[t], 0, c->p->global[t].num};
-	}
-	return emit_pair(c, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX, "", w, c->s->global);
-}
-
-static int emit_arrays(struct ctx *c)
-{
-	static const enum mdp_tunable rest[] = {MDP_T_READ_AHEAD_KB, MDP_T_GROUP_THREAD_CNT};
 	int err;
 
-	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
-		const struct mdp_array *a = &c->s->arrays[ai];
-		const struct want *w = c->aw[ai].t;
-		if ((err = emit_pair(c, MDP_T_SYNC_SPEED_MIN, MDP_T_SYNC_SPEED_MAX, a->name, w,
-				     a->cur)))
-			return err;
-		for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
-			if (w[rest[i]].s &&
-			    (err = add_change(c, rest[i], a->name, &a->cur[rest[i]], &w[rest[i]])))
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		if (mdp_tunable_info(t)->scope != sc || !wants[t].s ||
+		    pass_of(t, &wants[t], &cur[t]) != p)
+			continue;
+		if (!cur[t].present) {
+			if ((err = note_absent(c, t, dev)))
 				return err;
+			continue;
+		}
+		w[t] = wants[t];
+	}
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+		if (ti->pair == MDP_PAIR_MIN)
+			err = emit_pair(c, t, ti->partner, dev, w, cur);
+		else if (ti->pair == MDP_PAIR_NONE && w[t].s)
+			err = add_change(c, t, dev, &cur[t], &w[t]);
+		else
+			continue; /* a max goes with its min */
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
-static int emit_disks(struct ctx *c)
+/* Discovery reads the disk-scope tunables into one field (struct mdp_disk). */
+static void disk_cur(const struct mdp_disk *dk, struct mdp_cur cur[MDP_T_COUNT])
 {
+	for (int t = 0; t < MDP_T_COUNT; t++)
+		cur[t] = mdp_tunable_info(t)->scope == MDP_SCOPE_DISK ? dk->read_ahead
+								      : (struct mdp_cur){0};
+}
+
+static int emit_pass(struct ctx *c, enum pass p)
+{
+	struct want gw[MDP_T_COUNT] = {0};
+	struct mdp_cur dcur[MDP_T_COUNT];
 	int err;
 
+	for (int t = 0; t < MDP_T_COUNT; t++)
+		if (c->p->global[t].kind != MDP_S_UNSET)
+			gw[t] = (struct want){&c->p->global[t], 0, c->p->global[t].num};
+	if ((err = emit_target(c, p, MDP_SCOPE_GLOBAL, "", gw, c->s->global)))
+		return err;
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++)
+		if ((err = emit_target(c, p, MDP_SCOPE_ARRAY, c->s->arrays[ai].name, c->aw[ai].t,
+				       c->s->arrays[ai].cur)))
+			return err;
 	for (size_t di = 0; di < c->s->n_disks; di++) {
-		const struct mdp_disk *dk = &c->s->disks[di];
-		if (!c->disk[di].s)
-			continue;
-		if (!dk->read_ahead.present) {
-			if ((err =
-				 note(c, dk->name, "member_read_ahead skipped: no read_ahead_kb")))
-				return err;
-			continue;
-		}
-		if ((err = add_change(c, MDP_T_MEMBER_READ_AHEAD_KB, dk->name, &dk->read_ahead,
-				      &c->disk[di])))
+		disk_cur(&c->s->disks[di], dcur);
+		if ((err = emit_target(c, p, MDP_SCOPE_DISK, c->s->disks[di].name, c->disk[di].t,
+				       dcur)))
 			return err;
 	}
 	return 0;
 }
 
-static int emit_preread(struct ctx *c)
-{
-	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
-		const struct mdp_array *a = &c->s->arrays[ai];
-		const struct want *w = &c->aw[ai].t[MDP_T_PREREAD_BYPASS];
-		int err;
-		if (w->s && (err = add_change(c, MDP_T_PREREAD_BYPASS, a->name,
-					      &a->cur[MDP_T_PREREAD_BYPASS], w)))
-			return err;
-	}
-	return 0;
-}
-
-/* Free memory first, take it last; preread follows the stripe cache bounding it. */
+/* Every wanted target in the order its registry entry's phase and scope give. */
 static int emit(struct ctx *c)
 {
 	int err;
 
-	if ((err = emit_stripes(c, false)) || (err = emit_globals(c)) || (err = emit_arrays(c)) ||
-	    (err = emit_disks(c)) || (err = emit_stripes(c, true)) || (err = emit_preread(c)))
-		return err;
+	for (int p = 0; p < P_COUNT; p++)
+		if ((err = emit_pass(c, (enum pass)p)))
+			return err;
 	return 0;
 }
 
@@ -592,8 +598,10 @@ unsigned mdp_plan_discover_skip(const struct mdp_profile *p)
 		/* The last way to a UUID is a member's superblock: members too. */
 		if (p->rules[i].match.n_uuids)
 			skip &= ~(unsigned)(MDP_SKIP_UUID | MDP_SKIP_MEMBERS);
-		if (p->rules[i].set[MDP_T_MEMBER_READ_AHEAD_KB].kind != MDP_S_UNSET)
-			skip &= ~(unsigned)MDP_SKIP_MEMBERS;
+		for (int t = 0; t < MDP_T_COUNT; t++)
+			if (mdp_tunable_info(t)->scope == MDP_SCOPE_DISK &&
+			    p->rules[i].set[t].kind != MDP_S_UNSET)
+				skip &= ~(unsigned)MDP_SKIP_MEMBERS;
 	}
 	return skip;
 }

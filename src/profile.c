@@ -119,6 +119,7 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_OPTIONAL] = &service_fields[SERVICE_OPTIONAL],
 	    [MDP_PK_ONLY_ON] = &service_fields[SERVICE_ONLY_ON],
 	    [MDP_PK_TIMEOUT] = &service_fields[SERVICE_TIMEOUT],
+	    [MDP_PK_EXTENDS] = &top_fields[TOP_EXTENDS],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
@@ -446,6 +447,14 @@ static void check_order(struct build *b, const struct mdp_setting *set, enum mdp
 		 khi, set[hi].num);
 }
 
+/* Every min/max pair of the registry set in one mapping: min not above max. */
+static void check_pairs(struct build *b, const struct mdp_setting *set, const struct mdp_node *map)
+{
+	for (int t = 0; t < MDP_T_COUNT; t++)
+		if (mdp_tunable_info(t)->pair == MDP_PAIR_MIN)
+			check_order(b, set, t, mdp_tunable_info(t)->partner, map);
+}
+
 static void budget_percent(struct build *b, const struct mdp_node *n, struct mdp_budget *bud)
 {
 	const char *s = n->text, *key = mdp_node_key(n), *end;
@@ -590,7 +599,7 @@ static void parse_rules(struct build *b, const struct mdp_node *l)
 		r->pos = pos_of(b, rn);
 		parse_match(b, get(rn, &rule_fields[RULE_MATCH]), &r->match);
 		parse_settings(b, rn, r->set);
-		check_order(b, r->set, MDP_T_SYNC_SPEED_MIN, MDP_T_SYNC_SPEED_MAX, rn);
+		check_pairs(b, r->set, rn);
 		check_order(b, r->set, MDP_T_PREREAD_BYPASS, MDP_T_STRIPE_CACHE_SIZE, rn);
 	}
 }
@@ -749,7 +758,7 @@ static void build(struct build *b, const struct mdp_node *root, struct mdp_exten
 		parse_budget(b, n);
 	if ((n = get(root, &top_fields[TOP_RAID]))) {
 		parse_settings(b, n, b->p->global);
-		check_order(b, b->p->global, MDP_T_SPEED_LIMIT_MIN, MDP_T_SPEED_LIMIT_MAX, n);
+		check_pairs(b, b->p->global, n);
 	}
 	if ((n = get(root, &top_fields[TOP_ARRAYS])))
 		parse_rules(b, n);

@@ -146,7 +146,7 @@ struct mdp_profile {
 	char **chain; /* names from this profile up through extends, chain[0] == name */
 	size_t n_chain;
 	struct mdp_budget budget;
-	struct mdp_setting global[MDP_T_COUNT]; /* only SPEED_LIMIT_MIN/MAX used */
+	struct mdp_setting global[MDP_T_COUNT]; /* only the global-scope tunables used */
 	struct mdp_rule *rules;                 /* parent's rules first, then the child's */
 	size_t n_rules;
 	struct mdp_service *services; /* union along the chain, no duplicates */
@@ -249,6 +249,7 @@ enum mdp_profile_key {
 	MDP_PK_OPTIONAL,
 	MDP_PK_ONLY_ON,
 	MDP_PK_TIMEOUT,
+	MDP_PK_EXTENDS,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

@@ -35,6 +35,21 @@ enum mdp_show {
 	MDP_SHOW_SIZE,  /* a size in KiB, in the largest exact unit: "192 KiB", "32 MiB" */
 };
 
+/*
+ * When the planner writes a tunable (plan.c). A plan writes, in this order:
+ * what frees memory (memory tunables that shrink), the globals, each array's
+ * tunables, each disk's, what takes memory (memory tunables that grow), and
+ * last what a memory tunable bounds.
+ */
+enum mdp_phase {
+	MDP_PHASE_SCOPE,   /* with the others of its scope */
+	MDP_PHASE_MEMORY,  /* holds memory: lowered first, raised after the scopes */
+	MDP_PHASE_BOUNDED, /* bounded by a memory tunable: after every memory tunable grew */
+};
+
+/* Two tunables whose values the kernel keeps as min <= max: written so that they never cross. */
+enum mdp_pair { MDP_PAIR_NONE, MDP_PAIR_MIN, MDP_PAIR_MAX };
+
 struct mdp_tunable_info {
 	const char *key;  /* profile key, e.g. "stripe_cache_size" */
 	const char *path; /* global: the path; array/disk: relative to /sys/block/<dev>/ */
@@ -44,6 +59,10 @@ struct mdp_tunable_info {
 	bool parity_only;   /* raid4/5/6 only */
 	const char *unit;   /* named once per value: "KiB/s", "pages", "KiB", "threads" */
 	enum mdp_show show; /* how people read it (mdp_tunable_show) */
+	enum mdp_phase phase;
+	enum mdp_pair pair;
+	enum mdp_tunable partner; /* the other of the pair, when pair is not MDP_PAIR_NONE */
+	const char *doc;          /* one paragraph for people: the schema's description */
 };
 
 enum mdp_value_kind { MDP_V_NUM, MDP_V_SYSTEM };

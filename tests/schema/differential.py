@@ -13,11 +13,15 @@
    the files the schema does, except the ones in EXCEPTIONS, which the
    schema accepts for a reason it cannot see; those must still differ, so
    the list stays accurate.
+3. Tunables: every tunable of the schema (generated from the registry) set
+   alone is listed by `BINARY show` and makes `BINARY diff` on the
+   server-raid6-raid10 fixture report a pending change.
 """
 import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -145,6 +149,45 @@ def check_keys(binary, schema, tmp):
     return failures
 
 
+def tunable_value(prop):
+    """A value the schema allows for a tunable that the fixture's targets do not have."""
+    if prop.get("$ref") == "#/$defs/read_ahead":
+        return "8KiB"
+    rule = prop["anyOf"][0] if "anyOf" in prop else prop
+    return str(min(rule["minimum"] + 2, rule["maximum"]))
+
+
+def check_tunables_shown(binary, schema, tmp):
+    """Every tunable of the schema (the registry's) is shown by show and changed by diff."""
+    failures = []
+    root = os.path.join(tmp, "root")
+    shutil.copytree(os.path.join(ROOT, "tests", "fixtures", "server-raid6-raid10"), root,
+                    symlinks=True)
+    places = [("raid:\n  %s: %s\n", schema["properties"]["raid"]["properties"]),
+              ("arrays:\n  - match: all\n    %s: %s\n", schema["$defs"]["rule"]["properties"])]
+    n = 0
+    for text, props in places:
+        for key, prop in props.items():
+            if key == "match":
+                continue
+            n += 1
+            path = os.path.join(tmp, "tunable-%s.yaml" % key)
+            with open(path, "w") as f:
+                f.write(text % (key, tunable_value(prop)))
+            show = subprocess.run([binary, "show", path], capture_output=True, text=True)
+            if show.returncode != 0 or not re.search(r"\b%s: " % key, show.stdout):
+                failures.append("tunable %s: show exits %d without it: %s%s"
+                                % (key, show.returncode, show.stdout, show.stderr))
+            diff = subprocess.run([binary, "--root", root, "diff", path], capture_output=True,
+                                  text=True)
+            if diff.returncode != 1 or "pending" not in diff.stdout:
+                failures.append("tunable %s: diff exits %d with no change pending: %s%s"
+                                % (key, diff.returncode, diff.stdout, diff.stderr))
+    if n < 2:
+        failures.append("tunables: only %d in the schema" % n)
+    return failures, n
+
+
 def main():
     binary = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, "mdprofile")
     with open(os.path.join(ROOT, "schema", "profile.schema.json")) as f:
@@ -152,6 +195,8 @@ def main():
     validator = Draft202012Validator(schema)
     with tempfile.TemporaryDirectory() as tmp:
         failures = check_keys(binary, schema, tmp)
+        shown, n_tunables = check_tunables_shown(binary, schema, tmp)
+        failures += shown
     files = sorted(glob.glob(os.path.join(CORPUS, "*.yaml")))
     stems = set()
     agreed = 0
@@ -178,8 +223,8 @@ def main():
     if len(files) < 100:
         failures.append("only %d corpus files" % len(files))
     if not failures:
-        print("ok   %d keys places; %d corpus profiles agree, %d listed exceptions"
-              % (len(PLACES), agreed, len(EXCEPTIONS)))
+        print("ok   %d keys places; %d tunables shown and diffed; %d corpus profiles agree, "
+              "%d listed exceptions" % (len(PLACES), n_tunables, agreed, len(EXCEPTIONS)))
     for f in failures:
         print("FAIL " + f, file=sys.stderr)
     return 1 if failures else 0

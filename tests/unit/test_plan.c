@@ -2,6 +2,8 @@
  * test_plan: rules to changes on the fixture systems, without loading YAML.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -349,6 +351,223 @@ static void test_stripes_reshape_geometry(void **state)
 	done(&pl, &d, &x);
 }
 
+/* ---- every registry entry, end to end ------------------------------------------ */
+
+static bool parity(enum mdp_level l)
+{
+	return l == MDP_LEVEL_RAID4 || l == MDP_LEVEL_RAID5 || l == MDP_LEVEL_RAID6;
+}
+
+/* The current value of (t, dev) on the fixture, or NULL when it has no such target. */
+static const struct mdp_cur *cur_of(const struct mdp_system *s, enum mdp_tunable t, const char *dev)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+
+	if (ti->scope == MDP_SCOPE_GLOBAL)
+		return *dev ? NULL : &s->global[t];
+	for (size_t i = 0; ti->scope == MDP_SCOPE_ARRAY && i < s->n_arrays; i++)
+		if (!strcmp(s->arrays[i].name, dev))
+			return ti->parity_only && !parity(s->arrays[i].level)
+				   ? NULL
+				   : &s->arrays[i].cur[t];
+	for (size_t i = 0; ti->scope == MDP_SCOPE_DISK && i < s->n_disks; i++)
+		if (!strcmp(s->disks[i].name, dev))
+			return &s->disks[i].read_ahead;
+	return NULL;
+}
+
+/* Every target of t the fixture offers: "" for a global, else array or disk names. */
+static size_t targets_of(const struct mdp_system *s, enum mdp_tunable t, const char **v)
+{
+	const char *all[64];
+	size_t n = 0, k = 0;
+
+	all[n++] = "";
+	for (size_t i = 0; i < s->n_arrays && n < 64; i++)
+		all[n++] = s->arrays[i].name;
+	for (size_t i = 0; i < s->n_disks && n < 64; i++)
+		all[n++] = s->disks[i].name;
+	for (size_t i = 0; i < n; i++) {
+		const struct mdp_cur *c = cur_of(s, t, all[i]);
+		if (c && c->present)
+			v[k++] = all[i];
+	}
+	return k;
+}
+
+/* A value in t's range that none of its targets has now: near the bottom or the top. */
+static uint64_t fresh_value(const struct mdp_system *s, enum mdp_tunable t, bool high)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+	const char *dev[64];
+	size_t n = targets_of(s, t, dev);
+
+	for (uint64_t i = 0; i < 64 && i <= ti->max - ti->min; i++) {
+		uint64_t v = high ? ti->max - i : ti->min + i;
+		bool taken = false;
+		for (size_t k = 0; k < n; k++) {
+			const struct mdp_cur *c = cur_of(s, t, dev[k]);
+			taken |= c->val.kind == MDP_V_NUM && c->val.num == v;
+		}
+		if (!taken)
+			return v;
+	}
+	fail_msg("%s: no free value", ti->key);
+	return 0;
+}
+
+/* Where a change may stand, from the registry alone (enum mdp_phase). */
+static int rank(const struct mdp_change *c)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(c->t);
+
+	if (ti->phase == MDP_PHASE_MEMORY)
+		return c->want.num > c->cur.val.num ? 4 : 0;
+	if (ti->phase == MDP_PHASE_BOUNDED)
+		return 5;
+	return 1 + (int)ti->scope;
+}
+
+/* Writing the plan's changes one by one, no min ever exceeds its max. */
+static void assert_pairs_hold(const struct mdp_system *s, const struct mdp_plan *pl)
+{
+	for (size_t step = 0; step <= pl->n; step++)
+		for (size_t i = 0; i < pl->n; i++) {
+			const struct mdp_tunable_info *ti = mdp_tunable_info(pl->v[i].t);
+			if (ti->pair != MDP_PAIR_MIN)
+				continue;
+			const struct mdp_cur *cmax = cur_of(s, ti->partner, pl->v[i].dev);
+			struct mdp_value lo = pl->v[i].cur.val, hi = cmax->val;
+			for (size_t k = 0; k < step; k++) {
+				if (!strcmp(pl->v[k].dev, pl->v[i].dev) && pl->v[k].t == pl->v[i].t)
+					lo = pl->v[k].want;
+				if (!strcmp(pl->v[k].dev, pl->v[i].dev) &&
+				    pl->v[k].t == ti->partner)
+					hi = pl->v[k].want;
+			}
+			if (lo.kind == MDP_V_NUM && hi.kind == MDP_V_NUM && lo.num > hi.num)
+				fail_msg("%s %s: min %" PRIu64 " above max %" PRIu64
+					 " after %zu writes",
+					 pl->v[i].dev, ti->key, lo.num, hi.num, step);
+		}
+}
+
+/*
+ * One profile sets every tunable of the registry to a value no target has:
+ * the loader takes every key, and the plan holds exactly one pending change
+ * per target the fixture offers, each one showable, in an order the
+ * registry's phases and pairs allow. A registry entry the loader, the
+ * planner or the fixture does not handle fails here.
+ */
+static void every_tunable(bool high)
+{
+	char yaml[4096], line[128];
+	uint64_t val[MDP_T_COUNT];
+	struct mdp_profile p;
+	struct mdp_plan pl;
+	struct mdp_diags d;
+	struct sys x;
+	size_t want_n = 0;
+
+	load_sys(&x, "server-raid6-raid10");
+	snprintf(yaml, sizeof(yaml), "raid:\n");
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			strcat(yaml, "arrays:\n  - match: all\n");
+		for (int t = 0; t < MDP_T_COUNT; t++) {
+			const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+			if ((ti->scope == MDP_SCOPE_GLOBAL) == pass)
+				continue;
+			val[t] = fresh_value(&x.s, t, high);
+			snprintf(line, sizeof(line), "%s%s: %" PRIu64 "%s\n", pass ? "    " : "  ",
+				 ti->key, val[t], strcmp(ti->unit, "KiB") ? "" : "KiB");
+			strcat(yaml, line);
+		}
+	}
+	mdp_diags_init(&d);
+	if (mdp_profile_load_mem(NULL, "t.yaml", yaml, strlen(yaml), &p, &d))
+		fail_msg("loader refused:\n%s\n%s", yaml, d.n ? d.v[0].msg : "");
+	mdp_diags_free(&d);
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_setting *st = mdp_tunable_info(t)->scope == MDP_SCOPE_GLOBAL
+						   ? &p.global[t]
+						   : &p.rules[0].set[t];
+		assert_int_equal(st->kind, MDP_S_NUM);
+		assert_int_equal(st->num, val[t]);
+	}
+	if (build(&p, &x, &pl, &d))
+		fail_msg("plan refused:\n%s\n%s", yaml, d.n ? d.v[0].msg : "");
+
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const char *dev[64];
+		size_t n = targets_of(&x.s, t, dev);
+		if (!n)
+			fail_msg("%s: the fixture offers no target", mdp_tunable_info(t)->key);
+		for (size_t k = 0; k < n; k++) {
+			size_t count = 0;
+			for (size_t i = 0; i < pl.n; i++)
+				count += pl.v[i].t == (enum mdp_tunable)t &&
+					 !strcmp(pl.v[i].dev, dev[k]);
+			if (count != 1)
+				fail_msg("%s '%s': %zu changes planned, want 1",
+					 mdp_tunable_info(t)->key, dev[k], count);
+			assert_true(find(&pl, t, dev[k])->pending);
+			assert_int_equal(find(&pl, t, dev[k])->want.num, val[t]);
+		}
+		want_n += n;
+	}
+	assert_int_equal(pl.n, want_n);
+	for (size_t i = 0; i < pl.n; i++) {
+		char name[64], shown[64];
+		assert_int_equal(
+		    mdp_tunable_target_name(pl.v[i].t, pl.v[i].dev, name, sizeof(name)), 0);
+		assert_int_equal(mdp_tunable_show(pl.v[i].t, &pl.v[i].want, shown, sizeof(shown)),
+				 0);
+		assert_true(*name && *shown);
+		if (i && rank(&pl.v[i - 1]) > rank(&pl.v[i]))
+			fail_msg("%s %s written before %s %s", pl.v[i - 1].dev,
+				 mdp_tunable_info(pl.v[i - 1].t)->key, pl.v[i].dev,
+				 mdp_tunable_info(pl.v[i].t)->key);
+	}
+	assert_pairs_hold(&x.s, &pl);
+	mdp_profile_free(&p);
+	done(&pl, &d, &x);
+}
+
+static void test_every_tunable_lowered(void **state)
+{
+	(void)state;
+	every_tunable(false);
+}
+
+static void test_every_tunable_raised(void **state)
+{
+	(void)state;
+	every_tunable(true);
+}
+
+/* Pairs name each other, share scope and phase; the registry is complete. */
+static void test_registry_consistent(void **state)
+{
+	(void)state;
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+		assert_non_null(ti->key);
+		assert_non_null(ti->path);
+		assert_non_null(ti->unit);
+		assert_non_null(ti->doc);
+		assert_true(ti->min <= ti->max);
+		if (ti->pair == MDP_PAIR_NONE)
+			continue;
+		const struct mdp_tunable_info *pt = mdp_tunable_info(ti->partner);
+		assert_non_null(pt);
+		assert_int_equal(pt->partner, t);
+		assert_int_equal(pt->pair, ti->pair == MDP_PAIR_MIN ? MDP_PAIR_MAX : MDP_PAIR_MIN);
+		assert_int_equal(pt->scope, ti->scope);
+		assert_int_equal(pt->phase, ti->phase);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +580,9 @@ int main(void)
 	    cmocka_unit_test(test_md_not_loaded),
 	    cmocka_unit_test(test_lean_discovery_same_plan),
 	    cmocka_unit_test(test_stripes_reshape_geometry),
+	    cmocka_unit_test(test_every_tunable_lowered),
+	    cmocka_unit_test(test_every_tunable_raised),
+	    cmocka_unit_test(test_registry_consistent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,9 +256,12 @@ static void test_every_registry_key(void **state)
 	for (int t = 0; t < MDP_T_COUNT; t++) {
 		const struct mdp_tunable_info *ti = mdp_tunable_info((enum mdp_tunable)t);
 		bool global = ti->scope == MDP_SCOPE_GLOBAL;
-		const char *v = strcmp(ti->unit, "KiB") ? "17" : "4KiB";
+		bool size = !strcmp(ti->unit, "KiB");
+		uint64_t num = size ? 4 : ti->max; /* in every tunable's range */
+		char v[32];
 		const struct mdp_setting *set;
 
+		snprintf(v, sizeof(v), "%" PRIu64 "%s", num, size ? "KiB" : "");
 		snprintf(text, sizeof(text),
 			 global ? "raid:\n  %s: %s\n" : "arrays:\n  - match: all\n    %s: %s\n",
 			 ti->key, v);
@@ -265,7 +269,7 @@ static void test_every_registry_key(void **state)
 		free(msgs);
 		set = global ? &p.global[t] : &p.rules[0].set[t];
 		assert_int_equal(set->kind, MDP_S_NUM);
-		assert_int_equal(set->num, strcmp(ti->unit, "KiB") ? 17 : 4);
+		assert_int_equal(set->num, num);
 		mdp_profile_free(&p);
 
 		snprintf(text, sizeof(text),
