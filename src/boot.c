@@ -265,13 +265,13 @@ static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp
 			"# Remove:  delete that file.\n",
 			mdp_boot_dsm.rcd_dir, p->name);
 	else
-		fprintf(
-		    f,
-		    "# Install: mdprofile boot-script --install --target %s %s: this script\n"
-		    "#   run with start by mdprofile-%s.service, and a udev rule that starts it\n"
-		    "#   again when a pinned array is assembled later.\n"
-		    "# Remove:  mdprofile boot-script --uninstall --target %s %s\n",
-		    t, p->name, p->name, t, p->name);
+		fprintf(f,
+			"# Install: mdprofile boot-script --install --target %s %s: this script\n"
+			"#   run with start by mdprofile-%s.service, and a udev rule that runs it\n"
+			"#   again once when a pinned array is assembled later (not on other\n"
+			"#   change events: a revert lasts until the next boot or assembly).\n"
+			"# Remove:  mdprofile boot-script --uninstall --target %s %s\n",
+			t, p->name, p->name, t, p->name);
 	fputs("# Values set stay until the next reboot or 'mdprofile revert'.\n\n", f);
 }
 
