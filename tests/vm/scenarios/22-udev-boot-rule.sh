@@ -22,10 +22,10 @@ assert_exit 0 "boot-script --install --target systemd"
 assert_eq "$(grep -c '^RemainAfterExit=yes$' /etc/systemd/system/mdprofile-pin1.service)" 1 \
 	"the unit stays active once it has run"
 
-# How many times the rule asked for the unit, once udev is done.
+# How many times the rule asked systemctl to (re)start the unit, once udev is done.
 runs() {
 	udevadm settle --timeout=60
-	grep -c '^--no-block restart mdprofile-pin1.service$' "$log"
+	grep -Ec '^--no-block (re)?start mdprofile-pin1.service$' "$log"
 }
 
 start_udev || fail "udevd did not start or settle"
