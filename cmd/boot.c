@@ -5,13 +5,11 @@
  * with -o, atomically to a file; it changes nothing on the system.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "boot.h"
@@ -185,8 +183,7 @@ static const char *uninstall_name(struct cli *cli, char *buf, size_t cap)
 	return buf;
 }
 
-/* --uninstall: what --install wrote, by the same names; neither the profile nor the system is read.
- */
+/* --uninstall: what --install wrote, by the same names; no profile or system state is read. */
 static int boot_uninstall(struct cli *cli, const struct mdp_boot_opts *o)
 {
 	struct mdp_boot_file f[MDP_BOOT_FILES];
