@@ -147,9 +147,9 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		22-options-units 23-drift 24-show-yaml 30-apply-revert 34-stale-journal 36-json-apply \
 		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
 		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec 50-stdin \
-		51-boot-script 53-boot-install 55-status-truth 57-status-watch 58-status-prometheus \
-		61-help-version 62-completion 63-did-you-mean 65-services-preview 78-outside-text \
-		68-foreign-process-group 69-state-dir-trust \
+		51-boot-script 53-boot-install 54-boot-hardening 55-status-truth 57-status-watch \
+		58-status-prometheus 61-help-version 62-completion 63-did-you-mean \
+		65-services-preview 68-foreign-process-group 69-state-dir-trust 78-outside-text \
 		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
 		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)

@@ -5,13 +5,11 @@
  * with -o, atomically to a file; it changes nothing on the system.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "boot.h"
@@ -61,59 +59,54 @@ static int boot_opts(struct cli *cli, struct mdp_boot_opts *o, char *exe, size_t
 	return 0;
 }
 
-/*
- * -o FILE, through a root on "/" like every file we write. A new file or a
- * regular one is replaced atomically, mode 0755; a link to one replaces what
- * it points to. Anything else (/dev/null, a FIFO, a terminal) is written
- * into as it is, as a shell's > would: a rename over it would replace the
- * device node itself.
- */
-static int write_to(struct mdp_root *r, char *abs, size_t cap, const char *text, size_t len)
-{
-	char real[PATH_MAX];
-	struct stat st;
-	int fd, err;
-
-	if (!realpath(abs, real))
-		return errno == ENOENT ? mdp_root_replace(r, abs, text, len, 0755) : -errno;
-	snprintf(abs, cap, "%s", real);
-	if ((fd = mdp_root_open(r, abs, O_PATH, 0)) < 0)
-		return fd;
-	err = fstat(fd, &st) ? -errno : 0;
-	close(fd);
-	if (err || S_ISREG(st.st_mode))
-		return err ? err : mdp_root_replace(r, abs, text, len, 0755);
-	if ((fd = mdp_root_open(r, abs, O_WRONLY | O_NOCTTY, 0)) < 0)
-		return fd;
-	err = mdp_root_write_all(fd, text, len);
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
-static int write_out(struct cli *cli, const char *file, const char *text, size_t len, char *abs,
+/* -o FILE, through a root on "/" (mdp_boot_write_out says how, and what it refuses). */
+static int write_out(struct cli *cli, const char *file, const char *text, size_t len, char *shown,
 		     size_t cap)
 {
-	char cwd[PATH_MAX];
+	char cwd[PATH_MAX], abs[PATH_MAX];
+	struct mdp_diags d;
 	struct mdp_root r;
 	int err;
 
+	snprintf(shown, cap, "%s", file);
+	mdp_diags_init(&d);
 	if (file[0] != '/' && !getcwd(cwd, sizeof(cwd)))
 		err = -errno;
-	else if (snprintf(abs, cap, "%s%s%s", file[0] == '/' ? "" : cwd, file[0] == '/' ? "" : "/",
-			  file) >= (int)cap)
+	else if (snprintf(abs, sizeof(abs), "%s%s%s", file[0] == '/' ? "" : cwd,
+			  file[0] == '/' ? "" : "/", file) >= (int)sizeof(abs))
 		err = -ENAMETOOLONG;
 	else if (!(err = mdp_root_init(&r, NULL))) {
-		err = write_to(&r, abs, cap, text, len);
+		err = mdp_boot_write_out(&r, abs, text, len, shown, cap, &d);
 		mdp_root_fini(&r);
 	}
-	if (err)
+	if (err && !d.n)
 		cli_err(cli, "cannot write %s: %s", file, strerror(-err));
-	return err ? MDP_EXIT_FAILED : 0;
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	return err == -EPERM ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
+}
+
+/*
+ * The binary the script runs as root at every boot must be there and root's
+ * alone: --install refuses it otherwise, -o warns (the script may be meant
+ * for another box, or the binary not copied yet).
+ */
+static int check_binary(struct cli *cli, const struct mdp_boot_opts *o, bool refuse)
+{
+	char msg[PATH_MAX + 256];
+
+	if (!mdp_boot_check_binary(&cli->root, o->binary, msg, sizeof(msg)))
+		return 0;
+	if (refuse) {
+		cli_err(cli, "refusing to install: %s", msg);
+		return MDP_EXIT_USAGE;
+	}
+	cli_err(cli, "warning: %s", msg);
+	return 0;
 }
 
 /* What is left for the owner once the script is in place at sys (a path on the box). */
-static void next_steps(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *sys)
+static void next_steps(const char *name, const struct mdp_boot_opts *o, const char *sys)
 {
 	char safe[PATH_MAX + 64];
 
@@ -126,7 +119,7 @@ static void next_steps(const struct mdp_profile *p, const struct mdp_boot_opts *
 	else
 		printf("to enable it: systemctl daemon-reload && systemctl enable "
 		       "mdprofile-%s.service && udevadm control --reload-rules\n",
-		       p->name);
+		       name);
 }
 
 static void print_files(const struct mdp_boot_file *f, size_t n, const char *verb)
@@ -156,7 +149,7 @@ static int boot_install(struct cli *cli, const struct mdp_boot_opts *o, const ch
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
 	if (!err && cli_info(cli))
-		next_steps(&cli->profile, o, f[0].sys);
+		next_steps(cli->profile.name, o, f[0].sys);
 	mdp_boot_files_free(f, n);
 	return err == -EINVAL || err == -EPERM ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
 }
@@ -170,24 +163,55 @@ static void uninstall_steps(const struct mdp_boot_opts *o)
 		printf("then: systemctl daemon-reload && udevadm control --reload-rules\n");
 }
 
-/* --uninstall: what --install wrote, by the same names; the system is not read. */
+/*
+ * The profile name --uninstall is given: the name itself, a file's name
+ * without ".yaml" (the file need not exist any more), or --name's for "-".
+ * Nothing is loaded: the files go by the name alone.
+ */
+static const char *uninstall_name(struct cli *cli, char *buf, size_t cap)
+{
+	const char *arg = cli->argv[1], *base = strrchr(arg, '/');
+	size_t n;
+
+	if (!strcmp(arg, "-"))
+		return cli->stdin_name;
+	base = base ? base + 1 : arg;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".yaml"))
+		n -= 5;
+	snprintf(buf, cap, "%.*s", (int)n, base);
+	return buf;
+}
+
+/* --uninstall: what --install wrote, by the same names; no profile or system state is read. */
 static int boot_uninstall(struct cli *cli, const struct mdp_boot_opts *o)
 {
 	struct mdp_boot_file f[MDP_BOOT_FILES];
 	struct mdp_diags d;
+	char buf[PATH_MAX];
+	const char *name = uninstall_name(cli, buf, sizeof(buf));
 	size_t n = 0, done = 0;
 	int err;
 
-	if (o->target == MDP_BOOT_SYSTEMD && mdp_boot_unit_enabled(&cli->root, cli->profile.name)) {
+	if (!name) {
+		cli_err(cli, "--uninstall -: give the profile's name instead, or --name NAME");
+		return MDP_EXIT_USAGE;
+	}
+	mdp_diags_init(&d);
+	if ((err = mdp_boot_paths(name, o, f, &n, &d))) {
+		cli_print_diags(cli, &d);
+		mdp_diags_free(&d);
+		return MDP_EXIT_USAGE;
+	}
+	if (o->target == MDP_BOOT_SYSTEMD && mdp_boot_unit_enabled(&cli->root, name)) {
+		mdp_diags_free(&d);
 		cli_err(cli,
 			"mdprofile-%s.service is enabled: run 'systemctl disable "
 			"mdprofile-%s.service' first",
-			cli->profile.name, cli->profile.name);
+			name, name);
 		return MDP_EXIT_FAILED;
 	}
-	mdp_diags_init(&d);
-	if (!(err = mdp_boot_files(&cli->profile, o, NULL, 0, f, &n, &d)))
-		err = mdp_boot_uninstall(&cli->root, f, n, &d);
+	err = mdp_boot_uninstall(&cli->root, f, n, &d);
 	if (cli_info(cli))
 		print_files(f, n, "removed");
 	cli_print_diags(cli, &d);
@@ -195,11 +219,11 @@ static int boot_uninstall(struct cli *cli, const struct mdp_boot_opts *o)
 	for (size_t i = 0; i < n; i++)
 		done += f[i].done;
 	if (!err && !done && cli_info(cli))
-		printf("no boot files of profile %s for target %s to remove\n", cli->profile.name,
+		printf("no boot files of profile %s for target %s to remove\n", name,
 		       mdp_boot_target_name(o->target));
 	if (!err && cli_info(cli))
 		uninstall_steps(o);
-	return err == -EINVAL ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
+	return err ? MDP_EXIT_FAILED : 0;
 }
 
 static int boot_check_opts(struct cli *cli)
@@ -235,6 +259,23 @@ static int boot_generate(struct cli *cli, const struct mdp_boot_opts *o, char **
 	return err == -EINVAL ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
 }
 
+/*
+ * The profile, loaded here rather than by the command table: --uninstall
+ * needs only its name. --install and -o pin it into a script root runs at
+ * every boot, so a file others can write is refused, as apply refuses it
+ * (cli->mutating makes the check strict); printing the script only warns.
+ */
+static int boot_load(struct cli *cli)
+{
+	int rc;
+
+	cli->mutating = cli->install || cli->out_file;
+	if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
+		return rc;
+	cli->have_profile = true;
+	return 0;
+}
+
 static int do_boot_script(struct cli *cli)
 {
 	struct mdp_boot_opts o;
@@ -246,16 +287,18 @@ static int do_boot_script(struct cli *cli)
 		return rc;
 	if (cli->uninstall)
 		return boot_uninstall(cli, &o);
-	if ((rc = boot_generate(cli, &o, &text, &len)))
+	if ((rc = boot_load(cli)) || (rc = boot_generate(cli, &o, &text, &len)))
 		return rc;
 	if (cli->install)
-		rc = boot_install(cli, &o, text, len);
+		rc =
+		    check_binary(cli, &o, true) ? MDP_EXIT_USAGE : boot_install(cli, &o, text, len);
 	else if (!cli->out_file)
 		fwrite(text, 1, len, stdout);
-	else if (!(rc = write_out(cli, cli->out_file, text, len, abs, sizeof(abs))) &&
+	else if (!(rc = check_binary(cli, &o, false)) &&
+		 !(rc = write_out(cli, cli->out_file, text, len, abs, sizeof(abs))) &&
 		 cli_info(cli)) {
 		printf("wrote %s\n", abs);
-		next_steps(&cli->profile, &o, abs);
+		next_steps(cli->profile.name, &o, abs);
 	}
 	free(text);
 	return rc;
@@ -264,7 +307,7 @@ static int do_boot_script(struct cli *cli)
 const struct cmd cmd_boot_script = {
     "boot-script",
     do_boot_script,
-    CMD_PROFILE,
+    0, /* the profile is loaded by boot_load: --uninstall needs only its name */
     OPT_TARGET | OPT_BINARY | OPT_WAIT_ARRAYS | OPT_RECHECK | OPT_WITH_SERVICES | OPT_OUT |
 	OPT_INSTALL | OPT_UNINSTALL,
     1,

@@ -14,13 +14,18 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "ident.h"
 #include "pin.h"
 #include "text.h"
 
@@ -127,8 +132,9 @@ static void check_inputs(const struct mdp_profile *p, const struct mdp_system *s
 			      "--binary '%s': the boot script needs an absolute path", o->binary);
 	else if (!code_safe(o->binary))
 		refuse(d, "the binary path", o->binary, code_rule);
-	if (!code_safe(p->name))
-		refuse(d, "the profile name", p->name, code_rule);
+	/* The script runs apply --name NAME: a name --name refuses fails at every boot. */
+	if (!mdp_ident_profile_name_ok(p->name))
+		refuse(d, "the profile name", p->name, MDP_IDENT_PROFILE_NAME_RULE);
 	if (!comment_safe(p->path))
 		refuse(d, "the profile path", p->path, comment_rule);
 	for (size_t i = 0; i < s->n_arrays; i++) {
@@ -256,13 +262,13 @@ static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp
 			"# Remove:  delete that file.\n",
 			mdp_boot_dsm.rcd_dir, p->name);
 	else
-		fprintf(
-		    f,
-		    "# Install: mdprofile boot-script --install --target %s %s: this script\n"
-		    "#   run with start by mdprofile-%s.service, and a udev rule that starts it\n"
-		    "#   again when a pinned array is assembled later.\n"
-		    "# Remove:  mdprofile boot-script --uninstall --target %s %s\n",
-		    t, p->name, p->name, t, p->name);
+		fprintf(f,
+			"# Install: mdprofile boot-script --install --target %s %s: this script\n"
+			"#   run with start by mdprofile-%s.service, and a udev rule that runs it\n"
+			"#   again once when a pinned array is assembled later (not on other\n"
+			"#   change events: a revert lasts until the next boot or assembly).\n"
+			"# Remove:  mdprofile boot-script --uninstall --target %s %s\n",
+			t, p->name, p->name, t, p->name);
 	fputs("# Values set stay until the next reboot or 'mdprofile revert'.\n\n", f);
 }
 
@@ -440,17 +446,23 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 #define SYSTEMCTL   "/bin/systemctl"
 #define SETTLE_SLOP 300 /* seconds a unit gets beyond its waits: discovery, apply, diff */
 
-static int file_at(struct mdp_boot_file *f, const char *what, unsigned mode, struct mdp_diags *d,
-		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* How each file mdprofile writes begins: --uninstall removes only files that begin so. */
+#define HEAD_SCRIPT "#!/bin/sh\n# mdprofile boot script (target "
+#define HEAD_UNIT   "# mdprofile: applies profile "
+#define HEAD_RULE   "# mdprofile: apply profile "
 
-static int file_at(struct mdp_boot_file *f, const char *what, unsigned mode, struct mdp_diags *d,
-		   const char *fmt, ...)
+static int file_at(struct mdp_boot_file *f, const char *what, const char *head, unsigned mode,
+		   struct mdp_diags *d, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int file_at(struct mdp_boot_file *f, const char *what, const char *head, unsigned mode,
+		   struct mdp_diags *d, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	memset(f, 0, sizeof(*f));
 	f->what = what;
+	f->head = head;
 	f->mode = mode;
 	va_start(ap, fmt);
 	n = vsnprintf(f->sys, sizeof(f->sys), fmt, ap);
@@ -463,20 +475,25 @@ static int file_at(struct mdp_boot_file *f, const char *what, unsigned mode, str
 }
 
 /* The script's place: on DSM next to the binary, on a volume that updates keep. */
-static int script_file(const struct mdp_profile *p, const struct mdp_boot_opts *o,
-		       struct mdp_boot_file *f, struct mdp_diags *d)
+static int script_file(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
+		       struct mdp_diags *d)
 {
 	const char *slash = strrchr(o->binary, '/');
 
 	if (o->target == MDP_BOOT_DSM)
-		return file_at(f, "script", 0755, d, "%.*s/mdprofile-%s.sh",
-			       (int)(slash ? slash - o->binary : 0), o->binary, p->name);
-	return file_at(f, "script", 0755, d, "%s/mdprofile-%s.sh",
-		       o->target == MDP_BOOT_RCD ? mdp_boot_dsm.rcd_dir : SCRIPT_DIR, p->name);
+		return file_at(f, "script", HEAD_SCRIPT, 0755, d, "%.*s/mdprofile-%s.sh",
+			       (int)(slash ? slash - o->binary : 0), o->binary, name);
+	return file_at(f, "script", HEAD_SCRIPT, 0755, d, "%s/mdprofile-%s.sh",
+		       o->target == MDP_BOOT_RCD ? mdp_boot_dsm.rcd_dir : SCRIPT_DIR, name);
 }
 
-static char *unit_text(const struct mdp_profile *p, const struct mdp_boot_opts *o,
-		       const char *script, size_t *len)
+/*
+ * A oneshot that stays active once it has run (RemainAfterExit): a later
+ * 'systemctl start' of it does nothing, so only a boot or the udev rule's
+ * restart, at an array's assembly, applies the profile again.
+ */
+static char *unit_text(const char *name, const struct mdp_boot_opts *o, const char *script,
+		       size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
@@ -484,34 +501,78 @@ static char *unit_text(const struct mdp_profile *p, const struct mdp_boot_opts *
 	if (!f)
 		return NULL;
 	fprintf(f,
-		"# mdprofile: applies profile %s at boot (mdprofile boot-script --install).\n"
-		"# Remove: mdprofile boot-script --uninstall --target systemd %s\n"
-		"[Unit]\nDescription=mdprofile: apply profile %s to the md arrays\n"
-		"After=local-fs.target mdmonitor.service\n\n"
-		"[Service]\nType=oneshot\nExecStart=%s start\nTimeoutStartSec=%u\n\n"
-		"[Install]\nWantedBy=multi-user.target\n",
-		p->name, p->name, p->name, script, o->wait_arrays + o->recheck_after + SETTLE_SLOP);
+		HEAD_UNIT "%s at boot (mdprofile boot-script --install).\n"
+			  "# Remove: mdprofile boot-script --uninstall --target systemd %s\n"
+			  "[Unit]\nDescription=mdprofile: apply profile %s to the md arrays\n"
+			  "After=local-fs.target mdmonitor.service\n\n"
+			  "[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=%s start\n"
+			  "TimeoutStartSec=%u\n\n"
+			  "[Install]\nWantedBy=multi-user.target\n",
+		name, name, name, script, o->wait_arrays + o->recheck_after + SETTLE_SLOP);
 	return mem_close(f, &buf);
 }
 
-/* udev knows an array by mdadm's MD_UUID, 8 hex digits a group, colons between. */
-static char *rule_text(const struct mdp_profile *p, const char **uuids, size_t n, size_t *len)
+/*
+ * The udev property that marks an array whose assembly the rule of profile
+ * name has seen: [A-Za-z0-9_] only, one per profile ('_' -> "__", '.' ->
+ * "_2E", '-' -> "_2D", so that two names never share one).
+ */
+static void seen_key(const char *name, char *buf, size_t cap)
 {
-	char *buf = NULL;
+	size_t n = (size_t)snprintf(buf, cap, "MDPROFILE_SEEN_");
+
+	for (; *name && n + 4 < cap; name++) {
+		const char *esc = *name == '_'   ? "__"
+				  : *name == '.' ? "_2E"
+				  : *name == '-' ? "_2D"
+						 : NULL;
+		if (esc)
+			n += (size_t)snprintf(buf + n, cap - n, "%s", esc);
+		else
+			buf[n++] = *name;
+		buf[n] = '\0';
+	}
+}
+
+/*
+ * udev knows an array by mdadm's MD_UUID (8 hex digits a group, colons
+ * between), which mdadm's rules import only once the array runs. md sends
+ * change events for much more than its start: the end of a reshape (a
+ * capacity change), 'udevadm trigger', a package's rules reload. So the
+ * rule restarts the unit once per assembly: the first event of the device
+ * that finds it running and pinned sets a property kept in udev's database
+ * (IMPORT{db}, the way LVM's rules mark an md PV activated), and later
+ * events see it; stopping the array removes the device and its database
+ * entry, so the next assembly is seen again.
+ */
+static char *rule_text(const char *name, const char **uuids, size_t n, size_t *len)
+{
+	char key[3 * 64 + 32], *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 
 	if (!f)
 		return NULL;
+	seen_key(name, key, sizeof(key));
 	fprintf(f,
-		"# mdprofile: apply profile %s again when an array it pins is assembled\n"
-		"# after boot (mdprofile boot-script --install --target systemd).\n",
-		p->name);
+		HEAD_RULE
+		"%s again when an array it pins is assembled\n"
+		"# after boot (mdprofile boot-script --install --target systemd): once\n"
+		"# per assembly, not on later change events (udevadm trigger, a reshape's "
+		"end).\n"
+		"SUBSYSTEM!=\"block\", GOTO=\"%s_end\"\n"
+		"KERNEL!=\"md*\", GOTO=\"%s_end\"\n"
+		"ACTION!=\"add|change\", GOTO=\"%s_end\"\n"
+		"TEST!=\"md/array_state\", GOTO=\"%s_end\"\n"
+		"ATTR{md/array_state}==\"|clear|inactive\", GOTO=\"%s_end\"\n"
+		"IMPORT{db}=\"%s\"\n"
+		"ENV{%s}==\"1\", GOTO=\"%s_end\"\n",
+		name, key, key, key, key, key, key, key, key);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f,
-			"ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", "
-			"ENV{MD_UUID}==\"%.8s:%.8s:%.8s:%.8s\", "
-			"RUN+=\"" SYSTEMCTL " --no-block start mdprofile-%s.service\"\n",
-			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, p->name);
+			"ENV{MD_UUID}==\"%.8s:%.8s:%.8s:%.8s\", ENV{%s}=\"1\", "
+			"RUN+=\"" SYSTEMCTL " --no-block restart mdprofile-%s.service\"\n",
+			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, key, name);
+	fprintf(f, "LABEL=\"%s_end\"\n", key);
 	return mem_close(f, &buf);
 }
 
@@ -521,45 +582,62 @@ void mdp_boot_files_free(struct mdp_boot_file *f, size_t n)
 		free(f[i].text);
 }
 
-static int systemd_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, bool texts,
-			 struct mdp_boot_file *f, size_t *n, struct mdp_diags *d)
+/* The paths of name's files for o->target: *n is 1, or 3 for systemd. */
+static int boot_paths(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
+		      size_t *n, struct mdp_diags *d)
 {
-	const char *uuids[256];
-	size_t nu = rule_uuids(p, uuids, sizeof(uuids) / sizeof(uuids[0]));
+	int err;
 
-	if (file_at(&f[1], "unit", 0644, d, UNIT_DIR "/mdprofile-%s.service", p->name) ||
-	    file_at(&f[2], "udev rule", 0644, d, UDEV_DIR "/90-mdprofile-%s.rules", p->name))
+	*n = 0;
+	if (!mdp_ident_profile_name_ok(name)) {
+		refuse(d, "the profile name", name, MDP_IDENT_PROFILE_NAME_RULE);
 		return -EINVAL;
-	/* No UUID pinned, no rule; --uninstall removes one left by an earlier install. */
-	*n = nu || !texts ? 3 : 2;
-	if (!texts)
+	}
+	if ((err = script_file(name, o, &f[0], d)))
+		return err;
+	*n = 1;
+	if (o->target != MDP_BOOT_SYSTEMD)
 		return 0;
-	if (!(f[1].text = unit_text(p, o, f[0].sys, &f[1].len)))
-		return -ENOMEM;
-	if (nu && !(f[2].text = rule_text(p, uuids, nu, &f[2].len)))
-		return -ENOMEM;
+	if (file_at(&f[1], "unit", HEAD_UNIT, 0644, d, UNIT_DIR "/mdprofile-%s.service", name) ||
+	    file_at(&f[2], "udev rule", HEAD_RULE, 0644, d, UDEV_DIR "/90-mdprofile-%s.rules",
+		    name))
+		return -EINVAL;
+	*n = 3;
 	return 0;
+}
+
+int mdp_boot_paths(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
+		   size_t *n, struct mdp_diags *d)
+{
+	int err = boot_paths(name, o, f, n, d);
+
+	if (err)
+		*n = 0;
+	return err;
 }
 
 int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
 		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d)
 {
+	const char *uuids[256];
+	size_t nu = rule_uuids(p, uuids, sizeof(uuids) / sizeof(uuids[0]));
 	int err;
 
-	*n = 0;
-	if (!code_safe(p->name)) {
-		refuse(d, "the profile name", p->name, code_rule);
-		return -EINVAL;
-	}
-	if ((err = script_file(p, o, &f[0], d)))
+	if ((err = mdp_boot_paths(p->name, o, f, n, d)))
 		return err;
-	*n = 1;
-	if (script && !(f[0].text = strndup(script, len)))
+	if (!(f[0].text = strndup(script, len)))
 		return -ENOMEM;
 	f[0].len = len;
-	if (o->target == MDP_BOOT_SYSTEMD && (err = systemd_files(p, o, script != NULL, f, n, d)))
-		*n = 1;
-	return err;
+	if (*n == 1)
+		return 0;
+	/* No UUID pinned, no rule. */
+	if (!nu)
+		*n = 2;
+	if (!(f[1].text = unit_text(p->name, o, f[0].sys, &f[1].len)))
+		return -ENOMEM;
+	if (nu && !(f[2].text = rule_text(p->name, uuids, nu, &f[2].len)))
+		return -ENOMEM;
+	return 0;
 }
 
 static int install_one(const struct mdp_root *r, const struct mdp_boot_file *f, struct mdp_diags *d)
@@ -598,6 +676,22 @@ int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n
 	return err;
 }
 
+int mdp_boot_check_binary(const struct mdp_root *r, const char *binary, char *msg, size_t cap)
+{
+	char why[256] = "";
+	int err = mdp_root_trusted(r, binary, why, sizeof(why));
+
+	if (err == -ENOENT)
+		snprintf(msg, cap,
+			 "--binary %s: no such file; the boot script would fail at every boot",
+			 binary);
+	else if (err)
+		snprintf(msg, cap,
+			 "--binary %s: %s; others could change what the boot script runs as root",
+			 binary, why[0] ? why : mdp_root_strerror(-err));
+	return err;
+}
+
 bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name)
 {
 	char sys[512];
@@ -606,16 +700,59 @@ bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name)
 	return mdp_root_exists(r, sys);
 }
 
+/* What the last component of path is, not followed: 0 with *st, or -errno. */
+static int lstat_at(const struct mdp_root *r, const char *path, struct stat *st)
+{
+	int fd = mdp_root_open(r, path, O_PATH | O_NOFOLLOW, 0), err;
+
+	if (fd < 0)
+		return fd;
+	err = fstat(fd, st) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Does the file at f->sys begin as mdprofile writes it (a regular file, not through a link)? */
+static bool ours(const struct mdp_root *r, const struct mdp_boot_file *f)
+{
+	char buf[128];
+	size_t want = strlen(f->head), got = 0;
+	struct stat st;
+	ssize_t k;
+	int fd;
+
+	fd = mdp_root_open(r, f->sys, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || want > sizeof(buf)) {
+		close(fd);
+		return false;
+	}
+	while (got < want &&
+	       ((k = read(fd, buf + got, want - got)) > 0 || (k < 0 && errno == EINTR)))
+		got += k > 0 ? (size_t)k : 0;
+	close(fd);
+	return got == want && !memcmp(buf, f->head, want);
+}
+
 int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
 		       struct mdp_diags *d)
 {
+	struct stat st;
 	int err = 0, e;
 
 	for (size_t i = 0; i < n; i++) {
 		f[i].done = false;
-		if (!mdp_root_exists(r, f[i].sys))
+		if (lstat_at(r, f[i].sys, &st) == -ENOENT)
 			continue;
-		if ((e = mdp_root_unlink(r, f[i].sys))) {
+		if (!ours(r, &f[i])) {
+			mdp_diags_add(
+			    d, NULL, 0, 0,
+			    "not removing %s: it is not a boot %s mdprofile wrote (it does "
+			    "not begin with mdprofile's header)",
+			    f[i].sys, f[i].what);
+			err = err ? err : -EPERM;
+		} else if ((e = mdp_root_unlink(r, f[i].sys))) {
 			mdp_diags_add(d, NULL, 0, 0, "cannot remove the boot %s %s: %s", f[i].what,
 				      f[i].sys, mdp_root_strerror(-e));
 			err = err ? err : e;
@@ -624,4 +761,148 @@ int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t
 		}
 	}
 	return err;
+}
+
+/* ---- -o FILE -------------------------------------------------------------------------- */
+
+/*
+ * Why the directory dir (absolute, links resolved) is one others could
+ * change: a directory on the way owned by someone else, or writable by
+ * group/others without the sticky bit; the last one owned by someone else
+ * or writable by group/others at all. 0, -EPERM with why, or -errno.
+ */
+static int out_dir_check(const struct mdp_root *r, const char *dir, char *why, size_t cap)
+{
+	char part[PATH_MAX];
+	struct stat st;
+	size_t n = strlen(dir);
+	int fd, err;
+
+	if (n >= sizeof(part))
+		return -ENAMETOOLONG;
+	/* "/", then each directory down to dir. */
+	for (size_t i = 1; i <= n; i++) {
+		bool last = i == n || (i == 1 && n == 1);
+		if (i > 1 && !last && dir[i] != '/')
+			continue;
+		memcpy(part, dir, i);
+		part[i] = '\0';
+		if ((fd = mdp_root_open(r, part, O_PATH | O_NOFOLLOW | O_DIRECTORY, 0)) < 0)
+			return fd;
+		err = fstat(fd, &st) ? -errno : 0;
+		close(fd);
+		if (err)
+			return err;
+		if (st.st_uid != 0 && st.st_uid != geteuid()) {
+			snprintf(why, cap, "directory %s is owned by uid %u", part,
+				 (unsigned)st.st_uid);
+			return -EPERM;
+		}
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (last || !(st.st_mode & S_ISVTX))) {
+			snprintf(why, cap, "directory %s is group/world-writable (mode %04o)", part,
+				 (unsigned)(st.st_mode & 07777));
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
+/* The directory holding path, links resolved, checked; the resolved path of it in real. */
+static int out_place(const struct mdp_root *r, const char *path, char *real, size_t cap, char *why,
+		     size_t wcap)
+{
+	char dir[PATH_MAX], rdir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int err;
+
+	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof(dir))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+	if (!realpath(dir, rdir))
+		return -errno;
+	if ((err = out_dir_check(r, rdir, why, wcap)))
+		return err;
+	if ((size_t)snprintf(real, cap, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", slash + 1) >=
+	    cap)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * Write into what path leads to as it is, as a shell's > would (a device,
+ * a FIFO, /dev/stdout's pipe): never created, never renamed over.
+ */
+static int out_into(const struct mdp_root *r, const char *path, const char *text, size_t len)
+{
+	struct stat st;
+	int fd, err;
+
+	if ((fd = mdp_root_open(r, path, O_WRONLY | O_NOCTTY, 0)) < 0)
+		return fd;
+	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? -ESTALE : 0;
+	if (!err)
+		err = mdp_root_write_all(fd, text, len);
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+static int out_write(const struct mdp_root *r, const char *path, const char *text, size_t len,
+		     char *shown, size_t cap, char *why, size_t wcap)
+{
+	char place[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	int err;
+
+	/* The place of path itself: others must not be able to swap what is there. */
+	if ((err = out_place(r, path, place, sizeof(place), why, wcap)))
+		return err;
+	if ((err = lstat_at(r, place, &st)) && err != -ENOENT)
+		return err;
+	if (err || S_ISREG(st.st_mode)) /* new (created there) or a file: replaced */
+		return mdp_root_replace(r, place, text, len, 0755);
+	if (!S_ISLNK(st.st_mode))
+		return out_into(r, path, text, len);
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		snprintf(why, wcap, "it is a symbolic link owned by uid %u", (unsigned)st.st_uid);
+		return -EPERM;
+	}
+	/*
+	 * A link: what it points to. A link that does not resolve (dangling,
+	 * or /dev/stdout -> /proc/self/fd/1 -> "pipe:[N]") is never created
+	 * through nor replaced: it is opened for writing as it is.
+	 */
+	if (!realpath(path, real))
+		return errno == ENOENT ? out_into(r, path, text, len) : -errno;
+	snprintf(shown, cap, "%s", real);
+	if ((err = lstat_at(r, real, &st)))
+		return err;
+	if (!S_ISREG(st.st_mode))
+		return out_into(r, real, text, len);
+	if ((err = out_place(r, real, place, sizeof(place), why, wcap)))
+		return err;
+	return mdp_root_replace(r, place, text, len, 0755);
+}
+
+int mdp_boot_write_out(const struct mdp_root *r, const char *path, const char *text, size_t len,
+		       char *shown, size_t cap, struct mdp_diags *d)
+{
+	char why[PATH_MAX + 64] = "";
+	int err;
+
+	snprintf(shown, cap, "%s", path);
+	err = out_write(r, path, text, len, shown, cap, why, sizeof(why));
+	if (err == -EPERM && why[0])
+		mdp_diags_add(d, NULL, 0, 0,
+			      "refusing to write %s: %s; others could change what runs as root at "
+			      "boot",
+			      path, why);
+	else if (err == -ESTALE)
+		mdp_diags_add(d, NULL, 0, 0,
+			      "refusing to write %s: a link that does not resolve leads to a "
+			      "regular file",
+			      path);
+	else if (err)
+		mdp_diags_add(d, NULL, 0, 0, "cannot write %s: %s", path, mdp_root_strerror(-err));
+	return err == -ESTALE ? -EPERM : err;
 }

@@ -90,6 +90,7 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 struct mdp_boot_file {
 	char sys[4096];
 	const char *what; /* "script", "unit", "udev rule" */
+	const char *head; /* how mdprofile's file begins: --uninstall removes no other */
 	unsigned mode;
 	char *text; /* malloc'd */
 	size_t len;
@@ -99,12 +100,22 @@ struct mdp_boot_file {
 /*
  * The files of p's boot persistence for o->target: the script given and,
  * for systemd, the unit and the udev rule made here (none when no UUID is
- * pinned). With script NULL only paths are filled (for --uninstall). *n
- * files; free them with mdp_boot_files_free. -EINVAL with a diag when a
- * path cannot be formed, -ENOMEM.
+ * pinned). The unit is a oneshot that stays active once run
+ * (RemainAfterExit); the rule restarts it once per assembly of a pinned
+ * array, not on later change events (a reshape's end, udevadm trigger). *n
+ * files; free them with mdp_boot_files_free. -EINVAL with a diag when the
+ * profile's name is not one 'apply --name' takes or a path cannot be
+ * formed, -ENOMEM.
  */
 int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
 		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d);
+/*
+ * Only the paths of profile name's files for o->target (for --uninstall,
+ * which needs no profile): 1 file, 3 for systemd. -EINVAL with a diag for
+ * a name 'apply --name' refuses.
+ */
+int mdp_boot_paths(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
+		   size_t *n, struct mdp_diags *d);
 void mdp_boot_files_free(struct mdp_boot_file *f, size_t n);
 
 /*
@@ -120,7 +131,32 @@ int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n
  * link exists)? Removing the unit then would leave a dangling link.
  */
 bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name);
-/* Remove those of the files that exist. -errno with the file in d. */
+/*
+ * May the boot script run binary (a path on r) as root at every boot? It
+ * must exist and be trusted (mdp_root_trusted: the file and every
+ * directory down to it owned by root or the caller, not group/world-
+ * writable, no link). 0, or -errno with a one-line reason in msg.
+ */
+int mdp_boot_check_binary(const struct mdp_root *r, const char *binary, char *msg, size_t cap);
+/*
+ * -o FILE: write the script to path (absolute, on r, the real root) and
+ * say in shown where it went. A new or regular file is replaced atomically
+ * (mode 0755); a link to a regular file replaces the file it points to;
+ * anything else (a device, a FIFO, a link that does not resolve such as
+ * /dev/stdout on a pipe) is opened and written into, never created or
+ * renamed over. Refused (-EPERM, with the reason in d) when others could
+ * swap what is written: a directory on the way owned by someone else, or
+ * writable by group/others without the sticky bit; the directory that
+ * holds the file (or the file a link leads to) writable by group/others at
+ * all; a link owned by someone else. Other failures: -errno with d.
+ */
+int mdp_boot_write_out(const struct mdp_root *r, const char *path, const char *text, size_t len,
+		       char *shown, size_t cap, struct mdp_diags *d);
+/*
+ * Remove those of the files that exist and begin with mdprofile's header
+ * (f->head; never through a link). One that does not is left, with -EPERM
+ * and a diag; -errno with the file in d.
+ */
 int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
 		       struct mdp_diags *d);
 

@@ -67,6 +67,10 @@ const char *mdp_ident_service_pkg(const char *name);
 
 /* A profile name (extends, lookup by name): [A-Za-z0-9._-], no leading '.' or '-', <= 64. */
 bool mdp_ident_profile_name_ok(const char *name);
+/* That rule, as a phrase for a message. */
+#define MDP_IDENT_PROFILE_NAME_RULE                                                                \
+	"a profile name is letters, digits, '.', '_' and '-', not starting with '.' or '-', "      \
+	"at most 64"
 
 /*
  * The candidate a mistyped word most likely meant, for "did you mean": at

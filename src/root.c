@@ -21,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int mdp_root_init(struct mdp_root *r, const char *dir)
@@ -403,20 +406,72 @@ int mdp_root_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-/* Write name.tmp in the directory dfd, fsync it, rename it over sys. */
+/*
+ * A name for a temporary file beside name: name.tmp.XXXXXXXXXXXX, the X's
+ * random where the kernel gives randomness (getrandom: Linux 3.17, so not
+ * DSM's 3.10), else drawn from the clock, the pid and the attempt. The
+ * name need not be secret: it is created with O_EXCL, so a file, link or
+ * FIFO someone planted under it is never opened, only skipped.
+ */
+static int tmp_name(const char *name, unsigned attempt, char *buf, size_t cap)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz234567";
+	char rnd[12];
+	uint64_t v = 0;
+	struct timespec ts;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		v = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^
+		    ((uint64_t)getpid() << 40) ^ ((uint64_t)attempt * 0x9e3779b97f4a7c15u);
+	}
+	for (size_t i = 0; i < sizeof(rnd); i++, v >>= 5)
+		rnd[i] = digits[v & 31];
+	if ((size_t)snprintf(buf, cap, "%s.tmp.%.12s", name, rnd) >= cap)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Create a new temporary file beside name in dfd, mode exactly mode: fd, or -errno. */
+static int tmp_create(int dfd, const char *name, mode_t mode, char *tmp, size_t cap)
+{
+	int fd, err;
+
+	for (unsigned attempt = 0; attempt < 100; attempt++) {
+		if ((err = tmp_name(name, attempt, tmp, cap)))
+			return err;
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return -errno;
+		/* The mode asked for, not what the umask leaves of it. */
+		if (fchmod(fd, mode)) {
+			err = -errno;
+			close(fd);
+			unlinkat(dfd, tmp, 0);
+			return err;
+		}
+		return fd;
+	}
+	return -EEXIST;
+}
+
+/* Write a new temporary file in the directory dfd, fsync it, rename it over sys. */
 static int replace_in(const struct mdp_root *r, int dfd, const char *sys, const char *name,
 		      const void *data, size_t len, mode_t mode)
 {
 	char tmp_sys[PATH_MAX], tmp[NAME_MAX + 1];
 	int fd, err;
 
-	if ((size_t)snprintf(tmp_sys, sizeof(tmp_sys), "%s.tmp", sys) >= sizeof(tmp_sys) ||
-	    (size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
-	err = mdp_root_write_all(fd, data, len);
+	if ((fd = tmp_create(dfd, name, mode, tmp, sizeof(tmp))) < 0)
+		return fd;
+	/* sys with its last component, name, replaced by tmp. */
+	if ((size_t)snprintf(tmp_sys, sizeof(tmp_sys), "%.*s%s", (int)(name - sys), sys, tmp) >=
+	    sizeof(tmp_sys))
+		err = -ENAMETOOLONG;
+	else
+		err = mdp_root_write_all(fd, data, len);
 	if (!err)
 		err = r->ops->fsync(r->ops, r, fd);
 	if (close(fd) && !err)

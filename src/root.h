@@ -116,9 +116,12 @@ int mdp_root_write_all(int fd, const void *data, size_t len);
 /* unlink(2) of a system path; -ENOENT is returned as is. */
 int mdp_root_unlink(const struct mdp_root *r, const char *sys);
 /*
- * Atomically replace a file: write sys.tmp, fsync, rename over sys, fsync the
- * directory. Uses ops->fsync and ops->rename (so tests can fail them). On
- * failure the old file is untouched and the temp file removed.
+ * Atomically replace a file: write a new temporary file beside it
+ * (sys.tmp.RANDOM, created with O_EXCL|O_NOFOLLOW, so nothing planted there
+ * is reused, followed or blocked on), fchmod it to mode exactly, fsync,
+ * rename over sys, fsync the directory. Uses ops->fsync and ops->rename (so
+ * tests can fail them). On failure the old file is untouched and the temp
+ * file removed.
  */
 int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data, size_t len,
 		     mode_t mode);

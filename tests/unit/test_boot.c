@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -219,6 +220,9 @@ static void test_script_refuses_injection(void **state)
 
 /* ---- files, install, uninstall ---------------------------------------------------- */
 
+/* What a script begins with: --uninstall removes no file that does not. */
+static const char head[] = "#!/bin/sh\n# mdprofile boot script (target test): ...\n";
+
 static void files_of(const char *profile, enum mdp_boot_target t, bool texts,
 		     struct mdp_boot_file *f, size_t *n)
 {
@@ -228,8 +232,10 @@ static void files_of(const char *profile, enum mdp_boot_target t, bool texts,
 
 	o.target = t;
 	assert_int_equal(pin(profile, &p, &d), 0);
-	assert_int_equal(
-	    mdp_boot_files(&p, &o, texts ? "#!/bin/sh\n" : NULL, texts ? 10 : 0, f, n, &d), 0);
+	if (texts)
+		assert_int_equal(mdp_boot_files(&p, &o, head, strlen(head), f, n, &d), 0);
+	else
+		assert_int_equal(mdp_boot_paths(p.name, &o, f, n, &d), 0);
 	mdp_diags_free(&d);
 	mdp_profile_free(&p);
 }
@@ -254,7 +260,8 @@ static void test_files_per_target(void **state)
 	assert_string_equal(f[0].sys, "/usr/local/lib/mdprofile/mdprofile-t.sh");
 	assert_string_equal(f[1].sys, "/etc/systemd/system/mdprofile-t.service");
 	assert_int_equal(f[1].mode, 0644);
-	assert_non_null(strstr(f[1].text, "\nExecStart=/usr/local/lib/mdprofile/mdprofile-t.sh "
+	assert_non_null(strstr(f[1].text, "\nType=oneshot\nRemainAfterExit=yes\n"
+					  "ExecStart=/usr/local/lib/mdprofile/mdprofile-t.sh "
 					  "start\nTimeoutStartSec=540\n"));
 	assert_string_equal(f[2].sys, "/etc/udev/rules.d/90-mdprofile-t.rules");
 	/* udev has mdadm's MD_UUID: groups of 8, colons between; one line per UUID. */
@@ -318,6 +325,182 @@ static void test_install_uninstall(void **state)
 	test_sh("rm -rf '%s'", tmpl);
 }
 
+/*
+ * The unit stays active once run, so a stray 'systemctl start' does not
+ * apply the profile again; the udev rule restarts it once per assembly of
+ * a pinned array (a mark in udev's database), never on a later change
+ * event of a running array: the end of a reshape or 'udevadm trigger'
+ * would otherwise undo a revert.
+ */
+static void test_unit_and_rule_once_per_assembly(void **state)
+{
+	static const char one[] = "arrays:\n  - match: {names: [md2]}\n    read_ahead: 1MiB\n";
+	struct mdp_boot_file f[MDP_BOOT_FILES];
+	const char *l, *run;
+	size_t n;
+
+	(void)state;
+	files_of(one, MDP_BOOT_SYSTEMD, true, f, &n);
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(f[1].text, "\nRemainAfterExit=yes\n"));
+	/* Every line that starts the unit is guarded by the mark, and sets it. */
+	assert_non_null(strstr(f[2].text,
+			       "\nIMPORT{db}=\"MDPROFILE_SEEN_t\"\n"
+			       "ENV{MDPROFILE_SEEN_t}==\"1\", GOTO=\"MDPROFILE_SEEN_t_end\"\n"));
+	assert_non_null(
+	    strstr(f[2].text,
+		   "\nATTR{md/array_state}==\"|clear|inactive\", GOTO=\"MDPROFILE_SEEN_t_end\"\n"));
+	run = strstr(f[2].text, "RUN+=");
+	assert_non_null(run);
+	assert_true(run > strstr(f[2].text, "IMPORT{db}"));
+	for (l = f[2].text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, "ENV{MD_UUID}", 12))
+			assert_int_equal(
+			    strncmp(l,
+				    "ENV{MD_UUID}==\"6a1b0c7d:2e3f4a5b:8c9d0e1f:2a3b4c5d\", "
+				    "ENV{MDPROFILE_SEEN_t}=\"1\", RUN+=\"/bin/systemctl "
+				    "--no-block restart mdprofile-t.service\"\n",
+				    120),
+			    0);
+	assert_null(strstr(f[2].text, "ACTION==\"add|change\""));
+	l = "\nLABEL=\"MDPROFILE_SEEN_t_end\"\n";
+	assert_string_equal(f[2].text + strlen(f[2].text) - strlen(l), l);
+	mdp_boot_files_free(f, n);
+}
+
+/* The mark is one per profile: names that differ only in '-', '.', '_' get their own. */
+static void test_rule_mark_per_profile(void **state)
+{
+	static const char *const names[] = {"a-b", "a.b", "a_b", "a__2Db"};
+	static const char *const marks[] = {"MDPROFILE_SEEN_a_2Db", "MDPROFILE_SEEN_a_2Eb",
+					    "MDPROFILE_SEEN_a__b", "MDPROFILE_SEEN_a____2Db"};
+	struct mdp_boot_file f[MDP_BOOT_FILES];
+	struct mdp_boot_opts o = opts;
+	struct mdp_profile p;
+	struct mdp_diags d;
+	char want[128];
+	size_t n;
+
+	(void)state;
+	o.target = MDP_BOOT_SYSTEMD;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(
+		    pin("arrays:\n  - match: {names: [md2]}\n    read_ahead: 1MiB\n", &p, &d), 0);
+		free(p.name);
+		assert_non_null(p.name = strdup(names[i]));
+		assert_int_equal(mdp_boot_files(&p, &o, head, strlen(head), f, &n, &d), 0);
+		snprintf(want, sizeof(want), "\nIMPORT{db}=\"%s\"\n", marks[i]);
+		assert_non_null(strstr(f[2].text, want));
+		mdp_boot_files_free(f, n);
+		mdp_diags_free(&d);
+		mdp_profile_free(&p);
+	}
+}
+
+/* A name 'apply --name' refuses would make the script fail at every boot: refused here. */
+static void test_name_rule_of_apply(void **state)
+{
+	static const char *const bad[] = {
+	    "fast+safe", "nas@home",
+	    "a=b",       ".x",
+	    "-x",        "a1234567890123456789012345678901234567890123456789012345678901234"};
+	struct mdp_boot_file f[MDP_BOOT_FILES];
+	struct mdp_boot_opts o = opts;
+	struct mdp_profile p;
+	struct mdp_diags d;
+	struct sys x;
+	char *text = NULL;
+	size_t len, n;
+
+	(void)state;
+	load_fixture(&x, "ds-dsm6-reshape");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		load("description: x\n", &p);
+		free(p.name);
+		assert_non_null(p.name = strdup(bad[i]));
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_boot_script(&p, &x.s, &o, &text, &len, &d), -EINVAL);
+		assert_int_equal(d.n, 1);
+		assert_non_null(strstr(d.v[0].msg, "a profile name is letters, digits"));
+		assert_int_equal(mdp_boot_paths(bad[i], &o, f, &n, &d), -EINVAL);
+		assert_int_equal(n, 0);
+		mdp_diags_free(&d);
+		mdp_profile_free(&p);
+	}
+	free_sys(&x);
+}
+
+/* --uninstall removes only what mdprofile wrote: a file without its header stays, a link too. */
+static void test_uninstall_only_ours(void **state)
+{
+	struct mdp_boot_file f[MDP_BOOT_FILES];
+	char tmpl[] = "/tmp/mdp-boot-XXXXXX";
+	struct mdp_boot_opts o = opts;
+	struct mdp_root r;
+	struct mdp_diags d;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	test_sh("mkdir -p '%s/usr/local/etc/rc.d' && cd '%s/usr/local/etc/rc.d' && "
+		"echo 'owner s own' >mdprofile-mine.sh && echo '#!/bin/sh' >elsewhere && "
+		"ln -s elsewhere mdprofile-link.sh",
+		tmpl, tmpl);
+	assert_int_equal(mdp_root_init(&r, tmpl), 0);
+	o.target = MDP_BOOT_RCD;
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_boot_paths("mine", &o, f, &n, &d), 0);
+	assert_int_equal(mdp_boot_uninstall(&r, f, n, &d), -EPERM);
+	assert_false(f[0].done);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.v[0].msg, "not removing /usr/local/etc/rc.d/mdprofile-mine.sh: "));
+	assert_int_equal(mdp_boot_paths("link", &o, f, &n, &d), 0);
+	assert_int_equal(mdp_boot_uninstall(&r, f, n, &d), -EPERM);
+	test_sh(
+	    "cd '%s/usr/local/etc/rc.d' && test -f mdprofile-mine.sh && test -L mdprofile-link.sh "
+	    "&& test -f elsewhere",
+	    tmpl);
+	/* Absent: nothing to do, no error. */
+	assert_int_equal(mdp_boot_paths("gone", &o, f, &n, &d), 0);
+	assert_int_equal(mdp_boot_uninstall(&r, f, n, &d), 0);
+	assert_false(f[0].done);
+	mdp_diags_free(&d);
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", tmpl);
+}
+
+/* The binary the script runs as root must exist and be root's alone. */
+static void test_binary_checked(void **state)
+{
+	char tmpl[] = "/tmp/mdp-boot-XXXXXX", msg[512];
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	test_sh("cd '%s' && mkdir -p v/ok v/ww && touch v/ok/mdprofile v/ww/mdprofile && "
+		"chmod 0755 . v v/ok v/ok/mdprofile v/ww/mdprofile && chmod 0777 v/ww",
+		tmpl);
+	assert_int_equal(mdp_root_init(&r, tmpl), 0);
+	assert_int_equal(mdp_boot_check_binary(&r, "/v/ok/mdprofile", msg, sizeof(msg)), 0);
+	assert_int_equal(mdp_boot_check_binary(&r, "/v/no/mdprofile", msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg,
+			    "--binary /v/no/mdprofile: no such file; the boot script would fail "
+			    "at every boot");
+	assert_int_equal(mdp_boot_check_binary(&r, "/v/ww/mdprofile", msg, sizeof(msg)), -EPERM);
+	assert_non_null(strstr(msg, "is group/world-writable (mode 0777); others could change"));
+	test_sh("chmod 0755 '%s/v/ww' && chmod 0666 '%s/v/ww/mdprofile'", tmpl, tmpl);
+	assert_int_equal(mdp_boot_check_binary(&r, "/v/ww/mdprofile", msg, sizeof(msg)), -EPERM);
+	if (geteuid() == 0) {
+		test_sh("chmod 0755 '%s/v/ww/mdprofile' && chown 65534 '%s/v/ww/mdprofile'", tmpl,
+			tmpl);
+		assert_int_equal(mdp_boot_check_binary(&r, "/v/ww/mdprofile", msg, sizeof(msg)),
+				 -EPERM);
+		assert_non_null(strstr(msg, "not owned by root or the caller (uid 65534)"));
+	}
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", tmpl);
+}
+
 static void test_targets(void **state)
 {
 	enum mdp_boot_target t;
@@ -344,6 +527,11 @@ int main(void)
 	    cmocka_unit_test(test_script_refuses_injection),
 	    cmocka_unit_test(test_files_per_target),
 	    cmocka_unit_test(test_install_uninstall),
+	    cmocka_unit_test(test_unit_and_rule_once_per_assembly),
+	    cmocka_unit_test(test_rule_mark_per_profile),
+	    cmocka_unit_test(test_name_rule_of_apply),
+	    cmocka_unit_test(test_uninstall_only_ours),
+	    cmocka_unit_test(test_binary_checked),
 	    cmocka_unit_test(test_targets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

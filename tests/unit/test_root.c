@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -180,9 +181,65 @@ static void test_replace_atomic(void **state)
 	assert_true(mdp_root_read(&r, "/run/mdprofile/j", buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "one\n");
 	assert_false(mdp_root_exists(&r, "/run/mdprofile/j.tmp"));
+	/* Nothing but j: no temporary file of either try is left. */
+	test_sh("test \"$(ls -A '%s/run/mdprofile')\" = j", dir);
 	mdp_root_fini(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("mdp_root_replace blocked (on a FIFO at the temporary name?)");
+}
+
+/*
+ * replace in a directory where others planted things at NAME.tmp: a file
+ * of theirs (mode 0666), a FIFO (opening it would block for ever) or a link.
+ * None is opened or reused; the file gets exactly the mode asked for,
+ * whatever the umask, and what was planted is left as it was.
+ */
+static void test_replace_ignores_planted_tmp(void **state)
+{
+	static const char *const planted[] = {"echo planted >j.tmp && chmod 0666 j.tmp",
+					      "mkfifo j.tmp", "ln -s ../elsewhere j.tmp"};
+	char dir[] = "/tmp/mdp-root-XXXXXX", buf[64];
+	struct mdp_root r;
+	struct stat st, pst;
+	mode_t old_mask;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	assert_int_equal(mdp_root_mkdir_p(&r, "/run/mdprofile", 0700), 0);
+	signal(SIGALRM, on_alarm);
+	old_mask = umask(077);
+	for (size_t i = 0; i < sizeof(planted) / sizeof(planted[0]); i++) {
+		test_sh("cd '%s/run/mdprofile' && rm -f j j.tmp && %s", dir, planted[i]);
+		alarm(10);
+		assert_int_equal(mdp_root_replace(&r, "/run/mdprofile/j", "new\n", 4, 0755), 0);
+		alarm(0);
+		assert_true(mdp_root_read(&r, "/run/mdprofile/j", buf, sizeof(buf)) > 0);
+		assert_string_equal(buf, "new\n");
+		snprintf(buf, sizeof(buf), "%s/run/mdprofile/j", dir);
+		assert_int_equal(lstat(buf, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		assert_int_equal(st.st_mode & 07777, 0755);
+		snprintf(buf, sizeof(buf), "%s/run/mdprofile/j.tmp", dir);
+		assert_int_equal(lstat(buf, &pst), 0);
+		assert_true(pst.st_ino != st.st_ino);
+		if (i == 0) {
+			assert_int_equal(pst.st_mode & 07777, 0666);
+			test_sh("grep -qx planted '%s/run/mdprofile/j.tmp'", dir);
+		}
+		test_sh("cd '%s/run/mdprofile' && test \"$(ls -A)\" = \"$(printf 'j\\nj.tmp')\"",
+			dir);
+	}
+	umask(old_mask);
+	signal(SIGALRM, SIG_DFL);
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", dir);
 }
 
 /*
@@ -348,6 +405,7 @@ int main(void)
 	    cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_fixture_kernel_rendering),
 	    cmocka_unit_test(test_replace_atomic),
+	    cmocka_unit_test(test_replace_ignores_planted_tmp),
 	    cmocka_unit_test(test_resolve_beneath),
 	    cmocka_unit_test(test_root_refuses_escape),
 	    cmocka_unit_test(test_trusted),

@@ -192,7 +192,7 @@ EOF
 run boot-script "$ROOT/p/it's.yaml"
 expect_exit 2
 expect_stderr <<'EOF'
-mdprofile: cannot put the profile name 'it's' into a boot script: only letters, digits and / . _ - + @ : , = are allowed
+mdprofile: cannot put the profile name 'it's' into a boot script: a profile name is letters, digits, '.', '_' and '-', not starting with '.' or '-', at most 64
 mdprofile: cannot put the profile path '@ROOT@/p/it's.yaml' into a boot script: quotes, $, backticks, backslashes and control characters such as newlines are not allowed
 EOF
 [ -e "$WORK/never.sh" ] && _fail "a refused script was written"

@@ -3,10 +3,18 @@
 # the steps left to the owner.
 export SOURCE_DATE_EPOCH=1767225600
 
+# The binary a script runs must be there, root's alone: a stand-in for it.
+binary() {
+	mkdir -p "$ROOT$(dirname "$1")"
+	printf '#!/bin/sh\n' >"$ROOT$1"
+	chmod 0755 "$ROOT$1"
+}
+
 # DSM: the script next to the binary, on the volume; the Task Scheduler steps.
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/volume1/@mdprofile"
 chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile"
+binary /volume1/@mdprofile/mdprofile
 run boot-script --install --binary /volume1/@mdprofile/mdprofile balanced
 expect_exit 0
 expect_stderr <<'EOF'
@@ -37,18 +45,30 @@ then delete its task in DSM: Control Panel > Task Scheduler, select the task, De
 EOF
 # A shared folder others can write to is refused, and nothing is left there.
 mkdir -p "$ROOT/volume1/share"
+binary /volume1/share/mdprofile
 chmod 0777 "$ROOT/volume1/share"
 run boot-script --install --binary /volume1/share/mdprofile balanced
 expect_exit 2
 expect_stdout <<'EOF'
 EOF
 expect_stderr <<'EOF'
-mdprofile: refusing to install the boot script /volume1/share/mdprofile-balanced.sh: directory @ROOT@/volume1/share is group/world-writable (mode 0777); others could change what runs as root at boot
+mdprofile: refusing to install: --binary /volume1/share/mdprofile: directory @ROOT@/volume1/share is group/world-writable (mode 0777); others could change what the boot script runs as root
 EOF
-[ -z "$(ls "$ROOT/volume1/share")" ] || _fail "a refused install left files: $(ls "$ROOT/volume1/share")"
+[ "$(ls "$ROOT/volume1/share")" = mdprofile ] || _fail "a refused install left files: $(ls "$ROOT/volume1/share")"
+# So is a place for the script others can write to (rc.d here), the binary being fine.
+binary /usr/local/bin/mdprofile
+mkdir -p "$ROOT/usr/local/etc/rc.d"
+chmod 0777 "$ROOT/usr/local/etc/rc.d"
+run boot-script --install --target rc.d --binary /usr/local/bin/mdprofile balanced
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: refusing to install the boot script /usr/local/etc/rc.d/mdprofile-balanced.sh: directory @ROOT@/usr/local/etc/rc.d is group/world-writable (mode 0777); others could change what runs as root at boot
+EOF
+[ -z "$(ls "$ROOT/usr/local/etc/rc.d")" ] || _fail "a refused install left files"
+chmod 0755 "$ROOT/usr/local/etc/rc.d"
 
 # rc.d: /usr/local/etc/rc.d/mdprofile-NAME.sh.
-run boot-script --install --target rc.d balanced
+run boot-script --install --target rc.d --binary /usr/local/bin/mdprofile balanced
 expect_exit 0
 expect_stdout <<'EOF'
 installed the boot script /usr/local/etc/rc.d/mdprofile-balanced.sh
@@ -65,7 +85,9 @@ EOF
 fixture server-raid6-raid10
 mkdir -p "$ROOT/p"
 printf 'extends: balanced\narrays:\n  - match: {names: [md0]}\n    read_ahead: 8MiB\n' >"$ROOT/p/srv.yaml"
-run boot-script --install "$ROOT/p/srv.yaml" --wait-arrays 60 --recheck-after 30
+binary /usr/local/bin/mdprofile
+run boot-script --install "$ROOT/p/srv.yaml" --wait-arrays 60 --recheck-after 30 \
+	--binary /usr/local/bin/mdprofile
 expect_exit 0
 expect_stdout <<'EOF'
 installed the boot script /usr/local/lib/mdprofile/mdprofile-srv.sh
@@ -82,6 +104,7 @@ After=local-fs.target mdmonitor.service
 
 [Service]
 Type=oneshot
+RemainAfterExit=yes
 ExecStart=/usr/local/lib/mdprofile/mdprofile-srv.sh start
 TimeoutStartSec=390
 
@@ -90,8 +113,17 @@ WantedBy=multi-user.target
 EOF
 expect_file etc/udev/rules.d/90-mdprofile-srv.rules <<'EOF'
 # mdprofile: apply profile srv again when an array it pins is assembled
-# after boot (mdprofile boot-script --install --target systemd).
-ACTION=="add|change", SUBSYSTEM=="block", KERNEL=="md*", ENV{MD_UUID}=="3f6c9a2e:1b4d4e8f:9a7c5d2e:1f0b8c6a", RUN+="/bin/systemctl --no-block start mdprofile-srv.service"
+# after boot (mdprofile boot-script --install --target systemd): once
+# per assembly, not on later change events (udevadm trigger, a reshape's end).
+SUBSYSTEM!="block", GOTO="MDPROFILE_SEEN_srv_end"
+KERNEL!="md*", GOTO="MDPROFILE_SEEN_srv_end"
+ACTION!="add|change", GOTO="MDPROFILE_SEEN_srv_end"
+TEST!="md/array_state", GOTO="MDPROFILE_SEEN_srv_end"
+ATTR{md/array_state}=="|clear|inactive", GOTO="MDPROFILE_SEEN_srv_end"
+IMPORT{db}="MDPROFILE_SEEN_srv"
+ENV{MDPROFILE_SEEN_srv}=="1", GOTO="MDPROFILE_SEEN_srv_end"
+ENV{MD_UUID}=="3f6c9a2e:1b4d4e8f:9a7c5d2e:1f0b8c6a", ENV{MDPROFILE_SEEN_srv}="1", RUN+="/bin/systemctl --no-block restart mdprofile-srv.service"
+LABEL="MDPROFILE_SEEN_srv_end"
 EOF
 [ "$(stat -c %a "$ROOT/etc/systemd/system/mdprofile-srv.service")" = 644 ] || _fail "unit mode"
 grep -qx '# Remove:  mdprofile boot-script --uninstall --target systemd srv' \
@@ -136,6 +168,7 @@ EOF
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/volume1/@mdprofile"
 chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile"
+binary /volume1/@mdprofile/mdprofile
 run boot-script --install --binary /volume1/@mdprofile/mdprofile reshape-fast
 expect_exit 0
 sed -n '/^   which prints$/,/^4\. /p' "$SRC/README.md" | sed -n 's/^       //p' >"$WORK/readme"
