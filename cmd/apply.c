@@ -254,6 +254,7 @@ static void until_summary(struct until *u, int sig)
 static int until_idle(struct cli *cli, struct mdp_system *s)
 {
 	struct until u = {.cli = cli, .start = cli_mono_s()};
+	char nm[1024];
 	int sig, rc;
 
 	if (!cli->interval_ms)
@@ -267,12 +268,12 @@ static int until_idle(struct cli *cli, struct mdp_system *s)
 		until_say(&u,
 			  "profile %s: no array resyncs, recovers, reshapes or checks now, "
 			  "nothing to wait for (start the operation first); reverting",
-			  cli->profile.name);
+			  render_safe(cli->profile.name, nm, sizeof(nm)));
 	else
 		until_say(&u,
 			  "profile %s: watching until no array resyncs, recovers, reshapes or "
 			  "checks; SIGINT, SIGTERM or SIGHUP reverts now",
-			  cli->profile.name);
+			  render_safe(cli->profile.name, nm, sizeof(nm)));
 	sig = until_wait(&u, s);
 	mdp_txn_report_free(&cli->tx.rep);
 	rc = cli_txn_result(cli, mdp_txn_revert(&cli->tx), "revert", NULL);
@@ -282,7 +283,8 @@ static int until_idle(struct cli *cli, struct mdp_system *s)
 		(void)until_look(&u, s);
 		until_summary(&u, sig);
 	} else if (u.log)
-		syslog(LOG_ERR, "revert of profile %s failed (exit %d)", cli->profile.name, rc);
+		syslog(LOG_ERR, "revert of profile %s failed (exit %d)",
+		       render_safe(cli->profile.name, nm, sizeof(nm)), rc);
 	free(u.ops);
 	if (u.log)
 		closelog();
@@ -310,6 +312,7 @@ static int apply_opts_ok(struct cli *cli)
 static int until_start(struct cli *cli)
 {
 	struct mdp_journal j;
+	char nm[1024];
 	bool active;
 
 	if (!cli_journal_peek(cli, &j))
@@ -319,7 +322,7 @@ static int until_start(struct cli *cli)
 		cli_err(cli,
 			"profile %s is active; revert it first: apply --until-idle ends by "
 			"reverting to the values from before mdprofile, which would drop it",
-			j.profile);
+			render_safe(j.profile, nm, sizeof(nm)));
 	mdp_journal_free(&j);
 	return active ? MDP_EXIT_USAGE : 0;
 }
@@ -329,6 +332,7 @@ static int do_apply(struct cli *cli)
 	const struct mdp_profile *p = &cli->profile;
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
+	char nm[1024];
 	int rc;
 
 	if ((rc = apply_opts_ok(cli)) || (cli->until_idle && (rc = until_start(cli))))
@@ -346,7 +350,7 @@ static int do_apply(struct cli *cli)
 				   ? "profile %s is active; 'mdprofile revert' restores the values "
 				     "from before\n"
 				   : "profile %s: already in sync, nothing changed\n",
-			       p->name);
+			       render_safe(p->name, nm, sizeof(nm)));
 		if (rc == MDP_EXIT_OK && cli->until_idle)
 			rc = until_idle(cli, &s);
 	}

@@ -378,6 +378,7 @@ static void print_compare(struct cli *cli, const struct result *res, size_t n, b
 static int compare_start(struct cli *cli)
 {
 	struct mdp_journal j;
+	char nm[1024];
 	bool active;
 
 	if (!cli_journal_peek(cli, &j))
@@ -387,7 +388,7 @@ static int compare_start(struct cli *cli)
 		cli_err(cli,
 			"profile %s is active; revert it first: a comparison ends by reverting to "
 			"the values from before mdprofile",
-			j.profile);
+			render_safe(j.profile, nm, sizeof(nm)));
 	mdp_journal_free(&j);
 	return active ? MDP_EXIT_USAGE : 0;
 }

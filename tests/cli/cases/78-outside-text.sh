@@ -20,6 +20,13 @@ raw_free() {
 
 run --services-backend none apply "$WORK/p/$NAME.yaml"
 expect_exit 0
+raw_free
+run --services-backend none apply "$WORK/p/$NAME.yaml"
+expect_exit 0
+raw_free
+expect_stdout <<'EOF'
+profile fast\x1b[31m\x0a\xffx: already in sync, nothing changed
+EOF
 run status
 expect_exit 0
 raw_free
