@@ -31,6 +31,12 @@
 #include "root.h"
 #include "services.h"
 
+/*
+ * The short timeout of the tests that run into one. Long enough that starting a fake tool
+ * (a shell script) never takes it on a loaded 2-core machine, where 0.3 s sometimes did.
+ */
+#define SHORT_MS 1500
+
 struct fx {
 	char dir[PATH_MAX];
 	struct mdp_root r;
@@ -371,12 +377,12 @@ static void test_stop_does_not_stop(void **state)
 
 	install(f, "dsm6", "a=running", NULL);
 	knob(f, "a", "stuck");
-	f->b.timeout_ms = 300;
+	f->b.timeout_ms = SHORT_MS;
 	t0 = now_ms();
 	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), -EIO);
-	assert_true(now_ms() - t0 >= 300);
+	assert_true(now_ms() - t0 >= SHORT_MS);
 	expect_diag(f, "service a: the stop reported success but the service is running after "
-		       "0.3 s");
+		       "1.5 s");
 	expect_state(f, "a", MDP_SVC_RUNNING);
 }
 
@@ -467,12 +473,12 @@ static void test_dsm7_slow_transitions(void **state)
 	expect_state(f, "a", MDP_SVC_RUNNING);
 	/* a status that stays "deactivating" past the timeout is an error */
 	put(f, "/var/lib/fake-services/a.settle", "60\n");
-	f->b.timeout_ms = 300;
+	f->b.timeout_ms = SHORT_MS;
 	assert_int_equal(f->b.ops->pause(&f->b, "a", &f->d), -EIO);
 	expect_diag(f, "service a: the stop reported success but the service is stopping after "
-		       "0.3 s");
+		       "1.5 s");
 	assert_int_equal(f->b.ops->status(&f->b, "a", &st, &f->d), -ETIMEDOUT);
-	expect_diag(f, "service a: still stopping after 0.3 s");
+	expect_diag(f, "service a: still stopping after 1.5 s");
 }
 
 static void test_dsm7_packages(void **state)
@@ -661,8 +667,8 @@ static void expect_hang_killed(struct fx *f, const char *name, const char *svc, 
 	int err;
 
 	knob(f, name, "hang");
-	f->b.timeout_ms = 300;
-	f->b.pkg_timeout_ms = 300;
+	f->b.timeout_ms = SHORT_MS;
+	f->b.pkg_timeout_ms = SHORT_MS;
 	t0 = now_ms();
 	err = f->b.ops->pause(&f->b, svc, &f->d);
 	assert_int_equal(err, -ETIMEDOUT);
@@ -684,7 +690,7 @@ static void test_timeout_dsm6(void **state)
 	install(f, "dsm6", "synoindexd=running", NULL);
 	expect_hang_killed(f, "synoindexd", "synoindexd",
 			   "service synoindexd: 'synoservice --pause-by-reason synoindexd "
-			   "mdprofile' timed out after 0.3 s, killed");
+			   "mdprofile' timed out after 1.5 s, killed");
 	expect_log(f, "synoservice --pause-by-reason synoindexd mdprofile\n");
 }
 
@@ -695,7 +701,7 @@ static void test_timeout_dsm7(void **state)
 	install(f, "dsm7", "pkg:FileStation=running", NULL);
 	expect_hang_killed(f, "FileStation", "pkg:FileStation",
 			   "service pkg:FileStation: 'synopkg stop FileStation' timed out after "
-			   "0.3 s, killed");
+			   "1.5 s, killed");
 	expect_log(f, "synopkg stop FileStation\n");
 }
 
@@ -705,7 +711,7 @@ static void test_timeout_systemd(void **state)
 
 	install(f, "systemd", "smbd=running", NULL);
 	expect_hang_killed(f, "smbd", "smbd",
-			   "service smbd: 'systemctl stop smbd' timed out after 0.3 s, killed");
+			   "service smbd: 'systemctl stop smbd' timed out after 1.5 s, killed");
 	expect_log(f, "systemctl stop smbd\n");
 }
 
