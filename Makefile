@@ -58,7 +58,7 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 	$(if $(STATIC_SEAM),$(SEAM_SRC:%.c=$(STATIC)/%.o))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
-.PHONY: all help test fresh-check need-fuzz deps check check-fast unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
+.PHONY: all help lint test fresh-check need-fuzz deps check check-fast unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
 	ship-check oldkernel-check need-check ansible-check dist-check
 .DELETE_ON_ERROR:
@@ -284,8 +284,21 @@ ansible-check: mdprofile $(SANB)/mdprofile static
 	@sh tests/ansible/lint.sh
 
 ## everything in check but the VM lab
+# Every shell script (sourced fragments read their .shellcheckrc), every Python file,
+# and the committed fixture trees against their generator.
+LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | sort) \
+	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl \
+	completion/mdprofile.bash
+LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
+## shellcheck, pyflakes, and the fixture trees against tests/fixtures/mkroot.py
+lint:
+	@shellcheck -x -e SC1091 $(LINT_SH)
+	@pyflakes3 $(LINT_PY)
+	@python3 tests/fixtures/mkroot.py --check
+	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files and the fixture trees are clean"
+
 check-fast: deps
-	@$(MAKE) --no-print-directory mdprofile unit cli schema fuzz-smoke valgrind man-lint \
+	@$(MAKE) --no-print-directory lint mdprofile unit cli schema fuzz-smoke valgrind man-lint \
 		install-check ship-check ansible-check
 
 ## every test: unit, CLI, schema, fuzz smoke, valgrind, NAS builds, Ansible, VM lab

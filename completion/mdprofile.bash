@@ -36,14 +36,14 @@ _mdprofile_takes_value()
 _mdprofile()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local bin=${COMP_WORDS[0]} cmd= w i
+	local bin=${COMP_WORDS[0]} cmd='' w i
 	local -a where=() words=()
 
 	COMPREPLY=()
 	# --opt=value: bash splits it at "=" (COMP_WORDBREAKS); complete the value.
 	if [[ $cur == = ]]; then
 		cur=
-	elif [[ $prev == = && COMP_CWORD -ge 2 ]]; then
+	elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
 	fi
 	# The words before the cursor, "--opt" "=" "value" joined back into one.

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # CLI test helpers: run the real binary on a copy of a fixture root and
 # compare exact stdout, stderr and exit code. Sourced by run.sh per case.
 #
@@ -17,6 +18,7 @@ set -u
 
 _fail() {
 	echo "FAIL $CASE: $*" >&2
+	# shellcheck disable=SC2034 # read by run.sh after the case
 	FAILED=1
 }
 

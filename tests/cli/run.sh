@@ -28,6 +28,7 @@ for c in $cases; do
 	if (
 		. "$SRC/tests/cli/lib.sh"
 		set -e
+		# shellcheck source=/dev/null # a case, with lib.sh's helpers
 		. "$c"
 		exit "$FAILED"
 	); then

@@ -163,6 +163,7 @@ case_apply_revert_dsm6() {
 	expect_rc 0
 	grep -qx "paused services: synoindexd, synomkthumbd" "$W/out" || fail "status: $(cat "$W/out")"
 	mdp --json status
+	# shellcheck disable=SC2015 # fail unless both match
 	grep -qF '"active_profile": "a", ' "$W/out" &&
 		grep -qF '"paused_services": ["synoindexd", "synomkthumbd"]' "$W/out" ||
 		fail "status --json: $(cat "$W/out")"

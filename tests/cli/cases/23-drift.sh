@@ -1,6 +1,6 @@
 # Drift is measured against what was applied (the journal), not the profile file as it reads now.
 fixture ds-dsm6-reshape
-mkdir -p $ROOT/etc/mdprofile/profiles && cp "$SRC/profiles/balanced.yaml" $ROOT/etc/mdprofile/profiles/mine.yaml
+mkdir -p "$ROOT"/etc/mdprofile/profiles && cp "$SRC/profiles/balanced.yaml" "$ROOT"/etc/mdprofile/profiles/mine.yaml
 run apply mine -q
 expect_exit 0
 expect_stdout <<'EOF'
@@ -15,7 +15,7 @@ EOF
 expect_stderr <<'EOF'
 EOF
 # Editing the profile after apply is not drift.
-sed -i 's/speed_limit_min: 50000/speed_limit_min: 70000/' $ROOT/etc/mdprofile/profiles/mine.yaml
+sed -i 's/speed_limit_min: 50000/speed_limit_min: 70000/' "$ROOT"/etc/mdprofile/profiles/mine.yaml
 run diff
 expect_exit 0
 expect_stdout <<'EOF'
@@ -24,7 +24,7 @@ EOF
 expect_stderr <<'EOF'
 EOF
 # A value changed behind mdprofile's back is.
-echo 10000 > $ROOT/proc/sys/dev/raid/speed_limit_min
+echo 10000 > "$ROOT"/proc/sys/dev/raid/speed_limit_min
 run diff
 expect_exit 1
 expect_stdout <<'EOF'

@@ -19,6 +19,7 @@ snapshot
 # bg_apply TAG PROFILE [OPTION]: apply in the background, exit code to $WORK/TAG.rc.
 bg_apply() {
 	rc=0
+	# shellcheck disable=SC2086 # MDP_WRAP and $3 are words or nothing
 	(cd "$SRC" && ${MDP_WRAP:-} "$MDP" --root "$ROOT" -q ${3:-} apply "$2") >"$WORK/$1.out" 2>&1 || rc=$?
 	echo $rc >"$WORK/$1.rc"
 }

@@ -1,7 +1,7 @@
 # A service left paused is reported with a command only where the backend can express one (issue 13, item 1).
 fixture ds220j-dsm7
 fakes dsm7 pkg:SynologyPhotos=running synoindexd=running
-mkdir -p $ROOT/etc/mdprofile/profiles && printf 'services:\n  pause: [pkg:SynologyPhotos, synoindexd]\n' > $ROOT/etc/mdprofile/profiles/photos.yaml
+mkdir -p "$ROOT"/etc/mdprofile/profiles && printf 'services:\n  pause: [pkg:SynologyPhotos, synoindexd]\n' > "$ROOT"/etc/mdprofile/profiles/photos.yaml
 run apply photos
 expect_exit 0
 expect_stdout <<'EOF'
@@ -12,7 +12,7 @@ EOF
 expect_stderr <<'EOF'
 EOF
 # revert under another backend: systemd cannot start a DSM package; it says so in words.
-sh tests/fakes/install.sh $ROOT systemd >/dev/null
+sh tests/fakes/install.sh "$ROOT" systemd >/dev/null
 run revert --services-backend systemd
 expect_exit 4
 expect_stdout <<'EOF'

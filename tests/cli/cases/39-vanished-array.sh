@@ -6,7 +6,7 @@ expect_stdout <<'EOF'
 EOF
 expect_stderr <<'EOF'
 EOF
-rm -rf $ROOT/sys/block/md3 $ROOT/sys/devices/virtual/block/md3
+rm -rf "$ROOT"/sys/block/md3 "$ROOT"/sys/devices/virtual/block/md3
 run revert
 expect_exit 0
 expect_stdout <<'EOF'
@@ -84,7 +84,7 @@ EOF
 expect_stderr <<'EOF'
 EOF
 # A tampered journal naming an absent device does not wedge later commands either.
-mkdir -p $ROOT/run/mdprofile && printf 'mdprofile-journal 1\nstate applying\nboot_id %s\nprofile "x"\npath "-"\nbase stripe_cache_size md9 "256"\nend\n' "$(cat $ROOT/proc/sys/kernel/random/boot_id)" > $ROOT/run/mdprofile/journal
+mkdir -p "$ROOT"/run/mdprofile && printf 'mdprofile-journal 1\nstate applying\nboot_id %s\nprofile "x"\npath "-"\nbase stripe_cache_size md9 "256"\nend\n' "$(cat "$ROOT"/proc/sys/kernel/random/boot_id)" > "$ROOT"/run/mdprofile/journal
 run recover
 expect_exit 0
 expect_stdout <<'EOF'

@@ -86,7 +86,7 @@ grep -q '^  - name: synoindexd$' "$WORK/out" || _fail "--with-services dropped t
 [ "$(tail -n 1 "$WORK/out")" = main ] || _fail "a dsm script does not end in main"
 grep -q '(target dsm)' "$WORK/out" || _fail "DSM (etc.defaults/VERSION) is not the default target"
 
-# shellcheck, as sh and as bash, for every target on every fixture.
+# Checked by shellcheck, as sh and as bash, for every target on every fixture.
 for fx in ds-dsm6-reshape ds220j-dsm7 server-raid6-raid10; do
 	fixture "$fx"
 	for t in dsm rc.d systemd; do
@@ -116,7 +116,9 @@ General: Task: mdprofile, User: root, Event: Boot-up, Enabled
 Task Settings: Run command: bash @WORK@/boot.sh
 EOF
 [ "$(stat -c %a "$WORK/boot.sh")" = 755 ] || _fail "-o FILE is not mode 0755"
-ls "$WORK" | grep -q 'boot.sh.tmp' && _fail "-o left its temporary file"
+for f in "$WORK"/boot.sh.tmp*; do
+	[ -e "$f" ] && _fail "-o left its temporary file $f"
+done
 
 # -o through a link replaces the file it points to, and keeps the link; -q
 # leaves out the "wrote" line and the steps.

@@ -25,6 +25,7 @@ EOF
 # Run script $2 with shell $1 as a boot task would: no environment but the root.
 boot_run() {
 	set +e
+	# shellcheck disable=SC2086 # $1 is a shell with its arguments: "busybox ash"
 	(cd / && env -i MDPROFILE_ROOT="$3" $1 "$2") >"$WORK/boot.out" 2>"$WORK/boot.err"
 	RC=$?
 	set -e

@@ -6,16 +6,16 @@
 fixture ds-dsm6-reshape
 B=$ROOT/sys/block
 # md3 grows from 3 to 4 disks; md2 lost sdc5 and has sde5 as a spare.
-echo '4 (3)' >$B/md3/md/raid_disks
-echo 1 >$B/md2/md/degraded
-for m in sda5 sdb5 sdd5; do echo in_sync >$B/md2/md/dev-$m/state; done
-echo faulty >$B/md2/md/dev-sdc5/state
-mkdir $B/md2/md/dev-sde5 && echo none >$B/md2/md/dev-sde5/slot && echo spare >$B/md2/md/dev-sde5/state
+echo '4 (3)' >"$B"/md3/md/raid_disks
+echo 1 >"$B"/md2/md/degraded
+for m in sda5 sdb5 sdd5; do echo in_sync >"$B"/md2/md/dev-$m/state; done
+echo faulty >"$B"/md2/md/dev-sdc5/state
+mkdir "$B"/md2/md/dev-sde5 && echo none >"$B"/md2/md/dev-sde5/slot && echo spare >"$B"/md2/md/dev-sde5/state
 # md1 waits behind md3 on the same disks; md0 was never written since assembly.
-echo resync >$B/md1/md/sync_action && echo delayed >$B/md1/md/sync_completed
-echo resync >$B/md0/md/sync_action && echo none >$B/md0/md/sync_completed
-echo read-auto >$B/md0/md/array_state
-cat >$ROOT/proc/mdstat <<'EOF'
+echo resync >"$B"/md1/md/sync_action && echo delayed >"$B"/md1/md/sync_completed
+echo resync >"$B"/md0/md/sync_action && echo none >"$B"/md0/md/sync_completed
+echo read-auto >"$B"/md0/md/array_state
+cat >"$ROOT"/proc/mdstat <<'EOF'
 Personalities : [linear] [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]
 md3 : active raid5 sde6[3] sdd6[2] sda6[0] sdb6[1]
       1953494784 blocks super 1.2 level 5, 64k chunk, algorithm 2 [4/4] [UUUU]
@@ -285,7 +285,7 @@ EOF
 
 # Without md/degraded and dev-*/state (older kernels, restricted sysfs) the
 # failed member comes from mdstat's (F) and [n/m].
-rm $B/md2/md/degraded $B/md2/md/dev-*/state
+rm "$B"/md2/md/degraded "$B"/md2/md/dev-*/state
 run status -q
 expect_exit 0
 expect_stdout <<'EOF'
@@ -307,8 +307,8 @@ EOF
 # md's percent is truncated, not rounded: 8.58% is 8.5% in /proc/mdstat,
 # and status says the same with or without /proc/mdstat beside it.
 fixture server-raid6-raid10
-echo '335544320 / 3906516992' >$ROOT/sys/block/md1/md/sync_completed
-sed -i 's|check = 22.1% (431670272/1953258496) finish=28.9min|check =  8.5% (167772160/1953258496) finish=33.9min|' $ROOT/proc/mdstat
+echo '335544320 / 3906516992' >"$ROOT"/sys/block/md1/md/sync_completed
+sed -i 's|check = 22.1% (431670272/1953258496) finish=28.9min|check =  8.5% (167772160/1953258496) finish=33.9min|' "$ROOT"/proc/mdstat
 run status
 expect_exit 0
 expect_stdout <<'EOF'
@@ -319,7 +319,7 @@ md1    raid10  4 disks          active           check 8.5%, 876543 KiB/s, about
 
 no profile is active
 EOF
-rm $ROOT/proc/mdstat
+rm "$ROOT"/proc/mdstat
 run status
 expect_exit 0
 expect_stdout <<'EOF'
@@ -341,7 +341,7 @@ fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
 run -q apply reshape-fast
 expect_exit 0
-touch -d '2026-11-29 08:30 UTC' $ROOT/run/mdprofile/journal
+touch -d '2026-11-29 08:30 UTC' "$ROOT"/run/mdprofile/journal
 run status
 expect_exit 0
 expect_stdout <<'EOF'
@@ -358,7 +358,7 @@ active profile: reshape-fast since 2026-11-29 08:30 UTC
 paused services: synoindexd, pkgctl-FileStation
 drift: none
 EOF
-echo 1000 >$ROOT/sys/block/md2/md/stripe_cache_size
+echo 1000 >"$ROOT"/sys/block/md2/md/stripe_cache_size
 run status
 expect_exit 0
 expect_stdout <<'EOF'
@@ -394,7 +394,7 @@ expect_json <<'EOF'
  "mem_available_kib": 6918232
 }
 EOF
-echo 6e1f0000-0000-4000-8000-000000000001 >$ROOT/proc/sys/kernel/random/boot_id
+echo 6e1f0000-0000-4000-8000-000000000001 >"$ROOT"/proc/sys/kernel/random/boot_id
 run status
 expect_exit 0
 expect_stdout <<'EOF'

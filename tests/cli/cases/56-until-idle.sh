@@ -102,7 +102,7 @@ for sig in INT TERM HUP; do
 	fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
 	snapshot
 	start_bg apply --until-idle reshape-fast
-	kill -$sig $BG
+	kill -$sig "$BG"
 	finish_bg
 	expect_exit 0
 	grep -q "^stopped by SIG$sig after T; reverted$" "$WORK/out" ||
@@ -115,7 +115,7 @@ done
 fixture ds-dsm6-reshape
 snapshot
 start_bg apply --until-idle -q balanced
-kill -KILL $BG
+kill -KILL "$BG"
 finish_bg
 expect_exit 137
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"

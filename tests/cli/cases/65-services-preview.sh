@@ -1,9 +1,9 @@
 # diff and apply --dry-run show each service of the profile as apply would treat it (issue 12).
 fixture ds220j-dsm7
 fakes dsm7 synoindexd=running synomkthumbd=stopped pkg:SynologyPhotos=running
-mkdir -p $ROOT/etc/mdprofile/profiles
-printf 'services:\n  pause: [synoindexd, synomkthumbd, pkg:SynologyPhotos, {name: nosuchd, optional: true}, gone]\n' > $ROOT/etc/mdprofile/profiles/svc.yaml
-printf 'services:\n  pause: [synoindexd]\n' > $ROOT/etc/mdprofile/profiles/idx.yaml
+mkdir -p "$ROOT"/etc/mdprofile/profiles
+printf 'services:\n  pause: [synoindexd, synomkthumbd, pkg:SynologyPhotos, {name: nosuchd, optional: true}, gone]\n' > "$ROOT"/etc/mdprofile/profiles/svc.yaml
+printf 'services:\n  pause: [synoindexd]\n' > "$ROOT"/etc/mdprofile/profiles/idx.yaml
 snapshot
 run diff svc
 expect_exit 0
@@ -65,7 +65,7 @@ expect_unchanged "a preview"
 # What the active profile paused stays paused: the preview says so without asking.
 run apply idx
 expect_exit 0
-: >$ROOT/var/log/fake-services.log
+: >"$ROOT"/var/log/fake-services.log
 run apply svc --dry-run
 expect_exit 0
 expect_stdout <<'EOF'
@@ -93,7 +93,7 @@ EOF
 run revert
 expect_exit 0
 # The service tool gone: one error, every state unknown, the tunables still shown.
-rm $ROOT/usr/syno/bin/synosystemctl
+rm "$ROOT"/usr/syno/bin/synosystemctl
 run diff svc
 expect_exit 0
 expect_stdout <<'EOF'

@@ -129,6 +129,7 @@ expect_stdout </dev/null
 expect_unchanged "apply and revert"
 
 # --json is the same document at every level.
+# shellcheck disable=SC2086 # $cmd is a command with its arguments
 for cmd in list "diff balanced" status; do
 	run --json $cmd
 	cp "$WORK/out" "$WORK/plain.json"

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # demo: a RAID5 reshape (3 -> 4 disks) before and after `mdprofile apply reshape-fast`.
 #
 # Run by /init with mdp_mode=demo; the host streams the console.  The numbers shown

@@ -79,7 +79,7 @@ create() {
 	step "create $dev $level"
 	shift 2
 	n=$#
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046,SC2086 # disks and EXTRA are lists of words
 	mdadm_q --create "$dev" --run --force --metadata=1.2 --level="$level" \
 		--raid-devices="$n" --homehost=lab $EXTRA $(disks "$@")
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Tiny test library for the guest scenarios (busybox ash).
 #
 # A scenario sources this file, then calls run/assert_* and ok/fail.  Counts go to
@@ -9,6 +10,7 @@
 VM_STATE=${VM_STATE:-/run/vm}
 MDP=${MDP:-/usr/bin/mdprofile}
 # The dynamic build, linked with libudev (in the image when the lab was built with it).
+# shellcheck disable=SC2034 # read by the scenarios that source this
 MDP_UDEV=/usr/bin/mdprofile-udev
 mkdir -p "$VM_STATE"
 

@@ -19,4 +19,5 @@ assert_eq "$(action md5)" reshape "md5 is reshaping"
 assert_match "$(cat /sys/block/md5/md/raid_disks)" "^4 \(3\)$" "md5 grows from 3 to 4 disks"
 assert_match "$(cat /proc/mdstat)" "^md5 : active raid5" "mdstat lists md5"
 echo "    md5 sync_max=$(cat /sys/block/md5/md/sync_max) reshape_position=$(cat /sys/block/md5/md/reshape_position)"
+# shellcheck disable=SC2009 # busybox ps, no pgrep in the guest
 ps | grep -v '\[' | grep mdadm | sed 's/^/    /'

@@ -33,7 +33,7 @@ assert_out "^Task Settings: Run command: bash $home/mdprofile-vmboot.sh\$" \
 assert_snapshot "$VM_STATE/snap.05" "generating and installing change no tunable"
 script=$home/mdprofile-vmboot.sh
 assert_eq "$(stat -c %a "$script")" 755 "the script is 0755"
-assert_match "$(cat "$script")" "^#            $(cat /sys/block/md2/md/uuid | tr -d -) \\(md2 when generated\\)\$" \
+assert_match "$(cat "$script")" "^#            $(tr -d - </sys/block/md2/md/uuid) \\(md2 when generated\\)\$" \
 	"the header names md2's UUID"
 
 uuid() { mdadm --detail --export "/dev/$1" | sed -n 's/^MD_UUID=//p' | tr -d :; }
@@ -45,7 +45,7 @@ uuid() { mdadm --detail --export "/dev/$1" | sed -n 's/^MD_UUID=//p' | tr -d :; 
 	echo "$(uuid md5) md/stripe_cache_size 2048"
 	echo "$(uuid md3) queue/read_ahead_kb 2048"
 } >/run/vmboot.expect
-echo "$(uuid md5)" >/run/vmboot.reshaping
+uuid md5 >/run/vmboot.reshaping
 tar -cf - -C / "${script#/}" run/vmboot.expect run/vmboot.reshaping | dd of="$spare" bs=64k conv=fsync 2>/dev/null
 rc=$?
 assert_eq "$rc" 0 "script and expectations kept on d22"

@@ -31,7 +31,7 @@ assert_out "md0.*(skip|not applicable|n/a|raid1)" "diff says md0 (raid1) is skip
 mdp apply "$PROFILES/all-scs.yaml"
 assert_exit 0 "apply of a stripe cache for all arrays (raid1 skipped, not an error)"
 for md in $(parity_arrays); do
-	assert_eq "$(cat /sys/block/$md/md/stripe_cache_size)" 1024 "$md stripe_cache_size reads back 1024"
+	assert_eq "$(cat /sys/block/"$md"/md/stripe_cache_size)" 1024 "$md stripe_cache_size reads back 1024"
 done
 mdp revert
 assert_exit 0 "revert"

@@ -24,6 +24,7 @@ for pair in md1:raid5 md3:raid10; do
 	assert_out "\"device\": \"$md\", \"level\": \"$level\"" "bench names $md and $level"
 	assert_out '"method": "direct", "read_cached": false' "the read on $level bypassed the cache"
 	assert_out '"runs": \[\{"write_mb_s": [1-9]' "bench reports positive figures on $level"
+	# shellcheck disable=SC2010 # hidden files too, counted
 	assert_eq "$(ls -A "/mnt/$md" | grep -c mdprofile-bench)" 0 "no test file left on $md"
 	mdp bench --path "/mnt/$md" --size 8MiB --runs 1
 	assert_out "^volume: /mnt/$md on $md \\($level, 4 disks\\)$" "text names the array"

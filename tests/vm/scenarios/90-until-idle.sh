@@ -36,7 +36,7 @@ if kill -0 $UNTIL 2>/dev/null; then
 	kill -TERM $UNTIL
 fi
 wait $UNTIL && RC=0 || RC=$?
-OUT=$(cat "$VM_STATE/until.log") ERR= LAST_CMD="mdprofile apply --until-idle reshape-fast"
+OUT=$(cat "$VM_STATE/until.log") ERR='' LAST_CMD="mdprofile apply --until-idle reshape-fast"
 assert_exit 0 "apply --until-idle ended by itself"
 assert_out '^operations ended after .*; reverted$' "it says the operations ended and it reverted"
 assert_out '^md5 reshape: finished, average [0-9]+ KiB/s$' "md5's reshape is in the summary"

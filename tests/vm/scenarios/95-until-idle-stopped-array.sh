@@ -52,7 +52,7 @@ if kill -0 $UNTIL 2>/dev/null; then
 	kill -KILL $UNTIL
 fi
 wait $UNTIL && RC=0 || RC=$?
-OUT=$(cat "$VM_STATE/until95.log") ERR= LAST_CMD="mdprofile apply --until-idle reshape-fast"
+OUT=$(cat "$VM_STATE/until95.log") ERR='' LAST_CMD="mdprofile apply --until-idle reshape-fast"
 assert_exit 0 "apply --until-idle reverted on SIGTERM"
 assert_out '^stopped by SIGTERM after .*; reverted$' "it says it reverted"
 assert_out '^md2 check: stopped \(array gone\), average [0-9]+ KiB/s$' \
