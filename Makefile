@@ -283,7 +283,6 @@ ansible-check: mdprofile $(SANB)/mdprofile static
 	@sh tests/ansible/run.sh ./mdprofile $(SANB)/mdprofile $(STATIC)/mdprofile
 	@sh tests/ansible/lint.sh
 
-## everything in check but the VM lab
 # Every shell script (sourced fragments read their .shellcheckrc), every Python file,
 # and the committed fixture trees against their generator.
 LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | sort) \
@@ -297,6 +296,7 @@ lint:
 	@python3 tests/fixtures/mkroot.py --check
 	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files and the fixture trees are clean"
 
+## everything in check but the VM lab
 check-fast: deps
 	@$(MAKE) --no-print-directory lint mdprofile unit cli schema fuzz-smoke valgrind man-lint \
 		install-check ship-check ansible-check

@@ -1,8 +1,8 @@
 # libFuzzer targets: every tests/fuzz/fuzz_*.c is built with clang against the library.
-#   make fuzz [FUZZ_SECONDS=60]   run each target for a set time
+#   make fuzz [FUZZ_SECONDS=240]  run each target for a set time (4 min each by default)
 #   make fuzz-smoke               bounded run of each target (part of make check)
 FUZZ_CC ?= clang
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 240
 FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
@@ -22,7 +22,7 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h) | need-fuzz
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
 
-## run each fuzz target for FUZZ_SECONDS (default 60)
+## run each fuzz target for FUZZ_SECONDS (default 240)
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
 		mkdir -p build/fuzz/corpus-$$n; \
