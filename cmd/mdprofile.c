@@ -588,6 +588,14 @@ static int setup(struct cli *cli, const struct cmd *c)
 	if (cli->bench_compare)
 		flags |= CMD_TXN | CMD_RECOVER;
 	cli->mutating = (flags & CMD_LOCK) != 0;
+	/* Said first, in one line with the fix: later it would only be "cannot take the lock". */
+	if (cli->mutating && mdp_root_is_real(&cli->root) && geteuid() != 0) {
+		cli_err(cli,
+			"'%s' changes kernel settings and services and needs root: run it with sudo "
+			"or as root",
+			c->name);
+		return MDP_EXIT_FAILED;
+	}
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;

@@ -1,0 +1,44 @@
+# Without root, a command that changes the system says so first, in one line with the fix,
+# before it reads a profile or touches anything; commands that only read still run. On a
+# --root tree the caller's own rights decide, as before.
+if [ "$(id -u)" = 0 ]; then
+	command -v setpriv >/dev/null || return 0
+	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+else
+	AS=
+fi
+NB=$(mktemp -d)
+chmod 0755 "$NB"
+mkdir "$NB/bin"
+cp "$MDP" "$NB/bin/mdprofile"
+ln -s "$SRC/profiles" "$NB/bin/profiles"
+MDP="$NB/bin/mdprofile"
+MDP_WRAP="$AS ${MDP_WRAP:-}"
+for cmd in "apply balanced" revert recover "bench --compare balanced"; do
+	# shellcheck disable=SC2086 # a command with its arguments
+	run_noroot $cmd
+	expect_exit 3
+	expect_stdout <<'OUT'
+OUT
+	expect_stderr <<OUT
+mdprofile: '${cmd%% *}' changes kernel settings and services and needs root: run it with sudo or as root
+OUT
+done
+run_noroot --json revert
+expect_exit 3
+expect_json <<'OUT'
+{
+ "error": {
+  "exit": 3,
+  "messages": [
+   "'revert' changes kernel settings and services and needs root: run it with sudo or as root"
+  ]
+ }
+}
+OUT
+# Reading needs no root; a dry run reads only.
+run_noroot list -q
+expect_exit 0
+run_noroot apply --dry-run "$SRC/profiles/balanced.yaml"
+[ "$RC" != 3 ] || _fail "apply --dry-run asked for root: $(cat "$WORK/err")"
+rm -rf "$NB"
