@@ -34,7 +34,7 @@ static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 			render_dry_run_json(&j, p, &pl, &cli->tx.rep);
 		} else if (cli_info(cli)) {
 			render_plan_text(&pl, &s, cli_detail(cli));
-			render_services_preview(&cli->tx.rep);
+			render_services_preview(&cli->tx.rep, cli_detail(cli));
 			printf("\ndry run: %zu change%s would be made, nothing was touched\n", n,
 			       n == 1 ? "" : "s");
 		}

@@ -38,7 +38,7 @@ static int diff_profile(struct cli *cli, const char *arg)
 		printf("%s)\n", render_safe(p.path, safe, sizeof(safe)));
 		render_plan_text(&pl, &s, cli_detail(cli));
 		render_plan_mem(&pl);
-		render_services_preview(&cli->tx.rep);
+		render_services_preview(&cli->tx.rep, cli_detail(cli));
 		if (pending)
 			printf("\n%zu change%s pending\n", pending, pending == 1 ? "" : "s");
 		else

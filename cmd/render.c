@@ -284,12 +284,21 @@ static const char *const svc_preview_text[] = {
     [MDP_TXN_SVC_OTHER_PLATFORM] = "not for this platform (only_on); skipped",
 };
 
-void render_services_preview(const struct mdp_txn_report *rep)
+/*
+ * Entries for another service manager (only_on) are noise on this box: a Debian server's
+ * diff of a shipped profile would list every DSM service. They are shown with -v.
+ */
+void render_services_preview(const struct mdp_txn_report *rep, bool detail)
 {
-	if (rep->n_services)
-		puts("\nservices");
+	bool head = false;
+
 	for (size_t i = 0; i < rep->n_services; i++) {
 		const char *t = svc_preview_text[rep->services[i].result];
+		if (!detail && rep->services[i].result == MDP_TXN_SVC_OTHER_PLATFORM)
+			continue;
+		if (!head)
+			puts("\nservices");
+		head = true;
 		printf("  %s: %s\n", rep->services[i].name, t ? t : "?");
 	}
 }
@@ -334,7 +343,7 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 		snprintf(buf, len,
 			 "bench --compare under profile %s ended without reverting (killed?): "
 			 "restoring the baseline",
-			 n->profile);
+			 profile);
 		break;
 	case MDP_TXN_NOTE_GONE:
 		snprintf(buf, len,

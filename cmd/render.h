@@ -33,7 +33,7 @@ void render_plan_mem(const struct mdp_plan *pl);
 void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl,
 		      const struct mdp_txn_report *rep);
 /* diff and apply --dry-run as text: each service of the preview and what apply would do. */
-void render_services_preview(const struct mdp_txn_report *rep);
+void render_services_preview(const struct mdp_txn_report *rep, bool detail);
 
 /* A transaction's report as text: notes, skipped services; on success the changes. */
 void render_report_text(const struct cli *cli, const struct mdp_txn_report *rep, bool ok);

@@ -30,7 +30,6 @@ dev.raid
 services
   synoindexd: running; would be paused
   synomkthumbd: not found (optional); skipped
-  pkgctl-FileStation: not for this platform (only_on); skipped
   pkg-FileStation-thumbd: stopped; left alone
   pkg-SynoFinder-fileindexd: not found (optional); skipped
   pkgctl-SynologyPhotos: not found (optional); skipped
