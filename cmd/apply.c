@@ -305,28 +305,6 @@ static int apply_opts_ok(struct cli *cli)
 	return MDP_EXIT_USAGE;
 }
 
-/*
- * until-idle ends by reverting to the values from before mdprofile: over
- * an active profile (a boot script's) that would drop it without a word.
- */
-static int until_start(struct cli *cli)
-{
-	struct mdp_journal j;
-	char nm[1024];
-	bool active;
-
-	if (!cli_journal_peek(cli, &j))
-		return 0;
-	active = j.state == MDP_J_ACTIVE;
-	if (active)
-		cli_err(cli,
-			"profile %s is active; revert it first: apply --until-idle ends by "
-			"reverting to the values from before mdprofile, which would drop it",
-			render_safe(j.profile, nm, sizeof(nm)));
-	mdp_journal_free(&j);
-	return active ? MDP_EXIT_USAGE : 0;
-}
-
 static int do_apply(struct cli *cli)
 {
 	const struct mdp_profile *p = &cli->profile;
@@ -335,7 +313,8 @@ static int do_apply(struct cli *cli)
 	char nm[1024];
 	int rc;
 
-	if ((rc = apply_opts_ok(cli)) || (cli->until_idle && (rc = until_start(cli))))
+	if ((rc = apply_opts_ok(cli)) ||
+	    (cli->until_idle && (rc = cli_refuse_over_active(cli, "apply --until-idle"))))
 		return rc;
 	if (cli->dry_run)
 		return apply_dry_run(cli, p);

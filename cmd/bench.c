@@ -374,25 +374,6 @@ static void print_compare(struct cli *cli, const struct result *res, size_t n, b
 	}
 }
 
-/* A profile active before would be lost by the revert that ends a comparison. */
-static int compare_start(struct cli *cli)
-{
-	struct mdp_journal j;
-	char nm[1024];
-	bool active;
-
-	if (!cli_journal_peek(cli, &j))
-		return 0;
-	active = j.state == MDP_J_ACTIVE;
-	if (active)
-		cli_err(cli,
-			"profile %s is active; revert it first: a comparison ends by reverting to "
-			"the values from before mdprofile",
-			render_safe(j.profile, nm, sizeof(nm)));
-	mdp_journal_free(&j);
-	return active ? MDP_EXIT_USAGE : 0;
-}
-
 static int compare(struct cli *cli, const struct mdp_vb *proto)
 {
 	struct result *res = calloc(MAX_COMPARE, sizeof(*res));
@@ -400,7 +381,7 @@ static int compare(struct cli *cli, const struct mdp_vb *proto)
 	size_t n = 0;
 	int rc = 0, m = 0, rrc;
 
-	if (!res || !list || (rc = compare_start(cli)))
+	if (!res || !list || (rc = cli_refuse_over_active(cli, "a comparison")))
 		goto out;
 	/* Journaled as a comparison: if this process dies, recover reverts it. */
 	cli->tx.compare = true;

@@ -221,6 +221,24 @@ int cli_preview_services(struct cli *cli, const struct mdp_profile *p)
 	return 0;
 }
 
+int cli_refuse_over_active(struct cli *cli, const char *what)
+{
+	struct mdp_journal j;
+	char nm[1024];
+	bool active;
+
+	if (!cli_journal_peek(cli, &j))
+		return 0;
+	active = j.state == MDP_J_ACTIVE;
+	if (active)
+		cli_err(cli,
+			"profile %s is active; revert it first: %s ends by reverting to the values "
+			"from before mdprofile, which would drop it",
+			render_safe(j.profile, nm, sizeof(nm)), what);
+	mdp_journal_free(&j);
+	return active ? MDP_EXIT_USAGE : 0;
+}
+
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
 {
 	struct mdp_diags d;

@@ -173,6 +173,12 @@ int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_syst
 int cli_preview_services(struct cli *cli, const struct mdp_profile *p);
 /* Read the journal for display, quietly; false when there is none or it is unreadable. */
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j);
+/*
+ * For commands that end by reverting to the values from before mdprofile (apply
+ * --until-idle, bench --compare): an active profile would be dropped without a word, so
+ * refuse, saying why ("what ends by reverting"). 0, or MDP_EXIT_USAGE.
+ */
+int cli_refuse_over_active(struct cli *cli, const char *what);
 /* Warn on stderr when a journal needs 'mdprofile recover'. */
 void cli_warn_recover(struct cli *cli);
 /*

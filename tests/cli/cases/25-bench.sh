@@ -178,7 +178,7 @@ run apply -q balanced
 run bench --compare reshape-fast --op-only --duration 1
 expect_exit 2
 expect_stderr <<'EOF'
-mdprofile: profile balanced is active; revert it first: a comparison ends by reverting to the values from before mdprofile
+mdprofile: profile balanced is active; revert it first: a comparison ends by reverting to the values from before mdprofile, which would drop it
 EOF
 run revert -q
 expect_unchanged "refused comparison"
