@@ -77,7 +77,7 @@ fi
 # does not resolve. The pipe gets the script; the link stays a link.
 ln -s /proc/self/fd/1 "$WORK/o/stdout"
 {
-	"$MDP" --root "$ROOT" -q boot-script balanced --binary "$B" -o "$WORK/o/stdout" 2>"$WORK/err"
+	${MDP_WRAP:-} "$MDP" --root "$ROOT" -q boot-script balanced --binary "$B" -o "$WORK/o/stdout" 2>"$WORK/err"
 	echo $? >"$WORK/rc"
 } | cat >"$WORK/piped"
 [ "$(cat "$WORK/rc")" = 0 ] || _fail "-o /dev/stdout on a pipe exited $(cat "$WORK/rc"): $(cat "$WORK/err")"

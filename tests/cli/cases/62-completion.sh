@@ -125,7 +125,7 @@ EOF2
 # does not offer for a command is one the command refuses.
 for c in list apply status boot-script bench; do
 	candidates "$c" --
-	"$MDP" __options --all | grep '^--' | while IFS= read -r opt; do
+	"$BIN" __options --all | grep '^--' | while IFS= read -r opt; do
 		grep -qx -- "${opt%=}" "$WORK/got" && continue
 		case $opt in
 		--size=) set -- --size 1GiB ;;

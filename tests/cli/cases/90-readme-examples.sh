@@ -18,10 +18,10 @@ blocks=$(ls "$WORK"/block*.sh 2>/dev/null || true)
 [ -n "$blocks" ] || _fail "no marked example in README.md"
 for b in $blocks; do
 	# Every command's exit code, in order; ./mdprofile is the binary under test.
-	awk '{ sub(/^\.\/mdprofile /, "\"$MDP\" "); print; print "echo $? >>\"$RCS\"" }' "$b" \
+	awk '{ sub(/^\.\/mdprofile /, "${MDP_WRAP:-} \"$MDP\" "); print; print "echo $? >>\"$RCS\"" }' "$b" \
 		>"$b.run"
 	: >"$b.got"
-	(cd "$SRC" && TMPDIR=$WORK RCS=$b.got MDP=$MDP sh "$b.run") >"$WORK/out" 2>"$WORK/err"
+	(cd "$SRC" && TMPDIR=$WORK RCS=$b.got MDP=$MDP MDP_WRAP=${MDP_WRAP:-} sh "$b.run") >"$WORK/out" 2>"$WORK/err"
 	got=$(tr '\n' ' ' <"$b.got")
 	want=$(cat "${b%.sh}.rc")
 	[ "$got" = "$want " ] || _fail "$(basename "$b"): exit codes '$got', README says '$want'"
