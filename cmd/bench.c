@@ -80,11 +80,6 @@ static void vb_notes(struct cli *cli, const struct mdp_vb *b)
 			" MiB) left in %s by a bench that was killed\n",
 			b->stale_removed, b->stale_removed == 1 ? "" : "s", b->stale_bytes >> 20,
 			safe);
-	if (b->shared)
-		fprintf(stderr,
-			"mdprofile: warning: others can write %s: the run checks that it reads the "
-			"file it wrote, but a directory only you can write is safer\n",
-			safe);
 }
 
 /* On a terminal: each run as two bars, scaled to the fastest figure. */
@@ -434,8 +429,9 @@ static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
 		device_of(cli, b->dev, dev, len);
 	mdp_diags_free(&d);
 	if (err) {
-		rc = err == -ENOSPC || err == -ENOTDIR || err == -EXDEV ? MDP_EXIT_USAGE
-									: MDP_EXIT_FAILED;
+		rc = err == -ENOSPC || err == -ENOTDIR || err == -EXDEV || err == -EPERM
+			 ? MDP_EXIT_USAGE
+			 : MDP_EXIT_FAILED;
 	} else if (b->stop_signal) {
 		cli_err(cli, "interrupted by %s after %u run%s; the test file was removed",
 			cli_signal_name(b->stop_signal), b->n, b->n == 1 ? "" : "s");

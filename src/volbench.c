@@ -415,8 +415,22 @@ static int open_dir(struct mdp_vb *b, struct mdp_diags *d)
 		return -EIO;
 	}
 	b->dev = st.st_dev;
-	/* Others can rename our file away and put theirs in its place: the read checks. */
-	b->shared = (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX);
+	/*
+	 * Where others can rename our file away and put theirs in its place (group/world
+	 * writable and not sticky, or owned by someone who could make it so), nothing is
+	 * written: the same rule as for every other file mdprofile writes as root.
+	 */
+	b->shared = ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) ||
+		    (st.st_uid != 0 && st.st_uid != geteuid());
+	if (b->shared) {
+		mdp_diags_add(d, NULL, 0, 0,
+			      "%s: others can write this directory or own it, so they could swap "
+			      "the test file; give --path a directory only you can write (chmod "
+			      "go-w, or a subdirectory of your own)",
+			      b->dir);
+		close(fd);
+		return -EPERM;
+	}
 	return fd;
 }
 

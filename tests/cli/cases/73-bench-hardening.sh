@@ -1,7 +1,7 @@
 # bench against what a killed run, a --root tree or a shared directory can
 # leave in its way: a comparison killed outright is reverted by recover,
 # a link in the tree cannot send the test file out of it, test files of
-# killed runs are removed, a directory others can write is warned about.
+# killed runs are removed, a directory others can write is refused.
 
 # bench --compare SIGKILLed mid-comparison: the journal says it was a
 # comparison; status says so; recover reverts it like a killed watcher.
@@ -101,16 +101,17 @@ EOF
 [ -L "$SCRATCH/.mdprofile-bench.1x" ] || _fail "a link was removed"
 
 # A directory others can write (not sticky): they could swap the test
-# file; the run checks what it reads, and warns. Sticky (/tmp): no warning.
+# file, so nothing is written there. Sticky (/tmp) and root's own: it runs.
 fixture ds-dsm6-reshape
 SCRATCH="$ROOT/scratch"
 mkdir "$SCRATCH"
 chmod 0777 "$SCRATCH"
 run bench --path "$SCRATCH" --size 4MiB --runs 1 --json
-expect_exit 0
+expect_exit 2
 expect_stderr <<'EOF'
-mdprofile: warning: others can write @ROOT@/scratch: the run checks that it reads the file it wrote, but a directory only you can write is safer
+mdprofile: @ROOT@/scratch: others can write this directory or own it, so they could swap the test file; give --path a directory only you can write (chmod go-w, or a subdirectory of your own)
 EOF
+[ -z "$(ls -A "$SCRATCH")" ] || _fail "bench wrote into a directory others can write"
 chmod 1777 "$SCRATCH"
 run bench --path "$SCRATCH" --size 4MiB --runs 1 --json
 expect_exit 0
