@@ -291,6 +291,7 @@ LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | 
 LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
 ## shellcheck, pyflakes, and the fixture trees against tests/fixtures/mkroot.py
 lint:
+	@sh tools/need.sh deps cmd:shellcheck:shellcheck cmd:pyflakes3:pyflakes3
 	@shellcheck -x -e SC1091 $(LINT_SH)
 	@pyflakes3 $(LINT_PY)
 	@python3 tests/fixtures/mkroot.py --check
