@@ -110,6 +110,25 @@ wrapped_mdp() {
 	echo "$WORK/mdprofile-wrapped"
 }
 
+# as_nobody: run the binary as an unprivileged user from here on. As root that is nobody
+# (through setpriv, and MDP_WRAP keeps wrapping, qemu-user too), with the binary copied into
+# a directory nobody can reach ($NB, removed by the caller); as another user, that user.
+# Returns 1 when root has no setpriv (the case then has nothing to test).
+as_nobody() {
+	AS=
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || return 1
+		AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	fi
+	NB=$(mktemp -d)
+	chmod 0755 "$NB"
+	mkdir "$NB/bin"
+	cp "$MDP" "$NB/bin/mdprofile"
+	ln -s "$SRC/profiles" "$NB/bin/profiles"
+	MDP="$NB/bin/mdprofile"
+	MDP_WRAP="$AS ${MDP_WRAP:-}"
+}
+
 fakes() {
 	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$@" >/dev/null
 }

@@ -2,18 +2,7 @@
 # no array drops out, no "md is not loaded", no partial apply that exits 0.
 # Root reads mode 000 files anyway, so as root the binary runs as nobody on
 # a copy nobody owns (mode 000 then stops its owner too).
-AS=
-if [ "$(id -u)" = 0 ]; then
-	command -v setpriv >/dev/null || return 0
-	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-fi
-NB=$(mktemp -d)
-chmod 0755 "$NB"
-mkdir "$NB/bin"
-cp "$MDP" "$NB/bin/mdprofile"
-ln -s "$SRC/profiles" "$NB/bin/profiles"
-MDP="$NB/bin/mdprofile"
-MDP_WRAP="$AS ${MDP_WRAP:-}" # qemu-user for a cross binary runs under the user too
+as_nobody || return 0
 ROOT="$NB/root"
 cp -a "$SRC/tests/fixtures/ds-dsm6-reshape" "$ROOT"
 [ -z "$AS" ] || chown -R nobody "$ROOT"

@@ -1,19 +1,7 @@
 # Without root, a command that changes the system says so first, in one line with the fix,
 # before it reads a profile or touches anything; commands that only read still run. On a
 # --root tree the caller's own rights decide, as before.
-if [ "$(id -u)" = 0 ]; then
-	command -v setpriv >/dev/null || return 0
-	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-else
-	AS=
-fi
-NB=$(mktemp -d)
-chmod 0755 "$NB"
-mkdir "$NB/bin"
-cp "$MDP" "$NB/bin/mdprofile"
-ln -s "$SRC/profiles" "$NB/bin/profiles"
-MDP="$NB/bin/mdprofile"
-MDP_WRAP="$AS ${MDP_WRAP:-}"
+as_nobody || return 0
 for cmd in "apply balanced" revert recover "bench --compare balanced"; do
 	# shellcheck disable=SC2086 # a command with its arguments
 	run_noroot $cmd
