@@ -187,7 +187,9 @@ have_mdprofile() {
 # a distribution. A no-op when it already runs.
 start_udev() {
 	[ -x /lib/systemd/systemd-udevd ] || return 1
-	if [ ! -S /run/udev/control ]; then
+	# A udevd told to exit leaves its socket behind: only one that answers counts.
+	if ! udevadm control --ping >/dev/null 2>&1; then
+		rm -f /run/udev/control
 		/lib/systemd/systemd-udevd --daemon --resolve-names=never >/dev/null 2>&1 || return 1
 	fi
 	udevadm trigger --subsystem-match=block --action=change &&
