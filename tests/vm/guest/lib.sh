@@ -196,6 +196,17 @@ start_udev() {
 		udevadm settle --timeout=60
 }
 
+# wait_exit PID SECONDS: wait (polling every 0.2 s) until process PID has ended;
+# 1 when it still runs after SECONDS.
+wait_exit() {
+	_i=0
+	while kill -0 "$1" 2>/dev/null && [ $_i -lt $(($2 * 5)) ]; do
+		_i=$((_i + 1))
+		sleep 0.2
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
 # stop_udev: udevd exits; its database stays in /run/udev/data, as after any
 # event, so later scenarios see the same records without a daemon running.
 stop_udev() {

@@ -26,12 +26,7 @@ assert_eq "$(cat /sys/block/md5/md/sync_action)" reshape "md5 still reshaping wh
 for md in md4 md5; do
 	echo max >/sys/block/$md/md/sync_max
 done
-i=0
-while kill -0 $UNTIL 2>/dev/null && [ $i -lt 300 ]; do
-	i=$((i + 1))
-	sleep 0.2
-done
-if kill -0 $UNTIL 2>/dev/null; then
+if ! wait_exit "$UNTIL" 60; then
 	fail "apply --until-idle still waiting after 60 s"
 	kill -TERM $UNTIL
 fi

@@ -42,12 +42,7 @@ fi
 # SIGTERM: it reverts now (run alone, without 90, md4 and md5 are still held
 # in progress, so it would otherwise wait on them too)
 kill -TERM $UNTIL
-i=0
-while kill -0 $UNTIL 2>/dev/null && [ $i -lt 150 ]; do
-	i=$((i + 1))
-	sleep 0.2
-done
-if kill -0 $UNTIL 2>/dev/null; then
+if ! wait_exit "$UNTIL" 30; then
 	fail "apply --until-idle still running 30 s after SIGTERM"
 	kill -KILL $UNTIL
 fi
