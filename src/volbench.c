@@ -420,9 +420,8 @@ static int open_dir(struct mdp_vb *b, struct mdp_diags *d)
 	 * writable and not sticky, or owned by someone who could make it so), nothing is
 	 * written: the same rule as for every other file mdprofile writes as root.
 	 */
-	b->shared = ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) ||
-		    (st.st_uid != 0 && st.st_uid != geteuid());
-	if (b->shared) {
+	if (((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) ||
+	    (st.st_uid != 0 && st.st_uid != geteuid())) {
 		mdp_diags_add(d, NULL, 0, 0,
 			      "%s: others can write this directory or own it, so they could swap "
 			      "the test file; give --path a directory only you can write (chmod "

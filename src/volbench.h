@@ -61,7 +61,6 @@ struct mdp_vb {
 	/* out */
 	uint64_t free_bytes;
 	dev_t dev;              /* the device the directory is on */
-	bool shared;            /* others may write or own the directory: refused (-EPERM) */
 	unsigned stale_removed; /* test files of killed runs removed */
 	uint64_t stale_bytes;   /* their size */
 	enum mdp_vb_method method;
