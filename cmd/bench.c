@@ -379,7 +379,8 @@ static int compare(struct cli *cli, const struct mdp_vb *proto)
 	if (!res || !list || (rc = cli_refuse_over_active(cli, "a comparison")))
 		goto out;
 	/* Journaled as a comparison: if this process dies, recover reverts it. */
-	cli->tx.compare = true;
+	cli->tx.origin = MDP_BY_COMPARE;
+	cli->tx.as_base = true; /* each profile in turn replaces the last */
 	for (name = strtok_r(list, ",", &save); name && !rc && !m;
 	     name = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_COMPARE) {
@@ -391,7 +392,7 @@ static int compare(struct cli *cli, const struct mdp_vb *proto)
 		}
 	}
 	/* Whatever happened after the first apply, the values from before come back. */
-	rrc = mdp_txn_revert(&cli->tx);
+	rrc = mdp_txn_revert(&cli->tx, true);
 	if (rrc) {
 		rc = cli_txn_result(cli, rrc, "revert", NULL);
 	} else if (m > 0) {

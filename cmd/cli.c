@@ -323,6 +323,7 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 		render_left(cli, rep);
 		return MDP_EXIT_PARTIAL;
 	case -EINVAL:
+	case -EBUSY: /* a layer rule refused it (txn.c's apply_layer): the diag says why */
 		return MDP_EXIT_USAGE; /* the diags said why; nothing was touched */
 	case -EBADMSG:
 	case -EPERM:

@@ -64,6 +64,10 @@ enum cmd_opts {
 	OPT_INTERVAL = 1 << 13,     /* --interval S: the refresh of --until-idle and --watch */
 	OPT_WATCH = 1 << 14,        /* status --watch: redraw on md events and every interval */
 	OPT_FORMAT = 1 << 15,       /* status --format text|json|prometheus */
+	OPT_ALL = 1 << 16,          /* revert --all: the overlay and the base */
+	OPT_BASE = 1 << 17,         /* apply --base: replace the base, not go over it */
+	OPT_ORIGIN = 1 << 18,       /* apply --origin hand|boot: who applies, for status */
+	OPT_ON = 1 << 19,           /* auto --on KINDS: the operations that engage it */
 };
 
 struct cli {
@@ -83,6 +87,10 @@ struct cli {
 	bool mutating; /* the command changes the system (it holds the lock) */
 	bool yaml;
 	bool until_idle;
+	bool revert_all;      /* revert --all */
+	bool as_base;         /* apply --base */
+	const char *auto_on;  /* auto --on KINDS */
+	const char *origin;   /* apply --origin hand|boot */
 	unsigned interval_ms; /* --interval, 0 = the command's default */
 	bool watch;
 	const char *format; /* status --format: "text", "json" or "prometheus"; NULL = text */
@@ -106,7 +114,8 @@ struct cli {
 	bool have_profile;
 	struct mdp_svc_backend svc;
 	struct mdp_lock lock;
-	struct mdp_diags d; /* the transaction's diagnostics */
+	struct mdp_lock watcher; /* auto, apply --until-idle: held for the process's life */
+	struct mdp_diags d;      /* the transaction's diagnostics */
 	struct mdp_txn tx;
 	struct fault fault; /* MDPROFILE_FAULT test seam */
 	/* every error printed, for --json's error object when no document was written */

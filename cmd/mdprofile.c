@@ -23,8 +23,8 @@
 static const struct cmd cmd_help;
 
 static const struct cmd *const commands[] = {
-    &cmd_list,    &cmd_show,   &cmd_check, &cmd_diff,        &cmd_apply, &cmd_revert,
-    &cmd_recover, &cmd_status, &cmd_bench, &cmd_boot_script, &cmd_help,
+    &cmd_list,    &cmd_show, &cmd_check,  &cmd_diff,  &cmd_apply,       &cmd_revert,
+    &cmd_recover, &cmd_auto, &cmd_status, &cmd_bench, &cmd_boot_script, &cmd_help,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -138,6 +138,27 @@ static int parse_seconds(const char *s, unsigned *ms)
 	return 0;
 }
 
+/* Seconds with up to three decimals, 0.1..3600: "5", "0.5". */
+static int parse_interval(const char *s, unsigned *ms)
+{
+	const char *dot = strchr(s, '.');
+	char whole[8];
+	uint64_t w = 0, f = 0;
+	size_t nf = dot ? strlen(dot + 1) : 0;
+
+	if ((dot ? (size_t)(dot - s) : strlen(s)) >= sizeof(whole) || (dot && (nf < 1 || nf > 3)))
+		return -EINVAL;
+	snprintf(whole, sizeof(whole), "%.*s", (int)(dot ? dot - s : (long)strlen(s)), s);
+	if (mdp_num_parse(whole, 0, 3600, &w) || (dot && mdp_num_parse(dot + 1, 0, 999, &f)))
+		return -EINVAL;
+	for (size_t i = nf; i < 3; i++)
+		f *= 10;
+	if (w * 1000 + f < 100 || w * 1000 + f > 3600000)
+		return -EINVAL;
+	*ms = (unsigned)(w * 1000 + f);
+	return 0;
+}
+
 static const struct cmd *find_cmd(const char *name)
 {
 	for (size_t i = 0; i < N_COMMANDS; i++)
@@ -208,6 +229,10 @@ enum {
 	O_INTERVAL,
 	O_WATCH,
 	O_FORMAT,
+	O_ALL,
+	O_BASE,
+	O_ORIGIN,
+	O_ON,
 };
 
 static const struct option long_opts[] = {
@@ -243,6 +268,10 @@ static const struct option long_opts[] = {
     {"interval", required_argument, NULL, O_INTERVAL},
     {"watch", no_argument, NULL, O_WATCH},
     {"format", required_argument, NULL, O_FORMAT},
+    {"all", no_argument, NULL, O_ALL},
+    {"base", no_argument, NULL, O_BASE},
+    {"origin", required_argument, NULL, O_ORIGIN},
+    {"on", required_argument, NULL, O_ON},
     {NULL, 0, NULL, 0},
 };
 
@@ -272,6 +301,10 @@ static const struct {
     {O_INTERVAL, OPT_INTERVAL},
     {O_WATCH, OPT_WATCH},
     {O_FORMAT, OPT_FORMAT},
+    {O_ALL, OPT_ALL},
+    {O_BASE, OPT_BASE},
+    {O_ORIGIN, OPT_ORIGIN},
+    {O_ON, OPT_ON},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -355,6 +388,22 @@ static int take_bench_opt(struct cli *cli, int opt, const char *arg)
 	return 0;
 }
 
+/* The layer options: revert --all, apply --base and --origin, auto --on. */
+static int take_layer_opt(struct cli *cli, struct args *a, int opt, const char *arg)
+{
+	a->opts |= opt_bit(opt);
+	if (opt == O_ALL) {
+		cli->revert_all = true;
+	} else if (opt == O_BASE) {
+		cli->as_base = true;
+	} else if (opt == O_ON) {
+		cli->auto_on = arg;
+	} else {
+		cli->origin = arg; /* checked by apply: the option is apply's */
+	}
+	return 0;
+}
+
 static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 {
 	switch (opt) {
@@ -398,8 +447,8 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		a->opts |= OPT_UNTIL_IDLE;
 		break;
 	case O_INTERVAL:
-		if (parse_seconds(arg, &cli->interval_ms)) {
-			cli_err(cli, "--interval '%s': expected seconds, 1..3600", arg);
+		if (parse_interval(arg, &cli->interval_ms)) {
+			cli_err(cli, "--interval '%s': expected seconds, 0.1..3600", arg);
 			return MDP_EXIT_USAGE;
 		}
 		a->opts |= OPT_INTERVAL;
@@ -437,6 +486,11 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		cli->stdin_name = arg;
 		a->opts |= OPT_NAME;
 		break;
+	case O_ALL:
+	case O_BASE:
+	case O_ORIGIN:
+	case O_ON:
+		return take_layer_opt(cli, a, opt, arg);
 	case O_BENCH_PATH:
 	case O_BENCH_SIZE:
 	case O_BENCH_RUNS:
@@ -590,10 +644,11 @@ static int setup(struct cli *cli, const struct cmd *c)
 	cli->mutating = (flags & CMD_LOCK) != 0;
 	/* Said first, in one line with the fix: later it would only be "cannot take the lock". */
 	if (cli->mutating && mdp_root_is_real(&cli->root) && geteuid() != 0) {
-		cli_err(cli,
-			"'%s' changes kernel settings and services and needs root: run it with sudo "
-			"or as root",
-			c->name);
+		cli_err(
+		    cli,
+		    "'%s' changes kernel settings and services and needs root: run it with sudo "
+		    "or as root",
+		    c->name);
 		return MDP_EXIT_FAILED;
 	}
 	if (flags & CMD_PROFILE) {
@@ -615,6 +670,7 @@ static int setup(struct cli *cli, const struct cmd *c)
 static void teardown(struct cli *cli)
 {
 	mdp_lock_release(&cli->lock);
+	mdp_lock_release(&cli->watcher);
 	mdp_txn_report_free(&cli->tx.rep);
 	mdp_diags_free(&cli->d);
 	if (cli->have_profile)
@@ -754,7 +810,7 @@ static int print_options(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct cli cli = {.lock = {-1}, .boot_wait = 120, .boot_recheck = 120};
+	struct cli cli = {.lock = {-1}, .watcher = {-1}, .boot_wait = 120, .boot_recheck = 120};
 	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
 	int rc;
 

@@ -315,11 +315,21 @@ static void rebooted_services(const struct mdp_txn_report *rep, char *buf, size_
 					      rep->services[i].name);
 }
 
+/* What a recover does: the overlay's removal when a base waits under it. */
+static const char *undo_text(const struct mdp_txn_report *rep)
+{
+	for (size_t i = 0; i < rep->n_notes; i++)
+		if (rep->notes[i].kind == MDP_TXN_NOTE_BACK_TO_BASE)
+			return "removing it";
+	return "restoring the baseline";
+}
+
 static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_note *n, char *buf,
 		      size_t len)
 {
 	char names[512], prof[160];
 	const char *profile = render_safe(n->profile, prof, sizeof(prof));
+	const char *undo = undo_text(rep);
 
 	switch (n->kind) {
 	case MDP_TXN_NOTE_NOTHING_ACTIVE:
@@ -330,20 +340,22 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 		break;
 	case MDP_TXN_NOTE_INTERRUPTED_APPLY:
 	case MDP_TXN_NOTE_INTERRUPTED_REVERT:
-		snprintf(buf, len, "found an interrupted %s of profile %s: restoring the baseline",
-			 n->kind == MDP_TXN_NOTE_INTERRUPTED_APPLY ? "apply" : "revert", profile);
+		snprintf(buf, len, "found an interrupted %s of profile %s: %s",
+			 n->kind == MDP_TXN_NOTE_INTERRUPTED_APPLY ? "apply" : "revert", profile,
+			 undo);
 		break;
 	case MDP_TXN_NOTE_WATCH_GONE:
-		snprintf(buf, len,
-			 "apply --until-idle of profile %s ended without reverting (killed?): "
-			 "restoring the baseline",
-			 profile);
+		snprintf(buf, len, "%s of profile %s ended without reverting (killed?): %s",
+			 n->by == MDP_BY_AUTO ? "mdprofile auto" : "apply --until-idle", profile,
+			 undo);
 		break;
 	case MDP_TXN_NOTE_COMPARE_GONE:
 		snprintf(buf, len,
-			 "bench --compare under profile %s ended without reverting (killed?): "
-			 "restoring the baseline",
-			 profile);
+			 "bench --compare under profile %s ended without reverting (killed?): %s",
+			 profile, undo);
+		break;
+	case MDP_TXN_NOTE_BACK_TO_BASE:
+		snprintf(buf, len, "back to the base profile %s", profile);
 		break;
 	case MDP_TXN_NOTE_GONE:
 		snprintf(buf, len,

@@ -253,6 +253,63 @@ static void paused_text(const struct pstatus *ps, const char *head)
 	putchar('\n');
 }
 
+const char *status_origin_text(enum mdp_origin o)
+{
+	switch (o) {
+	case MDP_BY_HAND:
+		return "by hand";
+	case MDP_BY_BOOT:
+		return "at boot";
+	case MDP_BY_ENABLE:
+		return "by mdprofile enable";
+	case MDP_BY_AUTO:
+		return "by mdprofile auto";
+	case MDP_BY_UNTIL_IDLE:
+		return "by apply --until-idle";
+	case MDP_BY_COMPARE:
+		return "by bench --compare";
+	default:
+		return "by ?";
+	}
+}
+
+static void fmt_when(int64_t since, char *buf, size_t len)
+{
+	time_t t = (time_t)since;
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (since > 0 && gmtime_r(&t, &tm))
+		strftime(buf, len, " since %Y-%m-%d %H:%M UTC", &tm);
+}
+
+/* The base under an overlay, and the watcher, when there are. */
+static void layers_text(const struct pstatus *ps)
+{
+	char when[64], name[160], why[256];
+
+	if (ps->j.has_under) {
+		fmt_when(ps->j.under.since, when, sizeof(when));
+		printf("base profile: %s%s, applied %s (under the overlay; 'mdprofile revert' goes "
+		       "back to it)\n",
+		       render_safe(ps->j.under.profile, name, sizeof(name)), when,
+		       status_origin_text(ps->j.under.by));
+	}
+	/* apply --until-idle's is said on the profile's line */
+	if (!ps->have_w || ps->w.mode == MDP_BY_UNTIL_IDLE)
+		return;
+	fmt_when(ps->w.since, when, sizeof(when));
+	printf("watcher: %s %s (pid %ld), %s%s", mdp_origin_name(ps->w.mode),
+	       render_safe(ps->w.profile, name, sizeof(name)), ps->w.pid, ps->w.state, when);
+	if (!strcmp(ps->w.state, "armed"))
+		printf(", engages on %s\n", ps->w.on);
+	else if (!strcmp(ps->w.state, "held"))
+		printf(": %s; armed again when md is idle\n",
+		       render_safe(ps->w.why, why, sizeof(why)));
+	else
+		putchar('\n');
+}
+
 void status_profile_text(const struct pstatus *ps)
 {
 	char when[64] = "", name[160];
@@ -261,6 +318,8 @@ void status_profile_text(const struct pstatus *ps)
 
 	if (!ps->have_j || ps->j.state == MDP_J_NONE) {
 		puts("\nno profile is active");
+		if (ps->have_w)
+			layers_text(ps);
 		return;
 	}
 	if (ps->stale) {
@@ -276,15 +335,32 @@ void status_profile_text(const struct pstatus *ps)
 	}
 	if (ps->since && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
-	printf("\nactive profile: %s%s%s\n", render_safe(ps->j.profile, name, sizeof(name)), when,
-	       ps->j.compare
-		   ? ", for bench --compare (reverted when it ends; if it was interrupted, "
-		     "'mdprofile recover' reverts it)"
-	       : !ps->j.until_idle ? ""
-	       : ps->watch_gone
-		   ? ", applied with --until-idle but its watcher is gone (killed?): the next "
-		     "mutating command, 'mdprofile recover' or 'revert', restores the values"
-		   : ", until md is idle (apply --until-idle reverts it then)");
+	printf(
+	    "\nactive profile: %s%s%s%s%s\n", render_safe(ps->j.profile, name, sizeof(name)), when,
+	    ps->j.by == MDP_BY_HAND || ps->j.by == MDP_BY_COMPARE ||
+		    (ps->j.by == MDP_BY_UNTIL_IDLE && !ps->j.has_under)
+		? ""
+		: ", applied ",
+	    ps->j.by == MDP_BY_HAND || ps->j.by == MDP_BY_COMPARE ||
+		    (ps->j.by == MDP_BY_UNTIL_IDLE && !ps->j.has_under)
+		? ""
+		: status_origin_text(ps->j.by),
+	    ps->j.by == MDP_BY_COMPARE
+		? ", for bench --compare (reverted when it ends; if it was interrupted, "
+		  "'mdprofile recover' reverts it)"
+	    : !mdp_origin_watched(ps->j.by) ? ""
+	    : ps->watch_gone
+		? (ps->j.has_under ? ", but its watcher is gone (killed?): the next mutating "
+				     "command, 'mdprofile recover' or 'revert', removes it"
+		   : ps->j.by == MDP_BY_AUTO
+		       ? ", but its watcher is gone (killed?): the next mutating "
+			 "command, 'mdprofile recover' or 'revert', restores the values"
+		       : ", applied with --until-idle but its watcher is gone (killed?): "
+			 "the next mutating command, 'mdprofile recover' or 'revert', "
+			 "restores the values")
+	    : ps->j.by == MDP_BY_AUTO ? ", until md is idle (the watcher removes it then)"
+				      : ", until md is idle (apply --until-idle reverts it then)");
+	layers_text(ps);
 	paused_text(ps, "paused services: ");
 	if (ps->drift == 0)
 		puts("drift: none");
@@ -426,6 +502,61 @@ static void mdstat_only_json(struct json *j, const struct mdp_mdstat_array *ms)
 	json_end(j);
 }
 
+static void layer_json(struct json *j, const char *role, const char *profile, enum mdp_origin by,
+		       int64_t since)
+{
+	json_obj(j);
+	json_kstr(j, "role", role);
+	json_kstr(j, "profile", profile);
+	json_kstr(j, "by", mdp_origin_name(by));
+	json_key(j, "since_epoch_s");
+	if (since > 0)
+		json_i64(j, since);
+	else
+		json_null(j);
+	json_end(j);
+}
+
+/* "layers": the base first, then the overlay on it; [] when none is active. */
+static void layers_json(struct json *j, const struct pstatus *ps, bool active)
+{
+	json_key(j, "layers");
+	json_arr(j);
+	if (active && ps->j.has_under)
+		layer_json(j, "base", ps->j.under.profile, ps->j.under.by, ps->j.under.since);
+	if (active)
+		layer_json(j, ps->j.has_under ? "overlay" : "base", ps->j.profile, ps->j.by,
+			   ps->since);
+	json_end(j);
+}
+
+/* "watcher": what mdprofile auto or apply --until-idle does now; null when none runs. */
+static void watcher_json(struct json *j, const struct pstatus *ps)
+{
+	char on[64], *save = NULL, *w;
+
+	json_key(j, "watcher");
+	if (!ps->have_w) {
+		json_null(j);
+		return;
+	}
+	json_obj(j);
+	json_ku64(j, "pid", (uint64_t)ps->w.pid);
+	json_kstr(j, "mode", mdp_origin_name(ps->w.mode));
+	json_kstr(j, "profile", ps->w.profile);
+	json_kstr(j, "state", ps->w.state);
+	json_key(j, "since_epoch_s");
+	json_i64(j, ps->w.since);
+	json_key(j, "on");
+	json_arr(j);
+	snprintf(on, sizeof(on), "%s", ps->w.on);
+	for (w = strtok_r(on, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		json_str(j, w);
+	json_end(j);
+	json_kstr(j, "why", ps->w.why[0] ? ps->w.why : NULL);
+	json_end(j);
+}
+
 static void profile_json(struct json *j, const struct pstatus *ps)
 {
 	bool active = ps->have_j && ps->j.state == MDP_J_ACTIVE && !ps->stale;
@@ -442,7 +573,9 @@ static void profile_json(struct json *j, const struct pstatus *ps)
 		json_i64(j, ps->since);
 	else
 		json_null(j);
-	json_kbool(j, "until_idle", ps->have_j && ps->j.until_idle);
+	json_kbool(j, "until_idle", ps->have_j && ps->j.by == MDP_BY_UNTIL_IDLE);
+	layers_json(j, ps, active);
+	watcher_json(j, ps);
 	json_key(j, "paused_services");
 	json_arr(j);
 	for (size_t i = 0; active && i < ps->j.n_svc; i++)
@@ -481,6 +614,8 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pst
 
 	memset(ps, 0, sizeof(*ps));
 	ps->drift = -1;
+	/* The watcher's word, only while it lives (holds its lock). */
+	ps->have_w = mdp_watcher_probe(&cli->root) == 1 && !mdp_wstate_load(&cli->root, &ps->w);
 	if (!(ps->have_j = cli_journal_peek(cli, &ps->j)))
 		return;
 	ps->stale = ps->j.boot_id[0] && s->boot_id[0] && strcmp(ps->j.boot_id, s->boot_id);
@@ -491,7 +626,7 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pst
 	if (mdp_journal_mtime(&cli->root, &ps->since))
 		ps->since = 0;
 	/* The watcher holds the lock as long as it lives (apply.c). */
-	ps->watch_gone = ps->j.until_idle && mdp_lock_probe(&cli->root) == 0;
+	ps->watch_gone = mdp_origin_watched(ps->j.by) && mdp_watcher_probe(&cli->root) == 0;
 	if (!mdp_drift_plan(&ps->j, s, &pl)) {
 		ps->drift = (long)mdp_plan_pending(&pl);
 		mdp_plan_free(&pl);

@@ -20,8 +20,12 @@ struct pstatus {
 	int64_t since;   /* journal mtime, 0 unknown */
 	long drift;      /* values moved since apply; -1 unknown */
 	size_t n_paused; /* services the profile paused and has not resumed */
-	bool watch_gone; /* applied --until-idle, and nobody holds the lock: its watcher died */
+	bool watch_gone; /* applied by a watcher, and nobody holds its lock: the watcher died */
+	bool have_w;     /* a watcher runs (its lock is held) and said what it does */
+	struct mdp_wstate w;
 };
+/* "by hand", "at boot", "by mdprofile auto", ...: who applied a layer. */
+const char *status_origin_text(enum mdp_origin o);
 
 /* Seconds left from md's own numbers: sectors to go over KiB/s; 0 unknown. */
 uint64_t status_eta_seconds(const struct mdp_array *a);

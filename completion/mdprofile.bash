@@ -99,6 +99,14 @@ _mdprofile()
 		_mdprofile_offer "$cur" < <(printf '%s\n' text json prometheus)
 		return
 		;;
+	--origin)
+		_mdprofile_offer "$cur" < <(printf '%s\n' hand boot)
+		return
+		;;
+	--on)
+		_mdprofile_offer "$cur" < <(printf '%s\n' resync recovery reshape check repair)
+		return
+		;;
 	--compare)
 		_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
 		return
@@ -118,7 +126,7 @@ _mdprofile()
 	'' | help)
 		_mdprofile_offer "$cur" < <(_mdprofile_commands "$bin")
 		;;
-	show | check | diff | apply | boot-script)
+	show | check | diff | apply | auto | boot-script)
 		if [[ $cur == */* ]]; then
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else

@@ -67,6 +67,30 @@ static const char *const state_names[] = {
     [MDP_J_REVERTING] = "reverting",
 };
 
+static const char *const origin_names[] = {
+    [MDP_BY_HAND] = "hand",
+    [MDP_BY_BOOT] = "boot",
+    [MDP_BY_ENABLE] = "enable",
+    [MDP_BY_AUTO] = "auto",
+    [MDP_BY_UNTIL_IDLE] = "until-idle",
+    [MDP_BY_COMPARE] = "compare",
+};
+
+const char *mdp_origin_name(enum mdp_origin o)
+{
+	return o < MDP_BY_COUNT ? origin_names[o] : "?";
+}
+
+int mdp_origin_parse(const char *s, enum mdp_origin *o)
+{
+	for (int i = 0; i < MDP_BY_COUNT; i++)
+		if (!strcmp(s, origin_names[i])) {
+			*o = (enum mdp_origin)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 /* ---- trust ------------------------------------------------------------------ */
 
 /*
@@ -138,18 +162,18 @@ static long lock_holder(int fd)
 	return mdp_num_lead(buf, (size_t)n, &v, NULL) || v > INT32_MAX ? 0 : (long)v;
 }
 
-int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder,
-		  struct mdp_diags *d)
+static int lock_take(const struct mdp_root *r, const char *path, bool wait, struct mdp_lock *l,
+		     long *holder, struct mdp_diags *d)
 {
 	char pid[32];
 	int fd, err, n;
 
 	if ((err = mdp_root_mkdir_p(r, MDP_STATE_DIR, 0700)) || (err = state_dir_check(r, d)))
 		return err;
-	fd = mdp_root_open(r, MDP_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0600);
+	fd = mdp_root_open(r, path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return fd;
-	if ((err = state_check(r, fd, MDP_LOCK, d))) {
+	if ((err = state_check(r, fd, path, d))) {
 		close(fd);
 		return err;
 	}
@@ -170,9 +194,21 @@ int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long 
 	return 0;
 }
 
-int mdp_lock_probe(const struct mdp_root *r)
+int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long *holder,
+		  struct mdp_diags *d)
 {
-	int fd = mdp_root_open(r, MDP_LOCK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+	return lock_take(r, MDP_LOCK, wait, l, holder, d);
+}
+
+int mdp_watcher_take(const struct mdp_root *r, struct mdp_lock *l, long *holder,
+		     struct mdp_diags *d)
+{
+	return lock_take(r, MDP_WATCHER_LOCK, false, l, holder, d);
+}
+
+static int lock_probe(const struct mdp_root *r, const char *path)
+{
+	int fd = mdp_root_open(r, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
 	int err = 0;
 
 	if (fd == -ENOENT)
@@ -190,6 +226,16 @@ int mdp_lock_probe(const struct mdp_root *r)
 		flock(fd, LOCK_UN);
 	close(fd);
 	return err;
+}
+
+int mdp_lock_probe(const struct mdp_root *r)
+{
+	return lock_probe(r, MDP_LOCK);
+}
+
+int mdp_watcher_probe(const struct mdp_root *r)
+{
+	return lock_probe(r, MDP_WATCHER_LOCK);
 }
 
 void mdp_lock_release(struct mdp_lock *l)
@@ -231,6 +277,19 @@ static bool boot_ok(const char *s)
 	       strspn(s, "0123456789abcdef-") == n;
 }
 
+static void put_sets(FILE *f, const char *word, const struct mdp_jset *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct mdp_jset *st = &v[i];
+		fprintf(f, "%s %s %s ", word, mdp_tunable_info(st->t)->key,
+			st->dev[0] ? st->dev : "-");
+		if (st->want.kind == MDP_V_SYSTEM)
+			fputs("system\n", f);
+		else
+			fprintf(f, "%" PRIu64 "\n", st->want.num);
+	}
+}
+
 /* Serialize j; *out is malloc'd. */
 int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 {
@@ -243,11 +302,18 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	put_escaped(f, j->profile);
 	fputs("\npath ", f);
 	put_escaped(f, j->profile_path);
-	fputc('\n', f);
-	if (j->until_idle)
-		fputs("until-idle\n", f);
-	if (j->compare)
-		fputs("compare\n", f);
+	fprintf(f, "\nby %s\n", mdp_origin_name(j->by));
+	if (j->since > 0)
+		fprintf(f, "since %" PRId64 "\n", j->since);
+	if (j->has_under) {
+		fputs("under ", f);
+		put_escaped(f, j->under.profile);
+		fputs("\nunder-path ", f);
+		put_escaped(f, j->under.path);
+		fprintf(f, "\nunder-by %s\n", mdp_origin_name(j->under.by));
+		if (j->under.since > 0)
+			fprintf(f, "under-since %" PRId64 "\n", j->under.since);
+	}
 	for (size_t i = 0; i < j->n_base; i++) {
 		const struct mdp_jtarget *b = &j->base[i];
 		fprintf(f, "base %s %s ", mdp_tunable_info(b->t)->key, b->dev[0] ? b->dev : "-");
@@ -264,17 +330,13 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 			fprintf(f, "svc %s %s", sv->name, sv->paused ? "paused" : "resumed");
 		if (sv->timeout_s)
 			fprintf(f, " timeout %u", sv->timeout_s);
+		if (sv->under && sv->paused)
+			fputs(" under", f);
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < j->n_set; i++) {
-		const struct mdp_jset *st = &j->set[i];
-		if (st->want.kind == MDP_V_SYSTEM)
-			fprintf(f, "set %s %s system\n", mdp_tunable_info(st->t)->key,
-				st->dev[0] ? st->dev : "-");
-		else
-			fprintf(f, "set %s %s %" PRIu64 "\n", mdp_tunable_info(st->t)->key,
-				st->dev[0] ? st->dev : "-", st->want.num);
-	}
+	put_sets(f, "set", j->set, j->n_set);
+	if (j->has_under)
+		put_sets(f, "under-set", j->uset, j->n_uset);
 	fputs("end\n", f);
 	if (fclose(f))
 		return -ENOMEM;
@@ -376,7 +438,7 @@ static int parse_base(struct mdp_journal *j, char *rest)
 	return 0;
 }
 
-static int parse_set(struct mdp_journal *j, char *rest)
+static int parse_set(struct mdp_jset **v, size_t *n, char *rest)
 {
 	struct mdp_jset st = {0};
 	const struct mdp_tunable_info *ti;
@@ -389,9 +451,9 @@ static int parse_set(struct mdp_journal *j, char *rest)
 	} else if (mdp_num_parse(rest, ti->min, ti->max, &st.want.num)) {
 		return -EINVAL;
 	}
-	if (grow((void **)&j->set, j->n_set, sizeof(st)))
+	if (grow((void **)v, *n, sizeof(st)))
 		return -ENOMEM;
-	j->set[j->n_set++] = st;
+	(*v)[(*n)++] = st;
 	return 0;
 }
 
@@ -429,13 +491,21 @@ static int parse_svc(struct mdp_journal *j, char *rest)
 		snprintf(s.boot, sizeof(s.boot), "%s", w);
 		w = strtok_r(NULL, " ", &rest);
 	}
-	/* "timeout SECONDS": the entry's own; the line ends there. */
-	if (w) {
-		if (strcmp(w, "timeout") || !(w = strtok_r(NULL, " ", &rest)) ||
-		    mdp_num_parse(w, 1, MDP_SVC_TIMEOUT_MAX_S, &v) || strtok_r(NULL, " ", &rest))
+	/* "timeout SECONDS": the entry's own. */
+	if (w && !strcmp(w, "timeout")) {
+		if (!(w = strtok_r(NULL, " ", &rest)) ||
+		    mdp_num_parse(w, 1, MDP_SVC_TIMEOUT_MAX_S, &v))
 			return -EINVAL;
 		s.timeout_s = (unsigned)v;
+		w = strtok_r(NULL, " ", &rest);
 	}
+	/* "under": the base under an overlay paused it; the line ends there. */
+	if (w && !strcmp(w, "under") && strcmp(st, "resumed")) {
+		s.under = true;
+		w = strtok_r(NULL, " ", &rest);
+	}
+	if (w)
+		return -EINVAL;
 	snprintf(s.name, sizeof(s.name), "%s", name);
 	s.paused = strcmp(st, "resumed") != 0;
 	s.settled = strcmp(st, "pausing") != 0;
@@ -474,6 +544,16 @@ static int copy_quoted(char *dst, size_t cap, const char *v)
 	return unescape(v, dst, cap);
 }
 
+static int parse_since(const char *v, int64_t *out)
+{
+	uint64_t n;
+
+	if (mdp_num_parse(v, 1, INT64_MAX, &n))
+		return -EINVAL;
+	*out = (int64_t)n;
+	return 0;
+}
+
 static int parse_line(struct mdp_journal *j, char *line)
 {
 	char *sp = strchr(line, ' ');
@@ -489,20 +569,37 @@ static int parse_line(struct mdp_journal *j, char *line)
 		return copy_quoted(j->profile, sizeof(j->profile), rest);
 	if (!strcmp(line, "path"))
 		return copy_quoted(j->profile_path, sizeof(j->profile_path), rest);
-	if (!strcmp(line, "until-idle") && !sp && !j->until_idle) {
-		j->until_idle = true;
+	if (!strcmp(line, "by"))
+		return mdp_origin_parse(rest, &j->by);
+	if (!strcmp(line, "since"))
+		return parse_since(rest, &j->since);
+	/* An earlier version's words for who applied it */
+	if (!strcmp(line, "until-idle") && !sp && j->by == MDP_BY_HAND) {
+		j->by = MDP_BY_UNTIL_IDLE;
 		return 0;
 	}
-	if (!strcmp(line, "compare") && !sp && !j->compare) {
-		j->compare = true;
+	if (!strcmp(line, "compare") && !sp && j->by == MDP_BY_HAND) {
+		j->by = MDP_BY_COMPARE;
 		return 0;
 	}
+	if (!strcmp(line, "under")) {
+		j->has_under = true;
+		return copy_quoted(j->under.profile, sizeof(j->under.profile), rest);
+	}
+	if (!strcmp(line, "under-path"))
+		return copy_quoted(j->under.path, sizeof(j->under.path), rest);
+	if (!strcmp(line, "under-by"))
+		return mdp_origin_parse(rest, &j->under.by);
+	if (!strcmp(line, "under-since"))
+		return parse_since(rest, &j->under.since);
 	if (!strcmp(line, "base"))
 		return parse_base(j, rest);
 	if (!strcmp(line, "svc"))
 		return parse_svc(j, rest);
 	if (!strcmp(line, "set"))
-		return parse_set(j, rest);
+		return parse_set(&j->set, &j->n_set, rest);
+	if (!strcmp(line, "under-set"))
+		return parse_set(&j->uset, &j->n_uset, rest);
 	return -EINVAL;
 }
 
@@ -530,6 +627,12 @@ int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *out)
 	free(copy);
 	if (!err && (!end || j.state == MDP_J_NONE))
 		err = -EINVAL;
+	/* A base under an overlay, or words about one, but not half of it. */
+	if (!err && !j.has_under && (j.under.path[0] || j.n_uset || j.under.by || j.under.since))
+		err = -EINVAL;
+	for (size_t i = 0; !err && i < j.n_svc; i++)
+		if (j.svc[i].under && !j.has_under)
+			err = -EINVAL;
 	if (err) {
 		mdp_journal_free(&j);
 		return err;
@@ -632,6 +735,7 @@ void mdp_journal_free(struct mdp_journal *j)
 	free(j->base);
 	free(j->svc);
 	free(j->set);
+	free(j->uset);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -649,4 +753,79 @@ int mdp_journal_mtime(const struct mdp_root *r, int64_t *sec)
 	if (!err)
 		*sec = (int64_t)st.st_mtime;
 	return err;
+}
+
+/* ---- the watcher's state ------------------------------------------------------ */
+
+int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "mdprofile-watcher 1\npid %ld\nmode %s\nprofile ", w->pid,
+		mdp_origin_name(w->mode));
+	put_escaped(f, w->profile);
+	fprintf(f, "\nstate %s\nsince %" PRId64 "\non %s\nwhy ", w->state, w->since, w->on);
+	put_escaped(f, w->why);
+	fputs("\nend\n", f);
+	if (fclose(f))
+		return -ENOMEM;
+	err = mdp_root_replace(r, MDP_WATCHER_STATE, text, len, 0644);
+	free(text);
+	return err;
+}
+
+static bool word_ok(const char *s, const char *extra)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || strchr(extra, *s)))
+			return false;
+	return true;
+}
+
+static int wstate_line(struct mdp_wstate *w, char *line)
+{
+	char *sp = strchr(line, ' ');
+	uint64_t v;
+
+	if (!sp)
+		return -EINVAL;
+	*sp++ = '\0';
+	if (!strcmp(line, "pid"))
+		return mdp_num_parse(sp, 1, INT32_MAX, &v) ? -EINVAL : (w->pid = (long)v, 0);
+	if (!strcmp(line, "mode"))
+		return mdp_origin_parse(sp, &w->mode);
+	if (!strcmp(line, "profile"))
+		return unescape(sp, w->profile, sizeof(w->profile));
+	if (!strcmp(line, "state") && strlen(sp) < sizeof(w->state) && word_ok(sp, ""))
+		return copy_field(w->state, sizeof(w->state), sp);
+	if (!strcmp(line, "since"))
+		return mdp_num_parse(sp, 0, INT64_MAX, &v) ? -EINVAL : (w->since = (int64_t)v, 0);
+	if (!strcmp(line, "on") && word_ok(sp, ","))
+		return copy_field(w->on, sizeof(w->on), sp);
+	if (!strcmp(line, "why"))
+		return unescape(sp, w->why, sizeof(w->why));
+	return -EINVAL;
+}
+
+int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w)
+{
+	char buf[2048], *save = NULL, *line;
+	ssize_t n = mdp_root_read_value(r, MDP_WATCHER_STATE, buf, sizeof(buf));
+	bool end = false;
+	int err = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (n < 0)
+		return (int)n;
+	line = strtok_r(buf, "\n", &save);
+	if (!line || strcmp(line, "mdprofile-watcher 1"))
+		return -EINVAL;
+	while (!err && !end && (line = strtok_r(NULL, "\n", &save)))
+		err = !strcmp(line, "end") ? (end = true, 0) : wstate_line(w, line);
+	return err ? err : end && w->pid && w->state[0] ? 0 : -EINVAL;
 }

@@ -18,8 +18,30 @@
 #define MDP_STATE_DIR "/run/mdprofile"
 #define MDP_JOURNAL   MDP_STATE_DIR "/journal"
 #define MDP_LOCK      MDP_STATE_DIR "/lock"
+/* Held for its whole life by the one mdprofile auto (or apply --until-idle) watcher. */
+#define MDP_WATCHER_LOCK MDP_STATE_DIR "/watcher.lock"
+/* What that watcher is doing, for status: written atomically, read by anyone. */
+#define MDP_WATCHER_STATE MDP_STATE_DIR "/watcher"
 
 enum mdp_jstate { MDP_J_NONE = 0, MDP_J_APPLYING, MDP_J_ACTIVE, MDP_J_REVERTING };
+
+/* Who applied a layer: shown by status, and what recover may do with it. */
+enum mdp_origin {
+	MDP_BY_HAND = 0,   /* mdprofile apply */
+	MDP_BY_BOOT,       /* the boot script (apply --origin boot) */
+	MDP_BY_ENABLE,     /* mdprofile enable */
+	MDP_BY_AUTO,       /* the mdprofile auto watcher: its own while the watcher lives */
+	MDP_BY_UNTIL_IDLE, /* apply --until-idle: the same */
+	MDP_BY_COMPARE,    /* bench --compare, which reverts at its end */
+	MDP_BY_COUNT,
+};
+const char *mdp_origin_name(enum mdp_origin o);
+int mdp_origin_parse(const char *s, enum mdp_origin *o);
+/* A layer a watcher owns: found with no watcher alive, recover removes it. */
+static inline bool mdp_origin_watched(enum mdp_origin o)
+{
+	return o == MDP_BY_AUTO || o == MDP_BY_UNTIL_IDLE;
+}
 
 /* One target's baseline: what it held before mdprofile first changed it this boot. */
 struct mdp_jtarget {
@@ -51,28 +73,45 @@ struct mdp_jservice {
 	 */
 	uint64_t start;
 	char boot[40];
+	bool under; /* the base under an overlay paused it: removing the overlay keeps it */
+};
+
+/*
+ * Layers. A profile applied while none is active is the base; one applied
+ * over an active base is an overlay, and the base waits under it: its name,
+ * origin and what it set are kept in "under", so that removing the overlay
+ * puts the base's values and services back without reading its file again.
+ * Without an overlay, the top layer is the base and has_under is false.
+ */
+struct mdp_jlayer {
+	char profile[256];
+	char path[4096];
+	enum mdp_origin by;
+	int64_t since; /* when it was applied, seconds since the epoch; 0 unknown */
 };
 
 struct mdp_journal {
 	enum mdp_jstate state;
 	char boot_id[40];
-	char profile[256]; /* name of the active/intended profile */
+	char profile[256]; /* name of the active/intended profile (the top layer) */
 	char profile_path[4096];
-	struct mdp_jtarget *base;
+	enum mdp_origin by;       /* who applied the top layer */
+	int64_t since;            /* when, seconds since the epoch; 0 unknown */
+	struct mdp_jtarget *base; /* baselines: what the system had before any layer */
 	size_t n_base;
 	struct mdp_jservice *svc;
 	size_t n_svc;
 	/*
-	 * Applied by apply --until-idle, whose watcher holds the lock until it
-	 * reverts: found active by anyone holding the lock, the watcher is gone
-	 * (SIGKILL, a crash) and recover reverts it.
+	 * What the active layers set, target by target, the overlay's over the
+	 * base's: drift is measured against it.
 	 */
-	bool until_idle;
-	/* Applied by bench --compare, which reverts at its end: the same, for its profiles. */
-	bool compare;
-	/* What the active profile set, target by target: drift is measured against it. */
 	struct mdp_jset *set;
 	size_t n_set;
+	/* The base under an overlay (has_under), and what it alone set. */
+	bool has_under;
+	struct mdp_jlayer under;
+	struct mdp_jset *uset;
+	size_t n_uset;
 };
 
 /* Lock held for the life of a mutating command. */
@@ -94,6 +133,14 @@ void mdp_lock_release(struct mdp_lock *l);
  * root's). Creates nothing and does not keep the lock.
  */
 int mdp_lock_probe(const struct mdp_root *r);
+/*
+ * The watcher's own lock: one watcher per machine, and its liveness for
+ * recover (a layer a watcher applied, with no watcher alive, is removed).
+ * Never waits. Same returns as mdp_lock_take / mdp_lock_probe.
+ */
+int mdp_watcher_take(const struct mdp_root *r, struct mdp_lock *l, long *holder,
+		     struct mdp_diags *d);
+int mdp_watcher_probe(const struct mdp_root *r);
 
 /*
  * Read the journal. -ENOENT when there is none; -EBADMSG when unreadable,
@@ -109,5 +156,23 @@ int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *j);
 int mdp_journal_mtime(const struct mdp_root *r, int64_t *sec);
 /* Replace the journal atomically and durably (temp, fsync, rename, fsync dir). */
 int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j);
+
+/*
+ * What the watcher does, for status (MDP_WATCHER_STATE): one small text
+ * file the watcher replaces at each change of state, believed only while
+ * the watcher lock is held.
+ */
+struct mdp_wstate {
+	long pid;
+	enum mdp_origin mode; /* MDP_BY_AUTO or MDP_BY_UNTIL_IDLE */
+	char profile[256];
+	char state[16]; /* armed, engaged, held */
+	int64_t since;  /* when that state began, seconds since the epoch */
+	char on[64];    /* the kinds it engages on: "resync,recovery,reshape" */
+	char why[128];  /* held: why ("reverted by another mdprofile") */
+};
+int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w);
+/* -ENOENT when none; -EINVAL when not one the watcher wrote. */
+int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w);
 
 #endif

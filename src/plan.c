@@ -65,6 +65,16 @@ static bool rule_matches(const struct mdp_match *m, const struct mdp_array *a)
 	return m->n_names || m->n_uuids || m->n_levels;
 }
 
+bool mdp_plan_selects(const struct mdp_profile *p, const struct mdp_array *a)
+{
+	if (!p->n_rules)
+		return true;
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (rule_matches(&p->rules[i].match, a))
+			return true;
+	return false;
+}
+
 static int note(struct ctx *c, const char *dev, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -69,6 +69,8 @@ size_t mdp_plan_pending(const struct mdp_plan *pl);
  */
 unsigned mdp_plan_discover_skip(const struct mdp_profile *p);
 void mdp_plan_free(struct mdp_plan *pl);
+/* Whether a rule of p matches a (a profile with no array rules selects every array). */
+bool mdp_plan_selects(const struct mdp_profile *p, const struct mdp_array *a);
 /* Bytes a stripe cache of pages takes on array a (one page per device per stripe). */
 uint64_t mdp_plan_stripe_bytes(const struct mdp_array *a, uint64_t pages);
 /* Default memory budget when a profile sets none: percent of MemTotal. */

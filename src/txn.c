@@ -262,16 +262,14 @@ static int write_verify(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
  * Write a raw baseline/previous value back and verify it. When report is
  * set, a done line says what it went from and to.
  */
-static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, const char *raw,
-		       bool report)
+static int restore_value(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
+			 const struct mdp_value *want, bool report)
 {
-	struct mdp_value v, now;
+	struct mdp_value v = *want, now;
 	char cur[MDP_RAW_MAX];
 	bool have_now;
 	int err;
 
-	if ((err = raw_to_value(t, raw, &v)))
-		return err;
 	have_now = !read_target(tx->root, t, dev, cur, sizeof(cur), &now);
 	/*
 	 * Already there: nothing to write (keeps a revert from touching more
@@ -283,6 +281,17 @@ static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, 
 		return err;
 	ev_change(tx, t, dev, have_now ? &now : NULL, &v);
 	return 0;
+}
+
+static int restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, const char *raw,
+		       bool report)
+{
+	struct mdp_value v;
+	int err;
+
+	if ((err = raw_to_value(t, raw, &v)))
+		return err;
+	return restore_value(tx, t, dev, &v, report);
 }
 
 /*
@@ -540,24 +549,62 @@ static int journal_set_svc(struct mdp_journal *j, const char *name, bool paused,
 	return 0;
 }
 
+static void *dup_array(const void *src, size_t n, size_t size, int *err)
+{
+	void *v;
+
+	if (!n)
+		return NULL;
+	if (!(v = malloc(n * size))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	return memcpy(v, src, n * size);
+}
+
+/* A copy of src for the next state; set stays empty: the new plan's own. */
 static int journal_copy(const struct mdp_journal *src, struct mdp_journal *dst)
 {
+	int err = 0;
+
 	*dst = *src;
-	dst->base = NULL;
-	dst->svc = NULL;
-	if (src->n_base && !(dst->base = malloc(src->n_base * sizeof(*dst->base))))
-		return -ENOMEM;
-	if (src->n_svc && !(dst->svc = malloc(src->n_svc * sizeof(*dst->svc)))) {
-		free(dst->base);
-		return -ENOMEM;
-	}
-	if (src->n_base)
-		memcpy(dst->base, src->base, src->n_base * sizeof(*dst->base));
-	dst->set = NULL; /* the new plan's own, from journal_set_plan() */
+	dst->base = dup_array(src->base, src->n_base, sizeof(*src->base), &err);
+	dst->svc = dup_array(src->svc, src->n_svc, sizeof(*src->svc), &err);
+	dst->uset = dup_array(src->uset, src->n_uset, sizeof(*src->uset), &err);
+	dst->set = NULL;
 	dst->n_set = 0;
-	if (src->n_svc)
-		memcpy(dst->svc, src->svc, src->n_svc * sizeof(*dst->svc));
-	return 0;
+	if (err) {
+		dst->n_base = dst->n_svc = dst->n_uset = 0;
+		mdp_journal_free(dst);
+	}
+	return err;
+}
+
+static const struct mdp_jset *jset_find(const struct mdp_jset *v, size_t n, enum mdp_tunable t,
+					const char *dev)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].t == t && !strcmp(v[i].dev, dev))
+			return &v[i];
+	return NULL;
+}
+
+/*
+ * What a target goes back to when the layer above lets go of it: the
+ * base's value when a base waits under an overlay and set it, else the
+ * baseline. *v filled; -EINVAL when the baseline is unreadable.
+ */
+static int floor_value(const struct mdp_journal *j, const struct mdp_jtarget *b,
+		       struct mdp_value *v)
+{
+	const struct mdp_jset *u =
+	    j->has_under ? jset_find(j->uset, j->n_uset, b->t, b->dev) : NULL;
+
+	if (u) {
+		*v = u->want;
+		return 0;
+	}
+	return raw_to_value(b->t, b->raw, v);
 }
 
 static int journal_store(struct mdp_txn *tx, const struct mdp_journal *j)
@@ -620,27 +667,33 @@ static bool plan_has(const struct mdp_plan *pl, enum mdp_tunable t, const char *
 	return false;
 }
 
-/* Targets the active profile changed and the new one does not mention go back. */
-static int steps_restore_old(struct mdp_txn *tx, const struct mdp_journal *old,
+/*
+ * Targets the active layer changed and the new profile does not mention go
+ * back: to the base's value when the new profile is an overlay on a base
+ * that set them, else to the baseline.
+ */
+static int steps_restore_old(struct mdp_txn *tx, const struct mdp_journal *j,
 			     const struct mdp_plan *pl, struct steps *st)
 {
-	for (size_t i = 0; i < old->n_base; i++) {
-		const struct mdp_jtarget *b = &old->base[i];
+	for (size_t i = 0; i < j->n_base; i++) {
+		const struct mdp_jtarget *b = &j->base[i];
 		char cur[MDP_RAW_MAX];
-		struct mdp_value now, base;
+		struct mdp_value now, want;
 		struct step *s;
 		if (plan_has(pl, b->t, b->dev))
 			continue;
-		if (read_target(tx->root, b->t, b->dev, cur, sizeof(cur), &now) ||
-		    raw_to_value(b->t, b->raw, &base) || mdp_value_eq(&now, &base))
+		if (read_target(tx->root, b->t, b->dev, cur, sizeof(cur), &now))
+			continue;
+		if (floor_value(j, b, &want))
+			return -EINVAL;
+		if (mdp_value_eq(&now, &want))
 			continue;
 		if (!(s = steps_add(st, STEP_TUNABLE)))
 			return -ENOMEM;
 		s->t = b->t;
 		snprintf(s->dev, sizeof(s->dev), "%s", b->dev);
 		snprintf(s->prev, sizeof(s->prev), "%s", cur);
-		if (raw_to_value(b->t, b->raw, &s->want))
-			return -EINVAL;
+		s->want = want;
 	}
 	return 0;
 }
@@ -800,17 +853,18 @@ static bool profile_lists(const struct mdp_profile *p, const char *svc)
 	return false;
 }
 
-static int steps_resume_old(const struct mdp_profile *p, const struct mdp_journal *old,
+/* Services the active layer paused and the new profile does not list; never the base's. */
+static int steps_resume_old(const struct mdp_profile *p, const struct mdp_journal *j,
 			    struct steps *st)
 {
-	for (size_t i = 0; i < old->n_svc; i++) {
+	for (size_t i = 0; i < j->n_svc; i++) {
 		struct step *s;
-		if (!old->svc[i].paused || profile_lists(p, old->svc[i].name))
+		if (!j->svc[i].paused || j->svc[i].under || profile_lists(p, j->svc[i].name))
 			continue;
 		if (!(s = steps_add(st, STEP_RESUME)))
 			return -ENOMEM;
-		s->svc = old->svc[i].name;
-		s->timeout_s = old->svc[i].timeout_s;
+		s->svc = j->svc[i].name;
+		s->timeout_s = j->svc[i].timeout_s;
 	}
 	return 0;
 }
@@ -910,10 +964,16 @@ static int load_current(struct mdp_txn *tx, struct mdp_journal *old)
 	return err;
 }
 
-/* The new profile's desired values: drift compares the live system with these. */
+/*
+ * What the layers ask for: the new profile's values, and under an overlay
+ * the base's for every target the overlay does not set. Drift compares the
+ * live system with these.
+ */
 static int journal_set_plan(struct mdp_journal *j, const struct mdp_plan *pl)
 {
-	if (pl->n && !(j->set = calloc(pl->n, sizeof(*j->set))))
+	size_t n = pl->n + (j->has_under ? j->n_uset : 0);
+
+	if (n && !(j->set = calloc(n, sizeof(*j->set))))
 		return -ENOMEM;
 	for (size_t i = 0; i < pl->n; i++) {
 		j->set[i].t = pl->v[i].t;
@@ -921,6 +981,52 @@ static int journal_set_plan(struct mdp_journal *j, const struct mdp_plan *pl)
 		j->set[i].want = pl->v[i].want;
 	}
 	j->n_set = pl->n;
+	for (size_t i = 0; j->has_under && i < j->n_uset; i++)
+		if (!plan_has(pl, j->uset[i].t, j->uset[i].dev))
+			j->set[j->n_set++] = j->uset[i];
+	return 0;
+}
+
+/*
+ * Which layer p becomes (mdprofile(8), LAYERS): with nothing active, the
+ * base; over an active base, an overlay, the base kept under it; over an
+ * overlay, the new overlay, the same base under it. The top layer's own
+ * profile applied again is that layer applied again (drift put right), and
+ * tx->as_base replaces the base (refused while an overlay is on it).
+ */
+static int apply_layer(struct mdp_txn *tx, const struct mdp_profile *p,
+		       const struct mdp_journal *old, struct mdp_journal *j)
+{
+	bool again = old->state == MDP_J_ACTIVE && !strcmp(old->profile, p->name);
+	int err = 0;
+
+	if (old->state != MDP_J_ACTIVE || j->has_under || again)
+		goto who;
+	if (tx->as_base)
+		goto who;
+	/* base --> overlay over it: the base's name, values and services wait under */
+	j->has_under = true;
+	snprintf(j->under.profile, sizeof(j->under.profile), "%s", old->profile);
+	snprintf(j->under.path, sizeof(j->under.path), "%s", old->profile_path);
+	j->under.by = old->by;
+	j->under.since = old->since;
+	free(j->uset);
+	j->uset = dup_array(old->set, old->n_set, sizeof(*old->set), &err);
+	j->n_uset = err ? 0 : old->n_set;
+	for (size_t i = 0; i < j->n_svc; i++)
+		j->svc[i].under = j->svc[i].paused;
+	if (err)
+		return err;
+who:
+	if (tx->as_base && j->has_under) {
+		mdp_diags_add(tx->d, NULL, 0, 0,
+			      "profile %s is an overlay on the base %s: revert it first, or "
+			      "'mdprofile revert --all'",
+			      old->profile, old->under.profile);
+		return -EBUSY;
+	}
+	j->by = tx->origin;
+	j->since = again && old->by == tx->origin && old->since ? old->since : (int64_t)time(NULL);
 	return 0;
 }
 
@@ -933,8 +1039,6 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 	if ((err = journal_copy(old, j)))
 		return err;
 	j->state = MDP_J_APPLYING;
-	j->until_idle = tx->until_idle;
-	j->compare = tx->compare;
 	/* Without it a later recover could take this journal for a stale one and drop it. */
 	if ((err = read_boot_id(tx->root, j->boot_id, sizeof(j->boot_id)))) {
 		mdp_diags_add(tx->d, NULL, 0, 0,
@@ -943,11 +1047,13 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 			      strerror(-err));
 		return err;
 	}
+	if ((err = apply_layer(tx, p, old, j)))
+		return err;
 	snprintf(j->profile, sizeof(j->profile), "%s", p->name);
 	snprintf(j->profile_path, sizeof(j->profile_path), "%s", p->path ? p->path : "");
-	if ((err = journal_set_plan(j, pl)) || (err = steps_restore_old(tx, old, pl, st)) ||
+	if ((err = journal_set_plan(j, pl)) || (err = steps_restore_old(tx, j, pl, st)) ||
 	    (err = steps_plan(pl, j, st)) || (err = steps_pause(tx, p, old, j, st)) ||
-	    (err = steps_resume_old(p, old, st)))
+	    (err = steps_resume_old(p, j, st)))
 		return err;
 	return 0;
 }
@@ -1015,7 +1121,7 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
 		goto out;
 	}
 	n_services = tx->rep.n_services; /* skipped services stay reported */
-	if (!st.n && old.state == MDP_J_ACTIVE && !strcmp(old.profile, p->name))
+	if (!st.n && old.state == MDP_J_ACTIVE && !strcmp(old.profile, p->name) && old.by == j.by)
 		goto out; /* already in this profile's state: nothing to journal */
 	if (!st.n && old.state != MDP_J_ACTIVE)
 		goto out; /* in sync without mdprofile having changed anything */
@@ -1050,31 +1156,14 @@ out:
 
 /* ---- revert and recover ------------------------------------------------------ */
 
-/* Put every baseline back, resume what we paused, drop the journal. */
-static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
+/* Resume what the layers being removed paused (all, or only the overlay's). */
+static size_t resume_paused(struct mdp_txn *tx, struct mdp_journal *j, bool keep_under)
 {
 	size_t left = 0;
 	int err;
 
-	/* active|applying|reverting --> reverting; a pause under way is a paused service */
-	assert_jstate(j->state != MDP_J_NONE);
-	for (size_t i = 0; i < j->n_svc; i++)
-		assert_jstate(j->svc[i].settled || j->svc[i].paused);
-
-	j->state = MDP_J_REVERTING;
-	if (journal_store(tx, j))
-		return MDP_TXN_FAILED;
-	for (size_t i = j->n_base; i-- > 0;) {
-		const struct mdp_jtarget *b = &j->base[i];
-		if (dev_gone(tx, b->dev))
-			continue;
-		if (restore_raw(tx, b->t, b->dev, b->raw, true)) {
-			left_tunable(tx, b->t, b->dev, b->raw);
-			left++;
-		}
-	}
 	for (size_t i = j->n_svc; i-- > 0;) {
-		if (!j->svc[i].paused)
+		if (!j->svc[i].paused || (keep_under && j->svc[i].under))
 			continue;
 		/*
 		 * Journaled before pausing: after a crash it may never have been
@@ -1096,15 +1185,97 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 		ev_service(tx, j->svc[i].name, MDP_TXN_RESUME,
 			   err ? MDP_TXN_SVC_HELD : MDP_TXN_SVC_DONE);
 	}
+	return left;
+}
+
+/*
+ * Put every target back to its floor (floor_value: the base's value under
+ * an overlay when keep_under, else the baseline) and resume what the
+ * removed layers paused. Returns the number left undone.
+ */
+static size_t restore_targets(struct mdp_txn *tx, struct mdp_journal *j, bool keep_under)
+{
+	size_t left = 0;
+
+	for (size_t i = j->n_base; i-- > 0;) {
+		const struct mdp_jtarget *b = &j->base[i];
+		struct mdp_value want;
+		if (dev_gone(tx, b->dev))
+			continue;
+		if ((keep_under ? floor_value(j, b, &want) : raw_to_value(b->t, b->raw, &want)) ||
+		    restore_value(tx, b->t, b->dev, &want, true)) {
+			left_tunable(tx, b->t, b->dev, b->raw);
+			left++;
+		}
+	}
+	left += resume_paused(tx, j, keep_under);
 	note_plain_verbs(tx);
-	if (left) {
+	return left;
+}
+
+/* Put every baseline back, resume what we paused, drop the journal. */
+static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
+{
+	/* active|applying|reverting --> reverting; a pause under way is a paused service */
+	assert_jstate(j->state != MDP_J_NONE);
+	for (size_t i = 0; i < j->n_svc; i++)
+		assert_jstate(j->svc[i].settled || j->svc[i].paused);
+
+	/* Every layer goes: a crash from here on finishes the same way. */
+	j->state = MDP_J_REVERTING;
+	j->has_under = false;
+	memset(&j->under, 0, sizeof(j->under));
+	j->n_uset = 0;
+	for (size_t i = 0; i < j->n_svc; i++)
+		j->svc[i].under = false;
+	if (journal_store(tx, j))
+		return MDP_TXN_FAILED;
+	if (restore_targets(tx, j, false)) {
 		journal_store(tx, j); /* keep what is left for a later revert/recover */
 		return MDP_TXN_PARTIAL;
 	}
 	return journal_remove(tx) ? MDP_TXN_PARTIAL : MDP_TXN_OK;
 }
 
-int mdp_txn_revert(struct mdp_txn *tx)
+/*
+ * Remove the overlay: the base's values and services back, the base the
+ * only layer again. Journaled "reverting" with the base still under, so a
+ * crash anywhere in it ends the same way at the next recover.
+ */
+static int restore_under(struct mdp_txn *tx, struct mdp_journal *j)
+{
+	assert_jstate(j->state != MDP_J_NONE && j->has_under);
+	j->state = MDP_J_REVERTING;
+	if (journal_store(tx, j))
+		return MDP_TXN_FAILED;
+	if (restore_targets(tx, j, true)) {
+		journal_store(tx, j);
+		return MDP_TXN_PARTIAL;
+	}
+	/* reverting (overlay) --> active (the base alone) */
+	snprintf(j->profile, sizeof(j->profile), "%s", j->under.profile);
+	snprintf(j->profile_path, sizeof(j->profile_path), "%s", j->under.path);
+	j->by = j->under.by;
+	j->since = j->under.since;
+	free(j->set);
+	j->set = j->uset;
+	j->n_set = j->n_uset;
+	j->uset = NULL;
+	j->n_uset = 0;
+	j->has_under = false;
+	memset(&j->under, 0, sizeof(j->under));
+	for (size_t i = 0; i < j->n_svc; i++)
+		j->svc[i].under = false;
+	j->state = MDP_J_ACTIVE;
+	return journal_store(tx, j) ? MDP_TXN_PARTIAL : MDP_TXN_OK;
+}
+
+static void ev_back_to_base(struct mdp_txn *tx, const struct mdp_journal *j)
+{
+	ev_note(tx, MDP_TXN_NOTE_BACK_TO_BASE, j->under.profile);
+}
+
+int mdp_txn_revert(struct mdp_txn *tx, bool all)
 {
 	struct mdp_journal j;
 	bool did;
@@ -1121,9 +1292,57 @@ int mdp_txn_revert(struct mdp_txn *tx)
 		return rc;
 	ev_note(tx, MDP_TXN_NOTE_REVERTING, j.profile);
 	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", j.profile);
-	rc = restore_baseline(tx, &j);
+	if (j.has_under && !all) {
+		ev_back_to_base(tx, &j);
+		rc = restore_under(tx, &j);
+	} else {
+		if (j.has_under)
+			ev_note(tx, MDP_TXN_NOTE_REVERTING, j.under.profile);
+		rc = restore_baseline(tx, &j);
+	}
 	mdp_journal_free(&j);
 	return rc;
+}
+
+/*
+ * A layer a watcher (auto, apply --until-idle) applied whose watcher no
+ * longer runs: its lock is free. A watcher asking (it holds that lock) sees
+ * it held; a lock that cannot be probed is taken as held: never undo on doubt.
+ */
+static bool watcher_gone(struct mdp_txn *tx, const struct mdp_journal *j)
+{
+	return mdp_origin_watched(j->by) && mdp_watcher_probe(tx->root) == 0;
+}
+
+int mdp_txn_reassert(struct mdp_txn *tx, enum mdp_tunable t, const char *dev)
+{
+	struct mdp_journal j;
+	const struct mdp_jset *w;
+	char cur[MDP_RAW_MAX];
+	struct mdp_value now;
+	int err;
+
+	if ((err = mdp_journal_load(tx->root, &j, tx->d)))
+		return err;
+	if (j.state != MDP_J_ACTIVE || !(w = jset_find(j.set, j.n_set, t, dev)))
+		err = -ENOENT;
+	else if (dev_gone(tx, dev))
+		err = -ENODEV;
+	else if ((err = read_target(tx->root, t, dev, cur, sizeof(cur), &now)))
+		;
+	else if (!journal_base(&j, t, dev)) {
+		/*
+		 * In sync at apply, so never changed and never journaled: what
+		 * rewrote it is now its baseline, durable before it is overwritten
+		 * (invariant 1).
+		 */
+		if (!(err = journal_add_base(&j, t, dev, cur)))
+			err = journal_store(tx, &j);
+	}
+	if (!err)
+		err = restore_value(tx, t, dev, &w->want, true);
+	mdp_journal_free(&j);
+	return err;
 }
 
 static int recover_stale(struct mdp_txn *tx, const struct mdp_journal *j)
@@ -1142,6 +1361,9 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	int err;
 
 	*did = false;
+	/* What a killed watcher said it was doing is no longer true. */
+	if (mdp_watcher_probe(tx->root) == 0)
+		(void)mdp_root_unlink(tx->root, MDP_WATCHER_STATE);
 	if ((err = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT)
 		return 0;
 	if (err)
@@ -1152,16 +1374,24 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	    strcmp(j.boot_id, boot)) {
 		*did = true;
 		err = recover_stale(tx, &j);
-	} else if (j.state != MDP_J_ACTIVE || (j.until_idle && !tx->until_idle) ||
-		   (j.compare && !tx->compare)) {
+	} else if (j.state != MDP_J_ACTIVE || watcher_gone(tx, &j) ||
+		   (j.by == MDP_BY_COMPARE && tx->origin != MDP_BY_COMPARE)) {
 		*did = true;
 		ev_note(tx,
 			j.state == MDP_J_REVERTING ? MDP_TXN_NOTE_INTERRUPTED_REVERT
 			: j.state != MDP_J_ACTIVE  ? MDP_TXN_NOTE_INTERRUPTED_APPLY
-			: j.compare                ? MDP_TXN_NOTE_COMPARE_GONE
+			: j.by == MDP_BY_COMPARE   ? MDP_TXN_NOTE_COMPARE_GONE
 						   : MDP_TXN_NOTE_WATCH_GONE,
 			j.profile);
-		err = restore_baseline(tx, &j);
+		if (tx->rep.n_notes &&
+		    tx->rep.notes[tx->rep.n_notes - 1].kind == MDP_TXN_NOTE_WATCH_GONE)
+			tx->rep.notes[tx->rep.n_notes - 1].by = j.by;
+		/* An overlay interrupted or left by its watcher: back to the base under it. */
+		if (j.has_under) {
+			ev_back_to_base(tx, &j);
+			err = restore_under(tx, &j);
+		} else
+			err = restore_baseline(tx, &j);
 	}
 	mdp_journal_free(&j);
 	return err;

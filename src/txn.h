@@ -70,12 +70,14 @@ enum mdp_txn_note_kind {
 	MDP_TXN_NOTE_PLAIN_VERBS, /* the service tool lacks the by-reason verbs */
 	/* bench --compare under profile ended without its revert */
 	MDP_TXN_NOTE_COMPARE_GONE,
+	MDP_TXN_NOTE_BACK_TO_BASE, /* the overlay removed: back to the base profile */
 };
 
 struct mdp_txn_note {
 	enum mdp_txn_note_kind kind;
 	char profile[256];
 	char dev[MDP_NAME_MAX]; /* MDP_TXN_NOTE_GONE */
+	enum mdp_origin by;     /* MDP_TXN_NOTE_WATCH_GONE: whose watcher */
 };
 
 /* Exit 4: something that is not back, and how to put it back by hand. */
@@ -128,12 +130,15 @@ struct mdp_txn {
 	 */
 	int (*stop_requested)(void);
 	/*
-	 * apply: mark the journal for a watcher that reverts by itself (apply
-	 * --until-idle); recover then leaves that journal to this watcher.
+	 * apply: who applies (journaled, shown by status). MDP_BY_AUTO and
+	 * MDP_BY_UNTIL_IDLE mark a layer its watcher removes by itself: recover
+	 * leaves it while the watcher lock is held. MDP_BY_COMPARE: bench
+	 * --compare, which holds the lock until it reverts; recover by anyone
+	 * else removes it.
 	 */
-	bool until_idle;
-	/* apply: mark the journal for bench --compare, which reverts at its end (the same). */
-	bool compare;
+	enum mdp_origin origin;
+	/* apply: p replaces the base instead of going over it (enable, bench --compare). */
+	bool as_base;
 	/* How long recover waits for a service whose pause was under way to settle (ms). */
 	unsigned settle_ms;
 };
@@ -151,16 +156,28 @@ int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct 
  * journal, asks the backend for each state. 0 or -ENOMEM.
  */
 int mdp_txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p);
-/* Back to the baseline, journal removed. 0 with a "nothing active" note when none. */
-int mdp_txn_revert(struct mdp_txn *tx);
+/*
+ * Remove the top layer: an overlay (the base's values and services back),
+ * else the base (back to the baseline, journal removed); all: both. 0 with
+ * a "nothing active" note when none.
+ */
+int mdp_txn_revert(struct mdp_txn *tx, bool all);
 /*
  * Finish an interrupted transaction: a stale journal (other boot_id) is
- * cleared; an interrupted apply or revert is undone to the baseline; an
- * active profile is left alone, unless apply --until-idle applied it and
- * its watcher is gone (the caller holds the lock it held): then it is
- * reverted. *did says whether anything was done.
+ * cleared; an interrupted apply or revert is undone to the base under an
+ * overlay when there is one, else to the baseline; an active layer is left
+ * alone, unless a watcher applied it and is gone (its lock is free) or
+ * bench --compare applied it: then it is removed the same way. *did says
+ * whether anything was done.
  */
 int mdp_txn_recover(struct mdp_txn *tx, bool *did);
+/*
+ * Put back one value of the active layers that something else rewrote
+ * (the watcher, while engaged): the journal's set value for (t, dev),
+ * written and read back, reported as a change. The caller holds the lock.
+ * -ENOENT when the layers do not set it, -ENODEV when dev is gone.
+ */
+int mdp_txn_reassert(struct mdp_txn *tx, enum mdp_tunable t, const char *dev);
 /* Whether a journal needs recover (for status/diff warnings). */
 bool mdp_txn_needs_recover(const struct mdp_root *r);
 

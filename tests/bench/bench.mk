@@ -9,6 +9,8 @@
 BENCH_RUNS ?= 30
 # CPU seconds per minute of status --watch (idle) and apply --until-idle (issue 10)
 BENCH_WATCH_SECONDS ?= 60
+# mdprofile auto armed on an idle box, extrapolated to an hour (issue 20: >= 10 minutes)
+BENCH_AUTO_SECONDS ?= 600
 
 ## apply + revert against a plain shell script, as ratios (docs/PERFORMANCE.md)
 bench: mdprofile static
@@ -16,4 +18,4 @@ bench: mdprofile static
 	@python3 tests/bench/bench.py --bin $(STATIC)/mdprofile --runs $(BENCH_RUNS) \
 		--out build/bench-static --no-callgrind
 	@python3 tests/bench/idle_cpu.py --bin ./mdprofile --seconds $(BENCH_WATCH_SECONDS) \
-		--out build/bench
+		--auto-bin $(STATIC)/mdprofile --auto-seconds $(BENCH_AUTO_SECONDS) --out build/bench

@@ -316,7 +316,7 @@ case_pause_hangs() {
 	expect_baseline
 }
 
-# A -> B: B's new services paused, A's that B does not list resumed.
+# A -> B replacing the base: B's new services paused, A's that B does not list resumed.
 case_switch() {
 	begin dsm6 x=running y=running z=running
 	profile a x y
@@ -324,7 +324,7 @@ case_switch() {
 	mdp apply a
 	expect_rc 0
 	: >"$ROOT/var/log/fake-services.log"
-	mdp apply b
+	mdp apply --base b
 	expect_rc 0
 	expect_calls <<-EOF
 		synoservice --status z
@@ -344,6 +344,38 @@ case_switch() {
 		synoservice --resume-by-reason y mdprofile
 		synoservice --status y
 	EOF
+	expect_states x=running y=running z=running
+	expect_baseline
+}
+
+# B as an overlay on A: B's new services paused, A's kept paused under it;
+# revert resumes only the overlay's, a second revert the base's.
+case_overlay() {
+	begin dsm6 x=running y=running z=running
+	profile a x y
+	profile b y z
+	mdp apply a
+	expect_rc 0
+	: >"$ROOT/var/log/fake-services.log"
+	mdp apply b
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --status z
+		synoservice --pause-by-reason z mdprofile
+		synoservice --status z
+	EOF
+	expect_states x=paused y=paused z=paused
+	: >"$ROOT/var/log/fake-services.log"
+	mdp revert
+	expect_rc 0
+	expect_calls <<-EOF
+		synoservice --status z
+		synoservice --resume-by-reason z mdprofile
+		synoservice --status z
+	EOF
+	expect_states x=paused y=paused z=running
+	mdp revert
+	expect_rc 0
 	expect_states x=running y=running z=running
 	expect_baseline
 }

@@ -37,7 +37,10 @@ static void check(const struct mdp_journal *j)
 
 static void same(const struct mdp_journal *a, const struct mdp_journal *b)
 {
-	if (a->state != b->state || a->until_idle != b->until_idle ||
+	if (a->state != b->state || a->by != b->by || a->since != b->since ||
+	    a->has_under != b->has_under || a->n_uset != b->n_uset ||
+	    strcmp(a->under.profile, b->under.profile) || strcmp(a->under.path, b->under.path) ||
+	    a->under.by != b->under.by || a->under.since != b->under.since ||
 	    strcmp(a->boot_id, b->boot_id) || strcmp(a->profile, b->profile) ||
 	    strcmp(a->profile_path, b->profile_path) || a->n_base != b->n_base ||
 	    a->n_svc != b->n_svc || a->n_set != b->n_set)
@@ -50,11 +53,17 @@ static void same(const struct mdp_journal *a, const struct mdp_journal *b)
 		const struct mdp_jservice *x = &a->svc[i], *y = &b->svc[i];
 		if (strcmp(x->name, y->name) || x->paused != y->paused ||
 		    x->settled != y->settled || x->timeout_s != y->timeout_s ||
+		    (x->paused && x->under != y->under) ||
 		    /* a pause's group and identity matter only while it is under way */
 		    (x->paused && !x->settled &&
 		     (x->pgid != y->pgid || x->start != y->start || strcmp(x->boot, y->boot))))
 			abort();
 	}
+	for (size_t i = 0; i < a->n_uset; i++)
+		if (a->uset[i].t != b->uset[i].t || strcmp(a->uset[i].dev, b->uset[i].dev) ||
+		    a->uset[i].want.kind != b->uset[i].want.kind ||
+		    a->uset[i].want.num != b->uset[i].want.num)
+			abort();
 	for (size_t i = 0; i < a->n_set; i++)
 		if (a->set[i].t != b->set[i].t || strcmp(a->set[i].dev, b->set[i].dev) ||
 		    a->set[i].want.kind != b->set[i].want.kind ||

@@ -161,12 +161,13 @@ static void profile_other(struct mdp_profile *p)
 	p->n_rules = 1;
 }
 
-static int run_apply(struct env *e, const struct mdp_profile *p, struct mdp_txn_report *rep)
+static int run_apply_as(struct env *e, const struct mdp_profile *p, struct mdp_txn_report *rep,
+			bool as_base)
 {
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
 	struct mdp_diags d;
-	struct mdp_txn tx = {.root = &e->r, .d = &d};
+	struct mdp_txn tx = {.root = &e->r, .d = &d, .as_base = as_base};
 	bool did;
 	int rc;
 
@@ -188,6 +189,11 @@ static int run_apply(struct env *e, const struct mdp_profile *p, struct mdp_txn_
 	return rc;
 }
 
+static int run_apply(struct env *e, const struct mdp_profile *p, struct mdp_txn_report *rep)
+{
+	return run_apply_as(e, p, rep, false);
+}
+
 static int run_revert(struct env *e)
 {
 	struct mdp_diags d;
@@ -195,7 +201,7 @@ static int run_revert(struct env *e)
 	int rc;
 
 	mdp_diags_init(&d);
-	rc = mdp_txn_revert(&tx);
+	rc = mdp_txn_revert(&tx, false);
 	mdp_txn_report_free(&tx.rep);
 	mdp_diags_free(&d);
 	return rc;
@@ -324,7 +330,7 @@ static void test_constant_fsyncs(void **state)
 	env_teardown(&e);
 }
 
-/* Invariant 2: A -> B -> revert returns to the values before A. */
+/* Invariant 2: A -> B (replacing the base) -> revert returns to the values before A. */
 static void test_switch_then_revert(void **state)
 {
 	struct mdp_profile a, b;
@@ -336,7 +342,7 @@ static void test_switch_then_revert(void **state)
 	env_setup(&e, "ds-dsm6-reshape");
 	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
 	profile_other(&b);
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply_as(&e, &b, NULL, true), MDP_TXN_OK);
 	/* What A changed and B does not mention is back at the baseline. */
 	assert_true(
 	    mdp_root_read_value(&e.r, "/sys/block/md2/queue/read_ahead_kb", buf, sizeof(buf)) > 0);
@@ -350,6 +356,204 @@ static void test_switch_then_revert(void **state)
 	assert_int_equal(run_revert(&e), MDP_TXN_OK);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
+}
+
+/* ---- layers: a base under an overlay ------------------------------------------ */
+
+/* The system files (everything but /run) as they are now, kept as name under the env. */
+static void keep_state(struct env *e, const char *name)
+{
+	test_sh("rm -rf '%s/%s' && mkdir '%s/%s' && cd '%s' && tar -cf - --exclude=./run . | "
+		"tar -xf - -C '%s/%s'",
+		e->dir, name, e->dir, name, e->root, e->dir, name);
+}
+
+static bool same_state(struct env *e, const char *name)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "diff -r -x run '%s/%s' '%s' >/dev/null", e->dir, name, e->root);
+	return system(cmd) == 0;
+}
+
+static void expect_layers(struct env *e, const char *top, const char *under)
+{
+	struct mdp_journal j;
+	struct mdp_diags d;
+
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_journal_load(&e->r, &j, &d), 0);
+	assert_int_equal(j.state, MDP_J_ACTIVE);
+	assert_string_equal(j.profile, top);
+	assert_int_equal(j.has_under, under != NULL);
+	if (under)
+		assert_string_equal(j.under.profile, under);
+	mdp_journal_free(&j);
+	mdp_diags_free(&d);
+}
+
+static int run_revert_all(struct env *e, bool all)
+{
+	struct mdp_diags d;
+	struct mdp_txn tx = {.root = &e->r, .d = &d};
+	int rc;
+
+	mdp_diags_init(&d);
+	rc = mdp_txn_revert(&tx, all);
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	return rc;
+}
+
+/* base, overlay, revert: the base's values; revert again: the baseline. */
+static void test_overlay_then_revert(void **state)
+{
+	struct mdp_profile a, b;
+	struct env e;
+	char buf[64];
+
+	(void)state;
+	profile_other(&a);
+	profile_fast(&b, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	keep_state(&e, "base");
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	expect_layers(&e, "fast", "other");
+	assert_false(same_state(&e, "base"));
+	assert_true(
+	    mdp_root_read_value(&e.r, "/sys/block/md2/md/stripe_cache_size", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "4096");
+	/* the same overlay again: nothing new, still one overlay on the base */
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	expect_layers(&e, "fast", "other");
+	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	expect_layers(&e, "other", NULL);
+	assert_true(same_state(&e, "base"));
+	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	assert_true(env_identical(&e));
+	env_teardown(&e);
+}
+
+/* revert --all removes both layers at once; a second overlay replaces the first. */
+static void test_overlay_replace_revert_all(void **state)
+{
+	struct mdp_profile a, b, c;
+	struct env e;
+
+	(void)state;
+	profile_other(&a);
+	profile_fast(&b, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	keep_state(&e, "base");
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	profile_fast(&c, 2048);
+	c.name = "fast2";
+	assert_int_equal(run_apply(&e, &c, NULL), MDP_TXN_OK);
+	expect_layers(&e, "fast2", "other");
+	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	assert_true(same_state(&e, "base"));
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_revert_all(&e, true), MDP_TXN_OK);
+	assert_true(env_identical(&e));
+	env_teardown(&e);
+}
+
+/* --base over an overlay is refused, changing nothing. */
+static void test_base_over_overlay_refused(void **state)
+{
+	struct mdp_profile a, b;
+	struct env e;
+
+	(void)state;
+	profile_other(&a);
+	profile_fast(&b, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	keep_state(&e, "both");
+	assert_int_equal(run_apply_as(&e, &a, NULL, true), -EBUSY);
+	assert_true(same_state(&e, "both"));
+	expect_layers(&e, "fast", "other");
+	env_teardown(&e);
+}
+
+/*
+ * Every write of an overlay's apply failing, and every write after it
+ * failing too (a crash: nothing more gets done), then recover: the base's
+ * values, the base still active.
+ */
+static void test_overlay_fail_and_crash_every_write(void **state)
+{
+	struct mdp_profile a, b;
+	unsigned n, base_writes;
+	struct env e;
+	bool did;
+
+	(void)state;
+	profile_other(&a);
+	profile_fast(&b, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_writes = e.f.writes;
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	n = e.f.writes - base_writes;
+	env_teardown(&e);
+	assert_true(n >= 8);
+	for (unsigned k = 1; k <= n; k++)
+		for (int crash = 0; crash < 2; crash++) {
+			env_setup(&e, "ds-dsm6-reshape");
+			assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+			keep_state(&e, "base");
+			e.f.kind = crash ? F_WRITE_FROM : F_WRITE;
+			e.f.k = e.f.writes + k;
+			assert_int_not_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+			e.f.kind = F_NONE;
+			assert_int_equal(run_recover(&e, &did, NULL), 0);
+			if (!same_state(&e, "base"))
+				fail_msg("not the base's values after %s %u of %u",
+					 crash ? "a crash at write" : "failing write", k, n);
+			expect_layers(&e, "other", NULL);
+			env_teardown(&e);
+		}
+}
+
+/* The same for the overlay's revert: a crash at any write, then recover, ends at the base. */
+static void test_overlay_revert_crash_every_write(void **state)
+{
+	struct mdp_profile a, b;
+	unsigned n, before;
+	struct env e;
+	bool did;
+
+	(void)state;
+	profile_other(&a);
+	profile_fast(&b, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	before = e.f.writes;
+	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	n = e.f.writes - before;
+	env_teardown(&e);
+	assert_true(n >= 5);
+	for (unsigned k = 1; k <= n; k++) {
+		env_setup(&e, "ds-dsm6-reshape");
+		assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+		keep_state(&e, "base");
+		assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+		e.f.kind = F_WRITE_FROM;
+		e.f.k = e.f.writes + k;
+		assert_int_not_equal(run_revert_all(&e, false), MDP_TXN_OK);
+		e.f.kind = F_NONE;
+		assert_int_equal(run_recover(&e, &did, NULL), 0);
+		assert_true(did);
+		if (!same_state(&e, "base"))
+			fail_msg("not the base's values after a crash at write %u of %u", k, n);
+		expect_layers(&e, "other", NULL);
+		env_teardown(&e);
+	}
 }
 
 /* A failed switch returns to A's state with A still active. */
@@ -368,7 +572,7 @@ static void test_failed_switch_keeps_a(void **state)
 	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
 	e.f.kind = F_WRITE;
 	e.f.k = e.f.writes + 3;
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_FAILED);
+	assert_int_equal(run_apply_as(&e, &b, NULL, true), MDP_TXN_FAILED);
 	mdp_diags_init(&d);
 	assert_int_equal(mdp_journal_load(&e.r, &j, &d), 0);
 	assert_int_equal(j.state, MDP_J_ACTIVE);
@@ -480,11 +684,11 @@ static void test_journal_roundtrip(void **state)
 {
 	struct mdp_jtarget base[2] = {{MDP_T_SPEED_LIMIT_MIN, "", "10000"},
 				      {MDP_T_SYNC_SPEED_MIN, "md3", "10000 (system)"}};
-	struct mdp_jservice svc[4] = {{"pkgctl-FileStation", true, true, 0, 0, 0, ""},
-				      {"synoindexd", true, false, 4242, 0, 0, ""},
+	struct mdp_jservice svc[4] = {{"pkgctl-FileStation", true, true, 0, 0, 0, "", false},
+				      {"synoindexd", true, false, 4242, 0, 0, "", false},
 				      {"pkg:SynologyPhotos", true, false, 77, 1200, 98765,
-				       "39b18fe8-5f33-4183-897a-a0eed756edc7"},
-				      {"synomkthumbd", true, true, 0, 3600, 0, ""}};
+				       "39b18fe8-5f33-4183-897a-a0eed756edc7", false},
+				      {"synomkthumbd", true, true, 0, 3600, 0, "", false}};
 	struct mdp_jset set[2] = {{MDP_T_STRIPE_CACHE_SIZE, "md2", {MDP_V_NUM, 4096}},
 				  {MDP_T_SYNC_SPEED_MIN, "md3", {MDP_V_SYSTEM, 0}}};
 	struct mdp_journal j = {.state = MDP_J_ACTIVE,
@@ -497,7 +701,7 @@ static void test_journal_roundtrip(void **state)
 				.n_svc = 4,
 				.set = set,
 				.n_set = 2,
-				.until_idle = true};
+				.by = MDP_BY_UNTIL_IDLE};
 	struct mdp_journal back;
 	char *text;
 	size_t len;
@@ -506,7 +710,7 @@ static void test_journal_roundtrip(void **state)
 	assert_int_equal(mdp_journal_format(&j, &text, &len), 0);
 	assert_int_equal(mdp_journal_parse(text, len, &back), 0);
 	assert_int_equal(back.state, MDP_J_ACTIVE);
-	assert_true(back.until_idle);
+	assert_int_equal(back.by, MDP_BY_UNTIL_IDLE);
 	assert_int_equal(back.n_base, 2);
 	assert_string_equal(back.base[1].raw, "10000 (system)");
 	assert_string_equal(back.base[1].dev, "md3");
@@ -665,7 +869,7 @@ static void test_service_own_timeout(void **state)
 	rec.n = 0;
 	b.timeout_ms = 7000;
 	tx = (struct mdp_txn){.root = &e.r, .d = &d, .svc = &b};
-	assert_int_equal(mdp_txn_revert(&tx), MDP_TXN_OK);
+	assert_int_equal(mdp_txn_revert(&tx, false), MDP_TXN_OK);
 	mdp_txn_report_free(&tx.rep);
 	assert_string_equal(rec.log, "status c 1000\nresume c 1000\nstatus pkg:B 2000\n"
 				     "resume pkg:B 2000\nstatus a 5000\nresume a 5000\n");
@@ -780,6 +984,11 @@ int main(void)
 	    cmocka_unit_test(test_fail_every_rename),
 	    cmocka_unit_test(test_constant_fsyncs),
 	    cmocka_unit_test(test_switch_then_revert),
+	    cmocka_unit_test(test_overlay_then_revert),
+	    cmocka_unit_test(test_overlay_replace_revert_all),
+	    cmocka_unit_test(test_base_over_overlay_refused),
+	    cmocka_unit_test(test_overlay_fail_and_crash_every_write),
+	    cmocka_unit_test(test_overlay_revert_crash_every_write),
 	    cmocka_unit_test(test_failed_switch_keeps_a),
 	    cmocka_unit_test(test_stale_journal),
 	    cmocka_unit_test(test_recover_interrupted),

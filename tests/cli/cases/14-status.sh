@@ -194,6 +194,8 @@ expect_json <<'EOF'
  "journal_profile": null,
  "since_epoch_s": null,
  "until_idle": false,
+ "layers": [],
+ "watcher": null,
  "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,

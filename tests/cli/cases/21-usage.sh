@@ -19,7 +19,7 @@ expect_exit 2
 expect_stdout <<'EOF'
 EOF
 expect_stderr <<'EOF'
-usage: mdprofile [options] apply [--dry-run | --until-idle [--interval S]] PROFILE
+usage: mdprofile [options] apply [--dry-run | --until-idle [--interval S] | --base] PROFILE
 EOF
 run --service-timeout 0 status
 expect_exit 2

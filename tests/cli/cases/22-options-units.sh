@@ -233,6 +233,15 @@ expect_json <<'EOF'
  "journal_profile": "balanced",
  "since_epoch_s": 1795941000,
  "until_idle": false,
+ "layers": [
+  {
+   "role": "base",
+   "profile": "balanced",
+   "by": "hand",
+   "since_epoch_s": 1795941000
+  }
+ ],
+ "watcher": null,
  "paused_services": [],
  "drift_values": 0,
  "mem_total_kib": 8061828,
@@ -279,8 +288,9 @@ EOF
 run --help apply
 expect_exit 0
 expect_stdout <<'EOF'
-usage: mdprofile [options] apply [--dry-run | --until-idle [--interval S]] PROFILE
-  apply PROFILE transactionally (rolled back on any failure)
+usage: mdprofile [options] apply [--dry-run | --until-idle [--interval S] | --base] PROFILE
+  apply PROFILE transactionally (rolled back on any failure);
+  over an active profile it is an overlay: revert returns to that base
 EOF
 expect_stderr <<'EOF'
 EOF

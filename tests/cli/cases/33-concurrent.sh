@@ -25,8 +25,9 @@ bg_apply() {
 }
 i=0
 while [ $i -lt 8 ]; do
-	bg_apply a reshape-fast &
-	bg_apply b balanced &
+	# --base: one after the other, the second replaces the first
+	bg_apply a reshape-fast --base &
+	bg_apply b balanced --base &
 	wait
 	state_copy "$WORK/now"
 	if diff -r "$WORK/now" "$WORK/state-reshape-fast" >/dev/null 2>&1; then
@@ -56,3 +57,8 @@ bg_apply a reshape-fast --wait &
 bg_apply b balanced --wait &
 wait
 [ "$(cat "$WORK/a.rc")$(cat "$WORK/b.rc")" = 00 ] || _fail "--wait: exits $(cat "$WORK/a.rc") $(cat "$WORK/b.rc")"
+# one after the other: the second is an overlay on the first, the first its base
+grep -q '^under "' "$ROOT/run/mdprofile/journal" || _fail "--wait: the second apply is no overlay"
+run -q revert --all
+expect_exit 0
+expect_unchanged "after --wait and revert --all"

@@ -276,6 +276,8 @@ expect_json <<'EOF'
  "journal_profile": null,
  "since_epoch_s": null,
  "until_idle": false,
+ "layers": [],
+ "watcher": null,
  "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
@@ -385,6 +387,15 @@ expect_json <<'EOF'
  "journal_profile": "reshape-fast",
  "since_epoch_s": 1795941000,
  "until_idle": false,
+ "layers": [
+  {
+   "role": "base",
+   "profile": "reshape-fast",
+   "by": "hand",
+   "since_epoch_s": 1795941000
+  }
+ ],
+ "watcher": null,
  "paused_services": [
   "synoindexd",
   "pkgctl-FileStation"
@@ -423,6 +434,8 @@ expect_json <<'EOF'
  "journal_profile": "reshape-fast",
  "since_epoch_s": null,
  "until_idle": false,
+ "layers": [],
+ "watcher": null,
  "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,

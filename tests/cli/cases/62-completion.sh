@@ -29,6 +29,7 @@ expect_candidates() {
 candidates ""
 expect_candidates <<'EOF2'
 apply
+auto
 bench
 boot-script
 check
@@ -58,6 +59,13 @@ reshape-fast
 EOF2
 candidates apply -q r
 expect_candidates <<'EOF2'
+reshape-fast
+EOF2
+candidates auto --on reshape ""
+expect_candidates <<'EOF2'
+balanced
+kernel-defaults
+low-ram
 reshape-fast
 EOF2
 # Profiles from the --root and --profiles on the line.

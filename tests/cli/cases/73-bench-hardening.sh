@@ -18,7 +18,7 @@ while ! grep -qx 'state active' "$ROOT/run/mdprofile/journal" 2>/dev/null && [ $
 done
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
-grep -qx 'compare' "$ROOT/run/mdprofile/journal" ||
+grep -qx 'by compare' "$ROOT/run/mdprofile/journal" ||
 	_fail "the comparison is not journaled as one: $(cat "$ROOT/run/mdprofile/journal")"
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q

@@ -1,0 +1,227 @@
+# mdprofile auto (issue 20): a watcher over a base profile. An operation
+# starts: the overlay is applied; something rewrites a value: it is put
+# back, at most 3 times; md idle: the base's values come back byte for
+# byte. One watcher per machine; a revert from another shell holds it off
+# until md is idle; stop signals remove the overlay; after SIGKILL recover
+# does.
+
+ORIG="$WORK/orig"
+
+# What md shows of md3 when its reshape has ended, and when it runs again.
+md_idle() {
+	echo idle >"$ROOT/sys/block/md3/md/sync_action"
+	echo none >"$ROOT/sys/block/md3/md/sync_completed"
+	echo 0 >"$ROOT/sys/block/md3/md/sync_speed"
+	sed -i '/reshape =/d' "$ROOT/proc/mdstat"
+}
+md_reshape() {
+	for f in sync_action sync_completed sync_speed; do
+		cp "$ORIG/$f" "$ROOT/sys/block/md3/md/$f"
+	done
+	cp "$ORIG/mdstat" "$ROOT/proc/mdstat"
+}
+
+# Wait for a condition (a shell command), up to 15 s.
+wait_for() {
+	i=0
+	until eval "$1"; do
+		i=$((i + 1))
+		[ $i -lt 150 ] || { _fail "timed out waiting for: $2"; return 1; }
+		sleep 0.1
+	done
+}
+
+watcher_is() { grep -qx "state $1" "$ROOT/run/mdprofile/watcher" 2>/dev/null; }
+top_is() {
+	grep -qx "profile \"$1\"" "$ROOT/run/mdprofile/journal" 2>/dev/null &&
+		grep -qx "state active" "$ROOT/run/mdprofile/journal"
+}
+has_under() { grep -q '^under ' "$ROOT/run/mdprofile/journal" 2>/dev/null; }
+value_is() { [ "$(cat "$ROOT/sys/block/md3/md/stripe_cache_size")" = "$1" ]; }
+
+start_auto() {
+	rm -f "$WORK/bg.pid" "$WORK/bg.rc"
+	(
+		cd "$SRC" || exit
+		${MDP_WRAP:-} "$MDP" --root "$ROOT" auto --interval 0.2 "$@" >"$WORK/bg.out" 2>"$WORK/bg.err" &
+		echo $! >"$WORK/bg.pid"
+		if wait $!; then echo 0; else echo $?; fi >"$WORK/bg.rc"
+	) 2>/dev/null &
+	BGSH=$!
+	wait_for '[ -s "$WORK/bg.pid" ] && watcher_is armed' "the watcher to arm"
+	BG=$(cat "$WORK/bg.pid")
+}
+
+finish_auto() {
+	wait $BGSH || true
+	RC=$(cat "$WORK/bg.rc")
+	mv "$WORK/bg.out" "$WORK/out"
+	mv "$WORK/bg.err" "$WORK/err"
+}
+
+setup() {
+	fixture ds-dsm6-reshape
+	mkdir -p "$ORIG"
+	cp "$ROOT/sys/block/md3/md/sync_action" "$ROOT/sys/block/md3/md/sync_completed" \
+		"$ROOT/sys/block/md3/md/sync_speed" "$ORIG/"
+	cp "$ROOT/proc/mdstat" "$ORIG/mdstat"
+	fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
+	md_idle
+	run apply -q balanced
+	expect_exit 0
+	snapshot
+}
+
+# ---- an operation starts, DSM rewrites, md goes idle --------------------------
+setup
+start_auto reshape-fast
+md_reshape
+wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
+touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
+run status -q
+sed -i -e 's/(pid [0-9]*), engaged since .*/(pid N), engaged since T/' \
+	-e 's/^base profile: balanced since [^,]*,/base profile: balanced since T,/' "$WORK/out"
+expect_stdout <<'EOF'
+md0    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md1    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md2    raid5   4 disks          clean            idle
+       stripe cache 32768 (512 MiB), read-ahead 32 MiB
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
+       stripe cache 32768 (384 MiB), read-ahead 32 MiB
+
+active profile: reshape-fast since 2026-11-29 08:30 UTC, applied by mdprofile auto, until md is idle (the watcher removes it then)
+base profile: balanced since T, applied by hand (under the overlay; 'mdprofile revert' goes back to it)
+watcher: auto reshape-fast (pid N), engaged since T
+paused services: synoindexd, pkgctl-FileStation
+drift: none
+EOF
+run status --json
+grep -q '"layers": \[{"role": "base", "profile": "balanced", "by": "hand", "since_epoch_s": [0-9]*}, {"role": "overlay", "profile": "reshape-fast", "by": "auto", "since_epoch_s": 1795941000}\], "watcher": {"pid": [0-9]*, "mode": "auto", "profile": "reshape-fast", "state": "engaged", "since_epoch_s": [0-9]*, "on": \["resync", "recovery", "reshape"\], "why": null}' "$WORK/out" ||
+	_fail "status --json does not show both layers and the watcher: $(cat "$WORK/out")"
+# A second watcher is refused while this one runs.
+run auto reshape-fast
+expect_exit 3
+sed -i 's/(pid [0-9]*,/(pid N,/' "$WORK/err"
+expect_stderr <<'EOF'
+mdprofile: another watcher (pid N, mdprofile auto or apply --until-idle) is running; one per machine: stop it first
+EOF
+# DSM's pool tools write the stripe cache back: put back 3 times, then left.
+for n in 1 2 3; do
+	echo 256 >"$ROOT/sys/block/md3/md/stripe_cache_size"
+	wait_for 'value_is 32768' "put-back $n"
+done
+echo 256 >"$ROOT/sys/block/md3/md/stripe_cache_size"
+sleep 1
+value_is 256 || _fail "a fourth rewrite was put back"
+md_idle
+wait_for 'top_is balanced && ! has_under' "the overlay to be removed"
+kill -TERM "$BG"
+finish_auto
+expect_exit 0
+expect_stdout <<'EOF'
+profile reshape-fast armed: on resync, recovery, reshape of md2, md3; looking every 0.2s and on md events
+engaged: md3 reshape; applying profile reshape-fast
+service synomkthumbd is not running; left alone
+dev.raid.speed_limit_min: 50000 KiB/s -> 100000 KiB/s
+dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
+md2 read_ahead: 4 MiB -> 32 MiB
+md3 read_ahead: 4 MiB -> 32 MiB
+md2 stripe_cache_size: 2048 -> 32768
+md3 stripe_cache_size: 2048 -> 32768
+service synoindexd: paused
+service pkgctl-FileStation: paused
+md3 stripe_cache_size: rewritten to 256 by something else; put back 32768 (1 of 3)
+md3 stripe_cache_size: rewritten to 256 by something else; put back 32768 (2 of 3)
+md3 stripe_cache_size: rewritten to 256 by something else; put back 32768 (3 of 3)
+md3 stripe_cache_size: rewritten to 256 again after 3 put-backs; left as it is until md is idle
+md idle for 3s; removing profile reshape-fast
+reverting profile reshape-fast
+back to the base profile balanced
+dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
+md3 stripe_cache_size: 256 -> 2048
+md2 stripe_cache_size: 32768 -> 2048
+md3 read_ahead: 32 MiB -> 4 MiB
+md2 read_ahead: 32 MiB -> 4 MiB
+dev.raid.speed_limit_min: 100000 KiB/s -> 50000 KiB/s
+service pkgctl-FileStation: resumed
+service synoindexd: resumed
+stopped by SIGTERM
+EOF
+expect_stderr <<'EOF'
+EOF
+# The base's values, byte for byte; the journal keeps the baselines the overlay added.
+cp "$ROOT/run/mdprofile/journal" "$WORK/journal.after"
+cp "$WORK/snap/run/mdprofile/journal" "$ROOT/run/mdprofile/journal"
+expect_unchanged "after the operation ended"
+cp "$WORK/journal.after" "$ROOT/run/mdprofile/journal"
+[ ! -e "$ROOT/run/mdprofile/watcher" ] || _fail "the watcher left its state file"
+
+# ---- a revert from another shell holds it off until md is idle ------------------
+setup
+start_auto -q reshape-fast
+md_reshape
+wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
+run revert -q
+expect_exit 0
+wait_for 'watcher_is held' "the watcher to see the revert"
+sleep 1
+top_is balanced && ! has_under || _fail "the watcher applied its profile again after a revert"
+run status -q
+grep -qx 'watcher: auto reshape-fast (pid [0-9]*), held since .*: removed by another mdprofile; armed again when md is idle' "$WORK/out" ||
+	_fail "status does not say the watcher is held off: $(cat "$WORK/out")"
+md_idle
+wait_for 'watcher_is armed' "the watcher to re-arm"
+md_reshape
+wait_for 'top_is reshape-fast && has_under' "the next operation to engage it"
+# SIGINT while engaged: the overlay goes, exit 0.
+kill -INT "$BG"
+finish_auto
+expect_exit 0
+top_is balanced && ! has_under || _fail "SIGINT left the overlay on"
+
+# ---- SIGKILL while engaged: the next mutating command removes the overlay -------
+setup
+start_auto -q reshape-fast
+md_reshape
+wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
+kill -KILL "$BG"
+finish_auto
+expect_exit 137
+run recover
+expect_exit 0
+expect_stdout <<'EOF'
+mdprofile auto of profile reshape-fast ended without reverting (killed?): removing it
+back to the base profile balanced
+dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
+md3 stripe_cache_size: 32768 -> 2048
+md2 stripe_cache_size: 32768 -> 2048
+md3 read_ahead: 32 MiB -> 4 MiB
+md2 read_ahead: 32 MiB -> 4 MiB
+dev.raid.speed_limit_min: 100000 KiB/s -> 50000 KiB/s
+service pkgctl-FileStation: resumed
+service synoindexd: resumed
+EOF
+top_is balanced && ! has_under || _fail "recover did not go back to the base"
+[ ! -e "$ROOT/run/mdprofile/watcher" ] || _fail "recover left a dead watcher's state file"
+
+# ---- bad input changes nothing -----------------------------------------------------
+setup
+run auto --on rebuild reshape-fast
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: --on: 'rebuild' is no md operation: give resync, recovery, reshape, check or repair, comma-separated
+EOF
+run auto --json reshape-fast
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: auto reports as text (and to syslog), not --json
+EOF
+run revert --all -q
+expect_exit 0
+run apply --origin elsewhere -q balanced
+expect_exit 2
+expect_stderr <<'EOF'
+mdprofile: --origin 'elsewhere': expected hand or boot
+EOF
