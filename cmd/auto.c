@@ -90,7 +90,7 @@ static void wt_say(struct wt *w, const char *fmt, ...)
 		printf("%s\n", line);
 	fflush(stdout);
 	if (w->log)
-		syslog(LOG_NOTICE, "%s", line);
+		syslog(LOG_INFO, "%s", line);
 }
 
 static const char *wt_name(const struct wt *w, char *buf, size_t len)
