@@ -64,6 +64,7 @@ enum cmd_opts {
 	OPT_INTERVAL = 1 << 13,     /* --interval S: the refresh of --until-idle and --watch */
 	OPT_WATCH = 1 << 14,        /* status --watch: redraw on md events and every interval */
 	OPT_FORMAT = 1 << 15,       /* status --format text|json|prometheus */
+	OPT_CAPTURE = 1 << 16,      /* explain --capture FILE */
 };
 
 struct cli {
@@ -85,7 +86,8 @@ struct cli {
 	bool until_idle;
 	unsigned interval_ms; /* --interval, 0 = the command's default */
 	bool watch;
-	const char *format; /* status --format: "text", "json" or "prometheus"; NULL = text */
+	const char *format;  /* status --format: "text", "json" or "prometheus"; NULL = text */
+	const char *capture; /* explain --capture FILE */
 	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
 	bool with_services;                    /* --with-services */

@@ -215,6 +215,12 @@ static const struct mdp_xarray *arr_find(const struct mdp_xsample *s, const char
 	return NULL;
 }
 
+/* "recover" is md's verb; the report says "recovery" */
+static const char *noun(const char *action)
+{
+	return !strcmp(action, "recover") ? "recovery" : action;
+}
+
 static bool running(const struct mdp_xarray *a)
 {
 	return a && a->action[0] && strcmp(a->action, "idle") && strcmp(a->action, "frozen");
@@ -466,7 +472,7 @@ static bool check_waiting(struct ctx *c)
 			ev(f,
 			   "%s runs a %s on the same disks; md syncs arrays that share disks one "
 			   "after the other",
-			   o->name, o->action);
+			   o->name, noun(o->action));
 		rec(f, MDP_XR_NONE, NULL, NULL, "none: it starts when %s finishes",
 		    o ? o->name : "the other array");
 		return true;
@@ -1011,17 +1017,18 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 		snprintf(out->action, sizeof(out->action), "none");
 		if (running(c.a0)) {
 			struct mdp_xfinding *f = add(out, MDP_XK_INFO);
-			ev(f, "the %s ended between the samples", c.a0->action);
+			ev(f, "the %s ended between the samples", noun(c.a0->action));
 			rec(f, MDP_XR_NONE, NULL, NULL, "none");
 		}
 		return 0;
 	}
-	snprintf(out->action, sizeof(out->action), "%s", c.a1->action);
+	/* a queued operation is a resync md has not started (mdstat's resync=DELAYED/PENDING) */
+	snprintf(out->action, sizeof(out->action), "%s", c.a1->queued[0] ? "resync" : c.a1->action);
 	progress(&c);
 	if (running(c.a1) && !running(c.a0)) {
 		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
 		ev(f, "the %s started between the samples: the speed is md's own 30 s average",
-		   c.a1->action);
+		   noun(c.a1->action));
 		rec(f, MDP_XR_NONE, NULL, NULL, "none");
 	}
 	if (out->speed_src == MDP_XS_MD && running(c.a0) && c.a1->have_progress) {

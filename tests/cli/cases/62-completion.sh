@@ -33,6 +33,7 @@ bench
 boot-script
 check
 diff
+explain
 help
 list
 recover
