@@ -644,6 +644,17 @@ static const char *profile_above(uint64_t have, bool want_max, uint64_t *val)
 	return NULL;
 }
 
+/*
+ * The speed md itself compares with its limits: its own 30 s average (md/sync_speed), when
+ * that is above the window's. Right after a maximum is lowered the window shows md asleep
+ * (near 0) while its average still exceeds the maximum: the ceiling binds all the same.
+ */
+static double md_view(const struct ctx *c)
+{
+	double md = c->a1->sync_speed > 0 ? (double)c->a1->sync_speed : 0;
+	return md > c->speed ? md : c->speed;
+}
+
 static void util_evidence(struct ctx *c, struct mdp_xfinding *f)
 {
 	char buf[MDP_X_TEXT];
@@ -655,8 +666,8 @@ static void util_evidence(struct ctx *c, struct mdp_xfinding *f)
 	}
 	o += (size_t)snprintf(buf, sizeof(buf), "disks busy:");
 	for (size_t i = 0; i < c->n && o < sizeof(buf) - 24; i++)
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s %.0f%%", c->m[i]->disk,
-				      c->disk[i].util);
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s %.0f%%%s", c->m[i]->disk,
+				      c->disk[i].util, c->m[i]->rotational == 0 ? " (ssd)" : "");
 	ev(f, "%s", buf);
 }
 
@@ -668,13 +679,18 @@ static bool check_ceiling(struct ctx *c)
 	const char *p;
 	char n[64];
 
-	if (!mx->read || c->speed < CEIL_SHARE * (double)mx->kib)
+	if (!mx->read || md_view(c) < CEIL_SHARE * (double)mx->kib)
 		return false;
 	if (c->util_known && c->util_max >= UTIL_FREE)
 		return false;
 	f = add(c->r, MDP_XK_CEILING);
 	ev(f, "speed %.0f KiB/s, maximum %llu (%s): md sleeps above it", c->speed,
 	   (unsigned long long)mx->kib, limit_src(mx));
+	if (md_view(c) > c->speed + 1)
+		ev(f,
+		   "md/sync_speed %lld: md's own 30 s average, the figure md compares with the "
+		   "maximum, is still above it, so md sleeps until it falls",
+		   (long long)c->a1->sync_speed);
 	util_evidence(c, f);
 	p = profile_above(mx->kib, true, &v);
 	if (mx->local || !p) {
@@ -696,7 +712,7 @@ static bool check_ceiling(struct ctx *c)
 		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (maximum %llu KiB/s)", p,
 		    (unsigned long long)v);
 	}
-	if (c->util_known && c->util_max > 0) {
+	if (c->util_known && c->util_max >= 10 && md_view(c) <= c->speed + 1) {
 		double to = c->speed * UTIL_BUSY / c->util_max;
 		f->gain = MDP_XG_ROUGH;
 		f->gain_kib = (uint64_t)(to < (double)v ? to : (double)v);
@@ -967,7 +983,7 @@ static void binds(struct ctx *c)
 
 	if (!r->min.read || !r->max.read)
 		c->r->binds = "";
-	else if (c->speed >= CEIL_SHARE * (double)r->max.kib)
+	else if (md_view(c) >= CEIL_SHARE * (double)r->max.kib)
 		c->r->binds = "max";
 	else if (c->speed < (1 - FLOOR_BAND) * (double)r->min.kib)
 		c->r->binds = "below-min";
@@ -1057,8 +1073,8 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 	check_stripe(&c, kver);
 	if (!check_disks(&c) && !has_cause(out)) {
 		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
-		ev(f, "no limit, shared disk, CPU or cache bound found in this window%s",
-		   c.util_known ? "" : " (disk figures unknown)");
+		ev(f, "no limit, shared disk, CPU or cache bound found in this window");
+		util_evidence(&c, f);
 		rec(f, MDP_XR_NONE, NULL, NULL,
 		    "none: md's own request pattern may be the limit; measure a profile with "
 		    "'mdprofile bench --op-only --compare'");

@@ -15,6 +15,7 @@ md3: resync 12.0%, 10000 KiB/s per disk (md's own 30 s average; window 10.0 s), 
   info: /proc/mdstat progress did not move in 10 s; speed from md/sync_speed (md's 30 s average)
     => none
   info: no limit, shared disk, CPU or cache bound found in this window
+        disks busy: sdd 60% sdc 60% sdb 60% sda 60%
     => none: md's own request pattern may be the limit; measure a profile with 'mdprofile bench --op-only --compare'
 EOF
 expect_stderr <<'EOF'
@@ -94,7 +95,8 @@ expect_json <<'EOF'
     {
      "kind": "info",
      "evidence": [
-      "no limit, shared disk, CPU or cache bound found in this window"
+      "no limit, shared disk, CPU or cache bound found in this window",
+      "disks busy: sdd 60% sdc 60% sdb 60% sda 60%"
      ],
      "recommendation": {
       "kind": "none",

@@ -68,6 +68,7 @@ md2: recover 22.1%, 40000 KiB/s per disk (progress over 10.0 s), about 10h 32m l
   limits: minimum 10000 (system), maximum 200000 (system): between the limits: md throttles only while it sees other I/O
   pacing: kernel 4.4.302+, 4.1+ rule, drains its requests while it sees other I/O (from upstream md.c)
   info: no limit, shared disk, CPU or cache bound found in this window
+        disks busy: sdd 50% sdc 50% sdb 50% sda 50%
     => none: md's own request pattern may be the limit; measure a profile with 'mdprofile bench --op-only --compare'
 
 not read: /proc/2345/stat (Permission denied)
