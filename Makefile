@@ -150,7 +150,10 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		51-boot-script 53-boot-install 54-boot-hardening 55-status-truth 57-status-watch \
 		58-status-prometheus 61-help-version 62-completion 63-did-you-mean \
 		65-services-preview 68-foreign-process-group 69-state-dir-trust 78-outside-text \
-		|| $(VG_REPORT)
+		120-explain-floor 121-explain-ceiling-local 122-explain-disks-at-limit \
+		123-explain-waiting 124-explain-reshape-method 125-explain-cpu 126-explain-stripe-cache \
+		127-explain-member 128-explain-competing-io 129-explain-finishing 130-explain-edges \
+		131-explain-capture || $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
 		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)
 
@@ -295,6 +298,7 @@ lint:
 	@shellcheck -x -e SC1091 $(LINT_SH)
 	@pyflakes3 $(LINT_PY)
 	@python3 tests/fixtures/mkroot.py --check
+	@python3 tests/fixtures/explain/mk.py --check
 	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files and the fixture trees are clean"
 
 ## everything in check but the VM lab

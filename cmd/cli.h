@@ -68,6 +68,7 @@ enum cmd_opts {
 	OPT_BASE = 1 << 17,         /* apply --base: replace the base, not go over it */
 	OPT_ORIGIN = 1 << 18,       /* apply --origin hand|boot: who applies, for status */
 	OPT_ON = 1 << 19,           /* auto --on KINDS: the operations that engage it */
+	OPT_CAPTURE = 1 << 20,      /* explain --capture FILE */
 };
 
 struct cli {
@@ -93,7 +94,8 @@ struct cli {
 	const char *origin;   /* apply --origin hand|boot */
 	unsigned interval_ms; /* --interval, 0 = the command's default */
 	bool watch;
-	const char *format; /* status --format: "text", "json" or "prometheus"; NULL = text */
+	const char *format;  /* status --format: "text", "json" or "prometheus"; NULL = text */
+	const char *capture; /* explain --capture FILE */
 	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
 	bool with_services;                    /* --with-services */

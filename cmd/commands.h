@@ -11,5 +11,6 @@ extern const struct cmd cmd_status;                         /* status.c */
 extern const struct cmd cmd_boot_script;                    /* boot.c */
 extern const struct cmd cmd_bench;                          /* bench.c */
 extern const struct cmd cmd_auto;                           /* auto.c */
+extern const struct cmd cmd_explain;                        /* explain.c */
 
 #endif

@@ -23,8 +23,8 @@
 static const struct cmd cmd_help;
 
 static const struct cmd *const commands[] = {
-    &cmd_list,    &cmd_show, &cmd_check,  &cmd_diff,  &cmd_apply,       &cmd_revert,
-    &cmd_recover, &cmd_auto, &cmd_status, &cmd_bench, &cmd_boot_script, &cmd_help,
+    &cmd_list, &cmd_show,   &cmd_check,   &cmd_diff,  &cmd_apply,       &cmd_revert, &cmd_recover,
+    &cmd_auto, &cmd_status, &cmd_explain, &cmd_bench, &cmd_boot_script, &cmd_help,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -233,6 +233,7 @@ enum {
 	O_BASE,
 	O_ORIGIN,
 	O_ON,
+	O_CAPTURE,
 };
 
 static const struct option long_opts[] = {
@@ -272,6 +273,7 @@ static const struct option long_opts[] = {
     {"base", no_argument, NULL, O_BASE},
     {"origin", required_argument, NULL, O_ORIGIN},
     {"on", required_argument, NULL, O_ON},
+    {"capture", required_argument, NULL, O_CAPTURE},
     {NULL, 0, NULL, 0},
 };
 
@@ -305,6 +307,7 @@ static const struct {
     {O_BASE, OPT_BASE},
     {O_ORIGIN, OPT_ORIGIN},
     {O_ON, OPT_ON},
+    {O_CAPTURE, OPT_CAPTURE},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -465,6 +468,10 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		cli->format = arg;
 		cli->json = !strcmp(arg, "json") || cli->json;
 		a->opts |= OPT_FORMAT;
+		break;
+	case O_CAPTURE:
+		cli->capture = arg;
+		a->opts |= OPT_CAPTURE;
 		break;
 	case O_TARGET:
 	case O_BINARY:

@@ -34,6 +34,7 @@ bench
 boot-script
 check
 diff
+explain
 help
 list
 recover

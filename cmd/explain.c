@@ -1,0 +1,378 @@
+/*
+ * explain: why an md operation runs at the speed it does. Two samples
+ * --interval apart (or a capture's two, replayed under --root), the rules
+ * of src/explain.c per array, then text or JSON. Reads only, as any user;
+ * what it could not read is listed. Exit 0: nothing to change or nothing
+ * running; 1: a recommendation; 2: usage; 3: /proc/mdstat unreadable.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "explain.h"
+#include "explain_sample.h"
+#include "json.h"
+#include "status.h"
+
+#define DEFAULT_INTERVAL_MS 10000
+
+static const char *binds_text(const char *b)
+{
+	if (!strcmp(b, "max"))
+		return "at the maximum: md sleeps above it";
+	if (!strcmp(b, "min"))
+		return "at the minimum: md throttles down to it while it sees other I/O";
+	if (!strcmp(b, "below-min"))
+		return "below the minimum: md is not throttling";
+	if (!strcmp(b, "between"))
+		return "between the limits: md throttles only while it sees other I/O";
+	return "not all read";
+}
+
+static const char *rule_text(const char *rule)
+{
+	if (!strcmp(rule, "depth"))
+		return "6.16+ rule, throttles only with sync_io_depth requests in flight";
+	if (!strcmp(rule, "drain"))
+		return "4.1+ rule, drains its requests while it sees other I/O";
+	if (!strcmp(rule, "sleep"))
+		return "pre-4.1 rule, sleeps down to the minimum while it sees other I/O";
+	return "rule unknown";
+}
+
+static void print_limit(const char *what, const struct mdp_xlimit *l)
+{
+	if (l->read)
+		printf("%s %" PRIu64 " (%s)", what, l->kib, l->local ? "local" : "system");
+	else
+		printf("%s unread", what);
+}
+
+static void print_gain(const struct mdp_xfinding *f)
+{
+	switch (f->gain) {
+	case MDP_XG_UPPER:
+		printf("    gain: at most %" PRIu64
+		       " KiB/s per disk (upper bound: the new minimum, "
+		       "if the disks can)\n",
+		       f->gain_kib);
+		break;
+	case MDP_XG_ROUGH:
+		printf("    gain: roughly %" PRIu64
+		       " KiB/s per disk (rough: the speed scaled to the "
+		       "disks' idle time)\n",
+		       f->gain_kib);
+		break;
+	case MDP_XG_ZERO:
+		printf("    gain: none, the disks are the limit\n");
+		break;
+	default:
+		if (f->rec != MDP_XR_NONE)
+			printf("    gain: cannot be computed from two samples\n");
+	}
+}
+
+static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *s1)
+{
+	char eta[32];
+	int ind;
+
+	printf("%s: %s", r->array, r->action);
+	if (strcmp(r->action, "none")) {
+		if (r->total_kib)
+			printf(" %.1f%%", (double)(r->done_kib * 1000 / r->total_kib) / 10.0);
+		if (r->speed_src == MDP_XS_MDSTAT)
+			printf(", %" PRIu64 " KiB/s per disk (progress over %.1f s)", r->speed_kib,
+			       r->window_s);
+		else
+			printf(", %" PRIu64
+			       " KiB/s per disk (md's own 30 s average; window %.1f s)",
+			       r->speed_kib, r->window_s);
+		if (r->eta_s) {
+			status_fmt_eta(r->eta_s, eta, sizeof(eta));
+			printf(", about %s left", eta);
+		}
+		printf("\n");
+	}
+	if (strcmp(r->action, "none") &&
+	    !(r->n_findings && r->findings[0].kind == MDP_XK_WAITING)) {
+		printf("  limits: ");
+		print_limit("minimum", &r->min);
+		print_limit(", maximum", &r->max);
+		printf(": %s\n", binds_text(r->binds));
+		printf("  pacing: kernel %s, %s (from upstream md.c)\n",
+		       s1->release[0] ? s1->release : "unknown", rule_text(r->rule));
+	} else if (!strcmp(r->action, "none")) {
+		printf(" (sampled over %.1f s)\n", r->window_s);
+	}
+	for (size_t i = 0; i < r->n_findings; i++) {
+		const struct mdp_xfinding *f = &r->findings[i];
+		ind = printf("  %s: ", mdp_explain_kind_name(f->kind));
+		for (size_t k = 0; k < f->n_evidence; k++)
+			printf("%*s%s\n", k ? ind : 0, "", f->evidence[k]);
+		if (!f->n_evidence)
+			printf("\n");
+		printf("    => %s\n", f->rec_text);
+		print_gain(f);
+	}
+}
+
+static void json_report(struct json *j, const struct mdp_xreport *r, const struct mdp_xsample *s1)
+{
+	static const char *const recs[] = {"none", "profile", "setting"};
+
+	json_obj(j);
+	json_kstr(j, "array", r->array);
+	json_kstr(j, "action", r->action);
+	json_ku64(j, "speed_kib_s", r->speed_kib);
+	json_kstr(j, "speed_source",
+		  r->speed_src == MDP_XS_MDSTAT ? "progress"
+		  : r->speed_src == MDP_XS_MD   ? "md"
+						: NULL);
+	json_key(j, "window_s");
+	json_f1(j, r->window_s);
+	json_ku64(j, "done_kib", r->done_kib);
+	json_ku64(j, "total_kib", r->total_kib);
+	json_ku64(j, "eta_s", r->eta_s);
+	json_key(j, "limits");
+	json_obj(j);
+	json_key(j, "min_kib_s");
+	r->min.read ? json_u64(j, r->min.kib) : json_null(j);
+	json_kstr(j, "min_source", r->min.read ? (r->min.local ? "local" : "system") : NULL);
+	json_key(j, "max_kib_s");
+	r->max.read ? json_u64(j, r->max.kib) : json_null(j);
+	json_kstr(j, "max_source", r->max.read ? (r->max.local ? "local" : "system") : NULL);
+	json_kstr(j, "binds", r->binds[0] ? r->binds : NULL);
+	json_end(j);
+	json_kstr(j, "kernel", s1->release[0] ? s1->release : NULL);
+	json_kstr(j, "pacing_rule", r->rule);
+	json_key(j, "findings");
+	json_arr(j);
+	for (size_t i = 0; i < r->n_findings; i++) {
+		const struct mdp_xfinding *f = &r->findings[i];
+		json_obj(j);
+		json_kstr(j, "kind", mdp_explain_kind_name(f->kind));
+		json_key(j, "evidence");
+		json_arr(j);
+		for (size_t k = 0; k < f->n_evidence; k++)
+			json_str(j, f->evidence[k]);
+		json_end(j);
+		json_key(j, "recommendation");
+		json_obj(j);
+		json_kstr(j, "kind", recs[f->rec]);
+		json_kstr(j, "name", f->rec_name[0] ? f->rec_name : NULL);
+		json_kstr(j, "value", f->rec_value[0] ? f->rec_value : NULL);
+		json_kstr(j, "text", f->rec_text);
+		json_end(j);
+		json_key(j, "gain");
+		if (f->gain == MDP_XG_UNKNOWN) {
+			json_null(j);
+		} else {
+			json_obj(j);
+			json_kstr(j, "kind", mdp_explain_gain_name(f->gain));
+			json_ku64(j, "speed_kib_s", f->gain_kib);
+			json_end(j);
+		}
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
+}
+
+static bool in_sample(const struct mdp_xsample *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_arrays; i++)
+		if (!strcmp(s->arrays[i].name, name))
+			return true;
+	return false;
+}
+
+/* An array worth a report when none are named: an operation runs or waits in either sample. */
+static bool busy(const struct mdp_xsample *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_xarray *a = &s->arrays[i];
+		if (!strcmp(a->name, name) &&
+		    (a->queued[0] || (strcmp(a->action, "idle") && a->action[0])))
+			return true;
+	}
+	return false;
+}
+
+static int write_capture(struct cli *cli, const struct mdp_xcap *cap, uint64_t ms)
+{
+	struct mdp_root real;
+	char *tar = NULL, cwd[PATH_MAX], abs[PATH_MAX];
+	size_t len = 0;
+	int fd, err;
+
+	if ((err = mdp_xcap_tar(cap, ms, &tar, &len)))
+		goto out;
+	if (cli->capture[0] != '/' && !getcwd(cwd, sizeof(cwd))) {
+		err = -errno;
+		goto out;
+	}
+	if (snprintf(abs, sizeof(abs), "%s%s%s", cli->capture[0] == '/' ? "" : cwd,
+		     cli->capture[0] == '/' ? "" : "/", cli->capture) >= (int)sizeof(abs)) {
+		err = -ENAMETOOLONG;
+		goto out;
+	}
+	if ((err = mdp_root_init(&real, NULL)))
+		goto out;
+	fd = mdp_root_open(&real, abs, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		err = fd;
+	} else {
+		err = mdp_root_write_all(fd, tar, len);
+		if (close(fd) && !err)
+			err = -errno;
+	}
+	mdp_root_fini(&real);
+out:
+	free(tar);
+	if (err)
+		cli_err(cli, "cannot write the capture %s: %s", cli->capture, strerror(-err));
+	return err ? MDP_EXIT_FAILED : 0;
+}
+
+/* Both samples: live, --interval apart, or a capture's replayed. */
+static int take_samples(struct cli *cli, struct mdp_xsample s[2], struct mdp_xcap *cap,
+			struct mdp_diags *unread, uint64_t *ms)
+{
+	struct mdp_xsrc src = {
+	    .root = &cli->root, .cap = cli->capture ? cap : NULL, .unreadable = unread};
+	struct mdp_root second;
+	bool replay = mdp_explain_is_replay(&cli->root);
+	double t0, t1;
+	int err;
+
+	if (replay && (err = mdp_explain_replay_open(&cli->root, &second, ms))) {
+		cli_err(cli, "cannot replay the capture: .explain/elapsed_ms: %s",
+			mdp_root_strerror(-err));
+		return MDP_EXIT_FAILED;
+	}
+	t0 = cli_mono_s();
+	err = mdp_explain_sample(&src, &s[0]);
+	if (!err && !replay) {
+		unsigned iv = cli->interval_ms ? cli->interval_ms : DEFAULT_INTERVAL_MS;
+		struct timespec ts = {iv / 1000, (long)(iv % 1000) * 1000000L};
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	if (!err) {
+		t1 = cli_mono_s();
+		src.sample = 1;
+		src.overlay = replay ? &second : NULL;
+		err = mdp_explain_sample(&src, &s[1]);
+		if (err)
+			mdp_explain_sample_free(&s[0]);
+		if (!replay)
+			*ms = (uint64_t)((t1 - t0) * 1000.0 + 0.5);
+	}
+	if (replay)
+		mdp_root_fini(&second);
+	if (err) {
+		cli_err(cli, "cannot read /proc/mdstat: %s", mdp_root_strerror(-err));
+		return MDP_EXIT_FAILED;
+	}
+	return 0;
+}
+
+static int do_explain(struct cli *cli)
+{
+	struct mdp_xsample s[2];
+	struct mdp_xcap cap = {0};
+	struct mdp_diags unread;
+	struct mdp_xreport *reps = NULL;
+	size_t n = 0;
+	uint64_t ms = 0;
+	int rc;
+	bool any = false;
+	struct json j;
+
+	mdp_diags_init(&unread);
+	if ((rc = take_samples(cli, s, &cap, &unread, &ms)))
+		goto out;
+	for (int i = 1; i < cli->argc; i++)
+		if (!in_sample(&s[0], cli->argv[i]) && !in_sample(&s[1], cli->argv[i])) {
+			cli_err(cli, "no array %s in /proc/mdstat", cli->argv[i]);
+			rc = MDP_EXIT_USAGE;
+		}
+	if (rc || !(reps = calloc(s[1].n_arrays + s[0].n_arrays + 1, sizeof(*reps))))
+		goto done;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < s[k].n_arrays; i++) {
+			const char *name = s[k].arrays[i].name;
+			bool dup = false, named = cli->argc < 2;
+			for (size_t m = 0; m < n; m++)
+				dup |= !strcmp(reps[m].array, name);
+			for (int a = 1; a < cli->argc; a++)
+				named |= !strcmp(cli->argv[a], name);
+			if (dup || !named ||
+			    (cli->argc < 2 && !busy(&s[0], name) && !busy(&s[1], name)))
+				continue;
+			if (!mdp_explain_array(&s[0], &s[1], (double)ms / 1000.0, name, &reps[n]))
+				any |= mdp_explain_recommends(&reps[n++]);
+		}
+	if (cli->json) {
+		cli_json_begin(cli, &j);
+		json_obj(&j);
+		json_key(&j, "arrays");
+		json_arr(&j);
+		for (size_t i = 0; i < n; i++)
+			json_report(&j, &reps[i], &s[1]);
+		json_end(&j);
+		json_key(&j, "unreadable");
+		json_arr(&j);
+		for (size_t i = 0; i < unread.n; i++) {
+			json_obj(&j);
+			json_kstr(&j, "path", unread.v[i].file);
+			json_kstr(&j, "error", unread.v[i].msg);
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
+	} else {
+		if (!n)
+			printf("no md operation runs or waits (sampled over %.1f s)\n",
+			       (double)ms / 1000.0);
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				printf("\n");
+			print_report(&reps[i], &s[1]);
+		}
+		for (size_t i = 0; i < unread.n; i++)
+			printf("%snot read: %s (%s)\n", i ? "" : "\n", unread.v[i].file,
+			       unread.v[i].msg);
+	}
+	rc = any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
+	if (cli->capture) {
+		int wr = write_capture(cli, &cap, ms);
+		rc = wr ? wr : rc;
+	}
+done:
+	free(reps);
+	mdp_explain_sample_free(&s[0]);
+	mdp_explain_sample_free(&s[1]);
+out:
+	mdp_xcap_free(&cap);
+	mdp_diags_free(&unread);
+	return rc;
+}
+
+const struct cmd cmd_explain = {
+    "explain",
+    do_explain,
+    0,
+    OPT_INTERVAL | OPT_CAPTURE,
+    0,
+    -1,
+    "explain [ARRAY...]",
+    "why an md operation runs at its speed, what would help and by how\n"
+    "much; options: --interval S (default 10), --capture FILE"};

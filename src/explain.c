@@ -1,0 +1,1103 @@
+/*
+ * explain: the rules behind `mdprofile explain`, pure functions over two
+ * samples (explain.h). The reasons for each threshold, and where this file
+ * departs from the research note (shared/research/explain.md), are in
+ * docs/explain.md; the short form is beside each rule below.
+ *
+ * How md paces a sync (md.c md_do_sync): below the effective minimum it
+ * never waits; above the maximum it always sleeps; in between it waits
+ * only when the array is "not idle" (other I/O on the member disks, or on
+ * the md device itself from 6.16). What "waits" means changed: before 4.1
+ * it slept until the 30 s average fell to the minimum (the speed sits at
+ * the floor), from 4.1 it drains its in-flight I/O once per window (the
+ * speed lands anywhere between), from 6.16 only when more than
+ * sync_io_depth requests are in flight. So:
+ *  - a speed near the minimum with other I/O present is the floor binding:
+ *    raising the minimum lifts it, at most to the new minimum;
+ *  - a speed near the maximum with idle disks is the ceiling binding;
+ *  - a speed below the minimum means md is not throttling at all: neither
+ *    limit binds, and no limit will help;
+ *  - everything else (other I/O between the limits, CPU, stripe cache) has
+ *    no arithmetic gain: the report says so and names the probe.
+ */
+#include "explain.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+
+/* The shipped profiles' limits (profiles/balanced.yaml, reshape-fast.yaml). */
+static const struct {
+	const char *name;
+	uint64_t min, max;
+} shipped[] = {
+    {"balanced", 50000, 200000},
+    {"reshape-fast", 100000, 500000},
+};
+
+#define CEIL_SHARE      0.9  /* speed >= 90 % of the max: the ceiling binds */
+#define FLOOR_BAND      0.15 /* speed within 15 % of the min: the floor binds */
+#define UTIL_BUSY       90.0 /* a disk this busy is at its limit (rotational only) */
+#define UTIL_FREE       80.0 /* below this the disks have room (ceiling) */
+#define FOREIGN_SHARE   0.05 /* other I/O below 5 % of the sync's is not competing */
+#define FOREIGN_MIN_KIB 256  /* nor below 256 KiB/s (a trickle changed nothing, §3) */
+#define SWAP_MIN_PAGES  16.0 /* pages/s of swap in+out that count as competing */
+#define CPU_BUSY        0.9  /* a thread at 90 % of one CPU */
+#define FINISH_S        1800 /* less than 30 min left: not worth tuning */
+#define OUTLIER_UTIL    2.0  /* a member busier than 2x the others' median */
+#define OUTLIER_AWAIT   3.0  /* or slower per request than 3x */
+#define AWAIT_MIN_MS    10.0 /* and at least this slow per request */
+#define AWAIT_MIN_IOS   20   /* requests needed before an await means anything */
+#define USER_HZ         100.0
+
+const char *mdp_explain_kind_name(enum mdp_xkind k)
+{
+	static const char *const names[] = {
+	    "waiting",      "finishing", "member",       "reshape-method", "ceiling", "floor",
+	    "competing-io", "cpu",       "stripe-cache", "disks-at-limit", "info",
+	};
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "info";
+}
+
+const char *mdp_explain_gain_name(enum mdp_xgain g)
+{
+	switch (g) {
+	case MDP_XG_UPPER:
+		return "upper-bound";
+	case MDP_XG_ROUGH:
+		return "rough";
+	case MDP_XG_ZERO:
+		return "zero";
+	default:
+		return "unknown";
+	}
+}
+
+bool mdp_explain_delta(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (b >= a) {
+		*out = b - a;
+		return true;
+	}
+	if (a <= UINT32_MAX && b <= UINT32_MAX) {
+		*out = (UINT64_C(1) << 32) - a + b;
+		return true;
+	}
+	return false;
+}
+
+/* ---- /proc/diskstats -------------------------------------------------------- */
+
+static int parse_io_line(const char *line, size_t len, struct mdp_xio *io)
+{
+	char buf[512], *save = NULL, *tok;
+	uint64_t v[20];
+	unsigned n = 0;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	memset(io, 0, sizeof(*io));
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (n >= 20)
+			return -EINVAL;
+		if (n == 2) {
+			if (strlen(tok) >= sizeof(io->name))
+				return -EINVAL;
+			strcpy(io->name, tok);
+			v[n++] = 0;
+			continue;
+		}
+		if (mdp_num_parse(tok, 0, UINT64_MAX, &v[n]))
+			return -EINVAL;
+		n++;
+	}
+	if (n == 7) { /* kernels before 2.6.25 for partitions: ios and sectors only */
+		io->rd_ios = v[3], io->rd_sect = v[4], io->wr_ios = v[5], io->wr_sect = v[6];
+	} else if (n == 14 || n == 18 || n == 20) {
+		io->rd_ios = v[3], io->rd_sect = v[5], io->rd_ms = v[6];
+		io->wr_ios = v[7], io->wr_sect = v[9], io->wr_ms = v[10];
+		io->inflight = v[11], io->io_ticks = v[12];
+		io->full = true;
+	} else {
+		return -EINVAL;
+	}
+	io->field = n;
+	io->present = true;
+	return 0;
+}
+
+int mdp_explain_parse_diskstats(const char *text, size_t len, struct mdp_xio **out, size_t *n)
+{
+	struct mdp_xio *v = NULL, one;
+	size_t cnt = 0, cap = 0;
+
+	if (!text || !out || !n)
+		return -EINVAL;
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t l = nl ? (size_t)(nl - (text + i)) : len - i;
+		if (!parse_io_line(text + i, l, &one)) {
+			if (cnt == cap) {
+				size_t nc = cap ? cap * 2 : 32;
+				struct mdp_xio *nv = realloc(v, nc * sizeof(*v));
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv, cap = nc;
+			}
+			v[cnt++] = one;
+		}
+		i += l + 1;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+static const struct mdp_xio *io_find(const struct mdp_xio *io, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(io[i].name, name))
+			return &io[i];
+	return NULL;
+}
+
+void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, char *disk,
+			 size_t cap)
+{
+	char cand[MDP_NAME_MAX];
+	size_t l = strlen(part);
+
+	snprintf(disk, cap, "%s", part);
+	if (l >= sizeof(cand) || io_find(io, n, part) == NULL)
+		return;
+	memcpy(cand, part, l + 1);
+	while (l && cand[l - 1] >= '0' && cand[l - 1] <= '9')
+		cand[--l] = '\0';
+	if (!l || l == strlen(part))
+		return;
+	/* "nvme0n1p2", "sata1p5", "mmcblk0p1": a 'p' after a digit separates the number. */
+	if (l >= 2 && cand[l - 1] == 'p' && cand[l - 2] >= '0' && cand[l - 2] <= '9') {
+		cand[l - 1] = '\0';
+		if (io_find(io, n, cand))
+			snprintf(disk, cap, "%s", cand);
+		return;
+	}
+	if (io_find(io, n, cand))
+		snprintf(disk, cap, "%s", cand);
+}
+
+unsigned mdp_explain_kver(const char *release)
+{
+	uint64_t maj, min;
+	const char *end;
+
+	if (!release || mdp_num_lead(release, SIZE_MAX, &maj, &end) || *end != '.' || maj > 99 ||
+	    mdp_num_lead(end + 1, SIZE_MAX, &min, NULL) || min > 99)
+		return 0;
+	return (unsigned)(maj * 100 + min);
+}
+
+/* ---- per-array helpers --------------------------------------------------------- */
+
+static const struct mdp_xarray *arr_find(const struct mdp_xsample *s, const char *name)
+{
+	for (size_t i = 0; s && i < s->n_arrays; i++)
+		if (!strcmp(s->arrays[i].name, name))
+			return &s->arrays[i];
+	return NULL;
+}
+
+/* "recover" is md's verb; the report says "recovery" */
+static const char *noun(const char *action)
+{
+	return !strcmp(action, "recover") ? "recovery" : action;
+}
+
+static bool running(const struct mdp_xarray *a)
+{
+	return a && a->action[0] && strcmp(a->action, "idle") && strcmp(a->action, "frozen");
+}
+
+/* What one disk did over the window. */
+struct iorate {
+	bool ok, full;
+	double kib_s; /* read + written */
+	double ios;   /* requests completed */
+	double util;  /* % of the window with I/O in flight */
+	double await; /* ms per request */
+};
+
+static struct iorate io_rate(const struct mdp_xio *a, const struct mdp_xio *b, double dt)
+{
+	struct iorate r = {0};
+	uint64_t rs, ws, ri, wi, rm, wm, t;
+
+	if (!a->present || !b->present || !mdp_explain_delta(a->rd_sect, b->rd_sect, &rs) ||
+	    !mdp_explain_delta(a->wr_sect, b->wr_sect, &ws) ||
+	    !mdp_explain_delta(a->rd_ios, b->rd_ios, &ri) ||
+	    !mdp_explain_delta(a->wr_ios, b->wr_ios, &wi))
+		return r;
+	r.ok = true;
+	r.kib_s = (double)(rs + ws) / 2.0 / dt;
+	r.ios = (double)(ri + wi);
+	if (a->full && b->full && mdp_explain_delta(a->rd_ms, b->rd_ms, &rm) &&
+	    mdp_explain_delta(a->wr_ms, b->wr_ms, &wm) &&
+	    mdp_explain_delta(a->io_ticks, b->io_ticks, &t)) {
+		r.full = true;
+		r.util = (double)t / (dt * 1000.0) * 100.0;
+		if (r.util > 100.0)
+			r.util = 100.0;
+		r.await = r.ios > 0 ? (double)(rm + wm) / r.ios : 0;
+	}
+	return r;
+}
+
+static struct mdp_xlimit eff_limit(const struct mdp_xlimit *arr, const struct mdp_xlimit *sys)
+{
+	if (arr->read)
+		return *arr;
+	return *sys;
+}
+
+static struct mdp_xfinding *add(struct mdp_xreport *r, enum mdp_xkind k)
+{
+	struct mdp_xfinding *f;
+
+	if (r->n_findings == MDP_X_FINDINGS)
+		return NULL;
+	f = &r->findings[r->n_findings++];
+	memset(f, 0, sizeof(*f));
+	f->kind = k;
+	return f;
+}
+
+static void ev(struct mdp_xfinding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ev(struct mdp_xfinding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f || f->n_evidence == MDP_X_EVIDENCE)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->evidence[f->n_evidence++], MDP_X_TEXT, fmt, ap);
+	va_end(ap);
+}
+
+static void rec(struct mdp_xfinding *f, enum mdp_xrec kind, const char *name, const char *value,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void rec(struct mdp_xfinding *f, enum mdp_xrec kind, const char *name, const char *value,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	f->rec = kind;
+	snprintf(f->rec_name, sizeof(f->rec_name), "%s", name ? name : "");
+	snprintf(f->rec_value, sizeof(f->rec_value), "%s", value ? value : "");
+	va_start(ap, fmt);
+	vsnprintf(f->rec_text, sizeof(f->rec_text), fmt, ap);
+	va_end(ap);
+}
+
+static bool parity(const struct mdp_xarray *a)
+{
+	return !strcmp(a->level, "raid4") || !strcmp(a->level, "raid5") ||
+	       !strcmp(a->level, "raid6");
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The median of v[0..n) without v[skip]. */
+static double median_without(const double *v, size_t n, size_t skip)
+{
+	double w[MDP_X_MEMBERS];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (i != skip)
+			w[k++] = v[i];
+	if (!k)
+		return 0;
+	qsort(w, k, sizeof(w[0]), cmp_double);
+	return k % 2 ? w[k / 2] : (w[k / 2 - 1] + w[k / 2]) / 2;
+}
+
+/* The state the whole analysis shares. */
+struct ctx {
+	const struct mdp_xsample *s0, *s1;
+	const struct mdp_xarray *a0, *a1;
+	double dt, speed;
+	struct mdp_xreport *r;
+	/* members in sync (not spare, not faulty) with their disks' rates */
+	size_t n;
+	const struct mdp_xmember *m[MDP_X_MEMBERS];
+	struct iorate disk[MDP_X_MEMBERS], part[MDP_X_MEMBERS];
+	bool util_known, all_rotational;
+	double util_max, util_min;
+	/* other I/O */
+	double md_kib, md_inflight, holder_kib, swap_pages, sync_kib;
+	char holder_top[MDP_NAME_MAX];
+	double holder_top_kib;
+	bool foreign, foreign_known;
+};
+
+static void gather_members(struct ctx *c)
+{
+	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+
+	c->util_known = true;
+	c->all_rotational = true;
+	c->util_min = 1e9;
+	for (size_t i = 0; i < a1->n_members && c->n < MDP_X_MEMBERS; i++) {
+		const struct mdp_xmember *m1 = &a1->members[i], *m0 = NULL;
+		for (size_t j = 0; j < a0->n_members; j++)
+			if (!strcmp(a0->members[j].name, m1->name))
+				m0 = &a0->members[j];
+		if (!m0 || m1->spare || m1->faulty || strstr(m1->state, "faulty"))
+			continue;
+		c->m[c->n] = m1;
+		c->disk[c->n] = io_rate(&m0->whole, &m1->whole, c->dt);
+		c->part[c->n] = io_rate(&m0->part, &m1->part, c->dt);
+		if (!c->disk[c->n].full) {
+			c->util_known = false;
+		} else {
+			if (c->disk[c->n].util > c->util_max)
+				c->util_max = c->disk[c->n].util;
+			if (c->disk[c->n].util < c->util_min)
+				c->util_min = c->disk[c->n].util;
+		}
+		if (m1->rotational != 1)
+			c->all_rotational = false;
+		c->n++;
+	}
+	if (!c->n)
+		c->util_known = false, c->all_rotational = false;
+}
+
+static void gather_foreign(struct ctx *c)
+{
+	struct iorate md = io_rate(&c->a0->io, &c->a1->io, c->dt);
+	uint64_t d;
+
+	c->foreign_known = md.ok;
+	c->md_kib = md.ok ? md.kib_s : 0;
+	c->md_inflight = (double)((c->a0->io.inflight + c->a1->io.inflight) / 2);
+	for (size_t i = 0; i < c->n; i++) {
+		double k;
+		bool seen = false;
+		if (!c->disk[i].ok || !c->part[i].ok) {
+			c->foreign_known = false;
+			continue;
+		}
+		c->sync_kib += c->part[i].kib_s;
+		if (!strcmp(c->m[i]->disk, c->m[i]->name))
+			continue;
+		/* a disk holding two members counts once */
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(c->m[j]->disk, c->m[i]->disk);
+		if (seen)
+			continue;
+		k = c->disk[i].kib_s - c->part[i].kib_s;
+		if (k < 0)
+			k = 0;
+		c->holder_kib += k;
+		if (k > c->holder_top_kib) {
+			c->holder_top_kib = k;
+			snprintf(c->holder_top, sizeof(c->holder_top), "%s", c->m[i]->disk);
+		}
+	}
+	if (c->s0->vmstat_read && c->s1->vmstat_read &&
+	    mdp_explain_delta(c->s0->pswpin, c->s1->pswpin, &d)) {
+		uint64_t o = 0;
+		mdp_explain_delta(c->s0->pswpout, c->s1->pswpout, &o);
+		c->swap_pages = (double)(d + o) / c->dt;
+	}
+	/* per member disk, what is not the sync: compare with the sync's own traffic */
+	{
+		double per_disk = c->n ? c->sync_kib / (double)c->n : 0;
+		double thr = per_disk * FOREIGN_SHARE;
+		if (thr < FOREIGN_MIN_KIB)
+			thr = FOREIGN_MIN_KIB;
+		c->foreign =
+		    c->md_kib >= thr || c->holder_top_kib >= thr || c->swap_pages >= SWAP_MIN_PAGES;
+	}
+}
+
+static const char *limit_src(const struct mdp_xlimit *l)
+{
+	return l->local ? "local" : "system";
+}
+
+/* ---- the checks, in order ----------------------------------------------------------- */
+
+/* Another array running on the same disks (for DELAYED). */
+static const struct mdp_xarray *sharing(const struct mdp_xsample *s, const struct mdp_xarray *a)
+{
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_xarray *o = &s->arrays[i];
+		if (o == a || !running(o) || o->queued[0])
+			continue;
+		for (size_t j = 0; j < o->n_members; j++)
+			for (size_t k = 0; k < a->n_members; k++)
+				if (!strcmp(o->members[j].disk, a->members[k].disk))
+					return o;
+	}
+	return NULL;
+}
+
+static bool check_waiting(struct ctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+	struct mdp_xfinding *f;
+	uint64_t smax;
+
+	if (!strcmp(a->queued, "DELAYED") || !strcmp(a->sync_completed, "delayed")) {
+		const struct mdp_xarray *o = sharing(c->s1, a);
+		f = add(c->r, MDP_XK_WAITING);
+		ev(f, "/proc/mdstat: resync=DELAYED");
+		if (o)
+			ev(f,
+			   "%s runs a %s on the same disks; md syncs arrays that share disks one "
+			   "after the other",
+			   o->name, noun(o->action));
+		rec(f, MDP_XR_NONE, NULL, NULL, "none: it starts when %s finishes",
+		    o ? o->name : "the other array");
+		return true;
+	}
+	if (!strcmp(a->queued, "PENDING")) {
+		f = add(c->r, MDP_XK_WAITING);
+		ev(f, "/proc/mdstat: resync=PENDING, array_state %s",
+		   a->array_state[0] ? a->array_state : "unread");
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: md starts it at the first write ('mdadm --readwrite /dev/%s' starts it "
+		    "now)",
+		    a->name);
+		return true;
+	}
+	if (!strcmp(a->action, "frozen")) {
+		f = add(c->r, MDP_XK_WAITING);
+		ev(f, "md/sync_action: frozen");
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: something froze it on purpose (mdadm, a user)");
+		return true;
+	}
+	if (running(a) && c->speed == 0 && a->have_progress && strcmp(a->sync_max, "max") &&
+	    !mdp_num_parse(a->sync_max, 0, UINT64_MAX, &smax) && a->done_kib * 2 + 1024 >= smax) {
+		f = add(c->r, MDP_XK_WAITING);
+		ev(f, "md/sync_max: %s sectors, progress %llu sectors: parked at the limit",
+		   a->sync_max, (unsigned long long)a->done_kib * 2);
+		if (a->backup_file || a->suspend_hi > 0) {
+			ev(f, "a reshape through a backup file moves sync_max itself");
+			rec(f, MDP_XR_NONE, NULL, NULL, "none: mdadm steps it");
+		} else {
+			char n[64];
+			snprintf(n, sizeof(n), "%s/sync_max", a->name);
+			rec(f, MDP_XR_SETTING, n, "max",
+			    "echo max > /sys/block/%s/md/sync_max, if nobody set it on purpose "
+			    "(mdcheck "
+			    "does)",
+			    a->name);
+		}
+		return true;
+	}
+	if (running(a) && c->speed == 0 && c->r->speed_src != MDP_XS_NONE) {
+		f = add(c->r, MDP_XK_WAITING);
+		ev(f, "no progress in %.0f s and md/sync_speed %lld", c->dt,
+		   (long long)a->sync_speed);
+		rec(f, MDP_XR_NONE, NULL, NULL, "none: look at dmesg for what md waits on");
+		return true;
+	}
+	return false;
+}
+
+static bool check_finishing(struct ctx *c)
+{
+	struct mdp_xfinding *f;
+
+	if (!c->r->eta_s || c->r->eta_s >= FINISH_S)
+		return false;
+	f = add(c->r, MDP_XK_FINISHING);
+	ev(f, "%llu KiB per disk left at %.0f KiB/s: about %llu min",
+	   (unsigned long long)(c->r->total_kib - c->r->done_kib), c->speed,
+	   (unsigned long long)(c->r->eta_s + 59) / 60);
+	rec(f, MDP_XR_NONE, NULL, NULL, "none: not worth tuning");
+	return true;
+}
+
+static void check_member(struct ctx *c)
+{
+	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS];
+	struct mdp_xfinding *f = NULL;
+
+	for (size_t i = 0; i < a1->n_members; i++) {
+		const struct mdp_xmember *m1 = &a1->members[i];
+		uint64_t e0 = 0, d = 0;
+		bool grew = false;
+		for (size_t j = 0; j < a0->n_members; j++)
+			if (!strcmp(a0->members[j].name, m1->name) && a0->members[j].errors_read) {
+				e0 = a0->members[j].errors;
+				grew =
+				    m1->errors_read && mdp_explain_delta(e0, m1->errors, &d) && d;
+			}
+		if (m1->faulty || strstr(m1->state, "faulty") || strstr(m1->state, "write_error") ||
+		    strstr(m1->state, "want_replacement")) {
+			f = f ? f : add(c->r, MDP_XK_MEMBER);
+			ev(f, "%s: state %s", m1->name,
+			   m1->state[0] ? m1->state : "faulty (mdstat)");
+		}
+		if (grew) {
+			f = f ? f : add(c->r, MDP_XK_MEMBER);
+			ev(f, "%s: md/dev-%s/errors %llu -> %llu", m1->name, m1->name,
+			   (unsigned long long)e0, (unsigned long long)m1->errors);
+		}
+	}
+	if (c->util_known && c->n >= 2) {
+		for (size_t i = 0; i < c->n; i++)
+			util[i] = c->disk[i].util, aw[i] = c->disk[i].await;
+		for (size_t i = 0; i < c->n; i++) {
+			double mu = median_without(util, c->n, i), ma = median_without(aw, c->n, i);
+			bool slow_u = util[i] >= UTIL_BUSY && util[i] >= OUTLIER_UTIL * mu;
+			bool slow_a = c->disk[i].ios >= AWAIT_MIN_IOS && aw[i] >= AWAIT_MIN_MS &&
+				      aw[i] >= OUTLIER_AWAIT * ma;
+			if (!slow_u && !slow_a)
+				continue;
+			f = f ? f : add(c->r, MDP_XK_MEMBER);
+			ev(f,
+			   "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, "
+			   "%.1f ms",
+			   c->m[i]->name, c->m[i]->disk, util[i], aw[i], mu, ma);
+		}
+	}
+	if (f)
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: the slowest member sets the speed; check its SMART data and cable, back "
+		    "up "
+		    "first if the array is degraded");
+}
+
+static bool check_reshape(struct ctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+	struct mdp_xfinding *f;
+	bool moved = false, same = false;
+
+	if (strcmp(a->action, "reshape"))
+		return false;
+	for (size_t i = 0; i < a->n_members; i++) {
+		if (a->members[i].offset < 0 || a->members[i].new_offset < 0)
+			continue;
+		if (a->members[i].offset != a->members[i].new_offset)
+			moved = true;
+		else
+			same = true;
+	}
+	if (a->backup_file || (!moved && a->suspend_hi > 0)) {
+		f = add(c->r, MDP_XK_RESHAPE_METHOD);
+		if (a->backup_file)
+			ev(f,
+			   "/run/mdadm/backup_file-%s: mdadm copies each section to a backup file "
+			   "first",
+			   a->name);
+		if (a->suspend_hi > 0)
+			ev(f, "md/suspend_hi %lld, md/sync_max %s: mdadm steps the reshape",
+			   (long long)a->suspend_hi, a->sync_max);
+		if (same && !moved)
+			ev(f, "md/dev-*/new_offset equals offset: the data offset does not move");
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: the backup copy sets the pace, no limit or cache changes it; next time "
+		    "reshape without a backup file (mdadm 3.3+, room for a new data offset)");
+		return true;
+	}
+	if (moved) {
+		f = add(c->r, MDP_XK_INFO);
+		ev(f, "md/dev-*/new_offset differs from offset: the reshape moves the data offset "
+		      "(no backup copy)");
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	}
+	return false;
+}
+
+/* The first shipped profile whose limit is above have (by at least half again). */
+static const char *profile_above(uint64_t have, bool want_max, uint64_t *val)
+{
+	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+		uint64_t v = want_max ? shipped[i].max : shipped[i].min;
+		if (v >= have + have / 2) {
+			*val = v;
+			return shipped[i].name;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The speed md itself compares with its limits: its own 30 s average (md/sync_speed), when
+ * that is above the window's. Right after a maximum is lowered the window shows md asleep
+ * (near 0) while its average still exceeds the maximum: the ceiling binds all the same.
+ */
+static double md_view(const struct ctx *c)
+{
+	double md = c->a1->sync_speed > 0 ? (double)c->a1->sync_speed : 0;
+	return md > c->speed ? md : c->speed;
+}
+
+static void util_evidence(struct ctx *c, struct mdp_xfinding *f)
+{
+	char buf[MDP_X_TEXT];
+	size_t o = 0;
+
+	if (!c->util_known) {
+		ev(f, "disk utilisation: unknown (no full /proc/diskstats lines for the members)");
+		return;
+	}
+	o += (size_t)snprintf(buf, sizeof(buf), "disks busy:");
+	for (size_t i = 0; i < c->n && o < sizeof(buf) - 24; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s %.0f%%%s", c->m[i]->disk,
+				      c->disk[i].util, c->m[i]->rotational == 0 ? " (ssd)" : "");
+	ev(f, "%s", buf);
+}
+
+static bool check_ceiling(struct ctx *c)
+{
+	const struct mdp_xlimit *mx = &c->r->max;
+	struct mdp_xfinding *f;
+	uint64_t v = 0;
+	const char *p;
+	char n[64];
+
+	if (!mx->read || md_view(c) < CEIL_SHARE * (double)mx->kib)
+		return false;
+	if (c->util_known && c->util_max >= UTIL_FREE)
+		return false;
+	f = add(c->r, MDP_XK_CEILING);
+	ev(f, "speed %.0f KiB/s, maximum %llu (%s): md sleeps above it", c->speed,
+	   (unsigned long long)mx->kib, limit_src(mx));
+	if (md_view(c) > c->speed + 1)
+		ev(f,
+		   "md/sync_speed %lld: md's own 30 s average, the figure md compares with the "
+		   "maximum, is still above it, so md sleeps until it falls",
+		   (long long)c->a1->sync_speed);
+	util_evidence(c, f);
+	p = profile_above(mx->kib, true, &v);
+	if (mx->local || !p) {
+		v = mx->kib * 2;
+		snprintf(n, sizeof(n), "%s/sync_speed_max", c->a1->name);
+		char val[32];
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+		if (mx->local)
+			ev(f,
+			   "the array's own maximum (local) overrides dev.raid.speed_limit_max: a "
+			   "profile's sysctl does not lift it");
+		rec(f, MDP_XR_SETTING, n, mx->local ? "system" : val,
+		    mx->local ? "echo system > /sys/block/%s/md/sync_speed_max (or a higher number)"
+			      : "raise /sys/block/%s/md/sync_speed_max",
+		    c->a1->name);
+		if (mx->local && c->s1->sys_max.read && c->s1->sys_max.kib > mx->kib)
+			v = c->s1->sys_max.kib;
+	} else {
+		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (maximum %llu KiB/s)", p,
+		    (unsigned long long)v);
+	}
+	if (c->util_known && c->util_max >= 10 && md_view(c) <= c->speed + 1) {
+		double to = c->speed * UTIL_BUSY / c->util_max;
+		f->gain = MDP_XG_ROUGH;
+		f->gain_kib = (uint64_t)(to < (double)v ? to : (double)v);
+	}
+	return true;
+}
+
+static void foreign_evidence(struct ctx *c, struct mdp_xfinding *f)
+{
+	if (c->md_kib >= 1 || c->md_inflight >= 1)
+		ev(f, "%s itself: %.0f KiB/s of other reads and writes, %.0f in flight",
+		   c->a1->name, c->md_kib, c->md_inflight);
+	if (c->holder_top_kib >= 1)
+		ev(f,
+		   "other partitions of the member disks: %.0f KiB/s in all, most on %s "
+		   "(%.0f KiB/s)",
+		   c->holder_kib, c->holder_top, c->holder_top_kib);
+	if (c->swap_pages >= 1)
+		ev(f, "swap: %.0f pages/s in and out (/proc/vmstat)", c->swap_pages);
+}
+
+static bool check_floor(struct ctx *c)
+{
+	const struct mdp_xlimit *mn = &c->r->min;
+	struct mdp_xfinding *f;
+	uint64_t v = 0;
+	const char *p;
+
+	if (!mn->read || !c->foreign || c->speed < (1 - FLOOR_BAND) * (double)mn->kib ||
+	    c->speed > (1 + FLOOR_BAND) * (double)mn->kib)
+		return false;
+	f = add(c->r, MDP_XK_FLOOR);
+	ev(f, "speed %.0f KiB/s, minimum %llu (%s): md throttles to it while other I/O runs",
+	   c->speed, (unsigned long long)mn->kib, limit_src(mn));
+	foreign_evidence(c, f);
+	p = profile_above(mn->kib, false, &v);
+	if (mn->local || !p) {
+		char n[64], val[32];
+		v = p ? v : mn->kib * 2;
+		snprintf(n, sizeof(n), "%s/sync_speed_min", c->a1->name);
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+		if (mn->local)
+			ev(f,
+			   "the array's own minimum (local) overrides dev.raid.speed_limit_min: a "
+			   "profile's sysctl does not lift it");
+		rec(f, MDP_XR_SETTING, n, val, "echo %s > /sys/block/%s/md/sync_speed_min", val,
+		    c->a1->name);
+	} else {
+		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s)", p,
+		    (unsigned long long)v);
+	}
+	if (c->r->max.read && v > c->r->max.kib)
+		v = c->r->max.kib;
+	f->gain = MDP_XG_UPPER;
+	f->gain_kib = v;
+	return true;
+}
+
+static bool check_competing(struct ctx *c, bool floor)
+{
+	struct mdp_xfinding *f;
+	uint64_t v = 0;
+	const char *p;
+
+	if (!c->foreign)
+		return false;
+	f = add(c->r, MDP_XK_COMPETING_IO);
+	foreign_evidence(c, f);
+	if (floor) {
+		rec(f, MDP_XR_NONE, NULL, NULL, "none beyond the floor's");
+		return true;
+	}
+	if (c->r->min.read && c->speed < (1 - FLOOR_BAND) * (double)c->r->min.kib) {
+		ev(f, "speed below the minimum %llu: md is not throttling, the disks are shared",
+		   (unsigned long long)c->r->min.kib);
+		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
+		    "pause the competing work: apply reshape-fast (it pauses the indexers on DSM); "
+		    "the "
+		    "gain cannot be computed, measure it with 'mdprofile bench --op-only --compare "
+		    "reshape-fast'");
+		return true;
+	}
+	p = profile_above(c->r->min.kib > (uint64_t)c->speed ? c->r->min.kib : (uint64_t)c->speed,
+			  false, &v);
+	if (p)
+		rec(f, MDP_XR_PROFILE, p, NULL,
+		    "apply %s: a minimum above the speed stops md's throttle; the gain cannot be "
+		    "computed, measure it with 'mdprofile bench --op-only --compare %s'",
+		    p, p);
+	else
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: no shipped profile's minimum is well above this speed");
+	return true;
+}
+
+static bool check_cpu(struct ctx *c)
+{
+	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+	struct mdp_xfinding *f = NULL;
+	uint64_t d, di;
+
+	for (size_t i = 0; i < a1->n_threads; i++)
+		for (size_t j = 0; j < a0->n_threads; j++) {
+			double share;
+			if (a0->threads[j].pid != a1->threads[i].pid ||
+			    !mdp_explain_delta(a0->threads[j].ticks, a1->threads[i].ticks, &d))
+				continue;
+			share = (double)d / USER_HZ / c->dt;
+			if (share < CPU_BUSY)
+				continue;
+			f = f ? f : add(c->r, MDP_XK_CPU);
+			ev(f, "%s: %.0f%% of a CPU (/proc/%d/stat)", a1->threads[i].comm,
+			   share * 100, a1->threads[i].pid);
+		}
+	if (c->s0->stat_read && c->s1->stat_read &&
+	    mdp_explain_delta(c->s0->cpu_total, c->s1->cpu_total, &d) && d &&
+	    mdp_explain_delta(c->s0->cpu_idle, c->s1->cpu_idle, &di) &&
+	    (double)di < 0.1 * (double)d) {
+		f = f ? f : add(c->r, MDP_XK_CPU);
+		ev(f, "all CPUs: %.0f%% idle (/proc/stat)", 100.0 * (double)di / (double)d);
+	}
+	if (!f)
+		return false;
+	if (parity(a1) && a1->group_threads == 0) {
+		char n[64];
+		snprintf(n, sizeof(n), "%s/group_thread_cnt", a1->name);
+		rec(f, MDP_XR_SETTING, n, "4",
+		    "spread stripe work over 4 threads; the gain cannot be computed, measure it "
+		    "with "
+		    "'mdprofile bench --op-only --compare' and a profile that sets it");
+	} else {
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: no limit helps a CPU-bound sync; stop "
+		    "CPU-heavy packages meanwhile");
+	}
+	return true;
+}
+
+static bool check_stripe(struct ctx *c, unsigned kver)
+{
+	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+	struct mdp_xfinding *f;
+
+	if (!parity(a1) || a1->stripe_size <= 0)
+		return false;
+	if (!strcmp(a1->action, "reshape") && a1->chunk_kib > 0 &&
+	    a1->stripe_size < 4 * a1->chunk_kib / 4) {
+		char n[64], v[32];
+		f = add(c->r, MDP_XK_STRIPE_CACHE);
+		ev(f, "stripe_cache_size %lld, a reshape of %lld KiB chunks needs at least %lld",
+		   (long long)a1->stripe_size, (long long)a1->chunk_kib, (long long)a1->chunk_kib);
+		snprintf(n, sizeof(n), "%s/stripe_cache_size", a1->name);
+		snprintf(v, sizeof(v), "%lld", (long long)a1->chunk_kib * 2);
+		rec(f, MDP_XR_SETTING, n, v, "raise it; the gain cannot be computed");
+		return true;
+	}
+	if (a0->stripe_active < 0 || a1->stripe_active < 0 ||
+	    (double)a0->stripe_active < 0.9 * (double)a0->stripe_size ||
+	    (double)a1->stripe_active < 0.9 * (double)a1->stripe_size)
+		return false;
+	if (kver >= 401) { /* the cache grows by itself when a request finds no free stripe */
+		f = add(c->r, MDP_XK_INFO);
+		ev(f,
+		   "stripe_cache_active %lld of stripe_cache_size %lld: kernel %u.%u grows the "
+		   "cache "
+		   "itself, so a full cache is not a limit here",
+		   (long long)a1->stripe_active, (long long)a1->stripe_size, kver / 100,
+		   kver % 100);
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+		return false;
+	}
+	f = add(c->r, MDP_XK_STRIPE_CACHE);
+	ev(f, "stripe_cache_active %lld -> %lld of stripe_cache_size %lld: full in both samples",
+	   (long long)a0->stripe_active, (long long)a1->stripe_active, (long long)a1->stripe_size);
+	ev(f,
+	   kver ? "kernel %u.%u: the cache does not grow by itself before 4.1"
+		: "kernel release unknown%.0u%.0u: the cache may not grow by itself",
+	   kver / 100, kver % 100);
+	rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
+	    "apply reshape-fast (a stripe cache sized to memory); the gain cannot be computed, "
+	    "measure it with 'mdprofile bench --op-only --compare reshape-fast'");
+	return true;
+}
+
+static bool check_disks(struct ctx *c)
+{
+	struct mdp_xfinding *f;
+
+	if (!c->util_known || !c->n)
+		return false;
+	if (!c->all_rotational) {
+		if (c->util_min >= UTIL_BUSY) {
+			f = add(c->r, MDP_XK_INFO);
+			ev(f,
+			   "members busy %.0f%%-%.0f%%, but not all rotational: busy time is no "
+			   "limit for SSD and NVMe",
+			   c->util_min, c->util_max);
+			rec(f, MDP_XR_NONE, NULL, NULL, "none");
+		}
+		return false;
+	}
+	if (c->util_min < UTIL_BUSY || c->foreign)
+		return false;
+	f = add(c->r, MDP_XK_DISKS_AT_LIMIT);
+	util_evidence(c, f);
+	ev(f, "%.0f KiB/s per member disk, other I/O under %.0f%% of it",
+	   c->n ? c->sync_kib / (double)c->n : 0, FOREIGN_SHARE * 100);
+	rec(f, MDP_XR_NONE, NULL, NULL, "none: the disks are at their limit, nothing to gain");
+	f->gain = MDP_XG_ZERO;
+	f->gain_kib = (uint64_t)c->speed;
+	return true;
+}
+
+static void check_info(struct ctx *c, unsigned kver)
+{
+	const struct mdp_xarray *a = c->a1;
+	struct mdp_xfinding *f;
+
+	if (!strcmp(a->action, "resync") && !strcmp(a->bitmap, "none")) {
+		f = add(c->r, MDP_XK_INFO);
+		ev(f,
+		   "md/bitmap/location: none; a resync after an unclean shutdown covers the whole "
+		   "device");
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none now; next time: mdadm --grow --bitmap=internal /dev/%s", a->name);
+	}
+	if (!kver && c->s1->release[0] == '\0') {
+		f = add(c->r, MDP_XK_INFO);
+		ev(f, "kernel release unreadable: the pacing rule is not known");
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	}
+}
+
+static const char *rule_of(const struct mdp_xsample *s, unsigned kver)
+{
+	if (s->sync_io_depth)
+		return "depth";
+	if (!kver)
+		return "unknown";
+	return kver >= 401 ? "drain" : "sleep";
+}
+
+static void progress(struct ctx *c)
+{
+	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+	struct mdp_xreport *r = c->r;
+
+	if (a1->have_progress) {
+		r->done_kib = a1->done_kib;
+		r->total_kib = a1->total_kib;
+	}
+	if (a0->have_progress && a1->have_progress && a0->total_kib == a1->total_kib &&
+	    a1->done_kib > a0->done_kib && running(a0)) {
+		c->speed = (double)(a1->done_kib - a0->done_kib) / c->dt;
+		r->speed_src = MDP_XS_MDSTAT;
+	} else if (a1->sync_speed >= 0) {
+		c->speed = (double)a1->sync_speed;
+		r->speed_src = MDP_XS_MD;
+	}
+	r->speed_kib = (uint64_t)(c->speed + 0.5);
+	if (c->speed >= 1 && r->total_kib > r->done_kib)
+		r->eta_s = (uint64_t)((double)(r->total_kib - r->done_kib) / c->speed);
+}
+
+static void binds(struct ctx *c)
+{
+	const struct mdp_xreport *r = c->r;
+
+	if (!r->min.read || !r->max.read)
+		c->r->binds = "";
+	else if (md_view(c) >= CEIL_SHARE * (double)r->max.kib)
+		c->r->binds = "max";
+	else if (c->speed < (1 - FLOOR_BAND) * (double)r->min.kib)
+		c->r->binds = "below-min";
+	else if (c->speed <= (1 + FLOOR_BAND) * (double)r->min.kib)
+		c->r->binds = "min";
+	else
+		c->r->binds = "between";
+}
+
+static bool has_cause(const struct mdp_xreport *r)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (r->findings[i].kind != MDP_XK_INFO)
+			return true;
+	return false;
+}
+
+int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
+		      const char *name, struct mdp_xreport *out)
+{
+	struct ctx c = {.s0 = s0, .s1 = s1, .dt = dt, .r = out};
+	unsigned kver;
+	bool stop, floor;
+
+	if (!(dt > 0))
+		return -EINVAL;
+	c.a0 = arr_find(s0, name);
+	c.a1 = arr_find(s1, name);
+	if (!c.a0 && !c.a1)
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->array, sizeof(out->array), "%s", name);
+	out->window_s = dt;
+	out->binds = "";
+	kver = mdp_explain_kver(s1->release);
+	out->rule = rule_of(s1, kver);
+	if (!c.a0 || !c.a1) { /* assembled or stopped between the samples */
+		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
+		snprintf(out->action, sizeof(out->action), "none");
+		ev(f, "%s %s between the samples", name, c.a1 ? "appeared" : "disappeared");
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+		return 0;
+	}
+	out->min = eff_limit(&c.a1->min, &s1->sys_min);
+	out->max = eff_limit(&c.a1->max, &s1->sys_max);
+	if (!running(c.a1) && !c.a1->queued[0] && strcmp(c.a1->action, "frozen")) {
+		snprintf(out->action, sizeof(out->action), "none");
+		if (running(c.a0)) {
+			struct mdp_xfinding *f = add(out, MDP_XK_INFO);
+			ev(f, "the %s ended between the samples", noun(c.a0->action));
+			rec(f, MDP_XR_NONE, NULL, NULL, "none");
+		}
+		return 0;
+	}
+	/* a queued operation is a resync md has not started (mdstat's resync=DELAYED/PENDING) */
+	snprintf(out->action, sizeof(out->action), "%s", c.a1->queued[0] ? "resync" : c.a1->action);
+	progress(&c);
+	if (running(c.a1) && !running(c.a0)) {
+		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
+		ev(f, "the %s started between the samples: the speed is md's own 30 s average",
+		   noun(c.a1->action));
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	}
+	if (out->speed_src == MDP_XS_MD && running(c.a0) && c.a1->have_progress) {
+		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
+		ev(f,
+		   "/proc/mdstat progress did not move in %.0f s; speed from md/sync_speed "
+		   "(md's 30 s average)",
+		   dt);
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	}
+	binds(&c);
+	gather_members(&c);
+	gather_foreign(&c);
+	if (check_waiting(&c))
+		goto info;
+	stop = check_finishing(&c);
+	check_member(&c);
+	if (stop)
+		goto info;
+	if (check_reshape(&c))
+		goto info;
+	check_ceiling(&c);
+	floor = check_floor(&c);
+	check_competing(&c, floor);
+	check_cpu(&c);
+	check_stripe(&c, kver);
+	if (!check_disks(&c) && !has_cause(out)) {
+		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
+		ev(f, "no limit, shared disk, CPU or cache bound found in this window");
+		util_evidence(&c, f);
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: md's own request pattern may be the limit; measure a profile with "
+		    "'mdprofile bench --op-only --compare'");
+	}
+info:
+	check_info(&c, kver);
+	/* the binding finding first: the checks' order, then what is only noted */
+	{
+		struct mdp_xfinding tmp[MDP_X_FINDINGS];
+		size_t k = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < out->n_findings; i++)
+				if ((out->findings[i].kind == MDP_XK_INFO) == (pass == 1))
+					tmp[k++] = out->findings[i];
+		memcpy(out->findings, tmp, k * sizeof(tmp[0]));
+	}
+	return 0;
+}
+
+bool mdp_explain_recommends(const struct mdp_xreport *r)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (r->findings[i].rec != MDP_XR_NONE)
+			return true;
+	return false;
+}

@@ -1,0 +1,495 @@
+/*
+ * explain_sample: one sample of the files explain reads, through root,
+ * recorded for --capture, and a capture's replay (explain_sample.h).
+ */
+#include "explain_sample.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mdstat.h"
+#include "num.h"
+
+static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len)
+{
+	struct mdp_xcap_file *f;
+
+	if (c->n == c->cap) {
+		size_t nc = c->cap ? c->cap * 2 : 64;
+		struct mdp_xcap_file *nv = realloc(c->v, nc * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		c->v = nv, c->cap = nc;
+	}
+	f = &c->v[c->n];
+	f->sample = sample;
+	f->len = len;
+	f->path = strdup(path);
+	f->data = malloc(len + 1);
+	if (!f->path || !f->data) {
+		free(f->path);
+		free(f->data);
+		return -ENOMEM;
+	}
+	memcpy(f->data, data, len);
+	f->data[len] = '\0';
+	c->n++;
+	return 0;
+}
+
+void mdp_xcap_free(struct mdp_xcap *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].path);
+		free(c->v[i].data);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+static void note_unreadable(const struct mdp_xsrc *s, const char *path, int err)
+{
+	if (!s->unreadable)
+		return;
+	for (size_t i = 0; i < s->unreadable->n; i++)
+		if (s->unreadable->v[i].file && !strcmp(s->unreadable->v[i].file, path))
+			return;
+	mdp_diags_add(s->unreadable, path, 0, 0, "%s", mdp_root_strerror(-err));
+}
+
+static const struct mdp_root *pick(const struct mdp_xsrc *s, const char *path)
+{
+	return s->overlay && mdp_root_exists(s->overlay, path) ? s->overlay : s->root;
+}
+
+/*
+ * Read path whole: 0 with *out (malloc'd), -ENOENT absent, other -errno
+ * noted as unreadable. Recorded for the capture.
+ */
+static int rd(const struct mdp_xsrc *s, const char *path, char **out, size_t *len)
+{
+	int err = mdp_root_read_all(pick(s, path), path, out, len);
+
+	if (err) {
+		if (err != -ENOENT && err != -ENOTDIR)
+			note_unreadable(s, path, err);
+		return err;
+	}
+	if (s->cap && (err = cap_add(s->cap, s->sample, path, *out, *len))) {
+		free(*out);
+		return err;
+	}
+	return 0;
+}
+
+/* A one-line attribute, trailing whitespace stripped, into buf. */
+static int rd_val(const struct mdp_xsrc *s, const char *path, char *buf, size_t cap)
+{
+	char *t;
+	size_t len;
+	int err = rd(s, path, &t, &len);
+
+	if (err) {
+		buf[0] = '\0';
+		return err;
+	}
+	while (len && (t[len - 1] == '\n' || t[len - 1] == ' ' || t[len - 1] == '\t'))
+		t[--len] = '\0';
+	snprintf(buf, cap, "%s", t);
+	free(t);
+	return 0;
+}
+
+static int64_t rd_num(const struct mdp_xsrc *s, const char *path)
+{
+	char buf[64];
+	uint64_t v;
+
+	if (rd_val(s, path, buf, sizeof(buf)) || mdp_num_lead(buf, SIZE_MAX, &v, NULL) ||
+	    v > INT64_MAX)
+		return -1;
+	return (int64_t)v;
+}
+
+static void rd_limit(const struct mdp_xsrc *s, const char *path, struct mdp_xlimit *l)
+{
+	char buf[64];
+	uint64_t v;
+
+	memset(l, 0, sizeof(*l));
+	if (rd_val(s, path, buf, sizeof(buf)) || mdp_num_lead(buf, SIZE_MAX, &v, NULL))
+		return;
+	l->read = true;
+	l->kib = v;
+	l->local = strstr(buf, "(local)") != NULL;
+}
+
+static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(io[i].name, name))
+			return &io[i];
+	return NULL;
+}
+
+static void read_member(const struct mdp_xsrc *s, const char *md, struct mdp_xmember *m,
+			const struct mdp_xio *io, size_t n_io)
+{
+	char p[PATH_MAX], buf[64];
+	const struct mdp_xio *x;
+	int64_t v;
+
+	mdp_explain_disk_of(m->name, io, n_io, m->disk, sizeof(m->disk));
+	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/state", md, m->name);
+	rd_val(s, p, m->state, sizeof(m->state));
+	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/errors", md, m->name);
+	v = rd_num(s, p);
+	m->errors_read = v >= 0;
+	m->errors = v >= 0 ? (uint64_t)v : 0;
+	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/offset", md, m->name);
+	m->offset = rd_num(s, p);
+	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/new_offset", md, m->name);
+	m->new_offset = rd_num(s, p);
+	snprintf(p, sizeof(p), "/sys/block/%s/queue/rotational", m->disk);
+	m->rotational = rd_val(s, p, buf, sizeof(buf)) ? -1 : !strcmp(buf, "1");
+	if ((x = io_of(io, n_io, m->name)))
+		m->part = *x;
+	if ((x = io_of(io, n_io, m->disk)))
+		m->whole = *x;
+}
+
+static void action_of(const struct mdp_mdstat_array *ma, char *buf, size_t cap)
+{
+	if (!ma->op[0])
+		snprintf(buf, cap, "idle");
+	else if (!strcmp(ma->op, "recovery"))
+		snprintf(buf, cap, "recover");
+	else
+		snprintf(buf, cap, "%s", ma->op);
+}
+
+static int read_array(const struct mdp_xsrc *s, const struct mdp_mdstat_array *ma,
+		      struct mdp_xarray *a, const struct mdp_xio *io, size_t n_io)
+{
+	char p[PATH_MAX], b[PATH_MAX];
+#define MD(attr) (snprintf(p, sizeof(p), "/sys/block/%s/md/%s", a->name, attr), p)
+	const struct mdp_xio *x;
+
+	snprintf(a->name, sizeof(a->name), "%s", ma->name);
+	snprintf(a->level, sizeof(a->level), "%s", ma->level);
+	if (!rd_val(s, MD("level"), b, sizeof(b)) && b[0])
+		snprintf(a->level, sizeof(a->level), "%.15s", b);
+	if (rd_val(s, MD("sync_action"), a->action, sizeof(a->action)))
+		action_of(ma, a->action, sizeof(a->action));
+	/* md shows "idle" in sync_action while mdstat names a running reshape on some kernels */
+	if (!strcmp(a->action, "idle") && ma->op[0] && !ma->op_state[0])
+		action_of(ma, a->action, sizeof(a->action));
+	snprintf(a->queued, sizeof(a->queued), "%s", ma->op_state);
+	rd_val(s, MD("array_state"), a->array_state, sizeof(a->array_state));
+	rd_val(s, MD("sync_completed"), a->sync_completed, sizeof(a->sync_completed));
+	if (rd_val(s, MD("sync_max"), a->sync_max, sizeof(a->sync_max)))
+		snprintf(a->sync_max, sizeof(a->sync_max), "max");
+	a->have_progress = ma->total > 0;
+	a->done_kib = ma->done;
+	a->total_kib = ma->total;
+	a->sync_speed = rd_num(s, MD("sync_speed"));
+	rd_limit(s, MD("sync_speed_min"), &a->min);
+	rd_limit(s, MD("sync_speed_max"), &a->max);
+	a->stripe_size = rd_num(s, MD("stripe_cache_size"));
+	a->stripe_active = rd_num(s, MD("stripe_cache_active"));
+	a->group_threads = rd_num(s, MD("group_thread_cnt"));
+	a->chunk_kib = rd_num(s, MD("chunk_size"));
+	if (a->chunk_kib > 0)
+		a->chunk_kib /= 1024;
+	a->suspend_hi = rd_num(s, MD("suspend_hi"));
+	rd_val(s, MD("bitmap/location"), a->bitmap, sizeof(a->bitmap));
+#undef MD
+	snprintf(p, sizeof(p), "/run/mdadm/backup_file-%s", a->name);
+	{
+		const struct mdp_root *r = pick(s, p);
+		int n = mdp_root_readlink(r, p, b, sizeof(b));
+		if (n >= 0 || mdp_root_exists(r, p)) {
+			a->backup_file = true;
+			if (s->cap &&
+			    cap_add(s->cap, s->sample, p, n >= 0 ? b : "", n >= 0 ? strlen(b) : 0))
+				return -ENOMEM;
+		}
+	}
+	if ((x = io_of(io, n_io, a->name)))
+		a->io = *x;
+	for (size_t i = 0; i < ma->n_members && a->n_members < MDP_X_MEMBERS; i++) {
+		struct mdp_xmember *m = &a->members[a->n_members++];
+		snprintf(m->name, sizeof(m->name), "%s", ma->members[i].name);
+		m->spare = ma->members[i].flags & MDP_MS_SPARE;
+		m->faulty = ma->members[i].flags & MDP_MS_FAULTY;
+		read_member(s, a->name, m, io, n_io);
+	}
+	return 0;
+}
+
+/* md's kernel threads: /proc/PID/comm "md3_raid5", "md3_resync", ... */
+static int read_threads(const struct mdp_xsrc *s, struct mdp_xsample *out)
+{
+	char **names = NULL, **more = NULL, p[64], comm[64], *st;
+	size_t n = 0, n_more = 0, len;
+	int err = mdp_root_list(s->root, "/proc", &names, &n);
+
+	if (err) {
+		if (err != -ENOENT)
+			note_unreadable(s, "/proc", err);
+		return 0;
+	}
+	/* a replay's second sample: its own processes too (a thread that started meanwhile) */
+	if (s->overlay && !mdp_root_list(s->overlay, "/proc", &more, &n_more) && n_more) {
+		char **nv = realloc(names, (n + n_more) * sizeof(*nv));
+		if (!nv) {
+			mdp_root_free_list(names, n);
+			mdp_root_free_list(more, n_more);
+			return -ENOMEM;
+		}
+		names = nv;
+		for (size_t i = 0; i < n_more; i++) {
+			bool dup = false;
+			for (size_t k = 0; k < n && !dup; k++)
+				dup = !strcmp(names[k], more[i]);
+			if (dup)
+				free(more[i]);
+			else
+				names[n++] = more[i];
+		}
+		free(more);
+	}
+	for (size_t i = 0; i < out->n_arrays; i++)
+		out->arrays[i].threads_read = true;
+	for (size_t i = 0; i < n && !err; i++) {
+		uint64_t pid, ut, stt;
+		struct mdp_xarray *a = NULL;
+		size_t ml;
+		const char *q;
+		char *end;
+		if (mdp_num_parse(names[i], 1, INT32_MAX, &pid))
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/comm", names[i]);
+		if (mdp_root_read_value(pick(s, p), p, comm, sizeof(comm)) < 0 ||
+		    strncmp(comm, "md", 2))
+			continue;
+		for (size_t j = 0; j < out->n_arrays && !a; j++) {
+			ml = strlen(out->arrays[j].name);
+			if (!strncmp(comm, out->arrays[j].name, ml) && comm[ml] == '_')
+				a = &out->arrays[j];
+		}
+		if (!a || a->n_threads == MDP_X_THREADS)
+			continue;
+		if (s->cap && (err = cap_add(s->cap, s->sample, p, comm, strlen(comm))))
+			break;
+		snprintf(p, sizeof(p), "/proc/%s/stat", names[i]);
+		if (rd(s, p, &st, &len))
+			continue;
+		/* fields after ") ": state is field 3; utime and stime are 14 and 15 */
+		q = strrchr(st, ')');
+		for (int f = 2; q && f < 14; f++)
+			q = strchr(q + 1, ' ');
+		if (q && (ut = strtoull(q + 1, &end, 10), *end == ' ') &&
+		    (stt = strtoull(end + 1, &end, 10), *end == ' ' || *end == '\n')) {
+			struct mdp_xthread *t = &a->threads[a->n_threads++];
+			snprintf(t->comm, sizeof(t->comm), "%.19s", comm);
+			t->pid = (int)pid;
+			t->ticks = ut + stt;
+		}
+		free(st);
+	}
+	mdp_root_free_list(names, n);
+	return err;
+}
+
+static void read_proc_misc(const struct mdp_xsrc *s, struct mdp_xsample *out)
+{
+	char *t, *l;
+	size_t len;
+
+	if (!rd(s, "/proc/vmstat", &t, &len)) {
+		for (l = t; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+			if (!strncmp(l, "pswpin ", 7))
+				out->pswpin = strtoull(l + 7, NULL, 10), out->vmstat_read = true;
+			else if (!strncmp(l, "pswpout ", 8))
+				out->pswpout = strtoull(l + 8, NULL, 10);
+		}
+		free(t);
+	}
+	if (!rd(s, "/proc/stat", &t, &len)) {
+		for (l = t; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+			if (!strncmp(l, "cpu ", 4)) {
+				char *p = l + 4, *end;
+				for (int f = 0; f < 8; f++) {
+					uint64_t v = strtoull(p, &end, 10);
+					if (end == p)
+						break;
+					out->cpu_total += v;
+					if (f == 3 || f == 4)
+						out->cpu_idle += v;
+					p = end;
+				}
+				out->stat_read = true;
+			} else if (!strncmp(l, "cpu", 3) && l[3] >= '0' && l[3] <= '9') {
+				out->ncpu++;
+			}
+		}
+		free(t);
+	}
+}
+
+int mdp_explain_sample(const struct mdp_xsrc *s, struct mdp_xsample *out)
+{
+	struct mdp_mdstat ms;
+	struct mdp_xio *io = NULL;
+	size_t len, n_io = 0;
+	char *t;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if ((err = rd(s, "/proc/mdstat", &t, &len))) {
+		if (err == -ENOENT)
+			note_unreadable(s, "/proc/mdstat", err);
+		return err;
+	}
+	err = mdp_mdstat_parse(t, len, &ms, NULL);
+	free(t);
+	if (err)
+		return err;
+	if (!rd(s, "/proc/diskstats", &t, &len)) {
+		err = mdp_explain_parse_diskstats(t, len, &io, &n_io);
+		free(t);
+	}
+	rd_limit(s, "/proc/sys/dev/raid/speed_limit_min", &out->sys_min);
+	rd_limit(s, "/proc/sys/dev/raid/speed_limit_max", &out->sys_max);
+	{
+		char b[32];
+		out->sync_io_depth = !rd_val(s, "/proc/sys/dev/raid/sync_io_depth", b, sizeof(b));
+	}
+	rd_val(s, "/proc/sys/kernel/osrelease", out->release, sizeof(out->release));
+	read_proc_misc(s, out);
+	if (!err && ms.n && !(out->arrays = calloc(ms.n, sizeof(*out->arrays))))
+		err = -ENOMEM;
+	for (size_t i = 0; !err && i < ms.n; i++) {
+		if (!ms.arrays[i].active)
+			continue;
+		err = read_array(s, &ms.arrays[i], &out->arrays[out->n_arrays++], io, n_io);
+	}
+	if (!err)
+		err = read_threads(s, out);
+	mdp_mdstat_free(&ms);
+	free(io);
+	if (err)
+		mdp_explain_sample_free(out);
+	return err;
+}
+
+void mdp_explain_sample_free(struct mdp_xsample *s)
+{
+	free(s->arrays);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- capture: ustar ------------------------------------------------------------ */
+
+static int tar_entry(char **buf, size_t *len, size_t *cap, const char *name, const char *data,
+		     size_t n)
+{
+	char h[512];
+	size_t need = 512 + (n + 511) / 512 * 512, nl = strlen(name), split = 0;
+	unsigned sum = 0;
+
+	memset(h, 0, sizeof(h));
+	if (nl > 100) { /* ustar: prefix (155) '/' name (100) */
+		for (size_t i = nl - 1; i > 0; i--)
+			if (name[i] == '/' && nl - i - 1 <= 100 && i <= 155) {
+				split = i;
+				break;
+			}
+		if (!split)
+			return -ENAMETOOLONG;
+		memcpy(h + 345, name, split);
+		memcpy(h, name + split + 1, nl - split - 1);
+	} else {
+		memcpy(h, name, nl);
+	}
+	snprintf(h + 100, 8, "%07o", 0644);
+	snprintf(h + 108, 8, "%07o", 0);
+	snprintf(h + 116, 8, "%07o", 0);
+	snprintf(h + 124, 12, "%011llo", (unsigned long long)n);
+	snprintf(h + 136, 12, "%011llo", (unsigned long long)time(NULL));
+	h[156] = '0';
+	memcpy(h + 257, "ustar", 6);
+	memcpy(h + 263, "00", 2);
+	memset(h + 148, ' ', 8);
+	for (size_t i = 0; i < 512; i++)
+		sum += (unsigned char)h[i];
+	snprintf(h + 148, 8, "%06o", sum);
+	if (*len + need + 1024 > *cap) {
+		size_t nc = (*len + need + 1024) * 2;
+		char *nb = realloc(*buf, nc);
+		if (!nb)
+			return -ENOMEM;
+		*buf = nb, *cap = nc;
+	}
+	memcpy(*buf + *len, h, 512);
+	memcpy(*buf + *len + 512, data, n);
+	memset(*buf + *len + 512 + n, 0, need - 512 - n);
+	*len += need;
+	return 0;
+}
+
+int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size_t *olen)
+{
+	char *buf = NULL, name[PATH_MAX + 16], ms[32];
+	size_t len = 0, cap = 0;
+	int err = 0;
+
+	for (size_t i = 0; !err && i < c->n; i++) {
+		const struct mdp_xcap_file *f = &c->v[i];
+		bool dup = false;
+		/* a file read twice in one sample (a retry) is stored once, as first read */
+		for (size_t j = 0; j < i; j++)
+			dup |= c->v[j].sample == f->sample && !strcmp(c->v[j].path, f->path);
+		if (dup)
+			continue;
+		snprintf(name, sizeof(name), "%s%s", f->sample ? ".explain/1/" : "", f->path + 1);
+		err = tar_entry(&buf, &len, &cap, name, f->data, f->len);
+	}
+	snprintf(ms, sizeof(ms), "%llu\n", (unsigned long long)elapsed_ms);
+	if (!err)
+		err = tar_entry(&buf, &len, &cap, ".explain/elapsed_ms", ms, strlen(ms));
+	if (err) {
+		free(buf);
+		return err;
+	}
+	memset(buf + len, 0, 1024); /* two zero blocks end the archive */
+	*out = buf;
+	*olen = len + 1024;
+	return 0;
+}
+
+/* ---- replay --------------------------------------------------------------------- */
+
+bool mdp_explain_is_replay(const struct mdp_root *r)
+{
+	return !mdp_root_is_real(r) && mdp_root_is_dir(r, "/.explain/1");
+}
+
+int mdp_explain_replay_open(const struct mdp_root *r, struct mdp_root *second, uint64_t *elapsed_ms)
+{
+	char p[PATH_MAX], buf[32];
+	ssize_t n;
+	int err;
+
+	if ((n = mdp_root_read_value(r, "/.explain/elapsed_ms", buf, sizeof(buf))) < 0)
+		return (int)n;
+	if ((err = mdp_num_parse(buf, 1, UINT32_MAX, elapsed_ms)))
+		return err;
+	if (mdp_root_path(r, "/.explain/1", p, sizeof(p)))
+		return -ENAMETOOLONG;
+	return mdp_root_init(second, p);
+}

@@ -1,0 +1,55 @@
+# explain --capture: every file read, both samples and the time between them, in a tar that
+# extracts into a fixture root; explain --root on it replays the same report without
+# sleeping. Read-only: the system files are untouched.
+fixture ds-dsm6-reshape
+snapshot
+run explain --interval 1 --capture "$WORK/c.tar"
+expect_exit 0
+expect_stderr <<'EOF'
+EOF
+expect_unchanged
+sed 's/window [0-9.]* s/window W s/; s/in [0-9]* s;/in W s;/' "$WORK/out" >"$WORK/live"
+tar tf "$WORK/c.tar" >"$WORK/list" || _fail "the capture is not a tar archive"
+for f in proc/mdstat sys/block/md3/md/sync_speed_min .explain/1/proc/mdstat \
+	.explain/1/sys/block/md3/md/sync_completed .explain/elapsed_ms; do
+	grep -qx "$f" "$WORK/list" || _fail "the capture lacks $f"
+done
+# Only what explain reads: nothing from /etc, /dev or the boot id.
+! grep -E '^(etc|dev|\.explain/1/etc)|boot_id' "$WORK/list" || _fail "the capture holds more"
+
+mkdir "$WORK/x"
+tar xf "$WORK/c.tar" -C "$WORK/x"
+ROOT="$WORK/x"
+run explain
+expect_exit 0
+sed 's/window [0-9.]* s/window W s/; s/in [0-9]* s;/in W s;/' "$WORK/out" >"$WORK/replay"
+cmp -s "$WORK/live" "$WORK/replay" || {
+	_fail "the replay differs from the live run:"
+	diff -u "$WORK/live" "$WORK/replay" >&2
+}
+# The window is the machine's: shown as W.
+_expect "$WORK/replay" "stdout (the window as W)" <<'EOF'
+md3: reshape 25.1%, 4687 KiB/s per disk (md's own 30 s average; window W s), about 3d 14h left
+  limits: minimum 10000 (system), maximum 200000 (system): below the minimum: md is not throttling
+  pacing: kernel unknown, rule unknown (from upstream md.c)
+  info: /proc/mdstat progress did not move in W s; speed from md/sync_speed (md's 30 s average)
+    => none
+  info: no limit, shared disk, CPU or cache bound found in this window
+        disk utilisation: unknown (no full /proc/diskstats lines for the members)
+    => none: md's own request pattern may be the limit; measure a profile with 'mdprofile bench --op-only --compare'
+  info: kernel release unreadable: the pacing rule is not known
+    => none
+EOF
+
+# A capture of a capture's replay holds the same files.
+run explain --capture "$WORK/c2.tar"
+expect_exit 0
+tar tf "$WORK/c2.tar" >"$WORK/list2"
+cmp -s "$WORK/list" "$WORK/list2" || _fail "a replay's capture lists other files"
+
+# --capture into a directory that does not exist: a system error, the report still printed.
+run explain --capture no/such/c.tar
+expect_exit 3
+expect_stderr <<'EOF'
+mdprofile: cannot write the capture no/such/c.tar: No such file or directory
+EOF

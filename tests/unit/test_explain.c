@@ -1,0 +1,691 @@
+/*
+ * Unit tests of explain's rules, table-driven: each row is a case users
+ * reported (shared/research/explain.md §4, C01-C16, with the figures as
+ * reported) or an edge case, turned into two samples 10 s apart by
+ * build(); the row says which finding must bind, what it recommends and
+ * the gain it may promise. Then the parsers: /proc/diskstats with 7, 14,
+ * 18 and 20 fields, counters wrapping at 2^32, partitions to disks.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "explain.h"
+
+#define DT 10.0
+
+/* One scenario in the figures a user would quote. */
+struct row {
+	const char *id;
+	const char *release;
+	const char *level, *action, *queued; /* action "" = "resync" */
+	int n;                               /* members (default 4) */
+	int rotational;                      /* 0: 1 (HDD); -1 SSD */
+	double speed;                        /* KiB/s per device, from mdstat progress */
+	uint64_t min, max;                   /* effective limits */
+	bool min_local, max_local;
+	uint64_t sys_max; /* the sysctl when the max is local (0: = max) */
+	double util;      /* % busy, every member (-1: no full diskstats) */
+	int slow;         /* member index + 1 with slow_util / slow_await */
+	double slow_util, slow_await;
+	double md_kib, holder_kib; /* other I/O: on the md device, other partitions of disk 0 */
+	double cpu;                /* % of a CPU of the md thread */
+	int64_t group_threads;     /* -1: unread */
+	int64_t stripe, active;    /* stripe_cache_size and _active (both samples) */
+	int64_t chunk;
+	bool backup;
+	uint64_t left_kib; /* per device left at the end (0: plenty) */
+	const char *sync_max;
+	bool ended, stalled, sc_same; /* edge cases */
+	double md_avg;                /* md/sync_speed when it differs from the window's speed */
+	/* expected */
+	enum mdp_xkind kind;
+	enum mdp_xrec rec;
+	const char *rec_name;
+	enum mdp_xgain gain;
+	uint64_t gain_kib;
+};
+
+static void set_io(struct mdp_xio *io, const char *name, uint64_t sect, uint64_t ios, uint64_t ms,
+		   uint64_t ticks)
+{
+	memset(io, 0, sizeof(*io));
+	snprintf(io->name, sizeof(io->name), "%s", name);
+	io->present = io->full = true;
+	io->field = 20;
+	io->rd_sect = sect / 2, io->wr_sect = sect - sect / 2;
+	io->rd_ios = ios / 2, io->wr_ios = ios - ios / 2;
+	io->rd_ms = ms / 2, io->wr_ms = ms - ms / 2;
+	io->io_ticks = ticks;
+}
+
+/* Sample t (0 or 1) of row r: counters at t = 0 are a base, at t = 1 base + the row's rates. */
+static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_xarray *a)
+{
+	int n = r->n ? r->n : 4;
+	const uint64_t base = 1000000;
+	double sp = r->speed;
+
+	memset(s, 0, sizeof(*s));
+	memset(a, 0, sizeof(*a));
+	snprintf(s->release, sizeof(s->release), "%s", r->release ? r->release : "5.10.0");
+	s->sys_min = (struct mdp_xlimit){.read = true, .kib = r->min_local ? 1000 : r->min};
+	s->sys_max = (struct mdp_xlimit){.read = true, .kib = r->sys_max ? r->sys_max : r->max};
+	s->arrays = a;
+	s->n_arrays = 1;
+	snprintf(a->name, sizeof(a->name), "md2");
+	snprintf(a->level, sizeof(a->level), "%s", r->level ? r->level : "raid5");
+	snprintf(a->action, sizeof(a->action), "%s",
+		 r->ended && t ? "idle"
+		 : r->action   ? r->action
+			       : "resync");
+	if (r->queued) {
+		snprintf(a->queued, sizeof(a->queued), "%s", r->queued);
+		snprintf(a->action, sizeof(a->action), "idle");
+	}
+	snprintf(a->sync_max, sizeof(a->sync_max), "%s", r->sync_max ? r->sync_max : "max");
+	snprintf(a->sync_completed, sizeof(a->sync_completed), "%s",
+		 r->sc_same || !t ? "261768 / 4188160" : "523536 / 4188160");
+	a->min = (struct mdp_xlimit){.read = true, .local = r->min_local, .kib = r->min};
+	a->max = (struct mdp_xlimit){.read = true, .local = r->max_local, .kib = r->max};
+	a->have_progress = !(r->ended && t) && !r->queued;
+	a->total_kib = 8000000000;
+	a->done_kib =
+	    a->total_kib - (r->left_kib ? r->left_kib : 1000000000) - (uint64_t)(t ? 0 : sp * DT);
+	if (r->stalled)
+		a->done_kib = 491263360;
+	a->sync_speed = (int64_t)(r->md_avg ? r->md_avg : sp);
+	a->stripe_size = r->stripe ? r->stripe : 256;
+	a->stripe_active = r->active;
+	a->group_threads = r->group_threads;
+	a->chunk_kib = r->chunk ? r->chunk : 64;
+	a->suspend_hi = r->backup ? 123456 : 0;
+	a->backup_file = r->backup;
+	snprintf(a->bitmap, sizeof(a->bitmap), "+8");
+	set_io(&a->io, "md2", base + (uint64_t)(t * r->md_kib * 2 * DT), base, 0, base);
+	a->n_members = (size_t)n;
+	for (int i = 0; i < n; i++) {
+		struct mdp_xmember *m = &a->members[i];
+		double util = r->util, aw = 5, sync_sect = sp * 2 * DT, ios;
+		if (r->slow == i + 1) {
+			util = r->slow_util ? r->slow_util : util;
+			aw = r->slow_await ? r->slow_await : aw;
+		}
+		ios = sync_sect / 8;
+		snprintf(m->name, sizeof(m->name), "sd%c5", 'a' + i);
+		snprintf(m->disk, sizeof(m->disk), "sd%c", 'a' + i);
+		snprintf(m->state, sizeof(m->state), "in_sync");
+		m->offset = m->new_offset = 2048;
+		m->rotational = r->rotational < 0 ? 0 : 1;
+		set_io(&m->part, m->name, base + (uint64_t)(t * sync_sect),
+		       base + (uint64_t)(t * ios), base + (uint64_t)(t * ios * aw), base);
+		set_io(&m->whole, m->disk,
+		       2 * base + (uint64_t)(t * (sync_sect + (i ? 0 : r->holder_kib * 2 * DT))),
+		       2 * base + (uint64_t)(t * ios), 2 * base + (uint64_t)(t * ios * aw),
+		       2 * base + (uint64_t)(t * util / 100 * DT * 1000));
+		if (util < 0)
+			m->whole.full = m->part.full = false;
+	}
+	a->threads_read = true;
+	a->n_threads = 1;
+	snprintf(a->threads[0].comm, sizeof(a->threads[0].comm), "md2_raid5");
+	a->threads[0].pid = 321;
+	a->threads[0].ticks = 5000 + (uint64_t)(t * r->cpu / 100 * DT * 100);
+}
+
+static const struct row rows[] = {
+    /* C01: DS415+, 3.10, reshape at 4687 K/s below min 10000, stripe cache full */
+    {.id = "C01",
+     .release = "3.10.105",
+     .action = "reshape",
+     .n = 3,
+     .speed = 4687,
+     .min = 10000,
+     .max = 200000,
+     .util = 21,
+     .group_threads = -1,
+     .stripe = 256,
+     .active = 256,
+     .kind = MDP_XK_STRIPE_CACHE,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "reshape-fast"},
+    /* C02: DS418play 4.4, initialisation at 30 MB/s between the limits, DSM's own I/O */
+    {.id = "C02",
+     .release = "4.4.180+",
+     .speed = 30000,
+     .min = 10000,
+     .max = 200000,
+     .util = 70,
+     .holder_kib = 3000,
+     .group_threads = 0,
+     .stripe = 1024,
+     .kind = MDP_XK_COMPETING_IO,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "balanced"},
+    /* C03: QNAP TS-412 ARM, rebuild 20 MB/s, CPU ~100 %, no group threads on that kernel */
+    {.id = "C03",
+     .release = "3.4.6",
+     .speed = 20000,
+     .min = 1000,
+     .max = 200000,
+     .util = 50,
+     .cpu = 99,
+     .group_threads = -1,
+     .kind = MDP_XK_CPU,
+     .rec = MDP_XR_NONE},
+    /* C04: QNAP TS-559, min 500, recovery held at the floor by other I/O; 50000 -> 50527 */
+    {.id = "C04",
+     .release = "2.6.33",
+     .action = "recover",
+     .speed = 505,
+     .min = 500,
+     .max = 200000,
+     .util = 40,
+     .holder_kib = 2000,
+     .group_threads = -1,
+     .kind = MDP_XK_FLOOR,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "balanced",
+     .gain = MDP_XG_UPPER,
+     .gain_kib = 50000},
+    /* C05: RAID5 7 -> RAID6 8 with a backup file: 7118 K/s whatever the settings */
+    {.id = "C05",
+     .release = "3.16.0",
+     .action = "reshape",
+     .n = 8,
+     .speed = 7118,
+     .min = 1000,
+     .max = 200000,
+     .util = 46,
+     .backup = true,
+     .group_threads = 0,
+     .chunk = 512,
+     .stripe = 4096,
+     .kind = MDP_XK_RESHAPE_METHOD,
+     .rec = MDP_XR_NONE},
+    /* C06: 10-disk RAID6 recovery at 40 MB/s, disks 47 % busy: nothing here binds */
+    {.id = "C06",
+     .release = "3.2.0",
+     .level = "raid6",
+     .action = "recover",
+     .n = 10,
+     .speed = 40000,
+     .min = 1000,
+     .max = 200000,
+     .util = 47,
+     .group_threads = -1,
+     .kind = MDP_XK_INFO,
+     .rec = MDP_XR_NONE},
+    /* C07: 8x3TiB RAID6 rebuild at 75 MiB/s, no disk figures: nothing found, said so */
+    {.id = "C07",
+     .release = "4.9.0",
+     .level = "raid6",
+     .action = "recover",
+     .n = 8,
+     .speed = 76800,
+     .min = 1000,
+     .max = 200000,
+     .util = -1,
+     .group_threads = 0,
+     .kind = MDP_XK_INFO,
+     .rec = MDP_XR_NONE},
+    /* C08: check at ~85 MB/s, users' I/O on the array starves: competing, no profile helps */
+    {.id = "C08",
+     .release = "4.19.0",
+     .level = "raid6",
+     .action = "check",
+     .n = 16,
+     .speed = 85000,
+     .min = 1000,
+     .max = 200000,
+     .util = 75,
+     .md_kib = 6000,
+     .group_threads = 0,
+     .kind = MDP_XK_COMPETING_IO,
+     .rec = MDP_XR_NONE},
+    /* C09: 12 NVMe, check 1136048 K/s, md1_resync 99 %: CPU-bound; group threads already 64 */
+    {.id = "C09",
+     .release = "5.19.0",
+     .level = "raid6",
+     .action = "check",
+     .n = 12,
+     .rotational = -1,
+     .speed = 1136048,
+     .left_kib = 4000000000,
+     .min = 1000,
+     .max = 2000000,
+     .max_local = true,
+     .sys_max = 200000,
+     .util = 100,
+     .cpu = 99,
+     .group_threads = 64,
+     .kind = MDP_XK_CPU,
+     .rec = MDP_XR_NONE},
+    /* C10: a tool left the array's max at 10000 (local): ceiling, the sysctl will not lift it */
+    {.id = "C10",
+     .release = "5.10.55",
+     .action = "reshape",
+     .speed = 9950,
+     .min = 1000,
+     .max = 10000,
+     .max_local = true,
+     .sys_max = 200000,
+     .util = 30,
+     .group_threads = 0,
+     .kind = MDP_XK_CEILING,
+     .rec = MDP_XR_SETTING,
+     .rec_name = "md2/sync_speed_max",
+     .gain = MDP_XG_ROUGH,
+     .gain_kib = 29850},
+    /* the lab (6.1): a maximum just lowered to 2000: md sleeps (178 KiB/s in the window) while
+       its own 30 s average is still above the maximum: the ceiling binds, no rough number */
+    {.id = "ceiling-draining",
+     .release = "6.1.0",
+     .action = "recover",
+     .speed = 178,
+     .md_avg = 2100,
+     .min = 1000,
+     .max = 2000,
+     .max_local = true,
+     .sys_max = 200000,
+     .util = 1,
+     .group_threads = 0,
+     .kind = MDP_XK_CEILING,
+     .rec = MDP_XR_SETTING,
+     .rec_name = "md2/sync_speed_max"},
+    /* C11: a DM-SMR member stalls: seconds per request on one disk */
+    {.id = "C11",
+     .release = "5.4.0",
+     .level = "raid6",
+     .action = "recover",
+     .speed = 3000,
+     .min = 1000,
+     .max = 200000,
+     .util = 20,
+     .slow = 4,
+     .slow_util = 100,
+     .slow_await = 2000,
+     .group_threads = 0,
+     .kind = MDP_XK_MEMBER,
+     .rec = MDP_XR_NONE},
+    /* C12: replacement at ~50 MB/s, pollers on other partitions */
+    {.id = "C12",
+     .release = "3.16.0",
+     .action = "recover",
+     .speed = 50000,
+     .min = 1000,
+     .max = 200000,
+     .util = 85,
+     .holder_kib = 5000,
+     .group_threads = 0,
+     .kind = MDP_XK_COMPETING_IO,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "reshape-fast"},
+    /* C13: 5x2TB RAID6 at ~4000 K/s, min 1000, nothing else known: no cause claimed */
+    {.id = "C13",
+     .level = "raid6",
+     .n = 5,
+     .speed = 4000,
+     .min = 1000,
+     .max = 200000,
+     .util = -1,
+     .group_threads = 0,
+     .kind = MDP_XK_INFO,
+     .rec = MDP_XR_NONE},
+    /* C14: check at 197694 K/s against max 200000 with disks 60 % busy: the ceiling */
+    {.id = "C14",
+     .release = "4.9.0",
+     .level = "raid6",
+     .action = "check",
+     .speed = 197694,
+     .min = 1000,
+     .max = 200000,
+     .util = 60,
+     .group_threads = 0,
+     .kind = MDP_XK_CEILING,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "reshape-fast",
+     .gain = MDP_XG_ROUGH,
+     .gain_kib = 296541},
+    /* C15 md0: resync at 1015 K/s (min 1000) under install I/O: the floor */
+    {.id = "C15-md0",
+     .level = "raid1",
+     .n = 2,
+     .speed = 1015,
+     .min = 1000,
+     .max = 200000,
+     .util = 30,
+     .md_kib = 800,
+     .group_threads = -1,
+     .kind = MDP_XK_FLOOR,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "balanced",
+     .gain = MDP_XG_UPPER,
+     .gain_kib = 50000},
+    /* C15 md1: resync=DELAYED behind md0 on the same disks */
+    {.id = "C15-md1",
+     .n = 3,
+     .queued = "DELAYED",
+     .min = 1000,
+     .max = 200000,
+     .util = 30,
+     .group_threads = 0,
+     .kind = MDP_XK_WAITING,
+     .rec = MDP_XR_NONE},
+    /* C16: DS1515+ expansion, 3.10, min 10000, stripe 256 full, no foreign I/O seen */
+    {.id = "C16",
+     .release = "3.10.105",
+     .action = "reshape",
+     .n = 5,
+     .speed = 10000,
+     .min = 10000,
+     .max = 200000,
+     .util = 40,
+     .stripe = 256,
+     .active = 250,
+     .group_threads = -1,
+     .kind = MDP_XK_STRIPE_CACHE,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "reshape-fast"},
+    /* the lab: disks at their limit (util 96 %), no other I/O: nothing to gain */
+    {.id = "disks-at-limit",
+     .release = "6.1.0-57-amd64",
+     .speed = 8000,
+     .min = 1000,
+     .max = 200000,
+     .util = 96,
+     .group_threads = 0,
+     .kind = MDP_XK_DISKS_AT_LIMIT,
+     .rec = MDP_XR_NONE,
+     .gain = MDP_XG_ZERO,
+     .gain_kib = 8000},
+    /* the lab: a slow member (96 % vs 9 %) sets the speed */
+    {.id = "slow-member",
+     .release = "6.1.0",
+     .action = "recover",
+     .speed = 3100,
+     .min = 1000,
+     .max = 200000,
+     .util = 9,
+     .slow = 3,
+     .slow_util = 96,
+     .group_threads = 0,
+     .kind = MDP_XK_MEMBER,
+     .rec = MDP_XR_NONE},
+    /* (local) minimum held at the floor: a profile's sysctl would not lift it */
+    {.id = "local-min",
+     .speed = 1000,
+     .min = 1000,
+     .min_local = true,
+     .max = 200000,
+     .util = 30,
+     .md_kib = 5000,
+     .group_threads = 0,
+     .kind = MDP_XK_FLOOR,
+     .rec = MDP_XR_SETTING,
+     .rec_name = "md2/sync_speed_min",
+     .gain = MDP_XG_UPPER,
+     .gain_kib = 50000},
+    /* 20 minutes left: not worth tuning, even at the floor */
+    {.id = "finishing",
+     .speed = 1000,
+     .min = 1000,
+     .max = 200000,
+     .util = 30,
+     .md_kib = 5000,
+     .left_kib = 1200000,
+     .group_threads = 0,
+     .kind = MDP_XK_FINISHING,
+     .rec = MDP_XR_NONE},
+    /* sync_completed is coarse (1/16 steps): unchanged between samples is not a stall */
+    {.id = "sync_completed-unchanged",
+     .speed = 30000,
+     .min = 1000,
+     .max = 200000,
+     .util = 96,
+     .sc_same = true,
+     .group_threads = 0,
+     .kind = MDP_XK_DISKS_AT_LIMIT,
+     .rec = MDP_XR_NONE,
+     .gain = MDP_XG_ZERO,
+     .gain_kib = 30000},
+    /* mdstat's progress did not move either: speed 0, md's average 0: waiting, no cause */
+    {.id = "stalled",
+     .speed = 0,
+     .stalled = true,
+     .min = 1000,
+     .max = 200000,
+     .util = 0,
+     .group_threads = 0,
+     .kind = MDP_XK_WAITING,
+     .rec = MDP_XR_NONE},
+    /* parked at sync_max by hand (not a backup reshape) */
+    {.id = "parked",
+     .speed = 0,
+     .stalled = true,
+     .sync_max = "982526720",
+     .min = 1000,
+     .max = 200000,
+     .util = 0,
+     .group_threads = 0,
+     .kind = MDP_XK_WAITING,
+     .rec = MDP_XR_SETTING,
+     .rec_name = "md2/sync_max"},
+    /* frozen and PENDING */
+    {.id = "frozen",
+     .action = "frozen",
+     .min = 1000,
+     .max = 200000,
+     .util = 0,
+     .group_threads = 0,
+     .kind = MDP_XK_WAITING,
+     .rec = MDP_XR_NONE},
+    {.id = "pending",
+     .queued = "PENDING",
+     .min = 1000,
+     .max = 200000,
+     .util = 0,
+     .group_threads = 0,
+     .kind = MDP_XK_WAITING,
+     .rec = MDP_XR_NONE},
+    /* the operation ended between the samples: nothing to explain */
+    {.id = "ended",
+     .speed = 30000,
+     .ended = true,
+     .min = 1000,
+     .max = 200000,
+     .util = 50,
+     .group_threads = 0,
+     .kind = MDP_XK_INFO,
+     .rec = MDP_XR_NONE},
+};
+
+static void test_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		struct mdp_xsample s0, s1;
+		struct mdp_xarray a0, a1;
+		struct mdp_xreport rep;
+		const struct mdp_xfinding *f;
+
+		build(r, 0, &s0, &a0);
+		build(r, 1, &s1, &a1);
+		assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+		print_message("%s: %zu findings, first %s (%s %s), speed %llu\n", r->id,
+			      rep.n_findings,
+			      rep.n_findings ? mdp_explain_kind_name(rep.findings[0].kind) : "-",
+			      rep.n_findings ? rep.findings[0].rec_name : "",
+			      rep.n_findings ? rep.findings[0].evidence[0] : "",
+			      (unsigned long long)rep.speed_kib);
+		assert_true(rep.n_findings > 0);
+		f = &rep.findings[0];
+		assert_string_equal(mdp_explain_kind_name(f->kind), mdp_explain_kind_name(r->kind));
+		assert_int_equal(f->rec, r->rec);
+		if (r->rec_name)
+			assert_string_equal(f->rec_name, r->rec_name);
+		assert_string_equal(mdp_explain_gain_name(f->gain), mdp_explain_gain_name(r->gain));
+		if (r->gain_kib)
+			assert_int_equal(f->gain_kib, r->gain_kib);
+		assert_int_equal(mdp_explain_recommends(&rep), r->rec != MDP_XR_NONE);
+	}
+}
+
+/* Two samples, mdstat and md/sync_completed: the speed comes from mdstat's progress. */
+static void test_speed_source(void **state)
+{
+	struct mdp_xsample s0, s1;
+	struct mdp_xarray a0, a1;
+	struct mdp_xreport rep;
+	struct row r = {.speed = 4687, .min = 10000, .max = 200000, .util = 20, .sc_same = true};
+
+	(void)state;
+	build(&r, 0, &s0, &a0);
+	build(&r, 1, &s1, &a1);
+	a1.sync_speed = 9999; /* md's average differs; the window's own figure wins */
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(rep.speed_src, MDP_XS_MDSTAT);
+	assert_int_equal(rep.speed_kib, 4687);
+	assert_string_equal(rep.binds, "below-min");
+	assert_string_equal(rep.rule, "drain");
+	/* progress unchanged: md's own average, said so */
+	a1.done_kib = a0.done_kib;
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(rep.speed_src, MDP_XS_MD);
+	assert_int_equal(rep.speed_kib, 9999);
+	{
+		bool said = false;
+		for (size_t i = 0; i < rep.n_findings; i++)
+			said |= rep.findings[i].kind == MDP_XK_INFO &&
+				strstr(rep.findings[i].evidence[0], "did not move") != NULL;
+		assert_true(said);
+	}
+	/* 6.16's sync_io_depth names the depth rule; 3.10 the sleep rule */
+	s1.sync_io_depth = true;
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_string_equal(rep.rule, "depth");
+	s1.sync_io_depth = false;
+	snprintf(s1.release, sizeof(s1.release), "3.10.105");
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_string_equal(rep.rule, "sleep");
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md9", &rep), -ENOENT);
+	assert_int_equal(mdp_explain_array(&s0, &s1, 0, "md2", &rep), -EINVAL);
+}
+
+/* 32-bit kernels: diskstats counters wrap at 2^32; the util of a wrapped disk is still right. */
+static void test_wrap(void **state)
+{
+	struct mdp_xsample s0, s1;
+	struct mdp_xarray a0, a1;
+	struct mdp_xreport rep;
+	struct row r = {.speed = 8000, .min = 1000, .max = 200000, .util = 96};
+	uint64_t d;
+
+	(void)state;
+	assert_true(mdp_explain_delta(10, 25, &d));
+	assert_int_equal(d, 15);
+	assert_true(mdp_explain_delta(UINT32_MAX - 4, 5, &d));
+	assert_int_equal(d, 10);
+	assert_false(mdp_explain_delta(UINT64_C(1) << 40, 5, &d));
+	build(&r, 0, &s0, &a0);
+	build(&r, 1, &s1, &a1);
+	for (size_t i = 0; i < a0.n_members; i++) {
+		struct mdp_xio *w0 = &a0.members[i].whole, *w1 = &a1.members[i].whole;
+		uint64_t t = w1->io_ticks - w0->io_ticks, s = w1->wr_sect - w0->wr_sect;
+		w0->io_ticks = UINT32_MAX - 100;
+		w1->io_ticks = t - 101;
+		w0->wr_sect = UINT32_MAX - 7;
+		w1->wr_sect = s - 8;
+	}
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(rep.findings[0].kind, MDP_XK_DISKS_AT_LIMIT);
+}
+
+static void test_diskstats(void **state)
+{
+	static const char text[] =
+	    /* 4.4: 14 fields */
+	    "   8       0 sda 100 2 3000 40 200 5 4000 60 0 70 100\n"
+	    /* 4.18: 18 fields (discards) */
+	    "   8      16 sdb 101 2 3001 40 200 5 4000 60 1 71 100 0 0 0 0\n"
+	    /* 5.5: 20 fields (flushes) */
+	    "   8      21 sdb5 102 2 3002 40 200 5 4000 60 0 72 100 0 0 0 0 9 9\n"
+	    /* 2.6.18 partition: 7 fields */
+	    "   8       1 sda1 10 20 30 40\n"
+	    /* 15 fields: not a known layout */
+	    "   8       2 sda2 1 2 3 4 5 6 7 8 9 10 11 12\n"
+	    "   9       2 md2 5 0 40 0 6 0 48 0 0 0 0 0 0 0 0 0 0\n"
+	    "garbage\n";
+	struct mdp_xio *io = NULL;
+	size_t n = 0;
+	char disk[32];
+
+	(void)state;
+	assert_int_equal(mdp_explain_parse_diskstats(text, sizeof(text) - 1, &io, &n), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(io[0].name, "sda");
+	assert_int_equal(io[0].field, 14);
+	assert_true(io[0].full);
+	assert_int_equal(io[0].rd_sect, 3000);
+	assert_int_equal(io[0].wr_sect, 4000);
+	assert_int_equal(io[0].io_ticks, 70);
+	assert_int_equal(io[1].field, 18);
+	assert_int_equal(io[1].inflight, 1);
+	assert_int_equal(io[2].field, 20);
+	assert_int_equal(io[2].io_ticks, 72);
+	assert_string_equal(io[3].name, "sda1");
+	assert_int_equal(io[3].field, 7);
+	assert_false(io[3].full);
+	assert_int_equal(io[3].rd_sect, 20);
+	assert_int_equal(io[3].wr_sect, 40);
+	assert_string_equal(io[4].name, "md2");
+	mdp_explain_disk_of("sdb5", io, n, disk, sizeof(disk));
+	assert_string_equal(disk, "sdb");
+	mdp_explain_disk_of("sda", io, n, disk, sizeof(disk));
+	assert_string_equal(disk, "sda");
+	mdp_explain_disk_of("sdz5", io, n, disk, sizeof(disk));
+	assert_string_equal(disk, "sdz5");
+	free(io);
+	{
+		static const char t2[] = "259 0 nvme0n1 1 0 8 0 0 0 0 0 0 0 0\n"
+					 "259 1 nvme0n1p2 1 0 8 0 0 0 0 0 0 0 0\n"
+					 "8 32 sata1 1 0 8 0 0 0 0 0 0 0 0\n"
+					 "8 37 sata1p5 1 0 8 0 0 0 0 0 0 0 0\n";
+		assert_int_equal(mdp_explain_parse_diskstats(t2, sizeof(t2) - 1, &io, &n), 0);
+		assert_int_equal(n, 4);
+		mdp_explain_disk_of("nvme0n1p2", io, n, disk, sizeof(disk));
+		assert_string_equal(disk, "nvme0n1");
+		mdp_explain_disk_of("sata1p5", io, n, disk, sizeof(disk));
+		assert_string_equal(disk, "sata1");
+		free(io);
+	}
+}
+
+static void test_kver(void **state)
+{
+	(void)state;
+	assert_int_equal(mdp_explain_kver("3.10.105"), 310);
+	assert_int_equal(mdp_explain_kver("6.1.0-57-amd64"), 601);
+	assert_int_equal(mdp_explain_kver("4.4.302+"), 404);
+	assert_int_equal(mdp_explain_kver("6.16"), 616);
+	assert_int_equal(mdp_explain_kver(""), 0);
+	assert_int_equal(mdp_explain_kver("x.1"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_rows), cmocka_unit_test(test_speed_source),
+	    cmocka_unit_test(test_wrap), cmocka_unit_test(test_diskstats),
+	    cmocka_unit_test(test_kver),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
