@@ -286,7 +286,7 @@ ansible-check: mdprofile $(SANB)/mdprofile static
 # Every shell script (sourced fragments read their .shellcheckrc), every Python file,
 # and the committed fixture trees against their generator.
 LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | sort) \
-	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl \
+	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl tests/fakes/esynoscheduler \
 	completion/mdprofile.bash
 LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
 ## shellcheck, pyflakes, and the fixture trees against tests/fixtures/mkroot.py

@@ -30,31 +30,67 @@
 #include "text.h"
 
 /*
- * DSM, as boot persistence assumes it. Nothing here was checked on a
- * DiskStation from this project; the sources are Synology's Task
- * Scheduler help ("Create a triggered task": Control Panel > Task
- * Scheduler > Create > Triggered Task > User-defined script; event
- * Boot-up; the task runs as the user chosen, here root), and public
+ * DSM, as boot persistence assumes it. Only what the sources below show;
+ * nothing here was run on a DiskStation from this project.
+ *
+ * From Synology's Task Scheduler help ("Create a triggered task": Control
+ * Panel > Task Scheduler > Create > Triggered Task > User-defined script;
+ * event Boot-up; the task runs as the user chosen, here root), and public
  * reports and scripts of DSM 6 and 7 owners:
- * - a task's script runs under bash with neither /usr/syno/bin nor
- *   /usr/syno/sbin on PATH, no HOME, an undefined working directory and
- *   stdin not a tty; when it ends its process group is killed, so the
- *   script works in the foreground only;
+ * - a task's script runs with neither /usr/syno/bin nor /usr/syno/sbin on
+ *   PATH, no HOME, and stdin not a tty; when it ends its process group is
+ *   killed, so what must outlive it (the watcher) is started with setsid;
  * - a non-zero exit is reported as a failed task and can mail the owner;
  * - /etc/rc.local is ignored since DSM 6.1, /usr/local/etc/rc.d/NAME.sh
  *   is run with start at boot and stop at shutdown on DSM 6 (DSM 7:
  *   unconfirmed);
  * - DSM updates wipe /opt and /root, not the volumes: a root-owned 0755
  *   directory on a volume keeps the binary (shared folders carry ACLs and
- *   may look group/world-writable, which the profile check refuses);
- * - DSM writes dev.raid.speed_limit_min itself during boot, at an
- *   undocumented moment, hence the re-check;
- * - logger(1) is /usr/bin/logger (busybox on older releases);
- * - tasks can reportedly be created with `synowebapi --exec
- *   api=SYNO.Core.EventScheduler method=create version=1 ...` (DSM 7 with
- *   -s); unverified, so the generator only prints the GUI steps.
- * tests/cli/cases/5x-boot-*.sh run the scripts as such a task would
- * (env -i, cwd /, under bash and busybox ash).
+ *   may look group/world-writable, which the profile check refuses).
+ *
+ * From a public extracted DSM 6.2.3-25426 root file system (the GitHub
+ * repository tbc0309/DSM_DS120j_25426), its files read and its own
+ * aarch64 esynoscheduler run under qemu-user in a chroot of it; DSM 7 is
+ * inferred from one public script that uses the same verbs:
+ * - /usr/syno/sbin/esynoscheduler creates event-triggered tasks. Its exit
+ *   code is 0 whether the call worked or not (a crash gives 139); all of
+ *   its output goes to stdout, each message prefixed "(PID) file.cpp:LINE";
+ *   success is read from the text only. `--create task_name=N event=bootup
+ *   enable=true owner='{"0":"root"}' operation_type=script operation='CMD'
+ *   description=TEXT` prints "save ok, jOut={" and the task as JSON.
+ *   Parameters left out get defaults without a word (a disabled task of
+ *   {"1024":"admin"} running "date; echo 20"), so every one is passed;
+ *   only the literal enable=true enables. A '%' anywhere in a value saves
+ *   nothing and "%s" or "%d" crash it: none is ever passed. A second
+ *   --create of a name fails ("UNIQUE constraint failed: task.task_name")
+ *   and keeps the old row; --set says "save ok" even for a task that does
+ *   not exist: a task is replaced by --delete then --create. `--get
+ *   task_name=N` prints "jOut={...}", or "jOut=null" for none; --delete
+ *   prints "delete rec number=1" (0 for none) then "delete task ok".
+ * - At boot the upstart job esynoscheduler-bootup runs `esynoscheduler
+ *   --fireEvent event=bootup` after md assembly and volume mount (DSM 7:
+ *   at the same time as packages start, not after them). It writes each
+ *   enabled task's operation to /tmp/esynoscheduler.script.PID, one path
+ *   for every task of the event, and runs them with /bin/sh in parallel,
+ *   waiting for all; a second quick boot-up task failed 18 runs of 20
+ *   ("No such file or directory"): mdprofile's boot is one task. A task
+ *   inherits the caller's environment, directory and stdin (init's), so
+ *   the script sets its own PATH, locale and directory.
+ * - Its sqlite database is never written directly (a public project that
+ *   does so has a typo that fails silently).
+ * - /bin/sh and /bin/ash are bash (4.3); there is no busybox; logger,
+ *   flock, timeout, setsid and udevadm are in /bin, mdadm in /sbin.
+ * - syslog-ng sends only warning and above to /var/log/messages
+ *   (patterndb.d/message.conf): what the owner must find there is logged
+ *   with logger -p user.warning.
+ * - `synologset1 sys warn 0x11100000 "TEXT"` writes a Log Center entry
+ *   (also used on DSM 6.2.4 and 7.1.1 by 007revad/Synology_Plex_Backup);
+ *   it exits 0 and prints nothing whether or not the entry was taken.
+ * - DSM writes dev.raid.speed_limit_min/max at every boot (rc.subr
+ *   SYNOStartVolume, then spacetool), before boot-up tasks run; the
+ *   re-check catches a later write.
+ * tests/fakes/esynoscheduler behaves as listed here; tests/cli/cases/
+ * 5x-boot-*.sh run the scripts as such a task would (env -i, cwd /).
  */
 const struct mdp_boot_dsm mdp_boot_dsm = {
     .path = "/usr/syno/sbin:/usr/syno/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
@@ -65,6 +101,13 @@ const struct mdp_boot_dsm mdp_boot_dsm = {
 		  "script\n"
 		  "General: Task: mdprofile, User: root, Event: Boot-up, Enabled\n"
 		  "Task Settings: Run command: bash ",
+    .scheduler = "esynoscheduler", /* in /usr/syno/sbin, found by exec.h's search */
+    .task_name = "mdprofile",
+    .task_owner = "{\"0\":\"root\"}",
+    .task_shell = "/bin/bash",
+    .log_priority = "user.warning",
+    .logset = "synologset1",
+    .logset_args = "sys warn 0x11100000",
 };
 
 static const char *const target_names[MDP_BOOT_COUNT] = {"dsm", "rc.d", "systemd"};

@@ -51,11 +51,18 @@ struct mdp_boot_opts {
  * DiskStation here; each field says where it comes from.
  */
 struct mdp_boot_dsm {
-	const char *path;       /* the PATH the script sets */
-	const char *rcd_dir;    /* where DSM 6 runs NAME.sh start|stop at boot */
-	const char *home_dir;   /* a suggested home for the binary that updates keep */
-	const char *task_steps; /* the Task Scheduler clicks, one per line, ending in the
-				   start of the command line; the script's path follows */
+	const char *path;         /* the PATH the script sets */
+	const char *rcd_dir;      /* where DSM 6 runs NAME.sh start|stop at boot */
+	const char *home_dir;     /* a suggested home for the binary that updates keep */
+	const char *task_steps;   /* the Task Scheduler clicks, one per line, ending in the
+				     start of the command line; the task's operation follows */
+	const char *scheduler;    /* the Task Scheduler's command line tool */
+	const char *task_name;    /* the one boot-up task enable creates */
+	const char *task_owner;   /* its owner, as --create takes it */
+	const char *task_shell;   /* the shell its operation runs the script with */
+	const char *log_priority; /* the lowest that reaches /var/log/messages */
+	const char *logset;       /* writes a Log Center entry */
+	const char *logset_args;  /* its arguments before the text */
 };
 extern const struct mdp_boot_dsm mdp_boot_dsm;
 
