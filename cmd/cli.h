@@ -64,7 +64,11 @@ enum cmd_opts {
 	OPT_INTERVAL = 1 << 13,     /* --interval S: the refresh of --until-idle and --watch */
 	OPT_WATCH = 1 << 14,        /* status --watch: redraw on md events and every interval */
 	OPT_FORMAT = 1 << 15,       /* status --format text|json|prometheus */
+	OPT_AUTO = 1 << 16,         /* enable --auto OVERLAY */
 };
+
+/* --recheck-after not given: 120 s, none on systemd (cli_boot_opts). */
+#define CLI_RECHECK_DEFAULT UINT_MAX
 
 struct cli {
 	/* global options */
@@ -88,6 +92,7 @@ struct cli {
 	const char *format; /* status --format: "text", "json" or "prometheus"; NULL = text */
 	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
+	const char *auto_profile;              /* enable --auto OVERLAY */
 	bool with_services;                    /* --with-services */
 	bool install, uninstall;               /* --install, --uninstall */
 	const char *out_file;                  /* -o FILE */

@@ -23,8 +23,8 @@
 static const struct cmd cmd_help;
 
 static const struct cmd *const commands[] = {
-    &cmd_list,    &cmd_show,   &cmd_check, &cmd_diff,        &cmd_apply, &cmd_revert,
-    &cmd_recover, &cmd_status, &cmd_bench, &cmd_boot_script, &cmd_help,
+    &cmd_list,   &cmd_show,  &cmd_check,       &cmd_diff,   &cmd_apply,   &cmd_revert, &cmd_recover,
+    &cmd_status, &cmd_bench, &cmd_boot_script, &cmd_enable, &cmd_disable, &cmd_help,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -208,6 +208,7 @@ enum {
 	O_INTERVAL,
 	O_WATCH,
 	O_FORMAT,
+	O_AUTO,
 };
 
 static const struct option long_opts[] = {
@@ -243,6 +244,7 @@ static const struct option long_opts[] = {
     {"interval", required_argument, NULL, O_INTERVAL},
     {"watch", no_argument, NULL, O_WATCH},
     {"format", required_argument, NULL, O_FORMAT},
+    {"auto", required_argument, NULL, O_AUTO},
     {NULL, 0, NULL, 0},
 };
 
@@ -272,6 +274,7 @@ static const struct {
     {O_INTERVAL, OPT_INTERVAL},
     {O_WATCH, OPT_WATCH},
     {O_FORMAT, OPT_FORMAT},
+    {O_AUTO, OPT_AUTO},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -416,6 +419,10 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 		cli->format = arg;
 		cli->json = !strcmp(arg, "json") || cli->json;
 		a->opts |= OPT_FORMAT;
+		break;
+	case O_AUTO:
+		cli->auto_profile = arg;
+		a->opts |= OPT_AUTO;
 		break;
 	case O_TARGET:
 	case O_BINARY:
@@ -590,10 +597,11 @@ static int setup(struct cli *cli, const struct cmd *c)
 	cli->mutating = (flags & CMD_LOCK) != 0;
 	/* Said first, in one line with the fix: later it would only be "cannot take the lock". */
 	if (cli->mutating && mdp_root_is_real(&cli->root) && geteuid() != 0) {
-		cli_err(cli,
-			"'%s' changes kernel settings and services and needs root: run it with sudo "
-			"or as root",
-			c->name);
+		cli_err(
+		    cli,
+		    "'%s' changes kernel settings and services and needs root: run it with sudo "
+		    "or as root",
+		    c->name);
 		return MDP_EXIT_FAILED;
 	}
 	if (flags & CMD_PROFILE) {
@@ -754,7 +762,7 @@ static int print_options(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct cli cli = {.lock = {-1}, .boot_wait = 120, .boot_recheck = 120};
+	struct cli cli = {.lock = {-1}, .boot_wait = 120, .boot_recheck = CLI_RECHECK_DEFAULT};
 	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
 	int rc;
 

@@ -99,7 +99,7 @@ _mdprofile()
 		_mdprofile_offer "$cur" < <(printf '%s\n' text json prometheus)
 		return
 		;;
-	--compare)
+	--compare | --auto)
 		_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
 		return
 		;;
@@ -118,7 +118,7 @@ _mdprofile()
 	'' | help)
 		_mdprofile_offer "$cur" < <(_mdprofile_commands "$bin")
 		;;
-	show | check | diff | apply | boot-script)
+	show | check | diff | apply | boot-script | enable)
 		if [[ $cur == */* ]]; then
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else
