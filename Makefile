@@ -150,6 +150,8 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		51-boot-script 53-boot-install 54-boot-hardening 55-status-truth 57-status-watch \
 		58-status-prometheus 61-help-version 62-completion 63-did-you-mean \
 		65-services-preview 68-foreign-process-group 69-state-dir-trust 78-outside-text \
+		141-enable-dsm 142-enable-dsm-task-refused 143-enable-systemd 144-enable-rcd \
+		145-enable-refused \
 		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
 		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)

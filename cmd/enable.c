@@ -559,10 +559,14 @@ static int do_enable(struct cli *cli)
 
 	if ((rc = enable_check_opts(cli)) || (rc = cli_boot_opts(cli, &o, true, exe, sizeof(exe))))
 		return rc;
+	/* Loaded here, after "-" is refused: the boot has no stdin to read it from. */
+	if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
+		return rc;
+	cli->have_profile = true;
 	o.enable = true;
 	o.auto_profile = cli->auto_profile;
-	if ((rc = check_binary(cli, &o)) || (rc = check_auto(cli)) ||
-	    (rc = enable_files(cli, &o, f, &n)))
+	if ((rc = check_auto(cli)) || (rc = enable_files(cli, &o, f, &n)) ||
+	    (rc = check_binary(cli, &o)))
 		goto out;
 	mdp_diags_init(&d);
 	rerr = mdp_boot_record_read(&cli->root, &old, &d);
@@ -586,7 +590,7 @@ out:
 const struct cmd cmd_enable = {
     "enable",
     do_enable,
-    CMD_PROFILE | CMD_TXN | CMD_RECOVER,
+    CMD_TXN | CMD_RECOVER, /* the profile is loaded by do_enable, which refuses stdin */
     OPT_AUTO | OPT_TARGET | OPT_BINARY | OPT_WAIT_ARRAYS | OPT_RECHECK | OPT_WITH_SERVICES,
     1,
     1,

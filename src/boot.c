@@ -357,9 +357,8 @@ static void settings(FILE *f, const struct mdp_profile *p, const struct mdp_boot
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? " " : "", uuids[i]);
 	fputs("'\n", f);
-	if (o->enable)
-		fprintf(f, "auto='%s'\nauto_pid='" MDP_BOOT_AUTO_PID "'\n",
-			o->auto_profile ? o->auto_profile : "");
+	if (o->enable && o->auto_profile && o->target != MDP_BOOT_SYSTEMD)
+		fprintf(f, "auto='%s'\nauto_pid='" MDP_BOOT_AUTO_PID "'\n", o->auto_profile);
 	fputs("\n", f);
 }
 
@@ -758,7 +757,11 @@ static char *rule_text(const char *name, const char *base, const struct mdp_boot
 
 	if (!f)
 		return NULL;
-	seen_key(name, key, sizeof(key));
+	/* enable's own key: its rule and a boot-script one of the same profile both act */
+	if (o->enable)
+		snprintf(key, sizeof(key), "MDPROFILE_ENABLED_SEEN");
+	else
+		seen_key(name, key, sizeof(key));
 	fprintf(f,
 		HEAD_RULE
 		"%s again when an array it pins is assembled\n"
