@@ -172,6 +172,10 @@ static int task_delete(struct cli *cli, bool created)
 	if (err == -ENOSYS)
 		cli_err(cli, "%s is not on this system: cannot delete the Task Scheduler task %s",
 			mdp_boot_dsm.scheduler, mdp_boot_dsm.task_name);
+	/* The task still runs the script at boot: both stay until it is gone. */
+	printf("delete the task by hand (Control Panel > Task Scheduler, select %s, Delete), "
+	       "then run this command again\n",
+	       mdp_boot_dsm.task_name);
 	return MDP_EXIT_PENDING;
 }
 
@@ -684,7 +688,7 @@ static size_t pieces(struct cli *cli, const struct mdp_boot_record *rec, struct 
 		    mdp_boot_file_intact(&cli->root, &f[i]) == -ENOENT)
 			continue;
 		p[k].what = f[i].what;
-		snprintf(p[k].where, sizeof(p[k].where), "%s", f[i].sys);
+		snprintf(p[k].where, sizeof(p[k].where), "%.*s", PATH_MAX, f[i].sys);
 		p[k++].state = file_state(cli, &f[i]);
 	}
 	if (o.target == MDP_BOOT_DSM && k < cap && n) {

@@ -100,6 +100,21 @@ profile balanced is enabled at every boot (target dsm); 'mdprofile disable' undo
 EOF
 [ "$(tasks | wc -l)" = 1 ] || _fail "$(tasks | wc -l) tasks"
 
+# disable without esynoscheduler: the task would still run the script at
+# boot, so both stay (and the record), exit 1, the step printed.
+mv "$ES" "$WORK/es"
+run --services-backend none disable
+expect_exit 1
+expect_stderr <<'EOF'
+mdprofile: esynoscheduler is not on this system: cannot delete the Task Scheduler task mdprofile
+EOF
+expect_stdout <<'EOF'
+delete the task by hand (Control Panel > Task Scheduler, select mdprofile, Delete), then run this command again
+EOF
+[ -f "$ROOT/volume1/@mdprofile/mdprofile.sh" ] && [ -f "$ROOT/etc/mdprofile/enabled" ] ||
+	_fail "disable removed the script or the record while the task stays"
+mv "$WORK/es" "$ES"
+
 # A '%' (which makes esynoscheduler save nothing, or crash) never reaches it:
 # refused with the rest, nothing touched.
 run --services-backend none -q disable
