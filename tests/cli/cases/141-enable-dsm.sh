@@ -140,7 +140,7 @@ esynoscheduler --delete task_name=mdprofile
 esynoscheduler --get task_name=mdprofile
 EOF
 [ -z "$(tasks)" ] || _fail "disable left a task: $(tasks)"
-rm -rf "$ROOT/var/lib/fake-esynoscheduler" "$ROOT/run/mdprofile/journal"
+rm -rf "${ROOT:?}/var/lib/fake-esynoscheduler" "${ROOT:?}/run/mdprofile/journal"
 rmdir "$ROOT/etc/mdprofile" "$ROOT/etc"
 expect_unchanged "the tree after disable"
 run --services-backend none disable

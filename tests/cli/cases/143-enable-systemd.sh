@@ -154,7 +154,7 @@ EOF
 [ -e "$ROOT/etc/mdprofile/enabled" ] && _fail "disable left its record"
 [ -z "$(ls "$ROOT/etc/systemd/system/multi-user.target.wants")" ] || _fail "disable left unit links"
 # (the directories made for the files stay: the fixture has none)
-rm -rf "$ROOT/run/mdprofile/journal" "$ROOT/etc" "$ROOT/usr/local/lib"
+rm -rf "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/etc" "${ROOT:?}/usr/local/lib"
 expect_unchanged "the tree after disable"
 
 # systemctl fails: the files stay, the commands are printed, exit 1; disable

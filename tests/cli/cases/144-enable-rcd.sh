@@ -75,5 +75,5 @@ no profile is active; nothing to revert
 profile balanced is no longer enabled
 EOF
 [ -e "$S" ] && _fail "disable left the script"
-rm -rf "$ROOT/etc" "$ROOT/run/mdprofile/journal" "$ROOT/usr"
+rm -rf "${ROOT:?}/etc" "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/usr"
 expect_unchanged "the tree after disable"
