@@ -153,7 +153,10 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		120-explain-floor 121-explain-ceiling-local 122-explain-disks-at-limit \
 		123-explain-waiting 124-explain-reshape-method 125-explain-cpu 126-explain-stripe-cache \
 		127-explain-member 128-explain-competing-io 129-explain-finishing 130-explain-edges \
-		131-explain-capture || $(VG_REPORT)
+		131-explain-capture
+		141-enable-dsm 142-enable-dsm-task-refused 143-enable-systemd 144-enable-rcd \
+		145-enable-refused \
+		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
 		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)
 
@@ -289,7 +292,7 @@ ansible-check: mdprofile $(SANB)/mdprofile static
 # Every shell script (sourced fragments read their .shellcheckrc), every Python file,
 # and the committed fixture trees against their generator.
 LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | sort) \
-	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl \
+	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl tests/fakes/esynoscheduler \
 	completion/mdprofile.bash
 LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
 ## shellcheck, pyflakes, and the fixture trees against tests/fixtures/mkroot.py

@@ -32,16 +32,23 @@ static long long boot_when(void)
 	return (long long)time(NULL);
 }
 
-static int boot_opts(struct cli *cli, struct mdp_boot_opts *o, char *exe, size_t len)
+int cli_boot_opts(struct cli *cli, struct mdp_boot_opts *o, bool install, char *exe, size_t len)
 {
 	ssize_t n;
 
+	memset(o, 0, sizeof(*o));
 	o->target = mdp_boot_target_detect(&cli->root);
 	if (cli->boot_target && mdp_boot_target_parse(cli->boot_target, &o->target)) {
 		cli_err(cli, "--target '%s': expected dsm, rc.d or systemd", cli->boot_target);
 		return MDP_EXIT_USAGE;
 	}
 	o->binary = cli->boot_binary;
+	if (!o->binary && install && !mdp_root_is_real(&cli->root)) {
+		/* This binary's path is the host's, not where the tree's system keeps it. */
+		cli_err(cli, "under --root, give --binary PATH: mdprofile's path as the system in "
+			     "the tree sees it");
+		return MDP_EXIT_USAGE;
+	}
 	if (!o->binary) {
 		/* The binary running now is the one the owner installed. */
 		if ((n = readlink("/proc/self/exe", exe, len - 1)) <= 0) {
@@ -52,7 +59,10 @@ static int boot_opts(struct cli *cli, struct mdp_boot_opts *o, char *exe, size_t
 		o->binary = exe;
 	}
 	o->wait_arrays = cli->boot_wait;
-	o->recheck_after = cli->boot_recheck;
+	/* DSM rewrites values while it boots; nothing does on systemd: no re-check there. */
+	o->recheck_after = cli->boot_recheck != CLI_RECHECK_DEFAULT ? cli->boot_recheck
+			   : o->target == MDP_BOOT_SYSTEMD          ? 0
+								    : 120;
 	o->with_services = cli->with_services;
 	o->version = MDP_VERSION;
 	o->when = boot_when();
@@ -283,7 +293,8 @@ static int do_boot_script(struct cli *cli)
 	size_t len;
 	int rc;
 
-	if ((rc = boot_check_opts(cli)) || (rc = boot_opts(cli, &o, exe, sizeof(exe))))
+	if ((rc = boot_check_opts(cli)) ||
+	    (rc = cli_boot_opts(cli, &o, cli->install, exe, sizeof(exe))))
 		return rc;
 	if (cli->uninstall)
 		return boot_uninstall(cli, &o);

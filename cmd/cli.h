@@ -69,7 +69,11 @@ enum cmd_opts {
 	OPT_ORIGIN = 1 << 18,       /* apply --origin hand|boot: who applies, for status */
 	OPT_ON = 1 << 19,           /* auto --on KINDS: the operations that engage it */
 	OPT_CAPTURE = 1 << 20,      /* explain --capture FILE */
+	OPT_AUTO = 1 << 21,         /* enable --auto OVERLAY */
 };
+
+/* --recheck-after not given: 120 s, none on systemd (cli_boot_opts). */
+#define CLI_RECHECK_DEFAULT UINT_MAX
 
 struct cli {
 	/* global options */
@@ -98,6 +102,7 @@ struct cli {
 	const char *capture; /* explain --capture FILE */
 	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
 	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
+	const char *auto_profile;              /* enable --auto OVERLAY */
 	bool with_services;                    /* --with-services */
 	bool install, uninstall;               /* --install, --uninstall */
 	const char *out_file;                  /* -o FILE */

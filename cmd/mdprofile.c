@@ -23,8 +23,9 @@
 static const struct cmd cmd_help;
 
 static const struct cmd *const commands[] = {
-    &cmd_list, &cmd_show,   &cmd_check,   &cmd_diff,  &cmd_apply,       &cmd_revert, &cmd_recover,
-    &cmd_auto, &cmd_status, &cmd_explain, &cmd_bench, &cmd_boot_script, &cmd_help,
+    &cmd_list,   &cmd_show,        &cmd_check,  &cmd_diff,    &cmd_apply,
+    &cmd_revert, &cmd_recover,     &cmd_auto,   &cmd_status,  &cmd_explain,
+    &cmd_bench,  &cmd_boot_script, &cmd_enable, &cmd_disable, &cmd_help,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -234,6 +235,7 @@ enum {
 	O_ORIGIN,
 	O_ON,
 	O_CAPTURE,
+	O_AUTO,
 };
 
 static const struct option long_opts[] = {
@@ -274,6 +276,7 @@ static const struct option long_opts[] = {
     {"origin", required_argument, NULL, O_ORIGIN},
     {"on", required_argument, NULL, O_ON},
     {"capture", required_argument, NULL, O_CAPTURE},
+    {"auto", required_argument, NULL, O_AUTO},
     {NULL, 0, NULL, 0},
 };
 
@@ -308,6 +311,7 @@ static const struct {
     {O_ORIGIN, OPT_ORIGIN},
     {O_ON, OPT_ON},
     {O_CAPTURE, OPT_CAPTURE},
+    {O_AUTO, OPT_AUTO},
 };
 
 /* Everything main learns from the command line before the command runs. */
@@ -472,6 +476,10 @@ static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
 	case O_CAPTURE:
 		cli->capture = arg;
 		a->opts |= OPT_CAPTURE;
+		break;
+	case O_AUTO:
+		cli->auto_profile = arg;
+		a->opts |= OPT_AUTO;
 		break;
 	case O_TARGET:
 	case O_BINARY:
@@ -817,7 +825,8 @@ static int print_options(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct cli cli = {.lock = {-1}, .watcher = {-1}, .boot_wait = 120, .boot_recheck = 120};
+	struct cli cli = {
+	    .lock = {-1}, .watcher = {-1}, .boot_wait = 120, .boot_recheck = CLI_RECHECK_DEFAULT};
 	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
 	int rc;
 

@@ -589,7 +589,8 @@ static void profile_json(struct json *j, const struct pstatus *ps)
 		json_null(j);
 }
 
-static void status_json(struct json *j, const struct mdp_system *s, const struct pstatus *ps)
+static void status_json(struct cli *cli, struct json *j, const struct mdp_system *s,
+			const struct pstatus *ps)
 {
 	json_obj(j);
 	json_key(j, "arrays");
@@ -601,6 +602,7 @@ static void status_json(struct json *j, const struct mdp_system *s, const struct
 			mdstat_only_json(j, &s->mdstat.arrays[i]);
 	json_end(j);
 	profile_json(j, ps);
+	enable_status(cli, j); /* "enabled": enable.c */
 	json_ku64(j, "mem_total_kib", s->mem_total_kib);
 	json_ku64(j, "mem_available_kib", s->mem_avail_kib);
 	json_end(j);
@@ -665,10 +667,12 @@ static int do_status(struct cli *cli)
 		status_prom(&s, &ps);
 	} else if (cli->json) {
 		cli_json_begin(cli, &j);
-		status_json(&j, &s, &ps);
+		status_json(cli, &j, &s, &ps);
 	} else {
 		status_text(&s, &ps, cli_detail(cli));
 	}
+	if (!cli->json)
+		enable_status(cli, NULL); /* what is enabled at boot: enable.c */
 	if (ps.have_j)
 		mdp_journal_free(&ps.j);
 	mdp_system_free(&s);

@@ -107,7 +107,7 @@ _mdprofile()
 		_mdprofile_offer "$cur" < <(printf '%s\n' resync recovery reshape check repair)
 		return
 		;;
-	--compare)
+	--compare | --auto)
 		_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
 		return
 		;;
@@ -126,7 +126,7 @@ _mdprofile()
 	'' | help)
 		_mdprofile_offer "$cur" < <(_mdprofile_commands "$bin")
 		;;
-	show | check | diff | apply | auto | boot-script)
+	show | check | diff | apply | auto | boot-script | enable)
 		if [[ $cur == */* ]]; then
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else

@@ -30,31 +30,67 @@
 #include "text.h"
 
 /*
- * DSM, as boot persistence assumes it. Nothing here was checked on a
- * DiskStation from this project; the sources are Synology's Task
- * Scheduler help ("Create a triggered task": Control Panel > Task
- * Scheduler > Create > Triggered Task > User-defined script; event
- * Boot-up; the task runs as the user chosen, here root), and public
+ * DSM, as boot persistence assumes it. Only what the sources below show;
+ * nothing here was run on a DiskStation from this project.
+ *
+ * From Synology's Task Scheduler help ("Create a triggered task": Control
+ * Panel > Task Scheduler > Create > Triggered Task > User-defined script;
+ * event Boot-up; the task runs as the user chosen, here root), and public
  * reports and scripts of DSM 6 and 7 owners:
- * - a task's script runs under bash with neither /usr/syno/bin nor
- *   /usr/syno/sbin on PATH, no HOME, an undefined working directory and
- *   stdin not a tty; when it ends its process group is killed, so the
- *   script works in the foreground only;
+ * - a task's script runs with neither /usr/syno/bin nor /usr/syno/sbin on
+ *   PATH, no HOME, and stdin not a tty; when it ends its process group is
+ *   killed, so what must outlive it (the watcher) is started with setsid;
  * - a non-zero exit is reported as a failed task and can mail the owner;
  * - /etc/rc.local is ignored since DSM 6.1, /usr/local/etc/rc.d/NAME.sh
  *   is run with start at boot and stop at shutdown on DSM 6 (DSM 7:
  *   unconfirmed);
  * - DSM updates wipe /opt and /root, not the volumes: a root-owned 0755
  *   directory on a volume keeps the binary (shared folders carry ACLs and
- *   may look group/world-writable, which the profile check refuses);
- * - DSM writes dev.raid.speed_limit_min itself during boot, at an
- *   undocumented moment, hence the re-check;
- * - logger(1) is /usr/bin/logger (busybox on older releases);
- * - tasks can reportedly be created with `synowebapi --exec
- *   api=SYNO.Core.EventScheduler method=create version=1 ...` (DSM 7 with
- *   -s); unverified, so the generator only prints the GUI steps.
- * tests/cli/cases/5x-boot-*.sh run the scripts as such a task would
- * (env -i, cwd /, under bash and busybox ash).
+ *   may look group/world-writable, which the profile check refuses).
+ *
+ * From a public extracted DSM 6.2.3-25426 root file system (the GitHub
+ * repository tbc0309/DSM_DS120j_25426), its files read and its own
+ * aarch64 esynoscheduler run under qemu-user in a chroot of it; DSM 7 is
+ * inferred from one public script that uses the same verbs:
+ * - /usr/syno/sbin/esynoscheduler creates event-triggered tasks. Its exit
+ *   code is 0 whether the call worked or not (a crash gives 139); all of
+ *   its output goes to stdout, each message prefixed "(PID) file.cpp:LINE";
+ *   success is read from the text only. `--create task_name=N event=bootup
+ *   enable=true owner='{"0":"root"}' operation_type=script operation='CMD'
+ *   description=TEXT` prints "save ok, jOut={" and the task as JSON.
+ *   Parameters left out get defaults without a word (a disabled task of
+ *   {"1024":"admin"} running "date; echo 20"), so every one is passed;
+ *   only the literal enable=true enables. A '%' anywhere in a value saves
+ *   nothing and "%s" or "%d" crash it: none is ever passed. A second
+ *   --create of a name fails ("UNIQUE constraint failed: task.task_name")
+ *   and keeps the old row; --set says "save ok" even for a task that does
+ *   not exist: a task is replaced by --delete then --create. `--get
+ *   task_name=N` prints "jOut={...}", or "jOut=null" for none; --delete
+ *   prints "delete rec number=1" (0 for none) then "delete task ok".
+ * - At boot the upstart job esynoscheduler-bootup runs `esynoscheduler
+ *   --fireEvent event=bootup` after md assembly and volume mount (DSM 7:
+ *   at the same time as packages start, not after them). It writes each
+ *   enabled task's operation to /tmp/esynoscheduler.script.PID, one path
+ *   for every task of the event, and runs them with /bin/sh in parallel,
+ *   waiting for all; a second quick boot-up task failed 18 runs of 20
+ *   ("No such file or directory"): mdprofile's boot is one task. A task
+ *   inherits the caller's environment, directory and stdin (init's), so
+ *   the script sets its own PATH, locale and directory.
+ * - Its sqlite database is never written directly (a public project that
+ *   does so has a typo that fails silently).
+ * - /bin/sh and /bin/ash are bash (4.3); there is no busybox; logger,
+ *   flock, timeout, setsid and udevadm are in /bin, mdadm in /sbin.
+ * - syslog-ng sends only warning and above to /var/log/messages
+ *   (patterndb.d/message.conf): what the owner must find there is logged
+ *   with logger -p user.warning.
+ * - `synologset1 sys warn 0x11100000 "TEXT"` writes a Log Center entry
+ *   (also used on DSM 6.2.4 and 7.1.1 by 007revad/Synology_Plex_Backup);
+ *   it exits 0 and prints nothing whether or not the entry was taken.
+ * - DSM writes dev.raid.speed_limit_min/max at every boot (rc.subr
+ *   SYNOStartVolume, then spacetool), before boot-up tasks run; the
+ *   re-check catches a later write.
+ * tests/fakes/esynoscheduler behaves as listed here; tests/cli/cases/
+ * 5x-boot-*.sh run the scripts as such a task would (env -i, cwd /).
  */
 const struct mdp_boot_dsm mdp_boot_dsm = {
     .path = "/usr/syno/sbin:/usr/syno/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
@@ -65,6 +101,13 @@ const struct mdp_boot_dsm mdp_boot_dsm = {
 		  "script\n"
 		  "General: Task: mdprofile, User: root, Event: Boot-up, Enabled\n"
 		  "Task Settings: Run command: bash ",
+    .scheduler = "esynoscheduler", /* in /usr/syno/sbin, found by exec.h's search */
+    .task_name = "mdprofile",
+    .task_owner = "{\"0\":\"root\"}",
+    .task_shell = "/bin/bash",
+    .log_priority = "user.warning",
+    .logset = "synologset1",
+    .logset_args = "sys warn 0x11100000",
 };
 
 static const char *const target_names[MDP_BOOT_COUNT] = {"dsm", "rc.d", "systemd"};
@@ -135,6 +178,8 @@ static void check_inputs(const struct mdp_profile *p, const struct mdp_system *s
 	/* The script runs apply --name NAME: a name --name refuses fails at every boot. */
 	if (!mdp_ident_profile_name_ok(p->name))
 		refuse(d, "the profile name", p->name, MDP_IDENT_PROFILE_NAME_RULE);
+	if (o->auto_profile && (!o->auto_profile[0] || !code_safe(o->auto_profile)))
+		refuse(d, "the watcher's profile", o->auto_profile, code_rule);
 	if (!comment_safe(p->path))
 		refuse(d, "the profile path", p->path, comment_rule);
 	for (size_t i = 0; i < s->n_arrays; i++) {
@@ -222,9 +267,13 @@ static void header(FILE *f, const struct mdp_profile *p, const struct mdp_system
 	}
 	if (!n)
 		fputs("# arrays:    none pinned (the rules match by level or all)\n", f);
-	fprintf(f, "# services:  %s\n#\n",
+	fprintf(f, "# services:  %s\n",
 		p->n_services ? "paused while applying, as the profile says"
 			      : "none paused (generate with --with-services to pause them)");
+	if (o->auto_profile)
+		fprintf(f, "# watcher:   mdprofile auto %s, started once the profile is applied\n",
+			o->auto_profile);
+	fputs("#\n", f);
 }
 
 static void header_what(FILE *f, const struct mdp_boot_opts *o)
@@ -239,6 +288,13 @@ static void header_what(FILE *f, const struct mdp_boot_opts *o)
 			"# values changed since (DSM sets speed_limit_min itself while it boots)\n"
 			"# are applied once more",
 			o->recheck_after);
+	if (o->auto_profile && o->target != MDP_BOOT_SYSTEMD)
+		fputs(", then starts the watcher\n# (mdprofile auto, under setsid: it outlives "
+		      "this script)",
+		      f);
+	else if (o->auto_profile)
+		fputs(";\n# mdprofile-auto.service starts the watcher (mdprofile auto) after it",
+		      f);
 	fputs(".\n# Every step goes to syslog (tag mdprofile) and to stdout. Exit code 0:\n"
 	      "# everything was set; 1: a pinned array was not assembled in time (the\n"
 	      "# rest was set); 2, 3, 4: those of 'mdprofile apply' (see mdprofile --help).\n#\n",
@@ -249,6 +305,25 @@ static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp
 {
 	const char *t = mdp_boot_target_name(o->target);
 
+	if (o->enable) {
+		fprintf(f,
+			"# Install: mdprofile enable %s --target %s%s%s (%s).\n"
+			"# Remove:  mdprofile disable: removes this file%s, stops the\n"
+			"#   watcher and reverts.\n",
+			p->name, t, o->auto_profile ? " --auto " : "",
+			o->auto_profile ? o->auto_profile : "",
+			o->target == MDP_BOOT_DSM
+			    ? "the Task Scheduler boot-up task mdprofile runs it"
+			: o->target == MDP_BOOT_RCD
+			    ? "rc.d runs it with start at boot, stop at shutdown"
+			    : "mdprofile.service runs it with start and stop",
+			o->target == MDP_BOOT_DSM   ? " and the task"
+			: o->target == MDP_BOOT_RCD ? ""
+						    : " and the units");
+		fputs("# Values set stay until the next reboot, 'mdprofile revert' or stop.\n\n",
+		      f);
+		return;
+	}
 	if (o->target == MDP_BOOT_DSM)
 		fputs("# Install: Control Panel > Task Scheduler > Create > Triggered Task >\n"
 		      "#   User-defined script, user root, event Boot-up, run command: bash FILE\n"
@@ -281,7 +356,10 @@ static void settings(FILE *f, const struct mdp_profile *p, const struct mdp_boot
 		mdp_boot_dsm.path, o->binary, p->name, o->wait_arrays, o->recheck_after);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? " " : "", uuids[i]);
-	fputs("'\n\n", f);
+	fputs("'\n", f);
+	if (o->enable && o->auto_profile && o->target != MDP_BOOT_SYSTEMD)
+		fprintf(f, "auto='%s'\nauto_pid='" MDP_BOOT_AUTO_PID "'\n", o->auto_profile);
+	fputs("\n", f);
 }
 
 static void profile_fn(FILE *f, const char *text)
@@ -297,7 +375,7 @@ static void profile_fn(FILE *f, const char *text)
 static const char body[] =
     "log() {\n"
     "\tprintf '%s\\n' \"mdprofile: $*\"\n"
-    "\tlogger -t mdprofile -- \"$*\" 2>/dev/null || :\n"
+    "\tlogger -p user.warning -t mdprofile -- \"$*\" 2>/dev/null || :\n"
     "}\n\n"
     "# mdprofile CMD - with the profile on stdin; logs what it says, returns its exit code.\n"
     "run() {\n"
@@ -337,7 +415,7 @@ static const char body[] =
     "\trc=$?\n"
     "\t[ \"$rc\" -eq 0 ] && return 0\n"
     "\tlog \"apply failed with exit code $rc\"\n"
-    "\texit \"$rc\"\n"
+    "\tfinish \"$rc\"\n"
     "}\n\n"
     "main() {\n"
     "\tresult=0\n"
@@ -356,11 +434,80 @@ static const char body[] =
     "\t\t\tresult=$rc\n"
     "\t\tfi\n"
     "\tfi\n"
+    "\tstart_auto\n"
     "\tlog \"done, exit code $result\"\n"
-    "\texit \"$result\"\n"
+    "\tfinish \"$result\"\n"
+    "}\n\n";
+
+/* DSM: a boot that fails is also told in the Log Center (messages need user.warning). */
+static const char finish_dsm[] =
+    "# The exit code; a failure also goes to DSM's Log Center.\n"
+    "finish() {\n"
+    "\tif [ \"$1\" -ne 0 ]; then\n"
+    "\t\tsynologset1 sys warn 0x11100000 \"mdprofile: profile $name not (fully) applied at "
+    "boot, exit code $1; see /var/log/messages\" >/dev/null 2>&1 || :\n"
+    "\tfi\n"
+    "\texit \"$1\"\n"
+    "}\n\n";
+
+static const char finish_other[] = "finish() {\n\texit \"$1\"\n}\n\n";
+
+static const char no_auto[] = "start_auto() { :; }\n\n";
+static const char no_auto_stop[] = "start_auto() { :; }\nstop_auto() { :; }\n\n";
+
+/*
+ * enable --auto on rc.d and DSM: the watcher runs in a session of its own
+ * (a DSM task's process group is killed when it ends) and its pid is kept
+ * so that stop (rc.d at shutdown, disable) can end it: SIGTERM removes an
+ * engaged overlay before it exits.
+ */
+static const char with_auto[] =
+    "# The watcher: mdprofile auto, in a session of its own.\n"
+    "start_auto() {\n"
+    "\t[ -n \"$auto\" ] || return 0\n"
+    "\tlog \"starting the watcher: mdprofile auto $auto\"\n"
+    "\tsetsid \"$mdp\" auto \"$auto\" </dev/null >/dev/null 2>&1 &\n"
+    "\techo \"$!\" >\"$auto_pid\" || log \"cannot keep the watcher's pid in $auto_pid\"\n"
+    "}\n\n"
+    "stop_auto() {\n"
+    "\t[ -n \"$auto\" ] && [ -f \"$auto_pid\" ] || return 0\n"
+    "\tpid=$(cat \"$auto_pid\")\n"
+    "\trm -f \"$auto_pid\"\n"
+    "\tcase $(tr '\\000' ' ' <\"/proc/$pid/cmdline\" 2>/dev/null) in\n"
+    "\t\"$mdp auto \"*) ;;\n"
+    "\t*) return 0 ;;\n"
+    "\tesac\n"
+    "\tlog \"stopping the watcher (pid $pid)\"\n"
+    "\tkill -TERM \"$pid\" 2>/dev/null || return 0\n"
+    "\tn=0\n"
+    "\twhile kill -0 \"$pid\" 2>/dev/null && [ \"$n\" -lt 60 ]; do\n"
+    "\t\tsleep 1\n"
+    "\t\tn=$((n + 1))\n"
+    "\tdone\n"
     "}\n\n";
 
 static const char tail_dsm[] = "main\n";
+
+/* enable's stop: what start did, undone (the values, the services, the watcher). */
+static const char tail_enable[] = "stop() {\n"
+				  "\tstop_auto\n"
+				  "\tlog \"stop: reverting profile $name\"\n"
+				  "\tout=$(\"$mdp\" revert 2>&1)\n"
+				  "\trc=$?\n"
+				  "\tprintf '%s\\n' \"$out\" | while IFS= read -r line; do\n"
+				  "\t\t[ -z \"$line\" ] || log \"$line\"\n"
+				  "\tdone\n"
+				  "\texit \"$rc\"\n"
+				  "}\n\n"
+				  "case ${1:-start} in\n"
+				  "start) main ;;\n"
+				  "stop) stop ;;\n"
+				  "status) profile | \"$mdp\" diff --name \"$name\" - ;;\n"
+				  "*)\n"
+				  "\techo \"usage: $0 start|stop|status\" >&2\n"
+				  "\texit 2\n"
+				  "\t;;\n"
+				  "esac\n";
 
 static const char tail_rcd[] =
     "case ${1:-start} in\n"
@@ -408,8 +555,17 @@ static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
 	header_remove(f, p, o);
 	settings(f, p, o, uuids, n);
 	profile_fn(f, yaml);
+	fputs(o->target == MDP_BOOT_DSM ? finish_dsm : finish_other, f);
+	/* systemd starts the watcher in a unit of its own */
+	fputs(o->enable && o->auto_profile && o->target != MDP_BOOT_SYSTEMD ? with_auto
+	      : o->enable                                                   ? no_auto_stop
+									    : no_auto,
+	      f);
 	fputs(body, f);
-	fputs(o->target == MDP_BOOT_DSM ? tail_dsm : tail_rcd, f); /* systemd runs it with start */
+	if (o->enable)
+		fputs(tail_enable, f); /* DSM's task runs it without an argument: start */
+	else
+		fputs(o->target == MDP_BOOT_DSM ? tail_dsm : tail_rcd, f); /* systemd: start */
 	if (!(*out = mem_close(f, &buf)))
 		return -ENOMEM;
 	*len = blen;
@@ -474,23 +630,35 @@ static int file_at(struct mdp_boot_file *f, const char *what, const char *head, 
 	return 0;
 }
 
+/* The base of the files' names: enable's fixed one, or boot-script's per profile. */
+static void base_name(const char *name, const struct mdp_boot_opts *o, char *buf, size_t cap)
+{
+	if (o->enable)
+		snprintf(buf, cap, MDP_BOOT_ENABLED);
+	else
+		snprintf(buf, cap, "mdprofile-%s", name);
+}
+
 /* The script's place: on DSM next to the binary, on a volume that updates keep. */
-static int script_file(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
+static int script_file(const char *base, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
 		       struct mdp_diags *d)
 {
 	const char *slash = strrchr(o->binary, '/');
 
 	if (o->target == MDP_BOOT_DSM)
-		return file_at(f, "script", HEAD_SCRIPT, 0755, d, "%.*s/mdprofile-%s.sh",
-			       (int)(slash ? slash - o->binary : 0), o->binary, name);
-	return file_at(f, "script", HEAD_SCRIPT, 0755, d, "%s/mdprofile-%s.sh",
-		       o->target == MDP_BOOT_RCD ? mdp_boot_dsm.rcd_dir : SCRIPT_DIR, name);
+		return file_at(f, "script", HEAD_SCRIPT, 0755, d, "%.*s/%s.sh",
+			       (int)(slash ? slash - o->binary : 0), o->binary, base);
+	return file_at(f, "script", HEAD_SCRIPT, 0755, d, "%s/%s.sh",
+		       o->target == MDP_BOOT_RCD ? mdp_boot_dsm.rcd_dir : SCRIPT_DIR, base);
 }
 
 /*
  * A oneshot that stays active once it has run (RemainAfterExit): a later
  * 'systemctl start' of it does nothing, so only a boot or the udev rule's
- * restart, at an array's assembly, applies the profile again.
+ * restart, at an array's assembly, applies the profile again. enable's
+ * also undoes itself on stop (ExecStop reverts), and the rule reloads it
+ * (ExecReload applies again) rather than restarting it, which would revert
+ * first. systemd needs no re-check: nothing of DSM's runs there.
  */
 static char *unit_text(const char *name, const struct mdp_boot_opts *o, const char *script,
 		       size_t *len)
@@ -500,15 +668,51 @@ static char *unit_text(const char *name, const struct mdp_boot_opts *o, const ch
 
 	if (!f)
 		return NULL;
+	if (o->enable)
+		fprintf(f,
+			HEAD_UNIT "%s at boot (mdprofile enable).\n# Remove: mdprofile disable\n",
+			name);
+	else
+		fprintf(f,
+			HEAD_UNIT
+			"%s at boot (mdprofile boot-script --install).\n"
+			"# Remove: mdprofile boot-script --uninstall --target systemd %s\n",
+			name, name);
 	fprintf(f,
-		HEAD_UNIT "%s at boot (mdprofile boot-script --install).\n"
-			  "# Remove: mdprofile boot-script --uninstall --target systemd %s\n"
-			  "[Unit]\nDescription=mdprofile: apply profile %s to the md arrays\n"
-			  "After=local-fs.target mdmonitor.service\n\n"
-			  "[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=%s start\n"
-			  "TimeoutStartSec=%u\n\n"
+		"[Unit]\nDescription=mdprofile: apply profile %s to the md arrays\n"
+		"After=local-fs.target mdmonitor.service\n\n"
+		"[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=%s start\n",
+		name, script);
+	if (o->enable)
+		fprintf(f, "ExecReload=%s start\nExecStop=%s stop\n", script, script);
+	fprintf(f, "TimeoutStartSec=%u\n\n[Install]\nWantedBy=multi-user.target\n",
+		o->wait_arrays + o->recheck_after + SETTLE_SLOP);
+	return mem_close(f, &buf);
+}
+
+/*
+ * enable --auto: the watcher, started after the profile is applied at
+ * boot, restarted if it fails; stopping it (disable, shutdown) removes an
+ * engaged overlay (SIGTERM).
+ */
+static char *auto_unit_text(const char *name, const struct mdp_boot_opts *o, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	fprintf(f,
+		HEAD_UNIT "%s during md operations, over %s (mdprofile enable --auto).\n"
+			  "# Remove: mdprofile disable\n"
+			  "[Unit]\nDescription=mdprofile: apply profile %s while md resyncs, "
+			  "recovers or reshapes\n"
+			  "Wants=" MDP_BOOT_ENABLED ".service\nAfter=" MDP_BOOT_ENABLED
+			  ".service\n\n"
+			  "[Service]\nType=simple\nExecStart=%s auto %s\nRestart=on-failure\n"
+			  "RestartSec=10\n\n"
 			  "[Install]\nWantedBy=multi-user.target\n",
-		name, name, name, script, o->wait_arrays + o->recheck_after + SETTLE_SLOP);
+		o->auto_profile, name, o->auto_profile, o->binary, o->auto_profile);
 	return mem_close(f, &buf);
 }
 
@@ -545,18 +749,23 @@ static void seen_key(const char *name, char *buf, size_t cap)
  * events see it; stopping the array removes the device and its database
  * entry, so the next assembly is seen again.
  */
-static char *rule_text(const char *name, const char **uuids, size_t n, size_t *len)
+static char *rule_text(const char *name, const char *base, const struct mdp_boot_opts *o,
+		       const char **uuids, size_t n, size_t *len)
 {
 	char key[3 * 64 + 32], *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 
 	if (!f)
 		return NULL;
-	seen_key(name, key, sizeof(key));
+	/* enable's own key: its rule and a boot-script one of the same profile both act */
+	if (o->enable)
+		snprintf(key, sizeof(key), "MDPROFILE_ENABLED_SEEN");
+	else
+		seen_key(name, key, sizeof(key));
 	fprintf(f,
 		HEAD_RULE
 		"%s again when an array it pins is assembled\n"
-		"# after boot (mdprofile boot-script --install --target systemd): once\n"
+		"# after boot (%s): once\n"
 		"# per assembly, not on later change events (udevadm trigger, a reshape's "
 		"end).\n"
 		"SUBSYSTEM!=\"block\", GOTO=\"%s_end\"\n"
@@ -566,12 +775,15 @@ static char *rule_text(const char *name, const char **uuids, size_t n, size_t *l
 		"ATTR{md/array_state}==\"|clear|inactive\", GOTO=\"%s_end\"\n"
 		"IMPORT{db}=\"%s\"\n"
 		"ENV{%s}==\"1\", GOTO=\"%s_end\"\n",
-		name, key, key, key, key, key, key, key, key);
+		name,
+		o->enable ? "mdprofile enable" : "mdprofile boot-script --install --target systemd",
+		key, key, key, key, key, key, key, key);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f,
 			"ENV{MD_UUID}==\"%.8s:%.8s:%.8s:%.8s\", ENV{%s}=\"1\", "
-			"RUN+=\"" SYSTEMCTL " --no-block restart mdprofile-%s.service\"\n",
-			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, key, name);
+			"RUN+=\"" SYSTEMCTL " --no-block %s %s.service\"\n",
+			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, key,
+			o->enable ? "reload" : "restart", base);
 	fprintf(f, "LABEL=\"%s_end\"\n", key);
 	return mem_close(f, &buf);
 }
@@ -582,10 +794,11 @@ void mdp_boot_files_free(struct mdp_boot_file *f, size_t n)
 		free(f[i].text);
 }
 
-/* The paths of name's files for o->target: *n is 1, or 3 for systemd. */
+/* The paths of name's files for o->target: *n is 1, or 3 for systemd (4 with a watcher). */
 static int boot_paths(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
 		      size_t *n, struct mdp_diags *d)
 {
+	char base[128];
 	int err;
 
 	*n = 0;
@@ -593,16 +806,21 @@ static int boot_paths(const char *name, const struct mdp_boot_opts *o, struct md
 		refuse(d, "the profile name", name, MDP_IDENT_PROFILE_NAME_RULE);
 		return -EINVAL;
 	}
-	if ((err = script_file(name, o, &f[0], d)))
+	base_name(name, o, base, sizeof(base));
+	if ((err = script_file(base, o, &f[0], d)))
 		return err;
 	*n = 1;
 	if (o->target != MDP_BOOT_SYSTEMD)
 		return 0;
-	if (file_at(&f[1], "unit", HEAD_UNIT, 0644, d, UNIT_DIR "/mdprofile-%s.service", name) ||
-	    file_at(&f[2], "udev rule", HEAD_RULE, 0644, d, UDEV_DIR "/90-mdprofile-%s.rules",
-		    name))
+	if (file_at(&f[1], "unit", HEAD_UNIT, 0644, d, UNIT_DIR "/%s.service", base) ||
+	    file_at(&f[2], "udev rule", HEAD_RULE, 0644, d, UDEV_DIR "/90-%s.rules", base))
 		return -EINVAL;
 	*n = 3;
+	if (!o->auto_profile)
+		return 0;
+	if (file_at(&f[3], "watcher unit", HEAD_UNIT, 0644, d, UNIT_DIR "/%s-auto.service", base))
+		return -EINVAL;
+	*n = 4;
 	return 0;
 }
 
@@ -621,22 +839,31 @@ int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, c
 {
 	const char *uuids[256];
 	size_t nu = rule_uuids(p, uuids, sizeof(uuids) / sizeof(uuids[0]));
+	char base[128];
 	int err;
 
 	if ((err = mdp_boot_paths(p->name, o, f, n, d)))
 		return err;
+	base_name(p->name, o, base, sizeof(base));
 	if (!(f[0].text = strndup(script, len)))
 		return -ENOMEM;
 	f[0].len = len;
 	if (*n == 1)
 		return 0;
-	/* No UUID pinned, no rule. */
-	if (!nu)
-		*n = 2;
 	if (!(f[1].text = unit_text(p->name, o, f[0].sys, &f[1].len)))
 		return -ENOMEM;
-	if (nu && !(f[2].text = rule_text(p->name, uuids, nu, &f[2].len)))
+	if (nu && !(f[2].text = rule_text(p->name, base, o, uuids, nu, &f[2].len)))
 		return -ENOMEM;
+	if (*n == 4 && !(f[3].text = auto_unit_text(p->name, o, &f[3].len)))
+		return -ENOMEM;
+	/* No UUID pinned, no rule: the watcher's unit, if any, takes its place. */
+	if (!nu) {
+		if (*n == 4) {
+			f[2] = f[3];
+			memset(&f[3], 0, sizeof(f[3]));
+		}
+		(*n)--;
+	}
 	return 0;
 }
 
@@ -692,12 +919,20 @@ int mdp_boot_check_binary(const struct mdp_root *r, const char *binary, char *ms
 	return err;
 }
 
-bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name)
+bool mdp_boot_unit_file_enabled(const struct mdp_root *r, const char *unit)
 {
 	char sys[512];
 
-	snprintf(sys, sizeof(sys), UNIT_DIR "/multi-user.target.wants/mdprofile-%s.service", name);
+	snprintf(sys, sizeof(sys), UNIT_DIR "/multi-user.target.wants/%s", unit);
 	return mdp_root_exists(r, sys);
+}
+
+bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name)
+{
+	char unit[256];
+
+	snprintf(unit, sizeof(unit), "mdprofile-%s.service", name);
+	return mdp_boot_unit_file_enabled(r, unit);
 }
 
 /* What the last component of path is, not followed: 0 with *st, or -errno. */
@@ -761,6 +996,126 @@ int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t
 		}
 	}
 	return err;
+}
+
+/* text without its "# generated: " line, the one that changes at every generation */
+static void drop_generated(char *text)
+{
+	char *l = strstr(text, "\n# generated: "), *nl;
+
+	if (l && (nl = strchr(l + 1, '\n')))
+		memmove(l + 1, nl + 1, strlen(nl + 1) + 1);
+}
+
+int mdp_boot_file_intact(const struct mdp_root *r, const struct mdp_boot_file *f)
+{
+	struct stat st;
+	char *have = NULL, *want;
+	size_t len;
+	int err, same;
+
+	if ((err = lstat_at(r, f->sys, &st)))
+		return err == -ENOENT ? -ENOENT : 0;
+	if (!ours(r, f))
+		return 0;
+	if (!f->text)
+		return 1;
+	if (mdp_root_read_all(r, f->sys, &have, &len))
+		return 0;
+	if (!(want = strndup(f->text, f->len))) {
+		free(have);
+		return -ENOMEM;
+	}
+	drop_generated(have);
+	drop_generated(want);
+	same = !strcmp(have, want);
+	free(have);
+	free(want);
+	return same;
+}
+
+/* ---- what enable installed -------------------------------------------------------------- */
+
+#define RECORD_HEAD "# mdprofile enable: what is enabled; mdprofile disable removes it\n"
+
+static int record_set(struct mdp_boot_record *rec, const char *k, const char *v)
+{
+	if (!code_safe(v))
+		return -EINVAL;
+	if (!strcmp(k, "profile") && mdp_ident_profile_name_ok(v))
+		snprintf(rec->profile, sizeof(rec->profile), "%s", v);
+	else if (!strcmp(k, "auto"))
+		snprintf(rec->auto_profile, sizeof(rec->auto_profile), "%s", v);
+	else if (!strcmp(k, "binary") && v[0] == '/')
+		snprintf(rec->binary, sizeof(rec->binary), "%s", v);
+	else if (!strcmp(k, "target"))
+		return mdp_boot_target_parse(v, &rec->target);
+	else if (!strcmp(k, "task") && (!strcmp(v, "created") || !strcmp(v, "no")))
+		rec->task = !strcmp(v, "created");
+	else if (!strcmp(k, "units") && (!strcmp(v, "enabled") || !strcmp(v, "no")))
+		rec->units = !strcmp(v, "enabled");
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int mdp_boot_record_read(const struct mdp_root *r, struct mdp_boot_record *rec, struct mdp_diags *d)
+{
+	char *text, *line, *save = NULL, *eq;
+	size_t len;
+	int err;
+
+	memset(rec, 0, sizeof(*rec));
+	if ((err = mdp_root_read_all(r, MDP_BOOT_RECORD, &text, &len))) {
+		if (err != -ENOENT)
+			mdp_diags_add(d, NULL, 0, 0, "cannot read %s: %s", MDP_BOOT_RECORD,
+				      mdp_root_strerror(-err));
+		return err;
+	}
+	err = strncmp(text, RECORD_HEAD, strlen(RECORD_HEAD)) ? -EINVAL : 0;
+	for (line = strtok_r(text, "\n", &save); line && !err; line = strtok_r(NULL, "\n", &save))
+		if (line[0] != '#' && !(eq = strchr(line, '=')))
+			err = -EINVAL;
+		else if (line[0] != '#') {
+			*eq = '\0';
+			err = record_set(rec, line, eq + 1);
+		}
+	free(text);
+	if (!err && (!rec->profile[0] || !rec->binary[0]))
+		err = -EINVAL;
+	if (err)
+		mdp_diags_add(d, NULL, 0, 0,
+			      "%s: not what mdprofile enable writes; remove it by hand",
+			      MDP_BOOT_RECORD);
+	return err ? -EINVAL : 0;
+}
+
+int mdp_boot_record_write(const struct mdp_root *r, const struct mdp_boot_record *rec,
+			  struct mdp_diags *d)
+{
+	char text[3 * PATH_MAX];
+	int n, err;
+
+	n = snprintf(text, sizeof(text),
+		     RECORD_HEAD "profile=%s\nauto=%s\ntarget=%s\nbinary=%s\ntask=%s\nunits=%s\n",
+		     rec->profile, rec->auto_profile, mdp_boot_target_name(rec->target),
+		     rec->binary, rec->task ? "created" : "no", rec->units ? "enabled" : "no");
+	if (n < 0 || (size_t)n >= sizeof(text))
+		err = -ENAMETOOLONG;
+	else if (!(err = mdp_root_mkdir_p(r, "/etc/mdprofile", 0755)))
+		err = mdp_root_replace(r, MDP_BOOT_RECORD, text, (size_t)n, 0644);
+	if (err)
+		mdp_diags_add(d, NULL, 0, 0, "cannot write %s: %s", MDP_BOOT_RECORD,
+			      mdp_root_strerror(-err));
+	return err;
+}
+
+void mdp_boot_record_opts(const struct mdp_boot_record *rec, struct mdp_boot_opts *o)
+{
+	o->enable = true;
+	o->target = rec->target;
+	o->binary = rec->binary;
+	o->auto_profile = rec->auto_profile[0] ? rec->auto_profile : NULL;
 }
 
 /* ---- -o FILE -------------------------------------------------------------------------- */

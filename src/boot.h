@@ -21,6 +21,7 @@
 #ifndef MDP_BOOT_H
 #define MDP_BOOT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -38,12 +39,20 @@ enum mdp_boot_target {
 
 struct mdp_boot_opts {
 	enum mdp_boot_target target;
-	const char *binary;     /* absolute path of mdprofile on the box */
-	unsigned wait_arrays;   /* seconds to wait for the pinned arrays */
-	unsigned recheck_after; /* seconds before the re-check; 0: none */
-	bool with_services;     /* keep the profile's services to pause */
-	const char *version;    /* mdprofile's, for the header */
-	long long when;         /* seconds since the epoch, for the header */
+	const char *binary; /* absolute path of mdprofile on the box */
+	/*
+	 * enable's files rather than boot-script's: named MDP_BOOT_ENABLED
+	 * (mdprofile.sh, mdprofile.service, the DSM task mdprofile) instead of
+	 * mdprofile-NAME; stop (rc.d, the unit's ExecStop) stops the watcher
+	 * and reverts; the udev rule reloads the unit instead of restarting it.
+	 */
+	bool enable;
+	const char *auto_profile; /* enable --auto: what `mdprofile auto` gets; NULL none */
+	unsigned wait_arrays;     /* seconds to wait for the pinned arrays */
+	unsigned recheck_after;   /* seconds before the re-check; 0: none */
+	bool with_services;       /* keep the profile's services to pause */
+	const char *version;      /* mdprofile's, for the header */
+	long long when;           /* seconds since the epoch, for the header */
 };
 
 /*
@@ -51,11 +60,18 @@ struct mdp_boot_opts {
  * DiskStation here; each field says where it comes from.
  */
 struct mdp_boot_dsm {
-	const char *path;       /* the PATH the script sets */
-	const char *rcd_dir;    /* where DSM 6 runs NAME.sh start|stop at boot */
-	const char *home_dir;   /* a suggested home for the binary that updates keep */
-	const char *task_steps; /* the Task Scheduler clicks, one per line, ending in the
-				   start of the command line; the script's path follows */
+	const char *path;         /* the PATH the script sets */
+	const char *rcd_dir;      /* where DSM 6 runs NAME.sh start|stop at boot */
+	const char *home_dir;     /* a suggested home for the binary that updates keep */
+	const char *task_steps;   /* the Task Scheduler clicks, one per line, ending in the
+				     start of the command line; the task's operation follows */
+	const char *scheduler;    /* the Task Scheduler's command line tool */
+	const char *task_name;    /* the one boot-up task enable creates */
+	const char *task_owner;   /* its owner, as --create takes it */
+	const char *task_shell;   /* the shell its operation runs the script with */
+	const char *log_priority; /* the lowest that reaches /var/log/messages */
+	const char *logset;       /* writes a Log Center entry */
+	const char *logset_args;  /* its arguments before the text */
 };
 extern const struct mdp_boot_dsm mdp_boot_dsm;
 
@@ -86,10 +102,14 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
  * (under the root); the script's: next to the binary on DSM (a volume
  * that DSM updates keep), the rc.d directory, /usr/local/lib/mdprofile.
  */
-#define MDP_BOOT_FILES 3
+#define MDP_BOOT_FILES 4
+/* The base name of enable's files and task (mdprofile.sh, mdprofile.service, ...). */
+#define MDP_BOOT_ENABLED "mdprofile"
+/* Where the script run by rc.d or a DSM task keeps the watcher's pid (enable --auto). */
+#define MDP_BOOT_AUTO_PID "/run/mdprofile-auto.pid"
 struct mdp_boot_file {
 	char sys[4096];
-	const char *what; /* "script", "unit", "udev rule" */
+	const char *what; /* "script", "unit", "udev rule", "watcher unit" */
 	const char *head; /* how mdprofile's file begins: --uninstall removes no other */
 	unsigned mode;
 	char *text; /* malloc'd */
@@ -99,20 +119,19 @@ struct mdp_boot_file {
 
 /*
  * The files of p's boot persistence for o->target: the script given and,
- * for systemd, the unit and the udev rule made here (none when no UUID is
- * pinned). The unit is a oneshot that stays active once run
- * (RemainAfterExit); the rule restarts it once per assembly of a pinned
- * array, not on later change events (a reshape's end, udevadm trigger). *n
- * files; free them with mdp_boot_files_free. -EINVAL with a diag when the
- * profile's name is not one 'apply --name' takes or a path cannot be
- * formed, -ENOMEM.
+ * for systemd, the unit, the udev rule made here (none when no UUID is
+ * pinned) and, with o->auto_profile, the watcher's unit. The unit is a oneshot that stays active
+ * once run (RemainAfterExit); the rule restarts it once per assembly of a pinned array, not on
+ * later change events (a reshape's end, udevadm trigger). *n files; free them with
+ * mdp_boot_files_free. -EINVAL with a diag when the profile's name is not one 'apply --name' takes
+ * or a path cannot be formed, -ENOMEM.
  */
 int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
 		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d);
 /*
- * Only the paths of profile name's files for o->target (for --uninstall,
- * which needs no profile): 1 file, 3 for systemd. -EINVAL with a diag for
- * a name 'apply --name' refuses.
+ * Only the paths of profile name's files for o->target (for --uninstall
+ * and disable, which need no profile): 1 file, 3 for systemd (4 with
+ * o->auto_profile). -EINVAL with a diag for a name 'apply --name' refuses.
  */
 int mdp_boot_paths(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
 		   size_t *n, struct mdp_diags *d);
@@ -131,6 +150,38 @@ int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n
  * link exists)? Removing the unit then would leave a dangling link.
  */
 bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name);
+/* The same for a unit file's name ("mdprofile.service"). */
+bool mdp_boot_unit_file_enabled(const struct mdp_root *r, const char *unit);
+/*
+ * Does the file at f->sys exist as mdprofile wrote it: a regular file, not
+ * a link, beginning with f->head and, when f->text is set, holding that
+ * text but for the "# generated:" line (the date)? 1 yes, 0 it exists and
+ * differs (or is not ours), -ENOENT missing.
+ */
+int mdp_boot_file_intact(const struct mdp_root *r, const struct mdp_boot_file *f);
+
+/*
+ * What enable installed, kept in MDP_BOOT_RECORD so that disable, status
+ * and the next enable know it without a profile: key=value lines, every
+ * value one a boot script's code may hold (no quotes, spaces or '%').
+ */
+#define MDP_BOOT_RECORD "/etc/mdprofile/enabled"
+struct mdp_boot_record {
+	char profile[128];
+	char auto_profile[PATH_MAX];
+	char binary[PATH_MAX];
+	enum mdp_boot_target target;
+	bool task;  /* DSM: enable created the Task Scheduler task (else the owner was told how) */
+	bool units; /* systemd: enable enabled the units (else the owner was told how) */
+};
+/* 0 with *rec, -ENOENT when nothing is enabled, -EINVAL (with a diag) for a record not ours. */
+int mdp_boot_record_read(const struct mdp_root *r, struct mdp_boot_record *rec,
+			 struct mdp_diags *d);
+/* Written atomically, mode 0644. -errno with a diag. */
+int mdp_boot_record_write(const struct mdp_root *r, const struct mdp_boot_record *rec,
+			  struct mdp_diags *d);
+/* The options that name rec's files (o->enable, target, binary, auto). */
+void mdp_boot_record_opts(const struct mdp_boot_record *rec, struct mdp_boot_opts *o);
 /*
  * May the boot script run binary (a path on r) as root at every boot? It
  * must exist and be trusted (mdp_root_trusted: the file and every

@@ -30,7 +30,8 @@ lint() {
 	}
 }
 lint "$SRC/ansible"
-lint "$SRC" tests/ansible/install.yml tests/ansible/install-verify.yml tests/ansible/profile.yml
+lint "$SRC" tests/ansible/install.yml tests/ansible/install-verify.yml tests/ansible/profile.yml \
+	tests/ansible/enable.yml
 echo "ansible-lint: clean"
 
 for m in profile status; do

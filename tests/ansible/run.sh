@@ -77,6 +77,15 @@ if ! diff -u "$HERE/check-diff.expected" "$TOP/diff.got" >"$TOP/diff.out"; then
 	fail=1
 fi
 
+# enabled: true / false (mdprofile enable, disable) on a DSM fixture with the fake
+# esynoscheduler, the boot binary a stand-in in the tree.
+fixture "$TOP/root-en" ds-dsm6-reshape esynoscheduler
+mkdir -p "$TOP/root-en/volume1/@mdprofile"
+printf '#!/bin/sh\n' >"$TOP/root-en/volume1/@mdprofile/mdprofile"
+chmod 0755 "$TOP/root-en/volume1" "$TOP/root-en/volume1/@mdprofile" "$TOP/root-en/volume1/@mdprofile/mdprofile"
+play "profile module, enabled" -i localhost, -c local "$HERE/enable.yml" \
+	-e ansible_python_interpreter=/usr/bin/python3 -e mdp="$TOP/bin/mdprofile" -e root="$TOP/root-en"
+
 py2=
 for p in ${PYTHON2:-} $(command -v python2.7 || true) "${PYENV_ROOT:-${HOME:-}/.pyenv}"/versions/2.7*/bin/python2.7; do
 	if "$p" -c 'import sys; sys.exit(sys.version_info[:2] != (2, 7))' 2>/dev/null; then
@@ -115,6 +124,9 @@ cp -a "$SRC/tests/fixtures/server-raid6-raid10" "$TOP/i-srv"
 mkdir -p "$TOP/i-arm" "$TOP/i-armv7"
 for h in dsm srv arm armv7; do chmod 0755 "$TOP/i-$h"; done
 mkdir -m 0755 "$TOP/i-dsm/volume1" "$TOP/i-armv7/volume1"
+# enable creates the DSM task and enables the systemd units with the fakes.
+sh "$SRC/tests/fakes/install.sh" "$TOP/i-dsm" esynoscheduler >/dev/null
+sh "$SRC/tests/fakes/install.sh" "$TOP/i-srv" systemd >/dev/null
 cat >"$TOP/inventory.yml" <<INV
 all:
   vars:
@@ -131,7 +143,7 @@ all:
       expect_dir: /volume1/@mdprofile
       expect_source: $B/static/mdprofile
       expect_profiles_dir: /volume1/@mdprofile/profiles
-      expect_boot: /volume1/@mdprofile/mdprofile-nightly.sh
+      expect_boot: /volume1/@mdprofile/mdprofile.sh
     server:
       mdprofile_root: $TOP/i-srv
       mdprofile_build_dir: ""
@@ -142,7 +154,7 @@ all:
       expect_dir: /usr/local/bin
       expect_source: $B/static/mdprofile
       expect_profiles_dir: ""
-      expect_boot: /usr/local/lib/mdprofile/mdprofile-balanced.sh
+      expect_boot: /usr/local/lib/mdprofile/mdprofile.sh
     arm:
       mdprofile_root: $TOP/i-arm
       mdprofile_dsm: false
@@ -179,8 +191,8 @@ expect_recap() {
 }
 
 play "install role, first run" -i "$TOP/inventory.yml" "$HERE/install.yml"
-# Changed tasks, a loop counting once. dsm: directories, binary, profile, boot script;
-# server: directories, binary, unpack directory, tarball, boot script; arm:
+# Changed tasks, a loop counting once. dsm: directories, binary, profile, enable;
+# server: directories, binary, unpack directory, tarball, enable; arm:
 # directories, binary, profile; armv7: directories, binary.
 expect_recap "first run" dsm 4
 expect_recap "first run" server 5
@@ -189,12 +201,12 @@ expect_recap "first run" armv7 2
 play "install role, second run" -i "$TOP/inventory.yml" "$HERE/install.yml"
 for h in dsm server arm armv7; do expect_recap "second run" $h 0; done
 play "install role, what it put down" -i "$TOP/inventory.yml" "$HERE/install-verify.yml"
-# A changed profile changes the boot script, which is installed again.
-before=$(sha256sum <"$TOP/i-dsm/volume1/@mdprofile/mdprofile-nightly.sh")
+# A changed profile changes the values and the boot script: enabled again.
+before=$(sha256sum <"$TOP/i-dsm/volume1/@mdprofile/mdprofile.sh")
 printf 'description: nightly scrub\nextends: low-ram\n' >"$TOP/p/nightly.yaml"
 play "install role, a changed profile" -i "$TOP/inventory.yml" "$HERE/install.yml" --limit dsm
 expect_recap "a changed profile" dsm 2
-[ "$before" != "$(sha256sum <"$TOP/i-dsm/volume1/@mdprofile/mdprofile-nightly.sh")" ] || {
+[ "$before" != "$(sha256sum <"$TOP/i-dsm/volume1/@mdprofile/mdprofile.sh")" ] || {
 	echo "FAIL ansible: install role: the boot script was not generated again" >&2
 	fail=1
 }

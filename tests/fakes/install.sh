@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the fake service managers into a fixture root and seed states.
 #
-#   install.sh ROOT dsm6|dsm7|systemd [NAME=running|stopped|paused ...]
+#   install.sh ROOT dsm6|dsm7|systemd|esynoscheduler [NAME=running|stopped|paused ...]
 #
 # dsm6:    ROOT/usr/syno/sbin/synoservice, and ROOT/etc.defaults/VERSION
 #          with majorversion="6" unless there is one
@@ -10,13 +10,15 @@
 #          minorversion="2" likewise ("pkg:NAME=..." seeds package NAME);
 #          write VERSION first for another synopkg generation
 # systemd: ROOT/bin/systemctl and the directory ROOT/run/systemd/system
+# esynoscheduler: ROOT/usr/syno/sbin/esynoscheduler (DSM's Task Scheduler
+#          command line), its tasks in ROOT/var/lib/fake-esynoscheduler
 # STATE is running, stopped, paused, broken, or stopped:REASON (stopped by
 # DSM for REASON, F4). States go to ROOT/var/lib/fake-services/NAME; the call log
 # ROOT/var/log/fake-services.log is created empty if absent.
 set -eu
 
 usage() {
-	echo "usage: install.sh ROOT dsm6|dsm7|systemd [NAME=STATE ...]" >&2
+	echo "usage: install.sh ROOT dsm6|dsm7|systemd|esynoscheduler [NAME=STATE ...]" >&2
 	exit 2
 }
 
@@ -53,6 +55,7 @@ dsm7)
 	version 7 2
 	;;
 systemd) tool systemctl bin && mkdir -p "$root/run/systemd/system" ;;
+esynoscheduler) tool esynoscheduler usr/syno/sbin ;;
 *) usage ;;
 esac
 

@@ -45,14 +45,44 @@ options:
     type: str
     choices: [applied, reverted]
     default: applied
+  enabled:
+    description:
+      - C(true) makes the profile the box's own with C(mdprofile enable), with
+        I(state=applied) only. It is applied now and at every boot (on DSM by the Task
+        Scheduler boot-up task C(mdprofile), else by rc.d or systemd units).
+      - C(false) undoes an earlier enable with C(mdprofile disable) (which reverts) first.
+      - Unset leaves boot persistence alone.
+      - Judged by C(status --json) (its C(enabled) object) and C(diff --json). Nothing runs
+        when the same profile, watcher, target and boot binary are enabled, every piece is
+        intact and no value is pending.
+    type: bool
+  auto:
+    description:
+      - With I(enabled=true), the profile the boot's watcher applies while md resyncs,
+        recovers or reshapes (C(enable --auto)).
+    type: str
+  target:
+    description: With I(enabled=true), where the boot persistence goes; default detected
+      (dsm on DSM, systemd where systemd runs, else rc.d).
+    type: str
+    choices: [dsm, systemd, rc.d]
+  boot_binary:
+    description:
+      - With I(enabled=true), the path of mdprofile as the boot runs it (C(enable --binary)),
+        on a volume on DSM. Default I(binary) as found.
+      - Required with I(root): the binary's path as the system in the tree sees it.
+    type: path
 extends_documentation_fragment:
   - mdprofile.nas.common
 notes:
   - Check mode of I(state=reverted) reads C(status --json) and reports C(changed) when a
     profile is active; the values a revert would restore are known only to mdprofile's
     journal, so the diff shows the active profile, not the values.
-  - Kernel settings do not survive a reboot; see the mdprofile.nas.install role for the
-    boot script.
+  - Kernel settings do not survive a reboot; I(enabled=true) makes them (the
+    mdprofile.nas.install role uses it).
+  - C(enable) exits 1 when all is done but the DSM task or the systemd units, whose steps
+    it prints (esynoscheduler or systemctl missing or failing); the task then fails with
+    those steps in C(msg).
 seealso:
   - module: mdprofile.nas.status
 attributes:
@@ -71,6 +101,12 @@ EXAMPLES = r"""
   mdprofile.nas.profile:
     name: /volume1/@mdprofile/profiles/nightly.yaml
     services_backend: dsm7
+
+- name: Balanced from now on, reshape-fast while md rebuilds
+  mdprofile.nas.profile:
+    name: balanced
+    enabled: true
+    auto: reshape-fast
 
 - name: Back to the values from before
   mdprofile.nas.profile:
@@ -157,6 +193,12 @@ memory:
   description: Check mode of I(state=applied), the stripe cache memory now and after.
   returned: in check mode
   type: dict
+enabled:
+  description:
+    - With I(enabled) set, what is enabled at boot after the task (C(status --json)'s
+      C(enabled)), null when nothing is. In check mode, what is enabled now.
+  returned: when I(enabled) is set
+  type: dict
 rc:
   description: mdprofile's exit code.
   returned: always
@@ -176,6 +218,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.mdprofile.nas.plugins.module_utils.mdprofile import (
     COMMON_ARGS,
+    base_command,
     EXIT_INCOMPLETE,
     EXIT_OK,
     EXIT_PENDING,
@@ -369,10 +412,120 @@ def reverted(module):
     module.exit_json(**res)
 
 
+def enabled_now(module):
+    """What is enabled at boot (status --json's "enabled"), or None."""
+    rc, st, err, cmd = run(module, ["status"])
+    return st.get("enabled")
+
+
+def enable_args(module):
+    p = module.params
+    args = []
+    if p.get("auto"):
+        args += ["--auto", p["auto"]]
+    if p.get("target"):
+        args += ["--target", p["target"]]
+    if p.get("boot_binary"):
+        args += ["--binary", p["boot_binary"]]
+    return args
+
+
+def enabled_matches(module, en):
+    p = module.params
+    return bool(
+        en
+        and en.get("intact")
+        and en.get("profile") == profile_name(p["name"])
+        and (en.get("auto") or None) == (p.get("auto") or None)
+        and (not p.get("target") or en.get("target") == p["target"])
+        and (not p.get("boot_binary") or en.get("binary") == p["boot_binary"])
+    )
+
+
+def describe(en):
+    if not en:
+        return "nothing enabled\n"
+    lines = ["profile %s at every boot, target %s%s" % (
+        en.get("profile"), en.get("target"), (", watcher " + en["auto"]) if en.get("auto") else "")]
+    lines += ["%s %s" % (pc.get("what"), pc.get("where")) for pc in en.get("pieces", [])]
+    return "\n".join(lines) + "\n"
+
+
+def run_text(module, args):
+    """mdprofile ARGS without --json (enable and disable report as text): rc, out, err, cmd."""
+    cmd = [c for c in base_command(module) if c != "--json"] + list(args)
+    rc, out, err = module.run_command(cmd, environ_update={"LC_ALL": "C"})
+    return rc, out, err, cmd
+
+
+def fail_text(module, rc, out, err, cmd, what):
+    """enable or disable did not finish: what it said on stderr, and for exit 1 the steps left."""
+    said = [ln[len("mdprofile: "):] if ln.startswith("mdprofile: ") else ln for ln in stderr_lines(err)]
+    lines = stderr_lines(out)
+    steps = [i for i, ln in enumerate(lines) if ln.startswith("to ")]
+    if rc == EXIT_PENDING and steps:
+        said += lines[steps[0]:]
+    said = "; ".join(said)
+    if rc == EXIT_PENDING:
+        msg = "mdprofile %s did all but one step, left to do by hand: %s" % (what, said)
+    else:
+        msg = "mdprofile %s failed (exit %d): %s" % (what, rc, said)
+    module.fail_json(msg=msg, rc=rc, cmd=cmd, stdout=out, stderr=err, stderr_lines=stderr_lines(err))
+
+
+def enable(module):
+    """enabled=true: mdprofile enable, unless it is enabled as asked and in sync."""
+    name = module.params["name"]
+    before = enabled_now(module)
+    rc, doc, err, cmd = run(module, ["diff", "--", name], ok_codes=(EXIT_OK, EXIT_PENDING))
+    pending = [c for c in doc.get("changes", []) if c.get("pending")]
+    # diff exits 1 when values are pending: not a failure here.
+    res = dict(rc=rc, cmd=cmd, profile=profile_name(name), changes=[], services=[], notes=[],
+               enabled=before, failed=False)
+    if enabled_matches(module, before) and not pending:
+        module.exit_json(changed=False, **res)
+    if module._diff:
+        res["diff"] = [dict(before_header="enabled at boot", after_header="enabled at boot",
+                            before=describe(before),
+                            after="profile %s at every boot%s (mdprofile enable)\n" % (
+                                profile_name(name),
+                                (", watcher " + module.params["auto"]) if module.params.get("auto") else ""))]
+    if module.check_mode:
+        module.exit_json(changed=True, **res)
+    rc, out, err, cmd = run_text(module, ["enable"] + enable_args(module) + ["--", name])
+    if rc != EXIT_OK:
+        fail_text(module, rc, out, err, cmd, "enable %s" % name)
+    res.update(rc=rc, cmd=cmd, enabled=enabled_now(module), notes=stderr_lines(out))
+    del res["failed"]
+    module.exit_json(changed=True, **res)
+
+
+def disable(module, then):
+    """enabled=false: mdprofile disable when something is enabled; then the rest (then)."""
+    before = enabled_now(module)
+    if not before:
+        return then()
+    if module.check_mode:
+        res = dict(changed=True, rc=0, cmd=[], profile=before.get("profile"), changes=[],
+                   services=[], notes=[], enabled=before)
+        if module._diff:
+            res["diff"] = [dict(before_header="enabled at boot", after_header="enabled at boot",
+                                before=describe(before), after=describe(None))]
+        module.exit_json(**res)
+    rc, out, err, cmd = run_text(module, ["disable"])
+    if rc != EXIT_OK:
+        fail_text(module, rc, out, err, cmd, "disable")
+    return then()
+
+
 def main():
     argument_spec = dict(
         name=dict(type="str"),
         state=dict(type="str", default="applied", choices=["applied", "reverted"]),
+        enabled=dict(type="bool"),
+        auto=dict(type="str"),
+        target=dict(type="str", choices=["dsm", "systemd", "rc.d"]),
+        boot_binary=dict(type="path"),
     )
     argument_spec.update(COMMON_ARGS)
     module = AnsibleModule(
@@ -380,11 +533,24 @@ def main():
         required_if=[("state", "applied", ["name"])],
         supports_check_mode=True,
     )
-    if module.params["state"] == "applied":
-        if module.check_mode:
-            check_applied(module)
-        applied(module)
-    reverted(module)
+    p = module.params
+    if p["enabled"] is not True and (p.get("auto") or p.get("target") or p.get("boot_binary")):
+        module.fail_json(msg="auto, target and boot_binary go with enabled: true")
+    if p["enabled"] and p["state"] == "reverted":
+        module.fail_json(msg="enabled: true and state: reverted contradict each other")
+    if p["enabled"]:
+        enable(module)
+
+    def rest():
+        if p["state"] == "applied":
+            if module.check_mode:
+                check_applied(module)
+            applied(module)
+        reverted(module)
+
+    if p["enabled"] is False:
+        disable(module, rest)
+    rest()
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ bench
 boot-script
 check
 diff
+disable
+enable
 explain
 help
 list
@@ -119,6 +121,10 @@ candidates boot-script --target = s
 expect_candidates <<'EOF2'
 systemd
 EOF2
+candidates enable --auto r
+expect_candidates <<'EOF2'
+reshape-fast
+EOF2
 candidates status --format p
 expect_candidates <<'EOF2'
 prometheus
@@ -132,7 +138,7 @@ reshape-fast
 EOF2
 # Options come from the binary's tables (mdprofile __options): each one it
 # does not offer for a command is one the command refuses.
-for c in list apply status boot-script bench; do
+for c in list apply status boot-script bench enable; do
 	candidates "$c" --
 	"$BIN" __options --all | grep '^--' | while IFS= read -r opt; do
 		grep -qx -- "${opt%=}" "$WORK/got" && continue

@@ -1,0 +1,106 @@
+# The fake esynoscheduler (tests/fakes) answers as DSM 6.2.3's own does
+# (struct mdp_boot_dsm, src/boot.c): exit 0 on failure, "(PID) file:LINE"
+# prefixes, defaults for omitted parameters, a UNIQUE failure that keeps the
+# old row, '%' that saves nothing, "%s"/"%d" that crash, --set's lie,
+# --get/--list/--delete, and --fireEvent running every enabled task.
+fixture ds-dsm6-reshape
+fakes esynoscheduler
+E="$ROOT/usr/syno/sbin/esynoscheduler"
+# Run the fake as mdprofile would (MDPROFILE_ROOT set), PIDs shown as PID.
+es() {
+	LAST="esynoscheduler $*"
+	set +e
+	MDPROFILE_ROOT=$ROOT "$E" "$@" >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	set -e
+	sed -i 's/^([0-9]*) /(PID) /' "$WORK/out"
+}
+
+es --create task_name=t1 event=bootup enable=true 'owner={"0":"root"}' operation_type=script \
+	'operation=/bin/bash /volume1/x.sh' description=mine
+expect_exit 0
+expect_stdout <<'EOF'
+(PID) esynoscheduler.cpp:231 save ok, jOut={
+   "description" : "mine",
+   "enable" : true,
+   "event" : "bootup",
+   "id" : 1,
+   "operation" : "/bin/bash /volume1/x.sh",
+   "operation_type" : "script",
+   "owner" : {
+      "0" : "root"
+   },
+   "task_name" : "t1"
+}
+EOF
+# The same name again: no "save ok", exit 0, the old row kept.
+es --create task_name=t1 enable=true operation=other
+expect_exit 0
+expect_stdout <<'EOF'
+(PID) dbutil.cpp:187 sqlite3_step failed: UNIQUE constraint failed: task.task_name
+(PID) task.cpp:412 failed to insert task [t1]
+EOF
+es --get task_name=t1
+grep -q '"operation" : "/bin/bash /volume1/x.sh"' "$WORK/out" || _fail "the UNIQUE failure changed the old row"
+# Omitted parameters: defaults, a disabled task of admin's; enable=yes is not true.
+es --create task_name=t2 enable=yes
+expect_stdout <<'EOF'
+(PID) esynoscheduler.cpp:231 save ok, jOut={
+   "description" : "",
+   "enable" : false,
+   "event" : "bootup",
+   "id" : 2,
+   "operation" : "date; echo 20",
+   "operation_type" : "script",
+   "owner" : {
+      "1024" : "admin"
+   },
+   "task_name" : "t2"
+}
+EOF
+# '%' saves nothing; %s and %d crash.
+es --create task_name=t3 enable=true 'operation=echo 50%'
+expect_exit 0
+expect_stdout <<'EOF'
+(PID) task.cpp:412 failed to insert task [t3]
+EOF
+for v in 'echo %s' 'echo %d'; do
+	es --create task_name=t3 enable=true "operation=$v"
+	expect_exit 139
+done
+es --get task_name=t3
+expect_stdout <<'EOF'
+(PID) esynoscheduler.cpp:302 jOut=null
+EOF
+# --set says "save ok" for a task that does not exist, and creates none.
+es --set task_name=t3 enable=true
+expect_exit 0
+expect_stdout <<'EOF'
+(PID) esynoscheduler.cpp:268 save ok
+EOF
+es --list
+expect_exit 0
+[ "$(tail -n 1 "$WORK/out")" = "(PID) esynoscheduler.cpp:289 total number=2" ] ||
+	_fail "--list: $(tail -n 1 "$WORK/out")"
+head -n 1 "$WORK/out" | grep -qx '(PID) esynoscheduler.cpp:287 jOut=\[' || _fail "--list: $(head -n 1 "$WORK/out")"
+# --delete: the same "delete task ok" whether there was one or not.
+es --delete task_name=t2
+expect_stdout <<'EOF'
+(PID) task.cpp:520 delete rec number=1
+(PID) esynoscheduler.cpp:322 delete task ok
+EOF
+es --delete task_name=t2
+expect_stdout <<'EOF'
+(PID) task.cpp:520 delete rec number=0
+(PID) esynoscheduler.cpp:322 delete task ok
+EOF
+# --fireEvent runs each enabled task of the event (here with the fixture's
+# paths), not the disabled ones, and waits for them.
+es --delete task_name=t1
+es --create task_name=t4 enable=true "operation=echo t4 >$ROOT/fired.t4"
+es --create task_name=t5 enable=false "operation=echo t5 >$ROOT/fired.t5"
+es --fireEvent event=bootup
+expect_exit 0
+[ "$(cat "$ROOT/fired.t4" 2>/dev/null)" = t4 ] || _fail "--fireEvent did not run the enabled task"
+[ -e "$ROOT/fired.t5" ] && _fail "--fireEvent ran a disabled task"
+[ -z "$(ls "$ROOT/tmp" 2>/dev/null)" ] || _fail "--fireEvent left $(ls "$ROOT/tmp")"

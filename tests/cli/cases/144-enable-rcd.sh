@@ -1,0 +1,79 @@
+# enable on rc.d (DSM 6's /usr/local/etc/rc.d): the script DSM runs with
+# start at boot and stop at shutdown. Run as rc.d would (env -i, cwd /):
+# start applies the pinned profile, status runs diff, stop reverts (what a
+# boot-script's stop never did). The same enable again changes nothing;
+# disable removes it and reverts.
+export SOURCE_DATE_EPOCH=1767225600
+fixture ds-dsm6-reshape
+# The binary the script runs, at a path that is the same on this host and
+# in the tree (the tree's copy is what enable checks; the host's runs).
+H="$WORK/hb/mdprofile"
+mkdir -p "$WORK/hb"
+printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${MDP_WRAP:-}" "$MDP" >"$H"
+chmod 0755 "$WORK/hb" "$H"
+mkdir -p "$ROOT$WORK/hb"
+cp "$H" "$ROOT$H"
+d=$WORK/hb
+while [ "$d" != / ]; do
+	chmod go-w "$ROOT$d"
+	d=$(dirname "$d")
+done
+chmod go-w "$ROOT"
+snapshot
+
+run --services-backend none enable balanced --target rc.d --binary "$H" --wait-arrays 1 \
+	--recheck-after 0
+expect_exit 0
+expect_stderr </dev/null
+sed "s|$WORK|@WORK@|g" "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
+expect_stdout <<'EOF'
+dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s
+md2 read_ahead: 192 KiB -> 4 MiB
+md3 read_ahead: 192 KiB -> 4 MiB
+md2 stripe_cache_size: 256 -> 2048
+md3 stripe_cache_size: 256 -> 2048
+profile balanced is active
+installed the boot script /usr/local/etc/rc.d/mdprofile.sh
+profile balanced is enabled at every boot (target rc.d); 'mdprofile disable' undoes it
+EOF
+S="$ROOT/usr/local/etc/rc.d/mdprofile.sh"
+[ "$(stat -c %a "$S")" = 755 ] || _fail "script mode"
+for sh in sh bash; do
+	shellcheck -s "$sh" "$S" >"$WORK/sc" 2>&1 || _fail "shellcheck -s $sh: $(head -5 "$WORK/sc")"
+done
+run --services-backend none -q enable balanced --target rc.d --binary "$H" --wait-arrays 1 \
+	--recheck-after 0
+expect_exit 0
+expect_stdout </dev/null
+
+# As rc.d runs it: revert first, then start applies, status diffs, stop reverts.
+rc_run() {
+	set +e
+	(cd / && env -i MDPROFILE_ROOT="$ROOT" sh "$S" "$1") >"$WORK/rc.out" 2>"$WORK/rc.err"
+	RC=$?
+	set -e
+}
+run --services-backend none -q revert
+expect_exit 0
+cp -a "$ROOT/sys" "$WORK/sys.before"
+rc_run start
+[ "$RC" = 0 ] || _fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+run status --json
+grep -q '"active_profile": "balanced"' "$WORK/out" || _fail "start did not apply balanced"
+rc_run status
+[ "$RC" = 0 ] || _fail "status (diff) exited $RC: $(cat "$WORK/rc.out")"
+rc_run stop
+[ "$RC" = 0 ] || _fail "stop exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+grep -qx 'mdprofile: stop: reverting profile balanced' "$WORK/rc.out" || _fail "stop said: $(cat "$WORK/rc.out")"
+diff -r "$WORK/sys.before" "$ROOT/sys" >/dev/null || _fail "stop did not revert the values"
+
+run --services-backend none disable
+expect_exit 0
+expect_stdout <<'EOF'
+removed the boot script /usr/local/etc/rc.d/mdprofile.sh
+no profile is active; nothing to revert
+profile balanced is no longer enabled
+EOF
+[ -e "$S" ] && _fail "disable left the script"
+rm -rf "${ROOT:?}/etc" "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/usr"
+expect_unchanged "the tree after disable"
