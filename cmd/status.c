@@ -260,13 +260,10 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 		puts("       uuid unknown");
 }
 
-/*
- * The arrays only /proc/mdstat lists (a container, a restricted /sys), as
- * the same model, so they read as sysfs arrays do; fn shows each one.
- */
-static size_t
-each_mdstat_only(const struct mdp_system *s,
-		 void (*fn)(const struct mdp_system *, const struct mdp_array *, void *), void *arg)
+size_t status_each_mdstat_only(const struct mdp_system *s,
+			       void (*fn)(const struct mdp_system *, const struct mdp_array *,
+					  void *),
+			       void *arg)
 {
 	size_t n = 0;
 
@@ -363,7 +360,7 @@ static void status_text(const struct mdp_system *s, const struct pstatus *ps, bo
 
 	for (size_t i = 0; i < s->n_arrays; i++)
 		array_text(s, &s->arrays[i], verbose);
-	shown += each_mdstat_only(s, mdstat_only_text, &verbose);
+	shown += status_each_mdstat_only(s, mdstat_only_text, &verbose);
 	if (!shown)
 		puts("no md arrays found");
 	dsm_speed_text(s);
@@ -512,7 +509,7 @@ static void status_json(struct json *j, const struct mdp_system *s, const struct
 	json_arr(j);
 	for (size_t i = 0; i < s->n_arrays; i++)
 		array_json(j, s, &s->arrays[i]);
-	each_mdstat_only(s, mdstat_only_json, j);
+	status_each_mdstat_only(s, mdstat_only_json, j);
 	json_end(j);
 	profile_json(j, ps);
 	json_ku64(j, "mem_total_kib", s->mem_total_kib);
