@@ -150,6 +150,7 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		51-boot-script 53-boot-install 54-boot-hardening 55-status-truth 57-status-watch \
 		58-status-prometheus 61-help-version 62-completion 63-did-you-mean \
 		65-services-preview 68-foreign-process-group 69-state-dir-trust 78-outside-text \
+		100-status-mdstat-sysfs-agree 101-status-dsm 102-status-prometheus-truth \
 		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
 		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)
