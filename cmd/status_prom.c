@@ -15,9 +15,10 @@
 /*
  * The node_exporter textfile-collector format: HELP and TYPE once per
  * metric, then samples. Label values (names, sysfs values, the journal's
- * profile name) are the same text the JSON output carries: a byte that is
- * not UTF-8 becomes U+FFFD, everything else stays, and only what the
- * format's grammar needs is escaped (\\, \", \n). Base units where
+ * profile name) follow the JSON output's rule (text.h): a byte that is not
+ * UTF-8 becomes U+FFFD there as in JSON; \\, \" and \n are escaped; other
+ * control characters, which JSON escapes as \u00XX and this format cannot
+ * escape, become U+FFFD too, so the file never carries them raw. Base units where
  * Prometheus has one (bytes, seconds); one metric per unit otherwise. A
  * sample that is not known is left out, never a -1 or 0 standing for it.
  */
@@ -34,12 +35,12 @@ static void prom_label(const char *k, const char *v, bool first)
 	printf("%s%s=\"", first ? "{" : ",", k);
 	for (; *v; v += n ? n : 1) {
 		n = mdp_utf8_next(v, &cp);
-		if (!n)
-			fputs("\xef\xbf\xbd", stdout);
-		else if (cp == '\\' || cp == '"')
+		if (n && (cp == '\\' || cp == '"'))
 			printf("\\%c", (int)cp);
-		else if (cp == '\n')
+		else if (n && cp == '\n')
 			fputs("\\n", stdout);
+		else if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+			fputs("\xef\xbf\xbd", stdout);
 		else
 			fwrite(v, 1, n, stdout);
 	}
