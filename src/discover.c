@@ -440,8 +440,9 @@ static void dsm_empty_bays(bool dsm, struct mdp_array *a, const char *super, int
 	    strcmp(super, f->system_super) ||
 	    (strcmp(a->name, f->system_arrays[0]) && strcmp(a->name, f->system_arrays[1])))
 		return;
+	/* a faulty or rebuilding member holds one of the '_' slots; (E) keeps its 'U' */
 	for (size_t i = 0; i < a->n_members; i++)
-		held += a->members[i].mstate == MDP_M_FAILED ||
+		held += (a->members[i].mstate == MDP_M_FAILED && !a->members[i].disk_errors) ||
 			a->members[i].mstate == MDP_M_REBUILDING;
 	if (held >= missing)
 		return;
