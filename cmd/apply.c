@@ -98,6 +98,8 @@ static int do_apply(struct cli *cli)
 	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
 	    !(rc = cli_plan(cli, p, &s, &pl))) {
 		apply_notes(cli, &pl);
+		if (cli_info(cli))
+			render_dsm_speed_note(&s, &pl, "");
 		rc = cli_txn_result(cli, mdp_txn_apply(&cli->tx, p, &pl), "apply", &pl);
 		if (rc == MDP_EXIT_OK && cli_info(cli))
 			printf(mdp_txn_report_changed(&cli->tx.rep)

@@ -158,6 +158,7 @@ void render_plan_text(const struct mdp_plan *pl, const struct mdp_system *s, boo
 		render_plan_note(&pl->notes[i], line, sizeof(line));
 		printf("  %s\n", line);
 	}
+	render_dsm_speed_note(s, pl, "\n");
 }
 
 void render_plan_mem(const struct mdp_plan *pl)
@@ -167,6 +168,37 @@ void render_plan_mem(const struct mdp_plan *pl)
 	printf("\nstripe cache memory: %" PRIu64 " MiB now, %" PRIu64 " MiB after; "
 	       "budget %" PRIu64 " MiB (%s)\n",
 	       pl->mem_now / MIB, pl->mem_after / MIB, pl->budget / MIB, pl->budget_desc);
+}
+
+bool render_dsm_speed(const struct mdp_system *s, char *buf, size_t len)
+{
+	const struct mdp_dsm_speed *sp = &s->dsm_speed;
+	char opt[64];
+
+	if (!sp->present)
+		return false;
+	render_safe(sp->option[0] ? sp->option : "(no resync_speed_option)", opt, sizeof(opt));
+	if (sp->known)
+		snprintf(buf, len, "%s, %" PRIu64 " / %" PRIu64 " KiB/s", opt, sp->min, sp->max);
+	else
+		snprintf(buf, len, "%s", opt);
+	return true;
+}
+
+void render_dsm_speed_note(const struct mdp_system *s, const struct mdp_plan *pl, const char *lead)
+{
+	char dsm[96], line[320];
+	bool speed = false;
+
+	for (size_t i = 0; pl && i < pl->n; i++)
+		speed |= pl->v[i].t == MDP_T_SPEED_LIMIT_MIN || pl->v[i].t == MDP_T_SPEED_LIMIT_MAX;
+	if (!speed || !render_dsm_speed(s, dsm, sizeof(dsm)))
+		return;
+	snprintf(line, sizeof(line),
+		 "DSM writes its own RAID resync speed setting (%s) to speed_limit_min/max at "
+		 "every boot and whenever that setting changes in Storage Manager",
+		 dsm);
+	printf("%snote: %s\n", lead, line);
 }
 
 static void json_value(struct json *j, enum mdp_tunable t, const struct mdp_value *v)

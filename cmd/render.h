@@ -28,6 +28,16 @@ void render_plan_note(const struct mdp_plan_note *n, char *buf, size_t len);
 void render_plan_text(const struct mdp_plan *pl, const struct mdp_system *s, bool all);
 /* "stripe cache memory: ..." when the plan has stripe caches. */
 void render_plan_mem(const struct mdp_plan *pl);
+/*
+ * DSM's resync speed setting (raid_setting.conf [ResyncSpeed], discover.h)
+ * as "resync_slower, 10000 / 600000 KiB/s" in buf: false without one.
+ */
+bool render_dsm_speed(const struct mdp_system *s, char *buf, size_t len);
+/*
+ * diff and apply: on DSM, when the plan sets a speed limit, "note: DSM
+ * writes its own setting ..." after lead ("\n" or "").
+ */
+void render_dsm_speed_note(const struct mdp_system *s, const struct mdp_plan *pl, const char *lead);
 /* diff --json: the plan with current and desired values, notes and memory; services from
  * mdp_txn_preview_services (rep NULL: none). */
 void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl,

@@ -44,13 +44,17 @@ bool status_busy(const struct mdp_array *a)
 	return a->sync_action[0] && strcmp(a->sync_action, "idle");
 }
 
-/* mdstat's resync=DELAYED, PENDING, REMOTE as "delayed", "pending", "remote"; else "running". */
+/*
+ * mdstat's resync=DELAYED, PENDING, REMOTE as "delayed", "pending",
+ * "remote"; Synology's reshape=CLEANING UP as "cleaning_up"; else "running".
+ */
 static const char *queue_state(const char *q)
 {
-	return !strcmp(q, "DELAYED")   ? "delayed"
-	       : !strcmp(q, "PENDING") ? "pending"
-	       : !strcmp(q, "REMOTE")  ? "remote"
-				       : "running";
+	return !strcmp(q, "DELAYED")       ? "delayed"
+	       : !strcmp(q, "PENDING")     ? "pending"
+	       : !strcmp(q, "REMOTE")      ? "remote"
+	       : !strcmp(q, "CLEANING UP") ? "cleaning_up"
+					   : "running";
 }
 
 /* "running", "delayed", "pending", "remote" or "idle". */
@@ -66,55 +70,66 @@ static const char *queued_why(const char *st)
 		return " (waits for an array on the same disks)";
 	if (!strcmp(st, "pending"))
 		return " (starts at the first write)";
+	if (!strcmp(st, "cleaning_up"))
+		return " (DSM finishes the reshape)";
 	return " (run by another node of the cluster)";
 }
 
-/* Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. */
+/*
+ * Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. DSM's
+ * empty bays on md0/md1 are not missing disks (discover.h, DSM facts).
+ */
 int status_missing_disks(const struct mdp_system *s, const struct mdp_array *a)
 {
 	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&s->mdstat, a->name);
 
-	if (a->degraded >= 0)
+	if (a->degraded >= 0 || a->from_mdstat)
 		return a->degraded;
 	return ms && ms->raid_disks ? ms->raid_disks - ms->working : -1;
 }
 
-static bool member_is(const struct mdp_member *m, const char *word)
+static void disks_text(const struct mdp_array *a, char *buf, size_t len)
 {
-	return strstr(m->state, word) != NULL;
-}
+	int now = a->raid_disks, was = a->prev_raid_disks;
 
-/* From dev-X/state where md has it, else mdstat's (F) and (S). */
-static bool member_flag(const struct mdp_system *s, const struct mdp_array *a,
-			const struct mdp_member *m, unsigned flag, const char *word)
-{
-	const struct mdp_mdstat_array *ms;
-
-	if (m->state[0])
-		return member_is(m, word);
-	if (!(ms = mdp_mdstat_find(&s->mdstat, a->name)))
-		return false;
-	for (size_t i = 0; i < ms->n_members; i++) {
-		if (!strcmp(ms->members[i].name, m->name))
-			return (ms->members[i].flags & flag) != 0;
-	}
-	return false;
-}
-
-static void disks_text(int now, int was, char *buf, size_t len)
-{
-	if (was && was != now)
-		snprintf(buf, len, "%d disks (was %d)", now, was);
+	if (a->empty_bays)
+		snprintf(buf, len, "%d of %d bays used", now - a->empty_bays, now);
+	else if (was && was != now)
+		snprintf(buf, len, "%d disk%s (was %d)", now, now == 1 ? "" : "s", was);
+	else if (now || !a->from_mdstat)
+		snprintf(buf, len, "%d disk%s", now, now == 1 ? "" : "s");
 	else
-		snprintf(buf, len, "%d disks", now);
+		snprintf(buf, len, "%zu member%s", a->n_members, a->n_members == 1 ? "" : "s");
 }
 
-static void op_text(const struct mdp_array *a)
+/*
+ * More raid disks missing than the level survives: the array has failed
+ * (md's own "broken" says so itself). Levels it cannot judge stay degraded.
+ */
+static bool too_many_missing(const struct mdp_array *a, int missing)
+{
+	int parity = !strcmp(a->level_name, "raid1")   ? a->raid_disks - 1
+		     : !strcmp(a->level_name, "raid4") ? 1
+		     : !strcmp(a->level_name, "raid5") ? 1
+		     : !strcmp(a->level_name, "raid6") ? 2
+						       : -1;
+
+	return parity >= 0 && a->raid_disks > 0 && missing > parity;
+}
+
+/* The operation as people call it: a DSM data scrub is md's repair (discover.h). */
+static const char *op_name(const struct mdp_system *s, const struct mdp_array *a)
+{
+	return s->dsm && !strcmp(a->sync_action, "repair") ? "data scrub (md repair)"
+							   : a->sync_action;
+}
+
+static void op_text(const struct mdp_system *s, const struct mdp_array *a)
 {
 	char eta[32], keta[32], act[64];
 	const char *st = status_op_state(a);
 
-	render_safe(a->sync_action, act, sizeof(act));
+	render_safe(op_name(s, a), act, sizeof(act));
 
 	if (!status_busy(a)) {
 		puts(" idle");
@@ -135,8 +150,26 @@ static void op_text(const struct mdp_array *a)
 		status_fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
 		if (a->kernel_eta_s && strcmp(eta, keta))
 			printf(" (md says %s)", keta);
+	} else if (a->kernel_eta_s) {
+		status_fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
+		printf(", md says %s left", keta);
 	}
 	putchar('\n');
+}
+
+/* What the members line says of m, or NULL when it is in sync (or a journal). */
+static const char *member_word(const struct mdp_member *m)
+{
+	switch (m->mstate) {
+	case MDP_M_FAILED:
+		return m->disk_errors ? "failed (disk errors, (E))" : "failed";
+	case MDP_M_SPARE:
+		return "spare";
+	case MDP_M_REBUILDING:
+		return "spare rebuilding";
+	default:
+		return NULL;
+	}
 }
 
 /* "       members: 3 of 4 working; sdd5 failed; sde5 spare" when anything is amiss. */
@@ -145,9 +178,10 @@ static void members_text(const struct mdp_system *s, const struct mdp_array *a)
 	int missing = status_missing_disks(s, a);
 	bool any = missing > 0;
 
+	if (!strcmp(a->array_state, "inactive"))
+		return; /* not started: every member shows as a spare */
 	for (size_t i = 0; i < a->n_members; i++)
-		any |= member_flag(s, a, &a->members[i], MDP_MS_FAULTY, "faulty") ||
-		       member_flag(s, a, &a->members[i], MDP_MS_SPARE, "spare");
+		any |= member_word(&a->members[i]) != NULL;
 	if (!any)
 		return;
 	const char *sep = " ";
@@ -160,12 +194,10 @@ static void members_text(const struct mdp_system *s, const struct mdp_array *a)
 	}
 	for (size_t i = 0; i < a->n_members; i++) {
 		const struct mdp_member *m = &a->members[i];
-		if (member_flag(s, a, m, MDP_MS_FAULTY, "faulty"))
-			printf("%s%s failed", sep, render_safe(m->name, name, sizeof(name)));
-		else if (member_flag(s, a, m, MDP_MS_SPARE, "spare"))
-			printf("%s%s spare", sep, render_safe(m->name, name, sizeof(name)));
-		else
+		const char *w = member_word(m);
+		if (!w)
 			continue;
+		printf("%s%s %s", sep, render_safe(m->name, name, sizeof(name)), w);
 		sep = "; ";
 	}
 	putchar('\n');
@@ -197,16 +229,30 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 {
 	char disks[48], state[96], name[64], level[64], st[64], uuid[128], src[64];
 	int missing = status_missing_disks(s, a);
+	bool failed = false;
 
-	disks_text(a->raid_disks, a->prev_raid_disks, disks, sizeof(disks));
-	snprintf(state, sizeof(state), "%s%s",
+	for (size_t i = 0; i < a->n_members; i++)
+		failed |= a->members[i].mstate == MDP_M_FAILED;
+	disks_text(a, disks, sizeof(disks));
+	snprintf(state, sizeof(state), "%s%s%s",
 		 a->array_state[0] ? render_safe(a->array_state, st, sizeof(st)) : "-",
-		 missing > 0 ? ", degraded" : "");
+		 !strcmp(a->array_state, "broken") ? ""
+		 : too_many_missing(a, missing)    ? ", failed"
+		 : missing > 0                     ? ", degraded"
+						   : "",
+		 failed && missing <= 0 ? ", member failed" : "");
 	printf("%-6s %-7s %-15s  %-16s", render_safe(a->name, name, sizeof(name)),
-	       render_safe(a->level_name, level, sizeof(level)), disks, state);
-	op_text(a);
+	       a->level_name[0] ? render_safe(a->level_name, level, sizeof(level)) : "-", disks,
+	       state);
+	op_text(s, a);
 	members_text(s, a);
 	tuning_text(a);
+	if (a->from_mdstat) {
+		const struct mdp_mdstat_array *ms = mdp_mdstat_find(&s->mdstat, a->name);
+		printf("       from /proc/mdstat only: sysfs has no md array by that name%s\n",
+		       ms && ms->container ? ": a metadata container" : "");
+		return;
+	}
 	if (verbose && a->uuid[0])
 		printf("       uuid %s (from %s)\n", render_safe(a->uuid, uuid, sizeof(uuid)),
 		       render_safe(a->uuid_source, src, sizeof(src)));
@@ -214,29 +260,28 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 		puts("       uuid unknown");
 }
 
-/* An array /proc/mdstat lists and /sys/block does not (a container, a restricted /sys). */
-static void mdstat_only_text(const struct mdp_mdstat_array *ms)
+size_t status_each_mdstat_only(const struct mdp_system *s,
+			       void (*fn)(const struct mdp_system *, const struct mdp_array *,
+					  void *),
+			       void *arg)
 {
-	char disks[48], state[48], name[64], level[64], st[64], ro[64], op[64], op_st[64];
+	size_t n = 0;
 
-	if (ms->raid_disks)
-		disks_text(ms->raid_disks, 0, disks, sizeof(disks));
-	else
-		snprintf(disks, sizeof(disks), "%zu members", ms->n_members_all);
-	render_safe(ms->op, op, sizeof(op));
-	snprintf(state, sizeof(state), "%s%s%s", render_safe(ms->state, st, sizeof(st)),
-		 ms->ro[0] ? ", " : "", render_safe(ms->ro, ro, sizeof(ro)));
-	printf("%-6s %-7s %-15s  %-16s", render_safe(ms->name, name, sizeof(name)),
-	       ms->level[0] ? render_safe(ms->level, level, sizeof(level)) : "-", disks, state);
-	if (ms->op[0] && ms->op_state[0])
-		printf(" %s %s\n", op, render_safe(ms->op_state, op_st, sizeof(op_st)));
-	else if (ms->op[0])
-		printf(" %s %u.%u%%, %" PRIu64 " KiB/s\n", op, ms->permille / 10, ms->permille % 10,
-		       ms->speed_kib);
-	else
-		puts(" idle");
-	printf("       from /proc/mdstat only: sysfs has no md array by that name%s\n",
-	       ms->container ? ": a metadata container" : "");
+	for (size_t i = 0; i < s->mdstat.n; i++) {
+		struct mdp_array a;
+		if (mdp_system_array(s, s->mdstat.arrays[i].name) ||
+		    mdp_discover_from_mdstat(s, &s->mdstat.arrays[i], &a))
+			continue;
+		fn(s, &a, arg);
+		free(a.members);
+		n++;
+	}
+	return n;
+}
+
+static void mdstat_only_text(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+{
+	array_text(s, a, *(const bool *)arg);
 }
 
 static void paused_text(const struct pstatus *ps, const char *head)
@@ -369,20 +414,32 @@ void status_profile_text(const struct pstatus *ps)
 		       ps->drift == 1 ? "" : "s");
 }
 
+/* DSM's own resync speed setting beside the live limits (discover.h, DSM facts). */
+static void dsm_speed_text(const struct mdp_system *s)
+{
+	char dsm[96], mn[32] = "?", mx[32] = "?";
+
+	if (!render_dsm_speed(s, dsm, sizeof(dsm)))
+		return;
+	if (s->global[MDP_T_SPEED_LIMIT_MIN].present)
+		mdp_tunable_show(MDP_T_SPEED_LIMIT_MIN, &s->global[MDP_T_SPEED_LIMIT_MIN].val, mn,
+				 sizeof(mn));
+	if (s->global[MDP_T_SPEED_LIMIT_MAX].present)
+		mdp_tunable_show(MDP_T_SPEED_LIMIT_MAX, &s->global[MDP_T_SPEED_LIMIT_MAX].val, mx,
+				 sizeof(mx));
+	printf("\nspeed limits now: min %s, max %s; DSM's setting: %s\n", mn, mx, dsm);
+}
+
 static void status_text(const struct mdp_system *s, const struct pstatus *ps, bool verbose)
 {
 	size_t shown = s->n_arrays;
 
 	for (size_t i = 0; i < s->n_arrays; i++)
 		array_text(s, &s->arrays[i], verbose);
-	for (size_t i = 0; i < s->mdstat.n; i++) {
-		if (!mdp_system_array(s, s->mdstat.arrays[i].name)) {
-			mdstat_only_text(&s->mdstat.arrays[i]);
-			shown++;
-		}
-	}
+	shown += status_each_mdstat_only(s, mdstat_only_text, &verbose);
 	if (!shown)
 		puts("no md arrays found");
+	dsm_speed_text(s);
 	status_profile_text(ps);
 }
 
@@ -400,7 +457,7 @@ static void tunable_json(struct json *j, const char *key, enum mdp_tunable t,
 		json_null(j);
 }
 
-static void members_json(struct json *j, const struct mdp_system *s, const struct mdp_array *a)
+static void members_json(struct json *j, const struct mdp_array *a)
 {
 	json_key(j, "members");
 	json_arr(j);
@@ -410,10 +467,7 @@ static void members_json(struct json *j, const struct mdp_system *s, const struc
 		json_kstr(j, "name", m->name);
 		json_key(j, "slot");
 		json_i64(j, m->slot);
-		json_kstr(j, "state",
-			  member_flag(s, a, m, MDP_MS_FAULTY, "faulty") ? "failed"
-			  : member_flag(s, a, m, MDP_MS_SPARE, "spare") ? "spare"
-									: "in_sync");
+		json_kstr(j, "state", mdp_mstate_name(m->mstate));
 		json_end(j);
 	}
 	json_end(j);
@@ -456,49 +510,41 @@ static void array_json(struct json *j, const struct mdp_system *s, const struct 
 	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
 
 	array_head_json(j, a->name, a->level_name, a->raid_disks, a->prev_raid_disks,
-			status_missing_disks(s, a), a->uuid, a->array_state, "sysfs");
+			status_missing_disks(s, a), a->uuid, a->array_state,
+			a->from_mdstat ? "mdstat" : "sysfs");
+	json_key(j, "empty_bays");
+	json_i64(j, a->empty_bays);
 	op_json(j, a);
-	members_json(j, s, a);
+	members_json(j, a);
 	tunable_json(j, "stripe_cache_pages", MDP_T_STRIPE_CACHE_SIZE, sc);
 	json_ku64(j, "stripe_cache_bytes", sc->present ? mdp_plan_stripe_bytes(a, sc->val.num) : 0);
 	tunable_json(j, "read_ahead_kib", MDP_T_READ_AHEAD_KB, &a->cur[MDP_T_READ_AHEAD_KB]);
 	json_end(j);
 }
 
-/* The same fields as a sysfs array's, from what /proc/mdstat shows. */
-static void mdstat_only_json(struct json *j, const struct mdp_mdstat_array *ms)
+static void mdstat_only_json(const struct mdp_system *s, const struct mdp_array *a, void *arg)
 {
-	bool run = ms->op[0] && !ms->op_state[0];
+	array_json(arg, s, a);
+}
 
-	array_head_json(j, ms->name, ms->level, ms->raid_disks, 0,
-			ms->raid_disks ? ms->raid_disks - ms->working : -1, "", ms->state,
-			"mdstat");
-	json_kstr(j, "sync_action", ms->op[0] ? ms->op : "idle");
-	json_kstr(j, "sync_state", ms->op[0] ? queue_state(ms->op_state) : "idle");
-	json_ku64(j, "progress_permille", run ? ms->permille : 0);
-	json_ku64(j, "done_sectors", run ? ms->done * 2 : 0);
-	json_ku64(j, "total_sectors", run ? ms->total * 2 : 0);
-	json_ku64(j, "speed_kib_s", run ? ms->speed_kib : 0);
-	json_ku64(j, "eta_seconds", 0);
-	json_ku64(j, "kernel_eta_seconds", run ? (uint64_t)(ms->finish_min * 60.0 + 0.5) : 0);
-	json_key(j, "members");
-	json_arr(j);
-	for (size_t i = 0; i < ms->n_members; i++) {
-		unsigned f = ms->members[i].flags;
-		json_obj(j);
-		json_kstr(j, "name", ms->members[i].name);
-		json_key(j, "slot");
-		json_i64(j, -1); /* mdstat shows descriptor numbers, not roles */
-		json_kstr(j, "state",
-			  f & MDP_MS_FAULTY  ? "failed"
-			  : f & MDP_MS_SPARE ? "spare"
-					     : "in_sync");
-		json_end(j);
+/* DSM's resync speed setting beside the live limits; null off DSM or without the file. */
+static void dsm_speed_json(struct json *j, const struct mdp_system *s)
+{
+	const struct mdp_dsm_speed *sp = &s->dsm_speed;
+
+	json_key(j, "dsm_resync_speed");
+	if (!sp->present) {
+		json_null(j);
+		return;
 	}
-	json_end(j);
-	json_kstr(j, "stripe_cache_pages", NULL);
-	json_ku64(j, "stripe_cache_bytes", 0);
-	json_kstr(j, "read_ahead_kib", NULL);
+	json_obj(j);
+	json_kstr(j, "option", sp->option);
+	tunable_json(j, "live_min_kib_s", MDP_T_SPEED_LIMIT_MIN, &s->global[MDP_T_SPEED_LIMIT_MIN]);
+	tunable_json(j, "live_max_kib_s", MDP_T_SPEED_LIMIT_MAX, &s->global[MDP_T_SPEED_LIMIT_MAX]);
+	json_key(j, "min_kib_s");
+	sp->known ? json_u64(j, sp->min) : json_null(j);
+	json_key(j, "max_kib_s");
+	sp->known ? json_u64(j, sp->max) : json_null(j);
 	json_end(j);
 }
 
@@ -597,14 +643,13 @@ static void status_json(struct cli *cli, struct json *j, const struct mdp_system
 	json_arr(j);
 	for (size_t i = 0; i < s->n_arrays; i++)
 		array_json(j, s, &s->arrays[i]);
-	for (size_t i = 0; i < s->mdstat.n; i++)
-		if (!mdp_system_array(s, s->mdstat.arrays[i].name))
-			mdstat_only_json(j, &s->mdstat.arrays[i]);
+	status_each_mdstat_only(s, mdstat_only_json, j);
 	json_end(j);
 	profile_json(j, ps);
 	enable_status(cli, j); /* "enabled": enable.c */
 	json_ku64(j, "mem_total_kib", s->mem_total_kib);
 	json_ku64(j, "mem_available_kib", s->mem_avail_kib);
+	dsm_speed_json(j, s);
 	json_end(j);
 }
 

@@ -37,6 +37,15 @@ bool status_busy(const struct mdp_array *a);
 const char *status_op_state(const struct mdp_array *a);
 /* Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. */
 int status_missing_disks(const struct mdp_system *s, const struct mdp_array *a);
+/*
+ * The arrays only /proc/mdstat lists (a container, a restricted /sys), as
+ * the same model (mdp_discover_from_mdstat), so they read as sysfs arrays
+ * do: fn is called with each; returns how many.
+ */
+size_t status_each_mdstat_only(const struct mdp_system *s,
+			       void (*fn)(const struct mdp_system *, const struct mdp_array *,
+					  void *),
+			       void *arg);
 /* The profile side gathered once: journal, since when, drift, paused services. */
 void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pstatus *ps);
 /* "active profile: ... since ...", drift and paused services, as text. */

@@ -14,16 +14,19 @@
 
 /*
  * The node_exporter textfile-collector format: HELP and TYPE once per
- * metric, then samples; label values (names, sysfs values, the journal's
- * profile name) escaped, always valid UTF-8 (text.h). Units in the names,
- * base units where Prometheus has one.
+ * metric, then samples. Label values (names, sysfs values, the journal's
+ * profile name) follow the JSON output's rule (text.h): a byte that is not
+ * UTF-8 becomes U+FFFD there as in JSON; \\, \" and \n are escaped; other
+ * control characters, which JSON escapes as \u00XX and this format cannot
+ * escape, become U+FFFD too, so the file never carries them raw. Base units where
+ * Prometheus has one (bytes, seconds); one metric per unit otherwise. A
+ * sample that is not known is left out, never a -1 or 0 standing for it.
  */
 static void prom_head(const char *name, const char *help)
 {
 	printf("# HELP mdprofile_%s %s\n# TYPE mdprofile_%s gauge\n", name, help, name);
 }
 
-/* A label value: \\, \" and \n escaped; other controls and bytes that are not UTF-8 U+FFFD. */
 static void prom_label(const char *k, const char *v, bool first)
 {
 	uint32_t cp;
@@ -44,18 +47,72 @@ static void prom_label(const char *k, const char *v, bool first)
 	putchar('"');
 }
 
-/* One sample of a tunable's value, through the registry's JSON token ("system" is no number). */
+/* ---- tunables: one metric per unit --------------------------------------------- */
+
+/* A tunable's unit as a metric suffix and the factor to its base unit. */
+struct prom_unit {
+	const char *unit, *suffix, *help;
+	uint64_t factor;
+};
+
+static const struct prom_unit prom_units[] = {
+    {"KiB/s", "bytes_per_second", "a speed limit (md counts KiB/s per device)", 1024},
+    {"KiB", "bytes", "a read-ahead", 1024},
+    {"pages", "pages", "a stripe cache, in pages per member disk", 1},
+    {"stripes", "stripes", "a preread bypass threshold, in stripes", 1},
+    {"threads", "threads", "a group thread count", 1},
+};
+
+static const struct prom_unit *unit_of(enum mdp_tunable t)
+{
+	const char *u = mdp_tunable_info(t)->unit;
+
+	for (size_t i = 0; i < sizeof(prom_units) / sizeof(prom_units[0]); i++)
+		if (!strcmp(u, prom_units[i].unit))
+			return &prom_units[i];
+	return NULL;
+}
+
+/* One sample of a tunable's value in its base unit ("system" is no number: left out). */
 static void prom_tunable(const char *metric, const struct mdp_change *c, const struct mdp_value *v)
 {
+	const struct prom_unit *u = unit_of(c->t);
 	char tok[64];
 
-	if (mdp_tunable_json(c->t, v, tok, sizeof(tok)) || tok[0] == '"')
+	if (!u || mdp_tunable_json(c->t, v, tok, sizeof(tok)) || tok[0] == '"' ||
+	    v->kind != MDP_V_NUM || v->num > UINT64_MAX / u->factor)
 		return;
-	printf("mdprofile_%s", metric);
+	printf("mdprofile_%s_%s", metric, u->suffix);
 	prom_label("target", c->dev[0] ? c->dev : "dev.raid", true);
 	prom_label("tunable", mdp_tunable_info(c->t)->key, false);
-	prom_label("unit", mdp_tunable_info(c->t)->unit, false);
-	printf("} %s\n", tok);
+	printf("} %" PRIu64 "\n", v->num * u->factor);
+}
+
+/* mdprofile_tunable_<unit> and mdprofile_tunable_profile_<unit>, each unit the plan has. */
+static void prom_tunables(const struct mdp_plan *pl)
+{
+	char name[96], help[160];
+
+	for (size_t k = 0; k < sizeof(prom_units) / sizeof(prom_units[0]); k++) {
+		const struct prom_unit *u = &prom_units[k];
+		bool any = false;
+		for (size_t i = 0; i < pl->n; i++)
+			any |= unit_of(pl->v[i].t) == u;
+		if (!any)
+			continue;
+		snprintf(name, sizeof(name), "tunable_%s", u->suffix);
+		snprintf(help, sizeof(help), "a managed tunable's current value: %s", u->help);
+		prom_head(name, help);
+		for (size_t i = 0; i < pl->n; i++)
+			if (unit_of(pl->v[i].t) == u && pl->v[i].cur.present)
+				prom_tunable("tunable", &pl->v[i], &pl->v[i].cur.val);
+		snprintf(name, sizeof(name), "tunable_profile_%s", u->suffix);
+		snprintf(help, sizeof(help), "the value the active profile set: %s", u->help);
+		prom_head(name, help);
+		for (size_t i = 0; i < pl->n; i++)
+			if (unit_of(pl->v[i].t) == u)
+				prom_tunable("tunable_profile", &pl->v[i], &pl->v[i].want);
+	}
 }
 
 static void prom_profile(const struct pstatus *ps, const struct mdp_plan *pl)
@@ -68,10 +125,14 @@ static void prom_profile(const struct pstatus *ps, const struct mdp_plan *pl)
 	printf("} %d\n", active);
 	if (!active)
 		return;
-	prom_head("profile_since_timestamp_seconds", "when the active profile was applied");
-	printf("mdprofile_profile_since_timestamp_seconds %" PRId64 "\n", ps->since);
-	prom_head("drift_values", "values moved since the profile applied them");
-	printf("mdprofile_drift_values %ld\n", ps->drift);
+	if (ps->since) {
+		prom_head("profile_since_timestamp_seconds", "when the active profile was applied");
+		printf("mdprofile_profile_since_timestamp_seconds %" PRId64 "\n", ps->since);
+	}
+	if (ps->drift >= 0) {
+		prom_head("drift_values", "values moved since the profile applied them");
+		printf("mdprofile_drift_values %ld\n", ps->drift);
+	}
 	prom_head("service_paused", "1 for each service the active profile paused");
 	for (size_t i = 0; i < ps->j.n_svc; i++)
 		if (ps->j.svc[i].paused) {
@@ -79,50 +140,109 @@ static void prom_profile(const struct pstatus *ps, const struct mdp_plan *pl)
 			prom_label("service", ps->j.svc[i].name, true);
 			printf("} 1\n");
 		}
-	prom_head("tunable_value", "a managed tunable's current value, in its unit");
-	for (size_t i = 0; pl && i < pl->n; i++)
-		if (pl->v[i].cur.present)
-			prom_tunable("tunable_value", &pl->v[i], &pl->v[i].cur.val);
-	prom_head("tunable_profile_value", "the value the active profile set, in its unit");
-	for (size_t i = 0; pl && i < pl->n; i++)
-		prom_tunable("tunable_profile_value", &pl->v[i], &pl->v[i].want);
+	if (pl)
+		prom_tunables(pl);
 }
 
-static void prom_array_sample(const char *metric, const struct mdp_array *a, bool ratio, double v)
+/* ---- arrays ------------------------------------------------------------------ */
+
+/* md/sync_action's words: one 0/1 series per array and word, whichever runs. */
+static const char *const prom_actions[] = {"idle",  "resync", "recover", "reshape",
+					   "check", "repair", "frozen"};
+
+enum prom_metric {
+	PM_RUNNING,
+	PM_ACTION,
+	PM_PROGRESS,
+	PM_SPEED,
+	PM_ETA,
+	PM_MISSING,
+	PM_COUNT,
+};
+
+static const struct {
+	const char *name, *help;
+} prom_metrics[PM_COUNT] = {
+    [PM_RUNNING] = {"array_sync_running", "1 while md runs an operation (not one only queued)"},
+    [PM_ACTION] =
+	{"array_sync_action",
+	 "1 for the operation md/sync_action names (running or queued), 0 for the others"},
+    [PM_PROGRESS] = {"array_sync_progress_ratio",
+		     "the running operation's progress, 0..1, as md truncates it"},
+    [PM_SPEED] = {"array_sync_speed_bytes_per_second", "md/sync_speed"},
+    [PM_ETA] = {"array_sync_eta_seconds", "time left at the current speed, while it is known"},
+    [PM_MISSING] = {"array_missing_disks",
+		    "raid disks without a working member (DSM's empty system-array bays are not)"},
+};
+
+struct prom_ctx {
+	enum prom_metric m;
+};
+
+/* array and device: node_exporter's md metrics name the array device="md2". */
+static void prom_array_labels(const char *metric, const struct mdp_array *a)
 {
 	printf("mdprofile_%s", metric);
 	prom_label("array", a->name, true);
-	if (!ratio && !strcmp(metric, "array_sync_running")) /* the action names the series once */
-		prom_label("action", a->sync_action[0] ? a->sync_action : "idle", false);
-	if (ratio)
-		printf("} %.3f\n", v);
-	else
-		printf("} %.0f\n", v);
+	prom_label("device", a->name, false);
 }
 
+static void prom_array(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+{
+	enum prom_metric m = ((const struct prom_ctx *)arg)->m;
+	const char *name = prom_metrics[m].name;
+	const char *act = a->sync_action[0] ? a->sync_action : "idle";
+	bool run = mdp_watch_running(a);
+	int missing;
+
+	switch (m) {
+	case PM_RUNNING:
+		prom_array_labels(name, a);
+		printf("} %d\n", run);
+		break;
+	case PM_ACTION:
+		for (size_t i = 0; i < sizeof(prom_actions) / sizeof(prom_actions[0]); i++) {
+			prom_array_labels(name, a);
+			prom_label("action", prom_actions[i], false);
+			printf("} %d\n", !strcmp(act, prom_actions[i]));
+		}
+		break;
+	case PM_PROGRESS:
+		if (run && a->has_progress && a->sync_total) {
+			prom_array_labels(name, a);
+			printf("} %.3f\n", a->permille / 1000.0);
+		}
+		break;
+	case PM_SPEED:
+		prom_array_labels(name, a);
+		printf("} %" PRIu64 "\n", run ? a->sync_speed * 1024 : 0);
+		break;
+	case PM_ETA:
+		if (run && status_eta_seconds(a)) {
+			prom_array_labels(name, a);
+			printf("} %" PRIu64 "\n", status_eta_seconds(a));
+		}
+		break;
+	case PM_MISSING:
+		if ((missing = status_missing_disks(s, a)) >= 0) {
+			prom_array_labels(name, a);
+			printf("} %d\n", missing);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* Every array, those only /proc/mdstat lists too, metric by metric. */
 static void prom_arrays(const struct mdp_system *s)
 {
-	static const struct {
-		const char *name, *help;
-	} m[] = {
-	    {"array_sync_running", "1 while md runs an operation (not one only queued)"},
-	    {"array_sync_progress_ratio", "the operation's progress, 0..1, as md truncates it"},
-	    {"array_sync_speed_bytes_per_second", "md/sync_speed"},
-	    {"array_sync_eta_seconds", "time left at the current speed"},
-	    {"array_missing_disks", "raid disks without a working member"},
-	};
-
-	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-		prom_head(m[k].name, m[k].help);
-		for (size_t i = 0; i < s->n_arrays; i++) {
-			const struct mdp_array *a = &s->arrays[i];
-			double v = k == 0   ? mdp_watch_running(a)
-				   : k == 1 ? a->permille / 1000.0
-				   : k == 2 ? (double)a->sync_speed * 1024.0
-				   : k == 3 ? (double)status_eta_seconds(a)
-					    : (double)status_missing_disks(s, a);
-			prom_array_sample(m[k].name, a, k == 1, v);
-		}
+	for (int m = 0; m < PM_COUNT; m++) {
+		struct prom_ctx c = {(enum prom_metric)m};
+		prom_head(prom_metrics[m].name, prom_metrics[m].help);
+		for (size_t i = 0; i < s->n_arrays; i++)
+			prom_array(s, &s->arrays[i], &c);
+		status_each_mdstat_only(s, prom_array, &c);
 	}
 }
 

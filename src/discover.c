@@ -40,6 +40,7 @@ struct walk {
 	int err;                  /* first read error that is not absence: the run fails */
 	bool mdstat_loaded;       /* read lazily: lean runs only need it without sync_action */
 	struct mdp_mdstat mdstat; /* empty when /proc/mdstat is absent or unreadable */
+	bool dsm;                 /* /etc.defaults/VERSION: DSM's system-array rule applies */
 	bool blk_loaded;
 	char **blk; /* /sys/block entries, for finding a partition's disk */
 	size_t n_blk;
@@ -315,6 +316,156 @@ static void read_member_state(struct walk *w, const char *md, struct mdp_member 
 		m->state[0] = '\0';
 }
 
+/* ---- DSM facts and member states --------------------------------------------- */
+
+const struct mdp_discover_dsm mdp_discover_dsm = {
+    .version_file = "/etc.defaults/VERSION",
+    .system_arrays = {"md0", "md1"},
+    .system_level = "raid1",
+    .system_super = "0.90",
+    .raid_setting = "/usr/syno/etc/raid_setting.conf",
+    .speed_section = "ResyncSpeed",
+    .presets = {{"resync_slower", 10000, 600000}, {"resync_faster", 300000, 600000}},
+};
+
+const char *mdp_mstate_name(enum mdp_mstate st)
+{
+	static const char *const names[] = {
+	    [MDP_M_IN_SYNC] = "in_sync", [MDP_M_FAILED] = "failed",
+	    [MDP_M_SPARE] = "spare",     [MDP_M_REBUILDING] = "spare_rebuilding",
+	    [MDP_M_JOURNAL] = "journal",
+	};
+
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "in_sync";
+}
+
+/* word is one of the comma-separated words of list ("spare,write_mostly"). */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p; p = strchr(p, ','), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, word, n) && (p[n] == ',' || p[n] == '\0' || p[n] == '\n'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * md/dev-X/state (md.c state_show): a member with a role that is not in
+ * sync yet reads "spare" like one without a role; its slot tells them
+ * apart, as mdadm does ("spare rebuilding").
+ */
+static enum mdp_mstate mstate_sysfs(const struct mdp_member *m)
+{
+	if (has_word(m->state, "faulty"))
+		return MDP_M_FAILED;
+	if (has_word(m->state, "journal"))
+		return MDP_M_JOURNAL;
+	if (has_word(m->state, "in_sync"))
+		return MDP_M_IN_SYNC;
+	if (has_word(m->state, "spare"))
+		return m->slot >= 0 ? MDP_M_REBUILDING : MDP_M_SPARE;
+	return MDP_M_IN_SYNC;
+}
+
+#define MS_NO_ROLE (MDP_MS_FAULTY | MDP_MS_SPARE | MDP_MS_JOURNAL | MDP_MS_REPLACEMENT)
+
+/*
+ * mdstat's flags (md.c md_seq_show): (F), (S), (J), (R); Synology's (E).
+ * A member being rebuilt into a role carries no flag: when more members
+ * hold roles than [n/m] counts working, the extra ones are being rebuilt,
+ * and they are the newest, with the highest descriptor numbers (mdadm
+ * gives an added disk the next one).
+ */
+static enum mdp_mstate mstate_mdstat(const struct mdp_mdstat_array *ms,
+				     const struct mdp_mdstat_member *mb)
+{
+	size_t roles = 0, newer = 0;
+
+	if (mb->flags & (MDP_MS_FAULTY | MDP_MS_ERROR))
+		return MDP_M_FAILED;
+	if (mb->flags & MDP_MS_JOURNAL)
+		return MDP_M_JOURNAL;
+	if (mb->flags & MDP_MS_SPARE)
+		return MDP_M_SPARE;
+	if (mb->flags & MDP_MS_REPLACEMENT)
+		return MDP_M_REBUILDING;
+	if (!ms->raid_disks || ms->n_members != ms->n_members_all)
+		return MDP_M_IN_SYNC;
+	for (size_t i = 0; i < ms->n_members; i++) {
+		if (ms->members[i].flags & MS_NO_ROLE)
+			continue;
+		roles++;
+		newer += ms->members[i].desc > mb->desc;
+	}
+	return roles > (size_t)ms->working && newer < roles - (size_t)ms->working ? MDP_M_REBUILDING
+										  : MDP_M_IN_SYNC;
+}
+
+static const struct mdp_mdstat_member *mdstat_member(const struct mdp_mdstat_array *ms,
+						     const char *name)
+{
+	for (size_t i = 0; ms && i < ms->n_members; i++) {
+		if (!strcmp(ms->members[i].name, name))
+			return &ms->members[i];
+	}
+	return NULL;
+}
+
+static void set_mstates(struct mdp_array *a, const struct mdp_mdstat_array *ms)
+{
+	for (size_t i = 0; i < a->n_members; i++) {
+		struct mdp_member *m = &a->members[i];
+		const struct mdp_mdstat_member *mb = mdstat_member(ms, m->name);
+		m->disk_errors = mb && (mb->flags & MDP_MS_ERROR);
+		if (m->state[0])
+			m->mstate = m->disk_errors ? MDP_M_FAILED : mstate_sysfs(m);
+		else
+			m->mstate = mb ? mstate_mdstat(ms, mb) : MDP_M_IN_SYNC;
+	}
+}
+
+/*
+ * DSM's md0/md1 with empty bays (the DSM facts in discover.h): their '_'
+ * slots that no failed or rebuilding member explains are empty bays, not
+ * missing disks. missing is what md says is missing (-1 unknown).
+ */
+static void dsm_empty_bays(bool dsm, struct mdp_array *a, const char *super, int missing)
+{
+	const struct mdp_discover_dsm *f = &mdp_discover_dsm;
+	int held = 0;
+
+	if (!dsm || missing <= 0 || strcmp(a->level_name, f->system_level) ||
+	    strcmp(super, f->system_super) ||
+	    (strcmp(a->name, f->system_arrays[0]) && strcmp(a->name, f->system_arrays[1])))
+		return;
+	/* a faulty or rebuilding member holds one of the '_' slots; (E) keeps its 'U' */
+	for (size_t i = 0; i < a->n_members; i++)
+		held += (a->members[i].mstate == MDP_M_FAILED && !a->members[i].disk_errors) ||
+			a->members[i].mstate == MDP_M_REBUILDING;
+	if (held >= missing)
+		return;
+	a->empty_bays = missing - held;
+	a->degraded = held;
+}
+
+/* mdstat's header state in sysfs's words: (auto-read-only) is read-auto, as md/array_state. */
+static const char *mdstat_state_word(const struct mdp_mdstat_array *ms)
+{
+	if (!strcmp(ms->ro, "auto-read-only"))
+		return "read-auto";
+	if (!strcmp(ms->ro, "read-only"))
+		return "readonly";
+	return ms->state;
+}
+
+/* mdstat's action in sysfs's words: "recovery" is md/sync_action's "recover". */
+static const char *mdstat_op_word(const char *op)
+{
+	return strcmp(op, "recovery") ? op : "recover";
+}
+
 /* md/dev-X/slot: the role number, "none" (spare) or "journal" -> -1. */
 static int read_slot(struct walk *w, const char *md, const char *member)
 {
@@ -490,8 +641,7 @@ static void read_sync_action(struct walk *w, struct mdp_array *a)
 		return;
 	}
 	if ((ms = mdstat_of(w, a->name)) && ms->op[0])
-		copy_str(a->sync_action, sizeof(a->sync_action),
-			 strcmp(ms->op, "recovery") ? ms->op : "recover");
+		copy_str(a->sync_action, sizeof(a->sync_action), mdstat_op_word(ms->op));
 }
 
 static void read_progress(struct walk *w, struct mdp_array *a)
@@ -503,7 +653,13 @@ static void read_progress(struct walk *w, struct mdp_array *a)
 
 	if (read_attr(w, a->name, "md/array_state", buf, sizeof(buf)) >= 0)
 		copy_str(a->array_state, sizeof(a->array_state), buf);
+	else if (ms) /* an inactive array may have only md/level and md/raid_disks */
+		copy_str(a->array_state, sizeof(a->array_state), mdstat_state_word(ms));
 	read_sync_action(w, a);
+	/* md/sync_action reads idle while mdstat says resync=PENDING (an auto-read-only array) */
+	if (ms && ms->op[0] && ms->op_state[0] &&
+	    (!a->sync_action[0] || !strcmp(a->sync_action, "idle")))
+		copy_str(a->sync_action, sizeof(a->sync_action), mdstat_op_word(ms->op));
 	if (read_attr(w, a->name, "md/sync_completed", buf, sizeof(buf)) >= 0)
 		err = mdp_discover_parse_sync_completed(buf, &a->sync_done, &a->sync_total);
 	a->has_progress = err == 0;
@@ -888,6 +1044,20 @@ static void read_raid_disks(struct walk *w, struct mdp_array *a)
 		a->prev_raid_disks = (int)v;
 }
 
+/* DSM's md0/md1: their superblock version, and what md says is missing. */
+static void dsm_rule(struct walk *w, struct mdp_array *a)
+{
+	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&w->mdstat, a->name);
+	char meta[32];
+	int missing = a->degraded;
+
+	if (read_attr(w, a->name, "md/metadata_version", meta, sizeof(meta)) < 0)
+		meta[0] = '\0';
+	if (missing < 0 && ms && ms->raid_disks)
+		missing = ms->raid_disks - ms->working;
+	dsm_empty_bays(true, a, meta, missing);
+}
+
 /* 0 read, 1 not an array or vanished (skip it), -errno. */
 static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 {
@@ -918,6 +1088,9 @@ static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 		read_sync_action(w, a);
 	else
 		read_progress(w, a);
+	set_mstates(a, w->mdstat_loaded ? mdp_mdstat_find(&w->mdstat, name) : NULL);
+	if (w->dsm && !(w->skip & MDP_SKIP_PROGRESS))
+		dsm_rule(w, a);
 	if (w->skip & MDP_SKIP_UUID)
 		a->uuid_source = "not read";
 	else
@@ -1016,6 +1189,114 @@ static void read_boot_id(struct walk *w, struct mdp_system *s)
 		s->boot_id[0] = '\0';
 }
 
+/* raid0 and linear print no [n/m]: every member they list holds a role. */
+static int mdstat_raid_disks(const struct mdp_mdstat_array *ms)
+{
+	if (ms->raid_disks || !ms->active ||
+	    (strcmp(ms->level, "raid0") && strcmp(ms->level, "linear")))
+		return ms->raid_disks;
+	return (int)(ms->n_members_all - ms->n_spare);
+}
+
+int mdp_discover_from_mdstat(const struct mdp_system *s, const struct mdp_mdstat_array *ms,
+			     struct mdp_array *out)
+{
+	struct mdp_array a = {.degraded = -1, .uuid_source = "unknown", .from_mdstat = true};
+
+	if (ms->n_members && !(a.members = calloc(ms->n_members, sizeof(*a.members))))
+		return -ENOMEM;
+	copy_str(a.name, sizeof(a.name), ms->name);
+	copy_str(a.level_name, sizeof(a.level_name), ms->level);
+	a.level = mdp_ident_level_parse(a.level_name);
+	a.raid_disks = mdstat_raid_disks(ms);
+	copy_str(a.array_state, sizeof(a.array_state), mdstat_state_word(ms));
+	copy_str(a.sync_action, sizeof(a.sync_action), ms->op[0] ? mdstat_op_word(ms->op) : "idle");
+	copy_str(a.sync_queued, sizeof(a.sync_queued), ms->op_state);
+	if (ms->op[0] && !ms->op_state[0]) {
+		progress_from_mdstat(&a, ms);
+		a.permille = ms->permille;
+		a.sync_speed = ms->speed_kib;
+		if (ms->finish_min > 0 && ms->finish_min < 1e9)
+			a.kernel_eta_s = (uint64_t)(ms->finish_min * 60.0 + 0.5);
+	}
+	a.size_kib = ms->blocks;
+	if (ms->raid_disks)
+		a.degraded = ms->raid_disks - ms->working;
+	for (size_t i = 0; i < ms->n_members; i++) {
+		struct mdp_member *m = &a.members[a.n_members++];
+		copy_str(m->name, sizeof(m->name), ms->members[i].name);
+		m->slot = -1; /* mdstat shows descriptor numbers, not roles */
+	}
+	set_mstates(&a, ms);
+	/* mdstat prints no "super" for 0.90 */
+	dsm_empty_bays(s && s->dsm, &a, ms->super[0] ? ms->super : "0.90", a.degraded);
+	*out = a;
+	return 0;
+}
+
+/*
+ * DSM's [ResyncSpeed] section of raid_setting.conf: key=value lines, the
+ * value perhaps in double quotes. A missing file or section is no setting.
+ */
+static void dsm_speed_line(const char *line, struct mdp_dsm_speed *sp, uint64_t *mn, uint64_t *mx,
+			   int *have)
+{
+	char key[32], val[32];
+	const char *eq = strchr(line, '=');
+	size_t kl, vl;
+
+	if (!eq || (kl = strcspn(line, " \t=")) >= sizeof(key))
+		return;
+	memcpy(key, line, kl);
+	key[kl] = '\0';
+	eq += 1 + strspn(eq + 1, " \t\"");
+	if ((vl = strcspn(eq, "\" \t\r\n")) >= sizeof(val))
+		return;
+	memcpy(val, eq, vl);
+	val[vl] = '\0';
+	if (!strcmp(key, "resync_speed_option"))
+		copy_str(sp->option, sizeof(sp->option), val);
+	else if (!strcmp(key, "min_resync_speed") && !mdp_num_parse(val, 0, UINT32_MAX, mn))
+		*have |= 1;
+	else if (!strcmp(key, "max_resync_speed") && !mdp_num_parse(val, 0, UINT32_MAX, mx))
+		*have |= 2;
+}
+
+static void read_dsm_speed(struct walk *w, struct mdp_dsm_speed *sp)
+{
+	const struct mdp_discover_dsm *f = &mdp_discover_dsm;
+	char *text, *save = NULL, sect[40];
+	uint64_t mn = 0, mx = 0;
+	int have = 0;
+	bool in = false;
+
+	if (mdp_root_read_all(w->r, f->raid_setting, &text, NULL))
+		return;
+	snprintf(sect, sizeof(sect), "[%s]", f->speed_section);
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		l += strspn(l, " \t");
+		if (*l == '[') {
+			in = !strncmp(l, sect, strlen(sect));
+		} else if (in && *l && *l != '#' && *l != ';') {
+			sp->present = true;
+			dsm_speed_line(l, sp, &mn, &mx, &have);
+		}
+	}
+	free(text);
+	for (size_t i = 0; i < 2 && sp->present; i++) {
+		if (!strcmp(sp->option, f->presets[i].option)) {
+			sp->known = true;
+			sp->min = f->presets[i].min;
+			sp->max = f->presets[i].max;
+		}
+	}
+	if (sp->present && !sp->known && !strcmp(sp->option, "resync_manual") && have == 3) {
+		sp->known = true;
+		sp->min = mn;
+		sp->max = mx;
+	}
+}
+
 int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d)
 {
 	return mdp_discover_some(r, 0, out, d);
@@ -1033,6 +1314,9 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 	if (mdp_root_is_real(r) && !(w.udev = udev_new()))
 		err = -ENOMEM;
 #endif
+	s.dsm = w.dsm = mdp_root_exists(r, mdp_discover_dsm.version_file);
+	if (s.dsm)
+		read_dsm_speed(&w, &s.dsm_speed);
 	if (!err && !(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
 	    !(err = read_disks(&w, &s))) {
 		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);

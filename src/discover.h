@@ -28,11 +28,70 @@
 
 #define MDP_RAW_MAX 64
 
+/*
+ * A member's role as status says it, one word per kernel state whichever
+ * file told: md/dev-X/state where it exists, else mdstat's flags.
+ */
+enum mdp_mstate {
+	MDP_M_IN_SYNC,    /* "in_sync" */
+	MDP_M_FAILED,     /* "failed": faulty, or Synology's (E) disk errors */
+	MDP_M_SPARE,      /* "spare": no role */
+	MDP_M_REBUILDING, /* "spare_rebuilding": has a role, not in sync yet (mdadm's words) */
+	MDP_M_JOURNAL,    /* "journal": a raid4/5/6 write journal, (J) */
+};
+/* "in_sync", "failed", "spare", "spare_rebuilding", "journal". */
+const char *mdp_mstate_name(enum mdp_mstate st);
+
 struct mdp_member {
 	char name[MDP_NAME_MAX]; /* "sda5" */
 	char disk[MDP_NAME_MAX]; /* whole disk holding it: "sda"; same as name for a whole disk */
 	int slot;                /* role number in the array, -1 spare/unknown */
 	char state[48];          /* md/dev-X/state: "in_sync", "faulty", "spare", ...; "" unread */
+	enum mdp_mstate mstate;  /* from state, else mdstat's flags (in_sync when neither) */
+	bool disk_errors;        /* Synology's (E) in mdstat */
+};
+
+/*
+ * DSM facts status rests on (Synology's published md source and DSM
+ * 6.2.3's shipped files; none could be checked on a DiskStation here):
+ *
+ * - System arrays: md0 (the system, a v0.90 superblock) and md1 (swap)
+ *   are raid1 over partitions 1 and 2 of every disk, sized for the bay
+ *   count, so a box with empty bays shows [4/2] [UU__] on them for ever.
+ *   Nothing failed there (mdadm --detail says "degraded" all the same).
+ *   The rule that counts those '_' slots as empty bays, not missing disks,
+ *   holds only where all of it identifies them: DSM (/etc.defaults/VERSION),
+ *   the name md0 or md1, raid1, superblock 0.90. A member that failed
+ *   still counts as failed there.
+ * - A DSM data scrub is md "repair" (DSM writes sync_min, then "repair";
+ *   pauses with "idle"); /proc/mdstat shows it as "resync = x%".
+ * - DSM's "RAID Resync Speed Limits" setting: /usr/syno/etc/raid_setting.conf,
+ *   section [ResyncSpeed], resync_speed_option = resync_slower (the default:
+ *   10000 / 600000 KB/s), resync_faster (300000 / 600000) or resync_manual
+ *   (min_resync_speed, max_resync_speed; the GUI's MB/s, conversion not
+ *   known). DSM writes it to dev.raid.speed_limit_min/max at every boot
+ *   and whenever the setting changes.
+ */
+struct mdp_discover_dsm {
+	const char *version_file;     /* its presence says DSM */
+	const char *system_arrays[2]; /* md0, md1 */
+	const char *system_level;     /* raid1 */
+	const char *system_super;     /* 0.90 */
+	const char *raid_setting;     /* /usr/syno/etc/raid_setting.conf */
+	const char *speed_section;    /* ResyncSpeed */
+	struct {
+		const char *option;
+		uint64_t min, max; /* KB/s */
+	} presets[2];              /* resync_slower, resync_faster */
+};
+extern const struct mdp_discover_dsm mdp_discover_dsm;
+
+/* DSM's resync speed setting as raid_setting.conf holds it. */
+struct mdp_dsm_speed {
+	bool present;    /* the file and its [ResyncSpeed] section were read */
+	char option[32]; /* resync_slower, resync_faster, resync_manual (as written) */
+	bool known;      /* min and max known: a preset, or manual with both numbers */
+	uint64_t min, max;
 };
 
 /* The current value of one tunable as read. */
@@ -52,16 +111,19 @@ struct mdp_array {
 	size_t n_members;
 	char uuid[40];           /* lowercase hex, no separators; "" when unknown */
 	const char *uuid_source; /* "udev", "md/uuid", "mdadm", "superblock" or "unknown" */
-	char array_state[32];    /* md/array_state: clean, active, ... */
-	char sync_action[16];    /* idle, resync, recover, reshape, check, repair, frozen */
+	char array_state[32];    /* md/array_state: clean, active, ...; mdstat's word without it */
+	char sync_action[16];    /* idle, resync, recover, reshape, check, repair, frozen (mdstat's
+				    "recovery" is "recover": one word per kernel state) */
 	bool has_progress;
-	uint64_t sync_done, sync_total;  /* sectors, from md/sync_completed or mdstat */
-	uint64_t sync_speed;             /* KiB/s (md/sync_speed) */
-	uint64_t size_kib;               /* array size (blocks in mdstat) */
-	int degraded;                    /* md/degraded (raid disks missing), -1 when absent */
-	unsigned permille;               /* progress as md truncates it: 25.1% -> 251 */
-	char sync_queued[16];            /* "DELAYED", "PENDING", "REMOTE" (mdstat), else "" */
-	uint64_t kernel_eta_s;           /* md's own finish= estimate in seconds, 0 if none */
+	uint64_t sync_done, sync_total; /* sectors, from md/sync_completed or mdstat */
+	uint64_t sync_speed;            /* KiB/s (md/sync_speed) */
+	uint64_t size_kib;              /* array size (blocks in mdstat) */
+	int degraded;                   /* md/degraded (raid disks missing), -1 when absent */
+	unsigned permille;              /* progress as md truncates it: 25.1% -> 251 */
+	char sync_queued[16];           /* "DELAYED", "PENDING", "REMOTE" (mdstat), else "" */
+	uint64_t kernel_eta_s;          /* md's own finish= estimate in seconds, 0 if none */
+	int empty_bays;   /* DSM's md0/md1: '_' slots of empty bays (not in degraded) */
+	bool from_mdstat; /* built from /proc/mdstat alone (mdp_discover_from_mdstat) */
 	struct mdp_cur cur[MDP_T_COUNT]; /* array-scope tunables */
 };
 
@@ -81,6 +143,9 @@ struct mdp_system {
 	unsigned skipped;                      /* enum mdp_discover_skip bits not read */
 	/* /proc/mdstat as parsed (empty when absent or skipped): arrays sysfs lacks show from it */
 	struct mdp_mdstat mdstat;
+	bool dsm; /* /etc.defaults/VERSION exists */
+	struct mdp_dsm_speed
+	    dsm_speed; /* DSM's resync speed setting (not read when skipping progress) */
 };
 
 /*
@@ -105,6 +170,13 @@ enum mdp_discover_skip {
 int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system *out,
 		      struct mdp_diags *d);
 void mdp_system_free(struct mdp_system *s);
+/*
+ * An array only /proc/mdstat lists, as the same model sysfs arrays have
+ * (the same words: recover, read-auto, in_sync ...; no tunables, uuid "",
+ * members without slots). out->members is malloc'd: free it. 0 or -ENOMEM.
+ */
+int mdp_discover_from_mdstat(const struct mdp_system *s, const struct mdp_mdstat_array *ms,
+			     struct mdp_array *out);
 const struct mdp_array *mdp_system_array(const struct mdp_system *s, const char *name);
 const struct mdp_disk *mdp_system_disk(const struct mdp_system *s, const char *name);
 

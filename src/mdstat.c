@@ -18,6 +18,11 @@
  * status ([n/m] [UU_]), then a progress line, "\tresync=DELAYED" (PENDING,
  * REMOTE) or nothing, then an optional bitmap line.
  *
+ * Synology's md (DSM, published kernel source) differs in three ways: a
+ * member with disk errors carries (E); a queued line names the action
+ * ("recovery=DELAYED", "check=PENDING") and may say "reshape=CLEANING UP";
+ * and there is a [raidF1] personality. Its progress line is upstream's.
+ *
  * It is outside input (and fuzzed), so every line is bounded by the length
  * given, every number is checked for overflow, and nothing assumes a NUL.
  * A line that does not parse is skipped with a note naming its number; a
@@ -160,7 +165,7 @@ static void skip_array(struct pstate *ps, const char *what, const struct span *t
 
 static int take_flags(struct span *s, unsigned *flags)
 {
-	static const char codes[] = "FSWJR";
+	static const char codes[] = "FSWJRE";
 
 	while (s->p < s->end) {
 		const char *c;
@@ -417,15 +422,39 @@ static int parse_progress(struct span s, const struct span *first, struct mdp_md
 	return parse_progress_fields(s, a);
 }
 
-/* "resync=DELAYED", "resync=PENDING", "resync=REMOTE": queued, no numbers yet. */
-static int parse_queued(const struct span *first, struct mdp_mdstat_array *a)
+/* The action word before '=' of a queued line ("resync", or Synology's "recovery", ...). */
+static bool queued_op(struct span *t, struct span *op)
 {
-	struct span t = *first;
+	op->p = t->p;
+	op->end = memchr(t->p, '=', span_len(t));
+	if (!op->end || !is_op(op))
+		return false;
+	t->p = op->end + 1;
+	return true;
+}
 
-	if (!take_lit(&t, "resync=") ||
-	    !(tok_eq(&t, "DELAYED") || tok_eq(&t, "PENDING") || tok_eq(&t, "REMOTE")))
+/*
+ * "resync=DELAYED", "resync=PENDING", "resync=REMOTE": queued, no numbers
+ * yet. Synology's md prints the action instead of "resync"
+ * ("recovery=DELAYED", "check=PENDING") and has "reshape=CLEANING UP".
+ */
+static int parse_queued(struct span rest, const struct span *first, struct mdp_mdstat_array *a)
+{
+	struct span t = *first, op, up;
+
+	if (!queued_op(&t, &op))
 		return -EINVAL;
-	strcpy(a->op, "resync");
+	if (tok_eq(&t, "CLEANING")) {
+		if (!next_tok(&rest, &up) || !tok_eq(&up, "UP") || next_tok(&rest, &up))
+			return -EINVAL;
+		copy_tok(&op, a->op, sizeof(a->op));
+		strcpy(a->op_state, "CLEANING UP");
+		return 0;
+	}
+	if (!(tok_eq(&t, "DELAYED") || tok_eq(&t, "PENDING") || tok_eq(&t, "REMOTE")) ||
+	    next_tok(&rest, &up))
+		return -EINVAL;
+	copy_tok(&op, a->op, sizeof(a->op));
 	return copy_tok(&t, a->op_state, sizeof(a->op_state));
 }
 
@@ -453,8 +482,8 @@ static int parse_detail_into(struct span s, struct mdp_mdstat_array *a)
 		return parse_blocks(s, a);
 	if (*first.p == '[' || is_op(&first))
 		return parse_progress(rest, &first, a);
-	if (span_len(&first) > 7 && !memcmp(first.p, "resync=", 7))
-		return parse_queued(&first, a);
+	if (memchr(first.p, '=', span_len(&first)))
+		return parse_queued(rest, &first, a);
 	if (tok_eq(&first, "bitmap:"))
 		return parse_bitmap(rest, a);
 	return -EINVAL;

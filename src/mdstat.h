@@ -27,6 +27,7 @@ enum mdp_mdstat_mflag {
 	MDP_MS_WRITEMOSTLY = 1 << 2, /* (W) */
 	MDP_MS_JOURNAL = 1 << 3,     /* (J) */
 	MDP_MS_REPLACEMENT = 1 << 4, /* (R) */
+	MDP_MS_ERROR = 1 << 5,       /* (E): Synology's md, a member with disk errors */
 };
 
 struct mdp_mdstat_member {
@@ -50,7 +51,8 @@ struct mdp_mdstat_array {
 	int raid_disks, working; /* [4/3]; 0 when not printed (raid0, linear, inactive) */
 	int missing;             /* '_' in [UUU_] */
 	char op[16];             /* "reshape", "resync", "recovery", "check", "repair", "" */
-	char op_state[16];       /* "DELAYED", "PENDING", "REMOTE" from resync=X; else "" */
+	char op_state[16];       /* "DELAYED", "PENDING", "REMOTE" from resync=X (Synology's md
+				    names the action, recovery=DELAYED, and adds "CLEANING UP") */
 	uint64_t done, total;    /* blocks, from "(491263360/1953494784)" */
 	unsigned permille;       /* the kernel's truncated figure: 25.1% -> 251 */
 	double finish_min;       /* finish=5198.4min */

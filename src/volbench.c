@@ -78,23 +78,37 @@ static void unescape_mount(char *s)
 	*o = '\0';
 }
 
-/* dm-N holds an md array among its slaves (SHR: LVM over md). */
-static bool dm_on_md(const struct mdp_root *r, const char *dm)
+/*
+ * Device-mapper layers stack: SHR is LVM over md, and DSM 7 puts a second
+ * layer on top (cachedev_N over vgN-volume_N over md2, md3). Slaves are
+ * followed down through any dm-N, to this depth (a loop in a fixture tree
+ * ends there too).
+ */
+#define DM_DEPTH 8
+
+/* dm-N has an md array under it, through any number of dm layers. */
+static bool dm_on_md(const struct mdp_root *r, const char *dm, int depth)
 {
 	char path[96], **names;
 	size_t n;
 	bool md = false;
 
+	if (depth >= DM_DEPTH)
+		return false;
 	snprintf(path, sizeof(path), "/sys/block/%s/slaves", dm);
 	if (mdp_root_list(r, path, &names, &n))
 		return false;
-	for (size_t i = 0; i < n && !md; i++)
-		md = !strncmp(names[i], "md", 2);
+	for (size_t i = 0; i < n && !md; i++) {
+		if (!mdp_ident_kname_ok(names[i], strlen(names[i])))
+			continue;
+		md = !strncmp(names[i], "md", 2) ||
+		     (!strncmp(names[i], "dm-", 3) && dm_on_md(r, names[i], depth + 1));
+	}
 	mdp_root_free_list(names, n);
 	return md;
 }
 
-/* /dev/mapper/NAME: the dm-N whose dm/name is NAME. */
+/* The dm-N whose dm/name is name (/dev/mapper/NAME) is on md. */
 static bool mapper_on_md(const struct mdp_root *r, const char *name)
 {
 	char path[96], got[128], **blk;
@@ -108,10 +122,37 @@ static bool mapper_on_md(const struct mdp_root *r, const char *name)
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/dm/name", blk[i]);
 		if (mdp_root_read_value(r, path, got, sizeof(got)) > 0 && !strcmp(got, name))
-			md = dm_on_md(r, blk[i]);
+			md = dm_on_md(r, blk[i], 0);
 	}
 	mdp_root_free_list(blk, n);
 	return md;
+}
+
+/*
+ * /dev/VG/LV (DSM 6's /dev/vg1000/lv): LVM's device-mapper name is VG-LV
+ * with each '-' inside either name doubled.
+ */
+static bool lvm_on_md(const struct mdp_root *r, const char *dev)
+{
+	const char *vg = dev + 5, *lv = strchr(vg, '/');
+	char name[128];
+	size_t o = 0;
+
+	if (!lv || strchr(lv + 1, '/') || lv == vg || !lv[1])
+		return false;
+	for (const char *p = vg; *p && o + 3 < sizeof(name); p++) {
+		if (p == lv) {
+			name[o++] = '-';
+			continue;
+		}
+		if (*p == '-')
+			name[o++] = '-';
+		name[o++] = *p;
+	}
+	if (o + 3 >= sizeof(name))
+		return false;
+	name[o] = '\0';
+	return mapper_on_md(r, name);
 }
 
 static bool on_md(const struct mdp_root *r, const char *dev)
@@ -121,9 +162,11 @@ static bool on_md(const struct mdp_root *r, const char *dev)
 	if (!strncmp(dev, "/dev/md", 7))
 		return true; /* /dev/md2, /dev/md/data */
 	if (!strncmp(dev, "/dev/dm-", 8) && mdp_ident_kname_ok(base, strlen(base)))
-		return dm_on_md(r, base);
+		return dm_on_md(r, base, 0);
 	if (!strncmp(dev, "/dev/mapper/", 12) && !strchr(base, '.'))
 		return mapper_on_md(r, base);
+	if (!strncmp(dev, "/dev/", 5) && !strchr(dev, '.'))
+		return lvm_on_md(r, dev);
 	return false;
 }
 
@@ -143,7 +186,10 @@ int mdp_vb_find_volume(const struct mdp_root *r, char *sys, size_t syslen, char 
 		if (!dev || !mnt || !on_md(r, dev))
 			continue;
 		unescape_mount(mnt);
-		if (!found[0] || !strcmp(mnt, "/volume1"))
+		/* /volume1 first, then the first other volume; "/" (DSM's md0) only as a last
+		 * resort */
+		if (!found[0] || (!strcmp(mnt, "/volume1") && strcmp(found, "/volume1")) ||
+		    (!strcmp(found, "/") && strcmp(mnt, "/")))
 			snprintf(found, sizeof(found), "%s", mnt);
 	}
 	free(text);

@@ -78,8 +78,10 @@ uint64_t mdp_vb_default_size(uint64_t free_bytes);
 
 /*
  * The mount point of the first mounted filesystem on an md array, plain or
- * through device-mapper (SHR: LVM over md), from /proc/mounts, preferring
- * /volume1: the system path in sys, the host path (mapped under the root)
+ * through any stack of device-mapper layers (SHR: LVM over md; DSM 7's
+ * cachedev_N over that), named /dev/md*, /dev/dm-N, /dev/mapper/NAME or
+ * /dev/VG/LV in /proc/mounts, preferring /volume1 and taking "/" only
+ * when nothing else is on md: the system path in sys, the host path (mapped under the root)
  * in host. -ENOENT with a diag when there is none.
  */
 int mdp_vb_find_volume(const struct mdp_root *r, char *sys, size_t syslen, char *host,

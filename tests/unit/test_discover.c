@@ -916,6 +916,81 @@ static void test_sync_completed(void **state)
 	assert_int_equal(total, 7);
 }
 
+/* An array only /proc/mdstat lists, built as a sysfs one would be: the same words. */
+static void from_mdstat(const char *text, bool dsm, struct mdp_array *a)
+{
+	struct mdp_system s = {.dsm = dsm};
+
+	assert_int_equal(mdp_mdstat_parse(text, strlen(text), &s.mdstat, NULL), 0);
+	assert_int_equal(s.mdstat.n, 1);
+	assert_int_equal(mdp_discover_from_mdstat(&s, &s.mdstat.arrays[0], a), 0);
+	mdp_mdstat_free(&s.mdstat);
+}
+
+static void test_from_mdstat(void **state)
+{
+	struct mdp_array a;
+
+	(void)state;
+	/* a [2/1] raid1 rebuilding its newest member: recover, spare_rebuilding, ETA counts */
+	from_mdstat("Personalities : [raid1]\n"
+		    "md4 : active (auto-read-only) raid1 sdh1[2] sdg1[0] sdx1[3](J)\n"
+		    "      976630464 blocks super 1.2 [2/1] [U_]\n"
+		    "      [==>..................]  recovery = 12.6% (123456000/976630464) "
+		    "finish=71.1min speed=200000K/sec\n",
+		    false, &a);
+	assert_string_equal(a.sync_action, "recover");
+	assert_string_equal(a.array_state, "read-auto");
+	assert_int_equal(a.raid_disks, 2);
+	assert_int_equal(a.degraded, 1);
+	assert_true(a.has_progress);
+	assert_int_equal(a.sync_total, 976630464ULL * 2);
+	assert_int_equal(a.kernel_eta_s, 4266);
+	assert_int_equal(a.n_members, 3);
+	assert_string_equal(mdp_mstate_name(a.members[0].mstate), "spare_rebuilding");
+	assert_string_equal(mdp_mstate_name(a.members[1].mstate), "in_sync");
+	assert_string_equal(mdp_mstate_name(a.members[2].mstate), "journal");
+	free(a.members);
+
+	/* raid0 prints no [n/m]: its members are its raid disks */
+	from_mdstat("md5 : active raid0 sdj1[1] sdi1[0]\n      100 blocks super 1.2 512k chunks\n",
+		    false, &a);
+	assert_int_equal(a.raid_disks, 2);
+	assert_int_equal(a.degraded, -1);
+	free(a.members);
+
+	/*
+	 * DSM's md0 with empty bays (0.90 prints no "super"); its (E) member
+	 * failed but keeps its 'U' slot. Off DSM the '_' slots are missing disks.
+	 */
+	static const char md0[] = "md0 : active raid1 sata1p1[0] sata2p1[1] sata3p1[2](E)\n"
+				  "      2490176 blocks [5/3] [UUU__]\n";
+	from_mdstat(md0, true, &a);
+	assert_int_equal(a.empty_bays, 2);
+	assert_int_equal(a.degraded, 0);
+	assert_string_equal(mdp_mstate_name(a.members[2].mstate), "failed");
+	assert_true(a.members[2].disk_errors);
+	free(a.members);
+	from_mdstat(md0, false, &a);
+	assert_int_equal(a.empty_bays, 0);
+	assert_int_equal(a.degraded, 2);
+	free(a.members);
+	/* a faulty member holds a '_' slot: one bay empty, one disk missing */
+	from_mdstat("md1 : active raid1 sda2[0] sdb2[1](F)\n      100 blocks [4/1] [U___]\n", true,
+		    &a);
+	assert_int_equal(a.empty_bays, 2);
+	assert_int_equal(a.degraded, 1);
+	free(a.members);
+	/* the rule needs a 0.90 superblock and the name md0 or md1 */
+	from_mdstat("md0 : active raid1 sda1[0]\n      100 blocks super 1.2 [2/1] [U_]\n", true,
+		    &a);
+	assert_int_equal(a.empty_bays, 0);
+	free(a.members);
+	from_mdstat("md2 : active raid1 sda1[0]\n      100 blocks [2/1] [U_]\n", true, &a);
+	assert_int_equal(a.empty_bays, 0);
+	free(a.members);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -940,6 +1015,7 @@ int main(void)
 	    cmocka_unit_test(test_unknown_counts),
 	    cmocka_unit_test(test_udev_uuid),
 	    cmocka_unit_test(test_member_fifo_does_not_hang),
+	    cmocka_unit_test(test_from_mdstat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

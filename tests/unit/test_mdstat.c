@@ -326,12 +326,13 @@ static void dump_array(FILE *f, const struct mdp_mdstat_array *a)
 		(unsigned long long)a->speed_kib, a->bitmap, (unsigned long long)a->bitmap_pages,
 		(unsigned long long)a->bitmap_pages_total);
 	for (size_t i = 0; i < a->n_members; i++)
-		fprintf(f, "%s%s[%d]%s%s%s%s%s", i ? "," : "", a->members[i].name,
+		fprintf(f, "%s%s[%d]%s%s%s%s%s%s", i ? "," : "", a->members[i].name,
 			a->members[i].desc, a->members[i].flags & MDP_MS_WRITEMOSTLY ? "(W)" : "",
 			a->members[i].flags & MDP_MS_JOURNAL ? "(J)" : "",
 			a->members[i].flags & MDP_MS_FAULTY ? "(F)" : "",
 			a->members[i].flags & MDP_MS_SPARE ? "(S)" : "",
-			a->members[i].flags & MDP_MS_REPLACEMENT ? "(R)" : "");
+			a->members[i].flags & MDP_MS_REPLACEMENT ? "(R)" : "",
+			a->members[i].flags & MDP_MS_ERROR ? "(E)" : "");
 	fprintf(f, " all=%zu faulty=%zu spare=%zu\n", a->n_members_all, a->n_faulty, a->n_spare);
 }
 

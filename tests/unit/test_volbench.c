@@ -1,7 +1,9 @@
 /*
  * Unit tests of volbench: the read never follows a test file swapped while
  * it was written (a FIFO put in its place would hang it for ever), and a
- * file a killed run left behind is removed before the free space counts.
+ * file a killed run left behind is removed before the free space counts;
+ * without --path the volume is found through any stack of device-mapper
+ * layers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "diag.h"
+#include "root.h"
 #include "volbench.h"
 
 /* The directory of the test under way, for the swap done from the stop hook. */
@@ -149,11 +153,83 @@ static void test_stale_removed(void **state)
 	rm_dir(dir);
 }
 
+/* Write text to dir/rel, making the directories on the way. */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512], cmd[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	if (!text)
+		return;
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The volume mdp_vb_find_volume() picks under root dir, or its error. */
+static void find_in(const char *dir, char *sys, size_t len, int want_err)
+{
+	struct mdp_root r;
+	struct mdp_diags d;
+	char host[1024];
+
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	assert_int_equal(mdp_vb_find_volume(&r, sys, len, host, sizeof(host), &d), want_err);
+	mdp_root_fini(&r);
+	mdp_diags_free(&d);
+}
+
+/*
+ * DSM 7 with SHR: /volume1 is on cachedev_0 (dm-1), over vg1-volume_1
+ * (dm-0), over md2 and md3; "/" is md0. Two layers deep, it is found.
+ */
+static void test_volume_through_dm_stack(void **state)
+{
+	char dir[256], sys[256];
+
+	(void)state;
+	make_dir(dir, sizeof(dir));
+	put(dir, "proc/mounts",
+	    "/dev/md0 / ext4 rw 0 0\n/dev/mapper/cachedev_0 /volume1 btrfs rw 0 0\n");
+	put(dir, "sys/block/md0/md/level", "raid1\n");
+	put(dir, "sys/block/dm-1/dm/name", "cachedev_0\n");
+	put(dir, "sys/block/dm-1/slaves/dm-0/.keep", NULL);
+	put(dir, "sys/block/dm-0/dm/name", "vg1-volume_1\n");
+	put(dir, "sys/block/dm-0/slaves/md2/.keep", NULL);
+	put(dir, "sys/block/dm-0/slaves/md3/.keep", NULL);
+	find_in(dir, sys, sizeof(sys), 0);
+	assert_string_equal(sys, "/volume1");
+
+	/* "/" on md0 is taken only when no other volume is on md */
+	put(dir, "proc/mounts", "/dev/md0 / ext4 rw 0 0\n/dev/dm-1 /volume2 btrfs rw 0 0\n");
+	find_in(dir, sys, sizeof(sys), 0);
+	assert_string_equal(sys, "/volume2");
+
+	/* DSM 6 names the LV /dev/vg1000/lv: device-mapper's vg1000-lv */
+	put(dir, "proc/mounts", "/dev/md0 / ext4 rw 0 0\n/dev/vg1000/lv /volume1 btrfs rw 0 0\n");
+	put(dir, "sys/block/dm-2/dm/name", "vg1000-lv\n");
+	put(dir, "sys/block/dm-2/slaves/dm-0/.keep", NULL);
+	find_in(dir, sys, sizeof(sys), 0);
+	assert_string_equal(sys, "/volume1");
+
+	/* a dm stack with no md under it is not an md volume */
+	put(dir, "proc/mounts", "/dev/sda1 / ext4 rw 0 0\n/dev/mapper/crypt /data ext4 rw 0 0\n");
+	put(dir, "sys/block/dm-3/dm/name", "crypt\n");
+	put(dir, "sys/block/dm-3/slaves/sdb1/.keep", NULL);
+	find_in(dir, sys, sizeof(sys), -ENOENT);
+	rm_dir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_swapped_file_refused),
 	    cmocka_unit_test(test_stale_removed),
+	    cmocka_unit_test(test_volume_through_dm_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,6 +69,7 @@ expect_json <<'EOF'
    "uuid": "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4",
    "state": "clean",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "idle",
    "sync_state": "idle",
    "progress_permille": 0,
@@ -112,6 +113,7 @@ expect_json <<'EOF'
    "uuid": "",
    "state": "clean",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "idle",
    "sync_state": "idle",
    "progress_permille": 0,
@@ -155,6 +157,7 @@ expect_json <<'EOF'
    "uuid": "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d",
    "state": "clean",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "idle",
    "sync_state": "idle",
    "progress_permille": 0,
@@ -198,6 +201,7 @@ expect_json <<'EOF'
    "uuid": "f0e1d2c3b4a5968778695a4b3c2d1e0f",
    "state": "active",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "reshape",
    "sync_state": "running",
    "progress_permille": 251,
@@ -245,7 +249,8 @@ expect_json <<'EOF'
  "paused_services": [],
  "drift_values": 0,
  "mem_total_kib": 8061828,
- "mem_available_kib": 6918232
+ "mem_available_kib": 6918232,
+ "dsm_resync_speed": null
 }
 EOF
 expect_stderr <<'EOF'

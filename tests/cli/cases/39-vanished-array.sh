@@ -27,7 +27,7 @@ md1    raid1   4 disks          clean            idle
        read-ahead 128 KiB
 md2    raid5   4 disks          clean            idle
        stripe cache 256 (4 MiB), read-ahead 192 KiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
        from /proc/mdstat only: sysfs has no md array by that name
 
 no profile is active

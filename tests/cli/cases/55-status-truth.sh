@@ -74,6 +74,7 @@ expect_json <<'EOF'
    "uuid": "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4",
    "state": "read-auto",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "resync",
    "sync_state": "pending",
    "progress_permille": 0,
@@ -117,6 +118,7 @@ expect_json <<'EOF'
    "uuid": "",
    "state": "clean",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "resync",
    "sync_state": "delayed",
    "progress_permille": 0,
@@ -160,6 +162,7 @@ expect_json <<'EOF'
    "uuid": "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d",
    "state": "clean",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "idle",
    "sync_state": "idle",
    "progress_permille": 0,
@@ -208,6 +211,7 @@ expect_json <<'EOF'
    "uuid": "f0e1d2c3b4a5968778695a4b3c2d1e0f",
    "state": "active",
    "source": "sysfs",
+   "empty_bays": 0,
    "sync_action": "reshape",
    "sync_state": "running",
    "progress_permille": 251,
@@ -246,6 +250,7 @@ expect_json <<'EOF'
    "uuid": "",
    "state": "inactive",
    "source": "mdstat",
+   "empty_bays": 0,
    "sync_action": "idle",
    "sync_state": "idle",
    "progress_permille": 0,
@@ -281,7 +286,8 @@ expect_json <<'EOF'
  "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
- "mem_available_kib": 6918232
+ "mem_available_kib": 6918232,
+ "dsm_resync_speed": null
 }
 EOF
 
@@ -402,7 +408,8 @@ expect_json <<'EOF'
  ],
  "drift_values": 1,
  "mem_total_kib": 8061828,
- "mem_available_kib": 6918232
+ "mem_available_kib": 6918232,
+ "dsm_resync_speed": null
 }
 EOF
 echo 6e1f0000-0000-4000-8000-000000000001 >"$ROOT"/proc/sys/kernel/random/boot_id
@@ -439,7 +446,8 @@ expect_json <<'EOF'
  "paused_services": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
- "mem_available_kib": 6918232
+ "mem_available_kib": 6918232,
+ "dsm_resync_speed": null
 }
 EOF
 
@@ -450,7 +458,7 @@ rm -r "$ROOT/sys/block"
 run status
 expect_exit 0
 expect_stdout <<'EOF'
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s
+md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
        from /proc/mdstat only: sysfs has no md array by that name
 md2    raid5   4 disks          active           idle
        from /proc/mdstat only: sysfs has no md array by that name

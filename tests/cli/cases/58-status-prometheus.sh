@@ -1,5 +1,7 @@
 # status --format prometheus (issue 10): the node_exporter textfile format,
-# checked line by line and by promtool's rules where it is installed.
+# checked line by line and by promtool's rules where it is installed: tunables
+# in base units, one metric per unit; a 0/1 series per action; array and
+# device labels; samples not known left out.
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
 run status --format prometheus
@@ -10,34 +12,58 @@ expect_stdout <<'EOF'
 mdprofile_profile_active{profile=""} 0
 # HELP mdprofile_array_sync_running 1 while md runs an operation (not one only queued)
 # TYPE mdprofile_array_sync_running gauge
-mdprofile_array_sync_running{array="md0",action="idle"} 0
-mdprofile_array_sync_running{array="md1",action="idle"} 0
-mdprofile_array_sync_running{array="md2",action="idle"} 0
-mdprofile_array_sync_running{array="md3",action="reshape"} 1
-# HELP mdprofile_array_sync_progress_ratio the operation's progress, 0..1, as md truncates it
+mdprofile_array_sync_running{array="md0",device="md0"} 0
+mdprofile_array_sync_running{array="md1",device="md1"} 0
+mdprofile_array_sync_running{array="md2",device="md2"} 0
+mdprofile_array_sync_running{array="md3",device="md3"} 1
+# HELP mdprofile_array_sync_action 1 for the operation md/sync_action names (running or queued), 0 for the others
+# TYPE mdprofile_array_sync_action gauge
+mdprofile_array_sync_action{array="md0",device="md0",action="idle"} 1
+mdprofile_array_sync_action{array="md0",device="md0",action="resync"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="recover"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="reshape"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="check"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="repair"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="frozen"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="idle"} 1
+mdprofile_array_sync_action{array="md1",device="md1",action="resync"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="recover"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="reshape"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="check"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="repair"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="frozen"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="idle"} 1
+mdprofile_array_sync_action{array="md2",device="md2",action="resync"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="recover"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="reshape"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="check"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="repair"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="frozen"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="idle"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="resync"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="recover"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="reshape"} 1
+mdprofile_array_sync_action{array="md3",device="md3",action="check"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="repair"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="frozen"} 0
+# HELP mdprofile_array_sync_progress_ratio the running operation's progress, 0..1, as md truncates it
 # TYPE mdprofile_array_sync_progress_ratio gauge
-mdprofile_array_sync_progress_ratio{array="md0"} 0.000
-mdprofile_array_sync_progress_ratio{array="md1"} 0.000
-mdprofile_array_sync_progress_ratio{array="md2"} 0.000
-mdprofile_array_sync_progress_ratio{array="md3"} 0.251
+mdprofile_array_sync_progress_ratio{array="md3",device="md3"} 0.251
 # HELP mdprofile_array_sync_speed_bytes_per_second md/sync_speed
 # TYPE mdprofile_array_sync_speed_bytes_per_second gauge
-mdprofile_array_sync_speed_bytes_per_second{array="md0"} 0
-mdprofile_array_sync_speed_bytes_per_second{array="md1"} 0
-mdprofile_array_sync_speed_bytes_per_second{array="md2"} 0
-mdprofile_array_sync_speed_bytes_per_second{array="md3"} 4799488
-# HELP mdprofile_array_sync_eta_seconds time left at the current speed
+mdprofile_array_sync_speed_bytes_per_second{array="md0",device="md0"} 0
+mdprofile_array_sync_speed_bytes_per_second{array="md1",device="md1"} 0
+mdprofile_array_sync_speed_bytes_per_second{array="md2",device="md2"} 0
+mdprofile_array_sync_speed_bytes_per_second{array="md3",device="md3"} 4799488
+# HELP mdprofile_array_sync_eta_seconds time left at the current speed, while it is known
 # TYPE mdprofile_array_sync_eta_seconds gauge
-mdprofile_array_sync_eta_seconds{array="md0"} 0
-mdprofile_array_sync_eta_seconds{array="md1"} 0
-mdprofile_array_sync_eta_seconds{array="md2"} 0
-mdprofile_array_sync_eta_seconds{array="md3"} 311975
-# HELP mdprofile_array_missing_disks raid disks without a working member
+mdprofile_array_sync_eta_seconds{array="md3",device="md3"} 311975
+# HELP mdprofile_array_missing_disks raid disks without a working member (DSM's empty system-array bays are not)
 # TYPE mdprofile_array_missing_disks gauge
-mdprofile_array_missing_disks{array="md0"} 0
-mdprofile_array_missing_disks{array="md1"} 0
-mdprofile_array_missing_disks{array="md2"} 0
-mdprofile_array_missing_disks{array="md3"} 0
+mdprofile_array_missing_disks{array="md0",device="md0"} 0
+mdprofile_array_missing_disks{array="md1",device="md1"} 0
+mdprofile_array_missing_disks{array="md2",device="md2"} 0
+mdprofile_array_missing_disks{array="md3",device="md3"} 0
 EOF
 run -q apply reshape-fast
 expect_exit 0
@@ -59,52 +85,84 @@ mdprofile_drift_values 1
 # TYPE mdprofile_service_paused gauge
 mdprofile_service_paused{service="synoindexd"} 1
 mdprofile_service_paused{service="pkgctl-FileStation"} 1
-# HELP mdprofile_tunable_value a managed tunable's current value, in its unit
-# TYPE mdprofile_tunable_value gauge
-mdprofile_tunable_value{target="dev.raid",tunable="speed_limit_min",unit="KiB/s"} 100000
-mdprofile_tunable_value{target="dev.raid",tunable="speed_limit_max",unit="KiB/s"} 500000
-mdprofile_tunable_value{target="md2",tunable="read_ahead",unit="KiB"} 32768
-mdprofile_tunable_value{target="md3",tunable="read_ahead",unit="KiB"} 32768
-mdprofile_tunable_value{target="md2",tunable="stripe_cache_size",unit="pages"} 1000
-mdprofile_tunable_value{target="md3",tunable="stripe_cache_size",unit="pages"} 32768
-# HELP mdprofile_tunable_profile_value the value the active profile set, in its unit
-# TYPE mdprofile_tunable_profile_value gauge
-mdprofile_tunable_profile_value{target="dev.raid",tunable="speed_limit_min",unit="KiB/s"} 100000
-mdprofile_tunable_profile_value{target="dev.raid",tunable="speed_limit_max",unit="KiB/s"} 500000
-mdprofile_tunable_profile_value{target="md2",tunable="read_ahead",unit="KiB"} 32768
-mdprofile_tunable_profile_value{target="md3",tunable="read_ahead",unit="KiB"} 32768
-mdprofile_tunable_profile_value{target="md2",tunable="stripe_cache_size",unit="pages"} 32768
-mdprofile_tunable_profile_value{target="md3",tunable="stripe_cache_size",unit="pages"} 32768
+# HELP mdprofile_tunable_bytes_per_second a managed tunable's current value: a speed limit (md counts KiB/s per device)
+# TYPE mdprofile_tunable_bytes_per_second gauge
+mdprofile_tunable_bytes_per_second{target="dev.raid",tunable="speed_limit_min"} 102400000
+mdprofile_tunable_bytes_per_second{target="dev.raid",tunable="speed_limit_max"} 512000000
+# HELP mdprofile_tunable_profile_bytes_per_second the value the active profile set: a speed limit (md counts KiB/s per device)
+# TYPE mdprofile_tunable_profile_bytes_per_second gauge
+mdprofile_tunable_profile_bytes_per_second{target="dev.raid",tunable="speed_limit_min"} 102400000
+mdprofile_tunable_profile_bytes_per_second{target="dev.raid",tunable="speed_limit_max"} 512000000
+# HELP mdprofile_tunable_bytes a managed tunable's current value: a read-ahead
+# TYPE mdprofile_tunable_bytes gauge
+mdprofile_tunable_bytes{target="md2",tunable="read_ahead"} 33554432
+mdprofile_tunable_bytes{target="md3",tunable="read_ahead"} 33554432
+# HELP mdprofile_tunable_profile_bytes the value the active profile set: a read-ahead
+# TYPE mdprofile_tunable_profile_bytes gauge
+mdprofile_tunable_profile_bytes{target="md2",tunable="read_ahead"} 33554432
+mdprofile_tunable_profile_bytes{target="md3",tunable="read_ahead"} 33554432
+# HELP mdprofile_tunable_pages a managed tunable's current value: a stripe cache, in pages per member disk
+# TYPE mdprofile_tunable_pages gauge
+mdprofile_tunable_pages{target="md2",tunable="stripe_cache_size"} 1000
+mdprofile_tunable_pages{target="md3",tunable="stripe_cache_size"} 32768
+# HELP mdprofile_tunable_profile_pages the value the active profile set: a stripe cache, in pages per member disk
+# TYPE mdprofile_tunable_profile_pages gauge
+mdprofile_tunable_profile_pages{target="md2",tunable="stripe_cache_size"} 32768
+mdprofile_tunable_profile_pages{target="md3",tunable="stripe_cache_size"} 32768
 # HELP mdprofile_array_sync_running 1 while md runs an operation (not one only queued)
 # TYPE mdprofile_array_sync_running gauge
-mdprofile_array_sync_running{array="md0",action="idle"} 0
-mdprofile_array_sync_running{array="md1",action="idle"} 0
-mdprofile_array_sync_running{array="md2",action="idle"} 0
-mdprofile_array_sync_running{array="md3",action="reshape"} 1
-# HELP mdprofile_array_sync_progress_ratio the operation's progress, 0..1, as md truncates it
+mdprofile_array_sync_running{array="md0",device="md0"} 0
+mdprofile_array_sync_running{array="md1",device="md1"} 0
+mdprofile_array_sync_running{array="md2",device="md2"} 0
+mdprofile_array_sync_running{array="md3",device="md3"} 1
+# HELP mdprofile_array_sync_action 1 for the operation md/sync_action names (running or queued), 0 for the others
+# TYPE mdprofile_array_sync_action gauge
+mdprofile_array_sync_action{array="md0",device="md0",action="idle"} 1
+mdprofile_array_sync_action{array="md0",device="md0",action="resync"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="recover"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="reshape"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="check"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="repair"} 0
+mdprofile_array_sync_action{array="md0",device="md0",action="frozen"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="idle"} 1
+mdprofile_array_sync_action{array="md1",device="md1",action="resync"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="recover"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="reshape"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="check"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="repair"} 0
+mdprofile_array_sync_action{array="md1",device="md1",action="frozen"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="idle"} 1
+mdprofile_array_sync_action{array="md2",device="md2",action="resync"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="recover"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="reshape"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="check"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="repair"} 0
+mdprofile_array_sync_action{array="md2",device="md2",action="frozen"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="idle"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="resync"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="recover"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="reshape"} 1
+mdprofile_array_sync_action{array="md3",device="md3",action="check"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="repair"} 0
+mdprofile_array_sync_action{array="md3",device="md3",action="frozen"} 0
+# HELP mdprofile_array_sync_progress_ratio the running operation's progress, 0..1, as md truncates it
 # TYPE mdprofile_array_sync_progress_ratio gauge
-mdprofile_array_sync_progress_ratio{array="md0"} 0.000
-mdprofile_array_sync_progress_ratio{array="md1"} 0.000
-mdprofile_array_sync_progress_ratio{array="md2"} 0.000
-mdprofile_array_sync_progress_ratio{array="md3"} 0.251
+mdprofile_array_sync_progress_ratio{array="md3",device="md3"} 0.251
 # HELP mdprofile_array_sync_speed_bytes_per_second md/sync_speed
 # TYPE mdprofile_array_sync_speed_bytes_per_second gauge
-mdprofile_array_sync_speed_bytes_per_second{array="md0"} 0
-mdprofile_array_sync_speed_bytes_per_second{array="md1"} 0
-mdprofile_array_sync_speed_bytes_per_second{array="md2"} 0
-mdprofile_array_sync_speed_bytes_per_second{array="md3"} 4799488
-# HELP mdprofile_array_sync_eta_seconds time left at the current speed
+mdprofile_array_sync_speed_bytes_per_second{array="md0",device="md0"} 0
+mdprofile_array_sync_speed_bytes_per_second{array="md1",device="md1"} 0
+mdprofile_array_sync_speed_bytes_per_second{array="md2",device="md2"} 0
+mdprofile_array_sync_speed_bytes_per_second{array="md3",device="md3"} 4799488
+# HELP mdprofile_array_sync_eta_seconds time left at the current speed, while it is known
 # TYPE mdprofile_array_sync_eta_seconds gauge
-mdprofile_array_sync_eta_seconds{array="md0"} 0
-mdprofile_array_sync_eta_seconds{array="md1"} 0
-mdprofile_array_sync_eta_seconds{array="md2"} 0
-mdprofile_array_sync_eta_seconds{array="md3"} 311975
-# HELP mdprofile_array_missing_disks raid disks without a working member
+mdprofile_array_sync_eta_seconds{array="md3",device="md3"} 311975
+# HELP mdprofile_array_missing_disks raid disks without a working member (DSM's empty system-array bays are not)
 # TYPE mdprofile_array_missing_disks gauge
-mdprofile_array_missing_disks{array="md0"} 0
-mdprofile_array_missing_disks{array="md1"} 0
-mdprofile_array_missing_disks{array="md2"} 0
-mdprofile_array_missing_disks{array="md3"} 0
+mdprofile_array_missing_disks{array="md0",device="md0"} 0
+mdprofile_array_missing_disks{array="md1",device="md1"} 0
+mdprofile_array_missing_disks{array="md2",device="md2"} 0
+mdprofile_array_missing_disks{array="md3",device="md3"} 0
 EOF
 expect_stderr <<'EOF'
 EOF
