@@ -115,6 +115,42 @@ static void prom_tunables(const struct mdp_plan *pl)
 	}
 }
 
+static void prom_layer(const char *role, const char *profile, enum mdp_origin by)
+{
+	printf("mdprofile_profile_layer");
+	prom_label("role", role, true);
+	prom_label("profile", profile, false);
+	prom_label("by", mdp_origin_name(by), false);
+	printf("} 1\n");
+}
+
+/* The active layers, the base first, with who applied each. */
+static void prom_layers(const struct pstatus *ps)
+{
+	prom_head("profile_layer",
+		  "1 for each active layer: role base or overlay, by who applied it");
+	if (ps->j.has_under)
+		prom_layer("base", ps->j.under.profile, ps->j.under.by);
+	prom_layer(ps->j.has_under ? "overlay" : "base", ps->j.profile, ps->j.by);
+}
+
+/* The running watcher's state as a 0/1 series per state; nothing when none runs. */
+static void prom_watcher(const struct pstatus *ps)
+{
+	static const char *const states[] = {"armed", "engaged", "held"};
+
+	if (!ps->have_w)
+		return;
+	prom_head("watcher_state", "1 for the state the running watcher (auto, until-idle) is in");
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		printf("mdprofile_watcher_state");
+		prom_label("mode", mdp_origin_name(ps->w.mode), true);
+		prom_label("profile", ps->w.profile, false);
+		prom_label("state", states[i], false);
+		printf("} %d\n", !strcmp(ps->w.state, states[i]));
+	}
+}
+
 static void prom_profile(const struct pstatus *ps, const struct mdp_plan *pl)
 {
 	bool active = ps->have_j && ps->j.state == MDP_J_ACTIVE && !ps->stale;
@@ -123,8 +159,10 @@ static void prom_profile(const struct pstatus *ps, const struct mdp_plan *pl)
 	printf("mdprofile_profile_active");
 	prom_label("profile", active ? ps->j.profile : "", true);
 	printf("} %d\n", active);
+	prom_watcher(ps);
 	if (!active)
 		return;
+	prom_layers(ps);
 	if (ps->since) {
 		prom_head("profile_since_timestamp_seconds", "when the active profile was applied");
 		printf("mdprofile_profile_since_timestamp_seconds %" PRId64 "\n", ps->since);

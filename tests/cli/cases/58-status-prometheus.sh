@@ -75,6 +75,9 @@ expect_stdout <<'EOF'
 # HELP mdprofile_profile_active 1 while a profile applied by mdprofile is in force
 # TYPE mdprofile_profile_active gauge
 mdprofile_profile_active{profile="reshape-fast"} 1
+# HELP mdprofile_profile_layer 1 for each active layer: role base or overlay, by who applied it
+# TYPE mdprofile_profile_layer gauge
+mdprofile_profile_layer{role="base",profile="reshape-fast",by="hand"} 1
 # HELP mdprofile_profile_since_timestamp_seconds when the active profile was applied
 # TYPE mdprofile_profile_since_timestamp_seconds gauge
 mdprofile_profile_since_timestamp_seconds 1795941000

@@ -100,6 +100,12 @@ EOF
 run status --json
 grep -q '"layers": \[{"role": "base", "profile": "balanced", "by": "hand", "since_epoch_s": [0-9]*}, {"role": "overlay", "profile": "reshape-fast", "by": "auto", "since_epoch_s": 1795941000}\], "watcher": {"pid": [0-9]*, "mode": "auto", "profile": "reshape-fast", "state": "engaged", "since_epoch_s": [0-9]*, "on": \["resync", "recovery", "reshape"\], "why": null}' "$WORK/out" ||
 	_fail "status --json does not show both layers and the watcher: $(cat "$WORK/out")"
+run status --format prometheus
+grep -qx 'mdprofile_profile_layer{role="base",profile="balanced",by="hand"} 1' "$WORK/out" &&
+	grep -qx 'mdprofile_profile_layer{role="overlay",profile="reshape-fast",by="auto"} 1' "$WORK/out" &&
+	grep -qx 'mdprofile_watcher_state{mode="auto",profile="reshape-fast",state="engaged"} 1' "$WORK/out" &&
+	grep -qx 'mdprofile_watcher_state{mode="auto",profile="reshape-fast",state="armed"} 0' "$WORK/out" ||
+	_fail "status --format prometheus does not show both layers and the watcher: $(grep -e layer -e watcher "$WORK/out")"
 # A second watcher is refused while this one runs.
 run auto reshape-fast
 expect_exit 3
