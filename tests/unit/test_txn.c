@@ -194,17 +194,22 @@ static int run_apply(struct env *e, const struct mdp_profile *p, struct mdp_txn_
 	return run_apply_as(e, p, rep, false);
 }
 
-static int run_revert(struct env *e)
+static int run_revert_all(struct env *e, bool all)
 {
 	struct mdp_diags d;
 	struct mdp_txn tx = {.root = &e->r, .d = &d};
 	int rc;
 
 	mdp_diags_init(&d);
-	rc = mdp_txn_revert(&tx, false);
+	rc = mdp_txn_revert(&tx, all);
 	mdp_txn_report_free(&tx.rep);
 	mdp_diags_free(&d);
 	return rc;
+}
+
+static int run_revert(struct env *e)
+{
+	return run_revert_all(e, false);
 }
 
 /* recover on e; *rep gets the report when rep is set. */
@@ -390,19 +395,6 @@ static void expect_layers(struct env *e, const char *top, const char *under)
 		assert_string_equal(j.under.profile, under);
 	mdp_journal_free(&j);
 	mdp_diags_free(&d);
-}
-
-static int run_revert_all(struct env *e, bool all)
-{
-	struct mdp_diags d;
-	struct mdp_txn tx = {.root = &e->r, .d = &d};
-	int rc;
-
-	mdp_diags_init(&d);
-	rc = mdp_txn_revert(&tx, all);
-	mdp_txn_report_free(&tx.rep);
-	mdp_diags_free(&d);
-	return rc;
 }
 
 /* base, overlay, revert: the base's values; revert again: the baseline. */
