@@ -74,6 +74,11 @@ for sh in bash "busybox ash"; do
 	grep -qx 'mdprofile: md5 stripe_cache_size: 256 -> 4096' "$WORK/boot.out" ||
 		_fail "$sh: md5 (md2 when generated) did not get its stripe cache: $(cat "$WORK/boot.out")"
 	grep -qx 'mdprofile: done, exit code 0' "$WORK/boot.out" || _fail "$sh: no last log line"
+	# status tells a boot's profile from one applied by hand.
+	run_noroot --root "$WORK/r" status
+	expect_exit 0
+	grep -qx "active profile: names since .*, applied at boot" "$WORK/out" ||
+		_fail "$sh: status does not say the boot script applied it: $(cat "$WORK/out")"
 done
 
 # rc.d: start applies, status diffs, stop changes nothing, anything else is usage.
