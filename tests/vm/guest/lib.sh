@@ -196,15 +196,20 @@ start_udev() {
 		udevadm settle --timeout=60
 }
 
+# alive PID: whether process PID runs (a zombie no child of ours left ended).
+alive() {
+	kill -0 "$1" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
 # wait_exit PID SECONDS: wait (polling every 0.2 s) until process PID has ended;
 # 1 when it still runs after SECONDS.
 wait_exit() {
 	_i=0
-	while kill -0 "$1" 2>/dev/null && [ $_i -lt $(($2 * 5)) ]; do
+	while alive "$1" && [ $_i -lt $(($2 * 5)) ]; do
 		_i=$((_i + 1))
 		sleep 0.2
 	done
-	! kill -0 "$1" 2>/dev/null
+	! alive "$1"
 }
 
 # stop_udev: udevd exits; its database stays in /run/udev/data, as after any

@@ -1,0 +1,80 @@
+# boot2/30-enable: the boot-up event fired as DSM fires it at boot runs the
+# one task 98-enable created in boot 1 (bash, env -i, cwd /): low-ram is
+# applied as the base, "at boot", and the watcher is started in a session of
+# its own. A real recovery engages it (reshape-fast over low-ram), its end
+# releases it back to low-ram; `mdprofile disable` then deletes the task,
+# stops the watcher and restores the values the boot found, byte for byte.
+have_mdprofile || skip_all "no mdprofile in the image"
+spare=$(serial_disk d22) || skip_all "no spare disk d22"
+dd if="$spare" bs=64k skip=64 count=16 2>/dev/null | tar -xf - -C / 2>/dev/null
+[ -s /etc/mdprofile/enabled ] || skip_all "boot 1 left no enabled record on d22 (run 98-enable)"
+home=/volume1/@mdprofile
+mkdir -p /usr/syno/sbin /usr/lib/fake-services /var/log
+chmod 0755 /volume1 "$home" /usr/syno /usr/syno/sbin
+cp /lab/fakes/lib.sh /usr/lib/fake-services/lib.sh
+printf '#!/bin/sh\nMDPROFILE_ROOT=/ exec /bin/sh /lab/fakes/esynoscheduler "$@"\n' \
+	>/usr/syno/sbin/esynoscheduler
+chmod 0755 /usr/syno/sbin/esynoscheduler
+cp "$MDP" "$home/mdprofile"
+
+journal_has() {
+	grep -qx "$1" /run/mdprofile/journal 2>/dev/null
+}
+
+syslogd -n -O /run/messages &
+slog=$!
+sleep 1
+snapshot "$VM_STATE/snap.b2-30"
+run sh -c "cd / && exec env -i /usr/syno/sbin/esynoscheduler --fireEvent event=bootup"
+assert_exit 0 "esynoscheduler --fireEvent event=bootup"
+kill "$slog"
+assert_match "$(cat /run/messages)" 'mdprofile: boot: applying profile low-ram' "syslog has the boot line"
+assert_match "$(cat /run/messages)" 'mdprofile: starting the watcher: mdprofile auto reshape-fast' \
+	"syslog says the watcher starts"
+i=0
+until grep -qx 'state armed' /run/mdprofile/watcher 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { fail "the watcher the boot task started did not arm"; break; }
+	sleep 0.2
+done
+AUTO=$(cat /run/mdprofile-auto.pid 2>/dev/null)
+mdp status
+assert_out '^active profile: low-ram since .*, applied at boot$' "low-ram is the base, applied at boot"
+assert_out "^watcher: auto reshape-fast \\(pid $AUTO\\)" "the watcher is the one the script started"
+
+# A rebuild starts on a raid5 array: fail, remove and add back its last member.
+md=$(arrays_of_level raid5 | head -1)
+member=$(ls "/sys/block/$md/slaves" | tail -1)
+echo 8192 >"/sys/block/$md/md/sync_max"
+mdadm "/dev/$md" --fail "/dev/$member" >/dev/null 2>&1 || fail "mdadm --fail $member"
+mdadm "/dev/$md" --remove "/dev/$member" >/dev/null 2>&1 || fail "mdadm --remove $member"
+sleep 0.5
+mdadm "/dev/$md" --add "/dev/$member" >/dev/null 2>&1 || fail "mdadm --add $member"
+i=0
+until journal_has 'by auto' && journal_has 'state active'; do
+	i=$((i + 1))
+	[ $i -lt 500 ] || { fail "the watcher did not engage on $md's recovery"; break; }
+	sleep 0.02
+done
+assert_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
+echo max >"/sys/block/$md/md/sync_max"
+i=0
+until [ "$(cat "/sys/block/$md/md/sync_action")" = idle ] && journal_has 'profile "low-ram"' &&
+	! grep -q '^under ' /run/mdprofile/journal; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || { fail "not back to low-ram within 60 s of $md's recovery"; break; }
+	sleep 0.1
+done
+assert_match "$(cat /run/mdprofile/journal)" 'by boot' "back to the boot's low-ram"
+
+mdp disable
+assert_exit 0 "disable"
+run /usr/syno/sbin/esynoscheduler --get task_name=mdprofile
+assert_out 'jOut=null' "the task is gone"
+if [ -n "$AUTO" ] && wait_exit "$AUTO" 30; then
+	ok "disable stopped the watcher"
+else
+	fail "the watcher (pid $AUTO) still runs 30 s after disable"
+	kill -KILL "$AUTO" 2>/dev/null
+fi
+assert_snapshot "$VM_STATE/snap.b2-30" "the values the boot found, byte for byte"
