@@ -86,20 +86,30 @@ $(GEN_PROFILES): tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml))
 	@echo "  GEN     $@"
 	@sh tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml)) >$@
 
+# ---- object files: one rule per build flavour --------------------------------
+# OBJ_RULE DIR,FLAGS,ORDER-ONLY: DIR/x.o from x.c with BASE_CFLAGS, FLAGS and CFLAGS.
+define OBJ_RULE
+$(1)/%.o: %.c | $(3)
+	@mkdir -p $$(@D)
+	@echo "  CC      $$@"
+	@$$(CC) $$(BASE_CFLAGS) $(2) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
+endef
+# release: ./mdprofile
+$(eval $(call OBJ_RULE,$(REL),-O2 -g $$(PKG_CFLAGS),need))
+# tests: sanitizers and the fault seam
+$(eval $(call OBJ_RULE,$(SANB),$$(SEAM) -O1 -g $$(SAN) $$(PKG_CFLAGS),))
+# valgrind: a plain debug build (ASan and valgrind do not mix)
+$(eval $(call OBJ_RULE,$(VG),$$(SEAM) -O1 -g $$(PKG_CFLAGS),))
+# static (NAS boxes, the VM lab; no libudev: a sysfs walk); STATIC_SEAM=1 adds the seam
+$(eval $(call OBJ_RULE,$(STATIC),-DMDP_NO_UDEV -DMDP_STATIC $$(if $$(STATIC_SEAM),$$(SEAM)) -O2 \
+	$$(shell $$(PKG_CONFIG) --cflags yaml-0.1 libcyaml),need-static))
+
 # ---- release build ---------------------------------------------------------
-$(REL)/%.o: %.c | need
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	@$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 mdprofile: $(REL_CMD_OBJ) $(REL_LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # ---- sanitizer build (tests) ----------------------------------------------
-$(SANB)/%.o: %.c
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	@$(CC) $(BASE_CFLAGS) $(SEAM) -O1 -g $(SAN) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(SANB)/mdprofile: $(SAN_CMD_OBJ) $(SAN_LIB_OBJ) $(SEAM_SRC:%.c=$(SANB)/%.o)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
@@ -111,11 +121,7 @@ $(SANB)/tests/%: $(SANB)/tests/unit/%.o $(SAN_SUP_OBJ) $(SANB)/libmdp.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
 
-# ---- plain debug build for valgrind (ASan and valgrind do not mix) ---------
-$(VG)/%.o: %.c
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	@$(CC) $(BASE_CFLAGS) $(SEAM) -O1 -g $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+# ---- plain debug build for valgrind ------------------------------------------
 
 $(VG)/libmdp.a: $(LIB_SRC:%.c=$(VG)/%.o)
 	rm -f $@ && ar rcs $@ $^
@@ -169,11 +175,6 @@ ifeq ($(STATIC),build/static)
 $(error STATIC_SEAM=1 needs a build dir of its own (STATIC=DIR): build/static is the NAS build)
 endif
 endif
-$(STATIC)/%.o: %.c | need-static
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	@$(CC) $(BASE_CFLAGS) -DMDP_NO_UDEV -DMDP_STATIC $(if $(STATIC_SEAM),$(SEAM)) -O2 \
-		$(shell $(PKG_CONFIG) --cflags yaml-0.1 libcyaml) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(STATIC)/mdprofile: $(STATIC_OBJ)
 	$(CC) -static -o $@ $^ -lcyaml -lyaml
@@ -395,17 +396,9 @@ install-check:
 	@echo "install-check: install and uninstall leave nothing behind"
 
 # ---- release tarballs ----------------------------------------------------------
-# make dist: one tarball per architecture (x86_64, aarch64, armv7) with the stripped
-# static binary, the man pages, the profiles as examples, the completion, the README,
-# the DSM guide, the changelog, the licence (COPYING: GPL-2.0-or-later) and the notices
-# of the libraries linked in (THIRD-PARTY, tools/third-party.sh), and SHA256SUMS. Names: mdprofile-VERSION-ARCH.tar.gz.
+# make dist: one tarball per architecture (x86_64, aarch64, armv7) with SHA256SUMS, by
+# tools/dist.sh (what each holds is said there). Names: mdprofile-VERSION-ARCH.tar.gz.
 DIST := build/dist
-DIST_ARCH_x86_64 := build/static
-DIST_ARCH_aarch64 := build/aarch64
-DIST_ARCH_armv7 := build/armhf
-DIST_STRIP_x86_64 := strip
-DIST_STRIP_aarch64 := aarch64-linux-gnu-strip
-DIST_STRIP_armv7 := arm-linux-gnueabihf-strip
 # A NAS has little room to spare: each stripped binary stays under 1.5 MiB.
 DIST_MAX_BYTES := 1572864
 
@@ -414,28 +407,7 @@ dist: $(MAN)
 	@$(MAKE) --no-print-directory static
 	@$(MAKE) --no-print-directory cross ARCH=aarch64
 	@$(MAKE) --no-print-directory cross ARCH=armhf
-	@rm -rf $(DIST) && mkdir -p $(DIST)
-	@set -e; for a in x86_64 aarch64 armv7; do \
-		case $$a in \
-		x86_64) bin=$(DIST_ARCH_x86_64) strip=$(DIST_STRIP_x86_64) cc=gcc ;; \
-		aarch64) bin=$(DIST_ARCH_aarch64) strip=$(DIST_STRIP_aarch64) cc=aarch64-linux-gnu-gcc ;; \
-		armv7) bin=$(DIST_ARCH_armv7) strip=$(DIST_STRIP_armv7) cc=arm-linux-gnueabihf-gcc ;; \
-		esac; \
-		d=mdprofile-$(VERSION)-$$a; t=$(DIST)/tmp/$$d; \
-		mkdir -p $$t/man $$t/profiles $$t/completion; \
-		$$strip -o $$t/mdprofile $$bin/mdprofile; \
-		size=$$(wc -c <$$t/mdprofile); echo "  $$d: stripped binary $$size bytes"; \
-		[ $$size -le $(DIST_MAX_BYTES) ] || { echo "dist: $$a binary over 1.5 MiB" >&2; exit 1; }; \
-		cp $(MAN) $$t/man/; cp profiles/*.yaml $$t/profiles/; \
-		cp completion/mdprofile.bash $$t/completion/mdprofile; \
-		cp README.md docs/dsm.md CHANGELOG.md COPYING $$t/; \
-		sh tools/third-party.sh $$cc >$$t/THIRD-PARTY; \
-		tar -C $(DIST)/tmp --sort=name --owner=0 --group=0 --numeric-owner \
-			--mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) \
-			-cf - $$d | gzip -9n >$(DIST)/$$d.tar.gz; \
-	done
-	@rm -rf $(DIST)/tmp
-	@cd $(DIST) && sha256sum *.tar.gz >SHA256SUMS && cat SHA256SUMS
+	@sh tools/dist.sh $(DIST) $(VERSION) $(DIST_MAX_BYTES) $(MAN)
 
 # What a NAS owner downloads: every tarball has its files, the sums check, and each
 # binary (under qemu-user for ARM) says the version its tarball is named for.
