@@ -54,13 +54,16 @@ struct opt_excl {
 struct opt_table {
 	const struct opt *opt;
 	size_t n;
-	size_t size;                 /* of the options struct: main allocates it */
+	size_t size;                 /* of the options struct: main allocates it; 0: none */
 	const void *defaults;        /* copied into it first; NULL: zeroes */
-	const struct opt_excl *excl; /* ended by {NULL} */
+	const struct opt_excl *excl; /* ended by {NULL}; checked after help (opt_excl_given) */
 };
 
 #define OPT_N(a) (sizeof(a) / sizeof((a)[0]))
-/* A table of the options in array a, for struct type T, with defaults (or NULL). */
+/*
+ * A table of the options in array a, for the options struct T, its defaults
+ * (NULL: zeroes) and its exclusive pairs (NULL: none).
+ */
 #define OPT_TABLE(a, T, defaults_, excl_)                                                          \
 	{                                                                                          \
 		(a), OPT_N(a), sizeof(T), (defaults_), (excl_)                                     \
