@@ -119,7 +119,11 @@ $(SANB)/libmdp.a: $(SAN_LIB_OBJ)
 
 $(SANB)/tests/%: $(SANB)/tests/unit/%.o $(SAN_SUP_OBJ) $(SANB)/libmdp.a
 	@mkdir -p $(@D)
-	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(SAN) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# The option parser's test links the one cmd/ object it tests (objects first, then the archive).
+$(SANB)/tests/test_opt: $(SANB)/cmd/opt.o
+$(VG)/tests/test_opt: $(VG)/cmd/opt.o
 
 # ---- plain debug build for valgrind ------------------------------------------
 
@@ -128,7 +132,7 @@ $(VG)/libmdp.a: $(LIB_SRC:%.c=$(VG)/%.o)
 
 $(VG)/tests/%: $(VG)/tests/unit/%.o $(UNIT_SUPPORT:%.c=$(VG)/%.o) $(VG)/libmdp.a
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(PKG_LIBS) $(CMOCKA_LIBS)
 
 $(VG)/mdprofile: $(CMD_SRC:%.c=$(VG)/%.o) $(LIB_SRC:%.c=$(VG)/%.o) $(SEAM_SRC:%.c=$(VG)/%.o)
 	$(CC) -o $@ $^ $(PKG_LIBS)

@@ -18,6 +18,28 @@
 #include "render.h"
 #include "watcher.h"
 
+/* apply's options. */
+struct apply_opts {
+	bool dry_run;         /* -n, --dry-run: plans, reads, changes nothing */
+	bool until_idle;      /* watch, then revert when md is idle */
+	unsigned interval_ms; /* --interval of --until-idle; 0: the watcher's default */
+	bool as_base;         /* --base: replace the base, not go over it */
+	const char *origin;   /* --origin hand|boot: who applies, for status */
+};
+
+static const char *const origins[] = {"hand", "boot", NULL};
+
+static const struct opt apply_opts[] = {
+    OPT_FLAG("dry-run", 'n', struct apply_opts, dry_run),
+    CLI_OPT_NAME,
+    OPT_FLAG("until-idle", 0, struct apply_opts, until_idle),
+    OPT_INTERVAL("interval", struct apply_opts, interval_ms),
+    OPT_FLAG("base", 0, struct apply_opts, as_base),
+    OPT_CHOICE("origin", "hand|boot", struct apply_opts, origin, origins),
+};
+
+static const struct opt_table apply_table = OPT_TABLE(apply_opts, struct apply_opts, NULL, NULL);
+
 static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 {
 	struct mdp_system s = {0};
@@ -57,20 +79,21 @@ static void apply_notes(const struct cli *cli, const struct mdp_plan *pl)
 /* Options that only make sense together, refused before anything changes. */
 static int apply_opts_ok(struct cli *cli)
 {
+	const struct apply_opts *a = cli->opts;
 	enum mdp_origin o = MDP_BY_HAND;
 
-	if (cli->origin && (mdp_origin_parse(cli->origin, &o) || o > MDP_BY_BOOT))
-		cli_err(cli, "--origin '%s': expected hand or boot", cli->origin);
-	else if (cli->origin && cli->until_idle)
+	if (a->origin && (mdp_origin_parse(a->origin, &o) || o > MDP_BY_BOOT))
+		cli_err(cli, "--origin '%s': expected hand or boot", a->origin); /* the table's */
+	else if (a->origin && a->until_idle)
 		cli_err(cli, "--origin and --until-idle do not go together");
-	else if (cli->interval_ms && !cli->until_idle)
+	else if (a->interval_ms && !a->until_idle)
 		cli_err(cli, "--interval applies to 'apply' only with --until-idle");
-	else if (cli->as_base && cli->until_idle)
+	else if (a->as_base && a->until_idle)
 		cli_err(cli, "--base and --until-idle do not go together: the watcher removes only "
 			     "the layer it applied");
-	else if (cli->until_idle && cli->dry_run)
+	else if (a->until_idle && a->dry_run)
 		cli_err(cli, "--until-idle and --dry-run do not go together");
-	else if (cli->until_idle && cli->json)
+	else if (a->until_idle && cli->json)
 		cli_err(cli, "--until-idle reports as text (and to syslog), not --json");
 	else {
 		cli->tx.origin = o;
@@ -82,18 +105,19 @@ static int apply_opts_ok(struct cli *cli)
 static int do_apply(struct cli *cli)
 {
 	const struct mdp_profile *p = &cli->profile;
+	const struct apply_opts *a = cli->opts;
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
 	char nm[1024];
 	int rc;
 
-	if ((rc = apply_opts_ok(cli)) || (cli->until_idle && (rc = watcher_lock(cli))))
+	if ((rc = apply_opts_ok(cli)) || (a->until_idle && (rc = watcher_lock(cli))))
 		return rc;
-	if (cli->dry_run)
+	if (a->dry_run)
 		return apply_dry_run(cli, p);
-	if (cli->until_idle)
+	if (a->until_idle)
 		cli->tx.origin = MDP_BY_UNTIL_IDLE;
-	cli->tx.as_base = cli->as_base;
+	cli->tx.as_base = a->as_base;
 	/* Only what the plan needs: on a big box discovery is most of apply's work. */
 	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
 	    !(rc = cli_plan(cli, p, &s, &pl))) {
@@ -107,40 +131,63 @@ static int do_apply(struct cli *cli)
 				     "from before\n"
 				   : "profile %s: already in sync, nothing changed\n",
 			       render_safe(p->name, nm, sizeof(nm)));
-		if (rc == MDP_EXIT_OK && cli->until_idle)
-			rc = watcher_until_idle(cli);
+		if (rc == MDP_EXIT_OK && a->until_idle)
+			rc = watcher_until_idle(cli, a->interval_ms);
 	}
 	mdp_plan_free(&pl);
 	mdp_system_free(&s);
 	return rc;
 }
 
+/* A dry run only reads: no lock, no recovery; services only to ask their state. */
+static unsigned apply_setup_flags(const struct cli *cli, unsigned flags)
+{
+	const struct apply_opts *a = cli->opts;
+
+	return a->dry_run ? flags & ~(unsigned)(CMD_LOCK | CMD_RECOVER) : flags;
+}
+
 const struct cmd cmd_apply = {
     "apply",
     do_apply,
     CMD_PROFILE | CMD_TXN | CMD_RECOVER,
-    OPT_DRY_RUN | OPT_NAME | OPT_UNTIL_IDLE | OPT_INTERVAL | OPT_BASE | OPT_ORIGIN,
+    &apply_table,
     1,
     1,
     "apply [--dry-run | --until-idle [--interval S] | --base] PROFILE",
     "apply PROFILE transactionally (rolled back on any failure);\n"
-    "over an active profile it is an overlay: revert returns to that base"};
+    "over an active profile it is an overlay: revert returns to that base",
+    apply_setup_flags};
+
+/* revert's options. */
+struct revert_opts {
+	bool all; /* --all: the overlay and the base */
+};
+
+static const struct opt revert_opts[] = {
+    OPT_FLAG("all", 0, struct revert_opts, all),
+};
+
+static const struct opt_table revert_table = OPT_TABLE(revert_opts, struct revert_opts, NULL, NULL);
 
 static int do_revert(struct cli *cli)
 {
-	return cli_txn_result(cli, mdp_txn_revert(&cli->tx, cli->revert_all), "revert", NULL);
+	const struct revert_opts *o = cli->opts;
+
+	return cli_txn_result(cli, mdp_txn_revert(&cli->tx, o->all), "revert", NULL);
 }
 
 const struct cmd cmd_revert = {
     "revert",
     do_revert,
     CMD_TXN,
-    OPT_ALL,
+    &revert_table,
     0,
     0,
     "revert [--all]",
     "remove the overlay (back to the base), else the base (back to the values\n"
-    "from before mdprofile); --all: both"};
+    "from before mdprofile); --all: both",
+    NULL};
 
 static int do_recover(struct cli *cli)
 {
@@ -154,4 +201,5 @@ static int do_recover(struct cli *cli)
 
 const struct cmd cmd_recover = {
     "recover", do_recover, CMD_TXN,   0,
-    0,         0,          "recover", "finish or undo an interrupted apply or revert"};
+    0,         0,          "recover", "finish or undo an interrupted apply or revert",
+    NULL};

@@ -52,6 +52,7 @@ struct op_seen {
 
 struct wt {
 	struct cli *cli;
+	unsigned interval_ms; /* between two looks (--interval) */
 	const struct mdp_profile *p;
 	enum mdp_origin by; /* MDP_BY_AUTO or MDP_BY_UNTIL_IDLE */
 	bool once;          /* apply --until-idle: ends at the first release */
@@ -523,7 +524,7 @@ static int wt_step(struct wt *w, const struct mdp_system *s, int *rc)
 static int wt_timeout(const struct wt *w)
 {
 	double due = mdp_engage_due(&w->e, cli_mono_s());
-	int ms = (int)w->cli->interval_ms;
+	int ms = (int)w->interval_ms;
 
 	if (due >= 0 && due * 1000 + 1 < ms)
 		ms = (int)(due * 1000) + 1;
@@ -577,10 +578,11 @@ static int wt_loop(struct wt *w, struct mdp_system *s)
 	return rc;
 }
 
-static void wt_init(struct wt *w, struct cli *cli, bool once, unsigned kinds)
+static void wt_init(struct wt *w, struct cli *cli, bool once, unsigned kinds, unsigned interval_ms)
 {
 	memset(w, 0, sizeof(*w));
 	w->cli = cli;
+	w->interval_ms = interval_ms ? interval_ms : 5000;
 	w->p = &cli->profile;
 	w->once = once;
 	w->by = once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
@@ -589,8 +591,6 @@ static void wt_init(struct wt *w, struct cli *cli, bool once, unsigned kinds)
 	w->tty = isatty(STDOUT_FILENO);
 	w->log = !w->tty && mdp_root_is_real(&cli->root);
 	w->skip = mdp_plan_discover_skip(w->p) & ~(unsigned)MDP_SKIP_PROGRESS;
-	if (!cli->interval_ms)
-		cli->interval_ms = 5000;
 	mdp_engage_init(&w->e, kinds, DEBOUNCE_S, once);
 	if (w->log)
 		openlog("mdprofile", LOG_PID, LOG_DAEMON);
@@ -626,7 +626,7 @@ int watcher_lock(struct cli *cli)
 	return MDP_EXIT_FAILED;
 }
 
-int watcher_until_idle(struct cli *cli)
+int watcher_until_idle(struct cli *cli, unsigned interval_ms)
 {
 	struct mdp_system s = {0};
 	struct mdp_journal j;
@@ -634,7 +634,7 @@ int watcher_until_idle(struct cli *cli)
 	char nm[512];
 	int rc;
 
-	wt_init(&w, cli, true, MDP_OP_ALL);
+	wt_init(&w, cli, true, MDP_OP_ALL, interval_ms);
 	if (load_quiet(&w, &j)) {
 		w.since = j.by == w.by && !strcmp(j.profile, w.p->name) ? j.since : 0;
 		mdp_journal_free(&j);
@@ -662,8 +662,22 @@ int watcher_until_idle(struct cli *cli)
 	return rc;
 }
 
+/* auto's options. */
+struct auto_opts {
+	const char *on;       /* --on KINDS: the operations that engage it */
+	unsigned interval_ms; /* --interval; 0: 5 s */
+};
+
+static const struct opt auto_opts[] = {
+    OPT_STRING("on", 0, "KINDS", struct auto_opts, on),
+    OPT_INTERVAL("interval", struct auto_opts, interval_ms),
+};
+
+static const struct opt_table auto_table = OPT_TABLE(auto_opts, struct auto_opts, NULL, NULL);
+
 static int do_auto(struct cli *cli)
 {
+	const struct auto_opts *o = cli->opts;
 	struct mdp_system s = {0};
 	const char *bad;
 	size_t bad_len, n = 0;
@@ -672,7 +686,7 @@ static int do_auto(struct cli *cli)
 	struct wt w;
 	int rc;
 
-	if (cli->auto_on && mdp_op_kinds_parse(cli->auto_on, &kinds, &bad, &bad_len)) {
+	if (o->on && mdp_op_kinds_parse(o->on, &kinds, &bad, &bad_len)) {
 		cli_err(cli,
 			"--on: '%.*s' is no md operation: give resync, recovery, reshape, "
 			"check or repair, comma-separated",
@@ -685,7 +699,7 @@ static int do_auto(struct cli *cli)
 	}
 	if ((rc = watcher_lock(cli)))
 		return rc;
-	wt_init(&w, cli, false, kinds);
+	wt_init(&w, cli, false, kinds, o->interval_ms);
 	wt_unlock(&w);
 	if ((rc = wt_look(&w, &s))) {
 		cli_err(cli, "cannot read md: %s", strerror(-rc));
@@ -700,7 +714,7 @@ static int do_auto(struct cli *cli)
 	kinds_text(kinds, ", ", on, sizeof(on));
 	wt_say(&w, "profile %s armed: on %s of %s; looking every %gs and on md events",
 	       wt_name(&w, nm, sizeof(nm)), on, arrays[0] ? arrays : "no selected array yet",
-	       cli->interval_ms / 1000.0);
+	       w.interval_ms / 1000.0);
 	rc = wt_loop(&w, &s);
 	mdp_system_free(&s);
 	wt_fini(&w);
@@ -711,9 +725,10 @@ const struct cmd cmd_auto = {
     "auto",
     do_auto,
     CMD_PROFILE | CMD_TXN | CMD_RECOVER,
-    OPT_INTERVAL | OPT_ON,
+    &auto_table,
     1,
     1,
     "auto [--on KINDS] [--interval S] PROFILE",
     "watch md: apply PROFILE while a resync, recovery or reshape runs (--on: also\n"
-    "check, repair), keep its values, remove it when md is idle"};
+    "check, repair), keep its values, remove it when md is idle",
+    NULL};

@@ -22,6 +22,33 @@
 #include "render.h"
 #include "volbench.h"
 
+/* bench's options. */
+struct bench_opts {
+	const char *path;    /* --path DIR */
+	uint64_t size;       /* --size, bytes; 0: the default */
+	unsigned runs;       /* --runs; 0: the default */
+	const char *compare; /* --compare A,B,...: profiles in turn */
+	bool op_only;        /* --op-only: md's sync speed only, nothing written */
+	unsigned duration;   /* --duration: seconds of each --op-only window */
+};
+
+static const struct opt bench_opts[] = {
+    OPT_STRING("path", 0, "DIR", struct bench_opts, path),
+    OPT_SIZE("size", "SIZE", struct bench_opts, size, 1024, (uint64_t)1 << 30,
+	     "a size from 1MiB to 1024GiB, such as 512MiB"),
+    OPT_NUMBER("runs", "N", struct bench_opts, runs, 1, 100, "a number of runs"),
+    OPT_STRING("compare", 0, "PROFILE,...", struct bench_opts, compare),
+    OPT_FLAG("op-only", 0, struct bench_opts, op_only),
+    OPT_SECONDS("duration", struct bench_opts, duration, 1, 86400, 1),
+};
+
+static const struct opt_table bench_table = OPT_TABLE(bench_opts, struct bench_opts, NULL, NULL);
+
+static const struct bench_opts *bo(const struct cli *cli)
+{
+	return cli->opts;
+}
+
 static const char *const methods[] = {
     [MDP_VB_DIRECT] = "direct",
     [MDP_VB_DROPPED] = "dropped",
@@ -292,9 +319,8 @@ static int compare_measure(struct cli *cli, const struct mdp_vb *proto, struct r
 
 	if (wait_window(cli, SETTLE_S, NULL))
 		return 1;
-	if (cli->bench_op_only)
-		return wait_window(cli, cli->bench_duration ? cli->bench_duration : OP_WINDOW_S,
-				   &r->w);
+	if (bo(cli)->op_only)
+		return wait_window(cli, bo(cli)->duration ? bo(cli)->duration : OP_WINDOW_S, &r->w);
 	r->vb = *proto;
 	sample_sync(cli, &r->w);
 	mdp_diags_init(&d);
@@ -372,7 +398,7 @@ static void print_compare(struct cli *cli, const struct result *res, size_t n, b
 static int compare(struct cli *cli, const struct mdp_vb *proto)
 {
 	struct result *res = calloc(MAX_COMPARE, sizeof(*res));
-	char *list = strdup(cli->bench_compare), *save = NULL, *name;
+	char *list = strdup(bo(cli)->compare), *save = NULL, *name;
 	size_t n = 0;
 	int rc = 0, m = 0, rrc;
 
@@ -448,15 +474,15 @@ static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
 
 static int do_bench(struct cli *cli)
 {
-	struct mdp_vb b = {.size = cli->bench_size, .runs = cli->bench_runs ? cli->bench_runs : 5};
+	struct mdp_vb b = {.size = bo(cli)->size, .runs = bo(cli)->runs ? bo(cli)->runs : 5};
 	char dir[PATH_MAX], sys[PATH_MAX], dev[64];
 	struct mdp_diags d;
 	int rc;
 
-	if (cli->bench_op_only && !cli->bench_compare) {
+	if (bo(cli)->op_only && !bo(cli)->compare) {
 		struct result r = {0};
 		int stop =
-		    wait_window(cli, cli->bench_duration ? cli->bench_duration : OP_WINDOW_S, &r.w);
+		    wait_window(cli, bo(cli)->duration ? bo(cli)->duration : OP_WINDOW_S, &r.w);
 		if (stop) {
 			cli_err(cli, "interrupted by %s", cli_signal_name(cli_stop_requested()));
 			return MDP_EXIT_FAILED;
@@ -465,7 +491,7 @@ static int do_bench(struct cli *cli)
 		print_compare(cli, &r, 1, false);
 		return MDP_EXIT_OK;
 	}
-	if (!cli->bench_path && !cli->bench_op_only) {
+	if (!bo(cli)->path && !bo(cli)->op_only) {
 		mdp_diags_init(&d);
 		rc = mdp_vb_find_volume(&cli->root, sys, sizeof(sys), dir, sizeof(dir), &d);
 		cli_print_diags(cli, &d);
@@ -476,8 +502,8 @@ static int do_bench(struct cli *cli)
 		b.root = &cli->root;
 		b.sys_dir = sys;
 	}
-	b.dir = cli->bench_path ? cli->bench_path : dir;
-	if (cli->bench_compare) {
+	b.dir = bo(cli)->path ? bo(cli)->path : dir;
+	if (bo(cli)->compare) {
 		b.stop_requested = cli_stop_requested;
 		return compare(cli, &b);
 	}
@@ -486,13 +512,20 @@ static int do_bench(struct cli *cli)
 	return rc;
 }
 
+/* --compare applies profiles: it needs all that apply needs. */
+static unsigned bench_setup_flags(const struct cli *cli, unsigned flags)
+{
+	return bo(cli)->compare ? flags | CMD_TXN | CMD_RECOVER : flags;
+}
+
 const struct cmd cmd_bench = {"bench",
 			      do_bench,
 			      0,
-			      OPT_BENCH,
+			      &bench_table,
 			      0,
 			      0,
 			      "bench [options]",
 			      "write and read speed of a volume, never the page cache's;\n"
 			      "options: --path DIR, --size SIZE, --runs N, --compare PROFILE,...,\n"
-			      "--op-only, --duration S"};
+			      "--op-only, --duration S",
+			      bench_setup_flags};

@@ -32,17 +32,18 @@ static long long boot_when(void)
 	return (long long)time(NULL);
 }
 
-int cli_boot_opts(struct cli *cli, struct mdp_boot_opts *o, bool install, char *exe, size_t len)
+int cli_boot_opts(struct cli *cli, const struct boot_cli_opts *b, struct mdp_boot_opts *o,
+		  bool install, char *exe, size_t len)
 {
 	ssize_t n;
 
 	memset(o, 0, sizeof(*o));
 	o->target = mdp_boot_target_detect(&cli->root);
-	if (cli->boot_target && mdp_boot_target_parse(cli->boot_target, &o->target)) {
-		cli_err(cli, "--target '%s': expected dsm, rc.d or systemd", cli->boot_target);
+	if (b->target && mdp_boot_target_parse(b->target, &o->target)) {
+		cli_err(cli, "--target '%s': expected dsm, rc.d or systemd", b->target);
 		return MDP_EXIT_USAGE;
 	}
-	o->binary = cli->boot_binary;
+	o->binary = b->binary;
 	if (!o->binary && install && !mdp_root_is_real(&cli->root)) {
 		/* This binary's path is the host's, not where the tree's system keeps it. */
 		cli_err(cli, "under --root, give --binary PATH: mdprofile's path as the system in "
@@ -58,12 +59,12 @@ int cli_boot_opts(struct cli *cli, struct mdp_boot_opts *o, bool install, char *
 		exe[n] = '\0';
 		o->binary = exe;
 	}
-	o->wait_arrays = cli->boot_wait;
+	o->wait_arrays = b->wait;
 	/* DSM rewrites values while it boots; nothing does on systemd: no re-check there. */
-	o->recheck_after = cli->boot_recheck != CLI_RECHECK_DEFAULT ? cli->boot_recheck
-			   : o->target == MDP_BOOT_SYSTEMD          ? 0
-								    : 120;
-	o->with_services = cli->with_services;
+	o->recheck_after = b->recheck != CLI_RECHECK_DEFAULT ? b->recheck
+			   : o->target == MDP_BOOT_SYSTEMD   ? 0
+							     : 120;
+	o->with_services = b->with_services;
 	o->version = MDP_VERSION;
 	o->when = boot_when();
 	return 0;
@@ -236,17 +237,41 @@ static int boot_uninstall(struct cli *cli, const struct mdp_boot_opts *o)
 	return err ? MDP_EXIT_FAILED : 0;
 }
 
+/* boot-script's options. */
+struct boot_script_opts {
+	struct boot_cli_opts boot;
+	const char *out;         /* -o FILE */
+	bool install, uninstall; /* --install, --uninstall */
+};
+
+static const struct opt boot_script_opts[] = {
+    BOOT_CLI_OPTS(struct boot_script_opts, boot),
+    OPT_STRING("output", 'o', "FILE", struct boot_script_opts, out),
+    OPT_FLAG("install", 0, struct boot_script_opts, install),
+    OPT_FLAG("uninstall", 0, struct boot_script_opts, uninstall),
+};
+
+static const struct opt_excl boot_script_excl[] = {
+    {"install", "uninstall", NULL},
+    {NULL, NULL, NULL},
+};
+
+static const struct boot_script_opts boot_script_defaults = {.boot = BOOT_CLI_DEFAULTS};
+
+static const struct opt_table boot_script_table =
+    OPT_TABLE(boot_script_opts, struct boot_script_opts, &boot_script_defaults, boot_script_excl);
+
 static int boot_check_opts(struct cli *cli)
 {
+	const struct boot_script_opts *b = cli->opts;
+
 	if (cli->json)
 		cli_err(cli, "boot-script writes a script, not JSON: drop --json");
-	else if (cli->install && cli->uninstall)
-		cli_err(cli, "--install and --uninstall: choose one");
-	else if ((cli->install || cli->uninstall) && cli->out_file)
-		cli_err(cli, "-o and --%s: choose one", cli->install ? "install" : "uninstall");
-	else if ((cli->install || cli->uninstall) && geteuid() != 0 && mdp_root_is_real(&cli->root))
+	else if ((b->install || b->uninstall) && b->out)
+		cli_err(cli, "-o and --%s: choose one", b->install ? "install" : "uninstall");
+	else if ((b->install || b->uninstall) && geteuid() != 0 && mdp_root_is_real(&cli->root))
 		cli_err(cli, "--%s changes root's boot files: run it as root",
-			cli->install ? "install" : "uninstall");
+			b->install ? "install" : "uninstall");
 	else
 		return 0;
 	return MDP_EXIT_USAGE;
@@ -277,9 +302,10 @@ static int boot_generate(struct cli *cli, const struct mdp_boot_opts *o, char **
  */
 static int boot_load(struct cli *cli)
 {
+	const struct boot_script_opts *b = cli->opts;
 	int rc;
 
-	cli->mutating = cli->install || cli->out_file;
+	cli->mutating = b->install || b->out;
 	if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 		return rc;
 	cli->have_profile = true;
@@ -288,26 +314,26 @@ static int boot_load(struct cli *cli)
 
 static int do_boot_script(struct cli *cli)
 {
+	const struct boot_script_opts *b = cli->opts;
 	struct mdp_boot_opts o;
 	char exe[PATH_MAX], abs[PATH_MAX], *text = NULL;
 	size_t len;
 	int rc;
 
 	if ((rc = boot_check_opts(cli)) ||
-	    (rc = cli_boot_opts(cli, &o, cli->install, exe, sizeof(exe))))
+	    (rc = cli_boot_opts(cli, &b->boot, &o, b->install, exe, sizeof(exe))))
 		return rc;
-	if (cli->uninstall)
+	if (b->uninstall)
 		return boot_uninstall(cli, &o);
 	if ((rc = boot_load(cli)) || (rc = boot_generate(cli, &o, &text, &len)))
 		return rc;
-	if (cli->install)
+	if (b->install)
 		rc =
 		    check_binary(cli, &o, true) ? MDP_EXIT_USAGE : boot_install(cli, &o, text, len);
-	else if (!cli->out_file)
+	else if (!b->out)
 		fwrite(text, 1, len, stdout);
 	else if (!(rc = check_binary(cli, &o, false)) &&
-		 !(rc = write_out(cli, cli->out_file, text, len, abs, sizeof(abs))) &&
-		 cli_info(cli)) {
+		 !(rc = write_out(cli, b->out, text, len, abs, sizeof(abs))) && cli_info(cli)) {
 		printf("wrote %s\n", abs);
 		next_steps(cli->profile.name, &o, abs);
 	}
@@ -319,11 +345,11 @@ const struct cmd cmd_boot_script = {
     "boot-script",
     do_boot_script,
     0, /* the profile is loaded by boot_load: --uninstall needs only its name */
-    OPT_TARGET | OPT_BINARY | OPT_WAIT_ARRAYS | OPT_RECHECK | OPT_WITH_SERVICES | OPT_OUT |
-	OPT_INSTALL | OPT_UNINSTALL,
+    &boot_script_table,
     1,
     1,
     "boot-script [options] PROFILE",
     "a script that applies PROFILE at every boot;\n"
     "options: --target dsm|rc.d|systemd, --binary PATH, --wait-arrays S,\n"
-    "--recheck-after S, --with-services, -o FILE, --install, --uninstall"};
+    "--recheck-after S, --with-services, -o FILE, --install, --uninstall",
+    NULL};

@@ -85,6 +85,16 @@ static int load_stdin(struct cli *cli, struct mdp_profile *p, struct mdp_diags *
 	return err;
 }
 
+const char *cli_take_name(void *opts, void *cli, const char *arg)
+{
+	(void)opts;
+	if (!mdp_ident_profile_name_ok(arg))
+		return "a profile name is letters, digits, '.', '_' and '-', not starting with '.' "
+		       "or '-', at most 64";
+	((struct cli *)cli)->stdin_name = arg;
+	return NULL;
+}
+
 /*
  * A root-run tool must not take orders from a file others can edit: a
  * command that changes the system refuses it. One that only reads warns

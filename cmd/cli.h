@@ -6,9 +6,10 @@
  *
  * Commands are described by a table (cmd/mdprofile.c): main parses the
  * options, wherever they are on the line, then does the setup a command's
- * flags ask for, once, before calling it. Command files export only their
- * descriptors (commands.h) and include cli.h, render.h and json.h; they
- * never include each other.
+ * flags ask for, once, before calling it. A command's own options are a
+ * table and a struct in its file (cmd/opt.h), read through cli->opts.
+ * Command files export only their descriptors (commands.h) and include
+ * cli.h, render.h and json.h; they never include each other.
  */
 #ifndef MDP_CMD_CLI_H
 #define MDP_CMD_CLI_H
@@ -27,6 +28,7 @@
 #include "txn.h"
 #include "fault.h"
 #include "json.h"
+#include "opt.h"
 
 enum mdp_exit {
 	MDP_EXIT_OK = 0,      /* success / in sync */
@@ -45,36 +47,6 @@ enum cmd_flags {
 	CMD_TXN = CMD_SERVICES | CMD_LOCK,
 };
 
-/* Options a command accepts beyond the global ones. */
-enum cmd_opts {
-	OPT_DRY_RUN = 1 << 0, /* apply --dry-run: plans, reads, changes nothing */
-	OPT_YAML = 1 << 1,    /* show --yaml: the profile pinned as one YAML file */
-	OPT_BENCH = 1 << 2,   /* bench --path, --size, --runs */
-	/* boot-script's */
-	OPT_TARGET = 1 << 3,        /* --target dsm|rc.d */
-	OPT_BINARY = 1 << 4,        /* --binary PATH */
-	OPT_WAIT_ARRAYS = 1 << 5,   /* --wait-arrays SECONDS */
-	OPT_RECHECK = 1 << 6,       /* --recheck-after SECONDS */
-	OPT_WITH_SERVICES = 1 << 7, /* --with-services */
-	OPT_OUT = 1 << 8,           /* -o FILE */
-	OPT_NAME = 1 << 9,          /* --name NAME: of a profile read from stdin */
-	OPT_INSTALL = 1 << 10,      /* boot-script --install */
-	OPT_UNINSTALL = 1 << 11,    /* boot-script --uninstall */
-	OPT_UNTIL_IDLE = 1 << 12,   /* apply --until-idle: watch, then revert when md is idle */
-	OPT_INTERVAL = 1 << 13,     /* --interval S: the refresh of --until-idle and --watch */
-	OPT_WATCH = 1 << 14,        /* status --watch: redraw on md events and every interval */
-	OPT_FORMAT = 1 << 15,       /* status --format text|json|prometheus */
-	OPT_ALL = 1 << 16,          /* revert --all: the overlay and the base */
-	OPT_BASE = 1 << 17,         /* apply --base: replace the base, not go over it */
-	OPT_ORIGIN = 1 << 18,       /* apply --origin hand|boot: who applies, for status */
-	OPT_ON = 1 << 19,           /* auto --on KINDS: the operations that engage it */
-	OPT_CAPTURE = 1 << 20,      /* explain --capture FILE */
-	OPT_AUTO = 1 << 21,         /* enable --auto OVERLAY */
-};
-
-/* --recheck-after not given: 120 s, none on systemd (cli_boot_opts). */
-#define CLI_RECHECK_DEFAULT UINT_MAX
-
 struct cli {
 	/* global options */
 	struct mdp_root root;
@@ -82,37 +54,18 @@ struct cli {
 	const char *dir_source[4]; /* per dir, for list: "--profiles", "etc" or "shipped" */
 	char dir_buf[3][PATH_MAX + 64];
 	bool json;
-	int verbose;             /* -1 quiet, 0 normal, 1 verbose: see cli_info() */
-	bool wait;               /* --wait for the lock */
-	const char *svc_force;   /* --services-backend */
-	unsigned svc_timeout_ms; /* --service-timeout, 0 = backend default */
-	unsigned pkg_timeout_ms; /* --package-timeout, 0 = backend default */
-	/* command options */
-	bool dry_run;
-	bool mutating; /* the command changes the system (it holds the lock) */
-	bool yaml;
-	bool until_idle;
-	bool revert_all;      /* revert --all */
-	bool as_base;         /* apply --base */
-	const char *auto_on;  /* auto --on KINDS */
-	const char *origin;   /* apply --origin hand|boot */
-	unsigned interval_ms; /* --interval, 0 = the command's default */
-	bool watch;
-	const char *format;  /* status --format: "text", "json" or "prometheus"; NULL = text */
-	const char *capture; /* explain --capture FILE */
-	const char *boot_target, *boot_binary; /* boot-script --target, --binary */
-	unsigned boot_wait, boot_recheck;      /* --wait-arrays, --recheck-after (seconds) */
-	const char *auto_profile;              /* enable --auto OVERLAY */
-	bool with_services;                    /* --with-services */
-	bool install, uninstall;               /* --install, --uninstall */
-	const char *out_file;                  /* -o FILE */
-	const char *stdin_name;                /* --name: of the profile "-" */
-	const char *bench_path;                /* bench --path */
-	uint64_t bench_size;                   /* bench --size, bytes; 0: the default */
-	unsigned bench_runs;                   /* bench --runs; 0: the default */
-	const char *bench_compare;             /* bench --compare A,B,...: profiles in turn */
-	bool bench_op_only;      /* bench --op-only: md's sync speed only, nothing written */
-	unsigned bench_duration; /* bench --duration: seconds of each --op-only window */
+	int verbose;                     /* -1 quiet, 0 normal, 1 verbose: see cli_info() */
+	bool wait;                       /* --wait for the lock */
+	const char *svc_force;           /* --services-backend */
+	unsigned svc_timeout_ms;         /* --service-timeout, 0 = backend default */
+	unsigned pkg_timeout_ms;         /* --package-timeout, 0 = backend default */
+	const char *root_dir, *prof_dir; /* --root (or MDPROFILE_ROOT), --profiles */
+	bool help, version;              /* -h/--help, --version */
+	/* shared by the commands that load a profile (setup) */
+	const char *stdin_name; /* --name: of the profile "-" (CLI_OPT_NAME) */
+	bool mutating;          /* the command changes the system (it holds the lock) */
+	/* the command's own options: its struct, of its table (struct cmd's opts) */
+	void *opts;
 	/* the command line after the command name (argv[0] is the name) */
 	int argc;
 	char **argv;
@@ -134,12 +87,18 @@ struct cli {
 struct cmd {
 	const char *name;
 	int (*fn)(struct cli *cli);
-	unsigned flags;         /* enum cmd_flags */
-	unsigned opts;          /* enum cmd_opts */
-	int min_args, max_args; /* after the name; max -1: any number */
+	unsigned flags;               /* enum cmd_flags */
+	const struct opt_table *opts; /* its own options (cli->opts); NULL: none */
+	int min_args, max_args;       /* after the name; max -1: any number */
 	const char *usage;
 	const char *help;
+	/* NULL, or the flags setup uses after the options are read (apply --dry-run: no lock) */
+	unsigned (*setup_flags)(const struct cli *cli, unsigned flags);
 };
+
+/* --name NAME: of a profile read from stdin, for the commands that load one. */
+const char *cli_take_name(void *opts, void *cli, const char *arg);
+#define CLI_OPT_NAME OPT_CUSTOM("name", 0, "NAME", cli_take_name)
 
 /*
  * -q and -v mean the same for every command (mdprofile(8), VERBOSITY):

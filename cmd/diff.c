@@ -136,6 +136,13 @@ out:
 	return rc;
 }
 
+/* diff's options: --name, of a profile on stdin (into cli). */
+static const struct opt diff_opts[] = {
+    CLI_OPT_NAME,
+};
+
+static const struct opt_table diff_table = OPT_TABLE_SHARED(diff_opts);
+
 static int do_diff(struct cli *cli)
 {
 	return cli->argc == 2 ? diff_profile(cli, cli->argv[1]) : diff_drift(cli);
@@ -144,9 +151,10 @@ static int do_diff(struct cli *cli)
 const struct cmd cmd_diff = {"diff",
 			     do_diff,
 			     CMD_SERVICES,
-			     OPT_NAME,
+			     &diff_table,
 			     0,
 			     1,
 			     "diff [PROFILE]",
 			     "show what PROFILE would change (no PROFILE: drift from the active "
-			     "one)"};
+			     "one)",
+			     NULL};

@@ -413,15 +413,33 @@ static int remove_installed(struct cli *cli, const struct mdp_boot_record *rec,
 	return 0;
 }
 
+/* enable's options. */
+struct enable_opts {
+	const char *auto_profile; /* --auto OVERLAY */
+	struct boot_cli_opts boot;
+};
+
+static const struct opt enable_opts[] = {
+    OPT_STRING("auto", 0, "OVERLAY", struct enable_opts, auto_profile),
+    BOOT_CLI_OPTS(struct enable_opts, boot),
+};
+
+static const struct enable_opts enable_defaults = {.boot = BOOT_CLI_DEFAULTS};
+
+static const struct opt_table enable_table =
+    OPT_TABLE(enable_opts, struct enable_opts, &enable_defaults, NULL);
+
 static int enable_check_opts(struct cli *cli)
 {
+	const char *ov = ((const struct enable_opts *)cli->opts)->auto_profile;
+
 	if (cli->json)
 		cli_err(cli, "enable reports as text: drop --json (status --json says what is "
 			     "enabled)");
 	else if (!strcmp(cli->argv[1], "-"))
 		cli_err(cli, "enable needs the profile by name or file, not on stdin: the boot "
 			     "applies it again");
-	else if (cli->auto_profile && (!strcmp(cli->auto_profile, "-") || !cli->auto_profile[0]))
+	else if (ov && (!strcmp(ov, "-") || !ov[0]))
 		cli_err(cli, "--auto needs a profile by name or file, not on stdin");
 	else
 		return 0;
@@ -431,12 +449,13 @@ static int enable_check_opts(struct cli *cli)
 /* --auto OVERLAY must load now: a typo would fail at every boot. */
 static int check_auto(struct cli *cli)
 {
+	const struct enable_opts *e = cli->opts;
 	struct mdp_profile ov = {0};
 	int rc;
 
-	if (!cli->auto_profile)
+	if (!e->auto_profile)
 		return 0;
-	if ((rc = cli_load_profile(cli, cli->auto_profile, &ov)))
+	if ((rc = cli_load_profile(cli, e->auto_profile, &ov)))
 		return rc;
 	mdp_profile_free(&ov);
 	return 0;
@@ -555,6 +574,7 @@ static int enable_install(struct cli *cli, const struct mdp_boot_opts *o, struct
 
 static int do_enable(struct cli *cli)
 {
+	const struct enable_opts *e = cli->opts;
 	struct mdp_boot_file f[MDP_BOOT_FILES];
 	struct mdp_boot_record old;
 	struct mdp_boot_opts o;
@@ -563,14 +583,15 @@ static int do_enable(struct cli *cli)
 	size_t n = 0;
 	int rc, rerr;
 
-	if ((rc = enable_check_opts(cli)) || (rc = cli_boot_opts(cli, &o, true, exe, sizeof(exe))))
+	if ((rc = enable_check_opts(cli)) ||
+	    (rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe))))
 		return rc;
 	/* Loaded here, after "-" is refused: the boot has no stdin to read it from. */
 	if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 		return rc;
 	cli->have_profile = true;
 	o.enable = true;
-	o.auto_profile = cli->auto_profile;
+	o.auto_profile = e->auto_profile;
 	if ((rc = check_auto(cli)) || (rc = enable_files(cli, &o, f, &n)) ||
 	    (rc = check_binary(cli, &o)))
 		goto out;
@@ -597,13 +618,14 @@ const struct cmd cmd_enable = {
     "enable",
     do_enable,
     CMD_TXN | CMD_RECOVER, /* the profile is loaded by do_enable, which refuses stdin */
-    OPT_AUTO | OPT_TARGET | OPT_BINARY | OPT_WAIT_ARRAYS | OPT_RECHECK | OPT_WITH_SERVICES,
+    &enable_table,
     1,
     1,
     "enable [--auto OVERLAY] [--target dsm|systemd|rc.d] [--binary PATH] PROFILE",
     "apply PROFILE now and at every boot (DSM: the Task Scheduler task);\n"
     "--auto OVERLAY: the boot also starts the watcher, mdprofile auto OVERLAY;\n"
-    "exit 1: done but for the step printed (the task or units by hand)"};
+    "exit 1: done but for the step printed (the task or units by hand)",
+    NULL};
 
 /* ---- disable ------------------------------------------------------------------------- */
 
@@ -651,7 +673,8 @@ const struct cmd cmd_disable = {"disable",
 				0,
 				"disable",
 				"undo enable: remove the boot task or units, stop the watcher, "
-				"revert"};
+				"revert",
+				NULL};
 
 /* ---- status ------------------------------------------------------------------------ */
 
@@ -785,7 +808,7 @@ static void status_enabled_prom(const struct mdp_boot_record *rec, const struct 
  * the format asked (j: inside status's JSON object, as "enabled"); nothing
  * when nothing is.
  */
-void enable_status(struct cli *cli, struct json *j)
+void enable_status(struct cli *cli, struct json *j, bool prom)
 {
 	struct mdp_boot_record rec;
 	struct piece p[MDP_BOOT_FILES + 2];
@@ -802,7 +825,7 @@ void enable_status(struct cli *cli, struct json *j)
 	n = pieces(cli, &rec, p, sizeof(p) / sizeof(p[0]));
 	if (j)
 		status_enabled_json(j, &rec, p, n);
-	else if (cli->format && !strcmp(cli->format, "prometheus"))
+	else if (prom)
 		status_enabled_prom(&rec, p, n);
 	else
 		status_enabled_text(&rec, p, n);

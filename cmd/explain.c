@@ -205,6 +205,25 @@ static bool busy(const struct mdp_xsample *s, const char *name)
 	return false;
 }
 
+/* explain's options. */
+struct explain_opts {
+	unsigned interval_ms; /* --interval; 0: DEFAULT_INTERVAL_MS */
+	const char *capture;  /* --capture FILE */
+};
+
+static const struct opt explain_opts[] = {
+    OPT_INTERVAL("interval", struct explain_opts, interval_ms),
+    OPT_STRING("capture", 0, "FILE", struct explain_opts, capture),
+};
+
+static const struct opt_table explain_table =
+    OPT_TABLE(explain_opts, struct explain_opts, NULL, NULL);
+
+static const struct explain_opts *xo(const struct cli *cli)
+{
+	return cli->opts;
+}
+
 static int write_capture(struct cli *cli, const struct mdp_xcap *cap, uint64_t ms)
 {
 	struct mdp_root real;
@@ -214,12 +233,12 @@ static int write_capture(struct cli *cli, const struct mdp_xcap *cap, uint64_t m
 
 	if ((err = mdp_xcap_tar(cap, ms, &tar, &len)))
 		goto out;
-	if (cli->capture[0] != '/' && !getcwd(cwd, sizeof(cwd))) {
+	if (xo(cli)->capture[0] != '/' && !getcwd(cwd, sizeof(cwd))) {
 		err = -errno;
 		goto out;
 	}
-	if (snprintf(abs, sizeof(abs), "%s%s%s", cli->capture[0] == '/' ? "" : cwd,
-		     cli->capture[0] == '/' ? "" : "/", cli->capture) >= (int)sizeof(abs)) {
+	if (snprintf(abs, sizeof(abs), "%s%s%s", xo(cli)->capture[0] == '/' ? "" : cwd,
+		     xo(cli)->capture[0] == '/' ? "" : "/", xo(cli)->capture) >= (int)sizeof(abs)) {
 		err = -ENAMETOOLONG;
 		goto out;
 	}
@@ -237,7 +256,7 @@ static int write_capture(struct cli *cli, const struct mdp_xcap *cap, uint64_t m
 out:
 	free(tar);
 	if (err)
-		cli_err(cli, "cannot write the capture %s: %s", cli->capture, strerror(-err));
+		cli_err(cli, "cannot write the capture %s: %s", xo(cli)->capture, strerror(-err));
 	return err ? MDP_EXIT_FAILED : 0;
 }
 
@@ -246,7 +265,7 @@ static int take_samples(struct cli *cli, struct mdp_xsample s[2], struct mdp_xca
 			struct mdp_diags *unread, uint64_t *ms)
 {
 	struct mdp_xsrc src = {
-	    .root = &cli->root, .cap = cli->capture ? cap : NULL, .unreadable = unread};
+	    .root = &cli->root, .cap = xo(cli)->capture ? cap : NULL, .unreadable = unread};
 	struct mdp_root second;
 	bool replay = mdp_explain_is_replay(&cli->root);
 	double t0, t1;
@@ -260,7 +279,7 @@ static int take_samples(struct cli *cli, struct mdp_xsample s[2], struct mdp_xca
 	t0 = cli_mono_s();
 	err = mdp_explain_sample(&src, &s[0]);
 	if (!err && !replay) {
-		unsigned iv = cli->interval_ms ? cli->interval_ms : DEFAULT_INTERVAL_MS;
+		unsigned iv = xo(cli)->interval_ms ? xo(cli)->interval_ms : DEFAULT_INTERVAL_MS;
 		struct timespec ts = {iv / 1000, (long)(iv % 1000) * 1000000L};
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
@@ -352,7 +371,7 @@ static int do_explain(struct cli *cli)
 			       unread.v[i].msg);
 	}
 	rc = any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
-	if (cli->capture) {
+	if (xo(cli)->capture) {
 		int wr = write_capture(cli, &cap, ms);
 		rc = wr ? wr : rc;
 	}
@@ -370,9 +389,10 @@ const struct cmd cmd_explain = {
     "explain",
     do_explain,
     0,
-    OPT_INTERVAL | OPT_CAPTURE,
+    &explain_table,
     0,
     -1,
     "explain [ARRAY...]",
     "why an md operation runs at its speed, what would help and by how\n"
-    "much; options: --interval S (default 10), --capture FILE"};
+    "much; options: --interval S (default 10), --capture FILE",
+    NULL};

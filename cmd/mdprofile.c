@@ -1,13 +1,14 @@
 /*
- * mdprofile: entry point. The command table, option parsing (options may
- * come anywhere on the line; "--" ends them) and the setup a command's
- * flags ask for, done once here: load the profile argument, pick the
- * service backend, take the lock, finish an interrupted transaction.
+ * mdprofile: entry point. The command table, the global options' table,
+ * the parse of the line (cmd/opt.c: the command is found first, then the
+ * global options and the command's own, which its file declares, are taken
+ * wherever they are; "--" ends them) and the setup a command's flags ask
+ * for, done once here: load the profile argument, pick the service
+ * backend, take the lock, finish an interrupted transaction.
  *
  *   mdprofile [--root DIR] [--profiles DIR] [--json] [-v|-q] COMMAND [ARGS]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -129,37 +130,6 @@ static void print_cmd_help(const struct cmd *c)
 	print_lines(stdout, c->help, 2);
 }
 
-static int parse_seconds(const char *s, unsigned *ms)
-{
-	uint64_t v;
-
-	if (mdp_num_parse(s, 1, 3600, &v))
-		return -EINVAL;
-	*ms = (unsigned)v * 1000;
-	return 0;
-}
-
-/* Seconds with up to three decimals, 0.1..3600: "5", "0.5". */
-static int parse_interval(const char *s, unsigned *ms)
-{
-	const char *dot = strchr(s, '.');
-	char whole[8];
-	uint64_t w = 0, f = 0;
-	size_t nf = dot ? strlen(dot + 1) : 0;
-
-	if ((dot ? (size_t)(dot - s) : strlen(s)) >= sizeof(whole) || (dot && (nf < 1 || nf > 3)))
-		return -EINVAL;
-	snprintf(whole, sizeof(whole), "%.*s", (int)(dot ? dot - s : (long)strlen(s)), s);
-	if (mdp_num_parse(whole, 0, 3600, &w) || (dot && mdp_num_parse(dot + 1, 0, 999, &f)))
-		return -EINVAL;
-	for (size_t i = nf; i < 3; i++)
-		f *= 10;
-	if (w * 1000 + f < 100 || w * 1000 + f > 3600000)
-		return -EINVAL;
-	*ms = (unsigned)(w * 1000 + f);
-	return 0;
-}
-
 static const struct cmd *find_cmd(const char *name)
 {
 	for (size_t i = 0; i < N_COMMANDS; i++)
@@ -197,380 +167,78 @@ static int do_help(struct cli *cli)
 }
 
 static const struct cmd cmd_help = {
-    "help", do_help, 0, 0, 0, 1, "help [COMMAND]", "show how to use mdprofile or one command"};
+    "help", do_help, 0, 0, 0, 1, "help [COMMAND]", "show how to use mdprofile or one command",
+    NULL};
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum {
-	O_ROOT = 256,
-	O_PROFILES,
-	O_JSON,
-	O_WAIT,
-	O_SVC,
-	O_SVC_TIMEOUT,
-	O_PKG_TIMEOUT,
-	O_DRY_RUN,
-	O_YAML,
-	O_TARGET,
-	O_BINARY,
-	O_WAIT_ARRAYS,
-	O_RECHECK,
-	O_WITH_SERVICES,
-	O_NAME,
-	O_INSTALL,
-	O_UNINSTALL,
-	O_BENCH_PATH,
-	O_BENCH_SIZE,
-	O_BENCH_RUNS,
-	O_BENCH_COMPARE,
-	O_BENCH_OP_ONLY,
-	O_BENCH_DURATION,
-	O_VERSION,
-	O_UNTIL_IDLE,
-	O_INTERVAL,
-	O_WATCH,
-	O_FORMAT,
-	O_ALL,
-	O_BASE,
-	O_ORIGIN,
-	O_ON,
-	O_CAPTURE,
-	O_AUTO,
+static const char *take_verbose(void *opts, void *cli, const char *arg)
+{
+	(void)opts, (void)arg;
+	((struct cli *)cli)->verbose = 1;
+	return NULL;
+}
+
+static const char *take_quiet(void *opts, void *cli, const char *arg)
+{
+	(void)opts, (void)arg;
+	((struct cli *)cli)->verbose = -1;
+	return NULL;
+}
+
+/* The options every command takes, into struct cli. */
+static const struct opt global_opts[] = {
+    OPT_STRING("root", 0, "DIR", struct cli, root_dir),
+    OPT_STRING("profiles", 0, "DIR", struct cli, prof_dir),
+    OPT_FLAG("json", 0, struct cli, json),
+    OPT_FLAG("wait", 0, struct cli, wait),
+    OPT_STRING("services-backend", 0, "dsm6|dsm7|systemd|none", struct cli, svc_force),
+    OPT_SECONDS("service-timeout", struct cli, svc_timeout_ms, 1, 3600, 1000),
+    OPT_SECONDS("package-timeout", struct cli, pkg_timeout_ms, 1, 3600, 1000),
+    OPT_CUSTOM("verbose", 'v', NULL, take_verbose),
+    OPT_CUSTOM("quiet", 'q', NULL, take_quiet),
+    OPT_FLAG("help", 'h', struct cli, help),
+    OPT_FLAG("version", 0, struct cli, version),
 };
 
-static const struct option long_opts[] = {
-    {"root", required_argument, NULL, O_ROOT},
-    {"profiles", required_argument, NULL, O_PROFILES},
-    {"json", no_argument, NULL, O_JSON},
-    {"wait", no_argument, NULL, O_WAIT},
-    {"services-backend", required_argument, NULL, O_SVC},
-    {"service-timeout", required_argument, NULL, O_SVC_TIMEOUT},
-    {"package-timeout", required_argument, NULL, O_PKG_TIMEOUT},
-    {"verbose", no_argument, NULL, 'v'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {"dry-run", no_argument, NULL, O_DRY_RUN},
-    {"yaml", no_argument, NULL, O_YAML},
-    {"target", required_argument, NULL, O_TARGET},
-    {"binary", required_argument, NULL, O_BINARY},
-    {"wait-arrays", required_argument, NULL, O_WAIT_ARRAYS},
-    {"recheck-after", required_argument, NULL, O_RECHECK},
-    {"with-services", no_argument, NULL, O_WITH_SERVICES},
-    {"output", required_argument, NULL, 'o'},
-    {"name", required_argument, NULL, O_NAME},
-    {"install", no_argument, NULL, O_INSTALL},
-    {"uninstall", no_argument, NULL, O_UNINSTALL},
-    {"path", required_argument, NULL, O_BENCH_PATH},
-    {"size", required_argument, NULL, O_BENCH_SIZE},
-    {"runs", required_argument, NULL, O_BENCH_RUNS},
-    {"compare", required_argument, NULL, O_BENCH_COMPARE},
-    {"op-only", no_argument, NULL, O_BENCH_OP_ONLY},
-    {"duration", required_argument, NULL, O_BENCH_DURATION},
-    {"version", no_argument, NULL, O_VERSION},
-    {"until-idle", no_argument, NULL, O_UNTIL_IDLE},
-    {"interval", required_argument, NULL, O_INTERVAL},
-    {"watch", no_argument, NULL, O_WATCH},
-    {"format", required_argument, NULL, O_FORMAT},
-    {"all", no_argument, NULL, O_ALL},
-    {"base", no_argument, NULL, O_BASE},
-    {"origin", required_argument, NULL, O_ORIGIN},
-    {"on", required_argument, NULL, O_ON},
-    {"capture", required_argument, NULL, O_CAPTURE},
-    {"auto", required_argument, NULL, O_AUTO},
-    {NULL, 0, NULL, 0},
+static const struct opt_excl global_excl[] = {
+    {"quiet", "verbose", "-q and -v ask for less and more at once: give one of them"},
+    {NULL, NULL, NULL},
 };
 
-/* Which options are a command's own (enum cmd_opts), checked against its table entry. */
-static const struct {
-	int val;
-	unsigned bit;
-} cmd_opt_bits[] = {
-    {O_TARGET, OPT_TARGET},
-    {O_BINARY, OPT_BINARY},
-    {O_WAIT_ARRAYS, OPT_WAIT_ARRAYS},
-    {O_RECHECK, OPT_RECHECK},
-    {O_WITH_SERVICES, OPT_WITH_SERVICES},
-    {'o', OPT_OUT},
-    {O_NAME, OPT_NAME},
-    {O_INSTALL, OPT_INSTALL},
-    {O_UNINSTALL, OPT_UNINSTALL},
-    {O_DRY_RUN, OPT_DRY_RUN},
-    {O_YAML, OPT_YAML},
-    {O_BENCH_PATH, OPT_BENCH},
-    {O_BENCH_SIZE, OPT_BENCH},
-    {O_BENCH_RUNS, OPT_BENCH},
-    {O_BENCH_COMPARE, OPT_BENCH},
-    {O_BENCH_OP_ONLY, OPT_BENCH},
-    {O_BENCH_DURATION, OPT_BENCH},
-    {O_UNTIL_IDLE, OPT_UNTIL_IDLE},
-    {O_INTERVAL, OPT_INTERVAL},
-    {O_WATCH, OPT_WATCH},
-    {O_FORMAT, OPT_FORMAT},
-    {O_ALL, OPT_ALL},
-    {O_BASE, OPT_BASE},
-    {O_ORIGIN, OPT_ORIGIN},
-    {O_ON, OPT_ON},
-    {O_CAPTURE, OPT_CAPTURE},
-    {O_AUTO, OPT_AUTO},
-};
+static const struct opt_table global_table = OPT_TABLE(global_opts, struct cli, NULL, global_excl);
 
-/* Everything main learns from the command line before the command runs. */
-struct args {
-	const char *root_dir, *prof_dir;
-	unsigned opts; /* enum cmd_opts seen */
-	bool help, version;
-	bool quiet, verbose; /* -q and -v seen */
-	char **pos;          /* positional arguments in order: the command, then its arguments */
-	int n_pos;
-};
-
-static unsigned opt_bit(int val)
+/* Every option table, the global one first: which options take a value, wherever. */
+static void all_tables(const struct opt_table **t)
 {
-	for (size_t i = 0; i < sizeof(cmd_opt_bits) / sizeof(cmd_opt_bits[0]); i++)
-		if (cmd_opt_bits[i].val == val)
-			return cmd_opt_bits[i].bit;
-	return 0;
-}
-
-/* boot-script's options. */
-static int take_boot_opt(struct cli *cli, struct args *a, int opt, const char *arg)
-{
-	uint64_t v = 0;
-
-	a->opts |= opt_bit(opt);
-	if ((opt == O_WAIT_ARRAYS || opt == O_RECHECK) && mdp_num_parse(arg, 0, 86400, &v)) {
-		cli_err(cli, "--%s '%s': expected seconds, 0..86400",
-			opt == O_WAIT_ARRAYS ? "wait-arrays" : "recheck-after", arg);
-		return MDP_EXIT_USAGE;
-	}
-	if (opt == O_TARGET)
-		cli->boot_target = arg;
-	else if (opt == O_BINARY)
-		cli->boot_binary = arg;
-	else if (opt == O_WAIT_ARRAYS)
-		cli->boot_wait = (unsigned)v;
-	else if (opt == O_RECHECK)
-		cli->boot_recheck = (unsigned)v;
-	else if (opt == O_WITH_SERVICES)
-		cli->with_services = true;
-	else if (opt == O_INSTALL)
-		cli->install = true;
-	else if (opt == O_UNINSTALL)
-		cli->uninstall = true;
-	else
-		cli->out_file = arg;
-	return 0;
-}
-
-static int take_bench_opt(struct cli *cli, int opt, const char *arg)
-{
-	const char *why;
-	uint64_t v;
-
-	if (opt == O_BENCH_PATH) {
-		cli->bench_path = arg;
-	} else if (opt == O_BENCH_COMPARE) {
-		cli->bench_compare = arg;
-	} else if (opt == O_BENCH_OP_ONLY) {
-		cli->bench_op_only = true;
-	} else if (opt == O_BENCH_DURATION) {
-		if (mdp_num_parse(arg, 1, 86400, &v)) {
-			cli_err(cli, "--duration '%s': expected seconds, 1..86400", arg);
-			return MDP_EXIT_USAGE;
-		}
-		cli->bench_duration = (unsigned)v;
-	} else if (opt == O_BENCH_RUNS) {
-		if (mdp_num_parse(arg, 1, 100, &v)) {
-			cli_err(cli, "--runs '%s': expected a number of runs, 1..100", arg);
-			return MDP_EXIT_USAGE;
-		}
-		cli->bench_runs = (unsigned)v;
-	} else if (mdp_parse_size_kib(arg, &v, &why) || v < 1024 || v > ((uint64_t)1 << 30)) {
-		cli_err(cli, "--size '%s': expected a size from 1MiB to 1024GiB, such as 512MiB",
-			arg);
-		return MDP_EXIT_USAGE;
-	} else {
-		cli->bench_size = v * 1024;
-	}
-	return 0;
-}
-
-/* The layer options: revert --all, apply --base and --origin, auto --on. */
-static int take_layer_opt(struct cli *cli, struct args *a, int opt, const char *arg)
-{
-	a->opts |= opt_bit(opt);
-	if (opt == O_ALL) {
-		cli->revert_all = true;
-	} else if (opt == O_BASE) {
-		cli->as_base = true;
-	} else if (opt == O_ON) {
-		cli->auto_on = arg;
-	} else {
-		cli->origin = arg; /* checked by apply: the option is apply's */
-	}
-	return 0;
-}
-
-static int take_opt(struct cli *cli, struct args *a, int opt, const char *arg)
-{
-	switch (opt) {
-	case O_ROOT:
-		a->root_dir = arg;
-		break;
-	case O_PROFILES:
-		a->prof_dir = arg;
-		break;
-	case O_JSON:
-		cli->json = true;
-		break;
-	case O_WAIT:
-		cli->wait = true;
-		break;
-	case O_SVC:
-		cli->svc_force = arg;
-		break;
-	case O_SVC_TIMEOUT:
-		if (parse_seconds(arg, &cli->svc_timeout_ms)) {
-			cli_err(cli, "--service-timeout '%s': expected seconds, 1..3600", arg);
-			return MDP_EXIT_USAGE;
-		}
-		break;
-	case O_PKG_TIMEOUT:
-		if (parse_seconds(arg, &cli->pkg_timeout_ms)) {
-			cli_err(cli, "--package-timeout '%s': expected seconds, 1..3600", arg);
-			return MDP_EXIT_USAGE;
-		}
-		break;
-	case O_DRY_RUN:
-		cli->dry_run = true;
-		a->opts |= OPT_DRY_RUN;
-		break;
-	case O_YAML:
-		cli->yaml = true;
-		a->opts |= OPT_YAML;
-		break;
-	case O_UNTIL_IDLE:
-		cli->until_idle = true;
-		a->opts |= OPT_UNTIL_IDLE;
-		break;
-	case O_INTERVAL:
-		if (parse_interval(arg, &cli->interval_ms)) {
-			cli_err(cli, "--interval '%s': expected seconds, 0.1..3600", arg);
-			return MDP_EXIT_USAGE;
-		}
-		a->opts |= OPT_INTERVAL;
-		break;
-	case O_WATCH:
-		cli->watch = true;
-		a->opts |= OPT_WATCH;
-		break;
-	case O_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "prometheus")) {
-			cli_err(cli, "--format '%s': expected text, json or prometheus", arg);
-			return MDP_EXIT_USAGE;
-		}
-		cli->format = arg;
-		cli->json = !strcmp(arg, "json") || cli->json;
-		a->opts |= OPT_FORMAT;
-		break;
-	case O_CAPTURE:
-		cli->capture = arg;
-		a->opts |= OPT_CAPTURE;
-		break;
-	case O_AUTO:
-		cli->auto_profile = arg;
-		a->opts |= OPT_AUTO;
-		break;
-	case O_TARGET:
-	case O_BINARY:
-	case O_WAIT_ARRAYS:
-	case O_RECHECK:
-	case O_WITH_SERVICES:
-	case O_INSTALL:
-	case O_UNINSTALL:
-	case 'o':
-		return take_boot_opt(cli, a, opt, arg);
-	case O_NAME:
-		if (!mdp_ident_profile_name_ok(arg)) {
-			cli_err(cli,
-				"--name '%s': a profile name is letters, digits, '.', '_' and "
-				"'-', not starting with '.' or '-', at most 64",
-				arg);
-			return MDP_EXIT_USAGE;
-		}
-		cli->stdin_name = arg;
-		a->opts |= OPT_NAME;
-		break;
-	case O_ALL:
-	case O_BASE:
-	case O_ORIGIN:
-	case O_ON:
-		return take_layer_opt(cli, a, opt, arg);
-	case O_BENCH_PATH:
-	case O_BENCH_SIZE:
-	case O_BENCH_RUNS:
-	case O_BENCH_COMPARE:
-	case O_BENCH_OP_ONLY:
-	case O_BENCH_DURATION:
-		a->opts |= OPT_BENCH;
-		return take_bench_opt(cli, opt, arg);
-	case 'v':
-		cli->verbose = 1;
-		a->verbose = true;
-		break;
-	case 'q':
-		cli->verbose = -1;
-		a->quiet = true;
-		break;
-	case 'h':
-		a->help = true;
-		break;
-	case O_VERSION:
-		a->version = true;
-		break;
-	default:
-		return MDP_EXIT_USAGE; /* getopt said what */
-	}
-	return 0;
-}
-
-static int bad_option(struct cli *cli, int opt, const char *arg)
-{
-	if (opt == ':')
-		cli_err(cli, "option '%s' needs an argument (see mdprofile --help)", arg);
-	else if (optopt)
-		cli_err(cli, "unknown option '-%c' (see mdprofile --help)", optopt);
-	else
-		cli_err(cli, "unknown option '%s' (see mdprofile --help)", arg);
-	return MDP_EXIT_USAGE;
+	t[0] = &global_table;
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		t[i + 1] = commands[i]->opts;
 }
 
 /*
- * "-" first in optstring: positional arguments come back in order as
- * option 1, whatever POSIXLY_CORRECT says, so options may sit anywhere;
- * after "--" the rest is positional.
+ * Read the line once, find the command (the first positional argument),
+ * then take the global options and the command's own, in their order on
+ * the line, into cli and the command's options struct (cli->opts).
  */
-static int parse_args(struct cli *cli, int argc, char **argv, struct args *a)
+static int parse_args(struct cli *cli, int argc, char **argv, struct opt_scan *s,
+		      const struct cmd **c)
 {
-	int opt, rc;
+	const struct opt_table *tables[N_COMMANDS + 1], *own;
 
-	if (!(a->pos = calloc((size_t)argc + 1, sizeof(*a->pos))))
+	all_tables(tables);
+	if (opt_scan(s, argc, argv, tables, N_COMMANDS + 1))
 		return MDP_EXIT_FAILED;
-	opterr = 0; /* our own messages, with our name rather than argv[0] */
-	while ((opt = getopt_long(argc, argv, "-:vqhno:", long_opts, NULL)) != -1) {
-		if (opt == '?' || opt == ':')
-			return bad_option(cli, opt, argv[optind - 1]);
-		if (opt == 1)
-			a->pos[a->n_pos++] = optarg;
-		else if (opt == 'n')
-			rc = take_opt(cli, a, O_DRY_RUN, NULL);
-		else
-			rc = take_opt(cli, a, opt, optarg);
-		if (opt != 1 && rc)
-			return rc;
+	*c = s->n_pos ? find_cmd(s->pos[0]) : NULL;
+	own = *c ? (*c)->opts : NULL;
+	if (own && own->size && !(cli->opts = calloc(1, own->size)))
+		return MDP_EXIT_FAILED;
+	if (own && own->size && own->defaults)
+		memcpy(cli->opts, own->defaults, own->size);
+	if (opt_take(s, &global_table, cli, own, cli->opts)) {
+		cli_err(cli, "%s", s->err);
+		return MDP_EXIT_USAGE;
 	}
-	while (optind < argc)
-		a->pos[a->n_pos++] = argv[optind++];
 	return 0;
 }
 
@@ -650,12 +318,9 @@ static int setup(struct cli *cli, const struct cmd *c)
 	unsigned flags = c->flags;
 	int rc;
 
-	/* A dry run only reads: no lock, no recovery; services only to ask their state. */
-	if (cli->dry_run)
-		flags &= ~(unsigned)(CMD_LOCK | CMD_RECOVER);
-	/* bench --compare applies profiles: it needs all that apply needs. */
-	if (cli->bench_compare)
-		flags |= CMD_TXN | CMD_RECOVER;
+	/* What the command's options change: apply --dry-run, bench --compare. */
+	if (c->setup_flags)
+		flags = c->setup_flags(cli, flags);
 	cli->mutating = (flags & CMD_LOCK) != 0;
 	/* Said first, in one line with the fix: later it would only be "cannot take the lock". */
 	if (cli->mutating && mdp_root_is_real(&cli->root) && geteuid() != 0) {
@@ -729,56 +394,50 @@ static int finish(struct cli *cli, int code)
 	return code;
 }
 
-/* The long name of the first command option among bits (enum cmd_opts). */
-static const char *opt_name(unsigned bits)
+static int check_args(struct cli *cli, const struct cmd *c, const struct opt_scan *s)
 {
-	for (const struct option *o = long_opts; o->name; o++)
-		for (size_t i = 0; i < sizeof(cmd_opt_bits) / sizeof(cmd_opt_bits[0]); i++)
-			if (o->val == cmd_opt_bits[i].val && (bits & cmd_opt_bits[i].bit))
-				return o->name;
-	return "?";
-}
+	char err[256];
+	int n = s->n_pos - 1;
 
-static int check_args(struct cli *cli, const struct cmd *c, const struct args *a)
-{
-	int n = a->n_pos - 1;
-
-	if (a->quiet && a->verbose) {
-		cli_err(cli, "-q and -v ask for less and more at once: give one of them");
+	if (opt_excl_given(&global_table, s->seen[0], err, sizeof(err))) {
+		cli_err(cli, "%s", err);
 		return MDP_EXIT_USAGE;
 	}
-	if (a->opts & ~c->opts) {
-		cli_err(cli, "--%s does not apply to '%s'", opt_name(a->opts & ~c->opts), c->name);
+	if (s->foreign) {
+		cli_err(cli, "--%s does not apply to '%s'", s->foreign, c->name);
 		return cli_usage(c);
 	}
 	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))
 		return cli_usage(c);
+	if (opt_excl_given(c->opts, s->seen[1], err, sizeof(err))) {
+		cli_err(cli, "%s", err);
+		return MDP_EXIT_USAGE;
+	}
 	return 0;
 }
 
-static int run(struct cli *cli, struct args *a)
+static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 {
-	const struct cmd *c;
 	int rc;
 
-	if (a->version) {
+	if (cli->version) {
 		print_version();
 		return MDP_EXIT_OK;
 	}
-	if (!a->n_pos) {
-		usage_all(a->help ? stdout : stderr);
-		return a->help ? MDP_EXIT_OK : MDP_EXIT_USAGE;
+	if (!s->n_pos) {
+		usage_all(cli->help ? stdout : stderr);
+		return cli->help ? MDP_EXIT_OK : MDP_EXIT_USAGE;
 	}
-	if (!(c = find_cmd(a->pos[0])))
-		return unknown_cmd(cli, "", a->pos[0]);
-	if (a->help) {
+	if (!c)
+		return unknown_cmd(cli, "", s->pos[0]);
+	if (cli->help) {
 		print_cmd_help(c);
 		return MDP_EXIT_OK;
 	}
-	if ((rc = check_args(cli, c, a)))
+	if ((rc = check_args(cli, c, s)))
 		return rc;
-	if ((rc = mdp_root_init(&cli->root, a->root_dir))) {
-		cli_err(cli, "--root %s: %s", a->root_dir, strerror(-rc));
+	if ((rc = mdp_root_init(&cli->root, cli->root_dir))) {
+		cli_err(cli, "--root %s: %s", cli->root_dir, strerror(-rc));
 		return MDP_EXIT_USAGE;
 	}
 	if (fault_setup(&cli->root, &cli->fault, getenv("MDPROFILE_FAULT"))) {
@@ -788,14 +447,24 @@ static int run(struct cli *cli, struct args *a)
 			getenv("MDPROFILE_FAULT"));
 		return MDP_EXIT_USAGE;
 	}
-	setup_dirs(cli, a->prof_dir);
-	cli->argc = a->n_pos;
-	cli->argv = a->pos;
+	setup_dirs(cli, cli->prof_dir);
+	cli->argc = s->n_pos;
+	cli->argv = s->pos;
 	mdp_diags_init(&cli->d);
 	if (!(rc = setup(cli, c)))
 		rc = c->fn(cli);
 	teardown(cli);
 	return rc;
+}
+
+/* One option as __options prints it: "--name", "-c", "=" after those that take a value. */
+static void print_option(const struct opt *o)
+{
+	const char *eq = o->metavar ? "=" : "";
+
+	printf("--%s%s\n", o->name, eq);
+	if (o->letter)
+		printf("-%c%s\n", o->letter, eq);
 }
 
 /*
@@ -808,36 +477,44 @@ static int print_options(int argc, char **argv)
 {
 	bool all = argc > 2 && !strcmp(argv[2], "--all");
 	const struct cmd *c = argc > 2 && !all ? find_cmd(argv[2]) : NULL;
+	const struct opt_table *tables[N_COMMANDS + 1];
+	struct opt_scan s;
 
 	if (argc > 3 || (argc > 2 && !c && !all))
 		return MDP_EXIT_USAGE;
-	for (const struct option *o = long_opts; o->name; o++) {
-		unsigned bit = opt_bit(o->val);
-		const char *eq = o->has_arg == required_argument ? "=" : "";
-		if (bit && !all && !(c && (c->opts & bit)))
-			continue;
-		printf("--%s%s\n", o->name, eq);
-		if (o->val > 0 && o->val < 256)
-			printf("-%c%s\n", o->val, eq);
+	all_tables(tables);
+	if (all) {
+		/* Every option once, by name. */
+		if (opt_scan(&s, 1, argv, tables, N_COMMANDS + 1))
+			return MDP_EXIT_FAILED;
+		for (size_t i = 0; i < s.n_all; i++)
+			print_option(s.all[i]);
+		opt_scan_free(&s);
+	} else {
+		for (size_t i = 0; i < global_table.n; i++)
+			print_option(&global_table.opt[i]);
+		for (size_t i = 0; c && c->opts && i < c->opts->n; i++)
+			print_option(&c->opts->opt[i]);
 	}
 	return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	struct cli cli = {
-	    .lock = {-1}, .watcher = {-1}, .boot_wait = 120, .boot_recheck = CLI_RECHECK_DEFAULT};
-	struct args a = {.root_dir = getenv("MDPROFILE_ROOT")};
+	struct cli cli = {.lock = {-1}, .watcher = {-1}, .root_dir = getenv("MDPROFILE_ROOT")};
+	const struct cmd *c = NULL;
+	struct opt_scan s = {0};
 	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "__options"))
 		return print_options(argc, argv);
-	if ((rc = parse_args(&cli, argc, argv, &a))) {
+	if ((rc = parse_args(&cli, argc, argv, &s, &c))) {
 		if (rc == MDP_EXIT_USAGE && !cli.n_errors)
 			usage_all(stderr);
 	} else {
-		rc = run(&cli, &a);
+		rc = run(&cli, c, &s);
 	}
-	free(a.pos);
+	opt_scan_free(&s);
+	free(cli.opts);
 	return finish(&cli, rc);
 }

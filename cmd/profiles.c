@@ -192,8 +192,8 @@ static int do_list(struct cli *cli)
 	return rc;
 }
 
-const struct cmd cmd_list = {"list", do_list, 0,      0,
-			     0,      0,       "list", "list the profiles that can be used"};
+const struct cmd cmd_list = {
+    "list", do_list, 0, 0, 0, 0, "list", "list the profiles that can be used", NULL};
 
 /* ---- show ------------------------------------------------------------------ */
 
@@ -385,15 +385,27 @@ static int show_yaml(struct cli *cli)
 	return MDP_EXIT_OK;
 }
 
+/* show's options. */
+struct show_opts {
+	bool yaml; /* --yaml: the profile pinned as one YAML file */
+};
+
+static const struct opt show_opts[] = {
+    OPT_FLAG("yaml", 0, struct show_opts, yaml),
+};
+
+static const struct opt_table show_table = OPT_TABLE(show_opts, struct show_opts, NULL, NULL);
+
 static int do_show(struct cli *cli)
 {
+	const struct show_opts *o = cli->opts;
 	struct json j;
 
-	if (cli->yaml && cli->json) {
+	if (o->yaml && cli->json) {
 		cli_err(cli, "--yaml and --json: choose one");
 		return MDP_EXIT_USAGE;
 	}
-	if (cli->yaml)
+	if (o->yaml)
 		return show_yaml(cli);
 	if (cli->json) {
 		cli_json_begin(cli, &j);
@@ -408,11 +420,12 @@ const struct cmd cmd_show = {
     "show",
     do_show,
     CMD_PROFILE,
-    OPT_YAML,
+    &show_table,
     1,
     1,
     "show [--yaml] PROFILE",
-    "show a profile as resolved after extends (--yaml: as one pinned file)"};
+    "show a profile as resolved after extends (--yaml: as one pinned file)",
+    NULL};
 
 /* ---- check ----------------------------------------------------------------- */
 
@@ -427,6 +440,13 @@ static int check_one_stdin(struct cli *cli)
 		cli_err(cli, "'-' (the profile on stdin) may be given only once");
 	return n > 1 ? MDP_EXIT_USAGE : 0;
 }
+
+/* check's options: --name, of a profile on stdin (into cli). */
+static const struct opt check_opts[] = {
+    CLI_OPT_NAME,
+};
+
+static const struct opt_table check_table = OPT_TABLE_SHARED(check_opts);
 
 static int do_check(struct cli *cli)
 {
@@ -468,8 +488,9 @@ static int do_check(struct cli *cli)
 const struct cmd cmd_check = {"check",
 			      do_check,
 			      0,
-			      OPT_NAME,
+			      &check_table,
 			      1,
 			      -1,
 			      "check PROFILE...",
-			      "validate profiles without looking at the system"};
+			      "validate profiles without looking at the system",
+			      NULL};

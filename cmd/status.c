@@ -646,7 +646,7 @@ static void status_json(struct cli *cli, struct json *j, const struct mdp_system
 	status_each_mdstat_only(s, mdstat_only_json, j);
 	json_end(j);
 	profile_json(j, ps);
-	enable_status(cli, j); /* "enabled": enable.c */
+	enable_status(cli, j, false); /* "enabled": enable.c */
 	json_ku64(j, "mem_total_kib", s->mem_total_kib);
 	json_ku64(j, "mem_available_kib", s->mem_avail_kib);
 	dsm_speed_json(j, s);
@@ -680,12 +680,46 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pst
 	}
 }
 
+/* status's options. */
+struct status_opts {
+	bool watch;           /* --watch: redraw on md events and every interval */
+	unsigned interval_ms; /* --interval of --watch; 0: 5 s */
+	const char *format;   /* --format: "text", "json" or "prometheus"; NULL: text */
+};
+
+/* --format json is --json too. */
+static const char *take_format(void *opts, void *cli, const char *arg)
+{
+	if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "prometheus"))
+		return "expected text, json or prometheus";
+	((struct status_opts *)opts)->format = arg;
+	((struct cli *)cli)->json = !strcmp(arg, "json") || ((struct cli *)cli)->json;
+	return NULL;
+}
+
+static const struct opt status_opts[] = {
+    OPT_FLAG("watch", 0, struct status_opts, watch),
+    OPT_INTERVAL("interval", struct status_opts, interval_ms),
+    OPT_CUSTOM("format", 0, "text|json|prometheus", take_format),
+};
+
+static const struct opt_table status_table = OPT_TABLE(status_opts, struct status_opts, NULL, NULL);
+
+static bool status_prom_asked(const struct cli *cli)
+{
+	const struct status_opts *o = cli->opts;
+
+	return o->format && !strcmp(o->format, "prometheus");
+}
+
 /* Options that only make sense together. */
 static int status_opts_ok(struct cli *cli)
 {
-	if (cli->interval_ms && !cli->watch)
+	const struct status_opts *o = cli->opts;
+
+	if (o->interval_ms && !o->watch)
 		cli_err(cli, "--interval applies to 'status' only with --watch");
-	else if (cli->watch && (cli->json || cli->format))
+	else if (o->watch && (cli->json || o->format))
 		cli_err(cli, "--watch draws text; --json and --format take one look");
 	else
 		return 0;
@@ -701,14 +735,14 @@ static int do_status(struct cli *cli)
 
 	if ((rc = status_opts_ok(cli)) || (rc = cli_discover(cli, MDP_SKIP_ABSENT_SYSFS, &s)))
 		return rc;
-	if (cli->watch) {
-		rc = status_watch(cli, &s);
+	if (((const struct status_opts *)cli->opts)->watch) {
+		rc = status_watch(cli, &s, ((const struct status_opts *)cli->opts)->interval_ms);
 		mdp_system_free(&s);
 		return rc;
 	}
 	status_profile_read(cli, &s, &ps);
 	cli_warn_recover(cli);
-	if (cli->format && !strcmp(cli->format, "prometheus")) {
+	if (status_prom_asked(cli)) {
 		status_prom(&s, &ps);
 	} else if (cli->json) {
 		cli_json_begin(cli, &j);
@@ -717,7 +751,7 @@ static int do_status(struct cli *cli)
 		status_text(&s, &ps, cli_detail(cli));
 	}
 	if (!cli->json)
-		enable_status(cli, NULL); /* what is enabled at boot: enable.c */
+		enable_status(cli, NULL, status_prom_asked(cli)); /* enabled at boot: enable.c */
 	if (ps.have_j)
 		mdp_journal_free(&ps.j);
 	mdp_system_free(&s);
@@ -727,8 +761,9 @@ static int do_status(struct cli *cli)
 const struct cmd cmd_status = {"status",
 			       do_status,
 			       0,
-			       OPT_WATCH | OPT_INTERVAL | OPT_FORMAT,
+			       &status_table,
 			       0,
 			       0,
 			       "status [--watch [--interval S] | --format text|json|prometheus]",
-			       "arrays, RAID operations with progress and ETA, active profile"};
+			       "arrays, RAID operations with progress and ETA, active profile",
+			       NULL};

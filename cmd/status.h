@@ -53,7 +53,10 @@ void status_profile_text(const struct pstatus *ps);
 
 /* --format prometheus: the node exporter's textfile format on stdout. */
 void status_prom(const struct mdp_system *s, const struct pstatus *ps);
-/* --watch: redraw on md's events and every interval until stopped; an exit code. */
-int status_watch(struct cli *cli, struct mdp_system *s);
+/*
+ * --watch: redraw on md's events and every interval_ms (0: 5 s) until stopped;
+ * an exit code.
+ */
+int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms);
 
 #endif

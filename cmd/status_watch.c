@@ -27,6 +27,7 @@ struct seen {
 
 struct watcher {
 	struct cli *cli;
+	unsigned interval_ms; /* between two redraws */
 	bool tty;
 	struct seen *v;
 	size_t n;
@@ -131,7 +132,7 @@ static void watch_screen(struct watcher *w, const struct mdp_system *s, const st
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
 	printf("\033[H\033[2Jmdprofile status --watch   %s   (every %us and on md events; "
 	       "Ctrl-C ends)\n\n",
-	       stamp, w->cli->interval_ms / 1000);
+	       stamp, w->interval_ms / 1000);
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
 		int fill = (int)(a->permille * 40 / 1000);
@@ -173,19 +174,19 @@ static int watch_look(struct watcher *w, struct mdp_system *s)
 }
 
 /* Redraw on md events and every interval until killed (or stdout goes away). */
-int status_watch(struct cli *cli, struct mdp_system *s)
+int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms)
 {
-	struct watcher w = {.cli = cli, .tty = isatty(STDOUT_FILENO)};
+	struct watcher w = {.cli = cli,
+			    .tty = isatty(STDOUT_FILENO),
+			    .interval_ms = interval_ms ? interval_ms : 5000};
 	struct mdp_watch mw;
 	int sig, err = 0, ev;
 
-	if (!cli->interval_ms)
-		cli->interval_ms = 5000;
 	err = watch_show(&w, s);
 	while (!err) {
 		if ((err = mdp_watch_open(&cli->root, s, NULL, &mw)))
 			break;
-		ev = mdp_watch_wait(&mw, (int)cli->interval_ms, &sig);
+		ev = mdp_watch_wait(&mw, (int)w.interval_ms, &sig);
 		mdp_watch_close(&mw);
 		mdp_system_free(s);
 		err = ev < 0 ? ev : watch_look(&w, s);

@@ -13,7 +13,10 @@
  * process: 0, or an exit code after saying why.
  */
 int watcher_lock(struct cli *cli);
-/* After apply --until-idle applied its layer: watch, then remove it. An exit code. */
-int watcher_until_idle(struct cli *cli);
+/*
+ * After apply --until-idle applied its layer: watch (every interval_ms, 0:
+ * the default), then remove it. An exit code.
+ */
+int watcher_until_idle(struct cli *cli, unsigned interval_ms);
 
 #endif

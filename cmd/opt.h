@@ -1,0 +1,160 @@
+/*
+ * opt: option tables and the command line's parser. The global options
+ * (cmd/mdprofile.c) and each command's own (in the command's file) are each
+ * one table: an entry names the option, says whether it takes a value and
+ * how it is taken (a typed kind, stored at an offset in the table's options
+ * struct, or a function for the odd one). main reads the line once: the
+ * positional arguments and every option in order; the options of the global
+ * table and of the command's are taken, one of another command's is kept
+ * for "--X does not apply to 'CMD'".
+ *
+ * Nothing here prints: a refused value is one line in scan->err.
+ */
+#ifndef MDP_CMD_OPT_H
+#define MDP_CMD_OPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum opt_kind {
+	OPTK_FLAG,     /* bool = true */
+	OPTK_STRING,   /* const char * = the value */
+	OPTK_SECONDS,  /* unsigned = seconds min..max, times scale (1000: milliseconds) */
+	OPTK_NUMBER,   /* unsigned = a count min..max; what names it ("a number of runs") */
+	OPTK_INTERVAL, /* unsigned = milliseconds, from seconds 0.1..3600 with up to 3 decimals */
+	OPTK_SIZE,     /* uint64_t = bytes, from a size min..max KiB; what: the whole expectation */
+	OPTK_CHOICE,   /* const char * = one of words */
+	OPTK_CUSTOM,   /* take() */
+};
+
+struct opt {
+	const char *name;         /* long name, without "--" */
+	char letter;              /* short form (-o), 0: none */
+	enum opt_kind kind;       /* how the value is taken */
+	size_t off;               /* of the value in the table's options struct */
+	const char *metavar;      /* of the value, for help; NULL: the option takes none */
+	uint64_t min, max;        /* bounds: seconds, numbers; KiB for a size */
+	unsigned scale;           /* OPTK_SECONDS: stored as seconds * scale (0: 1) */
+	const char *what;         /* OPTK_NUMBER: the noun; OPTK_SIZE: the whole "expected ..." */
+	const char *const *words; /* OPTK_CHOICE: the words, NULL-ended */
+	/*
+	 * OPTK_CUSTOM: take arg (NULL for an option without a value) into opts, or
+	 * into global (the global table's struct, struct cli); NULL, or what was
+	 * expected (the message after "--NAME 'ARG': ").
+	 */
+	const char *(*take)(void *opts, void *global, const char *arg);
+};
+
+/* Two options that cannot go together; msg NULL: "--A and --B: choose one". */
+struct opt_excl {
+	const char *a, *b, *msg;
+};
+
+struct opt_table {
+	const struct opt *opt;
+	size_t n;
+	size_t size;                 /* of the options struct: main allocates it; 0: none */
+	const void *defaults;        /* copied into it first; NULL: zeroes */
+	const struct opt_excl *excl; /* ended by {NULL}; checked after help (opt_excl_given) */
+};
+
+#define OPT_N(a) (sizeof(a) / sizeof((a)[0]))
+/*
+ * A table of the options in array a, for the options struct T, its defaults
+ * (NULL: zeroes) and its exclusive pairs (NULL: none).
+ */
+#define OPT_TABLE(a, T, defaults_, excl_)                                                          \
+	{                                                                                          \
+		(a), OPT_N(a), sizeof(T), (defaults_), (excl_)                                     \
+	}
+
+/* A table of options that all go into the global struct (OPT_CUSTOM): no options struct. */
+#define OPT_TABLE_SHARED(a)                                                                        \
+	{                                                                                          \
+		(a), OPT_N(a), 0, NULL, NULL                                                       \
+	}
+
+#define OPT_FLAG(name_, letter_, T, field)                                                         \
+	{                                                                                          \
+		.name = (name_), .letter = (letter_), .kind = OPTK_FLAG, .off = offsetof(T, field) \
+	}
+#define OPT_STRING(name_, letter_, meta, T, field)                                                 \
+	{                                                                                          \
+		.name = (name_), .letter = (letter_), .kind = OPTK_STRING,                         \
+		.off = offsetof(T, field), .metavar = (meta)                                       \
+	}
+#define OPT_SECONDS(name_, T, field, min_, max_, scale_)                                           \
+	{                                                                                          \
+		.name = (name_), .kind = OPTK_SECONDS, .off = offsetof(T, field),                  \
+		.metavar = "SECONDS", .min = (min_), .max = (max_), .scale = (scale_)              \
+	}
+#define OPT_NUMBER(name_, meta, T, field, min_, max_, what_)                                       \
+	{                                                                                          \
+		.name = (name_), .kind = OPTK_NUMBER, .off = offsetof(T, field),                   \
+		.metavar = (meta), .min = (min_), .max = (max_), .what = (what_)                   \
+	}
+#define OPT_INTERVAL(name_, T, field)                                                              \
+	{                                                                                          \
+		.name = (name_), .kind = OPTK_INTERVAL, .off = offsetof(T, field), .metavar = "S"  \
+	}
+#define OPT_SIZE(name_, meta, T, field, min_kib, max_kib, what_)                                   \
+	{                                                                                          \
+		.name = (name_), .kind = OPTK_SIZE, .off = offsetof(T, field), .metavar = (meta),  \
+		.min = (min_kib), .max = (max_kib), .what = (what_)                                \
+	}
+#define OPT_CHOICE(name_, meta, T, field, words_)                                                  \
+	{                                                                                          \
+		.name = (name_), .kind = OPTK_CHOICE, .off = offsetof(T, field),                   \
+		.metavar = (meta), .words = (words_)                                               \
+	}
+#define OPT_CUSTOM(name_, letter_, meta, fn)                                                       \
+	{                                                                                          \
+		.name = (name_), .letter = (letter_), .kind = OPTK_CUSTOM, .metavar = (meta),      \
+		.take = (fn)                                                                       \
+	}
+
+/* The command line as read: its positional arguments and its options, in order. */
+struct opt_scan {
+	char **pos; /* the positional arguments in order: the command, then its arguments */
+	int n_pos;
+	const struct opt **all; /* every option of every table, once by name */
+	size_t n_all;
+	struct opt_event {
+		int i;           /* into all[]; -1: the scan's error */
+		const char *arg; /* the value given */
+	} * ev;
+	size_t n_ev;
+	const char *foreign; /* the first option given of another command's, by long name */
+	uint64_t seen[2];    /* the global [0] and the command's [1] options given, by index */
+	char err[512];       /* what was refused, one line without "mdprofile: " */
+};
+
+/*
+ * Read argv (argv[0] is the program): "--" ends the options; "--opt=value",
+ * "--opt value", "-o value", "-ovalue" and abbreviations getopt_long accepts.
+ * tables: every table there is (global first), to know which options take a
+ * value wherever the command is. 0, or -ENOMEM. An unknown option or a
+ * missing value is not refused here: opt_take does, in its place on the line.
+ */
+int opt_scan(struct opt_scan *s, int argc, char **argv, const struct opt_table *const *tables,
+	     size_t n_tables);
+/*
+ * Take the options in order: the global table's into gbase, own's (NULL: a
+ * command without options, or none found) into obase; one of neither is
+ * s->foreign. 0, or -EINVAL with s->err said (a value refused, an unknown
+ * option, a missing value).
+ */
+int opt_take(struct opt_scan *s, const struct opt_table *global, void *gbase,
+	     const struct opt_table *own, void *obase);
+/*
+ * The exclusive pair of t both given in seen, said in err; false when there is none.
+ */
+bool opt_excl_given(const struct opt_table *t, uint64_t seen, char *err, size_t len);
+void opt_scan_free(struct opt_scan *s);
+/* The entry of t named name, or NULL. */
+const struct opt *opt_find(const struct opt_table *t, const char *name);
+/* Seconds with up to three decimals, 0.1..3600 ("5", "0.5"), into milliseconds. */
+int opt_parse_interval(const char *s, unsigned *ms);
+
+#endif
