@@ -24,10 +24,11 @@ grep -qx 'by compare' "$ROOT/run/mdprofile/journal" ||
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q
 expect_exit 0
-tail -3 "$WORK/out" >"$WORK/out.tail" && mv "$WORK/out.tail" "$WORK/out"
+tail -4 "$WORK/out" >"$WORK/out.tail" && mv "$WORK/out.tail" "$WORK/out"
 expect_stdout <<'EOF'
 
 active profile: balanced since 2026-11-29 08:30 UTC, for bench --compare (reverted when it ends; if it was interrupted, 'mdprofile recover' reverts it)
+md3 reshape: 4687 KiB/s when balanced was applied, 4687 KiB/s now
 drift: none
 EOF
 run recover
