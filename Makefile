@@ -166,7 +166,7 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		123-explain-waiting 124-explain-reshape-method 125-explain-cpu 126-explain-stripe-cache \
 		127-explain-member 128-explain-competing-io 129-explain-finishing 131-explain-capture \
 		141-enable-dsm 142-enable-dsm-task-refused 143-enable-systemd 144-enable-rcd \
-		145-enable-refused \
+		145-enable-refused 146-status-speed-since-apply \
 		100-status-mdstat-sysfs-agree 101-status-dsm 102-status-prometheus-truth \
 		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \

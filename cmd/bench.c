@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,11 +221,94 @@ static void print_json(struct cli *cli, const struct mdp_vb *b, const char *dev,
 	json_end(&j);
 }
 
+/* ---- progress on a terminal ---------------------------------------------------- */
+
+#define DRAW_NS 200000000u /* redraw at most five times a second (and at each new phase) */
+
+/*
+ * One line on stderr that overwrites itself while bench runs, only on a terminal
+ * and not with -q or --json; cleared before anything else is printed.
+ */
+struct progress {
+	bool on, drawn;
+	uint64_t last_ns;
+	int phase;         /* what was last drawn: a new one is drawn at once */
+	const char *label; /* the row measured (--compare), else NULL */
+	unsigned idx, n;   /* its place among the rows, 1-based */
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void pg_init(struct cli *cli, struct progress *pg)
+{
+	memset(pg, 0, sizeof(*pg));
+	pg->on = cli_info(cli) && isatty(STDERR_FILENO);
+	pg->phase = -1;
+}
+
+static __attribute__((format(printf, 3, 4))) void pg_draw(struct progress *pg, int phase,
+							  const char *fmt, ...)
+{
+	uint64_t now = mono_ns();
+	va_list ap;
+
+	if (!pg->on || (phase == pg->phase && now - pg->last_ns < DRAW_NS))
+		return;
+	pg->phase = phase;
+	pg->last_ns = now;
+	fputs("\rbench: ", stderr);
+	if (pg->label)
+		fprintf(stderr, "%s (%u/%u), ", pg->label, pg->idx, pg->n);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\033[K", stderr);
+	fflush(stderr);
+	pg->drawn = true;
+}
+
+static void pg_clear(struct progress *pg)
+{
+	if (!pg->drawn)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	pg->drawn = false;
+	pg->phase = -1;
+}
+
+static void fmt_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= (uint64_t)1 << 30)
+		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)(1u << 30));
+	else
+		snprintf(buf, len, "%" PRIu64 " MiB", bytes >> 20);
+}
+
+/* volbench's callback: "write run 2/3, 1.2 GiB of 2.0 GiB, 180.3 MB/s so far". */
+static void vb_tick(void *arg, const struct mdp_vb *b, const struct mdp_vb_tick *t)
+{
+	char done[32], size[32];
+
+	fmt_size(t->done, done, sizeof(done));
+	fmt_size(b->size, size, sizeof(size));
+	pg_draw(arg, (int)t->run * 2 + t->read, "%s run %u/%u, %s of %s, %.1f MB/s so far",
+		t->read ? "read" : "write", t->run, b->runs, done, size,
+		mdp_vb_mbps(t->done, t->ns));
+}
+
 /* ---- --compare and --op-only ------------------------------------------------- */
 
 #define MAX_COMPARE 8
-#define SETTLE_S    2  /* after an apply, before measuring: md picks up new limits at once */
-#define OP_WINDOW_S 30 /* --op-only without --duration */
+#define SETTLE_S    2         /* after an apply, before measuring: md picks up new limits at once */
+#define OP_WINDOW_S 30        /* --op-only without --duration */
+#define CURRENT     "current" /* the first row: the settings before any profile */
 
 /* md's own sync speed per busy array, summed over a window's one-second samples. */
 struct window {
@@ -266,23 +350,51 @@ static void sample_sync(struct cli *cli, struct window *w)
 	mdp_system_free(&s);
 }
 
-/* Wait seconds, sampling md once a second when w is given; 1 when a signal asks to stop. */
-static int wait_window(struct cli *cli, unsigned seconds, struct window *w)
+/* "second 3 of 30, md3 reshape 4687 KiB/s so far" while a window is sampled. */
+static void window_tick(struct progress *pg, unsigned i, unsigned seconds, const struct window *w)
+{
+	char ops[256] = "";
+	size_t o = 0;
+
+	if (!pg->on)
+		return;
+	if (!w) {
+		pg_draw(pg, -2, "settling, %u s of %u", i + 1, seconds);
+		return;
+	}
+	for (size_t k = 0; k < w->n && o < sizeof(ops); k++)
+		o += (size_t)snprintf(ops + o, sizeof(ops) - o, ", %s %s %" PRIu64 " KiB/s so far",
+				      w->v[k].array, w->v[k].action,
+				      w->v[k].n ? w->v[k].sum_kib_s / w->v[k].n : 0);
+	pg_draw(pg, -3, "second %u of %u%s", i + 1, seconds,
+		w->n ? ops : ", no RAID operation running");
+}
+
+/*
+ * Wait seconds, sampling md once a second when w is given, the progress line drawn each
+ * second and cleared at the end; 1 when a signal asks to stop.
+ */
+static int wait_window(struct cli *cli, struct progress *pg, unsigned seconds, struct window *w)
 {
 	struct timespec second = {1, 0};
+	int stop = 0;
 
-	for (unsigned i = 0; i < seconds; i++) {
-		if (cli_stop_requested())
-			return 1;
+	for (unsigned i = 0; i < seconds && !stop; i++) {
+		if ((stop = cli_stop_requested()))
+			break;
 		if (w)
 			sample_sync(cli, w);
+		pg->last_ns = 0; /* a new second: always drawn */
+		window_tick(pg, i, seconds, w);
 		nanosleep(&second, NULL);
 	}
-	return cli_stop_requested() != 0;
+	pg_clear(pg);
+	return stop || cli_stop_requested() != 0;
 }
 
 struct result {
 	char profile[256];
+	bool current;     /* the settings the box had before any profile */
 	struct mdp_vb vb; /* vb.n == 0: no volume figures (--op-only) */
 	struct window w;
 };
@@ -310,21 +422,30 @@ static int compare_apply(struct cli *cli, const char *name, struct result *r)
 	return rc;
 }
 
-/* Measure under the profile just applied: the volume (unless --op-only) and md's speed. */
-static int compare_measure(struct cli *cli, const struct mdp_vb *proto, struct result *r,
-			   bool first)
+/*
+ * Measure under the profile just applied (settle: let md take up its limits first), or as
+ * the box is (the first row): the volume (unless --op-only) and md's speed.
+ */
+static int compare_measure(struct cli *cli, struct progress *pg, const struct mdp_vb *proto,
+			   struct result *r, bool first)
 {
+	struct mdp_vb_progress cb = {vb_tick, pg};
 	struct mdp_diags d;
 	int err;
 
-	if (wait_window(cli, SETTLE_S, NULL))
+	pg->label = r->profile;
+	if (!first && wait_window(cli, pg, SETTLE_S, NULL))
 		return 1;
 	if (bo(cli)->op_only)
-		return wait_window(cli, bo(cli)->duration ? bo(cli)->duration : OP_WINDOW_S, &r->w);
+		return wait_window(cli, pg, bo(cli)->duration ? bo(cli)->duration : OP_WINDOW_S,
+				   &r->w);
 	r->vb = *proto;
+	r->vb.progress = &cb;
 	sample_sync(cli, &r->w);
 	mdp_diags_init(&d);
 	err = mdp_vb_run(&r->vb, &d);
+	r->vb.progress = NULL;
+	pg_clear(pg);
 	if (first)
 		vb_notes(cli, &r->vb);
 	cli_print_diags(cli, &d);
@@ -350,6 +471,7 @@ static void print_compare(struct cli *cli, const struct result *res, size_t n, b
 		if (cli->json) {
 			json_obj(&j);
 			json_kstr(&j, "profile", r->profile);
+			json_kbool(&j, "current", r->current);
 			json_kstr(&j, "method", r->vb.n ? methods[r->vb.method] : NULL);
 			if (r->vb.n) {
 				json_stats(&j, "write_mb_s", stats_of(&r->vb, false));
@@ -395,25 +517,43 @@ static void print_compare(struct cli *cli, const struct result *res, size_t n, b
 	}
 }
 
-static int compare(struct cli *cli, const struct mdp_vb *proto)
+/* The rows: the current settings, then each profile of the list. */
+static unsigned count_rows(const char *list)
 {
-	struct result *res = calloc(MAX_COMPARE, sizeof(*res));
+	unsigned n = 1;
+
+	for (const char *p = list; *p; p++)
+		n += *p != ',' && (p == list || p[-1] == ',');
+	return n;
+}
+
+static int compare(struct cli *cli, struct progress *pg, const struct mdp_vb *proto)
+{
+	struct result *res = calloc(MAX_COMPARE + 1, sizeof(*res));
 	char *list = strdup(bo(cli)->compare), *save = NULL, *name;
 	size_t n = 0;
 	int rc = 0, m = 0, rrc;
 
 	if (!res || !list || (rc = cli_refuse_over_active(cli, "a comparison")))
 		goto out;
+	/* The first row: the settings the box has now, measured before any profile. */
+	snprintf(res[0].profile, sizeof(res[0].profile), "%s", CURRENT);
+	res[0].current = true;
+	pg->n = count_rows(list);
+	pg->idx = 1;
+	m = compare_measure(cli, pg, proto, &res[0], true);
+	n = m == 0;
 	/* Journaled as a comparison: if this process dies, recover reverts it. */
 	cli->tx.origin = MDP_BY_COMPARE;
 	cli->tx.as_base = true; /* each profile in turn replaces the last */
 	for (name = strtok_r(list, ",", &save); name && !rc && !m;
 	     name = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_COMPARE) {
+		if (n == MAX_COMPARE + 1) {
 			cli_err(cli, "--compare: at most %d profiles", MAX_COMPARE);
 			rc = MDP_EXIT_USAGE;
 		} else if (!(rc = compare_apply(cli, name, &res[n]))) {
-			m = compare_measure(cli, proto, &res[n], n == 0);
+			pg->idx = (unsigned)n + 1;
+			m = compare_measure(cli, pg, proto, &res[n], false);
 			n += m == 0;
 		}
 	}
@@ -431,15 +571,16 @@ static int compare(struct cli *cli, const struct mdp_vb *proto)
 		print_compare(cli, res, n, true);
 	}
 out:
-	for (size_t i = 0; res && i < MAX_COMPARE; i++)
+	for (size_t i = 0; res && i <= MAX_COMPARE; i++)
 		mdp_vb_free(&res[i].vb);
 	free(res);
 	free(list);
 	return rc;
 }
 
-static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
+static int run(struct cli *cli, struct progress *pg, struct mdp_vb *b, char *dev, size_t len)
 {
+	struct mdp_vb_progress cb = {vb_tick, pg};
 	struct mdp_system s = {0};
 	struct mdp_diags d;
 	int err, rc;
@@ -448,8 +589,11 @@ static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
 		return rc;
 	cli_hold_stop_signals();
 	b->stop_requested = cli_stop_requested;
+	b->progress = &cb;
 	mdp_diags_init(&d);
 	err = mdp_vb_run(b, &d);
+	b->progress = NULL;
+	pg_clear(pg);
 	vb_notes(cli, b);
 	cli_print_diags(cli, &d);
 	if (!err)
@@ -472,25 +616,32 @@ static int run(struct cli *cli, struct mdp_vb *b, char *dev, size_t len)
 	return rc;
 }
 
+/* --op-only alone: md's speed as the box is, nothing applied. */
+static int op_only(struct cli *cli, struct progress *pg)
+{
+	struct result r = {0};
+
+	if (wait_window(cli, pg, bo(cli)->duration ? bo(cli)->duration : OP_WINDOW_S, &r.w)) {
+		cli_err(cli, "interrupted by %s", cli_signal_name(cli_stop_requested()));
+		return MDP_EXIT_FAILED;
+	}
+	snprintf(r.profile, sizeof(r.profile), "%s", CURRENT);
+	r.current = true;
+	print_compare(cli, &r, 1, false);
+	return MDP_EXIT_OK;
+}
+
 static int do_bench(struct cli *cli)
 {
 	struct mdp_vb b = {.size = bo(cli)->size, .runs = bo(cli)->runs ? bo(cli)->runs : 5};
 	char dir[PATH_MAX], sys[PATH_MAX], dev[64];
+	struct progress pg;
 	struct mdp_diags d;
 	int rc;
 
-	if (bo(cli)->op_only && !bo(cli)->compare) {
-		struct result r = {0};
-		int stop =
-		    wait_window(cli, bo(cli)->duration ? bo(cli)->duration : OP_WINDOW_S, &r.w);
-		if (stop) {
-			cli_err(cli, "interrupted by %s", cli_signal_name(cli_stop_requested()));
-			return MDP_EXIT_FAILED;
-		}
-		snprintf(r.profile, sizeof(r.profile), "(as is)");
-		print_compare(cli, &r, 1, false);
-		return MDP_EXIT_OK;
-	}
+	pg_init(cli, &pg);
+	if (bo(cli)->op_only && !bo(cli)->compare)
+		return op_only(cli, &pg);
 	if (!bo(cli)->path && !bo(cli)->op_only) {
 		mdp_diags_init(&d);
 		rc = mdp_vb_find_volume(&cli->root, sys, sizeof(sys), dir, sizeof(dir), &d);
@@ -505,9 +656,9 @@ static int do_bench(struct cli *cli)
 	b.dir = bo(cli)->path ? bo(cli)->path : dir;
 	if (bo(cli)->compare) {
 		b.stop_requested = cli_stop_requested;
-		return compare(cli, &b);
+		return compare(cli, &pg, &b);
 	}
-	rc = run(cli, &b, dev, sizeof(dev));
+	rc = run(cli, &pg, &b, dev, sizeof(dev));
 	mdp_vb_free(&b);
 	return rc;
 }

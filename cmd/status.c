@@ -355,6 +355,35 @@ static void layers_text(const struct pstatus *ps)
 		putchar('\n');
 }
 
+/* md's speed now of an operation journaled at apply: false when it runs no longer. */
+static bool speed_now(const struct pstatus *ps, const struct mdp_op_speed *sp, uint64_t *now)
+{
+	const struct mdp_array *a = ps->sys ? mdp_system_array(ps->sys, sp->dev) : NULL;
+
+	if (!a || strcmp(a->sync_action, sp->action) || strcmp(status_op_state(a), "running"))
+		return false;
+	*now = a->sync_speed;
+	return true;
+}
+
+/* "md3 reshape: 4687 KiB/s when reshape-fast was applied, 9374 KiB/s now" */
+static void speeds_text(const struct pstatus *ps)
+{
+	char name[160], act[32];
+	uint64_t now;
+
+	for (size_t i = 0; i < ps->j.n_speed; i++) {
+		const struct mdp_op_speed *sp = &ps->j.speed[i];
+		printf("%s %s: %" PRIu64 " KiB/s when %s was applied", sp->dev,
+		       render_safe(sp->action, act, sizeof(act)), sp->kib_s,
+		       render_safe(ps->j.profile, name, sizeof(name)));
+		if (speed_now(ps, sp, &now))
+			printf(", %" PRIu64 " KiB/s now\n", now);
+		else
+			puts(", not running now");
+	}
+}
+
 void status_profile_text(const struct pstatus *ps)
 {
 	char when[64] = "", name[160];
@@ -407,6 +436,7 @@ void status_profile_text(const struct pstatus *ps)
 				      : ", until md is idle (apply --until-idle reverts it then)");
 	layers_text(ps);
 	paused_text(ps, "paused services: ");
+	speeds_text(ps);
 	if (ps->drift == 0)
 		puts("drift: none");
 	else if (ps->drift > 0)
@@ -603,6 +633,29 @@ static void watcher_json(struct json *j, const struct pstatus *ps)
 	json_end(j);
 }
 
+/* "op_speeds": each operation running at apply, md's speed then and now (null: ended). */
+static void speeds_json(struct json *j, const struct pstatus *ps, bool active)
+{
+	uint64_t now;
+
+	json_key(j, "op_speeds");
+	json_arr(j);
+	for (size_t i = 0; active && i < ps->j.n_speed; i++) {
+		const struct mdp_op_speed *sp = &ps->j.speed[i];
+		json_obj(j);
+		json_kstr(j, "array", sp->dev);
+		json_kstr(j, "action", sp->action);
+		json_ku64(j, "applied_kib_s", sp->kib_s);
+		json_key(j, "now_kib_s");
+		if (speed_now(ps, sp, &now))
+			json_u64(j, now);
+		else
+			json_null(j);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 static void profile_json(struct json *j, const struct pstatus *ps)
 {
 	bool active = ps->have_j && ps->j.state == MDP_J_ACTIVE && !ps->stale;
@@ -628,6 +681,7 @@ static void profile_json(struct json *j, const struct pstatus *ps)
 		if (ps->j.svc[i].paused)
 			json_str(j, ps->j.svc[i].name);
 	json_end(j);
+	speeds_json(j, ps, active);
 	json_key(j, "drift_values");
 	if (active && ps->drift >= 0)
 		json_i64(j, ps->drift);
@@ -661,6 +715,7 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pst
 
 	memset(ps, 0, sizeof(*ps));
 	ps->drift = -1;
+	ps->sys = s;
 	/* The watcher's word, only while it lives (holds its lock). */
 	ps->have_w = mdp_watcher_probe(&cli->root) == 1 && !mdp_wstate_load(&cli->root, &ps->w);
 	if (!(ps->have_j = cli_journal_peek(cli, &ps->j)))

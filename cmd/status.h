@@ -23,6 +23,7 @@ struct pstatus {
 	bool watch_gone; /* applied by a watcher, and nobody holds its lock: the watcher died */
 	bool have_w;     /* a watcher runs (its lock is held) and said what it does */
 	struct mdp_wstate w;
+	const struct mdp_system *sys; /* what it was read against: the speeds now */
 };
 /* "by hand", "at boot", "by mdprofile auto", ...: who applied a layer. */
 const char *status_origin_text(enum mdp_origin o);

@@ -644,6 +644,21 @@ static void read_sync_action(struct walk *w, struct mdp_array *a)
 		copy_str(a->sync_action, sizeof(a->sync_action), mdstat_op_word(ms->op));
 }
 
+/* md's own speed of the running operation: md/sync_speed, else mdstat's speed=. */
+static void read_speed(struct walk *w, struct mdp_array *a)
+{
+	const struct mdp_mdstat_array *ms;
+	char buf[64];
+	uint64_t v;
+
+	if (read_attr(w, a->name, "md/sync_speed", buf, sizeof(buf)) >= 0) {
+		if (!lead_u64(buf, &v))
+			a->sync_speed = v;
+	} else if ((ms = mdstat_of(w, a->name)) && ms->op[0]) {
+		a->sync_speed = ms->speed_kib;
+	}
+}
+
 static void read_progress(struct walk *w, struct mdp_array *a)
 {
 	const struct mdp_mdstat_array *ms = mdstat_of(w, a->name);
@@ -673,12 +688,7 @@ static void read_progress(struct walk *w, struct mdp_array *a)
 	if (read_attr(w, a->name, "md/degraded", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v) &&
 	    v <= INT32_MAX)
 		a->degraded = (int)v;
-	if (read_attr(w, a->name, "md/sync_speed", buf, sizeof(buf)) >= 0) {
-		if (!lead_u64(buf, &v))
-			a->sync_speed = v;
-	} else if (ms && ms->op[0]) {
-		a->sync_speed = ms->speed_kib;
-	}
+	read_speed(w, a);
 	if (ms && ms->blocks)
 		a->size_kib = ms->blocks;
 	else if (read_attr(w, a->name, "size", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v))
@@ -1084,9 +1094,12 @@ static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 		free(a->members);
 		return err;
 	}
-	if (w->skip & MDP_SKIP_PROGRESS)
+	if (w->skip & MDP_SKIP_PROGRESS) {
 		read_sync_action(w, a);
-	else
+		/* apply journals it: status shows the speed then and now */
+		if (a->sync_action[0] && strcmp(a->sync_action, "idle"))
+			read_speed(w, a);
+	} else
 		read_progress(w, a);
 	set_mstates(a, w->mdstat_loaded ? mdp_mdstat_find(&w->mdstat, name) : NULL);
 	if (w->dsm && !(w->skip & MDP_SKIP_PROGRESS))

@@ -132,6 +132,13 @@ struct mdp_disk {
 	struct mdp_cur read_ahead; /* /sys/block/sda/queue/read_ahead_kb */
 };
 
+/* An operation running on an array and md's speed of it (apply journals them, status shows). */
+struct mdp_op_speed {
+	char dev[MDP_NAME_MAX];
+	char action[16]; /* md/sync_action's word */
+	uint64_t kib_s;  /* md/sync_speed */
+};
+
 struct mdp_system {
 	struct mdp_array *arrays; /* sorted by md number */
 	size_t n_arrays;
@@ -158,7 +165,7 @@ int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_di
  * Parts of the model a caller may go without, to read fewer files (apply
  * on a big box): what is skipped stays zero/empty and is recorded in
  * mdp_system.skipped. sync_action, levels, raid_disks and every tunable
- * are always read.
+ * are always read, and so is the speed of a running operation.
  */
 enum mdp_discover_skip {
 	MDP_SKIP_PROGRESS = 1 << 0, /* array_state, sync_completed/speed, size, /proc/mdstat */

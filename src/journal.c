@@ -13,6 +13,7 @@
  *   base stripe_cache_size md2 "256"
  *   svc synoindexd paused|resumed|pausing PGID [start TICKS boot ID] [timeout SECONDS]
  *   set stripe_cache_size md2 4096
+ *   speed md2 reshape 4687           (KiB/s of an operation running at apply)
  *   end
  *
  * Every field that comes from outside (the profile's name and path, the
@@ -34,6 +35,11 @@
  * own timeout (1..3600): resume uses it, and recover waits that long for
  * a "pausing" tool. A journal without it (an earlier version) means the
  * default.
+ *
+ * "speed DEV ACTION KIB_S": md/sync_speed of each operation running when
+ * the top layer was applied, so status can show what it changed. Only
+ * shown, never acted on; a journal without them (an earlier version, or no
+ * operation running) is complete.
  *
  * "base" lines are baselines (values before mdprofile first changed the
  * target this boot), in the order they were first changed; "set" lines are
@@ -277,6 +283,16 @@ static bool boot_ok(const char *s)
 	       strspn(s, "0123456789abcdef-") == n;
 }
 
+/* A speed line's device and action: what the parser takes back, nothing else is written. */
+static bool speed_ok(const char *dev, const char *action)
+{
+	size_t n = strlen(action);
+
+	return mdp_ident_dev_ok(dev) && strlen(dev) < MDP_NAME_MAX && n &&
+	       n < sizeof(((struct mdp_op_speed *)0)->action) &&
+	       strspn(action, "abcdefghijklmnopqrstuvwxyz_") == n;
+}
+
 static void put_sets(FILE *f, const char *word, const struct mdp_jset *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -337,6 +353,10 @@ int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len)
 	put_sets(f, "set", j->set, j->n_set);
 	if (j->has_under)
 		put_sets(f, "under-set", j->uset, j->n_uset);
+	for (size_t i = 0; i < j->n_speed; i++)
+		if (speed_ok(j->speed[i].dev, j->speed[i].action))
+			fprintf(f, "speed %s %s %" PRIu64 "\n", j->speed[i].dev, j->speed[i].action,
+				j->speed[i].kib_s);
 	fputs("end\n", f);
 	if (fclose(f))
 		return -ENOMEM;
@@ -515,6 +535,24 @@ static int parse_svc(struct mdp_journal *j, char *rest)
 	return 0;
 }
 
+/* "DEV ACTION KIB_S": an md name, md/sync_action's word, a number. */
+static int parse_speed(struct mdp_journal *j, char *rest)
+{
+	char *dev = strtok_r(rest, " ", &rest), *act = strtok_r(NULL, " ", &rest);
+	char *num = strtok_r(NULL, " ", &rest);
+	struct mdp_op_speed sp = {0};
+
+	if (!dev || !act || !num || strtok_r(NULL, " ", &rest) || !speed_ok(dev, act) ||
+	    mdp_num_parse(num, 0, UINT64_MAX, &sp.kib_s))
+		return -EINVAL;
+	snprintf(sp.dev, sizeof(sp.dev), "%s", dev);
+	snprintf(sp.action, sizeof(sp.action), "%s", act);
+	if (grow((void **)&j->speed, j->n_speed, sizeof(sp)))
+		return -ENOMEM;
+	j->speed[j->n_speed++] = sp;
+	return 0;
+}
+
 static int parse_state(const char *v, enum mdp_jstate *st)
 {
 	for (int i = MDP_J_APPLYING; i <= MDP_J_REVERTING; i++)
@@ -600,6 +638,8 @@ static int parse_line(struct mdp_journal *j, char *line)
 		return parse_set(&j->set, &j->n_set, rest);
 	if (!strcmp(line, "under-set"))
 		return parse_set(&j->uset, &j->n_uset, rest);
+	if (!strcmp(line, "speed"))
+		return parse_speed(j, rest);
 	return -EINVAL;
 }
 
@@ -736,6 +776,7 @@ void mdp_journal_free(struct mdp_journal *j)
 	free(j->svc);
 	free(j->set);
 	free(j->uset);
+	free(j->speed);
 	memset(j, 0, sizeof(*j));
 }
 

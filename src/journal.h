@@ -107,6 +107,13 @@ struct mdp_journal {
 	 */
 	struct mdp_jset *set;
 	size_t n_set;
+	/*
+	 * The operations running when the top layer was applied and md's speed
+	 * of each then (status shows it beside the speed now); none in a
+	 * journal of an earlier version.
+	 */
+	struct mdp_op_speed *speed;
+	size_t n_speed;
 	/* The base under an overlay (has_under), and what it alone set. */
 	bool has_under;
 	struct mdp_jlayer under;

@@ -577,6 +577,34 @@ static int emit(struct ctx *c)
 	return 0;
 }
 
+/* One of md's operations: never a word a tampered or odd sysfs made up. */
+static bool md_op(const char *action)
+{
+	static const char *const ops[] = {"resync", "recover", "reshape", "check", "repair"};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(action, ops[i]))
+			return true;
+	return false;
+}
+
+/* The operations running now, with md's speed: apply journals them. */
+static int note_ops(struct mdp_plan *pl, const struct mdp_system *s)
+{
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_array *a = &s->arrays[i];
+		if (!md_op(a->sync_action))
+			continue;
+		if (!pl->ops && !(pl->ops = calloc(s->n_arrays, sizeof(*pl->ops))))
+			return -ENOMEM;
+		snprintf(pl->ops[pl->n_ops].dev, sizeof(pl->ops[0].dev), "%s", a->name);
+		snprintf(pl->ops[pl->n_ops].action, sizeof(pl->ops[0].action), "%s",
+			 a->sync_action);
+		pl->ops[pl->n_ops++].kib_s = a->sync_speed;
+	}
+	return 0;
+}
+
 int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s, struct mdp_plan *out,
 		   struct mdp_diags *d)
 {
@@ -589,7 +617,7 @@ int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s, stru
 	if (!c.aw || !c.disk)
 		goto out;
 	if ((err = apply_rules(&c)) || (err = skip_inapplicable(&c)) || (err = stripe_plan(&c)) ||
-	    (err = check_preread(&c)) || (err = emit(&c)))
+	    (err = check_preread(&c)) || (err = emit(&c)) || (err = note_ops(&pl, s)))
 		goto out;
 	*out = pl;
 	memset(&pl, 0, sizeof(pl));
@@ -630,5 +658,6 @@ void mdp_plan_free(struct mdp_plan *pl)
 	free(pl->v);
 	free(pl->notes);
 	free(pl->mem);
+	free(pl->ops);
 	memset(pl, 0, sizeof(*pl));
 }

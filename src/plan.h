@@ -52,6 +52,9 @@ struct mdp_plan {
 	uint64_t budget;      /* bytes */
 	char budget_desc[64]; /* "25% of 7.6 GiB RAM" */
 	uint64_t mem_now, mem_after;
+	/* The operations running as planned and md's speed of each (the journal keeps them). */
+	struct mdp_op_speed *ops;
+	size_t n_ops;
 };
 
 /*

@@ -571,10 +571,11 @@ static int journal_copy(const struct mdp_journal *src, struct mdp_journal *dst)
 	dst->base = dup_array(src->base, src->n_base, sizeof(*src->base), &err);
 	dst->svc = dup_array(src->svc, src->n_svc, sizeof(*src->svc), &err);
 	dst->uset = dup_array(src->uset, src->n_uset, sizeof(*src->uset), &err);
+	dst->speed = dup_array(src->speed, src->n_speed, sizeof(*src->speed), &err);
 	dst->set = NULL;
 	dst->n_set = 0;
 	if (err) {
-		dst->n_base = dst->n_svc = dst->n_uset = 0;
+		dst->n_base = dst->n_svc = dst->n_uset = dst->n_speed = 0;
 		mdp_journal_free(dst);
 	}
 	return err;
@@ -1030,6 +1031,24 @@ who:
 	return 0;
 }
 
+/*
+ * The operations running as this layer is applied and md's speed of each: kept from
+ * before when the same layer is applied again (drift put right), as its since is.
+ */
+static int journal_set_speeds(struct mdp_journal *j, const struct mdp_journal *old,
+			      const struct mdp_plan *pl)
+{
+	int err = 0;
+
+	if (old->state == MDP_J_ACTIVE && !strcmp(old->profile, j->profile) &&
+	    j->since == old->since)
+		return 0;
+	free(j->speed);
+	j->speed = dup_array(pl->ops, pl->n_ops, sizeof(*pl->ops), &err);
+	j->n_speed = err ? 0 : pl->n_ops;
+	return err;
+}
+
 /* Build the new journal and every step before anything changes. */
 static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl,
 			 const struct mdp_journal *old, struct mdp_journal *j, struct steps *st)
@@ -1051,9 +1070,9 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 		return err;
 	snprintf(j->profile, sizeof(j->profile), "%s", p->name);
 	snprintf(j->profile_path, sizeof(j->profile_path), "%s", p->path ? p->path : "");
-	if ((err = journal_set_plan(j, pl)) || (err = steps_restore_old(tx, j, pl, st)) ||
-	    (err = steps_plan(pl, j, st)) || (err = steps_pause(tx, p, old, j, st)) ||
-	    (err = steps_resume_old(p, j, st)))
+	if ((err = journal_set_speeds(j, old, pl)) || (err = journal_set_plan(j, pl)) ||
+	    (err = steps_restore_old(tx, j, pl, st)) || (err = steps_plan(pl, j, st)) ||
+	    (err = steps_pause(tx, p, old, j, st)) || (err = steps_resume_old(p, j, st)))
 		return err;
 	return 0;
 }
@@ -1260,6 +1279,9 @@ static int restore_under(struct mdp_txn *tx, struct mdp_journal *j)
 	free(j->set);
 	j->set = j->uset;
 	j->n_set = j->n_uset;
+	free(j->speed); /* the overlay's; the base's speeds were not kept */
+	j->speed = NULL;
+	j->n_speed = 0;
 	j->uset = NULL;
 	j->n_uset = 0;
 	j->has_under = false;

@@ -223,6 +223,17 @@ static bool stop(struct io *io)
 	return sig != 0;
 }
 
+static void tick(struct io *io, bool read, uint64_t done, uint64_t t0)
+{
+	const struct mdp_vb_progress *p = io->b->progress;
+	struct mdp_vb_tick t = {read, io->b->n + 1, done, 0};
+
+	if (!p || !p->fn)
+		return;
+	t.ns = now_ns() - t0;
+	p->fn(p->arg, io->b, &t);
+}
+
 static int fail(struct io *io, const char *what, int err)
 {
 	mdp_diags_add(io->d, NULL, 0, 0, "%s/%s: %s failed: %s", io->b->dir, io->b->file, what,
@@ -244,6 +255,7 @@ static int write_file(struct io *io, int fd, uint64_t *ns)
 		done += (uint64_t)w;
 		if (stop(io))
 			return 1;
+		tick(io, false, done, t0);
 	}
 	if (fdatasync(fd))
 		return fail(io, "fdatasync", -errno);
@@ -364,6 +376,7 @@ static int read_file(struct io *io, uint64_t *ns)
 			err = 1;
 			break;
 		}
+		tick(io, true, done, t0);
 	}
 	if (!err)
 		*ns = now_ns() - t0;

@@ -45,6 +45,21 @@ struct mdp_vb_run {
 	uint64_t write_ns, read_ns;
 };
 
+/* How far a run has come: passed to the caller's progress callback after each chunk. */
+struct mdp_vb_tick {
+	bool read;     /* the run's read, else its write */
+	unsigned run;  /* 1..runs */
+	uint64_t done; /* bytes of b->size written (not yet flushed) or read so far */
+	uint64_t ns;   /* since that phase's clock started */
+};
+
+struct mdp_vb;
+/* A caller that shows progress (bench on a terminal); volbench itself never prints. */
+struct mdp_vb_progress {
+	void (*fn)(void *arg, const struct mdp_vb *b, const struct mdp_vb_tick *t);
+	void *arg;
+};
+
 struct mdp_vb {
 	/* in */
 	const char *dir; /* where the test file goes (a directory), as shown in messages */
@@ -58,6 +73,7 @@ struct mdp_vb {
 	uint64_t size;               /* bytes, a multiple of MDP_VB_CHUNK; 0: the default for dir */
 	unsigned runs;               /* 1..100 */
 	int (*stop_requested)(void); /* a signal number when the caller wants out, else 0 */
+	const struct mdp_vb_progress *progress; /* NULL: none */
 	/* out */
 	uint64_t free_bytes;
 	dev_t dev;              /* the device the directory is on */

@@ -25,6 +25,12 @@ static void check(const struct mdp_journal *j)
 		if (j->base[i].t >= MDP_T_COUNT ||
 		    (j->base[i].dev[0] && !mdp_ident_dev_ok(j->base[i].dev)))
 			abort();
+	/* status prints these: an md name and a lowercase word, nothing to escape */
+	for (size_t i = 0; i < j->n_speed; i++)
+		if (!mdp_ident_dev_ok(j->speed[i].dev) ||
+		    strspn(j->speed[i].action, "abcdefghijklmnopqrstuvwxyz_") !=
+			strlen(j->speed[i].action))
+			abort();
 	for (size_t i = 0; i < j->n_svc; i++) {
 		const struct mdp_jservice *s = &j->svc[i];
 		/* a name revert hands to a service tool; an identity only for a pause under way */
@@ -43,8 +49,13 @@ static void same(const struct mdp_journal *a, const struct mdp_journal *b)
 	    a->under.by != b->under.by || a->under.since != b->under.since ||
 	    strcmp(a->boot_id, b->boot_id) || strcmp(a->profile, b->profile) ||
 	    strcmp(a->profile_path, b->profile_path) || a->n_base != b->n_base ||
-	    a->n_svc != b->n_svc || a->n_set != b->n_set)
+	    a->n_svc != b->n_svc || a->n_set != b->n_set || a->n_speed != b->n_speed)
 		abort();
+	for (size_t i = 0; i < a->n_speed; i++)
+		if (strcmp(a->speed[i].dev, b->speed[i].dev) ||
+		    strcmp(a->speed[i].action, b->speed[i].action) ||
+		    a->speed[i].kib_s != b->speed[i].kib_s)
+			abort();
 	for (size_t i = 0; i < a->n_base; i++)
 		if (a->base[i].t != b->base[i].t || strcmp(a->base[i].dev, b->base[i].dev) ||
 		    strcmp(a->base[i].raw, b->base[i].raw))

@@ -774,6 +774,47 @@ static void test_journal_roundtrip(void **state)
 		assert_int_equal(mdp_journal_parse(bad[i], strlen(bad[i]), &back), -EINVAL);
 }
 
+/* "speed DEV ACTION KIB_S": the operations running at apply, for status; optional. */
+static void test_journal_speed_lines(void **state)
+{
+	struct mdp_op_speed sp[2] = {{"md3", "reshape", 4687}, {"md2", "check", 0}};
+	struct mdp_journal j = {
+	    .state = MDP_J_ACTIVE, .profile = "fast", .speed = sp, .n_speed = 2};
+	struct mdp_journal back;
+	const char *old = "mdprofile-journal 1\nstate active\nprofile \"fast\"\nend\n";
+	char *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(mdp_journal_format(&j, &text, &len), 0);
+	assert_non_null(strstr(text, "\nspeed md3 reshape 4687\nspeed md2 check 0\nend\n"));
+	assert_int_equal(mdp_journal_parse(text, len, &back), 0);
+	free(text);
+	assert_int_equal(back.n_speed, 2);
+	assert_string_equal(back.speed[0].dev, "md3");
+	assert_string_equal(back.speed[0].action, "reshape");
+	assert_int_equal(back.speed[0].kib_s, 4687);
+	assert_string_equal(back.speed[1].action, "check");
+	assert_int_equal(back.speed[1].kib_s, 0);
+	mdp_journal_free(&back);
+	/* An earlier version's journal has none, and still reads. */
+	assert_int_equal(mdp_journal_parse(old, strlen(old), &back), 0);
+	assert_int_equal(back.n_speed, 0);
+	assert_null(back.speed);
+	mdp_journal_free(&back);
+	const char *bad[] = {
+	    "mdprofile-journal 1\nstate active\nspeed md3 reshape\nend\n",
+	    "mdprofile-journal 1\nstate active\nspeed md3 reshape 12 x\nend\n",
+	    "mdprofile-journal 1\nstate active\nspeed md3 reshape -1\nend\n",
+	    "mdprofile-journal 1\nstate active\nspeed md3 reshape 12junk\nend\n",
+	    "mdprofile-journal 1\nstate active\nspeed ../../etc reshape 12\nend\n",
+	    "mdprofile-journal 1\nstate active\nspeed md3 Re$hape 12\nend\n",
+	    "mdprofile-journal 1\nstate active\nspeed md3 averyveryverylongword 12\nend\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(mdp_journal_parse(bad[i], strlen(bad[i]), &back), -EINVAL);
+}
+
 /* ---- a service entry's own timeout --------------------------------------- */
 
 /* A backend that records the timeout each call was given (one test at a time). */
@@ -986,6 +1027,7 @@ int main(void)
 	    cmocka_unit_test(test_recover_interrupted),
 	    cmocka_unit_test(test_rollback_incomplete),
 	    cmocka_unit_test(test_journal_roundtrip),
+	    cmocka_unit_test(test_journal_speed_lines),
 	    cmocka_unit_test(test_service_own_timeout),
 	    cmocka_unit_test(test_lock_exclusive),
 	};

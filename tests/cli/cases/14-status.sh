@@ -201,6 +201,7 @@ expect_json <<'EOF'
  "layers": [],
  "watcher": null,
  "paused_services": [],
+ "op_speeds": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232,

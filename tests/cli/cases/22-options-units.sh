@@ -247,6 +247,14 @@ expect_json <<'EOF'
  ],
  "watcher": null,
  "paused_services": [],
+ "op_speeds": [
+  {
+   "array": "md3",
+   "action": "reshape",
+   "applied_kib_s": 4687,
+   "now_kib_s": 4687
+  }
+ ],
  "drift_values": 0,
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232,

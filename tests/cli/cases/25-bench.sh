@@ -19,6 +19,21 @@ for k in ("write_mb_s", "read_mb_s"):
     s = r[k]
     assert 0 < s["min"] <= s["mean"] <= s["max"] and s["spread_pct"] >= 0
 EOF
+# progress.py FILE PATTERN: a terminal's capture; every progress line
+# ("\rbench: ...\033[K") matches PATTERN and there is one at least; prints
+# what is left once they and their clearing ("\r\033[K") are taken out.
+cat >"$WORK/progress.py" <<'EOF'
+import re, sys
+data = open(sys.argv[1], encoding="utf-8", errors="replace", newline="").read().replace("\r\n", "\n")
+line = re.compile(r"\rbench: ([^\r\n\033]*)\033\[K")
+seen = line.findall(data)
+assert seen, "no progress line: %r" % data
+for s in seen:
+    assert re.fullmatch(sys.argv[2], s), "progress line %r" % s
+rest = line.sub("", data).replace("\r\033[K", "")
+assert "\r" not in rest and "\033" not in rest, "not cleared: %r" % rest
+sys.stdout.write(rest)
+EOF
 check_json() {
 	python3 "$WORK/check.py" "$@" <"$WORK/out" || _fail "bench --json: $(cat "$WORK/out")"
 }
@@ -43,6 +58,17 @@ script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' bench --path '$SHM' --size 8MiB -
 grep -q '^  1 write #* [0-9.]*' "$WORK/tty" || _fail "no bars on a tty: $(cat "$WORK/tty")"
 grep -q '^    read  #* [0-9.]*' "$WORK/tty" || _fail "no read bar on a tty"
 grep -q '#' "$WORK/out" && _fail "bars in a pipe"
+# ...and a progress line on stderr (phase, run, MB/s so far), cleared before the results.
+python3 "$WORK/progress.py" "$WORK/tty" '(write|read) run [12]/2, [0-9]+ MiB of 8 MiB, [0-9.]+ MB/s so far' \
+	>"$WORK/tty.rest" || _fail "progress on a tty"
+grep -q 'bench: read run 2/2' "$WORK/tty" || _fail "no progress of the last read: $(cat -A "$WORK/tty")"
+head -n 1 "$WORK/tty.rest" | grep -q '^machine: ' || _fail "results after progress: $(cat -A "$WORK/tty.rest")"
+grep -q '^read:  mean ' "$WORK/tty.rest" || _fail "no summary after progress"
+# In a pipe (the text run above): not a byte of it.
+run bench --path "$SHM" --size 8MiB --runs 2
+expect_exit 0
+expect_stderr <<'EOF'
+EOF
 
 # SIGINT in the middle: exit 3, the file removed.
 (cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" bench --path "$SHM" --size 256MiB --runs 100) \
@@ -105,8 +131,9 @@ EOF
 run diff --runs 3
 expect_exit 2
 
-# --compare: each profile applied in turn by the same transaction as apply,
-# measured, and the values from before restored at the end.
+# --compare: first the settings the box has now, then each profile applied in
+# turn by the same transaction as apply, measured, and the values from before
+# restored at the end.
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running
 snapshot
@@ -116,6 +143,7 @@ expect_stderr <<'EOF'
 EOF
 sed 's/write [0-9.]* MB\/s, read [0-9.]* MB\/s/write W, read R/' "$WORK/out" >"$WORK/norm"
 cat >"$WORK/want" <<'EOF'
+current          write W, read R; md3 reshape 4687 KiB/s
 balanced         write W, read R; md3 reshape 4687 KiB/s
 reshape-fast     write W, read R; md3 reshape 4687 KiB/s
 reverted to the values from before
@@ -129,7 +157,20 @@ expect_json <<'EOF'
 {
  "compare": [
   {
+   "profile": "current",
+   "current": true,
+   "method": null,
+   "sync": [
+    {
+     "array": "md3",
+     "action": "reshape",
+     "speed_kib_s": 4687
+    }
+   ]
+  },
+  {
    "profile": "balanced",
+   "current": false,
    "method": null,
    "sync": [
     {
@@ -141,6 +182,7 @@ expect_json <<'EOF'
   },
   {
    "profile": "reshape-fast",
+   "current": false,
    "method": null,
    "sync": [
     {
@@ -155,15 +197,46 @@ expect_json <<'EOF'
 }
 EOF
 expect_unchanged "bench --compare --op-only"
+# --op-only alone: the same first row, nothing applied.
+run bench --op-only --duration 1
+expect_exit 0
+expect_stdout <<'EOF'
+current          md3 reshape 4687 KiB/s
+EOF
+# On a terminal: a progress line per row and second, cleared; the rows as in a pipe.
+run bench --compare balanced --op-only --duration 1
+expect_exit 0
+expect_stdout <<'EOF'
+current          md3 reshape 4687 KiB/s
+balanced         md3 reshape 4687 KiB/s
+reverted to the values from before
+EOF
+expect_stderr <<'EOF'
+EOF
+script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' --root '$ROOT' bench --compare balanced --op-only --duration 1" \
+	/dev/null >"$WORK/tty" 2>&1 || _fail "bench --compare on a tty failed: $(cat "$WORK/tty")"
+python3 "$WORK/progress.py" "$WORK/tty" \
+	'current \(1/2\), second 1 of 1, md3 reshape 4687 KiB/s so far|balanced \(2/2\), (settling, [12] s of 2|second 1 of 1, md3 reshape 4687 KiB/s so far)' \
+	>"$WORK/tty.rest" || _fail "progress of --compare on a tty"
+grep -q 'bench: balanced (2/2), second 1 of 1' "$WORK/tty" || _fail "no progress of the second row: $(cat -A "$WORK/tty")"
+cmp -s "$WORK/out" "$WORK/tty.rest" || _fail "--compare on a tty: $(cat -A "$WORK/tty.rest")"
+# -q on a terminal: no progress either.
+script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' --root '$ROOT' -q bench --op-only --duration 1" \
+	/dev/null >"$WORK/tty" 2>&1 || _fail "bench -q on a tty failed: $(cat "$WORK/tty")"
+[ "$(cat "$WORK/tty")" = "$(printf 'current          md3 reshape 4687 KiB/s\r')" ] ||
+	_fail "bench -q on a tty: $(cat -A "$WORK/tty")"
+expect_unchanged "bench --compare on a tty"
 # SIGINT in the middle of a comparison reverts.
+# (after the first row, the current settings, measured for one window)
 (cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" bench --compare balanced,reshape-fast --op-only \
-	--duration 60) >"$WORK/out" 2>"$WORK/err" &
+	--duration 4) >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 i=0
-while ! grep -q '^state active' "$ROOT/run/mdprofile/journal" 2>/dev/null && [ $i -lt 300 ]; do
+while ! grep -q '^state active' "$ROOT/run/mdprofile/journal" 2>/dev/null && [ $i -lt 1000 ]; do
 	sleep 0.02
 	i=$((i + 1))
 done
+[ $i -lt 1000 ] || _fail "bench --compare applied no profile"
 kill -INT "$pid"
 RC=0
 wait "$pid" || RC=$?

@@ -55,6 +55,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC
 paused services: synoindexd, pkgctl-FileStation
+md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
 drift: none
 EOF
 

@@ -284,6 +284,7 @@ expect_json <<'EOF'
  "layers": [],
  "watcher": null,
  "paused_services": [],
+ "op_speeds": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232,
@@ -364,6 +365,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC
 paused services: synoindexd, pkgctl-FileStation
+md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
 drift: none
 EOF
 echo 1000 >"$ROOT"/sys/block/md2/md/stripe_cache_size
@@ -381,6 +383,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC
 paused services: synoindexd, pkgctl-FileStation
+md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
 drift: 1 value changed since apply (see 'mdprofile diff')
 EOF
 run --json status
@@ -405,6 +408,14 @@ expect_json <<'EOF'
  "paused_services": [
   "synoindexd",
   "pkgctl-FileStation"
+ ],
+ "op_speeds": [
+  {
+   "array": "md3",
+   "action": "reshape",
+   "applied_kib_s": 4687,
+   "now_kib_s": 4687
+  }
  ],
  "drift_values": 1,
  "mem_total_kib": 8061828,
@@ -444,6 +455,7 @@ expect_json <<'EOF'
  "layers": [],
  "watcher": null,
  "paused_services": [],
+ "op_speeds": [],
  "drift_values": null,
  "mem_total_kib": 8061828,
  "mem_available_kib": 6918232,

@@ -62,6 +62,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
 
 active profile: reshape-fast since 2026-11-29 08:30 UTC, until md is idle (apply --until-idle reverts it then)
 paused services: synoindexd, pkgctl-FileStation
+md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
 drift: none
 EOF
 flip_idle "$ROOT"
@@ -131,6 +132,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
        stripe cache 2048 (24 MiB), read-ahead 4 MiB
 
 active profile: balanced since 2026-11-29 08:30 UTC, applied with --until-idle but its watcher is gone (killed?): the next mutating command, 'mdprofile recover' or 'revert', restores the values
+md3 reshape: 4687 KiB/s when balanced was applied, 4687 KiB/s now
 drift: none
 EOF
 run recover

@@ -95,6 +95,7 @@ active profile: reshape-fast since 2026-11-29 08:30 UTC, applied by mdprofile au
 base profile: balanced since T, applied by hand (under the overlay; 'mdprofile revert' goes back to it)
 watcher: auto reshape-fast (pid N), engaged since T
 paused services: synoindexd, pkgctl-FileStation
+md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
 drift: none
 EOF
 run status --json

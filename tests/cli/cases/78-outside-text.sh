@@ -42,6 +42,7 @@ md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, abou
        stripe cache 256 (3 MiB), read-ahead 192 KiB
 
 active profile: fast\x1b[31m\x0a\xffx
+md3 reshape: 4687 KiB/s when fast\x1b[31m\x0a\xffx was applied, 4687 KiB/s now
 drift: none
 EOF
 expect_stderr <<'EOF'

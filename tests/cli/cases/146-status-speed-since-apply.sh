@@ -1,0 +1,72 @@
+# status: for the active profile, md's speed of each operation when it was
+# applied (journaled by apply as "speed DEV ACTION KIB_S") beside the speed now.
+fixture ds-dsm6-reshape
+fakes dsm6 synoindexd=running
+run apply -q reshape-fast
+expect_exit 0
+grep -qx 'speed md3 reshape 4687' "$ROOT/run/mdprofile/journal" ||
+	_fail "apply did not journal md3's speed: $(cat "$ROOT/run/mdprofile/journal")"
+
+# The reshape speeds up under the profile: sysfs and /proc/mdstat say so.
+echo 9374 >"$ROOT/sys/block/md3/md/sync_speed"
+sed -i 's/finish=[0-9.]*min speed=[0-9]*K/finish=2599.2min speed=9374K/' "$ROOT/proc/mdstat"
+touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal" # "since" reads its time
+run status
+expect_exit 0
+expect_stdout <<'EOF'
+md0    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md1    raid1   4 disks          clean            idle
+       read-ahead 128 KiB
+md2    raid5   4 disks          clean            idle
+       stripe cache 32768 (512 MiB), read-ahead 32 MiB
+md3    raid5   3 disks          active           reshape 25.1%, 9374 KiB/s, about 1d 19h left
+       stripe cache 32768 (384 MiB), read-ahead 32 MiB
+
+active profile: reshape-fast since 2026-11-29 08:30 UTC
+paused services: synoindexd
+md3 reshape: 4687 KiB/s when reshape-fast was applied, 9374 KiB/s now
+drift: none
+EOF
+expect_stderr <<'EOF'
+EOF
+# op_speeds: JSON's same figures.
+op_speeds() {
+	python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["op_speeds"]))' <"$WORK/out"
+}
+run status --json
+expect_exit 0
+[ "$(op_speeds)" = '[{"array": "md3", "action": "reshape", "applied_kib_s": 4687, "now_kib_s": 9374}]' ] ||
+	_fail "status --json op_speeds: $(op_speeds)"
+
+# Applied again (drift put right): the speed when it was first applied stays.
+run apply -q reshape-fast
+expect_exit 0
+grep -qx 'speed md3 reshape 4687' "$ROOT/run/mdprofile/journal" ||
+	_fail "applied again: $(grep speed "$ROOT/run/mdprofile/journal")"
+
+# The reshape ended: the speed then, and that it runs no longer.
+echo idle >"$ROOT/sys/block/md3/md/sync_action"
+echo none >"$ROOT/sys/block/md3/md/sync_speed"
+echo none >"$ROOT/sys/block/md3/md/sync_completed"
+run status
+expect_exit 0
+grep -A1 '^paused services' "$WORK/out" | tail -n 1 >"$WORK/line"
+[ "$(cat "$WORK/line")" = "md3 reshape: 4687 KiB/s when reshape-fast was applied, not running now" ] ||
+	_fail "status after the reshape: $(cat "$WORK/out")"
+run status --json
+expect_exit 0
+[ "$(op_speeds)" = '[{"array": "md3", "action": "reshape", "applied_kib_s": 4687, "now_kib_s": null}]' ] ||
+	_fail "status --json op_speeds after the reshape: $(op_speeds)"
+run revert -q
+expect_exit 0
+
+# Nothing running when applied: no such line, op_speeds empty.
+run apply -q reshape-fast
+expect_exit 0
+grep -q '^speed ' "$ROOT/run/mdprofile/journal" && _fail "an idle md journaled a speed"
+run status --json
+expect_exit 0
+[ "$(op_speeds)" = '[]' ] || _fail "status --json op_speeds, idle: $(op_speeds)"
+run revert -q
+expect_exit 0
