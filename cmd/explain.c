@@ -303,28 +303,12 @@ static int take_samples(struct cli *cli, struct mdp_xsample s[2], struct mdp_xca
 	return 0;
 }
 
-static int do_explain(struct cli *cli)
+/* Explain each array the line names, or each busy one; how many reports, *any: one recommends. */
+static size_t explain_arrays(struct cli *cli, const struct mdp_xsample s[2], double dt,
+			     struct mdp_xreport *reps, bool *any)
 {
-	struct mdp_xsample s[2];
-	struct mdp_xcap cap = {0};
-	struct mdp_diags unread;
-	struct mdp_xreport *reps = NULL;
 	size_t n = 0;
-	uint64_t ms = 0;
-	int rc;
-	bool any = false;
-	struct json j;
 
-	mdp_diags_init(&unread);
-	if ((rc = take_samples(cli, s, &cap, &unread, &ms)))
-		goto out;
-	for (int i = 1; i < cli->argc; i++)
-		if (!in_sample(&s[0], cli->argv[i]) && !in_sample(&s[1], cli->argv[i])) {
-			cli_err(cli, "no array %s in /proc/mdstat", cli->argv[i]);
-			rc = MDP_EXIT_USAGE;
-		}
-	if (rc || !(reps = calloc(s[1].n_arrays + s[0].n_arrays + 1, sizeof(*reps))))
-		goto done;
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < s[k].n_arrays; i++) {
 			const char *name = s[k].arrays[i].name;
@@ -336,40 +320,76 @@ static int do_explain(struct cli *cli)
 			if (dup || !named ||
 			    (cli->argc < 2 && !busy(&s[0], name) && !busy(&s[1], name)))
 				continue;
-			if (!mdp_explain_array(&s[0], &s[1], (double)ms / 1000.0, name, &reps[n]))
-				any |= mdp_explain_recommends(&reps[n++]);
+			if (!mdp_explain_array(&s[0], &s[1], dt, name, &reps[n]))
+				*any |= mdp_explain_recommends(&reps[n++]);
 		}
-	if (cli->json) {
-		cli_json_begin(cli, &j);
+	return n;
+}
+
+static void print_json(struct cli *cli, const struct mdp_xreport *reps, size_t n,
+		       const struct mdp_xsample *s1, const struct mdp_diags *unread)
+{
+	struct json j;
+
+	cli_json_begin(cli, &j);
+	json_obj(&j);
+	json_key(&j, "arrays");
+	json_arr(&j);
+	for (size_t i = 0; i < n; i++)
+		json_report(&j, &reps[i], s1);
+	json_end(&j);
+	json_key(&j, "unreadable");
+	json_arr(&j);
+	for (size_t i = 0; i < unread->n; i++) {
 		json_obj(&j);
-		json_key(&j, "arrays");
-		json_arr(&j);
-		for (size_t i = 0; i < n; i++)
-			json_report(&j, &reps[i], &s[1]);
+		json_kstr(&j, "path", unread->v[i].file);
+		json_kstr(&j, "error", unread->v[i].msg);
 		json_end(&j);
-		json_key(&j, "unreadable");
-		json_arr(&j);
-		for (size_t i = 0; i < unread.n; i++) {
-			json_obj(&j);
-			json_kstr(&j, "path", unread.v[i].file);
-			json_kstr(&j, "error", unread.v[i].msg);
-			json_end(&j);
-		}
-		json_end(&j);
-		json_end(&j);
-	} else {
-		if (!n)
-			printf("no md operation runs or waits (sampled over %.1f s)\n",
-			       (double)ms / 1000.0);
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				printf("\n");
-			print_report(&reps[i], &s[1]);
-		}
-		for (size_t i = 0; i < unread.n; i++)
-			printf("%snot read: %s (%s)\n", i ? "" : "\n", unread.v[i].file,
-			       unread.v[i].msg);
 	}
+	json_end(&j);
+	json_end(&j);
+}
+
+static void print_text(const struct mdp_xreport *reps, size_t n, const struct mdp_xsample *s1,
+		       const struct mdp_diags *unread, double dt)
+{
+	if (!n)
+		printf("no md operation runs or waits (sampled over %.1f s)\n", dt);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			printf("\n");
+		print_report(&reps[i], s1);
+	}
+	for (size_t i = 0; i < unread->n; i++)
+		printf("%snot read: %s (%s)\n", i ? "" : "\n", unread->v[i].file, unread->v[i].msg);
+}
+
+static int do_explain(struct cli *cli)
+{
+	struct mdp_xsample s[2];
+	struct mdp_xcap cap = {0};
+	struct mdp_diags unread;
+	struct mdp_xreport *reps = NULL;
+	size_t n = 0;
+	uint64_t ms = 0;
+	int rc;
+	bool any = false;
+
+	mdp_diags_init(&unread);
+	if ((rc = take_samples(cli, s, &cap, &unread, &ms)))
+		goto out;
+	for (int i = 1; i < cli->argc; i++)
+		if (!in_sample(&s[0], cli->argv[i]) && !in_sample(&s[1], cli->argv[i])) {
+			cli_err(cli, "no array %s in /proc/mdstat", cli->argv[i]);
+			rc = MDP_EXIT_USAGE;
+		}
+	if (rc || !(reps = calloc(s[1].n_arrays + s[0].n_arrays + 1, sizeof(*reps))))
+		goto done;
+	n = explain_arrays(cli, s, (double)ms / 1000.0, reps, &any);
+	if (cli->json)
+		print_json(cli, reps, n, &s[1], &unread);
+	else
+		print_text(reps, n, &s[1], &unread, (double)ms / 1000.0);
 	rc = any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
 	if (xo(cli)->capture) {
 		int wr = write_capture(cli, &cap, ms);

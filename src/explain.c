@@ -1001,12 +1001,97 @@ static bool has_cause(const struct mdp_xreport *r)
 	return false;
 }
 
+/* An array that appeared, disappeared or is idle: true when there is nothing more to check. */
+static bool not_running(struct ctx *c, const char *name)
+{
+	struct mdp_xreport *out = c->r;
+	struct mdp_xfinding *f;
+
+	if (!c->a0 || !c->a1) { /* assembled or stopped between the samples */
+		f = add(out, MDP_XK_INFO);
+		snprintf(out->action, sizeof(out->action), "none");
+		ev(f, "%s %s between the samples", name, c->a1 ? "appeared" : "disappeared");
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+		return true;
+	}
+	if (running(c->a1) || c->a1->queued[0] || !strcmp(c->a1->action, "frozen"))
+		return false;
+	snprintf(out->action, sizeof(out->action), "none");
+	if (running(c->a0)) {
+		f = add(out, MDP_XK_INFO);
+		ev(f, "the %s ended between the samples", noun(c->a0->action));
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	}
+	return true;
+}
+
+/* What the window itself says about the speed's source. */
+static void window_notes(struct ctx *c)
+{
+	struct mdp_xfinding *f;
+
+	if (running(c->a1) && !running(c->a0)) {
+		f = add(c->r, MDP_XK_INFO);
+		ev(f, "the %s started between the samples: the speed is md's own 30 s average",
+		   noun(c->a1->action));
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	}
+	if (c->r->speed_src == MDP_XS_MD && running(c->a0) && c->a1->have_progress) {
+		f = add(c->r, MDP_XK_INFO);
+		ev(f,
+		   "/proc/mdstat progress did not move in %.0f s; speed from md/sync_speed "
+		   "(md's 30 s average)",
+		   c->dt);
+		rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	}
+}
+
+/* The checks in their order (docs/explain.md); a waiting, finishing or reshape-method
+ * finding ends them. */
+static void run_checks(struct ctx *c, unsigned kver)
+{
+	struct mdp_xfinding *f;
+	bool stop, floor;
+
+	if (check_waiting(c))
+		return;
+	stop = check_finishing(c);
+	check_member(c);
+	if (stop || check_reshape(c))
+		return;
+	check_ceiling(c);
+	floor = check_floor(c);
+	check_competing(c, floor);
+	check_cpu(c);
+	check_stripe(c, kver);
+	if (check_disks(c) || has_cause(c->r))
+		return;
+	f = add(c->r, MDP_XK_INFO);
+	ev(f, "no limit, shared disk, CPU or cache bound found in this window");
+	util_evidence(c, f);
+	rec(f, MDP_XR_NONE, NULL, NULL,
+	    "none: md's own request pattern may be the limit; measure a profile with "
+	    "'mdprofile bench --op-only --compare'");
+}
+
+/* The binding finding first: the checks' order, then what is only noted. */
+static void order_findings(struct mdp_xreport *out)
+{
+	struct mdp_xfinding tmp[MDP_X_FINDINGS];
+	size_t k = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < out->n_findings; i++)
+			if ((out->findings[i].kind == MDP_XK_INFO) == (pass == 1))
+				tmp[k++] = out->findings[i];
+	memcpy(out->findings, tmp, k * sizeof(tmp[0]));
+}
+
 int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
 		      const char *name, struct mdp_xreport *out)
 {
 	struct ctx c = {.s0 = s0, .s1 = s1, .dt = dt, .r = out};
 	unsigned kver;
-	bool stop, floor;
 
 	if (!(dt > 0))
 		return -EINVAL;
@@ -1020,77 +1105,22 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 	out->binds = "";
 	kver = mdp_explain_kver(s1->release);
 	out->rule = rule_of(s1, kver);
-	if (!c.a0 || !c.a1) { /* assembled or stopped between the samples */
-		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
-		snprintf(out->action, sizeof(out->action), "none");
-		ev(f, "%s %s between the samples", name, c.a1 ? "appeared" : "disappeared");
-		rec(f, MDP_XR_NONE, NULL, NULL, "none");
-		return 0;
+	if (c.a0 && c.a1) {
+		out->min = eff_limit(&c.a1->min, &s1->sys_min);
+		out->max = eff_limit(&c.a1->max, &s1->sys_max);
 	}
-	out->min = eff_limit(&c.a1->min, &s1->sys_min);
-	out->max = eff_limit(&c.a1->max, &s1->sys_max);
-	if (!running(c.a1) && !c.a1->queued[0] && strcmp(c.a1->action, "frozen")) {
-		snprintf(out->action, sizeof(out->action), "none");
-		if (running(c.a0)) {
-			struct mdp_xfinding *f = add(out, MDP_XK_INFO);
-			ev(f, "the %s ended between the samples", noun(c.a0->action));
-			rec(f, MDP_XR_NONE, NULL, NULL, "none");
-		}
+	if (not_running(&c, name))
 		return 0;
-	}
 	/* a queued operation is a resync md has not started (mdstat's resync=DELAYED/PENDING) */
 	snprintf(out->action, sizeof(out->action), "%s", c.a1->queued[0] ? "resync" : c.a1->action);
 	progress(&c);
-	if (running(c.a1) && !running(c.a0)) {
-		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
-		ev(f, "the %s started between the samples: the speed is md's own 30 s average",
-		   noun(c.a1->action));
-		rec(f, MDP_XR_NONE, NULL, NULL, "none");
-	}
-	if (out->speed_src == MDP_XS_MD && running(c.a0) && c.a1->have_progress) {
-		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
-		ev(f,
-		   "/proc/mdstat progress did not move in %.0f s; speed from md/sync_speed "
-		   "(md's 30 s average)",
-		   dt);
-		rec(f, MDP_XR_NONE, NULL, NULL, "none");
-	}
+	window_notes(&c);
 	binds(&c);
 	gather_members(&c);
 	gather_foreign(&c);
-	if (check_waiting(&c))
-		goto info;
-	stop = check_finishing(&c);
-	check_member(&c);
-	if (stop)
-		goto info;
-	if (check_reshape(&c))
-		goto info;
-	check_ceiling(&c);
-	floor = check_floor(&c);
-	check_competing(&c, floor);
-	check_cpu(&c);
-	check_stripe(&c, kver);
-	if (!check_disks(&c) && !has_cause(out)) {
-		struct mdp_xfinding *f = add(out, MDP_XK_INFO);
-		ev(f, "no limit, shared disk, CPU or cache bound found in this window");
-		util_evidence(&c, f);
-		rec(f, MDP_XR_NONE, NULL, NULL,
-		    "none: md's own request pattern may be the limit; measure a profile with "
-		    "'mdprofile bench --op-only --compare'");
-	}
-info:
+	run_checks(&c, kver);
 	check_info(&c, kver);
-	/* the binding finding first: the checks' order, then what is only noted */
-	{
-		struct mdp_xfinding tmp[MDP_X_FINDINGS];
-		size_t k = 0;
-		for (int pass = 0; pass < 2; pass++)
-			for (size_t i = 0; i < out->n_findings; i++)
-				if ((out->findings[i].kind == MDP_XK_INFO) == (pass == 1))
-					tmp[k++] = out->findings[i];
-		memcpy(out->findings, tmp, k * sizeof(tmp[0]));
-	}
+	order_findings(out);
 	return 0;
 }
 

@@ -231,10 +231,83 @@ static int read_array(const struct mdp_xsrc *s, const struct mdp_mdstat_array *m
 }
 
 /* md's kernel threads: /proc/PID/comm "md3_raid5", "md3_resync", ... */
+/* A replay's second sample: its own processes too (a thread that started meanwhile). */
+static int merge_overlay_procs(const struct mdp_xsrc *s, char ***names, size_t *n)
+{
+	char **more = NULL, **nv;
+	size_t n_more = 0;
+
+	if (!s->overlay || mdp_root_list(s->overlay, "/proc", &more, &n_more) || !n_more)
+		return 0;
+	if (!(nv = realloc(*names, (*n + n_more) * sizeof(*nv)))) {
+		mdp_root_free_list(more, n_more);
+		return -ENOMEM;
+	}
+	*names = nv;
+	for (size_t i = 0; i < n_more; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < *n && !dup; k++)
+			dup = !strcmp(nv[k], more[i]);
+		if (dup)
+			free(more[i]);
+		else
+			nv[(*n)++] = more[i];
+	}
+	free(more);
+	return 0;
+}
+
+/* The array an md thread's comm ("md2_raid5", "md2_resync") belongs to, or NULL. */
+static struct mdp_xarray *thread_array(struct mdp_xsample *out, const char *comm)
+{
+	for (size_t j = 0; j < out->n_arrays; j++) {
+		size_t ml = strlen(out->arrays[j].name);
+		if (!strncmp(comm, out->arrays[j].name, ml) && comm[ml] == '_')
+			return &out->arrays[j];
+	}
+	return NULL;
+}
+
+/* Process pid's CPU ticks from /proc/PID/stat into a's threads. 0, or -errno of a capture. */
+static int read_thread(const struct mdp_xsrc *s, const char *pid_s, uint64_t pid,
+		       struct mdp_xsample *out)
+{
+	char p[64], comm[64], *st, *end;
+	struct mdp_xarray *a;
+	uint64_t ut, stt;
+	const char *q;
+	size_t len;
+	int err;
+
+	snprintf(p, sizeof(p), "/proc/%s/comm", pid_s);
+	if (mdp_root_read_value(pick(s, p), p, comm, sizeof(comm)) < 0 || strncmp(comm, "md", 2))
+		return 0;
+	if (!(a = thread_array(out, comm)) || a->n_threads == MDP_X_THREADS)
+		return 0;
+	if (s->cap && (err = cap_add(s->cap, s->sample, p, comm, strlen(comm))))
+		return err;
+	snprintf(p, sizeof(p), "/proc/%s/stat", pid_s);
+	if (rd(s, p, &st, &len))
+		return 0;
+	/* fields after ") ": state is field 3; utime and stime are 14 and 15 */
+	q = strrchr(st, ')');
+	for (int f = 2; q && f < 14; f++)
+		q = strchr(q + 1, ' ');
+	if (q && (ut = strtoull(q + 1, &end, 10), *end == ' ') &&
+	    (stt = strtoull(end + 1, &end, 10), *end == ' ' || *end == '\n')) {
+		struct mdp_xthread *t = &a->threads[a->n_threads++];
+		snprintf(t->comm, sizeof(t->comm), "%.19s", comm);
+		t->pid = (int)pid;
+		t->ticks = ut + stt;
+	}
+	free(st);
+	return 0;
+}
+
 static int read_threads(const struct mdp_xsrc *s, struct mdp_xsample *out)
 {
-	char **names = NULL, **more = NULL, p[64], comm[64], *st;
-	size_t n = 0, n_more = 0, len;
+	char **names = NULL;
+	size_t n = 0;
 	int err = mdp_root_list(s->root, "/proc", &names, &n);
 
 	if (err) {
@@ -242,64 +315,16 @@ static int read_threads(const struct mdp_xsrc *s, struct mdp_xsample *out)
 			note_unreadable(s, "/proc", err);
 		return 0;
 	}
-	/* a replay's second sample: its own processes too (a thread that started meanwhile) */
-	if (s->overlay && !mdp_root_list(s->overlay, "/proc", &more, &n_more) && n_more) {
-		char **nv = realloc(names, (n + n_more) * sizeof(*nv));
-		if (!nv) {
-			mdp_root_free_list(names, n);
-			mdp_root_free_list(more, n_more);
-			return -ENOMEM;
-		}
-		names = nv;
-		for (size_t i = 0; i < n_more; i++) {
-			bool dup = false;
-			for (size_t k = 0; k < n && !dup; k++)
-				dup = !strcmp(names[k], more[i]);
-			if (dup)
-				free(more[i]);
-			else
-				names[n++] = more[i];
-		}
-		free(more);
+	if ((err = merge_overlay_procs(s, &names, &n))) {
+		mdp_root_free_list(names, n);
+		return err;
 	}
 	for (size_t i = 0; i < out->n_arrays; i++)
 		out->arrays[i].threads_read = true;
 	for (size_t i = 0; i < n && !err; i++) {
-		uint64_t pid, ut, stt;
-		struct mdp_xarray *a = NULL;
-		size_t ml;
-		const char *q;
-		char *end;
-		if (mdp_num_parse(names[i], 1, INT32_MAX, &pid))
-			continue;
-		snprintf(p, sizeof(p), "/proc/%s/comm", names[i]);
-		if (mdp_root_read_value(pick(s, p), p, comm, sizeof(comm)) < 0 ||
-		    strncmp(comm, "md", 2))
-			continue;
-		for (size_t j = 0; j < out->n_arrays && !a; j++) {
-			ml = strlen(out->arrays[j].name);
-			if (!strncmp(comm, out->arrays[j].name, ml) && comm[ml] == '_')
-				a = &out->arrays[j];
-		}
-		if (!a || a->n_threads == MDP_X_THREADS)
-			continue;
-		if (s->cap && (err = cap_add(s->cap, s->sample, p, comm, strlen(comm))))
-			break;
-		snprintf(p, sizeof(p), "/proc/%s/stat", names[i]);
-		if (rd(s, p, &st, &len))
-			continue;
-		/* fields after ") ": state is field 3; utime and stime are 14 and 15 */
-		q = strrchr(st, ')');
-		for (int f = 2; q && f < 14; f++)
-			q = strchr(q + 1, ' ');
-		if (q && (ut = strtoull(q + 1, &end, 10), *end == ' ') &&
-		    (stt = strtoull(end + 1, &end, 10), *end == ' ' || *end == '\n')) {
-			struct mdp_xthread *t = &a->threads[a->n_threads++];
-			snprintf(t->comm, sizeof(t->comm), "%.19s", comm);
-			t->pid = (int)pid;
-			t->ticks = ut + stt;
-		}
-		free(st);
+		uint64_t pid;
+		if (!mdp_num_parse(names[i], 1, INT32_MAX, &pid))
+			err = read_thread(s, names[i], pid, out);
 	}
 	mdp_root_free_list(names, n);
 	return err;
