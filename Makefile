@@ -2,8 +2,9 @@
 #
 # `make help` lists the targets: each is the line after a `## ` comment, which says what it
 # does (here and in tests/*/*.mk).  The tiers: `make test` after every edit, `make check`
-# (everything, the README's second command), `make fresh-check` (the README on a pristine
-# Debian 12).  make install PREFIX=/usr/local DESTDIR=
+# (the README's second command), `make check-deep` (what check leaves out for time),
+# `make fresh-check` (the README on a pristine Debian 12).  make install PREFIX=/usr/local
+# DESTDIR=
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -334,7 +335,7 @@ check-deep: deps
 test: deps
 	@$(MAKE) --no-print-directory unit cli
 
-## the README's two commands (make demo, make check) on a pristine Debian 12 root (as root)
+## the README's two commands (make demo, make check) and make dist-check on a pristine Debian 12 root (as root)
 fresh-check:
 	@sh tools/fresh-check.sh
 

@@ -9,7 +9,10 @@
 # command's wall time is printed, and the first error of one that fails.  The tree and its
 # mounts are removed on exit, on failure and on SIGINT/SIGTERM.
 #
-#   sh tools/fresh-check.sh [COMMAND...]     default: "make demo" "make check"
+#   sh tools/fresh-check.sh [COMMAND...]  default: "make demo" "make check" "make dist-check"
+#
+# make dist-check is docs/dsm.md's route to the NAS binaries without a Debian machine
+# (`make deps dist` in a debian:12 container): proven here in the same pristine root.
 #
 # Environment:
 #   FRESH_DIR   an empty or missing directory to build the tree in (default: a new one under
@@ -165,7 +168,7 @@ mount --make-rslave "$root/dev"
 
 times=
 if [ $# -eq 0 ]; then
-	set -- "make demo" "make check"
+	set -- "make demo" "make check" "make dist-check"
 fi
 for c in "$@"; do
 	step "$c"
