@@ -14,6 +14,7 @@ for p in reshape-fast balanced; do
 	expect_exit 0
 	state_copy "$WORK/state-$p"
 	run revert
+	expect_exit 0
 done
 snapshot
 # bg_apply TAG PROFILE [OPTION]: apply in the background, exit code to $WORK/TAG.rc.

@@ -50,6 +50,7 @@ snapshot
 start_bg apply --until-idle --interval 1 reshape-fast
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q
+expect_exit 0
 expect_stdout <<'EOF'
 md0    raid1   4 disks          clean            idle
        read-ahead 128 KiB
@@ -120,6 +121,7 @@ finish_bg
 expect_exit 137
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q
+expect_exit 0
 expect_stdout <<'EOF'
 md0    raid1   4 disks          clean            idle
        read-ahead 128 KiB
