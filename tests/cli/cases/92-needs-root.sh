@@ -1,6 +1,7 @@
 # Without root, a command that changes the system says so first, in one line with the fix,
 # before it reads a profile or touches anything; commands that only read still run. On a
 # --root tree the caller's own rights decide, as before.
+# tags: no-valgrind (runs as nobody)
 as_nobody || return 0
 for cmd in "apply balanced" revert recover "bench --compare balanced"; do
 	# shellcheck disable=SC2086 # a command with its arguments
