@@ -153,25 +153,10 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%); do \
 		echo "== valgrind $$t"; \
 		MDP_SRCDIR=$(CURDIR) $(VALGRIND) $$t >/dev/null || $(VG_REPORT); done
-	@# 130-explain-edges runs explain as nobody, who cannot write valgrind's log in a tree
-	@# under /root (make fresh-check's): it stays out
-	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile 10-diff-diskstation \
-		11-diff-json 12-diff-ds220j 13-diff-server 14-status 20-list-show 21-usage \
-		22-options-units 23-drift 24-show-yaml 30-apply-revert 34-stale-journal 36-json-apply \
-		37-left-services 38-journal-hardening 39-vanished-array 40-bad-input \
-		43-stripe-memory 45-reshape-no-sync-action 46-root-symlinks 47-root-exec 50-stdin \
-		51-boot-script 53-boot-install 54-boot-hardening 55-status-truth 57-status-watch \
-		58-status-prometheus 61-help-version 62-completion 63-did-you-mean \
-		65-services-preview 68-foreign-process-group 69-state-dir-trust 78-outside-text \
-		120-explain-floor 121-explain-ceiling-local 122-explain-disks-at-limit \
-		123-explain-waiting 124-explain-reshape-method 125-explain-cpu 126-explain-stripe-cache \
-		127-explain-member 128-explain-competing-io 129-explain-finishing 131-explain-capture \
-		141-enable-dsm 142-enable-dsm-task-refused 143-enable-systemd 144-enable-rcd \
-		145-enable-refused 146-status-speed-since-apply \
-		100-status-mdstat-sysfs-agree 101-status-dsm 102-status-prometheus-truth \
-		|| $(VG_REPORT)
-	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh $(VG)/mdprofile \
-		tests/cli/release/60-copied-alone.sh || $(VG_REPORT)
+	@# The cases tagged no-valgrind say on their tag line why they stay out.
+	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh --without no-valgrind $(VG)/mdprofile || $(VG_REPORT)
+	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh --without no-valgrind $(VG)/mdprofile \
+		$(CLI_RELEASE) || $(VG_REPORT)
 
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----
 # STATIC_SEAM=1 adds the fault seam for the lab, which builds in a directory of its own.
@@ -190,7 +175,7 @@ static: $(STATIC)/mdprofile
 # ---- cross builds for ARM NAS boxes (make cross ARCH=aarch64|armhf) ---------
 # Debian's cross compilers and multiarch libyaml/libcyaml (make cross-deps), the
 # same static build as above in build/ARCH. build/ARCH-test adds the fault seam
-# so the whole CLI suite can run there under qemu-user (make cross-check).
+# for the CLI cases that need it (tag seam) under qemu-user (make cross-check).
 ARCH ?= aarch64
 CROSS_ARCHES := aarch64 armhf
 CROSS_TRIPLET_aarch64 := aarch64-linux-gnu
@@ -217,16 +202,21 @@ cross-test-bin:
 cross-deps:
 	@sh tests/deps.sh --cross
 
-# The CLI suite on the cross binaries under qemu-user: every case on the seam build,
-# the release cases (the copied binary alone, the seam absent) on the shipped one.
+# The CLI suite on the cross binaries under qemu-user: the shipped binary runs every case
+# but those that need the fault seam (tag seam) and the release cases (the copied binary
+# alone, the seam absent); the seam build runs the seam cases.
 ## the CLI suite on the ARM binaries under qemu-user (ARCH=aarch64 or armhf)
 cross-check: cross cross-test-bin
-	@echo "== CLI suite on build/$(ARCH)-test under $(CROSS_QEMU_$(ARCH))"
-	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)-test/mdprofile
+	@echo "== CLI suite on build/$(ARCH)/mdprofile under $(CROSS_QEMU_$(ARCH))"
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh --without seam build/$(ARCH)/mdprofile
 	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)/mdprofile $(CLI_RELEASE)
+	@echo "== the seam cases on build/$(ARCH)-test under $(CROSS_QEMU_$(ARCH))"
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh --only seam build/$(ARCH)-test/mdprofile
 
-# The release cases on the shipped x86_64 static binary.
+# The shipped x86_64 static binary: every case but those that need the fault seam, and the
+# release cases.
 cli-static: static
+	@sh tests/cli/run.sh --without seam $(STATIC)/mdprofile
 	@sh tests/cli/run.sh $(STATIC)/mdprofile $(CLI_RELEASE)
 
 # The whole CLI suite on the x86_64 static build as if on Linux 3.10: every system call

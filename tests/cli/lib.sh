@@ -5,7 +5,7 @@
 #   fixture NAME        copy tests/fixtures/NAME to a fresh $ROOT
 #   run ARGS...         mdprofile --root $ROOT ARGS (env passes through)
 #   run_noroot ARGS...  mdprofile ARGS (no --root)
-#   expect_exit N
+#   expect_exit N       every run's exit code must be checked (or exit_checked said)
 #   expect_stdout <<EOF ... EOF     exact, after @ROOT@/@BIN@/@SRC@ substitution
 #   expect_stderr <<EOF ... EOF
 #   expect_json <<EOF ... EOF       stdout is one line of JSON; compared indented
@@ -38,7 +38,9 @@ run() {
 }
 
 run_noroot() {
+	_exit_checked
 	LAST="$*"
+	UNCHECKED=1
 	set +e
 	# The subshell waits for mdprofile itself, so a "Killed" notice from a
 	# crash test lands in the captured stderr, not on the terminal.
@@ -52,7 +54,18 @@ run_noroot() {
 	set -e
 }
 
+# A case that runs mdprofile and never looks at the exit code fails: run.sh calls this after
+# the case, run_noroot before the next command. A case that judges $RC itself says so with
+# exit_checked.
+_exit_checked() {
+	[ "${UNCHECKED:-0}" = 0 ] || _fail "the exit code of 'mdprofile $LAST' ($RC) was not checked"
+	UNCHECKED=0
+}
+
+exit_checked() { UNCHECKED=0; }
+
 expect_exit() {
+	UNCHECKED=0
 	[ "$RC" = "$1" ] || {
 		_fail "'mdprofile $LAST' exited $RC, expected $1"
 		sed 's/^/    stderr: /' "$WORK/err" >&2

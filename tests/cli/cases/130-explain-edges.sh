@@ -1,5 +1,6 @@
 # explain: an operation that ends between the samples, nothing running, arrays by name, an
 # array that does not exist, and evidence that cannot be read (listed, never a failure).
+# tags: no-valgrind (runs as nobody, who cannot write valgrind's log under /root)
 fixture explain/ended
 run explain
 expect_exit 0

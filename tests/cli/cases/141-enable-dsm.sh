@@ -42,6 +42,7 @@ EOF
 [ "$(stat -c %a "$ROOT/volume1/@mdprofile/mdprofile.sh")" = 755 ] || _fail "script mode"
 # The script is boot-script's for the same profile, under enable's name, with its stop.
 run boot-script --binary "$B" balanced
+expect_exit 0
 grep -q '^# Install: mdprofile enable balanced --target dsm (the Task Scheduler boot-up task mdprofile runs it)\.$' \
 	"$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "the script does not say what installed it"
 sed -n '/^# The profile this script applies/,/^}$/p' "$WORK/out" >"$WORK/p.boot"
@@ -100,6 +101,7 @@ grep -qx "auto='reshape-fast'" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail 
 grep -q '^	setsid "$mdp" auto "$auto" </dev/null >/dev/null 2>&1 &$' "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
 	_fail "the watcher is not started in a session of its own"
 run --format json status
+expect_exit 0
 python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["enabled"], sort_keys=True))' \
 	<"$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout <<'EOF'
@@ -108,6 +110,7 @@ EOF
 # A task someone changed is not intact.
 MDPROFILE_ROOT=$ROOT "$ROOT/usr/syno/sbin/esynoscheduler" --set task_name=mdprofile enable=false >/dev/null
 run --format prometheus status
+expect_exit 0
 sed -n '/^# HELP mdprofile_enabled /,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout <<'EOF'
 # HELP mdprofile_enabled 1 while a profile is enabled at boot (mdprofile enable)

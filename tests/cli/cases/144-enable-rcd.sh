@@ -59,6 +59,7 @@ cp -a "$ROOT/sys" "$WORK/sys.before"
 rc_run start
 [ "$RC" = 0 ] || _fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
 run status --json
+expect_exit 0
 grep -q '"active_profile": "balanced"' "$WORK/out" || _fail "start did not apply balanced"
 rc_run status
 [ "$RC" = 0 ] || _fail "status (diff) exited $RC: $(cat "$WORK/rc.out")"

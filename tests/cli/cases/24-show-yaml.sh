@@ -10,6 +10,7 @@ EOF
 	cp "$WORK/out" "$ROOT/pins/$p.yaml"
 	# The pinned file shows the same settings as the profile it came from.
 	run show "$p"
+	expect_exit 0
 	sed -e '/^name: /d' -e '/^file: /d' -e '/^extends: /d' "$WORK/out" >"$WORK/want.show"
 	run show "$ROOT/pins/$p.yaml"
 	expect_exit 0
@@ -17,9 +18,11 @@ EOF
 	cmp -s "$WORK/want.show" "$WORK/got.show" || _fail "$p: the pinned file shows other settings"
 	# ...and plans the same changes on this machine.
 	run diff "$p" --json
+	expect_exit 1
 	python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["changes"]))' \
 		<"$WORK/out" | sed 's/"reason": "[^"]*"//g' >"$WORK/want.diff"
 	run diff "$ROOT/pins/$p.yaml" --json
+	expect_exit 1
 	python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["changes"]))' \
 		<"$WORK/out" | sed 's/"reason": "[^"]*"//g' >"$WORK/got.diff"
 	cmp -s "$WORK/want.diff" "$WORK/got.diff" || _fail "$p: the pinned file plans other changes"

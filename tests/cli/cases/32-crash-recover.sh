@@ -1,15 +1,17 @@
 # Invariant 5 on the real binary: SIGKILL right after the k-th system write,
 # for every k, then `recover` -> the baseline, byte for byte.
+# tags: seam no-valgrind (crashes on purpose)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running pkgctl-FileStation=running
 snapshot
 k=1
 while :; do
 	MDPROFILE_FAULT=crash-after-write:$k run -q apply reshape-fast
-	[ "$RC" = 0 ] && break # past the last write: a normal apply
+	[ "$RC" = 0 ] && { exit_checked; break; } # past the last write: a normal apply
 	expect_exit 137
 	[ -f "$ROOT/run/mdprofile/journal" ] || _fail "crash $k: no journal left"
 	run status
+	expect_exit 0
 	expect_stderr <<'EOF'
 mdprofile: warning: an interrupted or stale transaction was found; run 'mdprofile recover'
 EOF
@@ -42,6 +44,7 @@ expect_stdout <<'EOF'
 nothing to recover
 EOF
 MDPROFILE_FAULT=crash-after-write:2 run -q apply reshape-fast
+expect_exit 137
 run revert
 expect_exit 0
 expect_stdout <<'EOF'

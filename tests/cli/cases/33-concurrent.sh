@@ -2,6 +2,7 @@
 # profile's state, never a mix. The loser fails fast naming the holder.
 # System files only; the journal (which profile is active) is checked apart,
 # since its baseline order depends on which apply came first.
+# tags: no-valgrind (not yet in make valgrind: passed under it)
 state_copy() {
 	_sys_copy "$ROOT" "$1"
 	mv "$1/run/mdprofile/journal" "$1.journal"
@@ -14,6 +15,7 @@ for p in reshape-fast balanced; do
 	expect_exit 0
 	state_copy "$WORK/state-$p"
 	run revert
+	expect_exit 0
 done
 snapshot
 # bg_apply TAG PROFILE [OPTION]: apply in the background, exit code to $WORK/TAG.rc.

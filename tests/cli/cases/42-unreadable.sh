@@ -2,6 +2,7 @@
 # no array drops out, no "md is not loaded", no partial apply that exits 0.
 # Root reads mode 000 files anyway, so as root the binary runs as nobody on
 # a copy nobody owns (mode 000 then stops its owner too).
+# tags: no-valgrind (runs as nobody)
 as_nobody || return 0
 ROOT="$NB/root"
 cp -a "$SRC/tests/fixtures/ds-dsm6-reshape" "$ROOT"

@@ -12,6 +12,7 @@ EOF
 # Only the profile's name and the rules' positions differ.
 unplace='s/"profile": "[^"]*"//; s/"reason": "rule \([0-9]*\) ([^)]*)"/rule \1/g'
 run diff balanced --json
+expect_exit 1
 sed "$unplace" "$WORK/out" >"$WORK/want.diff"
 run diff - --json <"$WORK/pin.yaml"
 expect_exit 1
@@ -67,6 +68,7 @@ expect_exit 0
 [ "$(tail -n 1 "$WORK/out")" = "profile balanced-boot is active; 'mdprofile revert' restores the values from before" ] ||
 	_fail "--name does not name the profile: $(tail -n 1 "$WORK/out")"
 run status
+expect_exit 0
 grep -q '^active profile: balanced-boot since ' "$WORK/out" || _fail "status does not show --name"
 run revert
 expect_exit 0

@@ -208,6 +208,7 @@ sed -n "/^profile() {/,/^}/p" "$WORK/out" >"$WORK/fn.sh"
 printf 'profile\n' >>"$WORK/fn.sh"
 sh "$WORK/fn.sh" >"$WORK/desc.out"
 run show --yaml "$ROOT/p/desc.yaml"
+expect_exit 0
 sed 1d "$WORK/out" | cmp -s - "$WORK/desc.out" || _fail "the embedded profile is not the pinned text"
 
 # Usage errors.

@@ -28,6 +28,7 @@ Task Settings: Run command: bash /volume1/@mdprofile/mdprofile-balanced.sh
 EOF
 [ "$(stat -c %a "$ROOT/volume1/@mdprofile/mdprofile-balanced.sh")" = 755 ] || _fail "script mode"
 run boot-script --binary /volume1/@mdprofile/mdprofile balanced
+expect_exit 0
 cmp -s "$WORK/out" "$ROOT/volume1/@mdprofile/mdprofile-balanced.sh" ||
 	_fail "--install wrote another script than boot-script prints"
 run boot-script --uninstall --binary /volume1/@mdprofile/mdprofile balanced

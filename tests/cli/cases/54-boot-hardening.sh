@@ -39,6 +39,7 @@ expect_stderr </dev/null
 	_fail "-o: the script is $(stat -c '%a %u' "$WORK/o/boot.sh"), not 755 $me"
 [ "$(cat "$WORK/o/boot.sh.tmp")" = planted ] || _fail "-o wrote into the planted NAME.tmp"
 run boot-script balanced --binary "$B"
+expect_exit 0
 cmp -s "$WORK/out" "$WORK/o/boot.sh" || _fail "-o did not write the script"
 cp "$WORK/out" "$WORK/script"
 
@@ -134,6 +135,7 @@ expect_stdout <<'EOF'
 removed the boot script /usr/local/etc/rc.d/mdprofile-soon.sh
 EOF
 run boot-script --install --target rc.d --binary "$B" balanced
+expect_exit 0
 run boot-script --uninstall --target rc.d balanced --profiles "$WORK/nowhere"
 expect_exit 0
 expect_stdout <<'EOF'

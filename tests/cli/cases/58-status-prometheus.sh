@@ -182,6 +182,7 @@ run status --format json
 expect_exit 0
 cp "$WORK/out" "$WORK/fj"
 run status --json
+expect_exit 0
 cmp -s "$WORK/out" "$WORK/fj" || _fail "--format json differs from --json"
 run status --format yaml
 expect_exit 2

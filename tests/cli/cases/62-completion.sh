@@ -149,6 +149,7 @@ for c in list apply status boot-script bench enable; do
 		*) set -- "$opt" ;;
 		esac
 		run "$c" "$@"
+		expect_exit 2
 		grep -q "does not apply to '$c'" "$WORK/err" ||
 			_fail "completion leaves out $1 for $c, which $c takes"
 	done
@@ -197,4 +198,12 @@ while read -r opt; do
 	esac
 	run help "$opt"
 	grep -q "unknown option" "$WORK/err" && _fail "completion offers $opt, which mdprofile does not take"
+	# help takes every global option; one that takes a value is given none here
+	case $RC in
+	0) ;;
+	2) grep -qx "mdprofile: option '$opt' needs an argument (see mdprofile --help)" "$WORK/err" ||
+		_fail "help $opt: $(cat "$WORK/err")" ;;
+	*) _fail "help $opt exited $RC: $(cat "$WORK/err")" ;;
+	esac
+	exit_checked
 done <"$WORK/got"

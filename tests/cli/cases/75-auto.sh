@@ -4,6 +4,7 @@
 # byte. One watcher per machine; a revert from another shell holds it off
 # until md is idle; stop signals remove the overlay; after SIGKILL recover
 # does.
+# tags: no-valgrind (a watcher in the background, signals, SIGKILL: timing)
 
 ORIG="$WORK/orig"
 
@@ -79,6 +80,7 @@ md_reshape
 wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q
+expect_exit 0
 sed -i -e 's/(pid [0-9]*), engaged since .*/(pid N), engaged since T/' \
 	-e 's/^base profile: balanced since [^,]*,/base profile: balanced since T,/' "$WORK/out"
 expect_stdout <<'EOF'
@@ -99,9 +101,11 @@ md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
 drift: none
 EOF
 run status --json
+expect_exit 0
 grep -q '"layers": \[{"role": "base", "profile": "balanced", "by": "hand", "since_epoch_s": [0-9]*}, {"role": "overlay", "profile": "reshape-fast", "by": "auto", "since_epoch_s": 1795941000}\], "watcher": {"pid": [0-9]*, "mode": "auto", "profile": "reshape-fast", "state": "engaged", "since_epoch_s": [0-9]*, "on": \["resync", "recovery", "reshape"\], "why": null}' "$WORK/out" ||
 	_fail "status --json does not show both layers and the watcher: $(cat "$WORK/out")"
 run status --format prometheus
+expect_exit 0
 grep -qx 'mdprofile_profile_layer{role="base",profile="balanced",by="hand"} 1' "$WORK/out" &&
 	grep -qx 'mdprofile_profile_layer{role="overlay",profile="reshape-fast",by="auto"} 1' "$WORK/out" &&
 	grep -qx 'mdprofile_watcher_state{mode="auto",profile="reshape-fast",state="engaged"} 1' "$WORK/out" &&
@@ -176,6 +180,7 @@ wait_for 'watcher_is held' "the watcher to see the revert"
 sleep 1
 top_is balanced && ! has_under || _fail "the watcher applied its profile again after a revert"
 run status -q
+expect_exit 0
 grep -qx 'watcher: auto reshape-fast (pid [0-9]*), held since .*: removed by another mdprofile; armed again when md is idle' "$WORK/out" ||
 	_fail "status does not say the watcher is held off: $(cat "$WORK/out")"
 md_idle

@@ -1,6 +1,7 @@
 # Run against the release binary (make cli-release): it is built without the
 # fault seam, so MDPROFILE_FAULT, set or inherited by accident, changes
 # nothing. The same settings make the test builds fail (31-faults) or crash.
+# tags: no-valgrind (needs a binary without the seam; build/vg has it)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running
 snapshot
