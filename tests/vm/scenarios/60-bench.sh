@@ -38,9 +38,11 @@ umount /mnt/md1 /mnt/md3
 # md5 reshapes (held at its sync_max): md's speed under each profile, nothing written.
 mdp bench --compare low-ram,reshape-fast --op-only --duration 2 --json
 assert_exit 0 "bench --compare --op-only during a reshape"
-assert_out '"profile": "low-ram", "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
+assert_out '"profile": "current", "current": true, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
+	"md5's reshape measured under the settings it had first"
+assert_out '"profile": "low-ram", "current": false, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
 	"md5's reshape measured under low-ram"
-assert_out '"profile": "reshape-fast", "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
+assert_out '"profile": "reshape-fast", "current": false, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
 	"md5's reshape measured under reshape-fast"
 assert_out '"reverted": true' "the comparison reverted"
 snapshot "$VM_STATE/snap.60.after"
