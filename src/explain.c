@@ -351,6 +351,7 @@ struct ctx {
 	double md_kib, md_inflight, holder_kib, swap_pages, sync_kib;
 	char holder_top[MDP_NAME_MAX];
 	double holder_top_kib;
+	double foreign_thr; /* KiB/s of other I/O that counts as competing */
 	bool foreign, foreign_known;
 };
 
@@ -431,6 +432,7 @@ static void gather_foreign(struct ctx *c)
 		double thr = per_disk * FOREIGN_SHARE;
 		if (thr < FOREIGN_MIN_KIB)
 			thr = FOREIGN_MIN_KIB;
+		c->foreign_thr = thr;
 		c->foreign =
 		    c->md_kib >= thr || c->holder_top_kib >= thr || c->swap_pages >= SWAP_MIN_PAGES;
 	}
@@ -575,6 +577,10 @@ static void check_member(struct ctx *c)
 				      aw[i] >= OUTLIER_AWAIT * ma;
 			if (!slow_u && !slow_a)
 				continue;
+			/* busy with another partition's I/O: shared, not failing (competing-io) */
+			if (strcmp(c->m[i]->disk, c->m[i]->name) &&
+			    c->disk[i].kib_s - c->part[i].kib_s >= c->foreign_thr)
+				continue;
 			f = f ? f : add(c->r, MDP_XK_MEMBER);
 			ev(f,
 			   "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, "
@@ -605,7 +611,9 @@ static bool check_reshape(struct ctx *c)
 		else
 			same = true;
 	}
-	if (a->backup_file || (!moved && a->suspend_hi > 0)) {
+	/* mdadm's link outlives a killed mdadm: a moving data offset says the reshape needs
+	 * no copy, whatever /run still holds; stepping (suspend_hi) is seen in md itself */
+	if (a->suspend_hi > 0 || (a->backup_file && !moved)) {
 		f = add(c->r, MDP_XK_RESHAPE_METHOD);
 		if (a->backup_file)
 			ev(f,
@@ -626,6 +634,10 @@ static bool check_reshape(struct ctx *c)
 		f = add(c->r, MDP_XK_INFO);
 		ev(f, "md/dev-*/new_offset differs from offset: the reshape moves the data offset "
 		      "(no backup copy)");
+		if (a->backup_file)
+			ev(f,
+			   "/run/mdadm/backup_file-%s is left from an earlier reshape: not in use",
+			   a->name);
 		rec(f, MDP_XR_NONE, NULL, NULL, "none");
 	}
 	return false;

@@ -41,6 +41,7 @@ struct row {
 	int64_t stripe, active;    /* stripe_cache_size and _active (both samples) */
 	int64_t chunk;
 	bool backup;
+	bool moved;        /* new_offset differs from offset (a reshape moving the data offset) */
 	uint64_t left_kib; /* per device left at the end (0: plenty) */
 	const char *sync_max;
 	bool ended, stalled, sc_same; /* edge cases */
@@ -106,7 +107,7 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 	a->stripe_active = r->active;
 	a->group_threads = r->group_threads;
 	a->chunk_kib = r->chunk ? r->chunk : 64;
-	a->suspend_hi = r->backup ? 123456 : 0;
+	a->suspend_hi = r->backup && !r->moved ? 123456 : 0;
 	a->backup_file = r->backup;
 	snprintf(a->bitmap, sizeof(a->bitmap), "+8");
 	set_io(&a->io, "md2", base + (uint64_t)(t * r->md_kib * 2 * DT), base, 0, base);
@@ -123,6 +124,8 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 		snprintf(m->disk, sizeof(m->disk), "sd%c", 'a' + i);
 		snprintf(m->state, sizeof(m->state), "in_sync");
 		m->offset = m->new_offset = 2048;
+		if (r->moved)
+			m->new_offset = 4096;
 		m->rotational = r->rotational < 0 ? 0 : 1;
 		set_io(&m->part, m->name, base + (uint64_t)(t * sync_sect),
 		       base + (uint64_t)(t * ios), base + (uint64_t)(t * ios * aw), base);
@@ -209,6 +212,21 @@ static const struct row rows[] = {
      .chunk = 512,
      .stripe = 4096,
      .kind = MDP_XK_RESHAPE_METHOD,
+     .rec = MDP_XR_NONE},
+    /* the lab: a reshape moving its data offset, with mdadm's backup_file link left in /run
+       by an earlier, killed reshape: the link is not the method */
+    {.id = "stale-backup-link",
+     .release = "5.10.0-46-amd64",
+     .action = "reshape",
+     .n = 3,
+     .speed = 3357,
+     .min = 1000,
+     .max = 200000,
+     .util = 40,
+     .backup = true,
+     .moved = true,
+     .group_threads = 0,
+     .kind = MDP_XK_INFO,
      .rec = MDP_XR_NONE},
     /* C06: 10-disk RAID6 recovery at 40 MB/s, disks 47 % busy: nothing here binds */
     {.id = "C06",
@@ -419,6 +437,24 @@ static const struct row rows[] = {
      .group_threads = 0,
      .kind = MDP_XK_MEMBER,
      .rec = MDP_XR_NONE},
+    /* the lab: DSM's system array (p1) read flat out, the data array (p5) recovering: the
+       disk the reader uses is the busy one, shared and not failing */
+    {.id = "system-partition-reader",
+     .release = "6.1.0-57-amd64",
+     .action = "recover",
+     .n = 3,
+     .speed = 839,
+     .min = 1000,
+     .max = 200000,
+     .util = 1,
+     .slow = 1,
+     .slow_util = 96,
+     .slow_await = 143,
+     .holder_kib = 7379,
+     .group_threads = 0,
+     .kind = MDP_XK_COMPETING_IO,
+     .rec = MDP_XR_PROFILE,
+     .rec_name = "reshape-fast"},
     /* (local) minimum held at the floor: a profile's sysctl would not lift it */
     {.id = "local-min",
      .speed = 1000,
