@@ -1,6 +1,6 @@
 # Benchmark: mdprofile apply reshape-fast + revert against a plain sh
 # script doing the same writes and read-backs (docs/PERFORMANCE.md).
-#   make bench [BENCH_RUNS=30]
+#   make bench [BENCH_RUNS=30]     (ends with make bench-vm: explain's figures in the lab)
 # Runs twice: the dynamic release build (./mdprofile) and the static build
 # a NAS owner copies onto DSM (build/static/mdprofile); then idle_cpu.py measures
 # the watchers' CPU per minute (build/bench/idle_cpu.txt). Prints tables and
@@ -19,3 +19,15 @@ bench: mdprofile static
 		--out build/bench-static --no-callgrind
 	@python3 tests/bench/idle_cpu.py --bin ./mdprofile --seconds $(BENCH_WATCH_SECONDS) \
 		--auto-bin $(STATIC)/mdprofile --auto-seconds $(BENCH_AUTO_SECONDS) --out build/bench
+	@$(MAKE) --no-print-directory bench-vm
+
+# explain's figures in the VM lab (3 A/B/A rounds on each kernel, about 4 min): a sync
+# beside a competing reader, under the kernel's limits and under reshape-fast, against the
+# idle array; and the busy share explain reports for a slow member.
+.PHONY: bench-vm
+## explain's lab figures: a sync beside a competing reader, a slow member (VM, both kernels)
+bench-vm:
+	@VM_ROUNDS=3 $(MAKE) --no-print-directory vm-check VM_SCENARIOS=96-explain,99-explain-io
+	@mkdir -p build/bench
+	@sh tests/bench/vm_figures.sh $(foreach k,$(VM_KLIST),$(VM_OUT)/$(k)/console.log) | \
+		tee build/bench/vm.txt

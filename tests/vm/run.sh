@@ -122,7 +122,7 @@ wanted() {
 one_boot() {
 	start=$(date +%s)
 	rc=0
-	boot "$2" "mdp_boot=$1${scenarios:+ mdp_scenarios=$scenarios}" || rc=$?
+	boot "$2" "mdp_boot=$1${scenarios:+ mdp_scenarios=$scenarios}${VM_ROUNDS:+ mdp_rounds=$VM_ROUNDS}" || rc=$?
 	echo "vm-run: boot $1 took $(($(date +%s) - start)) s"
 	if [ "$mode" = demo ]; then
 		[ "$rc" -eq 0 ] || die "demo qemu exited $rc"

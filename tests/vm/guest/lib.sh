@@ -229,3 +229,48 @@ skip_all() {
 	fail "not run: $*"
 	exit 0
 }
+
+# ---- explain --------------------------------------------------------------------
+
+# explain ARGS...: mdprofile --json explain ARGS, the exit code in RC and the
+# document in OUT (as `run`).
+explain() {
+	run "$MDP" --json explain "$@"
+}
+
+# first_kind JSON: the kind of the first finding of the one array reported
+first_kind() {
+	printf '%s\n' "$1" | sed -n 's/.*"findings": \[{"kind": "\([a-z-]*\)".*/\1/p'
+}
+
+# speed_of JSON: the operation's speed in KiB/s over explain's window
+speed_of() {
+	printf '%s\n' "$1" | sed -n 's/.*"speed_kib_s": \([0-9]*\),.*/\1/p'
+}
+
+# median N...: the middle one of the numbers (the lower middle of an even count)
+median() {
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# reader_start DEV: a competing reader that reads DEV as fast as it can, from the start
+# again at its end, with O_DIRECT (so the page cache never answers); its pid in READER.
+# The lab's probe (research/explain.md section 3) measured what such a reader costs a sync.
+reader_start() {
+	(
+		trap 'kill $_dd 2>/dev/null; exit 0' TERM
+		while :; do
+			dd if="$1" of=/dev/null bs=1M iflag=direct 2>/dev/null &
+			_dd=$!
+			wait $_dd
+		done
+	) &
+	READER=$!
+}
+
+# reader_stop: end the reader that reader_start started
+reader_stop() {
+	kill "$READER" 2>/dev/null
+	wait "$READER" 2>/dev/null
+	READER=
+}

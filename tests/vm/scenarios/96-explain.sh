@@ -12,19 +12,6 @@ X1=$(serial_disk x01) && X2=$(serial_disk x02) && X3=$(serial_disk x03) &&
 echo 1000 >/proc/sys/dev/raid/speed_limit_min
 echo 200000 >/proc/sys/dev/raid/speed_limit_max
 
-# first_kind JSON: the kind of the first finding of the one array reported
-first_kind() {
-	printf '%s\n' "$1" | sed -n 's/.*"findings": \[{"kind": "\([a-z-]*\)".*/\1/p'
-}
-speed_of() {
-	printf '%s\n' "$1" | sed -n 's/.*"speed_kib_s": \([0-9]*\),.*/\1/p'
-}
-explain() {
-	OUT=$("$MDP" --json explain "$@" 2>"$VM_STATE/explain.err") && RC=0 || RC=$?
-	ERR=$(cat "$VM_STATE/explain.err")
-	LAST_CMD="mdprofile --json explain $*"
-}
-
 mdadm -C /dev/md9 -R -q -l5 -n3 -c64 --bitmap=none "$X1" "$X2" "$X3" 2>/dev/null ||
 	skip_all "cannot create md9"
 sleep 4
@@ -64,6 +51,9 @@ mdadm -C /dev/md10 -R -q -l1 -n2 --bitmap=none "$X1" "$X4" 2>/dev/null ||
 sleep 4
 explain md10 --interval 6
 assert_eq "$(first_kind "$OUT")" member "explain: md10's slow member binds"
+# the bench figure: the busy shares explain reports, against the throttles (2 and 8 MiB/s)
+UT=$(printf '%s\n' "$OUT" | sed -n 's/.*: \([0-9]*\)% busy, [0-9.]* ms a request; the others. median \([0-9]*\)%.*/\1 \2/p')
+echo "BENCH-VM: slow-member kernel=$(uname -r) slow_util=${UT% *} others_util=${UT#* } throttle_slow=2048 throttle_others=8192"
 assert_out "\"${X4#/dev/} \\(${X4#/dev/}\\): [0-9]+% busy" "explain: names ${X4#/dev/}, the slow disk"
 mdadm -S /dev/md10 >/dev/null 2>&1
 mdadm --zero-superblock "$X1" "$X4" >/dev/null 2>&1

@@ -1,0 +1,128 @@
+# 99-explain-io: explain on shared, throttled disks (x01..x03 at 8 MiB/s each), and the
+# competing-I/O figure of `make bench-vm`. Judged on medians of A/B/A rounds with wide
+# margins (TCG noise reached 40 % between identical phases); the kernel command line's
+# mdp_rounds=N sets the rounds (1 in make check, 3 in make bench-vm).
+#  1. md9 raid5 recovering with a competing reader on md9 itself (reading flat out, as
+#     in research/explain.md section 3): explain names the floor (or the competing I/O)
+#     and recommends a profile with a higher minimum; A (the kernel's
+#     limits) / B (reshape-fast applied) / A (reverted): B near the idle speed in every
+#     round, and (3 rounds) B's median above A's. The bench figures: A's and B's medians
+#     over the idle array's speed.
+#  2. DSM's layout (a small raid1 "system" array over every disk's first partition, the
+#     data array over the second ones): with both syncing, md waits with the one and
+#     explain says so (waiting); a reader on the system array is named as competing I/O
+#     on the data array's member disks, not as a failing member (the disk it reads is
+#     the busy one).
+have_mdprofile || skip_all "no mdprofile in the image"
+X1=$(serial_disk x01) && X2=$(serial_disk x02) && X3=$(serial_disk x03) ||
+	skip_all "no throttled disks x01..x03"
+ROUNDS=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^mdp_rounds=//p')
+ROUNDS=${ROUNDS:-1}
+W=6
+echo 1000 >/proc/sys/dev/raid/speed_limit_min
+echo 200000 >/proc/sys/dev/raid/speed_limit_max
+
+# window MD: the operation's speed over one explain window
+window() {
+	explain "$1" --interval $W
+	speed_of "$OUT"
+}
+
+mdadm -C /dev/md9 -R -q -l5 -n3 -c64 --bitmap=none "$X1" "$X2" "$X3" 2>/dev/null ||
+	skip_all "cannot create md9"
+sleep 3
+IDLE=$(window md9)
+reader_start /dev/md9
+sleep 3
+explain md9 --interval $W
+K=$(first_kind "$OUT")
+echo "explain: md9 with a reader: $OUT"
+assert_eq "$(case $K in floor | competing-io) echo ok ;; *) echo "$K" ;; esac)" ok \
+	"explain: md9's reader binds (floor or competing I/O)"
+assert_exit 1 "a reader under the kernel's minimum is a recommendation"
+# balanced or reshape-fast: either minimum is above what these disks can do
+assert_out '"recommendation": \{"kind": "profile", "name": "(balanced|reshape-fast)"' \
+	"explain: recommends a shipped profile with a higher minimum"
+A=
+B=
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	A="$A $(window md9)"
+	mdp apply reshape-fast
+	assert_exit 0 "apply reshape-fast (round $((r + 1)))"
+	sleep 2
+	B="$B $(window md9)"
+	mdp revert
+	assert_exit 0 "revert (round $((r + 1)))"
+	sleep 2
+	A="$A $(window md9)"
+	r=$((r + 1))
+done
+reader_stop
+# shellcheck disable=SC2086 # word lists of numbers
+MA=$(median $A) && MB=$(median $B)
+echo "explain: md9 idle ${IDLE} KiB/s; with the reader: kernel limits${A} (median ${MA}), reshape-fast${B} (median ${MB})"
+# Measured (3 rounds, 8 MiB/s disks): idle 8107/8153 KiB/s (6.1/5.10); beside the reader
+# the kernel's limits swing between 1604 and 7767 (md's drain rule notices the reader only
+# now and then), reshape-fast holds 7526-7721. So: reshape-fast keeps the sync near the
+# idle speed in every round, and over 3 rounds its median is above the kernel limits'.
+for b in $B; do
+	assert_eq "$([ $((b * 10)) -ge $((${IDLE:-0} * 8)) ] && echo near || echo below)" near \
+		"reshape-fast keeps the sync beside the reader near the idle speed ($b of ${IDLE} KiB/s)"
+done
+if [ "$ROUNDS" -ge 3 ]; then
+	assert_eq "$([ "${MB:-0}" -gt "${MA:-0}" ] && echo up || echo not)" up \
+		"the recommended minimum moves the speed up (medians ${MA} -> ${MB} KiB/s)"
+fi
+echo "BENCH-VM: competing-reader kernel=$(uname -r) idle=${IDLE} defaults=${MA} reshape-fast=${MB} rounds=${ROUNDS}"
+mdadm -S /dev/md9 >/dev/null 2>&1
+mdadm --zero-superblock "$X1" "$X2" "$X3" >/dev/null 2>&1
+
+# DSM's layout: p1 a small system partition, p2 the data
+for d in "$X1" "$X2" "$X3"; do
+	printf 'o\nn\np\n1\n\n+64M\nn\np\n2\n\n\nw\n' | fdisk "$d" >/dev/null 2>&1
+done
+sleep 1
+for d in "$X1" "$X2" "$X3"; do
+	[ -b "${d}1" ] && [ -b "${d}2" ] || skip_all "fdisk made no partitions on $d"
+done
+mdadm -C /dev/md21 -R -q -l5 -n3 -c64 --bitmap=none "${X1}2" "${X2}2" "${X3}2" 2>/dev/null ||
+	skip_all "cannot create md21"
+mdadm -C /dev/md20 -R -q -l1 -n3 --bitmap=none --metadata=0.90 "${X1}1" "${X2}1" "${X3}1" \
+	2>/dev/null || skip_all "cannot create md20"
+sleep 2
+DELAYED=
+for md in md20 md21; do
+	grep -A3 "^$md " /proc/mdstat | grep -q 'resync=DELAYED\|recovery=DELAYED' && DELAYED=$md
+done
+echo "explain: mdstat with two arrays on the same disks:"
+cat /proc/mdstat
+if [ -z "$DELAYED" ]; then
+	fail "neither md20 nor md21 waits for the other"
+else
+	explain "$DELAYED" --interval 3
+	assert_eq "$(first_kind "$OUT")" waiting "explain: $DELAYED waits for the other array"
+	assert_exit 0 "waiting is nothing to change"
+fi
+# the system array in sync (as DSM's md0 is, most of the time), read by DSM itself
+mdadm -S /dev/md20 >/dev/null 2>&1
+mdadm -C /dev/md20 -R -q -l1 -n3 --bitmap=none --metadata=0.90 --assume-clean \
+	"${X1}1" "${X2}1" "${X3}1" 2>/dev/null || fail "cannot re-create md20 clean"
+reader_start /dev/md20
+sleep 3
+explain md21 --interval $W
+echo "explain: md21 with a reader on md20: $OUT"
+K=$(first_kind "$OUT")
+assert_eq "$(case $K in floor | competing-io) echo ok ;; *) echo "$K" ;; esac)" ok \
+	"explain: the system array's reader binds md21 (floor or competing I/O)"
+assert_out '"other partitions of the member disks: [0-9]+ KiB/s in all, most on vd[a-z]+' \
+	"explain: names the other partitions of md21's disks"
+assert_eq "$(printf '%s\n' "$OUT" | grep -c '"kind": "member"')" 0 \
+	"explain: the disk the reader keeps busy is not called a failing member"
+reader_stop
+mdadm -S /dev/md20 /dev/md21 >/dev/null 2>&1
+for d in "$X1" "$X2" "$X3"; do
+	mdadm --zero-superblock "${d}1" "${d}2" >/dev/null 2>&1
+	dd if=/dev/zero of="$d" bs=512 count=1 2>/dev/null
+	blockdev --rereadpt "$d" 2>/dev/null
+done
