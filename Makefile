@@ -300,7 +300,8 @@ lint:
 	@pyflakes3 $(LINT_PY)
 	@python3 tests/fixtures/mkroot.py --check
 	@python3 tests/fixtures/explain/mk.py --check
-	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files and the fixture trees are clean"
+	@sh tools/funclen.sh 70
+	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees and the functions' lengths are clean"
 
 # The tiers (README.md has their times): `make test` after each edit; `make check`, the
 # README's, well under 20 minutes on 2 cores; `make check-deep`, what check leaves out for
