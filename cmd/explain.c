@@ -4,6 +4,13 @@
  * of src/explain.c per array, then text or JSON. Reads only, as any user;
  * what it could not read is listed. Exit 0: nothing to change or nothing
  * running; 1: a recommendation; 2: usage; 3: /proc/mdstat unreadable.
+ *
+ * --probe (root, through the journal): the top recommendation whose gain
+ * could not be computed, if it is one setting, is applied for one window
+ * between explain's own window and one more at the settings as they were
+ * (A/B/A), then reverted; the finding shows what each window measured.
+ * Exit 3 when interrupted (reverted first), 4 when the revert did not
+ * complete.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +25,7 @@
 #include "explain.h"
 #include "explain_sample.h"
 #include "json.h"
+#include "probe.h"
 #include "status.h"
 
 #define DEFAULT_INTERVAL_MS 10000
@@ -78,7 +86,41 @@ static void print_gain(const struct mdp_xfinding *f)
 	}
 }
 
-static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *s1)
+/* What --probe did, for the report of array rep, finding finding. */
+struct probe {
+	bool done;
+	size_t rep, finding;
+	struct mdp_probe_setting set;
+	char name[64]; /* "md2/group_thread_cnt" */
+	struct mdp_probe_windows w;
+	struct mdp_probe_result res;
+};
+
+static void print_probe(const struct probe *pr)
+{
+	char base[64] = "", ch[160];
+
+	printf("    probe: %s %s for one window between two at the settings as they were, then "
+	       "reverted\n",
+	       pr->name, pr->set.value);
+	if (pr->w.ended) {
+		printf("      the operation ended during the probe; reverted, no figure\n");
+		return;
+	}
+	printf("      A %" PRIu64 " KiB/s, B %" PRIu64 " KiB/s, A %" PRIu64
+	       " KiB/s per disk; window %.1f s each\n",
+	       pr->w.a1, pr->w.b, pr->w.a2, pr->w.window_s);
+	if (pr->res.base > 0)
+		snprintf(base, sizeof(base), "%+.0f%%", pr->res.change * 100);
+	snprintf(ch, sizeof(ch), "%s (the A windows differ by %.0f%%: %s)",
+		 base[0] ? base : "no figure (A measured 0)", pr->res.spread * 100,
+		 pr->res.beyond ? "the change stands out of that"
+				: "the change is within that, not shown to be the setting's");
+	printf("      => %s %s: %s\n", pr->name, pr->set.value, ch);
+}
+
+static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *s1,
+			 const struct probe *pr)
 {
 	char eta[32];
 	int ind;
@@ -120,10 +162,40 @@ static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *
 			printf("\n");
 		printf("    => %s\n", f->rec_text);
 		print_gain(f);
+		if (pr && pr->finding == i)
+			print_probe(pr);
 	}
 }
 
-static void json_report(struct json *j, const struct mdp_xreport *r, const struct mdp_xsample *s1)
+static void json_probe(struct json *j, const struct probe *pr)
+{
+	json_key(j, "probe");
+	json_obj(j);
+	json_kstr(j, "setting", pr->name);
+	json_kstr(j, "value", pr->set.value);
+	json_key(j, "window_s");
+	json_f1(j, pr->w.window_s);
+	json_kbool(j, "ended", pr->w.ended);
+	json_key(j, "a_kib_s");
+	json_arr(j);
+	if (!pr->w.ended) {
+		json_u64(j, pr->w.a1);
+		json_u64(j, pr->w.a2);
+	}
+	json_end(j);
+	json_key(j, "b_kib_s");
+	pr->w.ended ? json_null(j) : json_u64(j, pr->w.b);
+	json_key(j, "change_pct");
+	pr->res.valid && pr->res.base > 0 ? json_f1(j, pr->res.change * 100) : json_null(j);
+	json_key(j, "spread_pct");
+	pr->res.valid && pr->res.base > 0 ? json_f1(j, pr->res.spread * 100) : json_null(j);
+	json_kbool(j, "beyond_spread", pr->res.beyond);
+	json_kbool(j, "reverted", true);
+	json_end(j);
+}
+
+static void json_report(struct json *j, const struct mdp_xreport *r, const struct mdp_xsample *s1,
+			const struct probe *pr)
 {
 	static const char *const recs[] = {"none", "profile", "setting"};
 
@@ -179,6 +251,8 @@ static void json_report(struct json *j, const struct mdp_xreport *r, const struc
 			json_ku64(j, "speed_kib_s", f->gain_kib);
 			json_end(j);
 		}
+		if (pr && pr->finding == i)
+			json_probe(j, pr);
 		json_end(j);
 	}
 	json_end(j);
@@ -209,11 +283,13 @@ static bool busy(const struct mdp_xsample *s, const char *name)
 struct explain_opts {
 	unsigned interval_ms; /* --interval; 0: DEFAULT_INTERVAL_MS */
 	const char *capture;  /* --capture FILE */
+	bool probe;           /* --probe */
 };
 
 static const struct opt explain_opts[] = {
     OPT_INTERVAL("interval", struct explain_opts, interval_ms),
     OPT_STRING("capture", 0, "FILE", struct explain_opts, capture),
+    OPT_FLAG("probe", 0, struct explain_opts, probe),
 };
 
 static const struct opt_table explain_table =
@@ -326,8 +402,15 @@ static size_t explain_arrays(struct cli *cli, const struct mdp_xsample s[2], dou
 	return n;
 }
 
+/* The report's probe, or NULL. */
+static const struct probe *probe_of(const struct probe *pr, size_t i)
+{
+	return pr && pr->done && pr->rep == i ? pr : NULL;
+}
+
 static void print_json(struct cli *cli, const struct mdp_xreport *reps, size_t n,
-		       const struct mdp_xsample *s1, const struct mdp_diags *unread)
+		       const struct mdp_xsample *s1, const struct mdp_diags *unread,
+		       const struct probe *pr)
 {
 	struct json j;
 
@@ -336,7 +419,7 @@ static void print_json(struct cli *cli, const struct mdp_xreport *reps, size_t n
 	json_key(&j, "arrays");
 	json_arr(&j);
 	for (size_t i = 0; i < n; i++)
-		json_report(&j, &reps[i], s1);
+		json_report(&j, &reps[i], s1, probe_of(pr, i));
 	json_end(&j);
 	json_key(&j, "unreadable");
 	json_arr(&j);
@@ -351,17 +434,215 @@ static void print_json(struct cli *cli, const struct mdp_xreport *reps, size_t n
 }
 
 static void print_text(const struct mdp_xreport *reps, size_t n, const struct mdp_xsample *s1,
-		       const struct mdp_diags *unread, double dt)
+		       const struct mdp_diags *unread, double dt, const struct probe *pr)
 {
 	if (!n)
 		printf("no md operation runs or waits (sampled over %.1f s)\n", dt);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			printf("\n");
-		print_report(&reps[i], s1);
+		print_report(&reps[i], s1, probe_of(pr, i));
 	}
 	for (size_t i = 0; i < unread->n; i++)
 		printf("%snot read: %s (%s)\n", i ? "" : "\n", unread->v[i].file, unread->v[i].msg);
+}
+
+/* ---- --probe ------------------------------------------------------------------ */
+
+#define NAP_MS 100 /* a stop signal is seen this soon during a window */
+
+/* Sleep ms, in steps, unless a stop signal is pending; the signal (0: slept it all). */
+static int nap(unsigned ms)
+{
+	struct timespec step = {0, NAP_MS * 1000000L};
+	double until = cli_mono_s() + ms / 1000.0;
+	int sig;
+
+	while (!(sig = cli_stop_requested()) && cli_mono_s() < until)
+		nanosleep(&step, NULL);
+	return sig;
+}
+
+/*
+ * One window: a sample, the interval (none in a replay: /.explain/N and N+1, elapsed_ms
+ * apart), a sample; md's speed and operation for array over it. 0, a signal number, or -1
+ * (an error said).
+ */
+static int probe_window(struct cli *cli, unsigned n, const char *array, struct mdp_diags *unread,
+			uint64_t *kib, char *action, size_t len, double *dt)
+{
+	struct mdp_xsample s[2];
+	struct mdp_root ov[2];
+	struct mdp_xreport r;
+	bool replay = mdp_explain_is_replay(&cli->root);
+	uint64_t ms = 0;
+	double t0 = 0;
+	int err = 0, sig = 0, got = 0;
+
+	for (int k = 0; k < 2 && !err && !sig; k++) {
+		struct mdp_xsrc src = {.root = &cli->root, .sample = 1, .unreadable = unread};
+		if (replay) {
+			struct mdp_root one;
+			if ((err =
+				 mdp_explain_replay_sample(&cli->root, n + (unsigned)k, &ov[k]))) {
+				cli_err(cli, "cannot replay the probe: .explain/%u: %s",
+					n + (unsigned)k, mdp_root_strerror(-err));
+				break;
+			}
+			src.overlay = &ov[k];
+			if (!k && !(err = mdp_explain_replay_open(&cli->root, &one, &ms)))
+				mdp_root_fini(&one);
+		} else if (k) {
+			unsigned iv =
+			    xo(cli)->interval_ms ? xo(cli)->interval_ms : DEFAULT_INTERVAL_MS;
+			if ((sig = nap(iv)))
+				break;
+		}
+		if (!k)
+			t0 = cli_mono_s();
+		if (!err && (err = mdp_explain_sample(&src, &s[k])))
+			cli_err(cli, "cannot read /proc/mdstat: %s", mdp_root_strerror(-err));
+		if (replay)
+			mdp_root_fini(&ov[k]);
+		got += !err;
+	}
+	if (!replay)
+		ms = (uint64_t)((cli_mono_s() - t0) * 1000.0 + 0.5);
+	if (got == 2) {
+		*dt = (double)ms / 1000.0;
+		if (mdp_explain_array(&s[0], &s[1], *dt, array, &r)) {
+			snprintf(action, len, "none");
+			*kib = 0;
+		} else {
+			snprintf(action, len, "%s", r.action);
+			*kib = r.speed_kib;
+		}
+	}
+	for (int k = 0; k < got; k++)
+		mdp_explain_sample_free(&s[k]);
+	return sig ? sig : err ? -1 : 0;
+}
+
+/* Apply the probe's one setting through the transaction, as bench --compare applies a profile. */
+static int probe_apply(struct cli *cli, const struct probe *pr)
+{
+	char yaml[512];
+	struct mdp_profile p;
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	struct mdp_diags d;
+	char name[128];
+	int rc;
+
+	snprintf(name, sizeof(name), "%s:%s=%s", pr->set.dev, mdp_tunable_info(pr->set.t)->key,
+		 pr->set.value);
+	if (mdp_probe_yaml(&pr->set, yaml, sizeof(yaml)))
+		return MDP_EXIT_USAGE;
+	mdp_diags_init(&d);
+	rc = mdp_profile_load_mem(&cli->dirs, name, yaml, strlen(yaml), &p, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	if (rc)
+		return MDP_EXIT_USAGE;
+	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(&p), &s)) &&
+	    !(rc = cli_plan(cli, &p, &s, &pl))) {
+		rc = mdp_txn_apply(&cli->tx, &p, &pl);
+		rc = rc ? cli_txn_result(cli, rc, "apply", &pl) : 0;
+		mdp_txn_report_free(&cli->tx.rep);
+	}
+	mdp_plan_free(&pl);
+	mdp_system_free(&s);
+	mdp_profile_free(&p);
+	return rc;
+}
+
+/*
+ * Pick what to probe among the reports: the first running operation's top recommendation
+ * whose gain is unknown. 0, or an exit code with the refusal said.
+ */
+static int probe_pick(struct cli *cli, const struct mdp_xreport *reps, size_t n, struct probe *pr)
+{
+	bool running = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct mdp_xfinding *f;
+		int err;
+		if (!strcmp(reps[i].action, "none"))
+			continue;
+		running = true;
+		if (!(f = mdp_probe_pick(&reps[i])))
+			continue;
+		pr->rep = i;
+		pr->finding = (size_t)(f - reps[i].findings);
+		if ((err = mdp_probe_setting(f, &pr->set)) == -EMEDIUMTYPE) {
+			cli_err(cli,
+				"--probe: %s's recommendation is the profile %s, not one setting: "
+				"measure it with 'mdprofile bench --op-only --compare %s'",
+				reps[i].array, f->rec_name, f->rec_name);
+			return MDP_EXIT_USAGE;
+		}
+		if (err) {
+			cli_err(cli,
+				"--probe: %s's recommendation (%s) is no setting mdprofile "
+				"journals: nothing to probe",
+				reps[i].array, f->rec_name);
+			return MDP_EXIT_USAGE;
+		}
+		snprintf(pr->name, sizeof(pr->name), "%s/%s", pr->set.dev,
+			 mdp_tunable_info(pr->set.t)->key);
+		return 0;
+	}
+	cli_err(cli, running ? "--probe: every recommendation's gain is computed or there is none: "
+			       "nothing to probe"
+			     : "--probe: no md operation runs: nothing to measure");
+	return MDP_EXIT_USAGE;
+}
+
+/*
+ * A (explain's own window, already measured), then B: the setting applied for one window,
+ * reverted; then A again. 0, or an exit code with the error said.
+ */
+static int probe_run(struct cli *cli, const struct mdp_xreport *r, struct probe *pr,
+		     struct mdp_diags *unread)
+{
+	char act[16] = "";
+	double dt = r->window_s;
+	int rc, rrc, m = 0;
+
+	pr->w.a1 = r->speed_kib;
+	pr->w.window_s = r->window_s;
+	if ((m = cli_stop_requested()))
+		goto stopped;
+	/* Journaled as a probe: if this process dies, recover (any command's) reverts it. */
+	cli->tx.origin = MDP_BY_PROBE;
+	cli->tx.as_base = true;
+	if ((rc = probe_apply(cli, pr)))
+		return rc;
+	m = probe_window(cli, 2, r->array, unread, &pr->w.b, act, sizeof(act), &dt);
+	pr->w.ended |= strcmp(act, r->action) != 0;
+	/* Whatever happened in the window, the value from before comes back. */
+	rrc = mdp_txn_revert(&cli->tx, true);
+	if (rrc) {
+		rc = cli_txn_result(cli, rrc, "revert", NULL);
+		mdp_txn_report_free(&cli->tx.rep);
+		return rc ? rc : MDP_EXIT_PARTIAL;
+	}
+	mdp_txn_report_free(&cli->tx.rep);
+	if (m)
+		goto stopped;
+	if (!pr->w.ended) {
+		m = probe_window(cli, 4, r->array, unread, &pr->w.a2, act, sizeof(act), &dt);
+		if (m)
+			goto stopped;
+		pr->w.ended |= strcmp(act, r->action) != 0;
+	}
+	mdp_probe_judge(&pr->w, &pr->res);
+	pr->done = true;
+	return 0;
+stopped:
+	if (m > 0)
+		cli_err(cli, "interrupted by %s; %s is as it was", cli_signal_name(m), pr->name);
+	return MDP_EXIT_FAILED;
 }
 
 static int do_explain(struct cli *cli)
@@ -372,10 +653,13 @@ static int do_explain(struct cli *cli)
 	struct mdp_xreport *reps = NULL;
 	size_t n = 0;
 	uint64_t ms = 0;
+	struct probe pr = {0};
 	int rc;
 	bool any = false;
 
 	mdp_diags_init(&unread);
+	if (xo(cli)->probe && (rc = cli_refuse_over_active(cli, "explain --probe")))
+		goto out;
 	if ((rc = take_samples(cli, s, &cap, &unread, &ms)))
 		goto out;
 	for (int i = 1; i < cli->argc; i++)
@@ -386,10 +670,13 @@ static int do_explain(struct cli *cli)
 	if (rc || !(reps = calloc(s[1].n_arrays + s[0].n_arrays + 1, sizeof(*reps))))
 		goto done;
 	n = explain_arrays(cli, s, (double)ms / 1000.0, reps, &any);
+	if (xo(cli)->probe && ((rc = probe_pick(cli, reps, n, &pr)) ||
+			       (rc = probe_run(cli, &reps[pr.rep], &pr, &unread))))
+		goto done;
 	if (cli->json)
-		print_json(cli, reps, n, &s[1], &unread);
+		print_json(cli, reps, n, &s[1], &unread, &pr);
 	else
-		print_text(reps, n, &s[1], &unread, (double)ms / 1000.0);
+		print_text(reps, n, &s[1], &unread, (double)ms / 1000.0, &pr);
 	rc = any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
 	if (xo(cli)->capture) {
 		int wr = write_capture(cli, &cap, ms);
@@ -405,6 +692,12 @@ out:
 	return rc;
 }
 
+/* --probe changes a setting through the journal: it needs all that apply needs. */
+static unsigned explain_setup_flags(const struct cli *cli, unsigned flags)
+{
+	return xo(cli)->probe ? flags | CMD_TXN | CMD_RECOVER : flags;
+}
+
 const struct cmd cmd_explain = {
     "explain",
     do_explain,
@@ -414,5 +707,5 @@ const struct cmd cmd_explain = {
     -1,
     "explain [ARRAY...]",
     "why an md operation runs at its speed, what would help and by how\n"
-    "much; options: --interval S (default 10), --capture FILE",
-    NULL};
+    "much; options: --interval S (default 10), --capture FILE, --probe",
+    explain_setup_flags};

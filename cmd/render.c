@@ -386,6 +386,10 @@ static void note_text(const struct mdp_txn_report *rep, const struct mdp_txn_not
 			 "bench --compare under profile %s ended without reverting (killed?): %s",
 			 profile, undo);
 		break;
+	case MDP_TXN_NOTE_PROBE_GONE:
+		snprintf(buf, len, "explain --probe of %s ended without reverting (killed?): %s",
+			 profile, undo);
+		break;
 	case MDP_TXN_NOTE_BACK_TO_BASE:
 		snprintf(buf, len, "back to the base profile %s", profile);
 		break;

@@ -313,6 +313,8 @@ const char *status_origin_text(enum mdp_origin o)
 		return "by apply --until-idle";
 	case MDP_BY_COMPARE:
 		return "by bench --compare";
+	case MDP_BY_PROBE:
+		return "by explain --probe";
 	default:
 		return "by ?";
 	}

@@ -518,3 +518,15 @@ int mdp_explain_replay_open(const struct mdp_root *r, struct mdp_root *second, u
 		return -ENAMETOOLONG;
 	return mdp_root_init(second, p);
 }
+
+int mdp_explain_replay_sample(const struct mdp_root *r, unsigned n, struct mdp_root *out)
+{
+	char rel[32], p[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "/.explain/%u", n);
+	if (!mdp_root_is_dir(r, rel))
+		return -ENOENT;
+	if (mdp_root_path(r, rel, p, sizeof(p)))
+		return -ENAMETOOLONG;
+	return mdp_root_init(out, p);
+}

@@ -70,4 +70,11 @@ bool mdp_explain_is_replay(const struct mdp_root *r);
 int mdp_explain_replay_open(const struct mdp_root *r, struct mdp_root *second,
 			    uint64_t *elapsed_ms);
 
+/*
+ * explain --probe's samples in a replay: /.explain/N (2 and 3 the probed
+ * window's start and end, 4 and 5 the second unchanged window's), read
+ * over the fixture root like /.explain/1. 0, -ENOENT when there is none.
+ */
+int mdp_explain_replay_sample(const struct mdp_root *r, unsigned n, struct mdp_root *out);
+
 #endif

@@ -80,6 +80,7 @@ static const char *const origin_names[] = {
     [MDP_BY_AUTO] = "auto",
     [MDP_BY_UNTIL_IDLE] = "until-idle",
     [MDP_BY_COMPARE] = "compare",
+    [MDP_BY_PROBE] = "probe",
 };
 
 const char *mdp_origin_name(enum mdp_origin o)

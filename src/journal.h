@@ -33,6 +33,7 @@ enum mdp_origin {
 	MDP_BY_AUTO,       /* the mdprofile auto watcher: its own while the watcher lives */
 	MDP_BY_UNTIL_IDLE, /* apply --until-idle: the same */
 	MDP_BY_COMPARE,    /* bench --compare, which reverts at its end */
+	MDP_BY_PROBE,      /* explain --probe: the same, one setting */
 	MDP_BY_COUNT,
 };
 const char *mdp_origin_name(enum mdp_origin o);

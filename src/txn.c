@@ -1397,12 +1397,14 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 		*did = true;
 		err = recover_stale(tx, &j);
 	} else if (j.state != MDP_J_ACTIVE || watcher_gone(tx, &j) ||
-		   (j.by == MDP_BY_COMPARE && tx->origin != MDP_BY_COMPARE)) {
+		   (j.by == MDP_BY_COMPARE && tx->origin != MDP_BY_COMPARE) ||
+		   (j.by == MDP_BY_PROBE && tx->origin != MDP_BY_PROBE)) {
 		*did = true;
 		ev_note(tx,
 			j.state == MDP_J_REVERTING ? MDP_TXN_NOTE_INTERRUPTED_REVERT
 			: j.state != MDP_J_ACTIVE  ? MDP_TXN_NOTE_INTERRUPTED_APPLY
 			: j.by == MDP_BY_COMPARE   ? MDP_TXN_NOTE_COMPARE_GONE
+			: j.by == MDP_BY_PROBE     ? MDP_TXN_NOTE_PROBE_GONE
 						   : MDP_TXN_NOTE_WATCH_GONE,
 			j.profile);
 		if (tx->rep.n_notes &&

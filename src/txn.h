@@ -70,6 +70,8 @@ enum mdp_txn_note_kind {
 	MDP_TXN_NOTE_PLAIN_VERBS, /* the service tool lacks the by-reason verbs */
 	/* bench --compare under profile ended without its revert */
 	MDP_TXN_NOTE_COMPARE_GONE,
+	/* explain --probe of profile (its one setting) ended without its revert */
+	MDP_TXN_NOTE_PROBE_GONE,
 	MDP_TXN_NOTE_BACK_TO_BASE, /* the overlay removed: back to the base profile */
 };
 
