@@ -416,6 +416,28 @@ static int check_args(struct cli *cli, const struct cmd *c, const struct opt_sca
 	return 0;
 }
 
+/*
+ * The MDPROFILE_FAULT test seam, in test builds only: the release and
+ * static binaries do not read the variable, nor hold its name.
+ */
+static int setup_fault(struct cli *cli)
+{
+#ifdef MDP_FAULT_SEAM
+	const char *spec = getenv("MDPROFILE_FAULT");
+
+	if (fault_setup(&cli->root, &cli->fault, spec)) {
+		cli_err(cli,
+			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
+			"crash-after-service, fsync, rename)",
+			spec);
+		return MDP_EXIT_USAGE;
+	}
+#else
+	(void)cli;
+#endif
+	return 0;
+}
+
 static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 {
 	int rc;
@@ -440,13 +462,8 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 		cli_err(cli, "--root %s: %s", cli->root_dir, strerror(-rc));
 		return MDP_EXIT_USAGE;
 	}
-	if (fault_setup(&cli->root, &cli->fault, getenv("MDPROFILE_FAULT"))) {
-		cli_err(cli,
-			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
-			"crash-after-service, fsync, rename)",
-			getenv("MDPROFILE_FAULT"));
-		return MDP_EXIT_USAGE;
-	}
+	if ((rc = setup_fault(cli)))
+		return rc;
 	setup_dirs(cli, cli->prof_dir);
 	cli->argc = s->n_pos;
 	cli->argv = s->pos;
