@@ -234,17 +234,12 @@ static char *fmt(struct strings *st, const char *f, ...)
 	return keep(st, r < 0 ? NULL : s);
 }
 
-/* A size the loader reads back exactly: "32MiB", "1536KiB". */
+/* A size the loader reads back exactly: "32MiB", "1536KiB" (the display's ladder). */
 static char *size_text(struct strings *st, uint64_t kib)
 {
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-	size_t u = 0;
+	const char *unit = mdp_kib_unit(&kib);
 
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && kib && kib % 1024 == 0) {
-		kib /= 1024;
-		u++;
-	}
-	return fmt(st, "%" PRIu64 "%s", kib, units[u]);
+	return fmt(st, "%" PRIu64 "%s", kib, unit);
 }
 
 static char *setting_text(struct strings *st, enum mdp_tunable t, const struct mdp_setting *s)
