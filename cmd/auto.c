@@ -667,7 +667,12 @@ struct auto_opts {
 };
 
 static const struct opt auto_opts[] = {
-    OPT_STRING("on", 0, "KINDS", struct auto_opts, on),
+    /* A comma-separated list of the words: taken whole, offered word by word. */
+    {.name = "on",
+     .kind = OPTK_STRING,
+     .off = offsetof(struct auto_opts, on),
+     .metavar = "KINDS",
+     .words = mdp_op_kind_words},
     OPT_INTERVAL("interval", struct auto_opts, interval_ms),
 };
 

@@ -17,6 +17,10 @@ static const struct {
 };
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+const char *const mdp_op_kind_words[] = {"resync", "recovery", "reshape", "check", "repair", NULL};
+_Static_assert(sizeof(mdp_op_kind_words) / sizeof(mdp_op_kind_words[0]) == N_KINDS + 1,
+	       "one word per kind");
+
 int mdp_op_kinds_parse(const char *s, unsigned *out, const char **bad, size_t *bad_len)
 {
 	unsigned bits = 0;
