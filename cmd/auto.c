@@ -31,6 +31,7 @@
 #include "commands.h"
 #include "drift.h"
 #include "engage.h"
+#include "grow.h"
 #include "render.h"
 #include "status.h"
 #include "watch.h"
@@ -344,11 +345,8 @@ static struct op_seen *op_find(struct wt *w, const struct mdp_array *a)
 	for (size_t i = 0; i < w->n_ops; i++)
 		if (!strcmp(w->ops[i].name, a->name) && !strcmp(w->ops[i].action, a->sync_action))
 			return &w->ops[i];
-	if (!(v = realloc(w->ops, (w->n_ops + 1) * sizeof(*v))))
+	if (!(v = mdp_push(&w->ops, &w->n_ops, sizeof(*v))))
 		return NULL;
-	w->ops = v;
-	v = &v[w->n_ops++];
-	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", a->name);
 	snprintf(v->action, sizeof(v->action), "%s", a->sync_action);
 	v->t0 = v->t1 = cli_mono_s();
@@ -669,7 +667,12 @@ struct auto_opts {
 };
 
 static const struct opt auto_opts[] = {
-    OPT_STRING("on", 0, "KINDS", struct auto_opts, on),
+    /* A comma-separated list of the words: taken whole, offered word by word. */
+    {.name = "on",
+     .kind = OPTK_STRING,
+     .off = offsetof(struct auto_opts, on),
+     .metavar = "KINDS",
+     .words = mdp_op_kind_words},
     OPT_INTERVAL("interval", struct auto_opts, interval_ms),
 };
 

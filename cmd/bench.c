@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "json.h"
 #include "render.h"
@@ -237,14 +238,6 @@ struct progress {
 	unsigned idx, n;   /* its place among the rows, 1-based */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void pg_init(struct cli *cli, struct progress *pg)
 {
 	memset(pg, 0, sizeof(*pg));
@@ -255,7 +248,7 @@ static void pg_init(struct cli *cli, struct progress *pg)
 static __attribute__((format(printf, 3, 4))) void pg_draw(struct progress *pg, int phase,
 							  const char *fmt, ...)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = mdp_mono_ns();
 	va_list ap;
 
 	if (!pg->on || (phase == pg->phase && now - pg->last_ns < DRAW_NS))

@@ -1,5 +1,6 @@
 /* cli: helpers every command shares (cli.h). */
 #include "cli.h"
+#include "clock.h"
 #include "render.h"
 
 #include <errno.h>
@@ -281,10 +282,7 @@ void cli_warn_recover(struct cli *cli)
 
 double cli_mono_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)mdp_mono_ns() / 1e9;
 }
 
 void cli_stop_signals(sigset_t *set)

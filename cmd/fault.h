@@ -4,8 +4,9 @@
  * The seam itself (tests/seams/fault.c) is compiled only into test and
  * lab builds, which define MDP_FAULT_SEAM: the sanitizer build of the CLI
  * tests, the valgrind build and the VM lab's static build. Without the
- * flag these hooks do nothing, so the release and static binaries ignore
- * MDPROFILE_FAULT: what users run cannot fail or crash on purpose.
+ * flag these hooks do nothing and cmd/mdprofile.c does not read the
+ * variable, so the release and static binaries neither honour nor name
+ * it: what users run cannot fail or crash on purpose.
  */
 #ifndef MDP_FAULT_H
 #define MDP_FAULT_H
@@ -46,14 +47,6 @@ void fault_wrap_services(struct fault *f, struct mdp_svc_backend *b);
 struct fault {
 	char unused; /* C has no empty structs */
 };
-
-static inline int fault_setup(struct mdp_root *r, struct fault *f, const char *spec)
-{
-	(void)r;
-	(void)f;
-	(void)spec;
-	return 0;
-}
 
 static inline void fault_wrap_services(struct fault *f, struct mdp_svc_backend *b)
 {

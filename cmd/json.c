@@ -72,7 +72,7 @@ static void put_string(FILE *f, const char *s)
 			fputs("\\n", f);
 		else if (cp == '\t')
 			fputs("\\t", f);
-		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+		else if (!mdp_text_plain(cp))
 			fprintf(f, "\\u%04x", (unsigned)cp);
 		else
 			fwrite(s, 1, k, f);

@@ -416,6 +416,28 @@ static int check_args(struct cli *cli, const struct cmd *c, const struct opt_sca
 	return 0;
 }
 
+/*
+ * The MDPROFILE_FAULT test seam, in test builds only: the release and
+ * static binaries do not read the variable, nor hold its name.
+ */
+static int setup_fault(struct cli *cli)
+{
+#ifdef MDP_FAULT_SEAM
+	const char *spec = getenv("MDPROFILE_FAULT");
+
+	if (fault_setup(&cli->root, &cli->fault, spec)) {
+		cli_err(cli,
+			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
+			"crash-after-service, fsync, rename)",
+			spec);
+		return MDP_EXIT_USAGE;
+	}
+#else
+	(void)cli;
+#endif
+	return 0;
+}
+
 static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 {
 	int rc;
@@ -440,13 +462,8 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 		cli_err(cli, "--root %s: %s", cli->root_dir, strerror(-rc));
 		return MDP_EXIT_USAGE;
 	}
-	if (fault_setup(&cli->root, &cli->fault, getenv("MDPROFILE_FAULT"))) {
-		cli_err(cli,
-			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
-			"crash-after-service, fsync, rename)",
-			getenv("MDPROFILE_FAULT"));
-		return MDP_EXIT_USAGE;
-	}
+	if ((rc = setup_fault(cli)))
+		return rc;
 	setup_dirs(cli, cli->prof_dir);
 	cli->argc = s->n_pos;
 	cli->argv = s->pos;
@@ -499,6 +516,50 @@ static int print_options(int argc, char **argv)
 	return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
 }
 
+/* The words option o takes: its choice list, else the "a|b|c" of its metavar. */
+static void print_words(const struct opt *o)
+{
+	const char *m = o->metavar;
+
+	for (size_t i = 0; o->words && o->words[i]; i++)
+		printf("%s\n", o->words[i]);
+	if (o->words || !m || !strchr(m, '|'))
+		return;
+	while (*m) {
+		size_t n = strcspn(m, "|");
+		printf("%.*s\n", (int)n, m);
+		m += n + !!m[n];
+	}
+}
+
+/*
+ * mdprofile __values COMMAND|--all --OPTION: the words --OPTION takes, one a
+ * line, from the option tables; nothing for a free value. For the bash
+ * completion, so it never types the lists itself; not in help.
+ */
+static int print_values(int argc, char **argv)
+{
+	bool all = argc > 2 && !strcmp(argv[2], "--all");
+	const struct cmd *c = argc > 2 && !all ? find_cmd(argv[2]) : NULL;
+	const struct opt_table *tables[N_COMMANDS + 1];
+	const char *name = argc > 3 && !strncmp(argv[3], "--", 2) ? argv[3] + 2 : NULL;
+
+	if (argc != 4 || (!c && !all) || !name)
+		return MDP_EXIT_USAGE;
+	all_tables(tables);
+	for (size_t t = 0; t < N_COMMANDS + 1; t++) {
+		const struct opt_table *tb = tables[t];
+		if (!tb || (tb != &global_table && !all && tb != c->opts))
+			continue;
+		for (size_t i = 0; i < tb->n; i++)
+			if (!strcmp(tb->opt[i].name, name)) {
+				print_words(&tb->opt[i]);
+				return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
+			}
+	}
+	return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = {.lock = {-1}, .watcher = {-1}, .root_dir = getenv("MDPROFILE_ROOT")};
@@ -508,6 +569,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "__options"))
 		return print_options(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "__values"))
+		return print_values(argc, argv);
 	if ((rc = parse_args(&cli, argc, argv, &s, &c))) {
 		if (rc == MDP_EXIT_USAGE && !cli.n_errors)
 			usage_all(stderr);

@@ -37,7 +37,7 @@ struct opt {
 	uint64_t min, max;        /* bounds: seconds, numbers; KiB for a size */
 	unsigned scale;           /* OPTK_SECONDS: stored as seconds * scale (0: 1) */
 	const char *what;         /* OPTK_NUMBER: the noun; OPTK_SIZE: the whole "expected ..." */
-	const char *const *words; /* OPTK_CHOICE: the words, NULL-ended */
+	const char *const *words; /* OPTK_CHOICE: the words, NULL-ended (others: offered) */
 	/*
 	 * OPTK_CUSTOM: take arg (NULL for an option without a value) into opts, or
 	 * into global (the global table's struct, struct cli); NULL, or what was

@@ -273,25 +273,27 @@ static void show_text(const struct mdp_profile *p)
 	}
 }
 
+/* "k": [the n strings of v]. */
+static void json_kstrs(struct json *j, const char *k, char *const *v, size_t n)
+{
+	json_key(j, k);
+	json_arr(j);
+	for (size_t i = 0; i < n; i++)
+		json_str(j, v[i]);
+	json_end(j);
+}
+
 static void json_match(struct json *j, const struct mdp_match *m)
 {
 	json_obj(j);
 	json_kbool(j, "all", m->all);
-	json_key(j, "names");
-	json_arr(j);
-	for (size_t i = 0; i < m->n_names; i++)
-		json_str(j, m->names[i]);
-	json_end(j);
+	json_kstrs(j, "names", m->names, m->n_names);
 	json_key(j, "levels");
 	json_arr(j);
 	for (size_t i = 0; i < m->n_levels; i++)
 		json_str(j, mdp_ident_level_name(m->levels[i]));
 	json_end(j);
-	json_key(j, "uuids");
-	json_arr(j);
-	for (size_t i = 0; i < m->n_uuids; i++)
-		json_str(j, m->uuids[i]);
-	json_end(j);
+	json_kstrs(j, "uuids", m->uuids, m->n_uuids);
 	json_end(j);
 }
 
@@ -314,11 +316,7 @@ static void show_json(struct json *j, const struct mdp_profile *p)
 	json_obj(j);
 	json_kstr(j, "name", p->name);
 	json_kstr(j, "path", p->path);
-	json_key(j, "chain");
-	json_arr(j);
-	for (size_t i = 0; i < p->n_chain; i++)
-		json_str(j, p->chain[i]);
-	json_end(j);
+	json_kstrs(j, "chain", p->chain, p->n_chain);
 	json_kstr(j, "description", p->description ? p->description : "");
 	render_budget(&p->budget, buf, sizeof(buf));
 	json_kstr(j, "memory_budget", buf);

@@ -39,7 +39,7 @@ static void prom_label(const char *k, const char *v, bool first)
 			printf("\\%c", (int)cp);
 		else if (n && cp == '\n')
 			fputs("\\n", stdout);
-		else if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+		else if (!n || !mdp_text_plain(cp))
 			fputs("\xef\xbf\xbd", stdout);
 		else
 			fwrite(v, 1, n, stdout);

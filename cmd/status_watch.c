@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "grow.h"
 #include "render.h"
 #include "status.h"
 #include "watch.h"
@@ -40,11 +41,8 @@ static struct seen *seen_of(struct watcher *w, const char *name)
 	for (size_t i = 0; i < w->n; i++)
 		if (!strcmp(w->v[i].name, name))
 			return &w->v[i];
-	if (!(v = realloc(w->v, (w->n + 1) * sizeof(*v))))
+	if (!(v = mdp_push(&w->v, &w->n, sizeof(*v))))
 		return NULL;
-	w->v = v;
-	v = &v[w->n++];
-	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	return v;
 }

@@ -1,6 +1,7 @@
 # bash completion for mdprofile: commands, options and profile names, all
 # from the binary itself: the commands from `mdprofile help`, each command's
-# own options from `mdprofile __options COMMAND`, the profiles from
+# own options from `mdprofile __options COMMAND`, the words an option takes
+# from `mdprofile __values COMMAND --OPTION`, the profiles from
 # `mdprofile list` with the --root and --profiles already on the line.
 #
 # Names read from files are data: they are read line by line and matched by
@@ -87,32 +88,16 @@ _mdprofile()
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 		;;
-	--services-backend)
-		_mdprofile_offer "$cur" < <(printf '%s\n' dsm6 dsm7 systemd none)
-		return
-		;;
-	--target)
-		_mdprofile_offer "$cur" < <(printf '%s\n' dsm rc.d systemd)
-		return
-		;;
-	--format)
-		_mdprofile_offer "$cur" < <(printf '%s\n' text json prometheus)
-		return
-		;;
-	--origin)
-		_mdprofile_offer "$cur" < <(printf '%s\n' hand boot)
-		return
-		;;
-	--on)
-		_mdprofile_offer "$cur" < <(printf '%s\n' resync recovery reshape check repair)
-		return
-		;;
 	--compare | --auto)
 		_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
 		return
 		;;
 	-*)
-		_mdprofile_takes_value "$prev" "$cmd" "$bin" && return
+		# The words it takes, from the option tables (mdprofile __values).
+		if _mdprofile_takes_value "$prev" "$cmd" "$bin"; then
+			_mdprofile_offer "$cur" < <("$bin" __values "${cmd:---all}" "$prev" 2>/dev/null)
+			return
+		fi
 		;;
 	esac
 	if [[ $cur == -* ]]; then

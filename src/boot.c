@@ -487,6 +487,15 @@ static const char with_auto[] =
     "\tdone\n"
     "}\n\n";
 
+/* The end of the case both service scripts close with: status, and usage for the rest. */
+#define CASE_STATUS_USAGE                                                                          \
+	"status) profile | \"$mdp\" diff --name \"$name\" - ;;\n"                                  \
+	"*)\n"                                                                                     \
+	"\techo \"usage: $0 start|stop|status\" >&2\n"                                             \
+	"\texit 2\n"                                                                               \
+	"\t;;\n"                                                                                   \
+	"esac\n"
+
 static const char tail_dsm[] = "main\n";
 
 /* enable's stop: what start did, undone (the values, the services, the watcher). */
@@ -502,24 +511,12 @@ static const char tail_enable[] = "stop() {\n"
 				  "}\n\n"
 				  "case ${1:-start} in\n"
 				  "start) main ;;\n"
-				  "stop) stop ;;\n"
-				  "status) profile | \"$mdp\" diff --name \"$name\" - ;;\n"
-				  "*)\n"
-				  "\techo \"usage: $0 start|stop|status\" >&2\n"
-				  "\texit 2\n"
-				  "\t;;\n"
-				  "esac\n";
+				  "stop) stop ;;\n" CASE_STATUS_USAGE;
 
 static const char tail_rcd[] =
     "case ${1:-start} in\n"
     "start) main ;;\n"
-    "stop) log \"stop: nothing to undo, the kernel forgets these values\" ;;\n"
-    "status) profile | \"$mdp\" diff --name \"$name\" - ;;\n"
-    "*)\n"
-    "\techo \"usage: $0 start|stop|status\" >&2\n"
-    "\texit 2\n"
-    "\t;;\n"
-    "esac\n";
+    "stop) log \"stop: nothing to undo, the kernel forgets these values\" ;;\n" CASE_STATUS_USAGE;
 
 static void drop_services(struct mdp_profile *p)
 {

@@ -13,6 +13,7 @@
  * md superblock of a member read directly, else it stays unknown.
  */
 #include "discover.h"
+#include "grow.h"
 #include "exec.h"
 #include "mdstat.h"
 #include "num.h"
@@ -480,17 +481,13 @@ static int read_slot(struct walk *w, const char *md, const char *member)
 
 static int add_member(struct walk *w, struct mdp_array *a, const char *name, bool slots)
 {
-	struct mdp_member *m, *v;
+	struct mdp_member *m;
 
 	/* Names read from directories end up in paths: only plain device names pass. */
 	if (!mdp_ident_kname_ok(name, strlen(name)))
 		return 0;
-	v = realloc(a->members, (a->n_members + 1) * sizeof(*v));
-	if (!v)
+	if (!(m = mdp_push(&a->members, &a->n_members, sizeof(*m))))
 		return -ENOMEM;
-	a->members = v;
-	m = &v[a->n_members++];
-	memset(m, 0, sizeof(*m));
 	copy_str(m->name, sizeof(m->name), name);
 	m->slot = slots ? read_slot(w, a->name, name) : -1;
 	if (slots)

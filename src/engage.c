@@ -1,5 +1,6 @@
 /* engage: the watcher's state machine (engage.h). */
 #include "engage.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +16,10 @@ static const struct {
     {"repair", "repair", MDP_OP_REPAIR},
 };
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+const char *const mdp_op_kind_words[] = {"resync", "recovery", "reshape", "check", "repair", NULL};
+_Static_assert(sizeof(mdp_op_kind_words) / sizeof(mdp_op_kind_words[0]) == N_KINDS + 1,
+	       "one word per kind");
 
 int mdp_op_kinds_parse(const char *s, unsigned *out, const char **bad, size_t *bad_len)
 {
@@ -146,17 +151,14 @@ double mdp_engage_due(const struct mdp_engage *e, double now)
 
 int mdp_engage_reassert(struct mdp_engage *e, enum mdp_tunable t, const char *dev, unsigned *n)
 {
-	struct mdp_reassert *r = NULL, *nv;
+	struct mdp_reassert *r = NULL;
 
 	for (size_t i = 0; i < e->n_re && !r; i++)
 		if (e->re[i].t == t && !strcmp(e->re[i].dev, dev))
 			r = &e->re[i];
 	if (!r) {
-		if (!(nv = realloc(e->re, (e->n_re + 1) * sizeof(*nv))))
+		if (!(r = mdp_push(&e->re, &e->n_re, sizeof(*r))))
 			return -ENOMEM;
-		e->re = nv;
-		r = &e->re[e->n_re++];
-		memset(r, 0, sizeof(*r));
 		r->t = t;
 		strncpy(r->dev, dev, sizeof(r->dev) - 1);
 	}

@@ -43,6 +43,8 @@ int mdp_op_kinds_parse(const char *s, unsigned *kinds, const char **bad, size_t 
 unsigned mdp_op_kind_of(const char *sync_action);
 /* The word for one kind in --on ("recovery"). */
 const char *mdp_op_kind_name(unsigned kind);
+/* Every such word, NULL-ended: --on's choices, for the command's option table. */
+extern const char *const mdp_op_kind_words[];
 
 /* Whether a runs an operation of one of kinds now (queued ones do not run). */
 bool mdp_engage_busy(const struct mdp_array *a, unsigned kinds);

@@ -19,6 +19,7 @@
  *   it or its directories (mdp_root_trusted), the rule profiles follow.
  */
 #include "exec.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,14 +125,6 @@ void mdp_exec_first_line(const struct mdp_exec_result *res, char *buf, size_t ca
 	buf[n] = '\0';
 }
 
-static int64_t exec_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Child side: only async-signal-safe calls from here to execve. */
 static void exec_close_from(int lowfd)
 {
@@ -214,12 +207,12 @@ static void exec_kill(pid_t pid, int *st)
 /* Parent side: collect output until the child exits or the deadline passes. */
 static int exec_wait(pid_t pid, int fd, unsigned timeout_ms, struct mdp_exec_result *res)
 {
-	int64_t deadline = timeout_ms ? exec_now_ms() + timeout_ms : 0;
+	int64_t deadline = timeout_ms ? mdp_mono_ms() + timeout_ms : 0;
 	bool open_pipe = true;
 	int st = 0;
 
 	for (;;) {
-		int64_t left = deadline ? deadline - exec_now_ms() : EXEC_SLICE_MS;
+		int64_t left = deadline ? deadline - mdp_mono_ms() : EXEC_SLICE_MS;
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		pid_t w;
 

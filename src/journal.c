@@ -50,6 +50,7 @@
  * "end" is treated as unreadable rather than trusted.
  */
 #include "journal.h"
+#include "grow.h"
 #include "ident.h"
 #include "num.h"
 #include "profile.h"
@@ -407,16 +408,6 @@ static int tunable_by_key(const char *key, enum mdp_tunable *t)
 	return -EINVAL;
 }
 
-static int grow(void **v, size_t n, size_t size)
-{
-	void *nv = realloc(*v, (n + 1) * size);
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	return 0;
-}
-
 /* A baseline revert may write: the kernel's form of a value the registry accepts. */
 static bool value_ok(enum mdp_tunable t, const char *raw)
 {
@@ -453,7 +444,7 @@ static int parse_base(struct mdp_journal *j, char *rest)
 
 	if (parse_target(&rest, &b.t, b.dev, sizeof(b.dev)) ||
 	    unescape(rest, b.raw, sizeof(b.raw)) || !value_ok(b.t, b.raw) ||
-	    grow((void **)&j->base, j->n_base, sizeof(b)))
+	    mdp_grow(&j->base, j->n_base, sizeof(b)))
 		return -EINVAL;
 	j->base[j->n_base++] = b;
 	return 0;
@@ -472,7 +463,7 @@ static int parse_set(struct mdp_jset **v, size_t *n, char *rest)
 	} else if (mdp_num_parse(rest, ti->min, ti->max, &st.want.num)) {
 		return -EINVAL;
 	}
-	if (grow((void **)v, *n, sizeof(st)))
+	if (mdp_grow(v, *n, sizeof(st)))
 		return -ENOMEM;
 	(*v)[(*n)++] = st;
 	return 0;
@@ -530,7 +521,7 @@ static int parse_svc(struct mdp_journal *j, char *rest)
 	snprintf(s.name, sizeof(s.name), "%s", name);
 	s.paused = strcmp(st, "resumed") != 0;
 	s.settled = strcmp(st, "pausing") != 0;
-	if (grow((void **)&j->svc, j->n_svc, sizeof(s)))
+	if (mdp_grow(&j->svc, j->n_svc, sizeof(s)))
 		return -ENOMEM;
 	j->svc[j->n_svc++] = s;
 	return 0;
@@ -548,7 +539,7 @@ static int parse_speed(struct mdp_journal *j, char *rest)
 		return -EINVAL;
 	snprintf(sp.dev, sizeof(sp.dev), "%s", dev);
 	snprintf(sp.action, sizeof(sp.action), "%s", act);
-	if (grow((void **)&j->speed, j->n_speed, sizeof(sp)))
+	if (mdp_grow(&j->speed, j->n_speed, sizeof(sp)))
 		return -ENOMEM;
 	j->speed[j->n_speed++] = sp;
 	return 0;

@@ -10,6 +10,12 @@
  * carries only the settings it makes. `match: all` is a scalar where
  * other matches are mappings; libcyaml has no scalar-or-mapping type, so a
  * rule has two "match" fields and exactly one of them is set.
+ *
+ * libcyaml 1.3 writes every string in the plain style where YAML allows
+ * it, and has no per-scalar style: a description "123" would load back as
+ * a number. So its text goes once through libyaml's parser and emitter
+ * (restyle), which double-quote the text scalars that YAML 1.1 or 1.2
+ * reads as something else, and pass every other event through as it is.
  */
 #include "pin.h"
 
@@ -21,8 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yaml.h>
 
 #include "ident.h"
+#include "profile_int.h"
 
 /* ---- the document, as libcyaml sees it --------------------------------------- */
 
@@ -226,17 +234,12 @@ static char *fmt(struct strings *st, const char *f, ...)
 	return keep(st, r < 0 ? NULL : s);
 }
 
-/* A size the loader reads back exactly: "32MiB", "1536KiB". */
+/* A size the loader reads back exactly: "32MiB", "1536KiB" (the display's ladder). */
 static char *size_text(struct strings *st, uint64_t kib)
 {
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-	size_t u = 0;
+	const char *unit = mdp_kib_unit(&kib);
 
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && kib && kib % 1024 == 0) {
-		kib /= 1024;
-		u++;
-	}
-	return fmt(st, "%" PRIu64 "%s", kib, units[u]);
+	return fmt(st, "%" PRIu64 "%s", kib, unit);
 }
 
 static char *setting_text(struct strings *st, enum mdp_tunable t, const struct mdp_setting *s)
@@ -400,6 +403,152 @@ static bool same_settings(const struct mdp_profile *a, const struct mdp_profile 
 	return true;
 }
 
+/* ---- quoting the text that YAML reads as something else ---------------------- */
+
+/* The keys whose values (or entries) are text to the loader. */
+static bool text_key(const char *key)
+{
+	static const enum mdp_profile_key keys[] = {MDP_PK_DESCRIPTION, MDP_PK_NAME, MDP_PK_NAMES,
+						    MDP_PK_UUIDS, MDP_PK_ONLY_ON};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, mdp_profile_key(keys[i])))
+			return true;
+	return false;
+}
+
+/* Where the events are: per open mapping or sequence, its key and the last key read. */
+struct place {
+	bool mapping, want_key;
+	char key[32], in[32]; /* the last key of a mapping; the key a node sits under */
+};
+
+struct out {
+	char *v;
+	size_t n, cap;
+	int err;
+};
+
+static int out_write(void *data, unsigned char *buf, size_t size)
+{
+	struct out *o = data;
+	char *nv;
+
+	if (o->n + size > o->cap) {
+		size_t cap = (o->n + size) * 2;
+		if (!(nv = realloc(o->v, cap))) {
+			o->err = -ENOMEM;
+			return 0;
+		}
+		o->v = nv;
+		o->cap = cap;
+	}
+	memcpy(o->v + o->n, buf, size);
+	o->n += size;
+	return 1;
+}
+
+/* The key the next node sits under; a key scalar is recorded, a value turns the mapping. */
+static const char *place_next(struct place *st, int depth, const yaml_event_t *ev)
+{
+	struct place *top = depth ? &st[depth - 1] : NULL;
+
+	if (!top)
+		return "";
+	if (!top->mapping)
+		return top->in;
+	if (top->want_key) {
+		if (ev->type == YAML_SCALAR_EVENT)
+			snprintf(top->key, sizeof(top->key), "%s",
+				 (const char *)ev->data.scalar.value);
+		else
+			top->key[0] = '\0';
+		top->want_key = false;
+		return NULL; /* a key, never restyled */
+	}
+	top->want_key = true;
+	return top->key;
+}
+
+/* A plain text scalar that YAML would read as a number, boolean, null or date: quoted. */
+static void restyle_scalar(yaml_event_t *ev, const char *under, struct mdp_yaml_types *yt)
+{
+	unsigned v = 0;
+
+	if (!under || !text_key(under) || ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+	    !mdp_yaml_type(yt, (const char *)ev->data.scalar.value, &v))
+		return;
+	ev->data.scalar.style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	ev->data.scalar.plain_implicit = 0;
+	ev->data.scalar.quoted_implicit = 1;
+}
+
+static int restyle_run(yaml_parser_t *ps, yaml_emitter_t *em, struct mdp_yaml_types *yt)
+{
+	struct place st[16];
+	int depth = 0, done = 0;
+	yaml_event_t ev;
+
+	while (!done) {
+		if (!yaml_parser_parse(ps, &ev))
+			return -EIO;
+		done = ev.type == YAML_STREAM_END_EVENT;
+		if (ev.type == YAML_SCALAR_EVENT) {
+			restyle_scalar(&ev, place_next(st, depth, &ev), yt);
+		} else if (ev.type == YAML_MAPPING_START_EVENT ||
+			   ev.type == YAML_SEQUENCE_START_EVENT) {
+			const char *in = place_next(st, depth, &ev);
+			if (depth == (int)(sizeof(st) / sizeof(st[0]))) {
+				yaml_event_delete(&ev);
+				return -EIO;
+			}
+			st[depth] = (struct place){.mapping = ev.type == YAML_MAPPING_START_EVENT,
+						   .want_key = true};
+			snprintf(st[depth++].in, sizeof(st[0].in), "%s", in ? in : "");
+		} else if (ev.type == YAML_MAPPING_END_EVENT ||
+			   ev.type == YAML_SEQUENCE_END_EVENT) {
+			depth -= depth > 0;
+		}
+		if (!yaml_emitter_emit(em, &ev)) /* it deletes the event */
+			return -EIO;
+	}
+	return 0;
+}
+
+/* text (len) with restyled scalars into *out, NUL-terminated. */
+static int restyle(const char *text, size_t len, char **out, size_t *out_len)
+{
+	struct mdp_yaml_types yt;
+	struct out o = {0};
+	yaml_parser_t ps;
+	yaml_emitter_t em;
+	int err = -ENOMEM;
+
+	mdp_yaml_types_init(&yt);
+	if (yaml_parser_initialize(&ps)) {
+		if (yaml_emitter_initialize(&em)) {
+			yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
+			yaml_emitter_set_output(&em, out_write, &o);
+			yaml_emitter_set_unicode(&em, 1);
+			err = restyle_run(&ps, &em, &yt);
+			yaml_emitter_delete(&em);
+		}
+		yaml_parser_delete(&ps);
+	}
+	if (!err && (o.err || yt.oom))
+		err = -ENOMEM;
+	if (!err)
+		err = out_write(&o, (unsigned char *)"", 1) ? 0 : -ENOMEM;
+	mdp_yaml_types_free(&yt);
+	if (err) {
+		free(o.v);
+		return err;
+	}
+	*out = o.v;
+	*out_len = o.n - 1;
+	return 0;
+}
+
 static int prove(const struct mdp_profile *p, const char *text, size_t len, struct mdp_diags *d)
 {
 	struct mdp_profile back;
@@ -449,15 +598,11 @@ int mdp_pin_write(const struct mdp_profile *p, char **out, size_t *len, struct m
 	}
 	doc_free(&doc, &st);
 	free(s);
-	/* libcyaml's text is not NUL-terminated. */
-	if (!err && !(*out = malloc(n + 1)))
-		err = -ENOMEM;
-	if (!err) {
-		memcpy(*out, text, n);
-		(*out)[n] = '\0';
-		*len = n;
-	}
+	if (!err && (err = restyle(text, n, out, len)))
+		mdp_diags_add(d, p->path, 0, 0, "cannot pin profile %s: libyaml: %s", p->name,
+			      strerror(-err));
 	free(text);
+	n = err ? 0 : *len;
 	if (!err && (err = prove(p, *out, n, d)))
 		free(*out);
 	return err;

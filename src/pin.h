@@ -20,8 +20,9 @@
 #include "profile.h"
 
 /*
- * The YAML of p in *out (malloc'd, NUL-terminated, *len bytes). -ENOMEM,
- * -EIO when libcyaml fails, -EINVAL (with diags) when the written text
+ * The YAML of p in *out (malloc'd, NUL-terminated, *len bytes), its text
+ * quoted where YAML would read it as another type. -ENOMEM, -EIO when
+ * libcyaml or libyaml fails, -EINVAL (with diags) when the written text
  * does not load back to the same settings.
  */
 int mdp_pin_write(const struct mdp_profile *p, char **out, size_t *len, struct mdp_diags *d);

@@ -2,6 +2,7 @@
  * plan: compute the ordered list of changes a profile asks for (plan.h).
  */
 #include "plan.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -92,11 +93,8 @@ static int note(struct ctx *c, const char *dev, const char *fmt, ...)
 		if (!strcmp(pl->notes[i].dev, dev) && !strcmp(pl->notes[i].text, text))
 			return 0; /* the same note from several rules: say it once */
 	}
-	nv = realloc(pl->notes, (pl->n_notes + 1) * sizeof(*nv));
-	if (!nv)
+	if (!(nv = mdp_push(&pl->notes, &pl->n_notes, sizeof(*nv))))
 		return -ENOMEM;
-	pl->notes = nv;
-	nv = &pl->notes[pl->n_notes++];
 	snprintf(nv->dev, sizeof(nv->dev), "%s", dev);
 	va_start(ap, fmt);
 	vsnprintf(nv->text, sizeof(nv->text), fmt, ap);
@@ -420,14 +418,12 @@ static int add_change(struct ctx *c, enum mdp_tunable t, const char *dev, const 
 		      const struct want *w)
 {
 	struct mdp_plan *pl = c->pl;
-	struct mdp_change *ch, *nv;
+	struct mdp_change *ch;
 	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
 	int err;
 
-	nv = realloc(pl->v, (pl->n + 1) * sizeof(*nv));
-	if (!nv)
+	if (mdp_grow(&pl->v, pl->n, sizeof(*ch)))
 		return -ENOMEM;
-	pl->v = nv;
 	ch = &pl->v[pl->n];
 	memset(ch, 0, sizeof(*ch));
 	ch->t = t;

@@ -13,6 +13,7 @@
  * table so that tests can fail or alter the k-th of them.
  */
 #include "root.h"
+#include "clock.h"
 #include "resolve.h"
 
 #include <dirent.h>
@@ -418,12 +419,10 @@ static int tmp_name(const char *name, unsigned attempt, char *buf, size_t cap)
 	static const char digits[] = "abcdefghijklmnopqrstuvwxyz234567";
 	char rnd[12];
 	uint64_t v = 0;
-	struct timespec ts;
 
 	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v)) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		v = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^
-		    ((uint64_t)getpid() << 40) ^ ((uint64_t)attempt * 0x9e3779b97f4a7c15u);
+		v = (mdp_mono_ns() << 20) ^ ((uint64_t)getpid() << 40) ^
+		    ((uint64_t)attempt * 0x9e3779b97f4a7c15u);
 	}
 	for (size_t i = 0; i < sizeof(rnd); i++, v >>= 5)
 		rnd[i] = digits[v & 31];

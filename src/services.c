@@ -93,6 +93,7 @@
  *          the step (and so rolls the transaction back).
  */
 #include "services.h"
+#include "clock.h"
 #include "ident.h"
 #include "num.h"
 
@@ -701,14 +702,6 @@ static const struct svc_impl dsm7_impl = {dsm7_probe, dsm7_cmd, dsm7_has_reason}
 
 /* ---- the common part: act, then wait (F19) -------------------------------- */
 
-static long svc_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void svc_sleep_ms(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
@@ -725,12 +718,12 @@ static int svc_poll(const struct svc_impl *im, const struct mdp_svc_backend *b, 
 		    bool (*done)(enum svc_raw, enum svc_verb), enum svc_verb v, enum svc_raw *st,
 		    struct mdp_diags *d)
 {
-	long deadline = svc_now_ms() + (long)svc_timeout(b, svc), pause_ms = 100, left;
+	long deadline = (long)mdp_mono_ms() + (long)svc_timeout(b, svc), pause_ms = 100, left;
 	int err;
 
 	for (;;) {
 		if ((err = im->probe(b, svc, st, d)) || done(*st, v) ||
-		    (left = deadline - svc_now_ms()) <= 0)
+		    (left = deadline - (long)mdp_mono_ms()) <= 0)
 			return err;
 		svc_sleep_ms(pause_ms < left ? pause_ms : left);
 		pause_ms = pause_ms * 2 > SVC_POLL_MAX_MS ? SVC_POLL_MAX_MS : pause_ms * 2;

@@ -40,7 +40,7 @@ static size_t safe_one(const char *s, char *buf, size_t *in)
 	uint32_t cp;
 	size_t k = mdp_utf8_next(s, &cp);
 
-	if (k && cp >= 0x20 && cp != 0x7f && (cp < 0x80 || cp >= 0xa0)) {
+	if (k && mdp_text_plain(cp)) {
 		if (buf)
 			memcpy(buf, s, k);
 		*in = k;

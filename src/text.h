@@ -30,6 +30,16 @@
 size_t mdp_utf8_next(const char *s, uint32_t *cp);
 
 /*
+ * The one rule on characters: whether code point cp passes as it is (not
+ * a C0 control, DEL or a C1 control). The terminal, JSON and Prometheus
+ * writers differ only in how they write one that does not.
+ */
+static inline int mdp_text_plain(uint32_t cp)
+{
+	return cp >= 0x20 && cp != 0x7f && (cp < 0x80 || cp >= 0xa0);
+}
+
+/*
  * s made safe for a terminal into buf (the rule above), NUL-terminated;
  * text that does not fit is cut at a character and ends "...". Returns buf.
  * len must be at least 8.

@@ -209,16 +209,23 @@ static int fit(int n, size_t len)
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
-int mdp_show_kib(uint64_t kib, char *buf, size_t len)
+const char *mdp_kib_unit(uint64_t *kib)
 {
 	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
 	size_t u = 0;
 
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && kib >= 1024 && kib % 1024 == 0) {
-		kib /= 1024;
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && *kib >= 1024 && *kib % 1024 == 0) {
+		*kib /= 1024;
 		u++;
 	}
-	return fit(snprintf(buf, len, "%" PRIu64 " %s", kib, units[u]), len);
+	return units[u];
+}
+
+int mdp_show_kib(uint64_t kib, char *buf, size_t len)
+{
+	const char *unit = mdp_kib_unit(&kib);
+
+	return fit(snprintf(buf, len, "%" PRIu64 " %s", kib, unit), len);
 }
 
 int mdp_tunable_show(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len)

@@ -99,6 +99,11 @@ int mdp_tunable_show(enum mdp_tunable t, const struct mdp_value *v, char *buf, s
 int mdp_tunable_json(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len);
 /* A size in KiB in the largest exact unit: "192 KiB", "32 MiB", "2 GiB". */
 int mdp_show_kib(uint64_t kib, char *buf, size_t len);
+/*
+ * The ladder behind it, for the YAML writer too ("32MiB"): *kib divided
+ * down to the largest unit that holds it exactly, whose name is returned.
+ */
+const char *mdp_kib_unit(uint64_t *kib);
 /* Where people read a target: "dev.raid.speed_limit_min", "md2 stripe_cache_size", "sda
  * read_ahead". */
 int mdp_tunable_target_name(enum mdp_tunable t, const char *dev, char *buf, size_t len);

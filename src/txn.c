@@ -51,6 +51,7 @@
  *   paused --apply_commit, resumed by a profile switch--> resumed
  */
 #include "txn.h"
+#include "grow.h"
 
 #ifdef MDP_FAULT_SEAM
 #include <assert.h>
@@ -94,26 +95,14 @@ struct steps {
 
 /* ---- report ----------------------------------------------------------------- */
 
-static int grow(void **v, size_t n, size_t size)
-{
-	void *nv = realloc(*v, (n + 1) * size);
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	return 0;
-}
-
 static void ev_change(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
 		      const struct mdp_value *before, const struct mdp_value *after)
 {
 	struct mdp_txn_report *rep = &tx->rep;
 	struct mdp_txn_change *c;
 
-	if (grow((void **)&rep->changes, rep->n_changes, sizeof(*c)))
+	if (!(c = mdp_push(&rep->changes, &rep->n_changes, sizeof(*c))))
 		return;
-	c = &rep->changes[rep->n_changes++];
-	memset(c, 0, sizeof(*c));
 	c->t = t;
 	snprintf(c->dev, sizeof(c->dev), "%s", dev);
 	c->have_before = before != NULL;
@@ -128,10 +117,8 @@ static void ev_service(struct mdp_txn *tx, const char *name, enum mdp_txn_svc_ac
 	struct mdp_txn_report *rep = &tx->rep;
 	struct mdp_txn_service *sv;
 
-	if (grow((void **)&rep->services, rep->n_services, sizeof(*sv)))
+	if (!(sv = mdp_push(&rep->services, &rep->n_services, sizeof(*sv))))
 		return;
-	sv = &rep->services[rep->n_services++];
-	memset(sv, 0, sizeof(*sv));
 	snprintf(sv->name, sizeof(sv->name), "%s", name);
 	sv->action = action;
 	sv->result = result;
@@ -142,10 +129,8 @@ static void ev_note(struct mdp_txn *tx, enum mdp_txn_note_kind kind, const char 
 	struct mdp_txn_report *rep = &tx->rep;
 	struct mdp_txn_note *n;
 
-	if (grow((void **)&rep->notes, rep->n_notes, sizeof(*n)))
+	if (!(n = mdp_push(&rep->notes, &rep->n_notes, sizeof(*n))))
 		return;
-	n = &rep->notes[rep->n_notes++];
-	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	snprintf(n->profile, sizeof(n->profile), "%s", profile ? profile : "");
 }
@@ -155,11 +140,7 @@ static struct mdp_txn_left *ev_left(struct mdp_txn *tx)
 	struct mdp_txn_report *rep = &tx->rep;
 	struct mdp_txn_left *l;
 
-	if (grow((void **)&rep->left, rep->n_left, sizeof(*l)))
-		return NULL;
-	l = &rep->left[rep->n_left++];
-	memset(l, 0, sizeof(*l));
-	return l;
+	return mdp_push(&rep->left, &rep->n_left, sizeof(*l));
 }
 
 void mdp_txn_report_free(struct mdp_txn_report *rep)
@@ -511,11 +492,8 @@ static int journal_add_base(struct mdp_journal *j, enum mdp_tunable t, const cha
 
 	if (journal_base(j, t, dev))
 		return 0;
-	if (!(nv = realloc(j->base, (j->n_base + 1) * sizeof(*nv))))
+	if (!(nv = mdp_push(&j->base, &j->n_base, sizeof(*nv))))
 		return -ENOMEM;
-	j->base = nv;
-	nv = &j->base[j->n_base++];
-	memset(nv, 0, sizeof(*nv));
 	nv->t = t;
 	snprintf(nv->dev, sizeof(nv->dev), "%s", dev);
 	snprintf(nv->raw, sizeof(nv->raw), "%s", raw);
@@ -532,14 +510,11 @@ static struct mdp_jservice *journal_svc(struct mdp_journal *j, const char *name)
 
 static int journal_set_svc(struct mdp_journal *j, const char *name, bool paused, unsigned timeout_s)
 {
-	struct mdp_jservice *s = journal_svc(j, name), *nv;
+	struct mdp_jservice *s = journal_svc(j, name);
 
 	if (!s) {
-		if (!(nv = realloc(j->svc, (j->n_svc + 1) * sizeof(*nv))))
+		if (!(s = mdp_push(&j->svc, &j->n_svc, sizeof(*s))))
 			return -ENOMEM;
-		j->svc = nv;
-		s = &j->svc[j->n_svc++];
-		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", name);
 	}
 	s->paused = paused;
@@ -649,14 +624,10 @@ static int read_boot_id(const struct mdp_root *r, char *buf, size_t len)
 
 static struct step *steps_add(struct steps *st, enum step_kind kind)
 {
-	struct step *nv = realloc(st->v, (st->n + 1) * sizeof(*nv));
+	struct step *nv = mdp_push(&st->v, &st->n, sizeof(*nv));
 
-	if (!nv)
-		return NULL;
-	st->v = nv;
-	nv = &st->v[st->n++];
-	memset(nv, 0, sizeof(*nv));
-	nv->kind = kind;
+	if (nv)
+		nv->kind = kind;
 	return nv;
 }
 

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "ident.h"
 
 #define WINDOW ((uint64_t)64 << 20) /* mincore() window: 32-bit NAS boxes map little */
@@ -49,14 +50,6 @@ void mdp_vb_free(struct mdp_vb *b)
 	free(b->v);
 	b->v = NULL;
 	b->n = 0;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- finding the volume ------------------------------------------------------ */
@@ -230,7 +223,7 @@ static void tick(struct io *io, bool read, uint64_t done, uint64_t t0)
 
 	if (!p || !p->fn)
 		return;
-	t.ns = now_ns() - t0;
+	t.ns = mdp_mono_ns() - t0;
 	p->fn(p->arg, io->b, &t);
 }
 
@@ -244,7 +237,7 @@ static int fail(struct io *io, const char *what, int err)
 /* Write size bytes and flush them to the disks. 1 when stopped. */
 static int write_file(struct io *io, int fd, uint64_t *ns)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mdp_mono_ns();
 
 	for (uint64_t done = 0; done < io->b->size;) {
 		ssize_t w = write(fd, io->buf, MDP_VB_CHUNK);
@@ -259,7 +252,7 @@ static int write_file(struct io *io, int fd, uint64_t *ns)
 	}
 	if (fdatasync(fd))
 		return fail(io, "fdatasync", -errno);
-	*ns = now_ns() - t0;
+	*ns = mdp_mono_ns() - t0;
 	return 0;
 }
 
@@ -362,7 +355,7 @@ static int read_file(struct io *io, uint64_t *ns)
 
 	if (fd < 0)
 		return fd;
-	t0 = now_ns();
+	t0 = mdp_mono_ns();
 	while (done < io->b->size) {
 		ssize_t r = read(fd, io->buf, MDP_VB_CHUNK);
 		if (r < 0 && errno == EINTR)
@@ -379,7 +372,7 @@ static int read_file(struct io *io, uint64_t *ns)
 		tick(io, true, done, t0);
 	}
 	if (!err)
-		*ns = now_ns() - t0;
+		*ns = mdp_mono_ns() - t0;
 	close(fd);
 	return err;
 }

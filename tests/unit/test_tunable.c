@@ -5,9 +5,13 @@
  */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -69,11 +73,99 @@ static void test_json_and_names(void **state)
 	    -ENAMETOOLONG);
 }
 
+/* The file at path (from the repo root, MDP_SRCDIR), NUL-terminated. */
+static char *slurp(const char *path)
+{
+	const char *src = getenv("MDP_SRCDIR");
+	char full[4096];
+	char *buf = malloc(1 << 20);
+	size_t n;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", src ? src : ".", path);
+	assert_non_null(buf);
+	f = fopen(full, "r");
+	if (!f)
+		fail_msg("cannot open %s", full);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void has(const char *text, const char *file, const char *what, const char *key)
+{
+	if (!strstr(text, what))
+		fail_msg("%s has no entry for tunable %s (looked for '%s')", file, key, what);
+}
+
+/* Whether some ".It Ic a , b" line of the manual names key. */
+static bool man_names(const char *man, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *l = strstr(man, ".It Ic "); l; l = strstr(l + 1, ".It Ic ")) {
+		const char *end = strchr(l, '\n');
+		for (const char *w = l + 7; w && w < end; w = strpbrk(w, " ,")) {
+			w += strspn(w, " ,");
+			if (!strncmp(w, key, len) && (w[len] == '\n' || strchr(" ,", w[len])))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Whether a row of docs/output.md's unit table names `key` and then `unit`. */
+static bool unit_row(const char *out, const char *key, const char *unit)
+{
+	char k[96], u[96];
+
+	snprintf(k, sizeof(k), "`%s`", key);
+	snprintf(u, sizeof(u), "| `%s`", unit);
+	for (const char *l = strstr(out, k); l; l = strstr(l + 1, k)) {
+		const char *end = strchr(l, '\n'), *at = strstr(l, u);
+		if (at && (!end || at < end) && strchr(" |", at[strlen(u)]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Every registry entry has its documentation: a key under .It Ic in the
+ * profile format's manual, a row in docs/output.md's unit table, a
+ * property in the committed JSON Schema. A tunable added to the registry
+ * alone fails here instead of going out unexplained.
+ */
+static void test_every_tunable_documented(void **state)
+{
+	char *man = slurp("man/mdprofile.yaml.5");
+	char *out = slurp("docs/output.md");
+	char *schema = slurp("schema/profile.schema.json");
+	char want[128];
+
+	(void)state;
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+		if (!man_names(man, ti->key))
+			fail_msg("man/mdprofile.yaml.5 has no .It Ic entry for tunable %s",
+				 ti->key);
+		if (!unit_row(out, ti->key, ti->unit))
+			fail_msg("docs/output.md has no row for tunable %s with unit `%s`", ti->key,
+				 ti->unit);
+		snprintf(want, sizeof(want), "\"%s\": {", ti->key);
+		has(schema, "schema/profile.schema.json", want, ti->key);
+	}
+	free(man);
+	free(out);
+	free(schema);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_show),
 	    cmocka_unit_test(test_json_and_names),
+	    cmocka_unit_test(test_every_tunable_documented),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
