@@ -398,6 +398,24 @@ static void expect_layers(struct env *e, const char *top, const char *under)
 }
 
 /* base, overlay, revert: the base's values; revert again: the baseline. */
+
+/* The base A (profile_other) applied on the DSM 6 fixture; B the overlay (profile_fast). */
+static void base_applied(struct env *e, struct mdp_profile *a, struct mdp_profile *b)
+{
+	profile_other(a);
+	profile_fast(b, 4096);
+	env_setup(e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(e, a, NULL), MDP_TXN_OK);
+}
+
+/* A fresh fixture with the base A applied and its state kept as "base". */
+static void base_kept(struct env *e, struct mdp_profile *a)
+{
+	env_setup(e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(e, a, NULL), MDP_TXN_OK);
+	keep_state(e, "base");
+}
+
 static void test_overlay_then_revert(void **state)
 {
 	struct mdp_profile a, b;
@@ -405,10 +423,7 @@ static void test_overlay_then_revert(void **state)
 	char buf[64];
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	keep_state(&e, "base");
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	expect_layers(&e, "fast", "other");
@@ -434,10 +449,7 @@ static void test_overlay_replace_revert_all(void **state)
 	struct env e;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	keep_state(&e, "base");
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	profile_fast(&c, 2048);
@@ -459,10 +471,7 @@ static void test_base_over_overlay_refused(void **state)
 	struct env e;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	keep_state(&e, "both");
 	assert_int_equal(run_apply_as(&e, &a, NULL, true), -EBUSY);
@@ -484,10 +493,7 @@ static void test_overlay_fail_and_crash_every_write(void **state)
 	bool did;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	base_writes = e.f.writes;
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	n = e.f.writes - base_writes;
@@ -495,9 +501,7 @@ static void test_overlay_fail_and_crash_every_write(void **state)
 	assert_true(n >= 8);
 	for (unsigned k = 1; k <= n; k++)
 		for (int crash = 0; crash < 2; crash++) {
-			env_setup(&e, "ds-dsm6-reshape");
-			assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
-			keep_state(&e, "base");
+			base_kept(&e, &a);
 			e.f.kind = crash ? F_WRITE_FROM : F_WRITE;
 			e.f.k = e.f.writes + k;
 			assert_int_not_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
@@ -520,10 +524,7 @@ static void test_overlay_revert_crash_every_write(void **state)
 	bool did;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	before = e.f.writes;
 	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
@@ -531,9 +532,7 @@ static void test_overlay_revert_crash_every_write(void **state)
 	env_teardown(&e);
 	assert_true(n >= 5);
 	for (unsigned k = 1; k <= n; k++) {
-		env_setup(&e, "ds-dsm6-reshape");
-		assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
-		keep_state(&e, "base");
+		base_kept(&e, &a);
 		assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 		e.f.kind = F_WRITE_FROM;
 		e.f.k = e.f.writes + k;
