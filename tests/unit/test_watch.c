@@ -147,15 +147,10 @@ static void expect_dropped(void (*spoil)(struct mdp_watch *w))
 	mdp_root_fini(&r);
 }
 
-static void test_error_file_dropped(void **state)
+static void test_bad_fd_dropped(void **state)
 {
 	(void)state;
 	expect_dropped(spoil_with_error_file);
-}
-
-static void test_invalid_fd_dropped(void **state)
-{
-	(void)state;
 	expect_dropped(spoil_with_closed_fd);
 }
 
@@ -191,8 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_running),
 	    cmocka_unit_test(test_timeout_paces),
-	    cmocka_unit_test(test_error_file_dropped),
-	    cmocka_unit_test(test_invalid_fd_dropped),
+	    cmocka_unit_test(test_bad_fd_dropped),
 	    cmocka_unit_test(test_signal),
 	};
 
