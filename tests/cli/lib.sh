@@ -29,7 +29,7 @@
 #   read_only RC CMD... CMD and --json CMD exit RC, print NAME.out and json-NAME.json
 #                       (NAME: CMD's first word), nothing on stderr, change nothing
 #   run_bg ARGS...      mdprofile --root $ROOT ARGS in the background, output as run's;
-#                       its pid in $pid (the case waits for it and checks $RC itself)
+#                       its pid in $BGPID (the case waits for it and checks $RC itself)
 #   bg_start ARGS...; bg_finish     the same as a detached watcher runs: a subshell reaps it
 #                       (bg.out, bg.err, bg.pid, bg.rc in $WORK; $BGSH); bg_finish waits and
 #                       leaves RC, out and err as run does
@@ -234,7 +234,8 @@ read_only() {
 run_bg() {
 	LAST="$*"
 	(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" "$@") >"$WORK/out" 2>"$WORK/err" &
-	pid=$!
+	# shellcheck disable=SC2034 # read by the case
+	BGPID=$!
 }
 
 # A subshell reaps the background mdprofile, so the shell's "Killed" notice stays out of the
@@ -252,7 +253,7 @@ bg_start() {
 }
 
 bg_finish() {
-	wait $BGSH || true
+	wait "$BGSH" || true
 	RC=$(cat "$WORK/bg.rc")
 	mv "$WORK/bg.out" "$WORK/out"
 	mv "$WORK/bg.err" "$WORK/err"

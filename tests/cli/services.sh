@@ -389,9 +389,10 @@ crash_in_pause() {
 	profile a a b
 	run_bg --profiles "$P" apply a
 	LAST="apply a (killed)"
+	# shellcheck disable=SC2016 # wait_until evaluates it
 	wait_until 100 0.1 '[ -s "$ROOT/var/lib/fake-services/$hung.hang.pids" ]' || true
-	kill -9 "$pid"
-	wait "$pid" 2>/dev/null
+	kill -9 "$BGPID"
+	wait "$BGPID" 2>/dev/null
 	# shellcheck disable=SC2046
 	kill -9 $(cat "$ROOT/var/lib/fake-services/$hung.hang.pids") 2>/dev/null
 	rm -f "$ROOT/var/lib/fake-services/$hung.hang"

@@ -75,9 +75,9 @@ while [ -z "$(ls -A "$SHM")" ] && [ $i -lt 200 ]; do
 	sleep 0.02
 	i=$((i + 1))
 done
-kill -INT "$pid"
+kill -INT "$BGPID"
 RC=0
-wait "$pid" || RC=$?
+wait "$BGPID" || RC=$?
 LAST="bench (SIGINT)"
 expect_exit 3
 grep -q '^mdprofile: interrupted by SIGINT after [0-9]* runs\?; the test file was removed$' "$WORK/err" ||
@@ -150,9 +150,9 @@ expect_unchanged "bench --compare on a tty"
 run_bg bench --compare balanced,reshape-fast --op-only --duration 4
 wait_until 1000 0.02 "grep -q '^state active' '$ROOT/run/mdprofile/journal' 2>/dev/null" ||
 	_fail "bench --compare applied no profile"
-kill -INT "$pid"
+kill -INT "$BGPID"
 RC=0
-wait "$pid" || RC=$?
+wait "$BGPID" || RC=$?
 LAST="bench --compare (SIGINT)"
 expect_exit 3
 expect_stderr bench-compare-balanced-op-only

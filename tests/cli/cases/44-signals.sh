@@ -17,9 +17,9 @@ apply_bg() {
 
 for sig in TERM INT HUP; do
 	apply_bg
-	kill -"$sig" "$pid"
+	kill -"$sig" "$BGPID"
 	RC=0
-	wait "$pid" || RC=$?
+	wait "$BGPID" || RC=$?
 	LAST="apply reshape-fast (SIG$sig during the pause)"
 	expect_exit 3
 	expect_stderr <<EOF
@@ -35,7 +35,7 @@ done
 # it finish, sees the service paused and resumes it. (The kill waits for the
 # journal: between the fork and that write mdprofile knows nothing to record.)
 apply_bg
-kill_when_pausing "$pid" synoindexd
+kill_when_pausing "$BGPID" synoindexd
 grep -q '^svc synoindexd pausing [1-9][0-9]* start [1-9][0-9]* boot [0-9a-f-]*$' "$ROOT/run/mdprofile/journal" ||
 	_fail "the journal does not name the pausing tool: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run_expect 0 recover . recover

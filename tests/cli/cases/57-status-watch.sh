@@ -6,7 +6,8 @@ fixture ds-dsm6-reshape
 
 # Wait until the watcher's output has N lines.
 wait_lines() {
-	wait_until 100 0.1 '[ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge "$1" ]' ||
+	lines=$1
+	wait_until 100 0.1 '[ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge "$lines" ]' ||
 		_fail "status --watch printed no line $1"
 }
 
@@ -20,7 +21,7 @@ echo idle >"$ROOT/sys/block/md3/md/sync_action"
 echo none >"$ROOT/sys/block/md3/md/sync_completed"
 wait_lines 7
 kill -TERM "$(cat "$WORK/bg.pid")"
-wait $BGSH || true
+wait "$BGSH" || true
 LAST="status --watch --interval 1"
 sed -e 's/^20[0-9-]*T[0-9:]*Z /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
 	"$WORK/bg.out" >"$WORK/out"

@@ -51,7 +51,7 @@ done
 # paused and resumes it (with the 1 s it would kill the tool and find it running).
 rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 run_bg -q apply own
-kill_when_pausing "$pid" synoindexd
+kill_when_pausing "$BGPID" synoindexd
 grep -q '^svc synoindexd pausing [1-9][0-9]* start [1-9][0-9]* boot [0-9a-f-]* timeout 3$' "$ROOT/run/mdprofile/journal" ||
 	_fail "the journal does not carry the timeout: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run_expect 0 service-timeout-package-timeout-recover . --service-timeout 1 --package-timeout 1 recover

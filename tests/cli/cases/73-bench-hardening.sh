@@ -12,8 +12,8 @@ snapshot
 # (the first row, the current settings, takes one window before anything is applied)
 run_bg bench --compare balanced --op-only --duration 5
 wait_until 300 0.05 "grep -qx 'state active' '$ROOT/run/mdprofile/journal' 2>/dev/null" || true
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+kill -KILL "$BGPID"
+wait "$BGPID" 2>/dev/null || true
 grep -qx 'by compare' "$ROOT/run/mdprofile/journal" ||
 	_fail "the comparison is not journaled as one: $(cat "$ROOT/run/mdprofile/journal")"
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"

@@ -60,7 +60,7 @@ bg_start status --watch --interval 1
 wait_until 100 0.1 '[ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge 4 ]' ||
 	_fail "status --watch printed no 4 lines"
 kill -TERM "$(cat "$WORK/bg.pid")"
-wait $BGSH || true
+wait "$BGSH" || true
 LAST="status --watch --interval 1"
 sed -e 's/^20[0-9-]*T[0-9:]*Z /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
 	"$WORK/bg.out" >"$WORK/out"
