@@ -85,6 +85,13 @@ mdp() {
 	set +e
 }
 
+# dsm6_paused SVC...: the calls that pause each SVC on DSM 6 (the pause, a look).
+dsm6_paused() {
+	for s; do
+		printf 'synoservice --pause-by-reason %s mdprofile\nsynoservice --status %s\n' "$s" "$s"
+	done
+}
+
 # dsm6_resumed SVC...: the calls that resume each SVC on DSM 6 (a look, the resume, a look).
 dsm6_resumed() {
 	for s; do
@@ -119,10 +126,7 @@ case_apply_revert_dsm6() {
 		synoservice --status synomkthumbd
 		synoservice --status pkgctl-FileStation
 		synoservice --status nosuchd
-		synoservice --pause-by-reason synoindexd mdprofile
-		synoservice --status synoindexd
-		synoservice --pause-by-reason synomkthumbd mdprofile
-		synoservice --status synomkthumbd
+		$(dsm6_paused synoindexd synomkthumbd)
 	EOF
 	expect_states synoindexd=paused synomkthumbd=paused pkgctl-FileStation=stopped
 	# status names what the active profile paused, and only that
@@ -239,8 +243,7 @@ case_pause_fails_midway() {
 		synoservice --status a
 		synoservice --status b
 		synoservice --status c
-		synoservice --pause-by-reason a mdprofile
-		synoservice --status a
+		$(dsm6_paused a)
 		synoservice --pause-by-reason b mdprofile
 		synoservice --resume-by-reason b mdprofile
 		synoservice --status b
@@ -288,8 +291,7 @@ case_switch() {
 	expect_exit 0
 	expect_calls <<-EOF
 		synoservice --status z
-		synoservice --pause-by-reason z mdprofile
-		synoservice --status z
+		$(dsm6_paused z)
 		synoservice --resume-by-reason x mdprofile
 		synoservice --status x
 	EOF
@@ -316,8 +318,7 @@ case_overlay() {
 	expect_exit 0
 	expect_calls <<-EOF
 		synoservice --status z
-		synoservice --pause-by-reason z mdprofile
-		synoservice --status z
+		$(dsm6_paused z)
 	EOF
 	expect_states x=paused y=paused z=paused
 	: >"$ROOT/var/log/fake-services.log"
@@ -422,8 +423,7 @@ case_crash_in_pause_2() {
 	cat >"$TOP/$CASE.before" <<-EOF
 		synoservice --status a
 		synoservice --status b
-		synoservice --pause-by-reason a mdprofile
-		synoservice --status a
+		$(dsm6_paused a)
 		synoservice --pause-by-reason b mdprofile
 	EOF
 	cat >"$TOP/$CASE.after" <<-EOF
