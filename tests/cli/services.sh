@@ -279,14 +279,20 @@ case_pause_hangs() {
 	expect_ab_back
 }
 
-# A -> B replacing the base: B's new services paused, A's that B does not list resumed.
-case_switch() {
+# begin_a_applied: x, y and z running; profile a pausing x and y is applied, b pauses y
+# and z; the call log starts empty.
+begin_a_applied() {
 	begin dsm6 x=running y=running z=running
 	profile a x y
 	profile b y z
 	mdp apply a
 	expect_exit 0
 	: >"$ROOT/var/log/fake-services.log"
+}
+
+# A -> B replacing the base: B's new services paused, A's that B does not list resumed.
+case_switch() {
+	begin_a_applied
 	mdp apply --base b
 	expect_exit 0
 	expect_calls <<-EOF
@@ -308,12 +314,7 @@ case_switch() {
 # B as an overlay on A: B's new services paused, A's kept paused under it;
 # revert resumes only the overlay's, a second revert the base's.
 case_overlay() {
-	begin dsm6 x=running y=running z=running
-	profile a x y
-	profile b y z
-	mdp apply a
-	expect_exit 0
-	: >"$ROOT/var/log/fake-services.log"
+	begin_a_applied
 	mdp apply b
 	expect_exit 0
 	expect_calls <<-EOF
