@@ -6,14 +6,45 @@
 #   run ARGS...         mdprofile --root $ROOT ARGS (env passes through)
 #   run_noroot ARGS...  mdprofile ARGS (no --root)
 #   expect_exit N       every run's exit code must be checked (or exit_checked said)
-#   expect_stdout <<EOF ... EOF     exact, after @ROOT@/@BIN@/@SRC@ substitution
-#   expect_stderr <<EOF ... EOF
-#   expect_json <<EOF ... EOF       stdout is one line of JSON; compared indented
+#   expect_stdout NAME  exact, after @ROOT@/@BIN@/@SRC@ substitution, against the file
+#                       tests/cli/expected/$CASE/NAME.out (NAME with a '/' is a path below
+#                       tests/cli/expected/: a document several cases share lives once)
+#   expect_stderr NAME  the same against NAME.err
+#   expect_json NAME    stdout is one line of JSON; compared indented, against NAME.json
+#   expect_stdout <<EOF ... EOF     the same with the expected text inline (also stderr,
+#                                   json); for short or computed text
+#   expect_file PATH [NAME]         exact content of $ROOT/PATH (NAME.file, or stdin)
+#   expect_no_stdout, expect_no_stderr    nothing at all was written there
+#   run_expect RC OUT ERR ARGS...  run ARGS; expect_exit RC; expect_stdout OUT; expect_stderr
+#                       ERR (a '-' for OUT or ERR: nothing written there; a '.': that
+#                       stream is not compared here)
+#   stdout_line TEXT    one line of stdout is exactly TEXT (a case about one line or field)
+#   stderr_line TEXT    the same for stderr
+#   json_field PATH WANT  the JSON value at PATH ('.a.b[0]', as jq) of stdout, compact, is WANT
+#   stdout_has TEXT, stderr_has TEXT    TEXT stands somewhere in stdout/stderr
+#   expect_calls <<EOF  the fake service managers' calls since the last check, exactly
+#                       (the log is emptied after); expect_calls </dev/null: none
+#   expect_states NAME=STATE...     the fake services' states
+#   expect_gone PID...  the processes end within 5 s
+#   read_only RC CMD... CMD and --json CMD exit RC, print NAME.out and json-NAME.json
+#                       (NAME: CMD's first word), nothing on stderr, change nothing
+#   run_bg ARGS...      mdprofile --root $ROOT ARGS in the background, output as run's;
+#                       its pid in $BGPID (the case waits for it and checks $RC itself)
+#   bg_start ARGS...; bg_finish     the same as a detached watcher runs: a subshell reaps it
+#                       (bg.out, bg.err, bg.pid, bg.rc in $WORK; $BGSH); bg_finish waits and
+#                       leaves RC, out and err as run does
+#   wait_until TRIES STEP 'TEST'    eval TEST until true, TRIES times STEP s; 1 if never
 #   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
-#   expect_file PATH <<EOF          exact content of $ROOT/PATH
+#   revert_unchanged WHAT           revert exits 0 and the tree is the snapshot again
+#   dsm_binary; tasks   a binary on a DSM volume ($B); the fake esynoscheduler's tasks
 #   fakes KIND NAME=STATE...        install fake service managers into $ROOT
 #   kill_when_pausing PID SVC       SIGKILL mdprofile PID once its journal names
 #                                   the tool pausing SVC (svc SVC pausing PGID)
+#
+# UPDATE=1 sh tests/cli/run.sh BINARY CASE...  writes what the binary printed into the
+# expected files the case names (never into inline text) instead of comparing; the exit
+# codes are still checked, so a case with a wrong exit code still fails. Review the
+# written files with git diff before committing them.
 set -u
 
 _fail() {
@@ -72,16 +103,45 @@ expect_exit() {
 	}
 }
 
-_expect() {
-	cat >"$WORK/want"
-	_norm "$1" >"$WORK/got"
-	if ! cmp -s "$WORK/want" "$WORK/got"; then
-		_fail "'mdprofile $LAST' $2 differs (-expected +actual):"
-		diff -u "$WORK/want" "$WORK/got" | tail -n +3 | sed 's/^/    /' >&2
+EXPECTED="$SRC/tests/cli/expected"
+
+# _want NAME EXT: the expected file's path for NAME (see the header).
+_want() {
+	case $1 in
+	*/*) echo "$EXPECTED/$1.$2" ;;
+	*) echo "$EXPECTED/$CASE/$1.$2" ;;
+	esac
+}
+
+# _cmp WANT GOT WHAT: compare byte for byte; UPDATE=1 writes GOT over a WANT file instead.
+_cmp() {
+	if [ "${UPDATE:-0}" = 1 ] && [ "$1" != "$WORK/want" ]; then
+		mkdir -p "$(dirname "$1")"
+		cp "$2" "$1"
+		return
+	fi
+	if [ ! -f "$1" ]; then
+		_fail "$3: no expected file ${1#"$SRC/"} (UPDATE=1 writes it)"
+	elif ! cmp -s "$1" "$2"; then
+		_fail "$3 differs (-expected +actual):"
+		diff -u "$1" "$2" | tail -n +3 | sed 's/^/    /' >&2
 	fi
 }
 
-expect_stdout() { _expect "$WORK/out" stdout; }
+# _expect FILE WHAT EXT [NAME]: the normalised FILE against NAME.EXT, or stdin without NAME.
+_expect() {
+	_norm "$1" >"$WORK/got"
+	if [ $# -ge 4 ]; then
+		_cmp "$(_want "$4" "$3")" "$WORK/got" "'mdprofile $LAST' $2"
+	else
+		cat >"$WORK/want"
+		_cmp "$WORK/want" "$WORK/got" "'mdprofile $LAST' $2"
+	fi
+}
+
+expect_stdout() { _expect "$WORK/out" stdout out "$@"; }
+expect_no_stdout() { _expect "$WORK/out" stdout out </dev/null; }
+expect_no_stderr() { _expect "$WORK/err" stderr err </dev/null; }
 
 # --json writes one document on one line; the expected text is the same
 # document indented by python's json.tool, so a long line reads in review.
@@ -95,20 +155,117 @@ expect_json() {
 		_fail "'mdprofile $LAST' stdout is not JSON: $(cat "$WORK/json.err")"
 		return
 	fi
-	_expect "$WORK/out.json" "stdout (JSON)"
+	_expect "$WORK/out.json" "stdout (JSON)" json "$@"
 }
-expect_stderr() { _expect "$WORK/err" stderr; }
+expect_stderr() { _expect "$WORK/err" stderr err "$@"; }
 
 expect_file() {
 	if [ ! -f "$ROOT/$1" ]; then
 		_fail "$1 does not exist"
 		return
 	fi
-	cat >"$WORK/want"
-	cmp -s "$WORK/want" "$ROOT/$1" || {
-		_fail "$1 differs (-expected +actual):"
-		diff -u "$WORK/want" "$ROOT/$1" | tail -n +3 | sed 's/^/    /' >&2
+	if [ $# -ge 2 ]; then
+		_cmp "$(_want "$2" file)" "$ROOT/$1" "$1"
+	else
+		cat >"$WORK/want"
+		_cmp "$WORK/want" "$ROOT/$1" "$1"
+	fi
+}
+
+run_expect() {
+	_rc=$1 _out=$2 _err=$3
+	shift 3
+	run "$@"
+	expect_exit "$_rc"
+	case $_out in -) expect_no_stdout ;; .) ;; *) expect_stdout "$_out" ;; esac
+	case $_err in -) expect_no_stderr ;; .) ;; *) expect_stderr "$_err" ;; esac
+}
+
+# _line FILE WHAT TEXT: one line of the normalised FILE is exactly TEXT.
+_line() {
+	_norm "$1" >"$WORK/got"
+	grep -qxF -e "$3" "$WORK/got" || {
+		_fail "'mdprofile $LAST' $2 has no line '$3':"
+		sed 's/^/    /' "$WORK/got" | head -40 >&2
 	}
+}
+# _has FILE WHAT TEXT: TEXT stands somewhere in FILE.
+_has() {
+	grep -qF -- "$3" "$1" || {
+		_fail "$2 of 'mdprofile $LAST' lacks: $3"
+		sed "s/^/    $2: /" "$1" >&2
+	}
+}
+stdout_has() { _has "$WORK/out" stdout "$1"; }
+stderr_has() { _has "$WORK/err" stderr "$1"; }
+
+stdout_line() { _line "$WORK/out" stdout "$1"; }
+stderr_line() { _line "$WORK/err" stderr "$1"; }
+
+# json_field PATH WANT: stdout's JSON value at PATH (jq syntax: .a.b[0]), compact, is WANT.
+json_field() {
+	got=$(python3 -c '
+import json, re, sys
+v = json.load(sys.stdin)
+for k, i in re.findall(r"\.([A-Za-z0-9_-]+)|\[([0-9]+)\]", sys.argv[1]):
+    v = v[k] if k else v[int(i)]
+print(json.dumps(v, separators=(",", ":")))' "$1" <"$WORK/out" 2>&1) || {
+		_fail "'mdprofile $LAST' stdout has no JSON field $1: $got"
+		return
+	}
+	[ "$got" = "$2" ] || _fail "'mdprofile $LAST' JSON $1 is $got, expected $2"
+}
+
+# read_only RC CMD...: a report both as text and as JSON, on a tree it must not touch.
+read_only() {
+	_rc=$1
+	shift
+	snapshot
+	run "$@"
+	expect_exit "$_rc"
+	expect_stdout "$1"
+	expect_no_stderr
+	run --json "$@"
+	expect_exit "$_rc"
+	expect_json "json-$1"
+	expect_unchanged
+}
+
+run_bg() {
+	LAST="$*"
+	(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" "$@") >"$WORK/out" 2>"$WORK/err" &
+	# shellcheck disable=SC2034 # read by the case
+	BGPID=$!
+}
+
+# A subshell reaps the background mdprofile, so the shell's "Killed" notice stays out of the
+# test's output.
+bg_start() {
+	LAST="$*"
+	rm -f "$WORK/bg.pid" "$WORK/bg.rc"
+	(
+		cd "$SRC" || exit
+		${MDP_WRAP:-} "$MDP" --root "$ROOT" "$@" >"$WORK/bg.out" 2>"$WORK/bg.err" &
+		echo $! >"$WORK/bg.pid"
+		if wait $!; then echo 0; else echo $?; fi >"$WORK/bg.rc"
+	) 2>/dev/null &
+	BGSH=$!
+}
+
+bg_finish() {
+	wait "$BGSH" || true
+	RC=$(cat "$WORK/bg.rc")
+	mv "$WORK/bg.out" "$WORK/out"
+	mv "$WORK/bg.err" "$WORK/err"
+}
+
+wait_until() {
+	_tries=$1 _step=$2 _i=0
+	until eval "$3"; do
+		_i=$((_i + 1))
+		[ $_i -lt "$_tries" ] || return 1
+		sleep "$_step"
+	done
 }
 
 # A path that runs the binary under test as a script would call it: through
@@ -142,6 +299,17 @@ as_nobody() {
 	MDP_WRAP="$AS ${MDP_WRAP:-}"
 }
 
+# dsm_binary: $B, a binary on the data volume as enable on DSM wants it (a script here).
+dsm_binary() {
+	B=/volume1/@mdprofile/mdprofile
+	mkdir -p "$ROOT/volume1/@mdprofile"
+	printf '#!/bin/sh\n' >"$ROOT$B"
+	chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile" "$ROOT$B"
+}
+
+# The tasks as the fake esynoscheduler keeps them, one a line, fields joined by '|'.
+tasks() { tr '\037' '|' <"$ROOT/var/lib/fake-esynoscheduler/tasks"; }
+
 fakes() {
 	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$@" >/dev/null
 }
@@ -168,6 +336,12 @@ expect_unchanged() {
 	fi
 }
 
+revert_unchanged() {
+	run revert
+	expect_exit 0
+	expect_unchanged "$1"
+}
+
 # The journal names the pausing tool's process group only once the tool has
 # started: between the fork and that write mdprofile has nothing to record.
 kill_when_pausing() {
@@ -179,4 +353,39 @@ kill_when_pausing() {
 	done
 	kill -KILL "$1"
 	wait "$1" 2>/dev/null || true
+}
+
+# The fake service managers' calls since the last check, exactly (stdin); the log is emptied.
+expect_calls() {
+	cat >"$WORK/want"
+	_cmp "$WORK/want" "$ROOT/var/log/fake-services.log" "the service-call log after 'mdprofile $LAST'"
+	: >"$ROOT/var/log/fake-services.log"
+}
+
+# expect_states NAME=STATE...: the fake services' states.
+expect_states() {
+	for pair; do
+		got=$(cat "$ROOT/var/lib/fake-services/${pair%%=*}" 2>/dev/null || echo missing)
+		[ "$got" = "${pair#*=}" ] || _fail "service ${pair%%=*} is $got, expected ${pair#*=}"
+	done
+}
+
+# Running: not gone, and not a zombie waiting for a slow init to reap it.
+running() {
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+expect_gone() {
+	for pid; do
+		i=0
+		while running "$pid"; do
+			i=$((i + 1))
+			[ $i -lt 50 ] || {
+				_fail "process $pid still runs"
+				break
+			}
+			sleep 0.1
+		done
+	done
 }

@@ -18,7 +18,8 @@ if [ $# -lt 1 ]; then
 	exit 2
 fi
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+MDP=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+BINDIR=$(dirname "$MDP")
 shift
 TOP=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$TOP"' EXIT
@@ -28,18 +29,18 @@ export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
 pass=0
 failed_cases=0
 FAILED=0
-CASE=
-
-fail() {
-	echo "FAIL $CASE: $*" >&2
-	FAILED=1
-}
+CASE=services
+WORK=$TOP
+# One assertion vocabulary: run, expect_exit, stderr_has, expect_calls... are lib.sh's.
+# shellcheck source=tests/cli/lib.sh
+. "$SRC/tests/cli/lib.sh"
 
 # begin KIND SEEDS...: a fresh root for $CASE with the fakes of KIND.
 begin() {
 	kind=$1
 	shift
 	W=$TOP/$CASE
+	WORK=$W
 	ROOT=$W/root
 	P=$W/profiles
 	mkdir -p "$P"
@@ -49,9 +50,15 @@ begin() {
 	systemd) fx=server-raid6-raid10 ;;
 	esac
 	cp -a "$SRC/tests/fixtures/$fx" "$ROOT"
-	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$kind" "$@" || fail "install.sh failed"
+	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$kind" "$@" || _fail "install.sh failed"
 	cp "$ROOT/proc/sys/dev/raid/speed_limit_min" "$W/min.orig"
 	cp "$ROOT/proc/sys/dev/raid/speed_limit_max" "$W/max.orig"
+}
+
+# begin_ab: DSM 6, services a and b running, profile a pausing both.
+begin_ab() {
+	begin dsm6 a=running b=running
+	profile a a b
 }
 
 # profile NAME SERVICE...: two speed limits (two writes) and the services.
@@ -72,72 +79,39 @@ profile() {
 	} >"$P/$name.yaml"
 }
 
+# mdp ARGS: lib.sh's run with this case's profiles (the suite runs without set -e).
 mdp() {
-	LAST="$*"
-	"$BIN" --root "$ROOT" --profiles "$P" "$@" >"$W/out" 2>"$W/err"
-	RC=$?
+	run --profiles "$P" "$@"
+	set +e
 }
 
-expect_rc() {
-	if [ "$RC" != "$1" ]; then
-		fail "'mdprofile $LAST' exited $RC, expected $1"
-		sed 's/^/    stderr: /' "$W/err" >&2
-	fi
-}
-
-# The calls since the last check, exactly (stdin), then the log is emptied.
-expect_calls() {
-	log=$ROOT/var/log/fake-services.log
-	cat >"$W/want"
-	if ! cmp -s "$W/want" "$log"; then
-		fail "after 'mdprofile $LAST' the service calls differ (-expected +actual):"
-		diff -u "$W/want" "$log" | tail -n +3 | sed 's/^/    /' >&2
-	fi
-	: >"$log"
-}
-
-# expect_states NAME=STATE...
-expect_states() {
-	for pair; do
-		got=$(cat "$ROOT/var/lib/fake-services/${pair%%=*}" 2>/dev/null || echo missing)
-		[ "$got" = "${pair#*=}" ] || fail "service ${pair%%=*} is $got, expected ${pair#*=}"
+# dsm6_paused SVC...: the calls that pause each SVC on DSM 6 (the pause, a look).
+dsm6_paused() {
+	for s; do
+		printf 'synoservice --pause-by-reason %s mdprofile\nsynoservice --status %s\n' "$s" "$s"
 	done
 }
 
-expect_err_has() {
-	grep -qF -- "$1" "$W/err" || {
-		fail "stderr of 'mdprofile $LAST' lacks: $1"
-		sed 's/^/    stderr: /' "$W/err" >&2
-	}
+# dsm6_resumed SVC...: the calls that resume each SVC on DSM 6 (a look, the resume, a look).
+dsm6_resumed() {
+	for s; do
+		printf 'synoservice --status %s\nsynoservice --resume-by-reason %s mdprofile\nsynoservice --status %s\n' "$s" "$s" "$s"
+	done
+}
+
+# a and b running again, and nothing left.
+expect_ab_back() {
+	expect_states a=running b=running
+	expect_baseline
 }
 
 # Nothing left: no journal, the speed limits as they were.
 expect_baseline() {
-	[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "a journal is left"
+	[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "a journal is left"
 	if ! cmp -s "$W/min.orig" "$ROOT/proc/sys/dev/raid/speed_limit_min" ||
 		! cmp -s "$W/max.orig" "$ROOT/proc/sys/dev/raid/speed_limit_max"; then
-		fail "speed limits not back to the baseline"
+		_fail "speed limits not back to the baseline"
 	fi
-}
-
-# Running: not gone, and not a zombie waiting for a slow init to reap it.
-running() {
-	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
-}
-
-expect_gone() {
-	for pid; do
-		i=0
-		while running "$pid"; do
-			i=$((i + 1))
-			[ $i -lt 50 ] || {
-				fail "process $pid still runs"
-				break
-			}
-			sleep 0.1
-		done
-	done
 }
 
 # ---- cases -------------------------------------------------------------
@@ -146,46 +120,37 @@ case_apply_revert_dsm6() {
 	begin dsm6 synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
 	profile a synoindexd synomkthumbd pkg:FileStation '?nosuchd'
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synoservice --status synoindexd
 		synoservice --status synomkthumbd
 		synoservice --status pkgctl-FileStation
 		synoservice --status nosuchd
-		synoservice --pause-by-reason synoindexd mdprofile
-		synoservice --status synoindexd
-		synoservice --pause-by-reason synomkthumbd mdprofile
-		synoservice --status synomkthumbd
+		$(dsm6_paused synoindexd synomkthumbd)
 	EOF
 	expect_states synoindexd=paused synomkthumbd=paused pkgctl-FileStation=stopped
 	# status names what the active profile paused, and only that
 	mdp status
-	expect_rc 0
-	grep -qx "paused services: synoindexd, synomkthumbd" "$W/out" || fail "status: $(cat "$W/out")"
+	expect_exit 0
+	stdout_line "paused services: synoindexd, synomkthumbd"
 	mdp --json status
-	# shellcheck disable=SC2015 # fail unless both match
-	grep -qF '"active_profile": "a", ' "$W/out" &&
-		grep -qF '"paused_services": ["synoindexd", "synomkthumbd"]' "$W/out" ||
-		fail "status --json: $(cat "$W/out")"
+	expect_exit 0
+	json_field .active_profile '"a"'
+	json_field .paused_services '["synoindexd","synomkthumbd"]'
 	expect_calls </dev/null
 	# Again: what is paused stays so; the others are looked at again (the
 	# user may have started File Station since).
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synoservice --status pkgctl-FileStation
 		synoservice --status nosuchd
 	EOF
 	# the user had stopped File Station: revert must not start it
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
-		synoservice --status synomkthumbd
-		synoservice --resume-by-reason synomkthumbd mdprofile
-		synoservice --status synomkthumbd
-		synoservice --status synoindexd
-		synoservice --resume-by-reason synoindexd mdprofile
-		synoservice --status synoindexd
+		$(dsm6_resumed synomkthumbd synoindexd)
 	EOF
 	expect_states synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
 	expect_baseline
@@ -195,7 +160,7 @@ case_apply_revert_dsm7() {
 	begin dsm7 synoindexd=running pkg:SynologyPhotos=running pkg-FileStation-thumbd=stopped
 	profile a synoindexd pkg:SynologyPhotos pkg-FileStation-thumbd
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synosystemctl get-active-status synoindexd
 		synopkg status SynologyPhotos
@@ -209,7 +174,7 @@ case_apply_revert_dsm7() {
 	EOF
 	expect_states synoindexd=stopped SynologyPhotos=stopped pkg-FileStation-thumbd=stopped
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synopkg status SynologyPhotos
 		synopkg start SynologyPhotos
@@ -227,7 +192,7 @@ case_apply_revert_systemd() {
 	begin systemd smbd.service=running nfs-server.service=stopped
 	profile a smbd.service nfs-server.service '?nosuch.service'
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		systemctl is-active smbd.service
 		systemctl is-active nfs-server.service
@@ -239,7 +204,7 @@ case_apply_revert_systemd() {
 		systemctl show -p LoadState smbd.service
 	EOF
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		systemctl is-active smbd.service
 		systemctl show -p LoadState smbd.service
@@ -255,12 +220,12 @@ case_missing_required() {
 	begin dsm6 a=running
 	profile a a nosuchd
 	mdp apply a
-	expect_rc 2
+	expect_exit 2
 	expect_calls <<-EOF
 		synoservice --status a
 		synoservice --status nosuchd
 	EOF
-	expect_err_has "service 'nosuchd' does not exist"
+	stderr_has "service 'nosuchd' does not exist"
 	expect_states a=running
 	expect_baseline
 }
@@ -273,20 +238,19 @@ case_pause_fails_midway() {
 	touch "$ROOT/var/lib/fake-services/b.fail-pause"
 	profile a a b c
 	mdp apply a
-	expect_rc 3
+	expect_exit 3
 	expect_calls <<-EOF
 		synoservice --status a
 		synoservice --status b
 		synoservice --status c
-		synoservice --pause-by-reason a mdprofile
-		synoservice --status a
+		$(dsm6_paused a)
 		synoservice --pause-by-reason b mdprofile
 		synoservice --resume-by-reason b mdprofile
 		synoservice --status b
 		synoservice --resume-by-reason a mdprofile
 		synoservice --status a
 	EOF
-	expect_err_has "service b: 'synoservice --pause-by-reason b mdprofile' failed (exit code 1): Failed to pause service [b]"
+	stderr_has "service b: 'synoservice --pause-by-reason b mdprofile' failed (exit code 1): Failed to pause service [b]"
 	expect_states a=running b=running c=running
 	expect_baseline
 }
@@ -296,7 +260,7 @@ case_pause_hangs() {
 	touch "$ROOT/var/lib/fake-services/b.hang"
 	profile a a b
 	mdp --service-timeout 1 apply a
-	expect_rc 3
+	expect_exit 3
 	expect_calls <<-EOF
 		synosystemctl get-active-status a
 		synosystemctl get-active-status b
@@ -309,40 +273,39 @@ case_pause_hangs() {
 		synosystemctl start-service-by-reason mdprofile a
 		synosystemctl get-active-status a
 	EOF
-	expect_err_has "service b: 'synosystemctl stop-service-by-reason mdprofile b' timed out after 1 s, killed"
+	stderr_has "service b: 'synosystemctl stop-service-by-reason mdprofile b' timed out after 1 s, killed"
 	# shellcheck disable=SC2046
 	expect_gone $(cat "$ROOT/var/lib/fake-services/b.hang.pids")
-	expect_states a=running b=running
-	expect_baseline
+	expect_ab_back
 }
 
-# A -> B replacing the base: B's new services paused, A's that B does not list resumed.
-case_switch() {
+# begin_a_applied: x, y and z running; profile a pausing x and y is applied, b pauses y
+# and z; the call log starts empty.
+begin_a_applied() {
 	begin dsm6 x=running y=running z=running
 	profile a x y
 	profile b y z
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	: >"$ROOT/var/log/fake-services.log"
+}
+
+# A -> B replacing the base: B's new services paused, A's that B does not list resumed.
+case_switch() {
+	begin_a_applied
 	mdp apply --base b
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synoservice --status z
-		synoservice --pause-by-reason z mdprofile
-		synoservice --status z
+		$(dsm6_paused z)
 		synoservice --resume-by-reason x mdprofile
 		synoservice --status x
 	EOF
 	expect_states x=running y=paused z=paused
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
-		synoservice --status z
-		synoservice --resume-by-reason z mdprofile
-		synoservice --status z
-		synoservice --status y
-		synoservice --resume-by-reason y mdprofile
-		synoservice --status y
+		$(dsm6_resumed z y)
 	EOF
 	expect_states x=running y=running z=running
 	expect_baseline
@@ -351,86 +314,70 @@ case_switch() {
 # B as an overlay on A: B's new services paused, A's kept paused under it;
 # revert resumes only the overlay's, a second revert the base's.
 case_overlay() {
-	begin dsm6 x=running y=running z=running
-	profile a x y
-	profile b y z
-	mdp apply a
-	expect_rc 0
-	: >"$ROOT/var/log/fake-services.log"
+	begin_a_applied
 	mdp apply b
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synoservice --status z
-		synoservice --pause-by-reason z mdprofile
-		synoservice --status z
+		$(dsm6_paused z)
 	EOF
 	expect_states x=paused y=paused z=paused
 	: >"$ROOT/var/log/fake-services.log"
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
-		synoservice --status z
-		synoservice --resume-by-reason z mdprofile
-		synoservice --status z
+		$(dsm6_resumed z)
 	EOF
 	expect_states x=paused y=paused z=running
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_states x=running y=running z=running
 	expect_baseline
 }
 
 case_resume_fails_on_revert() {
-	begin dsm6 a=running b=running
-	profile a a b
+	begin_ab
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	: >"$ROOT/var/log/fake-services.log"
 	touch "$ROOT/var/lib/fake-services/a.fail-resume"
 	mdp revert
-	expect_rc 4
+	expect_exit 4
 	expect_calls <<-EOF
-		synoservice --status b
-		synoservice --resume-by-reason b mdprofile
-		synoservice --status b
+		$(dsm6_resumed b)
 		synoservice --status a
 		synoservice --resume-by-reason a mdprofile
 	EOF
-	expect_err_has "service a is still paused"
-	expect_err_has "  synoservice --resume-by-reason a mdprofile"
+	stderr_has "service a is still paused"
+	stderr_has "  synoservice --resume-by-reason a mdprofile"
 	rm "$ROOT/var/lib/fake-services/a.fail-resume"
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
-		synoservice --status a
-		synoservice --resume-by-reason a mdprofile
-		synoservice --status a
+		$(dsm6_resumed a)
 	EOF
-	expect_states a=running b=running
-	expect_baseline
+	expect_ab_back
 }
 
 # Crash after the K-th tunable write of apply (before any pause), recover.
 crash_after_write() {
-	begin dsm6 a=running b=running
-	profile a a b
+	begin_ab
 	MDPROFILE_FAULT=crash-after-write:$1 mdp apply a
-	expect_rc 137
+	expect_exit 137
 	expect_calls <<-EOF
 		synoservice --status a
 		synoservice --status b
 	EOF
 	expect_states a=running b=running
 	mdp recover
-	expect_rc 0
+	expect_exit 0
 	# The journal names every service apply meant to pause; recover looks
 	# first and resumes only what is not running.
 	expect_calls <<-EOF
 		synoservice --status b
 		synoservice --status a
 	EOF
-	expect_states a=running b=running
-	expect_baseline
+	expect_ab_back
 }
 
 case_crash_after_write_1() { crash_after_write 1; }
@@ -442,25 +389,20 @@ crash_in_pause() {
 	hung=$1
 	touch "$ROOT/var/lib/fake-services/$hung.hang"
 	profile a a b
+	run_bg --profiles "$P" apply a
 	LAST="apply a (killed)"
-	"$BIN" --root "$ROOT" --profiles "$P" apply a >"$W/out" 2>"$W/err" &
-	pid=$!
-	i=0
-	while [ ! -s "$ROOT/var/lib/fake-services/$hung.hang.pids" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill -9 "$pid"
-	wait "$pid" 2>/dev/null
+	# shellcheck disable=SC2016 # wait_until evaluates it
+	wait_until 100 0.1 '[ -s "$ROOT/var/lib/fake-services/$hung.hang.pids" ]' || true
+	kill -9 "$BGPID"
+	wait "$BGPID" 2>/dev/null
 	# shellcheck disable=SC2046
 	kill -9 $(cat "$ROOT/var/lib/fake-services/$hung.hang.pids") 2>/dev/null
 	rm -f "$ROOT/var/lib/fake-services/$hung.hang"
 	expect_calls <"$TOP/$CASE.before"
 	mdp recover
-	expect_rc 0
+	expect_exit 0
 	expect_calls <"$TOP/$CASE.after"
-	expect_states a=running b=running
-	expect_baseline
+	expect_ab_back
 }
 
 # The killed pause never changed its service: recover leaves it alone and
@@ -482,65 +424,48 @@ case_crash_in_pause_2() {
 	cat >"$TOP/$CASE.before" <<-EOF
 		synoservice --status a
 		synoservice --status b
-		synoservice --pause-by-reason a mdprofile
-		synoservice --status a
+		$(dsm6_paused a)
 		synoservice --pause-by-reason b mdprofile
 	EOF
 	cat >"$TOP/$CASE.after" <<-EOF
 		synoservice --status b
-		synoservice --status a
-		synoservice --resume-by-reason a mdprofile
-		synoservice --status a
+		$(dsm6_resumed a)
 	EOF
 	crash_in_pause b
 }
 
 case_crash_in_revert() {
-	begin dsm6 a=running b=running
-	profile a a b
+	begin_ab
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	: >"$ROOT/var/log/fake-services.log"
 	MDPROFILE_FAULT=crash-after-write:1 mdp revert
-	expect_rc 137
+	expect_exit 137
 	expect_calls </dev/null
 	expect_states a=paused b=paused
 	mdp recover
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
-		synoservice --status b
-		synoservice --resume-by-reason b mdprofile
-		synoservice --status b
-		synoservice --status a
-		synoservice --resume-by-reason a mdprofile
-		synoservice --status a
+		$(dsm6_resumed b a)
 	EOF
-	expect_states a=running b=running
-	expect_baseline
+	expect_ab_back
 }
 
 # A journal from an earlier boot: the reboot brought the services back.
 case_stale_journal() {
-	begin dsm6 a=running b=running
-	profile a a b
+	begin_ab
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	: >"$ROOT/var/log/fake-services.log"
 	echo 00000000-0000-4000-8000-000000000000 >"$ROOT/proc/sys/kernel/random/boot_id"
 	mdp recover
-	expect_rc 0
+	expect_exit 0
 	expect_calls </dev/null
-	[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "the stale journal is left"
+	[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "the stale journal is left"
 }
 
 # ---- DSM's own reasons, versions and timing (issue 12) ----------------------
 
-expect_out_has() {
-	grep -qF -- "$1" "$W/out" || {
-		fail "stdout of 'mdprofile $LAST' lacks: $1"
-		sed 's/^/    stdout: /' "$W/out" >&2
-	}
-}
 
 # DSM stops a service mdprofile paused for a reason of its own (no volume):
 # revert releases mdprofile's reason only and leaves the service stopped.
@@ -549,24 +474,24 @@ held_after_revert() {
 	begin "$kind" a=running b=running
 	profile a a b
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	printf 'no-volume\n' >>"$ROOT/var/lib/fake-services/a.reasons"
 	: >"$ROOT/var/log/fake-services.log"
 	if [ "$kind" = dsm6 ]; then
 		mdp revert
-		expect_rc 0
-		expect_out_has "service a: released mdprofile's pause, but DSM keeps it stopped for a reason of its own; left stopped"
-		expect_out_has "service b: resumed"
+		expect_exit 0
+		stdout_has "service a: released mdprofile's pause, but DSM keeps it stopped for a reason of its own; left stopped"
+		stdout_has "service b: resumed"
 	else
 		mdp --json revert
-		expect_rc 0
-		expect_out_has '{"name": "a", "action": "resume", "result": "held"}'
-		expect_out_has '{"name": "b", "action": "resume", "result": "done"}'
+		expect_exit 0
+		stdout_has '{"name": "a", "action": "resume", "result": "held"}'
+		stdout_has '{"name": "b", "action": "resume", "result": "done"}'
 	fi
 	[ "$(cat "$ROOT/var/lib/fake-services/a.reasons")" = no-volume ] ||
-		fail "a's reasons are not just no-volume"
+		_fail "a's reasons are not just no-volume"
 	grep -q "^synoservice --resume a$\|^synosystemctl start a$" "$ROOT/var/log/fake-services.log" &&
-		fail "a plain resume was used"
+		_fail "a plain resume was used"
 	expect_baseline
 }
 
@@ -585,14 +510,14 @@ case_dsm_stopped_left_alone() {
 	begin dsm7 a=stopped:ha-passive
 	profile a a
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synosystemctl get-active-status a
 		synosystemctl get-load-status a
 	EOF
 	expect_states a=stopped
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_calls </dev/null
 }
 
@@ -602,7 +527,7 @@ case_plain_verbs() {
 	: >"$ROOT/var/lib/fake-services/.no-reason-verbs"
 	profile a a b
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synoservice --status a
 		synoservice --status b
@@ -613,18 +538,18 @@ case_plain_verbs() {
 		synoservice --status b
 	EOF
 	[ "$(grep -c 'no pause/resume by reason' "$W/out")" = 1 ] ||
-		fail "the plain-verbs note is not said exactly once"
+		_fail "the plain-verbs note is not said exactly once"
 	mdp --json revert
-	expect_rc 0
+	expect_exit 0
 	grep -qF '"this DSM'"'"'s service tool has no pause/resume by reason' "$W/out" ||
-		fail "the JSON notes lack the plain-verbs note"
-	expect_states a=running b=running
-	expect_baseline
+		_fail "the JSON notes lack the plain-verbs note"
+	expect_ab_back
 }
 
 # synopkg of DSM VERSION: pause, skip what is stopped or not installed, revert.
 synopkg_generation() {
 	W=$TOP/$CASE
+	WORK=$W
 	mkdir -p "$W/root/etc.defaults"
 	cp -a "$SRC/tests/fixtures/ds220j-dsm7/." "$W/root/"
 	printf '%s\n' "$1" >"$W/root/etc.defaults/VERSION"
@@ -632,12 +557,12 @@ synopkg_generation() {
 	P=$W/profiles
 	mkdir -p "$P"
 	sh "$SRC/tests/fakes/install.sh" "$ROOT" dsm7 pkg:Run=running pkg:Off=stopped ||
-		fail "install.sh failed"
+		_fail "install.sh failed"
 	cp "$ROOT/proc/sys/dev/raid/speed_limit_min" "$W/min.orig"
 	cp "$ROOT/proc/sys/dev/raid/speed_limit_max" "$W/max.orig"
 	profile a pkg:Run pkg:Off '?pkg:Gone'
 	mdp --json apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synopkg status Run
 		synopkg status Off
@@ -648,10 +573,10 @@ synopkg_generation() {
 	for want in '"name": "pkg:Run", "action": "pause", "result": "done"' \
 		'"name": "pkg:Off", "action": "pause", "result": "not-running"' \
 		'"name": "pkg:Gone", "action": "pause", "result": "not-found"'; do
-		grep -qF "$want" "$W/out" || fail "apply --json lacks $want"
+		grep -qF "$want" "$W/out" || _fail "apply --json lacks $want"
 	done
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_states Run=running Off=stopped
 	expect_baseline
 }
@@ -667,8 +592,8 @@ case_synopkg_broken() {
 	begin dsm7 pkg:Bad=broken a=running
 	profile a a pkg:Bad
 	mdp apply a
-	expect_rc 3
-	expect_err_has "service pkg:Bad: 'synopkg status Bad' says the package is broken"
+	expect_exit 3
+	stderr_has "service pkg:Bad: 'synopkg status Bad' says the package is broken"
 	expect_states a=running Bad=broken
 	expect_baseline
 }
@@ -679,14 +604,14 @@ case_slow_stop_polled() {
 	echo 2 >"$ROOT/var/lib/fake-services/Docker.settle"
 	profile a pkg:Docker
 	mdp apply a
-	expect_rc 0
+	expect_exit 0
 	expect_states Docker=stopped
 	n=$(grep -c '^synopkg status Docker$' "$ROOT/var/log/fake-services.log")
-	[ "$n" -ge 3 ] || fail "the stopping package was polled $n times"
+	[ "$n" -ge 3 ] || _fail "the stopping package was polled $n times"
 	[ "$(tail -n 1 "$ROOT/var/log/fake-services.log")" = "synopkg status Docker" ] ||
-		fail "something ran after the last poll"
+		_fail "something ran after the last poll"
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_states Docker=running
 	expect_baseline
 }
@@ -697,9 +622,9 @@ case_stop_does_not_stop() {
 	: >"$ROOT/var/lib/fake-services/b.service.stuck"
 	profile a a.service b.service
 	mdp --service-timeout 1 apply a
-	expect_rc 3
-	expect_err_has "service b.service: the stop reported success but the service is running after 1 s"
-	expect_err_has "apply failed; every change was rolled back"
+	expect_exit 3
+	stderr_has "service b.service: the stop reported success but the service is running after 1 s"
+	stderr_has "apply failed; every change was rolled back"
 	expect_states a.service=running b.service=running
 	expect_baseline
 }
@@ -712,17 +637,17 @@ case_package_timeout() {
 	profile a pkg:Docker a
 	# Too short: the stop fails, and so does the start that undoes it.
 	mdp --service-timeout 1 --package-timeout 1 apply a
-	expect_rc 4
-	expect_err_has "service pkg:Docker: the stop reported success but the service is stopping after 1 s"
-	expect_err_has "service pkg:Docker: the start reported success but the service is starting after 1 s"
-	expect_err_has "  synopkg start Docker"
+	expect_exit 4
+	stderr_has "service pkg:Docker: the stop reported success but the service is stopping after 1 s"
+	stderr_has "service pkg:Docker: the start reported success but the service is starting after 1 s"
+	stderr_has "  synopkg start Docker"
 	mdp --package-timeout 10 recover
-	expect_rc 0
+	expect_exit 0
 	expect_states Docker=running
 	mdp --service-timeout 1 --package-timeout 10 apply a
-	expect_rc 3
-	expect_err_has "service a: the stop reported success but the service is running after 1 s"
-	grep -q "^synopkg stop Docker$" "$ROOT/var/log/fake-services.log" || fail "Docker was not stopped"
+	expect_exit 3
+	stderr_has "service a: the stop reported success but the service is running after 1 s"
+	grep -q "^synopkg stop Docker$" "$ROOT/var/log/fake-services.log" || _fail "Docker was not stopped"
 	expect_states Docker=running a=running
 	expect_baseline
 }
@@ -738,24 +663,24 @@ case_only_on() {
 		echo "    - {name: smbd.service, only_on: [systemd]}"
 	} >"$P/a.yaml"
 	mdp --json apply a
-	expect_rc 0
+	expect_exit 0
 	expect_calls <<-EOF
 		synosystemctl get-active-status synoindexd
 		synosystemctl stop-service-by-reason mdprofile synoindexd
 		synosystemctl get-active-status synoindexd
 		synosystemctl get-load-status synoindexd
 	EOF
-	expect_out_has '{"name": "pkgctl-FileStation", "action": "pause", "result": "other-platform"}'
-	expect_out_has '{"name": "smbd.service", "action": "pause", "result": "other-platform"}'
+	stdout_has '{"name": "pkgctl-FileStation", "action": "pause", "result": "other-platform"}'
+	stdout_has '{"name": "smbd.service", "action": "pause", "result": "other-platform"}'
 	expect_states pkgctl-FileStation=running
 	mdp revert
-	expect_rc 0
+	expect_exit 0
 	expect_states synoindexd=running
 	printf 'services:\n  pause:\n    - {name: a, only_on: [dsm8]}\n    - {name: b, only_on: []}\n' >"$P/bad.yaml"
 	mdp check bad
-	expect_rc 2
-	expect_err_has "bad.yaml:3:27: only_on 'dsm8' is not a platform: expected dsm6, dsm7 or systemd"
-	expect_err_has "bad.yaml:4:26: empty 'only_on' list: remove it (the entry applies everywhere) or name platforms"
+	expect_exit 2
+	stderr_has "bad.yaml:3:27: only_on 'dsm8' is not a platform: expected dsm6, dsm7 or systemd"
+	stderr_has "bad.yaml:4:26: empty 'only_on' list: remove it (the entry applies everywhere) or name platforms"
 }
 
 # A DSM box whose service tool is gone: a system failure, nothing touched.
@@ -764,14 +689,14 @@ case_missing_tool() {
 	rm "$ROOT/usr/syno/sbin/synoservice"
 	profile a a
 	mdp apply a
-	expect_rc 3
-	expect_err_has "service a: cannot run 'synoservice --status a': synoservice not found in"
-	expect_err_has "--services-backend none changes the tunables without pausing services"
+	expect_exit 3
+	stderr_has "service a: cannot run 'synoservice --status a': synoservice not found in"
+	stderr_has "--services-backend none changes the tunables without pausing services"
 	expect_calls </dev/null
 	expect_baseline
 	mdp --services-backend none apply a
-	expect_rc 2
-	expect_err_has "cannot pause service 'a': no service manager found"
+	expect_exit 2
+	stderr_has "cannot pause service 'a': no service manager found"
 }
 
 # ---- run -----------------------------------------------------------------
@@ -781,6 +706,7 @@ for c in $cases; do
 	CASE=$c
 	FAILED=0
 	"case_$c"
+	_exit_checked
 	if [ "$FAILED" = 0 ]; then
 		pass=$((pass + 1))
 	else

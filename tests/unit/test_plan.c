@@ -78,41 +78,53 @@ static void done(struct mdp_plan *pl, struct mdp_diags *d, struct sys *x)
 	mdp_system_free(&x->s);
 }
 
-/* auto: the largest power of two whose total over all parity arrays fits. */
-static void test_auto_fits_budget(void **state)
-{
-	struct mdp_rule rule = {.match.all = true};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
+/* A profile of one rule for every array, and the plan for it on a fixture. */
+struct one_rule {
+	struct mdp_rule rule;
+	struct mdp_profile p;
 	struct mdp_plan pl;
 	struct mdp_diags d;
 	struct sys x;
+};
+
+static void one_rule(struct one_rule *t, const char *fixture)
+{
+	*t = (struct one_rule){.rule = {.match.all = true}};
+	t->p = (struct mdp_profile){.name = "t", .path = "t.yaml", .rules = &t->rule, .n_rules = 1};
+	load_sys(&t->x, fixture);
+}
+
+/* auto: the largest power of two whose total over all parity arrays fits. */
+static void test_auto_fits_budget(void **state)
+{
+	struct one_rule t;
 
 	(void)state;
-	load_sys(&x, "ds-dsm6-reshape");
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = kind(MDP_S_AUTO);
+	one_rule(&t, "ds-dsm6-reshape");
+	t.rule.set[MDP_T_STRIPE_CACHE_SIZE] = kind(MDP_S_AUTO);
 	/* md2 has 4 disks, md3 3: 7 pages per step. 256 MiB / (7 x 4 KiB) = 9362 -> 8192. */
-	p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, 256 * MIB, {0}};
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_int_equal(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md2")->want.num, 8192);
-	assert_int_equal(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->want.num, 8192);
-	assert_int_equal(pl.mem_after, 7 * 4096 * (uint64_t)8192);
-	assert_true(pl.mem_after <= pl.budget);
+	t.p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, 256 * MIB, {0}};
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md2")->want.num, 8192);
+	assert_int_equal(find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->want.num, 8192);
+	assert_int_equal(t.pl.mem_after, 7 * 4096 * (uint64_t)8192);
+	assert_true(t.pl.mem_after <= t.pl.budget);
 	/* raid1 arrays get a note, never a change. */
-	assert_null(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md0"));
-	assert_int_equal(pl.n_notes, 2);
-	assert_string_equal(pl.notes[0].dev, "md0");
-	assert_string_equal(pl.notes[0].text,
+	assert_null(find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md0"));
+	assert_int_equal(t.pl.n_notes, 2);
+	assert_string_equal(t.pl.notes[0].dev, "md0");
+	assert_string_equal(t.pl.notes[0].text,
 			    "stripe_cache_size skipped: raid1 has no stripe cache");
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
+	mdp_plan_free(&t.pl);
+	mdp_diags_free(&t.d);
 
 	/* Too small for even 256 pages: left alone with a note. */
-	p.budget.value = 4 * MIB;
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_null(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md2"));
-	assert_string_equal(pl.notes[2].text,
+	t.p.budget.value = 4 * MIB;
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_null(find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md2"));
+	assert_string_equal(t.pl.notes[2].text,
 			    "stripe_cache_size auto: even 256 pages exceed the budget, left as is");
-	done(&pl, &d, &x);
+	done(&t.pl, &t.d, &t.x);
 }
 
 /* Explicit values over the budget are refused, naming arrays and MiB. */
@@ -141,35 +153,31 @@ static void test_over_budget_refused(void **state)
 /* Memory is freed before it is taken; min/max never cross; preread last. */
 static void test_safe_order(void **state)
 {
-	struct mdp_rule rule = {.match.all = true};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
-	struct mdp_plan pl;
-	struct mdp_diags d;
-	struct sys x;
+	struct one_rule t;
 
 	(void)state;
-	load_sys(&x, "server-raid6-raid10");
+	one_rule(&t, "server-raid6-raid10");
 	/* md0 has 8192 pages: going to 1024 frees memory, so it comes first. */
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(1024);
-	rule.set[MDP_T_PREREAD_BYPASS] = num(512);
-	rule.set[MDP_T_READ_AHEAD_KB] = num(8192);
+	t.rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(1024);
+	t.rule.set[MDP_T_PREREAD_BYPASS] = num(512);
+	t.rule.set[MDP_T_READ_AHEAD_KB] = num(8192);
 	/* Raising min above the current max: max must be written first. */
-	p.global[MDP_T_SPEED_LIMIT_MIN] = num(300000);
-	p.global[MDP_T_SPEED_LIMIT_MAX] = num(400000);
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_int_equal(index_of(&pl, MDP_T_STRIPE_CACHE_SIZE, "md0"), 0);
-	assert_true(index_of(&pl, MDP_T_SPEED_LIMIT_MAX, "") <
-		    index_of(&pl, MDP_T_SPEED_LIMIT_MIN, ""));
-	assert_int_equal(index_of(&pl, MDP_T_PREREAD_BYPASS, "md0"), pl.n - 1);
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
+	t.p.global[MDP_T_SPEED_LIMIT_MIN] = num(300000);
+	t.p.global[MDP_T_SPEED_LIMIT_MAX] = num(400000);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(index_of(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md0"), 0);
+	assert_true(index_of(&t.pl, MDP_T_SPEED_LIMIT_MAX, "") <
+		    index_of(&t.pl, MDP_T_SPEED_LIMIT_MIN, ""));
+	assert_int_equal(index_of(&t.pl, MDP_T_PREREAD_BYPASS, "md0"), t.pl.n - 1);
+	mdp_plan_free(&t.pl);
+	mdp_diags_free(&t.d);
 
 	/* Growing: the stripe cache comes after everything else but preread. */
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(16384);
-	p.budget = (struct mdp_budget){MDP_BUDGET_PERCENT, 50, {0}};
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_int_equal(index_of(&pl, MDP_T_STRIPE_CACHE_SIZE, "md0"), pl.n - 2);
-	done(&pl, &d, &x);
+	t.rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(16384);
+	t.p.budget = (struct mdp_budget){MDP_BUDGET_PERCENT, 50, {0}};
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(index_of(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md0"), t.pl.n - 2);
+	done(&t.pl, &t.d, &t.x);
 }
 
 /* Later rules win per tunable; criteria of different kinds must all hold. */
@@ -203,22 +211,18 @@ static void test_rule_precedence(void **state)
 /* A running reshape keeps at least the stripe cache md set for it. */
 static void test_reshape_keeps_stripes(void **state)
 {
-	struct mdp_rule rule = {.match.all = true};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
-	struct mdp_plan pl;
-	struct mdp_diags d;
-	struct sys x;
+	struct one_rule t;
 
 	(void)state;
-	load_sys(&x, "ds-dsm6-reshape");
-	x.s.arrays[3].cur[MDP_T_STRIPE_CACHE_SIZE].val.num = 4096; /* md3, reshaping */
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(1024);
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_string_equal(x.s.arrays[3].name, "md3");
-	assert_int_equal(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->want.num, 4096);
-	assert_false(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->pending);
-	assert_int_equal(find(&pl, MDP_T_STRIPE_CACHE_SIZE, "md2")->want.num, 1024);
-	done(&pl, &d, &x);
+	one_rule(&t, "ds-dsm6-reshape");
+	t.x.s.arrays[3].cur[MDP_T_STRIPE_CACHE_SIZE].val.num = 4096; /* md3, reshaping */
+	t.rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(1024);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_string_equal(t.x.s.arrays[3].name, "md3");
+	assert_int_equal(find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->want.num, 4096);
+	assert_false(find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md3")->pending);
+	assert_int_equal(find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md2")->want.num, 1024);
+	done(&t.pl, &t.d, &t.x);
 }
 
 /* Member disks shared by arrays get the largest request; sync "system" is in sync. */
@@ -334,21 +338,17 @@ static void test_lean_discovery_same_plan(void **state)
 /* Mid-reshape the stripe cache is paid for the larger of the two geometries. */
 static void test_stripes_reshape_geometry(void **state)
 {
-	struct mdp_rule rule = {.match.all = true};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
-	struct mdp_plan pl;
-	struct mdp_diags d;
-	struct sys x;
+	struct one_rule t;
 
 	(void)state;
-	load_sys(&x, "ds-dsm6-reshape");
-	x.s.arrays[3].raid_disks = 3; /* md3 shrinking 5 -> 3 */
-	x.s.arrays[3].prev_raid_disks = 5;
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(1024);
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_int_equal(pl.mem[1].disks, 5);
-	assert_int_equal(pl.mem[1].after, 5 * 4096 * (uint64_t)1024);
-	done(&pl, &d, &x);
+	one_rule(&t, "ds-dsm6-reshape");
+	t.x.s.arrays[3].raid_disks = 3; /* md3 shrinking 5 -> 3 */
+	t.x.s.arrays[3].prev_raid_disks = 5;
+	t.rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(1024);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(t.pl.mem[1].disks, 5);
+	assert_int_equal(t.pl.mem[1].after, 5 * 4096 * (uint64_t)1024);
+	done(&t.pl, &t.d, &t.x);
 }
 
 /* ---- every registry entry, end to end ------------------------------------------ */

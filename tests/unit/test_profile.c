@@ -619,6 +619,14 @@ static void test_sizes(void **state)
 	}
 }
 
+/* mdp_profile_find finds NAME at WANT (left in PATH). */
+static void found(const struct mdp_profile_dirs *dirs, const char *name, const char *want,
+		  char *path, size_t size, struct mdp_diags *d)
+{
+	assert_int_equal(mdp_profile_find(dirs, name, path, size, d), 0);
+	assert_string_equal(path, want);
+}
+
 static void test_find(void **state)
 {
 	struct mdp_diags d;
@@ -626,10 +634,8 @@ static void test_find(void **state)
 
 	(void)state;
 	mdp_diags_init(&d);
-	assert_int_equal(mdp_profile_find(&shipped, "balanced", path, sizeof(path), &d), 0);
-	assert_string_equal(path, "profiles/balanced.yaml");
-	assert_int_equal(mdp_profile_find(&shipped, "my.yaml", path, sizeof(path), &d), 0);
-	assert_string_equal(path, "my.yaml");
+	found(&shipped, "balanced", "profiles/balanced.yaml", path, sizeof(path), &d);
+	found(&shipped, "my.yaml", "my.yaml", path, sizeof(path), &d);
 	assert_int_equal(mdp_profile_find(&shipped, "./x", path, sizeof(path), &d), 0);
 	assert_int_equal(d.n, 0);
 	assert_int_equal(mdp_profile_find(&shipped, "nope", path, sizeof(path), &d), -ENOENT);
@@ -661,8 +667,7 @@ static void test_builtin(void **state)
 
 	(void)state;
 	mdp_diags_init(&d);
-	assert_int_equal(mdp_profile_find(&with_builtins, "child", path, sizeof(path), &d), 0);
-	assert_string_equal(path, "built-in:child");
+	found(&with_builtins, "child", "built-in:child", path, sizeof(path), &d);
 	assert_true(mdp_profile_is_builtin(path));
 	assert_false(mdp_profile_is_builtin("built-in:x.yaml"));
 	assert_false(mdp_profile_is_builtin("./built-in:x"));
@@ -676,8 +681,7 @@ static void test_builtin(void **state)
 	assert_int_equal(mdp_profile_check_perms_all(&p, &d), 0);
 	mdp_profile_free(&p);
 	/* The file in profiles/ shadows the built-in of the same name. */
-	assert_int_equal(mdp_profile_find(&with_builtins, "balanced", path, sizeof(path), &d), 0);
-	assert_string_equal(path, "profiles/balanced.yaml");
+	found(&with_builtins, "balanced", "profiles/balanced.yaml", path, sizeof(path), &d);
 	/* A cycle among built-ins is found by identity, as among files. */
 	assert_int_equal(mdp_profile_load(&with_builtins, "built-in:loop-a", &p, &d), -EINVAL);
 	assert_int_equal(mdp_profile_find(&with_builtins, "nope", path, sizeof(path), &d), -ENOENT);

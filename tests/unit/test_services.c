@@ -683,36 +683,34 @@ static void expect_hang_killed(struct fx *f, const char *name, const char *svc, 
 	assert_true(pid_gone(sleep_pid));
 }
 
-static void test_timeout_dsm6(void **state)
+/* A pause tool that hangs is killed, process group and all, on each service manager. */
+static void test_timeout(void **state)
 {
-	struct fx *f = *state;
+	static const struct {
+		const char *kind, *seed, *name, *svc, *want, *log;
+	} rows[] = {
+	    {"dsm6", "synoindexd=running", "synoindexd", "synoindexd",
+	     "service synoindexd: 'synoservice --pause-by-reason synoindexd mdprofile' timed out "
+	     "after 1.5 s, killed",
+	     "synoservice --pause-by-reason synoindexd mdprofile\n"},
+	    {"dsm7", "pkg:FileStation=running", "FileStation", "pkg:FileStation",
+	     "service pkg:FileStation: 'synopkg stop FileStation' timed out after 1.5 s, killed",
+	     "synopkg stop FileStation\n"},
+	    {"systemd", "smbd=running", "smbd", "smbd",
+	     "service smbd: 'systemctl stop smbd' timed out after 1.5 s, killed",
+	     "systemctl stop smbd\n"},
+	};
 
-	install(f, "dsm6", "synoindexd=running", NULL);
-	expect_hang_killed(f, "synoindexd", "synoindexd",
-			   "service synoindexd: 'synoservice --pause-by-reason synoindexd "
-			   "mdprofile' timed out after 1.5 s, killed");
-	expect_log(f, "synoservice --pause-by-reason synoindexd mdprofile\n");
-}
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fx *f;
 
-static void test_timeout_dsm7(void **state)
-{
-	struct fx *f = *state;
-
-	install(f, "dsm7", "pkg:FileStation=running", NULL);
-	expect_hang_killed(f, "FileStation", "pkg:FileStation",
-			   "service pkg:FileStation: 'synopkg stop FileStation' timed out after "
-			   "1.5 s, killed");
-	expect_log(f, "synopkg stop FileStation\n");
-}
-
-static void test_timeout_systemd(void **state)
-{
-	struct fx *f = *state;
-
-	install(f, "systemd", "smbd=running", NULL);
-	expect_hang_killed(f, "smbd", "smbd",
-			   "service smbd: 'systemctl stop smbd' timed out after 1.5 s, killed");
-	expect_log(f, "systemctl stop smbd\n");
+		if (i > 0) /* each row on a fresh fixture, as cmocka gives the first */
+			assert_int_equal(teardown(state) | setup(state), 0);
+		f = *state;
+		install(f, rows[i].kind, rows[i].seed, NULL);
+		expect_hang_killed(f, rows[i].name, rows[i].svc, rows[i].want);
+		expect_log(f, rows[i].log);
+	}
 }
 
 static void test_tool_missing(void **state)
@@ -992,9 +990,7 @@ int main(void)
 	    T(test_synopkg_unexpected),
 	    T(test_dsm7_failures),
 	    T(test_systemd_cycle),
-	    T(test_timeout_dsm6),
-	    T(test_timeout_dsm7),
-	    T(test_timeout_systemd),
+	    T(test_timeout),
 	    T(test_tool_missing),
 	    cmocka_unit_test(test_resume_command),
 	    T(test_detect),

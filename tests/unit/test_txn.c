@@ -90,6 +90,15 @@ struct env {
 	struct faults f;
 };
 
+/* The value in the fixture's PATH is WANT. */
+static void value_is(struct env *e, const char *path, const char *want)
+{
+	char buf[64];
+
+	assert_true(mdp_root_read_value(&e->r, path, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, want);
+}
+
 static void env_setup(struct env *e, const char *fixture)
 {
 	const char *src = getenv("MDP_SRCDIR");
@@ -246,7 +255,6 @@ static void test_apply_revert_identical(void **state)
 	struct mdp_profile p;
 	struct mdp_txn_report rep;
 	struct env e;
-	char buf[64];
 
 	(void)state;
 	profile_fast(&p, 4096);
@@ -255,12 +263,8 @@ static void test_apply_revert_identical(void **state)
 	assert_true(rep.n_changes > 5);
 	assert_true(mdp_txn_report_changed(&rep));
 	mdp_txn_report_free(&rep);
-	assert_true(
-	    mdp_root_read_value(&e.r, "/sys/block/md2/md/stripe_cache_size", buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "4096");
-	assert_true(
-	    mdp_root_read_value(&e.r, "/sys/block/md3/md/sync_speed_min", buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "50000 (local)");
+	value_is(&e, "/sys/block/md2/md/stripe_cache_size", "4096");
+	value_is(&e, "/sys/block/md3/md/sync_speed_min", "50000 (local)");
 	assert_false(env_identical(&e));
 	assert_int_equal(run_revert(&e), MDP_TXN_OK);
 	assert_true(env_identical(&e));
@@ -340,7 +344,6 @@ static void test_switch_then_revert(void **state)
 {
 	struct mdp_profile a, b;
 	struct env e;
-	char buf[64];
 
 	(void)state;
 	profile_fast(&a, 4096);
@@ -349,15 +352,9 @@ static void test_switch_then_revert(void **state)
 	profile_other(&b);
 	assert_int_equal(run_apply_as(&e, &b, NULL, true), MDP_TXN_OK);
 	/* What A changed and B does not mention is back at the baseline. */
-	assert_true(
-	    mdp_root_read_value(&e.r, "/sys/block/md2/queue/read_ahead_kb", buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "192");
-	assert_true(
-	    mdp_root_read_value(&e.r, "/proc/sys/dev/raid/speed_limit_max", buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "200000");
-	assert_true(
-	    mdp_root_read_value(&e.r, "/sys/block/md2/md/stripe_cache_size", buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "1024");
+	value_is(&e, "/sys/block/md2/queue/read_ahead_kb", "192");
+	value_is(&e, "/proc/sys/dev/raid/speed_limit_max", "200000");
+	value_is(&e, "/sys/block/md2/md/stripe_cache_size", "1024");
 	assert_int_equal(run_revert(&e), MDP_TXN_OK);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
@@ -398,24 +395,36 @@ static void expect_layers(struct env *e, const char *top, const char *under)
 }
 
 /* base, overlay, revert: the base's values; revert again: the baseline. */
+
+/* The base A (profile_other) applied on the DSM 6 fixture; B the overlay (profile_fast). */
+static void base_applied(struct env *e, struct mdp_profile *a, struct mdp_profile *b)
+{
+	profile_other(a);
+	profile_fast(b, 4096);
+	env_setup(e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(e, a, NULL), MDP_TXN_OK);
+}
+
+/* A fresh fixture with the base A applied and its state kept as "base". */
+static void base_kept(struct env *e, struct mdp_profile *a)
+{
+	env_setup(e, "ds-dsm6-reshape");
+	assert_int_equal(run_apply(e, a, NULL), MDP_TXN_OK);
+	keep_state(e, "base");
+}
+
 static void test_overlay_then_revert(void **state)
 {
 	struct mdp_profile a, b;
 	struct env e;
-	char buf[64];
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	keep_state(&e, "base");
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	expect_layers(&e, "fast", "other");
 	assert_false(same_state(&e, "base"));
-	assert_true(
-	    mdp_root_read_value(&e.r, "/sys/block/md2/md/stripe_cache_size", buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "4096");
+	value_is(&e, "/sys/block/md2/md/stripe_cache_size", "4096");
 	/* the same overlay again: nothing new, still one overlay on the base */
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	expect_layers(&e, "fast", "other");
@@ -434,10 +443,7 @@ static void test_overlay_replace_revert_all(void **state)
 	struct env e;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	keep_state(&e, "base");
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	profile_fast(&c, 2048);
@@ -459,10 +465,7 @@ static void test_base_over_overlay_refused(void **state)
 	struct env e;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	keep_state(&e, "both");
 	assert_int_equal(run_apply_as(&e, &a, NULL, true), -EBUSY);
@@ -484,10 +487,7 @@ static void test_overlay_fail_and_crash_every_write(void **state)
 	bool did;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	base_writes = e.f.writes;
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	n = e.f.writes - base_writes;
@@ -495,9 +495,7 @@ static void test_overlay_fail_and_crash_every_write(void **state)
 	assert_true(n >= 8);
 	for (unsigned k = 1; k <= n; k++)
 		for (int crash = 0; crash < 2; crash++) {
-			env_setup(&e, "ds-dsm6-reshape");
-			assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
-			keep_state(&e, "base");
+			base_kept(&e, &a);
 			e.f.kind = crash ? F_WRITE_FROM : F_WRITE;
 			e.f.k = e.f.writes + k;
 			assert_int_not_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
@@ -520,10 +518,7 @@ static void test_overlay_revert_crash_every_write(void **state)
 	bool did;
 
 	(void)state;
-	profile_other(&a);
-	profile_fast(&b, 4096);
-	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	base_applied(&e, &a, &b);
 	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 	before = e.f.writes;
 	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
@@ -531,9 +526,7 @@ static void test_overlay_revert_crash_every_write(void **state)
 	env_teardown(&e);
 	assert_true(n >= 5);
 	for (unsigned k = 1; k <= n; k++) {
-		env_setup(&e, "ds-dsm6-reshape");
-		assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
-		keep_state(&e, "base");
+		base_kept(&e, &a);
 		assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
 		e.f.kind = F_WRITE_FROM;
 		e.f.k = e.f.writes + k;
@@ -555,7 +548,6 @@ static void test_failed_switch_keeps_a(void **state)
 	struct mdp_journal j;
 	struct mdp_diags d;
 	struct env e;
-	char buf[64];
 
 	(void)state;
 	profile_fast(&a, 4096);
@@ -571,9 +563,7 @@ static void test_failed_switch_keeps_a(void **state)
 	assert_string_equal(j.profile, "fast");
 	mdp_journal_free(&j);
 	mdp_diags_free(&d);
-	assert_true(
-	    mdp_root_read_value(&e.r, "/sys/block/md2/queue/read_ahead_kb", buf, sizeof(buf)) > 0);
-	assert_string_equal(buf, "32768");
+	value_is(&e, "/sys/block/md2/queue/read_ahead_kb", "32768");
 	e.f.kind = F_NONE;
 	assert_int_equal(run_revert(&e), MDP_TXN_OK);
 	assert_true(env_identical(&e));

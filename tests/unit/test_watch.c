@@ -111,23 +111,35 @@ static int count_md_events(struct mdp_watch *w, int rounds)
  * pipe whose reader is gone (POLLERR for ever, unreadable) put in place of
  * one watched file. It wakes the wait once, then is dropped.
  */
-static void test_error_file_dropped(void **state)
+static void spoil_with_error_file(struct mdp_watch *w)
+{
+	int pfd[2];
+
+	assert_true(w->n >= 2);
+	assert_int_equal(pipe(pfd), 0);
+	close(pfd[0]);
+	assert_true(dup2(pfd[1], w->fds[w->n - 1]) >= 0); /* the last array's sync_action */
+	close(pfd[1]);
+}
+
+/* A watched fd closed behind the watch's back (POLLNVAL) is dropped too. */
+static void spoil_with_closed_fd(struct mdp_watch *w)
+{
+	close(w->fds[0]);
+}
+
+/* The watch on the fixture, one file spoiled: one wake at most, then it is dropped. */
+static void expect_dropped(void (*spoil)(struct mdp_watch *w))
 {
 	struct mdp_root r;
 	struct mdp_system s;
 	struct mdp_watch w;
-	int pfd[2];
 	size_t n0;
 
-	(void)state;
 	fixture_root(&r, &s);
 	assert_int_equal(mdp_watch_open(&r, &s, NULL, &w), 0);
 	n0 = w.n;
-	assert_true(n0 >= 2);
-	assert_int_equal(pipe(pfd), 0);
-	close(pfd[0]);
-	assert_true(dup2(pfd[1], w.fds[n0 - 1]) >= 0); /* the last array's sync_action */
-	close(pfd[1]);
+	spoil(&w);
 	assert_true(count_md_events(&w, 10) <= 1);
 	assert_int_equal(w.n, n0 - 1);
 	mdp_watch_close(&w);
@@ -135,24 +147,11 @@ static void test_error_file_dropped(void **state)
 	mdp_root_fini(&r);
 }
 
-/* A watched fd closed behind the watch's back (POLLNVAL) is dropped too. */
-static void test_invalid_fd_dropped(void **state)
+static void test_bad_fd_dropped(void **state)
 {
-	struct mdp_root r;
-	struct mdp_system s;
-	struct mdp_watch w;
-	size_t n0;
-
 	(void)state;
-	fixture_root(&r, &s);
-	assert_int_equal(mdp_watch_open(&r, &s, NULL, &w), 0);
-	n0 = w.n;
-	close(w.fds[0]);
-	assert_true(count_md_events(&w, 10) <= 1);
-	assert_int_equal(w.n, n0 - 1);
-	mdp_watch_close(&w);
-	mdp_system_free(&s);
-	mdp_root_fini(&r);
+	expect_dropped(spoil_with_error_file);
+	expect_dropped(spoil_with_closed_fd);
 }
 
 /* A stop signal held pending by the caller wakes the wait at once, and is consumed. */
@@ -187,8 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_running),
 	    cmocka_unit_test(test_timeout_paces),
-	    cmocka_unit_test(test_error_file_dropped),
-	    cmocka_unit_test(test_invalid_fd_dropped),
+	    cmocka_unit_test(test_bad_fd_dropped),
 	    cmocka_unit_test(test_signal),
 	};
 

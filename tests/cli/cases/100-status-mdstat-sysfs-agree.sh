@@ -34,31 +34,7 @@ md8 : inactive sdo1[0](S)
 
 unused devices: <none>
 EOF
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md2    raid5   3 disks          active           idle
-       from /proc/mdstat only: sysfs has no md array by that name
-md3    raid5   3 disks          read-auto        resync pending (starts at the first write)
-       from /proc/mdstat only: sysfs has no md array by that name
-md4    raid1   2 disks          active, degraded recover 12.6%, 200000 KiB/s, about 1h 11m left
-       members: 1 of 2 working; sdh1 spare rebuilding
-       from /proc/mdstat only: sysfs has no md array by that name
-md5    raid0   2 disks          active           idle
-       from /proc/mdstat only: sysfs has no md array by that name
-md6    linear  1 disk           active           idle
-       from /proc/mdstat only: sysfs has no md array by that name
-md7    raid5   3 disks          active, failed   idle
-       members: 1 of 3 working; sdm1 failed; sdn1 failed
-       from /proc/mdstat only: sysfs has no md array by that name
-md8    -       1 member         inactive         idle
-       from /proc/mdstat only: sysfs has no md array by that name
-
-no profile is active
-EOF
-expect_stderr <<'EOF'
-mdprofile: /sys/block is not there: arrays as /proc/mdstat lists them
-EOF
+run_expect 0 status status status
 
 # The facts both paths can know, one line per array.
 facts() {
@@ -75,15 +51,7 @@ for a in json.load(open(sys.argv[1]))["arrays"]:
 run --json status
 expect_exit 0
 facts >"$WORK/facts" && mv "$WORK/facts" "$WORK/out"
-expect_stdout <<'EOF'
-md2 3 0 active idle idle 0 0 0 0 nvme0n1:journal sdc:in_sync sdb:in_sync sda:in_sync
-md3 3 0 read-auto resync pending 0 0 0 0 sdd3:in_sync sde3:in_sync sdf3:in_sync
-md4 2 1 active recover running 126 200000 4265 4266 sdh1:spare_rebuilding sdg1:in_sync
-md5 2 -1 active idle idle 0 0 0 0 sdj1:in_sync sdi1:in_sync
-md6 1 -1 active idle idle 0 0 0 0 sdk1:in_sync
-md7 3 2 active idle idle 0 0 0 0 sdl1:in_sync sdm1:failed sdn1:failed
-md8 0 -1 inactive idle idle 0 0 0 0 sdo1:spare
-EOF
+expect_stdout json-status
 
 # With sysfs beside it: md0 waits for its first write (md/sync_action
 # reads idle, mdstat says resync=PENDING), md1 is inactive with no
@@ -117,21 +85,7 @@ md0 : active (auto-read-only) raid1 sdd1[3] sda1[0] sdb1[1] sdc1[2]
 
 unused devices: <none>
 EOF
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          read-auto        resync pending (starts at the first write)
-       read-ahead 128 KiB
-md1    raid1   4 disks          inactive         idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean, degraded  recover 4.2%, 100000 KiB/s, about 5h 11m left
-       members: 3 of 4 working; sdc5 spare rebuilding
-       stripe cache 256 (4 MiB), read-ahead 192 KiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 256 (3 MiB), read-ahead 192 KiB
-
-no profile is active
-EOF
+run_expect 0 status.2 . status
 run --json status
 expect_exit 0
 facts md0 md2 >"$WORK/facts" && mv "$WORK/facts" "$WORK/with-sysfs"
@@ -141,12 +95,6 @@ rm -r "$B"
 run --json status
 expect_exit 0
 facts md0 md2 >"$WORK/facts" && mv "$WORK/facts" "$WORK/out"
-expect_stdout <<'EOF'
-md2 4 1 active recover running 42 100000 18666 18666 sdd5:in_sync sda5:in_sync sdc5:spare_rebuilding sdb5:in_sync
-md0 4 0 read-auto resync pending 0 0 0 0 sdd1:in_sync sda1:in_sync sdb1:in_sync sdc1:in_sync
-EOF
+expect_stdout json-status.2
 cp "$WORK/with-sysfs" "$WORK/out"
-expect_stdout <<'EOF'
-md0 4 0 read-auto resync pending 0 0 0 0 sda1:in_sync sdb1:in_sync sdc1:in_sync sdd1:in_sync
-md2 4 1 clean recover running 42 100000 18666 18666 sda5:in_sync sdb5:in_sync sdc5:spare_rebuilding sdd5:in_sync
-EOF
+expect_stdout json-status.3

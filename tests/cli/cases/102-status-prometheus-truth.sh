@@ -20,21 +20,8 @@ EOF
 run status --format prometheus
 expect_exit 0
 grep -v '^#' "$WORK/out" | grep -v 'sync_action{.*} 0$' >"$WORK/f" && mv "$WORK/f" "$WORK/out"
-expect_stdout <<'EOF'
-mdprofile_profile_active{profile=""} 0
-mdprofile_array_sync_running{array="md4",device="md4"} 1
-mdprofile_array_sync_running{array="md5",device="md5"} 0
-mdprofile_array_sync_action{array="md4",device="md4",action="recover"} 1
-mdprofile_array_sync_action{array="md5",device="md5",action="idle"} 1
-mdprofile_array_sync_progress_ratio{array="md4",device="md4"} 0.126
-mdprofile_array_sync_speed_bytes_per_second{array="md4",device="md4"} 204800000
-mdprofile_array_sync_speed_bytes_per_second{array="md5",device="md5"} 0
-mdprofile_array_sync_eta_seconds{array="md4",device="md4"} 4265
-mdprofile_array_missing_disks{array="md4",device="md4"} 1
-EOF
-expect_stderr <<'EOF'
-mdprofile: /sys/block is not there: arrays as /proc/mdstat lists them
-EOF
+expect_stdout status-format-prometheus
+expect_stderr status-format-prometheus
 
 # A profile file whose name holds a byte that is not UTF-8, a quote and a
 # backslash: the label and the JSON carry the same text.

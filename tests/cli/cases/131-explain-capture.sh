@@ -3,10 +3,7 @@
 # sleeping. Read-only: the system files are untouched.
 fixture ds-dsm6-reshape
 snapshot
-run explain --interval 1 --capture "$WORK/c.tar"
-expect_exit 0
-expect_stderr <<'EOF'
-EOF
+run_expect 0 . - explain --interval 1 --capture "$WORK/c.tar"
 expect_unchanged
 sed 's/window [0-9.]* s/window W s/; s/in [0-9]* s;/in W s;/' "$WORK/out" >"$WORK/live"
 tar tf "$WORK/c.tar" >"$WORK/list" || _fail "the capture is not a tar archive"
@@ -48,8 +45,4 @@ tar tf "$WORK/c2.tar" >"$WORK/list2"
 cmp -s "$WORK/list" "$WORK/list2" || _fail "a replay's capture lists other files"
 
 # --capture into a directory that does not exist: a system error, the report still printed.
-run explain --capture no/such/c.tar
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: cannot write the capture no/such/c.tar: No such file or directory
-EOF
+run_expect 3 . explain-capture-nosuchc.tar explain --capture no/such/c.tar

@@ -20,65 +20,30 @@ es() {
 es --create task_name=t1 event=bootup enable=true 'owner={"0":"root"}' operation_type=script \
 	'operation=/bin/bash /volume1/x.sh' description=mine
 expect_exit 0
-expect_stdout <<'EOF'
-(PID) esynoscheduler.cpp:231 save ok, jOut={
-   "description" : "mine",
-   "enable" : true,
-   "event" : "bootup",
-   "id" : 1,
-   "operation" : "/bin/bash /volume1/x.sh",
-   "operation_type" : "script",
-   "owner" : {
-      "0" : "root"
-   },
-   "task_name" : "t1"
-}
-EOF
+expect_stdout cmd
 # The same name again: no "save ok", exit 0, the old row kept.
 es --create task_name=t1 enable=true operation=other
 expect_exit 0
-expect_stdout <<'EOF'
-(PID) dbutil.cpp:187 sqlite3_step failed: UNIQUE constraint failed: task.task_name
-(PID) task.cpp:412 failed to insert task [t1]
-EOF
+expect_stdout cmd.2
 es --get task_name=t1
 grep -q '"operation" : "/bin/bash /volume1/x.sh"' "$WORK/out" || _fail "the UNIQUE failure changed the old row"
 # Omitted parameters: defaults, a disabled task of admin's; enable=yes is not true.
 es --create task_name=t2 enable=yes
-expect_stdout <<'EOF'
-(PID) esynoscheduler.cpp:231 save ok, jOut={
-   "description" : "",
-   "enable" : false,
-   "event" : "bootup",
-   "id" : 2,
-   "operation" : "date; echo 20",
-   "operation_type" : "script",
-   "owner" : {
-      "1024" : "admin"
-   },
-   "task_name" : "t2"
-}
-EOF
+expect_stdout cmd.3
 # '%' saves nothing; %s and %d crash.
 es --create task_name=t3 enable=true 'operation=echo 50%'
 expect_exit 0
-expect_stdout <<'EOF'
-(PID) task.cpp:412 failed to insert task [t3]
-EOF
+expect_stdout cmd.4
 for v in 'echo %s' 'echo %d'; do
 	es --create task_name=t3 enable=true "operation=$v"
 	expect_exit 139
 done
 es --get task_name=t3
-expect_stdout <<'EOF'
-(PID) esynoscheduler.cpp:302 jOut=null
-EOF
+expect_stdout cmd.5
 # --set says "save ok" for a task that does not exist, and creates none.
 es --set task_name=t3 enable=true
 expect_exit 0
-expect_stdout <<'EOF'
-(PID) esynoscheduler.cpp:268 save ok
-EOF
+expect_stdout cmd.6
 es --list
 expect_exit 0
 [ "$(tail -n 1 "$WORK/out")" = "(PID) esynoscheduler.cpp:289 total number=2" ] ||
@@ -86,15 +51,9 @@ expect_exit 0
 head -n 1 "$WORK/out" | grep -qx '(PID) esynoscheduler.cpp:287 jOut=\[' || _fail "--list: $(head -n 1 "$WORK/out")"
 # --delete: the same "delete task ok" whether there was one or not.
 es --delete task_name=t2
-expect_stdout <<'EOF'
-(PID) task.cpp:520 delete rec number=1
-(PID) esynoscheduler.cpp:322 delete task ok
-EOF
+expect_stdout cmd.7
 es --delete task_name=t2
-expect_stdout <<'EOF'
-(PID) task.cpp:520 delete rec number=0
-(PID) esynoscheduler.cpp:322 delete task ok
-EOF
+expect_stdout cmd.8
 # --fireEvent runs each enabled task of the event (here with the fixture's
 # paths), not the disabled ones, and waits for them.
 es --delete task_name=t1

@@ -7,36 +7,13 @@
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
 fakes esynoscheduler
-B=/volume1/@mdprofile/mdprofile
-mkdir -p "$ROOT/volume1/@mdprofile"
-printf '#!/bin/sh\n' >"$ROOT$B"
-chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile" "$ROOT$B"
+dsm_binary
 LOG="$ROOT/var/log/fake-services.log"
-# The tasks as the fake keeps them, one a line, fields joined by '|'.
-tasks() { tr '\037' '|' <"$ROOT/var/lib/fake-esynoscheduler/tasks"; }
 snapshot
 
-run --services-backend none enable balanced --binary "$B"
-expect_exit 0
-expect_stderr </dev/null
-expect_stdout <<'EOF'
-dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s
-md2 read_ahead: 192 KiB -> 4 MiB
-md3 read_ahead: 192 KiB -> 4 MiB
-md2 stripe_cache_size: 256 -> 2048
-md3 stripe_cache_size: 256 -> 2048
-profile balanced is active
-installed the boot script /volume1/@mdprofile/mdprofile.sh
-created the Task Scheduler boot-up task mdprofile: /bin/bash /volume1/@mdprofile/mdprofile.sh
-profile balanced is enabled at every boot (target dsm); 'mdprofile disable' undoes it
-EOF
+run_expect 0 services-backend-none-enable-balanced - --services-backend none enable balanced --binary "$B"
 # Every parameter given (omitted ones get defaults silently), none with a '%'.
-expect_file var/log/fake-services.log <<'EOF'
-esynoscheduler --delete task_name=mdprofile
-esynoscheduler --get task_name=mdprofile
-esynoscheduler --create task_name=mdprofile event=bootup enable=true owner={"0":"root"} operation_type=script operation=/bin/bash /volume1/@mdprofile/mdprofile.sh description=mdprofile: apply profile balanced at boot (mdprofile enable)
-esynoscheduler --get task_name=mdprofile
-EOF
+expect_file var/log/fake-services.log fake-services.log
 [ "$(tasks)" = "1|mdprofile|bootup|true|0|root|script|mdprofile: apply profile balanced at boot (mdprofile enable)|/bin/bash /volume1/@mdprofile/mdprofile.sh" ] ||
 	_fail "the task: $(tasks)"
 [ "$(stat -c %a "$ROOT/volume1/@mdprofile/mdprofile.sh")" = 755 ] || _fail "script mode"
@@ -61,41 +38,19 @@ grep -q '^		synologset1 sys warn 0x11100000 ' "$ROOT/volume1/@mdprofile/mdprofil
 # The same again: nothing changes, nothing is created or deleted.
 : >"$LOG"
 cp -a "$ROOT/volume1/@mdprofile/mdprofile.sh" "$WORK/script.1"
-run --services-backend none enable balanced --binary "$B"
-expect_exit 0
-expect_stderr </dev/null
-expect_stdout <<'EOF'
-profile balanced: already in sync, nothing changed
-profile balanced is already enabled at every boot (target dsm); 'mdprofile disable' undoes it
-EOF
-expect_file var/log/fake-services.log <<'EOF'
-esynoscheduler --get task_name=mdprofile
-EOF
+run_expect 0 services-backend-none-enable-balanced.2 - --services-backend none enable balanced --binary "$B"
+expect_file var/log/fake-services.log fake-services.log.2
 cmp -s "$WORK/script.1" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "enable again rewrote the script"
 
 run status
 expect_exit 0
 sed -n '/^enabled:/,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
-expect_stdout <<'EOF'
-enabled: profile balanced at every boot, target dsm: intact
-  script       /volume1/@mdprofile/mdprofile.sh: intact
-  task         mdprofile: intact
-EOF
+expect_stdout status
 
 # Another profile, with the watcher: the task replaced (delete, create), one task.
 : >"$LOG"
-run --services-backend none -q enable reshape-fast --auto reshape-fast --binary "$B"
-expect_exit 0
-expect_stderr </dev/null
-expect_stdout </dev/null
-expect_file var/log/fake-services.log <<'EOF'
-esynoscheduler --delete task_name=mdprofile
-esynoscheduler --get task_name=mdprofile
-esynoscheduler --delete task_name=mdprofile
-esynoscheduler --get task_name=mdprofile
-esynoscheduler --create task_name=mdprofile event=bootup enable=true owner={"0":"root"} operation_type=script operation=/bin/bash /volume1/@mdprofile/mdprofile.sh description=mdprofile: apply profile reshape-fast at boot, then watch with reshape-fast (mdprofile enable)
-esynoscheduler --get task_name=mdprofile
-EOF
+run_expect 0 - - --services-backend none -q enable reshape-fast --auto reshape-fast --binary "$B"
+expect_file var/log/fake-services.log fake-services.log.3
 [ "$(tasks | wc -l)" = 1 ] || _fail "replacing left $(tasks | wc -l) tasks"
 grep -qx "auto='reshape-fast'" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "no watcher in the script"
 grep -q '^	setsid "$mdp" auto "$auto" </dev/null >/dev/null 2>&1 &$' "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
@@ -104,50 +59,20 @@ run --format json status
 expect_exit 0
 python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["enabled"], sort_keys=True))' \
 	<"$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
-expect_stdout <<'EOF'
-{"auto": "reshape-fast", "binary": "/volume1/@mdprofile/mdprofile", "intact": true, "pieces": [{"state": "intact", "what": "script", "where": "/volume1/@mdprofile/mdprofile.sh"}, {"state": "intact", "what": "task", "where": "mdprofile"}], "profile": "reshape-fast", "target": "dsm"}
-EOF
+expect_stdout format-json-status
 # A task someone changed is not intact.
 MDPROFILE_ROOT=$ROOT "$ROOT/usr/syno/sbin/esynoscheduler" --set task_name=mdprofile enable=false >/dev/null
 run --format prometheus status
 expect_exit 0
 sed -n '/^# HELP mdprofile_enabled /,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
-expect_stdout <<'EOF'
-# HELP mdprofile_enabled 1 while a profile is enabled at boot (mdprofile enable)
-# TYPE mdprofile_enabled gauge
-mdprofile_enabled{profile="reshape-fast",target="dsm",auto="reshape-fast"} 1
-# HELP mdprofile_enabled_intact 1 when every piece enable installed is in place
-# TYPE mdprofile_enabled_intact gauge
-mdprofile_enabled_intact 0
-EOF
+expect_stdout format-prometheus-status
 
 # disable: the task deleted and looked for, the script removed, the values back.
 : >"$LOG"
-run --services-backend none disable
-expect_exit 0
-expect_stderr </dev/null
-expect_stdout <<'EOF'
-deleted the Task Scheduler task mdprofile
-removed the boot script /volume1/@mdprofile/mdprofile.sh
-reverting profile reshape-fast
-dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
-md3 stripe_cache_size: 32768 -> 256
-md2 stripe_cache_size: 32768 -> 256
-md3 read_ahead: 32 MiB -> 192 KiB
-md2 read_ahead: 32 MiB -> 192 KiB
-dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
-profile reshape-fast is no longer enabled
-EOF
-expect_file var/log/fake-services.log <<'EOF'
-esynoscheduler --delete task_name=mdprofile
-esynoscheduler --get task_name=mdprofile
-EOF
+run_expect 0 services-backend-none-disable - --services-backend none disable
+expect_file var/log/fake-services.log fake-services.log.4
 [ -z "$(tasks)" ] || _fail "disable left a task: $(tasks)"
 rm -rf "${ROOT:?}/var/lib/fake-esynoscheduler" "${ROOT:?}/run/mdprofile/journal"
 rmdir "$ROOT/etc/mdprofile" "$ROOT/etc"
 expect_unchanged "the tree after disable"
-run --services-backend none disable
-expect_exit 0
-expect_stdout <<'EOF'
-nothing is enabled
-EOF
+run_expect 0 services-backend-none-disable.2 . --services-backend none disable

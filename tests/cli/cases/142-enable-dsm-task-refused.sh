@@ -7,49 +7,21 @@
 # to esynoscheduler is refused before anything changes.
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
-B=/volume1/@mdprofile/mdprofile
-mkdir -p "$ROOT/volume1/@mdprofile"
-printf '#!/bin/sh\n' >"$ROOT$B"
-chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile" "$ROOT$B"
+dsm_binary
 ES="$ROOT/usr/syno/sbin/esynoscheduler"
-tasks() { tr '\037' '|' <"$ROOT/var/lib/fake-esynoscheduler/tasks"; }
 
 # No esynoscheduler: the profile applied, the script installed, the steps printed, exit 1.
-run --services-backend none enable balanced --binary "$B"
-expect_exit 1
-expect_stderr <<'EOF'
-mdprofile: esynoscheduler is not on this system: the Task Scheduler task is not created
-EOF
-expect_stdout <<'EOF'
-dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s
-md2 read_ahead: 192 KiB -> 4 MiB
-md3 read_ahead: 192 KiB -> 4 MiB
-md2 stripe_cache_size: 256 -> 2048
-md3 stripe_cache_size: 256 -> 2048
-profile balanced is active
-installed the boot script /volume1/@mdprofile/mdprofile.sh
-to run it at every boot, create the task in DSM:
-Control Panel > Task Scheduler > Create > Triggered Task > User-defined script
-General: Task: mdprofile, User: root, Event: Boot-up, Enabled
-Task Settings: Run command: bash /volume1/@mdprofile/mdprofile.sh
-EOF
+run_expect 1 services-backend-none-enable-balanced services-backend-none-enable-balanced --services-backend none enable balanced --binary "$B"
 [ -f "$ROOT/volume1/@mdprofile/mdprofile.sh" ] || _fail "the script went with the task"
 run status
 expect_exit 0
 sed -n '/^enabled:/,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
-expect_stdout <<'EOF'
-enabled: profile balanced at every boot, target dsm: NOT intact (run mdprofile enable again)
-  script       /volume1/@mdprofile/mdprofile.sh: intact
-  task         mdprofile: unknown
-EOF
+expect_stdout status
 # Asked again it tries the task again (and says so again).
 run --services-backend none -q enable balanced --binary "$B"
 expect_exit 1
 # disable removes the script, says to delete a task made by hand, and reverts.
-run --services-backend none -q disable
-expect_exit 0
-expect_stderr </dev/null
-expect_stdout </dev/null
+run_expect 0 - - --services-backend none -q disable
 [ -e "$ROOT/volume1/@mdprofile/mdprofile.sh" ] && _fail "disable left the script"
 
 # A --create that prints no "save ok" (and saves nothing), and one that says
@@ -60,33 +32,18 @@ touch "$ROOT/var/lib/fake-esynoscheduler/fail-create"
 run --services-backend none -q enable balanced --binary "$B"
 expect_exit 1
 sed -i 's/(\([0-9]*\)) task.cpp/(PID) task.cpp/' "$WORK/err"
-expect_stderr <<'EOF'
-mdprofile: esynoscheduler --create answered without 'save ok': (PID) task.cpp:412 failed to insert task [mdprofile]
-mdprofile: the Task Scheduler task is not created
-EOF
-expect_stdout <<'EOF'
-to run it at every boot, create the task in DSM:
-Control Panel > Task Scheduler > Create > Triggered Task > User-defined script
-General: Task: mdprofile, User: root, Event: Boot-up, Enabled
-Task Settings: Run command: bash /volume1/@mdprofile/mdprofile.sh
-EOF
+expect_stderr services-backend-none-q-enable
+expect_stdout services-backend-none-q-enable
 [ -z "$(tasks)" ] || _fail "a failed --create left a task: $(tasks)"
 rm "$ROOT/var/lib/fake-esynoscheduler/fail-create"
 touch "$ROOT/var/lib/fake-esynoscheduler/lie-create"
-run --services-backend none -q enable balanced --binary "$B"
-expect_exit 1
-expect_stderr <<'EOF'
-mdprofile: esynoscheduler --create said 'save ok' but --get finds no task mdprofile
-mdprofile: the Task Scheduler task is not created
-EOF
+run_expect 1 . services-backend-none-q-enable.2 --services-backend none -q enable balanced --binary "$B"
 rm "$ROOT/var/lib/fake-esynoscheduler/lie-create"
 
 # A task "mdprofile" the owner made by hand (disabled, admin's, another
 # command): replaced by mdprofile's, one task in the end.
 MDPROFILE_ROOT=$ROOT "$ES" --create task_name=mdprofile 'operation=bash /volume1/old.sh' >/dev/null
-run --services-backend none -q enable balanced --binary "$B"
-expect_exit 0
-expect_stderr </dev/null
+run_expect 0 . - --services-backend none -q enable balanced --binary "$B"
 [ "$(tasks)" = "1|mdprofile|bootup|true|0|root|script|mdprofile: apply profile balanced at boot (mdprofile enable)|/bin/bash /volume1/@mdprofile/mdprofile.sh" ] ||
 	_fail "the task: $(tasks)"
 # Changed behind its back (disabled): enable again puts it right.
@@ -94,23 +51,13 @@ MDPROFILE_ROOT=$ROOT "$ES" --set task_name=mdprofile enable=false >/dev/null
 run --services-backend none enable balanced --binary "$B"
 expect_exit 0
 tail -n 2 "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
-expect_stdout <<'EOF'
-created the Task Scheduler boot-up task mdprofile: /bin/bash /volume1/@mdprofile/mdprofile.sh
-profile balanced is enabled at every boot (target dsm); 'mdprofile disable' undoes it
-EOF
+expect_stdout services-backend-none-enable-balanced.2
 [ "$(tasks | wc -l)" = 1 ] || _fail "$(tasks | wc -l) tasks"
 
 # disable without esynoscheduler: the task would still run the script at
 # boot, so both stay (and the record), exit 1, the step printed.
 mv "$ES" "$WORK/es"
-run --services-backend none disable
-expect_exit 1
-expect_stderr <<'EOF'
-mdprofile: esynoscheduler is not on this system: cannot delete the Task Scheduler task mdprofile
-EOF
-expect_stdout <<'EOF'
-delete the task by hand (Control Panel > Task Scheduler, select mdprofile, Delete), then run this command again
-EOF
+run_expect 1 services-backend-none-disable services-backend-none-disable --services-backend none disable
 [ -f "$ROOT/volume1/@mdprofile/mdprofile.sh" ] && [ -f "$ROOT/etc/mdprofile/enabled" ] ||
 	_fail "disable removed the script or the record while the task stays"
 mv "$WORK/es" "$ES"
@@ -124,11 +71,6 @@ chmod 0755 "$ROOT/volume1/50%"
 cp -p "$ROOT$B" "$ROOT/volume1/50%/mdprofile"
 : >"$ROOT/var/log/fake-services.log"
 snapshot
-run --services-backend none enable balanced --binary /volume1/50%/mdprofile
-expect_exit 2
-expect_stdout </dev/null
-expect_stderr <<'EOF'
-mdprofile: cannot put the binary path '/volume1/50%/mdprofile' into a boot script: only letters, digits and / . _ - + @ : , = are allowed
-EOF
+run_expect 2 - services-backend-none-enable-balanced.2 --services-backend none enable balanced --binary /volume1/50%/mdprofile
 expect_unchanged
 [ -s "$ROOT/var/log/fake-services.log" ] && _fail "esynoscheduler was run: $(cat "$ROOT/var/log/fake-services.log")"

@@ -26,16 +26,7 @@ run --services-backend none enable balanced --target rc.d --binary "$H" --wait-a
 expect_exit 0
 expect_stderr </dev/null
 sed "s|$WORK|@WORK@|g" "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
-expect_stdout <<'EOF'
-dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s
-md2 read_ahead: 192 KiB -> 4 MiB
-md3 read_ahead: 192 KiB -> 4 MiB
-md2 stripe_cache_size: 256 -> 2048
-md3 stripe_cache_size: 256 -> 2048
-profile balanced is active
-installed the boot script /usr/local/etc/rc.d/mdprofile.sh
-profile balanced is enabled at every boot (target rc.d); 'mdprofile disable' undoes it
-EOF
+expect_stdout services-backend-none-enable-balanced
 S="$ROOT/usr/local/etc/rc.d/mdprofile.sh"
 [ "$(stat -c %a "$S")" = 755 ] || _fail "script mode"
 for sh in sh bash; do
@@ -68,13 +59,7 @@ rc_run stop
 grep -qx 'mdprofile: stop: reverting profile balanced' "$WORK/rc.out" || _fail "stop said: $(cat "$WORK/rc.out")"
 diff -r "$WORK/sys.before" "$ROOT/sys" >/dev/null || _fail "stop did not revert the values"
 
-run --services-backend none disable
-expect_exit 0
-expect_stdout <<'EOF'
-removed the boot script /usr/local/etc/rc.d/mdprofile.sh
-no profile is active; nothing to revert
-profile balanced is no longer enabled
-EOF
+run_expect 0 services-backend-none-disable . --services-backend none disable
 [ -e "$S" ] && _fail "disable left the script"
 rm -rf "${ROOT:?}/etc" "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/usr"
 expect_unchanged "the tree after disable"

@@ -26,63 +26,41 @@ refused() {
 }
 
 run --services-backend none enable balanced --binary /volume1/@mdprofile/missing
-expect_stderr <<'EOF'
-mdprofile: refusing to enable: --binary /volume1/@mdprofile/missing: no such file; the boot script would fail at every boot
-EOF
+expect_stderr services-backend-none-enable-balanced
 refused
 run --services-backend none enable balanced --binary volume1/@mdprofile/mdprofile
-expect_stderr <<'EOF'
-mdprofile: --binary 'volume1/@mdprofile/mdprofile': the boot script needs an absolute path
-EOF
+expect_stderr services-backend-none-enable-balanced.2
 refused
 run --services-backend none enable balanced --binary /volume1/share/mdprofile
-expect_stderr <<'EOF'
-mdprofile: refusing to enable: --binary /volume1/share/mdprofile: directory @ROOT@/volume1/share is group/world-writable (mode 0777); others could change what the boot script runs as root
-EOF
+expect_stderr services-backend-none-enable-balanced.3
 refused
 chmod 0666 "$ROOT$B"
 run --services-backend none enable balanced --binary "$B"
-expect_stderr <<'EOF'
-mdprofile: refusing to enable: --binary /volume1/@mdprofile/mdprofile: group/world-writable (mode 0666); others could change what the boot script runs as root
-EOF
+expect_stderr services-backend-none-enable-balanced.4
 chmod 0755 "$ROOT$B"
 refused
 run --services-backend none enable balanced
-expect_stderr <<'EOF'
-mdprofile: under --root, give --binary PATH: mdprofile's path as the system in the tree sees it
-EOF
+expect_stderr services-backend-none-enable-balanced.5
 refused
 run boot-script --install balanced
-expect_stderr <<'EOF'
-mdprofile: under --root, give --binary PATH: mdprofile's path as the system in the tree sees it
-EOF
+expect_stderr boot-script-install-balanced
 refused
 printf 'extends: balanced\n' | run --services-backend none enable - --binary "$B"
-expect_stderr <<'EOF'
-mdprofile: enable needs the profile by name or file, not on stdin: the boot applies it again
-EOF
+expect_stderr boot-script-install-balanced.2
 refused
 run --services-backend none enable balanced --auto nosuch --binary "$B"
-expect_stderr <<'EOF'
-mdprofile: profile 'nosuch' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles and the built-in profiles)
-EOF
+expect_stderr services-backend-none-enable-balanced.6
 refused
 run --services-backend none --json enable balanced --binary "$B"
-expect_stderr <<'EOF'
-mdprofile: enable reports as text: drop --json (status --json says what is enabled)
-EOF
+expect_stderr services-backend-none-json-enable
 expect_exit 2
 expect_unchanged
 mkdir -p "$ROOT/etc/mdprofile"
 echo 'profile=x' >"$ROOT/etc/mdprofile/enabled"
 snapshot
 run --services-backend none enable balanced --binary "$B"
-expect_stderr <<'EOF'
-mdprofile: /etc/mdprofile/enabled: not what mdprofile enable writes; remove it by hand
-EOF
+expect_stderr services-backend-none-enable-balanced.7
 refused
 run --services-backend none disable
-expect_stderr <<'EOF'
-mdprofile: /etc/mdprofile/enabled: not what mdprofile enable writes; remove it by hand
-EOF
+expect_stderr services-backend-none-disable
 refused

@@ -3,10 +3,7 @@
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/pins"
 for p in reshape-fast balanced low-ram kernel-defaults; do
-	run show --yaml "$p"
-	expect_exit 0
-	expect_stderr <<'EOF'
-EOF
+	run_expect 0 . - show --yaml "$p"
 	cp "$WORK/out" "$ROOT/pins/$p.yaml"
 	# The pinned file shows the same settings as the profile it came from.
 	run show "$p"
@@ -27,53 +24,7 @@ EOF
 		<"$WORK/out" | sed 's/"reason": "[^"]*"//g' >"$WORK/got.diff"
 	cmp -s "$WORK/want.diff" "$WORK/got.diff" || _fail "$p: the pinned file plans other changes"
 done
-run show --yaml low-ram
-expect_exit 0
-expect_stdout <<'EOF'
-# profile low-ram, pinned by 'mdprofile show --yaml' from @BIN@/profiles/low-ram.yaml
----
-description: Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM
-memory_budget: 32MiB
-raid:
-  speed_limit_min: 50000
-  speed_limit_max: 200000
-arrays:
-- match:
-    levels:
-    - raid4
-    - raid5
-    - raid6
-  stripe_cache_size: 2048
-- match:
-    levels:
-    - raid4
-    - raid5
-    - raid6
-    - raid10
-  read_ahead: 4MiB
-- match:
-    levels:
-    - raid4
-    - raid5
-    - raid6
-  stripe_cache_size: auto
-- match:
-    levels:
-    - raid4
-    - raid5
-    - raid6
-    - raid10
-  read_ahead: 1MiB
-services:
-  pause:
-  - name: synoindexd
-    optional: true
-  - name: synomkthumbd
-    optional: true
-  - name: pkg-FileStation-thumbd
-    optional: true
-...
-EOF
+run_expect 0 show-yaml-low-ram . show --yaml low-ram
 # Every form a value can take survives the trip.
 cat >"$ROOT/pins/odd.yaml" <<'EOF'
 description: "yes: every form"
@@ -90,56 +41,12 @@ arrays:
 services:
   pause: [synoindexd, "pkg:SynologyPhotos", {name: x, optional: true}]
 EOF
-run show --yaml "$ROOT/pins/odd.yaml"
-expect_exit 0
-expect_stdout <<'EOF'
-# profile odd, pinned by 'mdprofile show --yaml' from @ROOT@/pins/odd.yaml
----
-description: 'yes: every form'
-memory_budget: 512MiB
-raid:
-  speed_limit_min: 1000
-arrays:
-- match: all
-  sync_speed_min: system
-  group_thread_cnt: 0
-- match:
-    names:
-    - md2
-    uuids:
-    - 6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d
-  preread_bypass_threshold: 1
-  member_read_ahead: 1536KiB
-services:
-  pause:
-  - name: synoindexd
-    optional: false
-  - name: pkg:SynologyPhotos
-    optional: false
-  - name: x
-    optional: true
-...
-EOF
+run_expect 0 show-yaml-pinsodd.yaml . show --yaml "$ROOT/pins/odd.yaml"
 # Text that YAML reads as a number, a boolean or null is pinned quoted (libcyaml
 # writes it, libyaml restyles those scalars), so it loads back as the same text.
 printf 'description: "123"\nservices:\n  pause:\n  - name: "yes"\n    only_on: [dsm6]\n' \
 	>"$ROOT/pins/num.yaml"
-run show --yaml "$ROOT/pins/num.yaml"
-expect_exit 0
-expect_stdout <<'EOF'
-# profile num, pinned by 'mdprofile show --yaml' from @ROOT@/pins/num.yaml
----
-description: "123"
-services:
-  pause:
-  - name: "yes"
-    optional: false
-    only_on:
-    - dsm6
-...
-EOF
-expect_stderr <<'EOF'
-EOF
+run_expect 0 show-yaml-pinsnum.yaml - show --yaml "$ROOT/pins/num.yaml"
 cp "$WORK/out" "$ROOT/pins/num-pinned.yaml"
 run show "$ROOT/pins/num.yaml"
 expect_exit 0

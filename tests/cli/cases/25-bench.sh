@@ -66,23 +66,18 @@ grep -q 'bench: read run 2/2' "$WORK/tty" || _fail "no progress of the last read
 head -n 1 "$WORK/tty.rest" | grep -q '^machine: ' || _fail "results after progress: $(cat -A "$WORK/tty.rest")"
 grep -q '^read:  mean ' "$WORK/tty.rest" || _fail "no summary after progress"
 # In a pipe (the text run above): not a byte of it.
-run bench --path "$SHM" --size 8MiB --runs 2
-expect_exit 0
-expect_stderr <<'EOF'
-EOF
+run_expect 0 . - bench --path "$SHM" --size 8MiB --runs 2
 
 # SIGINT in the middle: exit 3, the file removed.
-(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" bench --path "$SHM" --size 256MiB --runs 100) \
-	>"$WORK/out" 2>"$WORK/err" &
-pid=$!
+run_bg bench --path "$SHM" --size 256MiB --runs 100
 i=0
 while [ -z "$(ls -A "$SHM")" ] && [ $i -lt 200 ]; do
 	sleep 0.02
 	i=$((i + 1))
 done
-kill -INT "$pid"
+kill -INT "$BGPID"
 RC=0
-wait "$pid" || RC=$?
+wait "$BGPID" || RC=$?
 LAST="bench (SIGINT)"
 expect_exit 3
 grep -q '^mdprofile: interrupted by SIGINT after [0-9]* runs\?; the test file was removed$' "$WORK/err" ||
@@ -94,28 +89,12 @@ run bench --path "$SHM" --size 1024GiB
 expect_exit 2
 grep -q "MiB free; a test of 1048576 MiB needs" "$WORK/err" || _fail "no space message: $(cat "$WORK/err")"
 [ -z "$(ls -A "$SHM")" ] || _fail "a refused run wrote to $SHM"
-run bench --path /dev/null
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: /dev/null: not a directory (give the directory of a mounted volume, never a device)
-EOF
-run bench --size 12junk
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --size '12junk': expected a size from 1MiB to 1024GiB, such as 512MiB
-EOF
-run bench --runs 0
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --runs '0': expected a number of runs, 1..100
-EOF
+run_expect 2 . bench-path-devnull bench --path /dev/null
+run_expect 2 . bench-size-12junk bench --size 12junk
+run_expect 2 . bench-runs-0 bench --runs 0
 
 # Without --path: the first mounted volume on an md array, /volume1 first.
-run bench --size 4MiB
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: /proc/mounts: cannot read it: No such file or directory
-EOF
+run_expect 2 . bench-size-4MiB bench --size 4MiB
 mkdir -p "$ROOT/volume1" "$ROOT/volume2"
 printf '%s\n' '/dev/sda1 / ext4 rw 0 0' '/dev/md3 /volume2 btrfs rw 0 0' \
 	'/dev/md2 /volume1 btrfs rw 0 0' >"$ROOT/proc/mounts"
@@ -124,11 +103,7 @@ expect_exit 0
 python3 -c 'import json,sys; print(json.load(sys.stdin)["path"])' <"$WORK/out" | _norm /dev/stdin >"$WORK/path"
 [ "$(cat "$WORK/path")" = "@ROOT@/volume1" ] || _fail "default volume: $(cat "$WORK/path")"
 printf '%s\n' '/dev/sda1 / ext4 rw 0 0' >"$ROOT/proc/mounts"
-run bench
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: no mounted filesystem on an md array was found in /proc/mounts; give one with --path DIR
-EOF
+run_expect 2 . bench bench
 run diff --runs 3
 expect_exit 2
 
@@ -138,10 +113,7 @@ expect_exit 2
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running
 snapshot
-run bench --compare balanced,reshape-fast --path "$SCRATCH" --size 8MiB --runs 2
-expect_exit 0
-expect_stderr <<'EOF'
-EOF
+run_expect 0 . - bench --compare balanced,reshape-fast --path "$SCRATCH" --size 8MiB --runs 2
 sed 's/write [0-9.]* MB\/s, read [0-9.]* MB\/s/write W, read R/' "$WORK/out" >"$WORK/norm"
 cat >"$WORK/want" <<'EOF'
 current          write W, read R; md3 reshape 4687 KiB/s
@@ -154,66 +126,12 @@ expect_unchanged "bench --compare"
 # md's own speed per profile, nothing written to any volume.
 run bench --compare balanced,reshape-fast --op-only --duration 1 --json
 expect_exit 0
-expect_json <<'EOF'
-{
- "compare": [
-  {
-   "profile": "current",
-   "current": true,
-   "method": null,
-   "sync": [
-    {
-     "array": "md3",
-     "action": "reshape",
-     "speed_kib_s": 4687
-    }
-   ]
-  },
-  {
-   "profile": "balanced",
-   "current": false,
-   "method": null,
-   "sync": [
-    {
-     "array": "md3",
-     "action": "reshape",
-     "speed_kib_s": 4687
-    }
-   ]
-  },
-  {
-   "profile": "reshape-fast",
-   "current": false,
-   "method": null,
-   "sync": [
-    {
-     "array": "md3",
-     "action": "reshape",
-     "speed_kib_s": 4687
-    }
-   ]
-  }
- ],
- "reverted": true
-}
-EOF
+expect_json bench-compare-balancedreshape-fast-op-on
 expect_unchanged "bench --compare --op-only"
 # --op-only alone: the same first row, nothing applied.
-run bench --op-only --duration 1
-expect_exit 0
-expect_stdout <<'EOF'
-current          md3 reshape 4687 KiB/s
-EOF
+run_expect 0 bench-op-only-duration . bench --op-only --duration 1
 # On a terminal: a progress line per row and second, cleared; the rows as in a pipe.
-run bench --compare balanced --op-only --duration 1
-expect_exit 0
-expect_stdout <<'EOF'
-current          md3 reshape 4687 KiB/s
-balanced         md3 reshape 4687 KiB/s
-reverted to the values from before
-EOF
-expect_stderr <<'EOF'
-EOF
+run_expect 0 bench-compare-balanced-op-only - bench --compare balanced --op-only --duration 1
 script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' --root '$ROOT' bench --compare balanced --op-only --duration 1" \
 	/dev/null >"$WORK/tty" 2>&1 || _fail "bench --compare on a tty failed: $(cat "$WORK/tty")"
 python3 "$WORK/progress.py" "$WORK/tty" \
@@ -229,32 +147,20 @@ script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' --root '$ROOT' -q bench --op-only
 expect_unchanged "bench --compare on a tty"
 # SIGINT in the middle of a comparison reverts.
 # (after the first row, the current settings, measured for one window)
-(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" bench --compare balanced,reshape-fast --op-only \
-	--duration 4) >"$WORK/out" 2>"$WORK/err" &
-pid=$!
-i=0
-while ! grep -q '^state active' "$ROOT/run/mdprofile/journal" 2>/dev/null && [ $i -lt 1000 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-[ $i -lt 1000 ] || _fail "bench --compare applied no profile"
-kill -INT "$pid"
+run_bg bench --compare balanced,reshape-fast --op-only --duration 4
+wait_until 1000 0.02 "grep -q '^state active' '$ROOT/run/mdprofile/journal' 2>/dev/null" ||
+	_fail "bench --compare applied no profile"
+kill -INT "$BGPID"
 RC=0
-wait "$pid" || RC=$?
+wait "$BGPID" || RC=$?
 LAST="bench --compare (SIGINT)"
 expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: interrupted by SIGINT; reverted to the values from before
-EOF
+expect_stderr bench-compare-balanced-op-only
 expect_unchanged "bench --compare interrupted"
 # A profile active before would be lost: refused.
 run apply -q balanced
 expect_exit 0
-run bench --compare reshape-fast --op-only --duration 1
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: profile balanced is active; revert it first: a comparison ends by reverting to the values from before mdprofile, which would drop it
-EOF
+run_expect 2 . bench-compare-reshape-fast-op-only bench --compare reshape-fast --op-only --duration 1
 run revert -q
 expect_exit 0
 expect_unchanged "refused comparison"

@@ -10,11 +10,7 @@ while :; do
 	[ "$RC" = 0 ] && { exit_checked; break; } # past the last write: a normal apply
 	expect_exit 137
 	[ -f "$ROOT/run/mdprofile/journal" ] || _fail "crash $k: no journal left"
-	run status
-	expect_exit 0
-	expect_stderr <<'EOF'
-mdprofile: warning: an interrupted or stale transaction was found; run 'mdprofile recover'
-EOF
+	run_expect 0 . status status
 	run recover
 	expect_exit 0
 	expect_unchanged "crash after write $k + recover"
@@ -23,33 +19,14 @@ EOF
 	[ $k -le 40 ] || { _fail "never finished"; break; }
 done
 [ $k -ge 7 ] || _fail "only $((k - 1)) crash points were tried"
-run revert
-expect_exit 0
-expect_unchanged "revert"
+revert_unchanged "revert"
 
 # What recover says, and that any mutating command recovers first.
 MDPROFILE_FAULT=crash-after-write:3 run -q apply reshape-fast
 expect_exit 137
-run recover
-expect_exit 0
-expect_stdout <<'EOF'
-found an interrupted apply of profile reshape-fast: restoring the baseline
-md2 read_ahead: 32 MiB -> 192 KiB
-dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
-dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
-EOF
-run recover
-expect_exit 0
-expect_stdout <<'EOF'
-nothing to recover
-EOF
+run_expect 0 recover . recover
+run_expect 0 recover.2 . recover
 MDPROFILE_FAULT=crash-after-write:2 run -q apply reshape-fast
 expect_exit 137
-run revert
-expect_exit 0
-expect_stdout <<'EOF'
-found an interrupted apply of profile reshape-fast: restoring the baseline
-dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
-dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
-EOF
+run_expect 0 revert . revert
 expect_unchanged "revert after crash"

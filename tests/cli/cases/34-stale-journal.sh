@@ -14,26 +14,12 @@ base stripe_cache_size md2 "999"
 svc synoindexd paused
 end
 EOF
-run status
-expect_exit 0
-expect_stderr <<'EOF'
-mdprofile: warning: an interrupted or stale transaction was found; run 'mdprofile recover'
-EOF
-run recover
-expect_exit 0
-expect_stdout <<'EOF'
-cleared a journal from an earlier boot (profile reshape-fast): the reboot already reset the kernel values
-services it paused (synoindexd) came back with the boot; nothing to resume
-EOF
+run_expect 0 . status status
+run_expect 0 recover . recover
 expect_unchanged "stale journal cleared"
-expect_file var/log/fake-services.log <<'EOF'
-EOF
+expect_file var/log/fake-services.log fake-services.log
 
 # An unreadable journal is never trusted: exit 3, the file is left for a human.
 mkdir -p "$ROOT/run/mdprofile"
 printf 'garbage\n' >"$ROOT/run/mdprofile/journal"
-run apply balanced
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: /run/mdprofile/journal: journal is unreadable; move it aside after checking the values it lists by hand
-EOF
+run_expect 3 . apply-balanced apply balanced

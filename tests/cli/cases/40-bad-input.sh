@@ -73,11 +73,7 @@ arrays:
   - match: {names: [md9]}
     stripe_cache_size: 1024
 EOF
-run apply "$WORK/p/none.yaml"
-expect_exit 0
-expect_stdout <<'EOF'
-profile none: already in sync, nothing changed
-EOF
+run_expect 0 apply-pnone.yaml . apply "$WORK/p/none.yaml"
 expect_unchanged "nothing matched"
 
 # --dry-run prints the plan and touches nothing.

@@ -30,8 +30,7 @@ run_noroot show "$WORK/p/ok.yaml" -q
 expect_exit 0
 run_noroot apply "$WORK/p/ok.yaml"
 expect_exit 2
-expect_stdout <<EOF
-EOF
+expect_no_stdout
 expect_stderr <<EOF
 mdprofile: $WORK/p/ok.yaml: refusing profile: group/world-writable (mode 0666)
 EOF

@@ -19,32 +19,17 @@ EOF
 chmod -R a+rX "$NB/p"
 
 chmod 000 "$ROOT/sys/block/md2/md/level"
-run status
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: cannot read /sys/block/md2/md/level: Permission denied
-mdprofile: cannot read the system state: Permission denied
-EOF
+run_expect 3 . status status
 chmod 644 "$ROOT/sys/block/md2/md/level"
 
 chmod 000 "$ROOT/sys/block/md3/md/stripe_cache_size"
-run diff "$NB/p/fast.yaml"
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: cannot read /sys/block/md3/md/stripe_cache_size: Permission denied
-mdprofile: cannot read the system state: Permission denied
-EOF
+run_expect 3 . diff-pfast.yaml diff "$NB/p/fast.yaml"
 chmod 644 "$ROOT/sys/block/md3/md/stripe_cache_size"
 
 # Snapshots copy the tree, so they are taken while everything is readable.
 snapshot
 chmod 000 "$ROOT/proc/sys/dev/raid/speed_limit_min"
-run apply "$NB/p/fast.yaml"
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: cannot read /proc/sys/dev/raid/speed_limit_min: Permission denied
-mdprofile: cannot read the system state: Permission denied
-EOF
+run_expect 3 . apply-pfast.yaml apply "$NB/p/fast.yaml"
 chmod 644 "$ROOT/proc/sys/dev/raid/speed_limit_min"
 expect_unchanged "after the refused apply"
 rm -rf "$NB"

@@ -33,9 +33,7 @@ expect_exit 0
 says "$kept"
 says "md2 stripe_cache_size: 256 -> 128"
 says_not "md3 stripe_cache_size"
-expect_file sys/block/md3/md/stripe_cache_size <<'EOF'
-256
-EOF
+expect_file sys/block/md3/md/stripe_cache_size stripe_cache_size
 run revert
 expect_exit 0
 expect_unchanged "after revert"

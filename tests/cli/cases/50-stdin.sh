@@ -4,11 +4,7 @@ fixture ds-dsm6-reshape
 run show --yaml balanced
 expect_exit 0
 cp "$WORK/out" "$WORK/pin.yaml"
-run check - <"$WORK/pin.yaml"
-expect_exit 0
-expect_stdout <<'EOF'
--: ok
-EOF
+run_expect 0 check-pin.yaml . check - <"$WORK/pin.yaml"
 # Only the profile's name and the rules' positions differ.
 unplace='s/"profile": "[^"]*"//; s/"reason": "rule \([0-9]*\) ([^)]*)"/rule \1/g'
 run diff balanced --json
@@ -26,10 +22,7 @@ cp -a "$ROOT" "$WORK/by-name"
 run revert
 expect_exit 0
 expect_unchanged
-run apply - <"$WORK/pin.yaml"
-expect_exit 0
-expect_stderr <<'EOF'
-EOF
+run_expect 0 . - apply - <"$WORK/pin.yaml"
 tail -n 1 "$WORK/out" >"$WORK/last"
 cmp -s "$WORK/last" - <<'EOF' || _fail "apply - names its profile: $(cat "$WORK/last")"
 profile stdin is active; 'mdprofile revert' restores the values from before
@@ -44,24 +37,12 @@ expect_exit 0
 expect_unchanged
 # Bad text on stdin is positioned as stdin and changes nothing.
 printf 'raid:\n  speed_limit_mn: 5\n' >"$WORK/bad.yaml"
-run apply - <"$WORK/bad.yaml"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: stdin:2:3: unknown key 'speed_limit_mn' (did you mean 'speed_limit_min'?)
-EOF
+run_expect 2 . apply-bad.yaml apply - <"$WORK/bad.yaml"
 expect_unchanged
-run check - - </dev/null
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: '-' (the profile on stdin) may be given only once
-EOF
+run_expect 2 . check-devnull check - - </dev/null
 # More than any profile file may hold is refused before parsing.
 python3 -c 'print("description: x\n" + "#" * 1048576)' >"$WORK/big.yaml"
-run check - <"$WORK/big.yaml"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: stdin: the profile on stdin is larger than 1048576 bytes
-EOF
+run_expect 2 . check-big.yaml check - <"$WORK/big.yaml"
 # --name names it, in apply's report and the journal (status shows it).
 run apply - --name balanced-boot <"$WORK/pin.yaml"
 expect_exit 0
@@ -73,10 +54,6 @@ grep -q '^active profile: balanced-boot since ' "$WORK/out" || _fail "status doe
 run revert
 expect_exit 0
 expect_unchanged
-run check - --name 'a b' <"$WORK/pin.yaml"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --name 'a b': a profile name is letters, digits, '.', '_' and '-', not starting with '.' or '-', at most 64
-EOF
+run_expect 2 . check-name-a-b check - --name 'a b' <"$WORK/pin.yaml"
 run status --name x
 expect_exit 2

@@ -18,67 +18,11 @@ snapshot
 run boot-script --target rc.d --binary /volume1/@mdprofile/mdprofile --wait-arrays 30 \
 	--recheck-after 0 "$ROOT/p/small.yaml"
 expect_exit 0
-expect_stderr <<'EOF'
-EOF
+expect_no_stderr
 expect_unchanged
 sed -n '1,/^}$/p' "$WORK/out" >"$WORK/head"
 cp "$WORK/head" "$WORK/out"
-expect_stdout <<'EOF'
-#!/bin/sh
-# mdprofile boot script (target rc.d): applies profile small at every boot.
-#
-# profile:   small, pinned below: extends flattened, array names replaced
-#            by the UUIDs they had when this was generated
-# from:      @ROOT@/p/small.yaml
-# generated: 2026-01-01T00:00:00Z by mdprofile 0.1.0
-# binary:    /volume1/@mdprofile/mdprofile
-# arrays:    6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d (md2 when generated)
-#            f0e1d2c3b4a5968778695a4b3c2d1e0f (md3 when generated)
-# services:  none paused (generate with --with-services to pause them)
-#
-# At boot it waits up to 30 s for these arrays to be assembled, applies the
-# profile with 'mdprofile apply -'.
-# Every step goes to syslog (tag mdprofile) and to stdout. Exit code 0:
-# everything was set; 1: a pinned array was not assembled in time (the
-# rest was set); 2, 3, 4: those of 'mdprofile apply' (see mdprofile --help).
-#
-# Install: as /usr/local/etc/rc.d/mdprofile-small.sh, mode 0755, owned by root
-#   (run with start at boot; stop does nothing; status runs diff).
-# Remove:  delete that file.
-# Values set stay until the next reboot or 'mdprofile revert'.
-
-PATH='/usr/syno/sbin:/usr/syno/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
-LC_ALL=C
-LANG=C
-export PATH LC_ALL LANG
-cd / || exit 2
-
-mdp='/volume1/@mdprofile/mdprofile'
-name='small'
-wait_s=30
-recheck_s=0
-uuids='6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d f0e1d2c3b4a5968778695a4b3c2d1e0f'
-
-# The profile this script applies.
-profile() {
-	cat <<'MDPROFILE_PINNED_PROFILE'
----
-arrays:
-- match:
-    levels:
-    - raid5
-    uuids:
-    - 6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d
-    - f0e1d2c3b4a5968778695a4b3c2d1e0f
-  stripe_cache_size: 4096
-- match:
-    levels:
-    - raid5
-  read_ahead: 4MiB
-...
-MDPROFILE_PINNED_PROFILE
-}
-EOF
+expect_stdout boot-script-target-rc.d-binary
 # --with-services keeps the services; the dsm target ends by running main.
 run boot-script --with-services --binary /b/mdprofile "$ROOT/p/small.yaml"
 expect_exit 0
@@ -108,13 +52,7 @@ cp "$WORK/small.yaml" "$ROOT/p/small.yaml"
 run boot-script balanced -o "$WORK/boot.sh" --binary /volume1/@mdprofile/mdprofile
 expect_exit 0
 sed -i "s|$WORK|@WORK@|g" "$WORK/out"
-expect_stdout <<'EOF'
-wrote @WORK@/boot.sh
-to run it at every boot, in DSM:
-Control Panel > Task Scheduler > Create > Triggered Task > User-defined script
-General: Task: mdprofile, User: root, Event: Boot-up, Enabled
-Task Settings: Run command: bash @WORK@/boot.sh
-EOF
+expect_stdout boot-script-balanced-o-boot.sh
 [ "$(stat -c %a "$WORK/boot.sh")" = 755 ] || _fail "-o FILE is not mode 0755"
 for f in "$WORK"/boot.sh.tmp*; do
 	[ -e "$f" ] && _fail "-o left its temporary file $f"
@@ -125,9 +63,7 @@ done
 cp "$WORK/boot.sh" "$WORK/boot.want"
 echo old >"$WORK/target.sh"
 ln -sf target.sh "$WORK/link.sh"
-run -q boot-script balanced -o "$WORK/link.sh" --binary /volume1/@mdprofile/mdprofile
-expect_exit 0
-expect_stdout </dev/null
+run_expect 0 - . -q boot-script balanced -o "$WORK/link.sh" --binary /volume1/@mdprofile/mdprofile
 [ -L "$WORK/link.sh" ] || _fail "-o replaced the link itself"
 cmp -s "$WORK/target.sh" "$WORK/boot.want" || _fail "-o through a link: the target is not the script"
 # A FIFO or a device (/dev/null here, through a link so that a regression
@@ -153,20 +89,9 @@ cp "$ROOT/p/small.yaml" "$ROOT/q\$(reboot)/ok.yaml"
 cp "$ROOT/p/small.yaml" "$ROOT/p/it's.yaml"
 printf 'description: "x\\nMDPROFILE_PINNED_PROFILE\\n$(reboot) `id`"\n' >"$ROOT/p/desc.yaml"
 snapshot
-run boot-script "$ROOT/p/gone.yaml"
-expect_exit 2
-expect_stdout <<'EOF'
-EOF
-expect_stderr <<'EOF'
-mdprofile: @ROOT@/p/gone.yaml:2:5: rule 1 names array md9, which is not on this system: it cannot be pinned to a UUID
-mdprofile: @ROOT@/p/gone.yaml:4:5: rule 2 names array md1, whose UUID is unknown (see 'mdprofile status -v'): it cannot be pinned
-EOF
+run_expect 2 - boot-script-pgone.yaml boot-script "$ROOT/p/gone.yaml"
 # A rule whose names and UUIDs disagree would match nothing at boot.
-run boot-script "$ROOT/p/disagree.yaml"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: @ROOT@/p/disagree.yaml:2:5: rule 1 matches no array here: none of its names has one of its UUIDs
-EOF
+run_expect 2 . boot-script-pdisagree.yaml boot-script "$ROOT/p/disagree.yaml"
 
 # Anything that could inject into the script is refused, and nothing is written.
 for bin in '/v/$(reboot)/mdprofile' "/v/it's/mdprofile" '/v/`id`' '/v/a b'; do
@@ -176,27 +101,10 @@ for bin in '/v/$(reboot)/mdprofile' "/v/it's/mdprofile" '/v/`id`' '/v/a b'; do
 mdprofile: cannot put the binary path '$bin' into a boot script: only letters, digits and / . _ - + @ : , = are allowed
 EOF
 done
-run boot-script balanced --binary "$(printf '/v/a\nreboot')"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: cannot put the binary path '/v/a\x0areboot' into a boot script: only letters, digits and / . _ - + @ : , = are allowed
-EOF
-run boot-script balanced --binary mdprofile
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --binary 'mdprofile': the boot script needs an absolute path
-EOF
-run boot-script "$ROOT/q\$(reboot)/ok.yaml"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: cannot put the profile path '@ROOT@/q$(reboot)/ok.yaml' into a boot script: quotes, $, backticks, backslashes and control characters such as newlines are not allowed
-EOF
-run boot-script "$ROOT/p/it's.yaml"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: cannot put the profile name 'it's' into a boot script: a profile name is letters, digits, '.', '_' and '-', not starting with '.' or '-', at most 64
-mdprofile: cannot put the profile path '@ROOT@/p/it's.yaml' into a boot script: quotes, $, backticks, backslashes and control characters such as newlines are not allowed
-EOF
+run_expect 2 . boot-script-balanced-binary-printf boot-script balanced --binary "$(printf '/v/a\nreboot')"
+run_expect 2 . boot-script-balanced-binary-mdprofile boot-script balanced --binary mdprofile
+run_expect 2 . boot-script-qrebootok.yaml boot-script "$ROOT/q\$(reboot)/ok.yaml"
+run_expect 2 . boot-script-pit-s.yaml boot-script "$ROOT/p/it's.yaml"
 [ -e "$WORK/never.sh" ] && _fail "a refused script was written"
 expect_unchanged
 
@@ -212,21 +120,8 @@ expect_exit 0
 sed 1d "$WORK/out" | cmp -s - "$WORK/desc.out" || _fail "the embedded profile is not the pinned text"
 
 # Usage errors.
-run boot-script balanced --target upstart
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --target 'upstart': expected dsm, rc.d or systemd
-EOF
-run boot-script balanced --wait-arrays 5m
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --wait-arrays '5m': expected seconds, 0..86400
-EOF
+run_expect 2 . boot-script-balanced-target-upstart boot-script balanced --target upstart
+run_expect 2 . boot-script-balanced-wait-arrays-5m boot-script balanced --wait-arrays 5m
 run boot-script balanced --json
 expect_exit 2
-run diff balanced --target dsm
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --target does not apply to 'diff'
-usage: mdprofile [options] diff [PROFILE]
-EOF
+run_expect 2 . diff-balanced-target-dsm diff balanced --target dsm

@@ -68,9 +68,7 @@ if [ "$me" = 0 ]; then
 	run boot-script balanced --binary "$B" -o "$WORK/o/theirs.sh"
 	expect_exit 2
 	work
-	expect_stderr <<'EOF'
-mdprofile: refusing to write @WORK@/o/theirs.sh: it is a symbolic link owned by uid 65534; others could change what runs as root at boot
-EOF
+	expect_stderr boot-script-balanced-binary-o
 	[ "$(cat "$WORK/o/shadow")" = secret ] || _fail "-o followed another user's link"
 fi
 
@@ -89,36 +87,18 @@ ln -s nothere "$WORK/o/dangling"
 run boot-script balanced --binary "$B" -o "$WORK/o/dangling"
 expect_exit 3
 work
-expect_stderr <<'EOF'
-mdprofile: cannot write @WORK@/o/dangling: No such file or directory
-EOF
+expect_stderr boot-script-balanced-binary-o.2
 [ -L "$WORK/o/dangling" ] && [ ! -e "$WORK/o/nothere" ] || _fail "-o wrote through a dangling link"
 
 # --binary: -o warns about one that is missing or others can change; --install refuses it.
-run -q boot-script balanced --binary /volume1/@mdprofile/nothere -o "$WORK/o/w.sh"
-expect_exit 0
-expect_stderr <<'EOF'
-mdprofile: warning: --binary /volume1/@mdprofile/nothere: no such file; the boot script would fail at every boot
-EOF
-run boot-script --install balanced --binary /volume1/@mdprofile/nothere
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: refusing to install: --binary /volume1/@mdprofile/nothere: no such file; the boot script would fail at every boot
-EOF
+run_expect 0 . q-boot-script-balanced-binary -q boot-script balanced --binary /volume1/@mdprofile/nothere -o "$WORK/o/w.sh"
+run_expect 2 . boot-script-install-balanced-binary boot-script --install balanced --binary /volume1/@mdprofile/nothere
 chmod 0777 "$ROOT$B"
-run boot-script --install balanced --binary "$B"
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: refusing to install: --binary /volume1/@mdprofile/mdprofile: group/world-writable (mode 0777); others could change what the boot script runs as root
-EOF
+run_expect 2 . boot-script-install-balanced-binary.2 boot-script --install balanced --binary "$B"
 chmod 0755 "$ROOT$B"
 if [ "$me" = 0 ]; then
 	chown 65534 "$ROOT$B"
-	run boot-script --install --target rc.d balanced --binary "$B"
-	expect_exit 2
-	expect_stderr <<'EOF'
-mdprofile: refusing to install: --binary /volume1/@mdprofile/mdprofile: not owned by root or the caller (uid 65534); others could change what the boot script runs as root
-EOF
+	run_expect 2 . boot-script-install-target-rc.d boot-script --install --target rc.d balanced --binary "$B"
 	chown 0 "$ROOT$B"
 fi
 [ ! -e "$ROOT/volume1/@mdprofile/mdprofile-balanced.sh" ] && [ ! -e "$ROOT/usr/local/etc/rc.d" ] ||
@@ -129,31 +109,15 @@ printf 'description: soon gone\n' >"$ROOT/p/soon.yaml"
 run boot-script --install --target rc.d --binary "$B" "$ROOT/p/soon.yaml"
 expect_exit 0
 rm "$ROOT/p/soon.yaml"
-run boot-script --uninstall --target rc.d "$ROOT/p/soon.yaml"
-expect_exit 0
-expect_stdout <<'EOF'
-removed the boot script /usr/local/etc/rc.d/mdprofile-soon.sh
-EOF
+run_expect 0 boot-script-uninstall-target-rc.d . boot-script --uninstall --target rc.d "$ROOT/p/soon.yaml"
 run boot-script --install --target rc.d --binary "$B" balanced
 expect_exit 0
-run boot-script --uninstall --target rc.d balanced --profiles "$WORK/nowhere"
-expect_exit 0
-expect_stdout <<'EOF'
-removed the boot script /usr/local/etc/rc.d/mdprofile-balanced.sh
-EOF
+run_expect 0 boot-script-uninstall-target-rc.d.2 . boot-script --uninstall --target rc.d balanced --profiles "$WORK/nowhere"
 # Only files mdprofile wrote: one without its header stays.
 printf '#!/bin/sh\necho mine\n' >"$ROOT/usr/local/etc/rc.d/mdprofile-mine.sh"
-run boot-script --uninstall --target rc.d mine
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: not removing /usr/local/etc/rc.d/mdprofile-mine.sh: it is not a boot script mdprofile wrote (it does not begin with mdprofile's header)
-EOF
+run_expect 3 . boot-script-uninstall-target-rc.d boot-script --uninstall --target rc.d mine
 [ -f "$ROOT/usr/local/etc/rc.d/mdprofile-mine.sh" ] || _fail "--uninstall removed a file it did not write"
-run boot-script --uninstall --target rc.d 'fast+safe'
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: cannot put the profile name 'fast+safe' into a boot script: a profile name is letters, digits, '.', '_' and '-', not starting with '.' or '-', at most 64
-EOF
+run_expect 2 . boot-script-uninstall-target-rc.d.2 boot-script --uninstall --target rc.d 'fast+safe'
 
 # As root on the real root, a profile others can write is refused by -o and
 # --install as apply refuses it (printing the script only warns). The

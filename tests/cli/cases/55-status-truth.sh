@@ -40,305 +40,24 @@ md127 : inactive sdf[1](S) sdg[0](S)
        
 unused devices: <none>
 EOF
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          read-auto        resync pending (starts at the first write)
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            resync delayed (waits for an array on the same disks)
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean, degraded  idle
-       members: 3 of 4 working; sdc5 failed; sde5 spare
-       stripe cache 256 (4 MiB), read-ahead 192 KiB
-md3    raid5   4 disks (was 3)  active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 256 (4 MiB), read-ahead 192 KiB
-md127  -       2 members        inactive         idle
-       from /proc/mdstat only: sysfs has no md array by that name: a metadata container
-
-no profile is active
-EOF
-expect_stderr <<'EOF'
-mdprofile: /proc/mdstat:6: unknown array state 'running', skipped
-EOF
+run_expect 0 status status status
 run --json status
 expect_exit 0
-expect_json <<'EOF'
-{
- "arrays": [
-  {
-   "name": "md0",
-   "level": "raid1",
-   "raid_disks": 4,
-   "prev_raid_disks": 0,
-   "missing_disks": 0,
-   "uuid": "1d2c3b4a9e8f7a6b5c4d3e2f01f2e3d4",
-   "state": "read-auto",
-   "source": "sysfs",
-   "empty_bays": 0,
-   "sync_action": "resync",
-   "sync_state": "pending",
-   "progress_permille": 0,
-   "done_sectors": 0,
-   "total_sectors": 0,
-   "speed_kib_s": 0,
-   "eta_seconds": 0,
-   "kernel_eta_seconds": 0,
-   "members": [
-    {
-     "name": "sda1",
-     "slot": 0,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdb1",
-     "slot": 1,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdc1",
-     "slot": 2,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdd1",
-     "slot": 3,
-     "state": "in_sync"
-    }
-   ],
-   "stripe_cache_pages": null,
-   "stripe_cache_bytes": 0,
-   "read_ahead_kib": 128
-  },
-  {
-   "name": "md1",
-   "level": "raid1",
-   "raid_disks": 4,
-   "prev_raid_disks": 0,
-   "missing_disks": 0,
-   "uuid": "",
-   "state": "clean",
-   "source": "sysfs",
-   "empty_bays": 0,
-   "sync_action": "resync",
-   "sync_state": "delayed",
-   "progress_permille": 0,
-   "done_sectors": 0,
-   "total_sectors": 0,
-   "speed_kib_s": 0,
-   "eta_seconds": 0,
-   "kernel_eta_seconds": 0,
-   "members": [
-    {
-     "name": "sda2",
-     "slot": 0,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdb2",
-     "slot": 1,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdc2",
-     "slot": 2,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdd2",
-     "slot": 3,
-     "state": "in_sync"
-    }
-   ],
-   "stripe_cache_pages": null,
-   "stripe_cache_bytes": 0,
-   "read_ahead_kib": 128
-  },
-  {
-   "name": "md2",
-   "level": "raid5",
-   "raid_disks": 4,
-   "prev_raid_disks": 0,
-   "missing_disks": 1,
-   "uuid": "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d",
-   "state": "clean",
-   "source": "sysfs",
-   "empty_bays": 0,
-   "sync_action": "idle",
-   "sync_state": "idle",
-   "progress_permille": 0,
-   "done_sectors": 0,
-   "total_sectors": 0,
-   "speed_kib_s": 0,
-   "eta_seconds": 0,
-   "kernel_eta_seconds": 0,
-   "members": [
-    {
-     "name": "sda5",
-     "slot": 0,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdb5",
-     "slot": 1,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdc5",
-     "slot": 2,
-     "state": "failed"
-    },
-    {
-     "name": "sdd5",
-     "slot": 3,
-     "state": "in_sync"
-    },
-    {
-     "name": "sde5",
-     "slot": -1,
-     "state": "spare"
-    }
-   ],
-   "stripe_cache_pages": 256,
-   "stripe_cache_bytes": 4194304,
-   "read_ahead_kib": 192
-  },
-  {
-   "name": "md3",
-   "level": "raid5",
-   "raid_disks": 4,
-   "prev_raid_disks": 3,
-   "missing_disks": 0,
-   "uuid": "f0e1d2c3b4a5968778695a4b3c2d1e0f",
-   "state": "active",
-   "source": "sysfs",
-   "empty_bays": 0,
-   "sync_action": "reshape",
-   "sync_state": "running",
-   "progress_permille": 251,
-   "done_sectors": 982526720,
-   "total_sectors": 3906989568,
-   "speed_kib_s": 4687,
-   "eta_seconds": 311975,
-   "kernel_eta_seconds": 311904,
-   "members": [
-    {
-     "name": "sda6",
-     "slot": 0,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdb6",
-     "slot": 1,
-     "state": "in_sync"
-    },
-    {
-     "name": "sdd6",
-     "slot": 2,
-     "state": "in_sync"
-    }
-   ],
-   "stripe_cache_pages": 256,
-   "stripe_cache_bytes": 4194304,
-   "read_ahead_kib": 192
-  },
-  {
-   "name": "md127",
-   "level": "",
-   "raid_disks": 0,
-   "prev_raid_disks": 0,
-   "missing_disks": -1,
-   "uuid": "",
-   "state": "inactive",
-   "source": "mdstat",
-   "empty_bays": 0,
-   "sync_action": "idle",
-   "sync_state": "idle",
-   "progress_permille": 0,
-   "done_sectors": 0,
-   "total_sectors": 0,
-   "speed_kib_s": 0,
-   "eta_seconds": 0,
-   "kernel_eta_seconds": 0,
-   "members": [
-    {
-     "name": "sdf",
-     "slot": -1,
-     "state": "spare"
-    },
-    {
-     "name": "sdg",
-     "slot": -1,
-     "state": "spare"
-    }
-   ],
-   "stripe_cache_pages": null,
-   "stripe_cache_bytes": 0,
-   "read_ahead_kib": null
-  }
- ],
- "active_profile": null,
- "profile_state": "none",
- "journal_profile": null,
- "since_epoch_s": null,
- "until_idle": false,
- "layers": [],
- "watcher": null,
- "paused_services": [],
- "op_speeds": [],
- "drift_values": null,
- "mem_total_kib": 8061828,
- "mem_available_kib": 6918232,
- "dsm_resync_speed": null
-}
-EOF
+expect_json json-status
 
 # Without md/degraded and dev-*/state (older kernels, restricted sysfs) the
 # failed member comes from mdstat's (F) and [n/m].
 rm "$B"/md2/md/degraded "$B"/md2/md/dev-*/state
-run status -q
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          read-auto        resync pending (starts at the first write)
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            resync delayed (waits for an array on the same disks)
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean, degraded  idle
-       members: 3 of 4 working; sdc5 failed; sde5 spare
-       stripe cache 256 (4 MiB), read-ahead 192 KiB
-md3    raid5   4 disks (was 3)  active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 256 (4 MiB), read-ahead 192 KiB
-md127  -       2 members        inactive         idle
-       from /proc/mdstat only: sysfs has no md array by that name: a metadata container
-
-no profile is active
-EOF
+run_expect 0 status-q . status -q
 
 # md's percent is truncated, not rounded: 8.58% is 8.5% in /proc/mdstat,
 # and status says the same with or without /proc/mdstat beside it.
 fixture server-raid6-raid10
 echo '335544320 / 3906516992' >"$ROOT"/sys/block/md1/md/sync_completed
 sed -i 's|check = 22.1% (431670272/1953258496) finish=28.9min|check =  8.5% (167772160/1953258496) finish=33.9min|' "$ROOT"/proc/mdstat
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid6   8 disks          clean            idle
-       stripe cache 8192 (256 MiB), read-ahead 6 MiB
-md1    raid10  4 disks          active           check 8.5%, 876543 KiB/s, about 34m left
-       read-ahead 2 MiB
-
-no profile is active
-EOF
+run_expect 0 status.2 . status
 rm "$ROOT"/proc/mdstat
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid6   8 disks          clean            idle
-       stripe cache 8192 (256 MiB), read-ahead 6 MiB
-md1    raid10  4 disks          active           check 8.5%, 876543 KiB/s, about 34m left
-       read-ahead 2 MiB
-
-no profile is active
-EOF
+run_expect 0 status.3 . status
 
 # The profile half of the JSON document.
 profile_fields() {
@@ -351,164 +70,29 @@ fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
 run -q apply reshape-fast
 expect_exit 0
 touch -d '2026-11-29 08:30 UTC' "$ROOT"/run/mdprofile/journal
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean            idle
-       stripe cache 32768 (512 MiB), read-ahead 32 MiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 32768 (384 MiB), read-ahead 32 MiB
-
-active profile: reshape-fast since 2026-11-29 08:30 UTC
-paused services: synoindexd, pkgctl-FileStation
-md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
-drift: none
-EOF
+run_expect 0 shared/status.2 . status
 echo 1000 >"$ROOT"/sys/block/md2/md/stripe_cache_size
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean            idle
-       stripe cache 1000 (16000 KiB), read-ahead 32 MiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 32768 (384 MiB), read-ahead 32 MiB
-
-active profile: reshape-fast since 2026-11-29 08:30 UTC
-paused services: synoindexd, pkgctl-FileStation
-md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
-drift: 1 value changed since apply (see 'mdprofile diff')
-EOF
+run_expect 0 status.5 . status
 run --json status
 expect_exit 0
 profile_fields >"$WORK/out.p" && mv "$WORK/out.p" "$WORK/out"
-expect_json <<'EOF'
-{
- "active_profile": "reshape-fast",
- "profile_state": "active",
- "journal_profile": "reshape-fast",
- "since_epoch_s": 1795941000,
- "until_idle": false,
- "layers": [
-  {
-   "role": "base",
-   "profile": "reshape-fast",
-   "by": "hand",
-   "since_epoch_s": 1795941000
-  }
- ],
- "watcher": null,
- "paused_services": [
-  "synoindexd",
-  "pkgctl-FileStation"
- ],
- "op_speeds": [
-  {
-   "array": "md3",
-   "action": "reshape",
-   "applied_kib_s": 4687,
-   "now_kib_s": 4687
-  }
- ],
- "drift_values": 1,
- "mem_total_kib": 8061828,
- "mem_available_kib": 6918232,
- "dsm_resync_speed": null
-}
-EOF
+expect_json json-status.2
 echo 6e1f0000-0000-4000-8000-000000000001 >"$ROOT"/proc/sys/kernel/random/boot_id
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean            idle
-       stripe cache 1000 (16000 KiB), read-ahead 32 MiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 32768 (384 MiB), read-ahead 32 MiB
-
-profile reshape-fast was applied before the last reboot: its values are gone
-paused before the reboot (run 'mdprofile recover'): synoindexd, pkgctl-FileStation
-EOF
-expect_stderr <<'EOF'
-mdprofile: warning: an interrupted or stale transaction was found; run 'mdprofile recover'
-EOF
+run_expect 0 status.6 status.2 status
 run --json status
 expect_exit 0
 profile_fields >"$WORK/out.p" && mv "$WORK/out.p" "$WORK/out"
-expect_json <<'EOF'
-{
- "active_profile": null,
- "profile_state": "stale",
- "journal_profile": "reshape-fast",
- "since_epoch_s": null,
- "until_idle": false,
- "layers": [],
- "watcher": null,
- "paused_services": [],
- "op_speeds": [],
- "drift_values": null,
- "mem_total_kib": 8061828,
- "mem_available_kib": 6918232,
- "dsm_resync_speed": null
-}
-EOF
+expect_json json-status.3
 
 # No /sys/block at all (a restricted container): status says so and shows
 # every array as /proc/mdstat lists it; diff and apply still refuse.
 fixture ds-dsm6-reshape
 rm -r "$ROOT/sys/block"
-run status
-expect_exit 0
-expect_stdout <<'EOF'
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       from /proc/mdstat only: sysfs has no md array by that name
-md2    raid5   4 disks          active           idle
-       from /proc/mdstat only: sysfs has no md array by that name
-md1    raid1   4 disks          active           idle
-       from /proc/mdstat only: sysfs has no md array by that name
-md0    raid1   4 disks          active           idle
-       from /proc/mdstat only: sysfs has no md array by that name
-
-no profile is active
-EOF
-expect_stderr <<'EOF'
-mdprofile: /sys/block is not there: arrays as /proc/mdstat lists them
-EOF
-run diff balanced
-expect_exit 3
-expect_stderr <<'EOF'
-mdprofile: cannot list /sys/block: No such file or directory
-mdprofile: cannot read the system state: No such file or directory
-EOF
+run_expect 0 status.7 status.3 status
+run_expect 3 . diff-balanced diff balanced
 
 # An md/ directory without md/level is said, not skipped silently; mdstat
 # still shows the array.
 fixture ds-dsm6-reshape
 rm "$ROOT/sys/block/md1/md/level"
-run status -q
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean            idle
-       stripe cache 256 (4 MiB), read-ahead 192 KiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 256 (3 MiB), read-ahead 192 KiB
-md1    raid1   4 disks          active           idle
-       from /proc/mdstat only: sysfs has no md array by that name
-
-no profile is active
-EOF
-expect_stderr <<'EOF'
-mdprofile: /sys/block/md1/md/level: missing, so md1 is not read from sysfs
-EOF
+run_expect 0 status-q.2 status-q status -q

@@ -15,15 +15,7 @@ flip_idle() {
 # mdprofile in the background, as a detached watcher would run. A subshell
 # reaps it, so the shell's "Killed" notice stays out of the test's output.
 start_bg() {
-	LAST="$*"
-	rm -f "$WORK/bg.pid" "$WORK/bg.rc"
-	(
-		cd "$SRC" || exit
-		${MDP_WRAP:-} "$MDP" --root "$ROOT" "$@" >"$WORK/bg.out" 2>"$WORK/bg.err" &
-		echo $! >"$WORK/bg.pid"
-		if wait $!; then echo 0; else echo $?; fi >"$WORK/bg.rc"
-	) 2>/dev/null &
-	BGSH=$!
+	bg_start "$@"
 	i=0
 	# applied and committed: from here a stop signal waits for the watcher
 	until [ -s "$WORK/bg.pid" ] && grep -qx 'by until-idle' "$ROOT/run/mdprofile/journal" 2>/dev/null &&
@@ -36,10 +28,7 @@ start_bg() {
 }
 
 finish_bg() {
-	wait $BGSH || true
-	RC=$(cat "$WORK/bg.rc")
-	mv "$WORK/bg.out" "$WORK/out"
-	mv "$WORK/bg.err" "$WORK/err"
+	bg_finish
 	# durations and speeds vary with the machine
 	sed -i -e 's/after [0-9hms ]*;/after T;/' -e 's/average [0-9]* KiB/average N KiB/' "$WORK/out"
 }
@@ -50,53 +39,13 @@ fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
 snapshot
 start_bg apply --until-idle --interval 1 reshape-fast
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
-run status -q
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean            idle
-       stripe cache 32768 (512 MiB), read-ahead 32 MiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 32768 (384 MiB), read-ahead 32 MiB
-
-active profile: reshape-fast since 2026-11-29 08:30 UTC, until md is idle (apply --until-idle reverts it then)
-paused services: synoindexd, pkgctl-FileStation
-md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
-drift: none
-EOF
+run_expect 0 status-q . status -q
 flip_idle "$ROOT"
 flip_idle "$WORK/snap"
 finish_bg
 expect_exit 0
-expect_stdout <<'EOF'
-service synomkthumbd is not running; left alone
-dev.raid.speed_limit_min: 10000 KiB/s -> 100000 KiB/s
-dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
-md2 read_ahead: 192 KiB -> 32 MiB
-md3 read_ahead: 192 KiB -> 32 MiB
-md2 stripe_cache_size: 256 -> 32768
-md3 stripe_cache_size: 256 -> 32768
-service synoindexd: paused
-service pkgctl-FileStation: paused
-profile reshape-fast is active; 'mdprofile revert' restores the values from before
-profile reshape-fast: watching until no array resyncs, recovers, reshapes or checks; SIGINT, SIGTERM or SIGHUP reverts now
-reverting profile reshape-fast
-md3 stripe_cache_size: 32768 -> 256
-md2 stripe_cache_size: 32768 -> 256
-md3 read_ahead: 32 MiB -> 192 KiB
-md2 read_ahead: 32 MiB -> 192 KiB
-dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
-dev.raid.speed_limit_min: 100000 KiB/s -> 10000 KiB/s
-service pkgctl-FileStation: resumed
-service synoindexd: resumed
-operations ended after T; reverted
-md3 reshape: finished, average N KiB/s
-EOF
-expect_stderr <<'EOF'
-EOF
+expect_stdout status-q.2
+expect_no_stderr
 expect_unchanged "after the operation ended"
 
 # Each stop signal reverts before exit.
@@ -122,58 +71,17 @@ kill -KILL "$BG"
 finish_bg
 expect_exit 137
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
-run status -q
-expect_exit 0
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean            idle
-       stripe cache 2048 (32 MiB), read-ahead 4 MiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 2048 (24 MiB), read-ahead 4 MiB
-
-active profile: balanced since 2026-11-29 08:30 UTC, applied with --until-idle but its watcher is gone (killed?): the next mutating command, 'mdprofile recover' or 'revert', restores the values
-md3 reshape: 4687 KiB/s when balanced was applied, 4687 KiB/s now
-drift: none
-EOF
-run recover
-expect_exit 0
-expect_stdout <<'EOF'
-apply --until-idle of profile balanced ended without reverting (killed?): restoring the baseline
-md3 stripe_cache_size: 2048 -> 256
-md2 stripe_cache_size: 2048 -> 256
-md3 read_ahead: 4 MiB -> 192 KiB
-md2 read_ahead: 4 MiB -> 192 KiB
-dev.raid.speed_limit_min: 50000 KiB/s -> 10000 KiB/s
-EOF
+run_expect 0 status-q.3 . status -q
+run_expect 0 recover . recover
 expect_unchanged "after SIGKILL and recover"
 
 # Options that do not go together change nothing.
 fixture ds-dsm6-reshape
 snapshot
-run apply --until-idle --json balanced
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --until-idle reports as text (and to syslog), not --json
-EOF
-run apply --interval 5 balanced
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --interval applies to 'apply' only with --until-idle
-EOF
-run apply --until-idle --interval 0 balanced
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --interval '0': expected seconds, 0.1..3600
-EOF
-run status --until-idle
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --until-idle does not apply to 'status'
-usage: mdprofile [options] status [--watch [--interval S] | --format text|json|prometheus]
-EOF
+run_expect 2 . apply-until-idle-json-balanced apply --until-idle --json balanced
+run_expect 2 . apply-interval-5-balanced apply --interval 5 balanced
+run_expect 2 . apply-until-idle-interval-0 apply --until-idle --interval 0 balanced
+run_expect 2 . status-until-idle status --until-idle
 expect_unchanged "after refused options"
 
 # The README's recipe for DSM over SSH: closing the SSH session hangs up
@@ -221,19 +129,8 @@ snapshot
 run apply --until-idle --services-backend none low-ram
 expect_exit 0
 sed -i -e 's/after [0-9hms ]*;/after T;/' "$WORK/out"
-expect_stdout <<'EOF'
-optional service synoindexd not found; skipped
-optional service synomkthumbd not found; skipped
-optional service pkg-FileStation-thumbd not found; skipped
-dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s
-profile low-ram is active; 'mdprofile revert' restores the values from before
-profile low-ram: no array resyncs, recovers, reshapes or checks now, nothing to wait for (start the operation first); reverting
-reverting profile low-ram
-dev.raid.speed_limit_min: 50000 KiB/s -> 10000 KiB/s
-operations ended after T; reverted
-EOF
-expect_stderr <<'EOF'
-EOF
+expect_stdout apply-until-idle-services-backend-none
+expect_no_stderr
 expect_unchanged "after an until-idle with nothing to wait for"
 
 # Over an active profile (a boot script's, say) it is an overlay: when md

@@ -26,6 +26,9 @@ expect_candidates() {
 	}
 }
 
+# The shipped profiles' names, sorted.
+shipped_profiles() { printf '%s\n' balanced kernel-defaults low-ram reshape-fast; }
+
 candidates ""
 expect_candidates <<'EOF2'
 apply
@@ -54,23 +57,13 @@ recover
 revert
 EOF2
 candidates diff ""
-expect_candidates <<'EOF2'
-balanced
-kernel-defaults
-low-ram
-reshape-fast
-EOF2
+shipped_profiles | expect_candidates
 candidates apply -q r
 expect_candidates <<'EOF2'
 reshape-fast
 EOF2
 candidates auto --on reshape ""
-expect_candidates <<'EOF2'
-balanced
-kernel-defaults
-low-ram
-reshape-fast
-EOF2
+shipped_profiles | expect_candidates
 # Profiles from the --root and --profiles on the line.
 mkdir -p "$ROOT/etc/mdprofile/profiles" "$WORK/mine"
 echo 'description: x' >"$ROOT/etc/mdprofile/profiles/nightly.yaml"

@@ -6,105 +6,27 @@ fixture ds-dsm6-reshape
 snapshot
 
 # list: -q the names alone, for scripts; -v each file.
-run -q list
-expect_exit 0
-expect_stdout <<'EOF'
-balanced
-kernel-defaults
-low-ram
-reshape-fast
-EOF
-run list -v --profiles "$SRC/profiles"
-expect_exit 0
-expect_stdout <<'EOF'
-balanced         --profiles Steady RAID progress while the NAS stays responsive  [@SRC@/profiles/balanced.yaml]
-kernel-defaults  --profiles Upstream Linux kernel defaults for md RAID  [@SRC@/profiles/kernel-defaults.yaml]
-low-ram          --profiles Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM  [@SRC@/profiles/low-ram.yaml]
-reshape-fast     --profiles Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow  [@SRC@/profiles/reshape-fast.yaml]
-EOF
+run_expect 0 q-list . -q list
+run_expect 0 list-v-profiles-profiles . list -v --profiles "$SRC/profiles"
 
 # check: -q nothing (the exit code), plain "ok", -v the file.
-run check balanced -q
-expect_exit 0
-expect_stdout </dev/null
-run check balanced
-expect_exit 0
-expect_stdout <<'EOF'
-balanced: ok
-EOF
-run check balanced -v
-expect_exit 0
-expect_stdout <<'EOF'
-balanced: ok  [@BIN@/profiles/balanced.yaml]
-EOF
+run_expect 0 - . check balanced -q
+run_expect 0 check-balanced . check balanced
+run_expect 0 check-balanced-v . check balanced -v
 
 # diff and apply --dry-run: -q nothing (diff exits 1 when something is pending);
 # -v also the values already in sync.
-run -q diff balanced
-expect_exit 1
-expect_stdout </dev/null
-run -q apply --dry-run balanced
-expect_exit 0
-expect_stdout </dev/null
-run -v apply --dry-run balanced
-expect_exit 0
-expect_stdout <<'EOF'
-
-dev.raid
-  speed_limit_min                 10000 KiB/s -> 50000 KiB/s
-  speed_limit_max                200000 KiB/s == 200000 KiB/s
-
-md2 (raid5, 4 disks)
-  read_ahead                          192 KiB -> 4 MiB
-  stripe_cache_size                       256 -> 2048   (4 MiB -> 32 MiB)
-
-md3 (raid5, 3 disks, reshape 25.1%)
-  read_ahead                          192 KiB -> 4 MiB
-  stripe_cache_size                       256 -> 2048   (3 MiB -> 24 MiB)
-
-dry run: 5 changes would be made, nothing was touched
-EOF
+run_expect 1 - . -q diff balanced
+run_expect 0 - . -q apply --dry-run balanced
+run_expect 0 v-apply-dry-run-balanced . -v apply --dry-run balanced
 expect_unchanged "quiet and verbose reads"
 
 # apply, revert: -v names the file of every value written.
-run -v apply balanced
-expect_exit 0
-expect_stdout <<'EOF'
-dev.raid.speed_limit_min: 10000 KiB/s -> 50000 KiB/s  [/proc/sys/dev/raid/speed_limit_min]
-md2 read_ahead: 192 KiB -> 4 MiB  [/sys/block/md2/queue/read_ahead_kb]
-md3 read_ahead: 192 KiB -> 4 MiB  [/sys/block/md3/queue/read_ahead_kb]
-md2 stripe_cache_size: 256 -> 2048  [/sys/block/md2/md/stripe_cache_size]
-md3 stripe_cache_size: 256 -> 2048  [/sys/block/md3/md/stripe_cache_size]
-profile balanced is active; 'mdprofile revert' restores the values from before
-EOF
+run_expect 0 v-apply-balanced . -v apply balanced
 # drift: -q nothing, plain one line, -v every value with == or ->.
-run -q diff
-expect_exit 0
-expect_stdout </dev/null
-run diff
-expect_exit 0
-expect_stdout <<'EOF'
-active profile balanced: no drift
-EOF
-run -v diff
-expect_exit 0
-expect_stdout <<'EOF'
-drift from active profile balanced (live -> applied)
-
-dev.raid
-  speed_limit_min                 50000 KiB/s == 50000 KiB/s
-  speed_limit_max                200000 KiB/s == 200000 KiB/s
-
-md2 (raid5, 4 disks)
-  read_ahead                            4 MiB == 4 MiB
-  stripe_cache_size                      2048 == 2048   (32 MiB)
-
-md3 (raid5, 3 disks, reshape 25.1%)
-  read_ahead                            4 MiB == 4 MiB
-  stripe_cache_size                      2048 == 2048   (24 MiB)
-
-no drift
-EOF
+run_expect 0 - . -q diff
+run_expect 0 diff . diff
+run_expect 0 v-diff . -v diff
 # status is data: the same table at -q as without it.
 run status
 expect_exit 0
@@ -112,25 +34,10 @@ cp "$WORK/out" "$WORK/status.plain"
 run -q status
 expect_exit 0
 cmp -s "$WORK/out" "$WORK/status.plain" || _fail "status -q differs from status"
-run -q apply balanced
-expect_exit 0
-expect_stdout </dev/null
-run -v revert
-expect_exit 0
-expect_stdout <<'EOF'
-reverting profile balanced
-md3 stripe_cache_size: 2048 -> 256  [/sys/block/md3/md/stripe_cache_size]
-md2 stripe_cache_size: 2048 -> 256  [/sys/block/md2/md/stripe_cache_size]
-md3 read_ahead: 4 MiB -> 192 KiB  [/sys/block/md3/queue/read_ahead_kb]
-md2 read_ahead: 4 MiB -> 192 KiB  [/sys/block/md2/queue/read_ahead_kb]
-dev.raid.speed_limit_min: 50000 KiB/s -> 10000 KiB/s  [/proc/sys/dev/raid/speed_limit_min]
-EOF
-run -q revert
-expect_exit 0
-expect_stdout </dev/null
-run -q recover
-expect_exit 0
-expect_stdout </dev/null
+run_expect 0 - . -q apply balanced
+run_expect 0 v-revert . -v revert
+run_expect 0 - . -q revert
+run_expect 0 - . -q recover
 expect_unchanged "apply and revert"
 
 # --json is the same document at every level.
@@ -148,11 +55,6 @@ for cmd in list "diff balanced" status; do
 done
 
 # Both at once is a usage error, whatever their order.
-run -v status -q
-expect_exit 2
-expect_stdout </dev/null
-expect_stderr <<'EOF'
-mdprofile: -q and -v ask for less and more at once: give one of them
-EOF
+run_expect 2 - v-status-q -v status -q
 run --quiet --verbose list
 expect_exit 2

@@ -12,87 +12,19 @@ printf 'services:\n  pause:\n    - {name: synoindexd, timeout: 3}\n    - {name: 
 printf 'services:\n  pause: [synoindexd]\n' >"$P/none.yaml"
 printf 'services:\n  pause:\n    - {name: synoindexd, timeout: 1}\n' >"$P/short.yaml"
 
-run show own
-expect_exit 0
-expect_stdout <<'EOF'
-name: own
-file: @ROOT@/etc/mdprofile/profiles/own.yaml
-memory_budget: 25% of RAM (default)
-pause service: synoindexd (timeout 3s)
-pause service: pkg:SynologyPhotos (only on dsm7) (timeout 1200s)
-EOF
+run_expect 0 show-own . show own
 run show --json own
 expect_exit 0
-expect_json <<'EOF'
-{
- "name": "own",
- "path": "@ROOT@/etc/mdprofile/profiles/own.yaml",
- "chain": [
-  "own"
- ],
- "description": "",
- "memory_budget": "25% of RAM (default)",
- "raid": {},
- "arrays": [],
- "services": [
-  {
-   "name": "synoindexd",
-   "optional": false,
-   "only_on": null,
-   "timeout": 3
-  },
-  {
-   "name": "pkg:SynologyPhotos",
-   "optional": false,
-   "only_on": [
-    "dsm7"
-   ],
-   "timeout": 1200
-  }
- ]
-}
-EOF
-run show --yaml own
-expect_exit 0
-expect_stdout <<'EOF'
-# profile own, pinned by 'mdprofile show --yaml' from @ROOT@/etc/mdprofile/profiles/own.yaml
----
-services:
-  pause:
-  - name: synoindexd
-    optional: false
-    timeout: 3
-  - name: pkg:SynologyPhotos
-    optional: false
-    only_on:
-    - dsm7
-    timeout: 1200
-...
-EOF
+expect_json show-json-own
+run_expect 0 show-yaml-own . show --yaml own
 # What show --yaml wrote loads back to the same entries.
 cp "$WORK/out" "$P/pinned.yaml"
-run show pinned
-expect_exit 0
-expect_stdout <<'EOF'
-name: pinned
-file: @ROOT@/etc/mdprofile/profiles/pinned.yaml
-memory_budget: 25% of RAM (default)
-pause service: synoindexd (timeout 3s)
-pause service: pkg:SynologyPhotos (only on dsm7) (timeout 1200s)
-EOF
+run_expect 0 show-pinned . show pinned
 
 # The entry's 3 s wins over the command line's 1 s: the slow stop is waited for.
 snapshot
-run --service-timeout 1 --package-timeout 1 apply own
-expect_exit 0
-expect_stdout <<'EOF'
-service synoindexd: paused
-service pkg:SynologyPhotos: paused
-profile own is active; 'mdprofile revert' restores the values from before
-EOF
-expect_file var/lib/fake-services/synoindexd <<'EOF'
-stopped
-EOF
+run_expect 0 service-timeout-package-timeout-apply-ow . --service-timeout 1 --package-timeout 1 apply own
+expect_file var/lib/fake-services/synoindexd synoindexd
 # The journal keeps each entry's timeout, for the resume and for recover.
 grep '^svc ' "$ROOT/run/mdprofile/journal" >"$WORK/svc"
 cmp -s "$WORK/svc" - <<'EOF' || _fail "journal svc lines: $(cat "$WORK/svc")"
@@ -109,12 +41,7 @@ expect_unchanged "apply own + revert"
 for how in "1 none" "10 short"; do
 	# shellcheck disable=SC2086 # two words: the timeout and the profile
 	set -- $how
-	run --service-timeout "$1" apply "$2"
-	expect_exit 3
-	expect_stderr <<'EOF'
-mdprofile: service synoindexd: 'synosystemctl stop-service-by-reason mdprofile synoindexd' timed out after 1 s, killed
-mdprofile: apply failed; every change was rolled back
-EOF
+	run_expect 3 . service-timeout-apply --service-timeout "$1" apply "$2"
 	rm "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 	expect_unchanged "apply $2 with --service-timeout $1, rolled back"
 done
@@ -123,20 +50,12 @@ done
 # waits the entry's journaled 3 s for the stop tool, so it sees the service
 # paused and resumes it (with the 1 s it would kill the tool and find it running).
 rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
-(cd "$SRC" && exec ${MDP_WRAP:-} "$MDP" --root "$ROOT" -q apply own) >"$WORK/out" 2>"$WORK/err" &
-pid=$!
-kill_when_pausing "$pid" synoindexd
+run_bg -q apply own
+kill_when_pausing "$BGPID" synoindexd
 grep -q '^svc synoindexd pausing [1-9][0-9]* start [1-9][0-9]* boot [0-9a-f-]* timeout 3$' "$ROOT/run/mdprofile/journal" ||
 	_fail "the journal does not carry the timeout: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
-run --service-timeout 1 --package-timeout 1 recover
-expect_exit 0
-expect_stdout <<'EOF'
-found an interrupted apply of profile own: restoring the baseline
-service synoindexd: resumed
-EOF
-expect_file var/lib/fake-services/synoindexd <<'EOF'
-running
-EOF
+run_expect 0 service-timeout-package-timeout-recover . --service-timeout 1 --package-timeout 1 recover
+expect_file var/lib/fake-services/synoindexd synoindexd.2
 rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 expect_unchanged "SIGKILL during a slow pause + recover"
 
@@ -144,14 +63,6 @@ expect_unchanged "SIGKILL during a slow pause + recover"
 printf 'services:\n  pause:\n    - {name: a, timeout: 0}\n    - {name: b, timeout: 3601}\n    - {name: c, timeout: "90"}\n    - {name: d, timeout: 090}\n    - {name: e, timeout: 1.5}\n' >"$P/bad.yaml"
 snapshot
 : >"$ROOT/var/log/fake-services.log"
-run apply bad
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: @ROOT@/etc/mdprofile/profiles/bad.yaml:3:26: timeout 0 is out of range (1..3600)
-mdprofile: @ROOT@/etc/mdprofile/profiles/bad.yaml:4:26: timeout 3601 is out of range (1..3600)
-mdprofile: @ROOT@/etc/mdprofile/profiles/bad.yaml:5:26: timeout '90' is quoted, so yaml reads it as text: write 90 without quotes
-mdprofile: @ROOT@/etc/mdprofile/profiles/bad.yaml:6:26: timeout '090': leading zeros are ambiguous (octal in yaml 1.1); write 90
-mdprofile: @ROOT@/etc/mdprofile/profiles/bad.yaml:7:26: timeout '1.5' is not a plain decimal number: expected 1..3600 seconds
-EOF
+run_expect 2 . apply-bad apply bad
 expect_file var/log/fake-services.log </dev/null
 expect_unchanged "a bad profile"

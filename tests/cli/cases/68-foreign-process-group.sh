@@ -35,10 +35,7 @@ for how in "old" "other"; do
 	echo stopped >"$ROOT/var/lib/fake-services/synoindexd"
 	run --service-timeout 1 --package-timeout 1 revert
 	expect_exit 0
-	expect_stdout <<'EOF'
-found an interrupted apply of profile reshape-fast: restoring the baseline
-service synoindexd: resumed
-EOF
+	expect_stdout service-timeout-package-timeout-revert
 	expect_stderr <<EOF
 mdprofile: warning: service 'synoindexd': process group $spid is not the tool that was pausing it ($why): not waited for, not killed
 EOF
@@ -54,10 +51,7 @@ t0=$(date +%s)
 run --service-timeout 1 --package-timeout 30 revert
 t1=$(date +%s)
 expect_exit 0
-expect_stdout <<'EOF'
-found an interrupted apply of profile reshape-fast: restoring the baseline
-service synoindexd: resumed
-EOF
+expect_stdout service-timeout-package-timeout-30-rever
 expect_stderr </dev/null
 [ $((t1 - t0)) -lt 10 ] || _fail "recover waited $((t1 - t0)) s for a non-package service's tool"
 sleep 0.2

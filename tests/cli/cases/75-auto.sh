@@ -41,24 +41,12 @@ has_under() { grep -q '^under ' "$ROOT/run/mdprofile/journal" 2>/dev/null; }
 value_is() { [ "$(cat "$ROOT/sys/block/md3/md/stripe_cache_size")" = "$1" ]; }
 
 start_auto() {
-	rm -f "$WORK/bg.pid" "$WORK/bg.rc"
-	(
-		cd "$SRC" || exit
-		${MDP_WRAP:-} "$MDP" --root "$ROOT" auto --interval 0.2 "$@" >"$WORK/bg.out" 2>"$WORK/bg.err" &
-		echo $! >"$WORK/bg.pid"
-		if wait $!; then echo 0; else echo $?; fi >"$WORK/bg.rc"
-	) 2>/dev/null &
-	BGSH=$!
+	bg_start auto --interval 0.2 "$@"
 	wait_for '[ -s "$WORK/bg.pid" ] && watcher_is armed' "the watcher to arm"
 	BG=$(cat "$WORK/bg.pid")
 }
 
-finish_auto() {
-	wait $BGSH || true
-	RC=$(cat "$WORK/bg.rc")
-	mv "$WORK/bg.out" "$WORK/out"
-	mv "$WORK/bg.err" "$WORK/err"
-}
+finish_auto() { bg_finish; }
 
 setup() {
 	fixture ds-dsm6-reshape
@@ -83,23 +71,7 @@ run status -q
 expect_exit 0
 sed -i -e 's/(pid [0-9]*), engaged since .*/(pid N), engaged since T/' \
 	-e 's/^base profile: balanced since [^,]*,/base profile: balanced since T,/' "$WORK/out"
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md1    raid1   4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean            idle
-       stripe cache 32768 (512 MiB), read-ahead 32 MiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 32768 (384 MiB), read-ahead 32 MiB
-
-active profile: reshape-fast since 2026-11-29 08:30 UTC, applied by mdprofile auto, until md is idle (the watcher removes it then)
-base profile: balanced since T, applied by hand (under the overlay; 'mdprofile revert' goes back to it)
-watcher: auto reshape-fast (pid N), engaged since T
-paused services: synoindexd, pkgctl-FileStation
-md3 reshape: 4687 KiB/s when reshape-fast was applied, 4687 KiB/s now
-drift: none
-EOF
+expect_stdout status-q
 run status --json
 expect_exit 0
 grep -q '"layers": \[{"role": "base", "profile": "balanced", "by": "hand", "since_epoch_s": [0-9]*}, {"role": "overlay", "profile": "reshape-fast", "by": "auto", "since_epoch_s": 1795941000}\], "watcher": {"pid": [0-9]*, "mode": "auto", "profile": "reshape-fast", "state": "engaged", "since_epoch_s": [0-9]*, "on": \["resync", "recovery", "reshape"\], "why": null}' "$WORK/out" ||
@@ -115,9 +87,7 @@ grep -qx 'mdprofile_profile_layer{role="base",profile="balanced",by="hand"} 1' "
 run auto reshape-fast
 expect_exit 3
 sed -i 's/(pid [0-9]*,/(pid N,/' "$WORK/err"
-expect_stderr <<'EOF'
-mdprofile: another watcher (pid N, mdprofile auto or apply --until-idle) is running; one per machine: stop it first
-EOF
+expect_stderr auto-reshape-fast
 # DSM's pool tools write the stripe cache back: put back 3 times, then left.
 for n in 1 2 3; do
 	echo 256 >"$ROOT/sys/block/md3/md/stripe_cache_size"
@@ -131,37 +101,8 @@ wait_for 'top_is balanced && ! has_under' "the overlay to be removed"
 kill -TERM "$BG"
 finish_auto
 expect_exit 0
-expect_stdout <<'EOF'
-profile reshape-fast armed: on resync, recovery, reshape of md2, md3; looking every 0.2s and on md events
-engaged: md3 reshape; applying profile reshape-fast
-service synomkthumbd is not running; left alone
-dev.raid.speed_limit_min: 50000 KiB/s -> 100000 KiB/s
-dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
-md2 read_ahead: 4 MiB -> 32 MiB
-md3 read_ahead: 4 MiB -> 32 MiB
-md2 stripe_cache_size: 2048 -> 32768
-md3 stripe_cache_size: 2048 -> 32768
-service synoindexd: paused
-service pkgctl-FileStation: paused
-md3 stripe_cache_size: rewritten to 256 by something else; put back 32768 (1 of 3)
-md3 stripe_cache_size: rewritten to 256 by something else; put back 32768 (2 of 3)
-md3 stripe_cache_size: rewritten to 256 by something else; put back 32768 (3 of 3)
-md3 stripe_cache_size: rewritten to 256 again after 3 put-backs; left as it is until md is idle
-md idle for 3s; removing profile reshape-fast
-reverting profile reshape-fast
-back to the base profile balanced
-dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
-md3 stripe_cache_size: 256 -> 2048
-md2 stripe_cache_size: 32768 -> 2048
-md3 read_ahead: 32 MiB -> 4 MiB
-md2 read_ahead: 32 MiB -> 4 MiB
-dev.raid.speed_limit_min: 100000 KiB/s -> 50000 KiB/s
-service pkgctl-FileStation: resumed
-service synoindexd: resumed
-stopped by SIGTERM
-EOF
-expect_stderr <<'EOF'
-EOF
+expect_stdout auto-reshape-fast
+expect_no_stderr
 # The base's values, byte for byte; the journal keeps the baselines the overlay added.
 cp "$ROOT/run/mdprofile/journal" "$WORK/journal.after"
 cp "$WORK/snap/run/mdprofile/journal" "$ROOT/run/mdprofile/journal"
@@ -201,39 +142,14 @@ wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
 kill -KILL "$BG"
 finish_auto
 expect_exit 137
-run recover
-expect_exit 0
-expect_stdout <<'EOF'
-mdprofile auto of profile reshape-fast ended without reverting (killed?): removing it
-back to the base profile balanced
-dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
-md3 stripe_cache_size: 32768 -> 2048
-md2 stripe_cache_size: 32768 -> 2048
-md3 read_ahead: 32 MiB -> 4 MiB
-md2 read_ahead: 32 MiB -> 4 MiB
-dev.raid.speed_limit_min: 100000 KiB/s -> 50000 KiB/s
-service pkgctl-FileStation: resumed
-service synoindexd: resumed
-EOF
+run_expect 0 recover . recover
 top_is balanced && ! has_under || _fail "recover did not go back to the base"
 [ ! -e "$ROOT/run/mdprofile/watcher" ] || _fail "recover left a dead watcher's state file"
 
 # ---- bad input changes nothing -----------------------------------------------------
 setup
-run auto --on rebuild reshape-fast
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --on: 'rebuild' is no md operation: give resync, recovery, reshape, check or repair, comma-separated
-EOF
-run auto --json reshape-fast
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: auto reports as text (and to syslog), not --json
-EOF
+run_expect 2 . auto-on-rebuild-reshape-fast auto --on rebuild reshape-fast
+run_expect 2 . auto-json-reshape-fast auto --json reshape-fast
 run revert --all -q
 expect_exit 0
-run apply --origin elsewhere -q balanced
-expect_exit 2
-expect_stderr <<'EOF'
-mdprofile: --origin 'elsewhere': expected hand or boot
-EOF
+run_expect 2 . apply-origin-elsewhere-q apply --origin elsewhere -q balanced

@@ -24,29 +24,13 @@ raw_free
 run --services-backend none apply "$WORK/p/$NAME.yaml"
 expect_exit 0
 raw_free
-expect_stdout <<'EOF'
-profile fast\x1b[31m\x0a\xffx: already in sync, nothing changed
-EOF
+expect_stdout services-backend-none-apply-p
 run status
 expect_exit 0
 raw_free
 sed -i 's/ since [0-9-]* [0-9:]* UTC//' "$WORK/out"
-expect_stdout <<'EOF'
-md0    raid1   4 disks          clean            idle\x0ax\x1b[1m
-       read-ahead 128 KiB
-md1    raid1\x1b[31m\xff 4 disks          clean            idle
-       read-ahead 128 KiB
-md2    raid5   4 disks          clean\x1b]0;pwned\x07\x1b[2J idle
-       stripe cache 256 (4 MiB), read-ahead 192 KiB
-md3    raid5   3 disks          active           reshape 25.1%, 4687 KiB/s, about 3d 14h left
-       stripe cache 256 (3 MiB), read-ahead 192 KiB
-
-active profile: fast\x1b[31m\x0a\xffx
-md3 reshape: 4687 KiB/s when fast\x1b[31m\x0a\xffx was applied, 4687 KiB/s now
-drift: none
-EOF
-expect_stderr <<'EOF'
-EOF
+expect_stdout status
+expect_no_stderr
 
 # JSON: strict UTF-8 and JSON, the values as read with U+FFFD for 0xff.
 run --json status
@@ -72,47 +56,27 @@ assert "profile=\"fast\ufffd[31m\\n\ufffdx\"" in t, t
 raw_free
 
 # status --watch (not a tty: a line per array), stopped once it has shown them all.
-(
-	cd "$SRC" || exit
-	${MDP_WRAP:-} "$MDP" --root "$ROOT" status --watch --interval 1 >"$WORK/bg.out" 2>"$WORK/bg.err" &
-	echo $! >"$WORK/bg.pid"
-	wait $! || true
-) 2>/dev/null &
-BGSH=$!
-i=0
-until [ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge 4 ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { _fail "status --watch printed no 4 lines"; break; }
-	sleep 0.1
-done
+bg_start status --watch --interval 1
+wait_until 100 0.1 '[ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge 4 ]' ||
+	_fail "status --watch printed no 4 lines"
 kill -TERM "$(cat "$WORK/bg.pid")"
-wait $BGSH || true
+wait "$BGSH" || true
 LAST="status --watch --interval 1"
 sed -e 's/^20[0-9-]*T[0-9:]*Z /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
 	"$WORK/bg.out" >"$WORK/out"
 cp "$WORK/bg.err" "$WORK/err"
 raw_free
-expect_stdout <<'EOF'
-TIME md0 clean, idle\x0ax\x1b[1m 0.0%, 0 KiB/s
-TIME md1 clean, idle
-TIME md2 clean\x1b]0;pwned\x07\x1b[2J, idle
-TIME md3 active, reshape 25.1%, 4687 KiB/s, about ETA left
-EOF
+expect_stdout status-format-prometheus
 
 run diff
 expect_exit 0
 raw_free
-expect_stdout <<'EOF'
-active profile fast\x1b[31m\x0a\xffx: no drift
-EOF
+expect_stdout diff
 
 run revert
 expect_exit 0
 raw_free
-expect_stdout <<'EOF'
-reverting profile fast\x1b[31m\x0a\xffx
-dev.raid.speed_limit_min: 50000 KiB/s -> 10000 KiB/s
-EOF
+expect_stdout revert
 
 # The file's name in show and in an error about it.
 run show "$WORK/p/$NAME.yaml"
@@ -134,6 +98,4 @@ printf 'services:\n  pause: [synoindexd]\n' >"$WORK/p/svc.yaml"
 run diff "$WORK/p/svc.yaml"
 expect_exit 0
 raw_free
-expect_stderr <<'EOF'
-mdprofile: service synoindexd: 'synoservice --status synoindexd' gave an unexpected answer (exit code 9): Service \x1b]0;owned\x07\x1b[2J\xff
-EOF
+expect_stderr diff-psvc.yaml
