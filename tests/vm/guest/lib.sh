@@ -274,3 +274,94 @@ reader_stop() {
 	wait "$READER" 2>/dev/null
 	READER=
 }
+
+# ---- background commands and the DSM fakes ------------------------------------------
+
+# poll STEP TRIES WHAT CMD...: run CMD every STEP seconds until it succeeds; fails with
+# WHAT (and returns 1) after TRIES tries.
+poll() {
+	_step=$1 _tries=$2 _what=$3
+	shift 3
+	_i=0
+	until "$@"; do
+		_i=$((_i + 1))
+		[ $_i -lt "$_tries" ] || {
+			fail "$_what"
+			return 1
+		}
+		sleep "$_step"
+	done
+}
+
+# wait_line FILE LINE SECONDS WHAT: wait until FILE has the line LINE (poll, 0.2 s).
+wait_line() {
+	poll 0.2 $(($3 * 5)) "$4" grep -sqx "$2" "$1"
+}
+
+# action_is MD ACTION: md/sync_action of array MD reads ACTION
+action_is() {
+	[ "$(cat "/sys/block/$1/md/sync_action")" = "$2" ]
+}
+
+# finish_bg PID SECONDS LOG WHAT: wait for background command WHAT (SIGKILL after
+# SECONDS); its exit code, log and name become the last command's (RC, OUT, LAST_CMD).
+finish_bg() {
+	if ! wait_exit "$1" "$2"; then
+		fail "$4 still running after $2 s"
+		kill -KILL "$1"
+	fi
+	wait "$1" && RC=0 || RC=$?
+	OUT=$(cat "$3") ERR='' LAST_CMD=$4
+}
+
+# stop_bg PID SECONDS LOG WHAT: SIGTERM, then finish_bg.
+stop_bg() {
+	kill -TERM "$1"
+	finish_bg "$@"
+}
+
+# syslog_start FILE: a syslogd writing to FILE, as DSM has one (logger(1), the watcher);
+# its pid in SLOG.
+syslog_start() {
+	syslogd -n -O "$1" &
+	# shellcheck disable=SC2034 # read by the scenarios that source this
+	SLOG=$!
+	sleep 1
+}
+
+# check_matches SNAP WHAT: the tunables equal snapshot SNAP byte for byte; otherwise
+# assert_snapshot says how (a failure) and it returns 1. For loops over many runs.
+check_matches() {
+	snapshot "$VM_STATE/snap.now"
+	cmp -s "$1" "$VM_STATE/snap.now" && return 0
+	assert_snapshot "$1" "$2"
+	return 1
+}
+
+# dsm_fakes HOME: DSM's esynoscheduler (tests/fakes) at its DSM path with its state on
+# the guest's own root (mdprofile gives a tool on the real root no MDPROFILE_ROOT: a
+# wrapper gives it "/"), and mdprofile copied into HOME as an owner would.
+dsm_fakes() {
+	mkdir -p "$1" /usr/syno/sbin /usr/lib/fake-services /var/log
+	chmod 0755 /volume1 "$1" /usr/syno /usr/syno/sbin
+	cp /lab/fakes/lib.sh /usr/lib/fake-services/lib.sh
+	printf '#!/bin/sh\nMDPROFILE_ROOT=/ exec /bin/sh /lab/fakes/esynoscheduler "$@"\n' \
+		>/usr/syno/sbin/esynoscheduler
+	chmod 0755 /usr/syno/sbin/esynoscheduler
+	cp "$MDP" "$1/mdprofile"
+}
+
+# journal_has LINE: the journal has the line LINE
+journal_has() {
+	grep -qx "$1" /run/mdprofile/journal 2>/dev/null
+}
+
+# engaged: mdprofile auto has applied its profile (journal: by auto, state active)
+engaged() {
+	journal_has 'by auto' && journal_has 'state active'
+}
+
+# wait_engaged WHAT: wait (10 s at most, polling every 20 ms) until engaged
+wait_engaged() {
+	poll 0.02 500 "$1" engaged
+}

@@ -68,9 +68,7 @@ inject() {
 			show_last
 			bad=1
 		fi
-		snapshot "$VM_STATE/snap.now"
-		if ! cmp -s "$VM_STATE/snap.30" "$VM_STATE/snap.now"; then
-			assert_snapshot "$VM_STATE/snap.30" "$kind:$k rolled back"
+		if ! check_matches "$VM_STATE/snap.30" "$kind:$k rolled back"; then
 			bad=1
 			mdp revert
 		fi

@@ -7,31 +7,19 @@ have_mdprofile || skip_all "no mdprofile in the image"
 snapshot "$VM_STATE/snap.90"
 # A syslog, as DSM has one: with stdout not a terminal (a log file here, nohup
 # over SSH on a NAS) the watcher also logs what it says there.
-syslogd -n -O /run/messages.90 &
-SLOG=$!
-sleep 1
+syslog_start /run/messages.90
 
 "$MDP" status --watch --interval 1 >"$VM_STATE/watch.log" 2>&1 &
 WATCH=$!
 "$MDP" apply --until-idle --interval 1 reshape-fast >"$VM_STATE/until.log" 2>&1 &
 UNTIL=$!
-i=0
-until grep -qx 'state active' /run/mdprofile/journal 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { fail "apply --until-idle did not apply"; break; }
-	sleep 0.2
-done
+wait_line /run/mdprofile/journal 'state active' 20 "apply --until-idle did not apply"
 assert_eq "$(cat /sys/block/md5/md/sync_action)" reshape "md5 still reshaping when the watcher starts"
 # hand the held operations back to md: they run to their end at the profile's speeds
 for md in md4 md5; do
 	echo max >/sys/block/$md/md/sync_max
 done
-if ! wait_exit "$UNTIL" 60; then
-	fail "apply --until-idle still waiting after 60 s"
-	kill -TERM $UNTIL
-fi
-wait $UNTIL && RC=0 || RC=$?
-OUT=$(cat "$VM_STATE/until.log") ERR='' LAST_CMD="mdprofile apply --until-idle reshape-fast"
+finish_bg "$UNTIL" 60 "$VM_STATE/until.log" "mdprofile apply --until-idle reshape-fast"
 assert_exit 0 "apply --until-idle ended by itself"
 assert_out '^operations ended after .*; reverted$' "it says the operations ended and it reverted"
 assert_out '^md5 reshape: finished, average [0-9]+ KiB/s$' "md5's reshape is in the summary"
@@ -39,8 +27,8 @@ assert_eq "$(cat /sys/block/md5/md/sync_action)" idle "md5's reshape is over"
 assert_eq "$(cat /sys/block/md5/md/raid_disks)" 4 "md5 has 4 disks"
 assert_eq "$(test -e /run/mdprofile/journal && echo left || echo gone)" gone "no journal left"
 assert_snapshot "$VM_STATE/snap.90" "values restored byte for byte after the watcher's revert"
-kill $SLOG 2>/dev/null
-wait $SLOG 2>/dev/null || true
+kill "$SLOG" 2>/dev/null
+wait "$SLOG" 2>/dev/null || true
 L=$(cat /run/messages.90)
 assert_match "$L" 'daemon\.info mdprofile\[[0-9]+\]: profile reshape-fast: watching until no array' \
 	"syslog: the watcher's start, as daemon.info under mdprofile[PID]"

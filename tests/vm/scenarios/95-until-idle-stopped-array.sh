@@ -21,12 +21,7 @@ assert_eq "$(cat /sys/block/md1/md/sync_action) $(cat /sys/block/md2/md/sync_act
 
 "$MDP" apply --until-idle --interval 1 reshape-fast >"$VM_STATE/until95.log" 2>&1 &
 UNTIL=$!
-i=0
-until grep -qx 'state active' /run/mdprofile/journal 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { fail "apply --until-idle did not apply"; break; }
-	sleep 0.2
-done
+wait_line /run/mdprofile/journal 'state active' 20 "apply --until-idle did not apply"
 sleep 1
 mdadm --stop /dev/md2 >/dev/null 2>&1 || fail "mdadm --stop /dev/md2 failed"
 sleep 1
@@ -41,13 +36,7 @@ else
 fi
 # SIGTERM: it reverts now (run alone, without 90, md4 and md5 are still held
 # in progress, so it would otherwise wait on them too)
-kill -TERM $UNTIL
-if ! wait_exit "$UNTIL" 30; then
-	fail "apply --until-idle still running 30 s after SIGTERM"
-	kill -KILL $UNTIL
-fi
-wait $UNTIL && RC=0 || RC=$?
-OUT=$(cat "$VM_STATE/until95.log") ERR='' LAST_CMD="mdprofile apply --until-idle reshape-fast"
+stop_bg "$UNTIL" 30 "$VM_STATE/until95.log" "mdprofile apply --until-idle reshape-fast"
 assert_exit 0 "apply --until-idle reverted on SIGTERM"
 assert_out '^stopped by SIGTERM after .*; reverted$' "it says it reverted"
 assert_out '^md2 check: stopped \(array gone\), average [0-9]+ KiB/s$' \

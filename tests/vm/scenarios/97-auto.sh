@@ -16,19 +16,11 @@ ticks() {
 now_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
-journal_has() {
-	grep -qx "$1" /run/mdprofile/journal 2>/dev/null
-}
 
 "$MDP" -q apply low-ram || fail "apply low-ram (the base) failed"
 "$MDP" auto --on recovery --interval 5 reshape-fast >"$VM_STATE/auto.log" 2>&1 &
 AUTO=$!
-i=0
-until grep -qx 'state armed' /run/mdprofile/watcher 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { fail "mdprofile auto did not arm"; break; }
-	sleep 0.2
-done
+wait_line /run/mdprofile/watcher 'state armed' 20 "mdprofile auto did not arm"
 
 # Armed on an idle box with a stopped array: poll() must not spin on it.
 mdadm --stop /dev/md3 >/dev/null 2>&1 || fail "mdadm --stop /dev/md3 failed"
@@ -52,12 +44,7 @@ mdadm /dev/md1 --remove "/dev/$member" >/dev/null 2>&1 || fail "mdadm --remove $
 sleep 0.5
 t_start=$(now_ms)
 mdadm /dev/md1 --add "/dev/$member" >/dev/null 2>&1 || fail "mdadm --add $member"
-i=0
-until journal_has 'by auto' && journal_has 'state active'; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || { fail "mdprofile auto did not engage on md1's recovery"; break; }
-	sleep 0.02
-done
+wait_engaged "mdprofile auto did not engage on md1's recovery"
 t_engaged=$(now_ms)
 assert_eq "$(cat /sys/block/md1/md/sync_action)" recover "md1 runs a real recovery"
 # the interval is 5 s: only md's own event can make it this quick
@@ -103,13 +90,7 @@ else
 fi
 assert_snapshot "$VM_STATE/snap.97" "low-ram's values, byte for byte, after the overlay went"
 
-kill -TERM $AUTO
-if ! wait_exit "$AUTO" 30; then
-	fail "mdprofile auto still running 30 s after SIGTERM"
-	kill -KILL $AUTO
-fi
-wait $AUTO && RC=0 || RC=$?
-OUT=$(cat "$VM_STATE/auto.log") ERR='' LAST_CMD="mdprofile auto reshape-fast"
+stop_bg "$AUTO" 30 "$VM_STATE/auto.log" "mdprofile auto reshape-fast"
 assert_exit 0 "auto exits 0 on SIGTERM"
 assert_out '^engaged: md1 recover; applying profile reshape-fast$' "it says it engaged on md1's recovery"
 assert_out '^md1 stripe_cache_size: rewritten to 256 by something else; put back [0-9]+ \(1 of 3\)$' \

@@ -8,17 +8,9 @@
 have_mdprofile || skip_all "no mdprofile in the image"
 spare=$(serial_disk d22) || skip_all "no spare disk d22"
 
-# enable_fake: the fake esynoscheduler, its state and log on the guest's own
-# root. mdprofile gives a tool on the real root no MDPROFILE_ROOT: a wrapper
-# at DSM's path gives it "/". (boot2/30-enable does the same.)
+# the fake esynoscheduler at DSM's path, its state and log on the guest's own root
 home=/volume1/@mdprofile
-mkdir -p "$home" /usr/syno/sbin /usr/lib/fake-services /var/log
-chmod 0755 /volume1 "$home" /usr/syno /usr/syno/sbin
-cp /lab/fakes/lib.sh /usr/lib/fake-services/lib.sh
-printf '#!/bin/sh\nMDPROFILE_ROOT=/ exec /bin/sh /lab/fakes/esynoscheduler "$@"\n' \
-	>/usr/syno/sbin/esynoscheduler
-chmod 0755 /usr/syno/sbin/esynoscheduler
-cp "$MDP" "$home/mdprofile"
+dsm_fakes "$home"
 
 snapshot "$VM_STATE/snap.98"
 run "$home/mdprofile" enable low-ram --auto reshape-fast --target dsm \

@@ -21,15 +21,7 @@ reshape() {
 			fail "mdadm --grow --chunk=128 on metadata $1: $(cat "$VM_STATE/grow.out")"
 			return 1
 		}
-	i=0
-	until [ "$(cat /sys/block/md9/md/sync_action)" = reshape ]; do
-		i=$((i + 1))
-		[ $i -lt 50 ] || {
-			fail "md9 ($1) never started its reshape"
-			return 1
-		}
-		sleep 0.2
-	done
+	poll 0.2 50 "md9 ($1) never started its reshape" action_is md9 reshape || return 1
 	sleep 3
 }
 

@@ -31,14 +31,12 @@ else
 fi
 
 # A syslog for logger(1), as DSM has one.
-syslogd -n -O /run/messages &
-slog=$!
-sleep 1
+syslog_start /run/messages
 snapshot "$VM_STATE/snap.b2-05"
 run sh -c "cd / && exec env -i bash $home/mdprofile-vmboot.sh"
 assert_exit 0 "the boot script under bash, env -i, cwd /"
 assert_out '^mdprofile: done, exit code 0$' "it says it is done"
-kill "$slog"
+kill "$SLOG"
 
 while read -r uuid attr want; do
 	if [ "$uuid" = - ]; then

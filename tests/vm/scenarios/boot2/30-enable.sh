@@ -9,34 +9,18 @@ spare=$(serial_disk d22) || skip_all "no spare disk d22"
 dd if="$spare" bs=64k skip=64 count=16 2>/dev/null | tar -xf - -C / 2>/dev/null
 [ -s /etc/mdprofile/enabled ] || skip_all "boot 1 left no enabled record on d22 (run 98-enable)"
 home=/volume1/@mdprofile
-mkdir -p /usr/syno/sbin /usr/lib/fake-services /var/log
-chmod 0755 /volume1 "$home" /usr/syno /usr/syno/sbin
-cp /lab/fakes/lib.sh /usr/lib/fake-services/lib.sh
-printf '#!/bin/sh\nMDPROFILE_ROOT=/ exec /bin/sh /lab/fakes/esynoscheduler "$@"\n' \
-	>/usr/syno/sbin/esynoscheduler
-chmod 0755 /usr/syno/sbin/esynoscheduler
-cp "$MDP" "$home/mdprofile"
+dsm_fakes "$home"
 
-journal_has() {
-	grep -qx "$1" /run/mdprofile/journal 2>/dev/null
-}
 
-syslogd -n -O /run/messages &
-slog=$!
-sleep 1
+syslog_start /run/messages
 snapshot "$VM_STATE/snap.b2-30"
 run sh -c "cd / && exec env -i /usr/syno/sbin/esynoscheduler --fireEvent event=bootup"
 assert_exit 0 "esynoscheduler --fireEvent event=bootup"
-kill "$slog"
+kill "$SLOG"
 assert_match "$(cat /run/messages)" 'mdprofile: boot: applying profile low-ram' "syslog has the boot line"
 assert_match "$(cat /run/messages)" 'mdprofile: starting the watcher: mdprofile auto reshape-fast' \
 	"syslog says the watcher starts"
-i=0
-until grep -qx 'state armed' /run/mdprofile/watcher 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { fail "the watcher the boot task started did not arm"; break; }
-	sleep 0.2
-done
+wait_line /run/mdprofile/watcher 'state armed' 20 "the watcher the boot task started did not arm"
 AUTO=$(cat /run/mdprofile-auto.pid 2>/dev/null)
 mdp status
 assert_out '^active profile: low-ram since .*, applied at boot$' "low-ram is the base, applied at boot"
@@ -50,12 +34,7 @@ mdadm "/dev/$md" --fail "/dev/$member" >/dev/null 2>&1 || fail "mdadm --fail $me
 mdadm "/dev/$md" --remove "/dev/$member" >/dev/null 2>&1 || fail "mdadm --remove $member"
 sleep 0.5
 mdadm "/dev/$md" --add "/dev/$member" >/dev/null 2>&1 || fail "mdadm --add $member"
-i=0
-until journal_has 'by auto' && journal_has 'state active'; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || { fail "the watcher did not engage on $md's recovery"; break; }
-	sleep 0.02
-done
+wait_engaged "the watcher did not engage on $md's recovery"
 assert_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
 echo max >"/sys/block/$md/md/sync_max"
 i=0
