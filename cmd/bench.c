@@ -396,23 +396,12 @@ struct result {
 static int compare_apply(struct cli *cli, const char *name, struct result *r)
 {
 	struct mdp_profile p;
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
 	int rc;
 
 	if ((rc = cli_load_profile(cli, name, &p)))
 		return rc;
 	snprintf(r->profile, sizeof(r->profile), "%s", p.name);
-	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(&p), &s)) &&
-	    !(rc = cli_plan(cli, &p, &s, &pl))) {
-		rc = mdp_txn_apply(&cli->tx, &p, &pl);
-		rc = rc ? cli_txn_result(cli, rc, "apply", &pl) : 0;
-		mdp_txn_report_free(&cli->tx.rep);
-	}
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
-	mdp_profile_free(&p);
-	return rc;
+	return cli_apply_quiet(cli, &p);
 }
 
 /*

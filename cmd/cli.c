@@ -343,6 +343,24 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 	}
 }
 
+int cli_apply_quiet(struct cli *cli, struct mdp_profile *p)
+{
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	int rc;
+
+	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
+	    !(rc = cli_plan(cli, p, &s, &pl))) {
+		rc = mdp_txn_apply(&cli->tx, p, &pl);
+		rc = rc ? cli_txn_result(cli, rc, "apply", &pl) : 0;
+		mdp_txn_report_free(&cli->tx.rep);
+	}
+	mdp_plan_free(&pl);
+	mdp_system_free(&s);
+	mdp_profile_free(p);
+	return rc;
+}
+
 void cli_hold_stop_signals(void)
 {
 	sigset_t stop;

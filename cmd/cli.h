@@ -161,6 +161,11 @@ void cli_warn_recover(struct cli *cli);
  * map it to the exit code. pl adds the plan's notes to the JSON (apply).
  */
 int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl);
+/*
+ * Apply the loaded profile p through the same transaction as 'apply', with no report when it
+ * succeeds (a failure is reported as by cli_txn_result); frees p. Returns an exit code.
+ */
+int cli_apply_quiet(struct cli *cli, struct mdp_profile *p);
 /* Seconds on the monotonic clock, for durations and rates. */
 double cli_mono_s(void);
 /* SIGINT, SIGTERM, SIGHUP: the signals that ask a mutating command to stop. */

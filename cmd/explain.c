@@ -528,8 +528,6 @@ static int probe_apply(struct cli *cli, const struct probe *pr)
 {
 	char yaml[512];
 	struct mdp_profile p;
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
 	struct mdp_diags d;
 	char name[128];
 	int rc;
@@ -544,16 +542,7 @@ static int probe_apply(struct cli *cli, const struct probe *pr)
 	mdp_diags_free(&d);
 	if (rc)
 		return MDP_EXIT_USAGE;
-	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(&p), &s)) &&
-	    !(rc = cli_plan(cli, &p, &s, &pl))) {
-		rc = mdp_txn_apply(&cli->tx, &p, &pl);
-		rc = rc ? cli_txn_result(cli, rc, "apply", &pl) : 0;
-		mdp_txn_report_free(&cli->tx.rep);
-	}
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
-	mdp_profile_free(&p);
-	return rc;
+	return cli_apply_quiet(cli, &p);
 }
 
 /*

@@ -676,9 +676,6 @@ int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *out)
 /* The journal, once checked, read from the descriptor that was checked. */
 static int journal_read(const struct mdp_root *r, char **text, size_t *len, struct mdp_diags *d)
 {
-	size_t cap = 4096, got = 0;
-	char *buf = NULL, *nb;
-	ssize_t n;
 	int fd, err;
 
 	if ((err = state_dir_check(r, d)))
@@ -688,34 +685,9 @@ static int journal_read(const struct mdp_root *r, char **text, size_t *len, stru
 		return fd;
 	if ((err = state_check(r, fd, MDP_JOURNAL, d)))
 		goto out;
-	for (;;) {
-		if (!buf || got + 1 >= cap) {
-			/* A journal is a few KiB; 16 MiB is no journal mdprofile wrote. */
-			if (buf)
-				cap *= 2;
-			if (cap > (1u << 24) || !(nb = realloc(buf, cap))) {
-				err = cap > (1u << 24) ? -EFBIG : -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + got, cap - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*text = buf;
-	*len = got;
-	buf = NULL;
+	/* A journal is a few KiB; 16 MiB is no journal mdprofile wrote. */
+	err = mdp_root_read_fd(fd, (size_t)1 << 24, -EFBIG, text, len);
 out:
-	free(buf);
 	close(fd);
 	return err;
 }

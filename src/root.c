@@ -168,26 +168,23 @@ ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf
 	return n;
 }
 
-int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len)
+int mdp_root_read_fd(int fd, size_t max, int too_big, char **out, size_t *len)
 {
 	size_t cap = 4096, got = 0;
-	char *buf;
-	int fd, err;
+	char *buf = malloc(cap), *nb;
+	ssize_t n;
 
-	/* O_NONBLOCK: a FIFO planted in a --root tree reads as empty, never blocks. */
-	if ((fd = root_open(r, sys, O_RDONLY | O_NONBLOCK, 0)) < 0)
-		return fd;
-	if (!(buf = malloc(cap))) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
-		ssize_t n;
 		if (got + 1 >= cap) {
-			char *nb = cap > (1u << 26) ? NULL : realloc(buf, cap * 2);
-			if (!nb) {
-				err = -ENOMEM;
-				goto fail;
+			if (cap * 2 > max) {
+				free(buf);
+				return too_big;
+			}
+			if (!(nb = realloc(buf, cap * 2))) {
+				free(buf);
+				return -ENOMEM;
 			}
 			buf = nb;
 			cap *= 2;
@@ -196,22 +193,30 @@ int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, siz
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = -errno;
-			goto fail;
+			n = -errno;
+			free(buf);
+			return (int)n;
 		}
 		if (n == 0)
 			break;
 		got += (size_t)n;
 	}
-	close(fd);
 	buf[got] = '\0';
 	*out = buf;
 	if (len)
 		*len = got;
 	return 0;
-fail:
+}
+
+int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len)
+{
+	int fd, err;
+
+	/* O_NONBLOCK: a FIFO planted in a --root tree reads as empty, never blocks. */
+	if ((fd = root_open(r, sys, O_RDONLY | O_NONBLOCK, 0)) < 0)
+		return fd;
+	err = mdp_root_read_fd(fd, (size_t)1 << 27, -ENOMEM, out, len);
 	close(fd);
-	free(buf);
 	return err;
 }
 

@@ -81,6 +81,11 @@ ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size
 ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
 /* Read a file of any size; *out malloc'd and NUL-terminated. */
 int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len);
+/*
+ * Read fd to its end; *out malloc'd and NUL-terminated. A file that needs a buffer of more
+ * than max bytes returns too_big (a -errno). fd stays open.
+ */
+int mdp_root_read_fd(int fd, size_t max, int too_big, char **out, size_t *len);
 bool mdp_root_exists(const struct mdp_root *r, const char *sys);
 bool mdp_root_is_dir(const struct mdp_root *r, const char *sys);
 

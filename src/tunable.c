@@ -13,128 +13,58 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A rate in KiB/s per device (int in the kernel), with its partner limit. */
+#define SPEED(pair_, partner_)                                                                     \
+	.min = 1, .max = 2000000, .unit = "KiB/s", .show = MDP_SHOW_RATE, .pair = (pair_),         \
+	.partner = (partner_)
+
+// clang-format off
 static const struct mdp_tunable_info infos[MDP_T_COUNT] = {
-    [MDP_T_SPEED_LIMIT_MIN] =
-	{
-	    .key = "speed_limit_min",
-	    .path = "/proc/sys/dev/raid/speed_limit_min",
-	    .scope = MDP_SCOPE_GLOBAL,
-	    .min = 1,
-	    .max = 2000000,
-	    .unit = "KiB/s",
-	    .show = MDP_SHOW_RATE,
-	    .pair = MDP_PAIR_MIN,
-	    .partner = MDP_T_SPEED_LIMIT_MAX,
+	[MDP_T_SPEED_LIMIT_MIN] = {.key = "speed_limit_min",
+	    .path = "/proc/sys/dev/raid/speed_limit_min", .scope = MDP_SCOPE_GLOBAL,
+	    SPEED(MDP_PAIR_MIN, MDP_T_SPEED_LIMIT_MAX),
 	    .doc = "KiB/s per device a resync/rebuild/reshape keeps even when the array sees "
 		   "other I/O (/proc/sys/dev/raid/speed_limit_min). Kernel default 1000, DSM "
-		   "10000.",
-	},
-    [MDP_T_SPEED_LIMIT_MAX] =
-	{
-	    .key = "speed_limit_max",
-	    .path = "/proc/sys/dev/raid/speed_limit_max",
-	    .scope = MDP_SCOPE_GLOBAL,
-	    .min = 1,
-	    .max = 2000000,
-	    .unit = "KiB/s",
-	    .show = MDP_SHOW_RATE,
-	    .pair = MDP_PAIR_MAX,
-	    .partner = MDP_T_SPEED_LIMIT_MIN,
+		   "10000."},
+	[MDP_T_SPEED_LIMIT_MAX] = {.key = "speed_limit_max",
+	    .path = "/proc/sys/dev/raid/speed_limit_max", .scope = MDP_SCOPE_GLOBAL,
+	    SPEED(MDP_PAIR_MAX, MDP_T_SPEED_LIMIT_MIN),
 	    .doc = "KiB/s per device a sync never exceeds (/proc/sys/dev/raid/speed_limit_max). "
-		   "Kernel default 200000.",
-	},
-    [MDP_T_STRIPE_CACHE_SIZE] =
-	{
-	    .key = "stripe_cache_size",
-	    .path = "md/stripe_cache_size",
-	    .scope = MDP_SCOPE_ARRAY,
-	    .min = 17,
-	    .max = 32768,
-	    .parity_only = true,
-	    .unit = "pages",
-	    .show = MDP_SHOW_COUNT,
-	    .phase = MDP_PHASE_MEMORY,
+		   "Kernel default 200000."},
+	[MDP_T_STRIPE_CACHE_SIZE] = {.key = "stripe_cache_size", .path = "md/stripe_cache_size",
+	    .scope = MDP_SCOPE_ARRAY, .min = 17, .max = 32768, .parity_only = true, .unit = "pages",
+	    .show = MDP_SHOW_COUNT, .phase = MDP_PHASE_MEMORY,
 	    .doc = "md/stripe_cache_size (raid4/5/6): pages per member disk, 17..32768, or auto "
-		   "(the largest that fits memory_budget). Memory: 4 KiB x member disks x size.",
-	},
-    [MDP_T_SYNC_SPEED_MIN] =
-	{
-	    .key = "sync_speed_min",
-	    .path = "md/sync_speed_min",
-	    .scope = MDP_SCOPE_ARRAY,
-	    .min = 1,
-	    .max = 2000000,
-	    .allows_system = true,
-	    .unit = "KiB/s",
-	    .show = MDP_SHOW_RATE,
-	    .pair = MDP_PAIR_MIN,
-	    .partner = MDP_T_SYNC_SPEED_MAX,
-	    .doc = "md/sync_speed_min: KiB/s for this array, or system to follow speed_limit_min.",
-	},
-    [MDP_T_SYNC_SPEED_MAX] =
-	{
-	    .key = "sync_speed_max",
-	    .path = "md/sync_speed_max",
-	    .scope = MDP_SCOPE_ARRAY,
-	    .min = 1,
-	    .max = 2000000,
-	    .allows_system = true,
-	    .unit = "KiB/s",
-	    .show = MDP_SHOW_RATE,
-	    .pair = MDP_PAIR_MAX,
-	    .partner = MDP_T_SYNC_SPEED_MIN,
-	    .doc = "md/sync_speed_max: KiB/s for this array, or system to follow speed_limit_max.",
-	},
-    [MDP_T_READ_AHEAD_KB] =
-	{
-	    .key = "read_ahead",
-	    .path = "queue/read_ahead_kb",
-	    .scope = MDP_SCOPE_ARRAY,
-	    .min = 0,
-	    .max = 1048576,
-	    .unit = "KiB",
+		   "(the largest that fits memory_budget). Memory: 4 KiB x member disks x size."},
+	[MDP_T_SYNC_SPEED_MIN] = {.key = "sync_speed_min", .path = "md/sync_speed_min",
+	    .scope = MDP_SCOPE_ARRAY, .allows_system = true,
+	    SPEED(MDP_PAIR_MIN, MDP_T_SYNC_SPEED_MAX),
+	    .doc = "md/sync_speed_min: KiB/s for this array, or system to follow speed_limit_min."},
+	[MDP_T_SYNC_SPEED_MAX] = {.key = "sync_speed_max", .path = "md/sync_speed_max",
+	    .scope = MDP_SCOPE_ARRAY, .allows_system = true,
+	    SPEED(MDP_PAIR_MAX, MDP_T_SYNC_SPEED_MIN),
+	    .doc = "md/sync_speed_max: KiB/s for this array, or system to follow speed_limit_max."},
+	[MDP_T_READ_AHEAD_KB] = {.key = "read_ahead", .path = "queue/read_ahead_kb",
+	    .scope = MDP_SCOPE_ARRAY, .min = 0, .max = 1048576, .unit = "KiB",
 	    .show = MDP_SHOW_SIZE,
 	    .doc = "Read-ahead of the md device (queue/read_ahead_kb), 0..1GiB. blockdev --setra "
-		   "65536 is 65536 sectors = 32MiB.",
-	},
-    [MDP_T_GROUP_THREAD_CNT] =
-	{
-	    .key = "group_thread_cnt",
-	    .path = "md/group_thread_cnt",
-	    .scope = MDP_SCOPE_ARRAY,
-	    .min = 0,
-	    .max = 8192,
-	    .parity_only = true,
-	    .unit = "threads",
+		   "65536 is 65536 sectors = 32MiB."},
+	[MDP_T_GROUP_THREAD_CNT] = {.key = "group_thread_cnt", .path = "md/group_thread_cnt",
+	    .scope = MDP_SCOPE_ARRAY, .min = 0, .max = 8192, .parity_only = true, .unit = "threads",
 	    .show = MDP_SHOW_COUNT,
 	    .doc = "md/group_thread_cnt (raid4/5/6): worker threads, 0..8192. Changing it briefly "
-		   "suspends the array.",
-	},
-    [MDP_T_PREREAD_BYPASS] =
-	{
-	    .key = "preread_bypass_threshold",
-	    .path = "md/preread_bypass_threshold",
-	    .scope = MDP_SCOPE_ARRAY,
-	    .min = 0,
-	    .max = 32768,
-	    .parity_only = true,
-	    .unit = "stripes",
-	    .show = MDP_SHOW_COUNT,
+		   "suspends the array."},
+	[MDP_T_PREREAD_BYPASS] = {.key = "preread_bypass_threshold",
+	    .path = "md/preread_bypass_threshold", .scope = MDP_SCOPE_ARRAY, .min = 0, .max = 32768,
+	    .parity_only = true, .unit = "stripes", .show = MDP_SHOW_COUNT,
 	    .phase = MDP_PHASE_BOUNDED,
-	    .doc = "md/preread_bypass_threshold (raid4/5/6): 0..stripe_cache_size.",
-	},
-    [MDP_T_MEMBER_READ_AHEAD_KB] =
-	{
-	    .key = "member_read_ahead",
-	    .path = "queue/read_ahead_kb",
-	    .scope = MDP_SCOPE_DISK,
-	    .min = 0,
-	    .max = 1048576,
-	    .unit = "KiB",
-	    .show = MDP_SHOW_SIZE,
-	    .doc = "Read-ahead of each member disk (queue/read_ahead_kb of the disk), 0..1GiB.",
-	},
+	    .doc = "md/preread_bypass_threshold (raid4/5/6): 0..stripe_cache_size."},
+	[MDP_T_MEMBER_READ_AHEAD_KB] = {.key = "member_read_ahead", .path = "queue/read_ahead_kb",
+	    .scope = MDP_SCOPE_DISK, .min = 0, .max = 1048576, .unit = "KiB", .show = MDP_SHOW_SIZE,
+	    .doc = "Read-ahead of each member disk (queue/read_ahead_kb of the disk), 0..1GiB."},
 };
+// clang-format on
+#undef SPEED
 
 const struct mdp_tunable_info *mdp_tunable_info(enum mdp_tunable t)
 {

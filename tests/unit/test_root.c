@@ -397,6 +397,37 @@ static void test_trusted(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
+/* mdp_root_read_fd: the whole file across buffer growths; past max, the caller's error. */
+static void test_read_fd(void **state)
+{
+	char want[10000], *got = NULL;
+	size_t len = 0;
+	FILE *f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	for (size_t i = 0; i < sizeof(want); i++)
+		want[i] = (char)('a' + i % 26);
+	assert_int_equal(fwrite(want, 1, sizeof(want), f), sizeof(want));
+	assert_int_equal(fflush(f), 0);
+	assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
+	assert_int_equal(mdp_root_read_fd(fileno(f), (size_t)1 << 24, -EFBIG, &got, &len), 0);
+	assert_int_equal(len, sizeof(want));
+	assert_memory_equal(got, want, sizeof(want));
+	assert_int_equal(got[len], '\0');
+	free(got);
+	got = NULL;
+	assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
+	assert_int_equal(mdp_root_read_fd(fileno(f), 8192, -EFBIG, &got, &len), -EFBIG);
+	assert_null(got);
+	assert_int_equal(ftruncate(fileno(f), 8000), 0);
+	assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
+	assert_int_equal(mdp_root_read_fd(fileno(f), 8192, -EFBIG, &got, NULL), 0);
+	assert_memory_equal(got, want, 8000);
+	free(got);
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +440,7 @@ int main(void)
 	    cmocka_unit_test(test_resolve_beneath),
 	    cmocka_unit_test(test_root_refuses_escape),
 	    cmocka_unit_test(test_trusted),
+	    cmocka_unit_test(test_read_fd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

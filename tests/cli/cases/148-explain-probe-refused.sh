@@ -1,26 +1,25 @@
 # explain --probe refuses, touching nothing (exit 2): no operation runs; the top recommendation
 # is a profile (a probe changes one setting; bench --op-only --compare measures a profile);
 # a profile is active (the probe ends by reverting to the values from before mdprofile).
+
+# refused MESSAGE: explain --probe exits 2, stdout empty, stderr "mdprofile: MESSAGE".
+refused() {
+	run explain --probe
+	expect_exit 2
+	expect_no_stdout
+	expect_stderr <<EOF
+mdprofile: $1
+EOF
+}
+
 fixture explain/idle
 snapshot
-run explain --probe
-expect_exit 2
-expect_stdout <<'EOF'
-EOF
-expect_stderr <<'EOF'
-mdprofile: --probe: no md operation runs: nothing to measure
-EOF
+refused "--probe: no md operation runs: nothing to measure"
 expect_unchanged "no operation"
 
 fixture explain/competing
 snapshot
-run explain --probe
-expect_exit 2
-expect_stdout <<'EOF'
-EOF
-expect_stderr <<'EOF'
-mdprofile: --probe: md2's recommendation is the profile reshape-fast, not one setting: measure it with 'mdprofile bench --op-only --compare reshape-fast'
-EOF
+refused "--probe: md2's recommendation is the profile reshape-fast, not one setting: measure it with 'mdprofile bench --op-only --compare reshape-fast'"
 run --json explain --probe
 expect_exit 2
 expect_json <<'EOF'
@@ -42,13 +41,7 @@ run apply -q balanced
 expect_exit 0
 snapshot
 cp "$ROOT/run/mdprofile/journal" "$WORK/journal"
-run explain --probe
-expect_exit 2
-expect_stdout <<'EOF'
-EOF
-expect_stderr <<'EOF'
-mdprofile: profile balanced is active; revert it first: explain --probe ends by reverting to the values from before mdprofile, which would drop it
-EOF
+refused "profile balanced is active; revert it first: explain --probe ends by reverting to the values from before mdprofile, which would drop it"
 expect_unchanged "an active profile"
 cmp -s "$WORK/journal" "$ROOT/run/mdprofile/journal" || _fail "the journal changed"
 # Without --probe explain reads only, with a profile active too.

@@ -11,31 +11,14 @@ snapshot
 
 # probe_bg: explain --probe in the background until its setting is applied and journaled.
 probe_bg() {
-	rm -f "$WORK/bg.pid" "$WORK/bg.rc"
-	(
-		cd "$SRC" || exit
-		${MDP_WRAP:-} "$MDP" --root "$ROOT" explain --probe --interval 4 >"$WORK/bg.out" 2>"$WORK/bg.err" &
-		echo $! >"$WORK/bg.pid"
-		if wait $!; then echo 0; else echo $?; fi >"$WORK/bg.rc"
-	) 2>/dev/null &
-	BGSH=$!
-	i=0
-	until [ -s "$WORK/bg.pid" ] && grep -qx 'by probe' "$ROOT/run/mdprofile/journal" 2>/dev/null &&
-		grep -qx 'state active' "$ROOT/run/mdprofile/journal"; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || { _fail "the probe did not apply its setting"; break; }
-		sleep 0.05
-	done
+	bg_start explain --probe --interval 4
+	wait_until 300 0.05 '[ -s "$WORK/bg.pid" ] &&
+		grep -qx "by probe" "$ROOT/run/mdprofile/journal" 2>/dev/null &&
+		grep -qx "state active" "$ROOT/run/mdprofile/journal"' ||
+		_fail "the probe did not apply its setting"
 	BG=$(cat "$WORK/bg.pid")
 	[ "$(cat "$ROOT/sys/block/md2/md/sync_speed_max")" = "200000 (system)" ] ||
 		_fail "the probe's setting is not applied: $(cat "$ROOT/sys/block/md2/md/sync_speed_max")"
-}
-
-finish_bg() {
-	wait $BGSH || true
-	RC=$(cat "$WORK/bg.rc")
-	mv "$WORK/bg.out" "$WORK/out"
-	mv "$WORK/bg.err" "$WORK/err"
 }
 
 for sig in TERM INT; do
@@ -50,7 +33,7 @@ mdprofile: another mdprofile (pid N) is changing the system; try again, or use -
 EOF
 	fi
 	kill -$sig "$BG"
-	finish_bg
+	bg_finish
 	LAST="explain --probe (SIG$sig during the probe)"
 	expect_exit 3
 	expect_stdout <<'EOF'
@@ -62,32 +45,24 @@ EOF
 	[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "SIG$sig left a journal"
 done
 
-# SIGKILL: recover puts the value back, byte for byte.
-probe_bg
-kill -KILL "$BG"
-finish_bg
-exit_checked
-run recover
-expect_exit 0
-expect_stdout <<'EOF'
+# killed_then CMD WHAT: SIGKILL during the probe, then CMD restores the value, byte for byte.
+killed_then() {
+	probe_bg
+	kill -KILL "$BG"
+	bg_finish
+	exit_checked
+	run "$1"
+	expect_exit 0
+	expect_stdout <<'EOF'
 explain --probe of md2:sync_speed_max=system ended without reverting (killed?): restoring the baseline
 md2 sync_speed_max: system (200000) -> 10000 KiB/s
 EOF
-expect_stderr <<'EOF'
-EOF
-expect_unchanged "SIGKILL during the probe + recover"
+	expect_no_stderr
+	expect_unchanged "$2"
+}
+
+# SIGKILL: recover puts the value back, byte for byte.
+killed_then recover "SIGKILL during the probe + recover"
 
 # SIGKILL, then any command that changes the system recovers first, as after apply.
-probe_bg
-kill -KILL "$BG"
-finish_bg
-exit_checked
-run revert
-expect_exit 0
-expect_stdout <<'EOF'
-explain --probe of md2:sync_speed_max=system ended without reverting (killed?): restoring the baseline
-md2 sync_speed_max: system (200000) -> 10000 KiB/s
-EOF
-expect_stderr <<'EOF'
-EOF
-expect_unchanged "SIGKILL during the probe + revert's recovery"
+killed_then revert "SIGKILL during the probe + revert's recovery"
