@@ -15,11 +15,14 @@ md_idle() {
 	echo 0 >"$ROOT/sys/block/md3/md/sync_speed"
 	sed -i '/reshape =/d' "$ROOT/proc/mdstat"
 }
+# sync_action last: the watcher (interval 0.2 s) acts on it, and under load it once
+# journaled the speed of a reshape whose sync_speed still read 0
 md_reshape() {
-	for f in sync_action sync_completed sync_speed; do
+	for f in sync_completed sync_speed; do
 		cp "$ORIG/$f" "$ROOT/sys/block/md3/md/$f"
 	done
 	cp "$ORIG/mdstat" "$ROOT/proc/mdstat"
+	cp "$ORIG/sync_action" "$ROOT/sys/block/md3/md/sync_action"
 }
 
 # Wait for a condition (a shell command), up to 15 s.
