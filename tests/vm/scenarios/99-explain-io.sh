@@ -35,10 +35,13 @@ IDLE=$(window md9)
 reader_start /dev/md9
 sleep 3
 explain md9 --interval $W
-K=$(first_kind "$OUT")
 echo "explain: md9 with a reader: $OUT"
-assert_eq "$(case $K in floor | competing-io) echo ok ;; *) echo "$K" ;; esac)" ok \
-	"explain: md9's reader binds (floor or competing I/O)"
+# The reader is named (floor or competing-io). Not always first: on 5.10 under load the
+# disk being rebuilt once read 97 % busy against the others' 44 %, and the member rule
+# ranked it first (a rebuild target takes every write; see the closing note of the
+# session that wrote this).
+assert_out '"kind": "(floor|competing-io)", "evidence": \["md9 itself: [0-9]+ KiB/s' \
+	"explain: md9's reader is named (floor or competing I/O)"
 assert_exit 1 "a reader under the kernel's minimum is a recommendation"
 # balanced or reshape-fast: either minimum is above what these disks can do
 assert_out '"recommendation": \{"kind": "profile", "name": "(balanced|reshape-fast)"' \
