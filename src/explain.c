@@ -351,7 +351,8 @@ struct ctx {
 	double md_kib, md_inflight, holder_kib, swap_pages, sync_kib;
 	char holder_top[MDP_NAME_MAX];
 	double holder_top_kib;
-	double foreign_thr; /* KiB/s of other I/O that counts as competing */
+	double other_kib[MDP_X_MEMBERS]; /* per member: its disk's I/O that is not the member's */
+	double foreign_thr;              /* KiB/s of other I/O that counts as competing */
 	bool foreign, foreign_known;
 };
 
@@ -406,14 +407,13 @@ static void gather_foreign(struct ctx *c)
 		c->sync_kib += c->part[i].kib_s;
 		if (!strcmp(c->m[i]->disk, c->m[i]->name))
 			continue;
+		k = c->disk[i].kib_s - c->part[i].kib_s;
+		c->other_kib[i] = k = k < 0 ? 0 : k;
 		/* a disk holding two members counts once */
 		for (size_t j = 0; j < i; j++)
 			seen |= !strcmp(c->m[j]->disk, c->m[i]->disk);
 		if (seen)
 			continue;
-		k = c->disk[i].kib_s - c->part[i].kib_s;
-		if (k < 0)
-			k = 0;
 		c->holder_kib += k;
 		if (k > c->holder_top_kib) {
 			c->holder_top_kib = k;
@@ -578,8 +578,7 @@ static void check_member(struct ctx *c)
 			if (!slow_u && !slow_a)
 				continue;
 			/* busy with another partition's I/O: shared, not failing (competing-io) */
-			if (strcmp(c->m[i]->disk, c->m[i]->name) &&
-			    c->disk[i].kib_s - c->part[i].kib_s >= c->foreign_thr)
+			if (c->other_kib[i] >= c->foreign_thr)
 				continue;
 			f = f ? f : add(c->r, MDP_XK_MEMBER);
 			ev(f,
