@@ -344,6 +344,7 @@ struct ctx {
 	/* members in sync (not spare, not faulty) with their disks' rates */
 	size_t n;
 	const struct mdp_xmember *m[MDP_X_MEMBERS];
+	bool target[MDP_X_MEMBERS]; /* being rebuilt: takes every write, no outlier */
 	struct iorate disk[MDP_X_MEMBERS], part[MDP_X_MEMBERS];
 	bool util_known, all_rotational;
 	double util_max, util_min;
@@ -371,6 +372,8 @@ static void gather_members(struct ctx *c)
 		if (!m0 || m1->spare || m1->faulty || strstr(m1->state, "faulty"))
 			continue;
 		c->m[c->n] = m1;
+		/* md/dev-X/state lacks in_sync on the disk a recovery writes */
+		c->target[c->n] = m1->state[0] && !strstr(m1->state, "in_sync");
 		c->disk[c->n] = io_rate(&m0->whole, &m1->whole, c->dt);
 		c->part[c->n] = io_rate(&m0->part, &m1->part, c->dt);
 		if (!c->disk[c->n].full) {
@@ -543,6 +546,7 @@ static void check_member(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
 	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS];
+	size_t idx[MDP_X_MEMBERS], n = 0;
 	struct mdp_xfinding *f = NULL;
 
 	for (size_t i = 0; i < a1->n_members; i++) {
@@ -567,25 +571,22 @@ static void check_member(struct ctx *c)
 			   (unsigned long long)e0, (unsigned long long)m1->errors);
 		}
 	}
-	if (c->util_known && c->n >= 2) {
-		for (size_t i = 0; i < c->n; i++)
-			util[i] = c->disk[i].util, aw[i] = c->disk[i].await;
-		for (size_t i = 0; i < c->n; i++) {
-			double mu = median_without(util, c->n, i), ma = median_without(aw, c->n, i);
-			bool slow_u = util[i] >= UTIL_BUSY && util[i] >= OUTLIER_UTIL * mu;
-			bool slow_a = c->disk[i].ios >= AWAIT_MIN_IOS && aw[i] >= AWAIT_MIN_MS &&
-				      aw[i] >= OUTLIER_AWAIT * ma;
-			if (!slow_u && !slow_a)
-				continue;
-			/* busy with another partition's I/O: shared, not failing (competing-io) */
-			if (c->other_kib[i] >= c->foreign_thr)
-				continue;
-			f = f ? f : add(c->r, MDP_XK_MEMBER);
-			ev(f,
-			   "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, "
-			   "%.1f ms",
-			   c->m[i]->name, c->m[i]->disk, util[i], aw[i], mu, ma);
-		}
+	/* the disk being rebuilt is compared with no one: it takes all the writes */
+	for (size_t i = 0; c->util_known && i < c->n; i++)
+		if (!c->target[i])
+			util[n] = c->disk[i].util, aw[n] = c->disk[i].await, idx[n++] = i;
+	for (size_t k = 0; n >= 2 && k < n; k++) {
+		size_t i = idx[k];
+		double mu = median_without(util, n, k), ma = median_without(aw, n, k);
+		bool slow_u = util[k] >= UTIL_BUSY && util[k] >= OUTLIER_UTIL * mu;
+		bool slow_a = c->disk[i].ios >= AWAIT_MIN_IOS && aw[k] >= AWAIT_MIN_MS &&
+			      aw[k] >= OUTLIER_AWAIT * ma;
+		/* busy with another partition's I/O: shared, not failing (competing-io) */
+		if ((!slow_u && !slow_a) || c->other_kib[i] >= c->foreign_thr)
+			continue;
+		f = f ? f : add(c->r, MDP_XK_MEMBER);
+		ev(f, "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, %.1f ms",
+		   c->m[i]->name, c->m[i]->disk, util[k], aw[k], mu, ma);
 	}
 	if (f)
 		rec(f, MDP_XR_NONE, NULL, NULL,

@@ -34,6 +34,7 @@ struct row {
 	uint64_t sys_max; /* the sysctl when the max is local (0: = max) */
 	double util;      /* % busy, every member (-1: no full diskstats) */
 	int slow;         /* member index + 1 with slow_util / slow_await */
+	int target;       /* member index + 1 being rebuilt (state "spare") */
 	double slow_util, slow_await;
 	double md_kib, holder_kib; /* other I/O: on the md device, other partitions of disk 0 */
 	double cpu;                /* % of a CPU of the md thread */
@@ -122,7 +123,8 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 		ios = sync_sect / 8;
 		snprintf(m->name, sizeof(m->name), "sd%c5", 'a' + i);
 		snprintf(m->disk, sizeof(m->disk), "sd%c", 'a' + i);
-		snprintf(m->state, sizeof(m->state), "in_sync");
+		snprintf(m->state, sizeof(m->state), "%s",
+			 r->target == i + 1 ? "spare" : "in_sync");
 		m->offset = m->new_offset = 2048;
 		if (r->moved)
 			m->new_offset = 4096;
@@ -245,6 +247,17 @@ static const struct row rows[] = {
 	 .speed = 839, .util = 1, .slow = 1, .slow_util = 96, .slow_await = 143, .holder_kib = 7379,
 	 KERNEL_DEFAULTS,
 	 .kind = MDP_XK_COMPETING_IO, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast"},
+	/* the lab (5.10): a reader on the array, the recovery at the floor; the disk being rebuilt
+	   takes every write (97 % busy against 44 %): no failing member, the floor binds */
+	{.id = "rebuild-target", .release = "5.10.0-46-amd64", .action = "recover", .n = 3,
+	 .speed = 1040, .util = 44, .slow = 3, .slow_util = 97, .target = 3, .md_kib = 7000,
+	 KERNEL_DEFAULTS,
+	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
+	 .gain = MDP_XG_UPPER, .gain_kib = 50000},
+	/* a failing disk among the readers is still one, with the rebuild target left out */
+	{.id = "slow-reader-while-rebuilding", .release = "5.10.0", .action = "recover", .n = 4,
+	 .speed = 3100, .util = 9, .slow = 2, .slow_util = 96, .target = 4, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE},
 	/* (local) minimum held at the floor: a profile's sysctl would not lift it */
 	{.id = "local-min", .speed = 1000, .min_local = true, .util = 30, .md_kib = 5000,
 	 KERNEL_DEFAULTS,
