@@ -26,33 +26,25 @@
 #include "explain_sample.h"
 #include "json.h"
 #include "probe.h"
+#include "render.h"
 #include "status.h"
 
 #define DEFAULT_INTERVAL_MS 10000
 
-static const char *binds_text(const char *b)
-{
-	if (!strcmp(b, "max"))
-		return "at the maximum: md sleeps above it";
-	if (!strcmp(b, "min"))
-		return "at the minimum: md throttles down to it while it sees other I/O";
-	if (!strcmp(b, "below-min"))
-		return "below the minimum: md is not throttling";
-	if (!strcmp(b, "between"))
-		return "between the limits: md throttles only while it sees other I/O";
-	return "not all read";
-}
+static const struct render_word binds_words[] = {
+    {"max", "at the maximum: md sleeps above it"},
+    {"min", "at the minimum: md throttles down to it while it sees other I/O"},
+    {"below-min", "below the minimum: md is not throttling"},
+    {"between", "between the limits: md throttles only while it sees other I/O"},
+    {NULL, NULL},
+};
 
-static const char *rule_text(const char *rule)
-{
-	if (!strcmp(rule, "depth"))
-		return "6.16+ rule, throttles only with sync_io_depth requests in flight";
-	if (!strcmp(rule, "drain"))
-		return "4.1+ rule, drains its requests while it sees other I/O";
-	if (!strcmp(rule, "sleep"))
-		return "pre-4.1 rule, sleeps down to the minimum while it sees other I/O";
-	return "rule unknown";
-}
+static const struct render_word rule_words[] = {
+    {"depth", "6.16+ rule, throttles only with sync_io_depth requests in flight"},
+    {"drain", "4.1+ rule, drains its requests while it sees other I/O"},
+    {"sleep", "pre-4.1 rule, sleeps down to the minimum while it sees other I/O"},
+    {NULL, NULL},
+};
 
 static void print_limit(const char *what, const struct mdp_xlimit *l)
 {
@@ -147,9 +139,10 @@ static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *
 		printf("  limits: ");
 		print_limit("minimum", &r->min);
 		print_limit(", maximum", &r->max);
-		printf(": %s\n", binds_text(r->binds));
+		printf(": %s\n", render_word(binds_words, r->binds, "not all read"));
 		printf("  pacing: kernel %s, %s (from upstream md.c)\n",
-		       s1->release[0] ? s1->release : "unknown", rule_text(r->rule));
+		       s1->release[0] ? s1->release : "unknown",
+		       render_word(rule_words, r->rule, "rule unknown"));
 	} else if (!strcmp(r->action, "none")) {
 		printf(" (sampled over %.1f s)\n", r->window_s);
 	}

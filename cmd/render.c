@@ -14,6 +14,14 @@ const char *render_safe(const char *s, char *buf, size_t len)
 	return mdp_text_safe(buf, len, s);
 }
 
+const char *render_word(const struct render_word *t, const char *word, const char *other)
+{
+	for (; t->word; t++)
+		if (!strcmp(t->word, word))
+			return t->text;
+	return other;
+}
+
 /* ---- settings ---------------------------------------------------------------- */
 
 void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, size_t len)

@@ -16,6 +16,13 @@
 /* Outside text (descriptions, names, sysfs values) for a terminal: mdp_text_safe's rule (text.h).
  */
 const char *render_safe(const char *s, char *buf, size_t len);
+
+/* A word md or mdprofile prints and the text it is shown as. */
+struct render_word {
+	const char *word, *text;
+};
+/* The text of WORD in the NULL-ended table T; OTHER when it is not there. */
+const char *render_word(const struct render_word *t, const char *word, const char *other);
 /* A profile setting: the registry's display, or "auto" / "system". */
 void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, size_t len);
 void render_setting_json(struct json *j, enum mdp_tunable t, const struct mdp_setting *s);

@@ -64,16 +64,12 @@ const char *status_op_state(const struct mdp_array *a)
 }
 
 /* Why md holds a queued operation back (md.c md_do_sync and md(4)). */
-static const char *queued_why(const char *st)
-{
-	if (!strcmp(st, "delayed"))
-		return " (waits for an array on the same disks)";
-	if (!strcmp(st, "pending"))
-		return " (starts at the first write)";
-	if (!strcmp(st, "cleaning_up"))
-		return " (DSM finishes the reshape)";
-	return " (run by another node of the cluster)";
-}
+static const struct render_word queued_words[] = {
+    {"delayed", " (waits for an array on the same disks)"},
+    {"pending", " (starts at the first write)"},
+    {"cleaning_up", " (DSM finishes the reshape)"},
+    {NULL, NULL},
+};
 
 /*
  * Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. DSM's
@@ -136,7 +132,8 @@ static void op_text(const struct mdp_system *s, const struct mdp_array *a)
 		return;
 	}
 	if (strcmp(st, "running")) {
-		printf(" %s %s%s\n", act, st, queued_why(st));
+		printf(" %s %s%s\n", act, st,
+		       render_word(queued_words, st, " (run by another node of the cluster)"));
 		return;
 	}
 	printf(" %s", act);
