@@ -365,7 +365,8 @@ static bool speed_now(const struct pstatus *ps, const struct mdp_op_speed *sp, u
 	return true;
 }
 
-/* "md3 reshape: 4687 KiB/s when reshape-fast was applied, 9374 KiB/s now" */
+/* "md3 reshape: 4687 KiB/s when reshape-fast was applied, 9374 KiB/s now"; "starting when"
+   for md's 0 */
 static void speeds_text(const struct pstatus *ps)
 {
 	char name[160], act[32];
@@ -373,9 +374,13 @@ static void speeds_text(const struct pstatus *ps)
 
 	for (size_t i = 0; i < ps->j.n_speed; i++) {
 		const struct mdp_op_speed *sp = &ps->j.speed[i];
-		printf("%s %s: %" PRIu64 " KiB/s when %s was applied", sp->dev,
-		       render_safe(sp->action, act, sizeof(act)), sp->kib_s,
-		       render_safe(ps->j.profile, name, sizeof(name)));
+		printf("%s %s: ", sp->dev, render_safe(sp->action, act, sizeof(act)));
+		/* md reads 0 in an operation's first seconds (auto engages then) */
+		if (sp->kib_s)
+			printf("%" PRIu64 " KiB/s when ", sp->kib_s);
+		else
+			printf("starting when ");
+		printf("%s was applied", render_safe(ps->j.profile, name, sizeof(name)));
 		if (speed_now(ps, sp, &now))
 			printf(", %" PRIu64 " KiB/s now\n", now);
 		else

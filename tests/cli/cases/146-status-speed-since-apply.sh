@@ -43,6 +43,27 @@ expect_exit 0
 run revert -q
 expect_exit 0
 
+# Applied in the operation's first seconds (md's sync_speed reads 0, as when auto engages):
+# "starting", not "0 KiB/s".
+echo reshape >"$ROOT/sys/block/md3/md/sync_action"
+echo 0 >"$ROOT/sys/block/md3/md/sync_speed"
+echo '0 / 1953382400' >"$ROOT/sys/block/md3/md/sync_completed"
+run apply -q reshape-fast
+expect_exit 0
+grep -qx 'speed md3 reshape 0' "$ROOT/run/mdprofile/journal" ||
+	_fail "apply at the start did not journal 0: $(cat "$ROOT/run/mdprofile/journal")"
+echo 9374 >"$ROOT/sys/block/md3/md/sync_speed"
+run status
+expect_exit 0
+grep -A1 '^paused services' "$WORK/out" | tail -n 1 >"$WORK/line"
+[ "$(cat "$WORK/line")" = "md3 reshape: starting when reshape-fast was applied, 9374 KiB/s now" ] ||
+	_fail "status after applying at the start: $(cat "$WORK/out")"
+run revert -q
+expect_exit 0
+echo idle >"$ROOT/sys/block/md3/md/sync_action"
+echo none >"$ROOT/sys/block/md3/md/sync_speed"
+echo none >"$ROOT/sys/block/md3/md/sync_completed"
+
 # Nothing running when applied: no such line, op_speeds empty.
 run apply -q reshape-fast
 expect_exit 0
