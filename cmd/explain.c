@@ -372,9 +372,47 @@ static int take_samples(struct cli *cli, struct mdp_xsample s[2], struct mdp_xca
 	return 0;
 }
 
+/*
+ * The shipped profiles apply would refuse on this box: each planned against the
+ * system as diff plans it, silently. A profile that does not load, or a system
+ * that cannot be read, refuses nothing: apply will say what it says.
+ */
+static void refusals(struct cli *cli, struct mdp_xrefusals *no)
+{
+	struct mdp_system sys = {0};
+	struct mdp_diags d;
+	const char *name;
+
+	no->n = 0;
+	mdp_diags_init(&d);
+	if (!mdp_discover_some(&cli->root, 0, &sys, &d))
+		for (size_t i = 0;
+		     (name = mdp_explain_profile(i)) && no->n < sizeof(no->v) / sizeof(no->v[0]);
+		     i++) {
+			struct mdp_profile p;
+			struct mdp_plan pl = {0};
+			char path[PATH_MAX];
+			struct mdp_diags pd;
+			mdp_diags_init(&pd);
+			if (!mdp_profile_find(&cli->dirs, name, path, sizeof(path), &pd) &&
+			    !mdp_profile_load(&cli->dirs, path, &p, &pd)) {
+				if (mdp_plan_build(&p, &sys, &pl, &pd) == -EINVAL && pd.n) {
+					struct mdp_xrefusal *r = &no->v[no->n++];
+					snprintf(r->profile, sizeof(r->profile), "%s", name);
+					snprintf(r->why, sizeof(r->why), "%s", pd.v[pd.n - 1].msg);
+				}
+				mdp_plan_free(&pl);
+				mdp_profile_free(&p);
+			}
+			mdp_diags_free(&pd);
+		}
+	mdp_system_free(&sys);
+	mdp_diags_free(&d);
+}
+
 /* Explain each array the line names, or each busy one; how many reports, *any: one recommends. */
 static size_t explain_arrays(struct cli *cli, const struct mdp_xsample s[2], double dt,
-			     struct mdp_xreport *reps, bool *any)
+			     const struct mdp_xrefusals *no, struct mdp_xreport *reps, bool *any)
 {
 	size_t n = 0;
 
@@ -389,7 +427,7 @@ static size_t explain_arrays(struct cli *cli, const struct mdp_xsample s[2], dou
 			if (dup || !named ||
 			    (cli->argc < 2 && !busy(&s[0], name) && !busy(&s[1], name)))
 				continue;
-			if (!mdp_explain_array(&s[0], &s[1], dt, name, &reps[n]))
+			if (!mdp_explain_array(&s[0], &s[1], dt, name, no, &reps[n]))
 				*any |= mdp_explain_recommends(&reps[n++]);
 		}
 	return n;
@@ -503,7 +541,7 @@ static int probe_window(struct cli *cli, unsigned n, const char *array, struct m
 		ms = (uint64_t)((cli_mono_s() - t0) * 1000.0 + 0.5);
 	if (got == 2) {
 		*dt = (double)ms / 1000.0;
-		if (mdp_explain_array(&s[0], &s[1], *dt, array, &r)) {
+		if (mdp_explain_array(&s[0], &s[1], *dt, array, NULL, &r)) {
 			snprintf(action, len, "none");
 			*kib = 0;
 		} else {
@@ -636,6 +674,7 @@ static int do_explain(struct cli *cli)
 	size_t n = 0;
 	uint64_t ms = 0;
 	struct probe pr = {0};
+	struct mdp_xrefusals no;
 	int rc;
 	bool any = false;
 
@@ -651,7 +690,8 @@ static int do_explain(struct cli *cli)
 		}
 	if (rc || !(reps = calloc(s[1].n_arrays + s[0].n_arrays + 1, sizeof(*reps))))
 		goto done;
-	n = explain_arrays(cli, s, (double)ms / 1000.0, reps, &any);
+	refusals(cli, &no);
+	n = explain_arrays(cli, s, (double)ms / 1000.0, &no, reps, &any);
 	if (xo(cli)->probe && ((rc = probe_pick(cli, reps, n, &pr)) ||
 			       (rc = probe_run(cli, &reps[pr.rep], &pr, &unread))))
 		goto done;

@@ -354,6 +354,7 @@ struct ctx {
 	double holder_top_kib;
 	double other_kib[MDP_X_MEMBERS]; /* per member: its disk's I/O that is not the member's */
 	double foreign_thr;              /* KiB/s of other I/O that counts as competing */
+	const struct mdp_xrefusals *no;  /* shipped profiles apply would refuse here */
 	bool foreign, foreign_known;
 };
 
@@ -643,12 +644,29 @@ static bool check_reshape(struct ctx *c)
 	return false;
 }
 
-/* The first shipped profile whose limit is above have (by at least half again). */
-static const char *profile_above(uint64_t have, bool want_max, uint64_t *val)
+const char *mdp_explain_profile(size_t i)
+{
+	return i < sizeof(shipped) / sizeof(shipped[0]) ? shipped[i].name : NULL;
+}
+
+/* Whether apply would refuse shipped profile p here; if so f's evidence says why. */
+static bool refused(const struct ctx *c, struct mdp_xfinding *f, const char *p)
+{
+	for (size_t i = 0; c->no && i < c->no->n; i++)
+		if (!strcmp(c->no->v[i].profile, p)) {
+			ev(f, "%s: apply refuses it on this box (%s)", p, c->no->v[i].why);
+			return true;
+		}
+	return false;
+}
+
+/* The first shipped profile apply takes whose limit is above have (by at least half again). */
+static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, uint64_t have,
+				 bool want_max, uint64_t *val)
 {
 	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
 		uint64_t v = want_max ? shipped[i].max : shipped[i].min;
-		if (v >= have + have / 2) {
+		if (v >= have + have / 2 && !refused(c, f, shipped[i].name)) {
 			*val = v;
 			return shipped[i].name;
 		}
@@ -704,7 +722,7 @@ static bool check_ceiling(struct ctx *c)
 		   "maximum, is still above it, so md sleeps until it falls",
 		   (long long)c->a1->sync_speed);
 	util_evidence(c, f);
-	p = profile_above(mx->kib, true, &v);
+	p = profile_above(c, f, mx->kib, true, &v);
 	if (mx->local || !p) {
 		v = mx->kib * 2;
 		snprintf(n, sizeof(n), "%s/sync_speed_max", c->a1->name);
@@ -760,7 +778,7 @@ static bool check_floor(struct ctx *c)
 	ev(f, "speed %.0f KiB/s, minimum %llu (%s): md throttles to it while other I/O runs",
 	   c->speed, (unsigned long long)mn->kib, limit_src(mn));
 	foreign_evidence(c, f);
-	p = profile_above(mn->kib, false, &v);
+	p = profile_above(c, f, mn->kib, false, &v);
 	if (mn->local || !p) {
 		char n[64], val[32];
 		v = p ? v : mn->kib * 2;
@@ -800,14 +818,20 @@ static bool check_competing(struct ctx *c, bool floor)
 	if (c->r->min.read && c->speed < (1 - FLOOR_BAND) * (double)c->r->min.kib) {
 		ev(f, "speed below the minimum %llu: md is not throttling, the disks are shared",
 		   (unsigned long long)c->r->min.kib);
-		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
-		    "pause the competing work: apply reshape-fast (it pauses the indexers on DSM); "
-		    "the "
-		    "gain cannot be computed, measure it with 'mdprofile bench --op-only --compare "
-		    "reshape-fast'");
+		if (refused(c, f, "reshape-fast"))
+			rec(f, MDP_XR_NONE, NULL, NULL, "none: pause the competing work by hand");
+		else
+			rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
+			    "pause the competing work: apply reshape-fast (it pauses the indexers "
+			    "on DSM); "
+			    "the "
+			    "gain cannot be computed, measure it with 'mdprofile bench --op-only "
+			    "--compare "
+			    "reshape-fast'");
 		return true;
 	}
-	p = profile_above(c->r->min.kib > (uint64_t)c->speed ? c->r->min.kib : (uint64_t)c->speed,
+	p = profile_above(c, f,
+			  c->r->min.kib > (uint64_t)c->speed ? c->r->min.kib : (uint64_t)c->speed,
 			  false, &v);
 	if (p)
 		rec(f, MDP_XR_PROFILE, p, NULL,
@@ -903,9 +927,13 @@ static bool check_stripe(struct ctx *c, unsigned kver)
 	   kver ? "kernel %u.%u: the cache does not grow by itself before 4.1"
 		: "kernel release unknown%.0u%.0u: the cache may not grow by itself",
 	   kver / 100, kver % 100);
-	rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
-	    "apply reshape-fast (a stripe cache sized to memory); the gain cannot be computed, "
-	    "measure it with 'mdprofile bench --op-only --compare reshape-fast'");
+	if (refused(c, f, "reshape-fast"))
+		rec(f, MDP_XR_NONE, NULL, NULL, "none: no shipped profile fits this box");
+	else
+		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
+		    "apply reshape-fast (a stripe cache sized to memory); the gain cannot be "
+		    "computed, "
+		    "measure it with 'mdprofile bench --op-only --compare reshape-fast'");
 	return true;
 }
 
@@ -1100,9 +1128,9 @@ static void order_findings(struct mdp_xreport *out)
 }
 
 int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
-		      const char *name, struct mdp_xreport *out)
+		      const char *name, const struct mdp_xrefusals *no, struct mdp_xreport *out)
 {
-	struct ctx c = {.s0 = s0, .s1 = s1, .dt = dt, .r = out};
+	struct ctx c = {.s0 = s0, .s1 = s1, .dt = dt, .r = out, .no = no};
 	unsigned kver;
 
 	if (!(dt > 0))

@@ -190,12 +190,33 @@ void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, c
 unsigned mdp_explain_kver(const char *release);
 
 /*
- * The rules for array name between samples s0 and s1, dt seconds apart.
- * Fills out; 0, or -ENOENT when the array is in neither sample, -EINVAL
- * when dt is not positive.
+ * The shipped profiles explain may recommend, gentlest first
+ * (profiles/balanced.yaml, reshape-fast.yaml); NULL after the last.
+ */
+const char *mdp_explain_profile(size_t i);
+
+/*
+ * Shipped profiles apply would refuse on this box (their plan does not fit:
+ * fixed stripe caches above the memory budget), each with the planner's
+ * reason: explain recommends the next one instead, or none, and says why.
+ */
+struct mdp_xrefusal {
+	char profile[32];
+	char why[256];
+};
+struct mdp_xrefusals {
+	struct mdp_xrefusal v[4];
+	size_t n;
+};
+
+/*
+ * The rules for array name between samples s0 and s1, dt seconds apart;
+ * no (NULL: none) the profiles apply would refuse. Fills out; 0, or
+ * -ENOENT when the array is in neither sample, -EINVAL when dt is not
+ * positive.
  */
 int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
-		      const char *name, struct mdp_xreport *out);
+		      const char *name, const struct mdp_xrefusals *no, struct mdp_xreport *out);
 
 /* Does the report recommend anything (a profile or a setting)? */
 bool mdp_explain_recommends(const struct mdp_xreport *r);

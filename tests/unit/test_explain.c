@@ -47,6 +47,7 @@ struct row {
 	const char *sync_max;
 	bool ended, stalled, sc_same; /* edge cases */
 	double md_avg;                /* md/sync_speed when it differs from the window's speed */
+	const char *refused;          /* a shipped profile apply would refuse on this box */
 	/* expected */
 	enum mdp_xkind kind;
 	enum mdp_xrec rec;
@@ -168,6 +169,18 @@ static const struct row rows[] = {
 	 .max = 200000, .util = 40, .holder_kib = 2000, .group_threads = -1,
 	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced", .gain = MDP_XG_UPPER,
 	 .gain_kib = 50000},
+	/* C04 on a box where apply refuses balanced (its stripe caches over the memory budget, as
+	   the lab's 1 GiB guest with five parity arrays): the next profile, reshape-fast */
+	{.id = "C04-balanced-refused", .release = "2.6.33", .action = "recover", .speed = 505,
+	 .min = 500, .max = 200000, .util = 40, .holder_kib = 2000, .group_threads = -1,
+	 .refused = "balanced",
+	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast",
+	 .gain = MDP_XG_UPPER, .gain_kib = 100000},
+	/* C16 where apply refuses reshape-fast too: no profile, said so */
+	{.id = "C16-reshape-fast-refused", .release = "3.10.105", .action = "reshape", .n = 5,
+	 .speed = 10000, .min = 10000, .max = 200000, .util = 40, .stripe = 256, .active = 250,
+	 .group_threads = -1, .refused = "reshape-fast",
+	 .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_NONE},
 	/* C05: RAID5 7 -> RAID6 8 with a backup file: 7118 K/s whatever the settings */
 	{.id = "C05", .release = "3.16.0", .action = "reshape", .n = 8, .speed = 7118, .util = 46,
 	 .backup = true, .chunk = 512, .stripe = 4096, KERNEL_DEFAULTS,
@@ -298,10 +311,15 @@ static void test_rows(void **state)
 		struct mdp_xarray a0, a1;
 		struct mdp_xreport rep;
 		const struct mdp_xfinding *f;
+		struct mdp_xrefusals no = {.n = r->refused != NULL};
 
 		build(r, 0, &s0, &a0);
 		build(r, 1, &s1, &a1);
-		assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+		if (r->refused) {
+			snprintf(no.v[0].profile, sizeof(no.v[0].profile), "%s", r->refused);
+			snprintf(no.v[0].why, sizeof(no.v[0].why), "stripe caches over the budget");
+		}
+		assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &no, &rep), 0);
 		print_message("%s: %zu findings, first %s (%s %s), speed %llu\n", r->id,
 			      rep.n_findings,
 			      rep.n_findings ? mdp_explain_kind_name(rep.findings[0].kind) : "-",
@@ -333,14 +351,14 @@ static void test_speed_source(void **state)
 	build(&r, 0, &s0, &a0);
 	build(&r, 1, &s1, &a1);
 	a1.sync_speed = 9999; /* md's average differs; the window's own figure wins */
-	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_int_equal(rep.speed_src, MDP_XS_MDSTAT);
 	assert_int_equal(rep.speed_kib, 4687);
 	assert_string_equal(rep.binds, "below-min");
 	assert_string_equal(rep.rule, "drain");
 	/* progress unchanged: md's own average, said so */
 	a1.done_kib = a0.done_kib;
-	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_int_equal(rep.speed_src, MDP_XS_MD);
 	assert_int_equal(rep.speed_kib, 9999);
 	{
@@ -352,14 +370,14 @@ static void test_speed_source(void **state)
 	}
 	/* 6.16's sync_io_depth names the depth rule; 3.10 the sleep rule */
 	s1.sync_io_depth = true;
-	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_string_equal(rep.rule, "depth");
 	s1.sync_io_depth = false;
 	snprintf(s1.release, sizeof(s1.release), "3.10.105");
-	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_string_equal(rep.rule, "sleep");
-	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md9", &rep), -ENOENT);
-	assert_int_equal(mdp_explain_array(&s0, &s1, 0, "md2", &rep), -EINVAL);
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md9", NULL, &rep), -ENOENT);
+	assert_int_equal(mdp_explain_array(&s0, &s1, 0, "md2", NULL, &rep), -EINVAL);
 }
 
 /* 32-bit kernels: diskstats counters wrap at 2^32; the util of a wrapped disk is still right. */
@@ -387,7 +405,7 @@ static void test_wrap(void **state)
 		w0->wr_sect = UINT32_MAX - 7;
 		w1->wr_sect = s - 8;
 	}
-	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &rep), 0);
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_int_equal(rep.findings[0].kind, MDP_XK_DISKS_AT_LIMIT);
 }
 

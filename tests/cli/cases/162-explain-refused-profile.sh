@@ -1,0 +1,32 @@
+# explain on a box where apply would refuse the profile the floor calls for: balanced's fixed
+# stripe caches (2048 pages a disk) are above its memory budget (10 % of 128 MiB), as the VM
+# lab's 1 GiB guest with five parity arrays found. explain plans each shipped profile as
+# diff would and recommends the next one (reshape-fast, whose cache is sized to memory),
+# saying why; diff balanced itself refuses with the same reason.
+fixture explain/floor
+printf 'MemTotal:         131072 kB\nMemAvailable:      65536 kB\n' >"$ROOT/proc/meminfo"
+echo 4 >"$ROOT/sys/block/md2/md/raid_disks"
+snapshot
+run explain
+expect_exit 1
+grep -A4 '^  floor:' "$WORK/out" >"$WORK/floor"
+[ "$(cat "$WORK/floor")" = "  floor: speed 10100 KiB/s, minimum 10000 (system): md throttles to it while other I/O runs
+         other partitions of the member disks: 3000 KiB/s in all, most on sda (3000 KiB/s)
+         balanced: apply refuses it on this box (stripe caches would use 32 MiB (md2 32 MiB), above the memory budget of 12 MiB (10% of 128 MiB RAM))
+    => apply reshape-fast (minimum 100000 KiB/s)
+    gain: at most 100000 KiB/s per disk (upper bound: the new minimum, if the disks can)" ] ||
+	_fail "explain's floor with balanced refused: $(cat "$WORK/out")"
+expect_no_stderr
+expect_unchanged "after explain"
+run diff balanced
+expect_exit 2
+expect_stderr <<'EOF2'
+mdprofile: @BIN@/profiles/balanced.yaml: stripe caches would use 32 MiB (md2 32 MiB), above the memory budget of 12 MiB (10% of 128 MiB RAM)
+EOF2
+# JSON: the same evidence and recommendation
+run --json explain
+expect_exit 1
+grep -q '"balanced: apply refuses it on this box (stripe caches would use 32 MiB' "$WORK/out" ||
+	_fail "explain --json: no refusal in the evidence: $(cat "$WORK/out")"
+grep -q '"recommendation": {"kind": "profile", "name": "reshape-fast"' "$WORK/out" ||
+	_fail "explain --json: not reshape-fast: $(cat "$WORK/out")"
