@@ -43,7 +43,7 @@ make_disks() {
 # (throttling.bps-total: disks with a real limit, for 96-explain): 8 MiB/s each,
 # x04 2 MiB/s (a slow member).
 drive_args() {
-	for img in "$1"/d*.img "$1"/x*.img; do
+	for img in "$1"/d*.img "$1"/x*.img "$1"/c*.img; do
 		[ -e "$img" ] || continue
 		s=$(basename "$img" .img)
 		t=
@@ -158,6 +158,9 @@ main() {
 	# sparse: a sync at 8 MiB/s writes only what the scenario lets it reach; 16 GiB keeps
 	# explain from calling it "finishing"
 	for x in x01 x02 x03 x04; do truncate -s 16G "$disks/$x.img"; done
+	# c01..c04: large, sparse and unthrottled, for a sync that is CPU-bound under TCG
+	# (99-explain-probe); 64 GiB keeps explain from calling the resync "finishing"
+	for c in c01 c02 c03 c04; do truncate -s 64G "$disks/$c.img"; done
 	status=0
 	if wanted "$here/scenarios" || [ -z "$scenarios" ]; then
 		one_boot 1 "$logdir/console.log" || status=1
