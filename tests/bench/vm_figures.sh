@@ -4,27 +4,49 @@
 #   vm_figures.sh CONSOLE...
 # competing-reader: a raid5 recovery on 8 MiB/s disks beside a reader of the array, as a
 # ratio of the same recovery on the idle array (medians of 3 A/B/A rounds; the issue's
-# goal for reshape-fast: at least 0.95). slow-member: the busy shares explain reports for
+# goal for reshape-fast: at least 0.95). system-reader: the data array's recovery beside a
+# reader of DSM's system array on the first partitions, kernel limits and the profile
+# explain recommends, over the same idle figure. slow-member: the busy shares explain reports for
 # a raid1 on a 2 MiB/s and an 8 MiB/s disk (the throttles' ratio says 100 % against 25 %).
+# probe: explain --probe's A/B/A windows for a raid6 resync on busy CPUs.
 set -eu
 [ $# -gt 0 ] || { echo "usage: vm_figures.sh CONSOLE..." >&2; exit 2; }
 lines=$(grep -h '^BENCH-VM: ' "$@" || true)
 [ -n "$lines" ] || { echo "vm_figures: no BENCH-VM line in $*" >&2; exit 1; }
-printf '%s\n' "$lines" | awk '
+# one table per kind of line, in this order, whatever order the consoles printed them
+for kind in competing-reader system-reader slow-member probe; do
+	printf '%s\n' "$lines" | awk -v kind="$kind" '
 function v(k,   i, kv) {
 	for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
 	return ""
 }
+$2 != kind { next }
+!hdr++ && kind != "competing-reader" { print "" }
 $2 == "competing-reader" {
-	if (!hdr1++) printf "%-18s %9s %17s %17s %7s\n", "sync beside a reader", "idle KiB/s",
+	if (hdr == 1) printf "%-18s %9s %17s %17s %7s\n", "sync beside a reader", "idle KiB/s",
 	    "kernel limits", "reshape-fast", "rounds"
 	i = v("idle") + 0
 	printf "%-18s %9d %9d (%5.2f) %9d (%5.2f) %7s\n", v("kernel"), i, v("defaults"),
 	    i ? v("defaults") / i : 0, v("reshape-fast"), i ? v("reshape-fast") / i : 0, v("rounds")
 }
+$2 == "system-reader" {
+	if (hdr == 1) printf "%-18s %9s %17s %17s %7s\n", "beside a p1 reader", "idle KiB/s",
+	    "kernel limits", "recommended", "rounds"
+	i = v("idle") + 0
+	printf "%-18s %9d %9d (%5.2f) %9d (%5.2f) %7s  %s\n", v("kernel"), i, v("defaults"),
+	    i ? v("defaults") / i : 0, v("recommended"), i ? v("recommended") / i : 0, v("rounds"),
+	    v("profile")
+}
 $2 == "slow-member" {
-	if (!hdr2++) printf "\n%-18s %14s %14s %20s\n", "slow member", "slow busy %",
+	if (hdr == 1) printf "%-18s %14s %14s %20s\n", "slow member", "slow busy %",
 	    "others busy %", "throttles KiB/s"
 	printf "%-18s %14s %14s %13s / %s\n", v("kernel"), v("slow_util"), v("others_util"),
 	    v("throttle_slow"), v("throttle_others")
+}
+$2 == "probe" {
+	if (hdr == 1) printf "%-18s %22s %9s %9s %9s %8s %8s\n", "probe, busy CPUs", "setting",
+	    "A KiB/s", "B KiB/s", "A KiB/s", "change", "spread"
+	printf "%-18s %22s %9s %9s %9s %7s%% %7s%%\n", v("kernel"), v("setting") " " v("value"), v("a1"), v("b"),
+	    v("a2"), v("change_pct"), v("spread_pct")
 }'
+done
