@@ -599,9 +599,28 @@ static int floor_value(const struct mdp_journal *j, const struct mdp_jtarget *b,
 	return raw_to_value(b->t, b->raw, v);
 }
 
+/*
+ * What every journal written must be, whichever transition writes it (test
+ * builds; sqlite's assert_pager_state is the model): a state of the diagram
+ * at the top other than none (none is the file removed), the profile of
+ * the top layer named, a base under an overlay named, every service named.
+ */
+static void txn_assert_state(const struct mdp_journal *j)
+{
+	assert_jstate(j->state == MDP_J_APPLYING || j->state == MDP_J_ACTIVE ||
+		      j->state == MDP_J_REVERTING);
+	assert_jstate(!j->has_under || j->under.profile[0]);
+	assert_jstate(j->profile[0]);
+	for (size_t i = 0; i < j->n_svc; i++)
+		assert_jstate(j->svc[i].name[0]);
+}
+
 static int journal_store(struct mdp_txn *tx, const struct mdp_journal *j)
 {
-	int err = mdp_journal_store(tx->root, j);
+	int err;
+
+	txn_assert_state(j);
+	err = mdp_journal_store(tx->root, j);
 
 	if (err)
 		mdp_diags_add(tx->d, NULL, 0, 0, "cannot write the journal %s: %s", MDP_JOURNAL,
