@@ -514,7 +514,8 @@ static int compare(struct cli *cli, struct progress *pg, const struct mdp_vb *pr
 	struct result *res = calloc(MAX_COMPARE + 1, sizeof(*res));
 	char *list = strdup(bo(cli)->compare), *save = NULL, *name;
 	size_t n = 0;
-	int rc = 0, m = 0, rrc;
+	struct mdp_txn_rc rrc;
+	int rc = 0, m = 0;
 
 	if (!res || !list || (rc = cli_refuse_over_active(cli, "a comparison")))
 		goto out;
@@ -541,7 +542,7 @@ static int compare(struct cli *cli, struct progress *pg, const struct mdp_vb *pr
 	}
 	/* Whatever happened after the first apply, the values from before come back. */
 	rrc = mdp_txn_revert(&cli->tx, true);
-	if (rrc) {
+	if (rrc.res != MDP_TXN_OK) {
 		rc = cli_txn_result(cli, rrc, "revert", NULL);
 	} else if (m > 0) {
 		cli_err(cli, "interrupted by %s; reverted to the values from before",

@@ -299,37 +299,18 @@ void cli_json_begin(struct cli *cli, struct json *j)
 	json_init(j, stdout);
 }
 
-static const char *result_name(int rc)
+static const char *result_name(enum mdp_txn_result res)
 {
-	return rc == MDP_TXN_OK        ? "ok"
-	       : rc == MDP_TXN_FAILED  ? "rolled-back"
-	       : rc == MDP_TXN_PARTIAL ? "rollback-incomplete"
-				       : "error";
+	return res == MDP_TXN_OK        ? "ok"
+	       : res == MDP_TXN_FAILED  ? "rolled-back"
+	       : res == MDP_TXN_PARTIAL ? "rollback-incomplete"
+					: "error";
 }
 
-int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl)
+/* An error before anything changed: its exit code, said when the diags did not say it. */
+static int txn_error_exit(struct cli *cli, int err, const char *verb)
 {
-	const struct mdp_txn_report *rep = &cli->tx.rep;
-	struct json j;
-
-	if (cli->json) {
-		cli_json_begin(cli, &j);
-		render_report_json(&j, rep, result_name(rc), pl);
-	} else {
-		render_report_text(cli, rep, rc == MDP_TXN_OK);
-	}
-	cli_print_diags(cli, &cli->d);
-	mdp_diags_free(&cli->d);
-	mdp_diags_init(&cli->d);
-	switch (rc) {
-	case MDP_TXN_OK:
-		return MDP_EXIT_OK;
-	case MDP_TXN_FAILED:
-		cli_err(cli, "%s failed; every change was rolled back", verb);
-		return MDP_EXIT_FAILED;
-	case MDP_TXN_PARTIAL:
-		render_left(cli, rep);
-		return MDP_EXIT_PARTIAL;
+	switch (err) {
 	case -EINVAL:
 	case -EBUSY: /* a layer rule refused it (txn.c's apply_layer): the diag says why */
 		return MDP_EXIT_USAGE; /* the diags said why; nothing was touched */
@@ -338,21 +319,52 @@ int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_p
 		return MDP_EXIT_FAILED; /* journal unreadable or untrusted: the diag says what to do
 					 */
 	default:
-		cli_err(cli, "%s failed: %s", verb, strerror(-rc));
+		cli_err(cli, "%s failed: %s", verb, strerror(-err));
 		return MDP_EXIT_FAILED;
 	}
+}
+
+int cli_txn_result(struct cli *cli, struct mdp_txn_rc rc, const char *verb,
+		   const struct mdp_plan *pl)
+{
+	const struct mdp_txn_report *rep = &cli->tx.rep;
+	struct json j;
+
+	if (cli->json) {
+		cli_json_begin(cli, &j);
+		render_report_json(&j, rep, result_name(rc.res), pl);
+	} else {
+		render_report_text(cli, rep, rc.res == MDP_TXN_OK);
+	}
+	cli_print_diags(cli, &cli->d);
+	mdp_diags_free(&cli->d);
+	mdp_diags_init(&cli->d);
+	switch (rc.res) {
+	case MDP_TXN_OK:
+		return MDP_EXIT_OK;
+	case MDP_TXN_FAILED:
+		cli_err(cli, "%s failed; every change was rolled back", verb);
+		return MDP_EXIT_FAILED;
+	case MDP_TXN_PARTIAL:
+		render_left(cli, rep);
+		return MDP_EXIT_PARTIAL;
+	case MDP_TXN_ERROR:
+		break;
+	}
+	return txn_error_exit(cli, rc.err, verb);
 }
 
 int cli_apply_quiet(struct cli *cli, struct mdp_profile *p)
 {
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
+	struct mdp_txn_rc t;
 	int rc;
 
 	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
 	    !(rc = cli_plan(cli, p, &s, &pl))) {
-		rc = mdp_txn_apply(&cli->tx, p, &pl);
-		rc = rc ? cli_txn_result(cli, rc, "apply", &pl) : 0;
+		t = mdp_txn_apply(&cli->tx, p, &pl);
+		rc = t.res != MDP_TXN_OK ? cli_txn_result(cli, t, "apply", &pl) : 0;
 		mdp_txn_report_free(&cli->tx.rep);
 	}
 	mdp_plan_free(&pl);

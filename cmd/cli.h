@@ -160,7 +160,8 @@ void cli_warn_recover(struct cli *cli);
  * Report a transaction's result (text or JSON, diagnostics on stderr) and
  * map it to the exit code. pl adds the plan's notes to the JSON (apply).
  */
-int cli_txn_result(struct cli *cli, int rc, const char *verb, const struct mdp_plan *pl);
+int cli_txn_result(struct cli *cli, struct mdp_txn_rc rc, const char *verb,
+		   const struct mdp_plan *pl);
 /*
  * Apply the loaded profile p through the same transaction as 'apply', with no report when it
  * succeeds (a failure is reported as by cli_txn_result); frees p. Returns an exit code.

@@ -627,7 +627,8 @@ static int probe_run(struct cli *cli, const struct mdp_xreport *r, struct probe 
 {
 	char act[16] = "";
 	double dt = r->window_s;
-	int rc, rrc, m = 0;
+	struct mdp_txn_rc rrc;
+	int rc, m = 0;
 
 	pr->w.a1 = r->speed_kib;
 	pr->w.window_s = r->window_s;
@@ -642,7 +643,7 @@ static int probe_run(struct cli *cli, const struct mdp_xreport *r, struct probe 
 	pr->w.ended |= strcmp(act, r->action) != 0;
 	/* Whatever happened in the window, the value from before comes back. */
 	rrc = mdp_txn_revert(&cli->tx, true);
-	if (rrc) {
+	if (rrc.res != MDP_TXN_OK) {
 		rc = cli_txn_result(cli, rrc, "revert", NULL);
 		mdp_txn_report_free(&cli->tx.rep);
 		return rc ? rc : MDP_EXIT_PARTIAL;

@@ -308,9 +308,9 @@ static int setup_lock(struct cli *cli)
 static int setup_recover(struct cli *cli)
 {
 	bool did;
-	int rc = mdp_txn_recover(&cli->tx, &did);
+	struct mdp_txn_rc rc = mdp_txn_recover(&cli->tx, &did);
 
-	return rc ? cli_txn_result(cli, rc, "recover", NULL) : 0;
+	return rc.res != MDP_TXN_OK ? cli_txn_result(cli, rc, "recover", NULL) : 0;
 }
 
 static int setup(struct cli *cli, const struct cmd *c)

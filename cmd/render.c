@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MIB ((uint64_t)1 << 20)
-
 const char *render_safe(const char *s, char *buf, size_t len)
 {
 	return mdp_text_safe(buf, len, s);
@@ -114,7 +112,7 @@ static void section_header(const struct mdp_system *s, const struct mdp_change *
 
 static void change_line(const struct mdp_plan *pl, const struct mdp_change *c)
 {
-	char cur[48] = "(missing)", want[48], label[64];
+	char cur[48] = "(missing)", want[48], label[64], now[32], after[32];
 	const struct mdp_tunable_info *ti = mdp_tunable_info(c->t);
 	const struct mdp_plan_mem *m = plan_mem(pl, c->dev);
 
@@ -126,10 +124,14 @@ static void change_line(const struct mdp_plan *pl, const struct mdp_change *c)
 	else
 		snprintf(label, sizeof(label), "%s", ti->key);
 	printf("  %-26s %16s %s %s", label, cur, c->pending ? "->" : "==", want);
-	if (c->t == MDP_T_STRIPE_CACHE_SIZE && m && c->pending)
-		printf("   (%" PRIu64 " MiB -> %" PRIu64 " MiB)", m->now / MIB, m->after / MIB);
-	else if (c->t == MDP_T_STRIPE_CACHE_SIZE && m)
-		printf("   (%" PRIu64 " MiB)", m->now / MIB);
+	if (c->t == MDP_T_STRIPE_CACHE_SIZE && m) {
+		mdp_show_mem(m->now, now, sizeof(now));
+		mdp_show_mem(m->after, after, sizeof(after));
+		if (c->pending)
+			printf("   (%s -> %s)", now, after);
+		else
+			printf("   (%s)", now);
+	}
 	putchar('\n');
 }
 
@@ -171,11 +173,15 @@ void render_plan_text(const struct mdp_plan *pl, const struct mdp_system *s, boo
 
 void render_plan_mem(const struct mdp_plan *pl)
 {
+	char now[32], after[32], budget[32];
+
 	if (!pl->n_mem)
 		return;
-	printf("\nstripe cache memory: %" PRIu64 " MiB now, %" PRIu64 " MiB after; "
-	       "budget %" PRIu64 " MiB (%s)\n",
-	       pl->mem_now / MIB, pl->mem_after / MIB, pl->budget / MIB, pl->budget_desc);
+	mdp_show_mem(pl->mem_now, now, sizeof(now));
+	mdp_show_mem(pl->mem_after, after, sizeof(after));
+	mdp_show_mem(pl->budget, budget, sizeof(budget));
+	printf("\nstripe cache memory: %s now, %s after; budget %s (%s)\n", now, after, budget,
+	       pl->budget_desc);
 }
 
 bool render_dsm_speed(const struct mdp_system *s, char *buf, size_t len)

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #define PAGE_BYTES ((uint64_t)4096)
-#define MIB        ((uint64_t)1 << 20)
 
 /* What the profile wants for one target, before ordering. */
 struct want {
@@ -206,10 +205,16 @@ static int budget_resolve(struct ctx *c)
 	uint64_t total = mem_total_bytes(c->s);
 	uint64_t pct = MDP_DEFAULT_BUDGET_PERCENT;
 
+	char ram[32];
+
 	if (b->kind == MDP_BUDGET_BYTES) {
 		c->pl->budget = b->value;
-		snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc), "%" PRIu64 " MiB",
-			 b->value / MIB);
+		/* The profile's own size, exactly as pin writes it back. */
+		if (b->value % 1024 == 0)
+			mdp_show_kib(b->value / 1024, c->pl->budget_desc,
+				     sizeof(c->pl->budget_desc));
+		else
+			mdp_show_mem(b->value, c->pl->budget_desc, sizeof(c->pl->budget_desc));
 		return 0;
 	}
 	if (!total && stripes_wanted(c))
@@ -220,9 +225,9 @@ static int budget_resolve(struct ctx *c)
 	if (!total)
 		snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc),
 			 "%" PRIu64 "%% of unknown RAM", pct);
-	else
+	else if (!mdp_show_mem(total, ram, sizeof(ram)))
 		snprintf(c->pl->budget_desc, sizeof(c->pl->budget_desc),
-			 "%" PRIu64 "%% of %" PRIu64 " MiB RAM%s", pct, total / MIB,
+			 "%" PRIu64 "%% of %s RAM%s", pct, ram,
 			 b->kind == MDP_BUDGET_UNSET ? ", the default" : "");
 	return 0;
 }
@@ -330,18 +335,21 @@ static int stripe_account(struct ctx *c)
 static int stripe_over_budget(struct ctx *c)
 {
 	struct mdp_plan *pl = c->pl;
-	char list[512] = "";
+	char list[512] = "", one[32], after[32], budget[32];
 	size_t len = 0;
 
 	if (pl->mem_after <= pl->budget || pl->mem_after <= pl->mem_now)
 		return 0;
-	for (size_t i = 0; i < pl->n_mem && len < sizeof(list); i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %" PRIu64 " MiB",
-					i ? ", " : "", pl->mem[i].dev, pl->mem[i].after / MIB);
+	for (size_t i = 0; i < pl->n_mem && len < sizeof(list); i++) {
+		mdp_show_mem(pl->mem[i].after, one, sizeof(one));
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %s", i ? ", " : "",
+					pl->mem[i].dev, one);
+	}
+	mdp_show_mem(pl->mem_after, after, sizeof(after));
+	mdp_show_mem(pl->budget, budget, sizeof(budget));
 	mdp_diags_add(c->d, c->p->path, 0, 0,
-		      "stripe caches would use %" PRIu64 " MiB (%s), above the memory budget "
-		      "of %" PRIu64 " MiB (%s)",
-		      pl->mem_after / MIB, list, pl->budget / MIB, pl->budget_desc);
+		      "stripe caches would use %s (%s), above the memory budget of %s (%s)", after,
+		      list, budget, pl->budget_desc);
 	return -EINVAL;
 }
 

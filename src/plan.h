@@ -50,7 +50,7 @@ struct mdp_plan {
 	struct mdp_plan_mem *mem; /* one per array with a stripe cache */
 	size_t n_mem;
 	uint64_t budget;      /* bytes */
-	char budget_desc[64]; /* "25% of 7.6 GiB RAM" */
+	char budget_desc[64]; /* "25% of 7872 MiB RAM", "512 MiB" */
 	uint64_t mem_now, mem_after;
 	/* The operations running as planned and md's speed of each (the journal keeps them). */
 	struct mdp_op_speed *ops;

@@ -158,6 +158,13 @@ int mdp_show_kib(uint64_t kib, char *buf, size_t len)
 	return fit(snprintf(buf, len, "%" PRIu64 " %s", kib, unit), len);
 }
 
+int mdp_show_mem(uint64_t bytes, char *buf, size_t len)
+{
+	uint64_t kib = bytes / 1024;
+
+	return mdp_show_kib(kib >= 1024 ? kib / 1024 * 1024 : kib, buf, len);
+}
+
 int mdp_tunable_show(enum mdp_tunable t, const struct mdp_value *v, char *buf, size_t len)
 {
 	const struct mdp_tunable_info *ti = mdp_tunable_info(t);

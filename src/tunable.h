@@ -100,6 +100,13 @@ int mdp_tunable_json(enum mdp_tunable t, const struct mdp_value *v, char *buf, s
 /* A size in KiB in the largest exact unit: "192 KiB", "32 MiB", "2 GiB". */
 int mdp_show_kib(uint64_t kib, char *buf, size_t len);
 /*
+ * A memory figure in bytes (stripe cache memory, budgets, RAM): rounded down
+ * to whole MiB (to whole KiB under 1 MiB), then mdp_show_kib's ladder:
+ * "896 MiB", "2 GiB", "512 KiB". Approximate by design; exact sizes use
+ * mdp_show_kib.
+ */
+int mdp_show_mem(uint64_t bytes, char *buf, size_t len);
+/*
  * The ladder behind it, for the YAML writer too ("32MiB"): *kib divided
  * down to the largest unit that holds it exactly, whose name is returned.
  */

@@ -57,8 +57,10 @@
 #include <assert.h>
 /* Test builds check the state each transition of the diagram above starts from. */
 #define assert_jstate(cond) assert(cond)
+#define assert_txn(cond)    assert(cond)
 #else
 #define assert_jstate(cond) ((void)0)
+#define assert_txn(cond)    ((void)0)
 #endif
 
 #include <errno.h>
@@ -92,6 +94,20 @@ struct steps {
 	struct step *v;
 	size_t n;
 };
+
+/* ---- result ----------------------------------------------------------------- */
+
+static struct mdp_txn_rc txn_res(enum mdp_txn_result res)
+{
+	return (struct mdp_txn_rc){res, 0};
+}
+
+/* Stopped before anything changed. err is a -errno; anything else is a bug. */
+static struct mdp_txn_rc txn_err(int err)
+{
+	assert_txn(err < 0);
+	return (struct mdp_txn_rc){MDP_TXN_ERROR, err < 0 ? err : -EIO};
+}
 
 /* ---- report ----------------------------------------------------------------- */
 
@@ -583,9 +599,28 @@ static int floor_value(const struct mdp_journal *j, const struct mdp_jtarget *b,
 	return raw_to_value(b->t, b->raw, v);
 }
 
+/*
+ * What every journal written must be, whichever transition writes it (test
+ * builds; sqlite's assert_pager_state is the model): a state of the diagram
+ * at the top other than none (none is the file removed), the profile of
+ * the top layer named, a base under an overlay named, every service named.
+ */
+static void txn_assert_state(const struct mdp_journal *j)
+{
+	assert_jstate(j->state == MDP_J_APPLYING || j->state == MDP_J_ACTIVE ||
+		      j->state == MDP_J_REVERTING);
+	assert_jstate(!j->has_under || j->under.profile[0]);
+	assert_jstate(j->profile[0]);
+	for (size_t i = 0; i < j->n_svc; i++)
+		assert_jstate(j->svc[i].name[0]);
+}
+
 static int journal_store(struct mdp_txn *tx, const struct mdp_journal *j)
 {
-	int err = mdp_journal_store(tx->root, j);
+	int err;
+
+	txn_assert_state(j);
+	err = mdp_journal_store(tx->root, j);
 
 	if (err)
 		mdp_diags_add(tx->d, NULL, 0, 0, "cannot write the journal %s: %s", MDP_JOURNAL,
@@ -1049,8 +1084,8 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 }
 
 /* After a rollback: the journal goes back to what it was (or away). */
-static int apply_unwind(struct mdp_txn *tx, const struct mdp_journal *old, struct steps *st,
-			size_t n_changes, size_t n_services)
+static enum mdp_txn_result apply_unwind(struct mdp_txn *tx, const struct mdp_journal *old,
+					struct steps *st, size_t n_changes, size_t n_services)
 {
 	/* applying --> the previous state: none or active (recover ran first) */
 	assert_jstate(old->state == MDP_J_NONE || old->state == MDP_J_ACTIVE);
@@ -1093,16 +1128,18 @@ static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct 
 	return journal_store(tx, j);
 }
 
-int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl)
+struct mdp_txn_rc mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
+				const struct mdp_plan *pl)
 {
 	struct mdp_journal old, j = {0};
 	struct steps st = {0};
 	size_t n_changes = tx->rep.n_changes, n_services;
-	int err, rc = MDP_TXN_OK;
+	enum mdp_txn_result rc = MDP_TXN_OK;
+	int err;
 
 	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", p->name);
 	if ((err = load_current(tx, &old)))
-		return err;
+		return txn_err(err);
 	if ((err = apply_prepare(tx, p, pl, &old, &j, &st))) {
 		if (err == -EIO) { /* the system failed before anything changed */
 			rc = MDP_TXN_FAILED;
@@ -1141,7 +1178,7 @@ out:
 	free(st.v);
 	mdp_journal_free(&j);
 	mdp_journal_free(&old);
-	return err ? err : rc;
+	return err ? txn_err(err) : txn_res(rc);
 }
 
 /* ---- revert and recover ------------------------------------------------------ */
@@ -1204,7 +1241,7 @@ static size_t restore_targets(struct mdp_txn *tx, struct mdp_journal *j, bool ke
 }
 
 /* Put every baseline back, resume what we paused, drop the journal. */
-static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
+static enum mdp_txn_result restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
 {
 	/* active|applying|reverting --> reverting; a pause under way is a paused service */
 	assert_jstate(j->state != MDP_J_NONE);
@@ -1232,7 +1269,7 @@ static int restore_baseline(struct mdp_txn *tx, struct mdp_journal *j)
  * only layer again. Journaled "reverting" with the base still under, so a
  * crash anywhere in it ends the same way at the next recover.
  */
-static int restore_under(struct mdp_txn *tx, struct mdp_journal *j)
+static enum mdp_txn_result restore_under(struct mdp_txn *tx, struct mdp_journal *j)
 {
 	assert_jstate(j->state != MDP_J_NONE && j->has_under);
 	j->state = MDP_J_REVERTING;
@@ -1268,30 +1305,31 @@ static void ev_back_to_base(struct mdp_txn *tx, const struct mdp_journal *j)
 	ev_note(tx, MDP_TXN_NOTE_BACK_TO_BASE, j->under.profile);
 }
 
-int mdp_txn_revert(struct mdp_txn *tx, bool all)
+struct mdp_txn_rc mdp_txn_revert(struct mdp_txn *tx, bool all)
 {
 	struct mdp_journal j;
+	struct mdp_txn_rc rc;
 	bool did;
-	int rc;
+	int err;
 
-	if ((rc = mdp_txn_recover(tx, &did)))
+	if ((rc = mdp_txn_recover(tx, &did)).res != MDP_TXN_OK)
 		return rc;
-	if ((rc = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT) {
+	if ((err = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT) {
 		if (!did)
 			ev_note(tx, MDP_TXN_NOTE_NOTHING_ACTIVE, NULL);
-		return 0;
+		return txn_res(MDP_TXN_OK);
 	}
-	if (rc)
-		return rc;
+	if (err)
+		return txn_err(err);
 	ev_note(tx, MDP_TXN_NOTE_REVERTING, j.profile);
 	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", j.profile);
 	if (j.has_under && !all) {
 		ev_back_to_base(tx, &j);
-		rc = restore_under(tx, &j);
+		rc = txn_res(restore_under(tx, &j));
 	} else {
 		if (j.has_under)
 			ev_note(tx, MDP_TXN_NOTE_REVERTING, j.under.profile);
-		rc = restore_baseline(tx, &j);
+		rc = txn_res(restore_baseline(tx, &j));
 	}
 	mdp_journal_free(&j);
 	return rc;
@@ -1338,18 +1376,19 @@ int mdp_txn_reassert(struct mdp_txn *tx, enum mdp_tunable t, const char *dev)
 	return err;
 }
 
-static int recover_stale(struct mdp_txn *tx, const struct mdp_journal *j)
+static enum mdp_txn_result recover_stale(struct mdp_txn *tx, const struct mdp_journal *j)
 {
 	ev_note(tx, MDP_TXN_NOTE_STALE, j->profile);
 	for (size_t i = 0; i < j->n_svc; i++)
 		if (j->svc[i].paused)
 			ev_service(tx, j->svc[i].name, MDP_TXN_RESUME, MDP_TXN_SVC_REBOOTED);
-	return journal_remove(tx) ? MDP_TXN_FAILED : 0;
+	return journal_remove(tx) ? MDP_TXN_FAILED : MDP_TXN_OK;
 }
 
-int mdp_txn_recover(struct mdp_txn *tx, bool *did)
+struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
 {
 	struct mdp_journal j;
+	enum mdp_txn_result rc = MDP_TXN_OK;
 	char boot[40];
 	int err;
 
@@ -1358,15 +1397,15 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	if (mdp_watcher_probe(tx->root) == 0)
 		(void)mdp_root_unlink(tx->root, MDP_WATCHER_STATE);
 	if ((err = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT)
-		return 0;
+		return txn_res(MDP_TXN_OK);
 	if (err)
-		return err;
+		return txn_err(err);
 	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", j.profile);
 	/* Stale only when both boot ids are known and differ: never drop a journal on doubt. */
 	if (!read_boot_id(tx->root, boot, sizeof(boot)) && j.boot_id[0] &&
 	    strcmp(j.boot_id, boot)) {
 		*did = true;
-		err = recover_stale(tx, &j);
+		rc = recover_stale(tx, &j);
 	} else if (j.state != MDP_J_ACTIVE || watcher_gone(tx, &j) ||
 		   (j.by == MDP_BY_COMPARE && tx->origin != MDP_BY_COMPARE) ||
 		   (j.by == MDP_BY_PROBE && tx->origin != MDP_BY_PROBE)) {
@@ -1384,12 +1423,12 @@ int mdp_txn_recover(struct mdp_txn *tx, bool *did)
 		/* An overlay interrupted or left by its watcher: back to the base under it. */
 		if (j.has_under) {
 			ev_back_to_base(tx, &j);
-			err = restore_under(tx, &j);
+			rc = restore_under(tx, &j);
 		} else
-			err = restore_baseline(tx, &j);
+			rc = restore_baseline(tx, &j);
 	}
 	mdp_journal_free(&j);
-	return err;
+	return txn_res(rc);
 }
 
 bool mdp_txn_needs_recover(const struct mdp_root *r)

@@ -113,10 +113,28 @@ void mdp_txn_report_free(struct mdp_txn_report *rep);
 /* Whether the report says something on the system changed (and stays changed). */
 bool mdp_txn_report_changed(const struct mdp_txn_report *rep);
 
+/*
+ * What apply, revert and recover return: the outcome and, apart from it,
+ * the errno that explains an error. One int used to carry both (3 and 4,
+ * or a -errno): ESRCH is 3 and EINTR is 4, so a single sign slip turned
+ * "no such process" into "rolled back" and back, and cmd/ had to know
+ * which negative values meant "nothing touched". A small struct returned
+ * by value rather than an enum with the errno in the report: every caller
+ * hands the whole result to one mapping (cmd/cli.c's cli_txn_result) in
+ * the same expression that runs the transaction, and the errno stays next
+ * to the outcome it explains instead of in state that outlives the call.
+ * The values are not exit codes; cli_txn_result maps them.
+ */
 enum mdp_txn_result {
 	MDP_TXN_OK = 0,
-	MDP_TXN_FAILED = 3,  /* failed, everything rolled back */
-	MDP_TXN_PARTIAL = 4, /* rollback incomplete: see report.left / report.fix */
+	MDP_TXN_ERROR,   /* stopped before anything changed: err says why (diags too) */
+	MDP_TXN_FAILED,  /* failed, everything rolled back */
+	MDP_TXN_PARTIAL, /* rollback incomplete: see report.left / report.fix */
+};
+
+struct mdp_txn_rc {
+	enum mdp_txn_result res;
+	int err; /* MDP_TXN_ERROR: a negative errno; else 0 */
 };
 
 struct mdp_txn {
@@ -147,10 +165,12 @@ struct mdp_txn {
 
 /*
  * Apply plan (built from p against the live system). The caller holds the
- * lock and has run mdp_txn_recover. Returns MDP_TXN_* or a negative errno
- * for errors before anything changed.
+ * lock and has run mdp_txn_recover. MDP_TXN_ERROR (with the errno) for
+ * errors before anything changed: -EINVAL/-EBUSY when the profile or a layer
+ * rule refuses it, -EBADMSG/-EPERM when the journal is unreadable or untrusted.
  */
-int mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl);
+struct mdp_txn_rc mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
+				const struct mdp_plan *pl);
 /*
  * What apply would do with p's services, changing nothing: one entry per
  * service in tx->rep.services (action pause, result one of NOT_RUNNING,
@@ -163,7 +183,7 @@ int mdp_txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p);
  * else the base (back to the baseline, journal removed); all: both. 0 with
  * a "nothing active" note when none.
  */
-int mdp_txn_revert(struct mdp_txn *tx, bool all);
+struct mdp_txn_rc mdp_txn_revert(struct mdp_txn *tx, bool all);
 /*
  * Finish an interrupted transaction: a stale journal (other boot_id) is
  * cleared; an interrupted apply or revert is undone to the base under an
@@ -172,12 +192,13 @@ int mdp_txn_revert(struct mdp_txn *tx, bool all);
  * bench --compare applied it: then it is removed the same way. *did says
  * whether anything was done.
  */
-int mdp_txn_recover(struct mdp_txn *tx, bool *did);
+struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did);
 /*
  * Put back one value of the active layers that something else rewrote
  * (the watcher, while engaged): the journal's set value for (t, dev),
  * written and read back, reported as a change. The caller holds the lock.
- * -ENOENT when the layers do not set it, -ENODEV when dev is gone.
+ * -ENOENT when the layers do not set it, -ENODEV when dev is gone. Not a
+ * transaction result: 0 or a -errno (nothing to roll back, one value).
  */
 int mdp_txn_reassert(struct mdp_txn *tx, enum mdp_tunable t, const char *dev);
 /* Whether a journal needs recover (for status/diff warnings). */

@@ -150,6 +150,51 @@ static void test_over_budget_refused(void **state)
 	mdp_system_free(&x.s);
 }
 
+/*
+ * A budget given as a size is shown as the profile (and pin) writes it,
+ * through the one size ladder; the figures around it are whole MiB.
+ */
+static void test_budget_size_shown_exactly(void **state)
+{
+	static const struct {
+		uint64_t bytes;
+		const char *desc, *msg;
+	} cases[] = {
+	    {1536 * 1024, "1536 KiB", "of 1 MiB (1536 KiB)"},
+	    {256 * MIB, "256 MiB", "of 256 MiB (256 MiB)"},
+	    {512 * MIB + 512, "512 MiB", "of 512 MiB (512 MiB)"},
+	};
+	struct mdp_rule rule = {.match.levels = (enum mdp_level[]){MDP_LEVEL_RAID5},
+				.match.n_levels = 1};
+	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
+	struct mdp_plan pl;
+	struct mdp_diags d;
+	struct sys x;
+	char want[256];
+
+	(void)state;
+	load_sys(&x, "ds-dsm6-reshape");
+	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(32768);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, cases[i].bytes, {0}};
+		assert_int_equal(build(&p, &x, &pl, &d), -EINVAL);
+		assert_int_equal(d.n, 1);
+		snprintf(want, sizeof(want),
+			 "stripe caches would use 896 MiB (md2 512 MiB, md3 384 MiB), above the "
+			 "memory budget %s",
+			 cases[i].msg);
+		assert_string_equal(d.v[0].msg, want);
+		mdp_diags_free(&d);
+	}
+	/* 2 GiB fits: the plan carries the description diff prints. */
+	p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, 2048 * MIB, {0}};
+	assert_int_equal(build(&p, &x, &pl, &d), 0);
+	assert_string_equal(pl.budget_desc, "2 GiB");
+	mdp_plan_free(&pl);
+	mdp_diags_free(&d);
+	mdp_system_free(&x.s);
+}
+
 /* Memory is freed before it is taken; min/max never cross; preread last. */
 static void test_safe_order(void **state)
 {
@@ -573,6 +618,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_auto_fits_budget),
 	    cmocka_unit_test(test_over_budget_refused),
+	    cmocka_unit_test(test_budget_size_shown_exactly),
 	    cmocka_unit_test(test_safe_order),
 	    cmocka_unit_test(test_rule_precedence),
 	    cmocka_unit_test(test_reshape_keeps_stripes),

@@ -34,12 +34,18 @@ struct faults {
 	const struct mdp_root_ops *inner;
 	enum fkind kind;
 	unsigned k;
+	int err; /* what a failing operation returns; 0: -EIO */
 	unsigned writes, fsyncs, renames;
 };
 
 static struct faults *faults_of(const struct mdp_root_ops *self)
 {
 	return (struct faults *)(void *)((char *)(uintptr_t)self - offsetof(struct faults, ops));
+}
+
+static int f_err(const struct faults *f)
+{
+	return f->err ? f->err : -EIO;
 }
 
 static int f_write(const struct mdp_root_ops *self, const struct mdp_root *r, const char *sys,
@@ -49,9 +55,9 @@ static int f_write(const struct mdp_root_ops *self, const struct mdp_root *r, co
 
 	f->writes++;
 	if (f->kind == F_WRITE && f->writes == f->k)
-		return -EIO;
+		return f_err(f);
 	if (f->kind == F_WRITE_FROM && f->writes >= f->k)
-		return -EIO; /* the disk went away: the undo fails too */
+		return f_err(f); /* the disk went away: the undo fails too */
 	if (f->kind == F_CLAMP && f->writes == f->k) {
 		char half[32];
 		snprintf(half, sizeof(half), "%llu\n", strtoull(data, NULL, 10) / 2);
@@ -65,7 +71,7 @@ static int f_fsync(const struct mdp_root_ops *self, const struct mdp_root *r, in
 	struct faults *f = faults_of(self);
 
 	if (f->kind == F_FSYNC && ++f->fsyncs == f->k)
-		return -EIO;
+		return f_err(f);
 	if (f->kind != F_FSYNC)
 		f->fsyncs++;
 	return f->inner->fsync(f->inner, r, fd);
@@ -77,7 +83,7 @@ static int f_rename(const struct mdp_root_ops *self, const struct mdp_root *r, c
 	struct faults *f = faults_of(self);
 
 	if (f->kind == F_RENAME && ++f->renames == f->k)
-		return -EIO;
+		return f_err(f);
 	if (f->kind != F_RENAME)
 		f->renames++;
 	return f->inner->rename(f->inner, r, from, to);
@@ -170,21 +176,36 @@ static void profile_other(struct mdp_profile *p)
 	p->n_rules = 1;
 }
 
-static int run_apply_as(struct env *e, const struct mdp_profile *p, struct mdp_txn_report *rep,
-			bool as_base)
+/*
+ * Every result the tests see has one shape: an errno (negative) only with
+ * MDP_TXN_ERROR, and MDP_TXN_ERROR only with one. A -errno read as a result
+ * or a result read as an errno breaks it.
+ */
+static struct mdp_txn_rc shaped(struct mdp_txn_rc rc)
+{
+	if (rc.res == MDP_TXN_ERROR)
+		assert_true(rc.err < 0);
+	else
+		assert_int_equal(rc.err, 0);
+	assert_in_range(rc.res, MDP_TXN_OK, MDP_TXN_PARTIAL);
+	return rc;
+}
+
+static struct mdp_txn_rc run_apply_as(struct env *e, const struct mdp_profile *p,
+				      struct mdp_txn_report *rep, bool as_base)
 {
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
 	struct mdp_diags d;
 	struct mdp_txn tx = {.root = &e->r, .d = &d, .as_base = as_base};
+	struct mdp_txn_rc rc;
 	bool did;
-	int rc;
 
 	mdp_diags_init(&d);
-	assert_int_equal(mdp_txn_recover(&tx, &did), 0);
+	assert_int_equal(mdp_txn_recover(&tx, &did).res, MDP_TXN_OK);
 	assert_int_equal(mdp_discover(&e->r, &s, &d), 0);
 	assert_int_equal(mdp_plan_build(p, &s, &pl, &d), 0);
-	rc = mdp_txn_apply(&tx, p, &pl);
+	rc = shaped(mdp_txn_apply(&tx, p, &pl));
 	if (getenv("TXN_DEBUG"))
 		for (size_t i = 0; i < d.n; i++)
 			fprintf(stderr, "diag: %s\n", d.v[i].msg);
@@ -198,38 +219,39 @@ static int run_apply_as(struct env *e, const struct mdp_profile *p, struct mdp_t
 	return rc;
 }
 
-static int run_apply(struct env *e, const struct mdp_profile *p, struct mdp_txn_report *rep)
+static struct mdp_txn_rc run_apply(struct env *e, const struct mdp_profile *p,
+				   struct mdp_txn_report *rep)
 {
 	return run_apply_as(e, p, rep, false);
 }
 
-static int run_revert_all(struct env *e, bool all)
+static struct mdp_txn_rc run_revert_all(struct env *e, bool all)
 {
 	struct mdp_diags d;
 	struct mdp_txn tx = {.root = &e->r, .d = &d};
-	int rc;
+	struct mdp_txn_rc rc;
 
 	mdp_diags_init(&d);
-	rc = mdp_txn_revert(&tx, all);
+	rc = shaped(mdp_txn_revert(&tx, all));
 	mdp_txn_report_free(&tx.rep);
 	mdp_diags_free(&d);
 	return rc;
 }
 
-static int run_revert(struct env *e)
+static struct mdp_txn_rc run_revert(struct env *e)
 {
 	return run_revert_all(e, false);
 }
 
 /* recover on e; *rep gets the report when rep is set. */
-static int run_recover(struct env *e, bool *did, struct mdp_txn_report *rep)
+static struct mdp_txn_rc run_recover(struct env *e, bool *did, struct mdp_txn_report *rep)
 {
 	struct mdp_diags d;
 	struct mdp_txn tx = {.root = &e->r, .d = &d};
-	int rc;
+	struct mdp_txn_rc rc;
 
 	mdp_diags_init(&d);
-	rc = mdp_txn_recover(&tx, did);
+	rc = shaped(mdp_txn_recover(&tx, did));
 	mdp_diags_free(&d);
 	if (rep)
 		*rep = tx.rep;
@@ -244,7 +266,7 @@ static unsigned count_writes(const struct mdp_profile *p)
 	unsigned n;
 
 	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, p, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, p, NULL).res, MDP_TXN_OK);
 	n = e.f.writes;
 	env_teardown(&e);
 	return n;
@@ -259,14 +281,14 @@ static void test_apply_revert_identical(void **state)
 	(void)state;
 	profile_fast(&p, 4096);
 	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &p, &rep), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &p, &rep).res, MDP_TXN_OK);
 	assert_true(rep.n_changes > 5);
 	assert_true(mdp_txn_report_changed(&rep));
 	mdp_txn_report_free(&rep);
 	value_is(&e, "/sys/block/md2/md/stripe_cache_size", "4096");
 	value_is(&e, "/sys/block/md3/md/sync_speed_min", "50000 (local)");
 	assert_false(env_identical(&e));
-	assert_int_equal(run_revert(&e), MDP_TXN_OK);
+	assert_int_equal(run_revert(&e).res, MDP_TXN_OK);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
 }
@@ -282,7 +304,7 @@ static void fail_each(enum fkind kind, unsigned n, const char *what)
 		env_setup(&e, "ds-dsm6-reshape");
 		e.f.kind = kind;
 		e.f.k = k;
-		assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_FAILED);
+		assert_int_equal(run_apply(&e, &p, NULL).res, MDP_TXN_FAILED);
 		if (!env_identical(&e))
 			fail_msg("tree changed after %s %u of %u", what, k, n);
 		env_teardown(&e);
@@ -332,7 +354,7 @@ static void test_constant_fsyncs(void **state)
 	(void)state;
 	profile_fast(&p, 4096);
 	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &p, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &p, NULL).res, MDP_TXN_OK);
 	assert_true(e.f.writes >= 10);
 	assert_int_equal(e.f.fsyncs, 4);
 	assert_int_equal(e.f.renames, 2);
@@ -348,14 +370,14 @@ static void test_switch_then_revert(void **state)
 	(void)state;
 	profile_fast(&a, 4096);
 	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &a, NULL).res, MDP_TXN_OK);
 	profile_other(&b);
-	assert_int_equal(run_apply_as(&e, &b, NULL, true), MDP_TXN_OK);
+	assert_int_equal(run_apply_as(&e, &b, NULL, true).res, MDP_TXN_OK);
 	/* What A changed and B does not mention is back at the baseline. */
 	value_is(&e, "/sys/block/md2/queue/read_ahead_kb", "192");
 	value_is(&e, "/proc/sys/dev/raid/speed_limit_max", "200000");
 	value_is(&e, "/sys/block/md2/md/stripe_cache_size", "1024");
-	assert_int_equal(run_revert(&e), MDP_TXN_OK);
+	assert_int_equal(run_revert(&e).res, MDP_TXN_OK);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
 }
@@ -402,14 +424,14 @@ static void base_applied(struct env *e, struct mdp_profile *a, struct mdp_profil
 	profile_other(a);
 	profile_fast(b, 4096);
 	env_setup(e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(e, a, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(e, a, NULL).res, MDP_TXN_OK);
 }
 
 /* A fresh fixture with the base A applied and its state kept as "base". */
 static void base_kept(struct env *e, struct mdp_profile *a)
 {
 	env_setup(e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(e, a, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(e, a, NULL).res, MDP_TXN_OK);
 	keep_state(e, "base");
 }
 
@@ -421,17 +443,17 @@ static void test_overlay_then_revert(void **state)
 	(void)state;
 	base_applied(&e, &a, &b);
 	keep_state(&e, "base");
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	expect_layers(&e, "fast", "other");
 	assert_false(same_state(&e, "base"));
 	value_is(&e, "/sys/block/md2/md/stripe_cache_size", "4096");
 	/* the same overlay again: nothing new, still one overlay on the base */
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	expect_layers(&e, "fast", "other");
-	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
 	expect_layers(&e, "other", NULL);
 	assert_true(same_state(&e, "base"));
-	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
 }
@@ -445,15 +467,15 @@ static void test_overlay_replace_revert_all(void **state)
 	(void)state;
 	base_applied(&e, &a, &b);
 	keep_state(&e, "base");
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	profile_fast(&c, 2048);
 	c.name = "fast2";
-	assert_int_equal(run_apply(&e, &c, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &c, NULL).res, MDP_TXN_OK);
 	expect_layers(&e, "fast2", "other");
-	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
 	assert_true(same_state(&e, "base"));
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
-	assert_int_equal(run_revert_all(&e, true), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
+	assert_int_equal(run_revert_all(&e, true).res, MDP_TXN_OK);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
 }
@@ -463,12 +485,15 @@ static void test_base_over_overlay_refused(void **state)
 {
 	struct mdp_profile a, b;
 	struct env e;
+	struct mdp_txn_rc rc;
 
 	(void)state;
 	base_applied(&e, &a, &b);
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	keep_state(&e, "both");
-	assert_int_equal(run_apply_as(&e, &a, NULL, true), -EBUSY);
+	rc = run_apply_as(&e, &a, NULL, true);
+	assert_int_equal(rc.res, MDP_TXN_ERROR);
+	assert_int_equal(rc.err, -EBUSY);
 	assert_true(same_state(&e, "both"));
 	expect_layers(&e, "fast", "other");
 	env_teardown(&e);
@@ -489,7 +514,7 @@ static void test_overlay_fail_and_crash_every_write(void **state)
 	(void)state;
 	base_applied(&e, &a, &b);
 	base_writes = e.f.writes;
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	n = e.f.writes - base_writes;
 	env_teardown(&e);
 	assert_true(n >= 8);
@@ -498,9 +523,9 @@ static void test_overlay_fail_and_crash_every_write(void **state)
 			base_kept(&e, &a);
 			e.f.kind = crash ? F_WRITE_FROM : F_WRITE;
 			e.f.k = e.f.writes + k;
-			assert_int_not_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+			assert_int_not_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 			e.f.kind = F_NONE;
-			assert_int_equal(run_recover(&e, &did, NULL), 0);
+			assert_int_equal(run_recover(&e, &did, NULL).res, MDP_TXN_OK);
 			if (!same_state(&e, "base"))
 				fail_msg("not the base's values after %s %u of %u",
 					 crash ? "a crash at write" : "failing write", k, n);
@@ -519,20 +544,20 @@ static void test_overlay_revert_crash_every_write(void **state)
 
 	(void)state;
 	base_applied(&e, &a, &b);
-	assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	before = e.f.writes;
-	assert_int_equal(run_revert_all(&e, false), MDP_TXN_OK);
+	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
 	n = e.f.writes - before;
 	env_teardown(&e);
 	assert_true(n >= 5);
 	for (unsigned k = 1; k <= n; k++) {
 		base_kept(&e, &a);
-		assert_int_equal(run_apply(&e, &b, NULL), MDP_TXN_OK);
+		assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 		e.f.kind = F_WRITE_FROM;
 		e.f.k = e.f.writes + k;
-		assert_int_not_equal(run_revert_all(&e, false), MDP_TXN_OK);
+		assert_int_not_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
 		e.f.kind = F_NONE;
-		assert_int_equal(run_recover(&e, &did, NULL), 0);
+		assert_int_equal(run_recover(&e, &did, NULL).res, MDP_TXN_OK);
 		assert_true(did);
 		if (!same_state(&e, "base"))
 			fail_msg("not the base's values after a crash at write %u of %u", k, n);
@@ -553,10 +578,10 @@ static void test_failed_switch_keeps_a(void **state)
 	profile_fast(&a, 4096);
 	profile_other(&b);
 	env_setup(&e, "ds-dsm6-reshape");
-	assert_int_equal(run_apply(&e, &a, NULL), MDP_TXN_OK);
+	assert_int_equal(run_apply(&e, &a, NULL).res, MDP_TXN_OK);
 	e.f.kind = F_WRITE;
 	e.f.k = e.f.writes + 3;
-	assert_int_equal(run_apply_as(&e, &b, NULL, true), MDP_TXN_FAILED);
+	assert_int_equal(run_apply_as(&e, &b, NULL, true).res, MDP_TXN_FAILED);
 	mdp_diags_init(&d);
 	assert_int_equal(mdp_journal_load(&e.r, &j, &d), 0);
 	assert_int_equal(j.state, MDP_J_ACTIVE);
@@ -565,7 +590,7 @@ static void test_failed_switch_keeps_a(void **state)
 	mdp_diags_free(&d);
 	value_is(&e, "/sys/block/md2/queue/read_ahead_kb", "32768");
 	e.f.kind = F_NONE;
-	assert_int_equal(run_revert(&e), MDP_TXN_OK);
+	assert_int_equal(run_revert(&e).res, MDP_TXN_OK);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
 }
@@ -585,7 +610,7 @@ static void test_stale_journal(void **state)
 	assert_int_equal(mdp_root_mkdir_p(&e.r, MDP_STATE_DIR, 0700), 0);
 	assert_int_equal(mdp_root_replace(&e.r, MDP_JOURNAL, text, strlen(text), 0600), 0);
 	assert_true(mdp_txn_needs_recover(&e.r));
-	assert_int_equal(run_recover(&e, &did, &rep), 0);
+	assert_int_equal(run_recover(&e, &did, &rep).res, MDP_TXN_OK);
 	assert_true(did);
 	assert_int_equal(rep.n_notes, 1);
 	assert_int_equal(rep.notes[0].kind, MDP_TXN_NOTE_STALE);
@@ -621,7 +646,7 @@ static void test_recover_interrupted(void **state)
 	assert_int_equal(mdp_root_mkdir_p(&e.r, MDP_STATE_DIR, 0700), 0);
 	assert_int_equal(mdp_root_replace(&e.r, MDP_JOURNAL, text, strlen(text), 0600), 0);
 	assert_int_equal(mdp_root_write(&e.r, "/sys/block/md2/md/stripe_cache_size", "4096\n"), 0);
-	assert_int_equal(run_recover(&e, &did, NULL), 0);
+	assert_int_equal(run_recover(&e, &did, NULL).res, MDP_TXN_OK);
 	assert_true(did);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
@@ -640,7 +665,7 @@ static void test_rollback_incomplete(void **state)
 	env_setup(&e, "ds-dsm6-reshape");
 	e.f.kind = F_WRITE_FROM;
 	e.f.k = 3;
-	assert_int_equal(run_apply(&e, &p, &rep), MDP_TXN_PARTIAL);
+	assert_int_equal(run_apply(&e, &p, &rep).res, MDP_TXN_PARTIAL);
 	/* Writes 1 and 2 (the two sysctls) succeeded and could not be undone. */
 	assert_int_equal(rep.n_left, 2);
 	assert_false(rep.left[0].is_service);
@@ -656,7 +681,7 @@ static void test_rollback_incomplete(void **state)
 	/* The journal is kept, so recover finishes the job once writes work again. */
 	assert_true(mdp_txn_needs_recover(&e.r));
 	e.f.kind = F_NONE;
-	assert_int_equal(run_recover(&e, &did, NULL), 0);
+	assert_int_equal(run_recover(&e, &did, NULL).res, MDP_TXN_OK);
 	assert_true(did);
 	assert_true(env_identical(&e));
 	env_teardown(&e);
@@ -883,7 +908,7 @@ static void test_service_own_timeout(void **state)
 	tx = (struct mdp_txn){.root = &e.r, .d = &d, .svc = &b};
 	assert_int_equal(mdp_discover(&e.r, &s, &d), 0);
 	assert_int_equal(mdp_plan_build(&p, &s, &pl, &d), 0);
-	assert_int_equal(mdp_txn_apply(&tx, &p, &pl), MDP_TXN_OK);
+	assert_int_equal(mdp_txn_apply(&tx, &p, &pl).res, MDP_TXN_OK);
 	mdp_txn_report_free(&tx.rep);
 	assert_string_equal(rec.log, "status a 5000\nstatus pkg:B 2000\nstatus c 1000\n"
 				     "pause a 5000\npause pkg:B 2000\npause c 1000\n");
@@ -892,7 +917,7 @@ static void test_service_own_timeout(void **state)
 	rec.n = 0;
 	b.timeout_ms = 7000;
 	tx = (struct mdp_txn){.root = &e.r, .d = &d, .svc = &b};
-	assert_int_equal(mdp_txn_revert(&tx, false), MDP_TXN_OK);
+	assert_int_equal(mdp_txn_revert(&tx, false).res, MDP_TXN_OK);
 	mdp_txn_report_free(&tx.rep);
 	assert_string_equal(rec.log, "status c 1000\nresume c 1000\nstatus pkg:B 2000\n"
 				     "resume pkg:B 2000\nstatus a 5000\nresume a 5000\n");
@@ -996,6 +1021,88 @@ static void test_state_others_can_write(void **state)
 	}
 }
 
+/*
+ * A failure whose errno is 3 (ESRCH) or 4 (EINTR), the values "rolled back"
+ * and "rollback incomplete" had when one int carried both: the outcome is
+ * the transaction's, never the errno's, and an error before anything
+ * changed keeps its errno, never read as an outcome.
+ */
+static const struct errno_case {
+	const char *what;
+	bool revert;     /* the fault hits a revert of an applied profile, else the apply */
+	const char *jrn; /* a journal written first ("" none) */
+	enum fkind kind;
+	unsigned k;
+	int err;
+	enum mdp_txn_result res;
+	int want_err;
+	bool identical; /* the tree ends as it began */
+} errno_cases[] = {
+    {"journal fsync ESRCH", false, "", F_FSYNC, 1, -ESRCH, MDP_TXN_FAILED, 0, true},
+    {"journal fsync EINTR", false, "", F_FSYNC, 1, -EINTR, MDP_TXN_FAILED, 0, true},
+    {"journal rename EINTR", false, "", F_RENAME, 1, -EINTR, MDP_TXN_FAILED, 0, true},
+    {"tunable write ESRCH", false, "", F_WRITE, 3, -ESRCH, MDP_TXN_FAILED, 0, true},
+    {"writes from 3 EINTR", false, "", F_WRITE_FROM, 3, -EINTR, MDP_TXN_PARTIAL, 0, false},
+    {"writes from 3 ESRCH", false, "", F_WRITE_FROM, 3, -ESRCH, MDP_TXN_PARTIAL, 0, false},
+    {"revert rename ESRCH", true, "", F_RENAME, 1, -ESRCH, MDP_TXN_FAILED, 0, false},
+    {"revert writes EINTR", true, "", F_WRITE_FROM, 1, -EINTR, MDP_TXN_PARTIAL, 0, false},
+    {"garbage journal", false, "garbage\n", F_NONE, 0, 0, MDP_TXN_ERROR, -EBADMSG, false},
+    {"garbage journal, revert", true, "garbage\n", F_NONE, 0, 0, MDP_TXN_ERROR, -EBADMSG, false},
+};
+
+static struct mdp_txn_rc errno_case_run(struct env *e, const struct errno_case *c)
+{
+	struct mdp_profile p;
+	struct mdp_diags d;
+	struct mdp_txn tx = {.root = &e->r, .d = &d};
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	struct mdp_txn_rc rc;
+
+	profile_fast(&p, 4096);
+	if (c->revert && !c->jrn[0])
+		assert_int_equal(run_apply(e, &p, NULL).res, MDP_TXN_OK);
+	if (c->jrn[0])
+		test_sh("mkdir -p '%s/run/mdprofile' && chmod 700 '%s/run/mdprofile' && "
+			"printf '%s' > '%s/run/mdprofile/journal'",
+			e->root, e->root, c->jrn, e->root);
+	e->f.kind = c->kind;
+	e->f.k = c->k;
+	e->f.err = c->err;
+	e->f.writes = e->f.fsyncs = e->f.renames = 0;
+	mdp_diags_init(&d);
+	if (c->revert) {
+		rc = shaped(mdp_txn_revert(&tx, true));
+	} else { /* no recover first: the apply meets the journal as it is */
+		assert_int_equal(mdp_discover(&e->r, &s, &d), 0);
+		assert_int_equal(mdp_plan_build(&p, &s, &pl, &d), 0);
+		rc = shaped(mdp_txn_apply(&tx, &p, &pl));
+		mdp_plan_free(&pl);
+		mdp_system_free(&s);
+	}
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	return rc;
+}
+
+static void test_result_apart_from_errno(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(errno_cases) / sizeof(errno_cases[0]); i++) {
+		const struct errno_case *c = &errno_cases[i];
+		struct mdp_txn_rc rc;
+		struct env e;
+		env_setup(&e, "ds-dsm6-reshape");
+		rc = errno_case_run(&e, c);
+		if (rc.res != c->res || rc.err != c->want_err)
+			fail_msg("%s: got result %d errno %d, expected %d and %d", c->what,
+				 (int)rc.res, rc.err, (int)c->res, c->want_err);
+		if (c->identical && !env_identical(&e))
+			fail_msg("%s: tree changed", c->what);
+		env_teardown(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1016,6 +1123,7 @@ int main(void)
 	    cmocka_unit_test(test_stale_journal),
 	    cmocka_unit_test(test_recover_interrupted),
 	    cmocka_unit_test(test_rollback_incomplete),
+	    cmocka_unit_test(test_result_apart_from_errno),
 	    cmocka_unit_test(test_journal_roundtrip),
 	    cmocka_unit_test(test_journal_speed_lines),
 	    cmocka_unit_test(test_service_own_timeout),
