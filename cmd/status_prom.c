@@ -49,68 +49,47 @@ static void prom_label(const char *k, const char *v, bool first)
 
 /* ---- tunables: one metric per unit --------------------------------------------- */
 
-/* A tunable's unit as a metric suffix and the factor to its base unit. */
-struct prom_unit {
-	const char *unit, *suffix, *help;
-	uint64_t factor;
-};
-
-static const struct prom_unit prom_units[] = {
-    {"KiB/s", "bytes_per_second", "a speed limit (md counts KiB/s per device)", 1024},
-    {"KiB", "bytes", "a read-ahead", 1024},
-    {"pages", "pages", "a stripe cache, in pages per member disk", 1},
-    {"stripes", "stripes", "a preread bypass threshold, in stripes", 1},
-    {"threads", "threads", "a group thread count", 1},
-};
-
-static const struct prom_unit *unit_of(enum mdp_tunable t)
-{
-	const char *u = mdp_tunable_info(t)->unit;
-
-	for (size_t i = 0; i < sizeof(prom_units) / sizeof(prom_units[0]); i++)
-		if (!strcmp(u, prom_units[i].unit))
-			return &prom_units[i];
-	return NULL;
-}
-
 /* One sample of a tunable's value in its base unit ("system" is no number: left out). */
 static void prom_tunable(const char *metric, const struct mdp_change *c, const struct mdp_value *v)
 {
-	const struct prom_unit *u = unit_of(c->t);
+	const struct mdp_unit *u = mdp_tunable_unit(c->t);
 	char tok[64];
 
 	if (!u || mdp_tunable_json(c->t, v, tok, sizeof(tok)) || tok[0] == '"' ||
-	    v->kind != MDP_V_NUM || v->num > UINT64_MAX / u->factor)
+	    v->kind != MDP_V_NUM || v->num > UINT64_MAX / u->prom_factor)
 		return;
-	printf("mdprofile_%s_%s", metric, u->suffix);
+	printf("mdprofile_%s_%s", metric, u->prom_suffix);
 	prom_label("target", c->dev[0] ? c->dev : "dev.raid", true);
 	prom_label("tunable", mdp_tunable_info(c->t)->key, false);
-	printf("} %" PRIu64 "\n", v->num * u->factor);
+	printf("} %" PRIu64 "\n", v->num * u->prom_factor);
 }
 
-/* mdprofile_tunable_<unit> and mdprofile_tunable_profile_<unit>, each unit the plan has. */
+/*
+ * mdprofile_tunable_<unit> and mdprofile_tunable_profile_<unit>, each unit the
+ * plan has, in the registry's unit table (src/tunable.c).
+ */
 static void prom_tunables(const struct mdp_plan *pl)
 {
+	const struct mdp_unit *u;
 	char name[96], help[160];
 
-	for (size_t k = 0; k < sizeof(prom_units) / sizeof(prom_units[0]); k++) {
-		const struct prom_unit *u = &prom_units[k];
+	for (size_t k = 0; (u = mdp_unit(k)); k++) {
 		bool any = false;
 		for (size_t i = 0; i < pl->n; i++)
-			any |= unit_of(pl->v[i].t) == u;
+			any |= mdp_tunable_unit(pl->v[i].t) == u;
 		if (!any)
 			continue;
-		snprintf(name, sizeof(name), "tunable_%s", u->suffix);
-		snprintf(help, sizeof(help), "a managed tunable's current value: %s", u->help);
+		snprintf(name, sizeof(name), "tunable_%s", u->prom_suffix);
+		snprintf(help, sizeof(help), "a managed tunable's current value: %s", u->prom_help);
 		prom_head(name, help);
 		for (size_t i = 0; i < pl->n; i++)
-			if (unit_of(pl->v[i].t) == u && pl->v[i].cur.present)
+			if (mdp_tunable_unit(pl->v[i].t) == u && pl->v[i].cur.present)
 				prom_tunable("tunable", &pl->v[i], &pl->v[i].cur.val);
-		snprintf(name, sizeof(name), "tunable_profile_%s", u->suffix);
-		snprintf(help, sizeof(help), "the value the active profile set: %s", u->help);
+		snprintf(name, sizeof(name), "tunable_profile_%s", u->prom_suffix);
+		snprintf(help, sizeof(help), "the value the active profile set: %s", u->prom_help);
 		prom_head(name, help);
 		for (size_t i = 0; i < pl->n; i++)
-			if (unit_of(pl->v[i].t) == u)
+			if (mdp_tunable_unit(pl->v[i].t) == u)
 				prom_tunable("tunable_profile", &pl->v[i], &pl->v[i].want);
 	}
 }

@@ -73,6 +73,30 @@ const struct mdp_tunable_info *mdp_tunable_info(enum mdp_tunable t)
 	return &infos[t];
 }
 
+/* Each unit of infos[] once, with its metric (a unit not here fails test_tunable). */
+static const struct mdp_unit unit_table[] = {
+    {"KiB/s", "bytes_per_second", 1024, "a speed limit (md counts KiB/s per device)"},
+    {"KiB", "bytes", 1024, "a read-ahead"},
+    {"pages", "pages", 1, "a stripe cache, in pages per member disk"},
+    {"stripes", "stripes", 1, "a preread bypass threshold, in stripes"},
+    {"threads", "threads", 1, "a group thread count"},
+};
+
+const struct mdp_unit *mdp_unit(size_t i)
+{
+	return i < sizeof(unit_table) / sizeof(unit_table[0]) ? &unit_table[i] : NULL;
+}
+
+const struct mdp_unit *mdp_tunable_unit(enum mdp_tunable t)
+{
+	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+
+	for (size_t i = 0; ti && i < sizeof(unit_table) / sizeof(unit_table[0]); i++)
+		if (!strcmp(ti->unit, unit_table[i].name))
+			return &unit_table[i];
+	return NULL;
+}
+
 int mdp_tunable_path(enum mdp_tunable t, const char *dev, char *buf, size_t len)
 {
 	const struct mdp_tunable_info *ti = mdp_tunable_info(t);

@@ -65,6 +65,18 @@ struct mdp_tunable_info {
 	const char *doc;          /* one paragraph for people: the schema's description */
 };
 
+/*
+ * A unit a tunable's value is counted in (mdp_tunable_info's unit names one),
+ * with what status --format prometheus makes of it: the metric's suffix in the
+ * base unit Prometheus wants (bytes, seconds) and the factor to it.
+ */
+struct mdp_unit {
+	const char *name;        /* "KiB/s", as the registry's unit spells it */
+	const char *prom_suffix; /* "bytes_per_second": mdprofile_tunable_<suffix> */
+	uint64_t prom_factor;    /* the value times this is in the suffix's unit */
+	const char *prom_help;   /* what the metric holds, for its HELP line */
+};
+
 enum mdp_value_kind { MDP_V_NUM, MDP_V_SYSTEM };
 
 /*
@@ -78,6 +90,13 @@ struct mdp_value {
 };
 
 const struct mdp_tunable_info *mdp_tunable_info(enum mdp_tunable t);
+/*
+ * The units tunables are counted in, NULL after the last: every unit of the
+ * registry is one of them (test_tunable checks), so Prometheus has a metric for it.
+ */
+const struct mdp_unit *mdp_unit(size_t i);
+/* The unit of t from that table, NULL if the registry names one it does not have. */
+const struct mdp_unit *mdp_tunable_unit(enum mdp_tunable t);
 /*
  * System path of (t, dev). -EINVAL for a device name mdp_ident_dev_ok()
  * refuses or a missing/extra dev.

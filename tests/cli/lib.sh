@@ -216,6 +216,33 @@ print(json.dumps(v, separators=(",", ":")))' "$1" <"$WORK/out" 2>&1) || {
 	[ "$got" = "$2" ] || _fail "'mdprofile $LAST' JSON $1 is $got, expected $2"
 }
 
+# json_only PATH...: narrow stdout's JSON document to the fields a case tests, for
+# expect_json: a.b is field b of a, or of each element when a is a list; a field
+# the document lacks fails the case.
+json_only() {
+	python3 -c '
+import json, sys
+def pick(src, dst, path):
+    k, _, rest = path.partition(".")
+    if not isinstance(src, dict) or k not in src:
+        sys.exit("no JSON field " + path)
+    if not rest:
+        dst[k] = src[k]
+    elif isinstance(src[k], list):
+        for s, d in zip(src[k], dst.setdefault(k, [{} for _ in src[k]])):
+            pick(s, d, rest)
+    else:
+        pick(src[k], dst.setdefault(k, {}), rest)
+doc, out = json.load(open(sys.argv[1])), {}
+for p in sys.argv[2:]:
+    pick(doc, out, p)
+print(json.dumps(out))' "$WORK/out" "$@" >"$WORK/out.only" 2>"$WORK/only.err" || {
+		_fail "'mdprofile $LAST' stdout: $(cat "$WORK/only.err")"
+		return
+	}
+	mv "$WORK/out.only" "$WORK/out"
+}
+
 # read_only RC CMD...: a report both as text and as JSON, on a tree it must not touch.
 read_only() {
 	_rc=$1

@@ -202,43 +202,55 @@ static void check_bad_names(struct fx *f)
 	expect_log(f, "");
 }
 
-static void test_bad_names_dsm6(void **state)
+/* The names one backend refuses beyond bad_names[], with what it says. */
+static const struct {
+	const char *backend;
+	bool resume; /* asked to resume it, else to pause it */
+	const char *name, *diag;
+} backend_bad_names[] = {
+    {"dsm6", false, "a;b",
+     "service 'a;b': invalid name (only letters, digits and @._:- are allowed)"},
+    {"dsm6", false,
+     "pkg:", "service 'pkg:': invalid name (a package name is required after 'pkg:')"},
+    {"dsm7", false, "pkg:-x",
+     "service 'pkg:-x': invalid name (the package name after 'pkg:' must not start with '-')"},
+    {"dsm7", true, "pkg:a:b",
+     "service 'pkg:a:b': invalid name (the package name after 'pkg:' must not contain ':')"},
+    {"systemd", false, "pkg:Foo",
+     "service pkg:Foo: package entries (pkg:) need the dsm6 or dsm7 backend"},
+};
+
+static void bad_names_on(void **state, const char *backend)
 {
 	struct fx *f = *state;
 
-	install(f, "dsm6", "a=running", NULL);
+	install(f, backend, "a=running", NULL);
 	check_bad_names(f);
-	assert_int_equal(f->b.ops->pause(&f->b, "a;b", &f->d), -EINVAL);
-	expect_diag(f, "service 'a;b': invalid name (only letters, digits and @._:- are allowed)");
-	assert_int_equal(f->b.ops->pause(&f->b, "pkg:", &f->d), -EINVAL);
-	expect_diag(f, "service 'pkg:': invalid name (a package name is required after 'pkg:')");
+	for (size_t i = 0; i < sizeof(backend_bad_names) / sizeof(backend_bad_names[0]); i++) {
+		const char *n = backend_bad_names[i].name;
+		if (strcmp(backend_bad_names[i].backend, backend))
+			continue;
+		assert_int_equal(backend_bad_names[i].resume ? f->b.ops->resume(&f->b, n, &f->d)
+							     : f->b.ops->pause(&f->b, n, &f->d),
+				 -EINVAL);
+		expect_diag(f, backend_bad_names[i].diag);
+	}
 	expect_log(f, "");
+}
+
+static void test_bad_names_dsm6(void **state)
+{
+	bad_names_on(state, "dsm6");
 }
 
 static void test_bad_names_dsm7(void **state)
 {
-	struct fx *f = *state;
-
-	install(f, "dsm7", "a=running", NULL);
-	check_bad_names(f);
-	assert_int_equal(f->b.ops->pause(&f->b, "pkg:-x", &f->d), -EINVAL);
-	expect_diag(f, "service 'pkg:-x': invalid name (the package name after 'pkg:' must not "
-		       "start with '-')");
-	assert_int_equal(f->b.ops->resume(&f->b, "pkg:a:b", &f->d), -EINVAL);
-	expect_diag(f, "service 'pkg:a:b': invalid name (the package name after 'pkg:' must not "
-		       "contain ':')");
-	expect_log(f, "");
+	bad_names_on(state, "dsm7");
 }
 
 static void test_bad_names_systemd(void **state)
 {
-	struct fx *f = *state;
-
-	install(f, "systemd", "a=running", NULL);
-	check_bad_names(f);
-	assert_int_equal(f->b.ops->pause(&f->b, "pkg:Foo", &f->d), -EINVAL);
-	expect_diag(f, "service pkg:Foo: package entries (pkg:) need the dsm6 or dsm7 backend");
-	expect_log(f, "");
+	bad_names_on(state, "systemd");
 }
 
 static int64_t now_ms(void)

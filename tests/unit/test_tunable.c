@@ -160,12 +160,48 @@ static void test_every_tunable_documented(void **state)
 	free(schema);
 }
 
+/*
+ * Every registry unit has its Prometheus metric: the tunable's unit is in
+ * src/tunable.c's unit table (status --format prometheus writes one metric
+ * per unit of it and leaves a tunable of any other unit out), and
+ * docs/output.md names the metric's suffix.
+ */
+static void test_every_unit_has_a_metric(void **state)
+{
+	char *out = slurp("docs/output.md");
+	const struct mdp_unit *u;
+	char want[96];
+
+	(void)state;
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const struct mdp_tunable_info *ti = mdp_tunable_info(t);
+		if (!(u = mdp_tunable_unit(t)))
+			fail_msg("tunable %s: unit `%s` is not in src/tunable.c's unit_table[], so "
+				 "status --format prometheus has no metric for it",
+				 ti->key, ti->unit);
+		assert_string_equal(u->name, ti->unit);
+		assert_true(u->prom_suffix && *u->prom_suffix && u->prom_help && *u->prom_help);
+		assert_true(u->prom_factor >= 1);
+	}
+	for (size_t i = 0; (u = mdp_unit(i)); i++) {
+		char full[96];
+		snprintf(want, sizeof(want), "`..._%s`", u->prom_suffix);
+		snprintf(full, sizeof(full), "`mdprofile_tunable_%s`", u->prom_suffix);
+		if (!strstr(out, want) && !strstr(out, full))
+			fail_msg(
+			    "docs/output.md does not name the metric of unit %s (looked for '%s')",
+			    u->name, want);
+	}
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_show),
 	    cmocka_unit_test(test_json_and_names),
 	    cmocka_unit_test(test_every_tunable_documented),
+	    cmocka_unit_test(test_every_unit_has_a_metric),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,12 +66,9 @@ echo 100000 >"$B"/md2/md/sync_speed
 echo 1 >"$B"/md2/md/degraded
 for m in sda5 sdb5 sdd5; do echo in_sync >"$B"/md2/md/dev-$m/state; done
 echo spare >"$B"/md2/md/dev-sdc5/state
-cat >"$ROOT"/proc/mdstat <<'EOF'
-Personalities : [linear] [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]
-md3 : active raid5 sdd6[2] sda6[0] sdb6[1]
-      1953494784 blocks super 1.2 level 5, 64k chunk, algorithm 2 [3/3] [UUU]
-      [=====>...............]  reshape = 25.1% (491263360/1953494784) finish=5198.4min speed=4687K/sec
-
+# the fixture's md3 stanza (through its blank line) as it is, then the rest
+sed -n '1,/^$/p' "$ROOT"/proc/mdstat >"$WORK"/mdstat
+cat >>"$WORK"/mdstat <<'EOF'
 md2 : active raid5 sdd5[4] sda5[0] sdc5[5] sdb5[1]
       5846049792 blocks super 1.2 level 5, 64k chunk, algorithm 2 [4/3] [UU_U]
       [>....................]  recovery =  4.2% (82051072/1948683264) finish=311.1min speed=100000K/sec
@@ -85,6 +82,7 @@ md0 : active (auto-read-only) raid1 sdd1[3] sda1[0] sdb1[1] sdc1[2]
 
 unused devices: <none>
 EOF
+mv "$WORK"/mdstat "$ROOT"/proc/mdstat
 run_expect 0 status.2 . status
 run --json status
 expect_exit 0

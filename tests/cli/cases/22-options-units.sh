@@ -9,6 +9,9 @@ run_expect 0 diff - diff
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal" # since_epoch_s reads its time
 run status -v --json
 expect_exit 0
+# the values balanced set and the profile that set them (case 14 pins the whole document)
+json_only arrays.name arrays.stripe_cache_pages arrays.stripe_cache_bytes arrays.read_ahead_kib \
+	active_profile profile_state journal_profile since_epoch_s layers op_speeds drift_values
 expect_json status-v-json
 expect_no_stderr
 run_expect 0 - - revert -q

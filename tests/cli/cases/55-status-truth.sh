@@ -43,6 +43,10 @@ EOF
 run_expect 0 status status status
 run --json status
 expect_exit 0
+# what each array is and does, as sysfs and mdstat tell it (case 14 pins the whole document)
+json_only arrays.name arrays.level arrays.raid_disks arrays.prev_raid_disks arrays.missing_disks \
+	arrays.state arrays.source arrays.sync_action arrays.sync_state arrays.progress_permille \
+	arrays.members
 expect_json json-status
 
 # Without md/degraded and dev-*/state (older kernels, restricted sysfs) the
