@@ -660,6 +660,16 @@ static bool refused(const struct ctx *c, struct mdp_xfinding *f, const char *p)
 	return false;
 }
 
+/* reshape-fast as f's recommendation (text); none (why) where apply would refuse it. */
+static void rec_fast(const struct ctx *c, struct mdp_xfinding *f, const char *none,
+		     const char *text)
+{
+	if (refused(c, f, "reshape-fast"))
+		rec(f, MDP_XR_NONE, NULL, NULL, "%s", none);
+	else
+		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL, "%s", text);
+}
+
 /* The first shipped profile apply takes whose limit is above have (by at least half again). */
 static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, uint64_t have,
 				 bool want_max, uint64_t *val)
@@ -818,16 +828,10 @@ static bool check_competing(struct ctx *c, bool floor)
 	if (c->r->min.read && c->speed < (1 - FLOOR_BAND) * (double)c->r->min.kib) {
 		ev(f, "speed below the minimum %llu: md is not throttling, the disks are shared",
 		   (unsigned long long)c->r->min.kib);
-		if (refused(c, f, "reshape-fast"))
-			rec(f, MDP_XR_NONE, NULL, NULL, "none: pause the competing work by hand");
-		else
-			rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
-			    "pause the competing work: apply reshape-fast (it pauses the indexers "
-			    "on DSM); "
-			    "the "
-			    "gain cannot be computed, measure it with 'mdprofile bench --op-only "
-			    "--compare "
-			    "reshape-fast'");
+		rec_fast(c, f, "none: pause the competing work by hand",
+			 "pause the competing work: apply reshape-fast (it pauses the indexers on "
+			 "DSM); the gain cannot be computed, measure it with 'mdprofile bench "
+			 "--op-only --compare reshape-fast'");
 		return true;
 	}
 	p = profile_above(c, f,
@@ -927,13 +931,10 @@ static bool check_stripe(struct ctx *c, unsigned kver)
 	   kver ? "kernel %u.%u: the cache does not grow by itself before 4.1"
 		: "kernel release unknown%.0u%.0u: the cache may not grow by itself",
 	   kver / 100, kver % 100);
-	if (refused(c, f, "reshape-fast"))
-		rec(f, MDP_XR_NONE, NULL, NULL, "none: no shipped profile fits this box");
-	else
-		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL,
-		    "apply reshape-fast (a stripe cache sized to memory); the gain cannot be "
-		    "computed, "
-		    "measure it with 'mdprofile bench --op-only --compare reshape-fast'");
+	rec_fast(
+	    c, f, "none: no shipped profile fits this box",
+	    "apply reshape-fast (a stripe cache sized to memory); the gain cannot be computed, "
+	    "measure it with 'mdprofile bench --op-only --compare reshape-fast'");
 	return true;
 }
 
