@@ -81,6 +81,7 @@ static void done(struct mdp_plan *pl, struct mdp_diags *d, struct sys *x)
 /* A profile of one rule for every array, and the plan for it on a fixture. */
 struct one_rule {
 	struct mdp_rule rule;
+	enum mdp_level level; /* the rule's one level, where it matches by level */
 	struct mdp_profile p;
 	struct mdp_plan pl;
 	struct mdp_diags d;
@@ -92,6 +93,14 @@ static void one_rule(struct one_rule *t, const char *fixture)
 	*t = (struct one_rule){.rule = {.match.all = true}};
 	t->p = (struct mdp_profile){.name = "t", .path = "t.yaml", .rules = &t->rule, .n_rules = 1};
 	load_sys(&t->x, fixture);
+}
+
+/* As one_rule, with the profile's n rules in the caller's array instead. */
+static void many_rules(struct one_rule *t, struct mdp_rule *rules, size_t n, const char *fixture)
+{
+	one_rule(t, fixture);
+	t->p.rules = rules;
+	t->p.n_rules = n;
 }
 
 /* auto: the largest power of two whose total over all parity arrays fits. */
@@ -127,27 +136,32 @@ static void test_auto_fits_budget(void **state)
 	done(&t.pl, &t.d, &t.x);
 }
 
+/* one_rule on ds-dsm6-reshape, the rule matching raid5 only, its stripe cache 32768. */
+static void raid5_stripes(struct one_rule *t)
+{
+	one_rule(t, "ds-dsm6-reshape");
+	t->level = MDP_LEVEL_RAID5;
+	t->rule.match.all = false;
+	t->rule.match.levels = &t->level;
+	t->rule.match.n_levels = 1;
+	t->rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(32768);
+}
+
 /* Explicit values over the budget are refused, naming arrays and MiB. */
 static void test_over_budget_refused(void **state)
 {
-	struct mdp_rule rule = {.match.levels = (enum mdp_level[]){MDP_LEVEL_RAID5},
-				.match.n_levels = 1};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
-	struct mdp_plan pl;
-	struct mdp_diags d;
-	struct sys x;
+	struct one_rule t;
 
 	(void)state;
-	load_sys(&x, "ds-dsm6-reshape");
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(32768);
-	p.budget = (struct mdp_budget){MDP_BUDGET_PERCENT, 10, {0}};
-	assert_int_equal(build(&p, &x, &pl, &d), -EINVAL);
-	assert_int_equal(d.n, 1);
-	assert_string_equal(d.v[0].msg, "stripe caches would use 896 MiB (md2 512 MiB, md3 384 "
-					"MiB), above the memory budget of 787 MiB (10% of 7872 "
-					"MiB RAM)");
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	raid5_stripes(&t);
+	t.p.budget = (struct mdp_budget){MDP_BUDGET_PERCENT, 10, {0}};
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), -EINVAL);
+	assert_int_equal(t.d.n, 1);
+	assert_string_equal(t.d.v[0].msg, "stripe caches would use 896 MiB (md2 512 MiB, md3 384 "
+					  "MiB), above the memory budget of 787 MiB (10% of 7872 "
+					  "MiB RAM)");
+	mdp_diags_free(&t.d);
+	mdp_system_free(&t.x.s);
 }
 
 /*
@@ -164,35 +178,29 @@ static void test_budget_size_shown_exactly(void **state)
 	    {256 * MIB, "256 MiB", "of 256 MiB (256 MiB)"},
 	    {512 * MIB + 512, "512 MiB", "of 512 MiB (512 MiB)"},
 	};
-	struct mdp_rule rule = {.match.levels = (enum mdp_level[]){MDP_LEVEL_RAID5},
-				.match.n_levels = 1};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = &rule, .n_rules = 1};
-	struct mdp_plan pl;
-	struct mdp_diags d;
-	struct sys x;
+	struct one_rule t;
 	char want[256];
 
 	(void)state;
-	load_sys(&x, "ds-dsm6-reshape");
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = num(32768);
+	raid5_stripes(&t);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, cases[i].bytes, {0}};
-		assert_int_equal(build(&p, &x, &pl, &d), -EINVAL);
-		assert_int_equal(d.n, 1);
+		t.p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, cases[i].bytes, {0}};
+		assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), -EINVAL);
+		assert_int_equal(t.d.n, 1);
 		snprintf(want, sizeof(want),
 			 "stripe caches would use 896 MiB (md2 512 MiB, md3 384 MiB), above the "
 			 "memory budget %s",
 			 cases[i].msg);
-		assert_string_equal(d.v[0].msg, want);
-		mdp_diags_free(&d);
+		assert_string_equal(t.d.v[0].msg, want);
+		mdp_diags_free(&t.d);
 	}
 	/* 2 GiB fits: the plan carries the description diff prints. */
-	p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, 2048 * MIB, {0}};
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_string_equal(pl.budget_desc, "2 GiB");
-	mdp_plan_free(&pl);
-	mdp_diags_free(&d);
-	mdp_system_free(&x.s);
+	t.p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, 2048 * MIB, {0}};
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_string_equal(t.pl.budget_desc, "2 GiB");
+	mdp_plan_free(&t.pl);
+	mdp_diags_free(&t.d);
+	mdp_system_free(&t.x.s);
 }
 
 /* Memory is freed before it is taken; min/max never cross; preread last. */
@@ -236,21 +244,18 @@ static void test_rule_precedence(void **state)
 	     .match.levels = (enum mdp_level[]){MDP_LEVEL_RAID6},
 	     .match.n_levels = 1},
 	};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = rules, .n_rules = 3};
-	struct mdp_plan pl;
-	struct mdp_diags d;
-	struct sys x;
+	struct one_rule t;
 
 	(void)state;
-	load_sys(&x, "server-raid6-raid10");
+	many_rules(&t, rules, 3, "server-raid6-raid10");
 	rules[0].set[MDP_T_READ_AHEAD_KB] = num(1024);
 	rules[1].set[MDP_T_READ_AHEAD_KB] = num(4096);
 	rules[2].set[MDP_T_READ_AHEAD_KB] = num(65536); /* md1 is raid10: no match */
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_int_equal(find(&pl, MDP_T_READ_AHEAD_KB, "md0")->want.num, 4096);
-	assert_int_equal(find(&pl, MDP_T_READ_AHEAD_KB, "md1")->want.num, 1024);
-	assert_string_equal(find(&pl, MDP_T_READ_AHEAD_KB, "md0")->reason, "rule 2 (t.yaml:1)");
-	done(&pl, &d, &x);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(find(&t.pl, MDP_T_READ_AHEAD_KB, "md0")->want.num, 4096);
+	assert_int_equal(find(&t.pl, MDP_T_READ_AHEAD_KB, "md1")->want.num, 1024);
+	assert_string_equal(find(&t.pl, MDP_T_READ_AHEAD_KB, "md0")->reason, "rule 2 (t.yaml:1)");
+	done(&t.pl, &t.d, &t.x);
 }
 
 /* A running reshape keeps at least the stripe cache md set for it. */
@@ -277,22 +282,19 @@ static void test_disks_and_system(void **state)
 	    {.match.names = (char *[]){"md2"}, .match.n_names = 1},
 	    {.match.names = (char *[]){"md3"}, .match.n_names = 1},
 	};
-	struct mdp_profile p = {.name = "t", .path = "t.yaml", .rules = rules, .n_rules = 2};
-	struct mdp_plan pl;
-	struct mdp_diags d;
-	struct sys x;
+	struct one_rule t;
 
 	(void)state;
-	load_sys(&x, "ds-dsm6-reshape");
+	many_rules(&t, rules, 2, "ds-dsm6-reshape");
 	rules[0].set[MDP_T_MEMBER_READ_AHEAD_KB] = num(512);
 	rules[1].set[MDP_T_MEMBER_READ_AHEAD_KB] = num(2048);
 	rules[0].set[MDP_T_SYNC_SPEED_MIN] = kind(MDP_S_SYSTEM);
-	assert_int_equal(build(&p, &x, &pl, &d), 0);
-	assert_int_equal(find(&pl, MDP_T_MEMBER_READ_AHEAD_KB, "sda")->want.num, 2048);
-	assert_int_equal(find(&pl, MDP_T_MEMBER_READ_AHEAD_KB, "sdc")->want.num, 512);
-	assert_false(find(&pl, MDP_T_SYNC_SPEED_MIN, "md2")->pending);
-	assert_int_equal(mdp_plan_pending(&pl), 4);
-	done(&pl, &d, &x);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(find(&t.pl, MDP_T_MEMBER_READ_AHEAD_KB, "sda")->want.num, 2048);
+	assert_int_equal(find(&t.pl, MDP_T_MEMBER_READ_AHEAD_KB, "sdc")->want.num, 512);
+	assert_false(find(&t.pl, MDP_T_SYNC_SPEED_MIN, "md2")->pending);
+	assert_int_equal(mdp_plan_pending(&t.pl), 4);
+	done(&t.pl, &t.d, &t.x);
 }
 
 /* Without the md driver there is no sysctl to write: a note, not a failure. */
