@@ -2,6 +2,7 @@
 #include "grow.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,4 +28,26 @@ void *mdp_push(void *vp, size_t *n, size_t size)
 	memset(v, 0, size);
 	(*n)++;
 	return v;
+}
+
+int mdp_grow_cap(void *vp, size_t n, size_t *cap, size_t size)
+{
+	void *v, *nv;
+	size_t nc;
+
+	if (n < *cap)
+		return 0;
+	if (n == (size_t)-1)
+		return -ENOMEM;
+	nc = !*cap ? 16 : *cap > SIZE_MAX / 2 ? n + 1 : *cap * 2;
+	if (nc <= n)
+		nc = n + 1;
+	if (size && nc > SIZE_MAX / size)
+		return -ENOMEM;
+	memcpy(&v, vp, sizeof(v));
+	if (!(nv = reallocarray(v, nc, size)))
+		return -ENOMEM;
+	memcpy(vp, &nv, sizeof(nv));
+	*cap = nc;
+	return 0;
 }

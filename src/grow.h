@@ -15,4 +15,12 @@ int mdp_grow(void *vp, size_t n, size_t size);
 /* A zeroed element appended to *vp, *n counted: its address, or NULL. */
 void *mdp_push(void *vp, size_t *n, size_t size);
 
+/*
+ * Room for element n in *vp, which holds *cap elements: the capacity
+ * doubles (16 first), so appending many elements costs amortised O(1)
+ * each. For lists that can run to thousands (directory listings, capture
+ * files, diskstats lines). 0 or -ENOMEM; *cap counts the room.
+ */
+int mdp_grow_cap(void *vp, size_t n, size_t *cap, size_t size);
+
 #endif
