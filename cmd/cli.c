@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "render.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -13,12 +14,9 @@
 
 static void keep_error(struct cli *cli, const char *msg)
 {
-	char **nv;
-
-	if (!(nv = realloc(cli->errors, (cli->n_errors + 1) * sizeof(*nv))))
+	if (mdp_grow(&cli->errors, cli->n_errors, sizeof(*cli->errors)))
 		return;
-	cli->errors = nv;
-	if ((nv[cli->n_errors] = strdup(msg)))
+	if ((cli->errors[cli->n_errors] = strdup(msg)))
 		cli->n_errors++;
 }
 

@@ -14,6 +14,7 @@
 #include "pin.h"
 #include "json.h"
 #include "render.h"
+#include "grow.h"
 
 /* ---- list ------------------------------------------------------------------ */
 
@@ -36,12 +37,10 @@ static int dir_profiles(const char *dir, char ***out, size_t *n)
 		return 0; /* a missing directory simply holds no profiles */
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
-		char **nv;
 		if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml") || de->d_name[0] == '.')
 			continue;
-		if (!(nv = realloc(v, (cnt + 1) * sizeof(*v))))
+		if (mdp_grow(&v, cnt, sizeof(*v)))
 			break;
-		v = nv;
 		if (!(v[cnt] = strndup(de->d_name, len - 5)))
 			break;
 		cnt++;
@@ -112,11 +111,11 @@ static int add_found(struct found **all, size_t *n, char *name, const char *path
 			free(name);
 			return 0;
 		}
-	if (!(nv = realloc(*all, (*n + 1) * sizeof(**all)))) {
+	if (mdp_grow(all, *n, sizeof(**all))) {
 		free(name);
 		return -ENOMEM;
 	}
-	*all = nv;
+	nv = *all;
 	nv[*n].name = name;
 	nv[*n].source = source;
 	snprintf(nv[*n].path, sizeof(nv[*n].path), "%s", path);

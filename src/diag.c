@@ -3,6 +3,7 @@
  */
 #include "diag.h"
 #include "text.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -42,14 +43,8 @@ int mdp_diags_add(struct mdp_diags *d, const char *file, unsigned line, unsigned
 	char *raw;
 	int n;
 
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct mdp_diag *v = realloc(d->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		d->v = v;
-		d->cap = cap;
-	}
+	if (mdp_grow_cap(&d->v, d->n, &d->cap, sizeof(*d->v)))
+		return -ENOMEM;
 	va_start(ap, fmt);
 	n = vasprintf(&raw, fmt, ap);
 	va_end(ap);

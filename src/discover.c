@@ -57,14 +57,8 @@ struct names {
 
 static int names_add(struct names *l, const char *s)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (mdp_grow_cap(&l->v, l->n, &l->cap, sizeof(*l->v)))
+		return -ENOMEM;
 	if (!(l->v[l->n] = strdup(s)))
 		return -ENOMEM;
 	l->n++;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "num.h"
+#include "grow.h"
 
 /* The shipped profiles' limits (profiles/balanced.yaml, reshape-fast.yaml). */
 static const struct {
@@ -143,14 +144,9 @@ int mdp_explain_parse_diskstats(const char *text, size_t len, struct mdp_xio **o
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t l = nl ? (size_t)(nl - (text + i)) : len - i;
 		if (!parse_io_line(text + i, l, &one)) {
-			if (cnt == cap) {
-				size_t nc = cap ? cap * 2 : 32;
-				struct mdp_xio *nv = realloc(v, nc * sizeof(*v));
-				if (!nv) {
-					free(v);
-					return -ENOMEM;
-				}
-				v = nv, cap = nc;
+			if (mdp_grow_cap(&v, cnt, &cap, sizeof(*v))) {
+				free(v);
+				return -ENOMEM;
 			}
 			v[cnt++] = one;
 		}

@@ -12,18 +12,14 @@
 
 #include "mdstat.h"
 #include "num.h"
+#include "grow.h"
 
 static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len)
 {
 	struct mdp_xcap_file *f;
 
-	if (c->n == c->cap) {
-		size_t nc = c->cap ? c->cap * 2 : 64;
-		struct mdp_xcap_file *nv = realloc(c->v, nc * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		c->v = nv, c->cap = nc;
-	}
+	if (mdp_grow_cap(&c->v, c->n, &c->cap, sizeof(*c->v)))
+		return -ENOMEM;
 	f = &c->v[c->n];
 	f->sample = sample;
 	f->len = len;
@@ -239,11 +235,12 @@ static int merge_overlay_procs(const struct mdp_xsrc *s, char ***names, size_t *
 
 	if (!s->overlay || mdp_root_list(s->overlay, "/proc", &more, &n_more) || !n_more)
 		return 0;
-	if (!(nv = realloc(*names, (*n + n_more) * sizeof(*nv)))) {
+	/* Room for all of them at once: up to element *n + n_more - 1 (n_more > 0). */
+	if (mdp_grow(names, *n + n_more - 1, sizeof(**names))) {
 		mdp_root_free_list(more, n_more);
 		return -ENOMEM;
 	}
-	*names = nv;
+	nv = *names;
 	for (size_t i = 0; i < n_more; i++) {
 		bool dup = false;
 		for (size_t k = 0; k < *n && !dup; k++)
@@ -455,6 +452,7 @@ static int tar_entry(char **buf, size_t *len, size_t *cap, const char *name, con
 	snprintf(h + 148, 8, "%06o", sum);
 	if (*len + need + 1024 > *cap) {
 		size_t nc = (*len + need + 1024) * 2;
+		/* Bytes by whole tar entries (data read under root's cap), doubling: realloc. */
 		char *nb = realloc(*buf, nc);
 		if (!nb)
 			return -ENOMEM;

@@ -31,6 +31,7 @@
  */
 #include "mdstat.h"
 #include "num.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -244,15 +245,9 @@ static void parse_header(struct pstate *ps, struct span s)
 	if (mdp_mdstat_find(&ps->m, a.name))
 		return skip_array(ps, "array listed twice", &name);
 	ps->skipping = false;
-	if (ps->m.n == ps->cap) {
-		size_t n = ps->cap ? ps->cap * 2 : 8;
-		struct mdp_mdstat_array *v = realloc(ps->m.arrays, n * sizeof(*v));
-		if (!v) {
-			ps->oom = true;
-			return;
-		}
-		ps->m.arrays = v;
-		ps->cap = n;
+	if (mdp_grow_cap(&ps->m.arrays, ps->m.n, &ps->cap, sizeof(*ps->m.arrays))) {
+		ps->oom = true;
+		return;
 	}
 	ps->m.arrays[ps->m.n] = a;
 	ps->cur = &ps->m.arrays[ps->m.n++];

@@ -31,6 +31,7 @@
 
 #include "ident.h"
 #include "profile_int.h"
+#include "grow.h"
 
 /* ---- the document, as libcyaml sees it --------------------------------------- */
 
@@ -209,14 +210,11 @@ struct strings {
 
 static char *keep(struct strings *st, char *s)
 {
-	char **nv;
-
-	if (!s || !(nv = realloc(st->v, (st->n + 1) * sizeof(*nv)))) {
+	if (!s || mdp_grow(&st->v, st->n, sizeof(*st->v))) {
 		free(s);
 		st->err = -ENOMEM;
 		return NULL;
 	}
-	st->v = nv;
 	return st->v[st->n++] = s;
 }
 
@@ -373,7 +371,7 @@ static void *pin_mem(void *ctx, void *ptr, size_t size)
 		free(ptr);
 		return NULL;
 	}
-	return realloc(ptr, size);
+	return realloc(ptr, size); /* libcyaml's allocator hook: realloc's contract */
 }
 
 /* What the loader makes of the text must be what p says. */
@@ -436,6 +434,7 @@ static int out_write(void *data, unsigned char *buf, size_t size)
 
 	if (o->n + size > o->cap) {
 		size_t cap = (o->n + size) * 2;
+		/* libyaml's output: bytes by the emitter's chunks, doubling, not an array. */
 		if (!(nv = realloc(o->v, cap))) {
 			o->err = -ENOMEM;
 			return 0;

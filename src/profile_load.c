@@ -13,6 +13,7 @@
  */
 #include "profile.h"
 #include "profile_int.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -411,6 +412,7 @@ static int read_fd(int fd, char **data, size_t *len)
 	for (;;) {
 		ssize_t k;
 		if (n == cap) {
+			/* A byte buffer doubling up to MAX_PROFILE_SIZE, not an array: realloc. */
 			char *nb = cap >= MAX_PROFILE_SIZE ? NULL : realloc(buf, cap * 2);
 			if (!nb) {
 				free(buf);
@@ -606,13 +608,11 @@ static void names_in(const char *dir, char ***v, size_t *n)
 
 	while (dp && (de = readdir(dp))) {
 		size_t len = strlen(de->d_name);
-		char **nv;
 		if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml"))
 			continue;
-		if (!(nv = realloc(*v, (*n + 1) * sizeof(**v))))
+		if (mdp_grow(v, *n, sizeof(**v)))
 			break;
-		*v = nv;
-		if ((nv[*n] = strndup(de->d_name, len - 5)))
+		if (((*v)[*n] = strndup(de->d_name, len - 5)))
 			(*n)++;
 	}
 	if (dp)
@@ -631,10 +631,8 @@ static void did_you_mean(const struct mdp_profile_dirs *dirs, const char *const 
 	for (size_t i = 0; i < nv; i++)
 		names_in(v[i], &names, &n);
 	for (size_t i = 0; dirs && i < dirs->n_builtins; i++) {
-		char **nn = realloc(names, (n + 1) * sizeof(*names));
-		if (!nn)
+		if (mdp_grow(&names, n, sizeof(*names)))
 			break;
-		names = nn;
 		if ((names[n] = strdup(dirs->builtins[i].name)))
 			n++;
 	}

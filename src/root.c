@@ -15,6 +15,7 @@
 #include "root.h"
 #include "clock.h"
 #include "resolve.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -182,6 +183,7 @@ int mdp_root_read_fd(int fd, size_t max, int too_big, char **out, size_t *len)
 				free(buf);
 				return too_big;
 			}
+			/* A byte buffer doubling up to max, not an array: realloc. */
 			if (!(nb = realloc(buf, cap * 2))) {
 				free(buf);
 				return -ENOMEM;
@@ -279,12 +281,8 @@ int mdp_root_list(const struct mdp_root *r, const char *sys_dir, char ***names, 
 	for (errno = 0; (de = readdir(d)); errno = 0) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (cnt == cap) {
-			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-			if (!nv)
-				goto nomem;
-			v = nv;
-		}
+		if (mdp_grow_cap(&v, cnt, &cap, sizeof(*v)))
+			goto nomem;
 		if (!(v[cnt] = strdup(de->d_name)))
 			goto nomem;
 		cnt++;
