@@ -21,13 +21,15 @@ bench: mdprofile static
 		--auto-bin $(STATIC)/mdprofile --auto-seconds $(BENCH_AUTO_SECONDS) --out build/bench
 	@$(MAKE) --no-print-directory bench-vm
 
-# explain's figures in the VM lab (3 A/B/A rounds on each kernel, about 4 min): a sync
-# beside a competing reader, under the kernel's limits and under reshape-fast, against the
-# idle array; and the busy share explain reports for a slow member.
+# explain's figures in the VM lab (3 A/B/A rounds on each kernel, about 8 min): a sync
+# beside a competing reader of the array and beside a reader of DSM's system array on the
+# first partitions, under the kernel's limits and under the recommended profile, against
+# the idle array; the busy share explain reports for a slow member; and --probe's A/B/A
+# of group_thread_cnt on busy CPUs.
 .PHONY: bench-vm
-## explain's lab figures: a sync beside a competing reader, a slow member (VM, both kernels)
+## explain's lab figures: syncs beside readers, a slow member, a probe (VM, both kernels)
 bench-vm:
-	@VM_ROUNDS=3 $(MAKE) --no-print-directory vm-check VM_SCENARIOS=96-explain,99-explain-io
+	@VM_ROUNDS=3 VM_TIMEOUT=1500 $(MAKE) --no-print-directory vm-check VM_SCENARIOS=96-explain,99-explain-io,99-explain-probe
 	@mkdir -p build/bench
 	@sh tests/bench/vm_figures.sh $(foreach k,$(VM_KLIST),$(VM_OUT)/$(k)/console.log) | \
 		tee build/bench/vm.txt

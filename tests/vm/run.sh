@@ -6,7 +6,7 @@
 # Environment:
 #   VM_MODE=test|demo   test (default) runs the scenarios; demo streams the demo
 #   VM_SCENARIOS=a,b    only these scenarios (names without .sh)
-#   VM_TIMEOUT=600      seconds per boot before qemu is killed
+#   VM_TIMEOUT=900      seconds per boot before qemu is killed
 #   VM_MEM=1024         guest MiB
 #   VM_SMP=2            guest CPUs
 #   VM_VERBOSE=1        stream the guest console while it runs (demo always does)
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 kernel=${1:?usage: run.sh KERNEL INITRAMFS}
 initrd=${2:?usage: run.sh KERNEL INITRAMFS}
 mode=${VM_MODE:-test}
-timeout_s=${VM_TIMEOUT:-600}
+timeout_s=${VM_TIMEOUT:-900}
 mem=${VM_MEM:-1024}
 logdir=${VM_LOGDIR:-build/vm}
 scenarios=${VM_SCENARIOS:-}

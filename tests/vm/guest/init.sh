@@ -163,7 +163,8 @@ run_scenarios() {
 		t0=$(cut -d' ' -f1 /proc/uptime)
 		# Each scenario in its own shell with a time limit, so one hang or
 		# early exit cannot take the others down with it.
-		SCENARIO=$name timeout "${VM_SCENARIO_TIMEOUT:-180}" sh -c \
+		# (180 s a round: mdp_rounds=N repeats 99-explain-io's A/B/A rounds, make bench-vm)
+		SCENARIO=$name timeout "${VM_SCENARIO_TIMEOUT:-$((180 * $(param mdp_rounds 1)))}" sh -c \
 			". $LAB/lib.sh; . $f" </dev/null 2>&1
 		rc=$?
 		echo "=== $name took $(awk -v a="$t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
