@@ -372,6 +372,29 @@ static int take_samples(struct cli *cli, struct mdp_xsample s[2], struct mdp_xca
 	return 0;
 }
 
+/* Whether apply would refuse shipped profile name on sys: its planner's reason in why. */
+static bool plan_refuses(struct cli *cli, const struct mdp_system *sys, const char *name, char *why,
+			 size_t len)
+{
+	struct mdp_profile p;
+	struct mdp_plan pl = {0};
+	struct mdp_diags d;
+	char path[PATH_MAX];
+	bool no = false;
+
+	mdp_diags_init(&d);
+	if (!mdp_profile_find(&cli->dirs, name, path, sizeof(path), &d) &&
+	    !mdp_profile_load(&cli->dirs, path, &p, &d)) {
+		no = mdp_plan_build(&p, sys, &pl, &d) == -EINVAL && d.n;
+		if (no)
+			snprintf(why, len, "%s", d.v[d.n - 1].msg);
+		mdp_plan_free(&pl);
+		mdp_profile_free(&p);
+	}
+	mdp_diags_free(&d);
+	return no;
+}
+
 /*
  * The shipped profiles apply would refuse on this box: each planned against the
  * system as diff plans it, silently. A profile that does not load, or a system
@@ -386,25 +409,14 @@ static void refusals(struct cli *cli, struct mdp_xrefusals *no)
 	no->n = 0;
 	mdp_diags_init(&d);
 	if (!mdp_discover_some(&cli->root, 0, &sys, &d))
-		for (size_t i = 0;
-		     (name = mdp_explain_profile(i)) && no->n < sizeof(no->v) / sizeof(no->v[0]);
-		     i++) {
-			struct mdp_profile p;
-			struct mdp_plan pl = {0};
-			char path[PATH_MAX];
-			struct mdp_diags pd;
-			mdp_diags_init(&pd);
-			if (!mdp_profile_find(&cli->dirs, name, path, sizeof(path), &pd) &&
-			    !mdp_profile_load(&cli->dirs, path, &p, &pd)) {
-				if (mdp_plan_build(&p, &sys, &pl, &pd) == -EINVAL && pd.n) {
-					struct mdp_xrefusal *r = &no->v[no->n++];
-					snprintf(r->profile, sizeof(r->profile), "%s", name);
-					snprintf(r->why, sizeof(r->why), "%s", pd.v[pd.n - 1].msg);
-				}
-				mdp_plan_free(&pl);
-				mdp_profile_free(&p);
-			}
-			mdp_diags_free(&pd);
+		for (size_t k = 0;
+		     (name = mdp_explain_profile(k)) && no->n < sizeof(no->v) / sizeof(no->v[0]);
+		     k++) {
+			struct mdp_xrefusal *r = &no->v[no->n];
+			if (!plan_refuses(cli, &sys, name, r->why, sizeof(r->why)))
+				continue;
+			snprintf(r->profile, sizeof(r->profile), "%s", name);
+			no->n++;
 		}
 	mdp_system_free(&sys);
 	mdp_diags_free(&d);
