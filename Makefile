@@ -1,10 +1,10 @@
 # mdprofile: declarative, transactional tuning of Linux md RAID.
 #
 # `make help` lists the targets: each is the line after a `## ` comment, which says what it
-# does (here and in tests/*/*.mk).  The tiers: `make test` after every edit, `make check`
-# (the README's second command), `make check-deep` (what check leaves out for time),
-# `make fresh-check` (the README on a pristine Debian 12).  make install PREFIX=/usr/local
-# DESTDIR=
+# does (here and in tests/*/*.mk).  The tiers (docs/hacking.md has their budgets): `make
+# test` after every edit, `make check` (the README's second command), the CI gate (.ci/run:
+# `make fresh-check` beside `make check-deep`), `make check-full` (the whole matrix, before a
+# release).  make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -59,9 +59,9 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 	$(if $(STATIC_SEAM),$(SEAM_SRC:%.c=$(STATIC)/%.o))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
-.PHONY: all help lint test fresh-check need-fuzz deps check check-nolab check-deep unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
-	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cli-static \
-	ship-check oldkernel-check need-check ansible-check dist-check
+.PHONY: all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
+	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
+	ship-check oldkernel-check need-check ansible-check dist-check slow-cases
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -146,7 +146,8 @@ VG_LOG := $(VG)/log
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	--log-file=$(CURDIR)/$(VG_LOG)/%p.log
 VG_REPORT := { grep -h '^==' $(VG_LOG)/*.log >&2; exit 1; }
-# Every unit test and the CLI tests that do not crash on purpose, under memcheck.
+# Every unit test and the CLI tests that do not crash on purpose, under memcheck; its leak
+# check is the one those cases get (make cli runs them with LeakSanitizer off).
 ## unit tests and the CLI cases that do not crash on purpose, under valgrind memcheck
 valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 	@rm -rf $(VG_LOG) && mkdir -p $(VG_LOG)
@@ -154,7 +155,8 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		echo "== valgrind $$t"; \
 		MDP_SRCDIR=$(CURDIR) $(VALGRIND) $$t >/dev/null || $(VG_REPORT); done
 	@# The cases tagged no-valgrind say on their tag line why they stay out.
-	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh --without no-valgrind $(VG)/mdprofile || $(VG_REPORT)
+	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh -j$(CLI_J) --without no-valgrind $(VG)/mdprofile \
+		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh --without no-valgrind $(VG)/mdprofile \
 		$(CLI_RELEASE) || $(VG_REPORT)
 
@@ -204,32 +206,50 @@ cross-deps:
 
 # The CLI suite on the cross binaries under qemu-user: the shipped binary runs every case
 # but those that need the fault seam (tag seam) and the release cases (the copied binary
-# alone, the seam absent); the seam build runs the seam cases.
+# alone, the seam absent); the seam build runs the seam cases.  CROSS_CASES=--without slow
+# leaves out the slow ones (the gate's armhf pass, make cross-gate).
+CROSS_CASES ?=
 ## the CLI suite on the ARM binaries under qemu-user (ARCH=aarch64 or armhf)
 cross-check: cross cross-test-bin
 	@echo "== CLI suite on build/$(ARCH)/mdprofile under $(CROSS_QEMU_$(ARCH))"
-	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh --without seam build/$(ARCH)/mdprofile
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh -j$(CLI_J) --without seam $(CROSS_CASES) \
+		build/$(ARCH)/mdprofile
 	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh build/$(ARCH)/mdprofile $(CLI_RELEASE)
 	@echo "== the seam cases on build/$(ARCH)-test under $(CROSS_QEMU_$(ARCH))"
-	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh --only seam build/$(ARCH)-test/mdprofile
+	@MDP_WRAP=$(CROSS_QEMU_$(ARCH)) sh tests/cli/run.sh -j$(CLI_J) --only seam $(CROSS_CASES) \
+		build/$(ARCH)-test/mdprofile
 
-# The shipped x86_64 static binary: every case but those that need the fault seam, and the
+# The gate's ARM passes: 32-bit ARM on every case but the slow ones (it found the readdir
+# EOVERFLOW bug), aarch64 on the cases tagged smoke and the release cases.
+## the gate's ARM passes: armhf on every case but the slow ones, aarch64 on the smoke set
+cross-gate:
+	@$(MAKE) --no-print-directory cross-check ARCH=armhf CROSS_CASES='--without slow'
+	@$(MAKE) --no-print-directory cross ARCH=aarch64
+	@echo "== the smoke cases on build/aarch64 under $(CROSS_QEMU_aarch64)"
+	@MDP_WRAP=$(CROSS_QEMU_aarch64) sh tests/cli/run.sh -j$(CLI_J) --only smoke build/aarch64/mdprofile
+	@MDP_WRAP=$(CROSS_QEMU_aarch64) sh tests/cli/run.sh build/aarch64/mdprofile $(CLI_RELEASE)
+
+# The shipped x86_64 static binary, once, as if on Linux 3.10: every system call added since
+# fails with ENOSYS (tests/oldkernel), so the fallbacks are what run; the newer calls run in
+# the VM lab on 6.1 and 5.10.  Every case but those that need the fault seam, and the
 # release cases.
-cli-static: static
-	@sh tests/cli/run.sh --without seam $(STATIC)/mdprofile
-	@sh tests/cli/run.sh $(STATIC)/mdprofile $(CLI_RELEASE)
-
-# The whole CLI suite on the x86_64 static build as if on Linux 3.10: every system call
-# added since fails with ENOSYS (tests/oldkernel), so the fallbacks are what run.
 build/oldkernel: tests/oldkernel/oldkernel.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
 
-## the CLI suite on the static build with Linux 3.10's system calls
+## the shipped static binary on every seam-free case, with Linux 3.10's system calls
+cli-static: static build/oldkernel
+	@echo "== CLI suite on $(STATIC)/mdprofile with Linux 3.10's system calls"
+	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh -j$(CLI_J) --without seam $(STATIC)/mdprofile
+	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh $(STATIC)/mdprofile $(CLI_RELEASE)
+
+# The whole CLI suite, seam cases too, on a seam build of the static binary with Linux
+# 3.10's system calls (make check-full).
+## the whole CLI suite on a seam static build with Linux 3.10's system calls
 oldkernel-check: build/oldkernel
 	@$(MAKE) --no-print-directory static STATIC=build/x86_64-test STATIC_SEAM=1
 	@echo "== CLI suite on build/x86_64-test with Linux 3.10's system calls"
-	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh build/x86_64-test/mdprofile
+	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh -j$(CLI_J) build/x86_64-test/mdprofile
 
 # A build without its packages must stop at once, naming them and make deps.
 need-check:
@@ -239,9 +259,9 @@ need-check:
 	echo "$$out" | grep -q "make deps" || { echo "need-check: got: $$out" >&2; exit 1; }
 	@echo "need-check: a missing package stops the build, named"
 
-# Everything a release ships: the three static binaries, built and tested.
-## the three static NAS binaries built and tested, and the tarballs checked
-ship-check: cli-static oldkernel-check need-check
+# Everything a release ships: the three static binaries, built and tested on every case.
+## the three static NAS binaries built and tested on every case, and the tarballs checked
+ship-check: cli-static oldkernel-check
 	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
 	@$(MAKE) --no-print-directory dist-check
 
@@ -251,11 +271,21 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; MDP_SRCDIR=$(CURDIR) $$t; done
 
+# Cases in parallel (CLI_J at a time, the slow ones in a lane of their own); LeakSanitizer
+# only where make valgrind does not check leaks; the times go to CLI_TIMES, which make lint
+# checks (tools/slow-cases.sh: on the developer's machine, never as a pass/fail of a loaded
+# CI run, where a time is no measure).
+CLI_J ?= 2
+CLI_TIMES := $(SANB)/cli-times
 ## the CLI cases on fixture roots (sanitizer build; release cases on ./mdprofile)
 cli: $(SANB)/mdprofile mdprofile
-	@sh tests/cli/run.sh $(SANB)/mdprofile
+	@sh tests/cli/run.sh -j$(CLI_J) --leaks no-valgrind --times $(CLI_TIMES) $(SANB)/mdprofile
 	@sh tests/cli/services.sh $(SANB)/mdprofile
 	@sh tests/cli/run.sh ./mdprofile $(CLI_RELEASE)
+
+## every case over 3 s tagged slow or heavy, on the times of the last make cli (make lint too)
+slow-cases:
+	@sh tools/slow-cases.sh $(CLI_TIMES)
 
 # The cases in tests/cli/release/ run against the release binary, which has no fault seam.
 CLI_RELEASE := $(sort $(wildcard tests/cli/release/*.sh))
@@ -301,12 +331,16 @@ lint:
 	@python3 tests/fixtures/mkroot.py --check
 	@python3 tests/fixtures/explain/mk.py --check
 	@sh tools/funclen.sh 70
+	@if [ -s $(CLI_TIMES) ]; then sh tools/slow-cases.sh $(CLI_TIMES); \
+		else echo "lint: no $(CLI_TIMES) yet: make cli checks the slow tags"; fi
 	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees and the functions' lengths are clean"
 
-# The tiers (README.md has their times): `make test` after each edit; `make check`, the
-# README's, well under 20 minutes on 2 cores; `make check-deep`, what check leaves out for
-# time (memcheck, the whole suite again on the ARM builds under qemu-user and with Linux
-# 3.10's system calls, the tarballs). CI runs fresh-check, then check-deep.
+# The tiers (docs/hacking.md has their budgets): `make test` after each edit (5 minutes);
+# `make check`, the README's (15 minutes alone); the CI gate, .ci/run (35 minutes on 2
+# cores): fresh-check (make demo, check and dist-check in a pristine root) beside
+# check-deep (memcheck, armhf on every case but the slow ones, aarch64 on the smoke set);
+# `make check-full`, the whole matrix before a release or after a large change.  Every
+# target runs once per landing.
 CHECK_HOST := lint mdprofile unit cli schema fuzz-smoke man-lint install-check need-check \
 	cli-static ansible-check
 
@@ -318,9 +352,18 @@ check-nolab: deps
 check: check-nolab
 	@$(MAKE) --no-print-directory vm-check
 
-## what check leaves out for time: valgrind, the ARM and old-kernel suites, the tarballs
+## the gate's half beside fresh-check: valgrind, armhf on every case but the slow ones, aarch64's smoke set
 check-deep: deps
-	@$(MAKE) --no-print-directory valgrind ship-check
+	@$(MAKE) --no-print-directory valgrind cross-gate
+
+# Not part of the gate (docs/hacking.md says when): check, then every case on both ARM
+# builds and on the seam static build with Linux 3.10's system calls, the tarballs, memcheck,
+# make fuzz (FUZZ_SECONDS a target) and make bench-vm.
+## the whole matrix, before a release or after a large change (well over an hour)
+check-full: check
+	@$(MAKE) --no-print-directory valgrind oldkernel-check
+	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
+	@$(MAKE) --no-print-directory dist-check fuzz bench-vm
 
 ## the edit loop: unit tests and CLI cases on the sanitizer build (a few minutes)
 test: deps

@@ -1,38 +1,97 @@
 #!/bin/sh
-# Run every tests/cli/cases/*.sh against the given mdprofile binary.
-#   sh tests/cli/run.sh [--without TAG | --only TAG]... BINARY [CASE...]
-# A case's tags are on its line "# tags: TAG...": seam (needs the MDPROFILE_FAULT test
-# seam, absent from shipped binaries), no-valgrind (left out of make valgrind, the line
-# says why). --without TAG skips the cases that have it, --only TAG runs only those.
+# Run tests/cli/cases/*.sh (or the CASEs named) against the given mdprofile binary.
+#   sh tests/cli/run.sh [-j N] [--without TAG | --only TAG]... [--times FILE]
+#       [--leaks all|no-valgrind] BINARY [CASE...]
+# A case's tags are on its line "# tags: TAG...":
+#   seam         needs the MDPROFILE_FAULT test seam, absent from shipped binaries
+#   no-valgrind  left out of make valgrind (the line says why)
+#   slow         its time is mostly waiting (timeouts, signals, a watcher's looks): with
+#                -j it runs in one serial lane beside the others
+#   heavy        it works for over 3 s (many runs of the binary): with -j it starts
+#                before the untagged ones, so that it does not end the run alone
+#                (make lint fails on an untagged case over 3 s: tools/slow-cases.sh)
+#   smoke        the short set the aarch64 build runs in make check-deep
+# --without TAG skips the cases that have it, --only TAG runs only those.  Cases are
+# independent (a work dir and a root of their own): -j N runs N of them at a time, the slow
+# ones in a lane of their own.  Each case's time is printed, then the ten slowest; --times
+# FILE keeps "CASE WALL_MS CPU_MS TAGS..." lines for tools/slow-cases.sh.  A failed case's
+# output follows the summary.  KEEP=1 keeps the work dirs.  --leaks no-valgrind (on a
+# sanitizer build): LeakSanitizer only in the cases make valgrind leaves out, since memcheck
+# checks the others' leaks in the same gate (LSan is two thirds of a sanitizer run's start).
 set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-without='' only=''
+without='' only='' jobs=1 times='' leaks=all
 while [ $# -gt 0 ]; do
 	case $1 in
 	--without) without="$without $2" ;;
 	--only) only="$only $2" ;;
+	--times) times=$2 ;;
+	--leaks)
+		case $2 in
+		all | no-valgrind) leaks=$2 ;;
+		*)
+			echo "run.sh: --leaks '$2': expected all or no-valgrind" >&2
+			exit 2
+			;;
+		esac
+		;;
+	-j | -j*)
+		n=${1#-j}
+		[ -n "$n" ] || {
+			shift
+			n=${1:-}
+		}
+		case $n in
+		[1-9] | [1-9][0-9]) jobs=$n ;;
+		*)
+			echo "run.sh: -j '$n': expected a number of jobs, 1 to 99" >&2
+			exit 2
+			;;
+		esac
+		shift
+		continue
+		;;
+	-*)
+		echo "run.sh: unknown option $1 (the header of tests/cli/run.sh lists them)" >&2
+		exit 2
+		;;
 	*) break ;;
 	esac
 	shift 2
 done
+[ $# -ge 1 ] || {
+	echo "usage: run.sh [-j N] [--without TAG | --only TAG]... [--times FILE] [--leaks all|no-valgrind] BINARY [CASE...]" >&2
+	exit 2
+}
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 TOP=$(mktemp -d)
-trap 'rm -rf "$TOP"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$TOP"' EXIT
 # The binary finds shipped profiles next to itself, as in a build tree.
 BINDIR="$TOP/bin"
 mkdir -p "$BINDIR"
 cp "$BIN" "$BINDIR/mdprofile"
 ln -s "$SRC/profiles" "$BINDIR/profiles"
 MDP="$BINDIR/mdprofile"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1
+# The tools tests/deps.sh installs come first: Debian's python3 (with python3-yaml), not a
+# version manager's shim earlier in PATH (pyenv's costs 0.3 s a call).
+PATH=/usr/bin:/bin:$PATH
+export SRC TOP BINDIR MDP MDP_LEAKS="$leaks" UBSAN_OPTIONS=halt_on_error=1
 
-cases=${*:-$(ls "$SRC"/tests/cli/cases/*.sh)}
-pass=0 fail=0 skip=0
-for c in $cases; do
+tags_of() {
+	echo " $(sed -n 's/^# tags: \([a-z -]*\).*/\1/p' "$1" | head -1) "
+}
+
+all=${*:-$(ls "$SRC"/tests/cli/cases/*.sh)}
+lane='' heavy='' rest='' skip=0
+: >"$TOP/results"
+for c in $all; do
 	[ -f "$c" ] || c="$SRC/tests/cli/cases/$c.sh"
-	CASE=$(basename "$c" .sh)
-	tags=" $(sed -n 's/^# tags: \([a-z -]*\).*/\1/p' "$c" | head -1) "
+	[ -f "$c" ] || {
+		echo "run.sh: no case $c" >&2
+		exit 2
+	}
+	tags=$(tags_of "$c")
 	want=1
 	for t in $without; do
 		case $tags in *" $t "*) want=0 ;; esac
@@ -42,26 +101,43 @@ for c in $cases; do
 	done
 	if [ $want = 0 ]; then
 		skip=$((skip + 1))
-		continue
-	fi
-	WORK="$TOP/w-$CASE"
-	mkdir -p "$WORK"
-	FAILED=0
-	ROOT="$WORK/root" # until the case picks a fixture
-	# Each case runs in a subshell so its variables stay its own.
-	if (
-		. "$SRC/tests/cli/lib.sh"
-		set -e
-		# shellcheck source=/dev/null # a case, with lib.sh's helpers
-		. "$c"
-		_exit_checked
-		exit "$FAILED"
-	); then
-		pass=$((pass + 1))
+	elif [ "$jobs" -gt 1 ] && case $tags in *" slow "*) true ;; *) false ;; esac then
+		lane="$lane $c"
+	elif case $tags in *" heavy "*) true ;; *) false ;; esac then
+		heavy="$heavy $c"
 	else
-		fail=$((fail + 1))
-		echo "FAIL $CASE" >&2
+		rest="$rest $c"
 	fi
+done
+
+one() { sh "$SRC/tests/cli/case.sh" "$1"; }
+if [ "$jobs" = 1 ]; then
+	for c in $heavy $rest; do one "$c"; done
+else
+	# The slow lane waits more than it works: it runs beside the N others.
+	(for c in $lane; do one "$c"; done) &
+	lanepid=$!
+	# shellcheck disable=SC2086 # one case file per word
+	[ -z "$heavy$rest" ] || printf '%s\n' $heavy $rest | xargs -P "$jobs" -n 1 sh "$SRC/tests/cli/case.sh"
+	wait "$lanepid"
+fi
+
+pass=$(grep -c ' pass$' "$TOP/results" || true)
+fail=$(grep -c ' fail$' "$TOP/results" || true)
+echo "cli: the ten slowest:"
+sort -k2,2nr "$TOP/results" | head -10 |
+	awk '{ printf "cli:   %-36s %6.2f s\n", $1, $2 / 1000 }'
+if [ -n "$times" ]; then
+	: >"$times"
+	while read -r name ms cpu _; do
+		f="$SRC/tests/cli/cases/$name.sh"
+		[ -f "$f" ] || f="$SRC/tests/cli/release/$name.sh"
+		echo "$name $ms $cpu$(tags_of "$f")" >>"$times"
+	done <"$TOP/results"
+fi
+awk '$4 == "fail" { print $1 }' "$TOP/results" | while read -r name; do
+	echo "---- $name" >&2
+	cat "$TOP/w-$name/log" >&2
 done
 if [ "$skip" -gt 0 ]; then
 	echo "cli: $pass passed, $fail failed, $skip left out by tag"

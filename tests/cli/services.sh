@@ -24,6 +24,9 @@ shift
 TOP=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$TOP"' EXIT
 unset MDPROFILE_ROOT MDPROFILE_FAULT
+# The tools tests/deps.sh installs come first: Debian's python3 (with python3-yaml), not a
+# version manager's shim earlier in PATH (pyenv's costs 0.3 s a call).
+PATH=/usr/bin:/bin:$PATH
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
 
 pass=0

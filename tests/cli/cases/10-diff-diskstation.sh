@@ -1,4 +1,5 @@
 # The seed DiskStation (DSM 6, md3 reshaping): what reshape-fast changes.
+# tags: smoke (the aarch64 set of make check-deep)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running synomkthumbd=stopped pkgctl-FileStation=running
 snapshot

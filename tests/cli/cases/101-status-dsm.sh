@@ -4,6 +4,7 @@
 # (recovery=DELAYED, check=PENDING, reshape=CLEANING UP); a data scrub
 # (md repair); DSM's resync speed setting beside the live limits, and the
 # note diff and apply give about it.
+# tags: smoke (the aarch64 set of make check-deep)
 
 # The DSM fixture with md0 and md1 (DSM's system and swap arrays) missing two disks each.
 degraded_system_arrays() {

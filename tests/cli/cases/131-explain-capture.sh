@@ -1,6 +1,7 @@
 # explain --capture: every file read, both samples and the time between them, in a tar that
 # extracts into a fixture root; explain --root on it replays the same report without
 # sleeping. Read-only: the system files are untouched.
+# tags: smoke (the aarch64 set of make check-deep)
 fixture ds-dsm6-reshape
 snapshot
 run_expect 0 . - explain --interval 1 --capture "$WORK/c.tar"

@@ -1,5 +1,6 @@
 # status: operations with progress, speed and ETA; the one case that pins the whole
 # status --json document (others narrow it with json_only to the fields they test).
+# tags: smoke (the aarch64 set of make check-deep)
 fixture ds-dsm6-reshape
 run_expect 0 shared/status - status
 run --json status

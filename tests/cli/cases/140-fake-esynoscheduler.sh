@@ -3,7 +3,7 @@
 # prefixes, defaults for omitted parameters, a UNIQUE failure that keeps the
 # old row, '%' that saves nothing, "%s"/"%d" that crash, --set's lie,
 # --get/--list/--delete, and --fireEvent running every enabled task.
-# tags: no-valgrind (tests the fake; runs no mdprofile)
+# tags: heavy no-valgrind (tests the fake; runs no mdprofile)
 fixture ds-dsm6-reshape
 fakes esynoscheduler
 E="$ROOT/usr/syno/sbin/esynoscheduler"

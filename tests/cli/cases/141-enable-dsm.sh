@@ -4,6 +4,7 @@
 # changes nothing; another profile replaces the task (delete, create), never
 # adds one; status says what is enabled; disable deletes the task, looks
 # that it is gone, removes the script and reverts.
+# tags: heavy smoke (the aarch64 set of make check-deep)
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
 fakes esynoscheduler

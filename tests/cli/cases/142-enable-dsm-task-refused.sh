@@ -5,6 +5,7 @@
 # hand are printed, and the exit code is 1. A task "mdprofile" that is not
 # mdprofile's is replaced, never joined by a second; a '%' in what would go
 # to esynoscheduler is refused before anything changes.
+# tags: heavy
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
 dsm_binary

@@ -5,6 +5,7 @@
 # disables and removes them and reverts. Without systemctl, or when it
 # fails, nothing is half-enabled: the files stay, the commands are printed,
 # exit 1.
+# tags: heavy
 export SOURCE_DATE_EPOCH=1767225600
 fixture server-raid6-raid10
 fakes systemd

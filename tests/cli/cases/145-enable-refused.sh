@@ -5,6 +5,7 @@
 # --install refuses it too); a profile on stdin (the boot cannot read it
 # again); an --auto profile that does not load; --json; a record of what is
 # enabled that mdprofile did not write.
+# tags: heavy
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
 fakes esynoscheduler

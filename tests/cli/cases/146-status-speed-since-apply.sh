@@ -1,5 +1,6 @@
 # status: for the active profile, md's speed of each operation when it was
 # applied (journaled by apply as "speed DEV ACTION KIB_S") beside the speed now.
+# tags: heavy
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running
 run apply -q reshape-fast

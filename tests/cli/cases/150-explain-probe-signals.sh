@@ -2,7 +2,7 @@
 # exiting (exit 3); another mdprofile meanwhile finds the lock held; after SIGKILL the journal
 # (by probe) lets 'mdprofile recover', and the next mutating command's own recovery, restore
 # the value exactly as it was read ("10000 (local)").
-# tags: no-valgrind (signals and SIGKILL while a window runs: timing)
+# tags: slow no-valgrind (signals and SIGKILL while a window runs: timing)
 fixture explain/ceiling-local
 rm -rf "$ROOT/.explain" # live: samples --interval apart, the probe's window too
 mkdir -p "$ROOT/proc/sys/kernel/random"

@@ -1,4 +1,5 @@
 # list and show of the shipped profiles.
+# tags: smoke (the aarch64 set of make check-deep)
 fixture ds-dsm6-reshape
 run_expect 0 list - list
 run_expect 0 show-low-ram - show low-ram

@@ -1,5 +1,6 @@
 # show --yaml: a profile pinned as one file (extends flattened, written by
 # libcyaml) that loads back to the same settings.
+# tags: heavy
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/pins"
 for p in reshape-fast balanced low-ram kernel-defaults; do

@@ -1,7 +1,7 @@
 # bench: throughput of a volume, never the page cache taken for the disks
 # (issue 14). Figures vary; what is checked is that they are there, how each
 # read was made, and that nothing is left behind.
-# tags: no-valgrind (SIGINT timed against running benches)
+# tags: slow no-valgrind (SIGINT timed against running benches)
 fixture ds-dsm6-reshape
 SCRATCH="$WORK/scratch"
 SHM=$(mktemp -d /dev/shm/mdprofile-bench-test.XXXXXX)

@@ -1,4 +1,5 @@
 # apply -> status -> drift -> revert on the seed DiskStation with DSM 6 services.
+# tags: smoke (the aarch64 set of make check-deep)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running synomkthumbd=stopped pkgctl-FileStation=running
 snapshot

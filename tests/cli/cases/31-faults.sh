@@ -1,6 +1,6 @@
 # Invariant 4 on the real binary: failing or clamping the k-th system write,
 # or the k-th journal fsync/rename, leaves the tree byte-identical (exit 3).
-# tags: seam no-valgrind (not yet in make valgrind: passed under it)
+# tags: heavy seam no-valgrind (not yet in make valgrind: passed under it)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running pkgctl-FileStation=running
 snapshot

@@ -1,6 +1,6 @@
 # Invariant 5 on the real binary: SIGKILL right after the k-th system write,
 # for every k, then `recover` -> the baseline, byte for byte.
-# tags: seam no-valgrind (crashes on purpose)
+# tags: heavy seam no-valgrind (crashes on purpose)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running pkgctl-FileStation=running
 snapshot

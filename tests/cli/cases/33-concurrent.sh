@@ -2,7 +2,7 @@
 # profile's state, never a mix. The loser fails fast naming the holder.
 # System files only; the journal (which profile is active) is checked apart,
 # since its baseline order depends on which apply came first.
-# tags: no-valgrind (not yet in make valgrind: passed under it)
+# tags: heavy no-valgrind (not yet in make valgrind: passed under it)
 state_copy() {
 	_sys_copy "$ROOT" "$1"
 	mv "$1/run/mdprofile/journal" "$1.journal"

@@ -1,6 +1,6 @@
 # A crash right after each service pause (and during revert's resumes),
 # then recover: tunables back byte for byte, every paused service resumed.
-# tags: seam no-valgrind (crashes on purpose)
+# tags: heavy seam no-valgrind (crashes on purpose)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running pkgctl-FileStation=running synomkthumbd=stopped
 snapshot

@@ -1,5 +1,5 @@
 # The output contract (docs/output.md): apply, apply --dry-run, revert and recover share one JSON shape; options may follow the command.
-# tags: seam
+# tags: heavy seam
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running
 snapshot

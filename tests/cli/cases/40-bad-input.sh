@@ -1,4 +1,5 @@
 # Bad input: a clear error that says where and what, exit 2, nothing touched.
+# tags: smoke (the aarch64 set of make check-deep)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running
 snapshot

@@ -1,7 +1,7 @@
 # A signal during a slow service pause (issue 13, item 2). SIGTERM: the
 # pause finishes, then everything is rolled back. SIGKILL: the pausing tool
 # outlives mdprofile; recover waits for it before it looks at the service.
-# tags: no-valgrind (kills on purpose mid-pause: timing)
+# tags: slow no-valgrind (kills on purpose mid-pause: timing)
 fixture ds-dsm6-reshape
 fakes dsm6 synoindexd=running
 echo 1 >"$ROOT/var/lib/fake-services/synoindexd.slow"

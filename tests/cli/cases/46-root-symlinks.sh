@@ -2,6 +2,7 @@
 # it, absolute or climbing with "..", is refused with a clear error before
 # anything is written: nothing outside the root changes, not even the lock
 # or the journal. Links that stay inside the tree, as sysfs's do, work.
+# tags: heavy smoke (the aarch64 set of make check-deep)
 OUT="$WORK/outside"
 
 # escape DIR TARGET: move $ROOT/DIR's content to $OUT and make DIR a symlink to TARGET.

@@ -1,6 +1,7 @@
 # boot-script: the generated script pins array names to UUIDs, carries the
 # profile, passes shellcheck for every target on every fixture, and refuses
 # anything that could change what it runs.
+# tags: heavy
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/p" "$ROOT/q\$(reboot)"

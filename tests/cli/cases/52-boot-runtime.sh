@@ -3,7 +3,7 @@
 # was generated (md2 is md5 now, md3 is md2): values land on the arrays by
 # UUID, byte for byte what 'mdprofile apply' writes; a missing array, less
 # RAM and DSM's own overwrite after the first apply.
-# tags: no-valgrind (not yet in make valgrind: passed under it; a re-check on a clock)
+# tags: slow no-valgrind (not yet in make valgrind: passed under it; a re-check on a clock)
 
 # ds-dsm6-reshape after a reboot (md2 -> md5, md3 -> md2) in $2, changed by $1 (python on spec s).
 reboot_root() {

@@ -3,6 +3,7 @@
 # they own, -o to /dev/stdout on a pipe, a --binary that is missing or not
 # root's alone, a profile others can write, --uninstall of a profile that
 # is gone, and files mdprofile did not write.
+# tags: heavy
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
 B=/volume1/@mdprofile/mdprofile

@@ -3,6 +3,7 @@
 # percent, queued operations, arrays only /proc/mdstat knows, an mdstat
 # line it cannot read, and the active profile with what it paused, since
 # when, its drift, or that a reboot took its values.
+# tags: heavy
 fixture ds-dsm6-reshape
 B=$ROOT/sys/block
 # md3 grows from 3 to 4 disks; md2 lost sdc5 and has sde5 as a spare.

@@ -2,7 +2,7 @@
 # and is reverted by the watcher itself when the operation ends, or on
 # SIGINT, SIGTERM or SIGHUP; after SIGKILL the journal says so and recover
 # (or any later mutating command) reverts.
-# tags: no-valgrind (a watcher in the background, signals, SIGKILL: timing)
+# tags: slow no-valgrind (a watcher in the background, signals, SIGKILL: timing)
 
 # What md shows when the seed DiskStation's reshape of md3 has ended.
 flip_idle() {

@@ -1,6 +1,7 @@
 # Bash completion (completion/mdprofile.bash), sourced in bash and asked for the
 # candidates of a line, the last word being completed. Commands and profile
 # names come from the binary itself.
+# tags: heavy
 command -v bash >/dev/null || { _fail "bash is needed"; return 0; }
 fixture ds-dsm6-reshape
 # The binary as the completion runs it (through MDP_WRAP for a cross build).

@@ -1,4 +1,5 @@
 # diff and apply --dry-run show each service of the profile as apply would treat it (issue 12).
+# tags: heavy
 fixture ds220j-dsm7
 fakes dsm7 synoindexd=running synomkthumbd=stopped pkg:SynologyPhotos=running
 mkdir -p "$ROOT"/etc/mdprofile/profiles

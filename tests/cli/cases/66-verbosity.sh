@@ -1,7 +1,7 @@
 # -q and -v mean the same for every command (mdprofile(8), VERBOSITY):
 # -q leaves errors, warnings and the data a command exists to show; -v adds
 # detail (files, values in sync); --json is the same at every level.
-# tags: no-valgrind (not yet in make valgrind: passed under it)
+# tags: heavy no-valgrind (not yet in make valgrind: passed under it)
 fixture ds-dsm6-reshape
 snapshot
 

@@ -1,7 +1,7 @@
 # A services.pause entry's own timeout: it wins over --service-timeout and
 # --package-timeout (which only set the default for entries without one),
 # and recover's wait for a pause cut short by SIGKILL covers it.
-# tags: no-valgrind (kills on purpose mid-pause: timing)
+# tags: slow no-valgrind (kills on purpose mid-pause: timing)
 fixture ds220j-dsm7
 fakes dsm7 synoindexd=running pkg:SynologyPhotos=running
 P=$ROOT/etc/mdprofile/profiles

@@ -2,7 +2,7 @@
 # leave in its way: a comparison killed outright is reverted by recover,
 # a link in the tree cannot send the test file out of it, test files of
 # killed runs are removed, a directory others can write is refused.
-# tags: no-valgrind (kills a comparison on purpose: timing)
+# tags: slow no-valgrind (kills a comparison on purpose: timing)
 
 # bench --compare SIGKILLed mid-comparison: the journal says it was a
 # comparison; status says so; recover reverts it like a killed watcher.

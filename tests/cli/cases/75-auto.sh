@@ -4,7 +4,7 @@
 # byte. One watcher per machine; a revert from another shell holds it off
 # until md is idle; stop signals remove the overlay; after SIGKILL recover
 # does.
-# tags: no-valgrind (a watcher in the background, signals, SIGKILL: timing)
+# tags: slow no-valgrind (a watcher in the background, signals, SIGKILL: timing)
 
 ORIG="$WORK/orig"
 

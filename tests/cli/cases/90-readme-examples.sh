@@ -2,7 +2,7 @@
 # codes N... -->" run as written from the source tree (./mdprofile is the binary under
 # test), each command exits as the marker says, nothing goes to stderr, and no tracked
 # file changes (the fixtures are copied, never written).
-# tags: no-valgrind (not yet in make valgrind: passed under it)
+# tags: heavy no-valgrind (not yet in make valgrind: passed under it)
 marker='<!-- run by tests/cli/cases/90-readme-examples.sh: exit codes '
 sum_fixtures() {
 	(cd "$SRC" && { find tests/fixtures profiles -printf '%p %m %y %T@\n' &&
