@@ -54,6 +54,9 @@ static const struct {
 #define AWAIT_MIN_MS    10.0 /* and at least this slow per request */
 #define AWAIT_MIN_IOS   20   /* requests needed before an await means anything */
 #define USER_HZ         100.0
+/* No md array syncs faster than this (KiB/s, about 1 TB/s, 1000 NVMe drives at their
+ * limit): a faster figure comes from a broken sample or a forged capture and is no figure. */
+#define SPEED_BOUND 1e9
 
 const char *mdp_explain_kind_name(enum mdp_xkind k)
 {
@@ -92,6 +95,15 @@ bool mdp_explain_delta(uint64_t a, uint64_t b, uint64_t *out)
 }
 
 /* ---- /proc/diskstats -------------------------------------------------------- */
+
+/* A double as a KiB count: never a conversion C leaves undefined (negative, NaN, or beyond
+ * uint64_t); callers bound their figures first, this is the last guard. */
+static uint64_t kib_of(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v < 18446744073709549568.0 ? (uint64_t)v : UINT64_MAX;
+}
 
 static int parse_io_line(const char *line, size_t len, struct mdp_xio *io)
 {
@@ -751,7 +763,7 @@ static bool check_ceiling(struct ctx *c)
 	if (c->util_known && c->util_max >= 10 && md_view(c) <= c->speed + 1) {
 		double to = c->speed * UTIL_BUSY / c->util_max;
 		f->gain = MDP_XG_ROUGH;
-		f->gain_kib = (uint64_t)(to < (double)v ? to : (double)v);
+		f->gain_kib = kib_of(to < (double)v ? to : (double)v);
 	}
 	return true;
 }
@@ -831,7 +843,7 @@ static bool check_competing(struct ctx *c, bool floor)
 		return true;
 	}
 	p = profile_above(c, f,
-			  c->r->min.kib > (uint64_t)c->speed ? c->r->min.kib : (uint64_t)c->speed,
+			  c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
 			  false, &v);
 	if (p)
 		rec(f, MDP_XR_PROFILE, p, NULL,
@@ -959,7 +971,7 @@ static bool check_disks(struct ctx *c)
 	   c->n ? c->sync_kib / (double)c->n : 0, FOREIGN_SHARE * 100);
 	rec(f, MDP_XR_NONE, NULL, NULL, "none: the disks are at their limit, nothing to gain");
 	f->gain = MDP_XG_ZERO;
-	f->gain_kib = (uint64_t)c->speed;
+	f->gain_kib = kib_of(c->speed);
 	return true;
 }
 
@@ -1001,17 +1013,19 @@ static void progress(struct ctx *c)
 		r->done_kib = a1->done_kib;
 		r->total_kib = a1->total_kib;
 	}
+	/* Progress that jumps past the array's size, or faster than any array, is no figure. */
 	if (a0->have_progress && a1->have_progress && a0->total_kib == a1->total_kib &&
-	    a1->done_kib > a0->done_kib && running(a0)) {
+	    a1->done_kib > a0->done_kib && a1->done_kib - a0->done_kib <= a1->total_kib &&
+	    running(a0) && (double)(a1->done_kib - a0->done_kib) / c->dt <= SPEED_BOUND) {
 		c->speed = (double)(a1->done_kib - a0->done_kib) / c->dt;
 		r->speed_src = MDP_XS_MDSTAT;
-	} else if (a1->sync_speed >= 0) {
+	} else if (a1->sync_speed >= 0 && (double)a1->sync_speed <= SPEED_BOUND) {
 		c->speed = (double)a1->sync_speed;
 		r->speed_src = MDP_XS_MD;
 	}
-	r->speed_kib = (uint64_t)(c->speed + 0.5);
+	r->speed_kib = kib_of(c->speed + 0.5);
 	if (c->speed >= 1 && r->total_kib > r->done_kib)
-		r->eta_s = (uint64_t)((double)(r->total_kib - r->done_kib) / c->speed);
+		r->eta_s = kib_of((double)(r->total_kib - r->done_kib) / c->speed);
 }
 
 static void binds(struct ctx *c)

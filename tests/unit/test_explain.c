@@ -380,6 +380,42 @@ static void test_speed_source(void **state)
 	assert_int_equal(mdp_explain_array(&s0, &s1, 0, "md2", NULL, &rep), -EINVAL);
 }
 
+/* A capture can claim any progress: a jump past the array's size, or a speed no array has
+ * (2^64 KiB in 1 ms), is no figure, and nothing is converted out of range (adversarial-4 F10:
+ * a float-cast-overflow, then "0 KiB/s" beside "at the maximum"). */
+static void test_forged_progress(void **state)
+{
+	struct mdp_xsample s0, s1;
+	struct mdp_xarray a0, a1;
+	struct mdp_xreport rep;
+	struct row r = {.speed = 4687, .min = 10000, .max = 200000, .util = 20, .sc_same = true};
+
+	(void)state;
+	build(&r, 0, &s0, &a0);
+	build(&r, 1, &s1, &a1);
+	a1.sync_speed = 5000;
+	a0.done_kib = 0;
+	a0.total_kib = a1.total_kib = UINT64_MAX;
+	a1.done_kib = UINT64_MAX - 1;
+	assert_int_equal(mdp_explain_array(&s0, &s1, 0.001, "md2", NULL, &rep), 0);
+	assert_int_equal(rep.speed_src, MDP_XS_MD);
+	assert_int_equal(rep.speed_kib, 5000);
+	assert_string_not_equal(rep.binds, "max");
+	/* md's own figure beyond any array too: no speed at all */
+	a1.sync_speed = INT64_MAX;
+	assert_int_equal(mdp_explain_array(&s0, &s1, 0.001, "md2", NULL, &rep), 0);
+	assert_int_equal(rep.speed_kib, 0);
+	assert_int_equal(rep.eta_s, 0);
+	/* a jump larger than the array: no figure from progress either */
+	build(&r, 0, &s0, &a0);
+	build(&r, 1, &s1, &a1);
+	a1.sync_speed = 5000;
+	a1.done_kib = a0.done_kib + a1.total_kib + 1;
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
+	assert_int_equal(rep.speed_src, MDP_XS_MD);
+	assert_int_equal(rep.speed_kib, 5000);
+}
+
 /* 32-bit kernels: diskstats counters wrap at 2^32; the util of a wrapped disk is still right. */
 static void test_wrap(void **state)
 {
@@ -484,7 +520,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rows), cmocka_unit_test(test_speed_source),
-	    cmocka_unit_test(test_wrap), cmocka_unit_test(test_diskstats),
+	    cmocka_unit_test(test_forged_progress), cmocka_unit_test(test_wrap),
+	    cmocka_unit_test(test_diskstats),
 	    cmocka_unit_test(test_kver),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
