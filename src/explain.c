@@ -842,8 +842,7 @@ static bool check_competing(struct ctx *c, bool floor)
 			 "--op-only --compare reshape-fast'");
 		return true;
 	}
-	p = profile_above(c, f,
-			  c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
+	p = profile_above(c, f, c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
 			  false, &v);
 	if (p)
 		rec(f, MDP_XR_PROFILE, p, NULL,

@@ -519,8 +519,10 @@ static void test_kver(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows), cmocka_unit_test(test_speed_source),
-	    cmocka_unit_test(test_forged_progress), cmocka_unit_test(test_wrap),
+	    cmocka_unit_test(test_rows),
+	    cmocka_unit_test(test_speed_source),
+	    cmocka_unit_test(test_forged_progress),
+	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_diskstats),
 	    cmocka_unit_test(test_kver),
 	};
