@@ -573,6 +573,9 @@ static int wt_loop(struct wt *w, struct mdp_system *s)
 		if (wt_step(w, s, &rc))
 			break;
 		wt_bar(w, s);
+		/* A log file (stdout redirected) gets an engage's or a release's lines when they
+		 * happen, not when the next message or the exit flushes them. */
+		fflush(stdout);
 		if ((err = mdp_watch_open(&w->cli->root, s, &stop, &mw))) {
 			cli_err(w->cli, "cannot watch md: %s", strerror(-err));
 			break;

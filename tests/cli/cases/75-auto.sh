@@ -69,6 +69,8 @@ setup
 start_auto reshape-fast
 md_reshape
 wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
+# The watcher's log (a file here) has the engage's lines while it runs, not at its exit.
+wait_for 'grep -qx "service pkgctl-FileStation: paused" "$WORK/bg.out"' "the engage's lines in the log"
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q
 expect_exit 0
@@ -101,6 +103,7 @@ sleep 1
 value_is 256 || _fail "a fourth rewrite was put back"
 md_idle
 wait_for 'top_is balanced && ! has_under' "the overlay to be removed"
+wait_for 'grep -qx "service synoindexd: resumed" "$WORK/bg.out"' "the release's lines in the log"
 kill -TERM "$BG"
 finish_auto
 expect_exit 0
