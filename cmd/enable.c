@@ -641,8 +641,13 @@ static int do_disable(struct cli *cli)
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
 	if (err == -ENOENT) {
-		if (cli_info(cli))
+		if (cli->json) {
+			struct json j;
+			cli_json_begin(cli, &j);
+			render_noop_json(&j, "nothing is enabled");
+		} else if (cli_info(cli)) {
 			puts("nothing is enabled");
+		}
 		return MDP_EXIT_OK;
 	}
 	if (err)

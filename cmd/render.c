@@ -643,6 +643,23 @@ void render_report_json(struct json *j, const struct mdp_txn_report *rep, const 
 	json_result_tail(j, rep, pl);
 }
 
+void render_noop_json(struct json *j, const char *note)
+{
+	json_result_head(j, false, NULL, "ok", false);
+	json_key(j, "changes");
+	json_arr(j);
+	json_end(j);
+	json_services(j, NULL);
+	json_key(j, "notes");
+	json_arr(j);
+	json_str(j, note);
+	json_end(j);
+	json_key(j, "left");
+	json_arr(j);
+	json_end(j);
+	json_end(j);
+}
+
 void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl,
 			 const struct mdp_txn_report *rep)
 {

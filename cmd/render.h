@@ -63,6 +63,9 @@ void render_left(struct cli *cli, const struct mdp_txn_report *rep);
 void render_report_json(struct json *j, const struct mdp_txn_report *rep, const char *result,
 			const struct mdp_plan *pl);
 /* apply --dry-run --json: the same shape, changes as planned, services as previewed. */
+/* The result object of a command that found nothing to do, with NOTE (disable with nothing
+ * enabled): revert's shape, nothing changed. */
+void render_noop_json(struct json *j, const char *note);
 void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl,
 			 const struct mdp_txn_report *rep);
 

@@ -77,3 +77,21 @@ rm -rf "${ROOT:?}/var/lib/fake-esynoscheduler" "${ROOT:?}/run/mdprofile/journal"
 rmdir "$ROOT/etc/mdprofile" "$ROOT/etc"
 expect_unchanged "the tree after disable"
 run_expect 0 services-backend-none-disable.2 . --services-backend none disable
+# With --json too, one document: revert's shape, nothing changed (adversarial-4 F08).
+run --json disable
+expect_exit 0
+expect_json <<'EOF2'
+{
+ "changed": false,
+ "profile": null,
+ "result": "ok",
+ "dry_run": false,
+ "changes": [],
+ "services": [],
+ "notes": [
+  "nothing is enabled"
+ ],
+ "left": []
+}
+EOF2
+expect_no_stderr
