@@ -111,13 +111,16 @@ static void print_probe(const struct probe *pr)
 	printf("      => %s %s: %s\n", pr->name, pr->set.value, ch);
 }
 
+/* Every string read from the system, or from a capture someone else made, goes through
+ * render_safe: a capture's escape sequences never reach the reader's terminal. */
 static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *s1,
 			 const struct probe *pr)
 {
-	char eta[32];
+	char eta[32], b1[MDP_X_TEXT * 4], b2[MDP_X_TEXT * 4];
 	int ind;
 
-	printf("%s: %s", r->array, r->action);
+	printf("%s: %s", render_safe(r->array, b1, sizeof(b1)),
+	       render_safe(r->action, b2, sizeof(b2)));
 	if (strcmp(r->action, "none")) {
 		if (r->total_kib)
 			printf(" %.1f%%", (double)(r->done_kib * 1000 / r->total_kib) / 10.0);
@@ -141,7 +144,7 @@ static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *
 		print_limit(", maximum", &r->max);
 		printf(": %s\n", render_word(binds_words, r->binds, "not all read"));
 		printf("  pacing: kernel %s, %s (from upstream md.c)\n",
-		       s1->release[0] ? s1->release : "unknown",
+		       s1->release[0] ? render_safe(s1->release, b1, sizeof(b1)) : "unknown",
 		       render_word(rule_words, r->rule, "rule unknown"));
 	} else if (!strcmp(r->action, "none")) {
 		printf(" (sampled over %.1f s)\n", r->window_s);
@@ -150,10 +153,11 @@ static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *
 		const struct mdp_xfinding *f = &r->findings[i];
 		ind = printf("  %s: ", mdp_explain_kind_name(f->kind));
 		for (size_t k = 0; k < f->n_evidence; k++)
-			printf("%*s%s\n", k ? ind : 0, "", f->evidence[k]);
+			printf("%*s%s\n", k ? ind : 0, "",
+			       render_safe(f->evidence[k], b1, sizeof(b1)));
 		if (!f->n_evidence)
 			printf("\n");
-		printf("    => %s\n", f->rec_text);
+		printf("    => %s\n", render_safe(f->rec_text, b1, sizeof(b1)));
 		print_gain(f);
 		if (pr && pr->finding == i)
 			print_probe(pr);

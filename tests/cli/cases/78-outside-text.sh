@@ -99,3 +99,13 @@ run diff "$WORK/p/svc.yaml"
 expect_exit 0
 raw_free
 expect_stderr diff-psvc.yaml
+
+# explain on a capture someone else made (adversarial-4 F06): the kernel's release and a
+# member's state from the capture, escape sequences in both.
+fixture explain/floor
+printf '4.4.302+\033]0;pwned\007\033[2J\n' >"$ROOT/proc/sys/kernel/osrelease"
+printf 'in_sync\033[31m\377\n' >"$ROOT/sys/block/md2/md/dev-sdd5/state"
+run explain
+expect_exit 1
+raw_free
+stdout_has 'pacing: kernel 4.4.302+\x1b]0;pwned\x07\x1b[2J,'
