@@ -302,7 +302,7 @@ static int write_capture(struct cli *cli, const struct mdp_xcap *cap, uint64_t m
 	struct mdp_root real;
 	char *tar = NULL, cwd[PATH_MAX], abs[PATH_MAX];
 	size_t len = 0;
-	int fd, err;
+	int err;
 
 	if ((err = mdp_xcap_tar(cap, ms, &tar, &len)))
 		goto out;
@@ -317,14 +317,9 @@ static int write_capture(struct cli *cli, const struct mdp_xcap *cap, uint64_t m
 	}
 	if ((err = mdp_root_init(&real, NULL)))
 		goto out;
-	fd = mdp_root_open(&real, abs, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		err = fd;
-	} else {
-		err = mdp_root_write_all(fd, tar, len);
-		if (close(fd) && !err)
-			err = -errno;
-	}
+	/* A new file beside it, renamed over the name: never written into what is there (another
+	 * user's file, a hard link to one of root's, a FIFO that would block for ever). */
+	err = mdp_root_replace(&real, abs, tar, len, 0644);
 	mdp_root_fini(&real);
 out:
 	free(tar);

@@ -45,5 +45,19 @@ expect_exit 0
 tar tf "$WORK/c2.tar" >"$WORK/list2"
 cmp -s "$WORK/list" "$WORK/list2" || _fail "a replay's capture lists other files"
 
+# What is at FILE is replaced by a new file, never written into (adversarial-4 F09): a hard
+# link's other name keeps its bytes, a FIFO does not block the write (timeout: the old
+# write hung on it for ever).
+echo keep >"$WORK/other"
+ln "$WORK/other" "$WORK/h.tar"
+mkfifo "$WORK/fifo.tar"
+for f in h.tar fifo.tar; do
+	MDP_WRAP="timeout 30 ${MDP_WRAP:-}" run explain --capture "$WORK/$f"
+	expect_exit 0
+	[ -f "$WORK/$f" ] && tar tf "$WORK/$f" >/dev/null 2>&1 ||
+		_fail "--capture $f: not replaced by a capture"
+done
+[ "$(cat "$WORK/other")" = keep ] || _fail "--capture wrote through a hard link"
+
 # --capture into a directory that does not exist: a system error, the report still printed.
 run_expect 3 . explain-capture-nosuchc.tar explain --capture no/such/c.tar
