@@ -132,8 +132,8 @@ static int task_create(struct cli *cli, const struct mdp_boot_opts *o,
 	int err;
 
 	task_operation(script, op, sizeof(op));
-	snprintf(desc, sizeof(desc), "mdprofile: apply profile %s at boot%s%s (mdprofile enable)",
-		 name, o->auto_profile ? ", then watch with " : "",
+	snprintf(desc, sizeof(desc), "mdprofile: apply profile %s at boot%s%s " MDP_TASK_MARK, name,
+		 o->auto_profile ? ", then watch with " : "",
 		 o->auto_profile ? o->auto_profile : "");
 	mdp_diags_init(&d);
 	err = mdp_task_create(&cli->root, mdp_boot_dsm.task_name, op, desc, &d);
@@ -154,12 +154,62 @@ static int task_create(struct cli *cli, const struct mdp_boot_opts *o,
 	return MDP_EXIT_PENDING;
 }
 
-/* The task, deleted and looked for; 0, or 1 with the step left printed. */
+/*
+ * A task of enable's name that enable did not create (the owner's own, another user's): 0
+ * when there is none or it is enable's; else its owner and command in why, and 1. Only
+ * reads; an esynoscheduler that cannot answer says nothing here (the create says it).
+ */
+static int task_foreign(struct cli *cli, char *why, size_t cap)
+{
+	struct mdp_task *t = malloc(sizeof(*t));
+	struct mdp_diags d;
+	char op[160];
+	int foreign;
+
+	if (!t)
+		return 0;
+	mdp_diags_init(&d);
+	foreign = !mdp_task_get(&cli->root, mdp_boot_dsm.task_name, t, &d) && !mdp_task_ours(t);
+	mdp_diags_free(&d);
+	if (foreign)
+		snprintf(why, cap, "owner %s, runs '%s'", t->owner[0] ? t->owner : "unknown",
+			 render_safe(t->operation, op, sizeof(op)));
+	free(t);
+	return foreign;
+}
+
+/* Before anything changes: enable never replaces a task it did not create. Exit 2 if so. */
+static int task_refused(struct cli *cli)
+{
+	char why[256];
+
+	if (!task_foreign(cli, why, sizeof(why)))
+		return 0;
+	cli_err(
+	    cli,
+	    "a Task Scheduler task named %s is there that mdprofile enable did not create (%s); "
+	    "nothing was changed",
+	    mdp_boot_dsm.task_name, why);
+	cli_err(cli, "rename or delete it in DSM (Control Panel > Task Scheduler), then run enable "
+		     "again");
+	return MDP_EXIT_USAGE;
+}
+
+/* The task, deleted and looked for; 0, or 1 with the step left printed. A task of the name
+ * that enable did not create is left as it is, and said so. */
 static int task_delete(struct cli *cli, bool created)
 {
 	struct mdp_diags d;
+	char why[256];
 	int err;
 
+	if (task_foreign(cli, why, sizeof(why))) {
+		if (cli_info(cli))
+			printf("left the Task Scheduler task %s as it is: mdprofile enable did not "
+			       "create it (%s)\n",
+			       mdp_boot_dsm.task_name, why);
+		return 0;
+	}
 	mdp_diags_init(&d);
 	err = mdp_task_delete(&cli->root, mdp_boot_dsm.task_name, &d);
 	cli_print_diags(cli, &d);
@@ -603,7 +653,7 @@ static int do_enable(struct cli *cli)
 		rc = MDP_EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = enable_apply(cli)))
+	if ((o.target == MDP_BOOT_DSM && (rc = task_refused(cli))) || (rc = enable_apply(cli)))
 		goto out;
 	if (!rerr && installed(cli, &old, &o, f, n))
 		enabled_line(cli, &o, "is already enabled");

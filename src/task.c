@@ -76,6 +76,28 @@ static const char *json_value(const char *js, const char *key)
 }
 
 /* The JSON string at p into buf: 0, or -EPROTO for one that is not a plain string. */
+static int json_string(const char *p, char *buf, size_t cap);
+
+/* "owner" : { "UID" : "NAME" }: the uid and the name, or "" when it is not so. */
+static void json_owner(const char *js, char *uid, size_t ucap, char *buf, size_t cap)
+{
+	const char *p = json_value(js, "owner");
+
+	buf[0] = uid[0] = '\0';
+	if (!p || *p++ != '{')
+		return;
+	p += strspn(p, " \t\r\n");
+	if (json_string(p, uid, ucap) || !(p = strchr(p + 1, '"')))
+		return;
+	p++;
+	p += strspn(p, " \t\r\n");
+	if (*p++ != ':')
+		return;
+	p += strspn(p, " \t\r\n");
+	if (json_string(p, buf, cap))
+		buf[0] = '\0';
+}
+
 static int json_string(const char *p, char *buf, size_t cap)
 {
 	size_t n = 0;
@@ -133,6 +155,9 @@ int mdp_task_get(const struct mdp_root *r, const char *name, struct mdp_task *t,
 		goto out;
 	}
 	t->enabled = !strncmp(en, "true", 4);
+	json_owner(js, t->owner_uid, sizeof(t->owner_uid), t->owner, sizeof(t->owner));
+	if (json_string(json_value(js, "description"), t->description, sizeof(t->description)))
+		t->description[0] = '\0';
 	err = 0;
 out:
 	free(res);
@@ -169,6 +194,19 @@ int mdp_task_delete(const struct mdp_root *r, const char *name, struct mdp_diags
 	return err == -ENOENT ? 0 : err;
 }
 
+bool mdp_task_ours(const struct mdp_task *t)
+{
+	size_t sh = strlen(mdp_boot_dsm.task_shell), dl = strlen(t->description),
+	       ml = strlen(MDP_TASK_MARK);
+	char owner[96];
+
+	/* the owner as enable gives it, {"UID":"NAME"} */
+	snprintf(owner, sizeof(owner), "{\"%s\":\"%s\"}", t->owner_uid, t->owner);
+	return t->owner[0] && !strcmp(owner, mdp_boot_dsm.task_owner) &&
+	       !strncmp(t->operation, mdp_boot_dsm.task_shell, sh) && t->operation[sh] == ' ' &&
+	       dl >= ml && !strcmp(t->description + dl - ml, MDP_TASK_MARK);
+}
+
 /* The task as read back is the one asked for. */
 static int verify(const struct mdp_root *r, const char *name, const char *operation,
 		  struct mdp_diags *d)
@@ -193,6 +231,31 @@ static int verify(const struct mdp_root *r, const char *name, const char *operat
 		return -EPROTO;
 	}
 	return 0;
+}
+
+/* No task called name, or one enable made, deleted: 0. One it did not make: -EEXIST, named. */
+static int make_room(const struct mdp_root *r, const char *name, struct mdp_diags *d)
+{
+	struct mdp_task *t = malloc(sizeof(*t));
+	char op[200];
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	err = mdp_task_get(r, name, t, d);
+	if (!err && !mdp_task_ours(t)) {
+		mdp_diags_add(
+		    d, NULL, 0, 0,
+		    "a Task Scheduler task named %s is there that mdprofile enable did not "
+		    "create (owner %s, runs '%s'): it is left as it is",
+		    name, t->owner[0] ? t->owner : "unknown",
+		    mdp_text_safe(op, sizeof(op), t->operation));
+		err = -EEXIST;
+	} else if (!err) {
+		err = mdp_task_delete(r, name, d);
+	}
+	free(t);
+	return err == -ENOENT ? 0 : err;
 }
 
 int mdp_task_create(const struct mdp_root *r, const char *name, const char *operation,
@@ -225,8 +288,8 @@ int mdp_task_create(const struct mdp_root *r, const char *name, const char *oper
 			    argv[i]);
 			return -EINVAL;
 		}
-	/* A second --create of a name fails and keeps the old task: replace it. */
-	if ((err = mdp_task_delete(r, name, d)))
+	/* A second --create of a name fails and keeps the old task: replace it, if it is ours. */
+	if ((err = make_room(r, name, d)))
 		return err;
 	if (!(res = malloc(sizeof(*res))))
 		return -ENOMEM;

@@ -2,9 +2,9 @@
 # esynoscheduler missing, a --create without "save ok", one that says
 # "save ok" but saved nothing. Nothing is half-installed: the script stays,
 # no task is left that is not the one asked for, the steps to create it by
-# hand are printed, and the exit code is 1. A task "mdprofile" that is not
-# mdprofile's is replaced, never joined by a second; a '%' in what would go
-# to esynoscheduler is refused before anything changes.
+# hand are printed, and the exit code is 1. A task "mdprofile" that enable
+# did not create is never deleted (enable refuses it, disable leaves it); a
+# '%' in what would go to esynoscheduler is refused before anything changes.
 # tags: heavy
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
@@ -41,12 +41,31 @@ touch "$ROOT/var/lib/fake-esynoscheduler/lie-create"
 run_expect 1 . services-backend-none-q-enable.2 --services-backend none -q enable balanced --binary "$B"
 rm "$ROOT/var/lib/fake-esynoscheduler/lie-create"
 
-# A task "mdprofile" the owner made by hand (disabled, admin's, another
-# command): replaced by mdprofile's, one task in the end.
+# A task "mdprofile" the owner made by hand (disabled, admin's, another command): enable
+# refuses before it changes anything and names it; the task stays as it was (adversarial-4
+# F04: it was deleted and replaced, and disable then left none).
 MDPROFILE_ROOT=$ROOT "$ES" --create task_name=mdprofile 'operation=bash /volume1/old.sh' >/dev/null
+snapshot
+run_expect 2 - services-backend-none-q-enable-foreign --services-backend none -q enable balanced --binary "$B"
+expect_unchanged
+[ "$(tasks)" = "1|mdprofile|bootup|false|1024|admin|script||bash /volume1/old.sh" ] ||
+	_fail "the owner's task: $(tasks)"
+# Deleted by its owner, enable makes its own: one task in the end.
+MDPROFILE_ROOT=$ROOT "$ES" --delete task_name=mdprofile >/dev/null
 run_expect 0 . - --services-backend none -q enable balanced --binary "$B"
 [ "$(tasks)" = "1|mdprofile|bootup|true|0|root|script|mdprofile: apply profile balanced at boot (mdprofile enable)|/bin/bash /volume1/@mdprofile/mdprofile.sh" ] ||
 	_fail "the task: $(tasks)"
+# Replaced behind enable's back by a task of the owner's: disable leaves that one alone.
+cp "$ROOT/var/lib/fake-esynoscheduler/tasks" "$WORK/tasks.ours"
+MDPROFILE_ROOT=$ROOT "$ES" --delete task_name=mdprofile >/dev/null
+MDPROFILE_ROOT=$ROOT "$ES" --create task_name=mdprofile 'operation=bash /volume1/old.sh' >/dev/null
+run --services-backend none disable
+expect_exit 0
+stdout_line "left the Task Scheduler task mdprofile as it is: mdprofile enable did not create it (owner admin, runs 'bash /volume1/old.sh')"
+[ "$(tasks)" = "1|mdprofile|bootup|false|1024|admin|script||bash /volume1/old.sh" ] ||
+	_fail "disable touched the owner's task: $(tasks)"
+cp "$WORK/tasks.ours" "$ROOT/var/lib/fake-esynoscheduler/tasks"
+run_expect 0 . - --services-backend none -q enable balanced --binary "$B"
 # Changed behind its back (disabled): enable again puts it right.
 MDPROFILE_ROOT=$ROOT "$ES" --set task_name=mdprofile enable=false >/dev/null
 run --services-backend none enable balanced --binary "$B"
