@@ -4,6 +4,7 @@
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 240
 FUZZ_SMOKE_RUNS ?= 20000
+COMMA := ,
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 # -fno-sanitize-recover=all: a UBSan report aborts the run like an ASan one,
@@ -21,9 +22,18 @@ FUZZ_RT = $(shell $(FUZZ_CC) -print-resource-dir 2>/dev/null)/lib/linux/libclang
 need-fuzz:
 	@sh tools/need.sh deps cmd:$(FUZZ_CC):clang file:$(FUZZ_RT):libclang-rt-14-dev
 
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h) | need-fuzz
+# The library is compiled once for every target (instrumented, libFuzzer's main left to the
+# link), then each target's own file is linked with it.
+FUZZ_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: %.c | need-fuzz
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
+	@echo "  CC      $@"
+	@$(FUZZ_CC) $(subst -fsanitize=fuzzer$(COMMA),-fsanitize=fuzzer-no-link$(COMMA),$(FUZZ_FLAGS)) \
+		$(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) | need-fuzz
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJ) $(PKG_LIBS)
 
 ## run each fuzz target for FUZZ_SECONDS (default 240)
 fuzz: $(FUZZ_BIN)
