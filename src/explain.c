@@ -905,8 +905,10 @@ static bool check_stripe(struct ctx *c, unsigned kver)
 
 	if (!parity(a1) || a1->stripe_size <= 0)
 		return false;
+	/* md refuses to reshape unless the cache holds 4 stripes per page of a chunk
+	 * (raid5.c check_reshape: (chunk / STRIPE_SIZE) * 4 <= max_nr_stripes); a page is 4 KiB. */
 	if (!strcmp(a1->action, "reshape") && a1->chunk_kib > 0 &&
-	    a1->stripe_size < 4 * a1->chunk_kib / 4) {
+	    a1->stripe_size < a1->chunk_kib / 4 * 4) {
 		char n[64], v[32];
 		f = add(c->r, MDP_XK_STRIPE_CACHE);
 		ev(f, "stripe_cache_size %lld, a reshape of %lld KiB chunks needs at least %lld",

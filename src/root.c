@@ -217,7 +217,7 @@ int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, siz
 	/* O_NONBLOCK: a FIFO planted in a --root tree reads as empty, never blocks. */
 	if ((fd = root_open(r, sys, O_RDONLY | O_NONBLOCK, 0)) < 0)
 		return fd;
-	err = mdp_root_read_fd(fd, (size_t)1 << 27, -ENOMEM, out, len);
+	err = mdp_root_read_fd(fd, MDP_ROOT_READ_MAX, -EFBIG, out, len);
 	close(fd);
 	return err;
 }

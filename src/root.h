@@ -79,7 +79,9 @@ int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t l
 ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
 /* Same, with trailing whitespace/newlines stripped. */
 ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
-/* Read a file of any size; *out malloc'd and NUL-terminated. */
+/* What mdp_root_read_all reads at most: a bigger file is -EFBIG ("File too large"). */
+#define MDP_ROOT_READ_MAX ((size_t)1 << 27)
+/* Read a file of any size up to MDP_ROOT_READ_MAX; *out malloc'd and NUL-terminated. */
 int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len);
 /*
  * Read fd to its end; *out malloc'd and NUL-terminated. A file that needs a buffer of more
