@@ -66,7 +66,8 @@ int mdp_drift_plan(const struct mdp_journal *j, const struct mdp_system *s, stru
 			c->cur = *cur;
 		c->want = st->want;
 		snprintf(c->reason, sizeof(c->reason), "applied by %.80s", j->profile);
-		c->pending = !c->cur.present || !mdp_value_eq(&c->cur.val, &c->want);
+		/* An array or disk that is gone took its values with it: that is no drift. */
+		c->pending = cur && (!c->cur.present || !mdp_value_eq(&c->cur.val, &c->want));
 		add_mem(&pl, s, c);
 	}
 	*out = pl;
