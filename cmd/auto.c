@@ -44,10 +44,8 @@
 struct op_seen {
 	char name[MDP_NAME_MAX];
 	char action[16];
-	double t0, t1;          /* monotonic seconds: first seen, last seen or ended */
-	double tl;              /* the last look that saw it running */
+	double t0, t1;          /* monotonic seconds */
 	uint64_t d0, d1, total; /* sectors */
-	uint64_t speed;         /* md's KiB/s at that look */
 	unsigned decile;        /* last 10% step logged */
 	bool ended;
 	bool gone; /* ended because the array went away (stopped): not finished */
@@ -351,7 +349,7 @@ static struct op_seen *op_find(struct wt *w, const struct mdp_array *a)
 		return NULL;
 	snprintf(v->name, sizeof(v->name), "%s", a->name);
 	snprintf(v->action, sizeof(v->action), "%s", a->sync_action);
-	v->t0 = v->t1 = v->tl = cli_mono_s();
+	v->t0 = v->t1 = cli_mono_s();
 	v->d0 = v->d1 = a->sync_done;
 	v->total = a->sync_total;
 	v->decile = a->permille / 100;
@@ -392,10 +390,9 @@ static void wt_track(struct wt *w, const struct mdp_system *s)
 		if (!selected(w, a) || !mdp_engage_busy(a, w->e.kinds) || !a->has_progress ||
 		    !(o = op_find(w, a)))
 			continue;
-		o->t1 = o->tl = cli_mono_s();
+		o->t1 = cli_mono_s();
 		o->d1 = a->sync_done;
 		o->total = a->sync_total;
-		o->speed = a->sync_speed;
 		if (a->permille / 100 > o->decile && !w->done && !w->tty) {
 			o->decile = a->permille / 100;
 			wt_say(w, "%s %s at %u.%u%%, %" PRIu64 " KiB/s", a->name, a->sync_action,
@@ -458,50 +455,21 @@ static void fmt_span(double secs, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "s", s);
 }
 
-/* An operation that ended finished when the last look saw it at the end, or close enough
- * that the speed it ran at covers the rest in the time since (twice over, for md's ramp);
- * otherwise it was cancelled (idle or frozen written, Storage Manager) or interrupted. */
-static bool op_finished(const struct op_seen *o)
-{
-	double seen = o->tl - o->t0, rate = 0;
-
-	if (o->gone || !o->ended)
-		return false;
-	if (o->d1 >= o->total)
-		return true;
-	if (seen > 0 && o->d1 > o->d0)
-		rate = (double)(o->d1 - o->d0) / 2 / seen;
-	if ((double)o->speed > rate)
-		rate = (double)o->speed;
-	return (double)(o->total - o->d1) / 2 <= rate * (o->t1 - o->tl) * 2;
-}
-
-/* KiB/s from sector positions a and b over dt seconds (none under a second). */
-static uint64_t avg_kib_s(uint64_t a, uint64_t b, double dt)
-{
-	return b > a && dt >= 1 ? (uint64_t)((double)((b - a) / 2) / dt) : 0;
-}
-
-/* apply --until-idle's last words: each operation seen with its average speed, over what
- * ran: all of it for a finished one, else the part the looks saw. */
+/* apply --until-idle's last words: each operation seen with its average speed. */
 static void wt_summary(struct wt *w)
 {
 	for (size_t i = 0; i < w->n_ops; i++) {
 		const struct op_seen *o = &w->ops[i];
-		uint64_t seen = avg_kib_s(o->d0, o->d1, o->tl - o->t0);
-		unsigned pm = o->total ? (unsigned)(o->d1 * 1000 / o->total) : 0;
+		double dt = o->t1 - o->t0;
+		uint64_t d1 = o->ended && !o->gone ? o->total : o->d1; /* finished: all of it */
+		uint64_t kib = d1 > o->d0 ? (d1 - o->d0) / 2 : 0;
+		uint64_t avg = dt >= 1 ? (uint64_t)((double)kib / dt) : 0;
 		if (o->gone)
 			wt_say(w, "%s %s: stopped (array gone), average %" PRIu64 " KiB/s", o->name,
-			       o->action, seen);
-		else if (op_finished(o))
-			wt_say(w, "%s %s: finished, average %" PRIu64 " KiB/s", o->name, o->action,
-			       avg_kib_s(o->d0, o->total, o->t1 - o->t0));
-		else if (o->ended)
-			wt_say(w, "%s %s: stopped at %u.%u%%, average %" PRIu64 " KiB/s", o->name,
-			       o->action, pm / 10, pm % 10, seen);
+			       o->action, avg);
 		else
-			wt_say(w, "%s %s: unfinished, average %" PRIu64 " KiB/s", o->name,
-			       o->action, seen);
+			wt_say(w, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action,
+			       o->ended ? "finished" : "unfinished", avg);
 	}
 }
 

@@ -48,23 +48,6 @@ expect_stdout status-q.2
 expect_no_stderr
 expect_unchanged "after the operation ended"
 
-# The reshape above was cancelled at 25.1 %: "stopped at", never "finished" (adversarial-4
-# F07). One that the last look saw at its end finished, and its average covers all of it.
-fixture ds-dsm6-reshape
-start_bg apply --until-idle --interval 1 --services-backend none reshape-fast
-echo '3906989568 / 3906989568' >"$ROOT/sys/block/md3/md/sync_completed"
-sed -i 's|reshape = 25.1% (491263360/|reshape =100.0% (1953494784/|' "$ROOT/proc/mdstat"
-i=0
-until grep -q 'md3 reshape at 100.0%' "$WORK/bg.out"; do
-	i=$((i + 1))
-	[ $i -lt 50 ] || { _fail "the watcher never saw md3 at its end: $(cat "$WORK/bg.out")"; break; }
-	sleep 0.1
-done
-flip_idle "$ROOT"
-finish_bg
-expect_exit 0
-stdout_line 'md3 reshape: finished, average N KiB/s'
-
 # Each stop signal reverts before exit.
 for sig in INT TERM HUP; do
 	fixture ds-dsm6-reshape
