@@ -39,7 +39,8 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) | need-fuzz
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
 		mkdir -p build/fuzz/corpus-$$n; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/corpus-$$n \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -artifact_prefix=build/fuzz/ \
+			build/fuzz/corpus-$$n \
 			tests/fuzz/seeds/$$n; done
 
 ## a bounded run of each fuzz target (part of make check)
@@ -47,6 +48,7 @@ fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
 		echo "== $$n (smoke, $(FUZZ_SMOKE_RUNS) runs)"; \
 		rm -rf build/fuzz/smoke-$$n; mkdir -p build/fuzz/smoke-$$n; \
-		$$f -runs=$(FUZZ_SMOKE_RUNS) -max_len=8192 -seed=1 build/fuzz/smoke-$$n \
+		$$f -runs=$(FUZZ_SMOKE_RUNS) -max_len=8192 -seed=1 -artifact_prefix=build/fuzz/ \
+			build/fuzz/smoke-$$n \
 			tests/fuzz/seeds/$$n \
 			2>build/fuzz/$$n.log || { tail -40 build/fuzz/$$n.log; exit 1; }; done
