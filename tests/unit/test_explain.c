@@ -339,17 +339,27 @@ static void test_rows(void **state)
 	}
 }
 
+/* The seed DiskStation's reshape: 4687 KiB/s, at DSM's limits. */
+static const struct row seed_row = {
+    .speed = 4687, .min = 10000, .max = 200000, .util = 20, .sc_same = true};
+
+/* Both samples of r. */
+static void pair(const struct row *r, struct mdp_xsample *s0, struct mdp_xarray *a0,
+		 struct mdp_xsample *s1, struct mdp_xarray *a1)
+{
+	build(r, 0, s0, a0);
+	build(r, 1, s1, a1);
+}
+
 /* Two samples, mdstat and md/sync_completed: the speed comes from mdstat's progress. */
 static void test_speed_source(void **state)
 {
 	struct mdp_xsample s0, s1;
 	struct mdp_xarray a0, a1;
 	struct mdp_xreport rep;
-	struct row r = {.speed = 4687, .min = 10000, .max = 200000, .util = 20, .sc_same = true};
 
 	(void)state;
-	build(&r, 0, &s0, &a0);
-	build(&r, 1, &s1, &a1);
+	pair(&seed_row, &s0, &a0, &s1, &a1);
 	a1.sync_speed = 9999; /* md's average differs; the window's own figure wins */
 	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_int_equal(rep.speed_src, MDP_XS_MDSTAT);
@@ -388,11 +398,9 @@ static void test_forged_progress(void **state)
 	struct mdp_xsample s0, s1;
 	struct mdp_xarray a0, a1;
 	struct mdp_xreport rep;
-	struct row r = {.speed = 4687, .min = 10000, .max = 200000, .util = 20, .sc_same = true};
 
 	(void)state;
-	build(&r, 0, &s0, &a0);
-	build(&r, 1, &s1, &a1);
+	pair(&seed_row, &s0, &a0, &s1, &a1);
 	a1.sync_speed = 5000;
 	a0.done_kib = 0;
 	a0.total_kib = a1.total_kib = UINT64_MAX;
@@ -407,8 +415,7 @@ static void test_forged_progress(void **state)
 	assert_int_equal(rep.speed_kib, 0);
 	assert_int_equal(rep.eta_s, 0);
 	/* a jump larger than the array: no figure from progress either */
-	build(&r, 0, &s0, &a0);
-	build(&r, 1, &s1, &a1);
+	pair(&seed_row, &s0, &a0, &s1, &a1);
 	a1.sync_speed = 5000;
 	a1.done_kib = a0.done_kib + a1.total_kib + 1;
 	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
