@@ -108,6 +108,7 @@ static int do_apply(struct cli *cli)
 	const struct apply_opts *a = cli->opts;
 	struct mdp_system s = {0};
 	struct mdp_plan pl = {0};
+	struct wlog log;
 	char nm[1024];
 	int rc;
 
@@ -115,8 +116,10 @@ static int do_apply(struct cli *cli)
 		return rc;
 	if (a->dry_run)
 		return apply_dry_run(cli, p);
-	if (a->until_idle)
+	if (a->until_idle) {
 		cli->tx.origin = MDP_BY_UNTIL_IDLE;
+		wlog_open(&log, mdp_root_is_real(&cli->root));
+	}
 	cli->tx.as_base = a->as_base;
 	/* Only what the plan needs: on a big box discovery is most of apply's work. */
 	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
@@ -132,8 +135,10 @@ static int do_apply(struct cli *cli)
 				   : "profile %s: already in sync, nothing changed\n",
 			       render_safe(p->name, nm, sizeof(nm)));
 		if (rc == MDP_EXIT_OK && a->until_idle)
-			rc = watcher_until_idle(cli, a->interval_ms);
+			rc = watcher_until_idle(cli, &log, a->interval_ms);
 	}
+	if (a->until_idle)
+		wlog_close(&log);
 	mdp_plan_free(&pl);
 	mdp_system_free(&s);
 	return rc;

@@ -36,9 +36,19 @@
 #include "status.h"
 #include "watch.h"
 #include "watcher.h"
+#include "wlog.h"
 
 /* Idle this long before a release: DSM chains steps (a reshape, then a resync). */
 #define DEBOUNCE_S 3.0
+
+/* How an operation md no longer runs ended, from what md keeps after it (F07). */
+enum op_end {
+	OP_RUNNING,
+	OP_FINISHED, /* md says so: reshape_position or resync_start "none", degraded down */
+	OP_STOPPED,  /* md says it did not finish: a position kept, degraded as it was */
+	OP_ENDED,    /* md keeps nothing that tells (check, repair, an older kernel) */
+	OP_GONE,     /* the array went away (stopped): not finished */
+};
 
 /* One array's operation as seen from its first to its last look (the summary). */
 struct op_seen {
@@ -47,8 +57,9 @@ struct op_seen {
 	double t0, t1;          /* monotonic seconds */
 	uint64_t d0, d1, total; /* sectors */
 	unsigned decile;        /* last 10% step logged */
-	bool ended;
-	bool gone; /* ended because the array went away (stopped): not finished */
+	unsigned permille;      /* progress at the last look that saw it run */
+	int degraded;           /* md/degraded when first seen */
+	enum op_end end;
 };
 
 struct wt {
@@ -58,15 +69,20 @@ struct wt {
 	enum mdp_origin by; /* MDP_BY_AUTO or MDP_BY_UNTIL_IDLE */
 	bool once;          /* apply --until-idle: ends at the first release */
 	struct mdp_engage e;
-	unsigned skip; /* discovery: what the plan and the watch can do without */
-	bool log;      /* not a terminal, on the real root: syslog too */
-	bool tty;      /* stdout is a terminal: a progress bar */
-	bool bar;      /* a bar is on the last line now */
-	int64_t since; /* our layer's journaled since, 0 when we have none on */
-	char busy[64]; /* the first busy selected array and its action, for messages */
-	struct op_seen *ops;
+	unsigned skip;          /* discovery: what the plan and the watch can do without */
+	const struct wlog *log; /* where the lines go */
+	bool tty;               /* stdout is a terminal: a progress bar */
+	bool bar;               /* a bar is on the last line now */
+	int64_t since;          /* our layer's journaled since, 0 when we have none on */
+	int64_t lost;           /* held: the since of the layer found removed */
+	char busy[64];          /* the first busy selected array and its action, for messages */
+	struct op_seen *ops;    /* since the engage (auto) or the start (until-idle) */
 	size_t n_ops;
 	double start;
+	double engaged_at; /* monotonic seconds of the engage */
+	unsigned put_back; /* values put back this engagement */
+	unsigned flaps;    /* the engage's flap count last said */
+	bool engaging;     /* applying: waiting for the main lock, or in the transaction */
 	bool done;
 };
 
@@ -77,9 +93,10 @@ static void wt_clear_bar(struct wt *w)
 	w->bar = false;
 }
 
-/* A line for people, and for syslog when nobody watches the terminal. */
-static void wt_say(struct wt *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void wt_say(struct wt *w, const char *fmt, ...)
+/* A line for people, with its priority for the journal and syslog (wlog.h). */
+static void wt_log(struct wt *w, int prio, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void wt_log(struct wt *w, int prio, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -88,12 +105,11 @@ static void wt_say(struct wt *w, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	wt_clear_bar(w);
-	if (cli_info(w->cli))
-		printf("%s\n", line);
-	fflush(stdout);
-	if (w->log)
-		syslog(LOG_INFO, "%s", line);
+	wlog_line(w->log, prio, cli_info(w->cli), line);
 }
+
+#define wt_say(w, ...)  wt_log(w, LOG_INFO, __VA_ARGS__)
+#define wt_note(w, ...) wt_log(w, LOG_NOTICE, __VA_ARGS__)
 
 static const char *wt_name(const struct wt *w, char *buf, size_t len)
 {
@@ -119,9 +135,10 @@ static void wt_state(struct wt *w, const char *why)
 
 	snprintf(ws.profile, sizeof(ws.profile), "%s", w->p->name);
 	snprintf(ws.state, sizeof(ws.state), "%s",
-		 w->e.state == MDP_ENG_ENGAGED ? "engaged"
-		 : w->e.state == MDP_ENG_HELD  ? "held"
-					       : "armed");
+		 w->engaging                     ? "engaging"
+		 : w->e.state == MDP_ENG_ENGAGED ? "engaged"
+		 : w->e.state == MDP_ENG_HELD    ? "held"
+						 : "armed");
 	kinds_text(w->e.kinds, ",", ws.on, sizeof(ws.on));
 	snprintf(ws.why, sizeof(ws.why), "%s", why ? why : "");
 	(void)mdp_wstate_store(&w->cli->root, &ws);
@@ -176,21 +193,44 @@ static void wt_unlock(struct wt *w)
 	mdp_txn_report_free(&w->cli->tx.rep);
 }
 
+/*
+ * ours(), decided under the main lock: another mdprofile's transaction
+ * journals "applying" while it works and, when it fails, stores our layer
+ * again (F01). Looked at without the lock, that is not "removed".
+ */
+static bool ours_locked(struct wt *w)
+{
+	bool mine;
+
+	if (wt_lock(w))
+		return false;
+	mine = ours(w);
+	wt_unlock(w);
+	return mine;
+}
+
 /* ---- engage, re-assert, release ----------------------------------------------------- */
 
-/* An overlay somebody applied by hand is on: the watcher does not replace it. */
-static bool foreign_overlay(struct wt *w, char *why, size_t len)
+/*
+ * A layer the watcher must not touch is on top: an overlay somebody applied
+ * by hand (the watcher does not replace it), or the watcher's own profile
+ * applied by another origin (applying it again would not make it the
+ * watcher's to remove: F02).
+ */
+static bool in_the_way(struct wt *w, char *why, size_t len)
 {
 	struct mdp_journal j;
 	char nm[512];
-	bool busy;
+	bool busy, same;
 
 	if (!load_quiet(w, &j))
 		return false;
-	busy = j.state == MDP_J_ACTIVE && j.has_under && !mdp_origin_watched(j.by);
+	same = j.state == MDP_J_ACTIVE && j.by != w->by && !strcmp(j.profile, w->p->name);
+	busy = same || (j.state == MDP_J_ACTIVE && j.has_under && !mdp_origin_watched(j.by));
 	if (busy)
-		snprintf(why, len, "overlay %s (%s) is on", render_safe(j.profile, nm, sizeof(nm)),
-			 mdp_origin_name(j.by));
+		snprintf(why, len, "%s %s (%s) is on%s", j.has_under ? "overlay" : "profile",
+			 render_safe(j.profile, nm, sizeof(nm)), mdp_origin_name(j.by),
+			 same ? " already" : "");
 	mdp_journal_free(&j);
 	return busy;
 }
@@ -224,16 +264,30 @@ static int wt_apply(struct wt *w)
 static void wt_engage(struct wt *w)
 {
 	char nm[512], why[300];
+	int rc;
 
-	if (foreign_overlay(w, why, sizeof(why))) {
+	if (in_the_way(w, why, sizeof(why))) {
 		wt_say(w, "%s started, but %s: left alone until md is idle", w->busy, why);
 		mdp_engage_held(&w->e, cli_mono_s());
 		wt_state(w, why);
 		return;
 	}
-	wt_say(w, "engaged: %s; applying profile %s", w->busy, wt_name(w, nm, sizeof(nm)));
-	if (wt_apply(w) || !w->since) {
-		wt_say(w, "could not apply profile %s: left alone until md is idle",
+	wt_note(w, "engaged: %s; applying profile %s", w->busy, wt_name(w, nm, sizeof(nm)));
+	if (w->e.flaps > w->flaps)
+		wt_log(w, LOG_WARNING,
+		       "md operations stop and start again within %.0f minutes (%u times in a "
+		       "row): profile %s is removed only after %.0fs idle",
+		       MDP_FLAP_WINDOW_S / 60, w->e.flaps, wt_name(w, nm, sizeof(nm)),
+		       mdp_engage_debounce(&w->e));
+	w->flaps = w->e.flaps;
+	w->engaged_at = cli_mono_s();
+	/* status says so while another mdprofile holds the main lock */
+	w->engaging = true;
+	wt_state(w, w->busy);
+	rc = wt_apply(w);
+	w->engaging = false;
+	if (rc || !w->since) {
+		wt_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
 		       wt_name(w, nm, sizeof(nm)));
 		mdp_engage_held(&w->e, cli_mono_s());
 		wt_state(w, "apply failed");
@@ -254,10 +308,11 @@ static int wt_release(struct wt *w, const char *why)
 		return MDP_EXIT_FAILED;
 	if (ours(w)) {
 		if (!w->once)
-			wt_say(w, "%s; removing profile %s", why, wt_name(w, nm, sizeof(nm)));
+			wt_note(w, "%s; removing profile %s", why, wt_name(w, nm, sizeof(nm)));
 		rc = cli_txn_result(cli, mdp_txn_revert(&cli->tx, false), "revert", NULL);
-		if (rc && w->log)
-			syslog(LOG_ERR, "removing profile %s failed (exit %d)", nm, rc);
+		if (rc)
+			wt_log(w, LOG_ERR, "removing profile %s failed (exit %d)",
+			       wt_name(w, nm, sizeof(nm)), rc);
 	} else {
 		wt_say(w, "%s; profile %s is no longer on: nothing to remove", why,
 		       wt_name(w, nm, sizeof(nm)));
@@ -279,8 +334,8 @@ static void wt_reassert_one(struct wt *w, const struct mdp_change *c)
 		mdp_tunable_show(c->t, &c->cur.val, was, sizeof(was));
 	mdp_tunable_show(c->t, &c->want, want, sizeof(want));
 	if (rc == 0 && n)
-		wt_say(
-		    w,
+		wt_log(
+		    w, LOG_WARNING,
 		    "%s: rewritten to %s again after %u put-backs; left as it is until md is idle",
 		    name, was, MDP_REASSERT_MAX);
 	if (rc != 1)
@@ -288,9 +343,9 @@ static void wt_reassert_one(struct wt *w, const struct mdp_change *c)
 	if (wt_lock(w))
 		return;
 	if (ours(w)) {
-		if (mdp_txn_reassert(&w->cli->tx, c->t, c->dev) == 0)
-			wt_say(w, "%s: rewritten to %s by something else; put back %s (%u of %u)",
-			       name, was, want, n, MDP_REASSERT_MAX);
+		if (mdp_txn_reassert(&w->cli->tx, c->t, c->dev) == 0 && ++w->put_back)
+			wt_note(w, "%s: rewritten to %s by something else; put back %s (%u of %u)",
+				name, was, want, n, MDP_REASSERT_MAX);
 		else {
 			cli_print_diags(w->cli, &w->cli->d);
 			wt_say(w, "%s: rewritten to %s by something else; putting back %s failed",
@@ -343,7 +398,8 @@ static struct op_seen *op_find(struct wt *w, const struct mdp_array *a)
 	struct op_seen *v;
 
 	for (size_t i = 0; i < w->n_ops; i++)
-		if (!strcmp(w->ops[i].name, a->name) && !strcmp(w->ops[i].action, a->sync_action))
+		if (!strcmp(w->ops[i].name, a->name) && !strcmp(w->ops[i].action, a->sync_action) &&
+		    w->ops[i].end == OP_RUNNING)
 			return &w->ops[i];
 	if (!(v = mdp_push(&w->ops, &w->n_ops, sizeof(*v))))
 		return NULL;
@@ -352,7 +408,9 @@ static struct op_seen *op_find(struct wt *w, const struct mdp_array *a)
 	v->t0 = v->t1 = cli_mono_s();
 	v->d0 = v->d1 = a->sync_done;
 	v->total = a->sync_total;
-	v->decile = a->permille / 100;
+	v->decile = v->permille = a->permille;
+	v->decile /= 100;
+	v->degraded = a->degraded;
 	return v;
 }
 
@@ -364,25 +422,56 @@ static bool array_gone(const struct mdp_array *a)
 }
 
 /*
+ * What md keeps after an operation: a reshape's md/reshape_position and a
+ * resync's md/resync_start read "none" once it finished and a sector when
+ * it was interrupted; a recovery that finished lowered md/degraded. Progress
+ * cannot tell: md may jump from 65% to the end between two looks.
+ */
+static enum op_end op_outcome(struct wt *w, const struct op_seen *o, const struct mdp_array *a)
+{
+	unsigned k = mdp_op_kind_of(o->action);
+	const char *attr = k == MDP_OP_RESHAPE  ? "reshape_position"
+			   : k == MDP_OP_RESYNC ? "resync_start"
+						: NULL;
+	char path[96], v[32];
+
+	if (k == MDP_OP_RECOVERY && o->degraded > 0 && a->degraded >= 0)
+		return a->degraded < o->degraded ? OP_FINISHED : OP_STOPPED;
+	if (!attr)
+		return OP_ENDED;
+	snprintf(path, sizeof(path), "/sys/block/%s/md/%s", o->name, attr);
+	if (mdp_root_read_value(&w->cli->root, path, v, sizeof(v)) <= 0)
+		return OP_ENDED;
+	return !strcmp(v, "none") ? OP_FINISHED : OP_STOPPED;
+}
+
+/*
  * Note progress; without a terminal, log each 10% step. Operations no
- * longer running have ended: finished, unless their array goes away.
- * mdadm --stop interrupts the operation first (md shows idle) and removes
- * the array just after, so an ended operation whose array is gone at a
- * later look was stopped with it.
+ * longer running have ended: how, md says (op_outcome). mdadm --stop
+ * interrupts the operation first (md shows idle) and removes the array
+ * just after, so an ended operation whose array is gone at a later look
+ * was stopped with it.
  */
 static void wt_track(struct wt *w, const struct mdp_system *s)
 {
 	for (size_t i = 0; i < w->n_ops; i++) {
 		struct op_seen *o = &w->ops[i];
 		const struct mdp_array *a = mdp_system_array(s, o->name);
-		if (o->gone)
+		if (o->end == OP_GONE)
 			continue;
-		o->gone = array_gone(a);
-		if (o->ended)
+		if (array_gone(a)) {
+			if (o->end == OP_RUNNING)
+				o->t1 = cli_mono_s();
+			if (o->end != OP_FINISHED)
+				o->end = OP_GONE;
 			continue;
-		o->ended = o->gone || strcmp(a->sync_action, o->action) || !mdp_watch_running(a);
-		if (o->ended)
-			o->t1 = cli_mono_s(); /* d1 stays the last progress seen */
+		}
+		if (o->end != OP_RUNNING)
+			continue;
+		if (!strcmp(a->sync_action, o->action) && mdp_watch_running(a))
+			continue;
+		o->t1 = cli_mono_s(); /* d1 stays the last progress seen */
+		o->end = op_outcome(w, o, a);
 	}
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
@@ -393,7 +482,8 @@ static void wt_track(struct wt *w, const struct mdp_system *s)
 		o->t1 = cli_mono_s();
 		o->d1 = a->sync_done;
 		o->total = a->sync_total;
-		if (a->permille / 100 > o->decile && !w->done && !w->tty) {
+		o->permille = a->permille;
+		if (a->permille / 100 > o->decile && !w->done && w->log->sink != WLOG_TTY) {
 			o->decile = a->permille / 100;
 			wt_say(w, "%s %s at %u.%u%%, %" PRIu64 " KiB/s", a->name, a->sync_action,
 			       a->permille / 10, a->permille % 10, a->sync_speed);
@@ -455,22 +545,49 @@ static void fmt_span(double secs, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "s", s);
 }
 
-/* apply --until-idle's last words: each operation seen with its average speed. */
+/* Each operation seen (since the engage, or the start) with how it ended and its average. */
 static void wt_summary(struct wt *w)
 {
 	for (size_t i = 0; i < w->n_ops; i++) {
 		const struct op_seen *o = &w->ops[i];
 		double dt = o->t1 - o->t0;
-		uint64_t d1 = o->ended && !o->gone ? o->total : o->d1; /* finished: all of it */
+		uint64_t d1 = o->end == OP_FINISHED ? o->total : o->d1; /* finished: all of it */
 		uint64_t kib = d1 > o->d0 ? (d1 - o->d0) / 2 : 0;
 		uint64_t avg = dt >= 1 ? (uint64_t)((double)kib / dt) : 0;
-		if (o->gone)
-			wt_say(w, "%s %s: stopped (array gone), average %" PRIu64 " KiB/s", o->name,
-			       o->action, avg);
-		else
-			wt_say(w, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action,
-			       o->ended ? "finished" : "unfinished", avg);
+		char how[64];
+		unsigned pm = o->permille;
+		switch (o->end) {
+		case OP_FINISHED:
+			snprintf(how, sizeof(how), "finished");
+			break;
+		case OP_STOPPED:
+			snprintf(how, sizeof(how), "stopped at %u.%u%%", pm / 10, pm % 10);
+			break;
+		case OP_ENDED:
+			snprintf(how, sizeof(how), "ended, last seen at %u.%u%%", pm / 10, pm % 10);
+			break;
+		case OP_GONE:
+			snprintf(how, sizeof(how), "stopped (array gone)");
+			break;
+		case OP_RUNNING:
+			snprintf(how, sizeof(how), "unfinished, at %u.%u%%", pm / 10, pm % 10);
+			break;
+		}
+		wt_note(w, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action, how, avg);
 	}
+}
+
+/* auto, at each release: what the overlay was on for, and the operations it served. */
+static void wt_release_summary(struct wt *w)
+{
+	char span[32], nm[512];
+
+	wt_summary(w);
+	fmt_span(cli_mono_s() - w->engaged_at, span, sizeof(span));
+	wt_note(w, "profile %s was on for %s; %u value%s put back", wt_name(w, nm, sizeof(nm)),
+		span, w->put_back, w->put_back == 1 ? "" : "s");
+	w->n_ops = 0;
+	w->put_back = 0;
 }
 
 /* One step of the state machine on what the last look showed. Returns 1 to end, or an exit. */
@@ -479,10 +596,11 @@ static int wt_step(struct wt *w, const struct mdp_system *s, int *rc)
 	bool busy = wt_busy(w, s);
 	char nm[512], span[32], why[64];
 
-	if (w->e.state == MDP_ENG_ENGAGED && !ours(w)) {
-		wt_say(w, "profile %s was removed or replaced by another mdprofile; %s",
-		       wt_name(w, nm, sizeof(nm)),
-		       w->once ? "nothing left to do" : "not applied again until md is idle");
+	if (w->e.state == MDP_ENG_ENGAGED && !ours(w) && !ours_locked(w)) {
+		wt_note(w, "profile %s was removed or replaced by another mdprofile; %s",
+			wt_name(w, nm, sizeof(nm)),
+			w->once ? "nothing left to do" : "not applied again until md is idle");
+		w->lost = w->since;
 		w->since = 0;
 		if (w->once)
 			return 1;
@@ -496,17 +614,26 @@ static int wt_step(struct wt *w, const struct mdp_system *s, int *rc)
 		return 0; /* what the last look read is from before the apply */
 	case MDP_ENG_RELEASE:
 		fmt_span(cli_mono_s() - w->start, span, sizeof(span));
-		snprintf(why, sizeof(why), "md idle for %.0fs", DEBOUNCE_S);
+		snprintf(why, sizeof(why), "md idle for %.0fs", mdp_engage_debounce(&w->e));
 		*rc = wt_release(w, w->once ? "operations ended" : why);
 		mdp_engage_released(&w->e);
 		if (w->once) {
 			if (!*rc)
-				wt_say(w, "operations ended after %s; reverted", span);
+				wt_note(w, "operations ended after %s; reverted", span);
 			return 1;
 		}
+		wt_release_summary(w);
 		wt_state(w, NULL);
 		break;
 	case MDP_ENG_REARM:
+		/* our layer back on top (a failed transaction stored it again): ours to remove */
+		w->since = w->lost;
+		w->lost = 0;
+		if (w->since && ours(w))
+			(void)wt_release(w, "md idle, and the watcher's layer is on top again");
+		w->since = 0;
+		w->n_ops = 0;
+		w->put_back = 0;
 		wt_say(w, "md idle: armed again");
 		wt_state(w, NULL);
 		break;
@@ -556,10 +683,10 @@ static int wt_loop(struct wt *w, struct mdp_system *s)
 			if (w->since) {
 				rc = wt_release(w, cli_signal_name(sig));
 				if (!rc && w->once)
-					wt_say(w, "stopped by %s after %s; reverted",
-					       cli_signal_name(sig), span);
+					wt_note(w, "stopped by %s after %s; reverted",
+						cli_signal_name(sig), span);
 			} else
-				wt_say(w, "stopped by %s", cli_signal_name(sig));
+				wt_note(w, "stopped by %s", cli_signal_name(sig));
 			break;
 		}
 		if (ev < 0 || wt_look(w, s)) {
@@ -579,22 +706,21 @@ static int wt_loop(struct wt *w, struct mdp_system *s)
 	return rc;
 }
 
-static void wt_init(struct wt *w, struct cli *cli, bool once, unsigned kinds, unsigned interval_ms)
+static void wt_init(struct wt *w, struct cli *cli, const struct wlog *log, bool once,
+		    unsigned kinds, unsigned interval_ms)
 {
 	memset(w, 0, sizeof(*w));
 	w->cli = cli;
+	w->log = log;
 	w->interval_ms = interval_ms ? interval_ms : 5000;
 	w->p = &cli->profile;
 	w->once = once;
 	w->by = once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
 	cli->tx.origin = w->by;
 	w->start = cli_mono_s();
-	w->tty = isatty(STDOUT_FILENO);
-	w->log = !w->tty && mdp_root_is_real(&cli->root);
+	w->tty = log->sink == WLOG_TTY;
 	w->skip = mdp_plan_discover_skip(w->p) & ~(unsigned)MDP_SKIP_PROGRESS;
 	mdp_engage_init(&w->e, kinds, DEBOUNCE_S, once);
-	if (w->log)
-		openlog("mdprofile", LOG_PID, LOG_DAEMON);
 }
 
 static void wt_fini(struct wt *w)
@@ -602,8 +728,6 @@ static void wt_fini(struct wt *w)
 	mdp_engage_free(&w->e);
 	free(w->ops);
 	(void)mdp_root_unlink(&w->cli->root, MDP_WATCHER_STATE);
-	if (w->log)
-		closelog();
 }
 
 int watcher_lock(struct cli *cli)
@@ -627,7 +751,7 @@ int watcher_lock(struct cli *cli)
 	return MDP_EXIT_FAILED;
 }
 
-int watcher_until_idle(struct cli *cli, unsigned interval_ms)
+int watcher_until_idle(struct cli *cli, const struct wlog *log, unsigned interval_ms)
 {
 	struct mdp_system s = {0};
 	struct mdp_journal j;
@@ -635,14 +759,25 @@ int watcher_until_idle(struct cli *cli, unsigned interval_ms)
 	char nm[512];
 	int rc;
 
-	wt_init(&w, cli, true, MDP_OP_ALL, interval_ms);
+	enum mdp_origin other = MDP_BY_UNTIL_IDLE;
+
+	wt_init(&w, cli, log, true, MDP_OP_ALL, interval_ms);
 	if (load_quiet(&w, &j)) {
 		w.since = j.by == w.by && !strcmp(j.profile, w.p->name) ? j.since : 0;
+		if (j.state == MDP_J_ACTIVE && !strcmp(j.profile, w.p->name))
+			other = j.by;
 		mdp_journal_free(&j);
 	}
 	/* the apply's own transaction is over: others may change the system from now on */
 	wt_unlock(&w);
-	if (wt_look(&w, &s) || !wt_busy(&w, &s)) {
+	if (!w.since && other != MDP_BY_UNTIL_IDLE) {
+		/* the profile was on already, another's layer (F02): it stays */
+		wt_say(&w,
+		       "profile %s was already on (%s): it stays when md is idle; nothing to "
+		       "wait for",
+		       wt_name(&w, nm, sizeof(nm)), mdp_origin_name(other));
+		rc = MDP_EXIT_OK;
+	} else if (wt_look(&w, &s) || !wt_busy(&w, &s)) {
 		wt_say(&w,
 		       "profile %s: no array resyncs, recovers, reshapes or checks now, nothing "
 		       "to wait for (start the operation first); reverting",
@@ -689,6 +824,7 @@ static int do_auto(struct cli *cli)
 	size_t bad_len, n = 0;
 	unsigned kinds = MDP_OP_DEFAULT;
 	char nm[512], arrays[256] = "", on[64];
+	struct wlog log;
 	struct wt w;
 	int rc;
 
@@ -705,11 +841,13 @@ static int do_auto(struct cli *cli)
 	}
 	if ((rc = watcher_lock(cli)))
 		return rc;
-	wt_init(&w, cli, false, kinds, o->interval_ms);
+	wlog_open(&log, mdp_root_is_real(&cli->root));
+	wt_init(&w, cli, &log, false, kinds, o->interval_ms);
 	wt_unlock(&w);
 	if ((rc = wt_look(&w, &s))) {
 		cli_err(cli, "cannot read md: %s", strerror(-rc));
 		wt_fini(&w);
+		wlog_close(&log);
 		return MDP_EXIT_FAILED;
 	}
 	for (size_t i = 0; i < s.n_arrays; i++)
@@ -718,12 +856,13 @@ static int do_auto(struct cli *cli)
 					      s.arrays[i].name);
 	wt_state(&w, NULL);
 	kinds_text(kinds, ", ", on, sizeof(on));
-	wt_say(&w, "profile %s armed: on %s of %s; looking every %gs and on md events",
-	       wt_name(&w, nm, sizeof(nm)), on, arrays[0] ? arrays : "no selected array yet",
-	       w.interval_ms / 1000.0);
+	wt_note(&w, "profile %s armed: on %s of %s; looking every %gs and on md events",
+		wt_name(&w, nm, sizeof(nm)), on, arrays[0] ? arrays : "no selected array yet",
+		w.interval_ms / 1000.0);
 	rc = wt_loop(&w, &s);
 	mdp_system_free(&s);
 	wt_fini(&w);
+	wlog_close(&log);
 	return rc;
 }
 

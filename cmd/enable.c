@@ -507,8 +507,16 @@ static int check_auto(struct cli *cli)
 		return 0;
 	if ((rc = cli_load_profile(cli, e->auto_profile, &ov)))
 		return rc;
+	/* The watcher's layer over the same profile would add nothing, and is not its (F02). */
+	if (!strcmp(ov.name, cli->profile.name)) {
+		cli_err(cli,
+			"--auto %s is the profile enabled itself: the watcher would have nothing "
+			"to add; give it a faster profile, or leave --auto out",
+			ov.name);
+		rc = MDP_EXIT_USAGE;
+	}
 	mdp_profile_free(&ov);
-	return 0;
+	return rc;
 }
 
 /* The script for the profile (pinned in place, as the boot applies it) and its files. */

@@ -350,6 +350,9 @@ static void layers_text(const struct pstatus *ps)
 	else if (!strcmp(ps->w.state, "held"))
 		printf(": %s; armed again when md is idle\n",
 		       render_safe(ps->w.why, why, sizeof(why)));
+	else if (!strcmp(ps->w.state, "engaging"))
+		printf(": %s started; applying its profile (after any other mdprofile command)\n",
+		       render_safe(ps->w.why, why, sizeof(why)));
 	else
 		putchar('\n');
 }

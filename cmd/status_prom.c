@@ -116,7 +116,7 @@ static void prom_layers(const struct pstatus *ps)
 /* The running watcher's state as a 0/1 series per state; nothing when none runs. */
 static void prom_watcher(const struct pstatus *ps)
 {
-	static const char *const states[] = {"armed", "engaged", "held"};
+	static const char *const states[] = {"armed", "engaging", "engaged", "held"};
 
 	if (!ps->have_w)
 		return;

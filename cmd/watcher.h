@@ -7,6 +7,7 @@
 #define MDP_CMD_WATCHER_H
 
 #include "cli.h"
+#include "wlog.h"
 
 /*
  * Take the watcher lock (one watcher per machine) for the life of the
@@ -15,8 +16,9 @@
 int watcher_lock(struct cli *cli);
 /*
  * After apply --until-idle applied its layer: watch (every interval_ms, 0:
- * the default), then remove it. An exit code.
+ * the default), then remove it, saying so in log (which apply opened before
+ * its transaction, so that its lines are stamped too). An exit code.
  */
-int watcher_until_idle(struct cli *cli, unsigned interval_ms);
+int watcher_until_idle(struct cli *cli, const struct wlog *log, unsigned interval_ms);
 
 #endif

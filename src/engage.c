@@ -73,8 +73,9 @@ void mdp_engage_init(struct mdp_engage *e, unsigned bits, double debounce_s, boo
 {
 	memset(e, 0, sizeof(*e));
 	e->kinds = bits;
-	e->debounce_s = debounce_s;
+	e->debounce_s = e->debounce_now = debounce_s;
 	e->idle_since = -1;
+	e->released_at = -1;
 	e->state = engaged ? MDP_ENG_ENGAGED : MDP_ENG_ARMED;
 }
 
@@ -94,7 +95,29 @@ static bool settled_idle(struct mdp_engage *e, bool busy, double now)
 	}
 	if (e->idle_since < 0)
 		e->idle_since = now;
-	return now - e->idle_since >= e->debounce_s;
+	return now - e->idle_since >= e->debounce_now;
+}
+
+/* An engage at now: a flap when it comes soon after the last release. */
+static void count_flap(struct mdp_engage *e, double now)
+{
+	if (e->released_at >= 0 && now - e->released_at < MDP_FLAP_WINDOW_S) {
+		if (!e->flap_counted) /* once per release: a failed apply tries again */
+			e->flaps++;
+	} else {
+		e->flaps = 0;
+	}
+	e->flap_counted = true;
+	e->debounce_now = e->debounce_s;
+	for (unsigned i = 0; i < e->flaps && e->debounce_now < MDP_DEBOUNCE_MAX_S; i++)
+		e->debounce_now *= 2;
+	if (e->debounce_now > MDP_DEBOUNCE_MAX_S)
+		e->debounce_now = MDP_DEBOUNCE_MAX_S;
+}
+
+double mdp_engage_debounce(const struct mdp_engage *e)
+{
+	return e->debounce_now;
 }
 
 enum mdp_engage_do mdp_engage_step(struct mdp_engage *e, bool busy, double now)
@@ -102,9 +125,16 @@ enum mdp_engage_do mdp_engage_step(struct mdp_engage *e, bool busy, double now)
 	switch (e->state) {
 	case MDP_ENG_ARMED:
 		e->idle_since = -1;
-		return busy ? MDP_ENG_APPLY : MDP_ENG_NOTHING;
+		if (!busy)
+			return MDP_ENG_NOTHING;
+		count_flap(e, now);
+		return MDP_ENG_APPLY;
 	case MDP_ENG_ENGAGED:
-		return settled_idle(e, busy, now) ? MDP_ENG_RELEASE : MDP_ENG_NOTHING;
+		if (!settled_idle(e, busy, now))
+			return MDP_ENG_NOTHING;
+		e->released_at = now;
+		e->flap_counted = false;
+		return MDP_ENG_RELEASE;
 	case MDP_ENG_HELD:
 		if (!settled_idle(e, busy, now))
 			return MDP_ENG_NOTHING;
@@ -145,7 +175,7 @@ double mdp_engage_due(const struct mdp_engage *e, double now)
 
 	if (e->state == MDP_ENG_ARMED || e->idle_since < 0)
 		return -1;
-	left = e->debounce_s - (now - e->idle_since);
+	left = e->debounce_now - (now - e->idle_since);
 	return left > 0 ? left : 0;
 }
 

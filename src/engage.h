@@ -67,11 +67,26 @@ struct mdp_reassert {
 	bool given_up;
 };
 
+/*
+ * Flapping (an operation that keeps stopping and starting: a recovery onto
+ * a failing spare, a check restarted): an engage within MDP_FLAP_WINDOW_S
+ * of the last release doubles the debounce, up to MDP_DEBOUNCE_MAX_S, so
+ * that the overlay stays on rather than being applied and removed at each
+ * cycle (services paused and resumed, the journal written each time). An
+ * engage after a longer quiet starts from the debounce given again.
+ */
+#define MDP_FLAP_WINDOW_S  600.0
+#define MDP_DEBOUNCE_MAX_S 300.0
+
 struct mdp_engage {
 	enum mdp_engage_state state;
-	unsigned kinds;          /* enum mdp_op_kind bits */
-	double debounce_s;       /* idle this long (seconds) before a release or re-arm */
-	double idle_since;       /* when every selected array was first seen idle; <0: busy */
+	unsigned kinds;      /* enum mdp_op_kind bits */
+	double debounce_s;   /* idle this long (seconds) before a release or re-arm */
+	double debounce_now; /* debounce_s, doubled per flap */
+	unsigned flaps;      /* engages within MDP_FLAP_WINDOW_S of the last release, in a row */
+	double released_at;  /* monotonic seconds of the last release; <0: none */
+	bool flap_counted;   /* the engage after that release was counted */
+	double idle_since;   /* when every selected array was first seen idle; <0: busy */
 	struct mdp_reassert *re; /* per value, this engagement */
 	size_t n_re;
 };
@@ -87,6 +102,8 @@ enum mdp_engage_do mdp_engage_step(struct mdp_engage *e, bool busy, double now);
 void mdp_engage_applied(struct mdp_engage *e, bool ok);
 void mdp_engage_released(struct mdp_engage *e);
 void mdp_engage_held(struct mdp_engage *e, double now);
+/* The debounce a release waits for now (seconds): debounce_s unless md flaps. */
+double mdp_engage_debounce(const struct mdp_engage *e);
 /* Seconds until the debounce running now ends, or -1 when none runs. */
 double mdp_engage_due(const struct mdp_engage *e, double now);
 /*

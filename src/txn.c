@@ -1032,6 +1032,14 @@ who:
 			      old->profile, old->under.profile);
 		return -EBUSY;
 	}
+	/* A watcher never takes over a layer another origin applied (its revert would remove
+	 * that layer, the base with it): the same profile again puts drift right and keeps
+	 * the layer's own origin and since. */
+	if (again && old->by != tx->origin && mdp_origin_watched(tx->origin)) {
+		j->by = old->by;
+		j->since = old->since;
+		return 0;
+	}
 	j->by = tx->origin;
 	j->since = again && old->by == tx->origin && old->since ? old->since : (int64_t)time(NULL);
 	return 0;

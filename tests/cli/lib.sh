@@ -32,7 +32,8 @@
 #                       its pid in $BGPID (the case waits for it and checks $RC itself)
 #   bg_start ARGS...; bg_finish     the same as a detached watcher runs: a subshell reaps it
 #                       (bg.out, bg.err, bg.pid, bg.rc in $WORK; $BGSH); bg_finish waits and
-#                       leaves RC, out and err as run does
+#                       leaves RC, out and err as run does, their lines' times taken off
+#   unstamp             the times off the lines of out and err (a watcher's log, run in front)
 #   wait_until TRIES STEP 'TEST'    eval TEST until true, TRIES times STEP s; 1 if never
 #   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
 #   revert_unchanged WHAT           revert exits 0 and the tree is the snapshot again
@@ -284,6 +285,13 @@ bg_finish() {
 	RC=$(cat "$WORK/bg.rc")
 	mv "$WORK/bg.out" "$WORK/out"
 	mv "$WORK/bg.err" "$WORK/err"
+	unstamp
+}
+
+# The watcher's lines to a file begin with their time (cmd/wlog.h): out and err without it.
+STAMP_RE='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2} '
+unstamp() {
+	sed -i -E "s/^$STAMP_RE//" "$WORK/out" "$WORK/err"
 }
 
 wait_until() {

@@ -99,6 +99,52 @@ static void test_engage_release_debounce(void **state)
 	mdp_engage_free(&e);
 }
 
+/* An operation that stops and starts again every 5 s (F11): the debounce doubles per quick
+ * re-engage, so the overlay stays on instead of cycling; a long quiet starts afresh. */
+static void test_flapping(void **state)
+{
+	struct mdp_engage e;
+	double t = 0;
+
+	(void)state;
+	mdp_engage_init(&e, MDP_OP_DEFAULT, 3.0, false);
+	assert_int_equal(mdp_engage_step(&e, true, t), MDP_ENG_APPLY);
+	mdp_engage_applied(&e, true);
+	assert_int_equal(mdp_engage_step(&e, false, t + 1), MDP_ENG_NOTHING);
+	assert_int_equal(mdp_engage_step(&e, false, t + 4), MDP_ENG_RELEASE);
+	mdp_engage_released(&e);
+	/* busy again 1 s later: a flap; a failed apply tried again counts once */
+	assert_int_equal(mdp_engage_step(&e, true, t + 5), MDP_ENG_APPLY);
+	mdp_engage_applied(&e, false);
+	assert_int_equal(mdp_engage_step(&e, true, t + 5.5), MDP_ENG_APPLY);
+	mdp_engage_applied(&e, true);
+	assert_true(mdp_engage_debounce(&e) == 6.0);
+	/* 1 s busy, 4 s idle, for a minute: never released */
+	for (t = 6; t < 66; t += 5) {
+		assert_int_equal(mdp_engage_step(&e, true, t), MDP_ENG_NOTHING);
+		assert_int_equal(mdp_engage_step(&e, false, t + 1), MDP_ENG_NOTHING);
+		assert_int_equal(mdp_engage_step(&e, false, t + 4.9), MDP_ENG_NOTHING);
+	}
+	assert_int_equal(mdp_engage_step(&e, false, t + 7), MDP_ENG_RELEASE);
+	mdp_engage_released(&e);
+	/* more flaps double it up to the cap */
+	for (int i = 0; i < 10; i++) {
+		t += 10;
+		assert_int_equal(mdp_engage_step(&e, true, t), MDP_ENG_APPLY);
+		mdp_engage_applied(&e, true);
+		assert_int_equal(mdp_engage_step(&e, false, t + 1), MDP_ENG_NOTHING);
+		t += 1 + mdp_engage_debounce(&e);
+		assert_int_equal(mdp_engage_step(&e, false, t), MDP_ENG_RELEASE);
+		mdp_engage_released(&e);
+	}
+	assert_true(mdp_engage_debounce(&e) == MDP_DEBOUNCE_MAX_S);
+	/* quiet for longer than the window: the debounce given again */
+	t += MDP_FLAP_WINDOW_S + 1;
+	assert_int_equal(mdp_engage_step(&e, true, t), MDP_ENG_APPLY);
+	assert_true(mdp_engage_debounce(&e) == 3.0);
+	mdp_engage_free(&e);
+}
+
 /* Held off (a revert by hand): not applied again while busy; re-armed after idle. */
 static void test_held_until_idle(void **state)
 {
@@ -149,6 +195,7 @@ int main(void)
 	    cmocka_unit_test(test_kinds_parse),
 	    cmocka_unit_test(test_busy),
 	    cmocka_unit_test(test_engage_release_debounce),
+	    cmocka_unit_test(test_flapping),
 	    cmocka_unit_test(test_held_until_idle),
 	    cmocka_unit_test(test_reassert_budget),
 	};

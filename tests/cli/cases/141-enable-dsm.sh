@@ -50,7 +50,7 @@ expect_stdout status
 
 # Another profile, with the watcher: the task replaced (delete, create), one task.
 : >"$LOG"
-run_expect 0 - - --services-backend none -q enable reshape-fast --auto reshape-fast --binary "$B"
+run_expect 0 - - --services-backend none -q enable low-ram --auto reshape-fast --binary "$B"
 expect_file var/log/fake-services.log fake-services.log.3
 [ "$(tasks | wc -l)" = 1 ] || _fail "replacing left $(tasks | wc -l) tasks"
 grep -qx "auto='reshape-fast'" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "no watcher in the script"

@@ -52,6 +52,12 @@ refused
 run --services-backend none enable balanced --auto nosuch --binary "$B"
 expect_stderr services-backend-none-enable-balanced.6
 refused
+# a watcher over the profile enabled itself would take the boot's layer away (F02)
+run --services-backend none enable balanced --auto balanced --binary "$B"
+expect_stderr <<'EOF2'
+mdprofile: --auto balanced is the profile enabled itself: the watcher would have nothing to add; give it a faster profile, or leave --auto out
+EOF2
+refused
 run --services-backend none --json enable balanced --binary "$B"
 expect_stderr services-backend-none-json-enable
 expect_exit 2

@@ -4,8 +4,10 @@
 # (or any later mutating command) reverts.
 # tags: slow no-valgrind (a watcher in the background, signals, SIGKILL: timing)
 
-# What md shows when the seed DiskStation's reshape of md3 has ended.
+# What md shows when the seed DiskStation's reshape of md3 has ended: a reshape that
+# finished leaves reshape_position "none", one interrupted the sector it reached.
 flip_idle() {
+	echo "${2:-none}" >"$1/sys/block/md3/md/reshape_position"
 	echo idle >"$1/sys/block/md3/md/sync_action"
 	echo none >"$1/sys/block/md3/md/sync_completed"
 	echo 0 >"$1/sys/block/md3/md/sync_speed"
@@ -118,7 +120,7 @@ while [ -e "$ROOT/run/mdprofile/journal" ]; do
 	[ $i -lt 300 ] || { _fail "the detached watcher did not revert"; break; }
 	sleep 0.1
 done
-grep -q '^operations ended after .*; reverted$' "$ROOT/until-idle.log" ||
+grep -Eq "^${STAMP_RE}operations ended after .*; reverted$" "$ROOT/until-idle.log" ||
 	_fail "no revert in the watcher's log: $(cat "$ROOT/until-idle.log")"
 rm "$ROOT/until-idle.log"
 expect_unchanged "after the detached watcher reverted"
@@ -128,6 +130,7 @@ fixture ds220j-dsm7
 snapshot
 run apply --until-idle --services-backend none low-ram
 expect_exit 0
+unstamp
 sed -i -e 's/after [0-9hms ]*;/after T;/' "$WORK/out"
 expect_stdout apply-until-idle-services-backend-none
 expect_no_stderr
@@ -143,6 +146,9 @@ flip_idle "$ROOT"
 snapshot
 run apply --until-idle --services-backend none reshape-fast
 expect_exit 0
+grep -Eq "^$STAMP_RE"'profile reshape-fast is active; ' "$WORK/out" ||
+	_fail "the lines to a file do not begin with their time: $(cat "$WORK/out")"
+unstamp
 sed -i -e 's/after [0-9hms ]*;/after T;/' "$WORK/out"
 expect_stdout <<'EOF2'
 optional service synoindexd not found; skipped
@@ -185,3 +191,24 @@ expect_exit 0
 grep -qx 'md3 reshape: stopped (array gone), average N KiB/s' "$WORK/out" ||
 	_fail "a stopped array's reshape is not said stopped: $(cat "$WORK/out")"
 [ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "the watcher left its journal"
+
+# Interrupted (echo idle >sync_action): md keeps the position it reached, and the
+# summary says where it stopped, its average from what ran (F07).
+fixture ds-dsm6-reshape
+start_bg apply --until-idle --interval 1 balanced
+flip_idle "$ROOT" 1064960
+finish_bg
+expect_exit 0
+stdout_line 'md3 reshape: stopped at 25.1%, average N KiB/s'
+
+# Over the same profile applied at boot it adds nothing and takes nothing away:
+# the boot's layer stays when md is idle (F02).
+fixture ds-dsm6-reshape
+run apply -q --services-backend none --origin boot reshape-fast
+expect_exit 0
+snapshot
+bg_start apply --until-idle --services-backend none --interval 1 reshape-fast
+finish_bg
+expect_exit 0
+stdout_line 'profile reshape-fast was already on (boot): it stays when md is idle; nothing to wait for'
+expect_unchanged "after until-idle over the same profile applied at boot"
