@@ -812,6 +812,7 @@ static const struct opt auto_opts[] = {
      .metavar = "KINDS",
      .words = mdp_op_kind_words},
     OPT_INTERVAL("interval", struct auto_opts, interval_ms),
+    CLI_OPT_NAME, /* the profile on stdin: the boot's pinned overlay */
 };
 
 static const struct opt_table auto_table = OPT_TABLE(auto_opts, struct auto_opts, NULL, NULL);
@@ -873,7 +874,7 @@ const struct cmd cmd_auto = {
     &auto_table,
     1,
     1,
-    "auto [--on KINDS] [--interval S] PROFILE",
+    "auto [--on KINDS] [--interval S] [--name NAME] PROFILE",
     "watch md: apply PROFILE while a resync, recovery or reshape runs (--on: also\n"
     "check, repair), keep its values, remove it when md is idle",
     NULL};

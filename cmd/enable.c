@@ -34,6 +34,7 @@
 #include "commands.h"
 #include "exec.h"
 #include "json.h"
+#include "keeper.h"
 #include "render.h"
 #include "task.h"
 
@@ -94,9 +95,13 @@ static int run_tool(struct cli *cli, const char *const argv[], struct mdp_diags 
 	if (err == -ENOENT) {
 		err = -ENOSYS;
 	} else if (!err && (res->term_sig || res->exit_code)) {
+		char cmd[256];
+		size_t n = 0;
+		for (size_t i = 0; argv[i] && n < sizeof(cmd); i++)
+			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "",
+					      argv[i]);
 		mdp_exec_first_line(res, line, sizeof(line));
-		mdp_diags_add(d, NULL, 0, 0, "%s %s%s%s failed (exit code %d): %s", argv[0],
-			      argv[1], argv[2] ? " " : "", argv[2] ? argv[2] : "", res->exit_code,
+		mdp_diags_add(d, NULL, 0, 0, "%s failed (exit code %d): %s", cmd, res->exit_code,
 			      line[0] ? render_safe(line, shown, sizeof(shown)) : "(nothing)");
 		err = -EPROTO;
 	} else if (err && err != -EPERM) {
@@ -235,7 +240,7 @@ static int task_delete(struct cli *cli, bool created)
 
 static void unit_steps(const struct mdp_boot_opts *o, bool enable)
 {
-	printf("to %s them: systemctl daemon-reload && systemctl %s %s.service%s && udevadm "
+	printf("to %s them: systemctl daemon-reload && systemctl %s --now %s.service%s && udevadm "
 	       "control --reload-rules\n",
 	       enable ? "enable" : "disable", enable ? "enable" : "disable", MDP_BOOT_ENABLED,
 	       o->auto_profile ? " " MDP_BOOT_ENABLED "-auto.service" : "");
@@ -260,9 +265,15 @@ static int units_reload(struct cli *cli, struct mdp_diags *d)
  */
 static int units(struct cli *cli, const struct mdp_boot_opts *o, bool enable)
 {
-	const char *change[] = {"systemctl", enable ? "enable" : "disable",
+	/* --now: started or stopped too, so that systemctl and the machine agree; --no-block:
+	   their start and stop run mdprofile, which waits for the lock this command holds */
+	const char *change[] = {"systemctl",
+				enable ? "enable" : "disable",
+				"--now",
+				"--no-block",
 				MDP_BOOT_ENABLED ".service",
-				o->auto_profile ? MDP_BOOT_ENABLED "-auto.service" : NULL, NULL};
+				o->auto_profile ? MDP_BOOT_ENABLED "-auto.service" : NULL,
+				NULL};
 	struct mdp_diags d;
 	int err = 0;
 
@@ -278,7 +289,8 @@ static int units(struct cli *cli, const struct mdp_boot_opts *o, bool enable)
 	mdp_diags_free(&d);
 	if (!err) {
 		if (cli_info(cli))
-			printf("%s %s.service%s\n", enable ? "enabled" : "disabled",
+			printf("%s %s.service%s\n",
+			       enable ? "enabled and started" : "disabled and stopped",
 			       MDP_BOOT_ENABLED,
 			       o->auto_profile ? " and " MDP_BOOT_ENABLED "-auto.service" : "");
 		return 0;
@@ -289,70 +301,89 @@ static int units(struct cli *cli, const struct mdp_boot_opts *o, bool enable)
 
 /* ---- the watcher ------------------------------------------------------------------- */
 
-/*
- * enable --auto starts the watcher at the next boot; now, the owner is told
- * how. (Once `mdprofile auto` exists: start it here, as the boot does.)
- */
-static void enable_start_auto(struct cli *cli, const struct mdp_boot_opts *o,
-			      const struct mdp_boot_file *script)
+/* The command that starts the watcher enabled with --auto, for the owner. */
+static void start_command(const struct mdp_boot_opts *o, const char *script, char *buf, size_t cap)
 {
 	char safe[PATH_MAX + 64];
 
-	if (!o->auto_profile || !cli_info(cli))
-		return;
 	if (o->target == MDP_BOOT_SYSTEMD)
-		printf("the watcher (mdprofile auto %s) starts at the next boot; now: systemctl "
-		       "start " MDP_BOOT_ENABLED "-auto.service\n",
-		       o->auto_profile);
+		snprintf(buf, cap, "systemctl start " MDP_BOOT_ENABLED "-auto.service");
 	else
-		printf("the watcher (mdprofile auto %s) starts at the next boot; now: setsid %s "
-		       "auto %s\n",
-		       o->auto_profile, render_safe(o->binary, safe, sizeof(safe)),
-		       o->auto_profile);
-	(void)script;
+		snprintf(buf, cap, "/bin/sh %s start-auto",
+			 render_safe(script, safe, sizeof(safe)));
 }
 
 /*
- * disable: stop the watcher. systemd's unit is stopped without waiting,
- * the rc.d or DSM one by the pid its script kept, when that is still
- * `BINARY auto ...` (SIGTERM removes an engaged overlay). The watcher needs
- * the lock disable holds to remove its overlay: after the revert below it
- * finds nothing left to remove.
+ * disable, and an enable that replaces another: SIGTERM to the keeper the
+ * boot script (or enable) started and to any watcher of mode auto, one
+ * started by hand too (src/keeper.h). Not waited for: to remove an engaged
+ * overlay the watcher needs the lock this command holds (watchers_gone).
+ * systemd's units are stopped by `systemctl disable --now` (units()).
  */
-static void enable_stop_auto(struct cli *cli, const struct mdp_boot_opts *o)
+static void stop_watchers(struct cli *cli, const struct mdp_boot_opts *o,
+			  const struct mdp_boot_file *script, struct mdp_keeper_stop *st)
 {
-	const char *stop[] = {"systemctl", "--no-block", "stop", MDP_BOOT_ENABLED "-auto.service",
-			      NULL};
-	char buf[64], cmd[PATH_MAX + 64], proc[64];
-	struct mdp_diags d;
-	ssize_t n;
-	long pid;
-	FILE *f;
+	struct mdp_keeper_stop now;
 
-	if (!o->auto_profile)
+	mdp_keeper_stop(&cli->root, o->target == MDP_BOOT_SYSTEMD ? NULL : script->sys, &now);
+	if (now.keeper)
+		st->keeper = now.keeper;
+	if (now.watcher)
+		st->watcher = now.watcher;
+}
+
+/* After the command's transaction: the lock let go, the watchers stopped are waited for. */
+static void watchers_gone(struct cli *cli, const struct mdp_keeper_stop *st)
+{
+	mdp_lock_release(&cli->lock);
+	cli->lock.fd = -1;
+	if (!st->watcher && !st->keeper)
 		return;
-	mdp_diags_init(&d);
-	if (o->target == MDP_BOOT_SYSTEMD) {
-		(void)run_tool(cli, stop, &d); /* best effort: it may not run, or be loaded */
-		mdp_diags_free(&d);
-		mdp_diags_init(&d);
-	} else if (mdp_root_read_value(&cli->root, MDP_BOOT_AUTO_PID, buf, sizeof(buf)) > 0 &&
-		   (pid = strtol(buf, NULL, 10)) > 1) {
-		mdp_root_unlink(&cli->root, MDP_BOOT_AUTO_PID);
-		snprintf(proc, sizeof(proc), "/proc/%ld/cmdline", pid);
-		/* The host's /proc: a process of a --root tree's system is one of this host's. */
-		n = 0;
-		if (mdp_root_is_real(&cli->root) && (f = fopen(proc, "r"))) {
-			n = (ssize_t)fread(cmd, 1, sizeof(cmd) - 1, f);
-			fclose(f);
-		}
-		cmd[n > 0 ? n : 0] = '\0';
-		if (n > 0 && !strcmp(cmd, o->binary) && (size_t)n > strlen(o->binary) + 5 &&
-		    !strcmp(cmd + strlen(o->binary) + 1, "auto"))
-			kill((pid_t)pid, SIGTERM);
+	if (!mdp_keeper_wait_gone(&cli->root, 15000))
+		cli_err(cli, "the watcher (pid %ld) did not stop within 15 s", st->watcher);
+	else if (cli_info(cli) && st->watcher)
+		printf("stopped the watcher (pid %ld)\n", st->watcher);
+}
+
+/*
+ * enable --auto on DSM and rc.d: the watcher's keeper started now, as the
+ * boot starts it, and waited for until the watcher is armed. 0, or 1 with
+ * the command that starts it printed. systemd's unit was started by
+ * `systemctl enable --now`.
+ */
+static int start_watcher(struct cli *cli, const struct mdp_boot_opts *o,
+			 const struct mdp_boot_file *script)
+{
+	char cmd[PATH_MAX + 64];
+	struct mdp_diags d;
+	long keeper = 0, pid;
+	int err;
+
+	if (!o->auto_profile || o->target == MDP_BOOT_SYSTEMD)
+		return 0;
+	start_command(o, script->sys, cmd, sizeof(cmd));
+	if (mdp_watcher_probe(&cli->root) == 1) {
+		if (cli_info(cli))
+			printf("a watcher runs already: the next boot starts the one enabled; now: "
+			       "stop that one, then %s\n",
+			       cmd);
+		return MDP_EXIT_PENDING;
 	}
+	mdp_diags_init(&d);
+	err = mdp_keeper_start(&cli->root, script->sys, &keeper, &d);
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
+	pid = err ? -1 : mdp_keeper_wait_armed(&cli->root, keeper, 10000);
+	if (pid > 0) {
+		if (cli_info(cli))
+			printf("started the watcher (mdprofile auto %s, pid %ld); its log: %s\n",
+			       o->auto_profile, pid, MDP_BOOT_AUTO_LOG);
+		return 0;
+	}
+	cli_err(cli, "the watcher (mdprofile auto %s) %s; its log: %s", o->auto_profile,
+		pid ? "did not start" : "is not armed after 10 s", MDP_BOOT_AUTO_LOG);
+	printf("to start it: %s\n", cmd);
+	return MDP_EXIT_PENDING;
 }
 
 /* ---- files ------------------------------------------------------------------------- */
@@ -426,7 +457,8 @@ static bool kept(const char *path, const struct mdp_boot_file *keep, size_t n_ke
  * another, which writes keep over the old files of the same names).
  */
 static int remove_installed(struct cli *cli, const struct mdp_boot_record *rec,
-			    const struct mdp_boot_file *keep, size_t n_keep)
+			    const struct mdp_boot_file *keep, size_t n_keep,
+			    struct mdp_keeper_stop *st)
 {
 	struct mdp_boot_file f[MDP_BOOT_FILES];
 	struct mdp_boot_opts o = {0};
@@ -441,7 +473,6 @@ static int remove_installed(struct cli *cli, const struct mdp_boot_record *rec,
 		rc = units(cli, &o, false);
 	if (rc) /* what boots it is still there: keep what it runs */
 		return rc;
-	enable_stop_auto(cli, &o);
 	mdp_diags_init(&d);
 	if (mdp_boot_paths(rec->profile, &o, f, &n, &d)) {
 		cli_print_diags(cli, &d);
@@ -449,6 +480,7 @@ static int remove_installed(struct cli *cli, const struct mdp_boot_record *rec,
 		return MDP_EXIT_FAILED;
 	}
 	mdp_diags_free(&d);
+	stop_watchers(cli, &o, &f[0], st);
 	for (size_t i = 0; i < n; i++)
 		if (kept(f[i].sys, keep, n_keep))
 			f[i--] = f[--n];
@@ -496,27 +528,45 @@ static int enable_check_opts(struct cli *cli)
 	return MDP_EXIT_USAGE;
 }
 
-/* --auto OVERLAY must load now: a typo would fail at every boot. */
-static int check_auto(struct cli *cli)
+/*
+ * --auto OVERLAY, loaded now into ov: the script carries it pinned (F03: a
+ * relative path or a name found through --profiles works at boot too).
+ */
+static int check_auto(struct cli *cli, struct mdp_profile *ov)
 {
 	const struct enable_opts *e = cli->opts;
-	struct mdp_profile ov = {0};
 	int rc;
 
 	if (!e->auto_profile)
 		return 0;
-	if ((rc = cli_load_profile(cli, e->auto_profile, &ov)))
+	if ((rc = cli_load_profile(cli, e->auto_profile, ov)))
 		return rc;
 	/* The watcher's layer over the same profile would add nothing, and is not its (F02). */
-	if (!strcmp(ov.name, cli->profile.name)) {
+	if (!strcmp(ov->name, cli->profile.name)) {
 		cli_err(cli,
 			"--auto %s is the profile enabled itself: the watcher would have nothing "
 			"to add; give it a faster profile, or leave --auto out",
-			ov.name);
-		rc = MDP_EXIT_USAGE;
+			ov->name);
+		return MDP_EXIT_USAGE;
 	}
-	mdp_profile_free(&ov);
-	return rc;
+	return 0;
+}
+
+/*
+ * rc.d is DSM 6's: on another box without systemd (sysvinit, OpenRC)
+ * nothing runs that directory, and "enabled" would be untrue.
+ */
+static int check_target(struct cli *cli, const struct mdp_boot_opts *o)
+{
+	if (o->target != MDP_BOOT_RCD || mdp_root_exists(&cli->root, mdp_discover_dsm.version_file))
+		return 0;
+	cli_err(cli,
+		"this system runs neither DSM nor systemd: nothing here runs %s at boot, "
+		"so enable has nothing to install; nothing was changed",
+		mdp_boot_dsm.rcd_dir);
+	cli_err(cli, "write a script with 'mdprofile boot-script PROFILE' and run it from this "
+		     "system's own boot (an init script, /etc/rc.local)");
+	return MDP_EXIT_USAGE;
 }
 
 /* The script for the profile (pinned in place, as the boot applies it) and its files. */
@@ -601,13 +651,13 @@ static void enabled_line(struct cli *cli, const struct mdp_boot_opts *o, const c
 }
 
 static int enable_install(struct cli *cli, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
-			  size_t n, const struct mdp_boot_record *old)
+			  size_t n, const struct mdp_boot_record *old, struct mdp_keeper_stop *st)
 {
 	struct mdp_boot_record rec = {0};
 	struct mdp_diags d;
 	int rc;
 
-	if (old && (rc = remove_installed(cli, old, f, n)))
+	if (old && (rc = remove_installed(cli, old, f, n, st)))
 		return rc;
 	if ((rc = install_files(cli, f, n)))
 		return rc;
@@ -623,8 +673,6 @@ static int enable_install(struct cli *cli, const struct mdp_boot_opts *o, struct
 		rc = MDP_EXIT_FAILED;
 	}
 	mdp_diags_free(&d);
-	if (rc != MDP_EXIT_FAILED)
-		enable_start_auto(cli, o, &f[0]);
 	if (!rc)
 		enabled_line(cli, o, "is enabled");
 	return rc;
@@ -635,23 +683,29 @@ static int do_enable(struct cli *cli)
 	const struct enable_opts *e = cli->opts;
 	struct mdp_boot_file f[MDP_BOOT_FILES];
 	struct mdp_boot_record old;
+	struct mdp_keeper_stop st = {0};
+	struct mdp_profile ov = {0};
 	struct mdp_boot_opts o;
 	struct mdp_diags d;
 	char exe[PATH_MAX];
 	size_t n = 0;
-	int rc, rerr;
+	bool fresh = false;
+	int rc, rerr, wrc;
 
 	if ((rc = enable_check_opts(cli)) ||
-	    (rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe))))
+	    (rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe))) ||
+	    (rc = check_target(cli, &o)))
 		return rc;
 	/* Loaded here, after "-" is refused: the boot has no stdin to read it from. */
 	if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 		return rc;
 	cli->have_profile = true;
 	o.enable = true;
-	o.auto_profile = e->auto_profile;
-	if ((rc = check_auto(cli)) || (rc = enable_files(cli, &o, f, &n)) ||
-	    (rc = check_binary(cli, &o)))
+	if ((rc = check_auto(cli, &ov)))
+		goto out;
+	o.auto_p = e->auto_profile ? &ov : NULL;
+	o.auto_profile = e->auto_profile ? ov.name : NULL;
+	if ((rc = enable_files(cli, &o, f, &n)) || (rc = check_binary(cli, &o)))
 		goto out;
 	mdp_diags_init(&d);
 	rerr = mdp_boot_record_read(&cli->root, &old, &d);
@@ -665,10 +719,18 @@ static int do_enable(struct cli *cli)
 		goto out;
 	if (!rerr && installed(cli, &old, &o, f, n))
 		enabled_line(cli, &o, "is already enabled");
-	else
-		rc = enable_install(cli, &o, f, n, rerr ? NULL : &old);
+	else if (!(rc = enable_install(cli, &o, f, n, rerr ? NULL : &old, &st)))
+		fresh = true;
+	if (rc && rc != MDP_EXIT_PENDING)
+		goto out;
+	/* The watcher, now, as the boot starts it (systemd's: enable --now started it). */
+	watchers_gone(cli, &st);
+	if (o.auto_profile && !(fresh && o.target == MDP_BOOT_SYSTEMD) &&
+	    mdp_watcher_probe(&cli->root) != 1 && (wrc = start_watcher(cli, &o, &f[0])) && !rc)
+		rc = wrc;
 out:
 	mdp_boot_files_free(f, n);
+	mdp_profile_free(&ov);
 	return rc;
 }
 
@@ -689,6 +751,7 @@ const struct cmd cmd_enable = {
 
 static int do_disable(struct cli *cli)
 {
+	struct mdp_keeper_stop st = {0};
 	struct mdp_boot_record rec;
 	struct mdp_diags d;
 	char nm[1024];
@@ -710,7 +773,7 @@ static int do_disable(struct cli *cli)
 	}
 	if (err)
 		return MDP_EXIT_USAGE;
-	if ((rc = remove_installed(cli, &rec, NULL, 0)))
+	if ((rc = remove_installed(cli, &rec, NULL, 0, &st)))
 		return rc;
 	if ((err = mdp_root_unlink(&cli->root, MDP_BOOT_RECORD)) && err != -ENOENT) {
 		cli_err(cli, "cannot remove %s: %s", MDP_BOOT_RECORD, mdp_root_strerror(-err));
@@ -720,7 +783,9 @@ static int do_disable(struct cli *cli)
 		printf("if you created the Task Scheduler task %s by hand, delete it: Control "
 		       "Panel > Task Scheduler, select it, Delete\n",
 		       mdp_boot_dsm.task_name);
-	if ((rc = enable_revert(cli)))
+	rc = enable_revert(cli);
+	watchers_gone(cli, &st);
+	if (rc)
 		return rc;
 	if (cli_info(cli))
 		printf("profile %s is no longer enabled\n",
@@ -744,8 +809,31 @@ const struct cmd cmd_disable = {"disable",
 struct piece {
 	const char *what;
 	char where[PATH_MAX + 64];
-	const char *state; /* "intact", "missing", "changed", "disabled", "unknown" */
+	/* "intact", "missing", "changed", "disabled", "unknown"; the watcher's "running",
+	   "not running" */
+	const char *state;
+	char hint[PATH_MAX + 64]; /* what to run when it is not as it should be */
 };
+
+/* The watcher enable --auto set up: running is holding the watcher lock (mode auto). */
+static void watcher_piece(struct cli *cli, const struct mdp_boot_opts *o,
+			  const struct mdp_boot_file *script, struct piece *p)
+{
+	struct mdp_wstate ws;
+	int k = mdp_watcher_probe(&cli->root);
+
+	p->what = "watcher";
+	snprintf(p->where, sizeof(p->where), "mdprofile auto %s", o->auto_profile);
+	if (k == 1 && !mdp_wstate_load(&cli->root, &ws) && ws.mode == MDP_BY_AUTO)
+		snprintf(p->where, sizeof(p->where), "mdprofile auto %s (pid %ld)", o->auto_profile,
+			 ws.pid);
+	p->state = k == 1 ? "running" : k == 0 ? "not running" : "unknown";
+	if (k == 0) {
+		char cmd[PATH_MAX + 32];
+		start_command(o, script->sys, cmd, sizeof(cmd));
+		snprintf(p->hint, sizeof(p->hint), "start it: %s", cmd);
+	}
+}
 
 static const char *file_state(struct cli *cli, const struct mdp_boot_file *f)
 {
@@ -801,6 +889,8 @@ static size_t pieces(struct cli *cli, const struct mdp_boot_record *rec, struct 
 		snprintf(p[k].where, sizeof(p[k].where), "%s", unit);
 		p[k++].state = mdp_boot_unit_file_enabled(&cli->root, unit) ? "intact" : "disabled";
 	}
+	if (o.auto_profile && n && k < cap)
+		watcher_piece(cli, &o, &f[0], &p[k++]);
 	mdp_diags_free(&d);
 	return k;
 }
@@ -808,7 +898,7 @@ static size_t pieces(struct cli *cli, const struct mdp_boot_record *rec, struct 
 static bool all_intact(const struct piece *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(p[i].state, "intact"))
+		if (strcmp(p[i].state, "intact") && strcmp(p[i].state, "running"))
 			return false;
 	return true;
 }
@@ -823,8 +913,9 @@ static void status_enabled_text(const struct mdp_boot_record *rec, const struct 
 	       rec->auto_profile[0] ? render_safe(rec->auto_profile, b, sizeof(b)) : "",
 	       all_intact(p, n) ? "intact" : "NOT intact (run mdprofile enable again)");
 	for (size_t i = 0; i < n; i++)
-		printf("  %-12s %s: %s\n", p[i].what, render_safe(p[i].where, a, sizeof(a)),
-		       p[i].state);
+		printf("  %-12s %s: %s%s%s\n", p[i].what, render_safe(p[i].where, a, sizeof(a)),
+		       strcmp(p[i].state, "not running") ? p[i].state : "NOT running",
+		       p[i].hint[0] ? "; " : "", render_safe(p[i].hint, b, sizeof(b)));
 }
 
 static void status_enabled_json(struct json *j, const struct mdp_boot_record *rec,
@@ -860,10 +951,18 @@ static void status_enabled_prom(const struct mdp_boot_record *rec, const struct 
 	printf("mdprofile_enabled{profile=\"%s\",target=\"%s\",auto=\"%s\"} 1\n",
 	       render_safe(rec->profile, a, sizeof(a)), mdp_boot_target_name(rec->target),
 	       render_safe(rec->auto_profile, b, sizeof(b)));
-	printf("# HELP mdprofile_enabled_intact 1 when every piece enable installed is in place\n"
+	printf("# HELP mdprofile_enabled_intact 1 when every piece enable installed is in place, "
+	       "the watcher running\n"
 	       "# TYPE mdprofile_enabled_intact gauge\n"
 	       "mdprofile_enabled_intact %d\n",
 	       all_intact(p, n));
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(p[i].what, "watcher") && strcmp(p[i].state, "unknown"))
+			printf("# HELP mdprofile_watcher_running 1 while the watcher enable --auto "
+			       "set up runs\n"
+			       "# TYPE mdprofile_watcher_running gauge\n"
+			       "mdprofile_watcher_running %d\n",
+			       !strcmp(p[i].state, "running"));
 }
 
 /*
@@ -874,7 +973,7 @@ static void status_enabled_prom(const struct mdp_boot_record *rec, const struct 
 void enable_status(struct cli *cli, struct json *j, bool prom)
 {
 	struct mdp_boot_record rec;
-	struct piece p[MDP_BOOT_FILES + 2];
+	struct piece p[MDP_BOOT_FILES + 3] = {0};
 	struct mdp_diags d;
 	size_t n = 0;
 	bool have;

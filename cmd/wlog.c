@@ -22,18 +22,13 @@ static bool to_journal(void)
 	       (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-/* "2026-12-02T21:41:07+01:00 ": local time, the offset in ISO 8601's extended form. */
+/* "2026-12-02T21:41:07Z ": UTC, as status --watch stamps its lines. */
 static size_t stamp(char *buf, size_t cap)
 {
 	time_t t = time(NULL);
 	struct tm tm;
-	char z[8];
-	size_t n;
 
-	if (!localtime_r(&t, &tm) || !(n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm)) ||
-	    !strftime(z, sizeof(z), "%z", &tm) || strlen(z) != 5)
-		return 0;
-	return n + (size_t)snprintf(buf + n, cap - n, "%.3s:%s ", z, z + 3);
+	return gmtime_r(&t, &tm) ? strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ ", &tm) : 0;
 }
 
 static bool write_all(int fd, const char *p, size_t len)

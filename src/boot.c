@@ -180,6 +180,9 @@ static void check_inputs(const struct mdp_profile *p, const struct mdp_system *s
 		refuse(d, "the profile name", p->name, MDP_IDENT_PROFILE_NAME_RULE);
 	if (o->auto_profile && (!o->auto_profile[0] || !code_safe(o->auto_profile)))
 		refuse(d, "the watcher's profile", o->auto_profile, code_rule);
+	else if (o->auto_profile && !mdp_ident_profile_name_ok(o->auto_profile))
+		refuse(d, "the watcher's profile name", o->auto_profile,
+		       MDP_IDENT_PROFILE_NAME_RULE);
 	if (!comment_safe(p->path))
 		refuse(d, "the profile path", p->path, comment_rule);
 	for (size_t i = 0; i < s->n_arrays; i++) {
@@ -347,8 +350,14 @@ static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp
 	fputs("# Values set stay until the next reboot or 'mdprofile revert'.\n\n", f);
 }
 
+/* enable --auto on DSM and rc.d: the script keeps the watcher itself (keep-auto). */
+static bool keeps_auto(const struct mdp_boot_opts *o)
+{
+	return o->enable && o->auto_profile && o->target != MDP_BOOT_SYSTEMD;
+}
+
 static void settings(FILE *f, const struct mdp_profile *p, const struct mdp_boot_opts *o,
-		     const char **uuids, size_t n)
+		     const char **uuids, size_t n, const char *self)
 {
 	fprintf(f,
 		"PATH='%s'\nLC_ALL=C\nLANG=C\nexport PATH LC_ALL LANG\ncd / || exit 2\n\n"
@@ -357,8 +366,17 @@ static void settings(FILE *f, const struct mdp_profile *p, const struct mdp_boot
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? " " : "", uuids[i]);
 	fputs("'\n", f);
-	if (o->enable && o->auto_profile && o->target != MDP_BOOT_SYSTEMD)
-		fprintf(f, "auto='%s'\nauto_pid='" MDP_BOOT_AUTO_PID "'\n", o->auto_profile);
+	if (o->enable && o->auto_profile)
+		fprintf(f, "auto='%s'\n", o->auto_profile);
+	if (keeps_auto(o))
+		fprintf(f,
+			"auto_pid='" MDP_BOOT_AUTO_PID "'\nauto_log='" MDP_BOOT_AUTO_LOG
+			"'\nself='%s'\n",
+			self);
+	if (o->enable && o->auto_profile)
+		fputs("# a test's fixture tree (mdprofile --root); empty on a box\n"
+		      "root=${MDPROFILE_ROOT:-}\n",
+		      f);
 	fputs("\n", f);
 }
 
@@ -369,6 +387,24 @@ static void profile_fn(FILE *f, const char *text)
 	delimiter(text, delim, sizeof(delim));
 	fprintf(f, "# The profile this script applies.\nprofile() {\n\tcat <<'%s'\n%s%s%s\n}\n\n",
 		delim, text, text[0] && text[strlen(text) - 1] != '\n' ? "\n" : "", delim);
+}
+
+/*
+ * enable --auto: the watcher, with the overlay pinned here on its stdin. It
+ * replaces the shell that runs it: systemd's main process (mdprofile-auto
+ * .service runs the script with auto), the keeper's child.
+ */
+static void auto_fn(FILE *f, const char *name, const char *text)
+{
+	char delim[64];
+
+	delimiter(text, delim, sizeof(delim));
+	fprintf(f,
+		"# The watcher: mdprofile auto, with profile %s (pinned as the one above) on\n"
+		"# its stdin, in place of this shell (under a test's fixture tree, the tree's\n"
+		"# binary).\nexec_auto() {\n"
+		"\texec \"$root$mdp\" auto --name \"$auto\" - <<'%s'\n%s%s%s\n}\n\n",
+		name, delim, text, text[0] && text[strlen(text) - 1] != '\n' ? "\n" : "", delim);
 }
 
 /* The body: the same for every profile. */
@@ -457,33 +493,80 @@ static const char no_auto[] = "start_auto() { :; }\n\n";
 static const char no_auto_stop[] = "start_auto() { :; }\nstop_auto() { :; }\n\n";
 
 /*
- * enable --auto on rc.d and DSM: the watcher runs in a session of its own
- * (a DSM task's process group is killed when it ends) and its pid is kept
- * so that stop (rc.d at shutdown, disable) can end it: SIGTERM removes an
- * engaged overlay before it exits.
+ * enable --auto on rc.d and DSM: the keeper (keep-auto) runs the watcher and
+ * starts it again when it dies, in a session of its own (a DSM task's
+ * process group is killed when it ends); its pid is kept so that stop (rc.d
+ * at shutdown, disable) can end it: SIGTERM to the keeper stops the
+ * watcher, which removes an engaged overlay first. enable starts the keeper
+ * the same way (src/keeper.h), now.
  */
 static const char with_auto[] =
-    "# The watcher: mdprofile auto, in a session of its own.\n"
+    "# A line of the keeper's, with its time, to its log and to syslog.\n"
+    "klog() {\n"
+    "\tprintf '%s mdprofile: %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$*\"\n"
+    "\tlogger -p user.warning -t mdprofile -- \"$*\" 2>/dev/null || :\n"
+    "}\n\n"
+    "# The keeper's pid, when the pid file names it still.\n"
+    "keeper_pid() {\n"
+    "\t[ -f \"$root$auto_pid\" ] || return 1\n"
+    "\tpid=$(cat \"$root$auto_pid\")\n"
+    "\tcase $(tr '\\000' ' ' <\"/proc/$pid/cmdline\" 2>/dev/null) in\n"
+    "\t*\" $root$self keep-auto \"*) echo \"$pid\" ;;\n"
+    "\t*) return 1 ;;\n"
+    "\tesac\n"
+    "}\n\n"
+    "# The keeper, in a session of its own, its lines and the watcher's to $auto_log.\n"
     "start_auto() {\n"
-    "\t[ -n \"$auto\" ] || return 0\n"
-    "\tlog \"starting the watcher: mdprofile auto $auto\"\n"
-    "\tsetsid \"$mdp\" auto \"$auto\" </dev/null >/dev/null 2>&1 &\n"
-    "\techo \"$!\" >\"$auto_pid\" || log \"cannot keep the watcher's pid in $auto_pid\"\n"
+    "\tif pid=$(keeper_pid); then\n"
+    "\t\tlog \"the watcher runs already (its keeper: pid $pid)\"\n"
+    "\t\treturn 0\n"
+    "\tfi\n"
+    "\tlog \"starting the watcher: mdprofile auto $auto, kept running; its log: $auto_log\"\n"
+    "\tsetsid /bin/sh \"$root$self\" keep-auto </dev/null >>\"$root$auto_log\" 2>&1 &\n"
+    "\techo \"$!\" >\"$root$auto_pid\" || log \"cannot keep the watcher's pid in $auto_pid\"\n"
     "}\n\n"
     "stop_auto() {\n"
-    "\t[ -n \"$auto\" ] && [ -f \"$auto_pid\" ] || return 0\n"
-    "\tpid=$(cat \"$auto_pid\")\n"
-    "\trm -f \"$auto_pid\"\n"
-    "\tcase $(tr '\\000' ' ' <\"/proc/$pid/cmdline\" 2>/dev/null) in\n"
-    "\t\"$mdp auto \"*) ;;\n"
-    "\t*) return 0 ;;\n"
-    "\tesac\n"
-    "\tlog \"stopping the watcher (pid $pid)\"\n"
+    "\tpid=$(keeper_pid) || return 0\n"
+    "\trm -f \"$root$auto_pid\"\n"
+    "\tlog \"stopping the watcher (its keeper: pid $pid)\"\n"
     "\tkill -TERM \"$pid\" 2>/dev/null || return 0\n"
     "\tn=0\n"
     "\twhile kill -0 \"$pid\" 2>/dev/null && [ \"$n\" -lt 60 ]; do\n"
     "\t\tsleep 1\n"
     "\t\tn=$((n + 1))\n"
+    "\tdone\n"
+    "}\n\n"
+    "stop_child() {\n"
+    "\t[ -n \"$child\" ] || return 0\n"
+    "\tkill -TERM \"$child\" 2>/dev/null\n"
+    "\twait \"$child\"\n"
+    "}\n\n"
+    "# keep-auto: the watcher, started again 10 s after it dies (killed, out of memory),\n"
+    "# the wait doubling up to 10 min while it dies within 10 min of its start. Exit\n"
+    "# code 0 (a stop signal: its overlay removed) or 2 (refused) ends the keeping.\n"
+    "keep_auto() {\n"
+    "\tchild=\n"
+    "\ttrap 'stop_child; exit 0' TERM INT HUP\n"
+    "\tdelay=10\n"
+    "\twhile :; do\n"
+    "\t\tt0=$(date +%s)\n"
+    "\t\texec_auto &\n"
+    "\t\tchild=$!\n"
+    "\t\twait \"$child\"\n"
+    "\t\trc=$?\n"
+    "\t\tchild=\n"
+    "\t\tcase $rc in\n"
+    "\t\t0) klog \"the watcher stopped\"; return 0 ;;\n"
+    "\t\t2) klog \"the watcher refused to run (exit code 2): not started again\"; return 2 ;;\n"
+    "\t\tesac\n"
+    "\t\t[ $(($(date +%s) - t0)) -lt 600 ] || delay=10\n"
+    "\t\tklog \"the watcher ended with exit code $rc: starting it again in ${delay}s\"\n"
+    "\t\tsleep \"$delay\" &\n"
+    "\t\tchild=$!\n"
+    "\t\twait \"$child\"\n"
+    "\t\tchild=\n"
+    "\t\tdelay=$((delay * 2))\n"
+    "\t\t[ \"$delay\" -le 600 ] || delay=600\n"
     "\tdone\n"
     "}\n\n";
 
@@ -499,19 +582,27 @@ static const char with_auto[] =
 static const char tail_dsm[] = "main\n";
 
 /* enable's stop: what start did, undone (the values, the services, the watcher). */
-static const char tail_enable[] = "stop() {\n"
-				  "\tstop_auto\n"
-				  "\tlog \"stop: reverting profile $name\"\n"
-				  "\tout=$(\"$mdp\" revert 2>&1)\n"
-				  "\trc=$?\n"
-				  "\tprintf '%s\\n' \"$out\" | while IFS= read -r line; do\n"
-				  "\t\t[ -z \"$line\" ] || log \"$line\"\n"
-				  "\tdone\n"
-				  "\texit \"$rc\"\n"
-				  "}\n\n"
-				  "case ${1:-start} in\n"
-				  "start) main ;;\n"
-				  "stop) stop ;;\n" CASE_STATUS_USAGE;
+/* enable's stop: what start did, undone (the watcher, every layer, the services). */
+#define STOP_FN                                                                                    \
+	"stop() {\n"                                                                               \
+	"\tstop_auto\n"                                                                            \
+	"\tlog \"stop: reverting profile $name\"\n"                                                \
+	"\tout=$(\"$mdp\" revert --all 2>&1)\n"                                                    \
+	"\trc=$?\n"                                                                                \
+	"\tprintf '%s\\n' \"$out\" | while IFS= read -r line; do\n"                                \
+	"\t\t[ -z \"$line\" ] || log \"$line\"\n"                                                  \
+	"\tdone\n"                                                                                 \
+	"\texit \"$rc\"\n"                                                                         \
+	"}\n\n"                                                                                    \
+	"case ${1:-start} in\n"                                                                    \
+	"start) main ;;\n"                                                                         \
+	"stop) stop ;;\n"
+
+static const char tail_enable[] = STOP_FN CASE_STATUS_USAGE;
+/* enable --auto: the keeper (DSM, rc.d; start-auto for the owner) or the watcher (systemd). */
+static const char tail_enable_keep[] = STOP_FN "start-auto) start_auto ;;\n"
+					       "keep-auto) keep_auto ;;\n" CASE_STATUS_USAGE;
+static const char tail_enable_unit_auto[] = STOP_FN "auto) exec_auto ;;\n" CASE_STATUS_USAGE;
 
 static const char tail_rcd[] =
     "case ${1:-start} in\n"
@@ -537,9 +628,16 @@ static char *mem_close(FILE *f, char **buf)
 	return *buf;
 }
 
+static int boot_paths(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
+		      size_t *n, struct mdp_diags *d);
+
 static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
-			const struct mdp_boot_opts *o, const char *yaml, char **out, size_t *len)
+			const struct mdp_boot_opts *o, const char *yaml, const char *auto_yaml,
+			char **out, size_t *len)
 {
+	struct mdp_boot_file paths[MDP_BOOT_FILES];
+	struct mdp_diags pd;
+	size_t np = 0;
 	const char *uuids[256];
 	size_t n = rule_uuids(p, uuids, sizeof(uuids) / sizeof(uuids[0]));
 	char *buf = NULL;
@@ -548,20 +646,27 @@ static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
 
 	if (!f)
 		return -ENOMEM;
+	/* the script's own place, for the keeper (checked by the caller's boot_paths too) */
+	mdp_diags_init(&pd);
+	if (boot_paths(p->name, o, paths, &np, &pd))
+		np = 0;
+	mdp_diags_free(&pd);
 	header(f, p, s, o, uuids, n);
 	header_what(f, o);
 	header_remove(f, p, o);
-	settings(f, p, o, uuids, n);
+	settings(f, p, o, uuids, n, np ? paths[0].sys : "");
 	profile_fn(f, yaml);
+	if (auto_yaml)
+		auto_fn(f, o->auto_profile, auto_yaml);
 	fputs(o->target == MDP_BOOT_DSM ? finish_dsm : finish_other, f);
 	/* systemd starts the watcher in a unit of its own */
-	fputs(o->enable && o->auto_profile && o->target != MDP_BOOT_SYSTEMD ? with_auto
-	      : o->enable                                                   ? no_auto_stop
-									    : no_auto,
-	      f);
+	fputs(keeps_auto(o) ? with_auto : o->enable ? no_auto_stop : no_auto, f);
 	fputs(body, f);
-	if (o->enable)
-		fputs(tail_enable, f); /* DSM's task runs it without an argument: start */
+	if (o->enable) /* DSM's task runs it without an argument: start */
+		fputs(keeps_auto(o)                  ? tail_enable_keep
+		      : o->auto_profile && auto_yaml ? tail_enable_unit_auto
+						     : tail_enable,
+		      f);
 	else
 		fputs(o->target == MDP_BOOT_DSM ? tail_dsm : tail_rcd, f); /* systemd: start */
 	if (!(*out = mem_close(f, &buf)))
@@ -573,8 +678,8 @@ static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
 int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 		    const struct mdp_boot_opts *o, char **out, size_t *len, struct mdp_diags *d)
 {
-	size_t errors = d->n, ylen;
-	char *yaml;
+	size_t errors = d->n, ylen, alen;
+	char *yaml, *ayaml = NULL;
 	int err;
 
 	if ((err = mdp_pin_uuids(p, s, d)))
@@ -586,7 +691,12 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 		return -EINVAL;
 	if ((err = mdp_pin_write(p, &yaml, &ylen, d)))
 		return err;
-	err = write_script(p, s, o, yaml, out, len);
+	/* the overlay pinned the same way, its services kept: they are what it pauses */
+	if (o->auto_p && !(err = mdp_pin_uuids(o->auto_p, s, d)))
+		err = mdp_pin_write(o->auto_p, &ayaml, &alen, d);
+	if (!err)
+		err = write_script(p, s, o, yaml, ayaml, out, len);
+	free(ayaml);
 	free(yaml);
 	return err;
 }
@@ -654,9 +764,12 @@ static int script_file(const char *base, const struct mdp_boot_opts *o, struct m
  * A oneshot that stays active once it has run (RemainAfterExit): a later
  * 'systemctl start' of it does nothing, so only a boot or the udev rule's
  * restart, at an array's assembly, applies the profile again. enable's
- * also undoes itself on stop (ExecStop reverts), and the rule reloads it
- * (ExecReload applies again) rather than restarting it, which would revert
- * first. systemd needs no re-check: nothing of DSM's runs there.
+ * also undoes itself on stop (ExecStop reverts every layer), and the rule
+ * runs reload-or-restart: a unit that is active applies again (ExecReload)
+ * rather than reverting first; one that failed (a pinned array not
+ * assembled within --wait-arrays at boot) or is inactive is started, where
+ * a reload would be refused and the late array left untuned. systemd needs
+ * no re-check: nothing of DSM's runs there.
  */
 static char *unit_text(const char *name, const struct mdp_boot_opts *o, const char *script,
 		       size_t *len)
@@ -678,11 +791,14 @@ static char *unit_text(const char *name, const struct mdp_boot_opts *o, const ch
 			name, name);
 	fprintf(f,
 		"[Unit]\nDescription=mdprofile: apply profile %s to the md arrays\n"
+		"Documentation=man:mdprofile(8)\n"
 		"After=local-fs.target mdmonitor.service\n\n"
 		"[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=%s start\n",
 		name, script);
+	/* stop reverts every layer (the watcher's unit, PartOf this one, has stopped by
+	   then); run by the binary, not the script, which disable removes meanwhile */
 	if (o->enable)
-		fprintf(f, "ExecReload=%s start\nExecStop=%s stop\n", script, script);
+		fprintf(f, "ExecReload=%s start\nExecStop=-%s revert --all\n", script, o->binary);
 	fprintf(f, "TimeoutStartSec=%u\n\n[Install]\nWantedBy=multi-user.target\n",
 		o->wait_arrays + o->recheck_after + SETTLE_SLOP);
 	return mem_close(f, &buf);
@@ -693,7 +809,8 @@ static char *unit_text(const char *name, const struct mdp_boot_opts *o, const ch
  * boot, restarted if it fails; stopping it (disable, shutdown) removes an
  * engaged overlay (SIGTERM).
  */
-static char *auto_unit_text(const char *name, const struct mdp_boot_opts *o, size_t *len)
+static char *auto_unit_text(const char *name, const struct mdp_boot_opts *o, const char *script,
+			    size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
@@ -705,12 +822,13 @@ static char *auto_unit_text(const char *name, const struct mdp_boot_opts *o, siz
 			  "# Remove: mdprofile disable\n"
 			  "[Unit]\nDescription=mdprofile: apply profile %s while md resyncs, "
 			  "recovers or reshapes\n"
+			  "Documentation=man:mdprofile(8)\n"
 			  "Wants=" MDP_BOOT_ENABLED ".service\nAfter=" MDP_BOOT_ENABLED
-			  ".service\n\n"
-			  "[Service]\nType=simple\nExecStart=%s auto %s\nRestart=on-failure\n"
+			  ".service\nPartOf=" MDP_BOOT_ENABLED ".service\n\n"
+			  "[Service]\nType=simple\nExecStart=/bin/sh %s auto\nRestart=on-failure\n"
 			  "RestartSec=10\n\n"
 			  "[Install]\nWantedBy=multi-user.target\n",
-		o->auto_profile, name, o->auto_profile, o->binary, o->auto_profile);
+		o->auto_profile, name, o->auto_profile, script);
 	return mem_close(f, &buf);
 }
 
@@ -781,7 +899,7 @@ static char *rule_text(const char *name, const char *base, const struct mdp_boot
 			"ENV{MD_UUID}==\"%.8s:%.8s:%.8s:%.8s\", ENV{%s}=\"1\", "
 			"RUN+=\"" SYSTEMCTL " --no-block %s %s.service\"\n",
 			uuids[i], uuids[i] + 8, uuids[i] + 16, uuids[i] + 24, key,
-			o->enable ? "reload" : "restart", base);
+			o->enable ? "reload-or-restart" : "restart", base);
 	fprintf(f, "LABEL=\"%s_end\"\n", key);
 	return mem_close(f, &buf);
 }
@@ -852,7 +970,7 @@ int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, c
 		return -ENOMEM;
 	if (nu && !(f[2].text = rule_text(p->name, base, o, uuids, nu, &f[2].len)))
 		return -ENOMEM;
-	if (*n == 4 && !(f[3].text = auto_unit_text(p->name, o, &f[3].len)))
+	if (*n == 4 && !(f[3].text = auto_unit_text(p->name, o, f[0].sys, &f[3].len)))
 		return -ENOMEM;
 	/* No UUID pinned, no rule: the watcher's unit, if any, takes its place. */
 	if (!nu) {

@@ -44,15 +44,22 @@ struct mdp_boot_opts {
 	 * enable's files rather than boot-script's: named MDP_BOOT_ENABLED
 	 * (mdprofile.sh, mdprofile.service, the DSM task mdprofile) instead of
 	 * mdprofile-NAME; stop (rc.d, the unit's ExecStop) stops the watcher
-	 * and reverts; the udev rule reloads the unit instead of restarting it.
+	 * and reverts every layer; the udev rule reloads the unit, or starts it
+	 * when it is not active, instead of restarting it.
 	 */
 	bool enable;
-	const char *auto_profile; /* enable --auto: what `mdprofile auto` gets; NULL none */
-	unsigned wait_arrays;     /* seconds to wait for the pinned arrays */
-	unsigned recheck_after;   /* seconds before the re-check; 0: none */
-	bool with_services;       /* keep the profile's services to pause */
-	const char *version;      /* mdprofile's, for the header */
-	long long when;           /* seconds since the epoch, for the header */
+	const char *auto_profile; /* enable --auto: the overlay's name; NULL none */
+	/*
+	 * enable --auto: the overlay, loaded, pinned in place as the profile is
+	 * and written into the script (the watcher's stdin: a relative path or a
+	 * name found through --profiles works at boot too); NULL: boot-script
+	 */
+	struct mdp_profile *auto_p;
+	unsigned wait_arrays;   /* seconds to wait for the pinned arrays */
+	unsigned recheck_after; /* seconds before the re-check; 0: none */
+	bool with_services;     /* keep the profile's services to pause */
+	const char *version;    /* mdprofile's, for the header */
+	long long when;         /* seconds since the epoch, for the header */
 };
 
 /*
@@ -107,6 +114,8 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 #define MDP_BOOT_ENABLED "mdprofile"
 /* Where the script run by rc.d or a DSM task keeps the watcher's pid (enable --auto). */
 #define MDP_BOOT_AUTO_PID "/run/mdprofile-auto.pid"
+/* Where its keeper's and the watcher's lines go (src/keeper.h; DSM has no journal). */
+#define MDP_BOOT_AUTO_LOG "/var/log/mdprofile-auto.log"
 struct mdp_boot_file {
 	char sys[4096];
 	const char *what; /* "script", "unit", "udev rule", "watcher unit" */

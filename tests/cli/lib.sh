@@ -289,7 +289,7 @@ bg_finish() {
 }
 
 # The watcher's lines to a file begin with their time (cmd/wlog.h): out and err without it.
-STAMP_RE='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2} '
+STAMP_RE='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z '
 unstamp() {
 	sed -i -E "s/^$STAMP_RE//" "$WORK/out" "$WORK/err"
 }
@@ -338,7 +338,8 @@ as_nobody() {
 dsm_binary() {
 	B=/volume1/@mdprofile/mdprofile
 	mkdir -p "$ROOT/volume1/@mdprofile"
-	printf '#!/bin/sh\n' >"$ROOT$B"
+	# the binary under test: the watcher enable --auto starts runs it (the tree's copy)
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${MDP_WRAP:-}" "$MDP" >"$ROOT$B"
 	chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile" "$ROOT$B"
 }
 

@@ -48,18 +48,24 @@ expect_exit 0
 sed -n '/^enabled:/,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout status
 
-# Another profile, with the watcher: the task replaced (delete, create), one task.
+# Another profile, with the watcher: the task replaced (delete, create), one task;
+# the watcher started now, as the boot starts it: its keeper in a session of its
+# own, its lines with their times in its log (issue 34).
 : >"$LOG"
 run_expect 0 - - --services-backend none -q enable low-ram --auto reshape-fast --binary "$B"
 expect_file var/log/fake-services.log fake-services.log.3
 [ "$(tasks | wc -l)" = 1 ] || _fail "replacing left $(tasks | wc -l) tasks"
 grep -qx "auto='reshape-fast'" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "no watcher in the script"
-grep -q '^	setsid "$mdp" auto "$auto" </dev/null >/dev/null 2>&1 &$' "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
-	_fail "the watcher is not started in a session of its own"
+grep -q '^	setsid /bin/sh "$root$self" keep-auto </dev/null >>"$root$auto_log" 2>&1 &$' "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
+	_fail "the watcher is not kept in a session of its own"
+KEEPER=$(cat "$ROOT/run/mdprofile-auto.pid")
+[ "$(ps -o sid= -p "$KEEPER" | tr -d ' ')" = "$KEEPER" ] || _fail "the keeper is not in a session of its own"
+grep -Eq "^${STAMP_RE}profile reshape-fast armed: " "$ROOT/var/log/mdprofile-auto.log" ||
+	_fail "the watcher's log: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 run --format json status
 expect_exit 0
 python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["enabled"], sort_keys=True))' \
-	<"$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
+	<"$WORK/out" | sed 's/(pid [0-9]*)/(pid N)/' >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout format-json-status
 # A task someone changed is not intact.
 MDPROFILE_ROOT=$ROOT "$ROOT/usr/syno/sbin/esynoscheduler" --set task_name=mdprofile enable=false >/dev/null
@@ -67,13 +73,29 @@ run --format prometheus status
 expect_exit 0
 sed -n '/^# HELP mdprofile_enabled /,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout format-prometheus-status
+MDPROFILE_ROOT=$ROOT "$ROOT/usr/syno/sbin/esynoscheduler" --set task_name=mdprofile enable=true >/dev/null
+# The watcher killed: status says so and how to start it; its keeper starts it again.
+W=$(sed -n 's/^pid //p' "$ROOT/run/mdprofile/watcher")
+kill -KILL "$W"
+expect_gone "$W"
+run status
+expect_exit 0
+stdout_line '  watcher      mdprofile auto reshape-fast: NOT running; start it: /bin/sh /volume1/@mdprofile/mdprofile.sh start-auto'
+run --format prometheus status
+expect_exit 0
+stdout_line 'mdprofile_enabled_intact 0'
+stdout_line 'mdprofile_watcher_running 0'
+wait_until 50 0.1 'grep -q "the watcher ended with exit code 137: starting it again in 10s" "$ROOT/var/log/mdprofile-auto.log"' ||
+	_fail "the keeper did not see the watcher die: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 
 # disable: the task deleted and looked for, the script removed, the values back.
 : >"$LOG"
 run_expect 0 services-backend-none-disable - --services-backend none disable
 expect_file var/log/fake-services.log fake-services.log.4
 [ -z "$(tasks)" ] || _fail "disable left a task: $(tasks)"
-rm -rf "${ROOT:?}/var/lib/fake-esynoscheduler" "${ROOT:?}/run/mdprofile/journal"
+expect_gone "$KEEPER"
+rm -rf "${ROOT:?}/var/lib/fake-esynoscheduler" "${ROOT:?}/run/mdprofile/journal" \
+	"${ROOT:?}/var/log/mdprofile-auto.log"
 rmdir "$ROOT/etc/mdprofile" "$ROOT/etc"
 expect_unchanged "the tree after disable"
 run_expect 0 services-backend-none-disable.2 . --services-backend none disable
@@ -95,3 +117,15 @@ expect_json <<'EOF2'
 }
 EOF2
 expect_no_stderr
+
+# A watcher started by hand, as the owner may (F05): disable stops it too.
+run -q --services-backend none enable balanced --binary "$B"
+expect_exit 0
+bg_start -q --services-backend none auto --interval 0.2 reshape-fast
+wait_until 100 0.1 'grep -Eqx "state (armed|engaged)" "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
+	_fail "the hand watcher did not arm"
+W=$(cat "$WORK/bg.pid")
+run --services-backend none disable
+expect_exit 0
+stdout_line "stopped the watcher (pid $W)"
+expect_gone "$W"

@@ -63,3 +63,25 @@ run_expect 0 services-backend-none-disable . --services-backend none disable
 [ -e "$S" ] && _fail "disable left the script"
 rm -rf "${ROOT:?}/etc" "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/usr"
 expect_unchanged "the tree after disable"
+
+# With the watcher: start starts its keeper (as a DSM task does: a session of its
+# own), start-auto finds it running, stop stops it before reverting (issue 34).
+run --services-backend none -q enable balanced --auto reshape-fast --target rc.d --binary "$H" \
+	--wait-arrays 1 --recheck-after 0
+expect_exit 0
+K=$(cat "$ROOT/run/mdprofile-auto.pid")
+rc_run stop
+[ "$RC" = 0 ] || _fail "stop exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+expect_gone "$K"
+[ ! -e "$ROOT/run/mdprofile-auto.pid" ] || _fail "stop left the keeper's pid file"
+rc_run start
+[ "$RC" = 0 ] || _fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+K=$(cat "$ROOT/run/mdprofile-auto.pid")
+wait_until 100 0.1 'grep -qx "mode auto" "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
+	_fail "start did not start the watcher: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+rc_run start-auto
+grep -qx "mdprofile: the watcher runs already (its keeper: pid $K)" "$WORK/rc.out" ||
+	_fail "start-auto with a keeper running said: $(cat "$WORK/rc.out")"
+run -q --services-backend none disable
+expect_exit 0
+expect_gone "$K"

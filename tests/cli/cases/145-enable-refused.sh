@@ -71,3 +71,18 @@ refused
 run --services-backend none disable
 expect_stderr services-backend-none-disable
 refused
+
+# Neither DSM nor systemd (sysvinit, OpenRC): nothing runs DSM 6's rc.d directory,
+# so enable refuses rather than say "enabled" for nothing (issue 34).
+fixture server-raid6-raid10
+rm -rf "${ROOT:?}/run/systemd"
+mkdir -p "$ROOT/usr/local/bin"
+printf '#!/bin/sh\n' >"$ROOT/usr/local/bin/mdprofile"
+chmod 0755 "$ROOT/usr/local/bin/mdprofile"
+snapshot
+run --services-backend none enable balanced --binary /usr/local/bin/mdprofile
+expect_stderr <<'EOF2'
+mdprofile: this system runs neither DSM nor systemd: nothing here runs /usr/local/etc/rc.d at boot, so enable has nothing to install; nothing was changed
+mdprofile: write a script with 'mdprofile boot-script PROFILE' and run it from this system's own boot (an init script, /etc/rc.local)
+EOF2
+refused

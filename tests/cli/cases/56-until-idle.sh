@@ -151,8 +151,6 @@ grep -Eq "^$STAMP_RE"'profile reshape-fast is active; ' "$WORK/out" ||
 unstamp
 sed -i -e 's/after [0-9hms ]*;/after T;/' "$WORK/out"
 expect_stdout <<'EOF2'
-optional service synoindexd not found; skipped
-optional service synomkthumbd not found; skipped
 dev.raid.speed_limit_min: 50000 KiB/s -> 100000 KiB/s
 dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
 md2 read_ahead: 4 MiB -> 32 MiB

@@ -92,11 +92,11 @@ assert_snapshot "$VM_STATE/snap.97" "low-ram's values, byte for byte, after the 
 
 stop_bg "$AUTO" 30 "$VM_STATE/auto.log" "mdprofile auto reshape-fast"
 assert_exit 0 "auto exits 0 on SIGTERM"
-assert_out '^engaged: md1 recover; applying profile reshape-fast$' "it says it engaged on md1's recovery"
-assert_out '^md1 stripe_cache_size: rewritten to 256 by something else; put back [0-9]+ \(1 of 3\)$' \
+assert_out '^([0-9-]+T[0-9:]+Z )?engaged: md1 recover; applying profile reshape-fast$' "it says it engaged on md1's recovery"
+assert_out '^([0-9-]+T[0-9:]+Z )?md1 stripe_cache_size: rewritten to 256 by something else; put back [0-9]+ \(1 of 3\)$' \
 	"it says what it put back"
-assert_out '^md idle for 3s; removing profile reshape-fast$' "it says it released"
-assert_out '^back to the base profile low-ram$' "back to the base"
+assert_out '^([0-9-]+T[0-9:]+Z )?md idle for 3s; removing profile reshape-fast$' "it says it released"
+assert_out '^([0-9-]+T[0-9:]+Z )?back to the base profile low-ram$' "back to the base"
 
 "$MDP" -q revert --all || fail "revert --all failed"
 # md3 as it was, for what comes after (boot 2 assembles every array anyway)

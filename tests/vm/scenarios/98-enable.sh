@@ -1,10 +1,15 @@
 # 98-enable, boot 1 of the set-and-forget proof on a DSM-like box: the only
 # DSM piece is tests/fakes' esynoscheduler (it behaves as src/boot.c's DSM
 # facts say DSM's does). `mdprofile enable low-ram --auto reshape-fast`
-# applies low-ram now, as the base, and creates the one boot-up task; the
-# task database, the script and enable's record go to the spare disk d22 (at
-# 4 MiB: 05-boot-script keeps the first MiB) for boot2/30-enable, which fires
-# the boot-up event as DSM does at boot.
+# applies low-ram now, as the base, creates the one boot-up task and starts
+# the watcher now, under its keeper; the task database, the script and
+# enable's record go to the spare disk d22 (at 4 MiB: 05-boot-script keeps the
+# first MiB) for boot2/30-enable, which fires the boot-up event as DSM does
+# at boot. Then, with no other command, a real recovery engages the watcher
+# and its end releases it, the summary in the watcher's log while it still
+# runs; a SIGKILL of the watcher shows in status (text, JSON, Prometheus) and
+# its keeper starts it again; `disable` leaves no mdprofile process and no
+# layer (issue 34).
 have_mdprofile || skip_all "no mdprofile in the image"
 spare=$(serial_disk d22) || skip_all "no spare disk d22"
 
@@ -23,12 +28,58 @@ assert_out '"enable" *: *true' "the task is stored enabled"
 mdp status
 assert_out '^active profile: low-ram since .*, applied by mdprofile enable$' "low-ram is active, by enable"
 assert_out '^enabled: profile low-ram at every boot, target dsm' "status says what is enabled"
+run cat /run/mdprofile-auto.pid
+KEEPER=$OUT
+wait_line /run/mdprofile/watcher 'state armed' 10 "the watcher enable started is not armed"
+W=$(sed -n 's/^pid //p' /run/mdprofile/watcher)
+assert_match "$(cat /var/log/mdprofile-auto.log)" \
+	'^[0-9-]+T[0-9:]+Z profile reshape-fast armed: ' "the watcher's log, its lines timed"
 
 tar -cf - -C / volume1/@mdprofile/mdprofile.sh etc/mdprofile/enabled \
 	var/lib/fake-esynoscheduler | dd of="$spare" bs=64k seek=64 conv=fsync 2>/dev/null
 assert_eq "$?" 0 "the task, the script and the record kept on d22"
 
-# The box as it was for whatever runs next; the task stays for boot 2.
-mdp -q revert --all
-assert_exit 0 "revert --all"
+# A rebuild on a raid5 array (its last member failed, removed, added back): the
+# watcher engages with no other command, and releases when the recovery ends.
+md=$(arrays_of_level raid5 | head -1)
+member=$(ls "/sys/block/$md/slaves" | tail -1)
+echo 8192 >"/sys/block/$md/md/sync_max"
+mdadm "/dev/$md" --fail "/dev/$member" >/dev/null 2>&1 || fail "mdadm --fail $member"
+mdadm "/dev/$md" --remove "/dev/$member" >/dev/null 2>&1 || fail "mdadm --remove $member"
+sleep 0.5
+mdadm "/dev/$md" --add "/dev/$member" >/dev/null 2>&1 || fail "mdadm --add $member"
+wait_engaged "the watcher did not engage on $md's recovery"
+assert_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
+echo max >"/sys/block/$md/md/sync_max"
+poll 0.2 300 "no release summary in the watcher's log within 60 s" \
+	grep -Eq ' profile reshape-fast was on for [0-9hms ]+; [0-9]+ values? put back$' /var/log/mdprofile-auto.log
+assert_match "$(cat /var/log/mdprofile-auto.log)" " $md recover: finished, average [0-9]+ KiB/s" \
+	"the log says the recovery finished, with its average"
+alive "$W" && ok "the summary is in the log while the watcher runs" || fail "the watcher ended"
+journal_has 'profile "low-ram"' && ! grep -q '^under ' /run/mdprofile/journal &&
+	ok "back to low-ram" || fail "not back to low-ram: $(cat /run/mdprofile/journal)"
+
+# The watcher killed: status says so, in every format; the keeper starts it again.
+kill -KILL "$W"
+wait_exit "$W" 5 || fail "SIGKILL did not end the watcher"
+mdp status
+assert_out '^  watcher      mdprofile auto reshape-fast: NOT running; start it: /bin/sh /volume1/@mdprofile/mdprofile.sh start-auto$' \
+	"status: the watcher NOT running, and how to start it"
+mdp status --json
+assert_out '"intact": false' "JSON: enabled.intact false"
+assert_out '"state": "not running", "what": "watcher"|"what": "watcher", "where": "mdprofile auto reshape-fast", "state": "not running"' \
+	"JSON: the watcher's piece not running"
+mdp status --format prometheus
+assert_out '^mdprofile_watcher_running 0$' "Prometheus: mdprofile_watcher_running 0"
+assert_out '^mdprofile_enabled_intact 0$' "Prometheus: mdprofile_enabled_intact 0"
+poll 0.5 60 "the keeper did not start the watcher again within 30 s" \
+	sh -c 'p=$(sed -n "s/^pid //p" /run/mdprofile/watcher 2>/dev/null); [ -n "$p" ] && [ "$p" != "$1" ]' sh "$W"
+
+# disable: no mdprofile process, no layer, the values from before enable.
+mdp disable
+assert_exit 0 "disable"
+wait_exit "$KEEPER" 20 || fail "the keeper (pid $KEEPER) still runs after disable"
+left=$(for p in /proc/[0-9]*; do tr '\000' ' ' <"$p/cmdline" 2>/dev/null | grep -q mdprofile && echo "${p#/proc/}"; done)
+assert_eq "$left" "" "no mdprofile process after disable"
+[ ! -e /run/mdprofile/journal ] && ok "no layer after disable" || fail "a journal after disable: $(cat /run/mdprofile/journal)"
 assert_snapshot "$VM_STATE/snap.98" "the values from before enable"

@@ -22,9 +22,13 @@ assert_match "$(cat /run/messages)" 'mdprofile: starting the watcher: mdprofile 
 	"syslog says the watcher starts"
 wait_line /run/mdprofile/watcher 'state armed' 20 "the watcher the boot task started did not arm"
 AUTO=$(cat /run/mdprofile-auto.pid 2>/dev/null)
+W=$(sed -n 's/^pid //p' /run/mdprofile/watcher)
 mdp status
 assert_out '^active profile: low-ram since .*, applied at boot$' "low-ram is the base, applied at boot"
-assert_out "^watcher: auto reshape-fast \\(pid $AUTO\\)" "the watcher is the one the script started"
+assert_out "^watcher: auto reshape-fast \\(pid $W\\)" "the watcher runs"
+assert_match "$(tr '\000' ' ' <"/proc/$AUTO/cmdline")" '/volume1/@mdprofile/mdprofile.sh keep-auto' \
+	"the script's keeper keeps it"
+assert_eq "$(cut -d' ' -f6 "/proc/$AUTO/stat")" "$AUTO" "the keeper has a session of its own"
 
 # A rebuild starts on a raid5 array: fail, remove and add back its last member.
 md=$(arrays_of_level raid5 | head -1)
@@ -50,10 +54,12 @@ mdp disable
 assert_exit 0 "disable"
 run /usr/syno/sbin/esynoscheduler --get task_name=mdprofile
 assert_out 'jOut=null' "the task is gone"
-if [ -n "$AUTO" ] && wait_exit "$AUTO" 30; then
-	ok "disable stopped the watcher"
-else
-	fail "the watcher (pid $AUTO) still runs 30 s after disable"
-	kill -KILL "$AUTO" 2>/dev/null
-fi
+for p in "$W" "$AUTO"; do
+	if [ -n "$p" ] && wait_exit "$p" 30; then
+		ok "disable stopped the watcher and its keeper ($p)"
+	else
+		fail "pid $p still runs 30 s after disable"
+		kill -KILL "$p" 2>/dev/null
+	fi
+done
 assert_snapshot "$VM_STATE/snap.b2-30" "the values the boot found, byte for byte"
