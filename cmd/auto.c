@@ -645,6 +645,27 @@ static int wt_step(struct wt *w, const struct mdp_system *s, int *rc)
 	return 0;
 }
 
+/*
+ * The watcher lock removed from under it (root may): taken again at its path,
+ * so that a second watcher is refused and recover still sees this one. 1 when
+ * another watcher took it first: this one stops.
+ */
+static int wt_keep_lock(struct wt *w)
+{
+	long holder = 0;
+	int k = mdp_watcher_keep(&w->cli->root, &w->cli->watcher, &holder);
+
+	if (k == 1)
+		wt_log(w, LOG_WARNING, "the watcher lock %s was removed or replaced: taken again",
+		       MDP_WATCHER_LOCK);
+	else if (k == -EWOULDBLOCK)
+		wt_log(w, LOG_ERR,
+		       "the watcher lock %s was removed and another watcher (pid %ld) took it: "
+		       "stopping",
+		       MDP_WATCHER_LOCK, holder);
+	return k == -EWOULDBLOCK;
+}
+
 /* How long to sleep: the interval, or what is left of a debounce under way. */
 static int wt_timeout(const struct wt *w)
 {
@@ -691,6 +712,12 @@ static int wt_loop(struct wt *w, struct mdp_system *s)
 		}
 		if (ev < 0 || wt_look(w, s)) {
 			cli_err(w->cli, "cannot follow md: %s", strerror(ev < 0 ? -ev : EIO));
+			if (w->since)
+				rc = wt_release(w, "stopping");
+			rc = rc ? rc : MDP_EXIT_FAILED;
+			break;
+		}
+		if (wt_keep_lock(w)) {
 			if (w->since)
 				rc = wt_release(w, "stopping");
 			rc = rc ? rc : MDP_EXIT_FAILED;

@@ -241,6 +241,33 @@ int mdp_lock_probe(const struct mdp_root *r)
 	return lock_probe(r, MDP_LOCK);
 }
 
+int mdp_watcher_keep(const struct mdp_root *r, struct mdp_lock *l, long *holder)
+{
+	struct mdp_lock again = {-1};
+	struct mdp_diags d;
+	struct stat held, now;
+	int fd, err;
+
+	if (l->fd < 0 || fstat(l->fd, &held))
+		return -EBADF;
+	fd = mdp_root_open(r, MDP_WATCHER_LOCK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+	if (fd >= 0) {
+		err = fstat(fd, &now) ? -errno : 0;
+		close(fd);
+		if (!err && now.st_dev == held.st_dev && now.st_ino == held.st_ino)
+			return 0;
+	}
+	/* Removed or replaced: this watcher's lock is no one's to see. Take the path's. */
+	mdp_diags_init(&d);
+	err = lock_take(r, MDP_WATCHER_LOCK, false, &again, holder, &d);
+	mdp_diags_free(&d);
+	if (err)
+		return err;
+	mdp_lock_release(l);
+	l->fd = again.fd;
+	return 1;
+}
+
 int mdp_watcher_probe(const struct mdp_root *r)
 {
 	return lock_probe(r, MDP_WATCHER_LOCK);

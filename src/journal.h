@@ -149,6 +149,13 @@ int mdp_lock_probe(const struct mdp_root *r);
 int mdp_watcher_take(const struct mdp_root *r, struct mdp_lock *l, long *holder,
 		     struct mdp_diags *d);
 int mdp_watcher_probe(const struct mdp_root *r);
+/*
+ * For the watcher at each look: whether the watcher lock it holds (l) is
+ * still the file at its path. 0 it is; 1 the file was removed or replaced
+ * and the one there now is taken instead (l updated); -EWOULDBLOCK another
+ * watcher holds that one (*holder its pid hint), another -errno.
+ */
+int mdp_watcher_keep(const struct mdp_root *r, struct mdp_lock *l, long *holder);
 
 /*
  * Read the journal. -ENOENT when there is none; -EBADMSG when unreadable,

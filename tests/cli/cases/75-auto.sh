@@ -98,6 +98,13 @@ run auto reshape-fast
 expect_exit 3
 sed -i 's/(pid [0-9]*,/(pid N,/' "$WORK/err"
 expect_stderr auto-reshape-fast
+# Its lock removed (root may): the watcher takes it again, a second one is still refused.
+rm "$ROOT/run/mdprofile/watcher.lock"
+wait_for '[ -e "$ROOT/run/mdprofile/watcher.lock" ]' "the watcher to take its lock again"
+run auto reshape-fast
+expect_exit 3
+sed -i 's/(pid [0-9]*,/(pid N,/' "$WORK/err"
+expect_stderr auto-reshape-fast
 # DSM's pool tools write the stripe cache back: put back 3 times, then left.
 for n in 1 2 3; do
 	echo 256 >"$ROOT/sys/block/md3/md/stripe_cache_size"
