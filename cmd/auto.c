@@ -811,7 +811,7 @@ int watcher_until_idle(struct cli *cli, const struct wlog *log, unsigned interva
 		       wt_name(&w, nm, sizeof(nm)));
 		rc = wt_release(&w, "nothing to wait for");
 		if (!rc)
-			wt_say(&w, "operations ended after 0s; reverted");
+			wt_note(&w, "operations ended after 0s; reverted");
 	} else {
 		wt_say(&w,
 		       "profile %s: watching until no array resyncs, recovers, reshapes or "

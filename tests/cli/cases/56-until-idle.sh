@@ -210,3 +210,16 @@ finish_bg
 expect_exit 0
 stdout_line 'profile reshape-fast was already on (boot): it stays when md is idle; nothing to wait for'
 expect_unchanged "after until-idle over the same profile applied at boot"
+
+# Under systemd (JOURNAL_STREAM names stdout): no times; the watcher's own lines
+# carry their journal priority (sd-daemon(3)), and nothing goes to syslog.
+fixture ds220j-dsm7
+: >"$WORK/out"
+JOURNAL_STREAM=$(stat -c %d:%i "$WORK/out")
+export JOURNAL_STREAM
+run apply --until-idle --services-backend none low-ram
+unset JOURNAL_STREAM
+expect_exit 0
+stdout_line 'profile low-ram is active; '"'"'mdprofile revert'"'"' restores the values from before'
+stdout_line '<6>profile low-ram: no array resyncs, recovers, reshapes or checks now, nothing to wait for (start the operation first); reverting'
+stdout_line '<5>operations ended after 0s; reverted'
