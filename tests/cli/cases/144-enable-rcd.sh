@@ -85,3 +85,17 @@ grep -qx "mdprofile: the watcher runs already (its keeper: pid $K)" "$WORK/rc.ou
 run -q --services-backend none disable
 expect_exit 0
 expect_gone "$K"
+
+# An overlay found only through --profiles (adversarial-4 F03): pinned in the script,
+# so the watcher the boot (here: enable) starts from / runs it.
+mkdir -p "$WORK/p"
+printf 'extends: reshape-fast\n' >"$WORK/p/nightly.yaml"
+run --services-backend none -q --profiles "$WORK/p" enable balanced --auto nightly --target rc.d \
+	--binary "$H" --wait-arrays 1 --recheck-after 0
+expect_exit 0
+grep -q "^	exec \"\$root\$mdp\" auto --name \"\$auto\" - <<'" "$S" || _fail "the overlay is not pinned in the script"
+grep -qx "auto='nightly'" "$S" || _fail "the script does not name the overlay nightly"
+wait_until 100 0.1 'grep -q nightly "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
+	_fail "the watcher did not run nightly: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+run -q --services-backend none disable
+expect_exit 0
