@@ -112,7 +112,7 @@ static int do_apply(struct cli *cli)
 	char nm[1024];
 	int rc;
 
-	if ((rc = apply_opts_ok(cli)) || (a->until_idle && (rc = watcher_lock(cli))))
+	if (a->until_idle && (rc = watcher_lock(cli)))
 		return rc;
 	if (a->dry_run)
 		return apply_dry_run(cli, p);
@@ -162,7 +162,8 @@ const struct cmd cmd_apply = {
     "apply [--dry-run | --until-idle [--interval S] | --base] PROFILE",
     "apply PROFILE transactionally (rolled back on any failure);\n"
     "over an active profile it is an overlay: revert returns to that base",
-    apply_setup_flags};
+    apply_setup_flags,
+    apply_opts_ok};
 
 /* revert's options. */
 struct revert_opts {
@@ -192,6 +193,7 @@ const struct cmd cmd_revert = {
     "revert [--all]",
     "remove the overlay (back to the base), else the base (back to the values\n"
     "from before mdprofile); --all: both",
+    NULL,
     NULL};
 
 static int do_recover(struct cli *cli)
@@ -207,4 +209,4 @@ static int do_recover(struct cli *cli)
 const struct cmd cmd_recover = {
     "recover", do_recover, CMD_TXN,   0,
     0,         0,          "recover", "finish or undo an interrupted apply or revert",
-    NULL};
+    NULL,      NULL};

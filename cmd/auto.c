@@ -844,17 +844,13 @@ static const struct opt auto_opts[] = {
 
 static const struct opt_table auto_table = OPT_TABLE(auto_opts, struct auto_opts, NULL, NULL);
 
-static int do_auto(struct cli *cli)
+/* Before anything happens: --on's words, and no --json. */
+static int auto_check(struct cli *cli)
 {
 	const struct auto_opts *o = cli->opts;
-	struct mdp_system s = {0};
 	const char *bad;
-	size_t bad_len, n = 0;
-	unsigned kinds = MDP_OP_DEFAULT;
-	char nm[512], arrays[256] = "", on[64];
-	struct wlog log;
-	struct wt w;
-	int rc;
+	size_t bad_len;
+	unsigned kinds;
 
 	if (o->on && mdp_op_kinds_parse(o->on, &kinds, &bad, &bad_len)) {
 		cli_err(cli,
@@ -867,6 +863,23 @@ static int do_auto(struct cli *cli)
 		cli_err(cli, "auto reports as text (and to syslog), not --json");
 		return MDP_EXIT_USAGE;
 	}
+	return 0;
+}
+
+static int do_auto(struct cli *cli)
+{
+	const struct auto_opts *o = cli->opts;
+	struct mdp_system s = {0};
+	const char *bad;
+	size_t bad_len, n = 0;
+	unsigned kinds = MDP_OP_DEFAULT;
+	char nm[512], arrays[256] = "", on[64];
+	struct wlog log;
+	struct wt w;
+	int rc;
+
+	if (o->on)
+		(void)mdp_op_kinds_parse(o->on, &kinds, &bad, &bad_len); /* auto_check's */
 	if ((rc = watcher_lock(cli)))
 		return rc;
 	wlog_open(&log, mdp_root_is_real(&cli->root));
@@ -904,4 +917,5 @@ const struct cmd cmd_auto = {
     "auto [--on KINDS] [--interval S] [--name NAME] PROFILE",
     "watch md: apply PROFILE while a resync, recovery or reshape runs (--on: also\n"
     "check, repair), keep its values, remove it when md is idle",
-    NULL};
+    NULL,
+    auto_check};

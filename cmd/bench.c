@@ -662,4 +662,5 @@ const struct cmd cmd_bench = {"bench",
 			      "write and read speed of a volume, never the page cache's;\n"
 			      "options: --path DIR, --size SIZE, --runs N, --compare PROFILE,...,\n"
 			      "--op-only, --duration S",
-			      bench_setup_flags};
+			      bench_setup_flags,
+			      NULL};

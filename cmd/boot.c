@@ -352,4 +352,5 @@ const struct cmd cmd_boot_script = {
     "a script that applies PROFILE at every boot;\n"
     "options: --target dsm|rc.d|systemd, --binary PATH, --wait-arrays S,\n"
     "--recheck-after S, --with-services, -o FILE, --install, --uninstall",
+    NULL,
     NULL};

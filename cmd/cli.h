@@ -94,6 +94,12 @@ struct cmd {
 	const char *help;
 	/* NULL, or the flags setup uses after the options are read (apply --dry-run: no lock) */
 	unsigned (*setup_flags)(const struct cli *cli, unsigned flags);
+	/*
+	 * NULL, or the command's own checks of its options and arguments, run
+	 * before anything happens (no profile loaded, no lock, no recover): a
+	 * refusal here is exit 2 with the system as it was.
+	 */
+	int (*check)(struct cli *cli);
 };
 
 /* --name NAME: of a profile read from stdin, for the commands that load one. */

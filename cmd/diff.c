@@ -157,4 +157,5 @@ const struct cmd cmd_diff = {"diff",
 			     "diff [PROFILE]",
 			     "show what PROFILE would change (no PROFILE: drift from the active "
 			     "one)",
+			     NULL,
 			     NULL};

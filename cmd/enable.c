@@ -569,6 +569,20 @@ static int check_target(struct cli *cli, const struct mdp_boot_opts *o)
 	return MDP_EXIT_USAGE;
 }
 
+/* Before anything happens: the options, the boot options, a target that boots. */
+static int enable_check(struct cli *cli)
+{
+	const struct enable_opts *e = cli->opts;
+	struct mdp_boot_opts o;
+	char exe[PATH_MAX];
+	int rc;
+
+	if ((rc = enable_check_opts(cli)) ||
+	    (rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe))))
+		return rc;
+	return check_target(cli, &o);
+}
+
 /* The script for the profile (pinned in place, as the boot applies it) and its files. */
 static int enable_files(struct cli *cli, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
 			size_t *n)
@@ -692,9 +706,7 @@ static int do_enable(struct cli *cli)
 	bool fresh = false;
 	int rc, rerr, wrc;
 
-	if ((rc = enable_check_opts(cli)) ||
-	    (rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe))) ||
-	    (rc = check_target(cli, &o)))
+	if ((rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe)))) /* enable_check's */
 		return rc;
 	/* Loaded here, after "-" is refused: the boot has no stdin to read it from. */
 	if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
@@ -745,7 +757,8 @@ const struct cmd cmd_enable = {
     "apply PROFILE now and at every boot (DSM: the Task Scheduler task);\n"
     "--auto OVERLAY: the boot also starts the watcher, mdprofile auto OVERLAY;\n"
     "exit 1: done but for the step printed (the task or units by hand)",
-    NULL};
+    NULL,
+    enable_check};
 
 /* ---- disable ------------------------------------------------------------------------- */
 
@@ -802,6 +815,7 @@ const struct cmd cmd_disable = {"disable",
 				"disable",
 				"undo enable: remove the boot task or units, stop the watcher, "
 				"revert",
+				NULL,
 				NULL};
 
 /* ---- status ------------------------------------------------------------------------ */

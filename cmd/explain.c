@@ -742,4 +742,5 @@ const struct cmd cmd_explain = {
     "explain [ARRAY...]",
     "why an md operation runs at its speed, what would help and by how\n"
     "much; options: --interval S (default 10), --capture FILE, --probe",
-    explain_setup_flags};
+    explain_setup_flags,
+    NULL};

@@ -168,7 +168,7 @@ static int do_help(struct cli *cli)
 
 static const struct cmd cmd_help = {
     "help", do_help, 0, 0, 0, 1, "help [COMMAND]", "show how to use mdprofile or one command",
-    NULL};
+    NULL,   NULL};
 
 /* ---- options ------------------------------------------------------------------ */
 
@@ -468,7 +468,8 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 	cli->argc = s->n_pos;
 	cli->argv = s->pos;
 	mdp_diags_init(&cli->d);
-	if (!(rc = setup(cli, c)))
+	/* Refused before the lock and recover: exit 2 means nothing was touched. */
+	if (!(c->check && (rc = c->check(cli))) && !(rc = setup(cli, c)))
 		rc = c->fn(cli);
 	teardown(cli);
 	return rc;

@@ -192,7 +192,7 @@ static int do_list(struct cli *cli)
 }
 
 const struct cmd cmd_list = {
-    "list", do_list, 0, 0, 0, 0, "list", "list the profiles that can be used", NULL};
+    "list", do_list, 0, 0, 0, 0, "list", "list the profiles that can be used", NULL, NULL};
 
 /* ---- show ------------------------------------------------------------------ */
 
@@ -422,6 +422,7 @@ const struct cmd cmd_show = {
     1,
     "show [--yaml] PROFILE",
     "show a profile as resolved after extends (--yaml: as one pinned file)",
+    NULL,
     NULL};
 
 /* ---- check ----------------------------------------------------------------- */
@@ -490,4 +491,5 @@ const struct cmd cmd_check = {"check",
 			      -1,
 			      "check PROFILE...",
 			      "validate profiles without looking at the system",
+			      NULL,
 			      NULL};

@@ -828,4 +828,5 @@ const struct cmd cmd_status = {"status",
 			       0,
 			       "status [--watch [--interval S] | --format text|json|prometheus]",
 			       "arrays, RAID operations with progress and ETA, active profile",
+			       NULL,
 			       NULL};

@@ -30,3 +30,21 @@ MDPROFILE_FAULT=crash-after-write:2 run -q apply reshape-fast
 expect_exit 137
 run_expect 0 revert . revert
 expect_unchanged "revert after crash"
+
+# Options refused before the lock and recover (issue 36): an interrupted apply's
+# journal and values stay as they were; exit 2 means nothing was touched.
+MDPROFILE_FAULT=crash-after-write:2 run -q apply reshape-fast
+expect_exit 137
+cp -a "$ROOT/sys" "$WORK/sys.crashed"
+cp "$ROOT/run/mdprofile/journal" "$WORK/journal.crashed"
+for args in "apply --base --until-idle balanced" "auto --on bogus balanced" \
+	"enable --target bogus balanced"; do
+	# shellcheck disable=SC2086 # the words of args
+	run $args
+	expect_exit 2
+	cmp -s "$WORK/journal.crashed" "$ROOT/run/mdprofile/journal" &&
+		diff -r "$WORK/sys.crashed" "$ROOT/sys" >/dev/null ||
+		_fail "'$args' recovered before refusing its options"
+done
+run_expect 0 recover.3 . recover
+expect_unchanged "recover after the refusals"
