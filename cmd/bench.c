@@ -531,9 +531,8 @@ static int compare(struct cli *cli, struct progress *pg, const struct mdp_vb *pr
 	cli->tx.as_base = true; /* each profile in turn replaces the last */
 	for (name = strtok_r(list, ",", &save); name && !rc && !m;
 	     name = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_COMPARE + 1) {
-			cli_err(cli, "--compare: at most %d profiles", MAX_COMPARE);
-			rc = MDP_EXIT_USAGE;
+		if (n == MAX_COMPARE + 1) { /* bench_check refused more: empty words */
+			break;
 		} else if (!(rc = compare_apply(cli, name, &res[n]))) {
 			pg->idx = (unsigned)n + 1;
 			m = compare_measure(cli, pg, proto, &res[n], false);
@@ -646,6 +645,16 @@ static int do_bench(struct cli *cli)
 	return rc;
 }
 
+/* Before anything happens (the comparison applies profiles): at most MAX_COMPARE of them. */
+static int bench_check(struct cli *cli)
+{
+	if (bo(cli)->compare && count_rows(bo(cli)->compare) > MAX_COMPARE + 1) {
+		cli_err(cli, "--compare: at most %d profiles", MAX_COMPARE);
+		return MDP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* --compare applies profiles: it needs all that apply needs. */
 static unsigned bench_setup_flags(const struct cli *cli, unsigned flags)
 {
@@ -663,4 +672,4 @@ const struct cmd cmd_bench = {"bench",
 			      "options: --path DIR, --size SIZE, --runs N, --compare PROFILE,...,\n"
 			      "--op-only, --duration S",
 			      bench_setup_flags,
-			      NULL};
+			      bench_check};

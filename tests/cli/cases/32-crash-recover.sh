@@ -38,7 +38,7 @@ expect_exit 137
 cp -a "$ROOT/sys" "$WORK/sys.crashed"
 cp "$ROOT/run/mdprofile/journal" "$WORK/journal.crashed"
 for args in "apply --base --until-idle balanced" "auto --on bogus balanced" \
-	"enable --target bogus balanced"; do
+	"enable --target bogus balanced" "bench --compare a,b,c,d,e,f,g,h,i"; do
 	# shellcheck disable=SC2086 # the words of args
 	run $args
 	expect_exit 2
