@@ -159,7 +159,8 @@ const struct cmd cmd_apply = {
     &apply_table,
     1,
     1,
-    "apply [--dry-run | --until-idle [--interval S] | --base] PROFILE",
+    "apply [-n|--dry-run | --until-idle [--interval S] | --base]\n"
+    "[--origin hand|boot] [--name NAME] PROFILE",
     "apply PROFILE transactionally (rolled back on any failure);\n"
     "over an active profile it is an overlay: revert returns to that base",
     apply_setup_flags,

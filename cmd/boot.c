@@ -351,6 +351,7 @@ const struct cmd cmd_boot_script = {
     "boot-script [options] PROFILE",
     "a script that applies PROFILE at every boot;\n"
     "options: --target dsm|rc.d|systemd, --binary PATH, --wait-arrays S,\n"
-    "--recheck-after S, --with-services, -o FILE, --install, --uninstall",
+    "--recheck-after S, --with-services, -o|--output FILE, --install, --uninstall,\n"
+    "--name NAME (of a profile on stdin)",
     NULL,
     NULL};

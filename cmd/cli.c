@@ -43,9 +43,27 @@ void cli_print_diags(struct cli *cli, struct mdp_diags *d)
 	}
 }
 
+void cli_print_usage(FILE *f, const struct cmd *c)
+{
+	static const char head[] = "usage: mdprofile [options] ";
+	int indent = (int)(sizeof(head) - 1 + strlen(c->name) + 1);
+
+	fputs(head, f);
+	/* a usage of several lines: the next ones under the command's first option */
+	for (const char *p = c->usage, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		fprintf(f, "%*s%.*s\n", p == c->usage ? 0 : indent, "",
+			(int)(nl ? nl - p : (ptrdiff_t)strlen(p)), p);
+		if (!nl)
+			break;
+		while (nl[1] == ' ')
+			nl++;
+	}
+}
+
 int cli_usage(const struct cmd *c)
 {
-	fprintf(stderr, "usage: mdprofile [options] %s\n", c->usage);
+	cli_print_usage(stderr, c);
 	return MDP_EXIT_USAGE;
 }
 

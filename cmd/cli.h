@@ -134,6 +134,8 @@ void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf
 void cli_print_diags(struct cli *cli, struct mdp_diags *d);
 /* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
 int cli_usage(const struct cmd *c);
+/* "usage: mdprofile [options] " and c's usage, its later lines indented under its first. */
+void cli_print_usage(FILE *f, const struct cmd *c);
 /* The name of a profile read from stdin ("-") without --name, in its messages and the journal. */
 #define MDP_STDIN_NAME "stdin"
 /*

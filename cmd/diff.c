@@ -154,7 +154,7 @@ const struct cmd cmd_diff = {"diff",
 			     &diff_table,
 			     0,
 			     1,
-			     "diff [PROFILE]",
+			     "diff [--name NAME] [PROFILE]",
 			     "show what PROFILE would change (no PROFILE: drift from the active "
 			     "one)",
 			     NULL,

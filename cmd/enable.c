@@ -753,9 +753,11 @@ const struct cmd cmd_enable = {
     &enable_table,
     1,
     1,
-    "enable [--auto OVERLAY] [--target dsm|systemd|rc.d] [--binary PATH] PROFILE",
+    "enable [--auto OVERLAY] [--target dsm|systemd|rc.d]\n"
+    "[--binary PATH] [--wait-arrays S] [--recheck-after S]\n"
+    "[--with-services] PROFILE",
     "apply PROFILE now and at every boot (DSM: the Task Scheduler task);\n"
-    "--auto OVERLAY: the boot also starts the watcher, mdprofile auto OVERLAY;\n"
+    "--auto OVERLAY: the watcher, mdprofile auto OVERLAY, now and at every boot;\n"
     "exit 1: done but for the step printed (the task or units by hand)",
     NULL,
     enable_check};

@@ -126,7 +126,8 @@ static void print_version(void)
 
 static void print_cmd_help(const struct cmd *c)
 {
-	printf("usage: mdprofile [options] %s\n  ", c->usage);
+	cli_print_usage(stdout, c);
+	fputs("  ", stdout);
 	print_lines(stdout, c->help, 2);
 }
 

@@ -489,7 +489,7 @@ const struct cmd cmd_check = {"check",
 			      &check_table,
 			      1,
 			      -1,
-			      "check PROFILE...",
+			      "check [--name NAME] PROFILE...",
 			      "validate profiles without looking at the system",
 			      NULL,
 			      NULL};

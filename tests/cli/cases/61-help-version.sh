@@ -1,4 +1,5 @@
 # --version, help and help COMMAND: exit 0, on stdout; a wrong name is a usage error.
+# tags: heavy (every command's help and options against the man page)
 fixture ds-dsm6-reshape
 V=$(cat "$SRC/VERSION")
 # The build kind the binary reports is the one it is: an ELF interpreter means dynamic.
@@ -35,7 +36,7 @@ cmp -s "$WORK/err" "$WORK/help" || _fail "mdprofile alone does not print the hel
 run help diff
 expect_exit 0
 expect_stdout <<'EOF2'
-usage: mdprofile [options] diff [PROFILE]
+usage: mdprofile [options] diff [--name NAME] [PROFILE]
   show what PROFILE would change (no PROFILE: drift from the active one)
 EOF2
 expect_stderr <<'EOF2'
@@ -63,3 +64,24 @@ expect_exit 2
 expect_stderr <<'EOF2'
 usage: mdprofile [options] help [COMMAND]
 EOF2
+
+# Every option of every command's table is in its help and in mdprofile(8), so
+# that help, completion (from the tables) and the man page cannot drift apart.
+CMDS="list show check diff apply revert recover status auto enable disable boot-script explain bench"
+run_noroot __options
+expect_exit 0
+G=" $(tr '\n' ' ' <"$WORK/out") "
+for c in $CMDS; do
+	run_noroot help "$c"
+	expect_exit 0
+	cp "$WORK/out" "$WORK/help.$c"
+	run_noroot __options "$c"
+	expect_exit 0
+	for o in $(cat "$WORK/out"); do
+		case $G in *" $o "*) continue ;; esac
+		n=${o%=}
+		case $n in --*) ;; *) continue ;; esac
+		grep -q -- "$n" "$WORK/help.$c" || _fail "help $c does not name $n"
+		grep -q -- "Fl -${n#--}" "$SRC/man/mdprofile.8" || _fail "mdprofile(8) does not name $c's $n"
+	done
+done
