@@ -90,14 +90,15 @@ static void array(struct bytes *b, struct mdp_xarray *a, struct mdp_xmember *m, 
 	a->have_progress = take(b, 1) % 4 != 0;
 	a->done_kib = num(b);
 	a->total_kib = num(b);
-	a->sync_speed = (int64_t)num(b) - (take(b, 1) % 8 == 0 ? 0 : 1);
+	/* -1 (unread) reachable: subtracted unsigned, so INT64_MIN - 1 never happens */
+	a->sync_speed = (int64_t)(num(b) - (take(b, 1) % 8 == 0 ? 0 : 1));
 	limit(b, &a->min);
 	limit(b, &a->max);
 	a->stripe_size = (int64_t)take(b, 2) - 1;
 	a->stripe_active = (int64_t)take(b, 2) - 1;
 	a->group_threads = (int64_t)take(b, 1) - 1;
 	a->chunk_kib = (int64_t)take(b, 2) - 1;
-	a->suspend_hi = (int64_t)num(b) - 1;
+	a->suspend_hi = (int64_t)(num(b) - 1);
 	a->backup_file = take(b, 1) % 8 == 0;
 	io(b, &a->io, "md2");
 	a->n_members = n;
