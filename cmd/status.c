@@ -783,6 +783,9 @@ static int status_opts_ok(struct cli *cli)
 		cli_err(cli, "--interval applies to 'status' only with --watch");
 	else if (o->watch && (cli->json || o->format))
 		cli_err(cli, "--watch draws text; --json and --format take one look");
+	else if (cli->json && o->format && strcmp(o->format, "json"))
+		/* --json means one JSON document, whatever the command (issue 37) */
+		cli_err(cli, "--json and --format %s: choose one", o->format);
 	else
 		return 0;
 	return MDP_EXIT_USAGE;
@@ -795,7 +798,7 @@ static int do_status(struct cli *cli)
 	struct json j;
 	int rc;
 
-	if ((rc = status_opts_ok(cli)) || (rc = cli_discover(cli, MDP_SKIP_ABSENT_SYSFS, &s)))
+	if ((rc = cli_discover(cli, MDP_SKIP_ABSENT_SYSFS, &s)))
 		return rc;
 	if (((const struct status_opts *)cli->opts)->watch) {
 		rc = status_watch(cli, &s, ((const struct status_opts *)cli->opts)->interval_ms);
@@ -829,4 +832,4 @@ const struct cmd cmd_status = {"status",
 			       "status [--watch [--interval S] | --format text|json|prometheus]",
 			       "arrays, RAID operations with progress and ETA, active profile",
 			       NULL,
-			       NULL};
+			       status_opts_ok};

@@ -27,3 +27,8 @@ expect_exit 0
 cmp -s "$WORK/out" "$WORK/fj" || _fail "--format json differs from --json"
 run_expect 2 . status-format-yaml status --format yaml
 run_expect 2 . diff-format-prometheus diff --format prometheus
+
+# --json means one JSON document: with --format prometheus it is refused, as one (issue 37).
+run --json status --format prometheus
+expect_exit 2
+json_field .error.messages '["--json and --format prometheus: choose one"]'
