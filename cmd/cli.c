@@ -268,6 +268,11 @@ int cli_refuse_over_active(struct cli *cli, const char *what)
 
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
 {
+	return cli_journal_read(cli, j) == 0;
+}
+
+int cli_journal_read(struct cli *cli, struct mdp_journal *j)
+{
 	struct mdp_diags d;
 	bool said;
 	int err;
@@ -286,7 +291,7 @@ bool cli_journal_peek(struct cli *cli, struct mdp_journal *j)
 	if (err && err != -ENOENT && err != -EBADMSG && !said)
 		cli_err(cli, "warning: cannot read the journal %s: %s", MDP_JOURNAL,
 			strerror(-err));
-	return err == 0;
+	return err;
 }
 
 void cli_warn_recover(struct cli *cli)

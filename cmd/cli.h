@@ -156,6 +156,8 @@ int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_syst
 int cli_preview_services(struct cli *cli, const struct mdp_profile *p);
 /* Read the journal for display, quietly; false when there is none or it is unreadable. */
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j);
+/* The same, with why not: 0, -ENOENT none, -EBADMSG unparsable, another -errno unreadable. */
+int cli_journal_read(struct cli *cli, struct mdp_journal *j);
 /*
  * For commands that end by reverting to the values from before mdprofile (apply
  * --until-idle, bench --compare): an active profile would be dropped without a word, so

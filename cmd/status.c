@@ -397,6 +397,13 @@ void status_profile_text(const struct pstatus *ps)
 	struct tm tm;
 	time_t t = (time_t)ps->since;
 
+	if (ps->unreadable) {
+		printf("\nactive profile: unknown: cannot read %s (%s)\n", MDP_JOURNAL,
+		       ps->jerr == -EACCES ? "run status as root" : "see the warning above");
+		if (ps->have_w)
+			layers_text(ps);
+		return;
+	}
 	if (!ps->have_j || ps->j.state == MDP_J_NONE) {
 		puts("\nno profile is active");
 		if (ps->have_w)
@@ -669,10 +676,11 @@ static void profile_json(struct json *j, const struct pstatus *ps)
 
 	json_kstr(j, "active_profile", active ? ps->j.profile : NULL);
 	json_kstr(j, "profile_state",
-		  !ps->have_j || ps->j.state == MDP_J_NONE ? "none"
-		  : ps->stale                              ? "stale"
-		  : active                                 ? "active"
-							   : "interrupted");
+		  ps->unreadable                             ? "unknown"
+		  : !ps->have_j || ps->j.state == MDP_J_NONE ? "none"
+		  : ps->stale                                ? "stale"
+		  : active                                   ? "active"
+							     : "interrupted");
 	json_kstr(j, "journal_profile", ps->have_j ? ps->j.profile : NULL);
 	json_key(j, "since_epoch_s");
 	if (active && ps->since)
@@ -719,13 +727,17 @@ static void status_json(struct cli *cli, struct json *j, const struct mdp_system
 void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pstatus *ps)
 {
 	struct mdp_plan pl;
+	int err;
 
 	memset(ps, 0, sizeof(*ps));
 	ps->drift = -1;
 	ps->sys = s;
 	/* The watcher's word, only while it lives (holds its lock). */
 	ps->have_w = mdp_watcher_probe(&cli->root) == 1 && !mdp_wstate_load(&cli->root, &ps->w);
-	if (!(ps->have_j = cli_journal_peek(cli, &ps->j)))
+	err = cli_journal_read(cli, &ps->j);
+	ps->unreadable = err && err != -ENOENT && err != -EBADMSG;
+	ps->jerr = err;
+	if (!(ps->have_j = !err))
 		return;
 	ps->stale = ps->j.boot_id[0] && s->boot_id[0] && strcmp(ps->j.boot_id, s->boot_id);
 	for (size_t i = 0; i < ps->j.n_svc; i++)

@@ -15,6 +15,10 @@
 /* The profile side of status, gathered once for text and JSON. */
 struct pstatus {
 	bool have_j;
+	/* the journal is there but could not be read (not root): what is active is unknown,
+	   never "none" */
+	bool unreadable;
+	int jerr; /* why: -EACCES (not root), -EPERM (not to be trusted), ... */
 	struct mdp_journal j;
 	bool stale;      /* the journal is from an earlier boot */
 	int64_t since;   /* journal mtime, 0 unknown */

@@ -134,10 +134,17 @@ static void prom_profile(const struct pstatus *ps, const struct mdp_plan *pl)
 {
 	bool active = ps->have_j && ps->j.state == MDP_J_ACTIVE && !ps->stale;
 
-	prom_head("profile_active", "1 while a profile applied by mdprofile is in force");
-	printf("mdprofile_profile_active");
-	prom_label("profile", active ? ps->j.profile : "", true);
-	printf("} %d\n", active);
+	prom_head("journal_readable",
+		  "0 when status could not read mdprofile's journal (not root): what is active "
+		  "is unknown");
+	printf("mdprofile_journal_readable %d\n", !ps->unreadable);
+	/* unknown is no series, never a 0 that says no profile is active */
+	if (!ps->unreadable) {
+		prom_head("profile_active", "1 while a profile applied by mdprofile is in force");
+		printf("mdprofile_profile_active");
+		prom_label("profile", active ? ps->j.profile : "", true);
+		printf("} %d\n", active);
+	}
 	prom_watcher(ps);
 	if (!active)
 		return;

@@ -101,3 +101,19 @@ run_expect 3 . diff-balanced diff balanced
 fixture ds-dsm6-reshape
 rm "$ROOT/sys/block/md1/md/level"
 run_expect 0 status-q.2 status-q status -q
+
+# A journal status cannot read (not root; here one not to be trusted): what is active
+# is unknown, never "no profile is active" (issue 37).
+fixture ds220j-dsm7
+mkdir -p "$ROOT/run/mdprofile/journal"
+chmod 0700 "$ROOT/run/mdprofile"
+run status
+expect_exit 0
+stdout_line 'active profile: unknown: cannot read /run/mdprofile/journal (see the warning above)'
+run --json status
+expect_exit 0
+json_field .profile_state '"unknown"'
+run status --format prometheus
+expect_exit 0
+stdout_line 'mdprofile_journal_readable 0'
+grep -q '^mdprofile_profile_active' "$WORK/out" && _fail "an unknown profile exported as a 0 or 1"
