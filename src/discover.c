@@ -445,6 +445,51 @@ static void dsm_empty_bays(bool dsm, struct mdp_array *a, const char *super, int
 	a->degraded = held;
 }
 
+static bool is_system_array(const struct mdp_array *a)
+{
+	return !strcmp(a->name, mdp_discover_dsm.system_arrays[0]) ||
+	       !strcmp(a->name, mdp_discover_dsm.system_arrays[1]);
+}
+
+static bool has_disk(const struct mdp_array *a, const char *disk)
+{
+	for (size_t i = 0; i < a->n_members; i++)
+		if (!strcmp(a->members[i].disk, disk))
+			return true;
+	return false;
+}
+
+/*
+ * An empty bay leaves md0/md1's slot empty and no data array misses a disk;
+ * a disk that failed leaves its slot empty there and in the data arrays it
+ * held. So a data array missing k members, when fewer than k of md0's (or
+ * md1's) disks are not among its own, misses a disk md0 lacks as well: that
+ * many of md0's "empty bays" are a failed disk, and md0 is degraded.
+ */
+static void dsm_failed_disks(struct mdp_system *s)
+{
+	for (size_t i = 0; s->dsm && i < s->n_arrays; i++) {
+		struct mdp_array *sys = &s->arrays[i];
+		int failed = 0;
+		if (!sys->empty_bays || !is_system_array(sys))
+			continue;
+		for (size_t k = 0; k < s->n_arrays; k++) {
+			const struct mdp_array *a = &s->arrays[k];
+			int elsewhere = 0;
+			if (is_system_array(a) || a->degraded <= 0)
+				continue;
+			for (size_t m = 0; m < sys->n_members; m++)
+				elsewhere += !has_disk(a, sys->members[m].disk);
+			if (a->degraded - elsewhere > failed)
+				failed = a->degraded - elsewhere;
+		}
+		if (failed > sys->empty_bays)
+			failed = sys->empty_bays;
+		sys->empty_bays -= failed;
+		sys->degraded += failed;
+	}
+}
+
 /* mdstat's header state in sysfs's words: (auto-read-only) is read-auto, as md/array_state. */
 static const char *mdstat_state_word(const struct mdp_mdstat_array *ms)
 {
@@ -1323,6 +1368,7 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 		read_dsm_speed(&w, &s.dsm_speed);
 	if (!err && !(err = enumerate(&w, &l)) && !(err = read_arrays(&w, &l, &s)) &&
 	    !(err = read_disks(&w, &s))) {
+		dsm_failed_disks(&s);
 		read_tunables(&w, s.global, MDP_SCOPE_GLOBAL, NULL);
 		read_meminfo(&w, &s);
 		read_boot_id(&w, &s);

@@ -107,3 +107,22 @@ run status -q
 expect_exit 0
 grep '^speed limits' "$WORK/out" >"$WORK/f" && mv "$WORK/f" "$WORK/out"
 expect_stdout status-q.3
+
+# A disk that failed, not an empty bay (issue 37): md2 misses sdd5 and md0/md1 lack
+# sdd too, so one of their two empty slots is that disk: degraded, not a bay.
+degraded_system_arrays
+rm -r "$B"/md2/md/dev-sdd5
+echo 1 >"$B"/md2/md/degraded
+run --json status
+expect_exit 0
+python3 -c '
+import json, sys
+for a in json.load(open(sys.argv[1]))["arrays"]:
+    if a["name"] in ("md0", "md1", "md2"):
+        print(a["name"], "missing", a["missing_disks"], "empty_bays", a["empty_bays"])
+' "$WORK/out" >"$WORK/f" && mv "$WORK/f" "$WORK/out"
+expect_stdout <<'EOF2'
+md0 missing 1 empty_bays 1
+md1 missing 1 empty_bays 1
+md2 missing 1 empty_bays 0
+EOF2
