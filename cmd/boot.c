@@ -269,10 +269,11 @@ static int boot_check_opts(struct cli *cli)
 		cli_err(cli, "boot-script writes a script, not JSON: drop --json");
 	else if ((b->install || b->uninstall) && b->out)
 		cli_err(cli, "-o and --%s: choose one", b->install ? "install" : "uninstall");
-	else if ((b->install || b->uninstall) && geteuid() != 0 && mdp_root_is_real(&cli->root))
+	else if ((b->install || b->uninstall) && geteuid() != 0 && mdp_root_is_real(&cli->root)) {
 		cli_err(cli, "--%s changes root's boot files: run it as root",
 			b->install ? "install" : "uninstall");
-	else
+		return MDP_EXIT_NOPERM;
+	} else
 		return 0;
 	return MDP_EXIT_USAGE;
 }

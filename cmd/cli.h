@@ -36,6 +36,8 @@ enum mdp_exit {
 	MDP_EXIT_USAGE = 2,   /* usage or profile error, nothing touched */
 	MDP_EXIT_FAILED = 3,  /* failure on the system, everything rolled back */
 	MDP_EXIT_PARTIAL = 4, /* rollback incomplete */
+	/* needs root, said before anything is read or touched: sysexits(3)'s EX_NOPERM */
+	MDP_EXIT_NOPERM = 77,
 };
 
 /* What main sets up before a command runs. */

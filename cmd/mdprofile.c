@@ -330,7 +330,7 @@ static int setup(struct cli *cli, const struct cmd *c)
 		    "'%s' changes kernel settings and services and needs root: run it with sudo "
 		    "or as root",
 		    c->name);
-		return MDP_EXIT_FAILED;
+		return MDP_EXIT_NOPERM;
 	}
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))

@@ -6,14 +6,14 @@ as_nobody || return 0
 for cmd in "apply balanced" revert recover "bench --compare balanced"; do
 	# shellcheck disable=SC2086 # a command with its arguments
 	run_noroot $cmd
-	expect_exit 3
+	expect_exit 77
 	expect_no_stdout
 	expect_stderr <<OUT
 mdprofile: '${cmd%% *}' changes kernel settings and services and needs root: run it with sudo or as root
 OUT
 done
 run_noroot --json revert
-expect_exit 3
+expect_exit 77
 expect_json json-revert
 # Reading needs no root; a dry run reads only.
 run_noroot list -q
@@ -21,7 +21,7 @@ expect_exit 0
 run_noroot apply --dry-run "$SRC/profiles/balanced.yaml"
 case $RC in
 0 | 2) ;; # 2: nobody cannot read the profile (a source tree under /root)
-3) _fail "apply --dry-run asked for root: $(cat "$WORK/err")" ;;
+77) _fail "apply --dry-run asked for root: $(cat "$WORK/err")" ;;
 *) _fail "apply --dry-run exited $RC: $(cat "$WORK/err")" ;;
 esac
 exit_checked
