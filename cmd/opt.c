@@ -86,12 +86,44 @@ static int getopt_tables(const struct opt_scan *s, struct option **longs, char *
 	return 0;
 }
 
+/*
+ * "--ver" that getopt_long refused: ambiguous when several long names begin
+ * so (getopt takes a prefix of one); their names, "--verbose or --version",
+ * in buf.
+ */
+static bool ambiguous(const struct opt_scan *s, const char *word, char *buf, size_t len)
+{
+	size_t wl, n = 0, k = 0, hits = 0;
+
+	if (strncmp(word, "--", 2))
+		return false;
+	word += 2;
+	wl = strcspn(word, "=");
+	for (size_t i = 0; i < s->n_all; i++)
+		hits += !strncmp(s->all[i]->name, word, wl);
+	if (hits < 2)
+		return false;
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->n_all && n < len; i++)
+		if (!strncmp(s->all[i]->name, word, wl))
+			n += (size_t)snprintf(buf + n, len - n, "%s--%s",
+					      !k++        ? ""
+					      : k == hits ? " or "
+							  : ", ",
+					      s->all[i]->name);
+	return true;
+}
+
 /* The first getopt error, said in its place: everything before it is still taken. */
 static void scan_error(struct opt_scan *s, int opt, const char *word)
 {
+	char names[256];
+
 	if (s->err[0])
 		return;
-	if (opt == ':')
+	if (opt == '?' && ambiguous(s, word, names, sizeof(names)))
+		snprintf(s->err, sizeof(s->err), "option '%s' is ambiguous: %s", word, names);
+	else if (opt == ':')
 		snprintf(s->err, sizeof(s->err),
 			 "option '%s' needs an argument (see mdprofile --help)", word);
 	else if (optopt > 0 && optopt < OPT_LONG)

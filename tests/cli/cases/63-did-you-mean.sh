@@ -45,3 +45,10 @@ expect_exit 2
 expect_stderr <<'EOF2'
 mdprofile: profile 'zzz' not found (looked in @ROOT@/etc/mdprofile/profiles, @BIN@/profiles and the built-in profiles)
 EOF2
+
+# A prefix of several options names them (issue 37).
+run_noroot --ver
+expect_exit 2
+expect_stderr <<'EOF2'
+mdprofile: option '--ver' is ambiguous: --verbose or --version
+EOF2
