@@ -160,15 +160,7 @@ static bool load_quiet(struct wt *w, struct mdp_journal *j)
 /* Our layer is the top one still: the one we applied, nobody replaced or reverted it. */
 static bool ours(struct wt *w)
 {
-	struct mdp_journal j;
-	bool mine;
-
-	if (!w->since || !load_quiet(w, &j))
-		return false;
-	mine = j.state == MDP_J_ACTIVE && j.by == w->by && j.since == w->since &&
-	       !strcmp(j.profile, w->p->name);
-	mdp_journal_free(&j);
-	return mine;
+	return mdp_txn_layer_is(&w->cli->root, w->by, w->since, w->p->name);
 }
 
 /* The main lock, for one transaction; the watcher waits its turn. */
@@ -211,30 +203,6 @@ static bool ours_locked(struct wt *w)
 
 /* ---- engage, re-assert, release ----------------------------------------------------- */
 
-/*
- * A layer the watcher must not touch is on top: an overlay somebody applied
- * by hand (the watcher does not replace it), or the watcher's own profile
- * applied by another origin (applying it again would not make it the
- * watcher's to remove: F02).
- */
-static bool in_the_way(struct wt *w, char *why, size_t len)
-{
-	struct mdp_journal j;
-	char nm[512];
-	bool busy, same;
-
-	if (!load_quiet(w, &j))
-		return false;
-	same = j.state == MDP_J_ACTIVE && j.by != w->by && !strcmp(j.profile, w->p->name);
-	busy = same || (j.state == MDP_J_ACTIVE && j.has_under && !mdp_origin_watched(j.by));
-	if (busy)
-		snprintf(why, len, "%s %s (%s) is on%s", j.has_under ? "overlay" : "profile",
-			 render_safe(j.profile, nm, sizeof(nm)), mdp_origin_name(j.by),
-			 same ? " already" : "");
-	mdp_journal_free(&j);
-	return busy;
-}
-
 static int wt_apply(struct wt *w)
 {
 	struct cli *cli = w->cli;
@@ -266,7 +234,7 @@ static void wt_engage(struct wt *w)
 	char nm[512], why[300];
 	int rc;
 
-	if (in_the_way(w, why, sizeof(why))) {
+	if (mdp_txn_layer_blocks(&w->cli->root, w->by, w->p->name, why, sizeof(why))) {
 		wt_say(w, "%s started, but %s: left alone until md is idle", w->busy, why);
 		mdp_engage_held(&w->e, cli_mono_s());
 		wt_state(w, why);

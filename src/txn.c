@@ -51,6 +51,7 @@
  *   paused --apply_commit, resumed by a profile switch--> resumed
  */
 #include "txn.h"
+#include "text.h"
 #include "grow.h"
 
 #ifdef MDP_FAULT_SEAM
@@ -1437,6 +1438,50 @@ struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	}
 	mdp_journal_free(&j);
 	return txn_res(rc);
+}
+
+static bool load_quiet(const struct mdp_root *r, struct mdp_journal *j)
+{
+	struct mdp_diags d;
+	bool ok;
+
+	mdp_diags_init(&d);
+	ok = mdp_journal_load(r, j, &d) == 0;
+	mdp_diags_free(&d);
+	return ok;
+}
+
+bool mdp_txn_layer_is(const struct mdp_root *r, enum mdp_origin by, int64_t since,
+		      const char *profile)
+{
+	struct mdp_journal j;
+	bool mine;
+
+	if (!since || !load_quiet(r, &j))
+		return false;
+	mine = j.state == MDP_J_ACTIVE && j.by == by && j.since == since &&
+	       !strcmp(j.profile, profile);
+	mdp_journal_free(&j);
+	return mine;
+}
+
+bool mdp_txn_layer_blocks(const struct mdp_root *r, enum mdp_origin by, const char *profile,
+			  char *why, size_t len)
+{
+	struct mdp_journal j;
+	char nm[512];
+	bool busy, same;
+
+	if (!load_quiet(r, &j))
+		return false;
+	same = j.state == MDP_J_ACTIVE && j.by != by && !strcmp(j.profile, profile);
+	busy = same || (j.state == MDP_J_ACTIVE && j.has_under && !mdp_origin_watched(j.by));
+	if (busy)
+		snprintf(why, len, "%s %s (%s) is on%s", j.has_under ? "overlay" : "profile",
+			 mdp_text_safe(nm, sizeof(nm), j.profile), mdp_origin_name(j.by),
+			 same ? " already" : "");
+	mdp_journal_free(&j);
+	return busy;
 }
 
 bool mdp_txn_needs_recover(const struct mdp_root *r)

@@ -204,4 +204,22 @@ int mdp_txn_reassert(struct mdp_txn *tx, enum mdp_tunable t, const char *dev);
 /* Whether a journal needs recover (for status/diff warnings). */
 bool mdp_txn_needs_recover(const struct mdp_root *r);
 
+/*
+ * A watcher's layers (auto, apply --until-idle), as the journal says now:
+ *
+ * mdp_txn_layer_is: the top layer is active and the one a watcher of origin
+ * by applied at since for profile (no one replaced or reverted it). Read
+ * without the lock, a transaction of another mdprofile under way reads as
+ * not: decide "removed" under the lock.
+ *
+ * mdp_txn_layer_blocks: the top layer is one the watcher must not touch:
+ * an overlay applied by hand (not replaced), or profile itself applied by
+ * another origin (applying it again would not make it the watcher's, and
+ * removing it would remove another's layer); why says which, for people.
+ */
+bool mdp_txn_layer_is(const struct mdp_root *r, enum mdp_origin by, int64_t since,
+		      const char *profile);
+bool mdp_txn_layer_blocks(const struct mdp_root *r, enum mdp_origin by, const char *profile,
+			  char *why, size_t len);
+
 #endif
