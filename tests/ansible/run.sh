@@ -190,6 +190,22 @@ expect_recap() {
 	esac
 }
 
+# --check first, on a fresh controller and a fresh host: it unpacks the tarball on the
+# controller (to a directory of its own here, so that the first run still unpacks) and
+# changes nothing on server. Changed: directories, binary, unpack directory, tarball
+# (enable is skipped, the binary not being there yet).
+tree=$(sh "$HERE/tree-digest.sh" "$TOP/i-srv")
+play "install role, check mode on a fresh controller" -i "$TOP/inventory.yml" "$HERE/install.yml" \
+	--limit server --check -e mdprofile_dist_unpack_dir="$TOP/unpacked-check"
+expect_recap "check mode" server 4
+[ "$(sh "$HERE/tree-digest.sh" "$TOP/i-srv")" = "$tree" ] || {
+	echo "FAIL ansible: install role: check mode changed server" >&2
+	fail=1
+}
+ls "$TOP/unpacked-check"/*/"mdprofile-$V-x86_64/mdprofile" >/dev/null 2>&1 || {
+	echo "FAIL ansible: install role: check mode did not unpack the tarball on the controller" >&2
+	fail=1
+}
 play "install role, first run" -i "$TOP/inventory.yml" "$HERE/install.yml"
 # Changed tasks, a loop counting once. dsm: directories, binary, profile, enable;
 # server: directories, binary, unpack directory, tarball, enable; arm:
@@ -210,6 +226,10 @@ expect_recap "a changed profile" dsm 2
 	echo "FAIL ansible: install role: the boot script was not generated again" >&2
 	fail=1
 }
+# mdprofile_boot_profile empty: nightly is disabled, the only change (the play asserts
+# what is left).
+play "install role, an empty boot profile" -i "$TOP/inventory.yml" "$HERE/install-disable.yml"
+expect_recap "an empty boot profile" dsm 1
 
 # ---- the README's example playbook, as shipped in the collection ----
 # busy reshapes md3 (8 GiB of RAM: reshape-fast); idle has nothing running. When busy's

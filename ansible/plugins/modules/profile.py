@@ -27,14 +27,15 @@ description:
     the entries themselves.
   - Works with Python 2.7 (DSM 6) and Python 3 (DSM 7) on the target.
 author:
-  - mdprofile authors
+  - mdprofile authors (!UNKNOWN)
 options:
   name:
     description:
       - The profile, a name (looked up in I(profiles_dir), /etc/mdprofile/profiles, the
         shipped profiles and the built-in ones) or a path on the target (contains a C(/) or
         ends in C(.yaml)).
-      - Required with I(state=applied).
+      - Required with I(state=applied), unless I(enabled=false), which without I(name)
+        only undoes an earlier enable.
       - With I(state=reverted), revert only when this profile is the active one; a path
         is compared by the name mdprofile gives it, its file name without C(.yaml).
     type: str
@@ -50,7 +51,9 @@ options:
       - C(true) makes the profile the box's own with C(mdprofile enable), with
         I(state=applied) only. It is applied now and at every boot (on DSM by the Task
         Scheduler boot-up task C(mdprofile), else by rc.d or systemd units).
-      - C(false) undoes an earlier enable with C(mdprofile disable) (which reverts) first.
+      - C(false) undoes an earlier enable with C(mdprofile disable) (which reverts) first,
+        when something is enabled (C(changed)); then applies or reverts as I(name) and
+        I(state) say. Without I(name), nothing else runs.
       - Unset leaves boot persistence alone.
       - Judged by C(status --json) (its C(enabled) object) and C(diff --json). Nothing runs
         when the same profile, watcher, target and boot binary are enabled, every piece is
@@ -70,10 +73,11 @@ options:
     description:
       - With I(enabled=true), the path of mdprofile as the boot runs it (C(enable --binary)),
         on a volume on DSM. Default I(binary) as found.
-      - Required with I(root): the binary's path as the system in the tree sees it.
+      - Required with I(root), where it is the path as the system in the tree sees it.
     type: path
 extends_documentation_fragment:
   - mdprofile.nas.common
+  - ansible.builtin.action_common_attributes
 notes:
   - Check mode of I(state=reverted) reads C(status --json) and reports C(changed) when a
     profile is active; the values a revert would restore are known only to mdprofile's
@@ -90,6 +94,9 @@ attributes:
     support: full
   diff_mode:
     support: full
+  platform:
+    support: full
+    platforms: posix
 """
 
 EXAMPLES = r"""
@@ -501,20 +508,39 @@ def enable(module):
 
 
 def disable(module, then):
-    """enabled=false: mdprofile disable when something is enabled; then the rest (then)."""
+    """enabled=false: mdprofile disable when something is enabled; then the rest (then).
+
+    Whatever the rest reports, the task is changed when disable ran, and returns
+    what is enabled after it. Without a name there is no rest: the task ends here.
+    """
     before = enabled_now(module)
-    if not before:
-        return then()
-    if module.check_mode:
+    if before and module.check_mode:
         res = dict(changed=True, rc=0, cmd=[], profile=before.get("profile"), changes=[],
                    services=[], notes=[], enabled=before)
         if module._diff:
             res["diff"] = [dict(before_header="enabled at boot", after_header="enabled at boot",
                                 before=describe(before), after=describe(None))]
         module.exit_json(**res)
-    rc, out, err, cmd = run_text(module, ["disable"])
-    if rc != EXIT_OK:
-        fail_text(module, rc, out, err, cmd, "disable")
+    if not before:
+        notes, res = [], dict(changed=False, rc=0, cmd=[], profile=None)
+    else:
+        rc, out, err, cmd = run_text(module, ["disable"])
+        if rc != EXIT_OK:
+            fail_text(module, rc, out, err, cmd, "disable")
+        notes, res = stderr_lines(out), dict(changed=True, rc=rc, cmd=cmd, profile=before.get("profile"))
+    if not module.params["name"]:
+        module.exit_json(changes=[], services=[], notes=notes,
+                         enabled=enabled_now(module) if before else None, **res)
+    exit_json = module.exit_json
+
+    def exit_disabled(**rest):
+        if before:
+            rest.update(changed=True, notes=notes + rest.get("notes", []), enabled=enabled_now(module))
+        else:
+            rest.update(enabled=None)
+        exit_json(**rest)
+
+    module.exit_json = exit_disabled
     return then()
 
 
@@ -530,10 +556,12 @@ def main():
     argument_spec.update(COMMON_ARGS)
     module = AnsibleModule(
         argument_spec=argument_spec,
-        required_if=[("state", "applied", ["name"])],
         supports_check_mode=True,
     )
     p = module.params
+    # enabled: false alone only disables; otherwise applied needs the profile.
+    if p["state"] == "applied" and not p["name"] and p["enabled"] is not False:
+        module.fail_json(msg="state is applied but all of the following are missing: name")
     if p["enabled"] is not True and (p.get("auto") or p.get("target") or p.get("boot_binary")):
         module.fail_json(msg="auto, target and boot_binary go with enabled: true")
     if p["enabled"] and p["state"] == "reverted":

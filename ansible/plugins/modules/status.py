@@ -22,9 +22,11 @@ description:
   - Changes nothing; supports check mode.
   - Works with Python 2.7 (DSM 6) and Python 3 (DSM 7) on the target.
 author:
-  - mdprofile authors
+  - mdprofile authors (!UNKNOWN)
 extends_documentation_fragment:
   - mdprofile.nas.common
+  - ansible.builtin.action_common_attributes
+  - ansible.builtin.action_common_attributes.facts
 seealso:
   - module: mdprofile.nas.profile
 attributes:
@@ -34,6 +36,9 @@ attributes:
     support: none
   facts:
     support: full
+  platform:
+    support: full
+    platforms: posix
 """
 
 EXAMPLES = r"""
