@@ -77,11 +77,11 @@ for c in $CMDS; do
 	cp "$WORK/out" "$WORK/help.$c"
 	run_noroot __options "$c"
 	expect_exit 0
-	for o in $(cat "$WORK/out"); do
+	while IFS= read -r o; do
 		case $G in *" $o "*) continue ;; esac
 		n=${o%=}
 		case $n in --*) ;; *) continue ;; esac
 		grep -q -- "$n" "$WORK/help.$c" || _fail "help $c does not name $n"
 		grep -q -- "Fl -${n#--}" "$SRC/man/mdprofile.8" || _fail "mdprofile(8) does not name $c's $n"
-	done
+	done <"$WORK/out"
 done
