@@ -1,9 +1,9 @@
-# explain --probe changes a setting: without root it says so first, touching nothing (exit 3,
+# explain --probe changes a setting: without root it says so first, touching nothing (exit 77,
 # as apply and bench --compare); explain without --probe reads as any user.
 # tags: no-valgrind (runs as nobody)
 as_nobody || return 0
 run_noroot explain --probe
-expect_exit 3
+expect_exit 77
 expect_stdout <<'EOF'
 EOF
 expect_stderr <<'EOF'

@@ -33,7 +33,7 @@ mv "$WORK/boot_id" "$ROOT/proc/sys/kernel/random/boot_id"
 expect_unchanged "no boot id"
 # A journal that is not a file is reported, never read as "nothing active".
 mkdir -p "$ROOT/run/mdprofile/journal"
-run_expect 0 shared/status status-q status -q
+run_expect 0 status-q-dir status-q status -q
 run_expect 3 . apply-balanced.2 apply balanced
 rmdir "$ROOT/run/mdprofile/journal"
 # Text from files reaches a terminal with its control characters escaped, and JSON escaped.
