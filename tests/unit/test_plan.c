@@ -40,12 +40,12 @@ static void load_sys(struct sys *x, const char *fixture)
 
 static struct mdp_setting num(uint64_t v)
 {
-	return (struct mdp_setting){MDP_S_NUM, v, {"t.yaml", 1, 1}};
+	return (struct mdp_setting){.kind = MDP_S_NUM, .num = v, .pos = {"t.yaml", 1, 1}};
 }
 
 static struct mdp_setting kind(enum mdp_setting_kind k)
 {
-	return (struct mdp_setting){k, 0, {"t.yaml", 1, 1}};
+	return (struct mdp_setting){.kind = k, .num = 0, .pos = {"t.yaml", 1, 1}};
 }
 
 static const struct mdp_change *find(const struct mdp_plan *pl, enum mdp_tunable t, const char *dev)
