@@ -74,6 +74,15 @@ static void apply_notes(const struct cli *cli, const struct mdp_plan *pl)
 		render_plan_note(&pl->notes[i], line, sizeof(line));
 		printf("note: %s\n", line);
 	}
+	for (size_t i = 0; i < pl->n && cli_info(cli); i++) {
+		const struct mdp_change *c = &pl->v[i];
+		char target[96];
+		if (!c->kept)
+			continue;
+		mdp_tunable_target_name(c->t, c->dev, target, sizeof(target));
+		render_kept(c, line, sizeof(line));
+		printf("note: %s %s\n", target, line);
+	}
 }
 
 /* Options that only make sense together, refused before anything changes. */

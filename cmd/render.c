@@ -22,27 +22,45 @@ const char *render_word(const struct render_word *t, const char *word, const cha
 
 /* ---- settings ---------------------------------------------------------------- */
 
+/* "at least " before a floor's value, "at most " before a ceiling's. */
+static const char *bound_words(enum mdp_bound b)
+{
+	if (b == MDP_B_AT_LEAST)
+		return "at least ";
+	return b == MDP_B_AT_MOST ? "at most " : "";
+}
+
 void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, size_t len)
 {
 	struct mdp_value v = {.kind = MDP_V_NUM, .num = s->num};
+	const char *bw = bound_words(s->bound);
+	char val[48];
 
 	if (s->kind == MDP_S_AUTO)
-		snprintf(buf, len, "auto");
+		snprintf(val, sizeof(val), "auto");
 	else if (s->kind == MDP_S_SYSTEM)
-		snprintf(buf, len, "system");
-	else if (mdp_tunable_show(t, &v, buf, len))
-		snprintf(buf, len, "?");
+		snprintf(val, sizeof(val), "system");
+	else if (mdp_tunable_show(t, &v, val, sizeof(val)))
+		snprintf(val, sizeof(val), "?");
+	snprintf(buf, len, "%s%s", bw, val);
 }
 
+/* A plain value as itself; a bound as {"at_least": value} or {"at_most": value}. */
 void render_setting_json(struct json *j, enum mdp_tunable t, const struct mdp_setting *s)
 {
 	(void)t;
+	if (s->bound != MDP_B_EXACT) {
+		json_obj(j);
+		json_key(j, mdp_bound_key(s->bound));
+	}
 	if (s->kind == MDP_S_AUTO)
 		json_str(j, "auto");
 	else if (s->kind == MDP_S_SYSTEM)
 		json_str(j, "system");
 	else
 		json_u64(j, s->num);
+	if (s->bound != MDP_B_EXACT)
+		json_end(j);
 }
 
 void render_budget(const struct mdp_budget *b, char *buf, size_t len)
@@ -110,6 +128,26 @@ static void section_header(const struct mdp_system *s, const struct mdp_change *
 		array_header(s, c->dev);
 }
 
+void render_kept(const struct mdp_change *c, char *buf, size_t len)
+{
+	struct mdp_value v = {.kind = MDP_V_NUM, .num = c->limit};
+	char lim[48];
+
+	if (mdp_tunable_show(c->t, &v, lim, sizeof(lim)))
+		snprintf(lim, sizeof(lim), "?");
+	snprintf(buf, len, "kept: already %s than %s",
+		 c->bound == MDP_B_AT_LEAST ? "higher" : "lower", lim);
+}
+
+/* A value a floor or ceiling keeps: what it is and why nothing is written. */
+static void kept_line(const char *label, const char *cur, const struct mdp_change *c)
+{
+	char why[96];
+
+	render_kept(c, why, sizeof(why));
+	printf("  %-26s %16s (%s)\n", label, cur, why);
+}
+
 static void change_line(const struct mdp_plan *pl, const struct mdp_change *c)
 {
 	char cur[48] = "(missing)", want[48], label[64], now[32], after[32];
@@ -123,6 +161,10 @@ static void change_line(const struct mdp_plan *pl, const struct mdp_change *c)
 		snprintf(label, sizeof(label), "%s read_ahead", c->dev);
 	else
 		snprintf(label, sizeof(label), "%s", ti->key);
+	if (c->kept) {
+		kept_line(label, cur, c);
+		return;
+	}
 	printf("  %-26s %16s %s %s", label, cur, c->pending ? "->" : "==", want);
 	if (c->t == MDP_T_STRIPE_CACHE_SIZE && m) {
 		mdp_show_mem(m->now, now, sizeof(now));
@@ -143,7 +185,7 @@ static bool print_section(const struct mdp_plan *pl, const struct mdp_system *s,
 
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct mdp_change *c = &pl->v[i];
-		if ((!c->pending && !all) || strcmp(section_key(c), key))
+		if ((!c->pending && !c->kept && !all) || strcmp(section_key(c), key))
 			continue;
 		if (!any)
 			section_header(s, c);
@@ -235,6 +277,48 @@ static void json_target(struct json *j, enum mdp_tunable t, const char *dev)
 	json_kstr(j, "path", mdp_tunable_path(t, dev, path, sizeof(path)) ? NULL : path);
 }
 
+/* A bounded change: "bound" (at_least, at_most), "limit" (its value) and "kept". */
+static void json_bound(struct json *j, const struct mdp_change *c)
+{
+	struct mdp_value v = {.kind = MDP_V_NUM, .num = c->limit};
+
+	if (c->bound == MDP_B_EXACT)
+		return;
+	json_kstr(j, "bound", mdp_bound_key(c->bound));
+	json_key(j, "limit");
+	json_value(j, c->t, &v);
+	json_kbool(j, "kept", c->kept);
+}
+
+/*
+ * "kept": the values a floor or ceiling left as they were (nothing written),
+ * only when there are any.
+ */
+static void json_kept(struct json *j, const struct mdp_plan *pl)
+{
+	bool any = false;
+
+	for (size_t i = 0; pl && i < pl->n; i++)
+		any |= pl->v[i].kept;
+	if (!any)
+		return;
+	json_key(j, "kept");
+	json_arr(j);
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct mdp_change *c = &pl->v[i];
+		if (!c->kept)
+			continue;
+		json_obj(j);
+		json_target(j, c->t, c->dev);
+		json_key(j, "value");
+		json_value(j, c->t, &c->cur.val);
+		json_kstr(j, "unit", mdp_tunable_info(c->t)->unit);
+		json_bound(j, c);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 static void json_plan_notes(struct json *j, const struct mdp_plan *pl)
 {
 	char line[256];
@@ -290,6 +374,7 @@ void render_diff_json(struct json *j, const char *profile, const struct mdp_plan
 		json_kstr(j, "unit", mdp_tunable_info(c->t)->unit);
 		json_kbool(j, "pending", c->pending);
 		json_kstr(j, "reason", c->reason);
+		json_bound(j, c);
 		json_end(j);
 	}
 	json_end(j);
@@ -622,6 +707,7 @@ static void json_result_tail(struct json *j, const struct mdp_txn_report *rep,
 		json_notes(j, rep);
 	json_plan_notes(j, pl);
 	json_end(j);
+	json_kept(j, pl);
 	json_key(j, "left");
 	json_arr(j);
 	for (size_t i = 0; rep && i < rep->n_left; i++)

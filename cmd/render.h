@@ -24,6 +24,8 @@ struct render_word {
 /* The text of WORD in the NULL-ended table T; OTHER when it is not there. */
 const char *render_word(const struct render_word *t, const char *word, const char *other);
 /* A profile setting: the registry's display, or "auto" / "system". */
+/* Why a bound left c as it is: "kept: already higher than 500000 KiB/s". */
+void render_kept(const struct mdp_change *c, char *buf, size_t len);
 void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, size_t len);
 void render_setting_json(struct json *j, enum mdp_tunable t, const struct mdp_setting *s);
 /* "25% of RAM", "512 MiB", "25% of RAM (default)". */

@@ -40,10 +40,24 @@ struct doc_match {
 	unsigned names_count, levels_count, uuids_count;
 };
 
+/* A bounded value: {at_least: V} or {at_most: V}, one of the two set. */
+struct doc_bound {
+	char *at_least, *at_most;
+};
+
+/*
+ * A tunable is a scalar or, bounded, a mapping: like match, two fields of
+ * the same key, at most one of them set.
+ */
+struct doc_settings {
+	char *set[MDP_T_COUNT];
+	struct doc_bound *bound[MDP_T_COUNT];
+};
+
 struct doc_rule {
 	char *match_all; /* "all", or NULL and match set */
 	struct doc_match *match;
-	char *set[MDP_T_COUNT];
+	struct doc_settings s;
 };
 
 struct doc_service {
@@ -61,7 +75,7 @@ struct doc_services {
 
 struct doc {
 	char *description, *memory_budget;
-	char **raid; /* MDP_T_COUNT entries, only the global ones set */
+	struct doc_settings *raid; /* only the global ones set */
 	struct doc_rule *arrays;
 	unsigned arrays_count;
 	struct doc_services *services;
@@ -76,11 +90,13 @@ static const cyaml_schema_value_t str_entry = {
 };
 
 struct schema {
+	cyaml_schema_field_t bound[3];
+	cyaml_schema_value_t bound_value;
 	cyaml_schema_field_t match[4];
 	cyaml_schema_value_t match_value;
-	cyaml_schema_field_t rule[MDP_T_COUNT + 3];
+	cyaml_schema_field_t rule[2 * MDP_T_COUNT + 3];
 	cyaml_schema_value_t rule_entry;
-	cyaml_schema_field_t raid[MDP_T_COUNT + 1];
+	cyaml_schema_field_t raid[2 * MDP_T_COUNT + 1];
 	cyaml_schema_value_t raid_value;
 	cyaml_schema_field_t service[5];
 	cyaml_schema_value_t service_entry;
@@ -133,6 +149,24 @@ static cyaml_schema_value_t map_value(enum cyaml_flag flags, const cyaml_schema_
 				      .mapping = {.fields = fields}};
 }
 
+/* The global tunables (or the others), each as text and as a bound, of the doc_settings at base. */
+static size_t settings_fields(const struct schema *s, cyaml_schema_field_t *f, size_t n,
+			      size_t base, bool global)
+{
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		const char *key = mdp_tunable_info(t)->key;
+		if ((mdp_tunable_info(t)->scope == MDP_SCOPE_GLOBAL) != global)
+			continue;
+		f[n++] = str_field(key, base + offsetof(struct doc_settings, set) +
+					    (size_t)t * sizeof(char *));
+		f[n++] = map_field(key,
+				   base + offsetof(struct doc_settings, bound) +
+				       (size_t)t * sizeof(struct doc_bound *),
+				   s->bound, sizeof(struct doc_bound));
+	}
+	return n;
+}
+
 static void schema_match_rule(struct schema *s)
 {
 	size_t n = 0;
@@ -148,11 +182,7 @@ static void schema_match_rule(struct schema *s)
 	    str_field(mdp_profile_key(MDP_PK_MATCH), offsetof(struct doc_rule, match_all));
 	s->rule[n++] = map_field(mdp_profile_key(MDP_PK_MATCH), offsetof(struct doc_rule, match),
 				 s->match, sizeof(struct doc_match));
-	for (int t = 0; t < MDP_T_COUNT; t++)
-		if (mdp_tunable_info(t)->scope != MDP_SCOPE_GLOBAL)
-			s->rule[n++] =
-			    str_field(mdp_tunable_info(t)->key,
-				      offsetof(struct doc_rule, set) + (size_t)t * sizeof(char *));
+	n = settings_fields(s, s->rule, n, offsetof(struct doc_rule, s), false);
 	s->rule[n] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->rule_entry = map_value(CYAML_FLAG_DEFAULT, s->rule, sizeof(struct doc_rule));
 }
@@ -162,11 +192,13 @@ static void schema_build(struct schema *s)
 	size_t n = 0;
 
 	memset(s, 0, sizeof(*s));
+	s->bound[0] =
+	    str_field(mdp_profile_key(MDP_PK_AT_LEAST), offsetof(struct doc_bound, at_least));
+	s->bound[1] =
+	    str_field(mdp_profile_key(MDP_PK_AT_MOST), offsetof(struct doc_bound, at_most));
+	s->bound[2] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	schema_match_rule(s);
-	for (int t = 0; t < MDP_T_COUNT; t++)
-		if (mdp_tunable_info(t)->scope == MDP_SCOPE_GLOBAL)
-			s->raid[n++] =
-			    str_field(mdp_tunable_info(t)->key, (size_t)t * sizeof(char *));
+	n = settings_fields(s, s->raid, 0, 0, true);
 	s->raid[n] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->service[0] = str_field(mdp_profile_key(MDP_PK_NAME), offsetof(struct doc_service, name));
 	s->service[1] = (cyaml_schema_field_t){
@@ -190,7 +222,7 @@ static void schema_build(struct schema *s)
 	s->top[n++] =
 	    str_field(mdp_profile_key(MDP_PK_BUDGET), offsetof(struct doc, memory_budget));
 	s->top[n++] = map_field(mdp_profile_key(MDP_PK_RAID), offsetof(struct doc, raid), s->raid,
-				MDP_T_COUNT * sizeof(char *));
+				sizeof(struct doc_settings));
 	s->top[n++] = seq_field(mdp_profile_key(MDP_PK_ARRAYS), offsetof(struct doc, arrays),
 				offsetof(struct doc, arrays_count), &s->rule_entry);
 	s->top[n++] = map_field(mdp_profile_key(MDP_PK_SERVICES), offsetof(struct doc, services),
@@ -249,6 +281,34 @@ static char *setting_text(struct strings *st, enum mdp_tunable t, const struct m
 	if (mdp_tunable_info(t)->show == MDP_SHOW_SIZE)
 		return size_text(st, s->num);
 	return fmt(st, "%" PRIu64, s->num);
+}
+
+/* A setting into ds: its text, under its bound's key when it has one. */
+static void fill_setting(struct strings *st, struct doc_settings *ds, enum mdp_tunable t,
+			 const struct mdp_setting *s)
+{
+	char *text = setting_text(st, t, s);
+	struct doc_bound *b;
+
+	if (s->bound == MDP_B_EXACT) {
+		ds->set[t] = text;
+		return;
+	}
+	if (!(b = calloc(1, sizeof(*b)))) {
+		st->err = -ENOMEM;
+		return;
+	}
+	if (s->bound == MDP_B_AT_LEAST)
+		b->at_least = text;
+	else
+		b->at_most = text;
+	ds->bound[t] = b;
+}
+
+static void free_bounds(struct doc_settings *ds)
+{
+	for (int t = 0; ds && t < MDP_T_COUNT; t++)
+		free(ds->bound[t]);
 }
 
 static char *budget_text(struct strings *st, const struct mdp_budget *b)
@@ -314,7 +374,7 @@ static void fill_rules(struct strings *st, const struct mdp_profile *p, struct d
 			dr->match = fill_match(st, &r->match);
 		for (int t = 0; t < MDP_T_COUNT; t++)
 			if (r->set[t].kind != MDP_S_UNSET)
-				dr->set[t] = setting_text(st, t, &r->set[t]);
+				fill_setting(st, &dr->s, t, &r->set[t]);
 	}
 }
 
@@ -325,9 +385,9 @@ static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
 	for (int t = 0; t < MDP_T_COUNT; t++) {
 		if (p->global[t].kind == MDP_S_UNSET)
 			continue;
-		if (!d->raid && !(d->raid = grab(st, MDP_T_COUNT, sizeof(char *))))
+		if (!d->raid && !(d->raid = grab(st, 1, sizeof(*d->raid))))
 			return;
-		d->raid[t] = setting_text(st, t, &p->global[t]);
+		fill_setting(st, d->raid, t, &p->global[t]);
 	}
 	fill_rules(st, p, d);
 	if (p->n_services && (d->services = grab(st, 1, sizeof(*d->services))) &&
@@ -349,8 +409,10 @@ static void doc_free(struct doc *d, struct strings *st)
 		if (d->arrays[i].match)
 			free(d->arrays[i].match->levels);
 		free(d->arrays[i].match);
+		free_bounds(&d->arrays[i].s);
 	}
 	free(d->arrays);
+	free_bounds(d->raid);
 	free(d->raid);
 	for (size_t i = 0; d->services && i < d->services->pause_count; i++)
 		free(d->services->pause[i].only_on);
@@ -374,6 +436,11 @@ static void *pin_mem(void *ctx, void *ptr, size_t size)
 	return realloc(ptr, size); /* libcyaml's allocator hook: realloc's contract */
 }
 
+static bool same_setting(const struct mdp_setting *a, const struct mdp_setting *b)
+{
+	return a->kind == b->kind && a->bound == b->bound && a->num == b->num;
+}
+
 /* What the loader makes of the text must be what p says. */
 static bool same_settings(const struct mdp_profile *a, const struct mdp_profile *b)
 {
@@ -381,12 +448,11 @@ static bool same_settings(const struct mdp_profile *a, const struct mdp_profile 
 	    a->budget.kind != b->budget.kind || a->budget.value != b->budget.value)
 		return false;
 	for (int t = 0; t < MDP_T_COUNT; t++)
-		if (a->global[t].kind != b->global[t].kind || a->global[t].num != b->global[t].num)
+		if (!same_setting(&a->global[t], &b->global[t]))
 			return false;
 	for (size_t i = 0; i < a->n_rules; i++)
 		for (int t = 0; t < MDP_T_COUNT; t++)
-			if (a->rules[i].set[t].kind != b->rules[i].set[t].kind ||
-			    a->rules[i].set[t].num != b->rules[i].set[t].num ||
+			if (!same_setting(&a->rules[i].set[t], &b->rules[i].set[t]) ||
 			    a->rules[i].match.all != b->rules[i].match.all ||
 			    a->rules[i].match.n_names != b->rules[i].match.n_names ||
 			    a->rules[i].match.n_levels != b->rules[i].match.n_levels ||

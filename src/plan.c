@@ -17,7 +17,9 @@
 struct want {
 	const struct mdp_setting *s; /* NULL: profile does not mention it */
 	unsigned rule;               /* 1-based index of the rule that set it */
-	uint64_t num;                /* resolved number (auto computed) */
+	uint64_t num;                /* resolved number (auto computed), bound applied */
+	uint64_t limit;              /* a bound's own value (auto computed) */
+	bool kept;                   /* the bound keeps the current value (num is it) */
 };
 
 /* What the profile wants for one target device (or the globals), per tunable. */
@@ -30,8 +32,9 @@ struct ctx {
 	const struct mdp_system *s;
 	struct mdp_plan *pl;
 	struct mdp_diags *d;
-	struct target_want *aw;   /* per array: the array-scope tunables */
-	struct target_want *disk; /* per disk: the disk-scope tunables */
+	struct target_want *aw;    /* per array: the array-scope tunables */
+	struct target_want *disk;  /* per disk: the disk-scope tunables */
+	struct target_want global; /* the dev.raid sysctls */
 };
 
 static bool is_parity(enum mdp_level l)
@@ -138,8 +141,8 @@ static int apply_rules(struct ctx *c)
 				if (mdp_tunable_info(t)->scope == MDP_SCOPE_DISK)
 					want_disks(c, a, t, st, (unsigned)ri + 1);
 				else
-					c->aw[ai].t[t] =
-					    (struct want){st, (unsigned)ri + 1, st->num};
+					c->aw[ai].t[t] = (struct want){
+					    .s = st, .rule = (unsigned)ri + 1, .num = st->num};
 			}
 		}
 	}
@@ -353,6 +356,46 @@ static int stripe_over_budget(struct ctx *c)
 	return -EINVAL;
 }
 
+/*
+ * A floor never lowers and a ceiling never raises what the target has:
+ * when the current value is beyond the bound it stays (kept), else the
+ * bound's value is the one wanted. A value that follows the sysctl
+ * ("system") is compared by the number md shows for it.
+ */
+static void bound_apply(struct want *w, const struct mdp_cur *cur)
+{
+	uint64_t now;
+
+	if (!w->s || w->s->bound == MDP_B_EXACT || w->s->kind == MDP_S_SYSTEM)
+		return;
+	w->limit = w->num;
+	if (!cur->present)
+		return;
+	now = cur->val.num;
+	if (w->s->bound == MDP_B_AT_LEAST ? now > w->num : now < w->num) {
+		w->num = now;
+		w->kept = true;
+	}
+}
+
+/* The bounds of every target's wants, once auto is resolved. */
+static void bound_targets(struct ctx *c)
+{
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		if (c->p->global[t].kind == MDP_S_UNSET)
+			continue;
+		c->global.t[t] = (struct want){.s = &c->p->global[t], .num = c->p->global[t].num};
+		bound_apply(&c->global.t[t], &c->s->global[t]);
+	}
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++)
+		for (int t = 0; t < MDP_T_COUNT; t++)
+			bound_apply(&c->aw[ai].t[t], &c->s->arrays[ai].cur[t]);
+	for (size_t di = 0; di < c->s->n_disks; di++)
+		for (int t = 0; t < MDP_T_COUNT; t++)
+			if (mdp_tunable_info(t)->scope == MDP_SCOPE_DISK)
+				bound_apply(&c->disk[di].t[t], &c->s->disks[di].read_ahead);
+}
+
 static int stripe_plan(struct ctx *c)
 {
 	uint64_t fixed, auto_disks;
@@ -361,8 +404,10 @@ static int stripe_plan(struct ctx *c)
 	if ((err = budget_resolve(c)))
 		return err;
 	stripe_fixed(c, &fixed, &auto_disks);
-	if ((err = stripe_resolve_auto(c, fixed, auto_disks)) || (err = stripe_keep_reshape(c)) ||
-	    (err = stripe_account(c)))
+	if ((err = stripe_resolve_auto(c, fixed, auto_disks)))
+		return err;
+	bound_targets(c);
+	if ((err = stripe_keep_reshape(c)) || (err = stripe_account(c)))
 		return err;
 	return stripe_over_budget(c);
 }
@@ -422,6 +467,59 @@ static int check_preread(struct ctx *c)
 	return bad ? -EINVAL : 0;
 }
 
+/* The number t ends at on a target: what is wanted, else what it has; false if unknown. */
+static bool final_num(const struct want *w, const struct mdp_cur *cur, uint64_t *v)
+{
+	if (w->s && w->s->kind != MDP_S_SYSTEM)
+		*v = w->num;
+	else if (!w->s && cur->present && cur->val.kind == MDP_V_NUM)
+		*v = cur->val.num;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * A bound can leave a min above its max (a floor on the min keeps a higher
+ * value than the max the profile sets): refused, as the loader refuses
+ * such numbers when the profile alone shows them.
+ */
+static int check_pair(struct ctx *c, const char *dev, const struct want *w,
+		      const struct mdp_cur *cur, enum mdp_tunable lo)
+{
+	enum mdp_tunable hi = mdp_tunable_info(lo)->partner;
+	const struct want *wl = &w[lo], *wh = &w[hi];
+	const struct mdp_setting *at = wl->kept || !wh->s ? wl->s : wh->s;
+	uint64_t vl, vh;
+
+	if (!(wl->kept || wh->kept) || !final_num(wl, &cur[lo], &vl) ||
+	    !final_num(wh, &cur[hi], &vh) || vl <= vh)
+		return 0;
+	mdp_diags_add(c->d, at->pos.file, at->pos.line, at->pos.col,
+		      "%s%s%s %" PRIu64 " would be above %s %" PRIu64
+		      " (a bound keeps what the system has): change the bound or the other value",
+		      dev, dev[0] ? ": " : "", mdp_tunable_info(lo)->key, vl,
+		      mdp_tunable_info(hi)->key, vh);
+	return -EINVAL;
+}
+
+static int check_bound_pairs(struct ctx *c)
+{
+	int bad = 0;
+
+	for (int t = 0; t < MDP_T_COUNT; t++) {
+		if (mdp_tunable_info(t)->pair != MDP_PAIR_MIN)
+			continue;
+		if (mdp_tunable_info(t)->scope == MDP_SCOPE_GLOBAL)
+			bad |= check_pair(c, "", c->global.t, c->s->global, t);
+		else if (mdp_tunable_info(t)->scope == MDP_SCOPE_ARRAY)
+			for (size_t ai = 0; ai < c->s->n_arrays; ai++)
+				bad |= check_pair(c, c->s->arrays[ai].name, c->aw[ai].t,
+						  c->s->arrays[ai].cur, t);
+	}
+	return bad ? -EINVAL : 0;
+}
+
 static int add_change(struct ctx *c, enum mdp_tunable t, const char *dev, const struct mdp_cur *cur,
 		      const struct want *w)
 {
@@ -439,7 +537,12 @@ static int add_change(struct ctx *c, enum mdp_tunable t, const char *dev, const 
 	if ((err = mdp_tunable_path(t, dev, ch->path, sizeof(ch->path))))
 		return err;
 	ch->cur = *cur;
-	if (w->s->kind == MDP_S_SYSTEM)
+	ch->bound = w->s->bound;
+	ch->limit = w->limit;
+	ch->kept = w->kept;
+	if (w->kept)
+		ch->want = cur->val;
+	else if (w->s->kind == MDP_S_SYSTEM)
 		ch->want = (struct mdp_value){.kind = MDP_V_SYSTEM};
 	else
 		ch->want = (struct mdp_value){.kind = MDP_V_NUM, .num = w->num};
@@ -548,14 +651,10 @@ static void disk_cur(const struct mdp_disk *dk, struct mdp_cur cur[MDP_T_COUNT])
 
 static int emit_pass(struct ctx *c, enum pass p)
 {
-	struct want gw[MDP_T_COUNT] = {0};
 	struct mdp_cur dcur[MDP_T_COUNT];
 	int err;
 
-	for (int t = 0; t < MDP_T_COUNT; t++)
-		if (c->p->global[t].kind != MDP_S_UNSET)
-			gw[t] = (struct want){&c->p->global[t], 0, c->p->global[t].num};
-	if ((err = emit_target(c, p, MDP_SCOPE_GLOBAL, "", gw, c->s->global)))
+	if ((err = emit_target(c, p, MDP_SCOPE_GLOBAL, "", c->global.t, c->s->global)))
 		return err;
 	for (size_t ai = 0; ai < c->s->n_arrays; ai++)
 		if ((err = emit_target(c, p, MDP_SCOPE_ARRAY, c->s->arrays[ai].name, c->aw[ai].t,
@@ -621,7 +720,8 @@ int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s, stru
 	if (!c.aw || !c.disk)
 		goto out;
 	if ((err = apply_rules(&c)) || (err = skip_inapplicable(&c)) || (err = stripe_plan(&c)) ||
-	    (err = check_preread(&c)) || (err = emit(&c)) || (err = note_ops(&pl, s)))
+	    (err = check_preread(&c)) || (err = check_bound_pairs(&c)) || (err = emit(&c)) ||
+	    (err = note_ops(&pl, s)))
 		goto out;
 	*out = pl;
 	memset(&pl, 0, sizeof(pl));

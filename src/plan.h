@@ -29,6 +29,14 @@ struct mdp_change {
 	struct mdp_value want;
 	char reason[96]; /* where the desired value comes from */
 	bool pending;    /* cur differs from want */
+	/*
+	 * The profile's bound and its value (auto resolved). kept: cur
+	 * already satisfies the floor or ceiling beyond it, so want is cur
+	 * and nothing is written.
+	 */
+	enum mdp_bound bound;
+	uint64_t limit;
+	bool kept;
 };
 
 struct mdp_plan_note {

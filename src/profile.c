@@ -31,6 +31,16 @@
 static const struct mdp_shape text = {.type = MDP_SH_SCALAR};
 static const struct mdp_shape texts = {.type = MDP_SH_LIST, .entry = &text};
 
+/* A tunable's value: plain, or one bound (profile.h). */
+enum { BOUND_AT_LEAST, BOUND_AT_MOST };
+static const struct mdp_field bound_fields[] = {
+    [BOUND_AT_LEAST] = {"at_least", &text},
+    [BOUND_AT_MOST] = {"at_most", &text},
+    {0},
+};
+static const struct mdp_shape bound = {.type = MDP_SH_MAP, .fields = bound_fields, .closed = true};
+const struct mdp_shape mdp_tunable_value_shape = {.type = MDP_SH_SCALAR, .or_map = &bound};
+
 enum { MATCH_ALL, MATCH_NAMES, MATCH_LEVELS, MATCH_UUIDS };
 static const struct mdp_field match_fields[] = {
     [MATCH_ALL] = {"all", &text},
@@ -120,9 +130,44 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_ONLY_ON] = &service_fields[SERVICE_ONLY_ON],
 	    [MDP_PK_TIMEOUT] = &service_fields[SERVICE_TIMEOUT],
 	    [MDP_PK_EXTENDS] = &top_fields[TOP_EXTENDS],
+	    [MDP_PK_AT_LEAST] = &bound_fields[BOUND_AT_LEAST],
+	    [MDP_PK_AT_MOST] = &bound_fields[BOUND_AT_MOST],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
+}
+
+const char *mdp_bound_key(enum mdp_bound b)
+{
+	if (b == MDP_B_AT_LEAST)
+		return bound_fields[BOUND_AT_LEAST].key;
+	return b == MDP_B_AT_MOST ? bound_fields[BOUND_AT_MOST].key : "";
+}
+
+/*
+ * A min that is sure to end above its max, whatever the system has: the
+ * least the min can be (exact or a floor) above the most the max can be
+ * (exact or a ceiling). A floor on the max or a ceiling on the min leaves
+ * it to the plan, which sees the system's values.
+ */
+bool mdp_setting_crosses(const struct mdp_setting *lo, const struct mdp_setting *hi)
+{
+	if (lo->kind != MDP_S_NUM || hi->kind != MDP_S_NUM)
+		return false;
+	if (lo->bound == MDP_B_AT_MOST || hi->bound == MDP_B_AT_LEAST)
+		return false;
+	return lo->num > hi->num;
+}
+
+const char *mdp_setting_bound_text(const struct mdp_setting *s, char *buf, size_t len)
+{
+	if (s->bound == MDP_B_AT_LEAST)
+		snprintf(buf, len, "at least %" PRIu64, s->num);
+	else if (s->bound == MDP_B_AT_MOST)
+		snprintf(buf, len, "at most %" PRIu64, s->num);
+	else
+		snprintf(buf, len, "%" PRIu64, s->num);
+	return buf;
 }
 
 /* ---- diagnostics ------------------------------------------------------------ */
@@ -397,8 +442,8 @@ static void system_keys(char *buf, size_t len)
 	}
 }
 
-static void parse_setting(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
-			  struct mdp_setting *out)
+static void parse_plain(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
+			struct mdp_setting *out)
 {
 	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
 	struct mdp_setting set = {.pos = pos_of(b, n)};
@@ -426,6 +471,53 @@ static void parse_setting(struct build *b, enum mdp_tunable t, const struct mdp_
 		*out = set;
 }
 
+/*
+ * {at_least: V} or {at_most: V}: one key, V in the plain form's rules.
+ * Not system: it follows the sysctl and has no number of its own to
+ * compare with.
+ */
+static void parse_bounded(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
+			  struct mdp_setting *out)
+{
+	const char *key = mdp_tunable_info(t)->key;
+	const char *lo = bound_fields[BOUND_AT_LEAST].key, *hi = bound_fields[BOUND_AT_MOST].key;
+	const struct mdp_node *v = n->n ? &n->kids[0] : NULL;
+	struct mdp_setting set = {0};
+
+	if (!v) {
+		err_node(b, n, "empty mapping for %s: expected a value, {%s: value} or {%s: value}",
+			 key, lo, hi);
+		return;
+	}
+	if (n->n > 1) {
+		mdp_lctx_err(b->c, n->kids[1].kline, n->kids[1].kcol,
+			     "%s has both %s and %s: give one of them", key, lo, hi);
+		return;
+	}
+	if (!strcmp(v->text, "system") && mdp_tunable_info(t)->allows_system) {
+		err_node(b, v,
+			 "%s {%s: system} is not allowed: system has no number to compare; "
+			 "write system or a number",
+			 key, mdp_node_key(v));
+		return;
+	}
+	parse_plain(b, t, v, &set);
+	if (set.kind == MDP_S_UNSET)
+		return;
+	set.bound = v->field == &bound_fields[BOUND_AT_LEAST] ? MDP_B_AT_LEAST : MDP_B_AT_MOST;
+	set.pos = pos_of(b, n);
+	*out = set;
+}
+
+static void parse_setting(struct build *b, enum mdp_tunable t, const struct mdp_node *n,
+			  struct mdp_setting *out)
+{
+	if (n->kind == MDP_N_MAP)
+		parse_bounded(b, t, n, out);
+	else
+		parse_plain(b, t, n, out);
+}
+
 /* The tunables of one mapping (raid, or a rule), in file order. */
 static void parse_settings(struct build *b, const struct mdp_node *map, struct mdp_setting *set)
 {
@@ -440,11 +532,13 @@ static void check_order(struct build *b, const struct mdp_setting *set, enum mdp
 			enum mdp_tunable hi, const struct mdp_node *map)
 {
 	const char *klo = mdp_tunable_info(lo)->key, *khi = mdp_tunable_info(hi)->key;
+	char slo[48], shi[48];
 
-	if (set[lo].kind != MDP_S_NUM || set[hi].kind != MDP_S_NUM || set[lo].num <= set[hi].num)
+	if (!mdp_setting_crosses(&set[lo], &set[hi]))
 		return;
-	err_node(b, get_tunable(map, lo), "%s %" PRIu64 " is above %s %" PRIu64, klo, set[lo].num,
-		 khi, set[hi].num);
+	err_node(b, get_tunable(map, lo), "%s %s is above %s %s", klo,
+		 mdp_setting_bound_text(&set[lo], slo, sizeof(slo)), khi,
+		 mdp_setting_bound_text(&set[hi], shi, sizeof(shi)));
 }
 
 /* Every min/max pair of the registry set in one mapping: min not above max. */

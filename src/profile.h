@@ -24,6 +24,8 @@
  *   arrays:                         # rules, later ones win per tunable
  *     - match: all                  # or {names: [md2], levels: [raid5], uuids: [..]}
  *       stripe_cache_size: auto     # 17..32768 or auto (fits the budget)
+ *       # any tunable: {at_least: V} or {at_most: V}, V as the plain form
+ *       # (not system): never lowers / never raises what the system has
  *       sync_speed_min: system      # KiB/s or system
  *       sync_speed_max: 500000
  *       read_ahead: 32MiB           # units KiB, MiB, GiB, sectors (even); no bare numbers
@@ -85,8 +87,20 @@ enum mdp_setting_kind {
 	MDP_S_SYSTEM, /* sync_speed_min/max: system */
 };
 
+/*
+ * How a value relates to what the system has: exact sets it; a floor
+ * (at_least) never lowers a higher value and a ceiling (at_most) never
+ * raises a lower one (plan.c).
+ */
+enum mdp_bound {
+	MDP_B_EXACT = 0,
+	MDP_B_AT_LEAST, /* {at_least: V}: max(current, V) */
+	MDP_B_AT_MOST,  /* {at_most: V}: min(current, V) */
+};
+
 struct mdp_setting {
 	enum mdp_setting_kind kind;
+	enum mdp_bound bound;
 	uint64_t num;
 	struct mdp_pos pos; /* of the value, for later errors (budget, plan) */
 };
@@ -250,6 +264,8 @@ enum mdp_profile_key {
 	MDP_PK_ONLY_ON,
 	MDP_PK_TIMEOUT,
 	MDP_PK_EXTENDS,
+	MDP_PK_AT_LEAST,
+	MDP_PK_AT_MOST,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);
@@ -261,5 +277,8 @@ const char *mdp_profile_key(enum mdp_profile_key k);
  * KiB, MiB, GiB or sectors").
  */
 int mdp_parse_size_kib(const char *s, uint64_t *kib, const char **why);
+
+/* The key a bound is written with ("at_least", "at_most"), "" for exact. */
+const char *mdp_bound_key(enum mdp_bound b);
 
 #endif

@@ -48,6 +48,14 @@ struct mdp_extends {
 int mdp_profile_parse_text(struct mdp_lctx *c, const char *data, size_t len, struct mdp_profile *p,
 			   struct mdp_extends *ext);
 
+/*
+ * min lo sure to be above max hi, as far as a profile can tell: both
+ * numbers, lo exact or a floor, hi exact or a ceiling.
+ */
+bool mdp_setting_crosses(const struct mdp_setting *lo, const struct mdp_setting *hi);
+/* "500000", "at least 500000", "at most 500000": a number and its bound, for messages. */
+const char *mdp_setting_bound_text(const struct mdp_setting *s, char *buf, size_t len);
+
 /* ---- the key table: what may stand where in a profile ------------------ */
 
 enum mdp_shape_type { MDP_SH_SCALAR, MDP_SH_MAP, MDP_SH_LIST };
@@ -70,12 +78,17 @@ struct mdp_shape {
 	const char *short_only;              /* the one scalar allowed there, or NULL for any */
 	const char *short_what;              /* what such a scalar is ("a service name") */
 	bool short_hidden;                   /* short_field is written only as the shorthand */
+	bool closed; /* an unknown key here is no misplaced key from elsewhere */
+	/* MDP_SH_SCALAR: a mapping of this shape may stand instead (a tunable's bound) */
+	const struct mdp_shape *or_map;
 	/* MDP_SH_LIST */
 	const struct mdp_shape *entry;
 };
 
 /* The top of a profile (profile.c). */
 extern const struct mdp_shape mdp_profile_shape;
+/* A tunable's value: a scalar, or {at_least: V} / {at_most: V} (profile.c). */
+extern const struct mdp_shape mdp_tunable_value_shape;
 
 /* ---- pass 1: the positioned tree libyaml's events make ------------------ */
 

@@ -230,13 +230,15 @@ static void check_limits(struct mdp_lctx *c, const struct mdp_profile *p, bool c
 	const struct mdp_pos *at = child_set_min ? &lo->pos : &hi->pos;
 	struct mdp_lctx pc = *c;
 
-	if (lo->kind != MDP_S_NUM || hi->kind != MDP_S_NUM || lo->num <= hi->num)
+	char slo[48], shi[48];
+
+	if (!mdp_setting_crosses(lo, hi))
 		return;
 	pc.file = at->file;
 	mdp_lctx_err(&pc, at->line, at->col,
-		     "speed_limit_min %" PRIu64 " is above speed_limit_max %" PRIu64
-		     " (one of them inherited)",
-		     lo->num, hi->num);
+		     "speed_limit_min %s is above speed_limit_max %s (one of them inherited)",
+		     mdp_setting_bound_text(lo, slo, sizeof(slo)),
+		     mdp_setting_bound_text(hi, shi, sizeof(shi)));
 	c->nerr = pc.nerr;
 	c->oom = pc.oom;
 }

@@ -47,9 +47,8 @@ struct keys {
 	const struct mdp_field *field[MAX_KEYS]; /* NULL for a tunable */
 	int tunable[MAX_KEYS];                   /* -1 for a field */
 	size_t n;
+	bool closed; /* the shape's: no looking elsewhere for an unknown key */
 };
-
-static const struct mdp_shape tunable_value = {.type = MDP_SH_SCALAR};
 
 static bool hidden(const struct mdp_shape *sh, const struct mdp_field *f)
 {
@@ -59,6 +58,7 @@ static bool hidden(const struct mdp_shape *sh, const struct mdp_field *f)
 static void keys_of(const struct mdp_shape *sh, struct keys *k)
 {
 	k->n = 0;
+	k->closed = sh->closed;
 	for (const struct mdp_field *f = sh->fields; f && f->key && k->n < MAX_KEYS; f++) {
 		if (hidden(sh, f))
 			continue;
@@ -326,6 +326,11 @@ static const char *expect_name(const struct mdp_shape *sh, char *buf, size_t len
 
 	if (sh->type == MDP_SH_LIST)
 		return "a list";
+	if (sh->type != MDP_SH_MAP && sh->or_map) {
+		mdp_shape_keys_text(sh->or_map, keys, sizeof(keys));
+		snprintf(buf, len, "a single value or a mapping with %s", keys);
+		return buf;
+	}
 	if (sh->type != MDP_SH_MAP)
 		return "a single value";
 	if (!sh->short_field)
@@ -382,7 +387,8 @@ static void unknown_key(struct walk *w, const char *key, unsigned line, unsigned
 	size_t n = 0;
 
 	mdp_text_safe(shown, sizeof(shown), key);
-	if (!s && (home = home_of(key, &near, where, sizeof(where))) && !strcmp(near, key)) {
+	if (!s && !k->closed && (home = home_of(key, &near, where, sizeof(where))) &&
+	    !strcmp(near, key)) {
 		mdp_lctx_err(w->c, line, col, "misplaced key '%s': it belongs %s", shown, where);
 		return;
 	}
@@ -454,7 +460,7 @@ static void walk_pair(struct walk *w, yaml_event_t *kev, const struct keys *k, s
 	if (!pull(w, &vev))
 		return;
 	snprintf(what, sizeof(what), "'%s'", mdp_node_key(&kid));
-	walk_value(w, &vev, kid.field ? kid.field->shape : &tunable_value, what, &kid);
+	walk_value(w, &vev, kid.field ? kid.field->shape : &mdp_tunable_value_shape, what, &kid);
 	node_add(w, map, &kid);
 }
 
@@ -625,6 +631,8 @@ static void walk_value(struct walk *w, yaml_event_t *ev, const struct mdp_shape 
 		return;
 	case YAML_MAPPING_START_EVENT:
 	case YAML_SEQUENCE_START_EVENT:
+		if (ev->type == YAML_MAPPING_START_EVENT && sh->type == MDP_SH_SCALAR && sh->or_map)
+			sh = sh->or_map;
 		if (sh->type != (ev->type == YAML_MAPPING_START_EVENT ? MDP_SH_MAP : MDP_SH_LIST)) {
 			wrong_type(w, ev, sh, what);
 			skip(w, ev);

@@ -975,7 +975,8 @@ static int load_current(struct mdp_txn *tx, struct mdp_journal *old)
 /*
  * What the layers ask for: the new profile's values, and under an overlay
  * the base's for every target the overlay does not set. Drift compares the
- * live system with these.
+ * live system with these. A value a floor or ceiling kept was not asked
+ * for: it may change without that being drift.
  */
 static int journal_set_plan(struct mdp_journal *j, const struct mdp_plan *pl)
 {
@@ -983,12 +984,16 @@ static int journal_set_plan(struct mdp_journal *j, const struct mdp_plan *pl)
 
 	if (n && !(j->set = calloc(n, sizeof(*j->set))))
 		return -ENOMEM;
+	j->n_set = 0;
 	for (size_t i = 0; i < pl->n; i++) {
-		j->set[i].t = pl->v[i].t;
-		snprintf(j->set[i].dev, sizeof(j->set[i].dev), "%s", pl->v[i].dev);
-		j->set[i].want = pl->v[i].want;
+		struct mdp_jset *st = &j->set[j->n_set];
+		if (pl->v[i].kept)
+			continue;
+		st->t = pl->v[i].t;
+		snprintf(st->dev, sizeof(st->dev), "%s", pl->v[i].dev);
+		st->want = pl->v[i].want;
+		j->n_set++;
 	}
-	j->n_set = pl->n;
 	for (size_t i = 0; j->has_under && i < j->n_uset; i++)
 		if (!plan_has(pl, j->uset[i].t, j->uset[i].dev))
 			j->set[j->n_set++] = j->uset[i];

@@ -9,6 +9,7 @@
  * other keys' values (patterns, descriptions) is written here.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,11 +28,14 @@ static void json_text(const char *s)
 	}
 }
 
-/* The value rule of a tunable: a number in its range, a size, or also "system" or "auto". */
-static int tunable_value(enum mdp_tunable t, const char *ind)
+/*
+ * The plain value rule of a tunable: a number in its range, a size, or also
+ * "system" or "auto". A bound's value (bound true) is never "system".
+ */
+static int plain_value(enum mdp_tunable t, const char *ind, bool bound)
 {
 	const struct mdp_tunable_info *ti = mdp_tunable_info(t);
-	const char *word = ti->allows_system              ? "system"
+	const char *word = ti->allows_system && !bound    ? "system"
 			   : t == MDP_T_STRIPE_CACHE_SIZE ? "auto" /* as the loader has it */
 							  : NULL;
 
@@ -54,6 +58,40 @@ static int tunable_value(enum mdp_tunable t, const char *ind)
 		       ",\n%s\"maximum\": %" PRIu64 "\n",
 		       ind, ind, ti->min, ind, ti->max);
 	}
+	return 0;
+}
+
+/* {"KEY": V}: a floor or ceiling, one key, V the plain rule without system. */
+static int bound_value(enum mdp_tunable t, const char *key, const char *ind, bool last)
+{
+	char in[64];
+
+	snprintf(in, sizeof(in), "%s      ", ind);
+	printf("%s  {\n%s    \"type\": \"object\",\n%s    \"additionalProperties\": false,\n"
+	       "%s    \"required\": [\"%s\"],\n%s    \"properties\": {\n%s      \"%s\": {\n",
+	       ind, ind, ind, ind, key, ind, ind, key);
+	if (plain_value(t, in, true))
+		return -1;
+	printf("%s      }\n%s    }\n%s  }%s\n", ind, ind, ind, last ? "" : ",");
+	return 0;
+}
+
+/*
+ * The value rule of a tunable: the plain value, or {at_least: V} or
+ * {at_most: V} (profile.h, enum mdp_bound).
+ */
+static int tunable_value(enum mdp_tunable t, const char *ind)
+{
+	char in[64];
+
+	snprintf(in, sizeof(in), "%s    ", ind);
+	printf("%s\"oneOf\": [\n%s  {\n", ind, ind);
+	if (plain_value(t, in, false))
+		return -1;
+	printf("%s  },\n", ind);
+	if (bound_value(t, K(AT_LEAST), ind, false) || bound_value(t, K(AT_MOST), ind, true))
+		return -1;
+	printf("%s]\n", ind);
 	return 0;
 }
 

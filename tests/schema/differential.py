@@ -127,6 +127,8 @@ PLACES = [
      ["properties", "services", "properties"]),
     ("service", "services:\n  pause:\n    - {name: a, zzzzzzzzzz: 1}\n",
      ["properties", "services", "properties", "pause", "items", "anyOf", 1, "properties"]),
+    ("bound", "raid:\n  speed_limit_max: {zzzzzzzzzz: 1}\n",
+     ["properties", "raid", "properties", "speed_limit_max", "oneOf"]),
 ]
 
 
@@ -141,6 +143,8 @@ def check_keys(binary, schema, tmp):
         node = schema
         for step in where:
             node = node[step]
+        if name == "bound":  # {at_least: V} | {at_most: V}: the keys of every alternative
+            node = [k for alt in node[1:] for k in alt["properties"]]
         if not m:
             failures.append("keys %s: no 'valid here' list in: %s" % (name, err))
         elif set(m.group(1).split(", ")) != set(node):
@@ -151,6 +155,7 @@ def check_keys(binary, schema, tmp):
 
 def tunable_values(prop):
     """Two values the schema allows for a tunable: the fixture holds at most one of them."""
+    prop = prop["oneOf"][0] if "oneOf" in prop else prop  # the plain value, not a bound
     if prop.get("$ref") == "#/$defs/read_ahead":
         return ["8KiB", "12KiB"]
     rule = prop["anyOf"][0] if "anyOf" in prop else prop

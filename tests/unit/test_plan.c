@@ -40,12 +40,18 @@ static void load_sys(struct sys *x, const char *fixture)
 
 static struct mdp_setting num(uint64_t v)
 {
-	return (struct mdp_setting){MDP_S_NUM, v, {"t.yaml", 1, 1}};
+	return (struct mdp_setting){.kind = MDP_S_NUM, .num = v, .pos = {"t.yaml", 1, 1}};
 }
 
 static struct mdp_setting kind(enum mdp_setting_kind k)
 {
-	return (struct mdp_setting){k, 0, {"t.yaml", 1, 1}};
+	return (struct mdp_setting){.kind = k, .num = 0, .pos = {"t.yaml", 1, 1}};
+}
+
+static struct mdp_setting bounded(enum mdp_bound b, uint64_t v)
+{
+	return (struct mdp_setting){
+	    .kind = MDP_S_NUM, .bound = b, .num = v, .pos = {"t.yaml", 1, 1}};
 }
 
 static const struct mdp_change *find(const struct mdp_plan *pl, enum mdp_tunable t, const char *dev)
@@ -294,6 +300,113 @@ static void test_disks_and_system(void **state)
 	assert_int_equal(find(&t.pl, MDP_T_MEMBER_READ_AHEAD_KB, "sdc")->want.num, 512);
 	assert_false(find(&t.pl, MDP_T_SYNC_SPEED_MIN, "md2")->pending);
 	assert_int_equal(mdp_plan_pending(&t.pl), 4);
+	done(&t.pl, &t.d, &t.x);
+}
+
+/* One bounded global on ds-dsm6-reshape (speed_limit_max 200000 KiB/s): its change. */
+static void max_bound(struct one_rule *t, enum mdp_bound b, uint64_t v, bool kept, uint64_t want)
+{
+	const struct mdp_change *c;
+
+	one_rule(t, "ds-dsm6-reshape");
+	t->p.n_rules = 0;
+	t->p.global[MDP_T_SPEED_LIMIT_MAX] = bounded(b, v);
+	assert_int_equal(build(&t->p, &t->x, &t->pl, &t->d), 0);
+	assert_non_null(c = find(&t->pl, MDP_T_SPEED_LIMIT_MAX, ""));
+	assert_int_equal(c->bound, b);
+	assert_int_equal(c->limit, v);
+	assert_int_equal(c->kept, kept);
+	assert_int_equal(c->want.num, want);
+	assert_int_equal(c->pending, want != 200000);
+	done(&t->pl, &t->d, &t->x);
+}
+
+/* A floor never lowers, a ceiling never raises; beyond the bound the value is kept. */
+static void test_bounds_global(void **state)
+{
+	struct one_rule t;
+
+	(void)state;
+	max_bound(&t, MDP_B_AT_LEAST, 150000, true, 200000);  /* above: kept */
+	max_bound(&t, MDP_B_AT_LEAST, 200000, false, 200000); /* equal: in sync */
+	max_bound(&t, MDP_B_AT_LEAST, 600000, false, 600000); /* below: raised */
+	max_bound(&t, MDP_B_AT_MOST, 500000, true, 200000);   /* below: kept */
+	max_bound(&t, MDP_B_AT_MOST, 200000, false, 200000);  /* equal: in sync */
+	max_bound(&t, MDP_B_AT_MOST, 100000, false, 100000);  /* above: lowered */
+}
+
+/* read_ahead of md2 is 192 KiB: a ceiling per array, a floor per member disk. */
+static void test_bounds_arrays_disks(void **state)
+{
+	struct one_rule t;
+	const struct mdp_change *c;
+
+	(void)state;
+	one_rule(&t, "ds-dsm6-reshape");
+	t.rule.set[MDP_T_READ_AHEAD_KB] = bounded(MDP_B_AT_MOST, 4096);
+	t.rule.set[MDP_T_MEMBER_READ_AHEAD_KB] = bounded(MDP_B_AT_LEAST, 4);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	c = find(&t.pl, MDP_T_READ_AHEAD_KB, "md2");
+	assert_true(c->kept && !c->pending);
+	assert_int_equal(c->want.num, 192);
+	c = find(&t.pl, MDP_T_MEMBER_READ_AHEAD_KB, "sda");
+	assert_true(c->kept && !c->pending);
+	assert_int_equal(mdp_plan_pending(&t.pl), 0);
+	done(&t.pl, &t.d, &t.x);
+
+	one_rule(&t, "ds-dsm6-reshape");
+	t.rule.set[MDP_T_READ_AHEAD_KB] = bounded(MDP_B_AT_MOST, 128);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	c = find(&t.pl, MDP_T_READ_AHEAD_KB, "md2");
+	assert_true(!c->kept && c->pending);
+	assert_int_equal(c->want.num, 128);
+	done(&t.pl, &t.d, &t.x);
+}
+
+/*
+ * server-raid6-raid10's md0 has a stripe cache of 8192 (8 disks): auto in
+ * 128 MiB is 4096. Plain auto shrinks it; {at_least: auto} keeps it.
+ */
+static void test_bounds_stripe_auto(void **state)
+{
+	struct one_rule t;
+	const struct mdp_change *c;
+
+	(void)state;
+	for (int floor = 0; floor < 2; floor++) {
+		one_rule(&t, "server-raid6-raid10");
+		t.rule.set[MDP_T_STRIPE_CACHE_SIZE] = kind(MDP_S_AUTO);
+		t.rule.set[MDP_T_STRIPE_CACHE_SIZE].bound = floor ? MDP_B_AT_LEAST : MDP_B_EXACT;
+		t.p.budget = (struct mdp_budget){MDP_BUDGET_BYTES, 128 * MIB, {0}};
+		assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+		c = find(&t.pl, MDP_T_STRIPE_CACHE_SIZE, "md0");
+		assert_int_equal(c->want.num, floor ? 8192 : 4096);
+		assert_int_equal(c->kept, floor);
+		assert_int_equal(c->pending, !floor);
+		if (floor) {
+			assert_int_equal(c->limit, 4096);
+			assert_int_equal(t.pl.mem_after, t.pl.mem_now);
+		}
+		done(&t.pl, &t.d, &t.x);
+	}
+}
+
+/* A floor that keeps a min above the max the profile sets: refused, where it is written. */
+static void test_bounds_cross(void **state)
+{
+	struct one_rule t;
+
+	(void)state;
+	one_rule(&t, "ds-dsm6-reshape"); /* speed_limit_min 10000 */
+	t.p.n_rules = 0;
+	t.p.global[MDP_T_SPEED_LIMIT_MIN] = bounded(MDP_B_AT_LEAST, 5000);
+	t.p.global[MDP_T_SPEED_LIMIT_MAX] = num(8000);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), -EINVAL);
+	assert_int_equal(t.d.n, 1);
+	assert_string_equal(t.d.v[0].msg,
+			    "speed_limit_min 10000 would be above speed_limit_max 8000 (a bound "
+			    "keeps what the system has): change the bound or the other value");
+	assert_int_equal(t.d.v[0].line, 1);
 	done(&t.pl, &t.d, &t.x);
 }
 
@@ -626,6 +739,10 @@ int main(void)
 	    cmocka_unit_test(test_reshape_keeps_stripes),
 	    cmocka_unit_test(test_disks_and_system),
 	    cmocka_unit_test(test_md_not_loaded),
+	    cmocka_unit_test(test_bounds_global),
+	    cmocka_unit_test(test_bounds_arrays_disks),
+	    cmocka_unit_test(test_bounds_stripe_auto),
+	    cmocka_unit_test(test_bounds_cross),
 	    cmocka_unit_test(test_lean_discovery_same_plan),
 	    cmocka_unit_test(test_stripes_reshape_geometry),
 	    cmocka_unit_test(test_every_tunable_lowered),

@@ -532,6 +532,131 @@ static void test_service_timeout_pinned(void **state)
 	mdp_diags_free(&d);
 }
 
+/* Every tunable may be a floor or a ceiling, in flow or block style, auto included. */
+static void test_bounds_load(void **state)
+{
+	const char *text = "raid:\n"
+			   "  speed_limit_min: {at_least: 100000}\n"
+			   "  speed_limit_max:\n"
+			   "    at_most: 600000\n"
+			   "arrays:\n"
+			   "  - match: all\n"
+			   "    stripe_cache_size: {at_least: auto}\n"
+			   "    read_ahead: {at_most: 4 MiB}\n"
+			   "    sync_speed_min: 5000\n";
+	const struct mdp_setting *s;
+	struct mdp_profile p;
+	char *msgs;
+
+	(void)state;
+	assert_int_equal(load_str(text, &p, &msgs), 0);
+	assert_string_equal(msgs, "");
+	s = &p.global[MDP_T_SPEED_LIMIT_MIN];
+	assert_setting(s, MDP_S_NUM, 100000);
+	assert_int_equal(s->bound, MDP_B_AT_LEAST);
+	assert_int_equal(s->pos.line, 2);
+	s = &p.global[MDP_T_SPEED_LIMIT_MAX];
+	assert_setting(s, MDP_S_NUM, 600000);
+	assert_int_equal(s->bound, MDP_B_AT_MOST);
+	s = &p.rules[0].set[MDP_T_STRIPE_CACHE_SIZE];
+	assert_setting(s, MDP_S_AUTO, 0);
+	assert_int_equal(s->bound, MDP_B_AT_LEAST);
+	s = &p.rules[0].set[MDP_T_READ_AHEAD_KB];
+	assert_setting(s, MDP_S_NUM, 4096);
+	assert_int_equal(s->bound, MDP_B_AT_MOST);
+	assert_int_equal(p.rules[0].set[MDP_T_SYNC_SPEED_MIN].bound, MDP_B_EXACT);
+	free(msgs);
+	mdp_profile_free(&p);
+}
+
+/* A bad bound is an error at its line, worded as the plain value's. */
+static void test_bounds_errors(void **state)
+{
+	(void)state;
+	expect_error("raid:\n  speed_limit_max: {}\n",
+		     "mem.yaml:2:20: empty mapping for speed_limit_max: expected a value, "
+		     "{at_least: value} or {at_most: value}\n");
+	expect_error("arrays:\n  - match: all\n    read_ahead: {at_least: 1MiB, at_most: 4MiB}\n",
+		     "mem.yaml:3:34: read_ahead has both at_least and at_most: give one of them\n");
+	expect_error("raid:\n  speed_limit_min: {minimum: 5}\n",
+		     "mem.yaml:2:21: unknown key 'minimum' (valid here: at_least, at_most)\n");
+	expect_error("raid:\n  speed_limit_min: {at_leest: 5}\n",
+		     "mem.yaml:2:21: unknown key 'at_leest' (did you mean 'at_least'?)\n");
+	expect_error("raid:\n  speed_limit_max: {at_least: 3000000}\n",
+		     "mem.yaml:2:31: speed_limit_max 3000000 is out of range (1..2000000)\n");
+	expect_error("arrays:\n  - match: all\n    read_ahead: {at_most: 4}\n",
+		     "mem.yaml:3:27: read_ahead '4' has no unit: use KiB, MiB, GiB or sectors\n");
+	expect_error("arrays:\n  - match: all\n    group_thread_cnt: {at_least: auto}\n",
+		     "mem.yaml:3:34: group_thread_cnt 'auto' is not allowed: only "
+		     "stripe_cache_size can be auto\n");
+	expect_error("arrays:\n  - match: all\n    sync_speed_min: {at_least: system}\n",
+		     "mem.yaml:3:32: sync_speed_min {at_least: system} is not allowed: system "
+		     "has no number to compare; write system or a number\n");
+	expect_error("raid:\n  speed_limit_min: {at_least: }\n",
+		     "mem.yaml:2:31: missing value for 'at_least'\n");
+	/* Sure to cross: a floor on the min above a ceiling (or a number) on the max. */
+	expect_error("raid:\n  speed_limit_min: {at_least: 700000}\n"
+		     "  speed_limit_max: {at_most: 600000}\n",
+		     "mem.yaml:2:20: speed_limit_min at least 700000 is above speed_limit_max at "
+		     "most 600000\n");
+	expect_error("arrays:\n  - match: all\n    sync_speed_min: 700000\n"
+		     "    sync_speed_max: {at_most: 600000}\n",
+		     "mem.yaml:3:21: sync_speed_min 700000 is above sync_speed_max at most "
+		     "600000\n");
+}
+
+/* Not sure to cross: a ceiling on the min or a floor on the max is left to the plan. */
+static void test_bounds_may_cross(void **state)
+{
+	struct mdp_profile p;
+	char *msgs;
+
+	(void)state;
+	assert_int_equal(load_str("raid:\n  speed_limit_min: {at_most: 700000}\n"
+				  "  speed_limit_max: 600000\n",
+				  &p, &msgs),
+			 0);
+	free(msgs);
+	mdp_profile_free(&p);
+	assert_int_equal(load_str("raid:\n  speed_limit_min: 700000\n"
+				  "  speed_limit_max: {at_least: 600000}\n",
+				  &p, &msgs),
+			 0);
+	free(msgs);
+	mdp_profile_free(&p);
+}
+
+/* show --yaml (and boot's pinned profile) writes the bound, and it loads back with it. */
+static void test_bounds_pinned(void **state)
+{
+	const char *text = "raid:\n  speed_limit_max: {at_least: 600000}\n"
+			   "arrays:\n  - match: all\n    stripe_cache_size: {at_least: auto}\n"
+			   "    read_ahead: {at_most: 4MiB}\n";
+	struct mdp_profile p, back;
+	struct mdp_diags d;
+	char *out, *msgs;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(load_str(text, &p, &msgs), 0);
+	free(msgs);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_pin_write(&p, &out, &len, &d), 0);
+	assert_non_null(strstr(out, "raid:\n  speed_limit_max:\n    at_least: 600000\n"));
+	assert_non_null(strstr(out, "  stripe_cache_size:\n    at_least: auto\n"));
+	assert_non_null(strstr(out, "  read_ahead:\n    at_most: 4MiB\n"));
+	assert_int_equal(load_str(out, &back, &msgs), 0);
+	assert_string_equal(msgs, "");
+	assert_int_equal(back.global[MDP_T_SPEED_LIMIT_MAX].bound, MDP_B_AT_LEAST);
+	assert_int_equal(back.rules[0].set[MDP_T_STRIPE_CACHE_SIZE].bound, MDP_B_AT_LEAST);
+	assert_int_equal(back.rules[0].set[MDP_T_READ_AHEAD_KB].bound, MDP_B_AT_MOST);
+	mdp_profile_free(&back);
+	free(msgs);
+	free(out);
+	mdp_profile_free(&p);
+	mdp_diags_free(&d);
+}
+
 static void test_out_untouched(void **state)
 {
 	struct mdp_profile p;
@@ -860,6 +985,10 @@ int main(void)
 	    cmocka_unit_test(test_builtin),
 	    cmocka_unit_test(test_perms),
 	    cmocka_unit_test(test_bad_corpus),
+	    cmocka_unit_test(test_bounds_load),
+	    cmocka_unit_test(test_bounds_errors),
+	    cmocka_unit_test(test_bounds_may_cross),
+	    cmocka_unit_test(test_bounds_pinned),
 	};
 
 	return cmocka_run_group_tests(tests, setup_cwd, NULL);

@@ -149,13 +149,19 @@ static void profile_fast(struct mdp_profile *p, uint64_t stripes)
 	p->name = "fast";
 	p->path = "fast.yaml";
 	p->budget = (struct mdp_budget){MDP_BUDGET_PERCENT, 50, {0}};
-	p->global[MDP_T_SPEED_LIMIT_MIN] = (struct mdp_setting){MDP_S_NUM, 100000, {0}};
-	p->global[MDP_T_SPEED_LIMIT_MAX] = (struct mdp_setting){MDP_S_NUM, 500000, {0}};
+	p->global[MDP_T_SPEED_LIMIT_MIN] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = 100000, .pos = {0}};
+	p->global[MDP_T_SPEED_LIMIT_MAX] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = 500000, .pos = {0}};
 	rule.match.all = true;
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = (struct mdp_setting){MDP_S_NUM, stripes, {0}};
-	rule.set[MDP_T_SYNC_SPEED_MIN] = (struct mdp_setting){MDP_S_NUM, 50000, {0}};
-	rule.set[MDP_T_READ_AHEAD_KB] = (struct mdp_setting){MDP_S_NUM, 32768, {0}};
-	rule.set[MDP_T_MEMBER_READ_AHEAD_KB] = (struct mdp_setting){MDP_S_NUM, 1024, {0}};
+	rule.set[MDP_T_STRIPE_CACHE_SIZE] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = stripes, .pos = {0}};
+	rule.set[MDP_T_SYNC_SPEED_MIN] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = 50000, .pos = {0}};
+	rule.set[MDP_T_READ_AHEAD_KB] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = 32768, .pos = {0}};
+	rule.set[MDP_T_MEMBER_READ_AHEAD_KB] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = 1024, .pos = {0}};
 	p->rules = &rule;
 	p->n_rules = 1;
 }
@@ -169,9 +175,11 @@ static void profile_other(struct mdp_profile *p)
 	memset(&rule, 0, sizeof(rule));
 	p->name = "other";
 	p->path = "other.yaml";
-	p->global[MDP_T_SPEED_LIMIT_MIN] = (struct mdp_setting){MDP_S_NUM, 20000, {0}};
+	p->global[MDP_T_SPEED_LIMIT_MIN] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = 20000, .pos = {0}};
 	rule.match.all = true;
-	rule.set[MDP_T_STRIPE_CACHE_SIZE] = (struct mdp_setting){MDP_S_NUM, 1024, {0}};
+	rule.set[MDP_T_STRIPE_CACHE_SIZE] =
+	    (struct mdp_setting){.kind = MDP_S_NUM, .num = 1024, .pos = {0}};
 	p->rules = &rule;
 	p->n_rules = 1;
 }

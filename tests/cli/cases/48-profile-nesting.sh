@@ -11,7 +11,8 @@ mdprofile: $WORK/p/deep.yaml:1:1: wrong type for the profile: expected a mapping
 mdprofile: $WORK/p/deep.yaml:1:17: yaml nesting is too deep (more than 16 levels)
 EOF
 
-# The same inside a rule: the first levels are a profile's own.
+# The same inside a rule: the first levels are a profile's own (a value may be a
+# mapping, {at_least: V}, whose keys are names).
 {
 	printf 'arrays:\n  - match: all\n    stripe_cache_size: '
 	head -c 200000 /dev/zero | tr '\0' '{'
@@ -19,6 +20,6 @@ EOF
 run_noroot check "$WORK/p/deep-rule.yaml"
 expect_exit 2
 expect_stderr <<EOF
-mdprofile: $WORK/p/deep-rule.yaml:3:24: wrong type for 'stripe_cache_size': expected a single value, found a mapping
+mdprofile: $WORK/p/deep-rule.yaml:3:25: invalid key: expected a name
 mdprofile: $WORK/p/deep-rule.yaml:3:37: yaml nesting is too deep (more than 16 levels)
 EOF
