@@ -3,6 +3,7 @@
 # start applies the pinned profile, status runs diff, stop reverts (what a
 # boot-script's stop never did). The same enable again changes nothing;
 # disable removes it and reverts.
+# tags: slow (the keeper and its watcher run in the background: it mostly waits)
 export SOURCE_DATE_EPOCH=1767225600
 fixture ds-dsm6-reshape
 # The binary the script runs, at a path that is the same on this host and
