@@ -59,7 +59,7 @@ grep -qx "auto='reshape-fast'" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail 
 grep -q '^	setsid /bin/sh "$root$self" keep-auto </dev/null >>"$root$auto_log" 2>&1 &$' "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
 	_fail "the watcher is not kept in a session of its own"
 KEEPER=$(cat "$ROOT/run/mdprofile-auto.pid")
-[ "$(ps -o sid= -p "$KEEPER" | tr -d ' ')" = "$KEEPER" ] || _fail "the keeper is not in a session of its own"
+[ "$(cut -d" " -f6 "/proc/$KEEPER/stat")" = "$KEEPER" ] || _fail "the keeper is not in a session of its own"
 grep -Eq "^${STAMP_RE}profile reshape-fast armed: " "$ROOT/var/log/mdprofile-auto.log" ||
 	_fail "the watcher's log: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 run --format json status
