@@ -71,7 +71,6 @@ struct wt {
 	struct mdp_engage e;
 	unsigned skip;          /* discovery: what the plan and the watch can do without */
 	const struct wlog *log; /* where the lines go */
-	bool tty;               /* stdout is a terminal: a progress bar */
 	bool bar;               /* a bar is on the last line now */
 	int64_t since;          /* our layer's journaled since, 0 when we have none on */
 	int64_t lost;           /* held: the since of the layer found removed */
@@ -464,7 +463,7 @@ static void wt_bar(struct wt *w, const struct mdp_system *s)
 {
 	char eta[32] = "";
 
-	if (!w->tty || !cli_info(w->cli))
+	if (w->log->sink != WLOG_TTY || !cli_info(w->cli))
 		return;
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
@@ -713,7 +712,6 @@ static void wt_init(struct wt *w, struct cli *cli, const struct wlog *log, bool 
 	w->by = once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
 	cli->tx.origin = w->by;
 	w->start = cli_mono_s();
-	w->tty = log->sink == WLOG_TTY;
 	w->skip = mdp_plan_discover_skip(w->p) & ~(unsigned)MDP_SKIP_PROGRESS;
 	mdp_engage_init(&w->e, kinds, DEBOUNCE_S, once);
 }

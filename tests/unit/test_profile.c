@@ -505,31 +505,40 @@ static void test_service_timeout_extends(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* show --yaml writes the timeout, and what it writes loads back with it. */
-static void test_service_timeout_pinned(void **state)
+/* text loaded, pinned (show --yaml, a boot script) and loaded back cleanly into back: the YAML. */
+static char *pin_round_trip(const char *text, struct mdp_profile *back)
 {
-	const char *text = "services:\n  pause:\n    - {name: a, timeout: 90}\n    - b\n";
-	struct mdp_profile p, back;
+	struct mdp_profile p;
 	struct mdp_diags d;
 	char *out, *msgs;
 	size_t len;
 
-	(void)state;
 	assert_int_equal(load_str(text, &p, &msgs), 0);
 	free(msgs);
 	mdp_diags_init(&d);
 	assert_int_equal(mdp_pin_write(&p, &out, &len, &d), 0);
+	assert_int_equal(load_str(out, back, &msgs), 0);
+	assert_string_equal(msgs, "");
+	free(msgs);
+	mdp_profile_free(&p);
+	mdp_diags_free(&d);
+	return out;
+}
+
+/* show --yaml writes the timeout, and what it writes loads back with it. */
+static void test_service_timeout_pinned(void **state)
+{
+	struct mdp_profile back;
+	char *out =
+	    pin_round_trip("services:\n  pause:\n    - {name: a, timeout: 90}\n    - b\n", &back);
+
+	(void)state;
 	assert_non_null(strstr(out, "  - name: a\n    optional: false\n    timeout: 90\n"));
 	assert_non_null(strstr(out, "  - name: b\n    optional: false\n"));
-	assert_int_equal(load_str(out, &back, &msgs), 0);
-	assert_string_equal(msgs, "");
 	assert_int_equal(back.services[0].timeout_s, 90);
 	assert_int_equal(back.services[1].timeout_s, 0);
 	mdp_profile_free(&back);
-	free(msgs);
 	free(out);
-	mdp_profile_free(&p);
-	mdp_diags_free(&d);
 }
 
 /* Every tunable may be a floor or a ceiling, in flow or block style, auto included. */
@@ -629,32 +638,22 @@ static void test_bounds_may_cross(void **state)
 /* show --yaml (and boot's pinned profile) writes the bound, and it loads back with it. */
 static void test_bounds_pinned(void **state)
 {
-	const char *text = "raid:\n  speed_limit_max: {at_least: 600000}\n"
+	struct mdp_profile back;
+	char *out =
+	    pin_round_trip("raid:\n  speed_limit_max: {at_least: 600000}\n"
 			   "arrays:\n  - match: all\n    stripe_cache_size: {at_least: auto}\n"
-			   "    read_ahead: {at_most: 4MiB}\n";
-	struct mdp_profile p, back;
-	struct mdp_diags d;
-	char *out, *msgs;
-	size_t len;
+			   "    read_ahead: {at_most: 4MiB}\n",
+			   &back);
 
 	(void)state;
-	assert_int_equal(load_str(text, &p, &msgs), 0);
-	free(msgs);
-	mdp_diags_init(&d);
-	assert_int_equal(mdp_pin_write(&p, &out, &len, &d), 0);
 	assert_non_null(strstr(out, "raid:\n  speed_limit_max:\n    at_least: 600000\n"));
 	assert_non_null(strstr(out, "  stripe_cache_size:\n    at_least: auto\n"));
 	assert_non_null(strstr(out, "  read_ahead:\n    at_most: 4MiB\n"));
-	assert_int_equal(load_str(out, &back, &msgs), 0);
-	assert_string_equal(msgs, "");
 	assert_int_equal(back.global[MDP_T_SPEED_LIMIT_MAX].bound, MDP_B_AT_LEAST);
 	assert_int_equal(back.rules[0].set[MDP_T_STRIPE_CACHE_SIZE].bound, MDP_B_AT_LEAST);
 	assert_int_equal(back.rules[0].set[MDP_T_READ_AHEAD_KB].bound, MDP_B_AT_MOST);
 	mdp_profile_free(&back);
-	free(msgs);
 	free(out);
-	mdp_profile_free(&p);
-	mdp_diags_free(&d);
 }
 
 static void test_out_untouched(void **state)

@@ -361,6 +361,17 @@ engaged() {
 	journal_has 'by auto' && journal_has 'state active'
 }
 
+# held_recovery MD: a recovery on array MD, its last member failed, removed and added
+# back, held at 8192 sectors (md/sync_max) until the scenario writes max there.
+held_recovery() {
+	_m=$(for s in "/sys/block/$1/slaves"/*; do basename "$s"; done | tail -1)
+	echo 8192 >"/sys/block/$1/md/sync_max"
+	mdadm "/dev/$1" --fail "/dev/$_m" >/dev/null 2>&1 || fail "mdadm --fail $_m"
+	mdadm "/dev/$1" --remove "/dev/$_m" >/dev/null 2>&1 || fail "mdadm --remove $_m"
+	sleep 0.5
+	mdadm "/dev/$1" --add "/dev/$_m" >/dev/null 2>&1 || fail "mdadm --add $_m"
+}
+
 # wait_engaged WHAT: wait (10 s at most, polling every 20 ms) until engaged
 wait_engaged() {
 	poll 0.02 500 "$1" engaged

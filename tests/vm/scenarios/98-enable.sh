@@ -42,12 +42,7 @@ assert_eq "$?" 0 "the task, the script and the record kept on d22"
 # A rebuild on a raid5 array (its last member failed, removed, added back): the
 # watcher engages with no other command, and releases when the recovery ends.
 md=$(arrays_of_level raid5 | head -1)
-member=$(ls "/sys/block/$md/slaves" | tail -1)
-echo 8192 >"/sys/block/$md/md/sync_max"
-mdadm "/dev/$md" --fail "/dev/$member" >/dev/null 2>&1 || fail "mdadm --fail $member"
-mdadm "/dev/$md" --remove "/dev/$member" >/dev/null 2>&1 || fail "mdadm --remove $member"
-sleep 0.5
-mdadm "/dev/$md" --add "/dev/$member" >/dev/null 2>&1 || fail "mdadm --add $member"
+held_recovery "$md"
 wait_engaged "the watcher did not engage on $md's recovery"
 assert_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
 echo max >"/sys/block/$md/md/sync_max"
