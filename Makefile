@@ -317,6 +317,15 @@ ansible-check: mdprofile $(SANB)/mdprofile static
 	@sh tests/ansible/run.sh ./mdprofile $(SANB)/mdprofile $(STATIC)/mdprofile
 	@sh tests/ansible/lint.sh
 
+# The shipped Prometheus alert rules: promtool's syntax check, then its unit tests, where
+# each alert fires on its case and stays silent on its near miss.
+## the Prometheus alert rules (prometheus/) under promtool check and test rules
+alerts-check:
+	@sh tools/need.sh deps cmd:promtool:prometheus
+	@promtool check rules prometheus/mdprofile-alerts.yml >/dev/null
+	@cd tests/prometheus && promtool test rules alerts-test.yml >/dev/null
+	@echo "alerts-check: $$(grep -c '^      - alert:' prometheus/mdprofile-alerts.yml) alert rules checked and tested"
+
 # Every shell script (sourced fragments read their .shellcheckrc), every Python file,
 # and the committed fixture trees against their generator.
 LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | sort) \
@@ -342,7 +351,7 @@ lint:
 # `make check-full`, the whole matrix before a release or after a large change.  Every
 # target runs once per landing.
 CHECK_HOST := lint mdprofile unit cli schema fuzz-smoke man-lint install-check need-check \
-	cli-static ansible-check
+	cli-static ansible-check alerts-check
 
 ## everything in check but the VM lab
 check-nolab: deps
@@ -399,17 +408,19 @@ man-lint: $(MAN)
 	@mandoc -Tlint -Wwarning $(MAN)
 	@echo "man: $(words $(MAN)) pages lint clean"
 
-INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DOCDIR) \
+INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DATADIR)/prometheus $(DOCDIR) \
 	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile
 
 ## install into DESTDIR/PREFIX (default /usr/local)
 install: mdprofile $(MAN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/schema \
+		$(DESTDIR)$(DATADIR)/prometheus \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 mdprofile $(DESTDIR)$(BINDIR)/mdprofile
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
+	install -m 0644 prometheus/mdprofile-alerts.yml $(DESTDIR)$(DATADIR)/prometheus/
 	install -m 0644 README.md COPYING $(DESTDIR)$(DOCDIR)/
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 build/man/mdprofile.8 $(DESTDIR)$(MANDIR)/man8/
@@ -451,7 +462,8 @@ dist: $(MAN)
 # What a NAS owner downloads: every tarball has its files, the sums check, and each
 # binary (under qemu-user for ARM) says the version its tarball is named for.
 DIST_FILES := mdprofile README.md dsm.md CHANGELOG.md COPYING THIRD-PARTY man/mdprofile.8 \
-	man/mdprofile.yaml.5 profiles/reshape-fast.yaml completion/mdprofile
+	man/mdprofile.yaml.5 profiles/reshape-fast.yaml schema/profile.schema.json \
+	prometheus/mdprofile-alerts.yml completion/mdprofile
 dist-check: dist
 	@set -e; cd $(DIST) && sha256sum --quiet -c SHA256SUMS; \
 	for a in x86_64 aarch64 armv7; do \

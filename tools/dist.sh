@@ -5,8 +5,8 @@
 #   sh tools/dist.sh OUTDIR VERSION MAX_BYTES MAN_PAGE...
 #
 # Each mdprofile-VERSION-ARCH.tar.gz holds the stripped binary (at most MAX_BYTES: a NAS
-# has little room to spare), the man pages, the shipped profiles as examples, the bash
-# completion, the README, the DSM guide, the changelog, the licence (COPYING) and the
+# has little room to spare), the man pages, the shipped profiles as examples, their JSON
+# Schema (for an editor), the Prometheus alert rules, the bash completion, the README, the DSM guide, the changelog, the licence (COPYING) and the
 # notices of the libraries linked in (THIRD-PARTY, tools/third-party.sh). The tarballs are
 # reproducible: sorted, owned by 0, dated by the last commit.
 set -eu
@@ -25,13 +25,15 @@ for a in x86_64 aarch64 armv7; do
 	esac
 	d=mdprofile-$version-$a
 	t=$out/tmp/$d
-	mkdir -p "$t/man" "$t/profiles" "$t/completion"
+	mkdir -p "$t/man" "$t/profiles" "$t/schema" "$t/prometheus" "$t/completion"
 	"$strip" -o "$t/mdprofile" "$bin/mdprofile"
 	size=$(wc -c <"$t/mdprofile")
 	echo "  $d: stripped binary $size bytes"
 	[ "$size" -le "$max" ] || { echo "dist: $a binary over $max bytes" >&2; exit 1; }
 	cp "$@" "$t/man/"
 	cp profiles/*.yaml "$t/profiles/"
+	cp schema/profile.schema.json "$t/schema/"
+	cp prometheus/mdprofile-alerts.yml "$t/prometheus/"
 	cp completion/mdprofile.bash "$t/completion/mdprofile"
 	cp README.md docs/dsm.md CHANGELOG.md COPYING "$t/"
 	sh tools/third-party.sh "$cc" >"$t/THIRD-PARTY"
