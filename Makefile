@@ -61,7 +61,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
-	ship-check oldkernel-check need-check ansible-check dist-check slow-cases
+	ship-check oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -88,12 +88,12 @@ $(GEN_PROFILES): tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml))
 	@sh tools/embed-profiles.sh $(sort $(wildcard profiles/*.yaml)) >$@
 
 # ---- object files: one rule per build flavour --------------------------------
-# OBJ_RULE DIR,FLAGS,ORDER-ONLY: DIR/x.o from x.c with BASE_CFLAGS, FLAGS and CFLAGS.
+# OBJ_RULE DIR,FLAGS,ORDER-ONLY: DIR/x.o from x.c with BASE_CFLAGS, FLAGS, CPPFLAGS and CFLAGS.
 define OBJ_RULE
 $(1)/%.o: %.c | $(3)
 	@mkdir -p $$(@D)
 	@echo "  CC      $$@"
-	@$$(CC) $$(BASE_CFLAGS) $(2) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
+	@$$(CC) $$(BASE_CFLAGS) $(2) $$(CPPFLAGS) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
 endef
 # release: ./mdprofile
 $(eval $(call OBJ_RULE,$(REL),-O2 -g $$(PKG_CFLAGS),need))
@@ -481,6 +481,22 @@ dist-check: dist
 			*) echo "dist-check: $$d: --version says '$$v'" >&2; exit 1 ;; esac; \
 	done; rm -rf check
 	@echo "dist-check: 3 tarballs, their files, sums and versions"
+
+# ---- the Debian package --------------------------------------------------------
+# make deb: debian/ built with debhelper in a copy of the tree (tools/deb.sh), version from
+# VERSION, lintian clean at warning level; deb-check installs, runs and purges it
+# (tools/deb-check.sh), in make fresh-check's pristine root.
+DEB := build/deb
+DEB_FILE = $(DEB)/mdprofile_$(VERSION)_$(shell dpkg --print-architecture).deb
+## build/deb: the Debian package (debhelper, lintian clean)
+deb:
+	@sh tools/need.sh deps cmd:dpkg-buildpackage:dpkg-dev cmd:dh:debhelper cmd:lintian:lintian \
+		file:/usr/share/build-essential/essential-packages-list:build-essential
+	@sh tools/deb.sh $(DEB) $(VERSION)
+
+## the Debian package installed, run and purged (as root, where mdprofile is not installed)
+deb-check: deb
+	@sh tools/deb-check.sh $(DEB_FILE)
 
 ## clang-format the C sources in place
 format:

@@ -78,7 +78,8 @@ static void shipped_dir(char *buf, size_t len)
 		snprintf(cand, sizeof(cand), "%s/profiles", dir);
 		if (access(cand, R_OK | X_OK) == 0)
 			goto found;
-		snprintf(cand, sizeof(cand), "%s/../share/mdprofile/profiles", dir);
+		/* DIR/../share, said without "..": /usr/share/..., not /usr/bin/../share/... */
+		snprintf(cand, sizeof(cand), "%s/share/mdprofile/profiles", dirname(dir));
 		if (access(cand, R_OK | X_OK) == 0)
 			goto found;
 	}

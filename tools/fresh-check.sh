@@ -10,9 +10,11 @@
 # mounts are removed on exit, on failure and on SIGINT/SIGTERM.
 #
 #   sh tools/fresh-check.sh [COMMAND...]  default: "make demo" "make check" "make dist-check"
+#                                         "make deb-check"
 #
 # make dist-check is docs/dsm.md's route to the NAS binaries without a Debian machine
-# (`make deps dist` in a debian:12 container): proven here in the same pristine root.
+# (`make deps dist` in a debian:12 container): proven here in the same pristine root, as is
+# make deb-check (the Debian package built, lintian clean, installed, run and purged).
 #
 # Environment:
 #   FRESH_DIR   an empty or missing directory to build the tree in (default: a new one under
@@ -168,7 +170,7 @@ mount --make-rslave "$root/dev"
 
 times=
 if [ $# -eq 0 ]; then
-	set -- "make demo" "make check" "make dist-check"
+	set -- "make demo" "make check" "make dist-check" "make deb-check"
 fi
 for c in "$@"; do
 	step "$c"

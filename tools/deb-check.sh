@@ -1,0 +1,67 @@
+#!/bin/sh
+# make deb-check: the Debian package installs, runs, and leaves nothing when purged.
+#
+#   sh tools/deb-check.sh DEB
+#
+# As root, on a machine where mdprofile is not otherwise installed (make fresh-check runs it
+# in its pristine root): apt-get installs DEB with its dependencies, `mdprofile --version`,
+# `list` and `status` run from /usr/bin, then apt-get purges it; every file the package
+# listed must be gone, and so must /usr/share/mdprofile and /usr/share/doc/mdprofile.
+set -eu
+
+[ $# -eq 1 ] || { echo "usage: deb-check.sh DEB" >&2; exit 2; }
+deb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+say() { echo "deb-check: $*"; }
+die() {
+	echo "deb-check: $*" >&2
+	exit 1
+}
+[ "$(id -u)" -eq 0 ] || die "needs root (it installs and purges the package)"
+if dpkg-query -W -f='${Status}' mdprofile 2>/dev/null | grep -q 'ok installed'; then
+	die "mdprofile is already installed as a package here: not touching it"
+fi
+[ ! -e /usr/bin/mdprofile ] || die "/usr/bin/mdprofile exists and is no package's: not overwriting it"
+
+log=${TMPDIR:-/tmp}/mdprofile-deb-check.log
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q --no-install-recommends "$deb" >"$log" 2>&1 || {
+	tail -n 30 "$log" >&2
+	die "apt-get could not install $deb (the whole output is in $log)"
+}
+files=$(dpkg -L mdprofile)
+purge() { apt-get purge -y -q mdprofile >>"$log" 2>&1; }
+
+v=$(/usr/bin/mdprofile --version) || { purge; die "mdprofile --version failed"; }
+version=$(dpkg-query -W -f='${Version}' mdprofile)
+case $v in
+"mdprofile $version "* | "mdprofile $version") ;;
+*) purge; die "--version says '$v', the package is $version" ;;
+esac
+names=$(/usr/bin/mdprofile list) || { purge; die "mdprofile list failed"; }
+for p in reshape-fast balanced low-ram kernel-defaults; do
+	printf '%s\n' "$names" | grep -q "^$p\b" || { purge; die "list lacks $p: $names"; }
+done
+# the shipped profiles are read from the package's directory, not only the built-in copies
+/usr/bin/mdprofile -v show reshape-fast | grep -q '/usr/share/mdprofile/profiles/reshape-fast.yaml' ||
+	{ purge; die "show reshape-fast does not read /usr/share/mdprofile/profiles"; }
+/usr/bin/mdprofile status >"$log.status" 2>&1 || {
+	rc=$?
+	purge
+	cat "$log.status" >&2
+	die "mdprofile status failed (exit $rc)"
+}
+man -w mdprofile >/dev/null 2>&1 || [ -s /usr/share/man/man8/mdprofile.8.gz ] ||
+	{ purge; die "no man page"; }
+
+purge || { tail -n 30 "$log" >&2; die "apt-get purge failed"; }
+left=
+for f in $files; do
+	[ -f "$f" ] || [ -L "$f" ] && left="$left $f"
+done
+for d in /usr/share/mdprofile /usr/share/doc/mdprofile; do
+	[ -e "$d" ] && left="$left $d"
+done
+[ -z "$left" ] || die "purge left:$left"
+dpkg-query -W -f='${Status}' mdprofile 2>/dev/null | grep -q 'ok installed' &&
+	die "dpkg still lists mdprofile as installed"
+say "installed $(basename "$deb") ($v), ran list, show and status, purged: nothing left"
