@@ -118,11 +118,13 @@ static int tunables(unsigned scopes)
 	return n ? 0 : -1;
 }
 
+/* $id is a URN: the schema has no public address; editors find it by path (each shipped
+ * profile's yaml-language-server line names ../schema/profile.schema.json). */
 static void top(void)
 {
 	printf("{\n"
 	       "  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n"
-	       "  \"$id\": \"https://github.com/mdprofile/mdprofile/schema/profile.schema.json\",\n"
+	       "  \"$id\": \"urn:mdprofile:schema:profile\",\n"
 	       "  \"title\": \"mdprofile profile\",\n"
 	       "  \"description\": \"A declarative tuning profile for Linux md RAID (mdprofile). "
 	       "Speed limits are KiB/s per device; stripe cache memory is 4 KiB x member disks x "
