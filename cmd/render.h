@@ -2,7 +2,9 @@
  * render: how plans, transaction reports and profile settings read, as
  * text for people and as JSON for programs. Values are shown by the
  * tunable registry's one formatter (mdp_tunable_show / mdp_tunable_json),
- * so every command shows a value the same way. All prose is made here.
+ * so every command shows a value the same way. All prose is made here:
+ * render.c (settings, plans, DSM's speed setting), render_report.c (a
+ * transaction's report as text), render_json.c (plans and reports as JSON).
  */
 #ifndef MDP_CMD_RENDER_H
 #define MDP_CMD_RENDER_H
@@ -23,9 +25,9 @@ struct render_word {
 };
 /* The text of WORD in the NULL-ended table T; OTHER when it is not there. */
 const char *render_word(const struct render_word *t, const char *word, const char *other);
-/* A profile setting: the registry's display, or "auto" / "system". */
 /* Why a bound left c as it is: "kept: already higher than 500000 KiB/s". */
 void render_kept(const struct mdp_change *c, char *buf, size_t len);
+/* A profile setting: the registry's display, or "auto" / "system". */
 void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, size_t len);
 void render_setting_json(struct json *j, enum mdp_tunable t, const struct mdp_setting *s);
 /* "25% of RAM", "512 MiB", "25% of RAM (default)". */
@@ -59,15 +61,24 @@ void render_report_text(const struct cli *cli, const struct mdp_txn_report *rep,
 /* Exit 4: what is left and how to restore it, on stderr. */
 void render_left(struct cli *cli, const struct mdp_txn_report *rep);
 /*
+ * One of the report's notes in buf ("reverting profile P", ...); a stale
+ * journal's note has a second line, the services the boot brought back.
+ */
+void render_note(const struct mdp_txn_report *rep, const struct mdp_txn_note *n, char *buf,
+		 size_t len);
+/* What an incomplete rollback left of one target or service: "md2 stripe_cache_size is not
+   back to 256". */
+void render_left_text(const struct mdp_txn_left *l, char *buf, size_t len);
+/*
  * The result object shared by apply, apply --dry-run, revert and recover
  * (docs/output.md). pl, when given, adds the plan's notes (apply).
  */
 void render_report_json(struct json *j, const struct mdp_txn_report *rep, const char *result,
 			const struct mdp_plan *pl);
-/* apply --dry-run --json: the same shape, changes as planned, services as previewed. */
 /* The result object of a command that found nothing to do, with NOTE (disable with nothing
  * enabled): revert's shape, nothing changed. */
 void render_noop_json(struct json *j, const char *note);
+/* apply --dry-run --json: the same shape, changes as planned, services as previewed. */
 void render_dry_run_json(struct json *j, const struct mdp_profile *p, const struct mdp_plan *pl,
 			 const struct mdp_txn_report *rep);
 

@@ -1,7 +1,7 @@
 /*
- * status's parts, internal to cmd/: status.c (the command, text and JSON,
- * what the shared helpers below say about an array and the profile),
- * status_prom.c (--format prometheus) and status_watch.c (--watch).
+ * status's parts, internal to cmd/: status.c (the command), status_text.c,
+ * status_json.c, status_prom.c (--format prometheus) and status_watch.c
+ * (--watch), each a renderer of the model in src/status_model.h.
  */
 #ifndef MDP_CMD_STATUS_H
 #define MDP_CMD_STATUS_H
@@ -11,53 +11,36 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "json.h"
+#include "status_model.h"
 
-/* The profile side of status, gathered once for text and JSON. */
-struct pstatus {
-	bool have_j;
-	/* the journal is there but could not be read (not root): what is active is unknown,
-	   never "none" */
-	bool unreadable;
-	int jerr; /* why: -EACCES (not root), -EPERM (not to be trusted), ... */
-	struct mdp_journal j;
-	bool stale;      /* the journal is from an earlier boot */
-	int64_t since;   /* journal mtime, 0 unknown */
-	long drift;      /* values moved since apply; -1 unknown */
-	size_t n_paused; /* services the profile paused and has not resumed */
-	bool watch_gone; /* applied by a watcher, and nobody holds its lock: the watcher died */
-	bool have_w;     /* a watcher runs (its lock is held) and said what it does */
-	struct mdp_wstate w;
-	const struct mdp_system *sys; /* what it was read against: the speeds now */
-};
 /* "by hand", "at boot", "by mdprofile auto", ...: who applied a layer. */
 const char *status_origin_text(enum mdp_origin o);
 
-/* Seconds left from md's own numbers: sectors to go over KiB/s; 0 unknown. */
-uint64_t status_eta_seconds(const struct mdp_array *a);
+/* Seconds left from md's own numbers (mdp_status_eta, src/status_model.h); 0 unknown. */
+static inline uint64_t status_eta_seconds(const struct mdp_array *a)
+{
+	return mdp_status_eta(a);
+}
 /* "3d 14h", "2h 5m", "2m" (minutes rounded up). */
 void status_fmt_eta(uint64_t s, char *buf, size_t len);
-/* sync_action names an operation (running or queued), not idle. */
-bool status_busy(const struct mdp_array *a);
-/* "running", "delayed", "pending", "remote" or "idle". */
-const char *status_op_state(const struct mdp_array *a);
-/* Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. */
-int status_missing_disks(const struct mdp_system *s, const struct mdp_array *a);
 /*
- * The arrays only /proc/mdstat lists (a container, a restricted /sys), as
- * the same model (mdp_discover_from_mdstat), so they read as sysfs arrays
- * do: fn is called with each; returns how many.
+ * The profile side gathered once (src/status_model.h): the journal read as every
+ * command reads it (a warning on stderr when it cannot be), the watcher,
+ * since when, drift, paused services. Free with mdp_status_free.
  */
-size_t status_each_mdstat_only(const struct mdp_system *s,
-			       void (*fn)(const struct mdp_system *, const struct mdp_array *,
-					  void *),
-			       void *arg);
-/* The profile side gathered once: journal, since when, drift, paused services. */
-void status_profile_read(struct cli *cli, const struct mdp_system *s, struct pstatus *ps);
+void status_profile_read(struct cli *cli, const struct mdp_system *s, struct mdp_status *ps);
+
+/* The whole status as text: each array, DSM's speed setting, the profile (-v: UUIDs). */
+void status_text(const struct mdp_system *s, const struct mdp_status *ps, bool verbose);
 /* "active profile: ... since ...", drift and paused services, as text. */
-void status_profile_text(const struct pstatus *ps);
+void status_profile_text(const struct mdp_status *ps);
+/* --json: one document, arrays first, "enabled" from enable_status (enable.c). */
+void status_json(struct cli *cli, struct json *j, const struct mdp_system *s,
+		 const struct mdp_status *ps);
 
 /* --format prometheus: the node exporter's textfile format on stdout. */
-void status_prom(const struct mdp_system *s, const struct pstatus *ps);
+void status_prom(const struct mdp_system *s, const struct mdp_status *ps);
 /*
  * --watch: redraw on md's events and every interval_ms (0: 5 s) until stopped;
  * an exit code.

@@ -104,7 +104,7 @@ static void prom_layer(const char *role, const char *profile, enum mdp_origin by
 }
 
 /* The active layers, the base first, with who applied each. */
-static void prom_layers(const struct pstatus *ps)
+static void prom_layers(const struct mdp_status *ps)
 {
 	prom_head("profile_layer",
 		  "1 for each active layer: role base or overlay, by who applied it");
@@ -114,7 +114,7 @@ static void prom_layers(const struct pstatus *ps)
 }
 
 /* The running watcher's state as a 0/1 series per state; nothing when none runs. */
-static void prom_watcher(const struct pstatus *ps)
+static void prom_watcher(const struct mdp_status *ps)
 {
 	static const char *const states[] = {"armed", "engaging", "engaged", "held"};
 
@@ -130,9 +130,9 @@ static void prom_watcher(const struct pstatus *ps)
 	}
 }
 
-static void prom_profile(const struct pstatus *ps, const struct mdp_plan *pl)
+static void prom_profile(const struct mdp_status *ps, const struct mdp_plan *pl)
 {
-	bool active = ps->have_j && ps->j.state == MDP_J_ACTIVE && !ps->stale;
+	bool active = mdp_status_pstate(ps) == MDP_PS_ACTIVE;
 
 	prom_head("journal_readable",
 		  "0 when status could not read mdprofile's journal (not root): what is active "
@@ -242,13 +242,13 @@ static void prom_array(const struct mdp_system *s, const struct mdp_array *a, vo
 		printf("} %" PRIu64 "\n", run ? a->sync_speed * 1024 : 0);
 		break;
 	case PM_ETA:
-		if (run && status_eta_seconds(a)) {
+		if (run && mdp_status_eta(a)) {
 			prom_array_labels(name, a);
-			printf("} %" PRIu64 "\n", status_eta_seconds(a));
+			printf("} %" PRIu64 "\n", mdp_status_eta(a));
 		}
 		break;
 	case PM_MISSING:
-		if ((missing = status_missing_disks(s, a)) >= 0) {
+		if ((missing = mdp_status_missing(s, a)) >= 0) {
 			prom_array_labels(name, a);
 			printf("} %d\n", missing);
 		}
@@ -266,11 +266,11 @@ static void prom_arrays(const struct mdp_system *s)
 		prom_head(prom_metrics[m].name, prom_metrics[m].help);
 		for (size_t i = 0; i < s->n_arrays; i++)
 			prom_array(s, &s->arrays[i], &c);
-		status_each_mdstat_only(s, prom_array, &c);
+		mdp_status_each_mdstat_only(s, prom_array, &c);
 	}
 }
 
-void status_prom(const struct mdp_system *s, const struct pstatus *ps)
+void status_prom(const struct mdp_system *s, const struct mdp_status *ps)
 {
 	struct mdp_plan pl;
 	bool have_pl = ps->have_j && !ps->stale && !mdp_drift_plan(&ps->j, s, &pl);

@@ -54,7 +54,7 @@ static uint64_t watch_eta(const struct mdp_array *a, const struct seen *sn)
 		return 0;
 	if (sn && sn->rate)
 		return (a->sync_total - a->sync_done) / sn->rate;
-	return status_eta_seconds(a);
+	return mdp_status_eta(a);
 }
 
 /* "md3 reshape 25.1%, 4687 KiB/s, about 3d 14h left" or "md2 clean, degraded, idle". */
@@ -62,14 +62,15 @@ static void watch_line(const struct mdp_system *s, const struct mdp_array *a, co
 		       char *buf, size_t len)
 {
 	char eta[32] = "";
-	int missing = status_missing_disks(s, a), n;
+	int missing = mdp_status_missing(s, a), n;
 
 	n = snprintf(buf, len, "%s %s%s", a->name, a->array_state[0] ? a->array_state : "-",
 		     missing > 0 ? ", degraded" : "");
-	if (!status_busy(a) || strcmp(status_op_state(a), "running")) {
+	if (!mdp_status_busy(a) || strcmp(mdp_status_op_state(a), "running")) {
 		snprintf(buf + n, len - (size_t)n, ", %s%s%s",
-			 status_busy(a) ? a->sync_action : "idle", status_busy(a) ? " " : "",
-			 status_busy(a) ? status_op_state(a) : "");
+			 mdp_status_busy(a) ? a->sync_action : "idle",
+			 mdp_status_busy(a) ? " " : "",
+			 mdp_status_busy(a) ? mdp_status_op_state(a) : "");
 		return;
 	}
 	if (watch_eta(a, sn))
@@ -90,7 +91,7 @@ static bool watch_note(struct watcher *w, const struct mdp_system *s, const stru
 	if (!sn)
 		return false;
 	snprintf(key, sizeof(key), "%s|%s|%s|%u|%d", a->array_state, a->sync_action,
-		 status_op_state(a), a->permille, status_missing_disks(s, a));
+		 mdp_status_op_state(a), a->permille, mdp_status_missing(s, a));
 	if (a->has_progress && sn->t > 0 && t > sn->t && a->sync_done > sn->done)
 		sn->rate = (uint64_t)((double)(a->sync_done - sn->done) / (t - sn->t));
 	else if (!a->has_progress)
@@ -120,7 +121,7 @@ static void watch_lines(struct watcher *w, const struct mdp_system *s)
 }
 
 /* A tty: the whole status again, with a bar under each running operation. */
-static void watch_screen(struct watcher *w, const struct mdp_system *s, const struct pstatus *ps)
+static void watch_screen(struct watcher *w, const struct mdp_system *s, const struct mdp_status *ps)
 {
 	char stamp[32], line[256], safe[512];
 	time_t now = time(NULL);
@@ -137,7 +138,7 @@ static void watch_screen(struct watcher *w, const struct mdp_system *s, const st
 		watch_note(w, s, a);
 		watch_line(s, a, seen_of(w, a->name), line, sizeof(line));
 		puts(render_safe(line, safe, sizeof(safe)));
-		if (status_busy(a) && !strcmp(status_op_state(a), "running"))
+		if (mdp_status_busy(a) && !strcmp(mdp_status_op_state(a), "running"))
 			printf("    [%.*s>%.*s]\n", fill,
 			       "========================================", 39 - fill,
 			       ".......................................");
@@ -147,7 +148,7 @@ static void watch_screen(struct watcher *w, const struct mdp_system *s, const st
 
 static int watch_show(struct watcher *w, const struct mdp_system *s)
 {
-	struct pstatus ps;
+	struct mdp_status ps;
 
 	status_profile_read(w->cli, s, &ps);
 	if (w->tty)
@@ -155,8 +156,7 @@ static int watch_show(struct watcher *w, const struct mdp_system *s)
 	else
 		watch_lines(w, s);
 	fflush(stdout);
-	if (ps.have_j)
-		mdp_journal_free(&ps.j);
+	mdp_status_free(&ps);
 	return ferror(stdout) ? -EIO : 0;
 }
 

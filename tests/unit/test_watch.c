@@ -20,19 +20,12 @@
 #include <cmocka.h>
 
 #include "discover.h"
+#include "support.h"
 #include "watch.h"
 
 static void fixture_root(struct mdp_root *r, struct mdp_system *s)
 {
-	const char *src = getenv("MDP_SRCDIR");
-	char dir[4096];
-	struct mdp_diags d;
-
-	snprintf(dir, sizeof(dir), "%s/tests/fixtures/ds-dsm6-reshape", src ? src : ".");
-	assert_int_equal(mdp_root_init(r, dir), 0);
-	mdp_diags_init(&d);
-	assert_int_equal(mdp_discover_some(r, MDP_SKIP_UUID, s, &d), 0);
-	mdp_diags_free(&d);
+	test_fixture_system("ds-dsm6-reshape", MDP_SKIP_UUID, r, s);
 }
 
 static double mono_ms(void)

@@ -1,0 +1,392 @@
+/*
+ * status as text: the whole truth about each array (level, state, which
+ * members failed, are missing or spare, the operation with md's own
+ * truncated percent, speed and ETA, queued operations, stripe cache and
+ * read-ahead), arrays only /proc/mdstat knows, then the active profile:
+ * since when, what it paused, its drift, or that it was applied before the
+ * last reboot. What it says comes from the model in src/status_model.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "render.h"
+#include "status.h"
+
+void status_fmt_eta(uint64_t s, char *buf, size_t len)
+{
+	if (s >= 86400)
+		snprintf(buf, len, "%" PRIu64 "d %" PRIu64 "h", s / 86400, s % 86400 / 3600);
+	else if (s >= 3600)
+		snprintf(buf, len, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
+	else
+		snprintf(buf, len, "%" PRIu64 "m", (s + 59) / 60);
+}
+
+/* Why md holds a queued operation back (md.c md_do_sync and md(4)). */
+static const struct render_word queued_words[] = {
+    {"delayed", " (waits for an array on the same disks)"},
+    {"pending", " (starts at the first write)"},
+    {"cleaning_up", " (DSM finishes the reshape)"},
+    {NULL, NULL},
+};
+
+static void disks_text(const struct mdp_array *a, char *buf, size_t len)
+{
+	int now = a->raid_disks, was = a->prev_raid_disks;
+
+	if (a->empty_bays)
+		snprintf(buf, len, "%d of %d bays used", now - a->empty_bays, now);
+	else if (was && was != now)
+		snprintf(buf, len, "%d disk%s (was %d)", now, now == 1 ? "" : "s", was);
+	else if (now || !a->from_mdstat)
+		snprintf(buf, len, "%d disk%s", now, now == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%zu member%s", a->n_members, a->n_members == 1 ? "" : "s");
+}
+
+/* The operation as people call it: a DSM data scrub is md's repair (discover.h). */
+static const char *op_name(const struct mdp_system *s, const struct mdp_array *a)
+{
+	return s->dsm && !strcmp(a->sync_action, "repair") ? "data scrub (md repair)"
+							   : a->sync_action;
+}
+
+static void op_text(const struct mdp_system *s, const struct mdp_array *a)
+{
+	char eta[32], keta[32], act[64];
+	const char *st = mdp_status_op_state(a);
+
+	render_safe(op_name(s, a), act, sizeof(act));
+
+	if (!mdp_status_busy(a)) {
+		puts(" idle");
+		return;
+	}
+	if (strcmp(st, "running")) {
+		printf(" %s %s%s\n", act, st,
+		       render_word(queued_words, st, " (run by another node of the cluster)"));
+		return;
+	}
+	printf(" %s", act);
+	if (a->has_progress && a->sync_total)
+		printf(" %u.%u%%", a->permille / 10, a->permille % 10);
+	if (a->sync_speed)
+		printf(", %" PRIu64 " KiB/s", a->sync_speed);
+	if (mdp_status_eta(a)) {
+		status_fmt_eta(mdp_status_eta(a), eta, sizeof(eta));
+		printf(", about %s left", eta);
+		status_fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
+		if (a->kernel_eta_s && strcmp(eta, keta))
+			printf(" (md says %s)", keta);
+	} else if (a->kernel_eta_s) {
+		status_fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
+		printf(", md says %s left", keta);
+	}
+	putchar('\n');
+}
+
+/* What the members line says of m, or NULL when it is in sync (or a journal). */
+static const char *member_word(const struct mdp_member *m)
+{
+	switch (m->mstate) {
+	case MDP_M_FAILED:
+		return m->disk_errors ? "failed (disk errors, (E))" : "failed";
+	case MDP_M_SPARE:
+		return "spare";
+	case MDP_M_REBUILDING:
+		return "spare rebuilding";
+	default:
+		return NULL;
+	}
+}
+
+/* "       members: 3 of 4 working; sdd5 failed; sde5 spare" when anything is amiss. */
+static void members_text(const struct mdp_system *s, const struct mdp_array *a)
+{
+	int missing = mdp_status_missing(s, a);
+	bool any = missing > 0;
+
+	if (!strcmp(a->array_state, "inactive"))
+		return; /* not started: every member shows as a spare */
+	for (size_t i = 0; i < a->n_members; i++)
+		any |= member_word(&a->members[i]) != NULL;
+	if (!any)
+		return;
+	const char *sep = " ";
+	char name[64];
+
+	printf("       members:");
+	if (missing > 0 && a->raid_disks) {
+		printf(" %d of %d working", a->raid_disks - missing, a->raid_disks);
+		sep = "; ";
+	}
+	for (size_t i = 0; i < a->n_members; i++) {
+		const struct mdp_member *m = &a->members[i];
+		const char *w = member_word(m);
+		if (!w)
+			continue;
+		printf("%s%s %s", sep, render_safe(m->name, name, sizeof(name)), w);
+		sep = "; ";
+	}
+	putchar('\n');
+}
+
+/* Stripe cache with its memory, and read-ahead, through the registry's formatter. */
+static void tuning_text(const struct mdp_array *a)
+{
+	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
+	const struct mdp_cur *ra = &a->cur[MDP_T_READ_AHEAD_KB];
+	char v[64], mem[32];
+
+	if (!sc->present && !ra->present)
+		return;
+	printf("      ");
+	if (sc->present) {
+		mdp_tunable_show(MDP_T_STRIPE_CACHE_SIZE, &sc->val, v, sizeof(v));
+		mdp_show_kib(mdp_plan_stripe_bytes(a, sc->val.num) / 1024, mem, sizeof(mem));
+		printf(" stripe cache %s (%s)%s", v, mem, ra->present ? "," : "");
+	}
+	if (ra->present) {
+		mdp_tunable_show(MDP_T_READ_AHEAD_KB, &ra->val, v, sizeof(v));
+		printf(" read-ahead %s", v);
+	}
+	putchar('\n');
+}
+
+static void array_text(const struct mdp_system *s, const struct mdp_array *a, bool verbose)
+{
+	char disks[48], state[96], name[64], level[64], st[64], uuid[128], src[64];
+	int missing = mdp_status_missing(s, a);
+	bool failed = false;
+
+	for (size_t i = 0; i < a->n_members; i++)
+		failed |= a->members[i].mstate == MDP_M_FAILED;
+	disks_text(a, disks, sizeof(disks));
+	snprintf(state, sizeof(state), "%s%s%s",
+		 a->array_state[0] ? render_safe(a->array_state, st, sizeof(st)) : "-",
+		 !strcmp(a->array_state, "broken") ? ""
+		 : mdp_status_failed(a, missing)   ? ", failed"
+		 : missing > 0                     ? ", degraded"
+						   : "",
+		 failed && missing <= 0 ? ", member failed" : "");
+	printf("%-6s %-7s %-15s  %-16s", render_safe(a->name, name, sizeof(name)),
+	       a->level_name[0] ? render_safe(a->level_name, level, sizeof(level)) : "-", disks,
+	       state);
+	op_text(s, a);
+	members_text(s, a);
+	tuning_text(a);
+	if (a->from_mdstat) {
+		const struct mdp_mdstat_array *ms = mdp_mdstat_find(&s->mdstat, a->name);
+		printf("       from /proc/mdstat only: sysfs has no md array by that name%s\n",
+		       ms && ms->container ? ": a metadata container" : "");
+		return;
+	}
+	if (verbose && a->uuid[0])
+		printf("       uuid %s (from %s)\n", render_safe(a->uuid, uuid, sizeof(uuid)),
+		       render_safe(a->uuid_source, src, sizeof(src)));
+	else if (verbose)
+		puts("       uuid unknown");
+}
+
+static void mdstat_only_text(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+{
+	array_text(s, a, *(const bool *)arg);
+}
+
+static void paused_text(const struct mdp_status *ps, const char *head)
+{
+	size_t n = 0;
+	char name[128];
+
+	if (!ps->n_paused)
+		return;
+	for (size_t i = 0; i < ps->j.n_svc; i++)
+		if (ps->j.svc[i].paused)
+			printf("%s%s", n++ ? ", " : head,
+			       render_safe(ps->j.svc[i].name, name, sizeof(name)));
+	putchar('\n');
+}
+
+const char *status_origin_text(enum mdp_origin o)
+{
+	switch (o) {
+	case MDP_BY_HAND:
+		return "by hand";
+	case MDP_BY_BOOT:
+		return "at boot";
+	case MDP_BY_ENABLE:
+		return "by mdprofile enable";
+	case MDP_BY_AUTO:
+		return "by mdprofile auto";
+	case MDP_BY_UNTIL_IDLE:
+		return "by apply --until-idle";
+	case MDP_BY_COMPARE:
+		return "by bench --compare";
+	case MDP_BY_PROBE:
+		return "by explain --probe";
+	default:
+		return "by ?";
+	}
+}
+
+static void fmt_when(int64_t since, char *buf, size_t len)
+{
+	time_t t = (time_t)since;
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (since > 0 && gmtime_r(&t, &tm))
+		strftime(buf, len, " since %Y-%m-%d %H:%M UTC", &tm);
+}
+
+/* The base under an overlay, and the watcher, when there are. */
+static void layers_text(const struct mdp_status *ps)
+{
+	char when[64], name[160], why[256];
+
+	if (ps->j.has_under) {
+		fmt_when(ps->j.under.since, when, sizeof(when));
+		printf("base profile: %s%s, applied %s (under the overlay; 'mdprofile revert' goes "
+		       "back to it)\n",
+		       render_safe(ps->j.under.profile, name, sizeof(name)), when,
+		       status_origin_text(ps->j.under.by));
+	}
+	/* apply --until-idle's is said on the profile's line */
+	if (!ps->have_w || ps->w.mode == MDP_BY_UNTIL_IDLE)
+		return;
+	fmt_when(ps->w.since, when, sizeof(when));
+	printf("watcher: %s %s (pid %ld), %s%s", mdp_origin_name(ps->w.mode),
+	       render_safe(ps->w.profile, name, sizeof(name)), ps->w.pid, ps->w.state, when);
+	if (!strcmp(ps->w.state, "armed"))
+		printf(", engages on %s\n", ps->w.on);
+	else if (!strcmp(ps->w.state, "held"))
+		printf(": %s; armed again when md is idle\n",
+		       render_safe(ps->w.why, why, sizeof(why)));
+	else if (!strcmp(ps->w.state, "engaging"))
+		printf(": %s started; applying its profile (after any other mdprofile command)\n",
+		       render_safe(ps->w.why, why, sizeof(why)));
+	else
+		putchar('\n');
+}
+
+/* "md3 reshape: 4687 KiB/s when reshape-fast was applied, 9374 KiB/s now"; "starting when"
+   for md's 0 */
+static void speeds_text(const struct mdp_status *ps)
+{
+	char name[160], act[32];
+	uint64_t now;
+
+	for (size_t i = 0; i < ps->j.n_speed; i++) {
+		const struct mdp_op_speed *sp = &ps->j.speed[i];
+		printf("%s %s: ", sp->dev, render_safe(sp->action, act, sizeof(act)));
+		/* md reads 0 in an operation's first seconds (auto engages then) */
+		if (sp->kib_s)
+			printf("%" PRIu64 " KiB/s when ", sp->kib_s);
+		else
+			printf("starting when ");
+		printf("%s was applied", render_safe(ps->j.profile, name, sizeof(name)));
+		if (mdp_status_speed_now(ps, sp, &now))
+			printf(", %" PRIu64 " KiB/s now\n", now);
+		else
+			puts(", not running now");
+	}
+}
+
+void status_profile_text(const struct mdp_status *ps)
+{
+	char when[64] = "", name[160];
+	struct tm tm;
+	time_t t = (time_t)ps->since;
+
+	if (ps->unreadable) {
+		printf("\nactive profile: unknown: cannot read %s (%s)\n", MDP_JOURNAL,
+		       ps->jerr == -EACCES ? "run status as root" : "see the warning above");
+		if (ps->have_w)
+			layers_text(ps);
+		return;
+	}
+	if (!ps->have_j || ps->j.state == MDP_J_NONE) {
+		puts("\nno profile is active");
+		if (ps->have_w)
+			layers_text(ps);
+		return;
+	}
+	if (ps->stale) {
+		printf("\nprofile %s was applied before the last reboot: its values are gone\n",
+		       render_safe(ps->j.profile, name, sizeof(name)));
+		paused_text(ps, "paused before the reboot (run 'mdprofile recover'): ");
+		return;
+	}
+	if (ps->j.state != MDP_J_ACTIVE) {
+		printf("\nprofile %s: a transaction was interrupted\n",
+		       render_safe(ps->j.profile, name, sizeof(name)));
+		return;
+	}
+	if (ps->since && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
+	printf(
+	    "\nactive profile: %s%s%s%s%s\n", render_safe(ps->j.profile, name, sizeof(name)), when,
+	    ps->j.by == MDP_BY_HAND || ps->j.by == MDP_BY_COMPARE ||
+		    (ps->j.by == MDP_BY_UNTIL_IDLE && !ps->j.has_under)
+		? ""
+		: ", applied ",
+	    ps->j.by == MDP_BY_HAND || ps->j.by == MDP_BY_COMPARE ||
+		    (ps->j.by == MDP_BY_UNTIL_IDLE && !ps->j.has_under)
+		? ""
+		: status_origin_text(ps->j.by),
+	    ps->j.by == MDP_BY_COMPARE
+		? ", for bench --compare (reverted when it ends; if it was interrupted, "
+		  "'mdprofile recover' reverts it)"
+	    : !mdp_origin_watched(ps->j.by) ? ""
+	    : ps->watch_gone
+		? (ps->j.has_under ? ", but its watcher is gone (killed?): the next mutating "
+				     "command, 'mdprofile recover' or 'revert', removes it"
+		   : ps->j.by == MDP_BY_AUTO
+		       ? ", but its watcher is gone (killed?): the next mutating "
+			 "command, 'mdprofile recover' or 'revert', restores the values"
+		       : ", applied with --until-idle but its watcher is gone (killed?): "
+			 "the next mutating command, 'mdprofile recover' or 'revert', "
+			 "restores the values")
+	    : ps->j.by == MDP_BY_AUTO ? ", until md is idle (the watcher removes it then)"
+				      : ", until md is idle (apply --until-idle reverts it then)");
+	layers_text(ps);
+	paused_text(ps, "paused services: ");
+	speeds_text(ps);
+	if (ps->drift == 0)
+		puts("drift: none");
+	else if (ps->drift > 0)
+		printf("drift: %ld value%s changed since apply (see 'mdprofile diff')\n", ps->drift,
+		       ps->drift == 1 ? "" : "s");
+}
+
+/* DSM's own resync speed setting beside the live limits (discover.h, DSM facts). */
+static void dsm_speed_text(const struct mdp_system *s)
+{
+	char dsm[96], mn[32] = "?", mx[32] = "?";
+
+	if (!render_dsm_speed(s, dsm, sizeof(dsm)))
+		return;
+	if (s->global[MDP_T_SPEED_LIMIT_MIN].present)
+		mdp_tunable_show(MDP_T_SPEED_LIMIT_MIN, &s->global[MDP_T_SPEED_LIMIT_MIN].val, mn,
+				 sizeof(mn));
+	if (s->global[MDP_T_SPEED_LIMIT_MAX].present)
+		mdp_tunable_show(MDP_T_SPEED_LIMIT_MAX, &s->global[MDP_T_SPEED_LIMIT_MAX].val, mx,
+				 sizeof(mx));
+	printf("\nspeed limits now: min %s, max %s; DSM's setting: %s\n", mn, mx, dsm);
+}
+
+void status_text(const struct mdp_system *s, const struct mdp_status *ps, bool verbose)
+{
+	size_t shown = s->n_arrays;
+
+	for (size_t i = 0; i < s->n_arrays; i++)
+		array_text(s, &s->arrays[i], verbose);
+	shown += mdp_status_each_mdstat_only(s, mdstat_only_text, &verbose);
+	if (!shown)
+		puts("no md arrays found");
+	dsm_speed_text(s);
+	status_profile_text(ps);
+}

@@ -1,0 +1,204 @@
+/*
+ * Unit tests of status_model (status_model.h): an operation's ETA and
+ * state, missing disks and what a level survives, the arrays only
+ * /proc/mdstat lists, and the profile side judged from the journal read
+ * against the DSM 6 reshape fixture (md3 reshaping at 4687 KiB/s, its
+ * stripe cache 256).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "status_model.h"
+#include "support.h"
+
+static void fixture_root(struct mdp_root *r, struct mdp_system *s)
+{
+	test_fixture_system("ds-dsm6-reshape", MDP_SKIP_UUID, r, s);
+}
+
+static void test_op(void **state)
+{
+	struct mdp_array a;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	strcpy(a.sync_action, "resync");
+	a.has_progress = true;
+	a.sync_total = 2000;
+	a.sync_done = 1000;
+	a.sync_speed = 10;
+	assert_int_equal(mdp_status_eta(&a), 50); /* 1000 sectors, 500 KiB at 10 KiB/s */
+	assert_string_equal(mdp_status_op_state(&a), "running");
+	a.sync_speed = 0;
+	assert_int_equal(mdp_status_eta(&a), 0);
+	a.sync_speed = 10;
+	a.sync_done = 2000;
+	assert_int_equal(mdp_status_eta(&a), 0);
+	a.has_progress = false;
+	a.sync_done = 0;
+	assert_int_equal(mdp_status_eta(&a), 0);
+	strcpy(a.sync_queued, "DELAYED");
+	assert_string_equal(mdp_status_op_state(&a), "delayed");
+	strcpy(a.sync_queued, "CLEANING UP");
+	assert_string_equal(mdp_status_op_state(&a), "cleaning_up");
+	strcpy(a.sync_action, "idle");
+	assert_false(mdp_status_busy(&a));
+	assert_string_equal(mdp_status_op_state(&a), "idle");
+	a.sync_action[0] = '\0';
+	assert_false(mdp_status_busy(&a));
+}
+
+static void test_failed(void **state)
+{
+	static const struct {
+		const char *level;
+		int disks, missing;
+		bool failed;
+	} cases[] = {
+	    {"raid5", 3, 1, false}, {"raid5", 3, 2, true},  {"raid6", 6, 2, false},
+	    {"raid6", 6, 3, true},  {"raid1", 4, 3, false}, {"raid1", 4, 4, true},
+	    {"raid4", 3, 2, true},  {"raid0", 2, 1, false}, /* not judged: stays degraded */
+	    {"raid5", 0, 2, false},
+	};
+	struct mdp_array a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		strcpy(a.level_name, cases[i].level);
+		a.raid_disks = cases[i].disks;
+		if (mdp_status_failed(&a, cases[i].missing) != cases[i].failed)
+			fail_msg("%s of %d, %d missing: failed should be %d", cases[i].level,
+				 cases[i].disks, cases[i].missing, cases[i].failed);
+	}
+}
+
+static void count(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+{
+	assert_true(a->from_mdstat);
+	assert_int_equal(mdp_status_missing(s, a), a->degraded);
+	++*(size_t *)arg;
+}
+
+/* md/degraded when there is one, else mdstat's [n/m]; the mdstat-only arrays. */
+static void test_arrays(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_array a;
+	size_t n = 0, had;
+
+	(void)state;
+	fixture_root(&r, &s);
+	memset(&a, 0, sizeof(a));
+	a.degraded = 1;
+	assert_int_equal(mdp_status_missing(&s, &a), 1);
+	a.degraded = -1;
+	strcpy(a.name, "md3");
+	assert_int_equal(mdp_status_missing(&s, &a), 0); /* [3/3] */
+	strcpy(a.name, "md9");
+	assert_int_equal(mdp_status_missing(&s, &a), -1);
+	assert_int_equal(mdp_status_each_mdstat_only(&s, count, &n), 0);
+	assert_int_equal(n, 0);
+	/* sysfs knowing none of them: each of mdstat's four, from mdstat */
+	had = s.n_arrays;
+	s.n_arrays = 0;
+	assert_int_equal(mdp_status_each_mdstat_only(&s, count, &n), 4);
+	assert_int_equal(n, 4);
+	s.n_arrays = had;
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+}
+
+/* A journal as mdp_journal_load leaves it: state, boot, a paused service, a speed, a value. */
+static void journal(struct mdp_journal *j, enum mdp_jstate state, const char *boot)
+{
+	memset(j, 0, sizeof(*j));
+	j->state = state;
+	snprintf(j->boot_id, sizeof(j->boot_id), "%s", boot);
+	strcpy(j->profile, "reshape-fast");
+	assert_non_null(j->svc = calloc(2, sizeof(*j->svc)));
+	j->n_svc = 2;
+	strcpy(j->svc[0].name, "synoindexd");
+	j->svc[0].paused = true;
+	strcpy(j->svc[1].name, "synomkthumbd");
+	assert_non_null(j->speed = calloc(2, sizeof(*j->speed)));
+	j->n_speed = 2;
+	strcpy(j->speed[0].dev, "md3");
+	strcpy(j->speed[0].action, "reshape");
+	strcpy(j->speed[1].dev, "md2");
+	strcpy(j->speed[1].action, "resync");
+	assert_non_null(j->set = calloc(1, sizeof(*j->set)));
+	j->n_set = 1;
+	j->set[0].t = MDP_T_STRIPE_CACHE_SIZE;
+	strcpy(j->set[0].dev, "md3");
+	j->set[0].want = (struct mdp_value){.kind = MDP_V_NUM, .num = 1024};
+}
+
+static void test_profile(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_journal j;
+	struct mdp_status st;
+	uint64_t now = 0;
+
+	(void)state;
+	fixture_root(&r, &s);
+	mdp_status_read(&r, &s, NULL, -ENOENT, &st);
+	assert_int_equal(mdp_status_pstate(&st), MDP_PS_NONE);
+	assert_int_equal(st.drift, -1);
+	mdp_status_free(&st);
+	mdp_status_read(&r, &s, NULL, -EBADMSG, &st); /* cli_warn_recover's to report */
+	assert_int_equal(mdp_status_pstate(&st), MDP_PS_NONE);
+	mdp_status_read(&r, &s, NULL, -EACCES, &st);
+	assert_int_equal(mdp_status_pstate(&st), MDP_PS_UNKNOWN);
+	assert_int_equal(st.jerr, -EACCES);
+	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "unknown");
+
+	journal(&j, MDP_J_ACTIVE, "another-boot");
+	mdp_status_read(&r, &s, &j, 0, &st);
+	assert_int_equal(mdp_status_pstate(&st), MDP_PS_STALE);
+	assert_int_equal(st.n_paused, 1);
+	assert_int_equal(st.drift, -1); /* a stale journal's values are gone: no drift */
+	mdp_status_free(&st);
+
+	journal(&j, MDP_J_APPLYING, s.boot_id);
+	mdp_status_read(&r, &s, &j, 0, &st);
+	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "interrupted");
+	mdp_status_free(&st);
+
+	journal(&j, MDP_J_ACTIVE, s.boot_id);
+	mdp_status_read(&r, &s, &j, 0, &st);
+	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "active");
+	assert_int_equal(st.drift, 1); /* md3's stripe cache is 256, not 1024 */
+	assert_false(st.watch_gone);
+	assert_true(mdp_status_speed_now(&st, &st.j.speed[0], &now));
+	assert_int_equal(now, 4687);
+	assert_false(mdp_status_speed_now(&st, &st.j.speed[1], &now)); /* md2 is idle */
+	mdp_status_free(&st);
+	assert_false(st.have_j);
+
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_op),
+	    cmocka_unit_test(test_failed),
+	    cmocka_unit_test(test_arrays),
+	    cmocka_unit_test(test_profile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
