@@ -270,10 +270,9 @@ static int boot_check_opts(struct cli *cli)
 {
 	const struct boot_script_opts *b = cli->opts;
 
+	/* -o with --install or --uninstall: the table refuses it */
 	if (cli->json)
 		cli_err(cli, "boot-script writes a script, not JSON: drop --json");
-	else if ((b->install || b->uninstall) && b->out)
-		cli_err(cli, "-o and --%s: choose one", b->install ? "install" : "uninstall");
 	else if ((b->install || b->uninstall) && geteuid() != 0 && mdp_root_is_real(&cli->root)) {
 		cli_err(cli, "--%s changes root's boot files: run it as root",
 			b->install ? "install" : "uninstall");

@@ -800,21 +800,17 @@ static bool status_prom_asked(const struct cli *cli)
 	return o->format && !strcmp(o->format, "prometheus");
 }
 
-/* Options that only make sense together. */
+/* --json and a --format other than json (the table refuses the pairs that never go together). */
 static int status_opts_ok(struct cli *cli)
 {
 	const struct status_opts *o = cli->opts;
 
-	if (o->interval_ms && !o->watch)
-		cli_err(cli, "--interval applies to 'status' only with --watch");
-	else if (o->watch && (cli->json || o->format))
-		cli_err(cli, "--watch draws text; --json and --format take one look");
-	else if (cli->json && o->format && strcmp(o->format, "json"))
+	if (cli->json && o->format && strcmp(o->format, "json")) {
 		/* --json means one JSON document, whatever the command (issue 37) */
 		cli_err(cli, "--json and --format %s: choose one", o->format);
-	else
-		return 0;
-	return MDP_EXIT_USAGE;
+		return MDP_EXIT_USAGE;
+	}
+	return 0;
 }
 
 static int do_status(struct cli *cli)
