@@ -34,7 +34,7 @@ static const struct opt apply_opts[] = {
     OPT_FLAG("until-idle", 0, struct apply_opts, until_idle,
 	     "then wait until md is idle, remove it and say how long each operation took"),
     OPT_INTERVAL("interval", struct apply_opts, interval_ms,
-		 "seconds between looks at md besides its events (default 5)"),
+		 "seconds between looks besides md's events (default 5)"),
     OPT_FLAG("base", 0, struct apply_opts, as_base,
 	     "make PROFILE the base, replacing the active one, not an overlay on it"),
     OPT_CHOICE("origin", "hand|boot", struct apply_opts, origin, origins,

@@ -807,7 +807,7 @@ static const struct opt auto_opts[] = {
      .help = "the md operations it applies during, comma-separated: resync, recovery, reshape "
 	     "(the default), check, repair"},
     OPT_INTERVAL("interval", struct auto_opts, interval_ms,
-		 "seconds between looks at md besides its events (default 5)"),
+		 "seconds between looks besides md's events (default 5)"),
     CLI_OPT_NAME, /* the profile on stdin: the boot's pinned overlay */
 };
 

@@ -76,7 +76,7 @@ static const struct opt global_opts[] = {
     OPT_STRING("services-backend", 0, "dsm6|dsm7|systemd|none", struct cli, svc_force,
 	       "pause services with this instead of the detected one"),
     OPT_SECONDS("service-timeout", struct cli, svc_timeout_ms, 1, 3600, 1000,
-		"the time a service may take to stop or start (default 30)"),
+		"a service's time to stop or start (default 30)"),
     OPT_SECONDS("package-timeout", struct cli, pkg_timeout_ms, 1, 3600, 1000,
 		"the same for a DSM package (default 900)"),
     OPT_CUSTOM("verbose", 'v', NULL, take_verbose, "more detail"),
