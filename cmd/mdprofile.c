@@ -4,12 +4,13 @@
  * global options and the command's own, which its file declares, are taken
  * wherever they are; "--" ends them) and the setup a command's flags ask
  * for, done once here: load the profile argument, pick the service
- * backend, take the lock, finish an interrupted transaction.
+ * backend, take the lock, finish an interrupted transaction. What
+ * mdprofile says about itself (help, __options) is cmd/help.c's, the
+ * profile directories cmd/cli_load.c's.
  *
- *   mdprofile [--root DIR] [--profiles DIR] [--json] [-v|-q] COMMAND [ARGS]
+ *   mdprofile [options] COMMAND [ARGS]
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
