@@ -122,9 +122,9 @@ $(SANB)/tests/%: $(SANB)/tests/unit/%.o $(SAN_SUP_OBJ) $(SANB)/libmdp.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(PKG_LIBS) $(CMOCKA_LIBS)
 
-# The option parser's test links the one cmd/ object it tests (objects first, then the archive).
-$(SANB)/tests/test_opt: $(SANB)/cmd/opt.o
-$(VG)/tests/test_opt: $(VG)/cmd/opt.o
+# The option parser's test links the cmd/ objects it tests (objects first, then the archive).
+$(SANB)/tests/test_opt: $(SANB)/cmd/opt.o $(SANB)/cmd/opt_help.o
+$(VG)/tests/test_opt: $(VG)/cmd/opt.o $(VG)/cmd/opt_help.o
 
 # ---- plain debug build for valgrind ------------------------------------------
 

@@ -30,15 +30,35 @@ struct apply_opts {
 static const char *const origins[] = {"hand", "boot", NULL};
 
 static const struct opt apply_opts[] = {
-    OPT_FLAG("dry-run", 'n', struct apply_opts, dry_run),
+    OPT_FLAG("dry-run", 'n', struct apply_opts, dry_run, "print the plan and change nothing"),
+    OPT_FLAG("until-idle", 0, struct apply_opts, until_idle,
+	     "then wait until md is idle, remove it and say how long each operation took"),
+    OPT_INTERVAL("interval", struct apply_opts, interval_ms,
+		 "seconds between looks besides md's events (default 5)"),
+    OPT_FLAG("base", 0, struct apply_opts, as_base,
+	     "make PROFILE the base, replacing the active one, not an overlay on it"),
+    OPT_CHOICE("origin", "hand|boot", struct apply_opts, origin, origins,
+	       "who applies, for status (boot scripts pass boot)"),
     CLI_OPT_NAME,
-    OPT_FLAG("until-idle", 0, struct apply_opts, until_idle),
-    OPT_INTERVAL("interval", struct apply_opts, interval_ms),
-    OPT_FLAG("base", 0, struct apply_opts, as_base),
-    OPT_CHOICE("origin", "hand|boot", struct apply_opts, origin, origins),
 };
 
-static const struct opt_table apply_table = OPT_TABLE(apply_opts, struct apply_opts, NULL, NULL);
+static const struct opt_pair apply_excl[] = {
+    {"origin", "until-idle", "--origin and --until-idle do not go together"},
+    {"base", "until-idle",
+     "--base and --until-idle do not go together: the watcher removes only the layer it "
+     "applied"},
+    {"until-idle", "dry-run", "--until-idle and --dry-run do not go together"},
+    {"until-idle", "json", "--until-idle reports as text (and to syslog), not --json"},
+    {NULL, NULL, NULL},
+};
+
+static const struct opt_pair apply_requires[] = {
+    {"interval", "until-idle", NULL},
+    {NULL, NULL, NULL},
+};
+
+static const struct opt_table apply_table =
+    OPT_TABLE(apply_opts, struct apply_opts, NULL, apply_excl, apply_requires);
 
 static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 {
@@ -85,30 +105,18 @@ static void apply_notes(const struct cli *cli, const struct mdp_plan *pl)
 	}
 }
 
-/* Options that only make sense together, refused before anything changes. */
+/* The origin the journal records (the table refused what does not go together). */
 static int apply_opts_ok(struct cli *cli)
 {
 	const struct apply_opts *a = cli->opts;
 	enum mdp_origin o = MDP_BY_HAND;
 
-	if (a->origin && (mdp_origin_parse(a->origin, &o) || o > MDP_BY_BOOT))
-		cli_err(cli, "--origin '%s': expected hand or boot", a->origin); /* the table's */
-	else if (a->origin && a->until_idle)
-		cli_err(cli, "--origin and --until-idle do not go together");
-	else if (a->interval_ms && !a->until_idle)
-		cli_err(cli, "--interval applies to 'apply' only with --until-idle");
-	else if (a->as_base && a->until_idle)
-		cli_err(cli, "--base and --until-idle do not go together: the watcher removes only "
-			     "the layer it applied");
-	else if (a->until_idle && a->dry_run)
-		cli_err(cli, "--until-idle and --dry-run do not go together");
-	else if (a->until_idle && cli->json)
-		cli_err(cli, "--until-idle reports as text (and to syslog), not --json");
-	else {
-		cli->tx.origin = o;
-		return 0;
+	if (a->origin && (mdp_origin_parse(a->origin, &o) || o > MDP_BY_BOOT)) {
+		cli_err(cli, "--origin '%s': expected hand or boot", a->origin);
+		return MDP_EXIT_USAGE;
 	}
-	return MDP_EXIT_USAGE;
+	cli->tx.origin = o;
+	return 0;
 }
 
 static int do_apply(struct cli *cli)
@@ -162,18 +170,18 @@ static unsigned apply_setup_flags(const struct cli *cli, unsigned flags)
 }
 
 const struct cmd cmd_apply = {
-    "apply",
-    do_apply,
-    CMD_PROFILE | CMD_TXN | CMD_RECOVER,
-    &apply_table,
-    1,
-    1,
-    "apply [-n|--dry-run | --until-idle [--interval S] | --base]\n"
-    "[--origin hand|boot] [--name NAME] PROFILE",
-    "apply PROFILE transactionally (rolled back on any failure);\n"
-    "over an active profile it is an overlay: revert returns to that base",
-    apply_setup_flags,
-    apply_opts_ok};
+    .name = "apply",
+    .fn = do_apply,
+    .flags = CMD_PROFILE | CMD_TXN | CMD_RECOVER,
+    .opts = &apply_table,
+    .min_args = 1,
+    .max_args = 1,
+    .args = "PROFILE",
+    .summary = "apply PROFILE transactionally (rolled back on any failure); over an active "
+	       "profile it is an overlay: revert returns to that base",
+    .setup_flags = apply_setup_flags,
+    .check = apply_opts_ok,
+};
 
 /* revert's options. */
 struct revert_opts {
@@ -181,10 +189,11 @@ struct revert_opts {
 };
 
 static const struct opt revert_opts[] = {
-    OPT_FLAG("all", 0, struct revert_opts, all),
+    OPT_FLAG("all", 0, struct revert_opts, all, "remove both, the overlay and the base"),
 };
 
-static const struct opt_table revert_table = OPT_TABLE(revert_opts, struct revert_opts, NULL, NULL);
+static const struct opt_table revert_table =
+    OPT_TABLE(revert_opts, struct revert_opts, NULL, NULL, NULL);
 
 static int do_revert(struct cli *cli)
 {
@@ -194,17 +203,13 @@ static int do_revert(struct cli *cli)
 }
 
 const struct cmd cmd_revert = {
-    "revert",
-    do_revert,
-    CMD_TXN,
-    &revert_table,
-    0,
-    0,
-    "revert [--all]",
-    "remove the overlay (back to the base), else the base (back to the values\n"
-    "from before mdprofile); --all: both",
-    NULL,
-    NULL};
+    .name = "revert",
+    .fn = do_revert,
+    .flags = CMD_TXN,
+    .opts = &revert_table,
+    .summary = "remove the overlay (back to the base), else the base (back to the values from "
+	       "before mdprofile)",
+};
 
 static int do_recover(struct cli *cli)
 {
@@ -217,6 +222,8 @@ static int do_recover(struct cli *cli)
 }
 
 const struct cmd cmd_recover = {
-    "recover", do_recover, CMD_TXN,   0,
-    0,         0,          "recover", "finish or undo an interrupted apply or revert",
-    NULL,      NULL};
+    .name = "recover",
+    .fn = do_recover,
+    .flags = CMD_TXN,
+    .summary = "finish or undo an interrupted apply or revert",
+};

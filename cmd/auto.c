@@ -803,12 +803,15 @@ static const struct opt auto_opts[] = {
      .kind = OPTK_STRING,
      .off = offsetof(struct auto_opts, on),
      .metavar = "KINDS",
-     .words = mdp_op_kind_words},
-    OPT_INTERVAL("interval", struct auto_opts, interval_ms),
+     .words = mdp_op_kind_words,
+     .help = "the md operations it applies during, comma-separated: resync, recovery, reshape "
+	     "(the default), check, repair"},
+    OPT_INTERVAL("interval", struct auto_opts, interval_ms,
+		 "seconds between looks besides md's events (default 5)"),
     CLI_OPT_NAME, /* the profile on stdin: the boot's pinned overlay */
 };
 
-static const struct opt_table auto_table = OPT_TABLE(auto_opts, struct auto_opts, NULL, NULL);
+static const struct opt_table auto_table = OPT_TABLE(auto_opts, struct auto_opts, NULL, NULL, NULL);
 
 /* Before anything happens: --on's words, and no --json. */
 static int auto_check(struct cli *cli)
@@ -874,14 +877,14 @@ static int do_auto(struct cli *cli)
 }
 
 const struct cmd cmd_auto = {
-    "auto",
-    do_auto,
-    CMD_PROFILE | CMD_TXN | CMD_RECOVER,
-    &auto_table,
-    1,
-    1,
-    "auto [--on KINDS] [--interval S] [--name NAME] PROFILE",
-    "watch md: apply PROFILE while a resync, recovery or reshape runs (--on: also\n"
-    "check, repair), keep its values, remove it when md is idle",
-    NULL,
-    auto_check};
+    .name = "auto",
+    .fn = do_auto,
+    .flags = CMD_PROFILE | CMD_TXN | CMD_RECOVER,
+    .opts = &auto_table,
+    .min_args = 1,
+    .max_args = 1,
+    .args = "PROFILE",
+    .summary = "watch md: apply PROFILE while a resync, recovery or reshape runs (--on: also "
+	       "check, repair), keep its values, remove it when md is idle",
+    .check = auto_check,
+};

@@ -35,16 +35,24 @@ struct bench_opts {
 };
 
 static const struct opt bench_opts[] = {
-    OPT_STRING("path", 0, "DIR", struct bench_opts, path),
+    OPT_STRING("path", 0, "DIR", struct bench_opts, path,
+	       "measure the volume DIR is on (default: the first md-backed volume)"),
     OPT_SIZE("size", "SIZE", struct bench_opts, size, 1024, (uint64_t)1 << 30,
-	     "a size from 1MiB to 1024GiB, such as 512MiB"),
-    OPT_NUMBER("runs", "N", struct bench_opts, runs, 1, 100, "a number of runs"),
-    OPT_STRING("compare", 0, "PROFILE,...", struct bench_opts, compare),
-    OPT_FLAG("op-only", 0, struct bench_opts, op_only),
-    OPT_SECONDS("duration", struct bench_opts, duration, 1, 86400, 1),
+	     "a size from 1MiB to 1024GiB, such as 512MiB",
+	     "of the test file, 1MiB to 1024GiB (default: 10% of the free space, at most 2GiB)"),
+    OPT_NUMBER("runs", "N", struct bench_opts, runs, 1, 100, "a number of runs",
+	       "how many runs (default 5)"),
+    OPT_STRING("compare", 0, "PROFILE,...", struct bench_opts, compare,
+	       "measure the settings as they are, then each profile applied in turn; revert "
+	       "at the end"),
+    OPT_FLAG("op-only", 0, struct bench_opts, op_only,
+	     "measure only md's speed of the running resync, rebuild, reshape or scrub"),
+    OPT_SECONDS("duration", struct bench_opts, duration, 1, 86400, 1,
+		"of each --op-only window (default 30)"),
 };
 
-static const struct opt_table bench_table = OPT_TABLE(bench_opts, struct bench_opts, NULL, NULL);
+static const struct opt_table bench_table =
+    OPT_TABLE(bench_opts, struct bench_opts, NULL, NULL, NULL);
 
 static const struct bench_opts *bo(const struct cli *cli)
 {
@@ -661,15 +669,11 @@ static unsigned bench_setup_flags(const struct cli *cli, unsigned flags)
 	return bo(cli)->compare ? flags | CMD_TXN | CMD_RECOVER : flags;
 }
 
-const struct cmd cmd_bench = {"bench",
-			      do_bench,
-			      0,
-			      &bench_table,
-			      0,
-			      0,
-			      "bench [options]",
-			      "write and read speed of a volume, never the page cache's;\n"
-			      "options: --path DIR, --size SIZE, --runs N, --compare PROFILE,...,\n"
-			      "--op-only, --duration S",
-			      bench_setup_flags,
-			      bench_check};
+const struct cmd cmd_bench = {
+    .name = "bench",
+    .fn = do_bench,
+    .opts = &bench_table,
+    .summary = "write and read speed of a volume, never the page cache's",
+    .setup_flags = bench_setup_flags,
+    .check = bench_check,
+};

@@ -246,29 +246,33 @@ struct boot_script_opts {
 
 static const struct opt boot_script_opts[] = {
     BOOT_CLI_OPTS(struct boot_script_opts, boot),
-    OPT_STRING("output", 'o', "FILE", struct boot_script_opts, out),
-    OPT_FLAG("install", 0, struct boot_script_opts, install),
-    OPT_FLAG("uninstall", 0, struct boot_script_opts, uninstall),
+    OPT_STRING("output", 'o', "FILE", struct boot_script_opts, out,
+	       "write it to FILE (default: stdout)"),
+    OPT_FLAG("install", 0, struct boot_script_opts, install,
+	     "install it where the target runs boot scripts"),
+    OPT_FLAG("uninstall", 0, struct boot_script_opts, uninstall,
+	     "remove the one installed for PROFILE (only its name is needed)"),
 };
 
-static const struct opt_excl boot_script_excl[] = {
+static const struct opt_pair boot_script_excl[] = {
     {"install", "uninstall", NULL},
+    {"output", "install", "-o and --install: choose one"},
+    {"output", "uninstall", "-o and --uninstall: choose one"},
     {NULL, NULL, NULL},
 };
 
 static const struct boot_script_opts boot_script_defaults = {.boot = BOOT_CLI_DEFAULTS};
 
-static const struct opt_table boot_script_table =
-    OPT_TABLE(boot_script_opts, struct boot_script_opts, &boot_script_defaults, boot_script_excl);
+static const struct opt_table boot_script_table = OPT_TABLE(
+    boot_script_opts, struct boot_script_opts, &boot_script_defaults, boot_script_excl, NULL);
 
 static int boot_check_opts(struct cli *cli)
 {
 	const struct boot_script_opts *b = cli->opts;
 
+	/* -o with --install or --uninstall: the table refuses it */
 	if (cli->json)
 		cli_err(cli, "boot-script writes a script, not JSON: drop --json");
-	else if ((b->install || b->uninstall) && b->out)
-		cli_err(cli, "-o and --%s: choose one", b->install ? "install" : "uninstall");
 	else if ((b->install || b->uninstall) && geteuid() != 0 && mdp_root_is_real(&cli->root)) {
 		cli_err(cli, "--%s changes root's boot files: run it as root",
 			b->install ? "install" : "uninstall");
@@ -343,16 +347,13 @@ static int do_boot_script(struct cli *cli)
 }
 
 const struct cmd cmd_boot_script = {
-    "boot-script",
-    do_boot_script,
-    0, /* the profile is loaded by boot_load: --uninstall needs only its name */
-    &boot_script_table,
-    1,
-    1,
-    "boot-script [options] PROFILE",
-    "a script that applies PROFILE at every boot;\n"
-    "options: --target dsm|rc.d|systemd, --binary PATH, --wait-arrays S,\n"
-    "--recheck-after S, --with-services, -o|--output FILE, --install, --uninstall,\n"
-    "--name NAME (of a profile on stdin)",
-    NULL,
-    NULL};
+    .name = "boot-script",
+    .fn = do_boot_script,
+    .flags = 0, /* the profile is loaded by boot_load: --uninstall needs only its name */
+    .opts = &boot_script_table,
+    .min_args = 1,
+    .max_args = 1,
+    .args = "PROFILE",
+    .summary = "a script that applies PROFILE at every boot, written to stdout, to a file, or "
+	       "installed",
+};

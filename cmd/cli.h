@@ -92,8 +92,10 @@ struct cmd {
 	unsigned flags;               /* enum cmd_flags */
 	const struct opt_table *opts; /* its own options (cli->opts); NULL: none */
 	int min_args, max_args;       /* after the name; max -1: any number */
-	const char *usage;
-	const char *help;
+	/* its arguments after the options in its synopsis ("PROFILE", "[ARRAY...]"); NULL: none */
+	const char *args;
+	/* what it does, one paragraph: help wraps it (the options' help is in their table) */
+	const char *summary;
 	/* NULL, or the flags setup uses after the options are read (apply --dry-run: no lock) */
 	unsigned (*setup_flags)(const struct cli *cli, unsigned flags);
 	/*
@@ -106,7 +108,11 @@ struct cmd {
 
 /* --name NAME: of a profile read from stdin, for the commands that load one. */
 const char *cli_take_name(void *opts, void *cli, const char *arg);
-#define CLI_OPT_NAME OPT_CUSTOM("name", 0, "NAME", cli_take_name)
+#define CLI_OPT_NAME                                                                               \
+	OPT_CUSTOM(                                                                                \
+	    "name", 0, "NAME", cli_take_name,                                                      \
+	    "the name of a profile read from stdin (PROFILE '-'), in messages, the journal "       \
+	    "and status; default stdin")
 
 /*
  * -q and -v mean the same for every command (mdprofile(8), VERBOSITY):
@@ -136,10 +142,15 @@ void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf
 void cli_print_diags(struct cli *cli, struct mdp_diags *d);
 /* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
 int cli_usage(const struct cmd *c);
-/* "usage: mdprofile [options] " and c's usage, its later lines indented under its first. */
+/* "usage: mdprofile [options] NAME" and c's synopsis, from its option table (opt_help.c). */
 void cli_print_usage(FILE *f, const struct cmd *c);
 /* The name of a profile read from stdin ("-") without --name, in its messages and the journal. */
 #define MDP_STDIN_NAME "stdin"
+/*
+ * The profile directories into cli->dirs: user_dir (--profiles; NULL: none),
+ * the system's under --root, the shipped ones, then the built-in profiles.
+ */
+void cli_setup_dirs(struct cli *cli, const char *user_dir);
 /*
  * Find and load a profile argument ("-": read it from stdin), with the ownership check when running
  * as root on the real root. Prints diags; returns 0 or MDP_EXIT_USAGE.

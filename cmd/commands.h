@@ -30,11 +30,18 @@ struct boot_cli_opts {
 	}
 /* Their table entries, for the options struct T with a struct boot_cli_opts m. */
 #define BOOT_CLI_OPTS(T, m)                                                                        \
-	OPT_STRING("target", 0, "dsm|systemd|rc.d", T, m.target),                                  \
-	    OPT_STRING("binary", 0, "PATH", T, m.binary),                                          \
-	    OPT_SECONDS("wait-arrays", T, m.wait, 0, 86400, 1),                                    \
-	    OPT_SECONDS("recheck-after", T, m.recheck, 0, 86400, 1),                               \
-	    OPT_FLAG("with-services", 0, T, m.with_services)
+	OPT_STRING("target", 0, "dsm|systemd|rc.d", T, m.target,                                   \
+		   "where it runs at boot (default: dsm on DSM, systemd where systemd runs, rc.d " \
+		   "elsewhere)"),                                                                  \
+	    OPT_STRING("binary", 0, "PATH", T, m.binary,                                           \
+		       "the mdprofile the boot runs (default: this one)"),                         \
+	    OPT_SECONDS("wait-arrays", T, m.wait, 0, 86400, 1,                                     \
+			"how long the boot waits for the arrays (default 120)"),                   \
+	    OPT_SECONDS("recheck-after", T, m.recheck, 0, 86400, 1,                                \
+			"then diff and apply again if something drifted (default 120, none on "    \
+			"systemd)"),                                                               \
+	    OPT_FLAG("with-services", 0, T, m.with_services,                                       \
+		     "pause the profile's services too (without: the values only)")
 
 /*
  * boot.c's, shared with enable.c: the boot options from the command line

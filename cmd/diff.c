@@ -148,14 +148,12 @@ static int do_diff(struct cli *cli)
 	return cli->argc == 2 ? diff_profile(cli, cli->argv[1]) : diff_drift(cli);
 }
 
-const struct cmd cmd_diff = {"diff",
-			     do_diff,
-			     CMD_SERVICES,
-			     &diff_table,
-			     0,
-			     1,
-			     "diff [--name NAME] [PROFILE]",
-			     "show what PROFILE would change (no PROFILE: drift from the active "
-			     "one)",
-			     NULL,
-			     NULL};
+const struct cmd cmd_diff = {
+    .name = "diff",
+    .fn = do_diff,
+    .flags = CMD_SERVICES,
+    .opts = &diff_table,
+    .max_args = 1,
+    .args = "[PROFILE]",
+    .summary = "show what PROFILE would change (no PROFILE: drift from the active one)",
+};

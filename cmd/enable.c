@@ -502,14 +502,15 @@ struct enable_opts {
 };
 
 static const struct opt enable_opts[] = {
-    OPT_STRING("auto", 0, "OVERLAY", struct enable_opts, auto_profile),
+    OPT_STRING("auto", 0, "OVERLAY", struct enable_opts, auto_profile,
+	       "also the watcher, mdprofile auto OVERLAY, now and at every boot"),
     BOOT_CLI_OPTS(struct enable_opts, boot),
 };
 
 static const struct enable_opts enable_defaults = {.boot = BOOT_CLI_DEFAULTS};
 
 static const struct opt_table enable_table =
-    OPT_TABLE(enable_opts, struct enable_opts, &enable_defaults, NULL);
+    OPT_TABLE(enable_opts, struct enable_opts, &enable_defaults, NULL, NULL);
 
 static int enable_check_opts(struct cli *cli)
 {
@@ -747,20 +748,17 @@ out:
 }
 
 const struct cmd cmd_enable = {
-    "enable",
-    do_enable,
-    CMD_TXN | CMD_RECOVER, /* the profile is loaded by do_enable, which refuses stdin */
-    &enable_table,
-    1,
-    1,
-    "enable [--auto OVERLAY] [--target dsm|systemd|rc.d]\n"
-    "[--binary PATH] [--wait-arrays S] [--recheck-after S]\n"
-    "[--with-services] PROFILE",
-    "apply PROFILE now and at every boot (DSM: the Task Scheduler task);\n"
-    "--auto OVERLAY: the watcher, mdprofile auto OVERLAY, now and at every boot;\n"
-    "exit 1: done but for the step printed (the task or units by hand)",
-    NULL,
-    enable_check};
+    .name = "enable",
+    .fn = do_enable,
+    .flags = CMD_TXN | CMD_RECOVER, /* the profile is loaded by do_enable, which refuses stdin */
+    .opts = &enable_table,
+    .min_args = 1,
+    .max_args = 1,
+    .args = "PROFILE",
+    .summary = "apply PROFILE now and at every boot (DSM: the Task Scheduler task); exit 1: "
+	       "done but for the step printed (the task or units by hand)",
+    .check = enable_check,
+};
 
 /* ---- disable ------------------------------------------------------------------------- */
 
@@ -808,17 +806,12 @@ static int do_disable(struct cli *cli)
 	return MDP_EXIT_OK;
 }
 
-const struct cmd cmd_disable = {"disable",
-				do_disable,
-				CMD_TXN | CMD_RECOVER,
-				0,
-				0,
-				0,
-				"disable",
-				"undo enable: remove the boot task or units, stop the watcher, "
-				"revert",
-				NULL,
-				NULL};
+const struct cmd cmd_disable = {
+    .name = "disable",
+    .fn = do_disable,
+    .flags = CMD_TXN | CMD_RECOVER,
+    .summary = "undo enable: remove the boot task or units, stop the watcher, revert",
+};
 
 /* ---- status ------------------------------------------------------------------------ */
 

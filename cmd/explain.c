@@ -284,13 +284,16 @@ struct explain_opts {
 };
 
 static const struct opt explain_opts[] = {
-    OPT_INTERVAL("interval", struct explain_opts, interval_ms),
-    OPT_STRING("capture", 0, "FILE", struct explain_opts, capture),
-    OPT_FLAG("probe", 0, struct explain_opts, probe),
+    OPT_INTERVAL("interval", struct explain_opts, interval_ms,
+		 "seconds between its two samples (default 10)"),
+    OPT_STRING("capture", 0, "FILE", struct explain_opts, capture,
+	       "write every file read, as a tar that --root replays"),
+    OPT_FLAG("probe", 0, struct explain_opts, probe,
+	     "as root, measure the top recommendation's gain by applying it for a while"),
 };
 
 static const struct opt_table explain_table =
-    OPT_TABLE(explain_opts, struct explain_opts, NULL, NULL);
+    OPT_TABLE(explain_opts, struct explain_opts, NULL, NULL, NULL);
 
 static const struct explain_opts *xo(const struct cli *cli)
 {
@@ -733,14 +736,11 @@ static unsigned explain_setup_flags(const struct cli *cli, unsigned flags)
 }
 
 const struct cmd cmd_explain = {
-    "explain",
-    do_explain,
-    0,
-    &explain_table,
-    0,
-    -1,
-    "explain [ARRAY...]",
-    "why an md operation runs at its speed, what would help and by how\n"
-    "much; options: --interval S (default 10), --capture FILE, --probe",
-    explain_setup_flags,
-    NULL};
+    .name = "explain",
+    .fn = do_explain,
+    .opts = &explain_table,
+    .max_args = -1,
+    .args = "[ARRAY...]",
+    .summary = "why an md operation runs at its speed, what would help and by how much",
+    .setup_flags = explain_setup_flags,
+};

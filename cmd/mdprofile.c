@@ -4,12 +4,13 @@
  * global options and the command's own, which its file declares, are taken
  * wherever they are; "--" ends them) and the setup a command's flags ask
  * for, done once here: load the profile argument, pick the service
- * backend, take the lock, finish an interrupted transaction.
+ * backend, take the lock, finish an interrupted transaction. What
+ * mdprofile says about itself (help, __options) is cmd/help.c's, the
+ * profile directories cmd/cli_load.c's.
  *
- *   mdprofile [--root DIR] [--profiles DIR] [--json] [-v|-q] COMMAND [ARGS]
+ *   mdprofile [options] COMMAND [ARGS]
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,97 +18,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
 #include "commands.h"
-#include "num.h"
+#include "help.h"
 
-static const struct cmd cmd_help;
-
-static const struct cmd *const commands[] = {
+const struct cmd *const cli_commands[] = {
     &cmd_list,   &cmd_show,        &cmd_check,  &cmd_diff,    &cmd_apply,
     &cmd_revert, &cmd_recover,     &cmd_auto,   &cmd_status,  &cmd_explain,
     &cmd_bench,  &cmd_boot_script, &cmd_enable, &cmd_disable, &cmd_help,
 };
 
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define N_COMMANDS (sizeof(cli_commands) / sizeof(cli_commands[0]))
 
-/* The commands' column in the usage; a longer synopsis gets a line of its own. */
-#define USAGE_COL 28
-
-/* A help text's lines, every one after the first indented by indent. */
-static void print_lines(FILE *f, const char *text, int indent)
-{
-	for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1)
-		fprintf(f, "%.*s\n%*s", (int)(nl - text), text, indent, "");
-	fprintf(f, "%s\n", text);
-}
-
-static void usage_all(FILE *f)
-{
-	fputs("usage: mdprofile [--root DIR] [--profiles DIR] [--json] [-v|-q] [--wait]\n"
-	      "                 [--services-backend dsm6|dsm7|systemd|none] "
-	      "[--service-timeout SECONDS]\n"
-	      "                 [--package-timeout SECONDS]\n"
-	      "                 COMMAND [ARGS]\n\ncommands:\n",
-	      f);
-	for (size_t i = 0; i < N_COMMANDS; i++) {
-		const struct cmd *c = commands[i];
-		if (strlen(c->usage) > USAGE_COL)
-			fprintf(f, "  %s\n  %-*s ", c->usage, USAGE_COL, "");
-		else
-			fprintf(f, "  %-*s ", USAGE_COL, c->usage);
-		print_lines(f, c->help, USAGE_COL + 3);
-	}
-	fputs("\noptions may also follow the command; '--' ends them. --version: the version and\n"
-	      "build; mdprofile help COMMAND or COMMAND --help: that command's usage.\n"
-	      "-q: only errors, warnings and the data asked for; -v: more detail.\n"
-	      "exit codes: 0 ok/in sync, 1 changes pending, 2 usage or profile error,\n"
-	      "3 failed and rolled back, 4 rollback incomplete\n",
-	      f);
-}
-
-/* Shipped profiles: next to the binary (build tree), ../share (relocated), DATADIR. */
-static void shipped_dir(char *buf, size_t len)
-{
-	char exe[PATH_MAX], cand[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = '\0';
-		char *dir = dirname(exe);
-		snprintf(cand, sizeof(cand), "%s/profiles", dir);
-		if (access(cand, R_OK | X_OK) == 0)
-			goto found;
-		/* DIR/../share, said without "..": /usr/share/..., not /usr/bin/../share/... */
-		snprintf(cand, sizeof(cand), "%s/share/mdprofile/profiles", dirname(dir));
-		if (access(cand, R_OK | X_OK) == 0)
-			goto found;
-	}
-	snprintf(cand, sizeof(cand), "%s/profiles", MDP_DATADIR);
-found:
-	snprintf(buf, len, "%s", cand);
-}
-
-static void setup_dirs(struct cli *cli, const char *user_dir)
-{
-	size_t n = 0;
-
-	if (user_dir) {
-		cli->dir_source[n] = "--profiles";
-		cli->dirs.dirs[n++] = user_dir;
-	}
-	if (!mdp_root_path(&cli->root, MDP_SYSCONFDIR "/mdprofile/profiles", cli->dir_buf[0],
-			   sizeof(cli->dir_buf[0]))) {
-		cli->dir_source[n] = "etc";
-		cli->dirs.dirs[n++] = cli->dir_buf[0];
-	}
-	shipped_dir(cli->dir_buf[1], sizeof(cli->dir_buf[1]));
-	cli->dir_source[n] = "shipped";
-	cli->dirs.dirs[n++] = cli->dir_buf[1];
-	cli->dirs.n = n;
-	cli->dirs.builtins = cli_builtins;
-	cli->dirs.n_builtins = cli_n_builtins;
-}
+const size_t cli_n_commands = N_COMMANDS;
+_Static_assert(N_COMMANDS <= CLI_MAX_COMMANDS, "help.c's tables hold CLI_MAX_COMMANDS");
 
 /* How this binary was built: what a bug report needs first. */
 static void print_version(void)
@@ -124,53 +47,6 @@ static void print_version(void)
 #endif
 	printf("mdprofile %s (%s, %s)\n", MDP_VERSION, kind, disc);
 }
-
-static void print_cmd_help(const struct cmd *c)
-{
-	cli_print_usage(stdout, c);
-	fputs("  ", stdout);
-	print_lines(stdout, c->help, 2);
-}
-
-static const struct cmd *find_cmd(const char *name)
-{
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(commands[i]->name, name))
-			return commands[i];
-	return NULL;
-}
-
-/* One line: what was not found and, when one is close, what was meant. */
-static int unknown_cmd(struct cli *cli, const char *ctx, const char *name)
-{
-	const char *names[N_COMMANDS], *near;
-
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		names[i] = commands[i]->name;
-	if ((near = mdp_ident_suggest(name, names, N_COMMANDS)))
-		cli_err(cli, "%sunknown command '%s' (did you mean '%s'?)", ctx, name, near);
-	else
-		cli_err(cli, "%sunknown command '%s' (see mdprofile --help)", ctx, name);
-	return MDP_EXIT_USAGE;
-}
-
-static int do_help(struct cli *cli)
-{
-	const struct cmd *c;
-
-	if (cli->argc < 2) {
-		usage_all(stdout);
-		return MDP_EXIT_OK;
-	}
-	if (!(c = find_cmd(cli->argv[1])))
-		return unknown_cmd(cli, "help: ", cli->argv[1]);
-	print_cmd_help(c);
-	return MDP_EXIT_OK;
-}
-
-static const struct cmd cmd_help = {
-    "help", do_help, 0, 0, 0, 1, "help [COMMAND]", "show how to use mdprofile or one command",
-    NULL,   NULL};
 
 /* ---- options ------------------------------------------------------------------ */
 
@@ -190,33 +66,34 @@ static const char *take_quiet(void *opts, void *cli, const char *arg)
 
 /* The options every command takes, into struct cli. */
 static const struct opt global_opts[] = {
-    OPT_STRING("root", 0, "DIR", struct cli, root_dir),
-    OPT_STRING("profiles", 0, "DIR", struct cli, prof_dir),
-    OPT_FLAG("json", 0, struct cli, json),
-    OPT_FLAG("wait", 0, struct cli, wait),
-    OPT_STRING("services-backend", 0, "dsm6|dsm7|systemd|none", struct cli, svc_force),
-    OPT_SECONDS("service-timeout", struct cli, svc_timeout_ms, 1, 3600, 1000),
-    OPT_SECONDS("package-timeout", struct cli, pkg_timeout_ms, 1, 3600, 1000),
-    OPT_CUSTOM("verbose", 'v', NULL, take_verbose),
-    OPT_CUSTOM("quiet", 'q', NULL, take_quiet),
-    OPT_FLAG("help", 'h', struct cli, help),
-    OPT_FLAG("version", 0, struct cli, version),
+    OPT_STRING("root", 0, "DIR", struct cli, root_dir,
+	       "read and write every system path beneath DIR instead of / (default: "
+	       "$MDPROFILE_ROOT)"),
+    OPT_STRING("profiles", 0, "DIR", struct cli, prof_dir,
+	       "look for profiles by name in DIR first"),
+    OPT_FLAG("json", 0, struct cli, json, "write one JSON document to stdout"),
+    OPT_FLAG("wait", 0, struct cli, wait,
+	     "wait for another mdprofile that is changing the system instead of failing"),
+    OPT_STRING("services-backend", 0, "dsm6|dsm7|systemd|none", struct cli, svc_force,
+	       "pause services with this instead of the detected one"),
+    OPT_SECONDS("service-timeout", struct cli, svc_timeout_ms, 1, 3600, 1000,
+		"a service's time to stop or start (default 30)"),
+    OPT_SECONDS("package-timeout", struct cli, pkg_timeout_ms, 1, 3600, 1000,
+		"the same for a DSM package (default 900)"),
+    OPT_CUSTOM("verbose", 'v', NULL, take_verbose, "more detail"),
+    OPT_CUSTOM("quiet", 'q', NULL, take_quiet,
+	       "only errors, warnings and the data asked for: the exit code tells the result"),
+    OPT_FLAG("help", 'h', struct cli, help, "this usage, or a command's when one is given"),
+    OPT_FLAG("version", 0, struct cli, version, "the version and the build"),
 };
 
-static const struct opt_excl global_excl[] = {
+static const struct opt_pair global_excl[] = {
     {"quiet", "verbose", "-q and -v ask for less and more at once: give one of them"},
     {NULL, NULL, NULL},
 };
 
-static const struct opt_table global_table = OPT_TABLE(global_opts, struct cli, NULL, global_excl);
-
-/* Every option table, the global one first: which options take a value, wherever. */
-static void all_tables(const struct opt_table **t)
-{
-	t[0] = &global_table;
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		t[i + 1] = commands[i]->opts;
-}
+const struct opt_table cli_global_table =
+    OPT_TABLE(global_opts, struct cli, NULL, global_excl, NULL);
 
 /*
  * Read the line once, find the command (the first positional argument),
@@ -228,16 +105,16 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct opt_scan *s
 {
 	const struct opt_table *tables[N_COMMANDS + 1], *own;
 
-	all_tables(tables);
+	cli_all_tables(tables);
 	if (opt_scan(s, argc, argv, tables, N_COMMANDS + 1))
 		return MDP_EXIT_FAILED;
-	*c = s->n_pos ? find_cmd(s->pos[0]) : NULL;
+	*c = s->n_pos ? cli_find_cmd(s->pos[0]) : NULL;
 	own = *c ? (*c)->opts : NULL;
 	if (own && own->size && !(cli->opts = calloc(1, own->size)))
 		return MDP_EXIT_FAILED;
 	if (own && own->size && own->defaults)
 		memcpy(cli->opts, own->defaults, own->size);
-	if (opt_take(s, &global_table, cli, own, cli->opts)) {
+	if (opt_take(s, &cli_global_table, cli, own, cli->opts)) {
 		cli_err(cli, "%s", s->err);
 		return MDP_EXIT_USAGE;
 	}
@@ -401,7 +278,8 @@ static int check_args(struct cli *cli, const struct cmd *c, const struct opt_sca
 	char err[256];
 	int n = s->n_pos - 1;
 
-	if (opt_excl_given(&global_table, s->seen[0], err, sizeof(err))) {
+	if (opt_rule_broken(&cli_global_table, &cli_global_table, c->name, s->seen, err,
+			    sizeof(err))) {
 		cli_err(cli, "%s", err);
 		return MDP_EXIT_USAGE;
 	}
@@ -411,7 +289,8 @@ static int check_args(struct cli *cli, const struct cmd *c, const struct opt_sca
 	}
 	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))
 		return cli_usage(c);
-	if (opt_excl_given(c->opts, s->seen[1], err, sizeof(err))) {
+	/* Before the command's own checks: its "A needs B" and "A excludes B" are data. */
+	if (opt_rule_broken(c->opts, &cli_global_table, c->name, s->seen, err, sizeof(err))) {
 		cli_err(cli, "%s", err);
 		return MDP_EXIT_USAGE;
 	}
@@ -449,13 +328,13 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 		return MDP_EXIT_OK;
 	}
 	if (!s->n_pos) {
-		usage_all(cli->help ? stdout : stderr);
+		cli_usage_all(cli->help ? stdout : stderr);
 		return cli->help ? MDP_EXIT_OK : MDP_EXIT_USAGE;
 	}
 	if (!c)
-		return unknown_cmd(cli, "", s->pos[0]);
+		return cli_unknown_cmd(cli, "", s->pos[0]);
 	if (cli->help) {
-		print_cmd_help(c);
+		cli_print_cmd_help(c);
 		return MDP_EXIT_OK;
 	}
 	if ((rc = check_args(cli, c, s)))
@@ -466,7 +345,7 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 	}
 	if ((rc = setup_fault(cli)))
 		return rc;
-	setup_dirs(cli, cli->prof_dir);
+	cli_setup_dirs(cli, cli->prof_dir);
 	cli->argc = s->n_pos;
 	cli->argv = s->pos;
 	mdp_diags_init(&cli->d);
@@ -477,92 +356,6 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 	return rc;
 }
 
-/* One option as __options prints it: "--name", "-c", "=" after those that take a value. */
-static void print_option(const struct opt *o)
-{
-	const char *eq = o->metavar ? "=" : "";
-
-	printf("--%s%s\n", o->name, eq);
-	if (o->letter)
-		printf("-%c%s\n", o->letter, eq);
-}
-
-/*
- * mdprofile __options [COMMAND|--all]: the options COMMAND takes (without one:
- * those every command takes; --all: every option), one a line, "=" after
- * those that take a value. For the bash completion, so it offers what this
- * binary accepts; not in help.
- */
-static int print_options(int argc, char **argv)
-{
-	bool all = argc > 2 && !strcmp(argv[2], "--all");
-	const struct cmd *c = argc > 2 && !all ? find_cmd(argv[2]) : NULL;
-	const struct opt_table *tables[N_COMMANDS + 1];
-	struct opt_scan s;
-
-	if (argc > 3 || (argc > 2 && !c && !all))
-		return MDP_EXIT_USAGE;
-	all_tables(tables);
-	if (all) {
-		/* Every option once, by name. */
-		if (opt_scan(&s, 1, argv, tables, N_COMMANDS + 1))
-			return MDP_EXIT_FAILED;
-		for (size_t i = 0; i < s.n_all; i++)
-			print_option(s.all[i]);
-		opt_scan_free(&s);
-	} else {
-		for (size_t i = 0; i < global_table.n; i++)
-			print_option(&global_table.opt[i]);
-		for (size_t i = 0; c && c->opts && i < c->opts->n; i++)
-			print_option(&c->opts->opt[i]);
-	}
-	return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
-}
-
-/* The words option o takes: its choice list, else the "a|b|c" of its metavar. */
-static void print_words(const struct opt *o)
-{
-	const char *m = o->metavar;
-
-	for (size_t i = 0; o->words && o->words[i]; i++)
-		printf("%s\n", o->words[i]);
-	if (o->words || !m || !strchr(m, '|'))
-		return;
-	while (*m) {
-		size_t n = strcspn(m, "|");
-		printf("%.*s\n", (int)n, m);
-		m += n + !!m[n];
-	}
-}
-
-/*
- * mdprofile __values COMMAND|--all --OPTION: the words --OPTION takes, one a
- * line, from the option tables; nothing for a free value. For the bash
- * completion, so it never types the lists itself; not in help.
- */
-static int print_values(int argc, char **argv)
-{
-	bool all = argc > 2 && !strcmp(argv[2], "--all");
-	const struct cmd *c = argc > 2 && !all ? find_cmd(argv[2]) : NULL;
-	const struct opt_table *tables[N_COMMANDS + 1];
-	const char *name = argc > 3 && !strncmp(argv[3], "--", 2) ? argv[3] + 2 : NULL;
-
-	if (argc != 4 || (!c && !all) || !name)
-		return MDP_EXIT_USAGE;
-	all_tables(tables);
-	for (size_t t = 0; t < N_COMMANDS + 1; t++) {
-		const struct opt_table *tb = tables[t];
-		if (!tb || (tb != &global_table && !all && tb != c->opts))
-			continue;
-		for (size_t i = 0; i < tb->n; i++)
-			if (!strcmp(tb->opt[i].name, name)) {
-				print_words(&tb->opt[i]);
-				return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
-			}
-	}
-	return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli cli = {.lock = {-1}, .watcher = {-1}, .root_dir = getenv("MDPROFILE_ROOT")};
@@ -571,12 +364,12 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "__options"))
-		return print_options(argc, argv);
+		return cli_print_options(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "__values"))
-		return print_values(argc, argv);
+		return cli_print_values(argc, argv);
 	if ((rc = parse_args(&cli, argc, argv, &s, &c))) {
 		if (rc == MDP_EXIT_USAGE && !cli.n_errors)
-			usage_all(stderr);
+			cli_usage_all(stderr);
 	} else {
 		rc = run(&cli, c, &s);
 	}

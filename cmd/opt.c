@@ -279,17 +279,37 @@ int opt_take(struct opt_scan *s, const struct opt_table *global, void *gbase,
 	return 0;
 }
 
-bool opt_excl_given(const struct opt_table *t, uint64_t seen, char *err, size_t len)
+/* Whether the option named name was given: in t (seen[1]) or, else, in global (seen[0]). */
+static bool given(const struct opt_table *t, const struct opt_table *global, const uint64_t seen[2],
+		  const char *name)
 {
-	for (const struct opt_excl *x = t ? t->excl : NULL; x && x->a; x++) {
-		const struct opt *a = opt_find(t, x->a), *b = opt_find(t, x->b);
-		if (!a || !b || !(seen >> entry_index(t, a) & 1) ||
-		    !(seen >> entry_index(t, b) & 1))
+	const struct opt *o = opt_find(t, name);
+
+	if (o && t != global)
+		return seen[1] >> entry_index(t, o) & 1;
+	o = opt_find(global, name);
+	return o && seen[0] >> entry_index(global, o) & 1;
+}
+
+bool opt_rule_broken(const struct opt_table *t, const struct opt_table *global, const char *cmd,
+		     const uint64_t seen[2], char *err, size_t len)
+{
+	for (const struct opt_pair *x = t ? t->excl : NULL; x && x->a; x++) {
+		if (!given(t, global, seen, x->a) || !given(t, global, seen, x->b))
 			continue;
 		if (x->msg)
 			snprintf(err, len, "%s", x->msg);
 		else
-			snprintf(err, len, "--%s and --%s: choose one", a->name, b->name);
+			snprintf(err, len, "--%s and --%s: choose one", x->a, x->b);
+		return true;
+	}
+	for (const struct opt_pair *x = t ? t->requires : NULL; x && x->a; x++) {
+		if (!given(t, global, seen, x->a) || given(t, global, seen, x->b))
+			continue;
+		if (x->msg)
+			snprintf(err, len, "%s", x->msg);
+		else
+			snprintf(err, len, "--%s applies to '%s' only with --%s", x->a, cmd, x->b);
 		return true;
 	}
 	return false;

@@ -8,6 +8,11 @@
  * table and of the command's are taken, one of another command's is kept
  * for "--X does not apply to 'CMD'".
  *
+ * Each entry carries its help, and each table its rules: the pairs that
+ * exclude each other and the options that need another. Help, the usage
+ * synopsis, the completion (mdprofile __options) and the checks all read
+ * them from here (cmd/opt_help.c prints them).
+ *
  * Nothing here prints: a refused value is one line in scan->err.
  */
 #ifndef MDP_CMD_OPT_H
@@ -16,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum opt_kind {
 	OPTK_FLAG,     /* bool = true */
@@ -44,74 +50,85 @@ struct opt {
 	 * expected (the message after "--NAME 'ARG': ").
 	 */
 	const char *(*take)(void *opts, void *global, const char *arg);
+	const char *help; /* what it does, for help: one phrase, no final period */
 };
 
-/* Two options that cannot go together; msg NULL: "--A and --B: choose one". */
-struct opt_excl {
+/*
+ * A rule on two options by long name: b may be a global option in a
+ * command's table (--json). In excl, A and B cannot go together (msg NULL:
+ * "--A and --B: choose one"); in requires, A is taken only with B (msg NULL:
+ * "--A applies to 'CMD' only with --B").
+ */
+struct opt_pair {
 	const char *a, *b, *msg;
 };
 
 struct opt_table {
 	const struct opt *opt;
 	size_t n;
-	size_t size;                 /* of the options struct: main allocates it; 0: none */
-	const void *defaults;        /* copied into it first; NULL: zeroes */
-	const struct opt_excl *excl; /* ended by {NULL}; checked after help (opt_excl_given) */
+	size_t size;                     /* of the options struct: main allocates it; 0: none */
+	const void *defaults;            /* copied into it first; NULL: zeroes */
+	const struct opt_pair *excl;     /* ended by {NULL}; checked after help (opt_rule_broken) */
+	const struct opt_pair *requires; /* the same */
 };
 
 #define OPT_N(a) (sizeof(a) / sizeof((a)[0]))
 /*
  * A table of the options in array a, for the options struct T, its defaults
- * (NULL: zeroes) and its exclusive pairs (NULL: none).
+ * (NULL: zeroes), its exclusive pairs and its requirements (NULL: none).
  */
-#define OPT_TABLE(a, T, defaults_, excl_)                                                          \
+#define OPT_TABLE(a, T, defaults_, excl_, requires_)                                               \
 	{                                                                                          \
-		(a), OPT_N(a), sizeof(T), (defaults_), (excl_)                                     \
+		.opt = (a), .n = OPT_N(a), .size = sizeof(T), .defaults = (defaults_),             \
+		.excl = (excl_), .requires = (requires_)                                           \
 	}
 
 /* A table of options that all go into the global struct (OPT_CUSTOM): no options struct. */
 #define OPT_TABLE_SHARED(a)                                                                        \
 	{                                                                                          \
-		(a), OPT_N(a), 0, NULL, NULL                                                       \
+		.opt = (a), .n = OPT_N(a)                                                          \
 	}
 
-#define OPT_FLAG(name_, letter_, T, field)                                                         \
+#define OPT_FLAG(name_, letter_, T, field, help_)                                                  \
 	{                                                                                          \
-		.name = (name_), .letter = (letter_), .kind = OPTK_FLAG, .off = offsetof(T, field) \
+		.name = (name_), .letter = (letter_), .kind = OPTK_FLAG,                           \
+		.off = offsetof(T, field), .help = (help_)                                         \
 	}
-#define OPT_STRING(name_, letter_, meta, T, field)                                                 \
+#define OPT_STRING(name_, letter_, meta, T, field, help_)                                          \
 	{                                                                                          \
 		.name = (name_), .letter = (letter_), .kind = OPTK_STRING,                         \
-		.off = offsetof(T, field), .metavar = (meta)                                       \
+		.off = offsetof(T, field), .metavar = (meta), .help = (help_)                      \
 	}
-#define OPT_SECONDS(name_, T, field, min_, max_, scale_)                                           \
+#define OPT_SECONDS(name_, T, field, min_, max_, scale_, help_)                                    \
 	{                                                                                          \
 		.name = (name_), .kind = OPTK_SECONDS, .off = offsetof(T, field),                  \
-		.metavar = "SECONDS", .min = (min_), .max = (max_), .scale = (scale_)              \
+		.metavar = "SECONDS", .min = (min_), .max = (max_), .scale = (scale_),             \
+		.help = (help_)                                                                    \
 	}
-#define OPT_NUMBER(name_, meta, T, field, min_, max_, what_)                                       \
+#define OPT_NUMBER(name_, meta, T, field, min_, max_, what_, help_)                                \
 	{                                                                                          \
 		.name = (name_), .kind = OPTK_NUMBER, .off = offsetof(T, field),                   \
-		.metavar = (meta), .min = (min_), .max = (max_), .what = (what_)                   \
+		.metavar = (meta), .min = (min_), .max = (max_), .what = (what_), .help = (help_)  \
 	}
-#define OPT_INTERVAL(name_, T, field)                                                              \
+#define OPT_INTERVAL(name_, T, field, help_)                                                       \
 	{                                                                                          \
-		.name = (name_), .kind = OPTK_INTERVAL, .off = offsetof(T, field), .metavar = "S"  \
+		.name = (name_), .kind = OPTK_INTERVAL, .off = offsetof(T, field), .metavar = "S", \
+		.help = (help_)                                                                    \
 	}
-#define OPT_SIZE(name_, meta, T, field, min_kib, max_kib, what_)                                   \
+#define OPT_SIZE(name_, meta, T, field, min_kib, max_kib, what_, help_)                            \
 	{                                                                                          \
 		.name = (name_), .kind = OPTK_SIZE, .off = offsetof(T, field), .metavar = (meta),  \
-		.min = (min_kib), .max = (max_kib), .what = (what_)                                \
+		.min = (min_kib), .max = (max_kib), .what = (what_), .help = (help_)               \
 	}
-#define OPT_CHOICE(name_, meta, T, field, words_)                                                  \
+#define OPT_CHOICE(name_, meta, T, field, words_, help_)                                           \
 	{                                                                                          \
 		.name = (name_), .kind = OPTK_CHOICE, .off = offsetof(T, field),                   \
-		.metavar = (meta), .words = (words_)                                               \
+		.metavar = (meta), .words = (words_), .help = (help_)                              \
 	}
-#define OPT_CUSTOM(name_, letter_, meta, fn)                                                       \
+#define OPT_CUSTOM(name_, letter_, meta, fn, help_)                                                \
 	{                                                                                          \
 		.name = (name_), .letter = (letter_), .kind = OPTK_CUSTOM, .metavar = (meta),      \
-		.take = (fn)                                                                       \
+		.take = (fn), .help = (help_)                                                      \
 	}
 
 /* The command line as read: its positional arguments and its options, in order. */
@@ -148,13 +165,43 @@ int opt_scan(struct opt_scan *s, int argc, char **argv, const struct opt_table *
 int opt_take(struct opt_scan *s, const struct opt_table *global, void *gbase,
 	     const struct opt_table *own, void *obase);
 /*
- * The exclusive pair of t both given in seen, said in err; false when there is none.
+ * The first rule of t broken by the options given (seen[0]: global's, seen[1]:
+ * t's, as in struct opt_scan; t may be global itself), said in err: the
+ * exclusive pairs first, then the requirements. cmd names the command in
+ * the default message of a requirement. False when none is broken.
  */
-bool opt_excl_given(const struct opt_table *t, uint64_t seen, char *err, size_t len);
+bool opt_rule_broken(const struct opt_table *t, const struct opt_table *global, const char *cmd,
+		     const uint64_t seen[2], char *err, size_t len);
 void opt_scan_free(struct opt_scan *s);
 /* The entry of t named name, or NULL. */
 const struct opt *opt_find(const struct opt_table *t, const char *name);
 /* Seconds with up to three decimals, 0.1..3600 ("5", "0.5"), into milliseconds. */
 int opt_parse_interval(const char *s, unsigned *ms);
+
+/* ---- help, from the tables (cmd/opt_help.c) ---- */
+
+/* The width help is written to: no line is longer, but for a word that is. */
+#define OPT_HELP_WIDTH 80
+
+/*
+ * text wrapped at word boundaries to OPT_HELP_WIDTH, to f: the cursor is at
+ * column col when it starts, every later line begins with indent spaces; a
+ * '\n' in text ends a line there. Ends with a newline.
+ */
+void opt_print_wrapped(FILE *f, const char *text, int col, int indent);
+/*
+ * head (such as "usage: mdprofile [options] apply"), then t's options as a
+ * synopsis, then args (NULL: none): each option in brackets, one that
+ * requires another nested in that one's ("[--watch [--interval S]]"),
+ * options that all exclude each other in one bracket ("[-o FILE |
+ * --install]"). Wrapped between brackets (a bracket too long for a line
+ * before a " | "), later lines under the first option.
+ */
+void opt_print_synopsis(FILE *f, const char *head, const struct opt_table *t, const char *args);
+/*
+ * t's options one a line with their help, as git's parse-options lists them:
+ * "  -n, --dry-run          help", the help in one column, wrapped under it.
+ */
+void opt_print_list(FILE *f, const struct opt_table *t);
 
 #endif

@@ -192,7 +192,10 @@ static int do_list(struct cli *cli)
 }
 
 const struct cmd cmd_list = {
-    "list", do_list, 0, 0, 0, 0, "list", "list the profiles that can be used", NULL, NULL};
+    .name = "list",
+    .fn = do_list,
+    .summary = "list the profiles that can be used",
+};
 
 /* ---- show ------------------------------------------------------------------ */
 
@@ -388,21 +391,23 @@ struct show_opts {
 };
 
 static const struct opt show_opts[] = {
-    OPT_FLAG("yaml", 0, struct show_opts, yaml),
+    OPT_FLAG("yaml", 0, struct show_opts, yaml, "as one pinned file, extends flattened"),
 };
 
-static const struct opt_table show_table = OPT_TABLE(show_opts, struct show_opts, NULL, NULL);
+static const struct opt_pair show_excl[] = {
+    {"yaml", "json", NULL},
+    {NULL, NULL, NULL},
+};
+
+static const struct opt_table show_table =
+    OPT_TABLE(show_opts, struct show_opts, NULL, show_excl, NULL);
 
 static int do_show(struct cli *cli)
 {
 	const struct show_opts *o = cli->opts;
 	struct json j;
 
-	if (o->yaml && cli->json) {
-		cli_err(cli, "--yaml and --json: choose one");
-		return MDP_EXIT_USAGE;
-	}
-	if (o->yaml)
+	if (o->yaml) /* not with --json: the table refuses it */
 		return show_yaml(cli);
 	if (cli->json) {
 		cli_json_begin(cli, &j);
@@ -414,16 +419,15 @@ static int do_show(struct cli *cli)
 }
 
 const struct cmd cmd_show = {
-    "show",
-    do_show,
-    CMD_PROFILE,
-    &show_table,
-    1,
-    1,
-    "show [--yaml] PROFILE",
-    "show a profile as resolved after extends (--yaml: as one pinned file)",
-    NULL,
-    NULL};
+    .name = "show",
+    .fn = do_show,
+    .flags = CMD_PROFILE,
+    .opts = &show_table,
+    .min_args = 1,
+    .max_args = 1,
+    .args = "PROFILE",
+    .summary = "show a profile as resolved after extends",
+};
 
 /* ---- check ----------------------------------------------------------------- */
 
@@ -483,13 +487,12 @@ static int do_check(struct cli *cli)
 	return rc;
 }
 
-const struct cmd cmd_check = {"check",
-			      do_check,
-			      0,
-			      &check_table,
-			      1,
-			      -1,
-			      "check [--name NAME] PROFILE...",
-			      "validate profiles without looking at the system",
-			      NULL,
-			      NULL};
+const struct cmd cmd_check = {
+    .name = "check",
+    .fn = do_check,
+    .opts = &check_table,
+    .min_args = 1,
+    .max_args = -1,
+    .args = "PROFILE...",
+    .summary = "validate profiles without looking at the system",
+};

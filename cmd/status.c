@@ -37,12 +37,26 @@ static const char *take_format(void *opts, void *cli, const char *arg)
 }
 
 static const struct opt status_opts[] = {
-    OPT_FLAG("watch", 0, struct status_opts, watch),
-    OPT_INTERVAL("interval", struct status_opts, interval_ms),
-    OPT_CUSTOM("format", 0, "text|json|prometheus", take_format),
+    OPT_FLAG("watch", 0, struct status_opts, watch, "redraw on md's events and every --interval"),
+    OPT_INTERVAL("interval", struct status_opts, interval_ms,
+		 "redraw every S seconds as well (default 5)"),
+    OPT_CUSTOM("format", 0, "text|json|prometheus", take_format,
+	       "one look as text, as JSON (--json) or in the node exporter's textfile format"),
 };
 
-static const struct opt_table status_table = OPT_TABLE(status_opts, struct status_opts, NULL, NULL);
+static const struct opt_pair status_excl[] = {
+    {"watch", "json", "--watch draws text; --json and --format take one look"},
+    {"watch", "format", "--watch draws text; --json and --format take one look"},
+    {NULL, NULL, NULL},
+};
+
+static const struct opt_pair status_requires[] = {
+    {"interval", "watch", NULL},
+    {NULL, NULL, NULL},
+};
+
+static const struct opt_table status_table =
+    OPT_TABLE(status_opts, struct status_opts, NULL, status_excl, status_requires);
 
 static bool status_prom_asked(const struct cli *cli)
 {
@@ -51,21 +65,17 @@ static bool status_prom_asked(const struct cli *cli)
 	return o->format && !strcmp(o->format, "prometheus");
 }
 
-/* Options that only make sense together. */
+/* --json and a --format other than json (the table refuses the pairs that never go together). */
 static int status_opts_ok(struct cli *cli)
 {
 	const struct status_opts *o = cli->opts;
 
-	if (o->interval_ms && !o->watch)
-		cli_err(cli, "--interval applies to 'status' only with --watch");
-	else if (o->watch && (cli->json || o->format))
-		cli_err(cli, "--watch draws text; --json and --format take one look");
-	else if (cli->json && o->format && strcmp(o->format, "json"))
+	if (cli->json && o->format && strcmp(o->format, "json")) {
 		/* --json means one JSON document, whatever the command (issue 37) */
 		cli_err(cli, "--json and --format %s: choose one", o->format);
-	else
-		return 0;
-	return MDP_EXIT_USAGE;
+		return MDP_EXIT_USAGE;
+	}
+	return 0;
 }
 
 static int do_status(struct cli *cli)
@@ -99,13 +109,10 @@ static int do_status(struct cli *cli)
 	return MDP_EXIT_OK;
 }
 
-const struct cmd cmd_status = {"status",
-			       do_status,
-			       0,
-			       &status_table,
-			       0,
-			       0,
-			       "status [--watch [--interval S] | --format text|json|prometheus]",
-			       "arrays, RAID operations with progress and ETA, active profile",
-			       NULL,
-			       status_opts_ok};
+const struct cmd cmd_status = {
+    .name = "status",
+    .fn = do_status,
+    .opts = &status_table,
+    .summary = "arrays, RAID operations with progress and ETA, active profile",
+    .check = status_opts_ok,
+};

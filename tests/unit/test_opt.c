@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -49,44 +51,51 @@ static const char *take_name(void *opts, void *global, const char *arg)
 }
 
 static const struct opt g_opts[] = {
-    OPT_FLAG("json", 0, struct g, json),
-    OPT_STRING("root", 0, "DIR", struct g, root),
-    OPT_SECONDS("timeout", struct g, timeout_ms, 1, 3600, 1000),
-    OPT_FLAG("quiet", 'q', struct g, quiet),
-    OPT_FLAG("verbose", 'v', struct g, verbose),
+    OPT_FLAG("json", 0, struct g, json, "one JSON document"),
+    OPT_STRING("root", 0, "DIR", struct g, root, "beneath DIR"),
+    OPT_SECONDS("timeout", struct g, timeout_ms, 1, 3600, 1000, "how long"),
+    OPT_FLAG("quiet", 'q', struct g, quiet, "less"),
+    OPT_FLAG("verbose", 'v', struct g, verbose, "more"),
 };
-static const struct opt_excl g_excl[] = {
+static const struct opt_pair g_excl[] = {
     {"quiet", "verbose", "-q and -v ask for less and more at once: give one of them"},
     {NULL, NULL, NULL},
 };
-static const struct opt_table g_table = OPT_TABLE(g_opts, struct g, NULL, g_excl);
+static const struct opt_table g_table = OPT_TABLE(g_opts, struct g, NULL, g_excl, NULL);
 
 static const char *const colors[] = {"red", "green", "blue", NULL};
 static const struct opt c_opts[] = {
-    OPT_FLAG("dry-run", 'n', struct c, dry),
-    OPT_STRING("output", 'o', "FILE", struct c, out),
-    OPT_SECONDS("wait", struct c, wait, 0, 86400, 1),
-    OPT_NUMBER("runs", "N", struct c, runs, 1, 100, "a number of runs"),
-    OPT_INTERVAL("interval", struct c, interval_ms),
+    OPT_FLAG("dry-run", 'n', struct c, dry, "change nothing"),
+    OPT_STRING("output", 'o', "FILE", struct c, out, "write it to FILE"),
+    OPT_SECONDS("wait", struct c, wait, 0, 86400, 1, "how long to wait"),
+    OPT_NUMBER("runs", "N", struct c, runs, 1, 100, "a number of runs", "how many runs"),
+    OPT_INTERVAL("interval", struct c, interval_ms, "between looks"),
     OPT_SIZE("size", "SIZE", struct c, size, 1024, (uint64_t)1 << 30,
-	     "a size from 1MiB to 1024GiB, such as 512MiB"),
-    OPT_CHOICE("color", "COLOR", struct c, color, colors),
-    OPT_CUSTOM("name", 0, "NAME", take_name),
-    OPT_FLAG("install", 0, struct c, dry),
-    OPT_FLAG("uninstall", 0, struct c, dry),
+	     "a size from 1MiB to 1024GiB, such as 512MiB", "of the file"),
+    OPT_CHOICE("color", "COLOR", struct c, color, colors, "its color"),
+    OPT_CUSTOM("name", 0, "NAME", take_name, "its name"),
+    OPT_FLAG("install", 0, struct c, dry, "install it"),
+    OPT_FLAG("uninstall", 0, struct c, dry, "uninstall it"),
 };
-static const struct opt_excl c_excl[] = {
+static const struct opt_pair c_excl[] = {
     {"install", "uninstall", NULL},
+    {"dry-run", "json", "--dry-run and --json: not here"},
+    {NULL, NULL, NULL},
+};
+static const struct opt_pair c_requires[] = {
+    {"interval", "output", NULL},
+    {"runs", "json", "--runs counts only with --json"},
     {NULL, NULL, NULL},
 };
 static const struct c c_defaults = {.wait = 120};
-static const struct opt_table c_table = OPT_TABLE(c_opts, struct c, &c_defaults, c_excl);
+static const struct opt_table c_table =
+    OPT_TABLE(c_opts, struct c, &c_defaults, c_excl, c_requires);
 
 static const struct opt o_opts[] = {
-    OPT_FLAG("yaml", 0, struct o, yaml),
-    OPT_SECONDS("wait", struct o, wait, 0, 10, 1),
+    OPT_FLAG("yaml", 0, struct o, yaml, "as YAML"),
+    OPT_SECONDS("wait", struct o, wait, 0, 10, 1, "how long"),
 };
-static const struct opt_table o_table = OPT_TABLE(o_opts, struct o, NULL, NULL);
+static const struct opt_table o_table = OPT_TABLE(o_opts, struct o, NULL, NULL, NULL);
 
 static const struct opt_table *const tables[] = {&g_table, &c_table, &o_table};
 
@@ -221,6 +230,12 @@ static void test_missing_and_unknown(void **state)
 		"-x");
 }
 
+/* The rules of t broken by p's options, said in err; false when none is. */
+static bool broken(const struct opt_table *t, const struct parsed *p, char *err, size_t len)
+{
+	return opt_rule_broken(t, &g_table, "cmd", p->s.seen, err, len);
+}
+
 static void test_exclusive(void **state)
 {
 	struct parsed p;
@@ -229,19 +244,116 @@ static void test_exclusive(void **state)
 	(void)state;
 	PARSE(&p, "-q", "cmd", "-v");
 	assert_int_equal(p.rc, 0);
-	assert_true(opt_excl_given(&g_table, p.s.seen[0], err, sizeof(err)));
+	assert_true(broken(&g_table, &p, err, sizeof(err)));
 	assert_string_equal(err, "-q and -v ask for less and more at once: give one of them");
-	assert_false(opt_excl_given(&c_table, p.s.seen[1], err, sizeof(err)));
+	assert_false(broken(&c_table, &p, err, sizeof(err)));
 	opt_scan_free(&p.s);
 	PARSE(&p, "cmd", "--uninstall", "--install");
-	assert_true(opt_excl_given(&c_table, p.s.seen[1], err, sizeof(err)));
+	assert_true(broken(&c_table, &p, err, sizeof(err)));
 	assert_string_equal(err, "--install and --uninstall: choose one");
-	assert_false(opt_excl_given(&g_table, p.s.seen[0], err, sizeof(err)));
+	assert_false(broken(&g_table, &p, err, sizeof(err)));
 	opt_scan_free(&p.s);
 	PARSE(&p, "-q", "cmd", "--install");
-	assert_false(opt_excl_given(&g_table, p.s.seen[0], err, sizeof(err)));
-	assert_false(opt_excl_given(&c_table, p.s.seen[1], err, sizeof(err)));
+	assert_false(broken(&g_table, &p, err, sizeof(err)));
+	assert_false(broken(&c_table, &p, err, sizeof(err)));
 	opt_scan_free(&p.s);
+	/* A command's option against a global one, wherever each stands. */
+	PARSE(&p, "--json", "cmd", "-n");
+	assert_true(broken(&c_table, &p, err, sizeof(err)));
+	assert_string_equal(err, "--dry-run and --json: not here");
+	opt_scan_free(&p.s);
+	PARSE(&p, "cmd", "-n");
+	assert_false(broken(&c_table, &p, err, sizeof(err)));
+	opt_scan_free(&p.s);
+}
+
+static void test_requires(void **state)
+{
+	struct parsed p;
+	char err[256] = "";
+
+	(void)state;
+	PARSE(&p, "cmd", "--interval", "2");
+	assert_true(broken(&c_table, &p, err, sizeof(err)));
+	assert_string_equal(err, "--interval applies to 'cmd' only with --output");
+	opt_scan_free(&p.s);
+	PARSE(&p, "cmd", "--interval", "2", "-o", "f");
+	assert_false(broken(&c_table, &p, err, sizeof(err)));
+	opt_scan_free(&p.s);
+	/* on a global option, with its own message */
+	PARSE(&p, "cmd", "--runs", "2");
+	assert_true(broken(&c_table, &p, err, sizeof(err)));
+	assert_string_equal(err, "--runs counts only with --json");
+	opt_scan_free(&p.s);
+	PARSE(&p, "cmd", "--runs", "2", "--json");
+	assert_false(broken(&c_table, &p, err, sizeof(err)));
+	opt_scan_free(&p.s);
+	/* the exclusive pairs are said first */
+	PARSE(&p, "cmd", "--interval", "2", "--install", "--uninstall");
+	assert_true(broken(&c_table, &p, err, sizeof(err)));
+	assert_string_equal(err, "--install and --uninstall: choose one");
+	opt_scan_free(&p.s);
+}
+
+/* What f(args) writes, in a string the caller frees. */
+#define PRINTED(buf, call)                                                                         \
+	do {                                                                                       \
+		size_t len_;                                                                       \
+		FILE *f = open_memstream(&(buf), &len_);                                           \
+		assert_non_null(f);                                                                \
+		call;                                                                              \
+		fclose(f);                                                                         \
+	} while (0)
+
+static void test_synopsis(void **state)
+{
+	char *out = NULL;
+
+	(void)state;
+	/* a requirement nests, exclusive options share a bracket, lines break between them */
+	PRINTED(out, opt_print_synopsis(f, "usage: x cmd", &c_table, "FILE"));
+	assert_string_equal(out,
+			    "usage: x cmd [-n|--dry-run] [-o|--output FILE [--interval S]] "
+			    "[--wait SECONDS]\n"
+			    "             [--runs N] [--size SIZE] [--color COLOR] [--name NAME]\n"
+			    "             [--install | --uninstall] FILE\n");
+	free(out);
+	/* a bracket longer than a line breaks before a " | " */
+	PRINTED(out, opt_print_synopsis(f,
+					"usage: a head long enough that the bracket of the install "
+					"options",
+					&c_table, NULL));
+	assert_non_null(strstr(out, "[--install\n"));
+	assert_non_null(strstr(out, " | --uninstall]\n"));
+	free(out);
+	PRINTED(out, opt_print_synopsis(f, "usage: x none", NULL, NULL));
+	assert_string_equal(out, "usage: x none\n");
+	free(out);
+}
+
+static void test_option_list(void **state)
+{
+	char *out = NULL;
+
+	(void)state;
+	PRINTED(out, opt_print_list(f, &o_table));
+	assert_string_equal(out, "      --yaml              as YAML\n"
+				 "      --wait SECONDS      how long\n");
+	free(out);
+	PRINTED(out, opt_print_list(f, &g_table));
+	assert_non_null(strstr(out, "  -q, --quiet             less\n"));
+	free(out);
+	/* a spec too long for its column: the help on the next line */
+	PRINTED(out, opt_print_list(f, &c_table));
+	assert_non_null(strstr(out, "  -o, --output FILE       write it to FILE\n"));
+	free(out);
+	PRINTED(out,
+		opt_print_wrapped(f, "one two three four five six seven eight nine ten", 60, 4));
+	assert_string_equal(out, "one two three four\n    five six seven eight nine ten\n");
+	free(out);
+	PRINTED(out, opt_print_wrapped(f, "first\nsecond", 0, 2));
+	assert_string_equal(out, "first\n  second\n");
+	free(out);
 }
 
 static void test_other_command(void **state)
@@ -308,10 +420,11 @@ static void test_double_dash(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kinds),        cmocka_unit_test(test_bounds),
-	    cmocka_unit_test(test_bounds_edges), cmocka_unit_test(test_missing_and_unknown),
-	    cmocka_unit_test(test_exclusive),    cmocka_unit_test(test_other_command),
-	    cmocka_unit_test(test_double_dash),
+	    cmocka_unit_test(test_kinds),         cmocka_unit_test(test_bounds),
+	    cmocka_unit_test(test_bounds_edges),  cmocka_unit_test(test_missing_and_unknown),
+	    cmocka_unit_test(test_exclusive),     cmocka_unit_test(test_requires),
+	    cmocka_unit_test(test_synopsis),      cmocka_unit_test(test_option_list),
+	    cmocka_unit_test(test_other_command), cmocka_unit_test(test_double_dash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,9 @@ expect_exit 0
 expect_stdout <<'EOF2'
 usage: mdprofile [options] diff [--name NAME] [PROFILE]
   show what PROFILE would change (no PROFILE: drift from the active one)
+
+      --name NAME         the name of a profile read from stdin (PROFILE '-'),
+                          in messages, the journal and status; default stdin
 EOF2
 expect_stderr <<'EOF2'
 EOF2
@@ -65,23 +68,80 @@ expect_stderr <<'EOF2'
 usage: mdprofile [options] help [COMMAND]
 EOF2
 
-# Every option of every command's table is in its help and in mdprofile(8), so
-# that help, completion (from the tables) and the man page cannot drift apart.
-CMDS="list show check diff apply revert recover status auto enable disable boot-script explain bench"
+# help, the completion (__options) and mdprofile(8) list the same options for
+# every command, and every option has its help: help and __options are made
+# from the same table, the man page by hand, so that it cannot drift apart.
+# The options a help text lists, one a line (--name, -c), then "nohelp --name"
+# for one without its help, on its line or the next in the help column.
+help_opts() {
+	awk '
+	function flush() { if (pending != "") print "nohelp " pending; pending = "" }
+	/^(  -[a-zA-Z], |      )--[a-z]/ {
+		flush()
+		line = $0
+		sub(/^ +/, "", line)
+		if (line ~ /^-[a-zA-Z], /) {
+			print substr(line, 1, 2)
+			line = substr(line, 5)
+		}
+		name = line
+		sub(/ .*/, "", name)
+		print name
+		i = index(line, "  ")
+		if (!i || substr(line, i) ~ /^ *$/)
+			pending = name
+		next
+	}
+	pending != "" && /^                          [^ ]/ { pending = ""; next }
+	{ flush() }
+	END { flush() }' "$1" | sort -u
+}
+# The long options of man/mdprofile.8's COMMANDS entries for $1: their .It lines
+# (the entry's synopsis), or "body" for the text after them.
+man_opts() {
+	awk -v want="$1" -v part="${2:-head}" '
+	/^\.Sh / { in_cmds = ($2 == "COMMANDS"); depth = 0; next }
+	!in_cmds { next }
+	/^\.Bl/ { depth++; next }
+	/^\.El/ { depth--; next }
+	depth == 1 && /^\.It / {
+		name = ""; head = 1; xo = ($2 == "Xo")
+		if ($2 == "Cm") name = $3
+		if (!xo) { if (name == want && part == "head") print; head = 0 }
+		next
+	}
+	xo && name == "" && /^\.Cm / { name = $2; next }
+	xo && /^\.Xc/ { xo = 0; head = 0; next }
+	name == want && (head ? "head" : "body") == part { print }' "$SRC/man/mdprofile.8" |
+		grep -o 'Fl -[a-z][a-z-]*' | sed 's/^Fl /-/' | sort -u
+}
 run_noroot __options
 expect_exit 0
-G=" $(tr '\n' ' ' <"$WORK/out") "
+sed 's/=$//' "$WORK/out" | sort -u >"$WORK/global"
+run_noroot help
+expect_exit 0
+help_opts "$WORK/out" >"$WORK/help.global"
+grep '^nohelp' "$WORK/help.global" && _fail "help: an option without its help"
+cmp -s "$WORK/global" "$WORK/help.global" || _fail "help and __options list other global options"
+CMDS=$(awk '/^commands:/ { c = 1; next } c && /^$/ { exit } c && /^  [a-z]/ { print $1 }' "$WORK/out")
+[ "$(echo "$CMDS" | wc -l)" -ge 15 ] || _fail "help lists only: $CMDS"
+# The global options are mdprofile(8)'s OPTIONS.
+sed -n '/^\.Sh OPTIONS/,/^\.Sh /p' "$SRC/man/mdprofile.8" | grep -o 'Fl -[a-z][a-z-]*' |
+	sed 's/^Fl /-/' | sort -u >"$WORK/man.global"
+grep -- '^--' "$WORK/global" | grep -vxF -f "$WORK/man.global" | sed 's/^/mdprofile(8) OPTIONS lacks /' |
+	while read -r l; do _fail "$l"; done
 for c in $CMDS; do
 	run_noroot help "$c"
 	expect_exit 0
-	cp "$WORK/out" "$WORK/help.$c"
+	help_opts "$WORK/out" >"$WORK/help.$c"
+	grep '^nohelp' "$WORK/help.$c" && _fail "help $c: an option without its help"
 	run_noroot __options "$c"
 	expect_exit 0
-	while IFS= read -r o; do
-		case $G in *" $o "*) continue ;; esac
-		n=${o%=}
-		case $n in --*) ;; *) continue ;; esac
-		grep -q -- "$n" "$WORK/help.$c" || _fail "help $c does not name $n"
-		grep -q -- "Fl -${n#--}" "$SRC/man/mdprofile.8" || _fail "mdprofile(8) does not name $c's $n"
-	done <"$WORK/out"
+	sed 's/=$//' "$WORK/out" | grep -vxF -f "$WORK/global" | sort -u >"$WORK/opts.$c"
+	cmp -s "$WORK/opts.$c" "$WORK/help.$c" ||
+		_fail "help $c and __options $c disagree: $(diff "$WORK/opts.$c" "$WORK/help.$c" | grep '^[<>]' | tr '\n' ' ')"
+	sed -n '/^--/p' "$WORK/opts.$c" >"$WORK/long.$c"
+	man_opts "$c" >"$WORK/man.$c"
+	cmp -s "$WORK/long.$c" "$WORK/man.$c" ||
+		_fail "mdprofile(8)'s $c and __options $c disagree: $(diff "$WORK/long.$c" "$WORK/man.$c" | grep '^[<>]' | tr '\n' ' ')"
 done
