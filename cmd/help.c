@@ -35,7 +35,7 @@ void cli_usage_all(FILE *f)
 	opt_print_list(f, &cli_global_table);
 	fputs("\nmdprofile help COMMAND or COMMAND --help: that command's usage and options.\n"
 	      "exit codes: 0 ok/in sync, 1 changes pending, 2 usage or profile error,\n"
-	      "3 failed and rolled back, 4 rollback incomplete\n",
+	      "3 failed and rolled back, 4 rollback incomplete, 77 needs root\n",
 	      f);
 }
 

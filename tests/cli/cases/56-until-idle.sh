@@ -151,8 +151,8 @@ grep -Eq "^$STAMP_RE"'profile reshape-fast is active; ' "$WORK/out" ||
 unstamp
 sed -i -e 's/after [0-9hms ]*;/after T;/' "$WORK/out"
 expect_stdout <<'EOF2'
-dev.raid.speed_limit_min: 50000 KiB/s -> 100000 KiB/s
-dev.raid.speed_limit_max: 200000 KiB/s -> 500000 KiB/s
+dev.raid.speed_limit_max: 200000 KiB/s -> 2000000 KiB/s
+dev.raid.speed_limit_min: 50000 KiB/s -> 300000 KiB/s
 md2 read_ahead: 4 MiB -> 32 MiB
 md3 read_ahead: 4 MiB -> 32 MiB
 md2 stripe_cache_size: 2048 -> 32768
@@ -161,12 +161,12 @@ profile reshape-fast is active; 'mdprofile revert' restores the values from befo
 profile reshape-fast: no array resyncs, recovers, reshapes or checks now, nothing to wait for (start the operation first); reverting
 reverting profile reshape-fast
 back to the base profile balanced
-dev.raid.speed_limit_max: 500000 KiB/s -> 200000 KiB/s
+dev.raid.speed_limit_max: 2000000 KiB/s -> 200000 KiB/s
 md3 stripe_cache_size: 32768 -> 2048
 md2 stripe_cache_size: 32768 -> 2048
 md3 read_ahead: 32 MiB -> 4 MiB
 md2 read_ahead: 32 MiB -> 4 MiB
-dev.raid.speed_limit_min: 100000 KiB/s -> 50000 KiB/s
+dev.raid.speed_limit_min: 300000 KiB/s -> 50000 KiB/s
 operations ended after T; reverted
 EOF2
 # the journal keeps the baseline of what the overlay changed: the rest is as before
