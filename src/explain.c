@@ -31,14 +31,9 @@
 #include "num.h"
 #include "grow.h"
 
-/* The shipped profiles' limits (profiles/balanced.yaml, reshape-fast.yaml). */
-static const struct {
-	const char *name;
-	uint64_t min, max;
-} shipped[] = {
-    {"balanced", 50000, 200000},
-    {"reshape-fast", 100000, 500000},
-};
+/* The shipped profiles explain may recommend, gentlest first; their limits are the caller's
+ * (struct mdp_xprofiles, read from the profiles themselves). */
+static const char *const shipped[] = {"balanced", "reshape-fast"};
 
 #define CEIL_SHARE      0.9  /* speed >= 90 % of the max: the ceiling binds */
 #define FLOOR_BAND      0.15 /* speed within 15 % of the min: the floor binds */
@@ -362,7 +357,7 @@ struct ctx {
 	double holder_top_kib;
 	double other_kib[MDP_X_MEMBERS]; /* per member: its disk's I/O that is not the member's */
 	double foreign_thr;              /* KiB/s of other I/O that counts as competing */
-	const struct mdp_xrefusals *no;  /* shipped profiles apply would refuse here */
+	const struct mdp_xprofiles *pro; /* the shipped profiles as found, or NULL */
 	bool foreign, foreign_known;
 };
 
@@ -654,15 +649,15 @@ static bool check_reshape(struct ctx *c)
 
 const char *mdp_explain_profile(size_t i)
 {
-	return i < sizeof(shipped) / sizeof(shipped[0]) ? shipped[i].name : NULL;
+	return i < sizeof(shipped) / sizeof(shipped[0]) ? shipped[i] : NULL;
 }
 
 /* Whether apply would refuse shipped profile p here; if so f's evidence says why. */
 static bool refused(const struct ctx *c, struct mdp_xfinding *f, const char *p)
 {
-	for (size_t i = 0; c->no && i < c->no->n; i++)
-		if (!strcmp(c->no->v[i].profile, p)) {
-			ev(f, "%s: apply refuses it on this box (%s)", p, c->no->v[i].why);
+	for (size_t i = 0; c->pro && i < c->pro->n; i++)
+		if (c->pro->v[i].refused && !strcmp(c->pro->v[i].name, p)) {
+			ev(f, "%s: apply refuses it on this box (%s)", p, c->pro->v[i].why);
 			return true;
 		}
 	return false;
@@ -682,11 +677,12 @@ static void rec_fast(const struct ctx *c, struct mdp_xfinding *f, const char *no
 static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, uint64_t have,
 				 bool want_max, uint64_t *val)
 {
-	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
-		uint64_t v = want_max ? shipped[i].max : shipped[i].min;
-		if (v >= have + have / 2 && !refused(c, f, shipped[i].name)) {
+	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
+		const struct mdp_xprofile *p = &c->pro->v[i];
+		uint64_t v = want_max ? p->max : p->min;
+		if (v && v >= have + have / 2 && !refused(c, f, p->name)) {
 			*val = v;
-			return shipped[i].name;
+			return p->name;
 		}
 	}
 	return NULL;
@@ -1140,9 +1136,9 @@ static void order_findings(struct mdp_xreport *out)
 }
 
 int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
-		      const char *name, const struct mdp_xrefusals *no, struct mdp_xreport *out)
+		      const char *name, const struct mdp_xprofiles *pro, struct mdp_xreport *out)
 {
-	struct ctx c = {.s0 = s0, .s1 = s1, .dt = dt, .r = out, .no = no};
+	struct ctx c = {.s0 = s0, .s1 = s1, .dt = dt, .r = out, .pro = pro};
 	unsigned kver;
 
 	if (!(dt > 0))

@@ -196,27 +196,31 @@ unsigned mdp_explain_kver(const char *release);
 const char *mdp_explain_profile(size_t i);
 
 /*
- * Shipped profiles apply would refuse on this box (their plan does not fit:
- * fixed stripe caches above the memory budget), each with the planner's
- * reason: explain recommends the next one instead, or none, and says why.
+ * One of them as the caller found it (explain_run.h): the speed limits it
+ * sets, from the profile itself, and whether apply would refuse it on this
+ * box (its plan does not fit: fixed stripe caches above the memory
+ * budget), with the planner's reason. explain recommends a profile by its
+ * limits, skips a refused one (saying why) for the next, or none.
  */
-struct mdp_xrefusal {
-	char profile[32];
+struct mdp_xprofile {
+	char name[32];
+	uint64_t min, max; /* speed_limit_min/max it sets, KiB/s per device; 0: none */
+	bool refused;
 	char why[256];
 };
-struct mdp_xrefusals {
-	struct mdp_xrefusal v[4];
+struct mdp_xprofiles {
+	struct mdp_xprofile v[4];
 	size_t n;
 };
 
 /*
  * The rules for array name between samples s0 and s1, dt seconds apart;
- * no (NULL: none) the profiles apply would refuse. Fills out; 0, or
- * -ENOENT when the array is in neither sample, -EINVAL when dt is not
- * positive.
+ * pro the shipped profiles as found (NULL: none, so no profile is
+ * recommended by its limits). Fills out; 0, or -ENOENT when the array is
+ * in neither sample, -EINVAL when dt is not positive.
  */
 int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
-		      const char *name, const struct mdp_xrefusals *no, struct mdp_xreport *out);
+		      const char *name, const struct mdp_xprofiles *pro, struct mdp_xreport *out);
 
 /* Does the report recommend anything (a profile or a setting)? */
 bool mdp_explain_recommends(const struct mdp_xreport *r);

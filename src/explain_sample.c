@@ -5,10 +5,12 @@
 #include "explain_sample.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mdstat.h"
 #include "num.h"
@@ -496,6 +498,34 @@ int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size
 }
 
 /* ---- replay --------------------------------------------------------------------- */
+
+int mdp_xcap_write(const struct mdp_xcap *c, uint64_t elapsed_ms, const char *file)
+{
+	struct mdp_root real;
+	char *tar = NULL, cwd[PATH_MAX], abs[PATH_MAX];
+	bool rel = file[0] != '/';
+	size_t len = 0;
+	int err;
+
+	if ((err = mdp_xcap_tar(c, elapsed_ms, &tar, &len)))
+		goto out;
+	if (rel && !getcwd(cwd, sizeof(cwd))) {
+		err = -errno;
+		goto out;
+	}
+	if (snprintf(abs, sizeof(abs), "%s%s%s", rel ? cwd : "", rel ? "/" : "", file) >=
+	    (int)sizeof(abs)) {
+		err = -ENAMETOOLONG;
+		goto out;
+	}
+	if ((err = mdp_root_init(&real, NULL)))
+		goto out;
+	err = mdp_root_replace(&real, abs, tar, len, 0644);
+	mdp_root_fini(&real);
+out:
+	free(tar);
+	return err;
+}
 
 bool mdp_explain_is_replay(const struct mdp_root *r)
 {

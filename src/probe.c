@@ -39,6 +39,25 @@ int mdp_probe_setting(const struct mdp_xfinding *f, struct mdp_probe_setting *ou
 	return -EINVAL;
 }
 
+int mdp_probe_choose(const struct mdp_xreport *reps, size_t n, size_t *rep, size_t *finding,
+		     struct mdp_probe_setting *set)
+{
+	bool running = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct mdp_xfinding *f;
+		if (!strcmp(reps[i].action, "none"))
+			continue;
+		running = true;
+		if (!(f = mdp_probe_pick(&reps[i])))
+			continue;
+		*rep = i;
+		*finding = (size_t)(f - reps[i].findings);
+		return mdp_probe_setting(f, set);
+	}
+	return running ? -ENOENT : -ESRCH;
+}
+
 int mdp_probe_yaml(const struct mdp_probe_setting *s, char *buf, size_t len)
 {
 	int n = snprintf(buf, len,
@@ -48,6 +67,18 @@ int mdp_probe_yaml(const struct mdp_probe_setting *s, char *buf, size_t len)
 			 "    %s: %s\n",
 			 s->dev, mdp_tunable_info(s->t)->key, s->value);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int mdp_probe_profile(const struct mdp_probe_setting *s, const struct mdp_profile_dirs *dirs,
+		      struct mdp_profile *out, struct mdp_diags *d)
+{
+	char yaml[512], name[128];
+	int err;
+
+	snprintf(name, sizeof(name), "%s:%s=%s", s->dev, mdp_tunable_info(s->t)->key, s->value);
+	if ((err = mdp_probe_yaml(s, yaml, sizeof(yaml))))
+		return err;
+	return mdp_profile_load_mem(dirs, name, yaml, strlen(yaml), out, d);
 }
 
 void mdp_probe_judge(const struct mdp_probe_windows *w, struct mdp_probe_result *out)

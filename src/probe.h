@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "explain.h"
+#include "profile.h"
 #include "tunable.h"
 
 /* The finding of r a probe tests, or NULL when every recommendation's gain is known or none. */
@@ -34,8 +36,26 @@ struct mdp_probe_setting {
  */
 int mdp_probe_setting(const struct mdp_xfinding *f, struct mdp_probe_setting *out);
 
+/*
+ * What --probe tests among n reports: the first running operation's (action
+ * not "none") finding mdp_probe_pick takes, report *rep, finding *finding.
+ * 0 with *set; -EMEDIUMTYPE or -EINVAL as mdp_probe_setting, *rep and
+ * *finding naming the finding; -ENOENT when no running operation has one;
+ * -ESRCH when no operation runs.
+ */
+int mdp_probe_choose(const struct mdp_xreport *reps, size_t n, size_t *rep, size_t *finding,
+		     struct mdp_probe_setting *set);
+
 /* The profile (YAML) that sets s on its array alone. 0 or -ENAMETOOLONG. */
 int mdp_probe_yaml(const struct mdp_probe_setting *s, char *buf, size_t len);
+
+/*
+ * That profile loaded (through dirs for nothing: it extends none), named
+ * "md2:group_thread_cnt=4" in messages and the journal. 0; -ENAMETOOLONG;
+ * -EINVAL with d. Free *out with mdp_profile_free.
+ */
+int mdp_probe_profile(const struct mdp_probe_setting *s, const struct mdp_profile_dirs *dirs,
+		      struct mdp_profile *out, struct mdp_diags *d);
 
 /* What the three windows measured (KiB/s per disk, md's progress over each window). */
 struct mdp_probe_windows {

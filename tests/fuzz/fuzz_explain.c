@@ -3,7 +3,8 @@
  * replayed with --root is outside input, and so is a live /sys that moved between the
  * samples. The bytes choose the words md would show (operation, states, level) and give every
  * number; the rules must neither crash nor convert a figure out of range (UBSan's
- * float-cast-overflow is in -fsanitize=undefined), and the report keeps its invariants.
+ * float-cast-overflow is in -fsanitize=undefined), and the report keeps its invariants. The
+ * bytes left after the samples give the shipped profiles' limits and refusals.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -152,6 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mdp_xsample s0, s1;
 	struct mdp_xarray *a = calloc(2, sizeof(*a));
 	struct mdp_xreport *r = calloc(1, sizeof(*r));
+	struct mdp_xprofiles pro = {0};
 	size_t n = 1 + take(&b, 1) % 4;
 	double dt = (double)(1 + take(&b, 2)) / 1000.0; /* 1 ms to 65 s */
 
@@ -159,7 +161,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	sample(&b, &s0, &a[0], n);
 	sample(&b, &s1, &a[1], n);
-	if (mdp_explain_array(&s0, &s1, dt, "md2", NULL, r))
+	/* the shipped profiles' limits and refusals, as the caller found them: any */
+	for (const char *name; (name = mdp_explain_profile(pro.n)) && pro.n < 4; pro.n++) {
+		struct mdp_xprofile *x = &pro.v[pro.n];
+		snprintf(x->name, sizeof(x->name), "%s", name);
+		x->min = num(&b);
+		x->max = num(&b);
+		x->refused = take(&b, 1) & 1;
+		snprintf(x->why, sizeof(x->why), "over the budget");
+	}
+	if (mdp_explain_array(&s0, &s1, dt, "md2", &pro, r))
 		abort(); /* the array is in both samples and dt is positive */
 	if (r->n_findings > MDP_X_FINDINGS || r->speed_kib > (uint64_t)1e9 + 1 ||
 	    (r->speed_src == MDP_XS_NONE && r->speed_kib) ||

@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "explain.h"
+#include "explain_run.h"
 
 #define DT 10.0
 
@@ -302,6 +304,44 @@ static const struct row rows[] = {
 };
 // clang-format on
 
+/*
+ * The shipped profiles as explain finds them: the tree's profiles/ (make unit runs from
+ * it, MDP_SRCDIR), so the limits a row's gain quotes are the profiles' own. refused: the one
+ * apply would refuse on this box, or NULL.
+ */
+static void shipped(struct mdp_xprofiles *pro, const char *refused)
+{
+	static const struct mdp_profile_dirs dirs = {.dirs = {"profiles"}, .n = 1};
+	const char *name;
+
+	pro->n = 0;
+	for (size_t k = 0; (name = mdp_explain_profile(k)); k++) {
+		struct mdp_xprofile *x = &pro->v[pro->n++];
+		struct mdp_profile p;
+		struct mdp_diags d;
+		char path[256];
+
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_profile_find(&dirs, name, path, sizeof(path), &d), 0);
+		assert_int_equal(mdp_profile_load(&dirs, path, &p, &d), 0);
+		mdp_xrun_profile_of(&p, x);
+		mdp_profile_free(&p);
+		mdp_diags_free(&d);
+		if (refused && !strcmp(refused, name)) {
+			x->refused = true;
+			snprintf(x->why, sizeof(x->why), "stripe caches over the budget");
+		}
+	}
+}
+
+static int setup_cwd(void **state)
+{
+	const char *src = getenv("MDP_SRCDIR");
+
+	(void)state;
+	return src && chdir(src) ? -1 : 0;
+}
+
 static void test_rows(void **state)
 {
 	(void)state;
@@ -311,15 +351,12 @@ static void test_rows(void **state)
 		struct mdp_xarray a0, a1;
 		struct mdp_xreport rep;
 		const struct mdp_xfinding *f;
-		struct mdp_xrefusals no = {.n = r->refused != NULL};
+		struct mdp_xprofiles pro;
 
 		build(r, 0, &s0, &a0);
 		build(r, 1, &s1, &a1);
-		if (r->refused) {
-			snprintf(no.v[0].profile, sizeof(no.v[0].profile), "%s", r->refused);
-			snprintf(no.v[0].why, sizeof(no.v[0].why), "stripe caches over the budget");
-		}
-		assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &no, &rep), 0);
+		shipped(&pro, r->refused);
+		assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", &pro, &rep), 0);
 		print_message("%s: %zu findings, first %s (%s %s), speed %llu\n", r->id,
 			      rep.n_findings,
 			      rep.n_findings ? mdp_explain_kind_name(rep.findings[0].kind) : "-",
@@ -421,6 +458,41 @@ static void test_forged_progress(void **state)
 	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_int_equal(rep.speed_src, MDP_XS_MD);
 	assert_int_equal(rep.speed_kib, 5000);
+}
+
+/* Which arrays get a report: the named ones, else those an operation runs or waits on. */
+static void test_reports(void **state)
+{
+	struct mdp_xsample s[2];
+	struct mdp_xarray a[2][2];
+	struct mdp_xreport reps[4];
+	char *md9[] = {"md9"}, *both[] = {"md9", "md2"};
+	bool any = false;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		build(&seed_row, k, &s[k], &a[k][0]);
+		a[k][1] = a[k][0];
+		snprintf(a[k][1].name, sizeof(a[k][1].name), "md9");
+		snprintf(a[k][1].action, sizeof(a[k][1].action), "idle");
+		s[k].arrays = a[k];
+		s[k].n_arrays = 2;
+	}
+	assert_true(mdp_xrun_has(&s[0], "md9"));
+	assert_false(mdp_xrun_has(&s[0], "md3"));
+	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, NULL, reps, &any), 1);
+	assert_string_equal(reps[0].array, "md2");
+	any = false;
+	assert_int_equal(mdp_xrun_reports(s, DT, md9, 1, NULL, reps, &any), 1);
+	assert_string_equal(reps[0].array, "md9");
+	assert_string_equal(reps[0].action, "none");
+	assert_false(any);
+	/* in the samples' order, each once; queued counts as waiting */
+	assert_int_equal(mdp_xrun_reports(s, DT, both, 2, NULL, reps, &any), 2);
+	assert_string_equal(reps[0].array, "md2");
+	snprintf(a[1][1].queued, sizeof(a[1][1].queued), "DELAYED");
+	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, NULL, reps, &any), 2);
+	assert_string_equal(reps[1].array, "md9");
 }
 
 /* 32-bit kernels: diskstats counters wrap at 2^32; the util of a wrapped disk is still right. */
@@ -529,9 +601,10 @@ int main(void)
 	    cmocka_unit_test(test_rows),
 	    cmocka_unit_test(test_speed_source),
 	    cmocka_unit_test(test_forged_progress),
+	    cmocka_unit_test(test_reports),
 	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_diskstats),
 	    cmocka_unit_test(test_kver),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_cwd, NULL);
 }

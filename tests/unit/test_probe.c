@@ -91,6 +91,44 @@ static void test_pick(void **state)
 	assert_ptr_equal(mdp_probe_pick(&r), &r.findings[2]);
 }
 
+/* Among reports: the first running one with a finding to probe; why not, when none has. */
+static void test_choose(void **state)
+{
+	struct mdp_xreport r[3];
+	struct mdp_probe_setting s;
+	size_t rep = 9, fi = 9;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	assert_int_equal(mdp_probe_choose(r, 0, &rep, &fi, &s), -ESRCH);
+	snprintf(r[0].action, sizeof(r[0].action), "none");
+	finding(&r[0].findings[0], MDP_XK_CPU, MDP_XR_SETTING, "md1/group_thread_cnt", "4",
+		MDP_XG_UNKNOWN);
+	r[0].n_findings = 1;
+	assert_int_equal(mdp_probe_choose(r, 1, &rep, &fi, &s), -ESRCH);
+	/* running, its gain computed: nothing to probe */
+	snprintf(r[1].action, sizeof(r[1].action), "reshape");
+	finding(&r[1].findings[0], MDP_XK_FLOOR, MDP_XR_PROFILE, "balanced", NULL, MDP_XG_UPPER);
+	r[1].n_findings = 1;
+	assert_int_equal(mdp_probe_choose(r, 2, &rep, &fi, &s), -ENOENT);
+	/* the next running report's second finding; not the idle md1's */
+	snprintf(r[2].action, sizeof(r[2].action), "recover");
+	finding(&r[2].findings[0], MDP_XK_INFO, MDP_XR_NONE, NULL, NULL, MDP_XG_UNKNOWN);
+	finding(&r[2].findings[1], MDP_XK_CPU, MDP_XR_SETTING, "md3/group_thread_cnt", "4",
+		MDP_XG_UNKNOWN);
+	r[2].n_findings = 2;
+	assert_int_equal(mdp_probe_choose(r, 3, &rep, &fi, &s), 0);
+	assert_int_equal(rep, 2);
+	assert_int_equal(fi, 1);
+	assert_string_equal(s.dev, "md3");
+	/* a profile to probe is named, not taken */
+	finding(&r[1].findings[0], MDP_XK_COMPETING_IO, MDP_XR_PROFILE, "reshape-fast", NULL,
+		MDP_XG_UNKNOWN);
+	assert_int_equal(mdp_probe_choose(r, 3, &rep, &fi, &s), -EMEDIUMTYPE);
+	assert_int_equal(rep, 1);
+	assert_int_equal(fi, 0);
+}
+
 static void test_setting(void **state)
 {
 	struct mdp_xfinding f;
@@ -153,6 +191,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_judge),
 	    cmocka_unit_test(test_pick),
+	    cmocka_unit_test(test_choose),
 	    cmocka_unit_test(test_setting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
