@@ -2,55 +2,19 @@
  * list, show, check: the profile commands. They read profiles only; the
  * system is never touched.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "pin.h"
 #include "json.h"
+#include "pin.h"
+#include "profile_list.h"
 #include "render.h"
-#include "grow.h"
 
 /* ---- list ------------------------------------------------------------------ */
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Names of *.yaml in dir, sorted. */
-static int dir_profiles(const char *dir, char ***out, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **v = NULL;
-	size_t cnt = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (!d)
-		return 0; /* a missing directory simply holds no profiles */
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml") || de->d_name[0] == '.')
-			continue;
-		if (mdp_grow(&v, cnt, sizeof(*v)))
-			break;
-		if (!(v[cnt] = strndup(de->d_name, len - 5)))
-			break;
-		cnt++;
-	}
-	closedir(d);
-	qsort(v, cnt, sizeof(*v), cmp_str);
-	*out = v;
-	*n = cnt;
-	return 0;
-}
 
 /* The first line of a description, safe for a terminal. */
 static const char *first_line(const char *text, char *buf, size_t len)
@@ -61,117 +25,48 @@ static const char *first_line(const char *text, char *buf, size_t len)
 	return render_safe(line, buf, len);
 }
 
-/* One profile list found: where it is and what kind of place that is. */
-struct found {
-	char *name;
-	char path[PATH_MAX + 64];
-	const char *source; /* "--profiles", "etc", "shipped" or "built-in" */
-};
-
-static void list_one(struct cli *cli, struct json *j, const struct found *f)
+/* One profile found: a JSON object, its name alone (-q), or a line (with its path: -v). */
+static void list_one(struct cli *cli, struct json *j, const struct mdp_profile_entry *f)
 {
-	struct mdp_profile p = {0};
-	struct mdp_diags d;
 	char safe[512];
-	bool ok;
 
-	mdp_diags_init(&d);
-	ok = mdp_profile_load(&cli->dirs, f->path, &p, &d) == 0;
-	mdp_diags_free(&d);
-	const char *desc = ok && p.description ? p.description : "";
 	if (cli->json) {
 		json_obj(j);
 		json_kstr(j, "name", f->name);
 		json_kstr(j, "path", f->path);
 		json_kstr(j, "source", f->source);
-		json_kbool(j, "valid", ok);
-		json_kstr(j, "description", desc);
+		json_kbool(j, "valid", f->valid);
+		json_kstr(j, "description", f->description);
 		json_end(j);
 	} else if (!cli_info(cli)) {
 		printf("%s\n", f->name);
 	} else {
-		printf("%-16s %-10s %s%s", f->name, f->source, first_line(desc, safe, sizeof(safe)),
-		       ok ? "" : "(invalid: see mdprofile check)");
+		printf("%-16s %-10s %s%s", f->name, f->source,
+		       first_line(f->description, safe, sizeof(safe)),
+		       f->valid ? "" : "(invalid: see mdprofile check)");
 		if (cli_detail(cli))
 			printf("  [%s]", render_safe(f->path, safe, sizeof(safe)));
 		putchar('\n');
 	}
-	if (ok)
-		mdp_profile_free(&p);
-}
-
-/* Add name unless an earlier place had it: the first one shadows later ones, as lookup does. */
-static int add_found(struct found **all, size_t *n, char *name, const char *path,
-		     const char *source)
-{
-	struct found *nv;
-
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*all)[i].name, name)) {
-			free(name);
-			return 0;
-		}
-	if (mdp_grow(all, *n, sizeof(**all))) {
-		free(name);
-		return -ENOMEM;
-	}
-	nv = *all;
-	nv[*n].name = name;
-	nv[*n].source = source;
-	snprintf(nv[*n].path, sizeof(nv[*n].path), "%s", path);
-	(*n)++;
-	return 0;
-}
-
-/* Every profile name in the dirs, then the built-ins, first place first. */
-static int find_all(struct cli *cli, struct found **all, size_t *n_all)
-{
-	char path[PATH_MAX + 64], safe[PATH_MAX];
-	int err = 0;
-
-	for (size_t i = 0; i < cli->dirs.n; i++) {
-		char **names;
-		size_t n;
-		dir_profiles(cli->dirs.dirs[i], &names, &n);
-		for (size_t k = 0; k < n; k++) {
-			snprintf(path, sizeof(path), "%s/%s.yaml", cli->dirs.dirs[i], names[k]);
-			/* apply NAME could never find it; its name may be anything a shell expands.
-			 */
-			if (!mdp_ident_profile_name_ok(names[k])) {
-				cli_err(cli,
-					"warning: %s: not a profile name (letters, digits, . _ -, "
-					"at most 64): skipped",
-					render_safe(path, safe, sizeof(safe)));
-				free(names[k]);
-				continue;
-			}
-			if (!err)
-				err = add_found(all, n_all, names[k], path, cli->dir_source[i]);
-			else
-				free(names[k]);
-		}
-		free(names);
-	}
-	for (size_t i = 0; !err && i < cli->dirs.n_builtins; i++) {
-		const char *name = cli->dirs.builtins[i].name;
-		char *dup = strdup(name);
-		snprintf(path, sizeof(path), MDP_BUILTIN_PREFIX "%s", name);
-		err = dup ? add_found(all, n_all, dup, path, "built-in") : -ENOMEM;
-	}
-	return err;
 }
 
 static int do_list(struct cli *cli)
 {
-	struct found *all = NULL;
-	size_t n_all = 0;
+	struct mdp_profile_list l;
+	char safe[PATH_MAX];
 	struct json j;
-	int rc = MDP_EXIT_OK;
+	int rc = MDP_EXIT_OK, err = mdp_profile_list(&cli->dirs, cli->dir_source, &l);
 
-	if (find_all(cli, &all, &n_all)) {
+	/* apply NAME could never find them; their names may be anything a shell expands. */
+	for (size_t i = 0; i < l.n_skipped; i++)
+		cli_err(cli,
+			"warning: %s: not a profile name (letters, digits, . _ -, "
+			"at most 64): skipped",
+			render_safe(l.skipped[i], safe, sizeof(safe)));
+	if (err) {
 		cli_err(cli, "out of memory while listing profiles");
 		rc = MDP_EXIT_FAILED;
-	} else if (!n_all) {
+	} else if (!l.n) {
 		cli_err(cli,
 			"no profiles found: none built in and none in the profile directories");
 		rc = MDP_EXIT_USAGE;
@@ -180,14 +75,12 @@ static int do_list(struct cli *cli)
 			cli_json_begin(cli, &j);
 			json_arr(&j);
 		}
-		for (size_t i = 0; i < n_all; i++)
-			list_one(cli, &j, &all[i]);
+		for (size_t i = 0; i < l.n; i++)
+			list_one(cli, &j, &l.v[i]);
 		if (cli->json)
 			json_end(&j);
 	}
-	for (size_t i = 0; i < n_all; i++)
-		free(all[i].name);
-	free(all);
+	mdp_profile_list_free(&l);
 	return rc;
 }
 
