@@ -40,7 +40,7 @@
 /* Idle this long before a release: DSM chains steps (a reshape, then a resync). */
 #define MDP_WLOOP_DEBOUNCE_S 3.0
 
-/* What the loop says, through the caller. ctx is the hooks' own. */
+/* What the loop says, through the caller: line, error, diags and txn_result are needed. */
 struct mdp_wloop_hooks {
 	void *ctx;
 	/*
