@@ -143,6 +143,11 @@ bool mdp_watch_running(const struct mdp_array *a)
 	return false;
 }
 
+const char *mdp_watch_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
 void mdp_watch_close(struct mdp_watch *w)
 {
 	if (w->sfd >= 0)

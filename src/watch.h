@@ -57,5 +57,7 @@ void mdp_watch_close(struct mdp_watch *w);
  * disks, PENDING until the first write) is not, nor idle or frozen.
  */
 bool mdp_watch_running(const struct mdp_array *a);
+/* The name of a stop signal: "SIGINT", "SIGHUP", else "SIGTERM". */
+const char *mdp_watch_signal_name(int sig);
 
 #endif

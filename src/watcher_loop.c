@@ -1,0 +1,773 @@
+/* watcher_loop: the watcher's loop (watcher_loop.h). */
+#include "watcher_loop.h"
+#include "clock.h"
+#include "drift.h"
+#include "grow.h"
+#include "text.h"
+#include "watch.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+static double mono_s(void)
+{
+	return (double)mdp_mono_ns() / 1e9;
+}
+
+/* A line for people, with its priority for the journal and syslog. */
+static void wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	w->c.h.line(w->c.h.ctx, prio, line);
+}
+
+#define wl_say(w, ...)  wl_log(w, LOG_INFO, __VA_ARGS__)
+#define wl_note(w, ...) wl_log(w, LOG_NOTICE, __VA_ARGS__)
+
+static void wl_err(struct mdp_wloop *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void wl_err(struct mdp_wloop *w, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	w->c.h.error(w->c.h.ctx, msg);
+}
+
+/* The diagnostics in d said, then dropped. */
+static void wl_diags(struct mdp_wloop *w, struct mdp_diags *d)
+{
+	w->c.h.diags(w->c.h.ctx, d);
+	mdp_diags_free(d);
+	mdp_diags_init(d);
+}
+
+static const char *wl_name(const struct mdp_wloop *w, char *buf, size_t len)
+{
+	return mdp_text_safe(buf, len, w->c.p->name);
+}
+
+/* "resync,recovery,reshape" with sep between the words. */
+static void kinds_text(unsigned kinds, const char *sep, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned k = 1; k <= MDP_OP_REPAIR && n < len; k <<= 1)
+		if (kinds & k)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+					      mdp_op_kind_name(k));
+}
+
+/* What status shows of the watcher; a failure to write it costs only that. */
+static void wl_state(struct mdp_wloop *w, const char *why)
+{
+	struct mdp_wstate ws = {.pid = (long)getpid(), .mode = w->by, .since = time(NULL)};
+
+	snprintf(ws.profile, sizeof(ws.profile), "%s", w->c.p->name);
+	snprintf(ws.state, sizeof(ws.state), "%s",
+		 w->engaging                     ? "engaging"
+		 : w->e.state == MDP_ENG_ENGAGED ? "engaged"
+		 : w->e.state == MDP_ENG_HELD    ? "held"
+						 : "armed");
+	kinds_text(w->e.kinds, ",", ws.on, sizeof(ws.on));
+	snprintf(ws.why, sizeof(ws.why), "%s", why ? why : "");
+	(void)mdp_wstate_store(w->c.root, &ws);
+}
+
+/* ---- the journal, seen from the watcher ------------------------------------------ */
+
+static bool load_quiet(struct mdp_wloop *w, struct mdp_journal *j)
+{
+	struct mdp_diags d;
+	bool ok;
+
+	mdp_diags_init(&d);
+	ok = mdp_journal_load(w->c.root, j, &d) == 0;
+	mdp_diags_free(&d);
+	return ok;
+}
+
+/* Our layer is the top one still: the one we applied, nobody replaced or reverted it. */
+static bool ours(struct mdp_wloop *w)
+{
+	return mdp_txn_layer_is(w->c.root, w->by, w->since, w->c.p->name);
+}
+
+/* The main lock, for one transaction; the watcher waits its turn. 0 or -errno. */
+static int wl_lock(struct mdp_wloop *w)
+{
+	int err = mdp_lock_take(w->c.root, true, w->c.lock, NULL, w->c.tx->d);
+
+	if (err) {
+		wl_diags(w, w->c.tx->d);
+		wl_err(w, "cannot take the lock %s: %s", MDP_LOCK, mdp_root_strerror(-err));
+	}
+	return err;
+}
+
+static void wl_unlock(struct mdp_wloop *w)
+{
+	mdp_lock_release(w->c.lock);
+	w->c.lock->fd = -1;
+	mdp_txn_report_free(&w->c.tx->rep);
+}
+
+/*
+ * ours(), decided under the main lock: another mdprofile's transaction
+ * journals "applying" while it works and, when it fails, stores our layer
+ * again (F01). Looked at without the lock, that is not "removed".
+ */
+static bool ours_locked(struct mdp_wloop *w)
+{
+	bool mine;
+
+	if (wl_lock(w))
+		return false;
+	mine = ours(w);
+	wl_unlock(w);
+	return mine;
+}
+
+/* ---- engage, re-assert, release ----------------------------------------------------- */
+
+/* A transaction's outcome, through the caller. */
+static int wl_txn(struct mdp_wloop *w, struct mdp_txn_rc rc, const char *verb,
+		  const struct mdp_plan *pl)
+{
+	return w->c.h.txn_result(w->c.h.ctx, rc, verb, pl);
+}
+
+/* Discover and plan for the profile, saying what is wrong. 0, a code, or -errno. */
+static int wl_plan(struct mdp_wloop *w, struct mdp_system *s, struct mdp_plan *pl)
+{
+	struct mdp_diags d;
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_discover_some(w->c.root, mdp_plan_discover_skip(w->c.p), s, &d);
+	wl_diags(w, &d);
+	if (err) {
+		wl_err(w, "cannot read the system state: %s", mdp_root_strerror(-err));
+		return err;
+	}
+	err = mdp_plan_build(w->c.p, s, pl, &d);
+	w->c.h.diags(w->c.h.ctx, &d);
+	mdp_diags_free(&d);
+	if (err && err != -EINVAL)
+		wl_err(w, "cannot plan: %s", strerror(-err));
+	return err;
+}
+
+static int wl_apply(struct mdp_wloop *w)
+{
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	struct mdp_journal j;
+	bool did;
+	int rc;
+
+	if ((rc = wl_lock(w)))
+		return rc;
+	rc = wl_txn(w, mdp_txn_recover(w->c.tx, &did), "recover", NULL);
+	mdp_txn_report_free(&w->c.tx->rep);
+	if (!rc && !(rc = wl_plan(w, &s, &pl)))
+		rc = wl_txn(w, mdp_txn_apply(w->c.tx, w->c.p, &pl), "apply", &pl);
+	if (!rc && load_quiet(w, &j)) {
+		w->since = j.by == w->by ? j.since : 0;
+		mdp_journal_free(&j);
+	}
+	wl_unlock(w);
+	mdp_plan_free(&pl);
+	mdp_system_free(&s);
+	return rc;
+}
+
+static void wl_engage(struct mdp_wloop *w)
+{
+	char nm[512], why[300];
+	int rc;
+
+	if (mdp_txn_layer_blocks(w->c.root, w->by, w->c.p->name, why, sizeof(why))) {
+		wl_say(w, "%s started, but %s: left alone until md is idle", w->busy, why);
+		mdp_engage_held(&w->e, mono_s());
+		wl_state(w, why);
+		return;
+	}
+	wl_note(w, "engaged: %s; applying profile %s", w->busy, wl_name(w, nm, sizeof(nm)));
+	if (w->e.flaps > w->flaps)
+		wl_log(w, LOG_WARNING,
+		       "md operations stop and start again within %.0f minutes (%u times in a "
+		       "row): profile %s is removed only after %.0fs idle",
+		       MDP_FLAP_WINDOW_S / 60, w->e.flaps, wl_name(w, nm, sizeof(nm)),
+		       mdp_engage_debounce(&w->e));
+	w->flaps = w->e.flaps;
+	w->engaged_at = mono_s();
+	/* status says so while another mdprofile holds the main lock */
+	w->engaging = true;
+	wl_state(w, w->busy);
+	rc = wl_apply(w);
+	w->engaging = false;
+	if (rc || !w->since) {
+		wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
+		       wl_name(w, nm, sizeof(nm)));
+		mdp_engage_held(&w->e, mono_s());
+		wl_state(w, "apply failed");
+		return;
+	}
+	mdp_engage_applied(&w->e, true);
+	wl_state(w, NULL);
+}
+
+/* Remove our layer if it is still the top one. 0, a txn_result code, or -errno. */
+static int wl_release(struct mdp_wloop *w, const char *why)
+{
+	char nm[512];
+	int rc = 0;
+
+	if ((rc = wl_lock(w)))
+		return rc;
+	if (ours(w)) {
+		if (!w->c.once)
+			wl_note(w, "%s; removing profile %s", why, wl_name(w, nm, sizeof(nm)));
+		rc = wl_txn(w, mdp_txn_revert(w->c.tx, false), "revert", NULL);
+		if (rc)
+			wl_log(w, LOG_ERR, "removing profile %s failed (exit %d)",
+			       wl_name(w, nm, sizeof(nm)), rc);
+	} else {
+		wl_say(w, "%s; profile %s is no longer on: nothing to remove", why,
+		       wl_name(w, nm, sizeof(nm)));
+	}
+	w->since = 0;
+	wl_unlock(w);
+	return rc;
+}
+
+/* Something rewrote a value our layers set: put it back, up to MDP_REASSERT_MAX times. */
+static void wl_reassert_one(struct mdp_wloop *w, const struct mdp_change *c)
+{
+	char name[96], was[48] = "?", want[48];
+	unsigned n;
+	int rc = mdp_engage_reassert(&w->e, c->t, c->dev, &n);
+
+	mdp_tunable_target_name(c->t, c->dev, name, sizeof(name));
+	if (c->cur.present)
+		mdp_tunable_show(c->t, &c->cur.val, was, sizeof(was));
+	mdp_tunable_show(c->t, &c->want, want, sizeof(want));
+	if (rc == 0 && n)
+		wl_log(
+		    w, LOG_WARNING,
+		    "%s: rewritten to %s again after %u put-backs; left as it is until md is idle",
+		    name, was, MDP_REASSERT_MAX);
+	if (rc != 1)
+		return;
+	if (wl_lock(w))
+		return;
+	if (ours(w)) {
+		if (mdp_txn_reassert(w->c.tx, c->t, c->dev) == 0 && ++w->put_back)
+			wl_note(w, "%s: rewritten to %s by something else; put back %s (%u of %u)",
+				name, was, want, n, MDP_REASSERT_MAX);
+		else {
+			w->c.h.diags(w->c.h.ctx, w->c.tx->d);
+			wl_say(w, "%s: rewritten to %s by something else; putting back %s failed",
+			       name, was, want);
+		}
+		mdp_diags_free(w->c.tx->d);
+		mdp_diags_init(w->c.tx->d);
+	}
+	wl_unlock(w);
+}
+
+static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
+{
+	struct mdp_journal j;
+	struct mdp_plan pl = {0};
+
+	if (!load_quiet(w, &j))
+		return;
+	if (!mdp_drift_plan(&j, s, &pl))
+		for (size_t i = 0; i < pl.n; i++)
+			/* a value whose device is gone is recover's note, not a rewrite */
+			if (pl.v[i].pending && pl.v[i].cur.present)
+				wl_reassert_one(w, &pl.v[i]);
+	mdp_plan_free(&pl);
+	mdp_journal_free(&j);
+}
+
+/* ---- looking at md -------------------------------------------------------------------- */
+
+static bool selected(const struct mdp_wloop *w, const struct mdp_array *a)
+{
+	return w->c.once || mdp_plan_selects(w->c.p, a);
+}
+
+/* A selected array running a watched operation, for the bar and the summary. */
+static bool watched(const struct mdp_wloop *w, const struct mdp_array *a)
+{
+	return selected(w, a) && mdp_engage_busy(a, w->e.kinds) && a->has_progress;
+}
+
+/* Whether a selected array runs a watched operation; the first one named in w->busy. */
+static bool wl_busy(struct mdp_wloop *w, const struct mdp_system *s)
+{
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_array *a = &s->arrays[i];
+		if (selected(w, a) && mdp_engage_busy(a, w->e.kinds)) {
+			snprintf(w->busy, sizeof(w->busy), "%s %s", a->name, a->sync_action);
+			return true;
+		}
+	}
+	return false;
+}
+
+static struct mdp_op_seen *op_find(struct mdp_wloop *w, const struct mdp_array *a, double now)
+{
+	struct mdp_op_seen *v;
+
+	for (size_t i = 0; i < w->n_ops; i++)
+		if (!strcmp(w->ops[i].name, a->name) && !strcmp(w->ops[i].action, a->sync_action) &&
+		    w->ops[i].end == MDP_OPEND_RUNNING)
+			return &w->ops[i];
+	if (!(v = mdp_push(&w->ops, &w->n_ops, sizeof(*v))))
+		return NULL;
+	snprintf(v->name, sizeof(v->name), "%s", a->name);
+	snprintf(v->action, sizeof(v->action), "%s", a->sync_action);
+	v->t0 = v->t1 = now;
+	v->d0 = v->d1 = a->sync_done;
+	v->total = a->sync_total;
+	v->decile = v->permille = a->permille;
+	v->decile /= 100;
+	v->degraded = a->degraded;
+	return v;
+}
+
+/* A stopped array leaves /sys/block, or shows no md state on its way out. */
+static bool array_gone(const struct mdp_array *a)
+{
+	return !a || !strcmp(a->array_state, "clear") || !strcmp(a->array_state, "inactive") ||
+	       (!a->array_state[0] && !a->sync_action[0]);
+}
+
+/*
+ * What md keeps after an operation: a reshape's md/reshape_position and a
+ * resync's md/resync_start read "none" once it finished and a sector when
+ * it was interrupted; a recovery that finished lowered md/degraded. Progress
+ * cannot tell: md may jump from 65% to the end between two looks.
+ */
+static enum mdp_op_end op_outcome(const struct mdp_wloop *w, const struct mdp_op_seen *o,
+				  const struct mdp_array *a)
+{
+	unsigned k = mdp_op_kind_of(o->action);
+	const char *attr = k == MDP_OP_RESHAPE  ? "reshape_position"
+			   : k == MDP_OP_RESYNC ? "resync_start"
+						: NULL;
+	char path[96], v[32];
+
+	if (k == MDP_OP_RECOVERY && o->degraded > 0 && a->degraded >= 0)
+		return a->degraded < o->degraded ? MDP_OPEND_FINISHED : MDP_OPEND_STOPPED;
+	if (!attr)
+		return MDP_OPEND_ENDED;
+	snprintf(path, sizeof(path), "/sys/block/%s/md/%s", o->name, attr);
+	if (mdp_root_read_value(w->c.root, path, v, sizeof(v)) <= 0)
+		return MDP_OPEND_ENDED;
+	return !strcmp(v, "none") ? MDP_OPEND_FINISHED : MDP_OPEND_STOPPED;
+}
+
+/*
+ * Operations no longer running have ended: how, md says (op_outcome).
+ * mdadm --stop interrupts the operation first (md shows idle) and removes
+ * the array just after, so an ended operation whose array is gone at a
+ * later look was stopped with it.
+ */
+static void track_ends(struct mdp_wloop *w, const struct mdp_system *s, double now)
+{
+	for (size_t i = 0; i < w->n_ops; i++) {
+		struct mdp_op_seen *o = &w->ops[i];
+		const struct mdp_array *a = mdp_system_array(s, o->name);
+		if (o->end == MDP_OPEND_GONE)
+			continue;
+		if (array_gone(a)) {
+			if (o->end == MDP_OPEND_RUNNING)
+				o->t1 = now;
+			if (o->end != MDP_OPEND_FINISHED)
+				o->end = MDP_OPEND_GONE;
+			continue;
+		}
+		if (o->end != MDP_OPEND_RUNNING)
+			continue;
+		if (!strcmp(a->sync_action, o->action) && mdp_watch_running(a))
+			continue;
+		o->t1 = now; /* d1 stays the last progress seen */
+		o->end = op_outcome(w, o, a);
+	}
+}
+
+void mdp_wloop_track(struct mdp_wloop *w, const struct mdp_system *s, double now)
+{
+	track_ends(w, s, now);
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_array *a = &s->arrays[i];
+		struct mdp_op_seen *o;
+		if (!watched(w, a) || !(o = op_find(w, a, now)))
+			continue;
+		o->t1 = now;
+		o->d1 = a->sync_done;
+		o->total = a->sync_total;
+		o->permille = a->permille;
+		if (a->permille / 100 > o->decile && !w->done && w->c.steps) {
+			o->decile = a->permille / 100;
+			wl_say(w, "%s %s at %u.%u%%, %" PRIu64 " KiB/s", a->name, a->sync_action,
+			       a->permille / 10, a->permille % 10, a->sync_speed);
+		}
+	}
+}
+
+int mdp_wloop_read(const struct mdp_wloop *w, struct mdp_system *s)
+{
+	struct mdp_diags d;
+	int err;
+
+	mdp_system_free(s);
+	mdp_diags_init(&d);
+	/* the first discovery said what is wrong with the system; say it once */
+	err = mdp_discover_some(w->c.root, w->skip, s, &d);
+	mdp_diags_free(&d);
+	return err;
+}
+
+int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s)
+{
+	int err = mdp_wloop_read(w, s);
+
+	if (!err)
+		mdp_wloop_track(w, s, mono_s());
+	return err;
+}
+
+/* ---- the loop ------------------------------------------------------------------------- */
+
+static void fmt_span(double secs, char *buf, size_t len)
+{
+	uint64_t s = secs > 0 ? (uint64_t)(secs + 0.5) : 0;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%" PRIu64 "m %" PRIu64 "s", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%" PRIu64 "s", s);
+}
+
+void mdp_wloop_summary(struct mdp_wloop *w)
+{
+	for (size_t i = 0; i < w->n_ops; i++) {
+		const struct mdp_op_seen *o = &w->ops[i];
+		double dt = o->t1 - o->t0;
+		/* finished: all of it */
+		uint64_t d1 = o->end == MDP_OPEND_FINISHED ? o->total : o->d1;
+		uint64_t kib = d1 > o->d0 ? (d1 - o->d0) / 2 : 0;
+		uint64_t avg = dt >= 1 ? (uint64_t)((double)kib / dt) : 0;
+		char how[64];
+		unsigned pm = o->permille;
+		switch (o->end) {
+		case MDP_OPEND_FINISHED:
+			snprintf(how, sizeof(how), "finished");
+			break;
+		case MDP_OPEND_STOPPED:
+			snprintf(how, sizeof(how), "stopped at %u.%u%%", pm / 10, pm % 10);
+			break;
+		case MDP_OPEND_ENDED:
+			snprintf(how, sizeof(how), "ended, last seen at %u.%u%%", pm / 10, pm % 10);
+			break;
+		case MDP_OPEND_GONE:
+			snprintf(how, sizeof(how), "stopped (array gone)");
+			break;
+		case MDP_OPEND_RUNNING:
+			snprintf(how, sizeof(how), "unfinished, at %u.%u%%", pm / 10, pm % 10);
+			break;
+		}
+		wl_note(w, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action, how, avg);
+	}
+}
+
+/* auto, at each release: what the overlay was on for, and the operations it served. */
+static void wl_release_summary(struct mdp_wloop *w)
+{
+	char span[32], nm[512];
+
+	mdp_wloop_summary(w);
+	fmt_span(mono_s() - w->engaged_at, span, sizeof(span));
+	wl_note(w, "profile %s was on for %s; %u value%s put back", wl_name(w, nm, sizeof(nm)),
+		span, w->put_back, w->put_back == 1 ? "" : "s");
+	w->n_ops = 0;
+	w->put_back = 0;
+}
+
+/* One step of the state machine on what the last look showed. Returns 1 to end. */
+static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
+{
+	bool busy = wl_busy(w, s);
+	char nm[512], span[32], why[64];
+
+	if (w->e.state == MDP_ENG_ENGAGED && !ours(w) && !ours_locked(w)) {
+		wl_note(w, "profile %s was removed or replaced by another mdprofile; %s",
+			wl_name(w, nm, sizeof(nm)),
+			w->c.once ? "nothing left to do" : "not applied again until md is idle");
+		w->lost = w->since;
+		w->since = 0;
+		if (w->c.once)
+			return 1;
+		mdp_engage_held(&w->e, mono_s());
+		wl_state(w, "removed by another mdprofile");
+		return 0;
+	}
+	switch (mdp_engage_step(&w->e, busy, mono_s())) {
+	case MDP_ENG_APPLY:
+		wl_engage(w);
+		return 0; /* what the last look read is from before the apply */
+	case MDP_ENG_RELEASE:
+		fmt_span(mono_s() - w->start, span, sizeof(span));
+		snprintf(why, sizeof(why), "md idle for %.0fs", mdp_engage_debounce(&w->e));
+		*rc = wl_release(w, w->c.once ? "operations ended" : why);
+		mdp_engage_released(&w->e);
+		if (w->c.once) {
+			if (!*rc)
+				wl_note(w, "operations ended after %s; reverted", span);
+			return 1;
+		}
+		wl_release_summary(w);
+		wl_state(w, NULL);
+		break;
+	case MDP_ENG_REARM:
+		/* our layer back on top (a failed transaction stored it again): ours to remove */
+		w->since = w->lost;
+		w->lost = 0;
+		if (w->since && ours(w))
+			(void)wl_release(w, "md idle, and the watcher's layer is on top again");
+		w->since = 0;
+		w->n_ops = 0;
+		w->put_back = 0;
+		wl_say(w, "md idle: armed again");
+		wl_state(w, NULL);
+		break;
+	case MDP_ENG_NOTHING:
+		break;
+	}
+	if (w->e.state == MDP_ENG_ENGAGED)
+		wl_reassert(w, s);
+	return 0;
+}
+
+/*
+ * The watcher lock removed from under it (root may): taken again at its path,
+ * so that a second watcher is refused and recover still sees this one. 1 when
+ * another watcher took it first: this one stops.
+ */
+static int wl_keep_lock(struct mdp_wloop *w)
+{
+	long holder = 0;
+	int k = mdp_watcher_keep(w->c.root, w->c.wlock, &holder);
+
+	if (k == 1)
+		wl_log(w, LOG_WARNING, "the watcher lock %s was removed or replaced: taken again",
+		       MDP_WATCHER_LOCK);
+	else if (k == -EWOULDBLOCK)
+		wl_log(w, LOG_ERR,
+		       "the watcher lock %s was removed and another watcher (pid %ld) took it: "
+		       "stopping",
+		       MDP_WATCHER_LOCK, holder);
+	return k == -EWOULDBLOCK;
+}
+
+/* How long to sleep: the interval, or what is left of a debounce under way. */
+static int wl_timeout(const struct mdp_wloop *w)
+{
+	double due = mdp_engage_due(&w->e, mono_s());
+	int ms = (int)w->c.interval_ms;
+
+	if (due >= 0 && due * 1000 + 1 < ms)
+		ms = (int)(due * 1000) + 1;
+	return ms;
+}
+
+/* After each step: the operation for a bar (the first watched one), and the lines out. */
+static void wl_looked(struct mdp_wloop *w, const struct mdp_system *s)
+{
+	const struct mdp_array *a = NULL;
+
+	for (size_t i = 0; i < s->n_arrays && !a; i++)
+		if (watched(w, &s->arrays[i]))
+			a = &s->arrays[i];
+	if (w->c.h.looked)
+		w->c.h.looked(w->c.h.ctx, a);
+}
+
+/* A stop signal: remove an engaged layer and say so. */
+static int wl_stopped(struct mdp_wloop *w, int sig)
+{
+	const char *name = mdp_watch_signal_name(sig);
+	char span[32];
+	int rc = 0;
+
+	if (w->c.h.bar_off)
+		w->c.h.bar_off(w->c.h.ctx);
+	fmt_span(mono_s() - w->start, span, sizeof(span));
+	if (w->since) {
+		rc = wl_release(w, name);
+		if (!rc && w->c.once)
+			wl_note(w, "stopped by %s after %s; reverted", name, span);
+	} else
+		wl_note(w, "stopped by %s", name);
+	return rc;
+}
+
+static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
+{
+	struct mdp_watch mw = {.sfd = -1};
+	int rc = 0, sig = 0, ev, err;
+
+	for (;;) {
+		if (wl_step(w, s, &rc))
+			break;
+		wl_looked(w, s);
+		if ((err = mdp_watch_open(w->c.root, s, w->c.stop, &mw))) {
+			wl_err(w, "cannot watch md: %s", strerror(-err));
+			break;
+		}
+		ev = mdp_watch_wait(&mw, wl_timeout(w), &sig);
+		mdp_watch_close(&mw);
+		if (ev == MDP_WATCH_SIGNAL) {
+			rc = wl_stopped(w, sig);
+			break;
+		}
+		if (ev < 0 || mdp_wloop_look(w, s)) {
+			wl_err(w, "cannot follow md: %s", strerror(ev < 0 ? -ev : EIO));
+			if (w->since)
+				rc = wl_release(w, "stopping");
+			rc = rc ? rc : -EIO;
+			break;
+		}
+		if (wl_keep_lock(w)) {
+			if (w->since)
+				rc = wl_release(w, "stopping");
+			rc = rc ? rc : -EWOULDBLOCK;
+			break;
+		}
+	}
+	if (w->c.h.bar_off)
+		w->c.h.bar_off(w->c.h.ctx);
+	if (w->c.once && !rc) {
+		w->done = true;
+		(void)mdp_wloop_look(w, s);
+		mdp_wloop_summary(w);
+	}
+	return rc;
+}
+
+void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
+{
+	memset(w, 0, sizeof(*w));
+	w->c = *c;
+	if (!w->c.interval_ms)
+		w->c.interval_ms = 5000;
+	w->by = c->once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
+	w->c.tx->origin = w->by;
+	w->start = mono_s();
+	w->skip = mdp_plan_discover_skip(c->p) & ~(unsigned)MDP_SKIP_PROGRESS;
+	mdp_engage_init(&w->e, c->kinds, MDP_WLOOP_DEBOUNCE_S, c->once);
+}
+
+void mdp_wloop_fini(struct mdp_wloop *w)
+{
+	mdp_engage_free(&w->e);
+	free(w->ops);
+	w->ops = NULL;
+	w->n_ops = 0;
+	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_STATE);
+}
+
+int mdp_wloop_until_idle(struct mdp_wloop *w)
+{
+	struct mdp_system s = {0};
+	struct mdp_journal j;
+	enum mdp_origin other = MDP_BY_UNTIL_IDLE;
+	char nm[512];
+	int rc;
+
+	if (load_quiet(w, &j)) {
+		w->since = j.by == w->by && !strcmp(j.profile, w->c.p->name) ? j.since : 0;
+		if (j.state == MDP_J_ACTIVE && !strcmp(j.profile, w->c.p->name))
+			other = j.by;
+		mdp_journal_free(&j);
+	}
+	/* the apply's own transaction is over: others may change the system from now on */
+	wl_unlock(w);
+	if (!w->since && other != MDP_BY_UNTIL_IDLE) {
+		/* the profile was on already, another's layer (F02): it stays */
+		wl_say(w,
+		       "profile %s was already on (%s): it stays when md is idle; nothing to "
+		       "wait for",
+		       wl_name(w, nm, sizeof(nm)), mdp_origin_name(other));
+		rc = 0;
+	} else if (mdp_wloop_look(w, &s) || !wl_busy(w, &s)) {
+		wl_say(w,
+		       "profile %s: no array resyncs, recovers, reshapes or checks now, nothing "
+		       "to wait for (start the operation first); reverting",
+		       wl_name(w, nm, sizeof(nm)));
+		rc = wl_release(w, "nothing to wait for");
+		if (!rc)
+			wl_note(w, "operations ended after 0s; reverted");
+	} else {
+		wl_say(w,
+		       "profile %s: watching until no array resyncs, recovers, reshapes or "
+		       "checks; SIGINT, SIGTERM or SIGHUP reverts now",
+		       wl_name(w, nm, sizeof(nm)));
+		wl_state(w, NULL);
+		rc = wl_loop(w, &s);
+	}
+	mdp_system_free(&s);
+	return rc;
+}
+
+int mdp_wloop_auto(struct mdp_wloop *w)
+{
+	struct mdp_system s = {0};
+	char nm[512], arrays[256] = "", on[64];
+	size_t n = 0;
+	int rc;
+
+	wl_unlock(w);
+	if ((rc = mdp_wloop_look(w, &s))) {
+		wl_err(w, "cannot read md: %s", strerror(-rc));
+		mdp_system_free(&s);
+		return rc;
+	}
+	for (size_t i = 0; i < s.n_arrays; i++)
+		if (selected(w, &s.arrays[i]) && n < sizeof(arrays))
+			n += (size_t)snprintf(arrays + n, sizeof(arrays) - n, "%s%s", n ? ", " : "",
+					      s.arrays[i].name);
+	wl_state(w, NULL);
+	kinds_text(w->e.kinds, ", ", on, sizeof(on));
+	wl_note(w, "profile %s armed: on %s of %s; looking every %gs and on md events",
+		wl_name(w, nm, sizeof(nm)), on, arrays[0] ? arrays : "no selected array yet",
+		w->c.interval_ms / 1000.0);
+	rc = wl_loop(w, &s);
+	mdp_system_free(&s);
+	return rc;
+}

@@ -1,0 +1,213 @@
+/*
+ * Unit tests of the watcher loop's bookkeeping: what each look notes of
+ * an operation (its first and last progress, when) and how it ended, from
+ * what md keeps after it (reshape_position, resync_start, degraded, the
+ * array gone), as the summary says it with its average; the 10% lines
+ * only when no bar shows progress. Times are given, not waited for.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+#include "watcher_loop.h"
+
+struct env {
+	char dir[64];
+	struct mdp_root r;
+	struct mdp_txn tx;
+	struct mdp_diags d;
+	struct mdp_profile p;
+	struct mdp_wloop w;
+	char lines[16][256];
+	size_t n;
+};
+
+static void on_line(void *ctx, int prio, const char *line)
+{
+	struct env *e = ctx;
+
+	(void)prio;
+	assert_true(e->n < sizeof(e->lines) / sizeof(e->lines[0]));
+	snprintf(e->lines[e->n++], sizeof(e->lines[0]), "%s", line);
+}
+
+/* A root with md5's and md6's attributes that tell how an operation ended. */
+static void env_setup(struct env *e, unsigned kinds, bool steps)
+{
+	struct mdp_wloop_cfg c = {.once = true, .kinds = kinds, .steps = steps};
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->dir, sizeof(e->dir), "/tmp/mdp-wloop-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	test_sh("mkdir -p '%s/sys/block/md5/md' '%s/sys/block/md6/md'"
+		" && echo none > '%s/sys/block/md5/md/reshape_position'"
+		" && echo 4096 > '%s/sys/block/md6/md/resync_start'",
+		e->dir, e->dir, e->dir, e->dir);
+	assert_int_equal(mdp_root_init(&e->r, e->dir), 0);
+	mdp_diags_init(&e->d);
+	e->tx.root = &e->r;
+	e->tx.d = &e->d;
+	e->p.name = "fast";
+	c.root = &e->r;
+	c.tx = &e->tx;
+	c.p = &e->p;
+	c.h = (struct mdp_wloop_hooks){.ctx = e, .line = on_line};
+	mdp_wloop_init(&e->w, &c);
+}
+
+static void env_teardown(struct env *e)
+{
+	mdp_wloop_fini(&e->w);
+	mdp_diags_free(&e->d);
+	mdp_root_fini(&e->r);
+	test_sh("rm -rf '%s'", e->dir);
+}
+
+/* An array running action at permille of 1000000 sectors (done/total, as md counts). */
+static struct mdp_array array(const char *name, const char *action, unsigned permille)
+{
+	struct mdp_array a;
+
+	memset(&a, 0, sizeof(a));
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	snprintf(a.sync_action, sizeof(a.sync_action), "%s", action);
+	snprintf(a.array_state, sizeof(a.array_state), "active");
+	a.has_progress = strcmp(action, "idle") != 0;
+	a.sync_total = 1000000;
+	a.sync_done = a.has_progress ? permille * 1000u : 0;
+	a.permille = permille;
+	a.sync_speed = 2500;
+	a.degraded = -1;
+	return a;
+}
+
+static void look(struct env *e, struct mdp_array *v, size_t n, double now)
+{
+	struct mdp_system s = {.arrays = v, .n_arrays = n};
+
+	mdp_wloop_track(&e->w, &s, now);
+}
+
+static void summary_is(struct env *e, const char *const *want, size_t n)
+{
+	e->n = 0;
+	mdp_wloop_summary(&e->w);
+	assert_int_equal(e->n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(e->lines[i], want[i]);
+}
+
+/*
+ * md5's reshape finished (reshape_position "none") after a jump from 30%:
+ * all of it counts, 700000 sectors since the first look, over 200 s. md6's
+ * resync stopped (resync_start kept a sector): its last progress counts.
+ */
+static void test_finished_and_stopped(void **state)
+{
+	struct env e;
+	struct mdp_array v[2] = {array("md5", "reshape", 300), array("md6", "resync", 100)};
+	static const char *const want[] = {
+	    "md5 reshape: finished, average 1750 KiB/s",
+	    "md6 resync: stopped at 50.0%, average 1000 KiB/s",
+	};
+
+	(void)state;
+	env_setup(&e, MDP_OP_ALL, false);
+	look(&e, v, 2, 1000);
+	v[1] = array("md6", "resync", 500);
+	look(&e, v, 2, 1100);
+	v[0] = array("md5", "idle", 0);
+	v[1] = array("md6", "idle", 0);
+	look(&e, v, 2, 1200);
+	assert_int_equal(e.n, 0); /* a bar shows progress: no 10% lines */
+	summary_is(&e, want, 2);
+	env_teardown(&e);
+}
+
+/*
+ * A recovery that lowered md/degraded finished; one that did not stopped.
+ * A check has nothing that tells; an array that went away stopped with it;
+ * one still running at the summary is unfinished.
+ */
+static void test_recovery_check_gone(void **state)
+{
+	struct env e;
+	struct mdp_array v[4] = {array("md5", "recover", 100), array("md6", "recover", 100),
+				 array("md7", "check", 400), array("md8", "resync", 200)};
+	static const char *const want[] = {
+	    "md5 recover: finished, average 0 KiB/s",
+	    "md6 recover: stopped at 10.0%, average 0 KiB/s",
+	    "md7 check: ended, last seen at 40.0%, average 0 KiB/s",
+	    "md8 resync: stopped (array gone), average 0 KiB/s",
+	};
+	static const char *const running[] = {"md9 repair: unfinished, at 20.0%, average 1000 "
+					      "KiB/s"};
+
+	(void)state;
+	env_setup(&e, MDP_OP_ALL, false);
+	v[0].degraded = v[1].degraded = 1;
+	look(&e, v, 4, 10);
+	v[0] = array("md5", "idle", 0);
+	v[0].degraded = 0;
+	v[1] = array("md6", "idle", 0);
+	v[1].degraded = 1;
+	v[2] = array("md7", "idle", 0);
+	look(&e, v, 3, 10.5); /* md8 left /sys/block */
+	summary_is(&e, want, 4);
+
+	env_teardown(&e);
+	env_setup(&e, MDP_OP_ALL, false);
+	v[0] = array("md9", "repair", 100);
+	look(&e, v, 1, 0);
+	v[0] = array("md9", "repair", 200);
+	look(&e, v, 1, 50);
+	summary_is(&e, running, 1);
+	env_teardown(&e);
+}
+
+/*
+ * Without a bar, each 10% step once; a kind not watched, or one only
+ * queued, is not an operation of the watcher's.
+ */
+static void test_steps_and_kinds(void **state)
+{
+	struct env e;
+	struct mdp_array v[3] = {array("md5", "reshape", 150), array("md6", "check", 150),
+				 array("md7", "resync", 150)};
+
+	(void)state;
+	env_setup(&e, MDP_OP_DEFAULT, true);
+	snprintf(v[2].sync_queued, sizeof(v[2].sync_queued), "DELAYED");
+	look(&e, v, 3, 0);
+	assert_int_equal(e.n, 0);
+	v[0] = array("md5", "reshape", 199);
+	look(&e, v, 3, 1);
+	assert_int_equal(e.n, 0);
+	v[0] = array("md5", "reshape", 251);
+	look(&e, v, 3, 2);
+	v[0] = array("md5", "reshape", 259);
+	look(&e, v, 3, 3);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.lines[0], "md5 reshape at 25.1%, 2500 KiB/s");
+	assert_int_equal(e.w.n_ops, 1);
+	env_teardown(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_finished_and_stopped),
+	    cmocka_unit_test(test_recovery_check_gone),
+	    cmocka_unit_test(test_steps_and_kinds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
