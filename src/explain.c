@@ -689,6 +689,25 @@ static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, ui
 }
 
 /*
+ * The maximum in force once profile name is applied: its own, or the box's where the
+ * profile sets none or keeps a higher one (at_least); 0 when the box's is not known.
+ */
+static uint64_t max_after(const struct ctx *c, const char *name)
+{
+	uint64_t box = c->r->max.read ? c->r->max.kib : 0;
+
+	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
+		const struct mdp_xprofile *p = &c->pro->v[i];
+		if (strcmp(p->name, name))
+			continue;
+		if (!p->max)
+			return box;
+		return p->max_floor && box > p->max ? box : p->max;
+	}
+	return box;
+}
+
+/*
  * The speed md itself compares with its limits: its own 30 s average (md/sync_speed), when
  * that is above the window's. Right after a maximum is lowered the window shows md asleep
  * (near 0) while its average still exceeds the maximum: the ceiling binds all the same.
@@ -808,8 +827,14 @@ static bool check_floor(struct ctx *c)
 		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s)", p,
 		    (unsigned long long)v);
 	}
-	if (c->r->max.read && v > c->r->max.kib)
-		v = c->r->max.kib;
+	if (mn->local || !p) {
+		if (c->r->max.read && v > c->r->max.kib)
+			v = c->r->max.kib;
+	} else {
+		uint64_t mx = max_after(c, p);
+		if (mx && v > mx)
+			v = mx;
+	}
 	f->gain = MDP_XG_UPPER;
 	f->gain_kib = v;
 	return true;
@@ -836,6 +861,14 @@ static bool check_competing(struct ctx *c, bool floor)
 			 "pause the competing work: apply reshape-fast (it pauses the indexers on "
 			 "DSM); the gain cannot be computed, measure it with 'mdprofile bench "
 			 "--op-only --compare reshape-fast'");
+		return true;
+	}
+	/* A scrub has nothing to restore: a higher minimum would only take the disks from
+	 * the users it now yields to (issue 39). */
+	if (!strcmp(c->a1->action, "check") || !strcmp(c->a1->action, "repair")) {
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: a scrub yields to other I/O by design, and a higher minimum would take "
+		    "the disks from it; run scrubs when the box is quiet");
 		return true;
 	}
 	p = profile_above(c, f, c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),

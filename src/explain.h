@@ -205,6 +205,7 @@ const char *mdp_explain_profile(size_t i);
 struct mdp_xprofile {
 	char name[32];
 	uint64_t min, max; /* speed_limit_min/max it sets, KiB/s per device; 0: none */
+	bool max_floor;    /* max is {at_least: max}: a higher maximum the box has stays */
 	bool refused;
 	char why[256];
 };

@@ -115,6 +115,7 @@ void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x)
 	snprintf(x->name, sizeof(x->name), "%s", p->name);
 	x->min = mn->kind == MDP_S_NUM ? mn->num : 0;
 	x->max = mx->kind == MDP_S_NUM ? mx->num : 0;
+	x->max_floor = mx->bound == MDP_B_AT_LEAST;
 }
 
 void mdp_xrun_profiles(const struct mdp_root *root, const struct mdp_profile_dirs *dirs,

@@ -172,12 +172,13 @@ static const struct row rows[] = {
 	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced", .gain = MDP_XG_UPPER,
 	 .gain_kib = 50000},
 	/* C04 on a box where apply refuses balanced (its stripe caches over the memory budget, as
-	   the lab's 1 GiB guest with five parity arrays): the next profile, reshape-fast */
+	   the lab's 1 GiB guest with five parity arrays): the next profile, reshape-fast, whose
+	   maximum (at least 2000000) lifts the box's 200000: up to its minimum, 300000 */
 	{.id = "C04-balanced-refused", .release = "2.6.33", .action = "recover", .speed = 505,
 	 .min = 500, .max = 200000, .util = 40, .holder_kib = 2000, .group_threads = -1,
 	 .refused = "balanced",
 	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast",
-	 .gain = MDP_XG_UPPER, .gain_kib = 100000},
+	 .gain = MDP_XG_UPPER, .gain_kib = 300000},
 	/* C16 where apply refuses reshape-fast too: no profile, said so */
 	{.id = "C16-reshape-fast-refused", .release = "3.10.105", .action = "reshape", .n = 5,
 	 .speed = 10000, .min = 10000, .max = 200000, .util = 40, .stripe = 256, .active = 250,

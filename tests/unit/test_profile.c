@@ -132,15 +132,26 @@ static void test_reshape_fast(void **state)
 	assert_int_equal(p.n_chain, 1);
 	assert_int_equal(p.budget.kind, MDP_BUDGET_PERCENT);
 	assert_int_equal(p.budget.value, 25);
-	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 100000);
-	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 500000);
+	/* Never slower than DSM's faster preset, never a lower limit (issue 38). */
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 300000);
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MIN].bound, MDP_B_AT_LEAST);
+	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 2000000);
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].bound, MDP_B_AT_LEAST);
+	/* every array's own limits back to the system's: a local cap is lifted */
+	r = rule_setting(&p, MDP_T_SYNC_SPEED_MAX);
+	assert_non_null(r);
+	assert_true(r->match.all);
+	assert_int_equal(r->set[MDP_T_SYNC_SPEED_MIN].kind, MDP_S_SYSTEM);
+	assert_int_equal(r->set[MDP_T_SYNC_SPEED_MAX].kind, MDP_S_SYSTEM);
 	r = rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE);
 	assert_non_null(r);
 	assert_int_equal(r->set[MDP_T_STRIPE_CACHE_SIZE].kind, MDP_S_AUTO);
+	assert_int_equal(r->set[MDP_T_STRIPE_CACHE_SIZE].bound, MDP_B_AT_LEAST);
 	assert_false(r->match.all);
 	assert_int_equal(r->match.n_levels, 3);
 	r = rule_setting(&p, MDP_T_READ_AHEAD_KB);
 	assert_setting(&r->set[MDP_T_READ_AHEAD_KB], MDP_S_NUM, 32768);
+	assert_int_equal(r->set[MDP_T_READ_AHEAD_KB].bound, MDP_B_AT_LEAST);
 	assert_true(has_service(&p, "synoindexd", true));
 	assert_true(has_service(&p, "pkgctl-SynologyPhotos", true));
 	assert_true(has_service(&p, "pkg-FileStation-thumbd", true));
@@ -157,9 +168,14 @@ static void test_balanced(void **state)
 	assert_int_equal(p.budget.kind, MDP_BUDGET_PERCENT);
 	assert_int_equal(p.budget.value, 10);
 	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 50000);
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MIN].bound, MDP_B_EXACT);
 	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 200000);
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].bound, MDP_B_AT_LEAST);
 	assert_setting(&rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE)->set[MDP_T_STRIPE_CACHE_SIZE],
 		       MDP_S_NUM, 2048);
+	assert_int_equal(
+	    rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE)->set[MDP_T_STRIPE_CACHE_SIZE].bound,
+	    MDP_B_AT_LEAST);
 	assert_setting(&rule_setting(&p, MDP_T_READ_AHEAD_KB)->set[MDP_T_READ_AHEAD_KB], MDP_S_NUM,
 		       4096);
 	assert_int_equal(p.n_services, 0);
@@ -183,7 +199,7 @@ static void test_low_ram_extends_balanced(void **state)
 	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 50000);
 	assert_string_equal(p.global[MDP_T_SPEED_LIMIT_MIN].pos.file, "profiles/balanced.yaml");
 	assert_string_equal(p.description,
-			    "Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM");
+			    "Balanced for 512 MiB to 1 GiB of RAM; lowers caches to fit");
 	/* balanced's two rules first, then low-ram's two, which win. */
 	assert_int_equal(p.n_rules, 4);
 	assert_int_equal(p.rules[0].set[MDP_T_STRIPE_CACHE_SIZE].kind, MDP_S_NUM);
@@ -689,7 +705,7 @@ static void test_extends_through_dirs(void **state)
 	assert_int_equal(mdp_profile_load_mem(&shipped, "child", text, strlen(text), &p, &d), 0);
 	assert_int_equal(d.n, 0);
 	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MIN].num, 200000);
-	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].num, 500000);
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].num, 2000000);
 	assert_string_equal(
 	    p.description,
 	    "Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow");

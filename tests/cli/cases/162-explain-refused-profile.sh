@@ -13,8 +13,8 @@ grep -A4 '^  floor:' "$WORK/out" >"$WORK/floor"
 [ "$(cat "$WORK/floor")" = "  floor: speed 10100 KiB/s, minimum 10000 (system): md throttles to it while other I/O runs
          other partitions of the member disks: 3000 KiB/s in all, most on sda (3000 KiB/s)
          balanced: apply refuses it on this box (stripe caches would use 32 MiB (md2 32 MiB), above the memory budget of 12 MiB (10% of 128 MiB RAM))
-    => apply reshape-fast (minimum 100000 KiB/s)
-    gain: at most 100000 KiB/s per disk (upper bound: the new minimum, if the disks can)" ] ||
+    => apply reshape-fast (minimum 300000 KiB/s)
+    gain: at most 300000 KiB/s per disk (upper bound: the new minimum, if the disks can)" ] ||
 	_fail "explain's floor with balanced refused: $(cat "$WORK/out")"
 expect_no_stderr
 expect_unchanged "after explain"
