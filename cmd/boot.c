@@ -97,19 +97,14 @@ static int write_out(struct cli *cli, const char *file, const char *text, size_t
 	return err == -EPERM ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
 }
 
-/*
- * The binary the script runs as root at every boot must be there and root's
- * alone: --install refuses it otherwise, -o warns (the script may be meant
- * for another box, or the binary not copied yet).
- */
-static int check_binary(struct cli *cli, const struct mdp_boot_opts *o, bool refuse)
+int cli_boot_check_binary(struct cli *cli, const struct mdp_boot_opts *o, const char *verb)
 {
 	char msg[PATH_MAX + 256];
 
 	if (!mdp_boot_check_binary(&cli->root, o->binary, msg, sizeof(msg)))
 		return 0;
-	if (refuse) {
-		cli_err(cli, "refusing to install: %s", msg);
+	if (verb) {
+		cli_err(cli, "refusing to %s: %s", verb, msg);
 		return MDP_EXIT_USAGE;
 	}
 	cli_err(cli, "warning: %s", msg);
@@ -333,11 +328,11 @@ static int do_boot_script(struct cli *cli)
 	if ((rc = boot_load(cli)) || (rc = boot_generate(cli, &o, &text, &len)))
 		return rc;
 	if (b->install)
-		rc =
-		    check_binary(cli, &o, true) ? MDP_EXIT_USAGE : boot_install(cli, &o, text, len);
+		rc = cli_boot_check_binary(cli, &o, "install") ? MDP_EXIT_USAGE
+							       : boot_install(cli, &o, text, len);
 	else if (!b->out)
 		fwrite(text, 1, len, stdout);
-	else if (!(rc = check_binary(cli, &o, false)) &&
+	else if (!(rc = cli_boot_check_binary(cli, &o, NULL)) &&
 		 !(rc = write_out(cli, b->out, text, len, abs, sizeof(abs))) && cli_info(cli)) {
 		printf("wrote %s\n", abs);
 		next_steps(cli->profile.name, &o, abs);

@@ -4,16 +4,13 @@
  *
  * enable PROFILE applies PROFILE now (enable_apply) and installs what
  * applies it again at every boot, pinned as boot-script pins it and from
- * the same generator (src/boot.h): on DSM the script next to the binary
- * and the Task Scheduler boot-up task "mdprofile", created with
- * esynoscheduler and read back (src/task.h); on rc.d the script DSM 6
- * runs with start and stop; on systemd the script, mdprofile.service and
- * a udev rule. --auto OVERLAY adds the watcher `mdprofile auto OVERLAY`
- * after the profile (in the one task or rc.d script, or
- * mdprofile-auto.service). What was installed is recorded
- * (MDP_BOOT_RECORD) for disable, status and the next enable: the same
- * arguments again change nothing ("already enabled"), others replace it.
- * disable removes it all, stops the watcher and reverts (enable_revert).
+ * the same generator (src/boot.h), with --auto OVERLAY the watcher
+ * `mdprofile auto OVERLAY` after it; src/enable.h installs and registers
+ * it (the DSM task, the systemd units, rc.d) and starts the watcher. What
+ * was installed is recorded (MDP_BOOT_RECORD) for disable, status
+ * (enable_status.c) and the next enable: the same arguments again change
+ * nothing ("already enabled"), others replace it. disable removes it all,
+ * stops the watcher and reverts (enable_revert).
  *
  * Exit codes: 0 done, or already so; 1 done but for one step left to the
  * owner, printed: the DSM task when esynoscheduler is missing or answers
@@ -24,21 +21,15 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "boot.h"
 #include "commands.h"
-#include "exec.h"
+#include "enable.h"
 #include "json.h"
-#include "keeper.h"
 #include "render.h"
-#include "task.h"
-
-#define TOOL_TIMEOUT_MS 60000
 
 /* ---- the profile: now -------------------------------------------------------------- */
 
@@ -80,419 +71,59 @@ static int enable_revert(struct cli *cli)
 	return rc;
 }
 
-/* ---- tools ------------------------------------------------------------------------- */
-
-/* Run a system tool: 0, -ENOSYS when it is not there, -EPROTO (with d) when it failed. */
-static int run_tool(struct cli *cli, const char *const argv[], struct mdp_diags *d)
+/*
+ * Print a step's report in order (-q leaves out what was done) and empty
+ * it. The exit code: rc when err, 1 when a step is left to the owner, or 0.
+ */
+static int say(struct cli *cli, struct mdp_enable_report *rep, int err, int rc)
 {
-	struct mdp_exec_result *res = malloc(sizeof(*res));
-	char line[256], shown[320];
+	bool left = rep->left;
+
+	for (size_t i = 0; i < rep->n; i++)
+		if (rep->v[i].kind == MDP_EN_ERROR)
+			cli_err(cli, "%s", rep->v[i].text);
+		else if (rep->v[i].kind == MDP_EN_STEP || cli_info(cli))
+			printf("%s\n", rep->v[i].text);
+	mdp_enable_report_free(rep);
+	return err ? rc : left ? MDP_EXIT_PENDING : 0;
+}
+
+/* The record of what is enabled: 0 with *rec, -ENOENT none, else -errno (printed). */
+static int read_record(struct cli *cli, struct mdp_boot_record *rec)
+{
+	struct mdp_diags d;
 	int err;
 
-	if (!res)
-		return -ENOMEM;
-	err = mdp_exec_run(&cli->root, argv, TOOL_TIMEOUT_MS, res, d);
-	if (err == -ENOENT) {
-		err = -ENOSYS;
-	} else if (!err && (res->term_sig || res->exit_code)) {
-		char cmd[256];
-		size_t n = 0;
-		for (size_t i = 0; argv[i] && n < sizeof(cmd); i++)
-			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "",
-					      argv[i]);
-		mdp_exec_first_line(res, line, sizeof(line));
-		mdp_diags_add(d, NULL, 0, 0, "%s failed (exit code %d): %s", cmd, res->exit_code,
-			      line[0] ? render_safe(line, shown, sizeof(shown)) : "(nothing)");
-		err = -EPROTO;
-	} else if (err && err != -EPERM) {
-		mdp_diags_add(d, NULL, 0, 0, "cannot run %s: %s", argv[0], strerror(-err));
-		err = -EPROTO;
-	}
-	free(res);
+	mdp_diags_init(&d);
+	err = mdp_boot_record_read(&cli->root, rec, &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
 	return err;
 }
 
-/* ---- DSM: the Task Scheduler task ---------------------------------------------------- */
-
-/* The task's operation: one absolute command line, the script run by bash. */
-static void task_operation(const struct mdp_boot_file *script, char *buf, size_t cap)
+/* Everything an earlier enable installed, removed (mdp_enable_remove); 0 or an exit code. */
+static int remove_installed(struct cli *cli, const struct mdp_boot_record *rec,
+			    const struct mdp_boot_file *keep, size_t n_keep,
+			    struct mdp_keeper_stop *st)
 {
-	snprintf(buf, cap, "%s %s", mdp_boot_dsm.task_shell, script->sys);
-}
-
-static void task_steps(const struct mdp_boot_file *script)
-{
-	char safe[PATH_MAX + 64];
-
-	printf("to run it at every boot, create the task in DSM:\n%s%s\n", mdp_boot_dsm.task_steps,
-	       render_safe(script->sys, safe, sizeof(safe)));
-}
-
-/* The task, created and read back; 0, or 1 with the steps left to the owner printed. */
-static int task_create(struct cli *cli, const struct mdp_boot_opts *o,
-		       const struct mdp_boot_file *script, const char *name)
-{
-	char op[PATH_MAX + 64], desc[256];
-	struct mdp_diags d;
+	struct mdp_enable_report rep;
 	int err;
 
-	task_operation(script, op, sizeof(op));
-	snprintf(desc, sizeof(desc), "mdprofile: apply profile %s at boot%s%s " MDP_TASK_MARK, name,
-		 o->auto_profile ? ", then watch with " : "",
-		 o->auto_profile ? o->auto_profile : "");
-	mdp_diags_init(&d);
-	err = mdp_task_create(&cli->root, mdp_boot_dsm.task_name, op, desc, &d);
-	if (err == -ENOSYS)
-		cli_err(cli, "%s is not on this system: the Task Scheduler task is not created",
-			mdp_boot_dsm.scheduler);
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	if (!err) {
-		if (cli_info(cli))
-			printf("created the Task Scheduler boot-up task %s: %s\n",
-			       mdp_boot_dsm.task_name, op);
-		return 0;
-	}
-	if (err != -ENOSYS)
-		cli_err(cli, "the Task Scheduler task is not created");
-	task_steps(script);
-	return MDP_EXIT_PENDING;
-}
-
-/*
- * A task of enable's name that enable did not create (the owner's own, another user's): 0
- * when there is none or it is enable's; else its owner and command in why, and 1. Only
- * reads; an esynoscheduler that cannot answer says nothing here (the create says it).
- */
-static int task_foreign(struct cli *cli, char *why, size_t cap)
-{
-	struct mdp_task *t = malloc(sizeof(*t));
-	struct mdp_diags d;
-	char op[160];
-	int foreign;
-
-	if (!t)
-		return 0;
-	mdp_diags_init(&d);
-	foreign = !mdp_task_get(&cli->root, mdp_boot_dsm.task_name, t, &d) && !mdp_task_ours(t);
-	mdp_diags_free(&d);
-	if (foreign)
-		snprintf(why, cap, "owner %s, runs '%s'", t->owner[0] ? t->owner : "unknown",
-			 render_safe(t->operation, op, sizeof(op)));
-	free(t);
-	return foreign;
-}
-
-/* Before anything changes: enable never replaces a task it did not create. Exit 2 if so. */
-static int task_refused(struct cli *cli)
-{
-	char why[256];
-
-	if (!task_foreign(cli, why, sizeof(why)))
-		return 0;
-	cli_err(
-	    cli,
-	    "a Task Scheduler task named %s is there that mdprofile enable did not create (%s); "
-	    "nothing was changed",
-	    mdp_boot_dsm.task_name, why);
-	cli_err(cli, "rename or delete it in DSM (Control Panel > Task Scheduler), then run enable "
-		     "again");
-	return MDP_EXIT_USAGE;
-}
-
-/* The task, deleted and looked for; 0, or 1 with the step left printed. A task of the name
- * that enable did not create is left as it is, and said so. */
-static int task_delete(struct cli *cli, bool created)
-{
-	struct mdp_diags d;
-	char why[256];
-	int err;
-
-	if (task_foreign(cli, why, sizeof(why))) {
-		if (cli_info(cli))
-			printf("left the Task Scheduler task %s as it is: mdprofile enable did not "
-			       "create it (%s)\n",
-			       mdp_boot_dsm.task_name, why);
-		return 0;
-	}
-	mdp_diags_init(&d);
-	err = mdp_task_delete(&cli->root, mdp_boot_dsm.task_name, &d);
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	if (!err) {
-		if (cli_info(cli) && created)
-			printf("deleted the Task Scheduler task %s\n", mdp_boot_dsm.task_name);
-		return 0;
-	}
-	if (err == -ENOSYS && !created)
-		return 0; /* never created: the owner made it by hand, and is told to delete it */
-	if (err == -ENOSYS)
-		cli_err(cli, "%s is not on this system: cannot delete the Task Scheduler task %s",
-			mdp_boot_dsm.scheduler, mdp_boot_dsm.task_name);
-	/* The task still runs the script at boot: both stay until it is gone. */
-	printf("delete the task by hand (Control Panel > Task Scheduler, select %s, Delete), "
-	       "then run this command again\n",
-	       mdp_boot_dsm.task_name);
-	return MDP_EXIT_PENDING;
-}
-
-/* ---- systemd: the units -------------------------------------------------------------- */
-
-static void unit_steps(const struct mdp_boot_opts *o, bool enable)
-{
-	printf("to %s them: systemctl daemon-reload && systemctl %s --now %s.service%s && udevadm "
-	       "control --reload-rules\n",
-	       enable ? "enable" : "disable", enable ? "enable" : "disable", MDP_BOOT_ENABLED,
-	       o->auto_profile ? " " MDP_BOOT_ENABLED "-auto.service" : "");
-}
-
-/* systemctl daemon-reload, and udev's rules reloaded (no udevadm: no udev to tell). */
-static int units_reload(struct cli *cli, struct mdp_diags *d)
-{
-	const char *reload[] = {"systemctl", "daemon-reload", NULL};
-	const char *udev[] = {"udevadm", "control", "--reload-rules", NULL};
-	int err = run_tool(cli, reload, d);
-
-	if (!err && (err = run_tool(cli, udev, d)) == -ENOSYS)
-		err = 0;
-	return err;
-}
-
-/*
- * enable: the unit files read, the units enabled; disable: the units
- * disabled (their files go after, then units_reload). 0, or 1 with the
- * commands left to the owner printed.
- */
-static int units(struct cli *cli, const struct mdp_boot_opts *o, bool enable)
-{
-	/* --now: started or stopped too, so that systemctl and the machine agree; --no-block:
-	   their start and stop run mdprofile, which waits for the lock this command holds */
-	const char *change[] = {"systemctl",
-				enable ? "enable" : "disable",
-				"--now",
-				"--no-block",
-				MDP_BOOT_ENABLED ".service",
-				o->auto_profile ? MDP_BOOT_ENABLED "-auto.service" : NULL,
-				NULL};
-	struct mdp_diags d;
-	int err = 0;
-
-	mdp_diags_init(&d);
-	if (enable)
-		err = units_reload(cli, &d);
-	if (!err)
-		err = run_tool(cli, change, &d);
-	if (err == -ENOSYS)
-		cli_err(cli, "systemctl is not on this system: the units are not %s",
-			enable ? "enabled" : "disabled");
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	if (!err) {
-		if (cli_info(cli))
-			printf("%s %s.service%s\n",
-			       enable ? "enabled and started" : "disabled and stopped",
-			       MDP_BOOT_ENABLED,
-			       o->auto_profile ? " and " MDP_BOOT_ENABLED "-auto.service" : "");
-		return 0;
-	}
-	unit_steps(o, enable);
-	return MDP_EXIT_PENDING;
-}
-
-/* ---- the watcher ------------------------------------------------------------------- */
-
-/* The command that starts the watcher enabled with --auto, for the owner. */
-static void start_command(const struct mdp_boot_opts *o, const char *script, char *buf, size_t cap)
-{
-	char safe[PATH_MAX + 64];
-
-	if (o->target == MDP_BOOT_SYSTEMD)
-		snprintf(buf, cap, "systemctl start " MDP_BOOT_ENABLED "-auto.service");
-	else
-		snprintf(buf, cap, "/bin/sh %s start-auto",
-			 render_safe(script, safe, sizeof(safe)));
-}
-
-/*
- * disable, and an enable that replaces another: SIGTERM to the keeper the
- * boot script (or enable) started and to any watcher of mode auto, one
- * started by hand too (src/keeper.h). Not waited for: to remove an engaged
- * overlay the watcher needs the lock this command holds (watchers_gone).
- * systemd's units are stopped by `systemctl disable --now` (units()).
- */
-static void stop_watchers(struct cli *cli, const struct mdp_boot_opts *o,
-			  const struct mdp_boot_file *script, struct mdp_keeper_stop *st)
-{
-	struct mdp_keeper_stop now;
-
-	mdp_keeper_stop(&cli->root, o->target == MDP_BOOT_SYSTEMD ? NULL : script->sys, &now);
-	if (now.keeper)
-		st->keeper = now.keeper;
-	if (now.watcher)
-		st->watcher = now.watcher;
+	mdp_enable_report_init(&rep);
+	err = mdp_enable_remove(&cli->root, rec, keep, n_keep, st, &rep);
+	return say(cli, &rep, err, MDP_EXIT_FAILED);
 }
 
 /* After the command's transaction: the lock let go, the watchers stopped are waited for. */
 static void watchers_gone(struct cli *cli, const struct mdp_keeper_stop *st)
 {
+	struct mdp_enable_report rep;
+
 	mdp_lock_release(&cli->lock);
 	cli->lock.fd = -1;
-	if (!st->watcher && !st->keeper)
-		return;
-	if (!mdp_keeper_wait_gone(&cli->root, 15000))
-		cli_err(cli, "the watcher (pid %ld) did not stop within 15 s", st->watcher);
-	else if (cli_info(cli) && st->watcher)
-		printf("stopped the watcher (pid %ld)\n", st->watcher);
-}
-
-/*
- * enable --auto on DSM and rc.d: the watcher's keeper started now, as the
- * boot starts it, and waited for until the watcher is armed. 0, or 1 with
- * the command that starts it printed. systemd's unit was started by
- * `systemctl enable --now`.
- */
-static int start_watcher(struct cli *cli, const struct mdp_boot_opts *o,
-			 const struct mdp_boot_file *script)
-{
-	char cmd[PATH_MAX + 64];
-	struct mdp_diags d;
-	long keeper = 0, pid;
-	int err;
-
-	if (!o->auto_profile || o->target == MDP_BOOT_SYSTEMD)
-		return 0;
-	start_command(o, script->sys, cmd, sizeof(cmd));
-	if (mdp_watcher_probe(&cli->root) == 1) {
-		if (cli_info(cli))
-			printf("a watcher runs already: the next boot starts the one enabled; now: "
-			       "stop that one, then %s\n",
-			       cmd);
-		return MDP_EXIT_PENDING;
-	}
-	mdp_diags_init(&d);
-	err = mdp_keeper_start(&cli->root, script->sys, &keeper, &d);
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	pid = err ? -1 : mdp_keeper_wait_armed(&cli->root, keeper, 10000);
-	if (pid > 0) {
-		if (cli_info(cli))
-			printf("started the watcher (mdprofile auto %s, pid %ld); its log: %s\n",
-			       o->auto_profile, pid, MDP_BOOT_AUTO_LOG);
-		return 0;
-	}
-	cli_err(cli, "the watcher (mdprofile auto %s) %s; its log: %s", o->auto_profile,
-		pid ? "did not start" : "is not armed after 10 s", MDP_BOOT_AUTO_LOG);
-	printf("to start it: %s\n", cmd);
-	return MDP_EXIT_PENDING;
-}
-
-/* ---- files ------------------------------------------------------------------------- */
-
-static void print_files(struct cli *cli, const struct mdp_boot_file *f, size_t n, const char *verb)
-{
-	char safe[PATH_MAX + 64];
-
-	for (size_t i = 0; i < n && cli_info(cli); i++)
-		if (f[i].done)
-			printf("%s the boot %s %s\n", verb, f[i].what,
-			       render_safe(f[i].sys, safe, sizeof(safe)));
-}
-
-/* Remove the files; 0, or an exit code (the diags printed). */
-static int remove_files(struct cli *cli, struct mdp_boot_file *f, size_t n)
-{
-	struct mdp_diags d;
-	int err;
-
-	mdp_diags_init(&d);
-	err = mdp_boot_uninstall(&cli->root, f, n, &d);
-	print_files(cli, f, n, "removed");
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	return err ? MDP_EXIT_FAILED : 0;
-}
-
-/* ---- enable -------------------------------------------------------------------------- */
-
-/* Are the installed pieces those of rec and o (files, task or units)? */
-static bool installed(struct cli *cli, const struct mdp_boot_record *rec,
-		      const struct mdp_boot_opts *o, const struct mdp_boot_file *f, size_t n)
-{
-	struct mdp_diags d;
-	struct mdp_task t;
-	char op[PATH_MAX + 64];
-	bool ok;
-
-	if (strcmp(rec->profile, cli->profile.name) || rec->target != o->target ||
-	    strcmp(rec->binary, o->binary) ||
-	    strcmp(rec->auto_profile, o->auto_profile ? o->auto_profile : ""))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (mdp_boot_file_intact(&cli->root, &f[i]) != 1)
-			return false;
-	if (o->target == MDP_BOOT_SYSTEMD)
-		return rec->units &&
-		       mdp_boot_unit_file_enabled(&cli->root, MDP_BOOT_ENABLED ".service");
-	if (o->target != MDP_BOOT_DSM)
-		return true;
-	mdp_diags_init(&d);
-	task_operation(&f[0], op, sizeof(op));
-	ok = rec->task && !mdp_task_get(&cli->root, mdp_boot_dsm.task_name, &t, &d) && t.enabled &&
-	     !strcmp(t.operation, op);
-	mdp_diags_free(&d);
-	return ok;
-}
-
-/* Is path among the files about to be written over (keep: enable of another)? */
-static bool kept(const char *path, const struct mdp_boot_file *keep, size_t n_keep)
-{
-	for (size_t i = 0; i < n_keep; i++)
-		if (!strcmp(keep[i].sys, path))
-			return true;
-	return false;
-}
-
-/*
- * Everything an earlier enable installed, removed (disable; enable of
- * another, which writes keep over the old files of the same names).
- */
-static int remove_installed(struct cli *cli, const struct mdp_boot_record *rec,
-			    const struct mdp_boot_file *keep, size_t n_keep,
-			    struct mdp_keeper_stop *st)
-{
-	struct mdp_boot_file f[MDP_BOOT_FILES];
-	struct mdp_boot_opts o = {0};
-	struct mdp_diags d;
-	size_t n = 0;
-	int rc = 0;
-
-	mdp_boot_record_opts(rec, &o);
-	if (o.target == MDP_BOOT_DSM)
-		rc = task_delete(cli, rec->task);
-	else if (o.target == MDP_BOOT_SYSTEMD && rec->units)
-		rc = units(cli, &o, false);
-	if (rc) /* what boots it is still there: keep what it runs */
-		return rc;
-	mdp_diags_init(&d);
-	if (mdp_boot_paths(rec->profile, &o, f, &n, &d)) {
-		cli_print_diags(cli, &d);
-		mdp_diags_free(&d);
-		return MDP_EXIT_FAILED;
-	}
-	mdp_diags_free(&d);
-	stop_watchers(cli, &o, &f[0], st);
-	for (size_t i = 0; i < n; i++)
-		if (kept(f[i].sys, keep, n_keep))
-			f[i--] = f[--n];
-	if ((rc = remove_files(cli, f, n)))
-		return rc;
-	if (o.target == MDP_BOOT_SYSTEMD && rec->units) {
-		mdp_diags_init(&d);
-		(void)units_reload(cli, &d);
-		cli_print_diags(cli, &d);
-		mdp_diags_free(&d);
-	}
-	return 0;
+	mdp_enable_report_init(&rep);
+	mdp_enable_watchers_gone(&cli->root, st, &rep);
+	(void)say(cli, &rep, 0, 0);
 }
 
 /* enable's options. */
@@ -606,53 +237,6 @@ static int enable_files(struct cli *cli, const struct mdp_boot_opts *o, struct m
 	return err == -EINVAL ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
 }
 
-/* The binary the boot runs as root must be there, root's alone. */
-static int check_binary(struct cli *cli, const struct mdp_boot_opts *o)
-{
-	char msg[PATH_MAX + 256];
-
-	if (!mdp_boot_check_binary(&cli->root, o->binary, msg, sizeof(msg)))
-		return 0;
-	cli_err(cli, "refusing to enable: %s", msg);
-	return MDP_EXIT_USAGE;
-}
-
-/* Install the files; on a failure remove those written and revert the apply. */
-static int install_files(struct cli *cli, struct mdp_boot_file *f, size_t n)
-{
-	struct mdp_diags d;
-	int err;
-
-	mdp_diags_init(&d);
-	err = mdp_boot_install(&cli->root, f, n, &d);
-	if (!err)
-		print_files(cli, f, n, "installed");
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	if (!err)
-		return 0;
-	mdp_diags_init(&d);
-	(void)mdp_boot_uninstall(&cli->root, f, n, &d);
-	mdp_diags_free(&d);
-	cli_err(cli, "nothing is enabled; reverting the profile");
-	if (enable_revert(cli) == MDP_EXIT_PARTIAL)
-		return MDP_EXIT_PARTIAL;
-	return err == -EPERM || err == -EINVAL ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
-}
-
-/* What boots it: the task, the units (rc.d runs the script itself). 0 or 1. */
-static int enable_register(struct cli *cli, const struct mdp_boot_opts *o,
-			   const struct mdp_boot_file *f, struct mdp_boot_record *rec)
-{
-	int rc = 0;
-
-	if (o->target == MDP_BOOT_DSM)
-		rec->task = !(rc = task_create(cli, o, &f[0], cli->profile.name));
-	else if (o->target == MDP_BOOT_SYSTEMD)
-		rec->units = !(rc = units(cli, o, true));
-	return rc;
-}
-
 static void enabled_line(struct cli *cli, const struct mdp_boot_opts *o, const char *how)
 {
 	char nm[1024];
@@ -665,29 +249,26 @@ static void enabled_line(struct cli *cli, const struct mdp_boot_opts *o, const c
 		       o->auto_profile ? o->auto_profile : "");
 }
 
+/* Install the files and what boots them, and record it; 0 or an exit code. */
 static int enable_install(struct cli *cli, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
 			  size_t n, const struct mdp_boot_record *old, struct mdp_keeper_stop *st)
 {
-	struct mdp_boot_record rec = {0};
-	struct mdp_diags d;
-	int rc;
+	struct mdp_enable_report rep;
+	int rc, err;
 
 	if (old && (rc = remove_installed(cli, old, f, n, st)))
 		return rc;
-	if ((rc = install_files(cli, f, n)))
-		return rc;
-	snprintf(rec.profile, sizeof(rec.profile), "%s", cli->profile.name);
-	snprintf(rec.auto_profile, sizeof(rec.auto_profile), "%s",
-		 o->auto_profile ? o->auto_profile : "");
-	snprintf(rec.binary, sizeof(rec.binary), "%s", o->binary);
-	rec.target = o->target;
-	rc = enable_register(cli, o, f, &rec);
-	mdp_diags_init(&d);
-	if (mdp_boot_record_write(&cli->root, &rec, &d)) {
-		cli_print_diags(cli, &d);
-		rc = MDP_EXIT_FAILED;
+	mdp_enable_report_init(&rep);
+	err = mdp_enable_install_files(&cli->root, f, n, &rep);
+	(void)say(cli, &rep, 0, 0);
+	if (err) { /* those written are gone again */
+		cli_err(cli, "nothing is enabled; reverting the profile");
+		if (enable_revert(cli) == MDP_EXIT_PARTIAL)
+			return MDP_EXIT_PARTIAL;
+		return err == -EPERM || err == -EINVAL ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
 	}
-	mdp_diags_free(&d);
+	err = mdp_enable_register(&cli->root, cli->profile.name, o, f, &rep);
+	rc = say(cli, &rep, err, MDP_EXIT_FAILED);
 	if (!rc)
 		enabled_line(cli, o, "is enabled");
 	return rc;
@@ -700,11 +281,10 @@ static int do_enable(struct cli *cli)
 	struct mdp_boot_record old;
 	struct mdp_keeper_stop st = {0};
 	struct mdp_profile ov = {0};
+	struct mdp_enable_report rep = {0};
 	struct mdp_boot_opts o;
-	struct mdp_diags d;
 	char exe[PATH_MAX];
 	size_t n = 0;
-	bool fresh = false;
 	int rc, rerr, wrc;
 
 	if ((rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe)))) /* enable_check's */
@@ -718,28 +298,28 @@ static int do_enable(struct cli *cli)
 		goto out;
 	o.auto_p = e->auto_profile ? &ov : NULL;
 	o.auto_profile = e->auto_profile ? ov.name : NULL;
-	if ((rc = enable_files(cli, &o, f, &n)) || (rc = check_binary(cli, &o)))
+	if ((rc = enable_files(cli, &o, f, &n)) || (rc = cli_boot_check_binary(cli, &o, "enable")))
 		goto out;
-	mdp_diags_init(&d);
-	rerr = mdp_boot_record_read(&cli->root, &old, &d);
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	if (rerr && rerr != -ENOENT) {
+	if ((rerr = read_record(cli, &old)) && rerr != -ENOENT) {
 		rc = MDP_EXIT_USAGE;
 		goto out;
 	}
-	if ((o.target == MDP_BOOT_DSM && (rc = task_refused(cli))) || (rc = enable_apply(cli)))
+	/* A task of enable's name it did not create: refused, nothing changed. */
+	if ((o.target == MDP_BOOT_DSM &&
+	     (rc = say(cli, &rep, mdp_enable_task_refused(&cli->root, &rep), MDP_EXIT_USAGE))) ||
+	    (rc = enable_apply(cli)))
 		goto out;
-	if (!rerr && installed(cli, &old, &o, f, n))
+	if (!rerr && mdp_enable_installed(&cli->root, &old, cli->profile.name, &o, f, n))
 		enabled_line(cli, &o, "is already enabled");
-	else if (!(rc = enable_install(cli, &o, f, n, rerr ? NULL : &old, &st)))
-		fresh = true;
+	else
+		rc = enable_install(cli, &o, f, n, rerr ? NULL : &old, &st);
 	if (rc && rc != MDP_EXIT_PENDING)
 		goto out;
 	/* The watcher, now, as the boot starts it (systemd's: enable --now started it). */
 	watchers_gone(cli, &st);
-	if (o.auto_profile && !(fresh && o.target == MDP_BOOT_SYSTEMD) &&
-	    mdp_watcher_probe(&cli->root) != 1 && (wrc = start_watcher(cli, &o, &f[0])) && !rc)
+	if (o.auto_profile && mdp_watcher_probe(&cli->root) != 1)
+		mdp_enable_start_watcher(&cli->root, &o, f[0].sys, &rep);
+	if ((wrc = say(cli, &rep, 0, 0)) && !rc)
 		rc = wrc;
 out:
 	mdp_boot_files_free(f, n);
@@ -766,15 +346,10 @@ static int do_disable(struct cli *cli)
 {
 	struct mdp_keeper_stop st = {0};
 	struct mdp_boot_record rec;
-	struct mdp_diags d;
 	char nm[1024];
 	int err, rc;
 
-	mdp_diags_init(&d);
-	err = mdp_boot_record_read(&cli->root, &rec, &d);
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	if (err == -ENOENT) {
+	if ((err = read_record(cli, &rec)) == -ENOENT) {
 		if (cli->json) {
 			struct json j;
 			cli_json_begin(cli, &j);
@@ -812,192 +387,3 @@ const struct cmd cmd_disable = {
     .flags = CMD_TXN | CMD_RECOVER,
     .summary = "undo enable: remove the boot task or units, stop the watcher, revert",
 };
-
-/* ---- status ------------------------------------------------------------------------ */
-
-struct piece {
-	const char *what;
-	char where[PATH_MAX + 64];
-	/* "intact", "missing", "changed", "disabled", "unknown"; the watcher's "running",
-	   "not running" */
-	const char *state;
-	char hint[PATH_MAX + 64]; /* what to run when it is not as it should be */
-};
-
-/* The watcher enable --auto set up: running is holding the watcher lock (mode auto). */
-static void watcher_piece(struct cli *cli, const struct mdp_boot_opts *o,
-			  const struct mdp_boot_file *script, struct piece *p)
-{
-	struct mdp_wstate ws;
-	int k = mdp_watcher_probe(&cli->root);
-
-	p->what = "watcher";
-	snprintf(p->where, sizeof(p->where), "mdprofile auto %s", o->auto_profile);
-	if (k == 1 && !mdp_wstate_load(&cli->root, &ws) && ws.mode == MDP_BY_AUTO)
-		snprintf(p->where, sizeof(p->where), "mdprofile auto %s (pid %ld)", o->auto_profile,
-			 ws.pid);
-	p->state = k == 1 ? "running" : k == 0 ? "not running" : "unknown";
-	if (k == 0) {
-		char cmd[PATH_MAX + 32];
-		start_command(o, script->sys, cmd, sizeof(cmd));
-		snprintf(p->hint, sizeof(p->hint), "start it: %s", cmd);
-	}
-}
-
-static const char *file_state(struct cli *cli, const struct mdp_boot_file *f)
-{
-	int k = mdp_boot_file_intact(&cli->root, f);
-
-	return k == 1 ? "intact" : k == -ENOENT ? "missing" : "changed";
-}
-
-/* The pieces rec says are installed, each looked at. */
-static size_t pieces(struct cli *cli, const struct mdp_boot_record *rec, struct piece *p,
-		     size_t cap)
-{
-	struct mdp_boot_file f[MDP_BOOT_FILES];
-	struct mdp_boot_opts o = {0};
-	struct mdp_diags d;
-	struct mdp_task t;
-	char op[PATH_MAX + 64];
-	size_t n = 0, k = 0;
-	int err;
-
-	mdp_boot_record_opts(rec, &o);
-	mdp_diags_init(&d);
-	if (mdp_boot_paths(rec->profile, &o, f, &n, &d))
-		n = 0;
-	for (size_t i = 0; i < n && k < cap; i++) {
-		/* No UUID pinned, no rule: a missing rule is no harm. */
-		if (!strcmp(f[i].what, "udev rule") &&
-		    mdp_boot_file_intact(&cli->root, &f[i]) == -ENOENT)
-			continue;
-		p[k].what = f[i].what;
-		snprintf(p[k].where, sizeof(p[k].where), "%.*s", PATH_MAX, f[i].sys);
-		p[k++].state = file_state(cli, &f[i]);
-	}
-	if (o.target == MDP_BOOT_DSM && k < cap && n) {
-		task_operation(&f[0], op, sizeof(op));
-		p[k].what = "task";
-		snprintf(p[k].where, sizeof(p[k].where), "%s", mdp_boot_dsm.task_name);
-		err = !mdp_root_is_real(&cli->root) || geteuid() == 0
-			  ? mdp_task_get(&cli->root, mdp_boot_dsm.task_name, &t, &d)
-			  : -EACCES;
-		p[k++].state = !err             ? (!t.enabled                ? "disabled"
-						   : strcmp(t.operation, op) ? "changed"
-									     : "intact")
-			       : err == -ENOENT ? "missing"
-						: "unknown";
-	}
-	for (size_t i = 0; o.target == MDP_BOOT_SYSTEMD && i < 2 && k < cap; i++) {
-		const char *unit =
-		    i ? MDP_BOOT_ENABLED "-auto.service" : MDP_BOOT_ENABLED ".service";
-		if (i && !o.auto_profile)
-			break;
-		p[k].what = "unit link";
-		snprintf(p[k].where, sizeof(p[k].where), "%s", unit);
-		p[k++].state = mdp_boot_unit_file_enabled(&cli->root, unit) ? "intact" : "disabled";
-	}
-	if (o.auto_profile && n && k < cap)
-		watcher_piece(cli, &o, &f[0], &p[k++]);
-	mdp_diags_free(&d);
-	return k;
-}
-
-static bool all_intact(const struct piece *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(p[i].state, "intact") && strcmp(p[i].state, "running"))
-			return false;
-	return true;
-}
-
-static void status_enabled_text(const struct mdp_boot_record *rec, const struct piece *p, size_t n)
-{
-	char a[PATH_MAX + 64], b[PATH_MAX + 64];
-
-	printf("\nenabled: profile %s at every boot, target %s%s%s: %s\n",
-	       render_safe(rec->profile, a, sizeof(a)), mdp_boot_target_name(rec->target),
-	       rec->auto_profile[0] ? ", watcher: " : "",
-	       rec->auto_profile[0] ? render_safe(rec->auto_profile, b, sizeof(b)) : "",
-	       all_intact(p, n) ? "intact" : "NOT intact (run mdprofile enable again)");
-	for (size_t i = 0; i < n; i++)
-		printf("  %-12s %s: %s%s%s\n", p[i].what, render_safe(p[i].where, a, sizeof(a)),
-		       strcmp(p[i].state, "not running") ? p[i].state : "NOT running",
-		       p[i].hint[0] ? "; " : "", render_safe(p[i].hint, b, sizeof(b)));
-}
-
-static void status_enabled_json(struct json *j, const struct mdp_boot_record *rec,
-				const struct piece *p, size_t n)
-{
-	json_key(j, "enabled");
-	json_obj(j);
-	json_kstr(j, "profile", rec->profile);
-	json_kstr(j, "auto", rec->auto_profile[0] ? rec->auto_profile : NULL);
-	json_kstr(j, "target", mdp_boot_target_name(rec->target));
-	json_kstr(j, "binary", rec->binary);
-	json_kbool(j, "intact", all_intact(p, n));
-	json_key(j, "pieces");
-	json_arr(j);
-	for (size_t i = 0; i < n; i++) {
-		json_obj(j);
-		json_kstr(j, "what", p[i].what);
-		json_kstr(j, "where", p[i].where);
-		json_kstr(j, "state", p[i].state);
-		json_end(j);
-	}
-	json_end(j);
-	json_end(j);
-}
-
-static void status_enabled_prom(const struct mdp_boot_record *rec, const struct piece *p, size_t n)
-{
-	char a[256], b[PATH_MAX + 64];
-
-	printf("# HELP mdprofile_enabled 1 while a profile is enabled at boot (mdprofile enable)\n"
-	       "# TYPE mdprofile_enabled gauge\n");
-	/* The values are a boot script's safe set: nothing to escape. */
-	printf("mdprofile_enabled{profile=\"%s\",target=\"%s\",auto=\"%s\"} 1\n",
-	       render_safe(rec->profile, a, sizeof(a)), mdp_boot_target_name(rec->target),
-	       render_safe(rec->auto_profile, b, sizeof(b)));
-	printf("# HELP mdprofile_enabled_intact 1 when every piece enable installed is in place, "
-	       "the watcher running\n"
-	       "# TYPE mdprofile_enabled_intact gauge\n"
-	       "mdprofile_enabled_intact %d\n",
-	       all_intact(p, n));
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(p[i].what, "watcher") && strcmp(p[i].state, "unknown"))
-			printf("# HELP mdprofile_watcher_running 1 while the watcher enable --auto "
-			       "set up runs\n"
-			       "# TYPE mdprofile_watcher_running gauge\n"
-			       "mdprofile_watcher_running %d\n",
-			       !strcmp(p[i].state, "running"));
-}
-
-/*
- * For status: what is enabled, how, and whether its pieces are intact, in
- * the format asked (j: inside status's JSON object, as "enabled"); nothing
- * when nothing is.
- */
-void enable_status(struct cli *cli, struct json *j, bool prom)
-{
-	struct mdp_boot_record rec;
-	struct piece p[MDP_BOOT_FILES + 3] = {0};
-	struct mdp_diags d;
-	size_t n = 0;
-	bool have;
-
-	mdp_diags_init(&d);
-	have = !mdp_boot_record_read(&cli->root, &rec, &d);
-	mdp_diags_free(&d);
-	/* Nothing enabled, nothing said: status reads as it did before enable existed. */
-	if (!have)
-		return;
-	n = pieces(cli, &rec, p, sizeof(p) / sizeof(p[0]));
-	if (j)
-		status_enabled_json(j, &rec, p, n);
-	else if (prom)
-		status_enabled_prom(&rec, p, n);
-	else
-		status_enabled_text(&rec, p, n);
-}
