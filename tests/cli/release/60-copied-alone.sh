@@ -17,7 +17,7 @@ expect_exit 0
 expect_stdout <<'EOF2'
 balanced         built-in   Steady RAID progress while the NAS stays responsive
 kernel-defaults  built-in   Upstream Linux kernel defaults for md RAID
-low-ram          built-in   Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM
+low-ram          built-in   Balanced for 512 MiB to 1 GiB of RAM; lowers caches to fit
 reshape-fast     built-in   Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow
 EOF2
 expect_stderr <<'EOF2'
@@ -102,7 +102,7 @@ expect_exit 0
 expect_stdout <<'EOF2'
 balanced         etc        mine in etc  [@ROOT@/etc/mdprofile/profiles/balanced.yaml]
 kernel-defaults  built-in   Upstream Linux kernel defaults for md RAID  [built-in:kernel-defaults]
-low-ram          built-in   Balanced, sized for NAS boxes with 512 MiB to 1 GiB of RAM  [built-in:low-ram]
+low-ram          built-in   Balanced for 512 MiB to 1 GiB of RAM; lowers caches to fit  [built-in:low-ram]
 reshape-fast     built-in   Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow  [built-in:reshape-fast]
 EOF2
 
