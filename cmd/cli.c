@@ -1,5 +1,6 @@
 /* cli: helpers every command shares (cli.h). */
 #include "cli.h"
+#include "watch.h"
 #include "clock.h"
 #include "render.h"
 #include "grow.h"
@@ -257,5 +258,5 @@ int cli_stop_requested(void)
 
 const char *cli_signal_name(int sig)
 {
-	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+	return mdp_watch_signal_name(sig);
 }
