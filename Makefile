@@ -54,7 +54,6 @@ REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 REL_CMD_OBJ := $(CMD_SRC:%.c=$(REL)/%.o)
 SAN_LIB_OBJ := $(LIB_SRC:%.c=$(SANB)/%.o)
 SAN_CMD_OBJ := $(CMD_SRC:%.c=$(SANB)/%.o)
-SAN_SUP_OBJ := $(UNIT_SUPPORT:%.c=$(SANB)/%.o)
 STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 	$(if $(STATIC_SEAM),$(SEAM_SRC:%.c=$(STATIC)/%.o))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
@@ -118,9 +117,13 @@ $(SANB)/mdprofile: $(SAN_CMD_OBJ) $(SAN_LIB_OBJ) $(SEAM_SRC:%.c=$(SANB)/%.o)
 $(SANB)/libmdp.a: $(SAN_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(SANB)/tests/%: $(SANB)/tests/unit/%.o $(SAN_SUP_OBJ) $(SANB)/libmdp.a
-	@mkdir -p $(@D)
-	$(CC) $(SAN) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(PKG_LIBS) $(CMOCKA_LIBS)
+# TEST_LINK DIR,FLAGS: DIR/tests/test_x from its object, the unit-test support and DIR's archive.
+define TEST_LINK
+$(1)/tests/%: $(1)/tests/unit/%.o $$(UNIT_SUPPORT:%.c=$(1)/%.o) $(1)/libmdp.a
+	@mkdir -p $$(@D)
+	$$(CC) $(2) -o $$@ $$(filter-out %.a,$$^) $$(filter %.a,$$^) $$(PKG_LIBS) $$(CMOCKA_LIBS)
+endef
+$(eval $(call TEST_LINK,$(SANB),$$(SAN)))
 
 # The option parser's test links the cmd/ objects it tests (objects first, then the archive).
 $(SANB)/tests/test_opt: $(SANB)/cmd/opt.o $(SANB)/cmd/opt_help.o
@@ -131,9 +134,7 @@ $(VG)/tests/test_opt: $(VG)/cmd/opt.o $(VG)/cmd/opt_help.o
 $(VG)/libmdp.a: $(LIB_SRC:%.c=$(VG)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
-$(VG)/tests/%: $(VG)/tests/unit/%.o $(UNIT_SUPPORT:%.c=$(VG)/%.o) $(VG)/libmdp.a
-	@mkdir -p $(@D)
-	$(CC) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(PKG_LIBS) $(CMOCKA_LIBS)
+$(eval $(call TEST_LINK,$(VG),))
 
 $(VG)/mdprofile: $(CMD_SRC:%.c=$(VG)/%.o) $(LIB_SRC:%.c=$(VG)/%.o) $(SEAM_SRC:%.c=$(VG)/%.o)
 	$(CC) -o $@ $^ $(PKG_LIBS)
@@ -151,9 +152,8 @@ VG_REPORT := { grep -h '^==' $(VG_LOG)/*.log >&2; exit 1; }
 ## unit tests and the CLI cases that do not crash on purpose, under valgrind memcheck
 valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 	@rm -rf $(VG_LOG) && mkdir -p $(VG_LOG)
-	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%); do \
-		echo "== valgrind $$t"; \
-		MDP_SRCDIR=$(CURDIR) $(VALGRIND) $$t >/dev/null || $(VG_REPORT); done
+	@MDP_SRCDIR=$(CURDIR) sh tools/valgrind-units.sh $(VG_LOG) "$(VALGRIND)" \
+		$(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%)
 	@# The cases tagged no-valgrind say on their tag line why they stay out.
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh -j$(CLI_J) --without no-valgrind $(VG)/mdprofile \
 		|| $(VG_REPORT)
@@ -193,12 +193,19 @@ CROSS_MAKE = $(MAKE) --no-print-directory static CC=$(CROSS_OK)-gcc NEED_TARGET=
 	file:/usr/$(CROSS_OK)/include/stdio.h:libc6-dev-$(CROSS_DEB_$(ARCH))-cross \
 	$(call CROSS_LIB,yaml) $(call CROSS_LIB,cyaml)"
 
+# A sub-make named through a variable gets the jobserver only with the + prefix.
 ## build/ARCH/mdprofile: the static ARM binary (ARCH=aarch64 or armhf)
 cross:
-	@$(CROSS_MAKE) STATIC=build/$(ARCH)
+	+@$(CROSS_MAKE) STATIC=build/$(ARCH)
 
 cross-test-bin:
-	@$(CROSS_MAKE) STATIC=build/$(ARCH)-test STATIC_SEAM=1
+	+@$(CROSS_MAKE) STATIC=build/$(ARCH)-test STATIC_SEAM=1
+
+# cross-check-aarch64, cross-check-armhf: one sub-make per architecture, jobserver kept.
+CROSS_CHECKS := $(CROSS_ARCHES:%=cross-check-%)
+.PHONY: $(CROSS_CHECKS)
+$(CROSS_CHECKS): cross-check-%: $(GEN_PROFILES)
+	@$(MAKE) --no-print-directory cross-check ARCH=$*
 
 ## install only the cross compilers, ARM libraries and qemu-user
 cross-deps:
@@ -262,8 +269,7 @@ need-check:
 # Everything a release ships: the three static binaries, built and tested on every case.
 ## the three static NAS binaries built and tested on every case, and the tarballs checked
 ship-check: cli-static oldkernel-check
-	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
-	@$(MAKE) --no-print-directory dist-check
+	@$(MAKE) --no-print-directory $(CROSS_CHECKS) dist-check
 
 # ---- tests -----------------------------------------------------------------
 ## the cmocka unit tests (sanitizer build)
@@ -370,9 +376,7 @@ check-deep: deps
 # make fuzz (FUZZ_SECONDS a target) and make bench-vm.
 ## the whole matrix, before a release or after a large change (well over an hour)
 check-full: check
-	@$(MAKE) --no-print-directory valgrind oldkernel-check
-	@set -e; for a in $(CROSS_ARCHES); do $(MAKE) --no-print-directory cross-check ARCH=$$a; done
-	@$(MAKE) --no-print-directory dist-check fuzz bench-vm
+	@$(MAKE) --no-print-directory valgrind oldkernel-check $(CROSS_CHECKS) dist-check fuzz bench-vm
 
 ## the edit loop: unit tests and CLI cases on the sanitizer build (a few minutes)
 test: deps
@@ -465,22 +469,7 @@ DIST_FILES := mdprofile README.md dsm.md CHANGELOG.md COPYING THIRD-PARTY man/md
 	man/mdprofile.yaml.5 profiles/reshape-fast.yaml schema/profile.schema.json \
 	prometheus/mdprofile-alerts.yml completion/mdprofile
 dist-check: dist
-	@set -e; cd $(DIST) && sha256sum --quiet -c SHA256SUMS; \
-	for a in x86_64 aarch64 armv7; do \
-		case $$a in x86_64) run= ;; aarch64) run=qemu-aarch64-static ;; \
-			armv7) run=qemu-arm-static ;; esac; \
-		d=mdprofile-$(VERSION)-$$a; rm -rf check && mkdir check; \
-		tar -C check -xzf $$d.tar.gz; \
-		for f in $(DIST_FILES); do [ -s check/$$d/$$f ] || \
-			{ echo "dist-check: $$d.tar.gz has no $$f" >&2; exit 1; }; done; \
-		grep -q "GNU GENERAL PUBLIC LICENSE" check/$$d/COPYING; \
-		[ $$(grep -c '^==== ' check/$$d/THIRD-PARTY) = 3 ] || \
-			{ echo "dist-check: $$d THIRD-PARTY lacks a library" >&2; exit 1; }; \
-		v=$$($$run check/$$d/mdprofile --version); \
-		case "$$v" in "mdprofile $(VERSION) (static,"*) ;; \
-			*) echo "dist-check: $$d: --version says '$$v'" >&2; exit 1 ;; esac; \
-	done; rm -rf check
-	@echo "dist-check: 3 tarballs, their files, sums and versions"
+	@sh tools/dist-check.sh $(DIST) $(VERSION) $(DIST_FILES)
 
 # ---- the Debian package --------------------------------------------------------
 # make deb: debian/ built with debhelper in a copy of the tree (tools/deb.sh), version from
