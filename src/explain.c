@@ -670,6 +670,22 @@ static void check_member(struct ctx *c)
 			ev(f, "%s: md/dev-%s/errors %llu -> %llu", m1->name, m1->name,
 			   (unsigned long long)e0, (unsigned long long)m1->errors);
 		}
+		/* the disk's own error and timeout counters (SCSI layer) growing in the window */
+		for (size_t j = 0; j < a0->n_members; j++) {
+			const struct mdp_xmember *m0 = &a0->members[j];
+			if (strcmp(m0->name, m1->name))
+				continue;
+			if (m0->ioerr >= 0 && m1->ioerr > m0->ioerr) {
+				f = f ? f : add(c->r, MDP_XK_MEMBER);
+				ev(f, "%s: device/ioerr_cnt %lld -> %lld (I/O errors)", m1->disk,
+				   (long long)m0->ioerr, (long long)m1->ioerr);
+			}
+			if (m0->iotmo >= 0 && m1->iotmo > m0->iotmo) {
+				f = f ? f : add(c->r, MDP_XK_MEMBER);
+				ev(f, "%s: device/iotmo_cnt %lld -> %lld (timeouts)", m1->disk,
+				   (long long)m0->iotmo, (long long)m1->iotmo);
+			}
+		}
 	}
 	/* the disk being rebuilt is compared with no one: it takes all the writes */
 	for (size_t i = 0; c->util_known && i < c->n; i++)
@@ -1412,8 +1428,16 @@ static void withdraw(struct mdp_xreport *r, enum mdp_xkind k, bool limits_only, 
  * minutes left, a backup-bound reshape and disks at their limit leave nothing to tune, and
  * the other findings stay as evidence without a recommendation.
  */
-static void harm(struct mdp_xreport *r)
+static void harm(const struct ctx *c)
 {
+	struct mdp_xreport *r = c->r;
+
+	/* a scrub yielding to users: stopping or rescheduling it comes before more speed */
+	if (scrub(c) && c->foreign)
+		withdraw(
+		    r, MDP_XK_COMPETING_IO, true,
+		    "none while users' I/O competes with the scrub: stop it and run it when the "
+		    "box is quiet, before any faster limit");
 	withdraw(r, MDP_XK_MEMBER, true,
 		 "none while a member is failing or slow: a higher limit pushes that disk harder "
 		 "and takes more from the users");
@@ -1454,7 +1478,7 @@ static void run_checks(struct ctx *c, unsigned kver)
 		    "none: md's own request pattern may be the limit; measure a profile with "
 		    "'mdprofile bench --op-only --compare'");
 	}
-	harm(c->r);
+	harm(c);
 }
 
 /* The binding finding first: the checks' order, then what is only noted. */

@@ -57,6 +57,7 @@ struct row {
 	const char *array_state;      /* md/array_state (default "active") */
 	int64_t bad_blocks;           /* entries in member 0's bad_blocks */
 	bool skip;                    /* bitmap skips: md's own speed a tenth of the progress */
+	int64_t iotmo;                /* timeouts member 1's disk counts in the window */
 	/* expected */
 	enum mdp_xkind kind;
 	enum mdp_xrec rec;
@@ -147,6 +148,8 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 		       base + (uint64_t)(t * ios), base + (uint64_t)(t * ios * aw), base);
 		m->part.rd_merges = m->part.wr_merges = base + (uint64_t)(t * ios * r->merged / 2);
 		m->bad_blocks = i == 0 ? r->bad_blocks : 0;
+		m->iotmo = i == 1 ? 7 + t * r->iotmo : 7;
+		m->ioerr = 0;
 		set_io(&m->whole, m->disk,
 		       2 * base + (uint64_t)(t * (sync_sect + (i ? 0 : r->holder_kib * 2 * DT))),
 		       2 * base + (uint64_t)(t * ios), 2 * base + (uint64_t)(t * ios * aw),
@@ -259,6 +262,11 @@ static const struct row rows[] = {
 	 .util = 60, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_CEILING, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast",
 	 .gain = MDP_XG_ROUGH, .gain_kib = 296541},
+	/* C14 as its owner saw it: reads on the array under 20 MB/s while the check ran at the
+	   maximum: stop or reschedule the scrub comes before a faster maximum */
+	{.id = "C14-users", .release = "4.9.0", .level = "raid6", .action = "check",
+	 .speed = 197694, .util = 60, .md_kib = 18000, KERNEL_DEFAULTS, .kind = MDP_XK_CEILING,
+	 .rec = MDP_XR_NONE, .also = MDP_XK_COMPETING_IO + 1, .says = "stop the scrub"},
 	/* C15 md0: resync at 1015 K/s (min 1000) under install I/O: the floor */
 	{.id = "C15-md0", .level = "raid1", .n = 2, .speed = 1015, .min = 1000, .max = 200000,
 	 .util = 30, .md_kib = 800, .group_threads = -1,
@@ -345,6 +353,11 @@ static const struct row rows[] = {
 	 .util = 9, .slow = 2, .slow_util = 96, .md_kib = 5000, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE, .also = MDP_XK_FLOOR + 1,
 	 .says = "none while a member is failing"},
+	/* lprp.fr 2021: a reshape crawling at a few KiB/s, dmesg timeouts on one old disk: its
+	   iotmo_cnt grows; the member binds and the floor under the users' I/O recommends nothing */
+	{.id = "disk-timeouts", .action = "reshape", .n = 3, .speed = 1000, .util = 40,
+	 .iotmo = 2, .md_kib = 3000, KERNEL_DEFAULTS, .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE,
+	 .also = MDP_XK_FLOOR + 1, .says = "iotmo_cnt 7 -> 9"},
 	/* terminal findings hide nothing: 20 minutes left, md2_raid5 at 99 % */
 	{.id = "finishing-cpu", .speed = 30000, .util = 30, .cpu = 99, .left_kib = 12000000,
 	 KERNEL_DEFAULTS, .kind = MDP_XK_FINISHING, .rec = MDP_XR_NONE, .also = MDP_XK_CPU + 1},
