@@ -1035,23 +1035,18 @@ static bool check_competing(struct ctx *c, bool floor)
 
 static bool check_cpu(struct ctx *c)
 {
-	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+	const struct mdp_xarray *a1 = c->a1;
 	struct mdp_xfinding *f = NULL;
 	uint64_t d, di;
 
-	for (size_t i = 0; i < a1->n_threads; i++)
-		for (size_t j = 0; j < a0->n_threads; j++) {
-			double share;
-			if (a0->threads[j].pid != a1->threads[i].pid ||
-			    !mdp_explain_delta(a0->threads[j].ticks, a1->threads[i].ticks, &d))
-				continue;
-			share = (double)d / USER_HZ / c->dt;
-			if (share < CPU_BUSY)
-				continue;
-			f = f ? f : add(c->r, MDP_XK_CPU);
-			ev(f, "%s: %.0f%% of a CPU (/proc/%d/stat)", a1->threads[i].comm,
-			   share * 100, a1->threads[i].pid);
-		}
+	for (size_t i = 0; i < a1->n_threads; i++) {
+		double share = thread_share(c, i);
+		if (share < CPU_BUSY)
+			continue;
+		f = f ? f : add(c->r, MDP_XK_CPU);
+		ev(f, "%s: %.0f%% of a CPU (/proc/%d/stat)", a1->threads[i].comm, share * 100,
+		   a1->threads[i].pid);
+	}
 	if (c->s0->stat_read && c->s1->stat_read &&
 	    mdp_explain_delta(c->s0->cpu_total, c->s1->cpu_total, &d) && d &&
 	    mdp_explain_delta(c->s0->cpu_idle, c->s1->cpu_idle, &di) &&
