@@ -106,7 +106,8 @@ static void print_report(const struct mdp_xreport *r, const struct mdp_xsample *
 		printf("\n");
 	}
 	if (strcmp(r->action, "none") &&
-	    !(r->n_findings && r->findings[0].kind == MDP_XK_WAITING)) {
+	    !(r->n_findings &&
+	      (r->findings[0].kind == MDP_XK_WAITING || r->findings[0].kind == MDP_XK_STUCK))) {
 		printf("  limits: ");
 		print_limit("minimum", &r->min);
 		print_limit(", maximum", &r->max);

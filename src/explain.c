@@ -49,6 +49,10 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 #define AWAIT_MIN_MS    10.0 /* and at least this slow per request */
 #define AWAIT_MIN_IOS   20   /* requests needed before an await means anything */
 #define USER_HZ         100.0
+#define SKIP_RATIO      2.0  /* progress this far above md's own speed: chunks skipped */
+#define RQ_SMALL        16.0 /* sectors a request (8 KiB) or fewer: tiny requests */
+#define RQ_MERGED       0.05 /* under 5 % of requests merged: md's I/O does not merge */
+#define RQ_MIN_IOS      100  /* requests a member needs in the window for the pattern */
 /* No md array syncs faster than this (KiB/s, about 1 TB/s, 1000 NVMe drives at their
  * limit): a faster figure comes from a broken sample or a forged capture and is no figure. */
 #define SPEED_BOUND 1e9
@@ -56,8 +60,9 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 const char *mdp_explain_kind_name(enum mdp_xkind k)
 {
 	static const char *const names[] = {
-	    "waiting",      "finishing", "member",       "reshape-method", "ceiling", "floor",
-	    "competing-io", "cpu",       "stripe-cache", "disks-at-limit", "info",
+	    "waiting",         "stuck",          "finishing",    "member", "reshape-method",
+	    "ceiling",         "floor",          "competing-io", "cpu",    "stripe-cache",
+	    "request-pattern", "disks-at-limit", "info",
 	};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "info";
 }
@@ -128,8 +133,8 @@ static int parse_io_line(const char *line, size_t len, struct mdp_xio *io)
 	if (n == 7) { /* kernels before 2.6.25 for partitions: ios and sectors only */
 		io->rd_ios = v[3], io->rd_sect = v[4], io->wr_ios = v[5], io->wr_sect = v[6];
 	} else if (n == 14 || n == 18 || n == 20) {
-		io->rd_ios = v[3], io->rd_sect = v[5], io->rd_ms = v[6];
-		io->wr_ios = v[7], io->wr_sect = v[9], io->wr_ms = v[10];
+		io->rd_ios = v[3], io->rd_merges = v[4], io->rd_sect = v[5], io->rd_ms = v[6];
+		io->wr_ios = v[7], io->wr_merges = v[8], io->wr_sect = v[9], io->wr_ms = v[10];
 		io->inflight = v[11], io->io_ticks = v[12];
 		io->full = true;
 	} else {
@@ -359,7 +364,11 @@ struct ctx {
 	double foreign_thr;              /* KiB/s of other I/O that counts as competing */
 	const struct mdp_xprofiles *pro; /* the shipped profiles as found, or NULL */
 	bool foreign, foreign_known;
+	bool stalled;  /* progress known not to have moved in the window (mdstat, sync_completed) */
+	bool skipping; /* progress far above md's own speed with a bitmap: clean chunks skipped */
 };
+
+static double md_view(const struct ctx *c);
 
 static void gather_members(struct ctx *c)
 {
@@ -467,6 +476,96 @@ static const struct mdp_xarray *sharing(const struct mdp_xsample *s, const struc
 	return NULL;
 }
 
+/* Where an md thread sleeps when nothing is wrong: idle (md_thread), paced (msleep, a
+ * timeout), or running ("0"). Anywhere else, with no progress, is what md waits on. */
+static bool wchan_normal(const char *w)
+{
+	static const char *const ok[] = {"",
+					 "0",
+					 "md_thread",
+					 "msleep",
+					 "schedule_timeout",
+					 "schedule_hrtimeout_range",
+					 "do_nanosleep"};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(w, ok[i]))
+			return true;
+	return false;
+}
+
+/* The share of one CPU thread i of a1 used over the window; -1 unknown. */
+static double thread_share(const struct ctx *c, size_t i)
+{
+	uint64_t d;
+
+	for (size_t j = 0; j < c->a0->n_threads; j++)
+		if (c->a0->threads[j].pid == c->a1->threads[i].pid &&
+		    mdp_explain_delta(c->a0->threads[j].ticks, c->a1->threads[i].ticks, &d))
+			return (double)d / USER_HZ / c->dt;
+	return -1;
+}
+
+/*
+ * No progress in the window (mdstat's position and md/sync_completed both unchanged; md's own
+ * sync_speed is a decaying 30 s average and stays above 0 for a while, so it is no test). With
+ * an md thread busy or sleeping somewhere unusual, or the array blocked, md is stuck, not slow:
+ * nothing mdprofile sets helps, and the report says what to collect.
+ */
+static bool check_stuck(struct ctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+	struct mdp_xfinding *f = add(c->r, MDP_XK_STUCK);
+	const char *busy = NULL;
+	bool sign = false;
+	int pid = 0;
+
+	ev(f,
+	   "no progress in %.0f s: /proc/mdstat position %llu KiB and md/sync_completed (%s) "
+	   "unchanged; md/sync_speed %lld is md's decaying 30 s average",
+	   c->dt, (unsigned long long)a->done_kib,
+	   a->sync_completed[0] ? a->sync_completed : "unread", (long long)a->sync_speed);
+	for (size_t i = 0; i < a->n_threads; i++) {
+		double sh = thread_share(c, i);
+		const char *w = a->threads[i].wchan;
+		if (sh >= CPU_BUSY || !wchan_normal(w)) {
+			sign = true;
+			busy = busy ? busy : a->threads[i].comm;
+			pid = pid ? pid : a->threads[i].pid;
+		}
+		if (sh >= 0 || w[0])
+			ev(f, "%s (pid %d): %.0f%% of a CPU, sleeping in %s", a->threads[i].comm,
+			   a->threads[i].pid, sh >= 0 ? sh * 100 : 0, w[0] ? w : "(wchan unread)");
+	}
+	if (!strcmp(a->array_state, "write-pending") || !strcmp(a->array_state, "broken")) {
+		sign = true;
+		ev(f, "md/array_state %s: writes wait for md", a->array_state);
+	}
+	for (size_t i = 0; i < a->n_members; i++)
+		if (a->members[i].bad_blocks > 0) {
+			sign = true;
+			ev(f, "md/dev-%s/bad_blocks: %lld entries", a->members[i].name,
+			   (long long)a->members[i].bad_blocks);
+		}
+	if (!sign) {
+		f->kind = MDP_XK_WAITING;
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: nothing shows what md waits on; collect the md threads' /proc/PID/wchan "
+		    "and /proc/PID/stack (root) and dmesg");
+		return true;
+	}
+	if (pid)
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: stuck, not slow, and no setting helps; collect /proc/%d/stack (root) "
+		    "and "
+		    "wchan of %s, and dmesg, and report them with the kernel version",
+		    pid, busy);
+	else
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: stuck, not slow, and no setting helps; collect the md threads' "
+		    "/proc/PID/stack (root) and wchan, and dmesg");
+	return true;
+}
+
 static bool check_waiting(struct ctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
@@ -503,8 +602,9 @@ static bool check_waiting(struct ctx *c)
 		    "none: something froze it on purpose (mdadm, a user)");
 		return true;
 	}
-	if (running(a) && c->speed == 0 && a->have_progress && strcmp(a->sync_max, "max") &&
-	    !mdp_num_parse(a->sync_max, 0, UINT64_MAX, &smax) && a->done_kib * 2 + 1024 >= smax) {
+	if (running(a) && (c->speed == 0 || c->stalled) && a->have_progress &&
+	    strcmp(a->sync_max, "max") && !mdp_num_parse(a->sync_max, 0, UINT64_MAX, &smax) &&
+	    a->done_kib * 2 + 1024 >= smax) {
 		f = add(c->r, MDP_XK_WAITING);
 		ev(f, "md/sync_max: %s sectors, progress %llu sectors: parked at the limit",
 		   a->sync_max, (unsigned long long)a->done_kib * 2);
@@ -522,13 +622,9 @@ static bool check_waiting(struct ctx *c)
 		}
 		return true;
 	}
-	if (running(a) && c->speed == 0 && c->r->speed_src != MDP_XS_NONE) {
-		f = add(c->r, MDP_XK_WAITING);
-		ev(f, "no progress in %.0f s and md/sync_speed %lld", c->dt,
-		   (long long)a->sync_speed);
-		rec(f, MDP_XR_NONE, NULL, NULL, "none: look at dmesg for what md waits on");
-		return true;
-	}
+	if (running(a) && (c->stalled || (c->speed == 0 && c->r->speed_src != MDP_XS_NONE)) &&
+	    md_view(c) < CEIL_SHARE * (double)(c->r->max.read ? c->r->max.kib : UINT64_MAX))
+		return check_stuck(c);
 	return false;
 }
 
@@ -573,6 +669,22 @@ static void check_member(struct ctx *c)
 			f = f ? f : add(c->r, MDP_XK_MEMBER);
 			ev(f, "%s: md/dev-%s/errors %llu -> %llu", m1->name, m1->name,
 			   (unsigned long long)e0, (unsigned long long)m1->errors);
+		}
+		/* the disk's own error and timeout counters (SCSI layer) growing in the window */
+		for (size_t j = 0; j < a0->n_members; j++) {
+			const struct mdp_xmember *m0 = &a0->members[j];
+			if (strcmp(m0->name, m1->name))
+				continue;
+			if (m0->ioerr >= 0 && m1->ioerr > m0->ioerr) {
+				f = f ? f : add(c->r, MDP_XK_MEMBER);
+				ev(f, "%s: device/ioerr_cnt %lld -> %lld (I/O errors)", m1->disk,
+				   (long long)m0->ioerr, (long long)m1->ioerr);
+			}
+			if (m0->iotmo >= 0 && m1->iotmo > m0->iotmo) {
+				f = f ? f : add(c->r, MDP_XK_MEMBER);
+				ev(f, "%s: device/iotmo_cnt %lld -> %lld (timeouts)", m1->disk,
+				   (long long)m0->iotmo, (long long)m1->iotmo);
+			}
 		}
 	}
 	/* the disk being rebuilt is compared with no one: it takes all the writes */
@@ -708,14 +820,17 @@ static uint64_t max_after(const struct ctx *c, const char *name)
 }
 
 /*
- * The speed md itself compares with its limits: its own 30 s average (md/sync_speed), when
- * that is above the window's. Right after a maximum is lowered the window shows md asleep
- * (near 0) while its average still exceeds the maximum: the ceiling binds all the same.
+ * The speed md itself compares with its limits: its own 30 s average (md/sync_speed) of the
+ * sectors it issued, when read; the window's progress otherwise. Right after a maximum is
+ * lowered the window shows md asleep (near 0) while its average still exceeds the maximum:
+ * the ceiling binds all the same. And chunks a bitmap lets md skip count in the progress but
+ * not in md's average: progress far above it is skipping, not speed at the maximum.
  */
 static double md_view(const struct ctx *c)
 {
-	double md = c->a1->sync_speed > 0 ? (double)c->a1->sync_speed : 0;
-	return md > c->speed ? md : c->speed;
+	if (c->a1->sync_speed >= 0 && (double)c->a1->sync_speed <= SPEED_BOUND)
+		return (double)c->a1->sync_speed;
+	return c->speed;
 }
 
 static void util_evidence(struct ctx *c, struct mdp_xfinding *f)
@@ -797,6 +912,34 @@ static void foreign_evidence(struct ctx *c, struct mdp_xfinding *f)
 		ev(f, "swap: %.0f pages/s in and out (/proc/vmstat)", c->swap_pages);
 }
 
+static bool scrub(const struct ctx *c)
+{
+	return !strcmp(c->a1->action, "check") || !strcmp(c->a1->action, "repair");
+}
+
+/* A scrub competing with other I/O: pause or reschedule it, before any profile (issue 39). */
+static void rec_scrub(const struct ctx *c, struct mdp_xfinding *f)
+{
+	rec(f, MDP_XR_NONE, NULL, NULL,
+	    "none: stop the scrub (echo idle > /sys/block/%s/md/sync_action) and run it when the "
+	    "box is quiet (mdcheck --continue resumes it); a higher minimum takes the disks from "
+	    "the users",
+	    c->a1->name);
+}
+
+/* What a higher minimum costs: the competing I/O's measured share of the member disks. */
+static void tradeoff(const struct ctx *c, struct mdp_xfinding *f)
+{
+	double other = c->md_kib + c->holder_kib, all = other + c->sync_kib;
+
+	if (other < 1 || all <= 0)
+		return;
+	ev(f,
+	   "trade-off: the other I/O (%.0f KiB/s, %.0f%% of the member disks' traffic now) loses "
+	   "disk time to a higher minimum: md stops yielding to it below the minimum",
+	   other, 100.0 * other / all);
+}
+
 static bool check_floor(struct ctx *c)
 {
 	const struct mdp_xlimit *mn = &c->r->min;
@@ -804,13 +947,18 @@ static bool check_floor(struct ctx *c)
 	uint64_t v = 0;
 	const char *p;
 
-	if (!mn->read || !c->foreign || c->speed < (1 - FLOOR_BAND) * (double)mn->kib ||
-	    c->speed > (1 + FLOOR_BAND) * (double)mn->kib)
+	if (!mn->read || !c->foreign || md_view(c) < (1 - FLOOR_BAND) * (double)mn->kib ||
+	    md_view(c) > (1 + FLOOR_BAND) * (double)mn->kib)
 		return false;
 	f = add(c->r, MDP_XK_FLOOR);
 	ev(f, "speed %.0f KiB/s, minimum %llu (%s): md throttles to it while other I/O runs",
-	   c->speed, (unsigned long long)mn->kib, limit_src(mn));
+	   md_view(c), (unsigned long long)mn->kib, limit_src(mn));
 	foreign_evidence(c, f);
+	if (scrub(c)) {
+		rec_scrub(c, f);
+		return true;
+	}
+	tradeoff(c, f);
 	p = profile_above(c, f, mn->kib, false, &v);
 	if (mn->local || !p) {
 		char n[64], val[32];
@@ -854,9 +1002,10 @@ static bool check_competing(struct ctx *c, bool floor)
 		rec(f, MDP_XR_NONE, NULL, NULL, "none beyond the floor's");
 		return true;
 	}
-	if (c->r->min.read && c->speed < (1 - FLOOR_BAND) * (double)c->r->min.kib) {
+	if (c->r->min.read && md_view(c) < (1 - FLOOR_BAND) * (double)c->r->min.kib) {
 		ev(f, "speed below the minimum %llu: md is not throttling, the disks are shared",
 		   (unsigned long long)c->r->min.kib);
+		tradeoff(c, f);
 		rec_fast(c, f, "none: pause the competing work by hand",
 			 "pause the competing work: apply reshape-fast (it pauses the indexers on "
 			 "DSM); the gain cannot be computed, measure it with 'mdprofile bench "
@@ -865,14 +1014,14 @@ static bool check_competing(struct ctx *c, bool floor)
 	}
 	/* A scrub has nothing to restore: a higher minimum would only take the disks from
 	 * the users it now yields to (issue 39). */
-	if (!strcmp(c->a1->action, "check") || !strcmp(c->a1->action, "repair")) {
-		rec(f, MDP_XR_NONE, NULL, NULL,
-		    "none: a scrub yields to other I/O by design, and a higher minimum would take "
-		    "the disks from it; run scrubs when the box is quiet");
+	if (scrub(c)) {
+		rec_scrub(c, f);
 		return true;
 	}
 	p = profile_above(c, f, c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
 			  false, &v);
+	if (p)
+		tradeoff(c, f);
 	if (p)
 		rec(f, MDP_XR_PROFILE, p, NULL,
 		    "apply %s: a minimum above the speed stops md's throttle; the gain cannot be "
@@ -886,23 +1035,18 @@ static bool check_competing(struct ctx *c, bool floor)
 
 static bool check_cpu(struct ctx *c)
 {
-	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+	const struct mdp_xarray *a1 = c->a1;
 	struct mdp_xfinding *f = NULL;
 	uint64_t d, di;
 
-	for (size_t i = 0; i < a1->n_threads; i++)
-		for (size_t j = 0; j < a0->n_threads; j++) {
-			double share;
-			if (a0->threads[j].pid != a1->threads[i].pid ||
-			    !mdp_explain_delta(a0->threads[j].ticks, a1->threads[i].ticks, &d))
-				continue;
-			share = (double)d / USER_HZ / c->dt;
-			if (share < CPU_BUSY)
-				continue;
-			f = f ? f : add(c->r, MDP_XK_CPU);
-			ev(f, "%s: %.0f%% of a CPU (/proc/%d/stat)", a1->threads[i].comm,
-			   share * 100, a1->threads[i].pid);
-		}
+	for (size_t i = 0; i < a1->n_threads; i++) {
+		double share = thread_share(c, i);
+		if (share < CPU_BUSY)
+			continue;
+		f = f ? f : add(c->r, MDP_XK_CPU);
+		ev(f, "%s: %.0f%% of a CPU (/proc/%d/stat)", a1->threads[i].comm, share * 100,
+		   a1->threads[i].pid);
+	}
 	if (c->s0->stat_read && c->s1->stat_read &&
 	    mdp_explain_delta(c->s0->cpu_total, c->s1->cpu_total, &d) && d &&
 	    mdp_explain_delta(c->s0->cpu_idle, c->s1->cpu_idle, &di) &&
@@ -976,6 +1120,53 @@ static bool check_stripe(struct ctx *c, unsigned kver)
 	return true;
 }
 
+/*
+ * md's sync I/O reaching the members in tiny requests that do not merge (a kernel or block
+ * layer behaviour: 4 KiB stripe I/O, C06's avgrq-sz 8) while the disks are far from busy:
+ * the disks wait per request. No limit changes the request size; the numbers are the news.
+ */
+static bool check_requests(struct ctx *c)
+{
+	struct mdp_xfinding *f = NULL;
+	double sect = 0, ios = 0, merged = 0;
+	size_t n = 0;
+
+	if (!c->util_known || !c->n || c->util_max >= UTIL_FREE || c->foreign)
+		return false;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct mdp_xio *p0 = NULL, *p1 = &c->m[i]->part;
+		uint64_t rs, ws, ri, wi, rm = 0, wm = 0;
+		for (size_t j = 0; j < c->a0->n_members; j++)
+			if (!strcmp(c->a0->members[j].name, c->m[i]->name))
+				p0 = &c->a0->members[j].part;
+		if (!p0 || !p0->full || !p1->full ||
+		    !mdp_explain_delta(p0->rd_sect, p1->rd_sect, &rs) ||
+		    !mdp_explain_delta(p0->wr_sect, p1->wr_sect, &ws) ||
+		    !mdp_explain_delta(p0->rd_ios, p1->rd_ios, &ri) ||
+		    !mdp_explain_delta(p0->wr_ios, p1->wr_ios, &wi) ||
+		    !mdp_explain_delta(p0->rd_merges, p1->rd_merges, &rm) ||
+		    !mdp_explain_delta(p0->wr_merges, p1->wr_merges, &wm))
+			return false;
+		if (ri + wi < RQ_MIN_IOS)
+			return false;
+		sect += (double)(rs + ws), ios += (double)(ri + wi), merged += (double)(rm + wm);
+		n++;
+	}
+	if (!n || sect / ios > RQ_SMALL || merged > RQ_MERGED * (ios + merged))
+		return false;
+	f = add(c->r, MDP_XK_REQUEST_PATTERN);
+	ev(f,
+	   "the members got %.1f sectors (%.1f KiB) a request, %.0f requests/s each, %.0f of "
+	   "%.0f merged (/proc/diskstats)",
+	   sect / ios, sect / ios / 2, ios / (double)n / c->dt, merged, ios + merged);
+	util_evidence(c, f);
+	rec(f, MDP_XR_NONE, NULL, NULL,
+	    "none: md's sync I/O arrives in tiny unmerged requests and the disks wait per "
+	    "request; no limit changes that; report it with the kernel version and "
+	    "queue/scheduler");
+	return true;
+}
+
 static bool check_disks(struct ctx *c)
 {
 	struct mdp_xfinding *f;
@@ -1034,6 +1225,14 @@ static const char *rule_of(const struct mdp_xsample *s, unsigned kver)
 	return kver >= 401 ? "drain" : "sleep";
 }
 
+/* md/sync_completed "done / total" (sectors): the done figure; false for "none", "delayed". */
+static bool sc_done(const char *sc, uint64_t *done)
+{
+	const char *end;
+
+	return !mdp_num_lead(sc, SIZE_MAX, done, &end) && !strncmp(end, " / ", 3);
+}
+
 static void progress(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
@@ -1053,9 +1252,48 @@ static void progress(struct ctx *c)
 		c->speed = (double)a1->sync_speed;
 		r->speed_src = MDP_XS_MD;
 	}
+	/* no progress: mdstat's position and md/sync_completed (where it reads "a / b") both
+	 * unchanged; md's sync_speed decays for 30 s and is no test of it */
+	if (running(a0) && running(a1) && a0->have_progress && a1->have_progress &&
+	    a0->total_kib == a1->total_kib && a0->done_kib == a1->done_kib) {
+		uint64_t s0, s1;
+		c->stalled = !sc_done(a0->sync_completed, &s0) ||
+			     !sc_done(a1->sync_completed, &s1) || s0 == s1;
+	}
+	/* a bitmap lets md skip clean chunks: they count in the progress, not in md's speed */
+	c->skipping = r->speed_src == MDP_XS_MDSTAT && a1->bitmap[0] &&
+		      strcmp(a1->bitmap, "none") && a1->sync_speed >= 0 &&
+		      c->speed > SKIP_RATIO * (double)a1->sync_speed + 1000;
 	r->speed_kib = kib_of(c->speed + 0.5);
-	if (c->speed >= 1 && r->total_kib > r->done_kib)
+	if (c->speed >= 1 && r->total_kib > r->done_kib && !c->stalled)
 		r->eta_s = kib_of((double)(r->total_kib - r->done_kib) / c->speed);
+}
+
+/*
+ * A position that did not move while the members did sync I/O is coarse, not stuck: a
+ * reshape steps a chunk (times the data disks) at a time, so a slow one can sit on one
+ * mdstat figure for longer than the window. The members' own traffic beyond what the md
+ * device's users explain (their writes cost up to 4x on parity arrays) says md works.
+ */
+static void moving(struct ctx *c)
+{
+	struct mdp_xfinding *f;
+	double per;
+
+	if (!c->stalled || !c->foreign_known || !c->n)
+		return;
+	per = c->sync_kib / (double)c->n;
+	if (per < 4 * c->md_kib / (double)c->n + 64)
+		return;
+	c->stalled = false;
+	if (c->speed >= 1 && c->r->total_kib > c->r->done_kib)
+		c->r->eta_s = kib_of((double)(c->r->total_kib - c->r->done_kib) / c->speed);
+	f = add(c->r, MDP_XK_INFO);
+	ev(f,
+	   "the position did not move in %.0f s, but the members did %.0f KiB/s of I/O each: md "
+	   "is working, its position moves in coarse steps",
+	   c->dt, per);
+	rec(f, MDP_XR_NONE, NULL, NULL, "none");
 }
 
 static void binds(struct ctx *c)
@@ -1066,9 +1304,9 @@ static void binds(struct ctx *c)
 		c->r->binds = "";
 	else if (md_view(c) >= CEIL_SHARE * (double)r->max.kib)
 		c->r->binds = "max";
-	else if (c->speed < (1 - FLOOR_BAND) * (double)r->min.kib)
+	else if (md_view(c) < (1 - FLOOR_BAND) * (double)r->min.kib)
 		c->r->binds = "below-min";
-	else if (c->speed <= (1 + FLOOR_BAND) * (double)r->min.kib)
+	else if (md_view(c) <= (1 + FLOOR_BAND) * (double)r->min.kib)
 		c->r->binds = "min";
 	else
 		c->r->binds = "between";
@@ -1127,32 +1365,115 @@ static void window_notes(struct ctx *c)
 	}
 }
 
-/* The checks in their order (docs/explain.md); a waiting, finishing or reshape-method
- * finding ends them. */
+/* Progress far above md's own speed with a bitmap: clean chunks skipped, not speed. */
+static void check_skipping(struct ctx *c)
+{
+	struct mdp_xfinding *f;
+
+	if (!c->skipping)
+		return;
+	f = add(c->r, MDP_XK_INFO);
+	ev(f,
+	   "progress %.0f KiB/s, md's own speed %lld KiB/s (md/sync_speed) with bitmap %s: md "
+	   "skips the chunks the bitmap marks clean, and compares its limits with its own figure",
+	   c->speed, (long long)c->a1->sync_speed, c->a1->bitmap);
+	rec(f, MDP_XR_NONE, NULL, NULL, "none: skipping clean chunks is not slow");
+}
+
+/* Does f's recommendation raise a speed limit (a profile, or sync_speed_min/max)? */
+static bool raises_limit(const struct mdp_xfinding *f)
+{
+	size_t l = strlen(f->rec_name);
+
+	if (f->rec == MDP_XR_PROFILE)
+		return true;
+	return f->rec == MDP_XR_SETTING && l >= 15 &&
+	       (!strcmp(f->rec_name + l - 15, "/sync_speed_min") ||
+		!strcmp(f->rec_name + l - 15, "/sync_speed_max"));
+}
+
+/* The finding of kind k, or NULL. */
+static const struct mdp_xfinding *found(const struct mdp_xreport *r, enum mdp_xkind k)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (r->findings[i].kind == k)
+			return &r->findings[i];
+	return NULL;
+}
+
+/* Withdraw the recommendations of the findings other than kind k (those raising a limit only,
+ * when limits_only): the finding k stands, and they would contradict or harm it. */
+static void withdraw(struct mdp_xreport *r, enum mdp_xkind k, bool limits_only, const char *why)
+{
+	if (!found(r, k))
+		return;
+	for (size_t i = 0; i < r->n_findings; i++) {
+		struct mdp_xfinding *f = &r->findings[i];
+		if (f->kind == k || f->rec == MDP_XR_NONE || (limits_only && !raises_limit(f)))
+			continue;
+		rec(f, MDP_XR_NONE, NULL, NULL, "%s", why);
+		f->gain = MDP_XG_UNKNOWN;
+		f->gain_kib = 0;
+	}
+}
+
+/*
+ * One report, one direction (issue 39): while a failing or slow member stands, nothing
+ * raises a limit (it pushes that disk harder and takes more from the users); less than 30
+ * minutes left, a backup-bound reshape and disks at their limit leave nothing to tune, and
+ * the other findings stay as evidence without a recommendation.
+ */
+static void harm(const struct ctx *c)
+{
+	struct mdp_xreport *r = c->r;
+
+	/* a scrub yielding to users: stopping or rescheduling it comes before more speed */
+	if (scrub(c) && c->foreign)
+		withdraw(
+		    r, MDP_XK_COMPETING_IO, true,
+		    "none while users' I/O competes with the scrub: stop it and run it when the "
+		    "box is quiet, before any faster limit");
+	withdraw(r, MDP_XK_MEMBER, true,
+		 "none while a member is failing or slow: a higher limit pushes that disk harder "
+		 "and takes more from the users");
+	withdraw(r, MDP_XK_FINISHING, false, "none: less than 30 minutes left, not worth tuning");
+	withdraw(r, MDP_XK_RESHAPE_METHOD, false,
+		 "none: the backup copy sets the reshape's pace, not this");
+	withdraw(r, MDP_XK_DISKS_AT_LIMIT, false, "none: the disks are at their limit");
+}
+
+/* The checks in their order (docs/explain.md). Waiting and stuck end them (no speed to
+ * explain; member health still runs beside stuck); finishing and reshape-method no longer
+ * hide the rest, whose recommendations harm() withdraws. */
 static void run_checks(struct ctx *c, unsigned kver)
 {
 	struct mdp_xfinding *f;
-	bool stop, floor;
+	bool floor;
 
-	if (check_waiting(c))
+	if (check_waiting(c)) {
+		if (found(c->r, MDP_XK_STUCK))
+			check_member(c);
 		return;
-	stop = check_finishing(c);
+	}
+	check_finishing(c);
 	check_member(c);
-	if (stop || check_reshape(c))
-		return;
+	check_reshape(c);
+	check_skipping(c);
 	check_ceiling(c);
 	floor = check_floor(c);
 	check_competing(c, floor);
 	check_cpu(c);
 	check_stripe(c, kver);
-	if (check_disks(c) || has_cause(c->r))
-		return;
-	f = add(c->r, MDP_XK_INFO);
-	ev(f, "no limit, shared disk, CPU or cache bound found in this window");
-	util_evidence(c, f);
-	rec(f, MDP_XR_NONE, NULL, NULL,
-	    "none: md's own request pattern may be the limit; measure a profile with "
-	    "'mdprofile bench --op-only --compare'");
+	check_requests(c);
+	if (!check_disks(c) && !has_cause(c->r)) {
+		f = add(c->r, MDP_XK_INFO);
+		ev(f, "no limit, shared disk, CPU, cache or request pattern found in this window");
+		util_evidence(c, f);
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: md's own request pattern may be the limit; measure a profile with "
+		    "'mdprofile bench --op-only --compare'");
+	}
+	harm(c);
 }
 
 /* The binding finding first: the checks' order, then what is only noted. */
@@ -1199,6 +1520,7 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 	binds(&c);
 	gather_members(&c);
 	gather_foreign(&c);
+	moving(&c);
 	run_checks(&c, kver);
 	check_info(&c, kver);
 	order_findings(out);

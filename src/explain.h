@@ -23,7 +23,7 @@
 
 #define MDP_X_MEMBERS  32
 #define MDP_X_THREADS  8
-#define MDP_X_EVIDENCE 6
+#define MDP_X_EVIDENCE 8
 #define MDP_X_FINDINGS 12
 #define MDP_X_TEXT     200
 
@@ -34,6 +34,7 @@ struct mdp_xio {
 	bool full;      /* 14 or more fields: ios, ms, in-flight and io_ticks are there */
 	unsigned field; /* fields on the line: 7 (old partition lines), 14, 18 or 20 */
 	uint64_t rd_ios, rd_sect, rd_ms, wr_ios, wr_sect, wr_ms, inflight, io_ticks;
+	uint64_t rd_merges, wr_merges; /* requests merged into others (full lines only) */
 };
 
 /* A speed limit as md shows it: "1000 (system)", "50000 (local)" or the sysctl's "1000". */
@@ -52,6 +53,8 @@ struct mdp_xmember {
 	int64_t offset, new_offset; /* md/dev-X/offset, new_offset; -1 unread */
 	int rotational;             /* queue/rotational of its disk: 1, 0, -1 unread */
 	bool spare, faulty;         /* from mdstat's (S) and (F) */
+	int64_t bad_blocks;         /* entries in md/dev-X/bad_blocks; -1 unread */
+	int64_t ioerr, iotmo;       /* its disk's device/ioerr_cnt, iotmo_cnt; -1 unread */
 	struct mdp_xio part;        /* its own diskstats line */
 	struct mdp_xio whole;       /* its disk's line (the same line for a whole disk) */
 };
@@ -61,6 +64,7 @@ struct mdp_xthread {
 	char comm[20];
 	int pid;
 	uint64_t ticks; /* utime + stime from /proc/PID/stat */
+	char wchan[32]; /* /proc/PID/wchan: where it sleeps; "" unread, "0" running */
 };
 
 /* One array at one instant. Numbers that were not read are -1 (int64) or flagged. */
@@ -105,6 +109,7 @@ struct mdp_xsample {
 
 enum mdp_xkind {
 	MDP_XK_WAITING,
+	MDP_XK_STUCK,
 	MDP_XK_FINISHING,
 	MDP_XK_MEMBER,
 	MDP_XK_RESHAPE_METHOD,
@@ -113,6 +118,7 @@ enum mdp_xkind {
 	MDP_XK_COMPETING_IO,
 	MDP_XK_CPU,
 	MDP_XK_STRIPE_CACHE,
+	MDP_XK_REQUEST_PATTERN,
 	MDP_XK_DISKS_AT_LIMIT,
 	MDP_XK_INFO,
 };

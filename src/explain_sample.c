@@ -125,6 +125,39 @@ static void rd_limit(const struct mdp_xsrc *s, const char *path, struct mdp_xlim
 	l->local = strstr(buf, "(local)") != NULL;
 }
 
+/* A counter as the kernel prints it: decimal, or hex with 0x (device/ioerr_cnt). -1 unread. */
+static int64_t rd_count(const struct mdp_xsrc *s, const char *path)
+{
+	char buf[64], *end;
+	unsigned long long v;
+
+	if (rd_val(s, path, buf, sizeof(buf)) || !buf[0])
+		return -1;
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (errno || end == buf || *end || v > INT64_MAX)
+		return -1;
+	return (int64_t)v;
+}
+
+/* Entries in md/dev-X/bad_blocks ("sector length" a line). -1 unread. */
+static int64_t rd_lines(const struct mdp_xsrc *s, const char *path)
+{
+	char *t;
+	size_t len;
+	int64_t n = 0;
+
+	if (rd(s, path, &t, &len))
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (t[i] == '\n' && i && t[i - 1] != '\n')
+			n++;
+	if (len && t[len - 1] != '\n')
+		n++;
+	free(t);
+	return n;
+}
+
 static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -151,6 +184,12 @@ static void read_member(const struct mdp_xsrc *s, const char *md, struct mdp_xme
 	m->offset = rd_num(s, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/new_offset", md, m->name);
 	m->new_offset = rd_num(s, p);
+	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/bad_blocks", md, m->name);
+	m->bad_blocks = rd_lines(s, p);
+	snprintf(p, sizeof(p), "/sys/block/%s/device/ioerr_cnt", m->disk);
+	m->ioerr = rd_count(s, p);
+	snprintf(p, sizeof(p), "/sys/block/%s/device/iotmo_cnt", m->disk);
+	m->iotmo = rd_count(s, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/queue/rotational", m->disk);
 	m->rotational = rd_val(s, p, buf, sizeof(buf)) ? -1 : !strcmp(buf, "1");
 	if ((x = io_of(io, n_io, m->name)))
@@ -298,6 +337,8 @@ static int read_thread(const struct mdp_xsrc *s, const char *pid_s, uint64_t pid
 		snprintf(t->comm, sizeof(t->comm), "%.19s", comm);
 		t->pid = (int)pid;
 		t->ticks = ut + stt;
+		snprintf(p, sizeof(p), "/proc/%s/wchan", pid_s);
+		rd_val(s, p, t->wchan, sizeof(t->wchan));
 	}
 	free(st);
 	return 0;

@@ -62,6 +62,8 @@ static void io(struct bytes *b, struct mdp_xio *x, const char *name)
 	x->wr_ms = num(b);
 	x->inflight = take(b, 1);
 	x->io_ticks = num(b);
+	x->rd_merges = num(b);
+	x->wr_merges = num(b);
 }
 
 static void limit(struct bytes *b, struct mdp_xlimit *l)
@@ -83,7 +85,8 @@ static void array(struct bytes *b, struct mdp_xarray *a, struct mdp_xmember *m, 
 	snprintf(a->name, sizeof(a->name), "md2");
 	snprintf(a->level, sizeof(a->level), "%s", word(b, levels, 5));
 	snprintf(a->action, sizeof(a->action), "%s", word(b, actions, 7));
-	snprintf(a->array_state, sizeof(a->array_state), "clean");
+	snprintf(a->array_state, sizeof(a->array_state), "%s",
+		 take(b, 1) % 4 ? "clean" : "write-pending");
 	snprintf(a->sync_completed, sizeof(a->sync_completed), "%s",
 		 take(b, 1) % 2 ? "1 / 2" : "none");
 	snprintf(a->sync_max, sizeof(a->sync_max), "%s", take(b, 1) % 4 ? "max" : "1024");
@@ -115,6 +118,7 @@ static void array(struct bytes *b, struct mdp_xarray *a, struct mdp_xmember *m, 
 		m[i].offset = (int64_t)take(b, 2);
 		m[i].new_offset = (int64_t)take(b, 2);
 		m[i].rotational = (int)(take(b, 1) % 3) - 1;
+		m[i].bad_blocks = (int64_t)take(b, 1) - 1;
 		io(b, &m[i].part, m[i].name);
 		io(b, &m[i].whole, m[i].disk);
 		a->members[i] = m[i];
@@ -124,6 +128,8 @@ static void array(struct bytes *b, struct mdp_xarray *a, struct mdp_xmember *m, 
 	snprintf(a->threads[0].comm, sizeof(a->threads[0].comm), "md2_raid5");
 	a->threads[0].pid = 100;
 	a->threads[0].ticks = num(b);
+	snprintf(a->threads[0].wchan, sizeof(a->threads[0].wchan), "%s",
+		 take(b, 1) % 2 ? "md_thread" : "raid5_get_active_stripe");
 }
 
 static void sample(struct bytes *b, struct mdp_xsample *s, struct mdp_xarray *a, size_t n)

@@ -50,12 +50,22 @@ struct row {
 	bool ended, stalled, sc_same; /* edge cases */
 	double md_avg;                /* md/sync_speed when it differs from the window's speed */
 	const char *refused;          /* a shipped profile apply would refuse on this box */
+	double rq_sect;               /* sectors a sync request on the members (0: 256) */
+	double merged;                /* share of requests merged (0: none) */
+	bool no_progress;             /* mdstat and sync_completed unchanged, md's average not */
+	const char *wchan;            /* the md thread's /proc/PID/wchan */
+	const char *array_state;      /* md/array_state (default "active") */
+	int64_t bad_blocks;           /* entries in member 0's bad_blocks */
+	bool skip;                    /* bitmap skips: md's own speed a tenth of the progress */
+	int64_t iotmo;                /* timeouts member 1's disk counts in the window */
 	/* expected */
 	enum mdp_xkind kind;
 	enum mdp_xrec rec;
 	const char *rec_name;
 	enum mdp_xgain gain;
 	uint64_t gain_kib;
+	int also;         /* a kind + 1 that must be among the findings too */
+	const char *says; /* words some finding's evidence or recommendation must hold */
 };
 
 static void set_io(struct mdp_xio *io, const char *name, uint64_t sect, uint64_t ios, uint64_t ms,
@@ -97,16 +107,18 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 	}
 	snprintf(a->sync_max, sizeof(a->sync_max), "%s", r->sync_max ? r->sync_max : "max");
 	snprintf(a->sync_completed, sizeof(a->sync_completed), "%s",
-		 r->sc_same || !t ? "261768 / 4188160" : "523536 / 4188160");
+		 r->sc_same || r->no_progress || !t ? "261768 / 4188160" : "523536 / 4188160");
 	a->min = (struct mdp_xlimit){.read = true, .local = r->min_local, .kib = r->min};
 	a->max = (struct mdp_xlimit){.read = true, .local = r->max_local, .kib = r->max};
 	a->have_progress = !(r->ended && t) && !r->queued;
 	a->total_kib = 8000000000;
 	a->done_kib =
 	    a->total_kib - (r->left_kib ? r->left_kib : 1000000000) - (uint64_t)(t ? 0 : sp * DT);
-	if (r->stalled)
+	if (r->stalled || r->no_progress)
 		a->done_kib = 491263360;
-	a->sync_speed = (int64_t)(r->md_avg ? r->md_avg : sp);
+	a->sync_speed = (int64_t)(r->md_avg ? r->md_avg : r->skip ? sp / 10 : sp);
+	snprintf(a->array_state, sizeof(a->array_state), "%s",
+		 r->array_state ? r->array_state : "active");
 	a->stripe_size = r->stripe ? r->stripe : 256;
 	a->stripe_active = r->active;
 	a->group_threads = r->group_threads;
@@ -123,7 +135,7 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 			util = r->slow_util ? r->slow_util : util;
 			aw = r->slow_await ? r->slow_await : aw;
 		}
-		ios = sync_sect / 8;
+		ios = sync_sect / (r->rq_sect ? r->rq_sect : 256);
 		snprintf(m->name, sizeof(m->name), "sd%c5", 'a' + i);
 		snprintf(m->disk, sizeof(m->disk), "sd%c", 'a' + i);
 		snprintf(m->state, sizeof(m->state), "%s",
@@ -134,6 +146,10 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 		m->rotational = r->rotational < 0 ? 0 : 1;
 		set_io(&m->part, m->name, base + (uint64_t)(t * sync_sect),
 		       base + (uint64_t)(t * ios), base + (uint64_t)(t * ios * aw), base);
+		m->part.rd_merges = m->part.wr_merges = base + (uint64_t)(t * ios * r->merged / 2);
+		m->bad_blocks = i == 0 ? r->bad_blocks : 0;
+		m->iotmo = i == 1 ? 7 + t * r->iotmo : 7;
+		m->ioerr = 0;
 		set_io(&m->whole, m->disk,
 		       2 * base + (uint64_t)(t * (sync_sect + (i ? 0 : r->holder_kib * 2 * DT))),
 		       2 * base + (uint64_t)(t * ios), 2 * base + (uint64_t)(t * ios * aw),
@@ -146,6 +162,8 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 	snprintf(a->threads[0].comm, sizeof(a->threads[0].comm), "md2_raid5");
 	a->threads[0].pid = 321;
 	a->threads[0].ticks = 5000 + (uint64_t)(t * r->cpu / 100 * DT * 100);
+	snprintf(a->threads[0].wchan, sizeof(a->threads[0].wchan), "%s",
+		 r->wchan ? r->wchan : "md_thread");
 }
 
 /* The kernel's defaults: speed_limit_min 1000, _max 200000, group_thread_cnt 0. */
@@ -158,10 +176,12 @@ static const struct row rows[] = {
 	{.id = "C01", .release = "3.10.105", .action = "reshape", .n = 3, .speed = 4687,
 	 .min = 10000, .max = 200000, .util = 21, .group_threads = -1, .stripe = 256, .active = 256,
 	 .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast"},
-	/* C02: DS418play 4.4, initialisation at 30 MB/s between the limits, DSM's own I/O */
+	/* C02: DS418play 4.4, initialisation at 30 MB/s between the limits, DSM's own I/O; the
+	   profile's minimum costs that I/O its share (3000 of 123000 KiB/s) */
 	{.id = "C02", .release = "4.4.180+", .speed = 30000, .min = 10000, .max = 200000,
 	 .util = 70, .holder_kib = 3000, .group_threads = 0, .stripe = 1024,
-	 .kind = MDP_XK_COMPETING_IO, .rec = MDP_XR_PROFILE, .rec_name = "balanced"},
+	 .kind = MDP_XK_COMPETING_IO, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
+	 .says = "trade-off: the other I/O (3000 KiB/s, 2% of"},
 	/* C03: QNAP TS-412 ARM, rebuild 20 MB/s, CPU ~100 %, no group threads on that kernel */
 	{.id = "C03", .release = "3.4.6", .speed = 20000, .min = 1000, .max = 200000, .util = 50,
 	 .cpu = 99, .group_threads = -1,
@@ -193,10 +213,15 @@ static const struct row rows[] = {
 	{.id = "stale-backup-link", .release = "5.10.0-46-amd64", .action = "reshape", .n = 3,
 	 .speed = 3357, .util = 40, .backup = true, .moved = true, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
-	/* C06: 10-disk RAID6 recovery at 40 MB/s, disks 47 % busy: nothing here binds */
+	/* C06: 10-disk RAID6 recovery at 40 MB/s, disks 47 % busy, iostat's avgrq-sz 8 (sectors)
+	   and no merges: the request pattern, with its numbers, and no setting */
 	{.id = "C06", .release = "3.2.0", .level = "raid6", .action = "recover", .n = 10,
-	 .speed = 40000, .min = 1000, .max = 200000, .util = 47, .group_threads = -1,
-	 .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
+	 .speed = 40000, .min = 1000, .max = 200000, .util = 47, .group_threads = -1, .rq_sect = 8,
+	 .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE, .says = "8.0 sectors (4.0 KiB)"},
+	/* the same with the block layer merging them (30 % merged, 64 sectors): no pattern */
+	{.id = "C06-merged", .release = "3.2.0", .level = "raid6", .action = "recover", .n = 10,
+	 .speed = 40000, .min = 1000, .max = 200000, .util = 47, .group_threads = -1, .rq_sect = 8,
+	 .merged = 0.3, .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
 	/* C07: 8x3TiB RAID6 rebuild at 75 MiB/s, no disk figures: nothing found, said so */
 	{.id = "C07", .release = "4.9.0", .level = "raid6", .action = "recover", .n = 8,
 	 .speed = 76800, .util = -1, KERNEL_DEFAULTS,
@@ -237,6 +262,11 @@ static const struct row rows[] = {
 	 .util = 60, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_CEILING, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast",
 	 .gain = MDP_XG_ROUGH, .gain_kib = 296541},
+	/* C14 as its owner saw it: reads on the array under 20 MB/s while the check ran at the
+	   maximum: stop or reschedule the scrub comes before a faster maximum */
+	{.id = "C14-users", .release = "4.9.0", .level = "raid6", .action = "check",
+	 .speed = 197694, .util = 60, .md_kib = 18000, KERNEL_DEFAULTS, .kind = MDP_XK_CEILING,
+	 .rec = MDP_XR_NONE, .also = MDP_XK_COMPETING_IO + 1, .says = "stop the scrub"},
 	/* C15 md0: resync at 1015 K/s (min 1000) under install I/O: the floor */
 	{.id = "C15-md0", .level = "raid1", .n = 2, .speed = 1015, .min = 1000, .max = 200000,
 	 .util = 30, .md_kib = 800, .group_threads = -1,
@@ -294,6 +324,54 @@ static const struct row rows[] = {
 	{.id = "parked", .speed = 0, .stalled = true, .sync_max = "982526720", .util = 0,
 	 KERNEL_DEFAULTS,
 	 .kind = MDP_XK_WAITING, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_max"},
+	/* issue 39, stuck: no progress (mdstat, sync_completed) while md's decaying average still
+	   reads 5000, md2_raid5 at 100 % of a CPU: stuck, what to collect, no setting */
+	{.id = "stuck-cpu", .no_progress = true, .md_avg = 5000, .cpu = 100, .util = 0,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_STUCK, .rec = MDP_XR_NONE, .says = "/proc/321/stack"},
+	/* ... md's thread asleep where md waits for a stripe */
+	{.id = "stuck-wchan", .no_progress = true, .md_avg = 5000, .wchan = "raid5_get_active_stripe",
+	 .util = 0, KERNEL_DEFAULTS, .kind = MDP_XK_STUCK, .rec = MDP_XR_NONE,
+	 .says = "sleeping in raid5_get_active_stripe"},
+	/* ... writes waiting on md (array_state write-pending) */
+	{.id = "stuck-write-pending", .no_progress = true, .md_avg = 5000,
+	 .array_state = "write-pending", .util = 0, KERNEL_DEFAULTS, .kind = MDP_XK_STUCK,
+	 .rec = MDP_XR_NONE, .says = "write-pending"},
+	/* ... a member's bad block list with entries */
+	{.id = "stuck-bad-blocks", .no_progress = true, .md_avg = 5000, .bad_blocks = 3, .util = 0,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_STUCK, .rec = MDP_XR_NONE, .says = "3 entries"},
+	/* ... nothing shows why: waiting, collect, and never a pacing explanation */
+	{.id = "no-progress-quiet", .no_progress = true, .md_avg = 5000, .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE, .says = "decaying"},
+	/* ... but a slow reshape's position moves a chunk at a time: the members' sync I/O (2000
+	   KiB/s each) says md works, so no waiting or stuck finding */
+	{.id = "reshape-coarse", .action = "reshape", .no_progress = true, .speed = 2000,
+	 .cpu = 100, .util = 30, KERNEL_DEFAULTS, .kind = MDP_XK_CPU, .rec = MDP_XR_SETTING,
+	 .says = "coarse steps"},
+	/* issue 39, harm: a slow member and other I/O at the floor: the member binds and no
+	   finding raises a limit */
+	{.id = "member-and-floor", .release = "5.10.0", .action = "recover", .speed = 1000,
+	 .util = 9, .slow = 2, .slow_util = 96, .md_kib = 5000, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE, .also = MDP_XK_FLOOR + 1,
+	 .says = "none while a member is failing"},
+	/* lprp.fr 2021: a reshape crawling at a few KiB/s, dmesg timeouts on one old disk: its
+	   iotmo_cnt grows; the member binds and the floor under the users' I/O recommends nothing */
+	{.id = "disk-timeouts", .action = "reshape", .n = 3, .speed = 1000, .util = 40,
+	 .iotmo = 2, .md_kib = 3000, KERNEL_DEFAULTS, .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE,
+	 .also = MDP_XK_FLOOR + 1, .says = "iotmo_cnt 7 -> 9"},
+	/* terminal findings hide nothing: 20 minutes left, md2_raid5 at 99 % */
+	{.id = "finishing-cpu", .speed = 30000, .util = 30, .cpu = 99, .left_kib = 12000000,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_FINISHING, .rec = MDP_XR_NONE, .also = MDP_XK_CPU + 1},
+	/* ... a backup-file reshape with its CPU evidence (C05's array, a thread at 99 %) */
+	{.id = "backup-cpu", .release = "3.16.0", .action = "reshape", .n = 8, .speed = 7118,
+	 .util = 46, .backup = true, .chunk = 512, .stripe = 4096, .cpu = 99, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_RESHAPE_METHOD, .rec = MDP_XR_NONE, .also = MDP_XK_CPU + 1},
+	/* issue 39, limits against md's own figure: a re-added member's recovery skips clean
+	   chunks (bitmap +8): progress 190000 KiB/s, md's sync_speed 19000: not the maximum */
+	{.id = "bitmap-skip", .action = "recover", .speed = 190000, .skip = true, .util = 20,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_INFO, .rec = MDP_XR_NONE, .says = "skips the chunks"},
+	/* issue 39, trade-offs: a scrub held at the floor by users' I/O: stop or reschedule it */
+	{.id = "scrub-floor", .action = "check", .speed = 1000, .util = 30, .md_kib = 5000,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_FLOOR, .rec = MDP_XR_NONE, .says = "stop the scrub"},
 	/* frozen and PENDING */
 	{.id = "frozen", .action = "frozen", .util = 0, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE},
@@ -374,6 +452,24 @@ static void test_rows(void **state)
 		if (r->gain_kib)
 			assert_int_equal(f->gain_kib, r->gain_kib);
 		assert_int_equal(mdp_explain_recommends(&rep), r->rec != MDP_XR_NONE);
+		if (r->also) {
+			bool seen = false;
+			for (size_t k = 0; k < rep.n_findings; k++)
+				seen |= (int)rep.findings[k].kind == r->also - 1;
+			assert_true(seen);
+		}
+		if (r->says) {
+			bool seen = false;
+			for (size_t k = 0; k < rep.n_findings; k++) {
+				const struct mdp_xfinding *g = &rep.findings[k];
+				seen |= strstr(g->rec_text, r->says) != NULL;
+				for (size_t e = 0; e < g->n_evidence; e++)
+					seen |= strstr(g->evidence[e], r->says) != NULL;
+			}
+			if (!seen)
+				print_message("%s: no finding says \"%s\"\n", r->id, r->says);
+			assert_true(seen);
+		}
 	}
 }
 
@@ -402,7 +498,12 @@ static void test_speed_source(void **state)
 	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_int_equal(rep.speed_src, MDP_XS_MDSTAT);
 	assert_int_equal(rep.speed_kib, 4687);
+	/* but md compares its own figure with the limits: 9999 is at the minimum 10000 */
+	assert_string_equal(rep.binds, "min");
+	a1.sync_speed = 4687;
+	assert_int_equal(mdp_explain_array(&s0, &s1, DT, "md2", NULL, &rep), 0);
 	assert_string_equal(rep.binds, "below-min");
+	a1.sync_speed = 9999;
 	assert_string_equal(rep.rule, "drain");
 	/* progress unchanged: md's own average, said so */
 	a1.done_kib = a0.done_kib;
