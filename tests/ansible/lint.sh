@@ -31,6 +31,12 @@ lint() {
 		exit 1
 	}
 }
+# The collection carries its licence as a file (ansible-test copies the collection alone, so
+# a link to ../COPYING breaks there): the same text as the project's.
+cmp -s "$SRC/COPYING" "$SRC/ansible/COPYING" || {
+	echo "ansible-check: ansible/COPYING differs from COPYING: cp COPYING ansible/COPYING" >&2
+	exit 1
+}
 lint "$SRC/ansible"
 lint "$SRC" tests/ansible/install.yml tests/ansible/install-verify.yml tests/ansible/profile.yml \
 	tests/ansible/enable.yml tests/ansible/install-disable.yml
