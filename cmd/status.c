@@ -4,7 +4,9 @@
  * are status_text.c, status_json.c, status_prom.c (--format prometheus)
  * and status_watch.c (--watch).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -24,6 +26,7 @@ struct status_opts {
 	bool watch;           /* --watch: redraw on md events and every interval */
 	unsigned interval_ms; /* --interval of --watch; 0: 5 s */
 	const char *format;   /* --format: "text", "json" or "prometheus"; NULL: text */
+	const char *output;   /* --output FILE: replaced by what stdout would show */
 };
 
 /* --format json is --json too. */
@@ -42,11 +45,14 @@ static const struct opt status_opts[] = {
 		 "redraw every S seconds as well (default 5)"),
     OPT_CUSTOM("format", 0, "text|json|prometheus", take_format,
 	       "one look as text, as JSON (--json) or in the node exporter's textfile format"),
+    OPT_STRING("output", 'o', "FILE", struct status_opts, output,
+	       "write the look to FILE, replaced whole (a new file renamed over it)"),
 };
 
 static const struct opt_pair status_excl[] = {
     {"watch", "json", "--watch draws text; --json and --format take one look"},
     {"watch", "format", "--watch draws text; --json and --format take one look"},
+    {"watch", "output", "--watch draws on the terminal; --output writes one look"},
     {NULL, NULL, NULL},
 };
 
@@ -69,19 +75,68 @@ static bool status_prom_asked(const struct cli *cli)
 static int status_opts_ok(struct cli *cli)
 {
 	const struct status_opts *o = cli->opts;
+	char why[128];
+	int err;
 
 	if (cli->json && o->format && strcmp(o->format, "json")) {
 		/* --json means one JSON document, whatever the command (issue 37) */
 		cli_err(cli, "--json and --format %s: choose one", o->format);
 		return MDP_EXIT_USAGE;
 	}
+	if (o->output && (err = mdp_root_out_check(o->output, why, sizeof(why)))) {
+		cli_err(cli, "--output %s: %s", o->output, *why ? why : strerror(-err));
+		return MDP_EXIT_USAGE;
+	}
 	return 0;
+}
+
+/*
+ * --output: what the renderers print to stdout goes to a buffer (glibc's
+ * stdout is a variable, as wlog.c uses), then replaces FILE whole, so that
+ * node_exporter's textfile collector never reads half of it.
+ */
+struct status_out {
+	FILE *saved, *mem;
+	char *buf;
+	size_t len;
+};
+
+static int out_begin(struct cli *cli, struct status_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	fflush(stdout);
+	if (!(out->mem = open_memstream(&out->buf, &out->len))) {
+		cli_err(cli, "cannot write %s: %s", ((const struct status_opts *)cli->opts)->output,
+			strerror(errno));
+		return MDP_EXIT_FAILED;
+	}
+	out->saved = stdout;
+	stdout = out->mem;
+	return 0;
+}
+
+static int out_end(struct cli *cli, struct status_out *out)
+{
+	const char *file = ((const struct status_opts *)cli->opts)->output;
+	int err = ferror(out->mem) ? -EIO : 0;
+
+	stdout = out->saved;
+	if (fclose(out->mem) && !err)
+		err = -errno;
+	if (!err)
+		err = mdp_root_out_replace(file, out->buf, out->len, 0644);
+	free(out->buf);
+	if (!err)
+		return MDP_EXIT_OK;
+	cli_err(cli, "cannot write %s: %s", file, strerror(-err));
+	return MDP_EXIT_FAILED;
 }
 
 static int do_status(struct cli *cli)
 {
 	struct mdp_system s = {0};
 	struct mdp_status ps;
+	struct status_out out = {0};
 	struct json j;
 	int rc;
 
@@ -94,6 +149,8 @@ static int do_status(struct cli *cli)
 	}
 	status_profile_read(cli, &s, &ps);
 	cli_warn_recover(cli);
+	if (((const struct status_opts *)cli->opts)->output && (rc = out_begin(cli, &out)))
+		goto done;
 	if (status_prom_asked(cli)) {
 		status_prom(&s, &ps);
 	} else if (cli->json) {
@@ -104,9 +161,12 @@ static int do_status(struct cli *cli)
 	}
 	if (!cli->json)
 		enable_status(cli, NULL, status_prom_asked(cli)); /* enabled at boot: enable.c */
+	if (out.mem)
+		rc = out_end(cli, &out);
+done:
 	mdp_status_free(&ps);
 	mdp_system_free(&s);
-	return MDP_EXIT_OK;
+	return rc;
 }
 
 const struct cmd cmd_status = {
