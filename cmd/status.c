@@ -2,9 +2,11 @@
  * status: arrays, the operation of each with progress, speed and ETA, and
  * the active profile; reads only. The model is src/status_model.h; its renderers
  * are status_text.c, status_json.c, status_prom.c (--format prometheus)
- * and status_watch.c (--watch).
+ * and status_watch.c (--watch); the ETA's and a profile's origin's words,
+ * which others show too, are here.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,38 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct mdp
 	int err = cli_journal_read(cli, &j); /* says why on stderr when it cannot */
 
 	mdp_status_read(&cli->root, s, &j, err, ps);
+}
+
+void status_fmt_eta(uint64_t s, char *buf, size_t len)
+{
+	if (s >= 86400)
+		snprintf(buf, len, "%" PRIu64 "d %" PRIu64 "h", s / 86400, s % 86400 / 3600);
+	else if (s >= 3600)
+		snprintf(buf, len, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
+	else
+		snprintf(buf, len, "%" PRIu64 "m", (s + 59) / 60);
+}
+
+const char *status_origin_text(enum mdp_origin o)
+{
+	switch (o) {
+	case MDP_BY_HAND:
+		return "by hand";
+	case MDP_BY_BOOT:
+		return "at boot";
+	case MDP_BY_ENABLE:
+		return "by mdprofile enable";
+	case MDP_BY_AUTO:
+		return "by mdprofile auto";
+	case MDP_BY_UNTIL_IDLE:
+		return "by apply --until-idle";
+	case MDP_BY_COMPARE:
+		return "by bench --compare";
+	case MDP_BY_PROBE:
+		return "by explain --probe";
+	default:
+		return "by ?";
+	}
 }
 
 /* status's options. */

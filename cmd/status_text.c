@@ -16,16 +16,6 @@
 #include "render.h"
 #include "status.h"
 
-void status_fmt_eta(uint64_t s, char *buf, size_t len)
-{
-	if (s >= 86400)
-		snprintf(buf, len, "%" PRIu64 "d %" PRIu64 "h", s / 86400, s % 86400 / 3600);
-	else if (s >= 3600)
-		snprintf(buf, len, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
-	else
-		snprintf(buf, len, "%" PRIu64 "m", (s + 59) / 60);
-}
-
 /* Why md holds a queued operation back (md.c md_do_sync and md(4)). */
 static const struct render_word queued_words[] = {
     {"delayed", " (waits for an array on the same disks)"},
@@ -226,28 +216,6 @@ static void paused_text(const struct mdp_status *ps, const char *head)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", n ? ", " : "",
 					      render_safe(ps->j.svc[i].name, name, sizeof(name)));
 	render_say(2, "%s%s", head, line);
-}
-
-const char *status_origin_text(enum mdp_origin o)
-{
-	switch (o) {
-	case MDP_BY_HAND:
-		return "by hand";
-	case MDP_BY_BOOT:
-		return "at boot";
-	case MDP_BY_ENABLE:
-		return "by mdprofile enable";
-	case MDP_BY_AUTO:
-		return "by mdprofile auto";
-	case MDP_BY_UNTIL_IDLE:
-		return "by apply --until-idle";
-	case MDP_BY_COMPARE:
-		return "by bench --compare";
-	case MDP_BY_PROBE:
-		return "by explain --probe";
-	default:
-		return "by ?";
-	}
 }
 
 static void fmt_when(int64_t since, char *buf, size_t len)
