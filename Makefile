@@ -12,6 +12,7 @@ DATADIR ?= $(PREFIX)/share/mdprofile
 DOCDIR ?= $(PREFIX)/share/doc/mdprofile
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 DESTDIR ?=
 
@@ -59,7 +60,7 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
-	install uninstall install-check man man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
+	install uninstall install-check man units FORCE man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
 	ship-check oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -406,6 +407,18 @@ build/man/%: man/% VERSION
 
 man: $(MAN)
 
+# The textfile export's timer and service, with the installed paths (made on every run:
+# they depend on PREFIX, BINDIR and DOCDIR as given on the command line).
+UNITS := $(addprefix build/systemd/,mdprofile-textfile.service mdprofile-textfile.timer)
+
+build/systemd/%: systemd/% FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' $< >$@
+
+FORCE:
+
+units: $(UNITS)
+
 # mandoc's own lint, warnings and worse; both pages must be clean.
 ## mandoc's lint of both man pages
 man-lint: $(MAN)
@@ -413,14 +426,15 @@ man-lint: $(MAN)
 	@echo "man: $(words $(MAN)) pages lint clean"
 
 INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DATADIR)/prometheus $(DOCDIR) \
-	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile
+	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile \
+	$(UNITS:build/systemd/%=$(UNITDIR)/%)
 
 ## install into DESTDIR/PREFIX (default /usr/local)
-install: mdprofile $(MAN)
+install: mdprofile $(MAN) $(UNITS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/schema \
 		$(DESTDIR)$(DATADIR)/prometheus \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(UNITDIR)
 	install -m 0755 mdprofile $(DESTDIR)$(BINDIR)/mdprofile
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
@@ -430,6 +444,7 @@ install: mdprofile $(MAN)
 	install -m 0644 build/man/mdprofile.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 build/man/mdprofile.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 completion/mdprofile.bash $(DESTDIR)$(BASHCOMPDIR)/mdprofile
+	install -m 0644 $(UNITS) $(DESTDIR)$(UNITDIR)/
 
 # Everything install put down, and the directories of mdprofile's own.
 ## remove everything install put down
@@ -443,7 +458,8 @@ install-check:
 	@$(MAKE) --no-print-directory -s install DESTDIR=$(CURDIR)/build/destdir >/dev/null
 	@test -x build/destdir$(BINDIR)/mdprofile && \
 		test -s build/destdir$(MANDIR)/man8/mdprofile.8 && \
-		test -s build/destdir$(BASHCOMPDIR)/mdprofile
+		test -s build/destdir$(BASHCOMPDIR)/mdprofile && \
+		test -s build/destdir$(UNITDIR)/mdprofile-textfile.timer
 	@$(MAKE) --no-print-directory -s uninstall DESTDIR=$(CURDIR)/build/destdir >/dev/null
 	@left=$$(find build/destdir -type f); [ -z "$$left" ] || \
 		{ echo "uninstall left: $$left" >&2; exit 1; }

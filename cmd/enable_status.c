@@ -18,15 +18,17 @@ static void status_enabled_text(const struct mdp_boot_record *rec, const struct 
 {
 	char a[PATH_MAX + 64], b[PATH_MAX + 64];
 
-	printf("\nenabled: profile %s at every boot, target %s%s%s: %s\n",
-	       render_safe(rec->profile, a, sizeof(a)), mdp_boot_target_name(rec->target),
-	       rec->auto_profile[0] ? ", watcher: " : "",
-	       rec->auto_profile[0] ? render_safe(rec->auto_profile, b, sizeof(b)) : "",
-	       mdp_enable_intact(p, n) ? "intact" : "NOT intact (run mdprofile enable again)");
+	render_say(2, "\nenabled: profile %s at every boot, target %s%s%s: %s",
+		   render_safe(rec->profile, a, sizeof(a)), mdp_boot_target_name(rec->target),
+		   rec->auto_profile[0] ? ", watcher: " : "",
+		   rec->auto_profile[0] ? render_safe(rec->auto_profile, b, sizeof(b)) : "",
+		   mdp_enable_intact(p, n) ? "intact" : "NOT intact (run mdprofile enable again)");
+	/* each piece's name in a column, what is said of it wrapped under it */
 	for (size_t i = 0; i < n; i++)
-		printf("  %-12s %s: %s%s%s\n", p[i].what, render_safe(p[i].where, a, sizeof(a)),
-		       strcmp(p[i].state, "not running") ? p[i].state : "NOT running",
-		       p[i].hint[0] ? "; " : "", render_safe(p[i].hint, b, sizeof(b)));
+		render_say(15, "  %-12s %s: %s%s%s", p[i].what,
+			   render_safe(p[i].where, a, sizeof(a)),
+			   strcmp(p[i].state, "not running") ? p[i].state : "NOT running",
+			   p[i].hint[0] ? "; " : "", render_safe(p[i].hint, b, sizeof(b)));
 }
 
 static void status_enabled_json(struct json *j, const struct mdp_boot_record *rec,

@@ -58,13 +58,35 @@ const struct cmd *cli_find_cmd(const char *name)
 	return NULL;
 }
 
+/* The commands name begins, "'recover' or 'revert'", in buf; how many. */
+static size_t prefix_of(const char *name, char *buf, size_t len)
+{
+	size_t hits = 0, k = 0, n = 0, nl = strlen(name);
+
+	for (size_t i = 0; nl && i < cli_n_commands; i++)
+		hits += !strncmp(cli_commands[i]->name, name, nl);
+	buf[0] = '\0';
+	for (size_t i = 0; hits && i < cli_n_commands && n < len; i++)
+		if (!strncmp(cli_commands[i]->name, name, nl))
+			n += (size_t)snprintf(buf + n, len - n, "%s'%s'",
+					      !k++        ? ""
+					      : k == hits ? " or "
+							  : ", ",
+					      cli_commands[i]->name);
+	return hits;
+}
+
 int cli_unknown_cmd(struct cli *cli, const char *ctx, const char *name)
 {
 	const char *names[CLI_MAX_COMMANDS], *near;
+	char cands[512];
 
 	for (size_t i = 0; i < cli_n_commands; i++)
 		names[i] = cli_commands[i]->name;
-	if ((near = mdp_ident_suggest(name, names, cli_n_commands)))
+	/* commands are never abbreviated: a prefix of some is told which */
+	if (prefix_of(name, cands, sizeof(cands)))
+		cli_err(cli, "%sunknown command '%s' (did you mean %s?)", ctx, name, cands);
+	else if ((near = mdp_ident_suggest(name, names, cli_n_commands)))
 		cli_err(cli, "%sunknown command '%s' (did you mean '%s'?)", ctx, name, near);
 	else
 		cli_err(cli, "%sunknown command '%s' (see mdprofile --help)", ctx, name);

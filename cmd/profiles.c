@@ -206,15 +206,13 @@ static void json_settings(struct json *j, const struct mdp_setting *set, int fro
 
 static void show_json(struct json *j, const struct mdp_profile *p)
 {
-	char buf[64];
-
 	json_obj(j);
 	json_kstr(j, "name", p->name);
 	json_kstr(j, "path", p->path);
 	json_kstrs(j, "chain", p->chain, p->n_chain);
 	json_kstr(j, "description", p->description ? p->description : "");
-	render_budget(&p->budget, buf, sizeof(buf));
-	json_kstr(j, "memory_budget", buf);
+	json_key(j, "memory_budget");
+	render_budget_json(j, &p->budget);
 	json_key(j, "raid");
 	json_settings(j, p->global, 0, MDP_T_COUNT - 1);
 	json_key(j, "arrays");

@@ -4,12 +4,74 @@
 #include "text.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "opt.h"
 
 const char *render_safe(const char *s, char *buf, size_t len)
 {
 	return mdp_text_safe(buf, len, s);
+}
+
+/* One line of t (n bytes, no newline) from column col: wrapped at spaces, its own spacing kept. */
+static void say_line(const char *t, size_t n, int col, int indent)
+{
+	size_t lead = strspn(t, " ");
+
+	while (n > OPT_HELP_WIDTH - (size_t)col) {
+		size_t cut = OPT_HELP_WIDTH - (size_t)col, end;
+		/* the last space that leaves the line within the width; else a long word whole */
+		while (cut > lead && t[cut] != ' ')
+			cut--;
+		if (cut <= lead) {
+			const char *sp =
+			    memchr(t + OPT_HELP_WIDTH - col, ' ', n - (OPT_HELP_WIDTH - col));
+			if (!sp)
+				break;
+			cut = (size_t)(sp - t);
+		}
+		for (end = cut; end > 0 && t[end - 1] == ' '; end--)
+			;
+		printf("%.*s\n", (int)end, t);
+		while (cut < n && t[cut] == ' ')
+			cut++;
+		t += cut, n -= cut;
+		if (!n)
+			return;
+		printf("%*s", indent, "");
+		col = indent, lead = 0;
+	}
+	printf("%.*s\n", (int)n, t);
+}
+
+void render_say(int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *text = NULL, *p;
+	int col = 0;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (!text)
+		return;
+	for (p = text; *p == '\n'; p++)
+		putchar('\n');
+	/* a newline inside starts a continuation line too */
+	for (;;) {
+		size_t n = strcspn(p, "\n");
+		say_line(p, n, col, indent);
+		if (!p[n] || !p[n + 1])
+			break;
+		p += n + 1;
+		printf("%*s", indent, "");
+		col = indent;
+	}
+	free(text);
 }
 
 const char *render_word(const struct render_word *t, const char *word, const char *other)

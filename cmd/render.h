@@ -19,6 +19,13 @@
  */
 const char *render_safe(const char *s, char *buf, size_t len);
 
+/*
+ * One line of prose to stdout, wrapped within 80 columns: its leading spaces
+ * (and newlines) printed as they are, its continuation lines indented by
+ * indent. status's lines and help's keep to a terminal's width.
+ */
+void render_say(int indent, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A word md or mdprofile prints and the text it is shown as. */
 struct render_word {
 	const char *word, *text;
@@ -32,6 +39,11 @@ void render_setting(enum mdp_tunable t, const struct mdp_setting *s, char *buf, 
 void render_setting_json(struct json *j, enum mdp_tunable t, const struct mdp_setting *s);
 /* "25% of RAM", "512 MiB", "25% of RAM (default)". */
 void render_budget(const struct mdp_budget *b, char *buf, size_t len);
+/*
+ * The budget as JSON: {"percent": 25, "bytes": null, "default": true}, the
+ * form not used null (show --json's memory_budget).
+ */
+void render_budget_json(struct json *j, const struct mdp_budget *b);
 /* "md2: stripe_cache_size does not apply" from a plan note. */
 void render_plan_note(const struct mdp_plan_note *n, char *buf, size_t len);
 

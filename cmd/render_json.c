@@ -297,3 +297,20 @@ void render_dry_run_json(struct json *j, const struct mdp_profile *p, const stru
 	json_services(j, rep);
 	json_result_tail(j, NULL, pl);
 }
+
+void render_budget_json(struct json *j, const struct mdp_budget *b)
+{
+	json_obj(j);
+	json_key(j, "percent");
+	if (b->kind == MDP_BUDGET_BYTES)
+		json_null(j);
+	else
+		json_u64(j, b->kind == MDP_BUDGET_PERCENT ? b->value : MDP_DEFAULT_BUDGET_PERCENT);
+	json_key(j, "bytes");
+	if (b->kind == MDP_BUDGET_BYTES)
+		json_u64(j, b->value);
+	else
+		json_null(j);
+	json_kbool(j, "default", b->kind == MDP_BUDGET_UNSET);
+	json_end(j);
+}

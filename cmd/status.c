@@ -2,9 +2,13 @@
  * status: arrays, the operation of each with progress, speed and ETA, and
  * the active profile; reads only. The model is src/status_model.h; its renderers
  * are status_text.c, status_json.c, status_prom.c (--format prometheus)
- * and status_watch.c (--watch).
+ * and status_watch.c (--watch); the ETA's and a profile's origin's words,
+ * which others show too, are here.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -19,11 +23,44 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct mdp
 	mdp_status_read(&cli->root, s, &j, err, ps);
 }
 
+void status_fmt_eta(uint64_t s, char *buf, size_t len)
+{
+	if (s >= 86400)
+		snprintf(buf, len, "%" PRIu64 "d %" PRIu64 "h", s / 86400, s % 86400 / 3600);
+	else if (s >= 3600)
+		snprintf(buf, len, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
+	else
+		snprintf(buf, len, "%" PRIu64 "m", (s + 59) / 60);
+}
+
+const char *status_origin_text(enum mdp_origin o)
+{
+	switch (o) {
+	case MDP_BY_HAND:
+		return "by hand";
+	case MDP_BY_BOOT:
+		return "at boot";
+	case MDP_BY_ENABLE:
+		return "by mdprofile enable";
+	case MDP_BY_AUTO:
+		return "by mdprofile auto";
+	case MDP_BY_UNTIL_IDLE:
+		return "by apply --until-idle";
+	case MDP_BY_COMPARE:
+		return "by bench --compare";
+	case MDP_BY_PROBE:
+		return "by explain --probe";
+	default:
+		return "by ?";
+	}
+}
+
 /* status's options. */
 struct status_opts {
 	bool watch;           /* --watch: redraw on md events and every interval */
 	unsigned interval_ms; /* --interval of --watch; 0: 5 s */
 	const char *format;   /* --format: "text", "json" or "prometheus"; NULL: text */
+	const char *output;   /* --output FILE: replaced by what stdout would show */
 };
 
 /* --format json is --json too. */
@@ -42,11 +79,14 @@ static const struct opt status_opts[] = {
 		 "redraw every S seconds as well (default 5)"),
     OPT_CUSTOM("format", 0, "text|json|prometheus", take_format,
 	       "one look as text, as JSON (--json) or in the node exporter's textfile format"),
+    OPT_STRING("output", 'o', "FILE", struct status_opts, output,
+	       "write the look to FILE, replaced whole (a new file renamed over it)"),
 };
 
 static const struct opt_pair status_excl[] = {
     {"watch", "json", "--watch draws text; --json and --format take one look"},
     {"watch", "format", "--watch draws text; --json and --format take one look"},
+    {"watch", "output", "--watch draws on the terminal; --output writes one look"},
     {NULL, NULL, NULL},
 };
 
@@ -69,19 +109,68 @@ static bool status_prom_asked(const struct cli *cli)
 static int status_opts_ok(struct cli *cli)
 {
 	const struct status_opts *o = cli->opts;
+	char why[128];
+	int err;
 
 	if (cli->json && o->format && strcmp(o->format, "json")) {
 		/* --json means one JSON document, whatever the command (issue 37) */
 		cli_err(cli, "--json and --format %s: choose one", o->format);
 		return MDP_EXIT_USAGE;
 	}
+	if (o->output && (err = mdp_root_out_check(o->output, why, sizeof(why)))) {
+		cli_err(cli, "--output %s: %s", o->output, *why ? why : strerror(-err));
+		return MDP_EXIT_USAGE;
+	}
 	return 0;
+}
+
+/*
+ * --output: what the renderers print to stdout goes to a buffer (glibc's
+ * stdout is a variable, as wlog.c uses), then replaces FILE whole, so that
+ * node_exporter's textfile collector never reads half of it.
+ */
+struct status_out {
+	FILE *saved, *mem;
+	char *buf;
+	size_t len;
+};
+
+static int out_begin(struct cli *cli, struct status_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	fflush(stdout);
+	if (!(out->mem = open_memstream(&out->buf, &out->len))) {
+		cli_err(cli, "cannot write %s: %s", ((const struct status_opts *)cli->opts)->output,
+			strerror(errno));
+		return MDP_EXIT_FAILED;
+	}
+	out->saved = stdout;
+	stdout = out->mem;
+	return 0;
+}
+
+static int out_end(struct cli *cli, struct status_out *out)
+{
+	const char *file = ((const struct status_opts *)cli->opts)->output;
+	int err = ferror(out->mem) ? -EIO : 0;
+
+	stdout = out->saved;
+	if (fclose(out->mem) && !err)
+		err = -errno;
+	if (!err)
+		err = mdp_root_out_replace(file, out->buf, out->len, 0644);
+	free(out->buf);
+	if (!err)
+		return MDP_EXIT_OK;
+	cli_err(cli, "cannot write %s: %s", file, strerror(-err));
+	return MDP_EXIT_FAILED;
 }
 
 static int do_status(struct cli *cli)
 {
 	struct mdp_system s = {0};
 	struct mdp_status ps;
+	struct status_out out = {0};
 	struct json j;
 	int rc;
 
@@ -94,6 +183,8 @@ static int do_status(struct cli *cli)
 	}
 	status_profile_read(cli, &s, &ps);
 	cli_warn_recover(cli);
+	if (((const struct status_opts *)cli->opts)->output && (rc = out_begin(cli, &out)))
+		goto done;
 	if (status_prom_asked(cli)) {
 		status_prom(&s, &ps);
 	} else if (cli->json) {
@@ -104,9 +195,12 @@ static int do_status(struct cli *cli)
 	}
 	if (!cli->json)
 		enable_status(cli, NULL, status_prom_asked(cli)); /* enabled at boot: enable.c */
+	if (out.mem)
+		rc = out_end(cli, &out);
+done:
 	mdp_status_free(&ps);
 	mdp_system_free(&s);
-	return MDP_EXIT_OK;
+	return rc;
 }
 
 const struct cmd cmd_status = {

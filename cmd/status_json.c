@@ -81,7 +81,12 @@ static void array_json(struct json *j, const struct mdp_system *s, const struct 
 	op_json(j, a);
 	members_json(j, a);
 	tunable_json(j, "stripe_cache_pages", MDP_T_STRIPE_CACHE_SIZE, sc);
-	json_ku64(j, "stripe_cache_bytes", sc->present ? mdp_plan_stripe_bytes(a, sc->val.num) : 0);
+	/* null, not 0, when there is none or its members are not known */
+	json_key(j, "stripe_cache_bytes");
+	if (sc->present && mdp_plan_stripe_bytes(a, sc->val.num))
+		json_u64(j, mdp_plan_stripe_bytes(a, sc->val.num));
+	else
+		json_null(j);
 	tunable_json(j, "read_ahead_kib", MDP_T_READ_AHEAD_KB, &a->cur[MDP_T_READ_AHEAD_KB]);
 	json_end(j);
 }

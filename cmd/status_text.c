@@ -12,18 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "opt.h"
 #include "render.h"
 #include "status.h"
-
-void status_fmt_eta(uint64_t s, char *buf, size_t len)
-{
-	if (s >= 86400)
-		snprintf(buf, len, "%" PRIu64 "d %" PRIu64 "h", s / 86400, s % 86400 / 3600);
-	else if (s >= 3600)
-		snprintf(buf, len, "%" PRIu64 "h %" PRIu64 "m", s / 3600, s % 3600 / 60);
-	else
-		snprintf(buf, len, "%" PRIu64 "m", (s + 59) / 60);
-}
 
 /* Why md holds a queued operation back (md.c md_do_sync and md(4)). */
 static const struct render_word queued_words[] = {
@@ -54,38 +45,40 @@ static const char *op_name(const struct mdp_system *s, const struct mdp_array *a
 							   : a->sync_action;
 }
 
-static void op_text(const struct mdp_system *s, const struct mdp_array *a)
+/* The operation of a, "reshape 25.1%, 4687 KiB/s, about 3d 14h left", in buf. */
+static void op_text(const struct mdp_system *s, const struct mdp_array *a, char *buf, size_t len)
 {
 	char eta[32], keta[32], act[64];
 	const char *st = mdp_status_op_state(a);
+	size_t n;
 
 	render_safe(op_name(s, a), act, sizeof(act));
-
 	if (!mdp_status_busy(a)) {
-		puts(" idle");
+		snprintf(buf, len, "idle");
 		return;
 	}
 	if (strcmp(st, "running")) {
-		printf(" %s %s%s\n", act, st,
-		       render_word(queued_words, st, " (run by another node of the cluster)"));
+		snprintf(buf, len, "%s %s%s", act, st,
+			 render_word(queued_words, st, " (run by another node of the cluster)"));
 		return;
 	}
-	printf(" %s", act);
-	if (a->has_progress && a->sync_total)
-		printf(" %u.%u%%", a->permille / 10, a->permille % 10);
-	if (a->sync_speed)
-		printf(", %" PRIu64 " KiB/s", a->sync_speed);
-	if (mdp_status_eta(a)) {
+	n = (size_t)snprintf(buf, len, "%s", act);
+	if (a->has_progress && a->sync_total && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " %u.%u%%", a->permille / 10,
+				      a->permille % 10);
+	if (a->sync_speed && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", %" PRIu64 " KiB/s", a->sync_speed);
+	if (mdp_status_eta(a) && n < len) {
 		status_fmt_eta(mdp_status_eta(a), eta, sizeof(eta));
-		printf(", about %s left", eta);
 		status_fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
 		if (a->kernel_eta_s && strcmp(eta, keta))
-			printf(" (md says %s)", keta);
-	} else if (a->kernel_eta_s) {
+			snprintf(buf + n, len - n, ", about %s left (md says %s)", eta, keta);
+		else
+			snprintf(buf + n, len - n, ", about %s left", eta);
+	} else if (a->kernel_eta_s && n < len) {
 		status_fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
-		printf(", md says %s left", keta);
+		snprintf(buf + n, len - n, ", md says %s left", keta);
 	}
-	putchar('\n');
 }
 
 /* What the members line says of m, or NULL when it is in sync (or a journal). */
@@ -116,22 +109,24 @@ static void members_text(const struct mdp_system *s, const struct mdp_array *a)
 	if (!any)
 		return;
 	const char *sep = " ";
-	char name[64];
+	char name[64], line[2048] = "";
+	size_t n = 0;
 
-	printf("       members:");
 	if (missing > 0 && a->raid_disks) {
-		printf(" %d of %d working", a->raid_disks - missing, a->raid_disks);
+		n = (size_t)snprintf(line, sizeof(line), " %d of %d working",
+				     a->raid_disks - missing, a->raid_disks);
 		sep = "; ";
 	}
-	for (size_t i = 0; i < a->n_members; i++) {
+	for (size_t i = 0; i < a->n_members && n < sizeof(line); i++) {
 		const struct mdp_member *m = &a->members[i];
 		const char *w = member_word(m);
 		if (!w)
 			continue;
-		printf("%s%s %s", sep, render_safe(m->name, name, sizeof(name)), w);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %s", sep,
+				      render_safe(m->name, name, sizeof(name)), w);
 		sep = "; ";
 	}
-	putchar('\n');
+	render_say(16, "       members:%s", line);
 }
 
 /* Stripe cache with its memory, and read-ahead, through the registry's formatter. */
@@ -159,6 +154,8 @@ static void tuning_text(const struct mdp_array *a)
 static void array_text(const struct mdp_system *s, const struct mdp_array *a, bool verbose)
 {
 	char disks[48], state[96], name[64], level[64], st[64], uuid[128], src[64];
+	char head[320], op[256];
+	size_t n;
 	int missing = mdp_status_missing(s, a);
 	bool failed = false;
 
@@ -172,16 +169,26 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 		 : missing > 0                     ? ", degraded"
 						   : "",
 		 failed && missing <= 0 ? ", member failed" : "");
-	printf("%-6s %-7s %-15s  %-16s", render_safe(a->name, name, sizeof(name)),
-	       a->level_name[0] ? render_safe(a->level_name, level, sizeof(level)) : "-", disks,
-	       state);
-	op_text(s, a);
+	n = (size_t)snprintf(
+	    head, sizeof(head), "%-6s %-7s %-15s  %-16s", render_safe(a->name, name, sizeof(name)),
+	    a->level_name[0] ? render_safe(a->level_name, level, sizeof(level)) : "-", disks,
+	    state);
+	op_text(s, a, op, sizeof(op));
+	/* The operation on the array's line when it fits in 80 columns, else under it. */
+	if (n + 1 + strlen(op) <= OPT_HELP_WIDTH) {
+		printf("%s %s\n", head, op);
+	} else {
+		while (n > 0 && head[n - 1] == ' ')
+			head[--n] = '\0';
+		printf("%s\n", head);
+		render_say(7, "       %s", op);
+	}
 	members_text(s, a);
 	tuning_text(a);
 	if (a->from_mdstat) {
 		const struct mdp_mdstat_array *ms = mdp_mdstat_find(&s->mdstat, a->name);
-		printf("       from /proc/mdstat only: sysfs has no md array by that name%s\n",
-		       ms && ms->container ? ": a metadata container" : "");
+		render_say(7, "       from /proc/mdstat only: sysfs has no md array by that name%s",
+			   ms && ms->container ? ": a metadata container" : "");
 		return;
 	}
 	if (verbose && a->uuid[0])
@@ -198,38 +205,17 @@ static void mdstat_only_text(const struct mdp_system *s, const struct mdp_array 
 
 static void paused_text(const struct mdp_status *ps, const char *head)
 {
+	char name[128], line[4096];
 	size_t n = 0;
-	char name[128];
 
 	if (!ps->n_paused)
 		return;
-	for (size_t i = 0; i < ps->j.n_svc; i++)
+	line[0] = '\0';
+	for (size_t i = 0; i < ps->j.n_svc && n < sizeof(line); i++)
 		if (ps->j.svc[i].paused)
-			printf("%s%s", n++ ? ", " : head,
-			       render_safe(ps->j.svc[i].name, name, sizeof(name)));
-	putchar('\n');
-}
-
-const char *status_origin_text(enum mdp_origin o)
-{
-	switch (o) {
-	case MDP_BY_HAND:
-		return "by hand";
-	case MDP_BY_BOOT:
-		return "at boot";
-	case MDP_BY_ENABLE:
-		return "by mdprofile enable";
-	case MDP_BY_AUTO:
-		return "by mdprofile auto";
-	case MDP_BY_UNTIL_IDLE:
-		return "by apply --until-idle";
-	case MDP_BY_COMPARE:
-		return "by bench --compare";
-	case MDP_BY_PROBE:
-		return "by explain --probe";
-	default:
-		return "by ?";
-	}
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", n ? ", " : "",
+					      render_safe(ps->j.svc[i].name, name, sizeof(name)));
+	render_say(2, "%s%s", head, line);
 }
 
 static void fmt_when(int64_t since, char *buf, size_t len)
@@ -245,53 +231,57 @@ static void fmt_when(int64_t since, char *buf, size_t len)
 /* The base under an overlay, and the watcher, when there are. */
 static void layers_text(const struct mdp_status *ps)
 {
-	char when[64], name[160], why[256];
+	char when[64], name[160], why[256], line[512];
 
 	if (ps->j.has_under) {
 		fmt_when(ps->j.under.since, when, sizeof(when));
-		printf("base profile: %s%s, applied %s (under the overlay; 'mdprofile revert' goes "
-		       "back to it)\n",
-		       render_safe(ps->j.under.profile, name, sizeof(name)), when,
-		       status_origin_text(ps->j.under.by));
+		render_say(2,
+			   "base profile: %s%s, applied %s (under the overlay; 'mdprofile revert' "
+			   "goes back to it)",
+			   render_safe(ps->j.under.profile, name, sizeof(name)), when,
+			   status_origin_text(ps->j.under.by));
 	}
 	/* apply --until-idle's is said on the profile's line */
 	if (!ps->have_w || ps->w.mode == MDP_BY_UNTIL_IDLE)
 		return;
 	fmt_when(ps->w.since, when, sizeof(when));
-	printf("watcher: %s %s (pid %ld), %s%s", mdp_origin_name(ps->w.mode),
-	       render_safe(ps->w.profile, name, sizeof(name)), ps->w.pid, ps->w.state, when);
+	snprintf(line, sizeof(line), "watcher: %s %s (pid %ld), %s%s", mdp_origin_name(ps->w.mode),
+		 render_safe(ps->w.profile, name, sizeof(name)), ps->w.pid, ps->w.state, when);
 	if (!strcmp(ps->w.state, "armed"))
-		printf(", engages on %s\n", ps->w.on);
+		render_say(2, "%s, engages on %s", line, ps->w.on);
 	else if (!strcmp(ps->w.state, "held"))
-		printf(": %s; armed again when md is idle\n",
-		       render_safe(ps->w.why, why, sizeof(why)));
+		render_say(2, "%s: %s; armed again when md is idle", line,
+			   render_safe(ps->w.why, why, sizeof(why)));
 	else if (!strcmp(ps->w.state, "engaging"))
-		printf(": %s started; applying its profile (after any other mdprofile command)\n",
-		       render_safe(ps->w.why, why, sizeof(why)));
+		render_say(2,
+			   "%s: %s started; applying its profile (after any other mdprofile "
+			   "command)",
+			   line, render_safe(ps->w.why, why, sizeof(why)));
 	else
-		putchar('\n');
+		render_say(2, "%s", line);
 }
 
 /* "md3 reshape: 4687 KiB/s when reshape-fast was applied, 9374 KiB/s now"; "starting when"
    for md's 0 */
 static void speeds_text(const struct mdp_status *ps)
 {
-	char name[160], act[32];
+	char name[160], act[32], then[48], now_s[48];
 	uint64_t now;
 
 	for (size_t i = 0; i < ps->j.n_speed; i++) {
 		const struct mdp_op_speed *sp = &ps->j.speed[i];
-		printf("%s %s: ", sp->dev, render_safe(sp->action, act, sizeof(act)));
 		/* md reads 0 in an operation's first seconds (auto engages then) */
 		if (sp->kib_s)
-			printf("%" PRIu64 " KiB/s when ", sp->kib_s);
+			snprintf(then, sizeof(then), "%" PRIu64 " KiB/s when", sp->kib_s);
 		else
-			printf("starting when ");
-		printf("%s was applied", render_safe(ps->j.profile, name, sizeof(name)));
+			snprintf(then, sizeof(then), "starting when");
 		if (mdp_status_speed_now(ps, sp, &now))
-			printf(", %" PRIu64 " KiB/s now\n", now);
+			snprintf(now_s, sizeof(now_s), "%" PRIu64 " KiB/s now", now);
 		else
-			puts(", not running now");
+			snprintf(now_s, sizeof(now_s), "not running now");
+		render_say(2, "%s %s: %s %s was applied, %s", sp->dev,
+			   render_safe(sp->action, act, sizeof(act)), then,
+			   render_safe(ps->j.profile, name, sizeof(name)), now_s);
 	}
 }
 
@@ -302,8 +292,8 @@ void status_profile_text(const struct mdp_status *ps)
 	time_t t = (time_t)ps->since;
 
 	if (ps->unreadable) {
-		printf("\nactive profile: unknown: cannot read %s (%s)\n", MDP_JOURNAL,
-		       ps->jerr == -EACCES ? "run status as root" : "see the warning above");
+		render_say(2, "\nactive profile: unknown: cannot read %s (%s)", MDP_JOURNAL,
+			   ps->jerr == -EACCES ? "run status as root" : "see the warning");
 		if (ps->have_w)
 			layers_text(ps);
 		return;
@@ -315,20 +305,21 @@ void status_profile_text(const struct mdp_status *ps)
 		return;
 	}
 	if (ps->stale) {
-		printf("\nprofile %s was applied before the last reboot: its values are gone\n",
-		       render_safe(ps->j.profile, name, sizeof(name)));
+		render_say(2,
+			   "\nprofile %s was applied before the last reboot: its values are gone",
+			   render_safe(ps->j.profile, name, sizeof(name)));
 		paused_text(ps, "paused before the reboot (run 'mdprofile recover'): ");
 		return;
 	}
 	if (ps->j.state != MDP_J_ACTIVE) {
-		printf("\nprofile %s: a transaction was interrupted\n",
-		       render_safe(ps->j.profile, name, sizeof(name)));
+		render_say(2, "\nprofile %s: a transaction was interrupted",
+			   render_safe(ps->j.profile, name, sizeof(name)));
 		return;
 	}
 	if (ps->since && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
-	printf(
-	    "\nactive profile: %s%s%s%s%s\n", render_safe(ps->j.profile, name, sizeof(name)), when,
+	render_say(
+	    2, "\nactive profile: %s%s%s%s%s", render_safe(ps->j.profile, name, sizeof(name)), when,
 	    ps->j.by == MDP_BY_HAND || ps->j.by == MDP_BY_COMPARE ||
 		    (ps->j.by == MDP_BY_UNTIL_IDLE && !ps->j.has_under)
 		? ""
@@ -358,8 +349,8 @@ void status_profile_text(const struct mdp_status *ps)
 	if (ps->drift == 0)
 		puts("drift: none");
 	else if (ps->drift > 0)
-		printf("drift: %ld value%s changed since apply (see 'mdprofile diff')\n", ps->drift,
-		       ps->drift == 1 ? "" : "s");
+		render_say(2, "drift: %ld value%s changed since apply (see 'mdprofile diff')",
+			   ps->drift, ps->drift == 1 ? "" : "s");
 }
 
 /* DSM's own resync speed setting beside the live limits (discover.h, DSM facts). */
@@ -375,7 +366,7 @@ static void dsm_speed_text(const struct mdp_system *s)
 	if (s->global[MDP_T_SPEED_LIMIT_MAX].present)
 		mdp_tunable_show(MDP_T_SPEED_LIMIT_MAX, &s->global[MDP_T_SPEED_LIMIT_MAX].val, mx,
 				 sizeof(mx));
-	printf("\nspeed limits now: min %s, max %s; DSM's setting: %s\n", mn, mx, dsm);
+	render_say(2, "\nspeed limits now: min %s, max %s; DSM's setting: %s", mn, mx, dsm);
 }
 
 void status_text(const struct mdp_system *s, const struct mdp_status *ps, bool verbose)

@@ -2,7 +2,13 @@
 # from the binary itself: the commands from `mdprofile help`, each command's
 # own options from `mdprofile __options COMMAND`, the words an option takes
 # from `mdprofile __values COMMAND --OPTION`, the profiles from
-# `mdprofile list` with the --root and --profiles already on the line.
+# `mdprofile list` with the --root and --profiles already on the line, the
+# arrays explain takes from /proc/mdstat under that --root.
+#
+# File and directory names follow bash-completion's conventions: its _filedir
+# where bash-completion is loaded, else compgen with -o filenames, so that
+# readline quotes the name it inserts and descends into a directory (a "/"
+# and no space) instead of ending the word there.
 #
 # Names read from files are data: they are read line by line and matched by
 # prefix in bash, never passed through compgen -W, which would expand $(...),
@@ -16,6 +22,44 @@ _mdprofile_offer()
 		[[ -n $w && $w == "$cur"* ]] && COMPREPLY+=("$w")
 	done
 }
+
+# File names (directories only with -d) for the word being completed, $cur of
+# the caller: bash-completion's _filedir, or compgen on the word as typed
+# without its quoting (a leading quote, backslash escapes).
+_mdprofile_files()
+{
+	local w='' i c
+	if declare -F _filedir >/dev/null; then
+		_filedir "$@"
+		return
+	fi
+	for ((i = 0; i < ${#cur}; i++)); do
+		c=${cur:i:1}
+		if [[ $c == \\ ]]; then
+			((i++))
+			c=${cur:i:1}
+		elif [[ $i == 0 && ($c == "'" || $c == '"') ]]; then
+			continue
+		fi
+		w+=$c
+	done
+	[[ $w == "~"* ]] && w=$HOME${w#"~"}
+	compopt -o filenames 2>/dev/null
+	if [[ ${1:-} == -d ]]; then
+		mapfile -t COMPREPLY < <(compgen -d -- "$w")
+	else
+		mapfile -t COMPREPLY < <(compgen -f -- "$w")
+	fi
+}
+
+# The arrays of $1/proc/mdstat (the root's), one a line.
+_mdprofile_arrays()
+{
+	local line
+	while IFS= read -r line; do
+		[[ $line =~ ^(md[^[:space:]]*)\ :\  ]] && printf '%s\n' "${BASH_REMATCH[1]}"
+	done <"$1/proc/mdstat"
+} 2>/dev/null
 
 _mdprofile_commands()
 {
@@ -34,10 +78,33 @@ _mdprofile_takes_value()
 	return 1
 }
 
+# The value of option $prev (of $cmd) from $cur into COMPREPLY: 0, or 1 when
+# $prev takes no value.
+_mdprofile_value()
+{
+	case $prev in
+	--root | --profiles | --path)
+		_mdprofile_files -d
+		;;
+	--binary | --output | -o | --capture)
+		_mdprofile_files
+		;;
+	--compare | --auto)
+		_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
+		;;
+	-*)
+		# The words it takes, from the option tables (mdprofile __values).
+		_mdprofile_takes_value "$prev" "$cmd" "$bin" || return 1
+		_mdprofile_offer "$cur" < <("$bin" __values "${cmd:---all}" "$prev" 2>/dev/null)
+		;;
+	*) return 1 ;;
+	esac
+}
+
 _mdprofile()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local bin=${COMP_WORDS[0]} cmd='' w i
+	local bin=${COMP_WORDS[0]} cmd='' root=${MDPROFILE_ROOT:-} w i
 	local -a where=() words=()
 
 	COMPREPLY=()
@@ -66,9 +133,13 @@ _mdprofile()
 		case $w in
 		--root | --profiles)
 			where+=("$w" "${words[i + 1]}")
+			[[ $w == --root ]] && root=${words[i + 1]}
 			((i++))
 			;;
-		--root=* | --profiles=*) where+=("$w") ;;
+		--root=* | --profiles=*)
+			where+=("$w")
+			[[ $w == --root=* ]] && root=${w#--root=}
+			;;
 		--*=*) ;;
 		-*)
 			# The value of an option that takes one is no command.
@@ -79,32 +150,14 @@ _mdprofile()
 	done
 
 	# The value of an option: what it takes, or nothing to offer.
-	case $prev in
-	--root | --profiles | --path)
-		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
-		return
-		;;
-	--binary | --output | -o)
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-		return
-		;;
-	--compare | --auto)
-		_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
-		return
-		;;
-	-*)
-		# The words it takes, from the option tables (mdprofile __values).
-		if _mdprofile_takes_value "$prev" "$cmd" "$bin"; then
-			_mdprofile_offer "$cur" < <("$bin" __values "${cmd:---all}" "$prev" 2>/dev/null)
-			return
-		fi
-		;;
-	esac
+	_mdprofile_value && return
 	if [[ $cur == -* ]]; then
+		# "--format=" for an option that takes a value, the cursor left after the "="
 		_mdprofile_offer "$cur" < <("$bin" __options ${cmd:+"$cmd"} 2>/dev/null |
 			while IFS= read -r w; do
-				[[ $w == --* ]] && printf '%s\n' "${w%=}"
+				[[ $w == --* ]] && printf '%s\n' "$w"
 			done)
+		[[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
 		return
 	fi
 	case $cmd in
@@ -112,11 +165,15 @@ _mdprofile()
 		_mdprofile_offer "$cur" < <(_mdprofile_commands "$bin")
 		;;
 	show | check | diff | apply | auto | boot-script | enable)
-		if [[ $cur == */* ]]; then
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		if [[ $cur == */* || $cur == [.~]* ]]; then
+			_mdprofile_files
 		else
 			_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
 		fi
+		;;
+	explain)
+		[[ $root == "~"* ]] && root=$HOME${root#"~"}
+		_mdprofile_offer "$cur" < <(_mdprofile_arrays "$root")
 		;;
 	esac
 }

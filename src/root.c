@@ -501,6 +501,70 @@ int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data
 	return err;
 }
 
+/* ---- a file the user named ------------------------------------------------ */
+
+/* file as an absolute path: its directory's real path (which must exist) and its name. */
+static int out_place(const char *file, char *abs, size_t cap)
+{
+	char dir[PATH_MAX], rdir[PATH_MAX];
+	const char *slash = strrchr(file, '/'), *name = slash ? slash + 1 : file;
+
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EISDIR;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if ((size_t)(slash - file) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == file ? 1 : slash - file), file);
+	if (!realpath(dir, rdir))
+		return -errno;
+	if ((size_t)snprintf(abs, cap, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", name) >= cap)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int mdp_root_out_check(const char *file, char *why, size_t cap)
+{
+	char abs[PATH_MAX];
+	struct stat st;
+	int err = out_place(file, abs, sizeof(abs));
+
+	*why = '\0';
+	if (err == -ENOENT || err == -ENOTDIR)
+		snprintf(why, cap, "its directory does not exist");
+	else if (err == -EISDIR)
+		snprintf(why, cap, "it names a directory, not a file");
+	if (err)
+		return err;
+	if (lstat(abs, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		return 0; /* a directory fails at the rename, leaving nothing behind */
+	/* The new file would replace the link itself: /dev/stdout, say, for every program. */
+	snprintf(why, cap, "it is a %s, which the new file would replace%s",
+		 S_ISLNK(st.st_mode)    ? "symbolic link"
+		 : S_ISCHR(st.st_mode)  ? "character device"
+		 : S_ISBLK(st.st_mode)  ? "block device"
+		 : S_ISFIFO(st.st_mode) ? "FIFO"
+					: "socket",
+		 S_ISLNK(st.st_mode) ? " (name the file it leads to)" : "");
+	return -EINVAL;
+}
+
+int mdp_root_out_replace(const char *file, const void *data, size_t len, mode_t mode)
+{
+	struct mdp_root real;
+	char abs[PATH_MAX];
+	int err;
+
+	if ((err = out_place(file, abs, sizeof(abs))) || (err = mdp_root_init(&real, NULL)))
+		return err;
+	err = mdp_root_replace(&real, abs, data, len, mode);
+	mdp_root_fini(&real);
+	return err;
+}
+
 /* ---- trust ---------------------------------------------------------------- */
 
 /* Why the component of sys ending at end (st, last or a directory) is not trusted; 0 if it is. */

@@ -133,4 +133,19 @@ int mdp_root_unlink(const struct mdp_root *r, const char *sys);
 int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data, size_t len,
 		     mode_t mode);
 
+/*
+ * A file the user named on the command line (status --output): a path on the
+ * real system whatever the root, relative to the working directory. Its
+ * directory must exist; a file there is replaced, never written through.
+ *
+ * mdp_root_out_check says before anything is done whether file can be
+ * written: 0, or -errno with why ("its directory does not exist"). A
+ * symbolic link, device, FIFO or socket there is -EINVAL: the new file
+ * would replace it (/dev/null, /dev/stdout) for every other program. A
+ * directory there passes: the rename fails on it.
+ * mdp_root_out_replace writes it as mdp_root_replace does, on the real root.
+ */
+int mdp_root_out_check(const char *file, char *why, size_t cap);
+int mdp_root_out_replace(const char *file, const void *data, size_t len, mode_t mode);
+
 #endif

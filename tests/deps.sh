@@ -5,7 +5,7 @@ set -eu
 pkgs="gcc make pkg-config libyaml-dev libcyaml-dev libudev-dev libcmocka-dev clang \
 libclang-rt-14-dev python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm udev busybox-static cpio \
 util-linux time kmod xz-utils valgrind mandoc shellcheck pyflakes3 ansible-core ansible-lint python3-voluptuous python3-venv prometheus \
-build-essential debhelper lintian"
+build-essential debhelper lintian bash-completion"
 # The ARM NAS builds (make cross, make cross-check): Debian's cross compilers, the
 # multiarch libyaml/libcyaml with their static libraries, and qemu-user to test them.
 # 'deps.sh --cross' installs only these (make cross-deps).

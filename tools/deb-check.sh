@@ -5,8 +5,9 @@
 #
 # As root, on a machine where mdprofile is not otherwise installed (make fresh-check runs it
 # in its pristine root): apt-get installs DEB with its dependencies, `mdprofile --version`,
-# `list` and `status` run from /usr/bin, then apt-get purges it; every file the package
-# listed must be gone, and so must /usr/share/mdprofile and /usr/share/doc/mdprofile.
+# `list` and `status` run from /usr/bin, and so does the textfile service's command; then
+# apt-get purges it: every file the package listed must be gone, and so must
+# /usr/share/mdprofile and /usr/share/doc/mdprofile.
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: deb-check.sh DEB" >&2; exit 2; }
@@ -50,6 +51,22 @@ done
 	cat "$log.status" >&2
 	die "mdprofile status failed (exit $rc)"
 }
+# The textfile service's own command, its file put in a scratch directory.
+unit=/lib/systemd/system/mdprofile-textfile.service
+if ! [ -s "$unit" ] || ! [ -s /lib/systemd/system/mdprofile-textfile.timer ]; then
+	purge
+	die "no mdprofile-textfile.service and .timer"
+fi
+tf=$(mktemp -d)
+cmd=$(sed -n 's|^ExecStart=||p' "$unit" | sed "s|/var/lib/prometheus/node-exporter/|$tf/|")
+if ! sh -c "$cmd" >"$log.textfile" 2>&1 ||
+	! grep -q '^mdprofile_journal_readable 1$' "$tf/mdprofile.prom"; then
+	rm -rf "$tf"
+	purge
+	cat "$log.textfile" >&2
+	die "the textfile service's command ($cmd) did not write mdprofile.prom"
+fi
+rm -rf "$tf"
 man -w mdprofile >/dev/null 2>&1 || [ -s /usr/share/man/man8/mdprofile.8.gz ] ||
 	{ purge; die "no man page"; }
 
@@ -64,4 +81,4 @@ done
 [ -z "$left" ] || die "purge left:$left"
 dpkg-query -W -f='${Status}' mdprofile 2>/dev/null | grep -q 'ok installed' &&
 	die "dpkg still lists mdprofile as installed"
-say "installed $(basename "$deb") ($v), ran list, show and status, purged: nothing left"
+say "installed $(basename "$deb") ($v), ran list, show, status and the textfile service's command, purged: nothing left"

@@ -398,6 +398,48 @@ static void test_trusted(void **state)
 }
 
 /* mdp_root_read_fd: the whole file across buffer growths; past max, the caller's error. */
+/*
+ * A file the user names (status --output): relative to the working directory,
+ * ".." included; its directory must exist; what is there is replaced, never
+ * written through, and a link, FIFO or device is refused before anything is done.
+ */
+static void test_out_file(void **state)
+{
+	char dir[] = "/tmp/mdp-out-XXXXXX", cwd[PATH_MAX], p[128], why[128];
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	test_sh("cd '%s' && mkdir sub d && echo old >f && chmod 0600 f && mkfifo fifo && "
+		"ln -s f link",
+		dir);
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(mdp_root_out_check("sub/../f", why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_out_replace("sub/../f", "new\n", 4, 0644), 0);
+	test_sh("cd '%s' && test \"$(cat f)\" = new && test \"$(stat -c %%a f)\" = 644", dir);
+	assert_int_equal(mdp_root_out_replace("g", "g\n", 2, 0644), 0); /* new, no directory */
+	assert_int_equal(mdp_root_out_check("none/f", why, sizeof(why)), -ENOENT);
+	assert_string_equal(why, "its directory does not exist");
+	assert_int_equal(mdp_root_out_check("f/x", why, sizeof(why)), -ENOTDIR);
+	assert_int_equal(mdp_root_out_check("sub/", why, sizeof(why)), -EISDIR);
+	assert_int_equal(mdp_root_out_check("fifo", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "it is a FIFO, which the new file would replace");
+	assert_int_equal(mdp_root_out_check("link", why, sizeof(why)), -EINVAL);
+	assert_int_equal(mdp_root_out_check("/dev/null", why, sizeof(why)), -EINVAL);
+	/* a directory passes the check and fails at the rename, leaving nothing */
+	assert_int_equal(mdp_root_out_check("d", why, sizeof(why)), 0);
+	assert_int_not_equal(mdp_root_out_replace("d", "x\n", 2, 0644), 0);
+	test_sh("cd '%s' && test \"$(ls -A | tr '\\n' ' ')\" = 'd f fifo g link sub ' && "
+		"test -z \"$(ls -A d)\"",
+		dir);
+	snprintf(p, sizeof(p), "%s/link", dir);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(chdir(cwd), 0);
+	test_sh("rm -rf '%s'", dir);
+}
+
 static void test_read_fd(void **state)
 {
 	char want[10000], *got = NULL;
@@ -464,6 +506,7 @@ int main(void)
 	    cmocka_unit_test(test_root_refuses_escape),
 	    cmocka_unit_test(test_trusted),
 	    cmocka_unit_test(test_read_fd),
+	    cmocka_unit_test(test_out_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,7 +83,8 @@ kill -KILL "$W"
 expect_gone "$W"
 run status
 expect_exit 0
-stdout_line '  watcher      mdprofile auto reshape-fast: NOT running; start it: /bin/sh /volume1/@mdprofile/mdprofile.sh start-auto'
+stdout_line '  watcher      mdprofile auto reshape-fast: NOT running; start it: /bin/sh'
+stdout_line '               /volume1/@mdprofile/mdprofile.sh start-auto'
 run --format prometheus status
 expect_exit 0
 stdout_line 'mdprofile_enabled_intact 0'

@@ -109,7 +109,7 @@ mkdir -p "$ROOT/run/mdprofile/journal"
 chmod 0700 "$ROOT/run/mdprofile"
 run status
 expect_exit 0
-stdout_line 'active profile: unknown: cannot read /run/mdprofile/journal (see the warning above)'
+stdout_line 'active profile: unknown: cannot read /run/mdprofile/journal (see the warning)'
 run --json status
 expect_exit 0
 json_field .profile_state '"unknown"'
