@@ -29,6 +29,19 @@ scenarios=${VM_SCENARIOS:-}
 
 die() { echo "vm-run: $*" >&2; exit 1; }
 
+# Every scenario VM_SCENARIOS names must exist (in any boot): a misspelt or space-separated
+# list would otherwise run nothing and pass.
+old_ifs=$IFS IFS=,
+for s in $scenarios; do
+	found=no
+	for f in "$here"/scenarios/"$s".sh "$here"/scenarios/*/"$s".sh; do
+		[ -f "$f" ] && found=yes
+	done
+	[ $found = yes ] ||
+		die "VM_SCENARIOS: no scenario '$s' in tests/vm/scenarios (a comma list of names without .sh)"
+done
+IFS=$old_ifs
+
 # Sparse disk images d01..dNN of $2 MiB in $1: they cost no space until written.
 make_disks() {
 	i=1
