@@ -748,8 +748,8 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 int mdp_wloop_auto(struct mdp_wloop *w)
 {
 	struct mdp_system s = {0};
-	char nm[512], arrays[256] = "", on[64];
-	size_t n = 0;
+	struct mdp_text_list l;
+	char nm[512], arrays[256], on[64];
 	int rc;
 
 	wl_unlock(w);
@@ -758,10 +758,11 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 		mdp_system_free(&s);
 		return rc;
 	}
+	mdp_text_list_init(&l, arrays, sizeof(arrays));
 	for (size_t i = 0; i < s.n_arrays; i++)
-		if (selected(w, &s.arrays[i]) && n < sizeof(arrays))
-			n += (size_t)snprintf(arrays + n, sizeof(arrays) - n, "%s%s", n ? ", " : "",
-					      s.arrays[i].name);
+		if (selected(w, &s.arrays[i]))
+			mdp_text_list_add(&l, s.arrays[i].name);
+	mdp_text_list_end(&l, "arrays");
 	wl_state(w, NULL);
 	kinds_text(w->e.kinds, ", ", on, sizeof(on));
 	wl_note(w, "profile %s armed: on %s of %s; looking every %gs and on md events",
