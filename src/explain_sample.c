@@ -542,28 +542,12 @@ int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size
 
 int mdp_xcap_write(const struct mdp_xcap *c, uint64_t elapsed_ms, const char *file)
 {
-	struct mdp_root real;
-	char *tar = NULL, cwd[PATH_MAX], abs[PATH_MAX];
-	bool rel = file[0] != '/';
+	char *tar = NULL;
 	size_t len = 0;
 	int err;
 
-	if ((err = mdp_xcap_tar(c, elapsed_ms, &tar, &len)))
-		goto out;
-	if (rel && !getcwd(cwd, sizeof(cwd))) {
-		err = -errno;
-		goto out;
-	}
-	if (snprintf(abs, sizeof(abs), "%s%s%s", rel ? cwd : "", rel ? "/" : "", file) >=
-	    (int)sizeof(abs)) {
-		err = -ENAMETOOLONG;
-		goto out;
-	}
-	if ((err = mdp_root_init(&real, NULL)))
-		goto out;
-	err = mdp_root_replace(&real, abs, tar, len, 0644);
-	mdp_root_fini(&real);
-out:
+	if (!(err = mdp_xcap_tar(c, elapsed_ms, &tar, &len)))
+		err = mdp_root_out_replace(file, tar, len, 0644);
 	free(tar);
 	return err;
 }
