@@ -26,6 +26,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+#include <syslog.h>
 
 #include "commands.h"
 #include "status.h"
@@ -38,7 +40,16 @@ struct wt_ui {
 	struct cli *cli;
 	const struct wlog *log;
 	bool bar;
+	const char *textfile; /* auto --textfile: the Prometheus status written there */
+	double textfile_due;  /* monotonic seconds: when to write it next; 0 at the next look */
 };
+
+/*
+ * auto --textfile's period: node_exporter reads the file at each scrape, 15 s
+ * to 1 min. An engage, a release or a give-up (a notice or a warning) is
+ * written at the look it happened in.
+ */
+#define WT_TEXTFILE_PERIOD_S 60.0
 
 static void ui_bar_off(void *ctx)
 {
@@ -55,6 +66,8 @@ static void ui_line(void *ctx, int prio, const char *line)
 
 	ui_bar_off(u);
 	wlog_line(u->log, prio, cli_info(u->cli), line);
+	if (prio <= LOG_NOTICE)
+		u->textfile_due = 0;
 }
 
 static void ui_error(void *ctx, const char *msg)
@@ -83,6 +96,11 @@ static void ui_looked(void *ctx, const struct mdp_array *a)
 	char eta[32] = "";
 	int fill;
 
+	if (u->textfile && cli_mono_s() >= u->textfile_due) {
+		u->textfile_due = cli_mono_s() + WT_TEXTFILE_PERIOD_S;
+		(void)status_textfile(u->cli,
+				      u->textfile); /* a failure is said; the watch goes on */
+	}
 	if (a && u->log->sink == WLOG_TTY && cli_info(u->cli)) {
 		fill = (int)(a->permille * 30 / 1000);
 		if (status_eta_seconds(a))
@@ -103,9 +121,9 @@ static void ui_looked(void *ctx, const struct mdp_array *a)
  * exit code: the loop's failures are MDP_EXIT_FAILED.
  */
 static int wt_run(struct cli *cli, const struct wlog *log, bool once, unsigned kinds,
-		  unsigned interval_ms)
+		  unsigned interval_ms, const char *textfile)
 {
-	struct wt_ui ui = {.cli = cli, .log = log};
+	struct wt_ui ui = {.cli = cli, .log = log, .textfile = textfile};
 	sigset_t stop;
 	struct mdp_wloop_cfg c = {
 	    .root = &cli->root,
@@ -160,13 +178,14 @@ int watcher_lock(struct cli *cli)
 
 int watcher_until_idle(struct cli *cli, const struct wlog *log, unsigned interval_ms)
 {
-	return wt_run(cli, log, true, MDP_OP_ALL, interval_ms);
+	return wt_run(cli, log, true, MDP_OP_ALL, interval_ms, NULL);
 }
 
 /* auto's options. */
 struct auto_opts {
 	const char *on;       /* --on KINDS: the operations that engage it */
 	unsigned interval_ms; /* --interval; 0: 5 s */
+	const char *textfile; /* --textfile FILE */
 };
 
 static const struct opt auto_opts[] = {
@@ -180,18 +199,23 @@ static const struct opt auto_opts[] = {
 	     "(the default), check, repair"},
     OPT_INTERVAL("interval", struct auto_opts, interval_ms,
 		 "seconds between looks besides md's events (default 5)"),
+    OPT_STRING("textfile", 0, "FILE", struct auto_opts, textfile,
+	       "write status --format prometheus to FILE at the start and every minute (for "
+	       "node_exporter's textfile collector), replacing it whole"),
     CLI_OPT_NAME, /* the profile on stdin: the boot's pinned overlay */
 };
 
 static const struct opt_table auto_table = OPT_TABLE(auto_opts, struct auto_opts, NULL, NULL, NULL);
 
-/* Before anything happens: --on's words, and no --json. */
+/* Before anything happens: --on's words, --textfile's place, and no --json. */
 static int auto_check(struct cli *cli)
 {
 	const struct auto_opts *o = cli->opts;
+	char why[128];
 	const char *bad;
 	size_t bad_len;
 	unsigned kinds;
+	int err;
 
 	if (o->on && mdp_op_kinds_parse(o->on, &kinds, &bad, &bad_len)) {
 		cli_err(cli,
@@ -202,6 +226,10 @@ static int auto_check(struct cli *cli)
 	}
 	if (cli->json) {
 		cli_err(cli, "auto reports as text (and to syslog), not --json");
+		return MDP_EXIT_USAGE;
+	}
+	if (o->textfile && (err = mdp_root_out_check(o->textfile, why, sizeof(why)))) {
+		cli_err(cli, "--textfile %s: %s", o->textfile, *why ? why : strerror(-err));
 		return MDP_EXIT_USAGE;
 	}
 	return 0;
@@ -221,7 +249,7 @@ static int do_auto(struct cli *cli)
 	if ((rc = watcher_lock(cli)))
 		return rc;
 	wlog_open(&log, mdp_root_is_real(&cli->root));
-	rc = wt_run(cli, &log, false, kinds, o->interval_ms);
+	rc = wt_run(cli, &log, false, kinds, o->interval_ms, o->textfile);
 	wlog_close(&log);
 	return rc;
 }

@@ -135,13 +135,12 @@ struct status_out {
 	size_t len;
 };
 
-static int out_begin(struct cli *cli, struct status_out *out)
+static int out_begin(struct cli *cli, const char *file, struct status_out *out)
 {
 	memset(out, 0, sizeof(*out));
 	fflush(stdout);
 	if (!(out->mem = open_memstream(&out->buf, &out->len))) {
-		cli_err(cli, "cannot write %s: %s", ((const struct status_opts *)cli->opts)->output,
-			strerror(errno));
+		cli_err(cli, "cannot write %s: %s", file, strerror(errno));
 		return MDP_EXIT_FAILED;
 	}
 	out->saved = stdout;
@@ -149,9 +148,8 @@ static int out_begin(struct cli *cli, struct status_out *out)
 	return 0;
 }
 
-static int out_end(struct cli *cli, struct status_out *out)
+static int out_end(struct cli *cli, const char *file, struct status_out *out)
 {
-	const char *file = ((const struct status_opts *)cli->opts)->output;
 	int err = ferror(out->mem) ? -EIO : 0;
 
 	stdout = out->saved;
@@ -183,7 +181,8 @@ static int do_status(struct cli *cli)
 	}
 	status_profile_read(cli, &s, &ps);
 	cli_warn_recover(cli);
-	if (((const struct status_opts *)cli->opts)->output && (rc = out_begin(cli, &out)))
+	if (((const struct status_opts *)cli->opts)->output &&
+	    (rc = out_begin(cli, ((const struct status_opts *)cli->opts)->output, &out)))
 		goto done;
 	if (status_prom_asked(cli)) {
 		status_prom(&s, &ps);
@@ -196,8 +195,28 @@ static int do_status(struct cli *cli)
 	if (!cli->json)
 		enable_status(cli, NULL, status_prom_asked(cli)); /* enabled at boot: enable.c */
 	if (out.mem)
-		rc = out_end(cli, &out);
+		rc = out_end(cli, ((const struct status_opts *)cli->opts)->output, &out);
 done:
+	mdp_status_free(&ps);
+	mdp_system_free(&s);
+	return rc;
+}
+
+int status_textfile(struct cli *cli, const char *file)
+{
+	struct mdp_system s = {0};
+	struct mdp_status ps;
+	struct status_out out;
+	int rc;
+
+	if ((rc = cli_discover(cli, MDP_SKIP_ABSENT_SYSFS, &s)))
+		return rc;
+	status_profile_read(cli, &s, &ps);
+	if (!(rc = out_begin(cli, file, &out))) {
+		status_prom(&s, &ps);
+		enable_status(cli, NULL, true);
+		rc = out_end(cli, file, &out);
+	}
 	mdp_status_free(&ps);
 	mdp_system_free(&s);
 	return rc;

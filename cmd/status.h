@@ -46,5 +46,11 @@ void status_prom(const struct mdp_system *s, const struct mdp_status *ps);
  * an exit code.
  */
 int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms);
+/*
+ * The Prometheus status (status --format prometheus --output FILE) read
+ * afresh and written over FILE whole: auto --textfile. An exit code; what
+ * failed is said on stderr.
+ */
+int status_textfile(struct cli *cli, const char *file);
 
 #endif
