@@ -116,6 +116,13 @@ static void show_match(const struct mdp_match *m)
 		printf("%suuids", sep);
 		for (size_t i = 0; i < m->n_uuids; i++)
 			printf("%s%s", i ? ", " : " ", m->uuids[i]);
+		sep = "; ";
+	}
+	if (m->media) {
+		printf("%s%s", sep, mdp_profile_key(MDP_PK_MEDIA));
+		for (int k = 0, n = 0; k < MDP_MEDIA_COUNT; k++)
+			if (m->media & 1u << k)
+				printf("%s%s", n++ ? ", " : " ", mdp_ident_media_name(k));
 	}
 }
 
@@ -189,6 +196,12 @@ static void json_match(struct json *j, const struct mdp_match *m)
 		json_str(j, mdp_ident_level_name(m->levels[i]));
 	json_end(j);
 	json_kstrs(j, "uuids", m->uuids, m->n_uuids);
+	json_key(j, mdp_profile_key(MDP_PK_MEDIA));
+	json_arr(j);
+	for (int k = 0; k < MDP_MEDIA_COUNT; k++)
+		if (m->media & 1u << k)
+			json_str(j, mdp_ident_media_name(k));
+	json_end(j);
 	json_end(j);
 }
 

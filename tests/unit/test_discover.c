@@ -412,6 +412,71 @@ static void test_fallbacks(void **state)
 }
 
 /*
+ * Each disk's class: nvme by name or by its device link under an nvme
+ * controller, else queue/rotational; an array's is its members' one class,
+ * mixed, or unknown as soon as one member's is.
+ */
+static void test_media(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+
+	(void)state;
+	discover_fixture("ssd-raid5-mixed", &s);
+	assert_int_equal(mdp_system_disk(&s, "sda")->media, MDP_MEDIA_SSD);
+	assert_int_equal(mdp_system_disk(&s, "sdf")->media, MDP_MEDIA_HDD);
+	assert_int_equal(s.arrays[0].media, MDP_MEDIA_SSD);
+	assert_int_equal(s.arrays[1].media, MDP_MEDIA_MIXED);
+	assert_int_equal(s.arrays[1].media_bits, 1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_HDD);
+	mdp_system_free(&s);
+	discover_fixture("server-raid6-raid10", &s);
+	assert_int_equal(s.arrays[0].media, MDP_MEDIA_HDD);
+	assert_int_equal(s.arrays[1].media, MDP_MEDIA_NVME);
+	mdp_system_free(&s);
+
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	/* sdb an NVMe namespace by its device path; sdd's class unreadable */
+	scratch_run(&sc, "mkdir -p sys/devices/pci0000:00/0000:00:1d.0/nvme/nvme0 && "
+			 "mv sys/block/sdb sys/devices/pci0000:00/0000:00:1d.0/nvme/nvme0/sdb && "
+			 "ln -s ../devices/pci0000:00/0000:00:1d.0/nvme/nvme0/sdb sys/block/sdb && "
+			 "echo 2 > sys/block/sdd/queue/rotational && "
+			 "rm sys/block/sdc/queue/rotational");
+	discover_dir(sc.root, &s, &d);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(mdp_system_disk(&s, "sda")->media, MDP_MEDIA_HDD);
+	assert_int_equal(mdp_system_disk(&s, "sdb")->media, MDP_MEDIA_NVME);
+	assert_int_equal(mdp_system_disk(&s, "sdc")->media, MDP_MEDIA_UNKNOWN);
+	assert_int_equal(mdp_system_disk(&s, "sdd")->media, MDP_MEDIA_UNKNOWN);
+	assert_int_equal(s.arrays[3].media, MDP_MEDIA_UNKNOWN); /* md3: sda, sdb, sdd */
+	assert_true(s.arrays[3].media_bits & 1u << MDP_MEDIA_UNKNOWN);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_run(&sc, "echo 0 > sys/block/sdd/queue/rotational && "
+			 "echo 1 > sys/block/sdc/queue/rotational");
+	discover_dir(sc.root, &s, &d);
+	assert_int_equal(s.arrays[3].media, MDP_MEDIA_MIXED); /* hdd, nvme, ssd */
+	assert_int_equal(s.arrays[3].media_bits,
+			 1u << MDP_MEDIA_HDD | 1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_NVME);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+
+	/* Members not read: no class */
+	{
+		struct mdp_root r;
+		char dir[PATH_MAX];
+		fixture_path("ds220j-dsm7", dir, sizeof(dir));
+		assert_int_equal(mdp_root_init(&r, dir), 0);
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_discover_some(&r, MDP_SKIP_MEMBERS, &s, &d), 0);
+		assert_int_equal(s.arrays[0].media, MDP_MEDIA_UNKNOWN);
+		mdp_system_free(&s);
+		mdp_diags_free(&d);
+	}
+}
+
+/*
  * Without md/uuid (DSM kernels), `mdadm --detail --export` comes before the
  * superblock; a fixture carries a fake mdadm under its root. One that fails
  * falls through to the superblock.
@@ -999,6 +1064,7 @@ int main(void)
 	    cmocka_unit_test(test_dt_sata),
 	    cmocka_unit_test(test_server),
 	    cmocka_unit_test(test_fallbacks),
+	    cmocka_unit_test(test_media),
 	    cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_uuid_from_mdadm),
 	    cmocka_unit_test(test_discover_some),

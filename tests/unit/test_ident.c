@@ -184,13 +184,34 @@ static void test_suggest(void **state)
 	assert_null(mdp_ident_suggest("stauts", names, 0));
 }
 
+/* The classes a profile may name; mixed and unknown are an array's, never a selector's. */
+static void test_media(void **state)
+{
+	(void)state;
+	assert_int_equal(mdp_ident_media_parse("hdd"), MDP_MEDIA_HDD);
+	assert_int_equal(mdp_ident_media_parse("ssd"), MDP_MEDIA_SSD);
+	assert_int_equal(mdp_ident_media_parse("nvme"), MDP_MEDIA_NVME);
+	assert_int_equal(mdp_ident_media_parse("mixed"), MDP_MEDIA_UNKNOWN);
+	assert_int_equal(mdp_ident_media_parse("unknown"), MDP_MEDIA_UNKNOWN);
+	assert_int_equal(mdp_ident_media_parse("HDD"), MDP_MEDIA_UNKNOWN);
+	assert_int_equal(mdp_ident_media_parse(NULL), MDP_MEDIA_UNKNOWN);
+	assert_string_equal(mdp_ident_media_name(MDP_MEDIA_MIXED), "mixed");
+	assert_string_equal(mdp_ident_media_name(MDP_MEDIA_UNKNOWN), "unknown");
+	assert_string_equal(mdp_ident_media_name(MDP_MEDIA_COUNT), "unknown");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dev),          cmocka_unit_test(test_kname),
-	    cmocka_unit_test(test_levels),       cmocka_unit_test(test_uuid),
-	    cmocka_unit_test(test_service),      cmocka_unit_test(test_service_not_a_path),
-	    cmocka_unit_test(test_profile_name), cmocka_unit_test(test_suggest),
+	    cmocka_unit_test(test_dev),
+	    cmocka_unit_test(test_kname),
+	    cmocka_unit_test(test_media),
+	    cmocka_unit_test(test_levels),
+	    cmocka_unit_test(test_uuid),
+	    cmocka_unit_test(test_service),
+	    cmocka_unit_test(test_service_not_a_path),
+	    cmocka_unit_test(test_profile_name),
+	    cmocka_unit_test(test_suggest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
