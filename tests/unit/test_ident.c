@@ -187,17 +187,23 @@ static void test_suggest(void **state)
 /* The classes a profile may name; mixed and unknown are an array's, never a selector's. */
 static void test_media(void **state)
 {
+	static const struct {
+		const char *word;
+		enum mdp_media want;
+	} v[] = {
+	    {"hdd", MDP_MEDIA_HDD},         {"ssd", MDP_MEDIA_SSD},
+	    {"nvme", MDP_MEDIA_NVME},       {"mixed", MDP_MEDIA_UNKNOWN},
+	    {"unknown", MDP_MEDIA_UNKNOWN}, {"HDD", MDP_MEDIA_UNKNOWN},
+	    {NULL, MDP_MEDIA_UNKNOWN},
+	};
+
+	static const char *const names[] = {"unknown", "hdd", "ssd", "nvme", "mixed", "unknown"};
+
 	(void)state;
-	assert_int_equal(mdp_ident_media_parse("hdd"), MDP_MEDIA_HDD);
-	assert_int_equal(mdp_ident_media_parse("ssd"), MDP_MEDIA_SSD);
-	assert_int_equal(mdp_ident_media_parse("nvme"), MDP_MEDIA_NVME);
-	assert_int_equal(mdp_ident_media_parse("mixed"), MDP_MEDIA_UNKNOWN);
-	assert_int_equal(mdp_ident_media_parse("unknown"), MDP_MEDIA_UNKNOWN);
-	assert_int_equal(mdp_ident_media_parse("HDD"), MDP_MEDIA_UNKNOWN);
-	assert_int_equal(mdp_ident_media_parse(NULL), MDP_MEDIA_UNKNOWN);
-	assert_string_equal(mdp_ident_media_name(MDP_MEDIA_MIXED), "mixed");
-	assert_string_equal(mdp_ident_media_name(MDP_MEDIA_UNKNOWN), "unknown");
-	assert_string_equal(mdp_ident_media_name(MDP_MEDIA_COUNT), "unknown");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_int_equal(mdp_ident_media_parse(v[i].word), v[i].want);
+	for (int m = 0; m <= MDP_MEDIA_COUNT; m++)
+		assert_string_equal(mdp_ident_media_name((enum mdp_media)m), names[m]);
 }
 
 int main(void)
