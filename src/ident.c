@@ -97,6 +97,16 @@ enum mdp_media mdp_ident_media_parse(const char *s)
 	return MDP_MEDIA_UNKNOWN;
 }
 
+size_t mdp_ident_media_words(unsigned bits, const char **v)
+{
+	size_t n = 0;
+
+	for (int m = 0; m < MDP_MEDIA_COUNT; m++)
+		if (bits & 1u << m)
+			v[n++] = media_names[m];
+	return n;
+}
+
 static int hex_val(char c)
 {
 	if (is_digit(c))

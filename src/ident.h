@@ -90,6 +90,8 @@ enum mdp_media {
 const char *mdp_ident_media_name(enum mdp_media m);
 /* The class a profile may name: hdd, ssd or nvme; MDP_MEDIA_UNKNOWN for any other word. */
 enum mdp_media mdp_ident_media_parse(const char *s);
+/* The names of the classes in bits (1u << enum mdp_media) into v (MDP_MEDIA_COUNT entries). */
+size_t mdp_ident_media_words(unsigned bits, const char **v);
 /* The words mdp_ident_media_parse takes, for messages: "hdd, ssd or nvme". */
 #define MDP_IDENT_MEDIA_WORDS "hdd, ssd or nvme"
 

@@ -350,6 +350,8 @@ static void fill_only_on(struct strings *st, struct doc_service *ds, unsigned bi
 static struct doc_match *fill_match(struct strings *st, const struct mdp_match *m)
 {
 	struct doc_match *dm = grab(st, 1, sizeof(*dm));
+	const char *media[MDP_MEDIA_COUNT];
+	size_t n;
 
 	if (!dm)
 		return NULL;
@@ -360,10 +362,11 @@ static struct doc_match *fill_match(struct strings *st, const struct mdp_match *
 	if ((dm->levels = grab(st, m->n_levels, sizeof(char *))))
 		for (size_t i = 0; i < m->n_levels; i++)
 			dm->levels[dm->levels_count++] = (char *)mdp_ident_level_name(m->levels[i]);
-	if (m->media && (dm->media = grab(st, MDP_MEDIA_COUNT, sizeof(char *))))
-		for (int k = 0; k < MDP_MEDIA_COUNT; k++)
-			if (m->media & 1u << k)
-				dm->media[dm->media_count++] = (char *)mdp_ident_media_name(k);
+	n = mdp_ident_media_words(m->media, media);
+	/* libcyaml only reads what it saves */
+	if ((dm->media = grab(st, n, sizeof(char *))))
+		for (size_t i = 0; i < n; i++)
+			dm->media[dm->media_count++] = (char *)media[i];
 	return dm;
 }
 

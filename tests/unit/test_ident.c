@@ -198,12 +198,17 @@ static void test_media(void **state)
 	};
 
 	static const char *const names[] = {"unknown", "hdd", "ssd", "nvme", "mixed", "unknown"};
+	const char *w[MDP_MEDIA_COUNT];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		assert_int_equal(mdp_ident_media_parse(v[i].word), v[i].want);
 	for (int m = 0; m <= MDP_MEDIA_COUNT; m++)
 		assert_string_equal(mdp_ident_media_name((enum mdp_media)m), names[m]);
+	assert_int_equal(mdp_ident_media_words(1u << MDP_MEDIA_NVME | 1u << MDP_MEDIA_HDD, w), 2);
+	assert_string_equal(w[0], "hdd");
+	assert_string_equal(w[1], "nvme");
+	assert_int_equal(mdp_ident_media_words(0, w), 0);
 }
 
 int main(void)
