@@ -94,7 +94,7 @@ const struct cmd cmd_list = {
 
 static void show_match(const struct mdp_match *m)
 {
-	const char *sep = "";
+	const char *sep = "", *media[MDP_MEDIA_COUNT];
 
 	if (m->all) {
 		fputs("all", stdout);
@@ -116,7 +116,11 @@ static void show_match(const struct mdp_match *m)
 		printf("%suuids", sep);
 		for (size_t i = 0; i < m->n_uuids; i++)
 			printf("%s%s", i ? ", " : " ", m->uuids[i]);
+		sep = "; ";
 	}
+	for (size_t i = 0, n = mdp_ident_media_words(m->media, media); i < n; i++)
+		printf("%s%s%s%s", i ? ", " : sep, i ? "" : mdp_profile_key(MDP_PK_MEDIA),
+		       i ? "" : " ", media[i]);
 }
 
 static void show_settings(const char *prefix, const struct mdp_setting *set, int from, int to)
@@ -180,6 +184,8 @@ static void json_kstrs(struct json *j, const char *k, char *const *v, size_t n)
 
 static void json_match(struct json *j, const struct mdp_match *m)
 {
+	const char *media[MDP_MEDIA_COUNT];
+
 	json_obj(j);
 	json_kbool(j, "all", m->all);
 	json_kstrs(j, "names", m->names, m->n_names);
@@ -189,6 +195,8 @@ static void json_match(struct json *j, const struct mdp_match *m)
 		json_str(j, mdp_ident_level_name(m->levels[i]));
 	json_end(j);
 	json_kstrs(j, "uuids", m->uuids, m->n_uuids);
+	json_kstrs(j, mdp_profile_key(MDP_PK_MEDIA), (char *const *)media,
+		   mdp_ident_media_words(m->media, media));
 	json_end(j);
 }
 

@@ -78,6 +78,11 @@ static void array_json(struct json *j, const struct mdp_system *s, const struct 
 			a->from_mdstat ? "mdstat" : "sysfs");
 	json_key(j, "empty_bays");
 	json_i64(j, a->empty_bays);
+	json_key(j, "media");
+	if (a->media == MDP_MEDIA_UNKNOWN)
+		json_null(j);
+	else
+		json_str(j, mdp_ident_media_name(a->media));
 	op_json(j, a);
 	members_json(j, a);
 	tunable_json(j, "stripe_cache_pages", MDP_T_STRIPE_CACHE_SIZE, sc);

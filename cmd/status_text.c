@@ -24,16 +24,20 @@ static const struct render_word queued_words[] = {
     {NULL, NULL},
 };
 
+/* "4 disks", "4 hdd disks": the count, with the disks' class when it is known. */
 static void disks_text(const struct mdp_array *a, char *buf, size_t len)
 {
 	int now = a->raid_disks, was = a->prev_raid_disks;
+	char cls[8] = "";
 
+	if (a->media != MDP_MEDIA_UNKNOWN)
+		snprintf(cls, sizeof(cls), "%s ", mdp_ident_media_name(a->media));
 	if (a->empty_bays)
 		snprintf(buf, len, "%d of %d bays used", now - a->empty_bays, now);
 	else if (was && was != now)
-		snprintf(buf, len, "%d disk%s (was %d)", now, now == 1 ? "" : "s", was);
+		snprintf(buf, len, "%d %sdisk%s (was %d)", now, cls, now == 1 ? "" : "s", was);
 	else if (now || !a->from_mdstat)
-		snprintf(buf, len, "%d disk%s", now, now == 1 ? "" : "s");
+		snprintf(buf, len, "%d %sdisk%s", now, cls, now == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "%zu member%s", a->n_members, a->n_members == 1 ? "" : "s");
 }

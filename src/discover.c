@@ -1171,6 +1171,57 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* nvme<N>n<N>: the kernel's name of an NVMe namespace (nvme0n1, not nvme0). */
+static bool nvme_name(const char *name)
+{
+	size_t a, b;
+
+	if (strncmp(name, "nvme", 4))
+		return false;
+	a = 4 + strspn(name + 4, "0123456789");
+	if (a == 4 || name[a] != 'n')
+		return false;
+	b = a + 1 + strspn(name + a + 1, "0123456789");
+	return b > a + 1 && !name[b];
+}
+
+/* The class of a whole disk (discover.h): its name or device path, then queue/rotational. */
+static enum mdp_media read_media(struct walk *w, const char *disk)
+{
+	char path[PATH_MAX], link[PATH_MAX], buf[16];
+	uint64_t v;
+
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s", disk);
+	if (nvme_name(disk) || (!mdp_root_readlink(w->r, path, link, sizeof(link)) &&
+				(strstr(link, "/nvme/") || strstr(link, "/nvme-subsystem/"))))
+		return MDP_MEDIA_NVME;
+	if (read_attr(w, disk, "queue/rotational", buf, sizeof(buf)) < 0 || lead_u64(buf, &v) ||
+	    v > 1)
+		return MDP_MEDIA_UNKNOWN;
+	return v ? MDP_MEDIA_HDD : MDP_MEDIA_SSD;
+}
+
+/* Each array's class from its members' disks (discover.h). */
+static void array_media(struct mdp_system *s)
+{
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		struct mdp_array *a = &s->arrays[i];
+		a->media_bits = a->n_members ? 0 : 1u << MDP_MEDIA_UNKNOWN;
+		for (size_t j = 0; j < a->n_members; j++) {
+			const struct mdp_disk *dk = mdp_system_disk(s, a->members[j].disk);
+			a->media_bits |= 1u << (dk ? dk->media : MDP_MEDIA_UNKNOWN);
+		}
+		if (a->media_bits & 1u << MDP_MEDIA_UNKNOWN)
+			a->media = MDP_MEDIA_UNKNOWN;
+		else if (a->media_bits & (a->media_bits - 1))
+			a->media = MDP_MEDIA_MIXED;
+		else
+			for (int m = MDP_MEDIA_HDD; m <= MDP_MEDIA_NVME; m++)
+				if (a->media_bits == 1u << m)
+					a->media = (enum mdp_media)m;
+	}
+}
+
 static int read_disks(struct walk *w, struct mdp_system *s)
 {
 	struct names l = {0};
@@ -1193,8 +1244,11 @@ static int read_disks(struct walk *w, struct mdp_system *s)
 		dk = &s->disks[s->n_disks++];
 		copy_str(dk->name, sizeof(dk->name), l.v[i]);
 		read_cur(w, MDP_T_MEMBER_READ_AHEAD_KB, dk->name, &dk->read_ahead);
+		dk->media = read_media(w, dk->name);
 	}
 	names_free(&l);
+	if (!err)
+		array_media(s);
 	return err;
 }
 

@@ -125,11 +125,26 @@ struct mdp_array {
 	int empty_bays;   /* DSM's md0/md1: '_' slots of empty bays (not in degraded) */
 	bool from_mdstat; /* built from /proc/mdstat alone (mdp_discover_from_mdstat) */
 	struct mdp_cur cur[MDP_T_COUNT]; /* array-scope tunables */
+	/*
+	 * Its disks' class (ident.h): hdd, ssd or nvme when all members are
+	 * of one, mixed when they differ, unknown when any member's disk or
+	 * its class is unknown, or members were not read. media_bits holds
+	 * 1u << the class of each member's disk (the unknown bit included).
+	 */
+	enum mdp_media media;
+	unsigned media_bits;
 };
 
+/*
+ * A disk's class: nvme for an NVMe namespace (named nvme<N>n<N>, or its
+ * /sys/block link under an nvme controller or subsystem), else ssd or hdd
+ * by queue/rotational 0 or 1; unknown when that file is absent or holds
+ * anything else.
+ */
 struct mdp_disk {
 	char name[MDP_NAME_MAX];   /* "sda" */
 	struct mdp_cur read_ahead; /* /sys/block/sda/queue/read_ahead_kb */
+	enum mdp_media media;
 };
 
 /* An operation running on an array and md's speed of it (apply journals them, status shows). */

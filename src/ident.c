@@ -79,6 +79,34 @@ const char *mdp_ident_level_name(enum mdp_level l)
 	return "unknown";
 }
 
+static const char *const media_names[MDP_MEDIA_COUNT] = {
+    [MDP_MEDIA_UNKNOWN] = "unknown", [MDP_MEDIA_HDD] = "hdd",     [MDP_MEDIA_SSD] = "ssd",
+    [MDP_MEDIA_NVME] = "nvme",       [MDP_MEDIA_MIXED] = "mixed",
+};
+
+const char *mdp_ident_media_name(enum mdp_media m)
+{
+	return (unsigned)m < MDP_MEDIA_COUNT ? media_names[m] : media_names[MDP_MEDIA_UNKNOWN];
+}
+
+enum mdp_media mdp_ident_media_parse(const char *s)
+{
+	for (int m = MDP_MEDIA_HDD; s && m <= MDP_MEDIA_NVME; m++)
+		if (!strcmp(s, media_names[m]))
+			return (enum mdp_media)m;
+	return MDP_MEDIA_UNKNOWN;
+}
+
+size_t mdp_ident_media_words(unsigned bits, const char **v)
+{
+	size_t n = 0;
+
+	for (int m = 0; m < MDP_MEDIA_COUNT; m++)
+		if (bits & 1u << m)
+			v[n++] = media_names[m];
+	return n;
+}
+
 static int hex_val(char c)
 {
 	if (is_digit(c))

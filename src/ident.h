@@ -73,6 +73,29 @@ bool mdp_ident_profile_name_ok(const char *name);
 	"at most 64"
 
 /*
+ * A disk's class, from its queue/rotational and its transport (discover.c):
+ * nvme for an NVMe namespace, ssd for any other non-rotational disk, hdd
+ * for a rotational one. An array's class is its members' one class, mixed
+ * when they differ, unknown when any member's cannot be read.
+ */
+enum mdp_media {
+	MDP_MEDIA_UNKNOWN = 0,
+	MDP_MEDIA_HDD,
+	MDP_MEDIA_SSD,
+	MDP_MEDIA_NVME,
+	MDP_MEDIA_MIXED, /* an array's members of different classes; never a disk's */
+	MDP_MEDIA_COUNT
+};
+/* "hdd", "ssd", "nvme", "mixed", "unknown". */
+const char *mdp_ident_media_name(enum mdp_media m);
+/* The class a profile may name: hdd, ssd or nvme; MDP_MEDIA_UNKNOWN for any other word. */
+enum mdp_media mdp_ident_media_parse(const char *s);
+/* The names of the classes in bits (1u << enum mdp_media) into v (MDP_MEDIA_COUNT entries). */
+size_t mdp_ident_media_words(unsigned bits, const char **v);
+/* The words mdp_ident_media_parse takes, for messages: "hdd, ssd or nvme". */
+#define MDP_IDENT_MEDIA_WORDS "hdd, ssd or nvme"
+
+/*
  * The candidate a mistyped word most likely meant, for "did you mean": at
  * most two edits away, the same but for case, or one containing the other
  * ("read_ahead_kb" -> "read_ahead"). NULL when nothing is close.

@@ -36,8 +36,8 @@
 /* ---- the document, as libcyaml sees it --------------------------------------- */
 
 struct doc_match {
-	char **names, **levels, **uuids;
-	unsigned names_count, levels_count, uuids_count;
+	char **names, **levels, **uuids, **media;
+	unsigned names_count, levels_count, uuids_count, media_count;
 };
 
 /* A bounded value: {at_least: V} or {at_most: V}, one of the two set. */
@@ -92,7 +92,7 @@ static const cyaml_schema_value_t str_entry = {
 struct schema {
 	cyaml_schema_field_t bound[3];
 	cyaml_schema_value_t bound_value;
-	cyaml_schema_field_t match[4];
+	cyaml_schema_field_t match[5];
 	cyaml_schema_value_t match_value;
 	cyaml_schema_field_t rule[2 * MDP_T_COUNT + 3];
 	cyaml_schema_value_t rule_entry;
@@ -177,7 +177,9 @@ static void schema_match_rule(struct schema *s)
 				offsetof(struct doc_match, levels_count), &str_entry);
 	s->match[2] = seq_field(mdp_profile_key(MDP_PK_UUIDS), offsetof(struct doc_match, uuids),
 				offsetof(struct doc_match, uuids_count), &str_entry);
-	s->match[3] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->match[3] = seq_field(mdp_profile_key(MDP_PK_MEDIA), offsetof(struct doc_match, media),
+				offsetof(struct doc_match, media_count), &str_entry);
+	s->match[4] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->rule[n++] =
 	    str_field(mdp_profile_key(MDP_PK_MATCH), offsetof(struct doc_rule, match_all));
 	s->rule[n++] = map_field(mdp_profile_key(MDP_PK_MATCH), offsetof(struct doc_rule, match),
@@ -348,6 +350,8 @@ static void fill_only_on(struct strings *st, struct doc_service *ds, unsigned bi
 static struct doc_match *fill_match(struct strings *st, const struct mdp_match *m)
 {
 	struct doc_match *dm = grab(st, 1, sizeof(*dm));
+	const char *media[MDP_MEDIA_COUNT];
+	size_t n;
 
 	if (!dm)
 		return NULL;
@@ -358,6 +362,11 @@ static struct doc_match *fill_match(struct strings *st, const struct mdp_match *
 	if ((dm->levels = grab(st, m->n_levels, sizeof(char *))))
 		for (size_t i = 0; i < m->n_levels; i++)
 			dm->levels[dm->levels_count++] = (char *)mdp_ident_level_name(m->levels[i]);
+	n = mdp_ident_media_words(m->media, media);
+	/* libcyaml only reads what it saves */
+	if ((dm->media = grab(st, n, sizeof(char *))))
+		for (size_t i = 0; i < n; i++)
+			dm->media[dm->media_count++] = (char *)media[i];
 	return dm;
 }
 
@@ -406,8 +415,10 @@ static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
 static void doc_free(struct doc *d, struct strings *st)
 {
 	for (size_t i = 0; i < d->arrays_count; i++) {
-		if (d->arrays[i].match)
+		if (d->arrays[i].match) {
 			free(d->arrays[i].match->levels);
+			free(d->arrays[i].match->media);
+		}
 		free(d->arrays[i].match);
 		free_bounds(&d->arrays[i].s);
 	}
@@ -456,6 +467,7 @@ static bool same_settings(const struct mdp_profile *a, const struct mdp_profile 
 			    a->rules[i].match.all != b->rules[i].match.all ||
 			    a->rules[i].match.n_names != b->rules[i].match.n_names ||
 			    a->rules[i].match.n_levels != b->rules[i].match.n_levels ||
+			    a->rules[i].match.media != b->rules[i].match.media ||
 			    a->rules[i].match.n_uuids != b->rules[i].match.n_uuids)
 				return false;
 	for (size_t i = 0; i < a->n_services; i++)

@@ -65,7 +65,11 @@ static bool rule_matches(const struct mdp_match *m, const struct mdp_array *a)
 		lv |= m->levels[i] == a->level;
 	if (m->n_levels && !lv)
 		return false;
-	return m->n_names || m->n_uuids || m->n_levels;
+	/* Every member of a class named; an unknown class matches nothing. */
+	if (m->media && (!a->media_bits || a->media_bits & (1u << MDP_MEDIA_UNKNOWN) ||
+			 a->media_bits & ~m->media))
+		return false;
+	return m->n_names || m->n_uuids || m->n_levels || m->media;
 }
 
 bool mdp_plan_selects(const struct mdp_profile *p, const struct mdp_array *a)
@@ -126,12 +130,45 @@ static void want_disks(struct ctx *c, const struct mdp_array *a, int t,
 	}
 }
 
+/* Why a's class is unknown: the first member whose disk or class is not known. */
+static void media_unknown_why(const struct mdp_system *s, const struct mdp_array *a, char *buf,
+			      size_t len)
+{
+	snprintf(buf, len, "its members were not read");
+	for (size_t i = 0; i < a->n_members; i++) {
+		const struct mdp_member *m = &a->members[i];
+		const struct mdp_disk *dk = mdp_system_disk(s, m->disk);
+		if (!m->disk[0]) {
+			snprintf(buf, len, "the disk of %s is not found", m->name);
+			return;
+		}
+		if (!dk || dk->media == MDP_MEDIA_UNKNOWN) {
+			snprintf(buf, len, "%s has no queue/rotational of 0 or 1", m->disk);
+			return;
+		}
+	}
+}
+
+/* A rule that selects by media passes over an array of unknown class: say so, once. */
+static int note_media_unknown(struct ctx *c, const struct mdp_match *m, const struct mdp_array *a)
+{
+	char why[96];
+
+	if (!m->media || (a->media_bits && !(a->media_bits & (1u << MDP_MEDIA_UNKNOWN))))
+		return 0;
+	media_unknown_why(c->s, a, why, sizeof(why));
+	return note(c, a->name, "disk class unknown (%s): rules that select by %s leave it alone",
+		    why, mdp_profile_key(MDP_PK_MEDIA));
+}
+
 static int apply_rules(struct ctx *c)
 {
 	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
 		const struct mdp_array *a = &c->s->arrays[ai];
 		for (size_t ri = 0; ri < c->p->n_rules; ri++) {
 			const struct mdp_rule *r = &c->p->rules[ri];
+			if (note_media_unknown(c, &r->match, a))
+				return -ENOMEM;
 			if (!rule_matches(&r->match, a))
 				continue;
 			for (int t = 0; t < MDP_T_COUNT; t++) {
@@ -410,6 +447,42 @@ static int stripe_plan(struct ctx *c)
 	if ((err = stripe_keep_reshape(c)) || (err = stripe_account(c)))
 		return err;
 	return stripe_over_budget(c);
+}
+
+/*
+ * An array's own limit ("N (local)") overrides the sysctl: one below what
+ * the profile sets globally holds the array under it unless the profile
+ * sets the array's own value too. Named for every profile, so a local cap
+ * never hides behind a faster profile.
+ */
+static int note_local_caps(struct ctx *c)
+{
+	static const struct {
+		enum mdp_tunable own, global;
+		const char *what;
+	} pairs[] = {
+	    {MDP_T_SYNC_SPEED_MAX, MDP_T_SPEED_LIMIT_MAX, "caps it below"},
+	    {MDP_T_SYNC_SPEED_MIN, MDP_T_SPEED_LIMIT_MIN, "keeps its floor below"},
+	};
+
+	for (size_t ai = 0; ai < c->s->n_arrays; ai++) {
+		const struct mdp_array *a = &c->s->arrays[ai];
+		for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+			const struct mdp_cur *own = &a->cur[pairs[i].own];
+			const struct want *g = &c->global.t[pairs[i].global];
+			const char *key = mdp_tunable_info(pairs[i].own)->key;
+			if (!g->s || c->aw[ai].t[pairs[i].own].s || !own->present ||
+			    own->val.kind != MDP_V_NUM || own->val.num >= g->num)
+				continue;
+			if (note(c, a->name,
+				 "its own %s %" PRIu64 " (local) %s the profile's %s %" PRIu64
+				 "; %s: system lifts it",
+				 key, own->val.num, pairs[i].what,
+				 mdp_tunable_info(pairs[i].global)->key, g->num, key))
+				return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /* Drop what cannot apply to an array, with a note saying why. */
@@ -720,8 +793,8 @@ int mdp_plan_build(const struct mdp_profile *p, const struct mdp_system *s, stru
 	if (!c.aw || !c.disk)
 		goto out;
 	if ((err = apply_rules(&c)) || (err = skip_inapplicable(&c)) || (err = stripe_plan(&c)) ||
-	    (err = check_preread(&c)) || (err = check_bound_pairs(&c)) || (err = emit(&c)) ||
-	    (err = note_ops(&pl, s)))
+	    (err = check_preread(&c)) || (err = check_bound_pairs(&c)) ||
+	    (err = note_local_caps(&c)) || (err = emit(&c)) || (err = note_ops(&pl, s)))
 		goto out;
 	*out = pl;
 	memset(&pl, 0, sizeof(pl));
@@ -740,6 +813,9 @@ unsigned mdp_plan_discover_skip(const struct mdp_profile *p)
 		/* The last way to a UUID is a member's superblock: members too. */
 		if (p->rules[i].match.n_uuids)
 			skip &= ~(unsigned)(MDP_SKIP_UUID | MDP_SKIP_MEMBERS);
+		/* An array's class is its members' disks'. */
+		if (p->rules[i].match.media)
+			skip &= ~(unsigned)MDP_SKIP_MEMBERS;
 		for (int t = 0; t < MDP_T_COUNT; t++)
 			if (mdp_tunable_info(t)->scope == MDP_SCOPE_DISK &&
 			    p->rules[i].set[t].kind != MDP_S_UNSET)

@@ -30,6 +30,7 @@
 
 static const struct mdp_shape text = {.type = MDP_SH_SCALAR};
 static const struct mdp_shape texts = {.type = MDP_SH_LIST, .entry = &text};
+static const struct mdp_shape one_or_list = {.type = MDP_SH_LIST, .entry = &text, .one_ok = true};
 
 /* A tunable's value: plain, or one bound (profile.h). */
 enum { BOUND_AT_LEAST, BOUND_AT_MOST };
@@ -41,12 +42,13 @@ static const struct mdp_field bound_fields[] = {
 static const struct mdp_shape bound = {.type = MDP_SH_MAP, .fields = bound_fields, .closed = true};
 const struct mdp_shape mdp_tunable_value_shape = {.type = MDP_SH_SCALAR, .or_map = &bound};
 
-enum { MATCH_ALL, MATCH_NAMES, MATCH_LEVELS, MATCH_UUIDS };
+enum { MATCH_ALL, MATCH_NAMES, MATCH_LEVELS, MATCH_UUIDS, MATCH_MEDIA };
 static const struct mdp_field match_fields[] = {
     [MATCH_ALL] = {"all", &text},
     [MATCH_NAMES] = {"names", &texts},
     [MATCH_LEVELS] = {"levels", &texts},
     [MATCH_UUIDS] = {"uuids", &texts},
+    [MATCH_MEDIA] = {"media", &one_or_list},
     {0},
 };
 static const struct mdp_shape match = {
@@ -132,6 +134,7 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_EXTENDS] = &top_fields[TOP_EXTENDS],
 	    [MDP_PK_AT_LEAST] = &bound_fields[BOUND_AT_LEAST],
 	    [MDP_PK_AT_MOST] = &bound_fields[BOUND_AT_MOST],
+	    [MDP_PK_MEDIA] = &match_fields[MATCH_MEDIA],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
@@ -655,24 +658,52 @@ static void parse_levels(struct build *b, const struct mdp_node *l, struct mdp_m
 	}
 }
 
+/* media: [hdd, ssd, nvme] -> class bits; a misspelt class gets a did-you-mean. */
+static void parse_media(struct build *b, const struct mdp_node *l, struct mdp_match *m)
+{
+	const char *cands[MDP_MEDIA_COUNT], *near;
+	char shown[72], hint[48] = "";
+	size_t n = 0;
+
+	for (int k = MDP_MEDIA_HDD; k <= MDP_MEDIA_NVME; k++)
+		cands[n++] = mdp_ident_media_name((enum mdp_media)k);
+	for (size_t i = 0; l && i < l->n; i++) {
+		const struct mdp_node *e = &l->kids[i];
+		enum mdp_media c = mdp_ident_media_parse(e->text);
+		if (c != MDP_MEDIA_UNKNOWN) {
+			if (!not_text(b, e, mdp_node_key(l)))
+				m->media |= 1u << c;
+			continue;
+		}
+		if ((near = mdp_ident_suggest(e->text, cands, n)))
+			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
+		err_node(b, e, "unknown disk class '%s'%s: expected " MDP_IDENT_MEDIA_WORDS,
+			 mdp_text_safe(shown, sizeof(shown), e->text), hint);
+		hint[0] = '\0';
+	}
+}
+
 static void parse_match(struct build *b, const struct mdp_node *mn, struct mdp_match *m)
 {
 	const struct mdp_node *names = get(mn, &match_fields[MATCH_NAMES]);
 	const struct mdp_node *levels = get(mn, &match_fields[MATCH_LEVELS]);
 	const struct mdp_node *uuids = get(mn, &match_fields[MATCH_UUIDS]);
+	const struct mdp_node *media = get(mn, &match_fields[MATCH_MEDIA]);
 	char keys[128];
 
 	m->all = get(mn, &match_fields[MATCH_ALL]) != NULL;
 	empty_list(b, names);
 	empty_list(b, levels);
 	empty_list(b, uuids);
-	if (!m->all && !names && !levels && !uuids) {
+	empty_list(b, media);
+	if (!m->all && !names && !levels && !uuids && !media) {
 		mdp_shape_keys_text(&match, keys, sizeof(keys));
 		err_node(b, mn, "empty match: use '%s' or give %s", match.short_only, keys);
 	}
 	m->names = match_strings(b, names, false, &m->n_names);
 	m->uuids = match_strings(b, uuids, true, &m->n_uuids);
 	parse_levels(b, levels, m);
+	parse_media(b, media, m);
 }
 
 static void parse_rules(struct build *b, const struct mdp_node *l)

@@ -22,7 +22,8 @@
  *     speed_limit_min: 100000
  *     speed_limit_max: 500000
  *   arrays:                         # rules, later ones win per tunable
- *     - match: all                  # or {names: [md2], levels: [raid5], uuids: [..]}
+ *     - match: all                  # or {names: [md2], levels: [raid5], uuids: [..],
+ *                                   #     media: [hdd, ssd, nvme] or one of them}
  *       stripe_cache_size: auto     # 17..32768 or auto (fits the budget)
  *       # any tunable: {at_least: V} or {at_most: V}, V as the plain form
  *       # (not system): never lowers / never raises what the system has
@@ -47,6 +48,8 @@
  * the default for entries without their own (services.h).
  *
  * match: the criteria given must all hold, any entry of a list may match.
+ * media holds for an array when every member disk is of a class named
+ * (discover.h); one whose class cannot be read is not matched.
  * Levels, UUIDs, array, service and profile names follow ident.h.
  *
  * A profile means the same to mdprofile as to YAML 1.1 and 1.2 tools and
@@ -113,6 +116,7 @@ struct mdp_match {
 	size_t n_levels;
 	char **uuids; /* normalised: lowercase hex, no separators (32 chars) */
 	size_t n_uuids;
+	unsigned media; /* 1u << enum mdp_media for each class named; 0: no media criterion */
 };
 
 struct mdp_rule {
@@ -266,6 +270,7 @@ enum mdp_profile_key {
 	MDP_PK_EXTENDS,
 	MDP_PK_AT_LEAST,
 	MDP_PK_AT_MOST,
+	MDP_PK_MEDIA,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

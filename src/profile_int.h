@@ -83,6 +83,7 @@ struct mdp_shape {
 	const struct mdp_shape *or_map;
 	/* MDP_SH_LIST */
 	const struct mdp_shape *entry;
+	bool one_ok; /* one scalar may stand for a list of one ("media: ssd") */
 };
 
 /* The top of a profile (profile.c). */

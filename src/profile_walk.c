@@ -325,7 +325,7 @@ static const char *expect_name(const struct mdp_shape *sh, char *buf, size_t len
 	char keys[160];
 
 	if (sh->type == MDP_SH_LIST)
-		return "a list";
+		return sh->one_ok ? "a list or one word" : "a list";
 	if (sh->type != MDP_SH_MAP && sh->or_map) {
 		mdp_shape_keys_text(sh->or_map, keys, sizeof(keys));
 		snprintf(buf, len, "a single value or a mapping with %s", keys);
@@ -564,6 +564,21 @@ static void walk_shorthand(struct walk *w, const yaml_event_t *ev, const struct 
 	node_add(w, out, &kid);
 }
 
+/* One scalar where a list that allows it is expected: a list of that one entry. */
+static void walk_one(struct walk *w, const yaml_event_t *ev, struct mdp_node *out)
+{
+	struct mdp_node kid = {.kind = MDP_N_SCALAR, .tunable = -1, .plain = is_plain(ev)};
+
+	out->kind = MDP_N_SEQ;
+	kid.line = out->line;
+	kid.col = out->col;
+	if (!(kid.text = strdup((const char *)ev->data.scalar.value))) {
+		w->c->oom = true;
+		return;
+	}
+	node_add(w, out, &kid);
+}
+
 static void walk_scalar(struct walk *w, yaml_event_t *ev, const struct mdp_shape *sh,
 			const char *what, struct mdp_node *out)
 {
@@ -579,6 +594,8 @@ static void walk_scalar(struct walk *w, yaml_event_t *ev, const struct mdp_shape
 			w->c->oom = true;
 	} else if (sh->type == MDP_SH_MAP && sh->short_field)
 		walk_shorthand(w, ev, sh, what, out);
+	else if (sh->type == MDP_SH_LIST && sh->one_ok)
+		walk_one(w, ev, out);
 	else
 		wrong_type(w, ev, sh, what);
 	yaml_event_delete(ev);

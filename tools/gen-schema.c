@@ -288,8 +288,8 @@ static void defs(void)
 	    "    },\n");
 	printf(
 	    "    \"%s\": {\n"
-	    "      \"description\": \"Which arrays a rule applies to: '%s', or any of %s/%s/%s (an "
-	    "array matching any entry of a given list; all given lists must match).\",\n"
+	    "      \"description\": \"Which arrays a rule applies to: '%s', or any of %s/%s/%s/%s "
+	    "(an array matching any entry of a given list; all given lists must match).\",\n"
 	    "      \"anyOf\": [\n"
 	    "        {\"const\": \"%s\"},\n"
 	    "        {\n"
@@ -297,7 +297,7 @@ static void defs(void)
 	    "          \"additionalProperties\": false,\n"
 	    "          \"minProperties\": 1,\n"
 	    "          \"properties\": {\n",
-	    K(MATCH), K(ALL), K(NAMES), K(LEVELS), K(UUIDS), K(ALL));
+	    K(MATCH), K(ALL), K(NAMES), K(LEVELS), K(UUIDS), K(MEDIA), K(ALL));
 	printf("            \"%s\": {\n"
 	       "              \"description\": \"md device names such as md2. Names can change "
 	       "across reboots; uuids do not.\",\n"
@@ -336,18 +336,36 @@ static void defs(void)
 	    "\"^([0-9a-fA-F]{8}(:[0-9a-fA-F]{8}){3}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-["
 	    "0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{32})$\"\n"
 	    "              }\n"
+	    "            },\n"
+	    "            \"%s\": {\n"
+	    "              \"description\": \"Disk classes: the rule applies to an array whose "
+	    "member disks are all of the classes named (nvme: an NVMe namespace; ssd: another "
+	    "non-rotational disk; hdd: a rotational one). An array whose class cannot be read is "
+	    "not matched.\",\n"
+	    "              \"anyOf\": [\n"
+	    "                {\"$ref\": \"#/$defs/media_class\"},\n"
+	    "                {\n"
+	    "                  \"type\": \"array\",\n"
+	    "                  \"maxItems\": 1024,\n"
+	    "                  \"minItems\": 1,\n"
+	    "                  \"items\": {\"$ref\": \"#/$defs/media_class\"}\n"
+	    "                }\n"
+	    "              ]\n"
 	    "            }\n"
 	    "          }\n"
 	    "        }\n"
 	    "      ]\n"
 	    "    },\n"
+	    "    \"media_class\": {\"enum\": [\"%s\", \"%s\", \"%s\"]},\n"
 	    "    \"rule\": {\n"
 	    "      \"type\": \"object\",\n"
 	    "      \"additionalProperties\": false,\n"
 	    "      \"required\": [\"%s\"],\n"
 	    "      \"properties\": {\n"
 	    "        \"%s\": {\"$ref\": \"#/$defs/match\"},\n",
-	    K(UUIDS), K(MATCH), K(MATCH));
+	    K(UUIDS), K(MEDIA), mdp_ident_media_name(MDP_MEDIA_HDD),
+	    mdp_ident_media_name(MDP_MEDIA_SSD), mdp_ident_media_name(MDP_MEDIA_NVME), K(MATCH),
+	    K(MATCH));
 }
 
 int main(void)

@@ -411,6 +411,77 @@ static void test_fallbacks(void **state)
 	scratch_done(&sc);
 }
 
+/* Run cmd in the scratch root, then discover it without a diagnostic. */
+static void rediscover(struct scratch *sc, const char *cmd, struct mdp_system *s)
+{
+	struct mdp_diags d;
+
+	scratch_run(sc, cmd);
+	discover_dir(sc->root, s, &d);
+	assert_int_equal(d.n, 0);
+	mdp_diags_free(&d);
+}
+
+/* "sda hdd, sdb nvme, ...": each disk and its class. */
+static const char *disk_classes(const struct mdp_system *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->n_disks && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", i ? ", " : "", s->disks[i].name,
+				      mdp_ident_media_name(s->disks[i].media));
+	return buf;
+}
+
+/*
+ * Each disk's class: nvme by name or by its device link under an nvme
+ * controller, else queue/rotational; an array's is its members' one class,
+ * mixed, or unknown as soon as one member's is.
+ */
+static void test_media(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	char buf[256];
+
+	(void)state;
+	discover_fixture("ssd-raid5-mixed", &s);
+	assert_int_equal(mdp_system_disk(&s, "sda")->media, MDP_MEDIA_SSD);
+	assert_int_equal(mdp_system_disk(&s, "sdf")->media, MDP_MEDIA_HDD);
+	assert_int_equal(s.arrays[0].media, MDP_MEDIA_SSD);
+	assert_int_equal(s.arrays[1].media, MDP_MEDIA_MIXED);
+	assert_int_equal(s.arrays[1].media_bits, 1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_HDD);
+	mdp_system_free(&s);
+	discover_fixture("server-raid6-raid10", &s);
+	assert_int_equal(s.arrays[0].media, MDP_MEDIA_HDD);
+	assert_int_equal(s.arrays[1].media, MDP_MEDIA_NVME);
+	mdp_system_free(&s);
+
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	/* sdb an NVMe namespace by its device path; sdc's and sdd's class unreadable */
+	rediscover(&sc,
+		   "mkdir -p sys/devices/pci0000:00/0000:00:1d.0/nvme/nvme0 && "
+		   "mv sys/block/sdb sys/devices/pci0000:00/0000:00:1d.0/nvme/nvme0/sdb && "
+		   "ln -s ../devices/pci0000:00/0000:00:1d.0/nvme/nvme0/sdb sys/block/sdb && "
+		   "echo 2 > sys/block/sdd/queue/rotational && rm sys/block/sdc/queue/rotational",
+		   &s);
+	assert_string_equal(disk_classes(&s, buf, sizeof(buf)),
+			    "sda hdd, sdb nvme, sdc unknown, sdd unknown");
+	assert_int_equal(s.arrays[3].media, MDP_MEDIA_UNKNOWN); /* md3: sda, sdb, sdd */
+	assert_true(s.arrays[3].media_bits & 1u << MDP_MEDIA_UNKNOWN);
+	mdp_system_free(&s);
+	rediscover(&sc,
+		   "echo 0 > sys/block/sdd/queue/rotational && "
+		   "echo 1 > sys/block/sdc/queue/rotational",
+		   &s);
+	assert_int_equal(s.arrays[3].media, MDP_MEDIA_MIXED); /* hdd, nvme, ssd */
+	assert_int_equal(s.arrays[3].media_bits,
+			 1u << MDP_MEDIA_HDD | 1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_NVME);
+	mdp_system_free(&s);
+	scratch_done(&sc);
+}
+
 /*
  * Without md/uuid (DSM kernels), `mdadm --detail --export` comes before the
  * superblock; a fixture carries a fake mdadm under its root. One that fails
@@ -503,6 +574,7 @@ static void test_discover_some(void **state)
 		assert_int_equal(a->raid_disks, b->raid_disks);
 		assert_string_equal(a->sync_action, b->sync_action);
 		assert_int_equal(b->n_members, 0);
+		assert_int_equal(b->media, MDP_MEDIA_UNKNOWN); /* no members, no class */
 		assert_string_equal(b->uuid, "");
 		assert_string_equal(b->uuid_source, "not read");
 		assert_false(b->has_progress);
@@ -999,6 +1071,7 @@ int main(void)
 	    cmocka_unit_test(test_dt_sata),
 	    cmocka_unit_test(test_server),
 	    cmocka_unit_test(test_fallbacks),
+	    cmocka_unit_test(test_media),
 	    cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_uuid_from_mdadm),
 	    cmocka_unit_test(test_discover_some),

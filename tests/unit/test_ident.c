@@ -184,13 +184,45 @@ static void test_suggest(void **state)
 	assert_null(mdp_ident_suggest("stauts", names, 0));
 }
 
+/* The classes a profile may name; mixed and unknown are an array's, never a selector's. */
+static void test_media(void **state)
+{
+	static const struct {
+		const char *word;
+		enum mdp_media want;
+	} v[] = {
+	    {"hdd", MDP_MEDIA_HDD},         {"ssd", MDP_MEDIA_SSD},
+	    {"nvme", MDP_MEDIA_NVME},       {"mixed", MDP_MEDIA_UNKNOWN},
+	    {"unknown", MDP_MEDIA_UNKNOWN}, {"HDD", MDP_MEDIA_UNKNOWN},
+	    {NULL, MDP_MEDIA_UNKNOWN},
+	};
+
+	static const char *const names[] = {"unknown", "hdd", "ssd", "nvme", "mixed", "unknown"};
+	const char *w[MDP_MEDIA_COUNT];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_int_equal(mdp_ident_media_parse(v[i].word), v[i].want);
+	for (int m = 0; m <= MDP_MEDIA_COUNT; m++)
+		assert_string_equal(mdp_ident_media_name((enum mdp_media)m), names[m]);
+	assert_int_equal(mdp_ident_media_words(1u << MDP_MEDIA_NVME | 1u << MDP_MEDIA_HDD, w), 2);
+	assert_string_equal(w[0], "hdd");
+	assert_string_equal(w[1], "nvme");
+	assert_int_equal(mdp_ident_media_words(0, w), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dev),          cmocka_unit_test(test_kname),
-	    cmocka_unit_test(test_levels),       cmocka_unit_test(test_uuid),
-	    cmocka_unit_test(test_service),      cmocka_unit_test(test_service_not_a_path),
-	    cmocka_unit_test(test_profile_name), cmocka_unit_test(test_suggest),
+	    cmocka_unit_test(test_dev),
+	    cmocka_unit_test(test_kname),
+	    cmocka_unit_test(test_media),
+	    cmocka_unit_test(test_levels),
+	    cmocka_unit_test(test_uuid),
+	    cmocka_unit_test(test_service),
+	    cmocka_unit_test(test_service_not_a_path),
+	    cmocka_unit_test(test_profile_name),
+	    cmocka_unit_test(test_suggest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

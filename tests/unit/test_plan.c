@@ -303,6 +303,109 @@ static void test_disks_and_system(void **state)
 	done(&t.pl, &t.d, &t.x);
 }
 
+/* The notes of a plan, one a line, as "dev: text". */
+static const char *notes_text(const struct mdp_plan *pl, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < pl->n_notes && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s: %s\n", pl->notes[i].dev,
+				      pl->notes[i].text);
+	return buf;
+}
+
+/* media: an array matches when every member's disk is of a class named. */
+static void test_media_selects(void **state)
+{
+	struct mdp_rule rules[2] = {
+	    {.match.media = 1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_NVME},
+	    {.match.media = 1u << MDP_MEDIA_HDD},
+	};
+	struct one_rule t;
+
+	(void)state;
+	many_rules(&t, rules, 2, "server-raid6-raid10");
+	rules[0].set[MDP_T_READ_AHEAD_KB] = num(1024);
+	rules[1].set[MDP_T_READ_AHEAD_KB] = num(8192);
+	assert_int_equal(t.x.s.arrays[0].media, MDP_MEDIA_HDD);
+	assert_int_equal(t.x.s.arrays[1].media, MDP_MEDIA_NVME);
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(find(&t.pl, MDP_T_READ_AHEAD_KB, "md0")->want.num, 8192);
+	assert_int_equal(find(&t.pl, MDP_T_READ_AHEAD_KB, "md1")->want.num, 1024);
+	assert_int_equal(t.pl.n_notes, 0);
+	assert_true(mdp_plan_selects(&t.p, &t.x.s.arrays[1]));
+	done(&t.pl, &t.d, &t.x);
+
+	/* A mixed array matches only a selector naming both of its classes. */
+	many_rules(&t, rules, 2, "ssd-raid5-mixed");
+	assert_int_equal(t.x.s.arrays[0].media, MDP_MEDIA_SSD);
+	assert_int_equal(t.x.s.arrays[1].media, MDP_MEDIA_MIXED);
+	assert_false(mdp_plan_selects(&t.p, &t.x.s.arrays[1]));
+	rules[1].match.media |= 1u << MDP_MEDIA_SSD;
+	assert_true(mdp_plan_selects(&t.p, &t.x.s.arrays[1]));
+	mdp_system_free(&t.x.s);
+}
+
+/* An array of unknown class is matched by no media rule, and the plan says why once. */
+static void test_media_unknown(void **state)
+{
+	struct mdp_rule rules[2] = {
+	    {.match.media = 1u << MDP_MEDIA_HDD},
+	    {.match.media = 1u << MDP_MEDIA_HDD | 1u << MDP_MEDIA_SSD},
+	};
+	struct one_rule t;
+	char buf[1024];
+
+	(void)state;
+	many_rules(&t, rules, 2, "ds-dsm6-reshape");
+	rules[0].set[MDP_T_READ_AHEAD_KB] = num(1024);
+	rules[1].set[MDP_T_READ_AHEAD_KB] = num(1024);
+	for (size_t i = 0; i < t.x.s.n_disks; i++)
+		if (!strcmp(t.x.s.disks[i].name, "sdd"))
+			t.x.s.disks[i].media = MDP_MEDIA_UNKNOWN;
+	/* md3 (sda, sdb, sdd) as discovery would have made it */
+	t.x.s.arrays[3].media = MDP_MEDIA_UNKNOWN;
+	t.x.s.arrays[3].media_bits |= 1u << MDP_MEDIA_UNKNOWN;
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_null(find(&t.pl, MDP_T_READ_AHEAD_KB, "md3"));
+	assert_non_null(find(&t.pl, MDP_T_READ_AHEAD_KB, "md2"));
+	assert_string_equal(notes_text(&t.pl, buf, sizeof(buf)),
+			    "md3: disk class unknown (sdd has no queue/rotational of 0 or 1): "
+			    "rules that select by media leave it alone\n");
+	done(&t.pl, &t.d, &t.x);
+}
+
+/* An array's own lower limit is named when the profile sets the global one above it. */
+static void test_local_cap_named(void **state)
+{
+	struct one_rule t;
+	char buf[1024];
+
+	(void)state;
+	one_rule(&t, "ds-dsm6-reshape");
+	t.p.n_rules = 0;
+	t.p.global[MDP_T_SPEED_LIMIT_MAX] = bounded(MDP_B_AT_LEAST, 2000000);
+	t.p.global[MDP_T_SPEED_LIMIT_MIN] = num(300000);
+	t.x.s.arrays[3].cur[MDP_T_SYNC_SPEED_MAX].val = (struct mdp_value){MDP_V_NUM, 5000};
+	t.x.s.arrays[2].cur[MDP_T_SYNC_SPEED_MIN].val = (struct mdp_value){MDP_V_NUM, 400000};
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_string_equal(notes_text(&t.pl, buf, sizeof(buf)),
+			    "md3: its own sync_speed_max 5000 (local) caps it below the profile's "
+			    "speed_limit_max 2000000; sync_speed_max: system lifts it\n");
+	done(&t.pl, &t.d, &t.x);
+
+	/* A profile that sets the array's own value says so in its changes instead. */
+	one_rule(&t, "ds-dsm6-reshape");
+	t.p.global[MDP_T_SPEED_LIMIT_MAX] = num(2000000);
+	t.rule.set[MDP_T_SYNC_SPEED_MAX] = kind(MDP_S_SYSTEM);
+	t.x.s.arrays[3].cur[MDP_T_SYNC_SPEED_MAX].val = (struct mdp_value){MDP_V_NUM, 5000};
+	assert_int_equal(build(&t.p, &t.x, &t.pl, &t.d), 0);
+	assert_int_equal(t.pl.n_notes, 0);
+	assert_true(find(&t.pl, MDP_T_SYNC_SPEED_MAX, "md3")->pending);
+	done(&t.pl, &t.d, &t.x);
+}
+
 /* One bounded global on ds-dsm6-reshape (speed_limit_max 200000 KiB/s): its change. */
 static void max_bound(struct one_rule *t, enum mdp_bound b, uint64_t v, bool kept, uint64_t want)
 {
@@ -736,6 +839,9 @@ int main(void)
 	    cmocka_unit_test(test_budget_size_shown_exactly),
 	    cmocka_unit_test(test_safe_order),
 	    cmocka_unit_test(test_rule_precedence),
+	    cmocka_unit_test(test_media_selects),
+	    cmocka_unit_test(test_media_unknown),
+	    cmocka_unit_test(test_local_cap_named),
 	    cmocka_unit_test(test_reshape_keeps_stripes),
 	    cmocka_unit_test(test_disks_and_system),
 	    cmocka_unit_test(test_md_not_loaded),

@@ -365,8 +365,9 @@ static void test_did_you_mean(void **state)
 	expect_error("arrays:\n  - match: {level: [raid5]}\n    read_ahead: 4MiB\n",
 		     "mem.yaml:2:13: unknown key 'level' (did you mean 'levels'?)\n");
 	/* "all" is only the shorthand, not a key of the mapping form. */
-	expect_error("arrays:\n  - match: {all: true}\n    read_ahead: 4MiB\n",
-		     "mem.yaml:2:13: unknown key 'all' (valid here: names, levels, uuids)\n");
+	expect_error(
+	    "arrays:\n  - match: {all: true}\n    read_ahead: 4MiB\n",
+	    "mem.yaml:2:13: unknown key 'all' (valid here: names, levels, uuids, media)\n");
 	expect_error("Raid: {}\n", "mem.yaml:1:1: unknown key 'Raid' (did you mean 'raid'?)\n");
 }
 
@@ -649,6 +650,37 @@ static void test_bounds_may_cross(void **state)
 			 0);
 	free(msgs);
 	mdp_profile_free(&p);
+}
+
+/* media: a list or one word of hdd, ssd, nvme; pinned as a list, loaded back the same. */
+static void test_media_load(void **state)
+{
+	struct mdp_profile p, back;
+	char *msgs, *out;
+
+	(void)state;
+	assert_int_equal(load_str("arrays:\n  - match: {media: [ssd, nvme], levels: [raid5]}\n"
+				  "    sync_speed_min: system\n"
+				  "  - match: {media: hdd}\n    sync_speed_min: system\n",
+				  &p, &msgs),
+			 0);
+	assert_string_equal(msgs, "");
+	assert_int_equal(p.rules[0].match.media, 1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_NVME);
+	assert_int_equal(p.rules[0].match.n_levels, 1);
+	assert_int_equal(p.rules[1].match.media, 1u << MDP_MEDIA_HDD);
+	free(msgs);
+	mdp_profile_free(&p);
+	out = pin_round_trip("arrays:\n  - match: {media: nvme}\n    sync_speed_min: system\n",
+			     &back);
+	assert_non_null(strstr(out, "- match:\n    media:\n    - nvme\n"));
+	assert_int_equal(back.rules[0].match.media, 1u << MDP_MEDIA_NVME);
+	mdp_profile_free(&back);
+	free(out);
+	expect_error("arrays:\n  - match: {media: [hdd, ssd, nvm]}\n    sync_speed_min: system\n",
+		     "mem.yaml:2:31: unknown disk class 'nvm' (did you mean 'nvme'?): expected "
+		     "hdd, ssd or nvme\n");
+	expect_error("arrays:\n  - match: {media: [\"1\"]}\n    sync_speed_min: system\n",
+		     "mem.yaml:2:21: unknown disk class '1': expected hdd, ssd or nvme\n");
 }
 
 /* show --yaml (and boot's pinned profile) writes the bound, and it loads back with it. */
@@ -1004,6 +1036,7 @@ int main(void)
 	    cmocka_unit_test(test_bounds_errors),
 	    cmocka_unit_test(test_bounds_may_cross),
 	    cmocka_unit_test(test_bounds_pinned),
+	    cmocka_unit_test(test_media_load),
 	};
 
 	return cmocka_run_group_tests(tests, setup_cwd, NULL);
