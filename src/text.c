@@ -1,6 +1,7 @@
 /* text: outside text made safe for terminals and documents (text.h). */
 #include "text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 size_t mdp_utf8_next(const char *str, uint32_t *cp)
@@ -78,4 +79,34 @@ const char *mdp_text_safe(char *buf, size_t len, const char *s)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+void mdp_text_list_init(struct mdp_text_list *l, char *buf, size_t len)
+{
+	memset(l, 0, sizeof(*l));
+	l->buf = buf;
+	l->len = len;
+	buf[0] = '\0';
+}
+
+void mdp_text_list_add(struct mdp_text_list *l, const char *name)
+{
+	size_t need = strlen(name) + (l->n ? 2 : 0);
+
+	if (!l->n++)
+		snprintf(l->first, sizeof(l->first), "%s", name);
+	snprintf(l->last, sizeof(l->last), "%s", name);
+	if (l->over || l->used + need >= l->len) {
+		l->over = true;
+		return;
+	}
+	l->used += (size_t)snprintf(l->buf + l->used, l->len - l->used, "%s%s",
+				    l->n > 1 ? ", " : "", name);
+}
+
+const char *mdp_text_list_end(struct mdp_text_list *l, const char *noun)
+{
+	if (l->over)
+		snprintf(l->buf, l->len, "%zu %s: %s..%s", l->n, noun, l->first, l->last);
+	return l->buf;
 }

@@ -18,6 +18,7 @@
 #ifndef MDP_TEXT_H
 #define MDP_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,5 +46,22 @@ static inline int mdp_text_plain(uint32_t cp)
  * len must be at least 8.
  */
 const char *mdp_text_safe(char *buf, size_t len, const char *s);
+
+/*
+ * A list of names for a one-line message: "md2, md3, md4" while it fits
+ * in its buffer, else summarised as "1000 arrays: md0..md999" (how many,
+ * the first and the last), never cut in the middle of a name. Init with
+ * the buffer, add each name in order, end with the plural noun; the
+ * buffer holds the text (a list of none is ""). len must be at least 64.
+ */
+struct mdp_text_list {
+	char *buf;
+	size_t len, used, n;
+	char first[64], last[64];
+	bool over; /* a name did not fit: the summary */
+};
+void mdp_text_list_init(struct mdp_text_list *l, char *buf, size_t len);
+void mdp_text_list_add(struct mdp_text_list *l, const char *name);
+const char *mdp_text_list_end(struct mdp_text_list *l, const char *noun);
 
 #endif

@@ -33,7 +33,7 @@ static bool drain(int fd)
 }
 
 /* sysfs and procfs attributes are regular files; anything else in a tree is left out. */
-static int add_file(const struct mdp_root *r, const char *sys, struct mdp_watch *w)
+static int add_file(const struct mdp_root *r, const char *sys, int arr, struct mdp_watch *w)
 {
 	int fd = mdp_root_open(r, sys, O_RDONLY | O_NONBLOCK, 0);
 	struct stat st;
@@ -47,6 +47,7 @@ static int add_file(const struct mdp_root *r, const char *sys, struct mdp_watch 
 		close(fd);
 		return 0;
 	}
+	w->arr[w->n] = arr;
 	w->fds[w->n++] = fd;
 	return 0;
 }
@@ -57,6 +58,7 @@ static void drop_file(struct mdp_watch *w, size_t i, bool open)
 	if (open)
 		close(w->fds[i]);
 	memmove(&w->fds[i], &w->fds[i + 1], (w->n - i - 1) * sizeof(*w->fds));
+	memmove(&w->arr[i], &w->arr[i + 1], (w->n - i - 1) * sizeof(*w->arr));
 	w->n--;
 }
 
@@ -68,18 +70,19 @@ int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const s
 	int err = 0;
 
 	w.fds = calloc(s->n_arrays + 1, sizeof(*w.fds));
+	w.arr = calloc(s->n_arrays + 1, sizeof(*w.arr));
 	w.p = calloc(s->n_arrays + 2, sizeof(*w.p));
-	if (!w.fds || !w.p) {
+	if (!w.fds || !w.arr || !w.p) {
 		mdp_watch_close(&w);
 		return -ENOMEM;
 	}
 	if (sigs && (w.sfd = signalfd(-1, sigs, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		err = -errno;
 	if (!err)
-		err = add_file(r, "/proc/mdstat", &w);
+		err = add_file(r, "/proc/mdstat", -1, &w);
 	for (size_t i = 0; i < s->n_arrays && !err; i++) {
 		snprintf(path, sizeof(path), "/sys/block/%s/md/sync_action", s->arrays[i].name);
-		err = add_file(r, path, &w);
+		err = add_file(r, path, (int)i, &w);
 	}
 	if (err) {
 		mdp_watch_close(&w);
@@ -131,6 +134,24 @@ int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo)
 	return MDP_WATCH_MD;
 }
 
+int mdp_watch_read(const struct mdp_watch *w, size_t i, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (i >= w->n || !len)
+		return -EINVAL;
+	do
+		n = pread(w->fds[i], buf, len - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	/* as mdp_root_read_value: what discovery compares is the same word */
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
 bool mdp_watch_running(const struct mdp_array *a)
 {
 	static const char *const ops[] = {"resync", "recover", "reshape", "check", "repair"};
@@ -155,8 +176,10 @@ void mdp_watch_close(struct mdp_watch *w)
 	for (size_t i = 0; i < w->n; i++)
 		close(w->fds[i]);
 	free(w->fds);
+	free(w->arr);
 	free(w->p);
 	w->fds = NULL;
+	w->arr = NULL;
 	w->p = NULL;
 	w->n = 0;
 	w->sfd = -1;

@@ -27,6 +27,7 @@
 struct mdp_watch {
 	int sfd;  /* signalfd of the stop signals, -1 without */
 	int *fds; /* /proc/mdstat, then each array's md/sync_action, as long as readable */
+	int *arr; /* each file's array: its index in the system opened for, -1 /proc/mdstat */
 	size_t n;
 	struct pollfd *p; /* room for the signalfd and every file */
 };
@@ -50,6 +51,13 @@ int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const s
  * with *signo set for MDP_WATCH_SIGNAL, or -errno.
  */
 int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo);
+/*
+ * Read watched file i again from its start into buf (NUL-terminated,
+ * trailing blanks dropped as mdp_root_read_value does): one pread on the
+ * open file, which on sysfs also re-arms its event. The cheap look of a
+ * watcher between two discoveries. 0 or -errno.
+ */
+int mdp_watch_read(const struct mdp_watch *w, size_t i, char *buf, size_t len);
 void mdp_watch_close(struct mdp_watch *w);
 /*
  * Whether md is working on a: resync, recover, reshape, check or repair

@@ -320,7 +320,7 @@ static bool selected(const struct mdp_wloop *w, const struct mdp_array *a)
 /* A selected array running a watched operation, for the bar and the summary. */
 static bool watched(const struct mdp_wloop *w, const struct mdp_array *a)
 {
-	return selected(w, a) && mdp_engage_busy(a, w->e.kinds) && a->has_progress;
+	return mdp_engage_busy(a, w->e.kinds) && a->has_progress && selected(w, a);
 }
 
 /* Whether a selected array runs a watched operation; the first one named in w->busy. */
@@ -328,7 +328,7 @@ static bool wl_busy(struct mdp_wloop *w, const struct mdp_system *s)
 {
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
-		if (selected(w, a) && mdp_engage_busy(a, w->e.kinds)) {
+		if (mdp_engage_busy(a, w->e.kinds) && selected(w, a)) {
 			snprintf(w->busy, sizeof(w->busy), "%s %s", a->name, a->sync_action);
 			return true;
 		}
@@ -458,6 +458,58 @@ int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s)
 	if (!err)
 		mdp_wloop_track(w, s, mono_s());
 	return err;
+}
+
+int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
+{
+	bool *sel = calloc(s->n_arrays + 1, sizeof(*sel));
+
+	mdp_watch_close(&w->mw);
+	free(w->sel);
+	w->sel = sel;
+	if (!sel)
+		return -ENOMEM;
+	w->calm = true;
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_array *a = &s->arrays[i];
+		if (!(sel[i] = selected(w, a)))
+			continue;
+		/* queued: it may start without a word in sync_action (DELAYED, PENDING) */
+		if (a->sync_queued[0] || (mdp_op_kind_of(a->sync_action) & w->e.kinds))
+			w->calm = false;
+	}
+	w->seen_at = now;
+	w->glance = 0;
+	return mdp_watch_open(w->c.root, s, w->c.stop, &w->mw);
+}
+
+bool mdp_wloop_quiet(const struct mdp_wloop *w, double now)
+{
+	if (w->e.state == MDP_ENG_ENGAGED || !w->sel || !w->calm ||
+	    now - w->seen_at >= MDP_WLOOP_SAFETY_S)
+		return false;
+	for (size_t i = 0; i < w->n_ops; i++)
+		if (w->ops[i].end == MDP_OPEND_RUNNING)
+			return false;
+	return true;
+}
+
+int mdp_wloop_glance(struct mdp_wloop *w, const struct mdp_system *s)
+{
+	char v[32]; /* as discovery reads it: a longer word than sync_action holds differs */
+	size_t n = w->mw.n, seen = 0, j;
+
+	for (j = 0; j < n && seen < MDP_WLOOP_GLANCE_MAX; j++) {
+		size_t i = (w->glance + j) % n;
+		int k = w->mw.arr[i];
+		if (k < 0 || (size_t)k >= s->n_arrays || !w->sel[k])
+			continue;
+		seen++;
+		if (mdp_watch_read(&w->mw, i, v, sizeof(v)) || strcmp(v, s->arrays[k].sync_action))
+			return 1;
+	}
+	w->glance = n ? (w->glance + j) % n : 0;
+	return 0;
 }
 
 /* ---- the loop ------------------------------------------------------------------------- */
@@ -637,26 +689,42 @@ static int wl_stopped(struct mdp_wloop *w, int sig)
 	return rc;
 }
 
+/*
+ * Each turn a step, then a wait. After it, a discovery (a look) when md
+ * said something (an event) or when the watcher is not quiet, else a
+ * glance, and a discovery only when the glance saw a change; the watch
+ * follows each discovery's arrays.
+ */
 static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 {
-	struct mdp_watch mw = {.sfd = -1};
 	int rc = 0, sig = 0, ev, err;
+	bool look = true;   /* s is a discovery's, not watched yet */
+	bool raced = false; /* that discovery followed a change a glance saw at the watch's open */
 
 	for (;;) {
 		if (wl_step(w, s, &rc))
 			break;
 		wl_looked(w, s);
-		if ((err = mdp_watch_open(w->c.root, s, w->c.stop, &mw))) {
+		if (look && (err = mdp_wloop_watch(w, s, mono_s()))) {
 			wl_err(w, "cannot watch md: %s", strerror(-err));
 			break;
 		}
-		ev = mdp_watch_wait(&mw, wl_timeout(w), &sig);
-		mdp_watch_close(&mw);
+		/*
+		 * Opening the watch reads each file, which takes in an event md
+		 * raised since the discovery (an operation starting just after
+		 * mdadm --add's own event woke us): a glance finds that change
+		 * now, not an interval later. Once in a row, so that a value read
+		 * differently by discovery can cost a look, never a spin.
+		 */
+		raced = look && !raced && mdp_wloop_quiet(w, mono_s()) && mdp_wloop_glance(w, s);
+		ev = raced ? MDP_WATCH_MD : mdp_watch_wait(&w->mw, wl_timeout(w), &sig);
 		if (ev == MDP_WATCH_SIGNAL) {
 			rc = wl_stopped(w, sig);
 			break;
 		}
-		if (ev < 0 || mdp_wloop_look(w, s)) {
+		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mono_s()) ||
+		       mdp_wloop_glance(w, s);
+		if (ev < 0 || (look && mdp_wloop_look(w, s))) {
 			wl_err(w, "cannot follow md: %s", strerror(ev < 0 ? -ev : EIO));
 			if (w->since)
 				rc = wl_release(w, "stopping");
@@ -670,6 +738,7 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 			break;
 		}
 	}
+	mdp_watch_close(&w->mw);
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
 	if (w->c.once && !rc) {
@@ -690,6 +759,7 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 	w->c.tx->origin = w->by;
 	w->start = mono_s();
 	w->skip = mdp_plan_discover_skip(c->p) & ~(unsigned)MDP_SKIP_PROGRESS;
+	w->mw.sfd = -1;
 	mdp_engage_init(&w->e, c->kinds, MDP_WLOOP_DEBOUNCE_S, c->once);
 }
 
@@ -699,6 +769,9 @@ void mdp_wloop_fini(struct mdp_wloop *w)
 	free(w->ops);
 	w->ops = NULL;
 	w->n_ops = 0;
+	mdp_watch_close(&w->mw);
+	free(w->sel);
+	w->sel = NULL;
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_STATE);
 }
 
@@ -748,8 +821,8 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 int mdp_wloop_auto(struct mdp_wloop *w)
 {
 	struct mdp_system s = {0};
-	char nm[512], arrays[256] = "", on[64];
-	size_t n = 0;
+	struct mdp_text_list l;
+	char nm[512], arrays[256], on[64];
 	int rc;
 
 	wl_unlock(w);
@@ -758,10 +831,11 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 		mdp_system_free(&s);
 		return rc;
 	}
+	mdp_text_list_init(&l, arrays, sizeof(arrays));
 	for (size_t i = 0; i < s.n_arrays; i++)
-		if (selected(w, &s.arrays[i]) && n < sizeof(arrays))
-			n += (size_t)snprintf(arrays + n, sizeof(arrays) - n, "%s%s", n ? ", " : "",
-					      s.arrays[i].name);
+		if (selected(w, &s.arrays[i]))
+			mdp_text_list_add(&l, s.arrays[i].name);
+	mdp_text_list_end(&l, "arrays");
 	wl_state(w, NULL);
 	kinds_text(w->e.kinds, ", ", on, sizeof(on));
 	wl_note(w, "profile %s armed: on %s of %s; looking every %gs and on md events",

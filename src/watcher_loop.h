@@ -11,6 +11,22 @@
  * progress and end). A stop signal removes an engaged layer and ends the
  * loop with 0.
  *
+ * Idle, the cost comes from md's events, not from the interval: while no
+ * operation of a watched kind runs on a selected array and the watcher is
+ * not engaged (mdp_wloop_quiet), a look after a plain timeout is a glance
+ * (mdp_wloop_glance), not a discovery: the selected arrays' md/sync_action
+ * read again through the watch's open files, one pread each, at most
+ * MDP_WLOOP_GLANCE_MAX a look and in turn, so that its cost stops growing
+ * with the arrays. On a real kernel md wakes the watcher at once on a
+ * change and a glance only backs that up; on a fixture tree, whose files
+ * never wake poll(), it is what notices a change. The arrays are
+ * discovered again only on an md event (a sync starting or ending, an
+ * array started or stopped: md wakes /proc/mdstat and md/sync_action), a
+ * sync_action a glance finds changed, or the safety look every
+ * MDP_WLOOP_SAFETY_S (a missed event, arrays a fixture tree gained).
+ * Engaged, every look is a discovery, so a value rewritten by others is
+ * put back within one interval.
+ *
  * The loop never prints: its lines for people, its errors, the
  * diagnostics and the transactions' results go to the caller's hooks, in
  * the order they happen. It installs no signal handler: the caller blocks
@@ -36,9 +52,14 @@
 #include "profile.h"
 #include "root.h"
 #include "txn.h"
+#include "watch.h"
 
 /* Idle this long before a release: DSM chains steps (a reshape, then a resync). */
 #define MDP_WLOOP_DEBOUNCE_S 3.0
+/* A discovery at least this often even when md is quiet: missed events, a fixture's new arrays. */
+#define MDP_WLOOP_SAFETY_S 3600.0
+/* A glance reads at most this many arrays' md/sync_action: every array of any NAS each look. */
+#define MDP_WLOOP_GLANCE_MAX 64
 
 /* What the loop says, through the caller: line, error, diags and txn_result are needed. */
 struct mdp_wloop_hooks {
@@ -127,6 +148,11 @@ struct mdp_wloop {
 	unsigned flaps;    /* the engage's flap count last said */
 	bool engaging;     /* applying: waiting for the main lock, or in the transaction */
 	bool done;
+	struct mdp_watch mw; /* md's files over the last discovery's arrays (mdp_wloop_watch) */
+	bool *sel;           /* per array of that discovery: selected, read by a glance */
+	bool calm;           /* that discovery saw no watched operation on a selected array */
+	double seen_at;      /* monotonic seconds of that discovery */
+	size_t glance;       /* the watched file the next glance starts at */
 };
 
 /* Set w up from c (copied); sets c->tx's origin. Free with mdp_wloop_fini. */
@@ -160,6 +186,27 @@ int mdp_wloop_until_idle(struct mdp_wloop *w);
 int mdp_wloop_read(const struct mdp_wloop *w, struct mdp_system *s);
 void mdp_wloop_track(struct mdp_wloop *w, const struct mdp_system *s, double now);
 int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s);
+
+/*
+ * The watch over what the discovery s read (its arrays' md/sync_action and
+ * /proc/mdstat, the stop signals), replacing the one before; taken as the
+ * discovery a glance compares with, seen at now. 0 or -errno.
+ */
+int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now);
+/*
+ * Whether the look at now may be a glance: not engaged, the discovery
+ * watched saw no watched operation on a selected array (one queued
+ * starts without a word in sync_action) and none it still follows, and is
+ * younger than MDP_WLOOP_SAFETY_S.
+ */
+bool mdp_wloop_quiet(const struct mdp_wloop *w, double now);
+/*
+ * A glance: the selected arrays' md/sync_action read through the watch,
+ * up to MDP_WLOOP_GLANCE_MAX of them from where the last glance stopped.
+ * 1 when one differs from what the discovery s (the watched one) read, or
+ * cannot be read: a discovery is due; 0 when those read are as they were.
+ */
+int mdp_wloop_glance(struct mdp_wloop *w, const struct mdp_system *s);
 
 /* Each operation seen (since the engage, or the start), one line each: how it ended, its average.
  */

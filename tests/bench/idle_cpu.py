@@ -2,6 +2,8 @@
 """CPU time of mdprofile's watchers over a minute (issue 10).
 
   idle_cpu.py --bin ./mdprofile [--seconds 60] [--out build/bench]
+             [--auto-bin B] [--auto-seconds 120] [--auto-gen 100x12,1000x12]
+             [--auto-idle-only]   (auto's idle figures alone: a before/after)
 
 Two figures, each from the child's own rusage (user + system seconds),
 scaled to one minute:
@@ -10,9 +12,14 @@ scaled to one minute:
   apply --until-idle  during a simulated reshape whose sync_completed moves
                       every second, then ends; the revert is included
   auto, idle          mdprofile auto reshape-fast armed on an idle box for
-                      --auto-seconds (default 600), extrapolated to an hour,
-                      with the process's peak RSS (issue 20: at most 0.5
-                      CPU-seconds per idle hour, 2 MiB on the static build)
+                      --auto-seconds (default 120) on each of three trees: the
+                      3 arrays of ds-dsm6-reshape and, generated here with
+                      mkroot.py --gen (never committed), 100 and 1000 arrays
+                      of 12 disks; the CPU time from /proc/PID/schedstat
+                      (nanoseconds on a CPU, not clock ticks), extrapolated
+                      to an hour, with the process's peak RSS (issue 41: at
+                      most 0.2 CPU-seconds per idle hour on 3 arrays, 1 on
+                      1000; issue 20: 2 MiB on the static build)
   auto, reaction      the time from md3's sync_action turning to reshape to
                       the overlay being journaled active, 9 times, median
                       (a fixture's files never wake poll(): the 0.5 s interval
@@ -111,9 +118,10 @@ def set_md3(root, action):
 
 
 def proc_cpu(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """Seconds the process has been on a CPU: schedstat's first field, in
+    nanoseconds (stat's utime + stime count clock ticks of 10 ms)."""
+    with open("/proc/%d/schedstat" % pid) as f:
+        return int(f.read().split()[0]) / 1e9
 
 
 def proc_hwm_kib(pid):
@@ -149,9 +157,12 @@ def auto_stop(p):
 
 def auto_idle(binary, root, seconds):
     """auto armed at its default interval (5 s) on an idle box for `seconds`:
-    (CPU seconds, peak RSS KiB)."""
-    set_md3(root, "idle")
+    (CPU seconds, peak RSS KiB). The start (the first discovery, the armed
+    line) is left out: the clock starts a look after the watcher's state."""
+    if os.path.exists(os.path.join(root, "sys/block/md3")):
+        set_md3(root, "idle")
     p = auto_start(binary, root, None)
+    time.sleep(1)
     cpu0 = proc_cpu(p.pid)
     time.sleep(seconds)
     cpu = proc_cpu(p.pid) - cpu0
@@ -183,40 +194,70 @@ def main():
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--out", default="build/bench")
     ap.add_argument("--auto-bin", help="the binary for auto's figures (the static build)")
-    ap.add_argument("--auto-seconds", type=int, default=600)
+    ap.add_argument("--auto-seconds", type=int, default=120)
+    ap.add_argument("--auto-gen", default="100x12,1000x12",
+                    help="generated trees for auto's idle figure besides the fixture")
+    ap.add_argument("--auto-idle-only", action="store_true",
+                    help="only auto's idle figures (a before/after comparison)")
     a = ap.parse_args()
     binary = os.path.abspath(a.bin)
+    abin = os.path.abspath(a.auto_bin or a.bin)
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name, fn in (("status --watch, idle", status_watch),
-                         ("apply --until-idle, simulated reshape", until_idle)):
-            root = os.path.join(tmp, "root")
-            shutil.rmtree(root, ignore_errors=True)
-            shutil.copytree(FIXTURE, root, symlinks=True)
-            cpu = fn(binary, root, a.seconds)
-            lines.append("%-40s %.4f CPU-s over %ds = %.4f CPU-s per minute"
-                         % (name, cpu, a.seconds, cpu * 60.0 / a.seconds))
-        abin = os.path.abspath(a.auto_bin or a.bin)
-        root = os.path.join(tmp, "root")
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.copytree(FIXTURE, root, symlinks=True)
-        idle, hwm_idle = auto_idle(abin, root, a.auto_seconds)
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.copytree(FIXTURE, root, symlinks=True)
-        times, hwm_busy = auto_reaction(abin, root, 9, "0.5")
-        times.sort()
-        lines.append("%-40s %.4f CPU-s over %ds = %.3f CPU-s per idle hour (goal <= 0.5)"
-                     % ("auto, armed, idle (interval 5 s)", idle, a.auto_seconds,
-                        idle * 3600.0 / a.auto_seconds))
-        lines.append("%-40s %d KiB armed, %d KiB after 9 applies and reverts (goal <= 2048), %s"
-                     % ("auto, peak RSS (VmHWM)", hwm_idle, hwm_busy, abin))
-        lines.append("%-40s median %.3f s, min %.3f s, max %.3f s over %d (goal < 1 s)"
-                     % ("auto, reaction (fixture, --interval 0.5)", times[len(times) // 2],
-                        times[0], times[-1], len(times)))
+        lines += idle_figures(abin, tmp, a)
+        if not a.auto_idle_only:
+            lines += other_figures(binary, abin, tmp, a)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "idle_cpu.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+def idle_figures(abin, tmp, a):
+    """auto armed and idle on the fixture and on each generated tree."""
+    trees = [("3 arrays", None)] + [("%s arrays x %s disks" % tuple(g.split("x")), g)
+                                    for g in a.auto_gen.split(",") if g]
+    lines = []
+    for label, gen in trees:
+        root = os.path.join(tmp, "root")
+        # rm: shutil.rmtree takes minutes over the 79000 files of 1000 arrays
+        subprocess.run(["rm", "-rf", root], check=True)
+        if gen:
+            subprocess.run([sys.executable, os.path.join(SRCDIR, "tests/fixtures/mkroot.py"),
+                            "--gen", gen, "--out", root], check=True)
+        else:
+            shutil.copytree(FIXTURE, root, symlinks=True)
+        idle, hwm = auto_idle(abin, root, a.auto_seconds)
+        subprocess.run(["rm", "-rf", root], check=True)
+        lines.append("%-42s %.4f CPU-s over %ds = %.3f CPU-s per idle hour, %d KiB peak"
+                     % ("auto, armed, idle, " + label, idle, a.auto_seconds,
+                        idle * 3600.0 / a.auto_seconds, hwm))
+    lines.append("  goal: <= 0.2 CPU-s per idle hour on 3 arrays, <= 1 on 1000 (schedstat, "
+                 "interval 5 s); %s" % abin)
+    return lines
+
+
+def other_figures(binary, abin, tmp, a):
+    lines = []
+    for name, fn in (("status --watch, idle", status_watch),
+                     ("apply --until-idle, simulated reshape", until_idle)):
+        root = os.path.join(tmp, "root")
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(FIXTURE, root, symlinks=True)
+        cpu = fn(binary, root, a.seconds)
+        lines.append("%-40s %.4f CPU-s over %ds = %.4f CPU-s per minute"
+                     % (name, cpu, a.seconds, cpu * 60.0 / a.seconds))
+    root = os.path.join(tmp, "root")
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(FIXTURE, root, symlinks=True)
+    times, hwm_busy = auto_reaction(abin, root, 9, "0.5")
+    times.sort()
+    lines.append("%-40s %d KiB after 9 applies and reverts (goal <= 2048), %s"
+                 % ("auto, peak RSS (VmHWM)", hwm_busy, abin))
+    lines.append("%-40s median %.3f s, min %.3f s, max %.3f s over %d (goal < 1 s)"
+                 % ("auto, reaction (fixture, --interval 0.5)", times[len(times) // 2],
+                    times[0], times[-1], len(times)))
+    return lines
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -72,11 +73,40 @@ static void test_safe(void **state)
 			    "a\xe2\x82\xac...");
 }
 
+/* A list that fits is the names; one that does not is how many, the first and the last. */
+static void test_list(void **state)
+{
+	struct mdp_text_list l;
+	char buf[64], name[16];
+
+	(void)state;
+	mdp_text_list_init(&l, buf, sizeof(buf));
+	assert_string_equal(mdp_text_list_end(&l, "arrays"), "");
+	mdp_text_list_init(&l, buf, sizeof(buf));
+	mdp_text_list_add(&l, "md2");
+	mdp_text_list_add(&l, "md3");
+	assert_string_equal(mdp_text_list_end(&l, "arrays"), "md2, md3");
+	mdp_text_list_init(&l, buf, sizeof(buf));
+	for (int i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "md%d", i);
+		mdp_text_list_add(&l, name);
+	}
+	assert_string_equal(mdp_text_list_end(&l, "arrays"), "1000 arrays: md0..md999");
+	/* 63 characters fit: 12 names of 4 and their 11 separators make 70 */
+	mdp_text_list_init(&l, buf, sizeof(buf));
+	for (int i = 10; i < 22; i++) {
+		snprintf(name, sizeof(name), "md%d", i);
+		mdp_text_list_add(&l, name);
+	}
+	assert_string_equal(mdp_text_list_end(&l, "arrays"), "12 arrays: md10..md21");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_utf8),
 	    cmocka_unit_test(test_safe),
+	    cmocka_unit_test(test_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

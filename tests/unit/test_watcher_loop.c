@@ -3,7 +3,9 @@
  * an operation (its first and last progress, when) and how it ended, from
  * what md keeps after it (reshape_position, resync_start, degraded, the
  * array gone), as the summary says it with its average; the 10% lines
- * only when no bar shows progress. Times are given, not waited for.
+ * only when no bar shows progress. Times are given, not waited for. And
+ * when a look may be a glance (one pread of each selected array's
+ * md/sync_action) instead of a discovery, and what a glance notices.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,9 +42,9 @@ static void on_line(void *ctx, int prio, const char *line)
 }
 
 /* A root with md5's and md6's attributes that tell how an operation ended. */
-static void env_setup(struct env *e, unsigned kinds, bool steps)
+static void env_setup_as(struct env *e, unsigned kinds, bool steps, bool once)
 {
-	struct mdp_wloop_cfg c = {.once = true, .kinds = kinds, .steps = steps};
+	struct mdp_wloop_cfg c = {.once = once, .kinds = kinds, .steps = steps};
 
 	memset(e, 0, sizeof(*e));
 	snprintf(e->dir, sizeof(e->dir), "/tmp/mdp-wloop-XXXXXX");
@@ -61,6 +63,12 @@ static void env_setup(struct env *e, unsigned kinds, bool steps)
 	c.p = &e->p;
 	c.h = (struct mdp_wloop_hooks){.ctx = e, .line = on_line};
 	mdp_wloop_init(&e->w, &c);
+}
+
+/* apply --until-idle's loop: started engaged, every array selected. */
+static void env_setup(struct env *e, unsigned kinds, bool steps)
+{
+	env_setup_as(e, kinds, steps, true);
 }
 
 static void env_teardown(struct env *e)
@@ -201,12 +209,121 @@ static void test_steps_and_kinds(void **state)
 	env_teardown(&e);
 }
 
+static void set_action(struct env *e, const char *md, const char *action)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/block/%s/md/sync_action", e->dir, md);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%s\n", action);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Watch v (a discovery that read it) at time 100; the files say what v says. */
+static void watch(struct env *e, struct mdp_array *v, size_t n)
+{
+	struct mdp_system s = {.arrays = v, .n_arrays = n};
+
+	for (size_t i = 0; i < n; i++)
+		set_action(e, v[i].name, v[i].sync_action);
+	assert_int_equal(mdp_wloop_watch(&e->w, &s, 100), 0);
+}
+
+static int glance(struct env *e, struct mdp_array *v, size_t n)
+{
+	struct mdp_system s = {.arrays = v, .n_arrays = n};
+
+	return mdp_wloop_glance(&e->w, &s);
+}
+
+/*
+ * auto armed over idle arrays: looks are glances until md/sync_action
+ * changes, of any kind (a discovery then says what it is); the watcher
+ * engaged, an operation of a watched kind (or one queued, which starts
+ * without a word), or the safety period over: a discovery.
+ */
+static void test_glance(void **state)
+{
+	struct env e;
+	struct mdp_array v[2] = {array("md5", "idle", 0), array("md6", "idle", 0)};
+
+	(void)state;
+	env_setup_as(&e, MDP_OP_DEFAULT, false, false);
+	watch(&e, v, 2);
+	assert_int_equal(e.w.mw.n, 2); /* no /proc/mdstat in this tree */
+	assert_true(mdp_wloop_quiet(&e.w, 105));
+	assert_int_equal(glance(&e, v, 2), 0);
+	assert_int_equal(glance(&e, v, 2), 0);
+	set_action(&e, "md6", "check");
+	assert_int_equal(glance(&e, v, 2), 1);
+	assert_false(mdp_wloop_quiet(&e.w, 100 + MDP_WLOOP_SAFETY_S));
+
+	/* a check is not a watched kind: quiet, and glances see it go on */
+	v[1] = array("md6", "check", 100);
+	watch(&e, v, 2);
+	assert_true(mdp_wloop_quiet(&e.w, 105));
+	assert_int_equal(glance(&e, v, 2), 0);
+	set_action(&e, "md6", "idle");
+	assert_int_equal(glance(&e, v, 2), 1);
+
+	v[1] = array("md6", "reshape", 100);
+	watch(&e, v, 2);
+	assert_false(mdp_wloop_quiet(&e.w, 105));
+	v[1] = array("md6", "idle", 0);
+	snprintf(v[1].sync_queued, sizeof(v[1].sync_queued), "PENDING");
+	watch(&e, v, 2);
+	assert_false(mdp_wloop_quiet(&e.w, 105));
+
+	v[1] = array("md6", "idle", 0);
+	watch(&e, v, 2);
+	assert_true(mdp_wloop_quiet(&e.w, 105));
+	e.w.e.state = MDP_ENG_ENGAGED;
+	assert_false(mdp_wloop_quiet(&e.w, 105));
+	env_teardown(&e);
+}
+
+/*
+ * Past MDP_WLOOP_GLANCE_MAX arrays a glance reads that many, in turn: a
+ * change on the last of 100 arrays is seen by the second glance.
+ */
+static void test_glance_in_turn(void **state)
+{
+	struct env e;
+	struct mdp_array v[100];
+	char name[16];
+
+	(void)state;
+	env_setup_as(&e, MDP_OP_DEFAULT, false, false);
+	test_sh("cd '%s/sys/block' && for i in $(seq 0 99); do mkdir -p md$i/md; done", e.dir);
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "md%d", i);
+		v[i] = array(name, "idle", 0);
+	}
+	watch(&e, v, 100);
+	set_action(&e, "md99", "resync");
+	assert_int_equal(glance(&e, v, 100), 0); /* md0..md63 */
+	assert_int_equal(glance(&e, v, 100), 1); /* md64..md99 */
+	env_teardown(&e);
+}
+
+/* Until a discovery was watched, no look is a glance. */
+static void test_no_glance_unwatched(void **state)
+{
+	struct env e;
+
+	(void)state;
+	env_setup_as(&e, MDP_OP_DEFAULT, false, false);
+	assert_false(mdp_wloop_quiet(&e.w, 105));
+	env_teardown(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_finished_and_stopped),
-	    cmocka_unit_test(test_recovery_check_gone),
-	    cmocka_unit_test(test_steps_and_kinds),
+	    cmocka_unit_test(test_finished_and_stopped), cmocka_unit_test(test_recovery_check_gone),
+	    cmocka_unit_test(test_steps_and_kinds),      cmocka_unit_test(test_glance),
+	    cmocka_unit_test(test_glance_in_turn),       cmocka_unit_test(test_no_glance_unwatched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
