@@ -15,7 +15,9 @@ set -eu
 out=$1 version=$2
 src=$out/mdprofile-$version
 rm -rf "$out" && mkdir -p "$src"
-git ls-files -co --exclude-standard -z | xargs -0 tar -cf - | tar -C "$src" -xf -
+# One tar reads the whole list (xargs would split a long one into several archives, and
+# the reading tar stops at the end of the first).
+git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -C "$src" -xf -
 when=$(git log -1 --format=%cD 2>/dev/null || date -R)
 maint=$(sed -n 's/^Maintainer: //p' debian/control)
 cat >"$src/debian/changelog" <<END
