@@ -73,6 +73,8 @@ man -w mdprofile >/dev/null 2>&1 || [ -s /usr/share/man/man8/mdprofile.8.gz ] ||
 purge || { tail -n 30 "$log" >&2; die "apt-get purge failed"; }
 left=
 for f in $files; do
+	# a directory dpkg lists (/lib, a link to usr/lib on a merged-/usr system) is not ours
+	[ -d "$f" ] && continue
 	[ -f "$f" ] || [ -L "$f" ] && left="$left $f"
 done
 for d in /usr/share/mdprofile /usr/share/doc/mdprofile; do
