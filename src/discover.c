@@ -690,6 +690,8 @@ static void read_speed(struct walk *w, struct mdp_array *a)
 	if (read_attr(w, a->name, "md/sync_speed", buf, sizeof(buf)) >= 0) {
 		if (!lead_u64(buf, &v))
 			a->sync_speed = v;
+		else if (!strncmp(buf, "none", 4))
+			a->no_sync_thread = true;
 	} else if ((ms = mdstat_of(w, a->name)) && ms->op[0]) {
 		a->sync_speed = ms->speed_kib;
 	}

@@ -117,6 +117,14 @@ struct mdp_array {
 	bool has_progress;
 	uint64_t sync_done, sync_total; /* sectors, from md/sync_completed or mdstat */
 	uint64_t sync_speed;            /* KiB/s (md/sync_speed) */
+	/*
+	 * md/sync_speed reads "none" (md's curr_resync is 0): no sync thread works,
+	 * even while md/sync_action names an operation. md shows one a moment
+	 * before its thread starts (md_check_recovery sets MD_RECOVERY_RUNNING even
+	 * when it then finds no spare, as after mdadm --fail) and after the thread
+	 * ended, until md reaps it (md/degraded drops only then).
+	 */
+	bool no_sync_thread;
 	uint64_t size_kib;              /* array size (blocks in mdstat) */
 	int degraded;                   /* md/degraded (raid disks missing), -1 when absent */
 	unsigned permille;              /* progress as md truncates it: 25.1% -> 251 */

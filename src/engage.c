@@ -64,7 +64,7 @@ const char *mdp_op_kind_name(unsigned kind)
 bool mdp_engage_busy(const struct mdp_array *a, unsigned bits)
 {
 	/* DELAYED behind another array on the same disks, PENDING until the first write */
-	if (a->sync_queued[0])
+	if (a->sync_queued[0] || a->no_sync_thread)
 		return false;
 	return (mdp_op_kind_of(a->sync_action) & bits) != 0;
 }

@@ -156,7 +156,7 @@ bool mdp_watch_running(const struct mdp_array *a)
 {
 	static const char *const ops[] = {"resync", "recover", "reshape", "check", "repair"};
 
-	if (a->sync_queued[0])
+	if (a->sync_queued[0] || a->no_sync_thread)
 		return false;
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(a->sync_action, ops[i]))

@@ -411,7 +411,9 @@ static void track_ends(struct mdp_wloop *w, const struct mdp_system *s, double n
 		}
 		if (o->end != MDP_OPEND_RUNNING)
 			continue;
-		if (!strcmp(a->sync_action, o->action) && mdp_watch_running(a))
+		/* md still names it with no thread at work: ended, not yet reaped; judge later */
+		if (!strcmp(a->sync_action, o->action) &&
+		    (mdp_watch_running(a) || a->no_sync_thread))
 			continue;
 		o->t1 = now; /* d1 stays the last progress seen */
 		o->end = op_outcome(w, o, a);

@@ -180,6 +180,7 @@ static void check_dsm6_md2_md3(const struct mdp_system *s)
 	assert_int_equal(a->sync_done, 2ULL * 491263360);
 	assert_int_equal(a->sync_total, 2ULL * 1953494784);
 	assert_int_equal(a->sync_speed, 4687);
+	assert_false(a->no_sync_thread);
 	assert_int_equal(a->size_kib, 1953494784);
 }
 
@@ -372,6 +373,33 @@ static void scratch_run(struct scratch *sc, const char *shell)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * The instant after mdadm --fail with no spare: md names a recovery at 0 of N
+ * sectors while no thread works (md/sync_speed "none").
+ */
+static void test_no_sync_thread(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+	const struct mdp_array *a;
+
+	(void)state;
+	scratch_copy(&sc, "ds220j-dsm7");
+	scratch_run(&sc, "echo recover > sys/block/md2/md/sync_action && "
+			 "echo '0 / 258048' > sys/block/md2/md/sync_completed && "
+			 "echo none > sys/block/md2/md/sync_speed");
+	discover_dir(sc.root, &s, &d);
+	a = mdp_system_array(&s, "md2");
+	assert_non_null(a);
+	assert_string_equal(a->sync_action, "recover");
+	assert_true(a->has_progress);
+	assert_true(a->no_sync_thread);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_done(&sc);
+}
+
 static void test_fallbacks(void **state)
 {
 	struct scratch sc;
@@ -398,6 +426,7 @@ static void test_fallbacks(void **state)
 	assert_int_equal(a->sync_done, 2ULL * 491263360);
 	assert_int_equal(a->sync_total, 2ULL * 1953494784);
 	assert_int_equal(a->sync_speed, 4687);
+	assert_false(a->no_sync_thread); /* mdstat's speed= says a thread works */
 	a = &s.arrays[3];
 	assert_int_equal(a->n_members, 4); /* from slaves/, roles unknown */
 	assert_member(a, 0, "sda5", "sda", -1);
@@ -1069,6 +1098,7 @@ int main(void)
 	    cmocka_unit_test(test_dsm6_reshape),
 	    cmocka_unit_test(test_ds220j),
 	    cmocka_unit_test(test_dt_sata),
+	    cmocka_unit_test(test_no_sync_thread),
 	    cmocka_unit_test(test_server),
 	    cmocka_unit_test(test_fallbacks),
 	    cmocka_unit_test(test_media),

@@ -65,6 +65,10 @@ static void test_busy(void **state)
 	/* queued behind another array on the same disks: nothing runs yet */
 	strcpy(a.sync_queued, "DELAYED");
 	assert_false(mdp_engage_busy(&a, MDP_OP_DEFAULT));
+	/* md names a recovery with no thread at work (mdadm --fail, no spare): nothing runs */
+	a.sync_queued[0] = '\0';
+	a.no_sync_thread = true;
+	assert_false(mdp_engage_busy(&a, MDP_OP_DEFAULT));
 }
 
 /* armed -> apply -> engaged; idle shorter than the debounce -> nothing; longer -> release. */

@@ -58,6 +58,11 @@ static void test_running(void **state)
 			fail_msg("%s/%s: running should be %d", cases[i].action, cases[i].queued,
 				 cases[i].running);
 	}
+	/* md/sync_speed "none": md names the recovery, no thread works on it */
+	memset(&a, 0, sizeof(a));
+	strcpy(a.sync_action, "recover");
+	a.no_sync_thread = true;
+	assert_false(mdp_watch_running(&a));
 }
 
 /* Regular files never report POLLPRI: the wait lasts its whole timeout. */

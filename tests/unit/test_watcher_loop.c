@@ -182,6 +182,44 @@ static void test_recovery_check_gone(void **state)
 }
 
 /*
+ * md's moments with no sync thread (md/sync_speed "none") while sync_action
+ * names a recovery: after mdadm --fail with no spare, md shows "recover" at
+ * 0 of N sectors and degraded 1 for an instant; that is no operation. After
+ * a recovery's thread ended, md still names it until it is reaped, and
+ * md/degraded drops only then: the look waits for md's verdict rather than
+ * calling the recovery stopped.
+ */
+static void test_no_sync_thread(void **state)
+{
+	struct env e;
+	struct mdp_array v[1] = {array("md5", "recover", 0)};
+	static const char *const want[] = {"md5 recover: finished, average 4500 KiB/s"};
+
+	(void)state;
+	env_setup(&e, MDP_OP_ALL, false);
+	v[0].degraded = 1;
+	v[0].no_sync_thread = true;
+	look(&e, v, 1, 0); /* the instant after mdadm --fail */
+	v[0] = array("md5", "idle", 0);
+	v[0].degraded = 1;
+	look(&e, v, 1, 1);
+	summary_is(&e, NULL, 0);
+
+	v[0] = array("md5", "recover", 100);
+	v[0].degraded = 1;
+	look(&e, v, 1, 10);
+	v[0] = array("md5", "recover", 1000);
+	v[0].degraded = 1;
+	v[0].no_sync_thread = true; /* ended, not yet reaped */
+	look(&e, v, 1, 109);
+	v[0] = array("md5", "idle", 0);
+	v[0].degraded = 0;
+	look(&e, v, 1, 110);
+	summary_is(&e, want, 1);
+	env_teardown(&e);
+}
+
+/*
  * Without a bar, each 10% step once; a kind not watched, or one only
  * queued, is not an operation of the watcher's.
  */
@@ -324,6 +362,7 @@ int main(void)
 	    cmocka_unit_test(test_finished_and_stopped), cmocka_unit_test(test_recovery_check_gone),
 	    cmocka_unit_test(test_steps_and_kinds),      cmocka_unit_test(test_glance),
 	    cmocka_unit_test(test_glance_in_turn),       cmocka_unit_test(test_no_glance_unwatched),
+	    cmocka_unit_test(test_no_sync_thread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
