@@ -22,8 +22,9 @@
 #   stderr_line TEXT    the same for stderr
 #   json_field PATH WANT  the JSON value at PATH ('.a.b[0]', as jq) of stdout, compact, is WANT
 #   stdout_has TEXT, stderr_has TEXT    TEXT stands somewhere in stdout/stderr
-#   expect_calls <<EOF  the fake service managers' calls since the last check, exactly
-#                       (the log is emptied after); expect_calls </dev/null: none
+#   expect_calls NAME   the fake service managers' calls since the last check, exactly,
+#                       against NAME.calls (the log is emptied after); expect_calls <<EOF:
+#                       inline; expect_calls </dev/null: none
 #   expect_states NAME=STATE...     the fake services' states
 #   expect_gone PID...  the processes end within 5 s
 #   read_only RC CMD... CMD and --json CMD exit RC, print NAME.out and json-NAME.json
@@ -391,10 +392,15 @@ kill_when_pausing() {
 	wait "$1" 2>/dev/null || true
 }
 
-# The fake service managers' calls since the last check, exactly (stdin); the log is emptied.
+# The fake service managers' calls since the last check, exactly (NAME.calls, or stdin);
+# the log is emptied.
 expect_calls() {
-	cat >"$WORK/want"
-	_cmp "$WORK/want" "$ROOT/var/log/fake-services.log" "the service-call log after 'mdprofile $LAST'"
+	if [ $# -ge 1 ]; then
+		_cmp "$(_want "$1" calls)" "$ROOT/var/log/fake-services.log" "the service-call log after 'mdprofile $LAST'"
+	else
+		cat >"$WORK/want"
+		_cmp "$WORK/want" "$ROOT/var/log/fake-services.log" "the service-call log after 'mdprofile $LAST'"
+	fi
 	: >"$ROOT/var/log/fake-services.log"
 }
 
