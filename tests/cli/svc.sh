@@ -69,9 +69,9 @@ expect_ab_back() {
 
 # Nothing left: no journal, the speed limits as they were.
 expect_baseline() {
-	[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "a journal is left"
+	[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "a journal is left"
 	if ! cmp -s "$WORK/min.orig" "$ROOT/proc/sys/dev/raid/speed_limit_min" ||
 		! cmp -s "$WORK/max.orig" "$ROOT/proc/sys/dev/raid/speed_limit_max"; then
-		_fail "speed limits not back to the baseline"
+		fail "speed limits not back to the baseline"
 	fi
 }

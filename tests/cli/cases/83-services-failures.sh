@@ -50,9 +50,9 @@ mdp apply a
 expect_exit 0
 expect_calls apply-plain-verbs
 [ "$(grep -c 'no pause/resume by reason' "$WORK/out")" = 1 ] ||
-	_fail "the plain-verbs note is not said exactly once"
+	fail "the plain-verbs note is not said exactly once"
 mdp --json revert
 expect_exit 0
 grep -qF '"this DSM'"'"'s service tool has no pause/resume by reason' "$WORK/out" ||
-	_fail "the JSON notes lack the plain-verbs note"
+	fail "the JSON notes lack the plain-verbs note"
 expect_ab_back

@@ -23,8 +23,8 @@ for kind in dsm6 dsm7; do
 		expect_states a=stopped b=running
 	fi
 	[ "$(cat "$ROOT/var/lib/fake-services/a.reasons")" = no-volume ] ||
-		_fail "$kind: a's reasons are not just no-volume"
+		fail "$kind: a's reasons are not just no-volume"
 	! grep -q "^synoservice --resume a$\|^synosystemctl start a$" "$ROOT/var/log/fake-services.log" ||
-		_fail "$kind: a plain resume was used"
+		fail "$kind: a plain resume was used"
 	expect_baseline
 done

@@ -13,7 +13,7 @@ for minor in 0 1 2; do
 	for want in '"name": "pkg:Run", "action": "pause", "result": "done"' \
 		'"name": "pkg:Off", "action": "pause", "result": "not-running"' \
 		'"name": "pkg:Gone", "action": "pause", "result": "not-found"'; do
-		grep -qF "$want" "$WORK/out" || _fail "7.$minor: apply --json lacks $want"
+		grep -qF "$want" "$WORK/out" || fail "7.$minor: apply --json lacks $want"
 	done
 	mdp revert
 	expect_exit 0

@@ -23,9 +23,9 @@ mdp apply a
 expect_exit 0
 expect_states Docker=stopped
 n=$(grep -c '^synopkg status Docker$' "$ROOT/var/log/fake-services.log" || true)
-[ "$n" -ge 3 ] || _fail "the stopping package was polled $n times"
+[ "$n" -ge 3 ] || fail "the stopping package was polled $n times"
 [ "$(tail -n 1 "$ROOT/var/log/fake-services.log")" = "synopkg status Docker" ] ||
-	_fail "something ran after the last poll"
+	fail "something ran after the last poll"
 mdp revert
 expect_exit 0
 expect_states Docker=running
@@ -59,6 +59,6 @@ expect_states Docker=running
 mdp --service-timeout 1 --package-timeout 10 apply a
 expect_exit 3
 stderr_has "service a: the stop reported success but the service is running after 1 s"
-grep -q "^synopkg stop Docker$" "$ROOT/var/log/fake-services.log" || _fail "Docker was not stopped"
+grep -q "^synopkg stop Docker$" "$ROOT/var/log/fake-services.log" || fail "Docker was not stopped"
 expect_states Docker=running a=running
 expect_baseline
