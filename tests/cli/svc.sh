@@ -61,6 +61,15 @@ mdp() {
 	run --profiles "$P" "$@"
 }
 
+# mdp_calls RC NAME ARGS: mdp ARGS exits RC and makes the calls of NAME.calls ('-': none).
+mdp_calls() {
+	_rc=$1 _calls=$2
+	shift 2
+	mdp "$@"
+	expect_exit "$_rc"
+	if [ "$_calls" = - ]; then expect_calls </dev/null; else expect_calls "$_calls"; fi
+}
+
 # a and b running again, and nothing left.
 expect_ab_back() {
 	expect_states a=running b=running

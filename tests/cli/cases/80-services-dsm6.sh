@@ -7,27 +7,19 @@
 # stopped stays stopped, also on revert. (What status says of the paused ones: case 30.)
 begin dsm6 synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
 profile a synoindexd synomkthumbd pkg:FileStation '?nosuchd'
-mdp apply a
-expect_exit 0
-expect_calls apply
+mdp_calls 0 apply apply a
 expect_states synoindexd=paused synomkthumbd=paused pkgctl-FileStation=stopped
 # Again: what is paused stays so; the others are looked at again (the user may have
 # started File Station since).
-mdp apply a
-expect_exit 0
-expect_calls apply.2
-mdp revert
-expect_exit 0
-expect_calls revert
+mdp_calls 0 apply.2 apply a
+mdp_calls 0 revert revert
 expect_states synoindexd=running synomkthumbd=running pkgctl-FileStation=stopped
 expect_baseline
 
 # A service the profile requires but the system lacks: nothing is touched.
 begin dsm6 a=running
 profile a a nosuchd
-mdp apply a
-expect_exit 2
-expect_calls apply-missing
+mdp_calls 2 apply-missing apply a
 stderr_has "service 'nosuchd' does not exist"
 expect_states a=running
 expect_baseline

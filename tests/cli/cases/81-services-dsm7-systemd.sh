@@ -5,26 +5,18 @@
 
 begin dsm7 synoindexd=running pkg:SynologyPhotos=running pkg-FileStation-thumbd=stopped
 profile a synoindexd pkg:SynologyPhotos pkg-FileStation-thumbd
-mdp apply a
-expect_exit 0
-expect_calls apply-dsm7
+mdp_calls 0 apply-dsm7 apply a
 expect_states synoindexd=stopped SynologyPhotos=stopped pkg-FileStation-thumbd=stopped
-mdp revert
-expect_exit 0
-expect_calls revert-dsm7
+mdp_calls 0 revert-dsm7 revert
 expect_states synoindexd=running SynologyPhotos=running pkg-FileStation-thumbd=stopped
 expect_baseline
 
 # A service DSM had stopped for its own reason is not running: never touched.
 begin dsm7 a=stopped:ha-passive
 profile a a
-mdp apply a
-expect_exit 0
-expect_calls apply-dsm-stopped
+mdp_calls 0 apply-dsm-stopped apply a
 expect_states a=stopped
-mdp revert
-expect_exit 0
-expect_calls </dev/null
+mdp_calls 0 - revert
 
 # only_on: an entry for another service manager is skipped, never asked about.
 begin dsm7 synoindexd=running pkg:FileStation=running pkgctl-FileStation=running
@@ -35,9 +27,7 @@ begin dsm7 synoindexd=running pkg:FileStation=running pkgctl-FileStation=running
 	echo "    - {name: pkgctl-FileStation, only_on: [dsm6]}"
 	echo "    - {name: smbd.service, only_on: [systemd]}"
 } >"$P/a.yaml"
-mdp --json apply a
-expect_exit 0
-expect_calls apply-only-on
+mdp_calls 0 apply-only-on --json apply a
 stdout_has '{"name": "pkgctl-FileStation", "action": "pause", "result": "other-platform"}'
 stdout_has '{"name": "smbd.service", "action": "pause", "result": "other-platform"}'
 expect_states pkgctl-FileStation=running
@@ -53,11 +43,7 @@ stderr_has "bad.yaml:4:26: empty 'only_on' list: remove it (the entry applies ev
 # systemd: a unit the user had stopped stays stopped; an optional absent one is looked at.
 begin systemd smbd.service=running nfs-server.service=stopped
 profile a smbd.service nfs-server.service '?nosuch.service'
-mdp apply a
-expect_exit 0
-expect_calls apply-systemd
-mdp revert
-expect_exit 0
-expect_calls revert-systemd
+mdp_calls 0 apply-systemd apply a
+mdp_calls 0 revert-systemd revert
 expect_states smbd.service=running nfs-server.service=stopped
 expect_baseline

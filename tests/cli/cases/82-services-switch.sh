@@ -5,26 +5,18 @@
 
 # A -> B replacing the base: B's new services paused, A's that B does not list resumed.
 begin_a_applied
-mdp apply --base b
-expect_exit 0
-expect_calls apply-base
+mdp_calls 0 apply-base apply --base b
 expect_states x=running y=paused z=paused
-mdp revert
-expect_exit 0
-expect_calls revert-base
+mdp_calls 0 revert-base revert
 expect_states x=running y=running z=running
 expect_baseline
 
 # B as an overlay on A: B's new services paused, A's kept paused under it; revert
 # resumes only the overlay's, a second revert the base's.
 begin_a_applied
-mdp apply b
-expect_exit 0
-expect_calls apply-overlay
+mdp_calls 0 apply-overlay apply b
 expect_states x=paused y=paused z=paused
-mdp revert
-expect_exit 0
-expect_calls revert-overlay
+mdp_calls 0 revert-overlay revert
 expect_states x=paused y=paused z=running
 mdp revert
 expect_exit 0

@@ -9,9 +9,7 @@
 begin dsm6 a=running b=running c=running
 touch "$ROOT/var/lib/fake-services/b.fail-pause"
 profile a a b c
-mdp apply a
-expect_exit 3
-expect_calls apply-pause-fails
+mdp_calls 3 apply-pause-fails apply a
 stderr_has "service b: 'synoservice --pause-by-reason b mdprofile' failed (exit code 1): Failed to pause service [b]"
 expect_states a=running b=running c=running
 expect_baseline
@@ -22,15 +20,11 @@ mdp apply a
 expect_exit 0
 : >"$ROOT/var/log/fake-services.log"
 touch "$ROOT/var/lib/fake-services/a.fail-resume"
-mdp revert
-expect_exit 4
-expect_calls revert-resume-fails
+mdp_calls 4 revert-resume-fails revert
 stderr_has "service a is still paused"
 stderr_has "  synoservice --resume-by-reason a mdprofile"
 rm "$ROOT/var/lib/fake-services/a.fail-resume"
-mdp revert
-expect_exit 0
-expect_calls revert-resume-fails.2
+mdp_calls 0 revert-resume-fails.2 revert
 expect_ab_back
 
 # A broken package (synopkg status 150): a system failure, nothing left changed.
@@ -46,9 +40,7 @@ expect_baseline
 begin dsm6 a=running b=running
 : >"$ROOT/var/lib/fake-services/.no-reason-verbs"
 profile a a b
-mdp apply a
-expect_exit 0
-expect_calls apply-plain-verbs
+mdp_calls 0 apply-plain-verbs apply a
 [ "$(grep -c 'no pause/resume by reason' "$WORK/out")" = 1 ] ||
 	fail "the plain-verbs note is not said exactly once"
 mdp --json revert

@@ -7,9 +7,7 @@ for minor in 0 1 2; do
 	begin dsm7 pkg:Run=running pkg:Off=stopped
 	printf 'majorversion="7"\nminorversion="%s"\n' "$minor" >"$ROOT/etc.defaults/VERSION"
 	profile a pkg:Run pkg:Off '?pkg:Gone'
-	mdp --json apply a
-	expect_exit 0
-	expect_calls apply
+	mdp_calls 0 apply --json apply a
 	for want in '"name": "pkg:Run", "action": "pause", "result": "done"' \
 		'"name": "pkg:Off", "action": "pause", "result": "not-running"' \
 		'"name": "pkg:Gone", "action": "pause", "result": "not-found"'; do

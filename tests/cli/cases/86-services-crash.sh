@@ -13,9 +13,7 @@ for k in 1 2; do
 	expect_exit 137
 	expect_calls apply-after-write
 	expect_states a=running b=running
-	mdp recover
-	expect_exit 0
-	expect_calls recover-after-write
+	mdp_calls 0 recover-after-write recover
 	expect_ab_back
 done
 
@@ -28,9 +26,7 @@ MDPROFILE_FAULT=crash-after-write:1 mdp revert
 expect_exit 137
 expect_calls </dev/null
 expect_states a=paused b=paused
-mdp recover
-expect_exit 0
-expect_calls recover-in-revert
+mdp_calls 0 recover-in-revert recover
 expect_ab_back
 
 # SIGKILL while the pause of service HUNG hangs, then recover; the calls before the
@@ -52,14 +48,10 @@ crash_in_pause() {
 # what was really paused.
 crash_in_pause a
 expect_calls apply-pausing-a
-mdp recover
-expect_exit 0
-expect_calls recover-pausing-a
+mdp_calls 0 recover-pausing-a recover
 expect_ab_back
 
 crash_in_pause b
 expect_calls apply-pausing-b
-mdp recover
-expect_exit 0
-expect_calls recover-pausing-b
+mdp_calls 0 recover-pausing-b recover
 expect_ab_back

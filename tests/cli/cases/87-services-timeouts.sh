@@ -7,9 +7,7 @@
 begin dsm7 a=running b=running
 touch "$ROOT/var/lib/fake-services/b.hang"
 profile a a b
-mdp --service-timeout 1 apply a
-expect_exit 3
-expect_calls apply-hangs
+mdp_calls 3 apply-hangs --service-timeout 1 apply a
 stderr_has "service b: 'synosystemctl stop-service-by-reason mdprofile b' timed out after 1 s, killed"
 # shellcheck disable=SC2046 # the pids, one a word
 expect_gone $(cat "$ROOT/var/lib/fake-services/b.hang.pids")
