@@ -1,5 +1,6 @@
 # DSM stops a service mdprofile paused for a reason of its own (no volume): revert
 # releases mdprofile's reason only and leaves the service stopped (DSM 6 and DSM 7).
+# tags: heavy
 . "$SRC/tests/cli/svc.sh"
 
 for kind in dsm6 dsm7; do
