@@ -287,7 +287,6 @@ CLI_TIMES := $(SANB)/cli-times
 ## the CLI cases on fixture roots (sanitizer build; release cases on ./mdprofile)
 cli: $(SANB)/mdprofile mdprofile
 	@sh tests/cli/run.sh -j$(CLI_J) --leaks no-valgrind --times $(CLI_TIMES) $(SANB)/mdprofile
-	@sh tests/cli/services.sh $(SANB)/mdprofile
 	@sh tests/cli/run.sh ./mdprofile $(CLI_RELEASE)
 
 ## every case over 3 s tagged slow or heavy, on the times of the last make cli (make lint too)

@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* V as the registry writes it, or null (no value: V is NULL). */
 static void json_value(struct json *j, enum mdp_tunable t, const struct mdp_value *v)
 {
 	char tok[48];
 
-	if (mdp_tunable_json(t, v, tok, sizeof(tok)))
+	if (!v || mdp_tunable_json(t, v, tok, sizeof(tok)))
 		json_null(j);
 	else
 		json_raw(j, tok);
@@ -143,10 +144,7 @@ void render_diff_json(struct json *j, const char *profile, const struct mdp_plan
 		json_obj(j);
 		json_target(j, c->t, c->dev);
 		json_key(j, "current");
-		if (c->cur.present)
-			json_value(j, c->t, &c->cur.val);
-		else
-			json_null(j);
+		json_value(j, c->t, c->cur.present ? &c->cur.val : NULL);
 		json_key(j, "desired");
 		json_value(j, c->t, &c->want);
 		json_kstr(j, "unit", mdp_tunable_info(c->t)->unit);
@@ -171,10 +169,7 @@ static void json_change(struct json *j, const struct mdp_txn_change *c)
 	json_obj(j);
 	json_target(j, c->t, c->dev);
 	json_key(j, "before");
-	if (c->have_before)
-		json_value(j, c->t, &c->before);
-	else
-		json_null(j);
+	json_value(j, c->t, c->have_before ? &c->before : NULL);
 	json_key(j, "after");
 	json_value(j, c->t, &c->after);
 	json_kstr(j, "unit", mdp_tunable_info(c->t)->unit);
@@ -192,10 +187,7 @@ static void json_left(struct json *j, const struct mdp_txn_left *l)
 	} else {
 		json_target(j, l->t, l->dev);
 		json_key(j, "value");
-		if (l->have_value)
-			json_value(j, l->t, &l->value);
-		else
-			json_null(j);
+		json_value(j, l->t, l->have_value ? &l->value : NULL);
 		json_kstr(j, "unit", mdp_tunable_info(l->t)->unit);
 	}
 	render_left_text(l, text, sizeof(text));

@@ -457,6 +457,26 @@ static int unit_cmd(const char *tool, const char *verb, const char *svc, struct 
 	return err;
 }
 
+/* A look at a unit: the command run (for the message), its result, the first word it said. */
+struct unit_look {
+	struct svc_cmd c;
+	struct mdp_exec_result res;
+	char w[64];
+};
+
+/* Run TOOL VERB UNIT, which changes nothing, and keep what it said in L. */
+static int unit_ask(const struct mdp_svc_backend *b, const char *tool, const char *verb,
+		    const char *svc, struct unit_look *l, struct mdp_diags *d)
+{
+	int err;
+
+	if ((err = unit_cmd(tool, verb, svc, &l->c, d)) ||
+	    (err = svc_run(b, svc, l->c.argv, false, &l->res, d)))
+		return err;
+	svc_word(&l->res, l->w, sizeof(l->w));
+	return 0;
+}
+
 /* An is-active word (F9, F17) -> state; false for an unknown word. */
 static bool unit_word(const char *w, enum svc_raw *st)
 {
@@ -499,19 +519,15 @@ static int unit_load_state(const struct mdp_svc_backend *b, const char *svc, enu
 static int systemd_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
 			 struct mdp_diags *d)
 {
-	struct mdp_exec_result res;
-	struct svc_cmd c;
-	char w[64];
-	int err;
+	struct unit_look l;
+	int err = unit_ask(b, "systemctl", "is-active", svc, &l, d);
 
-	if ((err = unit_cmd("systemctl", "is-active", svc, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, false, &res, d)))
+	if (err)
 		return err;
-	svc_word(&res, w, sizeof(w));
-	if (!unit_word(w, st)) {
-		if (res.exit_code != 0 && res.exit_code != 3 && res.exit_code != 4)
-			return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
-		*st = res.exit_code ? RAW_STOPPED : RAW_RUNNING;
+	if (!unit_word(l.w, st)) {
+		if (l.res.exit_code != 0 && l.res.exit_code != 3 && l.res.exit_code != 4)
+			return svc_failed(svc, l.c.argv, &l.res, "gave an unexpected answer", d);
+		*st = l.res.exit_code ? RAW_STOPPED : RAW_RUNNING;
 	}
 	return *st == RAW_STOPPED ? unit_load_state(b, svc, st, d) : 0;
 }
@@ -636,20 +652,16 @@ static int synopkg_probe(const struct mdp_svc_backend *b, const char *svc, enum 
 static int dsm7_load_state(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
 			   struct mdp_diags *d)
 {
-	struct mdp_exec_result res;
-	struct svc_cmd c;
-	char w[64];
-	int err;
+	struct unit_look l;
+	int err = unit_ask(b, "synosystemctl", "get-load-status", svc, &l, d);
 
-	if ((err = unit_cmd("synosystemctl", "get-load-status", svc, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, false, &res, d)))
+	if (err)
 		return err;
-	svc_word(&res, w, sizeof(w));
-	if (res.exit_code == 0 && svc_word_in(w, svc_load_words)) {
+	if (l.res.exit_code == 0 && svc_word_in(l.w, svc_load_words)) {
 		*st = RAW_STOPPED;
 		return 0;
 	}
-	if (res.exit_code == 0 && !strcmp(w, "not-found")) {
+	if (l.res.exit_code == 0 && !strcmp(l.w, "not-found")) {
 		*st = RAW_MISSING;
 		return 0;
 	}
@@ -659,19 +671,15 @@ static int dsm7_load_state(const struct mdp_svc_backend *b, const char *svc, enu
 static int dsm7_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
 		      struct mdp_diags *d)
 {
-	struct mdp_exec_result res;
-	struct svc_cmd c;
-	char w[64];
+	struct unit_look l;
 	int err;
 
 	if (svc_is_pkg(svc))
 		return synopkg_probe(b, svc, st, d);
-	if ((err = unit_cmd("synosystemctl", "get-active-status", svc, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, false, &res, d)))
+	if ((err = unit_ask(b, "synosystemctl", "get-active-status", svc, &l, d)))
 		return err;
-	svc_word(&res, w, sizeof(w));
-	if (!unit_word(w, st)) /* F9: the word, never the exit code */
-		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
+	if (!unit_word(l.w, st)) /* F9: the word, never the exit code */
+		return svc_failed(svc, l.c.argv, &l.res, "gave an unexpected answer", d);
 	return *st == RAW_STOPPED ? dsm7_load_state(b, svc, st, d) : 0;
 }
 

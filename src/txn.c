@@ -334,13 +334,21 @@ static const struct mdp_svc_backend *svc_for(const struct mdp_txn *tx, unsigned 
 	return b;
 }
 
-static int svc_pause(struct mdp_txn *tx, const char *svc, unsigned timeout_s)
+/* Pause (or resume) SVC with its own timeout. */
+static int svc_act(struct mdp_txn *tx, const char *svc, unsigned timeout_s, bool pause)
 {
 	struct mdp_svc_backend b;
+	const struct mdp_svc_backend *use;
 
 	if (!tx->svc || !tx->svc->ops)
 		return -ENOTSUP;
-	return tx->svc->ops->pause(svc_for(tx, timeout_s, &b), svc, tx->d);
+	use = svc_for(tx, timeout_s, &b);
+	return pause ? tx->svc->ops->pause(use, svc, tx->d) : tx->svc->ops->resume(use, svc, tx->d);
+}
+
+static int svc_pause(struct mdp_txn *tx, const char *svc, unsigned timeout_s)
+{
+	return svc_act(tx, svc, timeout_s, true);
 }
 
 /* An apply's pause, whose tool is journaled as it starts ("pausing PGID"). */
@@ -409,11 +417,7 @@ static bool svc_running(struct mdp_txn *tx, const char *svc, unsigned timeout_s)
 /* 0 resumed, -EBUSY held stopped by DSM for its own reason (invariant 6), else -errno. */
 static int svc_resume(struct mdp_txn *tx, const char *svc, unsigned timeout_s)
 {
-	struct mdp_svc_backend b;
-
-	if (!tx->svc || !tx->svc->ops)
-		return -ENOTSUP;
-	return tx->svc->ops->resume(svc_for(tx, timeout_s, &b), svc, tx->d);
+	return svc_act(tx, svc, timeout_s, false);
 }
 
 /* Said once per transaction: resume may have undone a stop DSM made itself. */

@@ -20,21 +20,21 @@ candidates() {
 		. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mdprofile
 		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"' _ "${BC:-}" "$WORK/compopt" \
 		"$SRC/completion/mdprofile.bash" "$BIN" "$@" \
-		>"$WORK/got" 2>"$WORK/err") || _fail "completion of '$*' failed: $(cat "$WORK/err")"
-	[ -s "$WORK/err" ] && _fail "completion of '$*' wrote to stderr: $(cat "$WORK/err")"
+		>"$WORK/got" 2>"$WORK/err") || fail "completion of '$*' failed: $(cat "$WORK/err")"
+	[ -s "$WORK/err" ] && fail "completion of '$*' wrote to stderr: $(cat "$WORK/err")"
 	LAST="completion of '$*'"
 }
 
 # compopt was told $1 (-o filenames: readline quotes the names and ends a directory with
 # a "/", not a space; -o nospace)
 expect_compopt() {
-	grep -qx -- "$1" "$WORK/compopt" || _fail "$LAST: compopt $1 not called ($(cat "$WORK/compopt"))"
+	grep -qx -- "$1" "$WORK/compopt" || fail "$LAST: compopt $1 not called ($(cat "$WORK/compopt"))"
 }
 
 expect_candidates() {
 	cat >"$WORK/want"
 	sort "$WORK/got" | cmp -s "$WORK/want" - || {
-		_fail "$LAST: got $(sort "$WORK/got" | tr '\n' ' ')"
+		fail "$LAST: got $(sort "$WORK/got" | tr '\n' ' ')"
 	}
 }
 

@@ -2,6 +2,10 @@
 # CLI test helpers: run the real binary on a copy of a fixture root and
 # compare exact stdout, stderr and exit code. Sourced by run.sh per case.
 #
+# The checks share their names and meanings with the VM guest's (docs/hacking.md, "Test
+# checks"): a failed one says so and the case goes on, failing at its end.
+#
+#   fail MSG            the case fails, MSG on its log (the check of a case's own test)
 #   fixture NAME        copy tests/fixtures/NAME to a fresh $ROOT
 #   run ARGS...         mdprofile --root $ROOT ARGS (env passes through)
 #   run_noroot ARGS...  mdprofile ARGS (no --root)
@@ -22,8 +26,9 @@
 #   stderr_line TEXT    the same for stderr
 #   json_field PATH WANT  the JSON value at PATH ('.a.b[0]', as jq) of stdout, compact, is WANT
 #   stdout_has TEXT, stderr_has TEXT    TEXT stands somewhere in stdout/stderr
-#   expect_calls <<EOF  the fake service managers' calls since the last check, exactly
-#                       (the log is emptied after); expect_calls </dev/null: none
+#   expect_calls NAME   the fake service managers' calls since the last check, exactly,
+#                       against NAME.calls (the log is emptied after); expect_calls <<EOF:
+#                       inline; expect_calls </dev/null: none
 #   expect_states NAME=STATE...     the fake services' states
 #   expect_gone PID...  the processes end within 5 s
 #   read_only RC CMD... CMD and --json CMD exit RC, print NAME.out and json-NAME.json
@@ -48,7 +53,7 @@
 # written files with git diff before committing them.
 set -u
 
-_fail() {
+fail() {
 	echo "FAIL $CASE: $*" >&2
 	# shellcheck disable=SC2034 # read by run.sh after the case
 	FAILED=1
@@ -90,7 +95,7 @@ run_noroot() {
 # the case, run_noroot before the next command. A case that judges $RC itself says so with
 # exit_checked.
 _exit_checked() {
-	[ "${UNCHECKED:-0}" = 0 ] || _fail "the exit code of 'mdprofile $LAST' ($RC) was not checked"
+	[ "${UNCHECKED:-0}" = 0 ] || fail "the exit code of 'mdprofile $LAST' ($RC) was not checked"
 	UNCHECKED=0
 }
 
@@ -99,7 +104,7 @@ exit_checked() { UNCHECKED=0; }
 expect_exit() {
 	UNCHECKED=0
 	[ "$RC" = "$1" ] || {
-		_fail "'mdprofile $LAST' exited $RC, expected $1"
+		fail "'mdprofile $LAST' exited $RC, expected $1"
 		sed 's/^/    stderr: /' "$WORK/err" >&2
 	}
 }
@@ -122,9 +127,9 @@ _cmp() {
 		return
 	fi
 	if [ ! -f "$1" ]; then
-		_fail "$3: no expected file ${1#"$SRC/"} (UPDATE=1 writes it)"
+		fail "$3: no expected file ${1#"$SRC/"} (UPDATE=1 writes it)"
 	elif ! cmp -s "$1" "$2"; then
-		_fail "$3 differs (-expected +actual):"
+		fail "$3 differs (-expected +actual):"
 		diff -u "$1" "$2" | tail -n +3 | sed 's/^/    /' >&2
 	fi
 }
@@ -148,12 +153,12 @@ expect_no_stderr() { _expect "$WORK/err" stderr err </dev/null; }
 # document indented by python's json.tool, so a long line reads in review.
 expect_json() {
 	if [ "$(wc -l <"$WORK/out")" != 1 ]; then
-		_fail "'mdprofile $LAST' stdout is not one line of JSON:"
+		fail "'mdprofile $LAST' stdout is not one line of JSON:"
 		sed 's/^/    /' "$WORK/out" >&2
 		return
 	fi
 	if ! python3 -m json.tool --indent 1 <"$WORK/out" >"$WORK/out.json" 2>"$WORK/json.err"; then
-		_fail "'mdprofile $LAST' stdout is not JSON: $(cat "$WORK/json.err")"
+		fail "'mdprofile $LAST' stdout is not JSON: $(cat "$WORK/json.err")"
 		return
 	fi
 	_expect "$WORK/out.json" "stdout (JSON)" json "$@"
@@ -162,7 +167,7 @@ expect_stderr() { _expect "$WORK/err" stderr err "$@"; }
 
 expect_file() {
 	if [ ! -f "$ROOT/$1" ]; then
-		_fail "$1 does not exist"
+		fail "$1 does not exist"
 		return
 	fi
 	if [ $# -ge 2 ]; then
@@ -186,14 +191,14 @@ run_expect() {
 _line() {
 	_norm "$1" >"$WORK/got"
 	grep -qxF -e "$3" "$WORK/got" || {
-		_fail "'mdprofile $LAST' $2 has no line '$3':"
+		fail "'mdprofile $LAST' $2 has no line '$3':"
 		sed 's/^/    /' "$WORK/got" | head -40 >&2
 	}
 }
 # _has FILE WHAT TEXT: TEXT stands somewhere in FILE.
 _has() {
 	grep -qF -- "$3" "$1" || {
-		_fail "$2 of 'mdprofile $LAST' lacks: $3"
+		fail "$2 of 'mdprofile $LAST' lacks: $3"
 		sed "s/^/    $2: /" "$1" >&2
 	}
 }
@@ -211,10 +216,10 @@ v = json.load(sys.stdin)
 for k, i in re.findall(r"\.([A-Za-z0-9_-]+)|\[([0-9]+)\]", sys.argv[1]):
     v = v[k] if k else v[int(i)]
 print(json.dumps(v, separators=(",", ":")))' "$1" <"$WORK/out" 2>&1) || {
-		_fail "'mdprofile $LAST' stdout has no JSON field $1: $got"
+		fail "'mdprofile $LAST' stdout has no JSON field $1: $got"
 		return
 	}
-	[ "$got" = "$2" ] || _fail "'mdprofile $LAST' JSON $1 is $got, expected $2"
+	[ "$got" = "$2" ] || fail "'mdprofile $LAST' JSON $1 is $got, expected $2"
 }
 
 # json_only PATH...: narrow stdout's JSON document to the fields a case tests, for
@@ -238,7 +243,7 @@ doc, out = json.load(open(sys.argv[1])), {}
 for p in sys.argv[2:]:
     pick(doc, out, p)
 print(json.dumps(out))' "$WORK/out" "$@" >"$WORK/out.only" 2>"$WORK/only.err" || {
-		_fail "'mdprofile $LAST' stdout: $(cat "$WORK/only.err")"
+		fail "'mdprofile $LAST' stdout: $(cat "$WORK/only.err")"
 		return
 	}
 	mv "$WORK/out.only" "$WORK/out"
@@ -367,7 +372,7 @@ snapshot() {
 expect_unchanged() {
 	_sys_copy "$ROOT" "$WORK/cmp"
 	if ! diff -r "$WORK/snap" "$WORK/cmp" >"$WORK/rdiff" 2>&1; then
-		_fail "${1:-tree} not byte-identical to the snapshot:"
+		fail "${1:-tree} not byte-identical to the snapshot:"
 		sed 's/^/    /' "$WORK/rdiff" | head -20 >&2
 	fi
 }
@@ -391,10 +396,15 @@ kill_when_pausing() {
 	wait "$1" 2>/dev/null || true
 }
 
-# The fake service managers' calls since the last check, exactly (stdin); the log is emptied.
+# The fake service managers' calls since the last check, exactly (NAME.calls, or stdin);
+# the log is emptied.
 expect_calls() {
-	cat >"$WORK/want"
-	_cmp "$WORK/want" "$ROOT/var/log/fake-services.log" "the service-call log after 'mdprofile $LAST'"
+	if [ $# -ge 1 ]; then
+		_cmp "$(_want "$1" calls)" "$ROOT/var/log/fake-services.log" "the service-call log after 'mdprofile $LAST'"
+	else
+		cat >"$WORK/want"
+		_cmp "$WORK/want" "$ROOT/var/log/fake-services.log" "the service-call log after 'mdprofile $LAST'"
+	fi
 	: >"$ROOT/var/log/fake-services.log"
 }
 
@@ -402,7 +412,7 @@ expect_calls() {
 expect_states() {
 	for pair; do
 		got=$(cat "$ROOT/var/lib/fake-services/${pair%%=*}" 2>/dev/null || echo missing)
-		[ "$got" = "${pair#*=}" ] || _fail "service ${pair%%=*} is $got, expected ${pair#*=}"
+		[ "$got" = "${pair#*=}" ] || fail "service ${pair%%=*} is $got, expected ${pair#*=}"
 	done
 }
 
@@ -418,7 +428,7 @@ expect_gone() {
 		while running "$pid"; do
 			i=$((i + 1))
 			[ $i -lt 50 ] || {
-				_fail "process $pid still runs"
+				fail "process $pid still runs"
 				break
 			}
 			sleep 0.1

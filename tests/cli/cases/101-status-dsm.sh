@@ -70,12 +70,12 @@ expect_stdout json-status
 # diff and apply say that DSM writes its own setting back.
 run diff balanced
 expect_exit 1
-grep '^note: DSM' "$WORK/out" >"$WORK/note" || _fail "diff gave no DSM note"
+grep '^note: DSM' "$WORK/out" >"$WORK/note" || fail "diff gave no DSM note"
 cp "$WORK/note" "$WORK/out"
 expect_stdout diff-balanced
 run apply balanced
 expect_exit 0
-grep '^note: DSM' "$WORK/out" >"$WORK/note" || _fail "apply gave no DSM note"
+grep '^note: DSM' "$WORK/out" >"$WORK/note" || fail "apply gave no DSM note"
 cp "$WORK/note" "$WORK/out"
 expect_stdout apply-balanced
 

@@ -35,7 +35,7 @@ expect_exit 0
 cp "$WORK/out" "$WORK/json"
 run status --format prometheus
 expect_exit 0
-python3 - "$WORK/json" "$WORK/out" >"$WORK/cmp" <<'EOF' || _fail "$(cat "$WORK/cmp")"
+python3 - "$WORK/json" "$WORK/out" >"$WORK/cmp" <<'EOF' || fail "$(cat "$WORK/cmp")"
 import json, re, sys
 want = json.load(open(sys.argv[1]))["active_profile"]
 text = open(sys.argv[2], "rb").read().decode("utf-8")  # fails unless valid UTF-8

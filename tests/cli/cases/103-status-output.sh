@@ -8,7 +8,7 @@ mkdir "$D"
 # no file in D but those named
 only_in_d() {
 	got=$(cd "$D" && ls -A | tr '\n' ' ')
-	[ "$got" = "$1" ] || _fail "$D holds '$got', expected '$1'"
+	[ "$got" = "$1" ] || fail "$D holds '$got', expected '$1'"
 }
 for fmt in prometheus json; do
 	run status --format "$fmt"
@@ -16,23 +16,23 @@ for fmt in prometheus json; do
 	cp "$WORK/out" "$WORK/want.$fmt"
 	printf 'old\n' >"$D/mdprofile.prom" && chmod 0600 "$D/mdprofile.prom"
 	run_expect 0 - - status --format "$fmt" --output "$D/mdprofile.prom"
-	cmp -s "$WORK/want.$fmt" "$D/mdprofile.prom" || _fail "--format $fmt: the file is not stdout's"
-	[ "$(stat -c %a "$D/mdprofile.prom")" = 644 ] || _fail "--format $fmt: mode not 0644"
+	cmp -s "$WORK/want.$fmt" "$D/mdprofile.prom" || fail "--format $fmt: the file is not stdout's"
+	[ "$(stat -c %a "$D/mdprofile.prom")" = 644 ] || fail "--format $fmt: mode not 0644"
 	only_in_d "mdprofile.prom "
 done
 # -o, and a path relative to the working directory (the source tree) through ..
 rel=tests/../$(realpath --relative-to="$SRC" "$D")/rel.prom
 run_expect 0 - - status --format prometheus -o "$rel"
-cmp -s "$WORK/want.prometheus" "$D/rel.prom" || _fail "-o $rel: the file is not stdout's"
+cmp -s "$WORK/want.prometheus" "$D/rel.prom" || fail "-o $rel: the file is not stdout's"
 rm "$D/rel.prom"
 
 # Refused before anything is read: exit 2, nothing written.
 run_expect 2 - output-no-dir status --format prometheus --output "$ROOT/nodir/mdprofile.prom"
-[ ! -e "$ROOT/nodir" ] || _fail "a missing directory was created"
+[ ! -e "$ROOT/nodir" ] || fail "a missing directory was created"
 run_expect 2 - output-dev-null status --output /dev/null
 ln -s mdprofile.prom "$D/link.prom"
 run_expect 2 - output-link status --output "$D/link.prom"
-[ -L "$D/link.prom" ] || _fail "the link was replaced"
+[ -L "$D/link.prom" ] || fail "the link was replaced"
 rm "$D/link.prom"
 run_expect 2 - output-trailing-slash status --output "$D/"
 run_expect 2 - output-watch status --watch --output "$D/mdprofile.prom"
@@ -41,5 +41,5 @@ run_expect 2 - output-watch status --watch --output "$D/mdprofile.prom"
 mkdir "$D/dir.prom"
 run_expect 3 - output-is-dir status --format prometheus --output "$D/dir.prom"
 only_in_d "dir.prom mdprofile.prom "
-[ -z "$(ls -A "$D/dir.prom")" ] || _fail "something was written into the directory"
-cmp -s "$WORK/want.json" "$D/mdprofile.prom" || _fail "a failed run changed another file"
+[ -z "$(ls -A "$D/dir.prom")" ] || fail "something was written into the directory"
+cmp -s "$WORK/want.json" "$D/mdprofile.prom" || fail "a failed run changed another file"

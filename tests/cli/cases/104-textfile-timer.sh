@@ -6,7 +6,7 @@ mkdir "$WORK/units" "$ROOT/textfile"
 for u in mdprofile-textfile.service mdprofile-textfile.timer; do
 	# as make install writes them, the binary under test in the place of BINDIR's
 	sed -e "s|@BINDIR@/mdprofile|$MDP|" -e "s|@DOCDIR@|$SRC/docs|" "$SRC/systemd/$u" >"$WORK/units/$u"
-	grep -q '^Documentation=man:mdprofile(8)$' "$WORK/units/$u" || _fail "$u: no Documentation="
+	grep -q '^Documentation=man:mdprofile(8)$' "$WORK/units/$u" || fail "$u: no Documentation="
 done
 if command -v systemd-analyze >/dev/null; then
 	# --man=no: man:mdprofile(8) is the repository's man/mdprofile.8, not installed here
@@ -14,19 +14,19 @@ if command -v systemd-analyze >/dev/null; then
 	if ! (cd "$WORK/units" && systemd-analyze verify --man=no mdprofile-textfile.timer \
 		mdprofile-textfile.service) >"$WORK/verify" 2>&1 ||
 		grep -q mdprofile-textfile "$WORK/verify"; then
-		_fail "systemd-analyze verify: $(cat "$WORK/verify")"
+		fail "systemd-analyze verify: $(cat "$WORK/verify")"
 	fi
 fi
-grep -qx 'OnCalendar=minutely' "$WORK/units/mdprofile-textfile.timer" || _fail "the timer is not minutely"
+grep -qx 'OnCalendar=minutely' "$WORK/units/mdprofile-textfile.timer" || fail "the timer is not minutely"
 # The service's command, on the fixture, its file in a scratch directory.
 cmd=$(sed -n 's|^ExecStart=||p' "$WORK/units/mdprofile-textfile.service")
 case $cmd in
 "$MDP status --format prometheus --output /var/lib/prometheus/node-exporter/mdprofile.prom") ;;
-*) _fail "ExecStart=$cmd" ;;
+*) fail "ExecStart=$cmd" ;;
 esac
 args=$(printf '%s\n' "${cmd#"$MDP "}" | sed "s|/var/lib/prometheus/node-exporter/|$ROOT/textfile/|")
 # shellcheck disable=SC2086 # the command's words, as systemd splits them (none is quoted)
 run_expect 0 - - $args
 run status --format prometheus
 expect_exit 0
-cmp -s "$WORK/out" "$ROOT/textfile/mdprofile.prom" || _fail "the service's file is not status's"
+cmp -s "$WORK/out" "$ROOT/textfile/mdprofile.prom" || fail "the service's file is not status's"

@@ -3,7 +3,7 @@
 # quotes the name it inserts and descends into a directory instead of ending the word),
 # --opt=value forms, "--format=" offered without a space, and explain's arrays from
 # /proc/mdstat under the --root on the line.
-command -v bash >/dev/null || { _fail "bash is needed"; return 0; }
+command -v bash >/dev/null || { fail "bash is needed"; return 0; }
 fixture ds-dsm6-reshape
 . "$SRC/tests/cli/completion.sh"
 mkdir -p "$WORK/cwd/a dir" "$WORK/cwd/ab/sub"
@@ -14,7 +14,7 @@ mkdir -p "$WORK/cwd/a dir" "$WORK/cwd/ab/sub"
 BC_SCRIPT=/usr/share/bash-completion/bash_completion
 for BC in '' "$BC_SCRIPT"; do
 	if [ -n "$BC" ] && [ ! -f "$BC" ]; then
-		_fail "$BC is missing: install bash-completion (tests/deps.sh)"
+		fail "$BC is missing: install bash-completion (tests/deps.sh)"
 		break
 	fi
 	# A file name with a space comes back whole, for readline to quote.
@@ -85,7 +85,7 @@ candidates status --wat
 expect_candidates <<'EOF2'
 --watch
 EOF2
-[ -s "$WORK/compopt" ] && _fail "$LAST: compopt $(cat "$WORK/compopt")"
+[ -s "$WORK/compopt" ] && fail "$LAST: compopt $(cat "$WORK/compopt")"
 
 # explain's arrays: /proc/mdstat's, under the --root on the line, in either form.
 candidates --root "$ROOT" explain ""
@@ -115,7 +115,7 @@ candidates --root "$ROOT" explain 'md$'
 expect_candidates <<'EOF2'
 md$(touch${IFS}PWNED)
 EOF2
-[ -e "$WORK/cwd/PWNED" ] && _fail "completing an array name ran a command from mdstat"
+[ -e "$WORK/cwd/PWNED" ] && fail "completing an array name ran a command from mdstat"
 candidates --root "$WORK/nonexistent" explain ""
 expect_candidates <<'EOF2'
 EOF2

@@ -31,7 +31,7 @@ expect_exit 0
 run status
 expect_exit 0
 wide "status after apply"
-[ -s "$WORK/wide" ] && _fail "lines over 80 columns:
+[ -s "$WORK/wide" ] && fail "lines over 80 columns:
 $(cat "$WORK/wide")"
 
 run_expect 2 - re re

@@ -32,6 +32,6 @@ run --json explain
 expect_exit 0
 python3 -c 'import json,sys; print(json.load(sys.stdin)["unreadable"])' <"$WORK/out" >"$WORK/u"
 [ "$(cat "$WORK/u")" = "[{'path': '/proc/2345/stat', 'error': 'Permission denied'}]" ] ||
-	_fail "unreadable: $(cat "$WORK/u")"
+	fail "unreadable: $(cat "$WORK/u")"
 chmod -R u+rwX "$ROOT"
 rm -rf "$NB"

@@ -7,13 +7,13 @@ snapshot
 run_expect 0 . - explain --interval 1 --capture "$WORK/c.tar"
 expect_unchanged
 sed 's/window [0-9.]* s/window W s/; s/in [0-9]* s;/in W s;/; s/progress in [0-9]* s:/progress in W s:/' "$WORK/out" >"$WORK/live"
-tar tf "$WORK/c.tar" >"$WORK/list" || _fail "the capture is not a tar archive"
+tar tf "$WORK/c.tar" >"$WORK/list" || fail "the capture is not a tar archive"
 for f in proc/mdstat sys/block/md3/md/sync_speed_min .explain/1/proc/mdstat \
 	.explain/1/sys/block/md3/md/sync_completed .explain/elapsed_ms; do
-	grep -qx "$f" "$WORK/list" || _fail "the capture lacks $f"
+	grep -qx "$f" "$WORK/list" || fail "the capture lacks $f"
 done
 # Only what explain reads: nothing from /etc, /dev or the boot id.
-! grep -E '^(etc|dev|\.explain/1/etc)|boot_id' "$WORK/list" || _fail "the capture holds more"
+! grep -E '^(etc|dev|\.explain/1/etc)|boot_id' "$WORK/list" || fail "the capture holds more"
 
 mkdir "$WORK/x"
 tar xf "$WORK/c.tar" -C "$WORK/x"
@@ -22,7 +22,7 @@ run explain
 expect_exit 0
 sed 's/window [0-9.]* s/window W s/; s/in [0-9]* s;/in W s;/; s/progress in [0-9]* s:/progress in W s:/' "$WORK/out" >"$WORK/replay"
 cmp -s "$WORK/live" "$WORK/replay" || {
-	_fail "the replay differs from the live run:"
+	fail "the replay differs from the live run:"
 	diff -u "$WORK/live" "$WORK/replay" >&2
 }
 # The window is the machine's: shown as W.
@@ -40,7 +40,7 @@ EOF
 run explain --capture "$WORK/c2.tar"
 expect_exit 0
 tar tf "$WORK/c2.tar" >"$WORK/list2"
-cmp -s "$WORK/list" "$WORK/list2" || _fail "a replay's capture lists other files"
+cmp -s "$WORK/list" "$WORK/list2" || fail "a replay's capture lists other files"
 
 # What is at FILE is replaced by a new file, never written into (adversarial-4 F09): a hard
 # link's other name keeps its bytes, a FIFO does not block the write (timeout: the old
@@ -52,9 +52,9 @@ for f in h.tar fifo.tar; do
 	MDP_WRAP="timeout 30 ${MDP_WRAP:-}" run explain --capture "$WORK/$f"
 	expect_exit 0
 	[ -f "$WORK/$f" ] && tar tf "$WORK/$f" >/dev/null 2>&1 ||
-		_fail "--capture $f: not replaced by a capture"
+		fail "--capture $f: not replaced by a capture"
 done
-[ "$(cat "$WORK/other")" = keep ] || _fail "--capture wrote through a hard link"
+[ "$(cat "$WORK/other")" = keep ] || fail "--capture wrote through a hard link"
 
 # --capture into a directory that does not exist: a system error, the report still printed.
 run_expect 3 . explain-capture-nosuchc.tar explain --capture no/such/c.tar

@@ -26,7 +26,7 @@ es --create task_name=t1 enable=true operation=other
 expect_exit 0
 expect_stdout cmd.2
 es --get task_name=t1
-grep -q '"operation" : "/bin/bash /volume1/x.sh"' "$WORK/out" || _fail "the UNIQUE failure changed the old row"
+grep -q '"operation" : "/bin/bash /volume1/x.sh"' "$WORK/out" || fail "the UNIQUE failure changed the old row"
 # Omitted parameters: defaults, a disabled task of admin's; enable=yes is not true.
 es --create task_name=t2 enable=yes
 expect_stdout cmd.3
@@ -47,8 +47,8 @@ expect_stdout cmd.6
 es --list
 expect_exit 0
 [ "$(tail -n 1 "$WORK/out")" = "(PID) esynoscheduler.cpp:289 total number=2" ] ||
-	_fail "--list: $(tail -n 1 "$WORK/out")"
-head -n 1 "$WORK/out" | grep -qx '(PID) esynoscheduler.cpp:287 jOut=\[' || _fail "--list: $(head -n 1 "$WORK/out")"
+	fail "--list: $(tail -n 1 "$WORK/out")"
+head -n 1 "$WORK/out" | grep -qx '(PID) esynoscheduler.cpp:287 jOut=\[' || fail "--list: $(head -n 1 "$WORK/out")"
 # --delete: the same "delete task ok" whether there was one or not.
 es --delete task_name=t2
 expect_stdout cmd.7
@@ -61,6 +61,6 @@ es --create task_name=t4 enable=true "operation=echo t4 >$ROOT/fired.t4"
 es --create task_name=t5 enable=false "operation=echo t5 >$ROOT/fired.t5"
 es --fireEvent event=bootup
 expect_exit 0
-[ "$(cat "$ROOT/fired.t4" 2>/dev/null)" = t4 ] || _fail "--fireEvent did not run the enabled task"
-[ -e "$ROOT/fired.t5" ] && _fail "--fireEvent ran a disabled task"
-[ -z "$(ls "$ROOT/tmp" 2>/dev/null)" ] || _fail "--fireEvent left $(ls "$ROOT/tmp")"
+[ "$(cat "$ROOT/fired.t4" 2>/dev/null)" = t4 ] || fail "--fireEvent did not run the enabled task"
+[ -e "$ROOT/fired.t5" ] && fail "--fireEvent ran a disabled task"
+[ -z "$(ls "$ROOT/tmp" 2>/dev/null)" ] || fail "--fireEvent left $(ls "$ROOT/tmp")"

@@ -16,32 +16,32 @@ run_expect 0 services-backend-none-enable-balanced - --services-backend none ena
 # Every parameter given (omitted ones get defaults silently), none with a '%'.
 expect_file var/log/fake-services.log fake-services.log
 [ "$(tasks)" = "1|mdprofile|bootup|true|0|root|script|mdprofile: apply profile balanced at boot (mdprofile enable)|/bin/bash /volume1/@mdprofile/mdprofile.sh" ] ||
-	_fail "the task: $(tasks)"
-[ "$(stat -c %a "$ROOT/volume1/@mdprofile/mdprofile.sh")" = 755 ] || _fail "script mode"
+	fail "the task: $(tasks)"
+[ "$(stat -c %a "$ROOT/volume1/@mdprofile/mdprofile.sh")" = 755 ] || fail "script mode"
 # The script is boot-script's for the same profile, under enable's name, with its stop.
 run boot-script --binary "$B" balanced
 expect_exit 0
 grep -q '^# Install: mdprofile enable balanced --target dsm (the Task Scheduler boot-up task mdprofile runs it)\.$' \
-	"$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "the script does not say what installed it"
+	"$ROOT/volume1/@mdprofile/mdprofile.sh" || fail "the script does not say what installed it"
 sed -n '/^# The profile this script applies/,/^}$/p' "$WORK/out" >"$WORK/p.boot"
 sed -n '/^# The profile this script applies/,/^}$/p' "$ROOT/volume1/@mdprofile/mdprofile.sh" >"$WORK/p.enable"
 [ -s "$WORK/p.boot" ] && cmp -s "$WORK/p.boot" "$WORK/p.enable" ||
-	_fail "enable pinned another profile than boot-script"
+	fail "enable pinned another profile than boot-script"
 for sh in sh bash; do
 	shellcheck -s "$sh" "$ROOT/volume1/@mdprofile/mdprofile.sh" >"$WORK/sc" 2>&1 ||
-		_fail "shellcheck -s $sh: $(head -5 "$WORK/sc")"
+		fail "shellcheck -s $sh: $(head -5 "$WORK/sc")"
 done
 grep -q "logger -p user.warning -t mdprofile" "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
-	_fail "the script does not log at user.warning (syslog-ng drops less on DSM)"
+	fail "the script does not log at user.warning (syslog-ng drops less on DSM)"
 grep -q '^		synologset1 sys warn 0x11100000 ' "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
-	_fail "a failing boot does not write a Log Center entry"
+	fail "a failing boot does not write a Log Center entry"
 
 # The same again: nothing changes, nothing is created or deleted.
 : >"$LOG"
 cp -a "$ROOT/volume1/@mdprofile/mdprofile.sh" "$WORK/script.1"
 run_expect 0 services-backend-none-enable-balanced.2 - --services-backend none enable balanced --binary "$B"
 expect_file var/log/fake-services.log fake-services.log.2
-cmp -s "$WORK/script.1" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "enable again rewrote the script"
+cmp -s "$WORK/script.1" "$ROOT/volume1/@mdprofile/mdprofile.sh" || fail "enable again rewrote the script"
 
 run status
 expect_exit 0
@@ -54,14 +54,14 @@ expect_stdout status
 : >"$LOG"
 run_expect 0 - - --services-backend none -q enable low-ram --auto reshape-fast --binary "$B"
 expect_file var/log/fake-services.log fake-services.log.3
-[ "$(tasks | wc -l)" = 1 ] || _fail "replacing left $(tasks | wc -l) tasks"
-grep -qx "auto='reshape-fast'" "$ROOT/volume1/@mdprofile/mdprofile.sh" || _fail "no watcher in the script"
+[ "$(tasks | wc -l)" = 1 ] || fail "replacing left $(tasks | wc -l) tasks"
+grep -qx "auto='reshape-fast'" "$ROOT/volume1/@mdprofile/mdprofile.sh" || fail "no watcher in the script"
 grep -q '^	setsid /bin/sh "$root$self" keep-auto </dev/null >>"$root$auto_log" 2>&1 &$' "$ROOT/volume1/@mdprofile/mdprofile.sh" ||
-	_fail "the watcher is not kept in a session of its own"
+	fail "the watcher is not kept in a session of its own"
 KEEPER=$(cat "$ROOT/run/mdprofile-auto.pid")
-[ "$(cut -d" " -f6 "/proc/$KEEPER/stat")" = "$KEEPER" ] || _fail "the keeper is not in a session of its own"
+[ "$(cut -d" " -f6 "/proc/$KEEPER/stat")" = "$KEEPER" ] || fail "the keeper is not in a session of its own"
 grep -Eq "^${STAMP_RE}profile reshape-fast armed: " "$ROOT/var/log/mdprofile-auto.log" ||
-	_fail "the watcher's log: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+	fail "the watcher's log: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 run --format json status
 expect_exit 0
 python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["enabled"], sort_keys=True))' \
@@ -91,13 +91,13 @@ stdout_line 'mdprofile_enabled_intact 0'
 stdout_line 'mdprofile_watcher_running 0'
 kill -CONT "$KEEPER"
 wait_until 50 0.1 'grep -q "the watcher ended with exit code 137: starting it again in 10s" "$ROOT/var/log/mdprofile-auto.log"' ||
-	_fail "the keeper did not see the watcher die: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+	fail "the keeper did not see the watcher die: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 
 # disable: the task deleted and looked for, the script removed, the values back.
 : >"$LOG"
 run_expect 0 services-backend-none-disable - --services-backend none disable
 expect_file var/log/fake-services.log fake-services.log.4
-[ -z "$(tasks)" ] || _fail "disable left a task: $(tasks)"
+[ -z "$(tasks)" ] || fail "disable left a task: $(tasks)"
 expect_gone "$KEEPER"
 rm -rf "${ROOT:?}/var/lib/fake-esynoscheduler" "${ROOT:?}/run/mdprofile/journal" \
 	"${ROOT:?}/var/log/mdprofile-auto.log"
@@ -128,7 +128,7 @@ run -q --services-backend none enable balanced --binary "$B"
 expect_exit 0
 bg_start -q --services-backend none auto --interval 0.2 reshape-fast
 wait_until 100 0.1 'grep -Eqx "state (armed|engaged)" "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
-	_fail "the hand watcher did not arm"
+	fail "the hand watcher did not arm"
 W=$(cat "$WORK/bg.pid")
 run --services-backend none disable
 expect_exit 0

@@ -13,7 +13,7 @@ ES="$ROOT/usr/syno/sbin/esynoscheduler"
 
 # No esynoscheduler: the profile applied, the script installed, the steps printed, exit 1.
 run_expect 1 services-backend-none-enable-balanced services-backend-none-enable-balanced --services-backend none enable balanced --binary "$B"
-[ -f "$ROOT/volume1/@mdprofile/mdprofile.sh" ] || _fail "the script went with the task"
+[ -f "$ROOT/volume1/@mdprofile/mdprofile.sh" ] || fail "the script went with the task"
 run status
 expect_exit 0
 sed -n '/^enabled:/,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
@@ -23,7 +23,7 @@ run --services-backend none -q enable balanced --binary "$B"
 expect_exit 1
 # disable removes the script, says to delete a task made by hand, and reverts.
 run_expect 0 - - --services-backend none -q disable
-[ -e "$ROOT/volume1/@mdprofile/mdprofile.sh" ] && _fail "disable left the script"
+[ -e "$ROOT/volume1/@mdprofile/mdprofile.sh" ] && fail "disable left the script"
 
 # A --create that prints no "save ok" (and saves nothing), and one that says
 # "save ok" but saves nothing: no task, the steps, exit 1.
@@ -35,7 +35,7 @@ expect_exit 1
 sed -i 's/(\([0-9]*\)) task.cpp/(PID) task.cpp/' "$WORK/err"
 expect_stderr services-backend-none-q-enable
 expect_stdout services-backend-none-q-enable
-[ -z "$(tasks)" ] || _fail "a failed --create left a task: $(tasks)"
+[ -z "$(tasks)" ] || fail "a failed --create left a task: $(tasks)"
 rm "$ROOT/var/lib/fake-esynoscheduler/fail-create"
 touch "$ROOT/var/lib/fake-esynoscheduler/lie-create"
 run_expect 1 . services-backend-none-q-enable.2 --services-backend none -q enable balanced --binary "$B"
@@ -49,12 +49,12 @@ snapshot
 run_expect 2 - services-backend-none-q-enable-foreign --services-backend none -q enable balanced --binary "$B"
 expect_unchanged
 [ "$(tasks)" = "1|mdprofile|bootup|false|1024|admin|script||bash /volume1/old.sh" ] ||
-	_fail "the owner's task: $(tasks)"
+	fail "the owner's task: $(tasks)"
 # Deleted by its owner, enable makes its own: one task in the end.
 MDPROFILE_ROOT=$ROOT "$ES" --delete task_name=mdprofile >/dev/null
 run_expect 0 . - --services-backend none -q enable balanced --binary "$B"
 [ "$(tasks)" = "1|mdprofile|bootup|true|0|root|script|mdprofile: apply profile balanced at boot (mdprofile enable)|/bin/bash /volume1/@mdprofile/mdprofile.sh" ] ||
-	_fail "the task: $(tasks)"
+	fail "the task: $(tasks)"
 # Replaced behind enable's back by a task of the owner's: disable leaves that one alone.
 cp "$ROOT/var/lib/fake-esynoscheduler/tasks" "$WORK/tasks.ours"
 MDPROFILE_ROOT=$ROOT "$ES" --delete task_name=mdprofile >/dev/null
@@ -63,7 +63,7 @@ run --services-backend none disable
 expect_exit 0
 stdout_line "left the Task Scheduler task mdprofile as it is: mdprofile enable did not create it (owner admin, runs 'bash /volume1/old.sh')"
 [ "$(tasks)" = "1|mdprofile|bootup|false|1024|admin|script||bash /volume1/old.sh" ] ||
-	_fail "disable touched the owner's task: $(tasks)"
+	fail "disable touched the owner's task: $(tasks)"
 cp "$WORK/tasks.ours" "$ROOT/var/lib/fake-esynoscheduler/tasks"
 run_expect 0 . - --services-backend none -q enable balanced --binary "$B"
 # Changed behind its back (disabled): enable again puts it right.
@@ -72,14 +72,14 @@ run --services-backend none enable balanced --binary "$B"
 expect_exit 0
 tail -n 2 "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout services-backend-none-enable-balanced.2
-[ "$(tasks | wc -l)" = 1 ] || _fail "$(tasks | wc -l) tasks"
+[ "$(tasks | wc -l)" = 1 ] || fail "$(tasks | wc -l) tasks"
 
 # disable without esynoscheduler: the task would still run the script at
 # boot, so both stay (and the record), exit 1, the step printed.
 mv "$ES" "$WORK/es"
 run_expect 1 services-backend-none-disable services-backend-none-disable --services-backend none disable
 [ -f "$ROOT/volume1/@mdprofile/mdprofile.sh" ] && [ -f "$ROOT/etc/mdprofile/enabled" ] ||
-	_fail "disable removed the script or the record while the task stays"
+	fail "disable removed the script or the record while the task stays"
 mv "$WORK/es" "$ES"
 
 # A '%' (which makes esynoscheduler save nothing, or crash) never reaches it:
@@ -93,4 +93,4 @@ cp -p "$ROOT$B" "$ROOT/volume1/50%/mdprofile"
 snapshot
 run_expect 2 - services-backend-none-enable-balanced.2 --services-backend none enable balanced --binary /volume1/50%/mdprofile
 expect_unchanged
-[ -s "$ROOT/var/log/fake-services.log" ] && _fail "esynoscheduler was run: $(cat "$ROOT/var/log/fake-services.log")"
+[ -s "$ROOT/var/log/fake-services.log" ] && fail "esynoscheduler was run: $(cat "$ROOT/var/log/fake-services.log")"

@@ -24,11 +24,11 @@ expect_file etc/systemd/system/mdprofile-auto.service mdprofile-auto.service
 expect_file etc/udev/rules.d/90-mdprofile.rules 90-mdprofile.rules
 [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/mdprofile.service" ] &&
 	[ -L "$ROOT/etc/systemd/system/multi-user.target.wants/mdprofile-auto.service" ] ||
-	_fail "the units are not enabled"
-grep -qx 'recheck_s=0' "$ROOT/usr/local/lib/mdprofile/mdprofile.sh" || _fail "a DSM re-check on systemd"
+	fail "the units are not enabled"
+grep -qx 'recheck_s=0' "$ROOT/usr/local/lib/mdprofile/mdprofile.sh" || fail "a DSM re-check on systemd"
 for sh in sh bash; do
 	shellcheck -s "$sh" "$ROOT/usr/local/lib/mdprofile/mdprofile.sh" >"$WORK/sc" 2>&1 ||
-		_fail "shellcheck -s $sh: $(head -5 "$WORK/sc")"
+		fail "shellcheck -s $sh: $(head -5 "$WORK/sc")"
 done
 if command -v systemd-analyze >/dev/null; then
 	for u in mdprofile mdprofile-auto; do
@@ -40,13 +40,13 @@ if command -v systemd-analyze >/dev/null; then
 	cp "$WORK/mdprofile.service" "$WORK/mdprofile-auto-test-base.service"
 	# --man=no: man:mdprofile(8) is the repository's man/mdprofile.8, not installed here
 	systemd-analyze verify --man=no "$WORK/mdprofile.service" "$WORK/mdprofile-auto.service" >"$WORK/verify" 2>&1 ||
-		_fail "systemd-analyze verify: $(cat "$WORK/verify")"
+		fail "systemd-analyze verify: $(cat "$WORK/verify")"
 fi
 
 # The same again: no systemctl call, nothing rewritten.
 : >"$LOG"
 run_expect 0 - . --services-backend none -q enable "$ROOT/p/srv.yaml" --auto reshape-fast --binary "$B"
-[ -s "$LOG" ] && _fail "enable again ran: $(cat "$LOG")"
+[ -s "$LOG" ] && fail "enable again ran: $(cat "$LOG")"
 # A link removed behind its back: enable again puts it back.
 rm "$ROOT/etc/systemd/system/multi-user.target.wants/mdprofile.service"
 run status
@@ -55,14 +55,14 @@ sed -n '/^enabled:/,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout status
 run --services-backend none -q enable "$ROOT/p/srv.yaml" --auto reshape-fast --binary "$B"
 expect_exit 0
-[ -L "$ROOT/etc/systemd/system/multi-user.target.wants/mdprofile.service" ] || _fail "not enabled again"
+[ -L "$ROOT/etc/systemd/system/multi-user.target.wants/mdprofile.service" ] || fail "not enabled again"
 
 # disable: the units disabled, then their files removed, the values reverted.
 : >"$LOG"
 run_expect 0 services-backend-none-disable - --services-backend none disable
 expect_file var/log/fake-services.log fake-services.log.2
-[ -e "$ROOT/etc/mdprofile/enabled" ] && _fail "disable left its record"
-[ -z "$(ls "$ROOT/etc/systemd/system/multi-user.target.wants")" ] || _fail "disable left unit links"
+[ -e "$ROOT/etc/mdprofile/enabled" ] && fail "disable left its record"
+[ -z "$(ls "$ROOT/etc/systemd/system/multi-user.target.wants")" ] || fail "disable left unit links"
 # (the directories made for the files stay: the fixture has none)
 rm -rf "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/etc" "${ROOT:?}/usr/local/lib"
 expect_unchanged "the tree after disable"
@@ -71,11 +71,11 @@ expect_unchanged "the tree after disable"
 # then has no units to disable and removes the files.
 touch "$ROOT/var/lib/fake-services/.fail-enable"
 run_expect 1 services-backend-none-q-enable services-backend-none-q-enable --services-backend none -q enable balanced --binary "$B"
-[ -f "$ROOT/etc/systemd/system/mdprofile.service" ] || _fail "the unit went with systemctl's failure"
+[ -f "$ROOT/etc/systemd/system/mdprofile.service" ] || fail "the unit went with systemctl's failure"
 rm "$ROOT/var/lib/fake-services/.fail-enable"
 # No systemctl at all: the same.
 rm "$ROOT/bin/systemctl"
 run_expect 1 . services-backend-none-q-enable.2 --services-backend none -q enable balanced --binary "$B"
 run_expect 0 . - --services-backend none -q disable
-[ -e "$ROOT/etc/systemd/system/mdprofile.service" ] && _fail "disable left the unit"
+[ -e "$ROOT/etc/systemd/system/mdprofile.service" ] && fail "disable left the unit"
 true

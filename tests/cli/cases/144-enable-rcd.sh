@@ -29,9 +29,9 @@ expect_stderr </dev/null
 sed "s|$WORK|@WORK@|g" "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout services-backend-none-enable-balanced
 S="$ROOT/usr/local/etc/rc.d/mdprofile.sh"
-[ "$(stat -c %a "$S")" = 755 ] || _fail "script mode"
+[ "$(stat -c %a "$S")" = 755 ] || fail "script mode"
 for sh in sh bash; do
-	shellcheck -s "$sh" "$S" >"$WORK/sc" 2>&1 || _fail "shellcheck -s $sh: $(head -5 "$WORK/sc")"
+	shellcheck -s "$sh" "$S" >"$WORK/sc" 2>&1 || fail "shellcheck -s $sh: $(head -5 "$WORK/sc")"
 done
 run --services-backend none -q enable balanced --target rc.d --binary "$H" --wait-arrays 1 \
 	--recheck-after 0
@@ -49,19 +49,19 @@ run --services-backend none -q revert
 expect_exit 0
 cp -a "$ROOT/sys" "$WORK/sys.before"
 rc_run start
-[ "$RC" = 0 ] || _fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+[ "$RC" = 0 ] || fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
 run status --json
 expect_exit 0
-grep -q '"active_profile": "balanced"' "$WORK/out" || _fail "start did not apply balanced"
+grep -q '"active_profile": "balanced"' "$WORK/out" || fail "start did not apply balanced"
 rc_run status
-[ "$RC" = 0 ] || _fail "status (diff) exited $RC: $(cat "$WORK/rc.out")"
+[ "$RC" = 0 ] || fail "status (diff) exited $RC: $(cat "$WORK/rc.out")"
 rc_run stop
-[ "$RC" = 0 ] || _fail "stop exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
-grep -qx 'mdprofile: stop: reverting profile balanced' "$WORK/rc.out" || _fail "stop said: $(cat "$WORK/rc.out")"
-diff -r "$WORK/sys.before" "$ROOT/sys" >/dev/null || _fail "stop did not revert the values"
+[ "$RC" = 0 ] || fail "stop exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+grep -qx 'mdprofile: stop: reverting profile balanced' "$WORK/rc.out" || fail "stop said: $(cat "$WORK/rc.out")"
+diff -r "$WORK/sys.before" "$ROOT/sys" >/dev/null || fail "stop did not revert the values"
 
 run_expect 0 services-backend-none-disable . --services-backend none disable
-[ -e "$S" ] && _fail "disable left the script"
+[ -e "$S" ] && fail "disable left the script"
 rm -rf "${ROOT:?}/etc" "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/usr"
 expect_unchanged "the tree after disable"
 
@@ -72,17 +72,17 @@ run --services-backend none -q enable balanced --auto reshape-fast --target rc.d
 expect_exit 0
 K=$(cat "$ROOT/run/mdprofile-auto.pid")
 rc_run stop
-[ "$RC" = 0 ] || _fail "stop exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+[ "$RC" = 0 ] || fail "stop exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
 expect_gone "$K"
-[ ! -e "$ROOT/run/mdprofile-auto.pid" ] || _fail "stop left the keeper's pid file"
+[ ! -e "$ROOT/run/mdprofile-auto.pid" ] || fail "stop left the keeper's pid file"
 rc_run start
-[ "$RC" = 0 ] || _fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
+[ "$RC" = 0 ] || fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
 K=$(cat "$ROOT/run/mdprofile-auto.pid")
 wait_until 100 0.1 'grep -qx "mode auto" "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
-	_fail "start did not start the watcher: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+	fail "start did not start the watcher: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 rc_run start-auto
 grep -qx "mdprofile: the watcher runs already (its keeper: pid $K)" "$WORK/rc.out" ||
-	_fail "start-auto with a keeper running said: $(cat "$WORK/rc.out")"
+	fail "start-auto with a keeper running said: $(cat "$WORK/rc.out")"
 run -q --services-backend none disable
 expect_exit 0
 expect_gone "$K"
@@ -94,9 +94,9 @@ printf 'extends: reshape-fast\n' >"$WORK/p/nightly.yaml"
 run --services-backend none -q --profiles "$WORK/p" enable balanced --auto nightly --target rc.d \
 	--binary "$H" --wait-arrays 1 --recheck-after 0
 expect_exit 0
-grep -q "^	exec \"\$root\$mdp\" auto --name \"\$auto\" - <<'" "$S" || _fail "the overlay is not pinned in the script"
-grep -qx "auto='nightly'" "$S" || _fail "the script does not name the overlay nightly"
+grep -q "^	exec \"\$root\$mdp\" auto --name \"\$auto\" - <<'" "$S" || fail "the overlay is not pinned in the script"
+grep -qx "auto='nightly'" "$S" || fail "the script does not name the overlay nightly"
 wait_until 100 0.1 'grep -q nightly "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
-	_fail "the watcher did not run nightly: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+	fail "the watcher did not run nightly: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 run -q --services-backend none disable
 expect_exit 0

@@ -22,7 +22,7 @@ refused() {
 	expect_stdout </dev/null
 	expect_unchanged
 	if [ -s "$ROOT/var/log/fake-services.log" ]; then
-		_fail "a tool was run: $(cat "$ROOT/var/log/fake-services.log")"
+		fail "a tool was run: $(cat "$ROOT/var/log/fake-services.log")"
 	fi
 }
 

@@ -6,7 +6,7 @@ fakes dsm6 synoindexd=running
 run apply -q reshape-fast
 expect_exit 0
 grep -qx 'speed md3 reshape 4687' "$ROOT/run/mdprofile/journal" ||
-	_fail "apply did not journal md3's speed: $(cat "$ROOT/run/mdprofile/journal")"
+	fail "apply did not journal md3's speed: $(cat "$ROOT/run/mdprofile/journal")"
 
 # The reshape speeds up under the profile: sysfs and /proc/mdstat say so.
 echo 9374 >"$ROOT/sys/block/md3/md/sync_speed"
@@ -20,13 +20,13 @@ op_speeds() {
 run status --json
 expect_exit 0
 [ "$(op_speeds)" = '[{"array": "md3", "action": "reshape", "applied_kib_s": 4687, "now_kib_s": 9374}]' ] ||
-	_fail "status --json op_speeds: $(op_speeds)"
+	fail "status --json op_speeds: $(op_speeds)"
 
 # Applied again (drift put right): the speed when it was first applied stays.
 run apply -q reshape-fast
 expect_exit 0
 grep -qx 'speed md3 reshape 4687' "$ROOT/run/mdprofile/journal" ||
-	_fail "applied again: $(grep speed "$ROOT/run/mdprofile/journal")"
+	fail "applied again: $(grep speed "$ROOT/run/mdprofile/journal")"
 
 # The reshape ended: the speed then, and that it runs no longer.
 echo idle >"$ROOT/sys/block/md3/md/sync_action"
@@ -36,11 +36,11 @@ run status
 expect_exit 0
 grep -A1 '^paused services' "$WORK/out" | tail -n 1 >"$WORK/line"
 [ "$(cat "$WORK/line")" = "md3 reshape: 4687 KiB/s when reshape-fast was applied, not running now" ] ||
-	_fail "status after the reshape: $(cat "$WORK/out")"
+	fail "status after the reshape: $(cat "$WORK/out")"
 run status --json
 expect_exit 0
 [ "$(op_speeds)" = '[{"array": "md3", "action": "reshape", "applied_kib_s": 4687, "now_kib_s": null}]' ] ||
-	_fail "status --json op_speeds after the reshape: $(op_speeds)"
+	fail "status --json op_speeds after the reshape: $(op_speeds)"
 run revert -q
 expect_exit 0
 
@@ -52,13 +52,13 @@ echo '0 / 1953382400' >"$ROOT/sys/block/md3/md/sync_completed"
 run apply -q reshape-fast
 expect_exit 0
 grep -qx 'speed md3 reshape 0' "$ROOT/run/mdprofile/journal" ||
-	_fail "apply at the start did not journal 0: $(cat "$ROOT/run/mdprofile/journal")"
+	fail "apply at the start did not journal 0: $(cat "$ROOT/run/mdprofile/journal")"
 echo 9374 >"$ROOT/sys/block/md3/md/sync_speed"
 run status
 expect_exit 0
 grep -A1 '^paused services' "$WORK/out" | tail -n 1 >"$WORK/line"
 [ "$(cat "$WORK/line")" = "md3 reshape: starting when reshape-fast was applied, 9374 KiB/s now" ] ||
-	_fail "status after applying at the start: $(cat "$WORK/out")"
+	fail "status after applying at the start: $(cat "$WORK/out")"
 run revert -q
 expect_exit 0
 echo idle >"$ROOT/sys/block/md3/md/sync_action"
@@ -68,9 +68,9 @@ echo none >"$ROOT/sys/block/md3/md/sync_completed"
 # Nothing running when applied: no such line, op_speeds empty.
 run apply -q reshape-fast
 expect_exit 0
-grep -q '^speed ' "$ROOT/run/mdprofile/journal" && _fail "an idle md journaled a speed"
+grep -q '^speed ' "$ROOT/run/mdprofile/journal" && fail "an idle md journaled a speed"
 run status --json
 expect_exit 0
-[ "$(op_speeds)" = '[]' ] || _fail "status --json op_speeds, idle: $(op_speeds)"
+[ "$(op_speeds)" = '[]' ] || fail "status --json op_speeds, idle: $(op_speeds)"
 run revert -q
 expect_exit 0

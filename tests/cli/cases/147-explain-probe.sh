@@ -33,7 +33,7 @@ EOF
 expect_stderr <<'EOF'
 EOF
 expect_unchanged "after explain --probe"
-[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "a journal was left: $(cat "$ROOT/run/mdprofile/journal")"
+[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "a journal was left: $(cat "$ROOT/run/mdprofile/journal")"
 
 # probe_json: the probed finding's probe object alone.
 probe_json() {
@@ -42,7 +42,7 @@ probe_json() {
 run --json explain --probe
 expect_exit 1
 [ "$(probe_json)" = '{"setting": "md2/group_thread_cnt", "value": "4", "window_s": 10.0, "ended": false, "a_kib_s": [40000, 41000], "b_kib_s": 58000, "change_pct": 43.2, "spread_pct": 2.5, "beyond_spread": true, "reverted": true}' ] ||
-	_fail "explain --json --probe: $(probe_json)"
+	fail "explain --json --probe: $(probe_json)"
 expect_unchanged "after explain --json --probe"
 
 # The A windows differ more than B from them: the change is within the noise.
@@ -53,7 +53,7 @@ expect_exit 1
 grep -A2 '^    probe:' "$WORK/out" | tail -n 2 >"$WORK/probe"
 [ "$(cat "$WORK/probe")" = "      A 40000 KiB/s, B 58000 KiB/s, A 80000 KiB/s per disk; window 10.0 s each
       => md2/group_thread_cnt 4: -3% (the A windows differ by 67%: the change is within that, not shown to be the setting's)" ] ||
-	_fail "a noisy probe: $(cat "$WORK/probe")"
+	fail "a noisy probe: $(cat "$WORK/probe")"
 
 # The operation ends during the B window: reverted all the same, no figure.
 echo idle >"$ROOT/.explain/3/sys/block/md2/md/sync_action"
@@ -63,11 +63,11 @@ run explain --probe
 expect_exit 1
 grep -A1 '^    probe:' "$WORK/out" | tail -n 1 >"$WORK/probe"
 [ "$(cat "$WORK/probe")" = "      the operation ended during the probe; reverted, no figure" ] ||
-	_fail "the operation ended: $(cat "$WORK/out")"
+	fail "the operation ended: $(cat "$WORK/out")"
 expect_stderr <<'EOF'
 EOF
 run --json explain --probe
 expect_exit 1
 [ "$(probe_json)" = '{"setting": "md2/group_thread_cnt", "value": "4", "window_s": 10.0, "ended": true, "a_kib_s": [], "b_kib_s": null, "change_pct": null, "spread_pct": null, "beyond_spread": false, "reverted": true}' ] ||
-	_fail "explain --json --probe, the operation ended: $(probe_json)"
+	fail "explain --json --probe, the operation ended: $(probe_json)"
 expect_unchanged "after a probe the operation's end cut short"

@@ -43,7 +43,7 @@ snapshot
 cp "$ROOT/run/mdprofile/journal" "$WORK/journal"
 refused "profile balanced is active; revert it first: explain --probe ends by reverting to the values from before mdprofile, which would drop it"
 expect_unchanged "an active profile"
-cmp -s "$WORK/journal" "$ROOT/run/mdprofile/journal" || _fail "the journal changed"
+cmp -s "$WORK/journal" "$ROOT/run/mdprofile/journal" || fail "the journal changed"
 # Without --probe explain reads only, with a profile active too.
 run explain
 expect_exit 1

@@ -12,6 +12,6 @@ EOF
 # Without --probe it reads this machine's md as nobody (exit 3 where there is no
 # /proc/mdstat): whatever it finds, it never asks for root.
 run_noroot explain --interval 1
-! grep -q 'needs root' "$WORK/err" || _fail "explain without --probe asked for root"
+! grep -q 'needs root' "$WORK/err" || fail "explain without --probe asked for root"
 exit_checked
 rm -rf "$NB"

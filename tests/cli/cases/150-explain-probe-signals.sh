@@ -15,10 +15,10 @@ probe_bg() {
 	wait_until 300 0.05 '[ -s "$WORK/bg.pid" ] &&
 		grep -qx "by probe" "$ROOT/run/mdprofile/journal" 2>/dev/null &&
 		grep -qx "state active" "$ROOT/run/mdprofile/journal"' ||
-		_fail "the probe did not apply its setting"
+		fail "the probe did not apply its setting"
 	BG=$(cat "$WORK/bg.pid")
 	[ "$(cat "$ROOT/sys/block/md2/md/sync_speed_max")" = "200000 (system)" ] ||
-		_fail "the probe's setting is not applied: $(cat "$ROOT/sys/block/md2/md/sync_speed_max")"
+		fail "the probe's setting is not applied: $(cat "$ROOT/sys/block/md2/md/sync_speed_max")"
 }
 
 for sig in TERM INT; do
@@ -42,7 +42,7 @@ EOF
 mdprofile: interrupted by SIG$sig; md2/sync_speed_max is as it was
 EOF
 	expect_unchanged "SIG$sig during the probe"
-	[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "SIG$sig left a journal"
+	[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "SIG$sig left a journal"
 done
 
 # killed_then CMD WHAT: SIGKILL during the probe, then CMD restores the value, byte for byte.

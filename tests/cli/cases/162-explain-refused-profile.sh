@@ -16,7 +16,7 @@ grep -A5 '^  floor:' "$WORK/out" >"$WORK/floor"
          balanced: apply refuses it on this box (stripe caches would use 32 MiB (md2 32 MiB), above the memory budget of 12 MiB (10% of 128 MiB RAM))
     => apply reshape-fast (minimum 300000 KiB/s)
     gain: at most 300000 KiB/s per disk (upper bound: the new minimum, if the disks can)" ] ||
-	_fail "explain's floor with balanced refused: $(cat "$WORK/out")"
+	fail "explain's floor with balanced refused: $(cat "$WORK/out")"
 expect_no_stderr
 expect_unchanged "after explain"
 run diff balanced
@@ -28,6 +28,6 @@ EOF2
 run --json explain
 expect_exit 1
 grep -q '"balanced: apply refuses it on this box (stripe caches would use 32 MiB' "$WORK/out" ||
-	_fail "explain --json: no refusal in the evidence: $(cat "$WORK/out")"
+	fail "explain --json: no refusal in the evidence: $(cat "$WORK/out")"
 grep -q '"recommendation": {"kind": "profile", "name": "reshape-fast"' "$WORK/out" ||
-	_fail "explain --json: not reshape-fast: $(cat "$WORK/out")"
+	fail "explain --json: not reshape-fast: $(cat "$WORK/out")"

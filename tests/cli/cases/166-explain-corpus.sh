@@ -24,7 +24,7 @@ for c in \
 	run explain
 	expect_exit "${rest%%:*}"
 	first=$(sed -n '/^  \(limits\|pacing\):/d; s/^  \([a-z-]*\): .*/\1/p' "$WORK/out" | sed -n 1p)
-	[ "$first" = "${rest#*:}" ] || _fail "$id: the first finding is '$first', not '${rest#*:}'"
+	[ "$first" = "${rest#*:}" ] || fail "$id: the first finding is '$first', not '${rest#*:}'"
 	expect_stdout "$id"
 	expect_no_stderr
 done

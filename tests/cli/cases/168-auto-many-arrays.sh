@@ -4,12 +4,12 @@
 
 ROOT="$WORK/root"
 python3 "$SRC/tests/fixtures/mkroot.py" --gen 60x2 --level raid1 --out "$ROOT" ||
-	_fail "mkroot.py --gen failed"
+	fail "mkroot.py --gen failed"
 bg_start --services-backend none auto reshape-fast
 i=0
 until grep -qx "state armed" "$ROOT/run/mdprofile/watcher" 2>/dev/null; do
 	i=$((i + 1))
-	[ $i -lt 150 ] || { _fail "the watcher did not arm"; break; }
+	[ $i -lt 150 ] || { fail "the watcher did not arm"; break; }
 	sleep 0.1
 done
 kill -TERM "$(cat "$WORK/bg.pid")"

@@ -13,7 +13,7 @@ for p in reshape-fast balanced low-ram kernel-defaults; do
 	run show "$ROOT/pins/$p.yaml"
 	expect_exit 0
 	sed -e '/^name: /d' -e '/^file: /d' -e '/^extends: /d' "$WORK/out" >"$WORK/got.show"
-	cmp -s "$WORK/want.show" "$WORK/got.show" || _fail "$p: the pinned file shows other settings"
+	cmp -s "$WORK/want.show" "$WORK/got.show" || fail "$p: the pinned file shows other settings"
 	# ...and plans the same changes on this machine.
 	run diff "$p" --json
 	expect_exit 1
@@ -23,7 +23,7 @@ for p in reshape-fast balanced low-ram kernel-defaults; do
 	expect_exit 1
 	python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["changes"]))' \
 		<"$WORK/out" | sed 's/"reason": "[^"]*"//g' >"$WORK/got.diff"
-	cmp -s "$WORK/want.diff" "$WORK/got.diff" || _fail "$p: the pinned file plans other changes"
+	cmp -s "$WORK/want.diff" "$WORK/got.diff" || fail "$p: the pinned file plans other changes"
 done
 run_expect 0 show-yaml-low-ram . show --yaml low-ram
 # Every form a value can take survives the trip.
@@ -55,13 +55,13 @@ sed -e '/^name: /d' -e '/^file: /d' "$WORK/out" >"$WORK/want.show"
 run show "$ROOT/pins/num-pinned.yaml"
 expect_exit 0
 sed -e '/^name: /d' -e '/^file: /d' "$WORK/out" >"$WORK/got.show"
-cmp -s "$WORK/want.show" "$WORK/got.show" || _fail "num: the pinned file shows other settings"
-grep -qx 'description: 123' "$WORK/got.show" || _fail "num: description is not the text 123"
+cmp -s "$WORK/want.show" "$WORK/got.show" || fail "num: the pinned file shows other settings"
+grep -qx 'description: 123' "$WORK/got.show" || fail "num: description is not the text 123"
 run show --yaml "$ROOT/pins/num-pinned.yaml"
 expect_exit 0
 sed 1d "$WORK/out" >"$WORK/again.yaml"
 sed 1d "$ROOT/pins/num-pinned.yaml" | cmp -s - "$WORK/again.yaml" ||
-	_fail "num: pinning the pinned file gives another file"
+	fail "num: pinning the pinned file gives another file"
 run show --yaml --json low-ram
 expect_exit 2
 run diff --yaml low-ram

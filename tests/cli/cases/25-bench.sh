@@ -36,35 +36,35 @@ assert "\r" not in rest and "\033" not in rest, "not cleared: %r" % rest
 sys.stdout.write(rest)
 EOF
 check_json() {
-	python3 "$WORK/check.py" "$@" <"$WORK/out" || _fail "bench --json: $(cat "$WORK/out")"
+	python3 "$WORK/check.py" "$@" <"$WORK/out" || fail "bench --json: $(cat "$WORK/out")"
 }
 
 # On the build machine's disk: the read bypasses or drops the cache.
 run bench --path "$SCRATCH" --size 8MiB --runs 2 --json
 expect_exit 0
 check_json direct dropped
-[ -z "$(ls -A "$SCRATCH")" ] || _fail "a test file was left in $SCRATCH: $(ls -A "$SCRATCH")"
+[ -z "$(ls -A "$SCRATCH")" ] || fail "a test file was left in $SCRATCH: $(ls -A "$SCRATCH")"
 # On tmpfs the file lives in RAM: the read is reported as cached.
 run bench --path "$SHM" --size 8MiB --runs 2 --json
 expect_exit 0
 check_json cached
 run bench --path "$SHM" --size 8MiB --runs 2
 expect_exit 0
-grep -q '^read:  mean .* (cached, not the disks)$' "$WORK/out" || _fail "text does not mark the read cached"
-[ -z "$(ls -A "$SHM")" ] || _fail "a test file was left in $SHM"
+grep -q '^read:  mean .* (cached, not the disks)$' "$WORK/out" || fail "text does not mark the read cached"
+[ -z "$(ls -A "$SHM")" ] || fail "a test file was left in $SHM"
 
 # On a terminal, each run also as bars; never in a pipe.
 script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' bench --path '$SHM' --size 8MiB --runs 2" /dev/null \
-	>"$WORK/tty" 2>&1 || _fail "bench on a tty failed: $(cat "$WORK/tty")"
-grep -q '^  1 write #* [0-9.]*' "$WORK/tty" || _fail "no bars on a tty: $(cat "$WORK/tty")"
-grep -q '^    read  #* [0-9.]*' "$WORK/tty" || _fail "no read bar on a tty"
-grep -q '#' "$WORK/out" && _fail "bars in a pipe"
+	>"$WORK/tty" 2>&1 || fail "bench on a tty failed: $(cat "$WORK/tty")"
+grep -q '^  1 write #* [0-9.]*' "$WORK/tty" || fail "no bars on a tty: $(cat "$WORK/tty")"
+grep -q '^    read  #* [0-9.]*' "$WORK/tty" || fail "no read bar on a tty"
+grep -q '#' "$WORK/out" && fail "bars in a pipe"
 # ...and a progress line on stderr (phase, run, MB/s so far), cleared before the results.
 python3 "$WORK/progress.py" "$WORK/tty" '(write|read) run [12]/2, [0-9]+ MiB of 8 MiB, [0-9.]+ MB/s so far' \
-	>"$WORK/tty.rest" || _fail "progress on a tty"
-grep -q 'bench: read run 2/2' "$WORK/tty" || _fail "no progress of the last read: $(cat -A "$WORK/tty")"
-head -n 1 "$WORK/tty.rest" | grep -q '^machine: ' || _fail "results after progress: $(cat -A "$WORK/tty.rest")"
-grep -q '^read:  mean ' "$WORK/tty.rest" || _fail "no summary after progress"
+	>"$WORK/tty.rest" || fail "progress on a tty"
+grep -q 'bench: read run 2/2' "$WORK/tty" || fail "no progress of the last read: $(cat -A "$WORK/tty")"
+head -n 1 "$WORK/tty.rest" | grep -q '^machine: ' || fail "results after progress: $(cat -A "$WORK/tty.rest")"
+grep -q '^read:  mean ' "$WORK/tty.rest" || fail "no summary after progress"
 # In a pipe (the text run above): not a byte of it.
 run_expect 0 . - bench --path "$SHM" --size 8MiB --runs 2
 
@@ -81,14 +81,14 @@ wait "$BGPID" || RC=$?
 LAST="bench (SIGINT)"
 expect_exit 3
 grep -q '^mdprofile: interrupted by SIGINT after [0-9]* runs\?; the test file was removed$' "$WORK/err" ||
-	_fail "SIGINT: $(cat "$WORK/err")"
-[ -z "$(ls -A "$SHM")" ] || _fail "SIGINT left a test file in $SHM"
+	fail "SIGINT: $(cat "$WORK/err")"
+[ -z "$(ls -A "$SHM")" ] || fail "SIGINT left a test file in $SHM"
 
 # Too large for the free space, not a directory, a device: refused, nothing written.
 run bench --path "$SHM" --size 1024GiB
 expect_exit 2
-grep -q "MiB free; a test of 1048576 MiB needs" "$WORK/err" || _fail "no space message: $(cat "$WORK/err")"
-[ -z "$(ls -A "$SHM")" ] || _fail "a refused run wrote to $SHM"
+grep -q "MiB free; a test of 1048576 MiB needs" "$WORK/err" || fail "no space message: $(cat "$WORK/err")"
+[ -z "$(ls -A "$SHM")" ] || fail "a refused run wrote to $SHM"
 run_expect 2 . bench-path-devnull bench --path /dev/null
 run_expect 2 . bench-size-12junk bench --size 12junk
 run_expect 2 . bench-runs-0 bench --runs 0
@@ -101,7 +101,7 @@ printf '%s\n' '/dev/sda1 / ext4 rw 0 0' '/dev/md3 /volume2 btrfs rw 0 0' \
 run bench --size 4MiB --runs 1 --json
 expect_exit 0
 python3 -c 'import json,sys; print(json.load(sys.stdin)["path"])' <"$WORK/out" | _norm /dev/stdin >"$WORK/path"
-[ "$(cat "$WORK/path")" = "@ROOT@/volume1" ] || _fail "default volume: $(cat "$WORK/path")"
+[ "$(cat "$WORK/path")" = "@ROOT@/volume1" ] || fail "default volume: $(cat "$WORK/path")"
 printf '%s\n' '/dev/sda1 / ext4 rw 0 0' >"$ROOT/proc/mounts"
 run_expect 2 . bench bench
 run diff --runs 3
@@ -121,7 +121,7 @@ balanced         write W, read R; md3 reshape 4687 KiB/s
 reshape-fast     write W, read R; md3 reshape 4687 KiB/s
 reverted to the values from before
 EOF
-cmp -s "$WORK/want" "$WORK/norm" || _fail "bench --compare: $(cat "$WORK/out")"
+cmp -s "$WORK/want" "$WORK/norm" || fail "bench --compare: $(cat "$WORK/out")"
 expect_unchanged "bench --compare"
 # md's own speed per profile, nothing written to any volume.
 run bench --compare balanced,reshape-fast --op-only --duration 1 --json
@@ -133,23 +133,23 @@ run_expect 0 bench-op-only-duration . bench --op-only --duration 1
 # On a terminal: a progress line per row and second, cleared; the rows as in a pipe.
 run_expect 0 bench-compare-balanced-op-only - bench --compare balanced --op-only --duration 1
 script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' --root '$ROOT' bench --compare balanced --op-only --duration 1" \
-	/dev/null >"$WORK/tty" 2>&1 || _fail "bench --compare on a tty failed: $(cat "$WORK/tty")"
+	/dev/null >"$WORK/tty" 2>&1 || fail "bench --compare on a tty failed: $(cat "$WORK/tty")"
 python3 "$WORK/progress.py" "$WORK/tty" \
 	'current \(1/2\), second 1 of 1, md3 reshape 4687 KiB/s so far|balanced \(2/2\), (settling, [12] s of 2|second 1 of 1, md3 reshape 4687 KiB/s so far)' \
-	>"$WORK/tty.rest" || _fail "progress of --compare on a tty"
-grep -q 'bench: balanced (2/2), second 1 of 1' "$WORK/tty" || _fail "no progress of the second row: $(cat -A "$WORK/tty")"
-cmp -s "$WORK/out" "$WORK/tty.rest" || _fail "--compare on a tty: $(cat -A "$WORK/tty.rest")"
+	>"$WORK/tty.rest" || fail "progress of --compare on a tty"
+grep -q 'bench: balanced (2/2), second 1 of 1' "$WORK/tty" || fail "no progress of the second row: $(cat -A "$WORK/tty")"
+cmp -s "$WORK/out" "$WORK/tty.rest" || fail "--compare on a tty: $(cat -A "$WORK/tty.rest")"
 # -q on a terminal: no progress either.
 script -qec "cd '$SRC' && ${MDP_WRAP:-} '$MDP' --root '$ROOT' -q bench --op-only --duration 1" \
-	/dev/null >"$WORK/tty" 2>&1 || _fail "bench -q on a tty failed: $(cat "$WORK/tty")"
+	/dev/null >"$WORK/tty" 2>&1 || fail "bench -q on a tty failed: $(cat "$WORK/tty")"
 [ "$(cat "$WORK/tty")" = "$(printf 'current          md3 reshape 4687 KiB/s\r')" ] ||
-	_fail "bench -q on a tty: $(cat -A "$WORK/tty")"
+	fail "bench -q on a tty: $(cat -A "$WORK/tty")"
 expect_unchanged "bench --compare on a tty"
 # SIGINT in the middle of a comparison reverts.
 # (after the first row, the current settings, measured for one window)
 run_bg bench --compare balanced,reshape-fast --op-only --duration 4
 wait_until 1000 0.02 "grep -q '^state active' '$ROOT/run/mdprofile/journal' 2>/dev/null" ||
-	_fail "bench --compare applied no profile"
+	fail "bench --compare applied no profile"
 kill -INT "$BGPID"
 RC=0
 wait "$BGPID" || RC=$?

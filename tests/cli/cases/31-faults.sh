@@ -12,9 +12,9 @@ for kind in write clamp; do
 		expect_exit 3
 		expect_unchanged "$kind:$k"
 		k=$((k + 1))
-		[ $k -le 40 ] || { _fail "$kind: never succeeded"; break; }
+		[ $k -le 40 ] || { fail "$kind: never succeeded"; break; }
 	done
-	[ $k -ge 7 ] || _fail "$kind: only $((k - 1)) writes were tried"
+	[ $k -ge 7 ] || fail "$kind: only $((k - 1)) writes were tried"
 	revert_unchanged "revert after $kind"
 done
 

@@ -9,16 +9,16 @@ while :; do
 	MDPROFILE_FAULT=crash-after-write:$k run -q apply reshape-fast
 	[ "$RC" = 0 ] && { exit_checked; break; } # past the last write: a normal apply
 	expect_exit 137
-	[ -f "$ROOT/run/mdprofile/journal" ] || _fail "crash $k: no journal left"
+	[ -f "$ROOT/run/mdprofile/journal" ] || fail "crash $k: no journal left"
 	run_expect 0 . status status
 	run recover
 	expect_exit 0
 	expect_unchanged "crash after write $k + recover"
-	[ ! -f "$ROOT/run/mdprofile/journal" ] || _fail "crash $k: journal left after recover"
+	[ ! -f "$ROOT/run/mdprofile/journal" ] || fail "crash $k: journal left after recover"
 	k=$((k + 1))
-	[ $k -le 40 ] || { _fail "never finished"; break; }
+	[ $k -le 40 ] || { fail "never finished"; break; }
 done
-[ $k -ge 7 ] || _fail "only $((k - 1)) crash points were tried"
+[ $k -ge 7 ] || fail "only $((k - 1)) crash points were tried"
 revert_unchanged "revert"
 
 # What recover says, and that any mutating command recovers first.
@@ -44,7 +44,7 @@ for args in "apply --base --until-idle balanced" "auto --on bogus balanced" \
 	expect_exit 2
 	cmp -s "$WORK/journal.crashed" "$ROOT/run/mdprofile/journal" &&
 		diff -r "$WORK/sys.crashed" "$ROOT/sys" >/dev/null ||
-		_fail "'$args' recovered before refusing its options"
+		fail "'$args' recovered before refusing its options"
 done
 run_expect 0 recover.3 . recover
 expect_unchanged "recover after the refusals"

@@ -33,19 +33,19 @@ while [ $i -lt 8 ]; do
 	wait
 	state_copy "$WORK/now"
 	if diff -r "$WORK/now" "$WORK/state-reshape-fast" >/dev/null 2>&1; then
-		grep -q '^profile "reshape-fast"$' "$WORK/now.journal" || _fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
+		grep -q '^profile "reshape-fast"$' "$WORK/now.journal" || fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
 	elif diff -r "$WORK/now" "$WORK/state-balanced" >/dev/null 2>&1; then
-		grep -q '^profile "balanced"$' "$WORK/now.journal" || _fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
+		grep -q '^profile "balanced"$' "$WORK/now.journal" || fail "round $i: journal names $(grep ^profile "$WORK/now.journal")"
 	else
-		_fail "round $i: the tree is in neither profile's state: $(cat "$WORK/a.rc") $(cat "$WORK/b.rc")"
+		fail "round $i: the tree is in neither profile's state: $(cat "$WORK/a.rc") $(cat "$WORK/b.rc")"
 		diff -r "$WORK/now" "$WORK/state-reshape-fast" >&2
 	fi
 	for r in a b; do
 		case $(cat "$WORK/$r.rc") in
 		0) ;;
 		3) grep -q "another mdprofile (pid [0-9]*) is changing the system" "$WORK/$r.out" ||
-			_fail "round $i: loser said: $(cat "$WORK/$r.out")" ;;
-		*) _fail "round $i: apply exited $(cat "$WORK/$r.rc"): $(cat "$WORK/$r.out")" ;;
+			fail "round $i: loser said: $(cat "$WORK/$r.out")" ;;
+		*) fail "round $i: apply exited $(cat "$WORK/$r.rc"): $(cat "$WORK/$r.out")" ;;
 		esac
 	done
 	run -q revert
@@ -58,9 +58,9 @@ done
 bg_apply a reshape-fast --wait &
 bg_apply b balanced --wait &
 wait
-[ "$(cat "$WORK/a.rc")$(cat "$WORK/b.rc")" = 00 ] || _fail "--wait: exits $(cat "$WORK/a.rc") $(cat "$WORK/b.rc")"
+[ "$(cat "$WORK/a.rc")$(cat "$WORK/b.rc")" = 00 ] || fail "--wait: exits $(cat "$WORK/a.rc") $(cat "$WORK/b.rc")"
 # one after the other: the second is an overlay on the first, the first its base
-grep -q '^under "' "$ROOT/run/mdprofile/journal" || _fail "--wait: the second apply is no overlay"
+grep -q '^under "' "$ROOT/run/mdprofile/journal" || fail "--wait: the second apply is no overlay"
 run -q revert --all
 expect_exit 0
 expect_unchanged "after --wait and revert --all"

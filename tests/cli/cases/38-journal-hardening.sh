@@ -9,7 +9,7 @@ cp "$SRC/profiles/balanced.yaml" "$d/p.yaml"
 run apply -q "$d/p.yaml"
 expect_exit 0
 grep -q '^path "@*.*\\nbase read_ahead md2 \\"4\\"/p.yaml"$' "$ROOT/run/mdprofile/journal" ||
-	_fail "the profile path is not quoted in the journal"
+	fail "the profile path is not quoted in the journal"
 run_expect 0 . - revert -q
 rm -rf "$ROOT/tmp"
 expect_unchanged "apply + revert with a forged path"
@@ -42,4 +42,4 @@ printf 'description: "red \\e[31malert\\e[0m"\nraid:\n  speed_limit_min: 20000\n
 run_expect 0 show-esc . show esc
 run show esc --json
 expect_exit 0
-grep -q '"description": "red \\u001b\[31malert\\u001b\[0m"' "$WORK/out" || _fail "ESC not escaped in JSON"
+grep -q '"description": "red \\u001b\[31malert\\u001b\[0m"' "$WORK/out" || fail "ESC not escaped in JSON"

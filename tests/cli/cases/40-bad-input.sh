@@ -82,7 +82,7 @@ run apply --dry-run reshape-fast
 expect_exit 0
 expect_unchanged "dry run"
 tail -1 "$WORK/out" | grep -qx 'dry run: 6 changes would be made, nothing was touched' ||
-	_fail "dry run summary: $(tail -1 "$WORK/out")"
+	fail "dry run summary: $(tail -1 "$WORK/out")"
 
 # The corpus files through the real binary: same lines as the loader test.
 for f in 01-unknown-key-did-you-mean 06-out-of-range 10-bare-size; do

@@ -12,7 +12,7 @@ apply_bg() {
 	rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 	run_bg -q apply reshape-fast
 	wait_until 200 0.05 '[ -e "$ROOT/var/lib/fake-services/synoindexd.slow.started" ]' ||
-		_fail "the pause never started"
+		fail "the pause never started"
 }
 
 for sig in TERM INT HUP; do
@@ -37,7 +37,7 @@ done
 apply_bg
 kill_when_pausing "$BGPID" synoindexd
 grep -q '^svc synoindexd pausing [1-9][0-9]* start [1-9][0-9]* boot [0-9a-f-]*$' "$ROOT/run/mdprofile/journal" ||
-	_fail "the journal does not name the pausing tool: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
+	fail "the journal does not name the pausing tool: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run_expect 0 recover . recover
 expect_file var/lib/fake-services/synoindexd synoindexd.2
 rm "$ROOT/var/lib/fake-services/synoindexd.slow.started"

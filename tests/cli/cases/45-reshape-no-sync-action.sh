@@ -14,10 +14,10 @@ EOF
 kept="md3: stripe_cache_size kept at 256: a reshape is running"
 # Output formats are the formatter's business; what each plan says is ours.
 says() {
-	grep -q "$1" "$WORK/out" || _fail "'mdprofile $LAST' does not say '$1'"
+	grep -q "$1" "$WORK/out" || fail "'mdprofile $LAST' does not say '$1'"
 }
 says_not() {
-	! grep -q "$1" "$WORK/out" || _fail "'mdprofile $LAST' says '$1'"
+	! grep -q "$1" "$WORK/out" || fail "'mdprofile $LAST' says '$1'"
 }
 run diff "$WORK/p/small.yaml"
 expect_exit 1

@@ -20,7 +20,7 @@ escape() {
 # Before expect_unchanged: its copy of the tree drops run/mdprofile/lock, through the link.
 expect_outside_unchanged() {
 	diff -r "$WORK/out-snap" "$OUT" >/dev/null 2>&1 ||
-		_fail "$1: something outside the root changed: $(ls -A "$OUT")"
+		fail "$1: something outside the root changed: $(ls -A "$OUT")"
 }
 
 # refused DIR TARGET ATTR...: with DIR a link to TARGET, commands stop at reading each ATTR.
@@ -83,7 +83,7 @@ EOF2
 expect_file sys/devices/virtual/md2/queue/read_ahead_kb <<'EOF2'
 32768
 EOF2
-[ -f "$ROOT/var/lib/mdp/journal" ] || _fail "the journal is not where run/mdprofile leads"
+[ -f "$ROOT/var/lib/mdp/journal" ] || fail "the journal is not where run/mdprofile leads"
 run -q revert
 expect_exit 0
 rm -f "$ROOT/var/lib/mdp/lock"

@@ -14,7 +14,7 @@ expect_exit 0
 expect_stderr <<'EOF2'
 mdprofile: @ROOT@/sbin/mdadm: refusing to run it: group/world-writable (mode 0775)
 EOF2
-[ ! -e "$ROOT/mdadm.log" ] || _fail "the group-writable mdadm ran"
+[ ! -e "$ROOT/mdadm.log" ] || fail "the group-writable mdadm ran"
 
 chmod 0755 "$ROOT/sbin/mdadm"
 chmod 0777 "$ROOT/sbin"
@@ -23,7 +23,7 @@ expect_exit 0
 expect_stderr <<'EOF2'
 mdprofile: @ROOT@/sbin/mdadm: refusing to run it: directory @ROOT@/sbin is group/world-writable (mode 0777)
 EOF2
-[ ! -e "$ROOT/mdadm.log" ] || _fail "mdadm in a world-writable directory ran"
+[ ! -e "$ROOT/mdadm.log" ] || fail "mdadm in a world-writable directory ran"
 
 # As it should be: it runs, once per array, and its UUIDs are used.
 chmod 0755 "$ROOT/sbin"
@@ -38,4 +38,4 @@ expect_file mdadm.log <<'EOF2'
 --detail --export /dev/md3
 EOF2
 grep -q '"name": "md1", "level": "raid1", "raid_disks": 4, "prev_raid_disks": 0, "missing_disks": 0, "uuid": "00112233445566778899aabbccddeeff"' \
-	"$WORK/out" || _fail "status does not show mdadm's UUID for md1"
+	"$WORK/out" || fail "status does not show mdadm's UUID for md1"

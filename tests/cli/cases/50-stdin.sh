@@ -13,7 +13,7 @@ sed "$unplace" "$WORK/out" >"$WORK/want.diff"
 run diff - --json <"$WORK/pin.yaml"
 expect_exit 1
 sed "$unplace" "$WORK/out" >"$WORK/got.diff"
-cmp -s "$WORK/want.diff" "$WORK/got.diff" || _fail "diff - plans other changes than diff balanced"
+cmp -s "$WORK/want.diff" "$WORK/got.diff" || fail "diff - plans other changes than diff balanced"
 # apply - writes byte for byte what apply balanced writes.
 snapshot
 run apply balanced
@@ -24,13 +24,13 @@ expect_exit 0
 expect_unchanged
 run_expect 0 . - apply - <"$WORK/pin.yaml"
 tail -n 1 "$WORK/out" >"$WORK/last"
-cmp -s "$WORK/last" - <<'EOF' || _fail "apply - names its profile: $(cat "$WORK/last")"
+cmp -s "$WORK/last" - <<'EOF' || fail "apply - names its profile: $(cat "$WORK/last")"
 profile stdin is active; 'mdprofile revert' restores the values from before
 EOF
 for f in proc/sys/dev/raid/speed_limit_min proc/sys/dev/raid/speed_limit_max \
 	sys/block/md2/md/stripe_cache_size sys/block/md3/md/stripe_cache_size \
 	sys/block/md2/queue/read_ahead_kb sys/block/md3/md/sync_speed_min; do
-	cmp -s "$ROOT/$f" "$WORK/by-name/$f" || _fail "apply - wrote $f unlike apply balanced"
+	cmp -s "$ROOT/$f" "$WORK/by-name/$f" || fail "apply - wrote $f unlike apply balanced"
 done
 run revert
 expect_exit 0
@@ -47,10 +47,10 @@ run_expect 2 . check-big.yaml check - <"$WORK/big.yaml"
 run apply - --name balanced-boot <"$WORK/pin.yaml"
 expect_exit 0
 [ "$(tail -n 1 "$WORK/out")" = "profile balanced-boot is active; 'mdprofile revert' restores the values from before" ] ||
-	_fail "--name does not name the profile: $(tail -n 1 "$WORK/out")"
+	fail "--name does not name the profile: $(tail -n 1 "$WORK/out")"
 run status
 expect_exit 0
-grep -q '^active profile: balanced-boot since ' "$WORK/out" || _fail "status does not show --name"
+grep -q '^active profile: balanced-boot since ' "$WORK/out" || fail "status does not show --name"
 run revert
 expect_exit 0
 expect_unchanged

@@ -27,9 +27,9 @@ expect_stdout boot-script-target-rc.d-binary
 # --with-services keeps the services; the dsm target ends by running main.
 run boot-script --with-services --binary /b/mdprofile "$ROOT/p/small.yaml"
 expect_exit 0
-grep -q '^  - name: synoindexd$' "$WORK/out" || _fail "--with-services dropped the service"
-[ "$(tail -n 1 "$WORK/out")" = main ] || _fail "a dsm script does not end in main"
-grep -q '(target dsm)' "$WORK/out" || _fail "DSM (etc.defaults/VERSION) is not the default target"
+grep -q '^  - name: synoindexd$' "$WORK/out" || fail "--with-services dropped the service"
+[ "$(tail -n 1 "$WORK/out")" = main ] || fail "a dsm script does not end in main"
+grep -q '(target dsm)' "$WORK/out" || fail "DSM (etc.defaults/VERSION) is not the default target"
 
 # Checked by shellcheck, as sh and as bash, for every target on every fixture.
 for fx in ds-dsm6-reshape ds220j-dsm7 server-raid6-raid10; do
@@ -40,7 +40,7 @@ for fx in ds-dsm6-reshape ds220j-dsm7 server-raid6-raid10; do
 			expect_exit 0
 			for sh in sh bash; do
 				shellcheck -s "$sh" "$WORK/out" >"$WORK/sc" 2>&1 ||
-					_fail "shellcheck -s $sh: $t $p on $fx: $(head -5 "$WORK/sc")"
+					fail "shellcheck -s $sh: $t $p on $fx: $(head -5 "$WORK/sc")"
 			done
 		done
 	done
@@ -54,9 +54,9 @@ run boot-script balanced -o "$WORK/boot.sh" --binary /volume1/@mdprofile/mdprofi
 expect_exit 0
 sed -i "s|$WORK|@WORK@|g" "$WORK/out"
 expect_stdout boot-script-balanced-o-boot.sh
-[ "$(stat -c %a "$WORK/boot.sh")" = 755 ] || _fail "-o FILE is not mode 0755"
+[ "$(stat -c %a "$WORK/boot.sh")" = 755 ] || fail "-o FILE is not mode 0755"
 for f in "$WORK"/boot.sh.tmp*; do
-	[ -e "$f" ] && _fail "-o left its temporary file $f"
+	[ -e "$f" ] && fail "-o left its temporary file $f"
 done
 
 # -o through a link replaces the file it points to, and keeps the link; -q
@@ -65,23 +65,23 @@ cp "$WORK/boot.sh" "$WORK/boot.want"
 echo old >"$WORK/target.sh"
 ln -sf target.sh "$WORK/link.sh"
 run_expect 0 - . -q boot-script balanced -o "$WORK/link.sh" --binary /volume1/@mdprofile/mdprofile
-[ -L "$WORK/link.sh" ] || _fail "-o replaced the link itself"
-cmp -s "$WORK/target.sh" "$WORK/boot.want" || _fail "-o through a link: the target is not the script"
+[ -L "$WORK/link.sh" ] || fail "-o replaced the link itself"
+cmp -s "$WORK/target.sh" "$WORK/boot.want" || fail "-o through a link: the target is not the script"
 # A FIFO or a device (/dev/null here, through a link so that a regression
 # replaces the link, not the machine's /dev/null) is written into, as a
 # shell's > would; a rename over it would replace the node.
 ln -sf /dev/null "$WORK/null"
 run -q boot-script balanced -o "$WORK/null"
 expect_exit 0
-[ -L "$WORK/null" ] && [ -c /dev/null ] || _fail "-o replaced /dev/null (or the link to it)"
+[ -L "$WORK/null" ] && [ -c /dev/null ] || fail "-o replaced /dev/null (or the link to it)"
 mkfifo "$WORK/fifo"
 # timeout: with the old rename the reader would wait for a writer forever.
 timeout 20 cat "$WORK/fifo" >"$WORK/fifo.out" &
 run -q boot-script balanced -o "$WORK/fifo" --binary /volume1/@mdprofile/mdprofile
 expect_exit 0
 wait
-[ -p "$WORK/fifo" ] || _fail "-o replaced the FIFO"
-cmp -s "$WORK/fifo.out" "$WORK/boot.want" || _fail "-o into a FIFO: the reader did not get the script"
+[ -p "$WORK/fifo" ] || fail "-o replaced the FIFO"
+cmp -s "$WORK/fifo.out" "$WORK/boot.want" || fail "-o into a FIFO: the reader did not get the script"
 
 # Names that are not on this system, or have no known UUID, cannot be pinned.
 printf 'arrays:\n  - match: {names: [md9]}\n    read_ahead: 1MiB\n  - match: {names: [md1]}\n    read_ahead: 1MiB\n' >"$ROOT/p/gone.yaml"
@@ -106,7 +106,7 @@ run_expect 2 . boot-script-balanced-binary-printf boot-script balanced --binary 
 run_expect 2 . boot-script-balanced-binary-mdprofile boot-script balanced --binary mdprofile
 run_expect 2 . boot-script-qrebootok.yaml boot-script "$ROOT/q\$(reboot)/ok.yaml"
 run_expect 2 . boot-script-pit-s.yaml boot-script "$ROOT/p/it's.yaml"
-[ -e "$WORK/never.sh" ] && _fail "a refused script was written"
+[ -e "$WORK/never.sh" ] && fail "a refused script was written"
 expect_unchanged
 
 # Profile text is inert in the script: a description holding the delimiter and $(...)
@@ -118,7 +118,7 @@ printf 'profile\n' >>"$WORK/fn.sh"
 sh "$WORK/fn.sh" >"$WORK/desc.out"
 run show --yaml "$ROOT/p/desc.yaml"
 expect_exit 0
-sed 1d "$WORK/out" | cmp -s - "$WORK/desc.out" || _fail "the embedded profile is not the pinned text"
+sed 1d "$WORK/out" | cmp -s - "$WORK/desc.out" || fail "the embedded profile is not the pinned text"
 
 # Usage errors.
 run_expect 2 . boot-script-balanced-target-upstart boot-script balanced --target upstart

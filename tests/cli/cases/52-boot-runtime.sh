@@ -68,55 +68,55 @@ expect_exit 0
 for sh in bash "busybox ash"; do
 	reboot_root '' "$WORK/r"
 	boot_run "$sh" "$WORK/boot.sh" "$WORK/r"
-	[ "$RC" = 0 ] || _fail "$sh: the boot script exited $RC: $(cat "$WORK/boot.out" "$WORK/boot.err")"
-	[ -s "$WORK/boot.err" ] && _fail "$sh: the boot script wrote to stderr: $(cat "$WORK/boot.err")"
+	[ "$RC" = 0 ] || fail "$sh: the boot script exited $RC: $(cat "$WORK/boot.out" "$WORK/boot.err")"
+	[ -s "$WORK/boot.err" ] && fail "$sh: the boot script wrote to stderr: $(cat "$WORK/boot.err")"
 	diff -r -x run "$WORK/want" "$WORK/r" >"$WORK/rdiff" ||
-		_fail "$sh: the boot script wrote other values than apply: $(head "$WORK/rdiff")"
+		fail "$sh: the boot script wrote other values than apply: $(head "$WORK/rdiff")"
 	grep -qx 'mdprofile: md5 stripe_cache_size: 256 -> 4096' "$WORK/boot.out" ||
-		_fail "$sh: md5 (md2 when generated) did not get its stripe cache: $(cat "$WORK/boot.out")"
-	grep -qx 'mdprofile: done, exit code 0' "$WORK/boot.out" || _fail "$sh: no last log line"
+		fail "$sh: md5 (md2 when generated) did not get its stripe cache: $(cat "$WORK/boot.out")"
+	grep -qx 'mdprofile: done, exit code 0' "$WORK/boot.out" || fail "$sh: no last log line"
 	# status tells a boot's profile from one applied by hand.
 	run_noroot --root "$WORK/r" status
 	expect_exit 0
 	grep -qx "active profile: names since .*, applied at boot" "$WORK/out" ||
-		_fail "$sh: status does not say the boot script applied it: $(cat "$WORK/out")"
+		fail "$sh: status does not say the boot script applied it: $(cat "$WORK/out")"
 done
 
 # rc.d: start applies, status diffs, stop changes nothing, anything else is usage.
 reboot_root '' "$WORK/r"
 boot_run "busybox ash" "$WORK/rc.sh" "$WORK/r"
-[ "$RC" = 0 ] || _fail "rc.d start exited $RC"
-diff -r -x run "$WORK/want" "$WORK/r" >/dev/null || _fail "rc.d start wrote other values"
+[ "$RC" = 0 ] || fail "rc.d start exited $RC"
+diff -r -x run "$WORK/want" "$WORK/r" >/dev/null || fail "rc.d start wrote other values"
 set +e
 (cd / && env -i MDPROFILE_ROOT="$WORK/r" busybox ash "$WORK/rc.sh" status) >"$WORK/st" 2>&1
-[ $? = 0 ] || _fail "rc.d status after start is not in sync: $(cat "$WORK/st")"
+[ $? = 0 ] || fail "rc.d status after start is not in sync: $(cat "$WORK/st")"
 echo 8 >"$WORK/r/sys/block/md5/md/stripe_cache_size"
 (cd / && env -i MDPROFILE_ROOT="$WORK/r" busybox ash "$WORK/rc.sh" status) >"$WORK/st" 2>&1
-[ $? = 1 ] || _fail "rc.d status does not see a changed value"
+[ $? = 1 ] || fail "rc.d status does not see a changed value"
 (cd / && env -i MDPROFILE_ROOT="$WORK/r" bash "$WORK/rc.sh" stop) >"$WORK/st" 2>&1
-[ $? = 0 ] || _fail "rc.d stop failed"
+[ $? = 0 ] || fail "rc.d stop failed"
 (cd / && env -i MDPROFILE_ROOT="$WORK/r" bash "$WORK/rc.sh" restart) >"$WORK/st" 2>&1
-[ $? = 2 ] || _fail "rc.d restart is not a usage error"
+[ $? = 2 ] || fail "rc.d restart is not a usage error"
 set -e
 
 # md3 (md2 now) is not assembled at boot: said, the rest set, exit 1.
 reboot_root 's["arrays"] = [a for a in s["arrays"] if a["name"] != "md2"]' "$WORK/r"
 boot_run bash "$WORK/boot.sh" "$WORK/r"
-[ "$RC" = 1 ] || _fail "a missing array: exit $RC, expected 1"
+[ "$RC" = 1 ] || fail "a missing array: exit $RC, expected 1"
 grep -qx 'mdprofile: not assembled after 1s, left untuned: f0e1d2c3b4a5968778695a4b3c2d1e0f' \
-	"$WORK/boot.out" || _fail "the missing array is not logged: $(cat "$WORK/boot.out")"
+	"$WORK/boot.out" || fail "the missing array is not logged: $(cat "$WORK/boot.out")"
 [ "$(cat "$WORK/r/sys/block/md5/md/stripe_cache_size")" = 4096 ] ||
-	_fail "the arrays that were there were not set"
+	fail "the arrays that were there were not set"
 
 # Less RAM at boot (256 MiB): the explicit 4096 (64 MiB) is over the budget: refused and logged.
 lowram='s["meminfo"] = [["MemTotal", 262144], ["MemFree", 100000], ["MemAvailable", 200000]]'
 reboot_root "$lowram" "$WORK/r"
 cp -a "$WORK/r" "$WORK/r0"
 boot_run bash "$WORK/boot.sh" "$WORK/r"
-[ "$RC" = 2 ] || _fail "over the budget at boot: exit $RC, expected 2"
-grep -q '^mdprofile: .*budget' "$WORK/boot.out" || _fail "the budget refusal is not logged"
-grep -qx 'mdprofile: apply failed with exit code 2' "$WORK/boot.out" || _fail "no failure line"
-diff -r -x run "$WORK/r0" "$WORK/r" >/dev/null || _fail "a refused apply changed values"
+[ "$RC" = 2 ] || fail "over the budget at boot: exit $RC, expected 2"
+grep -q '^mdprofile: .*budget' "$WORK/boot.out" || fail "the budget refusal is not logged"
+grep -qx 'mdprofile: apply failed with exit code 2' "$WORK/boot.out" || fail "no failure line"
+diff -r -x run "$WORK/r0" "$WORK/r" >/dev/null || fail "a refused apply changed values"
 # ...while auto sizes shrink to what apply gives on that box.
 run_noroot --root "$WORK/r" boot-script reshape-fast --binary "$BINARY" --wait-arrays 0 \
 	--recheck-after 0 -o "$WORK/fast.sh"
@@ -125,8 +125,8 @@ reboot_root "$lowram" "$WORK/want"
 run_noroot --root "$WORK/want" --services-backend none apply reshape-fast
 expect_exit 0
 boot_run "busybox ash" "$WORK/fast.sh" "$WORK/r"
-[ "$RC" = 0 ] || _fail "reshape-fast on 256 MiB: exit $RC"
-diff -r -x run "$WORK/want" "$WORK/r" >/dev/null || _fail "auto sizes at boot differ from apply"
+[ "$RC" = 0 ] || fail "reshape-fast on 256 MiB: exit $RC"
+diff -r -x run "$WORK/want" "$WORK/r" >/dev/null || fail "auto sizes at boot differ from apply"
 
 # DSM writes speed_limit_min after the first apply: the re-check sees it and applies again.
 run boot-script "$ROOT/p/names.yaml" --binary "$BINARY" --wait-arrays 1 --recheck-after 3 \
@@ -145,8 +145,8 @@ set +e
 wait $pid
 RC=$?
 set -e
-[ "$RC" = 0 ] || _fail "re-check: exit $RC: $(cat "$WORK/boot.out")"
+[ "$RC" = 0 ] || fail "re-check: exit $RC: $(cat "$WORK/boot.out")"
 grep -qx 'mdprofile: values changed after apply (DSM sets some while it boots): applying again' \
-	"$WORK/boot.out" || _fail "the overwrite was not caught: $(cat "$WORK/boot.out")"
+	"$WORK/boot.out" || fail "the overwrite was not caught: $(cat "$WORK/boot.out")"
 [ "$(cat "$WORK/r/proc/sys/dev/raid/speed_limit_min")" = 50000 ] ||
-	_fail "speed_limit_min was not set again"
+	fail "speed_limit_min was not set again"

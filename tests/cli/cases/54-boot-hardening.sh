@@ -37,11 +37,11 @@ umask "$mask"
 expect_exit 0
 expect_stderr </dev/null
 [ "$(stat -c '%a %u' "$WORK/o/boot.sh")" = "755 $me" ] ||
-	_fail "-o: the script is $(stat -c '%a %u' "$WORK/o/boot.sh"), not 755 $me"
-[ "$(cat "$WORK/o/boot.sh.tmp")" = planted ] || _fail "-o wrote into the planted NAME.tmp"
+	fail "-o: the script is $(stat -c '%a %u' "$WORK/o/boot.sh"), not 755 $me"
+[ "$(cat "$WORK/o/boot.sh.tmp")" = planted ] || fail "-o wrote into the planted NAME.tmp"
 run boot-script balanced --binary "$B"
 expect_exit 0
-cmp -s "$WORK/out" "$WORK/o/boot.sh" || _fail "-o did not write the script"
+cmp -s "$WORK/out" "$WORK/o/boot.sh" || fail "-o did not write the script"
 cp "$WORK/out" "$WORK/script"
 
 # A directory others can write (sticky or not) is refused, before anything is written.
@@ -54,14 +54,14 @@ for mode in 0777 1777 0775; do
 	expect_stderr <<EOF
 mdprofile: refusing to write @WORK@/ww$mode/boot.sh: directory @WORK@/ww$mode is group/world-writable (mode $mode); others could change what runs as root at boot
 EOF
-	[ -z "$(ls -A "$WORK/ww$mode")" ] || _fail "a refused -o wrote into $mode"
+	[ -z "$(ls -A "$WORK/ww$mode")" ] || fail "a refused -o wrote into $mode"
 done
 # So is a link there, whoever owns it and wherever it leads.
 printf 'secret\n' >"$WORK/o/shadow"
 ln -s ../o/shadow "$WORK/ww0777/boot.sh"
 run boot-script balanced --binary "$B" -o "$WORK/ww0777/boot.sh"
 expect_exit 2
-[ "$(cat "$WORK/o/shadow")" = secret ] || _fail "-o replaced what a link in a 0777 directory names"
+[ "$(cat "$WORK/o/shadow")" = secret ] || fail "-o replaced what a link in a 0777 directory names"
 # And a link someone else owns, even in a directory that is root's.
 if [ "$me" = 0 ]; then
 	ln -s shadow "$WORK/o/theirs.sh"
@@ -70,7 +70,7 @@ if [ "$me" = 0 ]; then
 	expect_exit 2
 	work
 	expect_stderr boot-script-balanced-binary-o
-	[ "$(cat "$WORK/o/shadow")" = secret ] || _fail "-o followed another user's link"
+	[ "$(cat "$WORK/o/shadow")" = secret ] || fail "-o followed another user's link"
 fi
 
 # -o /dev/stdout with stdout a pipe: /proc/self/fd/1 names "pipe:[N]", which
@@ -80,16 +80,16 @@ ln -s /proc/self/fd/1 "$WORK/o/stdout"
 	${MDP_WRAP:-} "$MDP" --root "$ROOT" -q boot-script balanced --binary "$B" -o "$WORK/o/stdout" 2>"$WORK/err"
 	echo $? >"$WORK/rc"
 } | cat >"$WORK/piped"
-[ "$(cat "$WORK/rc")" = 0 ] || _fail "-o /dev/stdout on a pipe exited $(cat "$WORK/rc"): $(cat "$WORK/err")"
-[ -L "$WORK/o/stdout" ] || _fail "-o replaced the /dev/stdout link"
-cmp -s "$WORK/piped" "$WORK/script" || _fail "-o /dev/stdout: the pipe did not get the script"
+[ "$(cat "$WORK/rc")" = 0 ] || fail "-o /dev/stdout on a pipe exited $(cat "$WORK/rc"): $(cat "$WORK/err")"
+[ -L "$WORK/o/stdout" ] || fail "-o replaced the /dev/stdout link"
+cmp -s "$WORK/piped" "$WORK/script" || fail "-o /dev/stdout: the pipe did not get the script"
 # A dangling link is not created through, nor replaced.
 ln -s nothere "$WORK/o/dangling"
 run boot-script balanced --binary "$B" -o "$WORK/o/dangling"
 expect_exit 3
 work
 expect_stderr boot-script-balanced-binary-o.2
-[ -L "$WORK/o/dangling" ] && [ ! -e "$WORK/o/nothere" ] || _fail "-o wrote through a dangling link"
+[ -L "$WORK/o/dangling" ] && [ ! -e "$WORK/o/nothere" ] || fail "-o wrote through a dangling link"
 
 # --binary: -o warns about one that is missing or others can change; --install refuses it.
 run_expect 0 . q-boot-script-balanced-binary -q boot-script balanced --binary /volume1/@mdprofile/nothere -o "$WORK/o/w.sh"
@@ -103,7 +103,7 @@ if [ "$me" = 0 ]; then
 	chown 0 "$ROOT$B"
 fi
 [ ! -e "$ROOT/volume1/@mdprofile/mdprofile-balanced.sh" ] && [ ! -e "$ROOT/usr/local/etc/rc.d" ] ||
-	_fail "a refused --install wrote files"
+	fail "a refused --install wrote files"
 
 # --uninstall needs only the name: the profile may be gone.
 printf 'description: soon gone\n' >"$ROOT/p/soon.yaml"
@@ -117,7 +117,7 @@ run_expect 0 boot-script-uninstall-target-rc.d.2 . boot-script --uninstall --tar
 # Only files mdprofile wrote: one without its header stays.
 printf '#!/bin/sh\necho mine\n' >"$ROOT/usr/local/etc/rc.d/mdprofile-mine.sh"
 run_expect 3 . boot-script-uninstall-target-rc.d boot-script --uninstall --target rc.d mine
-[ -f "$ROOT/usr/local/etc/rc.d/mdprofile-mine.sh" ] || _fail "--uninstall removed a file it did not write"
+[ -f "$ROOT/usr/local/etc/rc.d/mdprofile-mine.sh" ] || fail "--uninstall removed a file it did not write"
 run_expect 2 . boot-script-uninstall-target-rc.d.2 boot-script --uninstall --target rc.d 'fast+safe'
 
 # As root on the real root, a profile others can write is refused by -o and
@@ -138,7 +138,7 @@ EOF
 	expect_stderr <<EOF
 mdprofile: $WORK/pp/ww.yaml: refusing profile: group/world-writable (mode 0666)
 EOF
-	[ ! -e "$WORK/o/ww.sh" ] && [ ! -e "$WORK/o/mdprofile-ww.sh" ] || _fail "a refused profile was written"
+	[ ! -e "$WORK/o/ww.sh" ] && [ ! -e "$WORK/o/mdprofile-ww.sh" ] || fail "a refused profile was written"
 	run_noroot boot-script "$WORK/pp/ww.yaml" --binary /usr/bin/true
 	expect_exit 0
 	expect_stderr <<EOF
@@ -159,4 +159,4 @@ MDP_WRAP="timeout -s KILL 60 $wrap"
 run revert
 MDP_WRAP=$wrap
 expect_exit 0
-[ -p "$ROOT/run/mdprofile/journal.tmp" ] || _fail "revert replaced the FIFO at journal.tmp"
+[ -p "$ROOT/run/mdprofile/journal.tmp" ] || fail "revert replaced the FIFO at journal.tmp"

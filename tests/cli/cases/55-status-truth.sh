@@ -116,4 +116,4 @@ json_field .profile_state '"unknown"'
 run status --format prometheus
 expect_exit 0
 stdout_line 'mdprofile_journal_readable 0'
-grep -q '^mdprofile_profile_active' "$WORK/out" && _fail "an unknown profile exported as a 0 or 1"
+grep -q '^mdprofile_profile_active' "$WORK/out" && fail "an unknown profile exported as a 0 or 1"

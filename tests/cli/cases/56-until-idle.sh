@@ -23,7 +23,7 @@ start_bg() {
 	until [ -s "$WORK/bg.pid" ] && grep -qx 'by until-idle' "$ROOT/run/mdprofile/journal" 2>/dev/null &&
 		grep -qx 'state active' "$ROOT/run/mdprofile/journal"; do
 		i=$((i + 1))
-		[ $i -lt 300 ] || { _fail "the watcher did not start"; break; }
+		[ $i -lt 300 ] || { fail "the watcher did not start"; break; }
 		sleep 0.1
 	done
 	BG=$(cat "$WORK/bg.pid")
@@ -60,7 +60,7 @@ for sig in INT TERM HUP; do
 	finish_bg
 	expect_exit 0
 	grep -q "^stopped by SIG$sig after T; reverted$" "$WORK/out" ||
-		_fail "SIG$sig: no revert said: $(cat "$WORK/out")"
+		fail "SIG$sig: no revert said: $(cat "$WORK/out")"
 	expect_unchanged "after SIG$sig"
 done
 
@@ -105,23 +105,23 @@ SSHSH=$!
 i=0
 until [ -s "$WORK/ssh.pid" ] && grep -qx 'state active' "$ROOT/run/mdprofile/journal" 2>/dev/null; do
 	i=$((i + 1))
-	[ $i -lt 300 ] || { _fail "the detached watcher did not start"; break; }
+	[ $i -lt 300 ] || { fail "the detached watcher did not start"; break; }
 	sleep 0.1
 done
 kill -HUP -"$(cat "$WORK/ssh.pid")" # the session's process group, as sshd's hangup reaches it
 wait $SSHSH || true
 sleep 1.5
-grep -qx 'state active' "$ROOT/run/mdprofile/journal" || _fail "the hangup reached the watcher"
+grep -qx 'state active' "$ROOT/run/mdprofile/journal" || fail "the hangup reached the watcher"
 flip_idle "$ROOT"
 flip_idle "$WORK/snap"
 i=0
 while [ -e "$ROOT/run/mdprofile/journal" ]; do
 	i=$((i + 1))
-	[ $i -lt 300 ] || { _fail "the detached watcher did not revert"; break; }
+	[ $i -lt 300 ] || { fail "the detached watcher did not revert"; break; }
 	sleep 0.1
 done
 grep -Eq "^${STAMP_RE}operations ended after .*; reverted$" "$ROOT/until-idle.log" ||
-	_fail "no revert in the watcher's log: $(cat "$ROOT/until-idle.log")"
+	fail "no revert in the watcher's log: $(cat "$ROOT/until-idle.log")"
 rm "$ROOT/until-idle.log"
 expect_unchanged "after the detached watcher reverted"
 
@@ -147,7 +147,7 @@ snapshot
 run apply --until-idle --services-backend none reshape-fast
 expect_exit 0
 grep -Eq "^$STAMP_RE"'profile reshape-fast is active; ' "$WORK/out" ||
-	_fail "the lines to a file do not begin with their time: $(cat "$WORK/out")"
+	fail "the lines to a file do not begin with their time: $(cat "$WORK/out")"
 unstamp
 sed -i -e 's/after [0-9hms ]*;/after T;/' "$WORK/out"
 expect_stdout <<'EOF2'
@@ -176,7 +176,7 @@ expect_unchanged "after until-idle over an active profile"
 cp "$WORK/journal.after" "$ROOT/run/mdprofile/journal"
 grep -qx 'profile "balanced"' "$ROOT/run/mdprofile/journal" &&
 	! grep -q '^under' "$ROOT/run/mdprofile/journal" ||
-	_fail "until-idle over an active profile did not leave the base alone: $(cat "$ROOT/run/mdprofile/journal")"
+	fail "until-idle over an active profile did not leave the base alone: $(cat "$ROOT/run/mdprofile/journal")"
 
 # The array under way is stopped (mdadm --stop): its operation did not
 # finish, it went away with the array; the watcher reverts and says so.
@@ -187,8 +187,8 @@ sed -i -e '/^md3 :/,/^$/d' "$ROOT/proc/mdstat"
 finish_bg
 expect_exit 0
 grep -qx 'md3 reshape: stopped (array gone), average N KiB/s' "$WORK/out" ||
-	_fail "a stopped array's reshape is not said stopped: $(cat "$WORK/out")"
-[ ! -e "$ROOT/run/mdprofile/journal" ] || _fail "the watcher left its journal"
+	fail "a stopped array's reshape is not said stopped: $(cat "$WORK/out")"
+[ ! -e "$ROOT/run/mdprofile/journal" ] || fail "the watcher left its journal"
 
 # Interrupted (echo idle >sync_action): md keeps the position it reached, and the
 # summary says where it stopped, its average from what ran (F07).

@@ -8,7 +8,7 @@ fixture ds-dsm6-reshape
 wait_lines() {
 	lines=$1
 	wait_until 100 0.1 '[ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge "$lines" ]' ||
-		_fail "status --watch printed no line $1"
+		fail "status --watch printed no line $1"
 }
 
 bg_start status --watch --interval 1

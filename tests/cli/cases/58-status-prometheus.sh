@@ -14,9 +14,9 @@ run_expect 0 status-format-prometheus.2 - status --format prometheus
 awk '/^#/ { if ($2 == "TYPE") typed[$3] = 1; next }
 	{ n = $1; sub(/\{.*/, "", n); if (!typed[n] || $2 !~ /^-?[0-9.]+$/ || NF != 2) bad = bad "\n" $0 }
 	END { if (bad) { print "bad lines:" bad; exit 1 } }' "$WORK/out" >"$WORK/awk" ||
-	_fail "$(cat "$WORK/awk")"
+	fail "$(cat "$WORK/awk")"
 if command -v promtool >/dev/null 2>&1; then
-	promtool check metrics <"$WORK/out" >"$WORK/promtool" 2>&1 || _fail "promtool: $(cat "$WORK/promtool")"
+	promtool check metrics <"$WORK/out" >"$WORK/promtool" 2>&1 || fail "promtool: $(cat "$WORK/promtool")"
 fi
 # --format json is --json; a format we do not know is a usage error
 run status --format json
@@ -24,7 +24,7 @@ expect_exit 0
 cp "$WORK/out" "$WORK/fj"
 run status --json
 expect_exit 0
-cmp -s "$WORK/out" "$WORK/fj" || _fail "--format json differs from --json"
+cmp -s "$WORK/out" "$WORK/fj" || fail "--format json differs from --json"
 run_expect 2 . status-format-yaml status --format yaml
 run_expect 2 . diff-format-prometheus diff --format prometheus
 

@@ -11,19 +11,19 @@ fi
 run_noroot --version
 expect_exit 0
 grep -Eqx "mdprofile $V \\($kind, (libudev|sysfs walk)\\)" "$WORK/out" ||
-	_fail "--version: $(cat "$WORK/out")"
+	fail "--version: $(cat "$WORK/out")"
 expect_stderr <<'EOF2'
 EOF2
 # --version wins wherever it stands, before any other work.
 run_noroot apply --version --root /nonexistent
 expect_exit 0
-grep -q "^mdprofile $V " "$WORK/out" || _fail "apply --version: $(cat "$WORK/out")"
+grep -q "^mdprofile $V " "$WORK/out" || fail "apply --version: $(cat "$WORK/out")"
 
 run_noroot help
 expect_exit 0
-head -1 "$WORK/out" | grep -q '^usage: mdprofile ' || _fail "help: $(head -1 "$WORK/out")"
+head -1 "$WORK/out" | grep -q '^usage: mdprofile ' || fail "help: $(head -1 "$WORK/out")"
 for c in list show check diff apply revert recover status help; do
-	grep -q "^  $c" "$WORK/out" || _fail "help does not list $c"
+	grep -q "^  $c" "$WORK/out" || fail "help does not list $c"
 done
 expect_stderr <<'EOF2'
 EOF2
@@ -31,7 +31,7 @@ EOF2
 cp "$WORK/out" "$WORK/help"
 run_noroot
 expect_exit 2
-cmp -s "$WORK/err" "$WORK/help" || _fail "mdprofile alone does not print the help text"
+cmp -s "$WORK/err" "$WORK/help" || fail "mdprofile alone does not print the help text"
 
 run help diff
 expect_exit 0
@@ -48,11 +48,11 @@ EOF2
 cp "$WORK/out" "$WORK/help"
 run diff --help
 expect_exit 0
-cmp -s "$WORK/out" "$WORK/help" || _fail "diff --help differs from help diff"
+cmp -s "$WORK/out" "$WORK/help" || fail "diff --help differs from help diff"
 for c in list show check apply revert recover status help; do
 	run help "$c"
 	expect_exit 0
-	head -1 "$WORK/out" | grep -q "^usage: mdprofile \\[options\\] $c" || _fail "help $c"
+	head -1 "$WORK/out" | grep -q "^usage: mdprofile \\[options\\] $c" || fail "help $c"
 done
 
 run help frobnicate
@@ -121,27 +121,27 @@ sed 's/=$//' "$WORK/out" | sort -u >"$WORK/global"
 run_noroot help
 expect_exit 0
 help_opts "$WORK/out" >"$WORK/help.global"
-grep '^nohelp' "$WORK/help.global" && _fail "help: an option without its help"
-cmp -s "$WORK/global" "$WORK/help.global" || _fail "help and __options list other global options"
+grep '^nohelp' "$WORK/help.global" && fail "help: an option without its help"
+cmp -s "$WORK/global" "$WORK/help.global" || fail "help and __options list other global options"
 CMDS=$(awk '/^commands:/ { c = 1; next } c && /^$/ { exit } c && /^  [a-z]/ { print $1 }' "$WORK/out")
-[ "$(echo "$CMDS" | wc -l)" -ge 15 ] || _fail "help lists only: $CMDS"
+[ "$(echo "$CMDS" | wc -l)" -ge 15 ] || fail "help lists only: $CMDS"
 # The global options are mdprofile(8)'s OPTIONS.
 sed -n '/^\.Sh OPTIONS/,/^\.Sh /p' "$SRC/man/mdprofile.8" | grep -o 'Fl -[a-z][a-z-]*' |
 	sed 's/^Fl /-/' | sort -u >"$WORK/man.global"
 grep -- '^--' "$WORK/global" | grep -vxF -f "$WORK/man.global" | sed 's/^/mdprofile(8) OPTIONS lacks /' |
-	while read -r l; do _fail "$l"; done
+	while read -r l; do fail "$l"; done
 for c in $CMDS; do
 	run_noroot help "$c"
 	expect_exit 0
 	help_opts "$WORK/out" >"$WORK/help.$c"
-	grep '^nohelp' "$WORK/help.$c" && _fail "help $c: an option without its help"
+	grep '^nohelp' "$WORK/help.$c" && fail "help $c: an option without its help"
 	run_noroot __options "$c"
 	expect_exit 0
 	sed 's/=$//' "$WORK/out" | grep -vxF -f "$WORK/global" | sort -u >"$WORK/opts.$c"
 	cmp -s "$WORK/opts.$c" "$WORK/help.$c" ||
-		_fail "help $c and __options $c disagree: $(diff "$WORK/opts.$c" "$WORK/help.$c" | grep '^[<>]' | tr '\n' ' ')"
+		fail "help $c and __options $c disagree: $(diff "$WORK/opts.$c" "$WORK/help.$c" | grep '^[<>]' | tr '\n' ' ')"
 	sed -n '/^--/p' "$WORK/opts.$c" >"$WORK/long.$c"
 	man_opts "$c" >"$WORK/man.$c"
 	cmp -s "$WORK/long.$c" "$WORK/man.$c" ||
-		_fail "mdprofile(8)'s $c and __options $c disagree: $(diff "$WORK/long.$c" "$WORK/man.$c" | grep '^[<>]' | tr '\n' ' ')"
+		fail "mdprofile(8)'s $c and __options $c disagree: $(diff "$WORK/long.$c" "$WORK/man.$c" | grep '^[<>]' | tr '\n' ' ')"
 done

@@ -2,7 +2,7 @@
 # candidates of a line, the last word being completed. Commands and profile
 # names come from the binary itself.
 # tags: heavy
-command -v bash >/dev/null || { _fail "bash is needed"; return 0; }
+command -v bash >/dev/null || { fail "bash is needed"; return 0; }
 fixture ds-dsm6-reshape
 . "$SRC/tests/cli/completion.sh"
 
@@ -124,7 +124,7 @@ for c in list apply status boot-script bench enable; do
 		run "$c" "$@"
 		expect_exit 2
 		grep -q "does not apply to '$c'" "$WORK/err" ||
-			_fail "completion leaves out $1 for $c, which $c takes"
+			fail "completion leaves out $1 for $c, which $c takes"
 	done
 done
 # Profile file names are data: the completion expands none of them, and
@@ -134,7 +134,7 @@ for n in '$(touch${IFS}PWNED)' '`touch${IFS}PWNED2`' 'ok'; do
 	echo 'description: x' >"$ROOT/evil/$n.yaml"
 done
 candidates --profiles "$ROOT/evil" apply ""
-[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && _fail "completing a profile name ran a command from a file name"
+[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && fail "completing a profile name ran a command from a file name"
 expect_candidates <<'EOF2'
 balanced
 kernel-defaults
@@ -143,7 +143,7 @@ ok
 reshape-fast
 EOF2
 candidates --profiles "$ROOT/evil" apply '$'
-[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && _fail "completing a profile name ran a command from a file name"
+[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && fail "completing a profile name ran a command from a file name"
 expect_candidates <<'EOF2'
 EOF2
 run --profiles "$ROOT/evil" -q list
@@ -171,13 +171,13 @@ while read -r opt; do
 		;;
 	esac
 	run help "$opt"
-	grep -q "unknown option" "$WORK/err" && _fail "completion offers $opt, which mdprofile does not take"
+	grep -q "unknown option" "$WORK/err" && fail "completion offers $opt, which mdprofile does not take"
 	# help takes every global option; one that takes a value is given none here
 	case $RC in
 	0) ;;
 	2) grep -qx "mdprofile: option '$opt' needs an argument (see mdprofile --help)" "$WORK/err" ||
-		_fail "help $opt: $(cat "$WORK/err")" ;;
-	*) _fail "help $opt exited $RC: $(cat "$WORK/err")" ;;
+		fail "help $opt: $(cat "$WORK/err")" ;;
+	*) fail "help $opt exited $RC: $(cat "$WORK/err")" ;;
 	esac
 	exit_checked
 done <"$WORK/got"

@@ -33,7 +33,7 @@ expect_exit 0
 cp "$WORK/out" "$WORK/status.plain"
 run -q status
 expect_exit 0
-cmp -s "$WORK/out" "$WORK/status.plain" || _fail "status -q differs from status"
+cmp -s "$WORK/out" "$WORK/status.plain" || fail "status -q differs from status"
 run_expect 0 - . -q apply balanced
 run_expect 0 v-revert . -v revert
 run_expect 0 - . -q revert
@@ -50,7 +50,7 @@ for cmd in list "diff balanced" status; do
 	for v in -q -v; do
 		run $v --json $cmd
 		expect_exit $want
-		cmp -s "$WORK/out" "$WORK/plain.json" || _fail "$cmd --json $v differs from $cmd --json"
+		cmp -s "$WORK/out" "$WORK/plain.json" || fail "$cmd --json $v differs from $cmd --json"
 	done
 done
 

@@ -27,7 +27,7 @@ run_expect 0 service-timeout-package-timeout-apply-ow . --service-timeout 1 --pa
 expect_file var/lib/fake-services/synoindexd synoindexd
 # The journal keeps each entry's timeout, for the resume and for recover.
 grep '^svc ' "$ROOT/run/mdprofile/journal" >"$WORK/svc"
-cmp -s "$WORK/svc" - <<'EOF' || _fail "journal svc lines: $(cat "$WORK/svc")"
+cmp -s "$WORK/svc" - <<'EOF' || fail "journal svc lines: $(cat "$WORK/svc")"
 svc synoindexd paused timeout 3
 svc pkg:SynologyPhotos paused timeout 1200
 EOF
@@ -53,7 +53,7 @@ rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"
 run_bg -q apply own
 kill_when_pausing "$BGPID" synoindexd
 grep -q '^svc synoindexd pausing [1-9][0-9]* start [1-9][0-9]* boot [0-9a-f-]* timeout 3$' "$ROOT/run/mdprofile/journal" ||
-	_fail "the journal does not carry the timeout: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
+	fail "the journal does not carry the timeout: $(grep '^svc' "$ROOT/run/mdprofile/journal")"
 run_expect 0 service-timeout-package-timeout-recover . --service-timeout 1 --package-timeout 1 recover
 expect_file var/lib/fake-services/synoindexd synoindexd.2
 rm -f "$ROOT/var/lib/fake-services/synoindexd.slow.started"

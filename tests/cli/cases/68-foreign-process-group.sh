@@ -12,7 +12,7 @@ hostboot=$(cat /proc/sys/kernel/random/boot_id)
 setsid sleep 120 &
 spid=$!
 sleep 0.1
-[ "$(cut -d' ' -f5 "/proc/$spid/stat")" = "$spid" ] || _fail "setsid sleep leads no group"
+[ "$(cut -d' ' -f5 "/proc/$spid/stat")" = "$spid" ] || fail "setsid sleep leads no group"
 start=$(sed 's/.*) //' "/proc/$spid/stat" | cut -d' ' -f20)
 
 # journal_pausing WHAT: an interrupted apply whose synoindexd pause was under way.
@@ -39,7 +39,7 @@ for how in "old" "other"; do
 	expect_stderr <<EOF
 mdprofile: warning: service 'synoindexd': process group $spid is not the tool that was pausing it ($why): not waited for, not killed
 EOF
-	kill -0 "$spid" 2>/dev/null || _fail "revert ($how journal) killed an unrelated process group"
+	kill -0 "$spid" 2>/dev/null || fail "revert ($how journal) killed an unrelated process group"
 done
 
 # The group the journal names is that very process: recover waits for it,
@@ -53,10 +53,10 @@ t1=$(date +%s)
 expect_exit 0
 expect_stdout service-timeout-package-timeout-30-rever
 expect_stderr </dev/null
-[ $((t1 - t0)) -lt 10 ] || _fail "recover waited $((t1 - t0)) s for a non-package service's tool"
+[ $((t1 - t0)) -lt 10 ] || fail "recover waited $((t1 - t0)) s for a non-package service's tool"
 sleep 0.2
 if kill -0 "$spid" 2>/dev/null; then
-	_fail "recover did not kill the tool's group after its timeout"
+	fail "recover did not kill the tool's group after its timeout"
 	kill "$spid"
 fi
 wait "$spid" 2>/dev/null || true

@@ -19,7 +19,7 @@ run status
 expect_exit 0
 grep -q "^mdprofile: warning: @ROOT@/run/mdprofile: refusing the state directory" "$WORK/err" 2>/dev/null ||
 	_norm "$WORK/err" | grep -q "^mdprofile: warning: @ROOT@/run/mdprofile: refusing the state directory" ||
-	_fail "status does not say why it ignores the journal: $(cat "$WORK/err")"
+	fail "status does not say why it ignores the journal: $(cat "$WORK/err")"
 
 # The journal itself, writable by others.
 chmod 0700 "$ROOT/run/mdprofile"

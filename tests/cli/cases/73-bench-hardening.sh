@@ -15,7 +15,7 @@ wait_until 300 0.05 "grep -qx 'state active' '$ROOT/run/mdprofile/journal' 2>/de
 kill -KILL "$BGPID"
 wait "$BGPID" 2>/dev/null || true
 grep -qx 'by compare' "$ROOT/run/mdprofile/journal" ||
-	_fail "the comparison is not journaled as one: $(cat "$ROOT/run/mdprofile/journal")"
+	fail "the comparison is not journaled as one: $(cat "$ROOT/run/mdprofile/journal")"
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q
 expect_exit 0
@@ -50,14 +50,14 @@ kill "$spy" 2>/dev/null || true
 wait "$spy" 2>/dev/null || true
 expect_exit 2
 expect_stderr bench-size-4MiB-runs
-[ ! -e "$WORK/escaped" ] || _fail "bench wrote outside the tree: $(cat "$WORK/escaped")"
+[ ! -e "$WORK/escaped" ] || fail "bench wrote outside the tree: $(cat "$WORK/escaped")"
 # A link inside the tree is followed as ever.
 rm "$ROOT/volume1"
 mkdir -p "$ROOT/vol/real"
 ln -s vol/real "$ROOT/volume1"
 run bench --size 4MiB --runs 1 --json
 expect_exit 0
-[ -z "$(ls -A "$ROOT/vol/real")" ] || _fail "a test file was left in the tree's volume"
+[ -z "$(ls -A "$ROOT/vol/real")" ] || fail "a test file was left in the tree's volume"
 
 # Test files of killed runs (a pid that is gone, ours, regular) are removed
 # before the free space is measured, and said so; others are left alone.
@@ -71,9 +71,9 @@ head -c 3145728 /dev/zero >"$SCRATCH/.mdprofile-bench.$dead"
 echo x >"$SCRATCH/.mdprofile-bench.$$" # this shell lives
 ln -s /nonexistent "$SCRATCH/.mdprofile-bench.1x"
 run_expect 0 . bench-path-size-4MiB bench --path "$SCRATCH" --size 4MiB --runs 1 --json
-[ ! -e "$SCRATCH/.mdprofile-bench.$dead" ] || _fail "a killed run's test file was left"
-[ -e "$SCRATCH/.mdprofile-bench.$$" ] || _fail "a live run's test file was removed"
-[ -L "$SCRATCH/.mdprofile-bench.1x" ] || _fail "a link was removed"
+[ ! -e "$SCRATCH/.mdprofile-bench.$dead" ] || fail "a killed run's test file was left"
+[ -e "$SCRATCH/.mdprofile-bench.$$" ] || fail "a live run's test file was removed"
+[ -L "$SCRATCH/.mdprofile-bench.1x" ] || fail "a link was removed"
 
 # A directory others can write (not sticky): they could swap the test
 # file, so nothing is written there. Sticky (/tmp) and root's own: it runs.
@@ -82,6 +82,6 @@ SCRATCH="$ROOT/scratch"
 mkdir "$SCRATCH"
 chmod 0777 "$SCRATCH"
 run_expect 2 . bench-path-size-4MiB.2 bench --path "$SCRATCH" --size 4MiB --runs 1 --json
-[ -z "$(ls -A "$SCRATCH")" ] || _fail "bench wrote into a directory others can write"
+[ -z "$(ls -A "$SCRATCH")" ] || fail "bench wrote into a directory others can write"
 chmod 1777 "$SCRATCH"
 run_expect 0 . - bench --path "$SCRATCH" --size 4MiB --runs 1 --json

@@ -31,7 +31,7 @@ wait_for() {
 	i=0
 	until eval "$1"; do
 		i=$((i + 1))
-		[ $i -lt 150 ] || { _fail "timed out waiting for: $2"; return 1; }
+		[ $i -lt 150 ] || { fail "timed out waiting for: $2"; return 1; }
 		sleep 0.1
 	done
 }
@@ -85,14 +85,14 @@ expect_stdout status-q
 run status --json
 expect_exit 0
 grep -q '"layers": \[{"role": "base", "profile": "balanced", "by": "hand", "since_epoch_s": [0-9]*}, {"role": "overlay", "profile": "reshape-fast", "by": "auto", "since_epoch_s": 1795941000}\], "watcher": {"pid": [0-9]*, "mode": "auto", "profile": "reshape-fast", "state": "engaged", "since_epoch_s": [0-9]*, "on": \["resync", "recovery", "reshape"\], "why": null}' "$WORK/out" ||
-	_fail "status --json does not show both layers and the watcher: $(cat "$WORK/out")"
+	fail "status --json does not show both layers and the watcher: $(cat "$WORK/out")"
 run status --format prometheus
 expect_exit 0
 grep -qx 'mdprofile_profile_layer{role="base",profile="balanced",by="hand"} 1' "$WORK/out" &&
 	grep -qx 'mdprofile_profile_layer{role="overlay",profile="reshape-fast",by="auto"} 1' "$WORK/out" &&
 	grep -qx 'mdprofile_watcher_state{mode="auto",profile="reshape-fast",state="engaged"} 1' "$WORK/out" &&
 	grep -qx 'mdprofile_watcher_state{mode="auto",profile="reshape-fast",state="armed"} 0' "$WORK/out" ||
-	_fail "status --format prometheus does not show both layers and the watcher: $(grep -e layer -e watcher "$WORK/out")"
+	fail "status --format prometheus does not show both layers and the watcher: $(grep -e layer -e watcher "$WORK/out")"
 # A second watcher is refused while this one runs.
 run auto reshape-fast
 expect_exit 3
@@ -112,7 +112,7 @@ for n in 1 2 3; do
 done
 echo 256 >"$ROOT/sys/block/md3/md/stripe_cache_size"
 sleep 1
-value_is 256 || _fail "a fourth rewrite was put back"
+value_is 256 || fail "a fourth rewrite was put back"
 md_idle
 wait_for 'top_is balanced && ! has_under' "the overlay to be removed"
 wait_for 'grep -Eqx "${STAMP_RE}service synoindexd: resumed" "$WORK/bg.out"' "the release's lines in the log"
@@ -126,7 +126,7 @@ cp "$ROOT/run/mdprofile/journal" "$WORK/journal.after"
 cp "$WORK/snap/run/mdprofile/journal" "$ROOT/run/mdprofile/journal"
 expect_unchanged "after the operation ended"
 cp "$WORK/journal.after" "$ROOT/run/mdprofile/journal"
-[ ! -e "$ROOT/run/mdprofile/watcher" ] || _fail "the watcher left its state file"
+[ ! -e "$ROOT/run/mdprofile/watcher" ] || fail "the watcher left its state file"
 
 # ---- a revert from another shell holds it off until md is idle ------------------
 setup
@@ -137,12 +137,12 @@ run revert -q
 expect_exit 0
 wait_for 'watcher_is held' "the watcher to see the revert"
 sleep 1
-top_is balanced && ! has_under || _fail "the watcher applied its profile again after a revert"
+top_is balanced && ! has_under || fail "the watcher applied its profile again after a revert"
 run status -q
 expect_exit 0
 # (the line wraps within 80 columns)
 tr '\n' ' ' <"$WORK/out" | grep -q 'watcher: auto reshape-fast (pid [0-9]*), held since .*: removed  *by another mdprofile; armed again when md is idle' ||
-	_fail "status does not say the watcher is held off: $(cat "$WORK/out")"
+	fail "status does not say the watcher is held off: $(cat "$WORK/out")"
 md_idle
 wait_for 'watcher_is armed' "the watcher to re-arm"
 md_reshape
@@ -151,7 +151,7 @@ wait_for 'top_is reshape-fast && has_under' "the next operation to engage it"
 kill -INT "$BG"
 finish_auto
 expect_exit 0
-top_is balanced && ! has_under || _fail "SIGINT left the overlay on"
+top_is balanced && ! has_under || fail "SIGINT left the overlay on"
 
 # ---- a hand apply that fails while engaged: the watcher keeps its overlay (F01) ---
 # The apply journals "applying" for as long as its slow pause takes, then rolls
@@ -167,7 +167,7 @@ wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
 run -q apply "$WORK/own.yaml"
 expect_exit 3
 sleep 0.6
-watcher_is engaged || _fail "a failed apply by hand made the watcher let go: $(cat "$ROOT/run/mdprofile/watcher")"
+watcher_is engaged || fail "a failed apply by hand made the watcher let go: $(cat "$ROOT/run/mdprofile/watcher")"
 md_idle
 wait_for 'top_is balanced && ! has_under' "the overlay to be removed after the failed apply"
 kill -TERM "$BG"
@@ -183,8 +183,8 @@ kill -KILL "$BG"
 finish_auto
 expect_exit 137
 run_expect 0 recover . recover
-top_is balanced && ! has_under || _fail "recover did not go back to the base"
-[ ! -e "$ROOT/run/mdprofile/watcher" ] || _fail "recover left a dead watcher's state file"
+top_is balanced && ! has_under || fail "recover did not go back to the base"
+[ ! -e "$ROOT/run/mdprofile/watcher" ] || fail "recover left a dead watcher's state file"
 
 # ---- bad input changes nothing -----------------------------------------------------
 setup

@@ -14,7 +14,7 @@ printf 'description: odd\nraid:\n  speed_limit_min: 50000\n' >"$WORK/p/$NAME.yam
 # Only bytes a terminal shows as they are: no ESC, BEL or 0xff.
 raw_free() {
 	if LC_ALL=C grep -q "$(printf '[\033\007\377]')" "$WORK/out" "$WORK/err"; then
-		_fail "'mdprofile $LAST' wrote a control character or a stray byte raw"
+		fail "'mdprofile $LAST' wrote a control character or a stray byte raw"
 	fi
 }
 
@@ -42,7 +42,7 @@ assert d["active_profile"] == "fast\x1b[31m\n\ufffdx", d
 a = {x["name"]: x for x in d["arrays"]}
 assert a["md2"]["state"] == "clean\x1b]0;pwned\x07\x1b[2J", a["md2"]
 assert a["md1"]["level"] == "raid1\x1b[31m\ufffd", a["md1"]
-' "$WORK/out" 2>"$WORK/py" || _fail "status --json: $(cat "$WORK/py")"
+' "$WORK/out" 2>"$WORK/py" || fail "status --json: $(cat "$WORK/py")"
 raw_free
 
 # Prometheus: valid UTF-8, the label escaped.
@@ -52,13 +52,13 @@ python3 -c '
 import sys
 t = open(sys.argv[1], "rb").read().decode("utf-8")
 assert "profile=\"fast\ufffd[31m\\n\ufffdx\"" in t, t
-' "$WORK/out" 2>"$WORK/py" || _fail "status --format prometheus: $(cat "$WORK/py")"
+' "$WORK/out" 2>"$WORK/py" || fail "status --format prometheus: $(cat "$WORK/py")"
 raw_free
 
 # status --watch (not a tty: a line per array), stopped once it has shown them all.
 bg_start status --watch --interval 1
 wait_until 100 0.1 '[ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l <"$WORK/bg.out")" -ge 4 ]' ||
-	_fail "status --watch printed no 4 lines"
+	fail "status --watch printed no 4 lines"
 kill -TERM "$(cat "$WORK/bg.pid")"
 wait "$BGSH" || true
 LAST="status --watch --interval 1"

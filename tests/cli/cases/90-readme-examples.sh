@@ -16,7 +16,7 @@ awk -v m="$marker" -v dir="$WORK" '
 	on && /^    / { print substr($0, 5) >f; next }
 	{ on = 0 }' "$SRC/README.md"
 blocks=$(ls "$WORK"/block*.sh 2>/dev/null || true)
-[ -n "$blocks" ] || _fail "no marked example in README.md"
+[ -n "$blocks" ] || fail "no marked example in README.md"
 for b in $blocks; do
 	# Every command's exit code, in order; ./mdprofile is the binary under test.
 	awk '{ sub(/^\.\/mdprofile /, "${MDP_WRAP:-} \"$MDP\" "); print; print "echo $? >>\"$RCS\"" }' "$b" \
@@ -25,9 +25,9 @@ for b in $blocks; do
 	(cd "$SRC" && TMPDIR=$WORK RCS=$b.got MDP=$MDP MDP_WRAP=${MDP_WRAP:-} sh "$b.run") >"$WORK/out" 2>"$WORK/err"
 	got=$(tr '\n' ' ' <"$b.got")
 	want=$(cat "${b%.sh}.rc")
-	[ "$got" = "$want " ] || _fail "$(basename "$b"): exit codes '$got', README says '$want'"
-	[ -s "$WORK/err" ] && _fail "$(basename "$b"): stderr: $(head -c 300 "$WORK/err")"
+	[ "$got" = "$want " ] || fail "$(basename "$b"): exit codes '$got', README says '$want'"
+	[ -s "$WORK/err" ] && fail "$(basename "$b"): stderr: $(head -c 300 "$WORK/err")"
 done
 grep -q '^active profile: reshape-fast since ' "$WORK/out" ||
-	_fail "the README's status shows no active reshape-fast"
-[ "$(sum_fixtures)" = "$before" ] || _fail "the README's examples changed tracked files"
+	fail "the README's status shows no active reshape-fast"
+[ "$(sum_fixtures)" = "$before" ] || fail "the README's examples changed tracked files"

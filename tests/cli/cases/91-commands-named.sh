@@ -8,7 +8,7 @@ run_noroot help
 expect_exit 0
 commands=$(awk '/^commands:/ { on = 1; next } on && /^$/ { exit }
 	on && /^  [a-z]/ { print $1 }' "$WORK/out" | tr '\n' ' ')
-[ -n "$commands" ] || _fail "no commands in 'mdprofile help'"
+[ -n "$commands" ] || fail "no commands in 'mdprofile help'"
 named="$WORK/named"
 : >"$named"
 (cd "$SRC" && grep -noE "['\"]mdprofile [a-z][a-z-]*" cmd/*.c src/*.c) >>"$named" || true
@@ -39,11 +39,11 @@ expect_exit 0
 cat "$WORK/out" "$WORK/err" >>"$WORK/printed"
 grep -noE "mdprofile [a-z][a-z-]*" "$WORK/printed" | sed 's/^/printed:/' >>"$named" || true
 
-[ -s "$named" ] || _fail "found no command named anywhere (the patterns are broken)"
+[ -s "$named" ] || fail "found no command named anywhere (the patterns are broken)"
 while IFS= read -r line; do
 	word=${line##* }
 	case " $commands " in
 	*" $word "*) ;;
-	*) _fail "names 'mdprofile $word', not a command: $line" ;;
+	*) fail "names 'mdprofile $word', not a command: $line" ;;
 	esac
 done <"$named"

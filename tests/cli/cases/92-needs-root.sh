@@ -21,8 +21,8 @@ expect_exit 0
 run_noroot apply --dry-run "$SRC/profiles/balanced.yaml"
 case $RC in
 0 | 2) ;; # 2: nobody cannot read the profile (a source tree under /root)
-77) _fail "apply --dry-run asked for root: $(cat "$WORK/err")" ;;
-*) _fail "apply --dry-run exited $RC: $(cat "$WORK/err")" ;;
+77) fail "apply --dry-run asked for root: $(cat "$WORK/err")" ;;
+*) fail "apply --dry-run exited $RC: $(cat "$WORK/err")" ;;
 esac
 exit_checked
 rm -rf "$NB"

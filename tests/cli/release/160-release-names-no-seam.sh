@@ -3,5 +3,5 @@
 # nothing in what users run points at a way to make it fail on purpose.
 # tags: no-valgrind (looks at the release binary's bytes; build/vg has the seam)
 if LC_ALL=C grep -a -q MDPROFILE_FAULT "$MDP"; then
-	_fail "the release binary holds the string MDPROFILE_FAULT"
+	fail "the release binary holds the string MDPROFILE_FAULT"
 fi

@@ -10,7 +10,7 @@ sed '1d' "$WORK/out" >"$WORK/diff-files"
 ALONE="$WORK/alone"
 mkdir "$ALONE"
 cp "$MDP" "$ALONE/mdprofile"
-[ "$(ls "$ALONE")" = mdprofile ] || _fail "the directory holds more than the binary"
+[ "$(ls "$ALONE")" = mdprofile ] || fail "the directory holds more than the binary"
 MDP="$ALONE/mdprofile"
 run list
 expect_exit 0
@@ -25,7 +25,7 @@ EOF2
 run show reshape-fast
 expect_exit 0
 head -3 "$WORK/out" >"$WORK/head"
-cmp -s "$WORK/head" - <<'EOF2' || _fail "show reshape-fast: $(cat "$WORK/head")"
+cmp -s "$WORK/head" - <<'EOF2' || fail "show reshape-fast: $(cat "$WORK/head")"
 name: reshape-fast
 file: built-in:reshape-fast
 description: Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow
@@ -34,14 +34,14 @@ EOF2
 run --json show low-ram
 expect_exit 0
 grep -q '"path": "built-in:low-ram", "chain": \["low-ram", "balanced"\]' "$WORK/out" ||
-	_fail "show low-ram: $(cat "$WORK/out")"
+	fail "show low-ram: $(cat "$WORK/out")"
 run diff reshape-fast
 expect_exit 1
 head -1 "$WORK/out" >"$WORK/head"
 echo "profile reshape-fast (built-in:reshape-fast)" | cmp -s "$WORK/head" - ||
-	_fail "diff names $(cat "$WORK/head")"
+	fail "diff names $(cat "$WORK/head")"
 sed '1d' "$WORK/out" | cmp -s "$WORK/diff-files" - ||
-	_fail "diff with the built-in differs from the diff with the shipped file"
+	fail "diff with the built-in differs from the diff with the shipped file"
 expect_unchanged "list, show and diff"
 
 # /etc/mdprofile/profiles, then --profiles DIR, override the built-ins by name.
@@ -114,4 +114,4 @@ expect_stdout <<'EOF2'
 EOF2
 _norm "$WORK/err" | grep -Eqx "mdprofile: profile 'nope' not found \(looked in \
 @ROOT@/etc/mdprofile/profiles, /.*/profiles and the built-in profiles\)" ||
-	_fail "show nope: $(cat "$WORK/err")"
+	fail "show nope: $(cat "$WORK/err")"

@@ -1,9 +1,11 @@
 # shellcheck shell=sh
 # Tiny test library for the guest scenarios (busybox ash).
 #
-# A scenario sources this file, then calls run/assert_* and ok/fail.  Counts go to
-# files under $VM_STATE (not variables) because every scenario runs in its own shell
-# and the runner in /init adds them up.  Output is quiet on success ("ok - ...") and
+# A scenario sources this file, then calls run, the checks (expect_exit, expect_eq,
+# expect_match, output_match, expect_unchanged: the vocabulary of docs/hacking.md, "Test
+# checks", shared with tests/cli/lib.sh) and ok/fail.  Counts go to files under $VM_STATE
+# (not variables) because every scenario runs in its own shell and the runner in /init
+# adds them up.  Output is quiet on success ("ok - ...") and
 # loud on failure: every failure prints what was expected, what was seen and the
 # last command's captured stdout/stderr, so a console log alone explains a red run.
 
@@ -52,8 +54,8 @@ mdp() {
 	run "$MDP" "$@"
 }
 
-# assert_exit WANT DESC: the last `run` exited with WANT.
-assert_exit() {
+# expect_exit WANT DESC: the last `run` exited with WANT.
+expect_exit() {
 	if [ "$RC" = "$1" ]; then
 		ok "$2 (exit $RC)"
 	else
@@ -62,8 +64,8 @@ assert_exit() {
 	fi
 }
 
-# assert_eq GOT WANT DESC
-assert_eq() {
+# expect_eq GOT WANT DESC
+expect_eq() {
 	if [ "$1" = "$2" ]; then
 		ok "$3"
 	else
@@ -71,8 +73,8 @@ assert_eq() {
 	fi
 }
 
-# assert_ne GOT NOTWANT DESC
-assert_ne() {
+# expect_ne GOT NOTWANT DESC
+expect_ne() {
 	if [ "$1" != "$2" ]; then
 		ok "$3"
 	else
@@ -80,8 +82,8 @@ assert_ne() {
 	fi
 }
 
-# assert_match TEXT REGEX DESC: TEXT has a line matching the extended REGEX.
-assert_match() {
+# expect_match TEXT REGEX DESC: TEXT has a line matching the extended REGEX.
+expect_match() {
 	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
 		ok "$3"
 	else
@@ -90,8 +92,8 @@ assert_match() {
 	fi
 }
 
-# assert_out REGEX DESC: the last command's stdout+stderr has a line matching REGEX.
-assert_out() {
+# output_match REGEX DESC: the last command's stdout+stderr has a line matching REGEX.
+output_match() {
 	if printf '%s\n%s\n' "$OUT" "$ERR" | grep -Eq -- "$1"; then
 		ok "$2"
 	else
@@ -125,8 +127,8 @@ snapshot() {
 	done >"$1"
 }
 
-# assert_snapshot FILE DESC: every tunable file is byte-identical to the snapshot.
-assert_snapshot() {
+# expect_unchanged FILE DESC: every tunable file is byte-identical to the snapshot.
+expect_unchanged() {
 	snapshot "$VM_STATE/snap.now"
 	if cmp -s "$1" "$VM_STATE/snap.now"; then
 		ok "$2"
@@ -196,8 +198,8 @@ start_udev() {
 		udevadm settle --timeout=60
 }
 
-# alive PID: whether process PID runs (a zombie no child of ours left ended).
-alive() {
+# running PID: whether process PID runs (a zombie no child of ours left ended).
+running() {
 	kill -0 "$1" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
@@ -205,11 +207,11 @@ alive() {
 # 1 when it still runs after SECONDS.
 wait_exit() {
 	_i=0
-	while alive "$1" && [ $_i -lt $(($2 * 5)) ]; do
+	while running "$1" && [ $_i -lt $(($2 * 5)) ]; do
 		_i=$((_i + 1))
 		sleep 0.2
 	done
-	! alive "$1"
+	! running "$1"
 }
 
 # stop_udev: udevd exits; its database stays in /run/udev/data, as after any
@@ -330,11 +332,11 @@ syslog_start() {
 }
 
 # check_matches SNAP WHAT: the tunables equal snapshot SNAP byte for byte; otherwise
-# assert_snapshot says how (a failure) and it returns 1. For loops over many runs.
+# expect_unchanged says how (a failure) and it returns 1. For loops over many runs.
 check_matches() {
 	snapshot "$VM_STATE/snap.now"
 	cmp -s "$1" "$VM_STATE/snap.now" && return 0
-	assert_snapshot "$1" "$2"
+	expect_unchanged "$1" "$2"
 	return 1
 }
 

@@ -27,13 +27,13 @@ EOF
 snapshot "$VM_STATE/snap.05"
 run "$home/mdprofile" boot-script --install --target dsm --binary "$home/mdprofile" \
 	--wait-arrays 30 --recheck-after 2 /run/vmboot.yaml
-assert_exit 0 "boot-script --install"
-assert_out "^Task Settings: Run command: bash $home/mdprofile-vmboot.sh\$" \
+expect_exit 0 "boot-script --install"
+output_match "^Task Settings: Run command: bash $home/mdprofile-vmboot.sh\$" \
 	"the Task Scheduler command line"
-assert_snapshot "$VM_STATE/snap.05" "generating and installing change no tunable"
+expect_unchanged "$VM_STATE/snap.05" "generating and installing change no tunable"
 script=$home/mdprofile-vmboot.sh
-assert_eq "$(stat -c %a "$script")" 755 "the script is 0755"
-assert_match "$(cat "$script")" "^#            $(tr -d - </sys/block/md2/md/uuid) \\(md2 when generated\\)\$" \
+expect_eq "$(stat -c %a "$script")" 755 "the script is 0755"
+expect_match "$(cat "$script")" "^#            $(tr -d - </sys/block/md2/md/uuid) \\(md2 when generated\\)\$" \
 	"the header names md2's UUID"
 
 uuid() { mdadm --detail --export "/dev/$1" | sed -n 's/^MD_UUID=//p' | tr -d :; }
@@ -48,4 +48,4 @@ uuid() { mdadm --detail --export "/dev/$1" | sed -n 's/^MD_UUID=//p' | tr -d :; 
 uuid md5 >/run/vmboot.reshaping
 tar -cf - -C / "${script#/}" run/vmboot.expect run/vmboot.reshaping | dd of="$spare" bs=64k conv=fsync 2>/dev/null
 rc=$?
-assert_eq "$rc" 0 "script and expectations kept on d22"
+expect_eq "$rc" 0 "script and expectations kept on d22"

@@ -11,7 +11,7 @@ profile_num() {
 }
 
 mdp apply reshape-fast
-assert_exit 0 "apply reshape-fast"
+expect_exit 0 "apply reshape-fast"
 snapshot "$VM_STATE/snap.20.applied"
 if cmp -s "$VM_STATE/snap.20" "$VM_STATE/snap.20.applied"; then
 	fail "apply changed no value in /sys or /proc"
@@ -22,31 +22,31 @@ fi
 for k in speed_limit_min speed_limit_max; do
 	want=$(profile_num "$k")
 	[ -n "$want" ] || continue
-	assert_eq "$(cat /proc/sys/dev/raid/$k)" "$want" "/proc/sys/dev/raid/$k is the profile's value"
+	expect_eq "$(cat /proc/sys/dev/raid/$k)" "$want" "/proc/sys/dev/raid/$k is the profile's value"
 done
 want=$(profile_num stripe_cache_size)
 for md in $(parity_arrays); do
 	got=$(cat "/sys/block/$md/md/stripe_cache_size")
 	if [ -n "$want" ]; then
-		assert_eq "$got" "$want" "$md stripe_cache_size is the profile's value"
+		expect_eq "$got" "$want" "$md stripe_cache_size is the profile's value"
 	else
 		before=$(sed -n "s|^/sys/block/$md/md/stripe_cache_size\t||p" "$VM_STATE/snap.20")
-		assert_ne "$got" "$before" "$md stripe_cache_size changed (auto: $before -> $got)"
+		expect_ne "$got" "$before" "$md stripe_cache_size changed (auto: $before -> $got)"
 	fi
 done
-assert_eq "$(sysval /sys/block/md0/md/stripe_cache_size)" "(missing)" "raid1 md0 still has no stripe cache"
+expect_eq "$(sysval /sys/block/md0/md/stripe_cache_size)" "(missing)" "raid1 md0 still has no stripe cache"
 
 mdp diff reshape-fast
-assert_exit 0 "diff after apply is in sync"
+expect_exit 0 "diff after apply is in sync"
 mdp status
-assert_exit 0 "status after apply"
-assert_out "reshape-fast" "status names the active profile"
+expect_exit 0 "status after apply"
+output_match "reshape-fast" "status names the active profile"
 
 mdp revert
-assert_exit 0 "revert"
-assert_snapshot "$VM_STATE/snap.20" "revert restored every value byte for byte"
+expect_exit 0 "revert"
+expect_unchanged "$VM_STATE/snap.20" "revert restored every value byte for byte"
 mdp revert
-assert_exit 0 "a second revert is a no-op"
-assert_snapshot "$VM_STATE/snap.20" "still byte-identical after the second revert"
+expect_exit 0 "a second revert is a no-op"
+expect_unchanged "$VM_STATE/snap.20" "still byte-identical after the second revert"
 mdp diff reshape-fast
-assert_exit 1 "diff after revert has pending changes again"
+expect_exit 1 "diff after revert has pending changes again"

@@ -20,11 +20,11 @@ arrays:
     stripe_cache_size: 1024
 YAML
 mdp apply "$PROFILES/by-uuid.yaml"
-assert_exit 0 "apply of a rule matching md1 by its UUID ($uuid)"
-assert_eq "$(cat /sys/block/md1/md/stripe_cache_size)" 1024 "md1 matched by its UUID"
-assert_eq "$(cat /sys/block/md2/md/stripe_cache_size)" \
+expect_exit 0 "apply of a rule matching md1 by its UUID ($uuid)"
+expect_eq "$(cat /sys/block/md1/md/stripe_cache_size)" 1024 "md1 matched by its UUID"
+expect_eq "$(cat /sys/block/md2/md/stripe_cache_size)" \
 	"$(sed -n 's|^/sys/block/md2/md/stripe_cache_size\t||p' "$VM_STATE/snap.21")" \
 	"md2 did not match"
 mdp revert
-assert_exit 0 "revert"
-assert_snapshot "$VM_STATE/snap.21" "byte-identical after revert"
+expect_exit 0 "revert"
+expect_unchanged "$VM_STATE/snap.21" "byte-identical after revert"

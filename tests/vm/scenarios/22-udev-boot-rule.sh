@@ -18,8 +18,8 @@ chmod 0755 /run/p22
 printf 'arrays:\n  - match: {names: [md1]}\n    read_ahead: 1MiB\n' >/run/p22/pin1.yaml
 stop_udev
 mdp boot-script --install --target systemd --binary "$MDP" /run/p22/pin1.yaml
-assert_exit 0 "boot-script --install --target systemd"
-assert_eq "$(grep -c '^RemainAfterExit=yes$' /etc/systemd/system/mdprofile-pin1.service)" 1 \
+expect_exit 0 "boot-script --install --target systemd"
+expect_eq "$(grep -c '^RemainAfterExit=yes$' /etc/systemd/system/mdprofile-pin1.service)" 1 \
 	"the unit stays active once it has run"
 
 # How many times the rule asked systemctl to (re)start the unit, once udev is done.
@@ -29,14 +29,14 @@ runs() {
 }
 
 start_udev || fail "udevd did not start or settle"
-assert_eq "$(runs)" 1 "md1 found running: the rule runs the unit once"
+expect_eq "$(runs)" 1 "md1 found running: the rule runs the unit once"
 udevadm trigger --action=change --sysname-match=md1
-assert_eq "$(runs)" 1 "udevadm trigger --action=change md1: not again"
+expect_eq "$(runs)" 1 "udevadm trigger --action=change md1: not again"
 udevadm trigger --action=add --sysname-match=md1
-assert_eq "$(runs)" 1 "udevadm trigger --action=add md1: not again"
+expect_eq "$(runs)" 1 "udevadm trigger --action=add md1: not again"
 udevadm trigger --action=change --subsystem-match=block
-assert_eq "$(runs)" 1 "a change event for every block device: not again"
-assert_eq "$(grep -vc 'mdprofile-pin1.service$' "$log")" 0 "nothing else was asked of systemctl"
+expect_eq "$(runs)" 1 "a change event for every block device: not again"
+expect_eq "$(grep -vc 'mdprofile-pin1.service$' "$log")" 0 "nothing else was asked of systemctl"
 
 # Stopped and assembled again: a new device, a new udev record, the unit runs again.
 members=$(ls -d /sys/block/md1/md/dev-* | sed 's|.*/dev-|/dev/|')
@@ -44,14 +44,14 @@ mdadm --stop /dev/md1 >/dev/null 2>&1 || fail "mdadm --stop md1"
 udevadm settle --timeout=60
 # shellcheck disable=SC2086
 mdadm --assemble /dev/md1 $members >/dev/null 2>&1 || fail "mdadm --assemble md1"
-assert_eq "$(runs)" 2 "md1 assembled again: the rule runs the unit once more"
+expect_eq "$(runs)" 2 "md1 assembled again: the rule runs the unit once more"
 udevadm trigger --action=change --sysname-match=md1
-assert_eq "$(runs)" 2 "then a change event of md1: not again"
-assert_match "$(cat /sys/block/md1/md/array_state)" '^(clean|active)$' "md1 runs again"
+expect_eq "$(runs)" 2 "then a change event of md1: not again"
+expect_match "$(cat /sys/block/md1/md/array_state)" '^(clean|active)$' "md1 runs again"
 
 mdp boot-script --uninstall --target systemd pin1
-assert_exit 0 "boot-script --uninstall by name"
-assert_eq "$(find /etc/udev/rules.d /etc/systemd/system /usr/local/lib/mdprofile -name '*-pin1.*' | wc -l)" \
+expect_exit 0 "boot-script --uninstall by name"
+expect_eq "$(find /etc/udev/rules.d /etc/systemd/system /usr/local/lib/mdprofile -name '*-pin1.*' | wc -l)" \
 	0 "--uninstall removed the script, the unit and the rule"
 stop_udev
 rm -f /bin/systemctl

@@ -13,7 +13,7 @@ disks_of() {
 	done
 }
 SSD=$(disks_of d15 d16 d17) # md4's members
-assert_eq "$(printf '%s\n' "$SSD" | grep -c .)" 3 "md4's three disks found"
+expect_eq "$(printf '%s\n' "$SSD" | grep -c .)" 3 "md4's three disks found"
 FIRST=$(printf '%s\n' "$SSD" | head -n 1)
 
 # media of array $1 in `status --json` (OUT): the field comes before its members.
@@ -23,20 +23,20 @@ media_of() {
 }
 
 mdp status
-assert_exit 0 "status"
-assert_out '^md4 +raid5 +3 hdd disks ' "virtio disks are rotational: md4 is hdd"
+expect_exit 0 "status"
+output_match '^md4 +raid5 +3 hdd disks ' "virtio disks are rotational: md4 is hdd"
 for d in $SSD; do
 	echo 0 >"/sys/block/$d/queue/rotational"
 done
-assert_eq "$(cat "/sys/block/$FIRST/queue/rotational")" 0 "the kernel took rotational 0"
+expect_eq "$(cat "/sys/block/$FIRST/queue/rotational")" 0 "the kernel took rotational 0"
 mdp status
-assert_exit 0 "status with md4 on non-rotational disks"
-assert_out '^md4 +raid5 +3 ssd disks ' "status names md4's class ssd"
-assert_out '^md1 +raid5 +4 hdd disks ' "md1 stays hdd"
+expect_exit 0 "status with md4 on non-rotational disks"
+output_match '^md4 +raid5 +3 ssd disks ' "status names md4's class ssd"
+output_match '^md1 +raid5 +4 hdd disks ' "md1 stays hdd"
 mdp --json status
-assert_exit 0 "status --json"
-assert_eq "$(media_of md4)" '"ssd"' "status --json: md4 media ssd"
-assert_eq "$(media_of md1)" '"hdd"' "status --json: md1 media hdd"
+expect_exit 0 "status --json"
+expect_eq "$(media_of md4)" '"ssd"' "status --json: md4 media ssd"
+expect_eq "$(media_of md1)" '"hdd"' "status --json: md1 media hdd"
 
 # A profile selecting by class: only the ssd array.
 cat >"$PROFILES/by-class.yaml" <<'YAML'
@@ -46,13 +46,13 @@ arrays:
     read_ahead: 4MiB
 YAML
 mdp diff "$PROFILES/by-class.yaml"
-assert_exit 1 "diff by-class has a change"
-assert_match "$(section "$OUT" "md4 ")" 'read_ahead .* -> 4 MiB' "the media rule selects md4"
-assert_eq "$(section "$OUT" "md1 ")" "" "and not md1 (hard disks)"
+expect_exit 1 "diff by-class has a change"
+expect_match "$(section "$OUT" "md4 ")" 'read_ahead .* -> 4 MiB' "the media rule selects md4"
+expect_eq "$(section "$OUT" "md1 ")" "" "and not md1 (hard disks)"
 
 # md5's own cap.
 echo 5000 >/sys/block/md5/md/sync_speed_max
-assert_eq "$(cat /sys/block/md5/md/sync_speed_max)" "5000 (local)" "md5 capped locally"
+expect_eq "$(cat /sys/block/md5/md/sync_speed_max)" "5000 (local)" "md5 capped locally"
 # DSM's ceiling alone (balanced's caches do not fit the lab's 1 GiB with five parity arrays).
 cat >"$PROFILES/dsm-max.yaml" <<'YAML'
 description: DSM's maximum, nothing per array
@@ -60,34 +60,34 @@ raid:
   speed_limit_max: 600000
 YAML
 mdp diff "$PROFILES/dsm-max.yaml"
-assert_exit 1 "diff dsm-max"
-assert_out "^  md5: its own sync_speed_max 5000 \(local\) caps it below the profile's speed_limit_max 600000" \
+expect_exit 1 "diff dsm-max"
+output_match "^  md5: its own sync_speed_max 5000 \(local\) caps it below the profile's speed_limit_max 600000" \
 	"diff names md5's own cap for a profile that leaves it alone"
 mdp diff reshape-fast
-assert_exit 1 "diff reshape-fast"
-assert_match "$(section "$OUT" "md5 ")" 'sync_speed_max .* -> system' "reshape-fast lifts md5's cap"
-assert_match "$(section "$OUT" "md4 ")" 'sync_speed_min .* -> 1000000 KiB/s' \
+expect_exit 1 "diff reshape-fast"
+expect_match "$(section "$OUT" "md5 ")" 'sync_speed_max .* -> system' "reshape-fast lifts md5's cap"
+expect_match "$(section "$OUT" "md4 ")" 'sync_speed_min .* -> 1000000 KiB/s' \
 	"reshape-fast's media rule raises the ssd array's own minimum"
-assert_eq "$(section "$OUT" "md1 " | grep sync_speed_min)" "" "not the hard disks' md1"
+expect_eq "$(section "$OUT" "md1 " | grep sync_speed_min)" "" "not the hard disks' md1"
 
 snapshot "$VM_STATE/snap.25"
 mdp apply reshape-fast
-assert_exit 0 "apply reshape-fast"
+expect_exit 0 "apply reshape-fast"
 max=$(cat /proc/sys/dev/raid/speed_limit_max)
-assert_eq "$(cat /sys/block/md5/md/sync_speed_max)" "$max (system)" "md5 follows the sysctl again"
-assert_eq "$(cat /sys/block/md4/md/sync_speed_min)" "1000000 (local)" "md4's own minimum 1000000"
-assert_eq "$(cat /sys/block/md1/md/sync_speed_min)" "$(cat /proc/sys/dev/raid/speed_limit_min) (system)" \
+expect_eq "$(cat /sys/block/md5/md/sync_speed_max)" "$max (system)" "md5 follows the sysctl again"
+expect_eq "$(cat /sys/block/md4/md/sync_speed_min)" "1000000 (local)" "md4's own minimum 1000000"
+expect_eq "$(cat /sys/block/md1/md/sync_speed_min)" "$(cat /proc/sys/dev/raid/speed_limit_min) (system)" \
 	"md1 follows the sysctl"
 mdp diff reshape-fast
-assert_exit 0 "diff after apply is in sync"
+expect_exit 0 "diff after apply is in sync"
 mdp revert
-assert_exit 0 "revert"
-assert_snapshot "$VM_STATE/snap.25" "revert restored every value byte for byte"
-assert_eq "$(cat /sys/block/md5/md/sync_speed_max)" "5000 (local)" "md5's own cap is back"
+expect_exit 0 "revert"
+expect_unchanged "$VM_STATE/snap.25" "revert restored every value byte for byte"
+expect_eq "$(cat /sys/block/md5/md/sync_speed_max)" "5000 (local)" "md5's own cap is back"
 
 # Leave the lab as found.
 echo system >/sys/block/md5/md/sync_speed_max
 for d in $SSD; do
 	echo 1 >"/sys/block/$d/queue/rotational"
 done
-assert_snapshot "$VM_STATE/snap.25.start" "the lab is as it was"
+expect_unchanged "$VM_STATE/snap.25.start" "the lab is as it was"

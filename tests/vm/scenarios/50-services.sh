@@ -54,20 +54,20 @@ services() {
 	fake_dsm "$major"
 	snapshot "$VM_STATE/snap.50"
 	mdp apply "$PROFILES/svc.yaml"
-	assert_exit 0 "DSM $major: apply with services"
-	assert_eq "$(state synoindexd)" "$paused" "DSM $major: synoindexd paused"
-	assert_eq "$(state synomkthumbd)" "$paused" "DSM $major: synomkthumbd paused"
-	assert_eq "$(state synorelayd)" stopped "DSM $major: synorelayd (stopped by the user) left alone"
-	assert_match "$(calls)" "$pause_call" "DSM $major: paused by reason, arguments in DSM $major's order"
+	expect_exit 0 "DSM $major: apply with services"
+	expect_eq "$(state synoindexd)" "$paused" "DSM $major: synoindexd paused"
+	expect_eq "$(state synomkthumbd)" "$paused" "DSM $major: synomkthumbd paused"
+	expect_eq "$(state synorelayd)" stopped "DSM $major: synorelayd (stopped by the user) left alone"
+	expect_match "$(calls)" "$pause_call" "DSM $major: paused by reason, arguments in DSM $major's order"
 	# DSM stops synomkthumbd for a reason of its own while the profile is active.
 	echo no-volume >>"$FAKE/var/lib/fake-services/synomkthumbd.reasons"
 	mdp revert
-	assert_exit 0 "DSM $major: revert with services"
-	assert_eq "$(state synoindexd)" running "DSM $major: synoindexd resumed"
-	assert_eq "$(state synomkthumbd)" "$paused" "DSM $major: synomkthumbd still held by DSM's reason"
-	assert_match "$OUT" "synomkthumbd: released mdprofile's pause" "DSM $major: revert says so"
-	assert_eq "$(state synorelayd)" stopped "DSM $major: synorelayd still stopped after revert"
-	assert_snapshot "$VM_STATE/snap.50" "DSM $major: tunables byte-identical after revert"
+	expect_exit 0 "DSM $major: revert with services"
+	expect_eq "$(state synoindexd)" running "DSM $major: synoindexd resumed"
+	expect_eq "$(state synomkthumbd)" "$paused" "DSM $major: synomkthumbd still held by DSM's reason"
+	expect_match "$OUT" "synomkthumbd: released mdprofile's pause" "DSM $major: revert says so"
+	expect_eq "$(state synorelayd)" stopped "DSM $major: synorelayd still stopped after revert"
+	expect_unchanged "$VM_STATE/snap.50" "DSM $major: tunables byte-identical after revert"
 	rm "$FAKE/var/lib/fake-services/synomkthumbd.reasons"
 	echo running >"$FAKE/var/lib/fake-services/synomkthumbd"
 
@@ -81,13 +81,13 @@ services() {
 			mdp revert
 			continue
 		fi
-		assert_eq "$(state synoindexd)" "$paused" "DSM $major: synoindexd paused when killed after step $k"
+		expect_eq "$(state synoindexd)" "$paused" "DSM $major: synoindexd paused when killed after step $k"
 		mdp recover
-		assert_exit 0 "DSM $major: recover after a crash after service step $k"
-		assert_eq "$(state synoindexd)" running "DSM $major: synoindexd resumed by recover ($k)"
-		assert_eq "$(state synomkthumbd)" running "DSM $major: synomkthumbd running after recover ($k)"
-		assert_eq "$(state synorelayd)" stopped "DSM $major: synorelayd still stopped after recover ($k)"
-		assert_snapshot "$VM_STATE/snap.50" "DSM $major: tunables byte-identical after recover ($k)"
+		expect_exit 0 "DSM $major: recover after a crash after service step $k"
+		expect_eq "$(state synoindexd)" running "DSM $major: synoindexd resumed by recover ($k)"
+		expect_eq "$(state synomkthumbd)" running "DSM $major: synomkthumbd running after recover ($k)"
+		expect_eq "$(state synorelayd)" stopped "DSM $major: synorelayd still stopped after recover ($k)"
+		expect_unchanged "$VM_STATE/snap.50" "DSM $major: tunables byte-identical after recover ($k)"
 	done
 	if grep -Eq -- "(--resume|--resume-by-reason|start|start-service-by-reason mdprofile) synorelayd" \
 		"$FAKE/var/log/fake-services.log"; then

@@ -20,31 +20,31 @@ for pair in md1:raid5 md3:raid10; do
 	level=${pair#*:}
 	mkfs_mount "$md" "/mnt/$md"
 	mdp bench --path "/mnt/$md" --size 8MiB --runs 2 --json
-	assert_exit 0 "bench on $level ($md)"
-	assert_out "\"device\": \"$md\", \"level\": \"$level\"" "bench names $md and $level"
-	assert_out '"method": "direct", "read_cached": false' "the read on $level bypassed the cache"
-	assert_out '"runs": \[\{"write_mb_s": [1-9]' "bench reports positive figures on $level"
+	expect_exit 0 "bench on $level ($md)"
+	output_match "\"device\": \"$md\", \"level\": \"$level\"" "bench names $md and $level"
+	output_match '"method": "direct", "read_cached": false' "the read on $level bypassed the cache"
+	output_match '"runs": \[\{"write_mb_s": [1-9]' "bench reports positive figures on $level"
 	# shellcheck disable=SC2010 # hidden files too, counted
-	assert_eq "$(ls -A "/mnt/$md" | grep -c mdprofile-bench)" 0 "no test file left on $md"
+	expect_eq "$(ls -A "/mnt/$md" | grep -c mdprofile-bench)" 0 "no test file left on $md"
 	mdp bench --path "/mnt/$md" --size 8MiB --runs 1
-	assert_out "^volume: /mnt/$md on $md \\($level, 4 disks\\)$" "text names the array"
+	output_match "^volume: /mnt/$md on $md \\($level, 4 disks\\)$" "text names the array"
 done
 # Without --path: the first md-backed mount in /proc/mounts.
 mdp bench --size 4MiB --runs 1 --json
-assert_exit 0 "bench finds a mounted md volume by itself"
-assert_out '"path": "/mnt/md[13]"' "the default volume is on md"
+expect_exit 0 "bench finds a mounted md volume by itself"
+output_match '"path": "/mnt/md[13]"' "the default volume is on md"
 umount /mnt/md1 /mnt/md3
 
 # md5 reshapes (held at its sync_max): md's speed under each profile, nothing written.
 mdp bench --compare low-ram,reshape-fast --op-only --duration 2 --json
-assert_exit 0 "bench --compare --op-only during a reshape"
-assert_out '"profile": "current", "current": true, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
+expect_exit 0 "bench --compare --op-only during a reshape"
+output_match '"profile": "current", "current": true, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
 	"md5's reshape measured under the settings it had first"
-assert_out '"profile": "low-ram", "current": false, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
+output_match '"profile": "low-ram", "current": false, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
 	"md5's reshape measured under low-ram"
-assert_out '"profile": "reshape-fast", "current": false, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
+output_match '"profile": "reshape-fast", "current": false, "method": null, "sync": \[[^]]*"array": "md5", "action": "reshape"' \
 	"md5's reshape measured under reshape-fast"
-assert_out '"reverted": true' "the comparison reverted"
+output_match '"reverted": true' "the comparison reverted"
 snapshot "$VM_STATE/snap.60.after"
 if cmp -s "$VM_STATE/snap.60" "$VM_STATE/snap.60.after"; then
 	ok "every value is back to what it was before the comparison"

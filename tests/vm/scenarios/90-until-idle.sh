@@ -14,34 +14,34 @@ WATCH=$!
 "$MDP" apply --until-idle --interval 1 reshape-fast >"$VM_STATE/until.log" 2>&1 &
 UNTIL=$!
 wait_line /run/mdprofile/journal 'state active' 20 "apply --until-idle did not apply"
-assert_eq "$(cat /sys/block/md5/md/sync_action)" reshape "md5 still reshaping when the watcher starts"
+expect_eq "$(cat /sys/block/md5/md/sync_action)" reshape "md5 still reshaping when the watcher starts"
 # hand the held operations back to md: they run to their end at the profile's speeds
 for md in md4 md5; do
 	echo max >/sys/block/$md/md/sync_max
 done
 finish_bg "$UNTIL" 60 "$VM_STATE/until.log" "mdprofile apply --until-idle reshape-fast"
-assert_exit 0 "apply --until-idle ended by itself"
-assert_out '^([0-9-]+T[0-9:]+Z )?operations ended after .*; reverted$' "it says the operations ended and it reverted"
-assert_out '^([0-9-]+T[0-9:]+Z )?md5 reshape: finished, average [0-9]+ KiB/s$' "md5's reshape is in the summary"
-assert_eq "$(cat /sys/block/md5/md/sync_action)" idle "md5's reshape is over"
-assert_eq "$(cat /sys/block/md5/md/raid_disks)" 4 "md5 has 4 disks"
-assert_eq "$(test -e /run/mdprofile/journal && echo left || echo gone)" gone "no journal left"
-assert_snapshot "$VM_STATE/snap.90" "values restored byte for byte after the watcher's revert"
+expect_exit 0 "apply --until-idle ended by itself"
+output_match '^([0-9-]+T[0-9:]+Z )?operations ended after .*; reverted$' "it says the operations ended and it reverted"
+output_match '^([0-9-]+T[0-9:]+Z )?md5 reshape: finished, average [0-9]+ KiB/s$' "md5's reshape is in the summary"
+expect_eq "$(cat /sys/block/md5/md/sync_action)" idle "md5's reshape is over"
+expect_eq "$(cat /sys/block/md5/md/raid_disks)" 4 "md5 has 4 disks"
+expect_eq "$(test -e /run/mdprofile/journal && echo left || echo gone)" gone "no journal left"
+expect_unchanged "$VM_STATE/snap.90" "values restored byte for byte after the watcher's revert"
 kill "$SLOG" 2>/dev/null
 wait "$SLOG" 2>/dev/null || true
 L=$(cat /run/messages.90)
-assert_match "$L" 'user\.info mdprofile\[[0-9]+\]: profile reshape-fast: watching until no array' \
+expect_match "$L" 'user\.info mdprofile\[[0-9]+\]: profile reshape-fast: watching until no array' \
 	"syslog: the watcher's start, as user.info under mdprofile[PID]"
-assert_match "$L" 'user\.warn[a-z]* mdprofile\[[0-9]+\]: operations ended after' \
+expect_match "$L" 'user\.warn[a-z]* mdprofile\[[0-9]+\]: operations ended after' \
 	"syslog: the end at user.warning, which DSM's syslog keeps"
-assert_match "$L" 'mdprofile\[[0-9]+\]: md5 reshape: finished, average [0-9]+ KiB/s' \
+expect_match "$L" 'mdprofile\[[0-9]+\]: md5 reshape: finished, average [0-9]+ KiB/s' \
 	"syslog: md5's reshape in the summary"
-assert_match "$L" 'mdprofile\[[0-9]+\]: operations ended after .*; reverted' "syslog: the revert"
+expect_match "$L" 'mdprofile\[[0-9]+\]: operations ended after .*; reverted' "syslog: the revert"
 
 sleep 1
 kill -TERM $WATCH 2>/dev/null
 wait $WATCH 2>/dev/null || true
 W=$(cat "$VM_STATE/watch.log")
-assert_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, resync [0-9]+\.[0-9]%' "status --watch showed md4's resync"
-assert_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, idle$' "status --watch showed md4 go idle"
-assert_match "$W" '^20[0-9-]+T[0-9:]+Z md5 [a-z-]+, idle$' "status --watch showed md5's reshape end"
+expect_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, resync [0-9]+\.[0-9]%' "status --watch showed md4's resync"
+expect_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, idle$' "status --watch showed md4 go idle"
+expect_match "$W" '^20[0-9-]+T[0-9:]+Z md5 [a-z-]+, idle$' "status --watch showed md5's reshape end"

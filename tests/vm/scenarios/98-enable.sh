@@ -20,43 +20,43 @@ dsm_fakes "$home"
 snapshot "$VM_STATE/snap.98"
 run "$home/mdprofile" enable low-ram --auto reshape-fast --target dsm \
 	--binary "$home/mdprofile" --wait-arrays 30 --recheck-after 2
-assert_exit 0 "enable low-ram --auto reshape-fast --target dsm"
-assert_out '^created the Task Scheduler boot-up task mdprofile: /bin/bash /volume1/@mdprofile/mdprofile.sh$' \
+expect_exit 0 "enable low-ram --auto reshape-fast --target dsm"
+output_match '^created the Task Scheduler boot-up task mdprofile: /bin/bash /volume1/@mdprofile/mdprofile.sh$' \
 	"it says it created the boot-up task"
 run /usr/syno/sbin/esynoscheduler --get task_name=mdprofile
-assert_out '"enable" *: *true' "the task is stored enabled"
+output_match '"enable" *: *true' "the task is stored enabled"
 mdp status
-assert_out '^active profile: low-ram since .*, applied by mdprofile enable$' "low-ram is active, by enable"
-assert_out '^enabled: profile low-ram at every boot, target dsm' "status says what is enabled"
+output_match '^active profile: low-ram since .*, applied by mdprofile enable$' "low-ram is active, by enable"
+output_match '^enabled: profile low-ram at every boot, target dsm' "status says what is enabled"
 run cat /run/mdprofile-auto.pid
 KEEPER=$OUT
 wait_line /run/mdprofile/watcher 'state armed' 10 "the watcher enable started is not armed"
 W=$(sed -n 's/^pid //p' /run/mdprofile/watcher)
-assert_match "$(cat /var/log/mdprofile-auto.log)" \
+expect_match "$(cat /var/log/mdprofile-auto.log)" \
 	'^[0-9-]+T[0-9:]+Z profile reshape-fast armed: ' "the watcher's log, its lines timed"
 
 tar -cf - -C / volume1/@mdprofile/mdprofile.sh etc/mdprofile/enabled \
 	var/lib/fake-esynoscheduler | dd of="$spare" bs=64k seek=64 conv=fsync 2>/dev/null
-assert_eq "$?" 0 "the task, the script and the record kept on d22"
+expect_eq "$?" 0 "the task, the script and the record kept on d22"
 
 # A rebuild on a raid5 array (its last member failed, removed, added back): the
 # watcher engages with no other command, and releases when the recovery ends.
 md=$(arrays_of_level raid5 | head -1)
 held_recovery "$md"
 wait_engaged "the watcher did not engage on $md's recovery"
-assert_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
+expect_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
 echo max >"/sys/block/$md/md/sync_max"
 poll 0.2 300 "no release summary in the watcher's log within 60 s" \
 	grep -Eq ' profile reshape-fast was on for [0-9hms ]+; [0-9]+ values? put back$' /var/log/mdprofile-auto.log
 # md names a recovery for an instant after mdadm --fail (no spare yet, no
 # thread): the watcher does not take it for one, and waits for md's reaping
 # (md/degraded drops only then) before it says how the recovery ended.
-assert_match "$(cat /var/log/mdprofile-auto.log)" " $md recover: finished, average [0-9]+ KiB/s" \
+expect_match "$(cat /var/log/mdprofile-auto.log)" " $md recover: finished, average [0-9]+ KiB/s" \
 	"the log says the recovery finished, with its average"
 grep -q " $md recover: stopped" /var/log/mdprofile-auto.log &&
 	fail "a recovery 'stopped' in the log: $(grep " $md recover: " /var/log/mdprofile-auto.log)" ||
 	ok "no recovery 'stopped' in the log (md's instant after --fail is none)"
-alive "$W" && ok "the summary is in the log while the watcher runs" || fail "the watcher ended"
+running "$W" && ok "the summary is in the log while the watcher runs" || fail "the watcher ended"
 journal_has 'profile "low-ram"' && ! grep -q '^under ' /run/mdprofile/journal &&
 	ok "back to low-ram" || fail "not back to low-ram: $(cat /run/mdprofile/journal)"
 
@@ -65,24 +65,24 @@ kill -KILL "$W"
 wait_exit "$W" 5 || fail "SIGKILL did not end the watcher"
 mdp status
 # (its command on the next line: status keeps within 80 columns)
-assert_out '^  watcher      mdprofile auto reshape-fast: NOT running; start it: /bin/sh$' \
+output_match '^  watcher      mdprofile auto reshape-fast: NOT running; start it: /bin/sh$' \
 	"status: the watcher NOT running"
-assert_out '^               /volume1/@mdprofile/mdprofile.sh start-auto$' "status: how to start it"
+output_match '^               /volume1/@mdprofile/mdprofile.sh start-auto$' "status: how to start it"
 mdp status --json
-assert_out '"intact": false' "JSON: enabled.intact false"
-assert_out '"state": "not running", "what": "watcher"|"what": "watcher", "where": "mdprofile auto reshape-fast", "state": "not running"' \
+output_match '"intact": false' "JSON: enabled.intact false"
+output_match '"state": "not running", "what": "watcher"|"what": "watcher", "where": "mdprofile auto reshape-fast", "state": "not running"' \
 	"JSON: the watcher's piece not running"
 mdp status --format prometheus
-assert_out '^mdprofile_watcher_running 0$' "Prometheus: mdprofile_watcher_running 0"
-assert_out '^mdprofile_enabled_intact 0$' "Prometheus: mdprofile_enabled_intact 0"
+output_match '^mdprofile_watcher_running 0$' "Prometheus: mdprofile_watcher_running 0"
+output_match '^mdprofile_enabled_intact 0$' "Prometheus: mdprofile_enabled_intact 0"
 poll 0.5 60 "the keeper did not start the watcher again within 30 s" \
 	sh -c 'p=$(sed -n "s/^pid //p" /run/mdprofile/watcher 2>/dev/null); [ -n "$p" ] && [ "$p" != "$1" ]' sh "$W"
 
 # disable: no mdprofile process, no layer, the values from before enable.
 mdp disable
-assert_exit 0 "disable"
+expect_exit 0 "disable"
 wait_exit "$KEEPER" 20 || fail "the keeper (pid $KEEPER) still runs after disable"
 left=$(for p in /proc/[0-9]*; do tr '\000' ' ' <"$p/cmdline" 2>/dev/null | grep -q mdprofile && echo "${p#/proc/}"; done)
-assert_eq "$left" "" "no mdprofile process after disable"
+expect_eq "$left" "" "no mdprofile process after disable"
 [ ! -e /run/mdprofile/journal ] && ok "no layer after disable" || fail "a journal after disable: $(cat /run/mdprofile/journal)"
-assert_snapshot "$VM_STATE/snap.98" "the values from before enable"
+expect_unchanged "$VM_STATE/snap.98" "the values from before enable"

@@ -48,9 +48,9 @@ stop_md9() {
 if reshape 1.0 /run/md9.backup; then
 	explain md9 --interval 4
 	echo "explain: md9 reshaping through a backup file: $OUT"
-	assert_eq "$(first_kind "$OUT")" reshape-method "explain: the backup copy sets the pace"
-	assert_exit 0 "a backup-file reshape is nothing to change"
-	assert_out '"md/suspend_hi [0-9]+, md/sync_max [0-9]+: mdadm steps the reshape|backup_file-md9' \
+	expect_eq "$(first_kind "$OUT")" reshape-method "explain: the backup copy sets the pace"
+	expect_exit 0 "a backup-file reshape is nothing to change"
+	output_match '"md/suspend_hi [0-9]+, md/sync_max [0-9]+: mdadm steps the reshape|backup_file-md9' \
 		"explain: shows mdadm's stepping as evidence"
 fi
 stop_md9 backup
@@ -58,9 +58,9 @@ stop_md9 backup
 if reshape 1.2; then
 	explain md9 --interval 4
 	echo "explain: md9 reshaping by moving its data offset: $OUT"
-	assert_out 'new_offset differs from offset: the reshape moves the data offset' \
+	output_match 'new_offset differs from offset: the reshape moves the data offset' \
 		"explain: the data offset moves, no backup copy"
-	assert_eq "$(printf '%s\n' "$OUT" | grep -c '"kind": "reshape-method"')" 0 \
+	expect_eq "$(printf '%s\n' "$OUT" | grep -c '"kind": "reshape-method"')" 0 \
 		"explain: no reshape-method finding without a backup file"
 fi
 stop_md9

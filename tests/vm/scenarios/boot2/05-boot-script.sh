@@ -10,7 +10,7 @@ dd if="$spare" bs=64k count=16 2>/dev/null | tar -xf - -C / 2>/dev/null
 home=/volume1/@mdprofile
 chmod 0755 /volume1 "$home"
 cp "$MDP" "$home/mdprofile"
-assert_eq "$(ls -d /sys/block/md[0-9] 2>/dev/null)" "" "no array kept its boot 1 number"
+expect_eq "$(ls -d /sys/block/md[0-9] 2>/dev/null)" "" "no array kept its boot 1 number"
 
 md_of() {
 	for m in /sys/block/md*; do
@@ -26,7 +26,7 @@ reshaping=$(md_of "$(cat /run/vmboot.reshaping)") || fail "the reshaping array i
 if [ "$(cat "/sys/block/$reshaping/md/sync_action")" = reshape ]; then
 	ok "$reshaping reshapes at boot"
 else
-	assert_eq "$(cat "/sys/block/$reshaping/md/raid_disks")" 4 \
+	expect_eq "$(cat "/sys/block/$reshaping/md/raid_disks")" 4 \
 		"$reshaping finished its reshape in boot 1 (90-until-idle) and is idle at 4 disks"
 fi
 
@@ -34,21 +34,21 @@ fi
 syslog_start /run/messages
 snapshot "$VM_STATE/snap.b2-05"
 run sh -c "cd / && exec env -i bash $home/mdprofile-vmboot.sh"
-assert_exit 0 "the boot script under bash, env -i, cwd /"
-assert_out '^mdprofile: done, exit code 0$' "it says it is done"
+expect_exit 0 "the boot script under bash, env -i, cwd /"
+output_match '^mdprofile: done, exit code 0$' "it says it is done"
 kill "$SLOG"
 
 while read -r uuid attr want; do
 	if [ "$uuid" = - ]; then
-		assert_eq "$(cat "$attr")" "$want" "$attr"
+		expect_eq "$(cat "$attr")" "$want" "$attr"
 		continue
 	fi
 	md=$(md_of "$uuid") || { fail "no array with UUID $uuid"; continue; }
-	assert_eq "$(cat "/sys/block/$md/$attr")" "$want" "$md ($uuid) $attr"
+	expect_eq "$(cat "/sys/block/$md/$attr")" "$want" "$md ($uuid) $attr"
 done </run/vmboot.expect
-assert_match "$(cat /run/messages)" 'mdprofile: boot: applying profile vmboot' "syslog has the boot line"
-assert_match "$(cat /run/messages)" 'mdprofile: done, exit code 0' "syslog has the last line"
+expect_match "$(cat /run/messages)" 'mdprofile: boot: applying profile vmboot' "syslog has the boot line"
+expect_match "$(cat /run/messages)" 'mdprofile: done, exit code 0' "syslog has the last line"
 
 mdp revert
-assert_exit 0 "revert after the boot script"
-assert_snapshot "$VM_STATE/snap.b2-05" "byte-identical to the boot's values after revert"
+expect_exit 0 "revert after the boot script"
+expect_unchanged "$VM_STATE/snap.b2-05" "byte-identical to the boot's values after revert"

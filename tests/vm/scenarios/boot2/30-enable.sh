@@ -15,26 +15,26 @@ dsm_fakes "$home"
 syslog_start /run/messages
 snapshot "$VM_STATE/snap.b2-30"
 run sh -c "cd / && exec env -i /usr/syno/sbin/esynoscheduler --fireEvent event=bootup"
-assert_exit 0 "esynoscheduler --fireEvent event=bootup"
+expect_exit 0 "esynoscheduler --fireEvent event=bootup"
 kill "$SLOG"
-assert_match "$(cat /run/messages)" 'mdprofile: boot: applying profile low-ram' "syslog has the boot line"
-assert_match "$(cat /run/messages)" 'mdprofile: starting the watcher: mdprofile auto reshape-fast' \
+expect_match "$(cat /run/messages)" 'mdprofile: boot: applying profile low-ram' "syslog has the boot line"
+expect_match "$(cat /run/messages)" 'mdprofile: starting the watcher: mdprofile auto reshape-fast' \
 	"syslog says the watcher starts"
 wait_line /run/mdprofile/watcher 'state armed' 20 "the watcher the boot task started did not arm"
 AUTO=$(cat /run/mdprofile-auto.pid 2>/dev/null)
 W=$(sed -n 's/^pid //p' /run/mdprofile/watcher)
 mdp status
-assert_out '^active profile: low-ram since .*, applied at boot$' "low-ram is the base, applied at boot"
-assert_out "^watcher: auto reshape-fast \\(pid $W\\)" "the watcher runs"
-assert_match "$(tr '\000' ' ' <"/proc/$AUTO/cmdline")" '/volume1/@mdprofile/mdprofile.sh keep-auto' \
+output_match '^active profile: low-ram since .*, applied at boot$' "low-ram is the base, applied at boot"
+output_match "^watcher: auto reshape-fast \\(pid $W\\)" "the watcher runs"
+expect_match "$(tr '\000' ' ' <"/proc/$AUTO/cmdline")" '/volume1/@mdprofile/mdprofile.sh keep-auto' \
 	"the script's keeper keeps it"
-assert_eq "$(cut -d' ' -f6 "/proc/$AUTO/stat")" "$AUTO" "the keeper has a session of its own"
+expect_eq "$(cut -d' ' -f6 "/proc/$AUTO/stat")" "$AUTO" "the keeper has a session of its own"
 
 # A rebuild starts on a raid5 array: fail, remove and add back its last member.
 md=$(arrays_of_level raid5 | head -1)
 held_recovery "$md"
 wait_engaged "the watcher did not engage on $md's recovery"
-assert_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
+expect_match "$(cat /run/mdprofile/journal)" 'under "low-ram"' "reshape-fast over low-ram while $md recovers"
 echo max >"/sys/block/$md/md/sync_max"
 i=0
 until [ "$(cat "/sys/block/$md/md/sync_action")" = idle ] && journal_has 'profile "low-ram"' &&
@@ -43,12 +43,12 @@ until [ "$(cat "/sys/block/$md/md/sync_action")" = idle ] && journal_has 'profil
 	[ $i -lt 600 ] || { fail "not back to low-ram within 60 s of $md's recovery"; break; }
 	sleep 0.1
 done
-assert_match "$(cat /run/mdprofile/journal)" 'by boot' "back to the boot's low-ram"
+expect_match "$(cat /run/mdprofile/journal)" 'by boot' "back to the boot's low-ram"
 
 mdp disable
-assert_exit 0 "disable"
+expect_exit 0 "disable"
 run /usr/syno/sbin/esynoscheduler --get task_name=mdprofile
-assert_out 'jOut=null' "the task is gone"
+output_match 'jOut=null' "the task is gone"
 for p in "$W" "$AUTO"; do
 	if [ -n "$p" ] && wait_exit "$p" 30; then
 		ok "disable stopped the watcher and its keeper ($p)"
@@ -57,4 +57,4 @@ for p in "$W" "$AUTO"; do
 		kill -KILL "$p" 2>/dev/null
 	fi
 done
-assert_snapshot "$VM_STATE/snap.b2-30" "the values the boot found, byte for byte"
+expect_unchanged "$VM_STATE/snap.b2-30" "the values the boot found, byte for byte"
