@@ -60,9 +60,9 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 const char *mdp_explain_kind_name(enum mdp_xkind k)
 {
 	static const char *const names[] = {
-	    "waiting",         "stuck",          "finishing",    "member", "reshape-method",
-	    "ceiling",         "floor",          "competing-io", "cpu",    "stripe-cache",
-	    "request-pattern", "disks-at-limit", "info",
+	    "waiting",        "stuck",           "finishing",      "member",       "rebuild-target",
+	    "reshape-method", "ceiling",         "floor",          "competing-io", "cpu",
+	    "stripe-cache",   "request-pattern", "disks-at-limit", "info",
 	};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "info";
 }
@@ -238,6 +238,7 @@ static bool running(const struct mdp_xarray *a)
 struct iorate {
 	bool ok, full;
 	double kib_s; /* read + written */
+	double rd_kib_s, wr_kib_s;
 	double ios;   /* requests completed */
 	double util;  /* % of the window with I/O in flight */
 	double await; /* ms per request */
@@ -255,6 +256,8 @@ static struct iorate io_rate(const struct mdp_xio *a, const struct mdp_xio *b, d
 		return r;
 	r.ok = true;
 	r.kib_s = (double)(rs + ws) / 2.0 / dt;
+	r.rd_kib_s = (double)rs / 2.0 / dt;
+	r.wr_kib_s = (double)ws / 2.0 / dt;
 	r.ios = (double)(ri + wi);
 	if (a->full && b->full && mdp_explain_delta(a->rd_ms, b->rd_ms, &rm) &&
 	    mdp_explain_delta(a->wr_ms, b->wr_ms, &wm) &&
@@ -709,6 +712,52 @@ static void check_member(struct ctx *c)
 		    "none: the slowest member sets the speed; check its SMART data and cable, back "
 		    "up "
 		    "first if the array is degraded");
+}
+
+/*
+ * The disk a recovery writes (md/dev-X/state without in_sync) is compared with no one in the
+ * member rule: it takes every write, so it is busier than the disks it is rebuilt from. It has
+ * its own rule: busy (>= 90 %) and slow per request (>= 3x the readers' median, at least 10 ms
+ * and 20 requests), or busy at twice their median with no other I/O that could explain it.
+ * Then its writes set the pace (a DM-SMR disk stalls for seconds a request; a slow or failing
+ * new disk, a slow link): no limit makes them faster.
+ */
+static void check_target(struct ctx *c)
+{
+	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS], rd[MDP_X_MEMBERS];
+	size_t n = 0;
+
+	for (size_t i = 0; c->util_known && i < c->n; i++)
+		if (!c->target[i])
+			util[n] = c->disk[i].util, aw[n] = c->disk[i].await,
+			rd[n++] = c->part[i].rd_kib_s;
+	if (!n)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct iorate *d = &c->disk[i];
+		double mu = median_without(util, n, n), ma = median_without(aw, n, n);
+		bool slow_a = d->ios >= AWAIT_MIN_IOS && d->await >= AWAIT_MIN_MS &&
+			      d->await >= OUTLIER_AWAIT * ma;
+		bool slow_u = d->util >= OUTLIER_UTIL * mu && !c->foreign;
+		struct mdp_xfinding *f;
+
+		if (!c->target[i] || d->util < UTIL_BUSY || (!slow_a && !slow_u) ||
+		    c->other_kib[i] >= c->foreign_thr)
+			continue;
+		f = add(c->r, MDP_XK_TARGET);
+		ev(f,
+		   "%s (%s), the disk being rebuilt: %.0f%% busy, %.1f ms a request, writing %.0f "
+		   "KiB/s",
+		   c->m[i]->name, c->m[i]->disk, d->util, d->await, c->part[i].wr_kib_s);
+		ev(f,
+		   "the members it is rebuilt from: median %.0f%% busy, %.1f ms a request, reading "
+		   "%.0f KiB/s each",
+		   mu, ma, median_without(rd, n, n));
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: the new disk's writes set the pace and no limit makes them faster; "
+		    "check "
+		    "that it is no DM-SMR model, its SMART data and its link speed");
+	}
 }
 
 static bool check_reshape(struct ctx *c)
@@ -1436,6 +1485,9 @@ static void harm(const struct ctx *c)
 	withdraw(r, MDP_XK_MEMBER, true,
 		 "none while a member is failing or slow: a higher limit pushes that disk harder "
 		 "and takes more from the users");
+	withdraw(r, MDP_XK_TARGET, true,
+		 "none while the disk being rebuilt is the limit: a higher limit cannot make it "
+		 "write faster and takes more from the users");
 	withdraw(r, MDP_XK_FINISHING, false, "none: less than 30 minutes left, not worth tuning");
 	withdraw(r, MDP_XK_RESHAPE_METHOD, false,
 		 "none: the backup copy sets the reshape's pace, not this");
@@ -1457,6 +1509,7 @@ static void run_checks(struct ctx *c, unsigned kver)
 	}
 	check_finishing(c);
 	check_member(c);
+	check_target(c);
 	check_reshape(c);
 	check_skipping(c);
 	check_ceiling(c);

@@ -112,6 +112,7 @@ enum mdp_xkind {
 	MDP_XK_STUCK,
 	MDP_XK_FINISHING,
 	MDP_XK_MEMBER,
+	MDP_XK_TARGET, /* the disk a recovery writes, saturated by its own writes */
 	MDP_XK_RESHAPE_METHOD,
 	MDP_XK_CEILING,
 	MDP_XK_FLOOR,

@@ -304,6 +304,21 @@ static const struct row rows[] = {
 	{.id = "slow-reader-while-rebuilding", .release = "5.10.0", .action = "recover", .n = 4,
 	 .speed = 3100, .util = 9, .slow = 2, .slow_util = 96, .target = 4, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE},
+	/* issue 39, write-bound target: the lab's recovery onto a disk throttled to 3 MiB/s (the
+	   others 8): 3.1 MB/s, the target 96 % busy against 9 %; 40 ms a request against 5 */
+	{.id = "write-bound-target", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow_util = 96, .slow_await = 40, .target = 4, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .says = "sdd5 (sdd), the disk being rebuilt"},
+	/* ... busy alone, no other I/O: its writes are the limit all the same */
+	{.id = "write-bound-target-busy", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow_util = 96, .target = 4, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .says = "the disk being rebuilt: 96% busy"},
+	/* ... with users' I/O holding the recovery at the floor: the target's 40 ms a request
+	   still binds, and no finding raises the minimum */
+	{.id = "write-bound-target-floor", .release = "6.1.0", .action = "recover", .speed = 1000,
+	 .util = 30, .slow = 4, .slow_util = 96, .slow_await = 40, .target = 4, .md_kib = 5000,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .also = MDP_XK_FLOOR + 1,
+	 .says = "none while the disk being rebuilt is the limit"},
 	/* (local) minimum held at the floor: a profile's sysctl would not lift it */
 	{.id = "local-min", .speed = 1000, .min_local = true, .util = 30, .md_kib = 5000,
 	 KERNEL_DEFAULTS,
