@@ -53,6 +53,7 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 #define RQ_SMALL        16.0 /* sectors a request (8 KiB) or fewer: tiny requests */
 #define RQ_MERGED       0.05 /* under 5 % of requests merged: md's I/O does not merge */
 #define RQ_MIN_IOS      100  /* requests a member needs in the window for the pattern */
+#define BUS_FULL        0.6  /* members' traffic at 60 % of their shared link's data rate */
 /* No md array syncs faster than this (KiB/s, about 1 TB/s, 1000 NVMe drives at their
  * limit): a faster figure comes from a broken sample or a forged capture and is no figure. */
 #define SPEED_BOUND 1e9
@@ -60,10 +61,11 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 const char *mdp_explain_kind_name(enum mdp_xkind k)
 {
 	static const char *const names[] = {
-	    "waiting",        "stuck",           "finishing",      "member",       "rebuild-target",
-	    "reshape-method", "ceiling",         "floor",          "competing-io", "cpu",
-	    "stripe-cache",   "request-pattern", "disks-at-limit", "info",
+	    "waiting",    "stuck",          "finishing",       "member",         "rebuild-target",
+	    "controller", "reshape-method", "ceiling",         "floor",          "competing-io",
+	    "cpu",        "stripe-cache",   "request-pattern", "disks-at-limit", "info",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == MDP_XK_INFO + 1, "a name for each kind");
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "info";
 }
 
@@ -200,6 +202,71 @@ void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, c
 	}
 	if (io_find(io, n, cand))
 		snprintf(disk, cap, "%s", cand);
+}
+
+/* "0000:03:00.0": a PCI function's name (domain:bus:device.function, hex). */
+static bool pci_name(const char *c, size_t l)
+{
+	static const char form[] = "xxxx:xx:xx.x";
+
+	if (l != sizeof(form) - 1)
+		return false;
+	for (size_t i = 0; i < l; i++)
+		if (form[i] == 'x' ? !strchr("0123456789abcdef", c[i]) || !c[i] : c[i] != form[i])
+			return false;
+	return true;
+}
+
+/* "2-1", "2-1.3": a USB device's name (bus-port[.port...]), no interface (':'). */
+static bool usb_name(const char *c, size_t l)
+{
+	size_t d = strspn(c, "0123456789");
+
+	return d && d < l && c[d] == '-' && strspn(c + d + 1, "0123456789.") == l - d - 1 &&
+	       l > d + 1;
+}
+
+void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap)
+{
+	const char *p = devpath, *pci = NULL, *usb = NULL;
+	size_t pci_l = 0, usb_l = 0;
+
+	snprintf(bus, cap, "%s", "");
+	while (p && *p) {
+		size_t l = strcspn(p, "/");
+		if (pci_name(p, l))
+			pci = p, pci_l = l, usb = NULL;
+		else if (pci && usb_name(p, l))
+			usb = p, usb_l = l;
+		p = p[l] ? p + l + 1 : NULL;
+	}
+	if (usb)
+		snprintf(bus, cap, "%.*s", (int)usb_l, usb);
+	else if (pci)
+		snprintf(bus, cap, "%.*s", (int)pci_l, pci);
+}
+
+uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
+			      size_t cap)
+{
+	char *end;
+	double v, enc, kib;
+
+	snprintf(desc, cap, "%s", "");
+	if (!bus || !speed || !(v = strtod(speed, &end), end > speed) || !(v > 0) || v > 1e6)
+		return 0;
+	if (strchr(bus, ':')) { /* PCIe: GT/s a lane, times the lanes */
+		if (width < 1 || width > 32 || v > 256)
+			return 0;
+		enc = v <= 5.0 ? 0.8 : 128.0 / 130.0;
+		kib = v * 1e9 * enc / 8 / 1024 * (double)width;
+		snprintf(desc, cap, "PCIe %.1f GT/s x%lld", v, (long long)width);
+	} else { /* USB: Mb/s */
+		enc = v <= 480 ? 1.0 : v <= 5000 ? 0.8 : 128.0 / 132.0;
+		kib = v * 1e6 * enc / 8 / 1024;
+		snprintf(desc, cap, "USB %g Mb/s", v);
+	}
+	return kib_of(kib);
 }
 
 unsigned mdp_explain_kver(const char *release)
@@ -372,6 +439,8 @@ struct ctx {
 };
 
 static double md_view(const struct ctx *c);
+static const struct mdp_xfinding *found(const struct mdp_xreport *r, enum mdp_xkind k);
+static void util_evidence(struct ctx *c, struct mdp_xfinding *f);
 
 static void gather_members(struct ctx *c)
 {
@@ -645,11 +714,60 @@ static bool check_finishing(struct ctx *c)
 	return true;
 }
 
+/* What a shared controller or bus that binds costs nothing to say: no limit gets more through. */
+static void rec_bus(struct mdp_xfinding *f, const struct ctx *c)
+{
+	rec(f, MDP_XR_NONE, NULL, NULL,
+	    "none: the shared controller or link is the limit, nothing to gain from any limit or "
+	    "profile; spread the disks over other ports or controllers");
+	f->gain = MDP_XG_ZERO;
+	f->gain_kib = kib_of(c->speed);
+}
+
+/*
+ * Two or more busy members (the member rule's outliers) behind one controller or bus that no
+ * other member of the array uses: they wait on that controller, not on their own platters
+ * (the same KiB/s as the others, requests held in the shared link). A controller finding
+ * names them; false when they do not share one.
+ */
+static bool slow_behind_bus(struct ctx *c, const size_t *slow, size_t n_slow,
+			    const char (*why)[MDP_X_TEXT])
+{
+	const char *bus = c->m[slow[0]]->bus;
+	struct mdp_xfinding *f;
+	char names[MDP_X_TEXT];
+	size_t o = 0, in = 0;
+
+	if (n_slow < 2 || !bus[0])
+		return false;
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->m[i]->bus, bus))
+			in++;
+	for (size_t k = 1; k < n_slow; k++)
+		if (strcmp(c->m[slow[k]]->bus, bus))
+			return false;
+	if (in != n_slow)
+		return false;
+	for (size_t k = 0; k < n_slow && o < sizeof(names) - MDP_NAME_MAX - 2; k++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", k ? ", " : "",
+				      c->m[slow[k]]->disk);
+	f = add(c->r, MDP_XK_CONTROLLER);
+	ev(f,
+	   "%s share %s%s%s and only they are busy: they wait on that controller, not on their "
+	   "own disks",
+	   names, bus, c->m[slow[0]]->bus_link[0] ? ", " : "", c->m[slow[0]]->bus_link);
+	for (size_t k = 0; k < n_slow; k++)
+		ev(f, "%s", why[slow[k]]);
+	rec_bus(f, c);
+	return true;
+}
+
 static void check_member(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
 	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS];
-	size_t idx[MDP_X_MEMBERS], n = 0;
+	size_t idx[MDP_X_MEMBERS], n = 0, slow[MDP_X_MEMBERS], n_slow = 0;
+	char why[MDP_X_MEMBERS][MDP_X_TEXT];
 	struct mdp_xfinding *f = NULL;
 
 	for (size_t i = 0; i < a1->n_members; i++) {
@@ -703,10 +821,17 @@ static void check_member(struct ctx *c)
 		/* busy with another partition's I/O: shared, not failing (competing-io) */
 		if ((!slow_u && !slow_a) || c->other_kib[i] >= c->foreign_thr)
 			continue;
-		f = f ? f : add(c->r, MDP_XK_MEMBER);
-		ev(f, "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, %.1f ms",
-		   c->m[i]->name, c->m[i]->disk, util[k], aw[k], mu, ma);
+		slow[n_slow++] = i;
+		snprintf(
+		    why[i], sizeof(why[i]),
+		    "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, %.1f ms",
+		    c->m[i]->name, c->m[i]->disk, util[k], aw[k], mu, ma);
 	}
+	if (n_slow && !slow_behind_bus(c, slow, n_slow, why))
+		for (size_t k = 0; k < n_slow; k++) {
+			f = f ? f : add(c->r, MDP_XK_MEMBER);
+			ev(f, "%s", why[slow[k]]);
+		}
 	if (f)
 		rec(f, MDP_XR_NONE, NULL, NULL,
 		    "none: the slowest member sets the speed; check its SMART data and cable, back "
@@ -758,6 +883,56 @@ static void check_target(struct ctx *c)
 		    "check "
 		    "that it is no DM-SMR model, its SMART data and its link speed");
 	}
+}
+
+/*
+ * Members behind one controller or bus whose own link sysfs states (a PCIe card's lanes, a USB
+ * enclosure's speed): their traffic together at >= 60 % of that link's data rate (protocol
+ * overhead takes much of the rest) while no one of them moves half of it: the link is full,
+ * not the disks, and no limit gets more through it. Members a controller finding already
+ * names (slow_behind_bus) are not counted twice.
+ */
+static bool check_controller(struct ctx *c)
+{
+	struct mdp_xfinding *f;
+
+	if (found(c->r, MDP_XK_CONTROLLER))
+		return false;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct mdp_xmember *m = c->m[i];
+		double sum = 0, top = 0;
+		char names[MDP_X_TEXT];
+		size_t k = 0, o = 0;
+		bool first = true;
+
+		for (size_t j = 0; j < i; j++)
+			first &= strcmp(c->m[j]->bus, m->bus) != 0;
+		if (!first || !m->bus[0] || !m->bus_kib)
+			continue;
+		for (size_t j = i; j < c->n; j++) {
+			if (strcmp(c->m[j]->bus, m->bus) || !c->disk[j].ok)
+				continue;
+			sum += c->disk[j].kib_s, k++;
+			top = c->disk[j].kib_s > top ? c->disk[j].kib_s : top;
+			if (o < sizeof(names) - MDP_NAME_MAX - 2)
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
+						      k > 1 ? ", " : "", c->m[j]->disk);
+		}
+		if (k < 2 || sum < BUS_FULL * (double)m->bus_kib || top >= (double)m->bus_kib / 2)
+			continue;
+		f = add(c->r, MDP_XK_CONTROLLER);
+		ev(f, "%s share %s (%s: %llu KiB/s of data): together %.0f KiB/s, %.0f%% of it",
+		   names, m->bus, m->bus_link, (unsigned long long)m->bus_kib, sum,
+		   100.0 * sum / (double)m->bus_kib);
+		ev(f,
+		   "each of them moves %.0f KiB/s at most, under half the link: the link is full, "
+		   "not the disks",
+		   top);
+		util_evidence(c, f);
+		rec_bus(f, c);
+		return true;
+	}
+	return false;
 }
 
 static bool check_reshape(struct ctx *c)
@@ -1492,6 +1667,8 @@ static void harm(const struct ctx *c)
 	withdraw(r, MDP_XK_RESHAPE_METHOD, false,
 		 "none: the backup copy sets the reshape's pace, not this");
 	withdraw(r, MDP_XK_DISKS_AT_LIMIT, false, "none: the disks are at their limit");
+	withdraw(r, MDP_XK_CONTROLLER, false,
+		 "none: the shared controller or link is the limit, not this");
 }
 
 /* The checks in their order (docs/explain.md). Waiting and stuck end them (no speed to
@@ -1510,6 +1687,7 @@ static void run_checks(struct ctx *c, unsigned kver)
 	check_finishing(c);
 	check_member(c);
 	check_target(c);
+	check_controller(c);
 	check_reshape(c);
 	check_skipping(c);
 	check_ceiling(c);
@@ -1518,7 +1696,7 @@ static void run_checks(struct ctx *c, unsigned kver)
 	check_cpu(c);
 	check_stripe(c, kver);
 	check_requests(c);
-	if (!check_disks(c) && !has_cause(c->r)) {
+	if ((found(c->r, MDP_XK_CONTROLLER) || !check_disks(c)) && !has_cause(c->r)) {
 		f = add(c->r, MDP_XK_INFO);
 		ev(f, "no limit, shared disk, CPU, cache or request pattern found in this window");
 		util_evidence(c, f);
