@@ -54,6 +54,9 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 #define RQ_MERGED       0.05 /* under 5 % of requests merged: md's I/O does not merge */
 #define RQ_MIN_IOS      100  /* requests a member needs in the window for the pattern */
 #define BUS_FULL        0.6  /* members' traffic at 60 % of their shared link's data rate */
+/* KiB/s: a maximum below this caps SSD and NVMe arrays, which rebuild at 1.0-1.4 GB/s a device
+ * (issue 38: a 4-disk NVMe raid5 went from 207 to 1027 MB/s with the maximum at 3600000) */
+#define NONROT_UNCAPPED 2000000
 /* No md array syncs faster than this (KiB/s, about 1 TB/s, 1000 NVMe drives at their
  * limit): a faster figure comes from a broken sample or a forged capture and is no figure. */
 #define SPEED_BOUND 1e9
@@ -425,6 +428,9 @@ struct ctx {
 	bool target[MDP_X_MEMBERS]; /* being rebuilt: takes every write, no outlier */
 	struct iorate disk[MDP_X_MEMBERS], part[MDP_X_MEMBERS];
 	bool util_known, all_rotational;
+	unsigned media_bits;  /* 1u << enum mdp_media of each member's disk */
+	enum mdp_media media; /* the array's class: one class, mixed, unknown */
+	bool nonrot;          /* every member SSD or NVMe */
 	double util_max, util_min;
 	/* other I/O */
 	double md_kib, md_inflight, holder_kib, swap_pages, sync_kib;
@@ -471,10 +477,18 @@ static void gather_members(struct ctx *c)
 		}
 		if (m1->rotational != 1)
 			c->all_rotational = false;
+		c->media_bits |= 1u << m1->media;
 		c->n++;
 	}
 	if (!c->n)
 		c->util_known = false, c->all_rotational = false;
+	c->nonrot = c->n && !(c->media_bits & ~(1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_NVME));
+	c->media = c->media_bits & 1u << MDP_MEDIA_UNKNOWN ? MDP_MEDIA_UNKNOWN
+		   : c->media_bits & (c->media_bits - 1)   ? MDP_MEDIA_MIXED
+							   : MDP_MEDIA_UNKNOWN;
+	for (int k = MDP_MEDIA_HDD; k <= MDP_MEDIA_NVME; k++)
+		if (c->media_bits == 1u << k)
+			c->media = (enum mdp_media)k;
 }
 
 static void gather_foreign(struct ctx *c)
@@ -999,28 +1013,45 @@ static bool refused(const struct ctx *c, struct mdp_xfinding *f, const char *p)
 	return false;
 }
 
-/* reshape-fast as f's recommendation (text); none (why) where apply would refuse it. */
-static void rec_fast(const struct ctx *c, struct mdp_xfinding *f, const char *none,
-		     const char *text)
+/* The array's class in words: "nvme", "ssd", "ssd and nvme" (mixed, all non-rotational). */
+static const char *class_word(const struct ctx *c)
 {
-	if (refused(c, f, "reshape-fast"))
-		rec(f, MDP_XR_NONE, NULL, NULL, "%s", none);
-	else
-		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL, "%s", text);
+	return c->nonrot && c->media == MDP_MEDIA_MIXED ? "ssd and nvme"
+							: mdp_ident_media_name(c->media);
 }
 
-/* The first shipped profile apply takes whose limit is above have (by at least half again). */
-static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, uint64_t have,
-				 bool want_max, uint64_t *val)
+/*
+ * The minimum profile p gives this array: what a rule selecting its disks' class sets on it
+ * (reshape-fast's own for SSD and NVMe arrays), else the profile's sysctl; 0 when none.
+ * *by_class: the class rule's; *kept: at_least (a higher minimum the box has stays).
+ */
+static uint64_t min_of(const struct ctx *c, const struct mdp_xprofile *p, bool *by_class,
+		       bool *kept)
 {
-	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
-		const struct mdp_xprofile *p = &c->pro->v[i];
-		uint64_t v = want_max ? p->max : p->min;
-		if (v && v >= have + have / 2 && !refused(c, f, p->name)) {
-			*val = v;
-			return p->name;
+	uint64_t v = 0;
+	bool fl = false;
+
+	/* an array of several classes gets a class rule's only if it names them all */
+	for (int k = 0; c->media_bits && k < MDP_MEDIA_COUNT; k++) {
+		if (!(c->media_bits & 1u << k))
+			continue;
+		if (!p->class_min[k]) {
+			v = 0;
+			break;
 		}
+		if (!v || p->class_min[k] < v)
+			v = p->class_min[k], fl = p->class_min_floor[k];
 	}
+	*by_class = v != 0;
+	*kept = v ? fl : p->min_floor;
+	return v ? v : p->min;
+}
+
+static const struct mdp_xprofile *profile_named(const struct ctx *c, const char *name)
+{
+	for (size_t i = 0; c->pro && i < c->pro->n; i++)
+		if (!strcmp(c->pro->v[i].name, name))
+			return &c->pro->v[i];
 	return NULL;
 }
 
@@ -1031,16 +1062,85 @@ static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, ui
 static uint64_t max_after(const struct ctx *c, const char *name)
 {
 	uint64_t box = c->r->max.read ? c->r->max.kib : 0;
+	const struct mdp_xprofile *p = profile_named(c, name);
+
+	if (!p || !p->max)
+		return box;
+	return p->max_floor && box > p->max ? box : p->max;
+}
+
+/*
+ * Would profile name cap this SSD or NVMe array (issue 38)? They rebuild at 1.0-1.4 GB/s a
+ * device, so a maximum in force below NONROT_UNCAPPED after it, or a fixed minimum below the
+ * one the array has (md then throttles it further under load), holds them back. If so, f's
+ * evidence says so with the profile's own figure. Hard disks: never.
+ */
+static bool caps(const struct ctx *c, struct mdp_xfinding *f, const char *name)
+{
+	const struct mdp_xprofile *p = profile_named(c, name);
+	uint64_t mx = max_after(c, name), mn;
+	bool by_class, kept;
+
+	if (!c->nonrot || !p)
+		return false;
+	if (mx && mx < NONROT_UNCAPPED) {
+		ev(f, "%s: would cap this %s array (maximum %llu KiB/s in force after it)", name,
+		   class_word(c), (unsigned long long)mx);
+		return true;
+	}
+	mn = min_of(c, p, &by_class, &kept);
+	if (mn && !kept && c->r->min.read && mn < c->r->min.kib) {
+		ev(f, "%s: would lower this %s array's minimum from %llu to %llu KiB/s", name,
+		   class_word(c), (unsigned long long)c->r->min.kib, (unsigned long long)mn);
+		return true;
+	}
+	return false;
+}
+
+/* Profile name does not fit here: apply would refuse it, or it would cap the array. */
+static bool unfit(const struct ctx *c, struct mdp_xfinding *f, const char *name)
+{
+	return refused(c, f, name) || caps(c, f, name);
+}
+
+/* reshape-fast as f's recommendation (text); none (why) where it does not fit. */
+static void rec_fast(const struct ctx *c, struct mdp_xfinding *f, const char *none,
+		     const char *text)
+{
+	if (unfit(c, f, "reshape-fast"))
+		rec(f, MDP_XR_NONE, NULL, NULL, "%s", none);
+	else
+		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL, "%s", text);
+}
+
+/* The first shipped profile that fits whose limit is above have (by at least half again);
+ * *val its limit for this array, *by_class: a disk-class rule's minimum. */
+static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, uint64_t have,
+				 bool want_max, uint64_t *val, bool *by_class)
+{
+	bool cls = false, kept;
 
 	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
 		const struct mdp_xprofile *p = &c->pro->v[i];
-		if (strcmp(p->name, name))
-			continue;
-		if (!p->max)
-			return box;
-		return p->max_floor && box > p->max ? box : p->max;
+		uint64_t v = want_max ? p->max : min_of(c, p, &cls, &kept);
+		if (v && v >= have + have / 2 && !unfit(c, f, p->name)) {
+			*val = v;
+			if (by_class)
+				*by_class = !want_max && cls;
+			return p->name;
+		}
 	}
-	return box;
+	return NULL;
+}
+
+/* The highest maximum a shipped profile sets, as the profiles say it; 0 when none does. */
+static uint64_t shipped_max(const struct ctx *c)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; c->pro && i < c->pro->n; i++)
+		v = c->pro->v[i].max > v ? c->pro->v[i].max : v;
+	return v;
 }
 
 /*
@@ -1094,21 +1194,36 @@ static bool check_ceiling(struct ctx *c)
 		   "maximum, is still above it, so md sleeps until it falls",
 		   (long long)c->a1->sync_speed);
 	util_evidence(c, f);
-	p = profile_above(c, f, mx->kib, true, &v);
+	p = profile_above(c, f, mx->kib, true, &v, NULL);
 	if (mx->local || !p) {
-		v = mx->kib * 2;
-		snprintf(n, sizeof(n), "%s/sync_speed_max", c->a1->name);
+		/* SSD and NVMe: a number that caps none of them, from the profiles where one
+		 * sets more; "system" only where the sysctl caps none either */
+		bool number =
+		    !mx->local ||
+		    (c->nonrot && (!c->s1->sys_max.read || c->s1->sys_max.kib < NONROT_UNCAPPED));
 		char val[32];
+		v = mx->kib * 2;
+		if (c->nonrot) {
+			v = shipped_max(c) > v ? shipped_max(c) : v;
+			v = v < NONROT_UNCAPPED ? NONROT_UNCAPPED : v;
+		}
+		snprintf(n, sizeof(n), "%s/sync_speed_max", c->a1->name);
 		snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
 		if (mx->local)
 			ev(f,
 			   "the array's own maximum (local) overrides dev.raid.speed_limit_max: a "
 			   "profile's sysctl does not lift it");
-		rec(f, MDP_XR_SETTING, n, mx->local ? "system" : val,
-		    mx->local ? "echo system > /sys/block/%s/md/sync_speed_max (or a higher number)"
-			      : "raise /sys/block/%s/md/sync_speed_max",
-		    c->a1->name);
-		if (mx->local && c->s1->sys_max.read && c->s1->sys_max.kib > mx->kib)
+		if (!number)
+			rec(f, MDP_XR_SETTING, n, "system",
+			    "echo system > /sys/block/%s/md/sync_speed_max (or a higher number)",
+			    c->a1->name);
+		else if (mx->local)
+			rec(f, MDP_XR_SETTING, n, val, "echo %s > /sys/block/%s/md/sync_speed_max",
+			    val, c->a1->name);
+		else
+			rec(f, MDP_XR_SETTING, n, val, "raise /sys/block/%s/md/sync_speed_max",
+			    c->a1->name);
+		if (!number && c->s1->sys_max.read && c->s1->sys_max.kib > mx->kib)
 			v = c->s1->sys_max.kib;
 	} else {
 		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (maximum %llu KiB/s)", p,
@@ -1168,6 +1283,7 @@ static bool check_floor(struct ctx *c)
 {
 	const struct mdp_xlimit *mn = &c->r->min;
 	struct mdp_xfinding *f;
+	bool by_class = false;
 	uint64_t v = 0;
 	const char *p;
 
@@ -1183,7 +1299,7 @@ static bool check_floor(struct ctx *c)
 		return true;
 	}
 	tradeoff(c, f);
-	p = profile_above(c, f, mn->kib, false, &v);
+	p = profile_above(c, f, mn->kib, false, &v, &by_class);
 	if (mn->local || !p) {
 		char n[64], val[32];
 		v = p ? v : mn->kib * 2;
@@ -1196,8 +1312,9 @@ static bool check_floor(struct ctx *c)
 		rec(f, MDP_XR_SETTING, n, val, "echo %s > /sys/block/%s/md/sync_speed_min", val,
 		    c->a1->name);
 	} else {
-		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s)", p,
-		    (unsigned long long)v);
+		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s%s%s%s)", p,
+		    (unsigned long long)v, by_class ? " on " : "", by_class ? class_word(c) : "",
+		    by_class ? " arrays" : "");
 	}
 	if (mn->local || !p) {
 		if (c->r->max.read && v > c->r->max.kib)
@@ -1243,7 +1360,7 @@ static bool check_competing(struct ctx *c, bool floor)
 		return true;
 	}
 	p = profile_above(c, f, c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
-			  false, &v);
+			  false, &v, NULL);
 	if (p)
 		tradeoff(c, f);
 	if (p)

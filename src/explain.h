@@ -52,6 +52,7 @@ struct mdp_xmember {
 	uint64_t errors;            /* md/dev-X/errors (corrected read errors) */
 	int64_t offset, new_offset; /* md/dev-X/offset, new_offset; -1 unread */
 	int rotational;             /* queue/rotational of its disk: 1, 0, -1 unread */
+	enum mdp_media media;       /* its disk's class (mdp_ident_disk_media) */
 	bool spare, faulty;         /* from mdstat's (S) and (F) */
 	int64_t bad_blocks;         /* entries in md/dev-X/bad_blocks; -1 unread */
 	int64_t ioerr, iotmo;       /* its disk's device/ioerr_cnt, iotmo_cnt; -1 unread */
@@ -235,7 +236,12 @@ const char *mdp_explain_profile(size_t i);
 struct mdp_xprofile {
 	char name[32];
 	uint64_t min, max; /* speed_limit_min/max it sets, KiB/s per device; 0: none */
+	bool min_floor;    /* min is {at_least: min}: a higher minimum the box has stays */
 	bool max_floor;    /* max is {at_least: max}: a higher maximum the box has stays */
+	/* the array's own sync_speed_min a rule selecting by disk class sets on an array of
+	 * class c (match: {media: [...]}, nothing else), 0: none; and whether it is at_least */
+	uint64_t class_min[MDP_MEDIA_COUNT];
+	bool class_min_floor[MDP_MEDIA_COUNT];
 	bool refused;
 	char why[256];
 };

@@ -186,18 +186,15 @@ static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const cha
 }
 
 /*
- * The controller or bus the member's disk hangs on (its /sys/class/block link) and the data
- * rate of that controller's own link where sysfs states it (a PCIe function's link, a USB
+ * The controller or bus the member's disk hangs on (from link, its /sys/class/block link) and the
+ * data rate of that controller's own link where sysfs states it (a PCIe function's link, a USB
  * device's speed): explain's shared-controller rule.
  */
-static void read_bus(const struct mdp_xsrc *s, struct mdp_xmember *m)
+static void read_bus(const struct mdp_xsrc *s, struct mdp_xmember *m, const char *link)
 {
-	char p[PATH_MAX], link[PATH_MAX], speed[64];
+	char p[PATH_MAX], speed[64];
 	int64_t width = 0;
 
-	snprintf(p, sizeof(p), "/sys/class/block/%s", m->disk);
-	if (rd_link(s, p, link, sizeof(link)))
-		return;
 	mdp_explain_bus_of(link, m->bus, sizeof(m->bus));
 	if (!m->bus[0])
 		return;
@@ -216,7 +213,8 @@ static void read_bus(const struct mdp_xsrc *s, struct mdp_xmember *m)
 static void read_member(const struct mdp_xsrc *s, const char *md, struct mdp_xmember *m,
 			const struct mdp_xio *io, size_t n_io)
 {
-	char p[PATH_MAX], buf[64];
+	char p[PATH_MAX], buf[64], link[PATH_MAX];
+	bool linked;
 	const struct mdp_xio *x;
 	int64_t v;
 
@@ -239,7 +237,11 @@ static void read_member(const struct mdp_xsrc *s, const char *md, struct mdp_xme
 	m->iotmo = rd_count(s, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/queue/rotational", m->disk);
 	m->rotational = rd_val(s, p, buf, sizeof(buf)) ? -1 : !strcmp(buf, "1");
-	read_bus(s, m);
+	snprintf(p, sizeof(p), "/sys/class/block/%s", m->disk);
+	linked = !rd_link(s, p, link, sizeof(link));
+	if (linked)
+		read_bus(s, m, link);
+	m->media = mdp_ident_disk_media(m->disk, linked ? link : NULL, m->rotational);
 	if ((x = io_of(io, n_io, m->name)))
 		m->part = *x;
 	if ((x = io_of(io, n_io, m->disk)))

@@ -60,6 +60,7 @@ struct row {
 	int64_t iotmo;                /* timeouts member 1's disk counts in the window */
 	int bus_n;                    /* the last bus_n members on one card, 0000:03:00.0 */
 	int slow2;                    /* another member index + 1 as slow as slow */
+	bool nvme;                    /* NVMe members (rotational -1: SSD; else hard disks) */
 	uint64_t bus_kib;             /* that card's link, KiB/s (0: unstated) */
 	/* expected */
 	enum mdp_xkind kind;
@@ -146,7 +147,10 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 		m->offset = m->new_offset = 2048;
 		if (r->moved)
 			m->new_offset = 4096;
-		m->rotational = r->rotational < 0 ? 0 : 1;
+		m->rotational = r->rotational < 0 || r->nvme ? 0 : 1;
+		m->media = r->nvme             ? MDP_MEDIA_NVME
+			   : r->rotational < 0 ? MDP_MEDIA_SSD
+					       : MDP_MEDIA_HDD;
 		set_io(&m->part, m->name, base + (uint64_t)(t * sync_sect),
 		       base + (uint64_t)(t * ios), base + (uint64_t)(t * ios * aw), base);
 		m->part.rd_merges = m->part.wr_merges = base + (uint64_t)(t * ios * r->merged / 2);
@@ -352,6 +356,45 @@ static const struct row rows[] = {
 	{.id = "card-not-full", .release = "4.4.302+", .action = "recover", .speed = 30000,
 	 .util = 98, .bus_n = 4, .bus_kib = 488281, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_DISKS_AT_LIMIT, .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO},
+	/* issue 38, disk classes: an SSD array held at DSM's floor by users' I/O. balanced's
+	   minimum (50000) would do for hard disks, but it leaves the maximum at 200000, which caps
+	   an SSD: reshape-fast, whose own rule gives SSD and NVMe arrays at least 1000000 */
+	{.id = "ssd-floor", .release = "5.10.0", .action = "recover", .rotational = -1,
+	 .speed = 10000, .min = 10000, .max = 200000, .util = 30, .md_kib = 5000,
+	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE,
+	 .rec_name = "reshape-fast", .gain = MDP_XG_UPPER, .gain_kib = 1000000,
+	 .says = "balanced: would cap this ssd array (maximum 200000 KiB/s in force after it)"},
+	{.id = "ssd-floor-text", .release = "5.10.0", .action = "recover", .rotational = -1,
+	 .speed = 10000, .min = 10000, .max = 200000, .util = 30, .md_kib = 5000,
+	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE,
+	 .rec_name = "reshape-fast", .gain = MDP_XG_UPPER, .says = "minimum 1000000 KiB/s on ssd arrays"},
+	/* ... at reshape-fast's hard-disk minimum (300000, DSM's faster preset): only its
+	   class rule is above it, and the same array on hard disks gets no profile */
+	{.id = "nvme-floor-300000", .release = "5.10.0", .action = "recover", .nvme = true,
+	 .speed = 300000, .min = 300000, .max = 2000000, .util = 30, .md_kib = 50000,
+	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE,
+	 .rec_name = "reshape-fast", .gain = MDP_XG_UPPER, .gain_kib = 1000000,
+	 .says = "minimum 1000000 KiB/s on nvme arrays"},
+	{.id = "hdd-floor-300000", .release = "5.10.0", .action = "recover", .speed = 300000,
+	 .min = 300000, .max = 2000000, .util = 30, .md_kib = 50000, .group_threads = 0,
+	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_speed_min",
+	 .gain = MDP_XG_UPPER, .gain_kib = 600000},
+	/* an NVMe array at the kernel's maximum: reshape-fast's (2000000), never balanced's */
+	{.id = "nvme-ceiling", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 199000, .util = 30, KERNEL_DEFAULTS, .kind = MDP_XK_CEILING,
+	 .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast", .gain = MDP_XG_ROUGH, .gain_kib = 597000, .says = "maximum 2000000 KiB/s"},
+	/* ... its own maximum (local) at 200000 with the sysctl at 200000 too: "system" would
+	   still cap it, so a number, the highest a shipped profile sets (reshape-fast's) */
+	{.id = "nvme-ceiling-local", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 199000, .util = 30, .min = 1000, .max = 200000, .max_local = true,
+	 .sys_max = 200000, .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max",
+	 .gain = MDP_XG_ROUGH, .gain_kib = 597000, .says = "echo 2000000 > /sys/block/md2/md/sync_speed_max"},
+	/* the hard-disk array the same: "system" lifts it to the sysctl (C10's rule) */
+	{.id = "hdd-ceiling-local", .release = "6.1.0", .action = "recover", .speed = 199000,
+	 .util = 30, .min = 1000, .max = 200000, .max_local = true, .sys_max = 600000,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .gain = MDP_XG_ROUGH, .gain_kib = 597000, .says = "echo system > /sys/block/md2/md/sync_speed_max"},
 	/* (local) minimum held at the floor: a profile's sysctl would not lift it */
 	{.id = "local-min", .speed = 1000, .min_local = true, .util = 30, .md_kib = 5000,
 	 KERNEL_DEFAULTS,
