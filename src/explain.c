@@ -776,11 +776,41 @@ static bool slow_behind_bus(struct ctx *c, const size_t *slow, size_t n_slow,
 	return true;
 }
 
+/*
+ * The members busy or slow per request against the others (the disk being rebuilt is
+ * compared with no one: it takes all the writes) into slow[], each one's figures in why[];
+ * their count.
+ */
+static size_t outliers(const struct ctx *c, size_t *slow, char (*why)[MDP_X_TEXT])
+{
+	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS];
+	size_t idx[MDP_X_MEMBERS], n = 0, n_slow = 0;
+
+	for (size_t i = 0; c->util_known && i < c->n; i++)
+		if (!c->target[i])
+			util[n] = c->disk[i].util, aw[n] = c->disk[i].await, idx[n++] = i;
+	for (size_t k = 0; n >= 2 && k < n; k++) {
+		size_t i = idx[k];
+		double mu = median_without(util, n, k), ma = median_without(aw, n, k);
+		bool slow_u = util[k] >= UTIL_BUSY && util[k] >= OUTLIER_UTIL * mu;
+		bool slow_a = c->disk[i].ios >= AWAIT_MIN_IOS && aw[k] >= AWAIT_MIN_MS &&
+			      aw[k] >= OUTLIER_AWAIT * ma;
+		/* busy with another partition's I/O: shared, not failing (competing-io) */
+		if ((!slow_u && !slow_a) || c->other_kib[i] >= c->foreign_thr)
+			continue;
+		slow[n_slow++] = i;
+		snprintf(
+		    why[i], MDP_X_TEXT,
+		    "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, %.1f ms",
+		    c->m[i]->name, c->m[i]->disk, util[k], aw[k], mu, ma);
+	}
+	return n_slow;
+}
+
 static void check_member(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
-	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS];
-	size_t idx[MDP_X_MEMBERS], n = 0, slow[MDP_X_MEMBERS], n_slow = 0;
+	size_t slow[MDP_X_MEMBERS], n_slow;
 	char why[MDP_X_MEMBERS][MDP_X_TEXT];
 	struct mdp_xfinding *f = NULL;
 
@@ -822,25 +852,7 @@ static void check_member(struct ctx *c)
 			}
 		}
 	}
-	/* the disk being rebuilt is compared with no one: it takes all the writes */
-	for (size_t i = 0; c->util_known && i < c->n; i++)
-		if (!c->target[i])
-			util[n] = c->disk[i].util, aw[n] = c->disk[i].await, idx[n++] = i;
-	for (size_t k = 0; n >= 2 && k < n; k++) {
-		size_t i = idx[k];
-		double mu = median_without(util, n, k), ma = median_without(aw, n, k);
-		bool slow_u = util[k] >= UTIL_BUSY && util[k] >= OUTLIER_UTIL * mu;
-		bool slow_a = c->disk[i].ios >= AWAIT_MIN_IOS && aw[k] >= AWAIT_MIN_MS &&
-			      aw[k] >= OUTLIER_AWAIT * ma;
-		/* busy with another partition's I/O: shared, not failing (competing-io) */
-		if ((!slow_u && !slow_a) || c->other_kib[i] >= c->foreign_thr)
-			continue;
-		slow[n_slow++] = i;
-		snprintf(
-		    why[i], sizeof(why[i]),
-		    "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, %.1f ms",
-		    c->m[i]->name, c->m[i]->disk, util[k], aw[k], mu, ma);
-	}
+	n_slow = outliers(c, slow, why);
 	if (n_slow && !slow_behind_bus(c, slow, n_slow, why))
 		for (size_t k = 0; k < n_slow; k++) {
 			f = f ? f : add(c->r, MDP_XK_MEMBER);

@@ -4,6 +4,7 @@
 # supports (the first finding and the exit code: 1 when explain recommends something), and
 # a known failure to what explain says today, so that a fix shows here as a change. No
 # report, right or wrong, says both "apply" and "nothing to gain" (issue 39).
+# tags: heavy (fifteen replays of the corpus, each checked twice)
 for c in \
 	c01-ds415-reshape:1:stripe-cache \
 	c02-ds418play-init:1:competing-io \
