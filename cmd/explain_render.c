@@ -48,7 +48,9 @@ static void print_gain(const struct mdp_xfinding *f)
 		       f->gain_kib);
 		break;
 	case MDP_XG_ZERO:
-		printf("    gain: none, the disks are the limit\n");
+		printf("    gain: none, %s the limit\n", f->kind == MDP_XK_CONTROLLER
+							     ? "the shared controller or link is"
+							     : "the disks are");
 		break;
 	default:
 		if (f->rec != MDP_XR_NONE)

@@ -1173,34 +1173,20 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* nvme<N>n<N>: the kernel's name of an NVMe namespace (nvme0n1, not nvme0). */
-static bool nvme_name(const char *name)
-{
-	size_t a, b;
-
-	if (strncmp(name, "nvme", 4))
-		return false;
-	a = 4 + strspn(name + 4, "0123456789");
-	if (a == 4 || name[a] != 'n')
-		return false;
-	b = a + 1 + strspn(name + a + 1, "0123456789");
-	return b > a + 1 && !name[b];
-}
-
 /* The class of a whole disk (discover.h): its name or device path, then queue/rotational. */
 static enum mdp_media read_media(struct walk *w, const char *disk)
 {
 	char path[PATH_MAX], link[PATH_MAX], buf[16];
+	bool linked;
 	uint64_t v;
+	int rot = -1;
 
 	snprintf(path, sizeof(path), SYS_BLOCK "/%s", disk);
-	if (nvme_name(disk) || (!mdp_root_readlink(w->r, path, link, sizeof(link)) &&
-				(strstr(link, "/nvme/") || strstr(link, "/nvme-subsystem/"))))
-		return MDP_MEDIA_NVME;
-	if (read_attr(w, disk, "queue/rotational", buf, sizeof(buf)) < 0 || lead_u64(buf, &v) ||
-	    v > 1)
-		return MDP_MEDIA_UNKNOWN;
-	return v ? MDP_MEDIA_HDD : MDP_MEDIA_SSD;
+	linked = !mdp_root_readlink(w->r, path, link, sizeof(link));
+	if (read_attr(w, disk, "queue/rotational", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v) &&
+	    v <= 1)
+		rot = (int)v;
+	return mdp_ident_disk_media(disk, linked ? link : NULL, rot);
 }
 
 /* Each array's class from its members' disks (discover.h). */

@@ -53,6 +53,10 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 #define RQ_SMALL        16.0 /* sectors a request (8 KiB) or fewer: tiny requests */
 #define RQ_MERGED       0.05 /* under 5 % of requests merged: md's I/O does not merge */
 #define RQ_MIN_IOS      100  /* requests a member needs in the window for the pattern */
+#define BUS_FULL        0.6  /* members' traffic at 60 % of their shared link's data rate */
+/* KiB/s: a maximum below this caps SSD and NVMe arrays, which rebuild at 1.0-1.4 GB/s a device
+ * (issue 38: a 4-disk NVMe raid5 went from 207 to 1027 MB/s with the maximum at 3600000) */
+#define NONROT_UNCAPPED 2000000
 /* No md array syncs faster than this (KiB/s, about 1 TB/s, 1000 NVMe drives at their
  * limit): a faster figure comes from a broken sample or a forged capture and is no figure. */
 #define SPEED_BOUND 1e9
@@ -60,10 +64,11 @@ static const char *const shipped[] = {"balanced", "reshape-fast"};
 const char *mdp_explain_kind_name(enum mdp_xkind k)
 {
 	static const char *const names[] = {
-	    "waiting",         "stuck",          "finishing",    "member", "reshape-method",
-	    "ceiling",         "floor",          "competing-io", "cpu",    "stripe-cache",
-	    "request-pattern", "disks-at-limit", "info",
+	    "waiting",    "stuck",          "finishing",       "member",         "rebuild-target",
+	    "controller", "reshape-method", "ceiling",         "floor",          "competing-io",
+	    "cpu",        "stripe-cache",   "request-pattern", "disks-at-limit", "info",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == MDP_XK_INFO + 1, "a name for each kind");
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "info";
 }
 
@@ -202,6 +207,71 @@ void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, c
 		snprintf(disk, cap, "%s", cand);
 }
 
+/* "0000:03:00.0": a PCI function's name (domain:bus:device.function, hex). */
+static bool pci_name(const char *c, size_t l)
+{
+	static const char form[] = "xxxx:xx:xx.x";
+
+	if (l != sizeof(form) - 1)
+		return false;
+	for (size_t i = 0; i < l; i++)
+		if (form[i] == 'x' ? !strchr("0123456789abcdef", c[i]) || !c[i] : c[i] != form[i])
+			return false;
+	return true;
+}
+
+/* "2-1", "2-1.3": a USB device's name (bus-port[.port...]), no interface (':'). */
+static bool usb_name(const char *c, size_t l)
+{
+	size_t d = strspn(c, "0123456789");
+
+	return d && d < l && c[d] == '-' && strspn(c + d + 1, "0123456789.") == l - d - 1 &&
+	       l > d + 1;
+}
+
+void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap)
+{
+	const char *p = devpath, *pci = NULL, *usb = NULL;
+	size_t pci_l = 0, usb_l = 0;
+
+	snprintf(bus, cap, "%s", "");
+	while (p && *p) {
+		size_t l = strcspn(p, "/");
+		if (pci_name(p, l))
+			pci = p, pci_l = l, usb = NULL;
+		else if (pci && usb_name(p, l))
+			usb = p, usb_l = l;
+		p = p[l] ? p + l + 1 : NULL;
+	}
+	if (usb)
+		snprintf(bus, cap, "%.*s", (int)usb_l, usb);
+	else if (pci)
+		snprintf(bus, cap, "%.*s", (int)pci_l, pci);
+}
+
+uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
+			      size_t cap)
+{
+	char *end;
+	double v, enc, kib;
+
+	snprintf(desc, cap, "%s", "");
+	if (!bus || !speed || !(v = strtod(speed, &end), end > speed) || !(v > 0) || v > 1e6)
+		return 0;
+	if (strchr(bus, ':')) { /* PCIe: GT/s a lane, times the lanes */
+		if (width < 1 || width > 32 || v > 256)
+			return 0;
+		enc = v <= 5.0 ? 0.8 : 128.0 / 130.0;
+		kib = v * 1e9 * enc / 8 / 1024 * (double)width;
+		snprintf(desc, cap, "PCIe %.1f GT/s x%lld", v, (long long)width);
+	} else { /* USB: Mb/s */
+		enc = v <= 480 ? 1.0 : v <= 5000 ? 0.8 : 128.0 / 132.0;
+		kib = v * 1e6 * enc / 8 / 1024;
+		snprintf(desc, cap, "USB %g Mb/s", v);
+	}
+	return kib_of(kib);
+}
+
 unsigned mdp_explain_kver(const char *release)
 {
 	uint64_t maj, min;
@@ -238,6 +308,7 @@ static bool running(const struct mdp_xarray *a)
 struct iorate {
 	bool ok, full;
 	double kib_s; /* read + written */
+	double rd_kib_s, wr_kib_s;
 	double ios;   /* requests completed */
 	double util;  /* % of the window with I/O in flight */
 	double await; /* ms per request */
@@ -255,6 +326,8 @@ static struct iorate io_rate(const struct mdp_xio *a, const struct mdp_xio *b, d
 		return r;
 	r.ok = true;
 	r.kib_s = (double)(rs + ws) / 2.0 / dt;
+	r.rd_kib_s = (double)rs / 2.0 / dt;
+	r.wr_kib_s = (double)ws / 2.0 / dt;
 	r.ios = (double)(ri + wi);
 	if (a->full && b->full && mdp_explain_delta(a->rd_ms, b->rd_ms, &rm) &&
 	    mdp_explain_delta(a->wr_ms, b->wr_ms, &wm) &&
@@ -355,6 +428,9 @@ struct ctx {
 	bool target[MDP_X_MEMBERS]; /* being rebuilt: takes every write, no outlier */
 	struct iorate disk[MDP_X_MEMBERS], part[MDP_X_MEMBERS];
 	bool util_known, all_rotational;
+	unsigned media_bits;  /* 1u << enum mdp_media of each member's disk */
+	enum mdp_media media; /* the array's class: one class, mixed, unknown */
+	bool nonrot;          /* every member SSD or NVMe */
 	double util_max, util_min;
 	/* other I/O */
 	double md_kib, md_inflight, holder_kib, swap_pages, sync_kib;
@@ -369,6 +445,8 @@ struct ctx {
 };
 
 static double md_view(const struct ctx *c);
+static const struct mdp_xfinding *found(const struct mdp_xreport *r, enum mdp_xkind k);
+static void util_evidence(struct ctx *c, struct mdp_xfinding *f);
 
 static void gather_members(struct ctx *c)
 {
@@ -399,10 +477,18 @@ static void gather_members(struct ctx *c)
 		}
 		if (m1->rotational != 1)
 			c->all_rotational = false;
+		c->media_bits |= 1u << m1->media;
 		c->n++;
 	}
 	if (!c->n)
 		c->util_known = false, c->all_rotational = false;
+	c->nonrot = c->n && !(c->media_bits & ~(1u << MDP_MEDIA_SSD | 1u << MDP_MEDIA_NVME));
+	c->media = c->media_bits & 1u << MDP_MEDIA_UNKNOWN ? MDP_MEDIA_UNKNOWN
+		   : c->media_bits & (c->media_bits - 1)   ? MDP_MEDIA_MIXED
+							   : MDP_MEDIA_UNKNOWN;
+	for (int k = MDP_MEDIA_HDD; k <= MDP_MEDIA_NVME; k++)
+		if (c->media_bits == 1u << k)
+			c->media = (enum mdp_media)k;
 }
 
 static void gather_foreign(struct ctx *c)
@@ -642,11 +728,90 @@ static bool check_finishing(struct ctx *c)
 	return true;
 }
 
+/* What a shared controller or bus that binds costs nothing to say: no limit gets more through. */
+static void rec_bus(struct mdp_xfinding *f, const struct ctx *c)
+{
+	rec(f, MDP_XR_NONE, NULL, NULL,
+	    "none: the shared controller or link is the limit, nothing to gain from any limit or "
+	    "profile; spread the disks over other ports or controllers");
+	f->gain = MDP_XG_ZERO;
+	f->gain_kib = kib_of(c->speed);
+}
+
+/*
+ * Two or more busy members (the member rule's outliers) behind one controller or bus that no
+ * other member of the array uses: they wait on that controller, not on their own platters
+ * (the same KiB/s as the others, requests held in the shared link). A controller finding
+ * names them; false when they do not share one.
+ */
+static bool slow_behind_bus(struct ctx *c, const size_t *slow, size_t n_slow,
+			    const char (*why)[MDP_X_TEXT])
+{
+	const char *bus = c->m[slow[0]]->bus;
+	struct mdp_xfinding *f;
+	char names[MDP_X_TEXT];
+	size_t o = 0, in = 0;
+
+	if (n_slow < 2 || !bus[0])
+		return false;
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->m[i]->bus, bus))
+			in++;
+	for (size_t k = 1; k < n_slow; k++)
+		if (strcmp(c->m[slow[k]]->bus, bus))
+			return false;
+	if (in != n_slow)
+		return false;
+	for (size_t k = 0; k < n_slow && o < sizeof(names) - MDP_NAME_MAX - 2; k++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", k ? ", " : "",
+				      c->m[slow[k]]->disk);
+	f = add(c->r, MDP_XK_CONTROLLER);
+	ev(f,
+	   "%s share %s%s%s and only they are busy: they wait on that controller, not on their "
+	   "own disks",
+	   names, bus, c->m[slow[0]]->bus_link[0] ? ", " : "", c->m[slow[0]]->bus_link);
+	for (size_t k = 0; k < n_slow; k++)
+		ev(f, "%s", why[slow[k]]);
+	rec_bus(f, c);
+	return true;
+}
+
+/*
+ * The members busy or slow per request against the others (the disk being rebuilt is
+ * compared with no one: it takes all the writes) into slow[], each one's figures in why[];
+ * their count.
+ */
+static size_t outliers(const struct ctx *c, size_t *slow, char (*why)[MDP_X_TEXT])
+{
+	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS];
+	size_t idx[MDP_X_MEMBERS], n = 0, n_slow = 0;
+
+	for (size_t i = 0; c->util_known && i < c->n; i++)
+		if (!c->target[i])
+			util[n] = c->disk[i].util, aw[n] = c->disk[i].await, idx[n++] = i;
+	for (size_t k = 0; n >= 2 && k < n; k++) {
+		size_t i = idx[k];
+		double mu = median_without(util, n, k), ma = median_without(aw, n, k);
+		bool slow_u = util[k] >= UTIL_BUSY && util[k] >= OUTLIER_UTIL * mu;
+		bool slow_a = c->disk[i].ios >= AWAIT_MIN_IOS && aw[k] >= AWAIT_MIN_MS &&
+			      aw[k] >= OUTLIER_AWAIT * ma;
+		/* busy with another partition's I/O: shared, not failing (competing-io) */
+		if ((!slow_u && !slow_a) || c->other_kib[i] >= c->foreign_thr)
+			continue;
+		slow[n_slow++] = i;
+		snprintf(
+		    why[i], MDP_X_TEXT,
+		    "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, %.1f ms",
+		    c->m[i]->name, c->m[i]->disk, util[k], aw[k], mu, ma);
+	}
+	return n_slow;
+}
+
 static void check_member(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
-	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS];
-	size_t idx[MDP_X_MEMBERS], n = 0;
+	size_t slow[MDP_X_MEMBERS], n_slow;
+	char why[MDP_X_MEMBERS][MDP_X_TEXT];
 	struct mdp_xfinding *f = NULL;
 
 	for (size_t i = 0; i < a1->n_members; i++) {
@@ -687,28 +852,113 @@ static void check_member(struct ctx *c)
 			}
 		}
 	}
-	/* the disk being rebuilt is compared with no one: it takes all the writes */
-	for (size_t i = 0; c->util_known && i < c->n; i++)
-		if (!c->target[i])
-			util[n] = c->disk[i].util, aw[n] = c->disk[i].await, idx[n++] = i;
-	for (size_t k = 0; n >= 2 && k < n; k++) {
-		size_t i = idx[k];
-		double mu = median_without(util, n, k), ma = median_without(aw, n, k);
-		bool slow_u = util[k] >= UTIL_BUSY && util[k] >= OUTLIER_UTIL * mu;
-		bool slow_a = c->disk[i].ios >= AWAIT_MIN_IOS && aw[k] >= AWAIT_MIN_MS &&
-			      aw[k] >= OUTLIER_AWAIT * ma;
-		/* busy with another partition's I/O: shared, not failing (competing-io) */
-		if ((!slow_u && !slow_a) || c->other_kib[i] >= c->foreign_thr)
-			continue;
-		f = f ? f : add(c->r, MDP_XK_MEMBER);
-		ev(f, "%s (%s): %.0f%% busy, %.1f ms a request; the others' median %.0f%%, %.1f ms",
-		   c->m[i]->name, c->m[i]->disk, util[k], aw[k], mu, ma);
-	}
+	n_slow = outliers(c, slow, why);
+	if (n_slow && !slow_behind_bus(c, slow, n_slow, why))
+		for (size_t k = 0; k < n_slow; k++) {
+			f = f ? f : add(c->r, MDP_XK_MEMBER);
+			ev(f, "%s", why[slow[k]]);
+		}
 	if (f)
 		rec(f, MDP_XR_NONE, NULL, NULL,
 		    "none: the slowest member sets the speed; check its SMART data and cable, back "
 		    "up "
 		    "first if the array is degraded");
+}
+
+/*
+ * The disk a recovery writes (md/dev-X/state without in_sync) is compared with no one in the
+ * member rule: it takes every write, so it is busier than the disks it is rebuilt from. It has
+ * its own rule: busy (>= 90 %) and slow per request (>= 3x the readers' median, at least 10 ms
+ * and 20 requests), or busy at twice their median with no other I/O that could explain it.
+ * Then its writes set the pace (a DM-SMR disk stalls for seconds a request; a slow or failing
+ * new disk, a slow link): no limit makes them faster.
+ */
+static void check_target(struct ctx *c)
+{
+	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS], rd[MDP_X_MEMBERS];
+	size_t n = 0;
+
+	for (size_t i = 0; c->util_known && i < c->n; i++)
+		if (!c->target[i])
+			util[n] = c->disk[i].util, aw[n] = c->disk[i].await,
+			rd[n++] = c->part[i].rd_kib_s;
+	if (!n)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct iorate *d = &c->disk[i];
+		double mu = median_without(util, n, n), ma = median_without(aw, n, n);
+		bool slow_a = d->ios >= AWAIT_MIN_IOS && d->await >= AWAIT_MIN_MS &&
+			      d->await >= OUTLIER_AWAIT * ma;
+		bool slow_u = d->util >= OUTLIER_UTIL * mu && !c->foreign;
+		struct mdp_xfinding *f;
+
+		if (!c->target[i] || d->util < UTIL_BUSY || (!slow_a && !slow_u) ||
+		    c->other_kib[i] >= c->foreign_thr)
+			continue;
+		f = add(c->r, MDP_XK_TARGET);
+		ev(f,
+		   "%s (%s), the disk being rebuilt: %.0f%% busy, %.1f ms a request, writing %.0f "
+		   "KiB/s",
+		   c->m[i]->name, c->m[i]->disk, d->util, d->await, c->part[i].wr_kib_s);
+		ev(f,
+		   "the members it is rebuilt from: median %.0f%% busy, %.1f ms a request, reading "
+		   "%.0f KiB/s each",
+		   mu, ma, median_without(rd, n, n));
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: the new disk's writes set the pace and no limit makes them faster; "
+		    "check "
+		    "that it is no DM-SMR model, its SMART data and its link speed");
+	}
+}
+
+/*
+ * Members behind one controller or bus whose own link sysfs states (a PCIe card's lanes, a USB
+ * enclosure's speed): their traffic together at >= 60 % of that link's data rate (protocol
+ * overhead takes much of the rest) while no one of them moves half of it: the link is full,
+ * not the disks, and no limit gets more through it. Members a controller finding already
+ * names (slow_behind_bus) are not counted twice.
+ */
+static bool check_controller(struct ctx *c)
+{
+	struct mdp_xfinding *f;
+
+	if (found(c->r, MDP_XK_CONTROLLER))
+		return false;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct mdp_xmember *m = c->m[i];
+		double sum = 0, top = 0;
+		char names[MDP_X_TEXT];
+		size_t k = 0, o = 0;
+		bool first = true;
+
+		for (size_t j = 0; j < i; j++)
+			first &= strcmp(c->m[j]->bus, m->bus) != 0;
+		if (!first || !m->bus[0] || !m->bus_kib)
+			continue;
+		for (size_t j = i; j < c->n; j++) {
+			if (strcmp(c->m[j]->bus, m->bus) || !c->disk[j].ok)
+				continue;
+			sum += c->disk[j].kib_s, k++;
+			top = c->disk[j].kib_s > top ? c->disk[j].kib_s : top;
+			if (o < sizeof(names) - MDP_NAME_MAX - 2)
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
+						      k > 1 ? ", " : "", c->m[j]->disk);
+		}
+		if (k < 2 || sum < BUS_FULL * (double)m->bus_kib || top >= (double)m->bus_kib / 2)
+			continue;
+		f = add(c->r, MDP_XK_CONTROLLER);
+		ev(f, "%s share %s (%s: %llu KiB/s of data): together %.0f KiB/s, %.0f%% of it",
+		   names, m->bus, m->bus_link, (unsigned long long)m->bus_kib, sum,
+		   100.0 * sum / (double)m->bus_kib);
+		ev(f,
+		   "each of them moves %.0f KiB/s at most, under half the link: the link is full, "
+		   "not the disks",
+		   top);
+		util_evidence(c, f);
+		rec_bus(f, c);
+		return true;
+	}
+	return false;
 }
 
 static bool check_reshape(struct ctx *c)
@@ -775,28 +1025,45 @@ static bool refused(const struct ctx *c, struct mdp_xfinding *f, const char *p)
 	return false;
 }
 
-/* reshape-fast as f's recommendation (text); none (why) where apply would refuse it. */
-static void rec_fast(const struct ctx *c, struct mdp_xfinding *f, const char *none,
-		     const char *text)
+/* The array's class in words: "nvme", "ssd", "ssd and nvme" (mixed, all non-rotational). */
+static const char *class_word(const struct ctx *c)
 {
-	if (refused(c, f, "reshape-fast"))
-		rec(f, MDP_XR_NONE, NULL, NULL, "%s", none);
-	else
-		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL, "%s", text);
+	return c->nonrot && c->media == MDP_MEDIA_MIXED ? "ssd and nvme"
+							: mdp_ident_media_name(c->media);
 }
 
-/* The first shipped profile apply takes whose limit is above have (by at least half again). */
-static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, uint64_t have,
-				 bool want_max, uint64_t *val)
+/*
+ * The minimum profile p gives this array: what a rule selecting its disks' class sets on it
+ * (reshape-fast's own for SSD and NVMe arrays), else the profile's sysctl; 0 when none.
+ * *by_class: the class rule's; *kept: at_least (a higher minimum the box has stays).
+ */
+static uint64_t min_of(const struct ctx *c, const struct mdp_xprofile *p, bool *by_class,
+		       bool *kept)
 {
-	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
-		const struct mdp_xprofile *p = &c->pro->v[i];
-		uint64_t v = want_max ? p->max : p->min;
-		if (v && v >= have + have / 2 && !refused(c, f, p->name)) {
-			*val = v;
-			return p->name;
+	uint64_t v = 0;
+	bool fl = false;
+
+	/* an array of several classes gets a class rule's only if it names them all */
+	for (int k = 0; c->media_bits && k < MDP_MEDIA_COUNT; k++) {
+		if (!(c->media_bits & 1u << k))
+			continue;
+		if (!p->class_min[k]) {
+			v = 0;
+			break;
 		}
+		if (!v || p->class_min[k] < v)
+			v = p->class_min[k], fl = p->class_min_floor[k];
 	}
+	*by_class = v != 0;
+	*kept = v ? fl : p->min_floor;
+	return v ? v : p->min;
+}
+
+static const struct mdp_xprofile *profile_named(const struct ctx *c, const char *name)
+{
+	for (size_t i = 0; c->pro && i < c->pro->n; i++)
+		if (!strcmp(c->pro->v[i].name, name))
+			return &c->pro->v[i];
 	return NULL;
 }
 
@@ -807,16 +1074,85 @@ static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, ui
 static uint64_t max_after(const struct ctx *c, const char *name)
 {
 	uint64_t box = c->r->max.read ? c->r->max.kib : 0;
+	const struct mdp_xprofile *p = profile_named(c, name);
+
+	if (!p || !p->max)
+		return box;
+	return p->max_floor && box > p->max ? box : p->max;
+}
+
+/*
+ * Would profile name cap this SSD or NVMe array (issue 38)? They rebuild at 1.0-1.4 GB/s a
+ * device, so a maximum in force below NONROT_UNCAPPED after it, or a fixed minimum below the
+ * one the array has (md then throttles it further under load), holds them back. If so, f's
+ * evidence says so with the profile's own figure. Hard disks: never.
+ */
+static bool caps(const struct ctx *c, struct mdp_xfinding *f, const char *name)
+{
+	const struct mdp_xprofile *p = profile_named(c, name);
+	uint64_t mx = max_after(c, name), mn;
+	bool by_class, kept;
+
+	if (!c->nonrot || !p)
+		return false;
+	if (mx && mx < NONROT_UNCAPPED) {
+		ev(f, "%s: would cap this %s array (maximum %llu KiB/s in force after it)", name,
+		   class_word(c), (unsigned long long)mx);
+		return true;
+	}
+	mn = min_of(c, p, &by_class, &kept);
+	if (mn && !kept && c->r->min.read && mn < c->r->min.kib) {
+		ev(f, "%s: would lower this %s array's minimum from %llu to %llu KiB/s", name,
+		   class_word(c), (unsigned long long)c->r->min.kib, (unsigned long long)mn);
+		return true;
+	}
+	return false;
+}
+
+/* Profile name does not fit here: apply would refuse it, or it would cap the array. */
+static bool unfit(const struct ctx *c, struct mdp_xfinding *f, const char *name)
+{
+	return refused(c, f, name) || caps(c, f, name);
+}
+
+/* reshape-fast as f's recommendation (text); none (why) where it does not fit. */
+static void rec_fast(const struct ctx *c, struct mdp_xfinding *f, const char *none,
+		     const char *text)
+{
+	if (unfit(c, f, "reshape-fast"))
+		rec(f, MDP_XR_NONE, NULL, NULL, "%s", none);
+	else
+		rec(f, MDP_XR_PROFILE, "reshape-fast", NULL, "%s", text);
+}
+
+/* The first shipped profile that fits whose limit is above have (by at least half again);
+ * *val its limit for this array, *by_class: a disk-class rule's minimum. */
+static const char *profile_above(const struct ctx *c, struct mdp_xfinding *f, uint64_t have,
+				 bool want_max, uint64_t *val, bool *by_class)
+{
+	bool cls = false, kept;
 
 	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
 		const struct mdp_xprofile *p = &c->pro->v[i];
-		if (strcmp(p->name, name))
-			continue;
-		if (!p->max)
-			return box;
-		return p->max_floor && box > p->max ? box : p->max;
+		uint64_t v = want_max ? p->max : min_of(c, p, &cls, &kept);
+		if (v && v >= have + have / 2 && !unfit(c, f, p->name)) {
+			*val = v;
+			if (by_class)
+				*by_class = !want_max && cls;
+			return p->name;
+		}
 	}
-	return box;
+	return NULL;
+}
+
+/* The highest maximum a shipped profile sets, as the profiles say it; 0 when none does. */
+static uint64_t shipped_max(const struct ctx *c)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; c->pro && i < c->pro->n; i++)
+		v = c->pro->v[i].max > v ? c->pro->v[i].max : v;
+	return v;
 }
 
 /*
@@ -870,21 +1206,36 @@ static bool check_ceiling(struct ctx *c)
 		   "maximum, is still above it, so md sleeps until it falls",
 		   (long long)c->a1->sync_speed);
 	util_evidence(c, f);
-	p = profile_above(c, f, mx->kib, true, &v);
+	p = profile_above(c, f, mx->kib, true, &v, NULL);
 	if (mx->local || !p) {
-		v = mx->kib * 2;
-		snprintf(n, sizeof(n), "%s/sync_speed_max", c->a1->name);
+		/* SSD and NVMe: a number that caps none of them, from the profiles where one
+		 * sets more; "system" only where the sysctl caps none either */
+		bool number =
+		    !mx->local ||
+		    (c->nonrot && (!c->s1->sys_max.read || c->s1->sys_max.kib < NONROT_UNCAPPED));
 		char val[32];
+		v = mx->kib * 2;
+		if (c->nonrot) {
+			v = shipped_max(c) > v ? shipped_max(c) : v;
+			v = v < NONROT_UNCAPPED ? NONROT_UNCAPPED : v;
+		}
+		snprintf(n, sizeof(n), "%s/sync_speed_max", c->a1->name);
 		snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
 		if (mx->local)
 			ev(f,
 			   "the array's own maximum (local) overrides dev.raid.speed_limit_max: a "
 			   "profile's sysctl does not lift it");
-		rec(f, MDP_XR_SETTING, n, mx->local ? "system" : val,
-		    mx->local ? "echo system > /sys/block/%s/md/sync_speed_max (or a higher number)"
-			      : "raise /sys/block/%s/md/sync_speed_max",
-		    c->a1->name);
-		if (mx->local && c->s1->sys_max.read && c->s1->sys_max.kib > mx->kib)
+		if (!number)
+			rec(f, MDP_XR_SETTING, n, "system",
+			    "echo system > /sys/block/%s/md/sync_speed_max (or a higher number)",
+			    c->a1->name);
+		else if (mx->local)
+			rec(f, MDP_XR_SETTING, n, val, "echo %s > /sys/block/%s/md/sync_speed_max",
+			    val, c->a1->name);
+		else
+			rec(f, MDP_XR_SETTING, n, val, "raise /sys/block/%s/md/sync_speed_max",
+			    c->a1->name);
+		if (!number && c->s1->sys_max.read && c->s1->sys_max.kib > mx->kib)
 			v = c->s1->sys_max.kib;
 	} else {
 		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (maximum %llu KiB/s)", p,
@@ -944,6 +1295,7 @@ static bool check_floor(struct ctx *c)
 {
 	const struct mdp_xlimit *mn = &c->r->min;
 	struct mdp_xfinding *f;
+	bool by_class = false;
 	uint64_t v = 0;
 	const char *p;
 
@@ -959,7 +1311,7 @@ static bool check_floor(struct ctx *c)
 		return true;
 	}
 	tradeoff(c, f);
-	p = profile_above(c, f, mn->kib, false, &v);
+	p = profile_above(c, f, mn->kib, false, &v, &by_class);
 	if (mn->local || !p) {
 		char n[64], val[32];
 		v = p ? v : mn->kib * 2;
@@ -972,8 +1324,9 @@ static bool check_floor(struct ctx *c)
 		rec(f, MDP_XR_SETTING, n, val, "echo %s > /sys/block/%s/md/sync_speed_min", val,
 		    c->a1->name);
 	} else {
-		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s)", p,
-		    (unsigned long long)v);
+		rec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s%s%s%s)", p,
+		    (unsigned long long)v, by_class ? " on " : "", by_class ? class_word(c) : "",
+		    by_class ? " arrays" : "");
 	}
 	if (mn->local || !p) {
 		if (c->r->max.read && v > c->r->max.kib)
@@ -1019,7 +1372,7 @@ static bool check_competing(struct ctx *c, bool floor)
 		return true;
 	}
 	p = profile_above(c, f, c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
-			  false, &v);
+			  false, &v, NULL);
 	if (p)
 		tradeoff(c, f);
 	if (p)
@@ -1436,10 +1789,15 @@ static void harm(const struct ctx *c)
 	withdraw(r, MDP_XK_MEMBER, true,
 		 "none while a member is failing or slow: a higher limit pushes that disk harder "
 		 "and takes more from the users");
+	withdraw(r, MDP_XK_TARGET, true,
+		 "none while the disk being rebuilt is the limit: a higher limit cannot make it "
+		 "write faster and takes more from the users");
 	withdraw(r, MDP_XK_FINISHING, false, "none: less than 30 minutes left, not worth tuning");
 	withdraw(r, MDP_XK_RESHAPE_METHOD, false,
 		 "none: the backup copy sets the reshape's pace, not this");
 	withdraw(r, MDP_XK_DISKS_AT_LIMIT, false, "none: the disks are at their limit");
+	withdraw(r, MDP_XK_CONTROLLER, false,
+		 "none: the shared controller or link is the limit, not this");
 }
 
 /* The checks in their order (docs/explain.md). Waiting and stuck end them (no speed to
@@ -1457,6 +1815,8 @@ static void run_checks(struct ctx *c, unsigned kver)
 	}
 	check_finishing(c);
 	check_member(c);
+	check_target(c);
+	check_controller(c);
 	check_reshape(c);
 	check_skipping(c);
 	check_ceiling(c);
@@ -1465,7 +1825,7 @@ static void run_checks(struct ctx *c, unsigned kver)
 	check_cpu(c);
 	check_stripe(c, kver);
 	check_requests(c);
-	if (!check_disks(c) && !has_cause(c->r)) {
+	if ((found(c->r, MDP_XK_CONTROLLER) || !check_disks(c)) && !has_cause(c->r)) {
 		f = add(c->r, MDP_XK_INFO);
 		ev(f, "no limit, shared disk, CPU, cache or request pattern found in this window");
 		util_evidence(c, f);

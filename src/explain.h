@@ -52,9 +52,13 @@ struct mdp_xmember {
 	uint64_t errors;            /* md/dev-X/errors (corrected read errors) */
 	int64_t offset, new_offset; /* md/dev-X/offset, new_offset; -1 unread */
 	int rotational;             /* queue/rotational of its disk: 1, 0, -1 unread */
+	enum mdp_media media;       /* its disk's class (mdp_ident_disk_media) */
 	bool spare, faulty;         /* from mdstat's (S) and (F) */
 	int64_t bad_blocks;         /* entries in md/dev-X/bad_blocks; -1 unread */
 	int64_t ioerr, iotmo;       /* its disk's device/ioerr_cnt, iotmo_cnt; -1 unread */
+	char bus[48];               /* its disk's controller or bus (mdp_explain_bus_of); "" */
+	uint64_t bus_kib;           /* that controller's own link, KiB/s; 0 unknown */
+	char bus_link[48];          /* the link as sysfs says it: "PCIe 5.0 GT/s x1" */
 	struct mdp_xio part;        /* its own diskstats line */
 	struct mdp_xio whole;       /* its disk's line (the same line for a whole disk) */
 };
@@ -112,6 +116,8 @@ enum mdp_xkind {
 	MDP_XK_STUCK,
 	MDP_XK_FINISHING,
 	MDP_XK_MEMBER,
+	MDP_XK_TARGET,     /* the disk a recovery writes, saturated by its own writes */
+	MDP_XK_CONTROLLER, /* members sharing one controller or bus that is full */
 	MDP_XK_RESHAPE_METHOD,
 	MDP_XK_CEILING,
 	MDP_XK_FLOOR,
@@ -192,6 +198,25 @@ int mdp_explain_parse_diskstats(const char *text, size_t len, struct mdp_xio **o
 void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, char *disk,
 			 size_t cap);
 
+/*
+ * The controller or bus a disk hangs on, from its device path (the link of
+ * /sys/class/block/DISK: "../../devices/pci0000:00/0000:03:00.0/ata3/host2/
+ * target2:0:0/2:0:0:0/block/sdc"): the USB device an enclosure is
+ * ("2-1", the component before the first interface "2-1:1.0"), else the
+ * last PCI function on the path ("0000:03:00.0"); "" when there is none.
+ */
+void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap);
+
+/*
+ * The data rate of that bus's own link, KiB/s, from sysfs's words: a PCI
+ * function's current_link_speed ("5.0 GT/s PCIe") and current_link_width
+ * (lanes), or a USB device's speed (Mb/s: "480", "5000"), after the line
+ * encoding (8b/10b to 5 GT/s and on 5 Gb/s USB, 128b/130b above). Its words
+ * for a report into desc. 0 when they do not parse.
+ */
+uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
+			      size_t cap);
+
 /* "6.1.0-57-amd64" -> 601; 0 when it does not parse. */
 unsigned mdp_explain_kver(const char *release);
 
@@ -211,7 +236,12 @@ const char *mdp_explain_profile(size_t i);
 struct mdp_xprofile {
 	char name[32];
 	uint64_t min, max; /* speed_limit_min/max it sets, KiB/s per device; 0: none */
+	bool min_floor;    /* min is {at_least: min}: a higher minimum the box has stays */
 	bool max_floor;    /* max is {at_least: max}: a higher maximum the box has stays */
+	/* the array's own sync_speed_min a rule selecting by disk class sets on an array of
+	 * class c (match: {media: [...]}, nothing else), 0: none; and whether it is at_least */
+	uint64_t class_min[MDP_MEDIA_COUNT];
+	bool class_min_floor[MDP_MEDIA_COUNT];
 	bool refused;
 	char why[256];
 };

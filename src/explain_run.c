@@ -115,7 +115,21 @@ void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x)
 	snprintf(x->name, sizeof(x->name), "%s", p->name);
 	x->min = mn->kind == MDP_S_NUM ? mn->num : 0;
 	x->max = mx->kind == MDP_S_NUM ? mx->num : 0;
+	x->min_floor = mn->bound == MDP_B_AT_LEAST;
 	x->max_floor = mx->bound == MDP_B_AT_LEAST;
+	/* rules that select arrays by disk class alone: the minimum they give such an array */
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct mdp_match *m = &p->rules[i].match;
+		const struct mdp_setting *v = &p->rules[i].set[MDP_T_SYNC_SPEED_MIN];
+		if (!m->media || m->all || m->n_names || m->n_levels || m->n_uuids ||
+		    v->kind != MDP_S_NUM)
+			continue;
+		for (int c = 0; c < MDP_MEDIA_COUNT; c++)
+			if (m->media & 1u << c) {
+				x->class_min[c] = v->num;
+				x->class_min_floor[c] = v->bound == MDP_B_AT_LEAST;
+			}
+	}
 }
 
 void mdp_xrun_profiles(const struct mdp_root *root, const struct mdp_profile_dirs *dirs,

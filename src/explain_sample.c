@@ -24,6 +24,7 @@ static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char 
 		return -ENOMEM;
 	f = &c->v[c->n];
 	f->sample = sample;
+	f->link = false;
 	f->len = len;
 	f->path = strdup(path);
 	f->data = malloc(len + 1);
@@ -101,6 +102,24 @@ static int rd_val(const struct mdp_xsrc *s, const char *path, char *buf, size_t 
 	return 0;
 }
 
+/* A symbolic link's target (never followed), recorded for the capture as a link. */
+static int rd_link(const struct mdp_xsrc *s, const char *path, char *buf, size_t cap)
+{
+	int err = mdp_root_readlink(pick(s, path), path, buf, cap);
+
+	if (err) {
+		if (err != -ENOENT && err != -ENOTDIR && err != -EINVAL)
+			note_unreadable(s, path, err);
+		return err;
+	}
+	if (s->cap) {
+		if ((err = cap_add(s->cap, s->sample, path, buf, strlen(buf))))
+			return err;
+		s->cap->v[s->cap->n - 1].link = true;
+	}
+	return 0;
+}
+
 static int64_t rd_num(const struct mdp_xsrc *s, const char *path)
 {
 	char buf[64];
@@ -166,10 +185,36 @@ static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const cha
 	return NULL;
 }
 
+/*
+ * The controller or bus the member's disk hangs on (from link, its /sys/class/block link) and the
+ * data rate of that controller's own link where sysfs states it (a PCIe function's link, a USB
+ * device's speed): explain's shared-controller rule.
+ */
+static void read_bus(const struct mdp_xsrc *s, struct mdp_xmember *m, const char *link)
+{
+	char p[PATH_MAX], speed[64];
+	int64_t width = 0;
+
+	mdp_explain_bus_of(link, m->bus, sizeof(m->bus));
+	if (!m->bus[0])
+		return;
+	if (strchr(m->bus, ':')) {
+		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/current_link_width", m->bus);
+		width = rd_num(s, p);
+		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/current_link_speed", m->bus);
+	} else {
+		snprintf(p, sizeof(p), "/sys/bus/usb/devices/%s/speed", m->bus);
+	}
+	if (!rd_val(s, p, speed, sizeof(speed)))
+		m->bus_kib =
+		    mdp_explain_bus_rate(m->bus, speed, width, m->bus_link, sizeof(m->bus_link));
+}
+
 static void read_member(const struct mdp_xsrc *s, const char *md, struct mdp_xmember *m,
 			const struct mdp_xio *io, size_t n_io)
 {
-	char p[PATH_MAX], buf[64];
+	char p[PATH_MAX], buf[64], link[PATH_MAX];
+	bool linked;
 	const struct mdp_xio *x;
 	int64_t v;
 
@@ -192,6 +237,11 @@ static void read_member(const struct mdp_xsrc *s, const char *md, struct mdp_xme
 	m->iotmo = rd_count(s, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/queue/rotational", m->disk);
 	m->rotational = rd_val(s, p, buf, sizeof(buf)) ? -1 : !strcmp(buf, "1");
+	snprintf(p, sizeof(p), "/sys/class/block/%s", m->disk);
+	linked = !rd_link(s, p, link, sizeof(link));
+	if (linked)
+		read_bus(s, m, link);
+	m->media = mdp_ident_disk_media(m->disk, linked ? link : NULL, m->rotational);
 	if ((x = io_of(io, n_io, m->name)))
 		m->part = *x;
 	if ((x = io_of(io, n_io, m->disk)))
@@ -460,9 +510,15 @@ void mdp_explain_sample_free(struct mdp_xsample *s)
 
 /* ---- capture: ustar ------------------------------------------------------------ */
 
+/*
+ * One ustar entry of type '0' (a regular file of n bytes of data), '2' (a symbolic link to
+ * data: a target beyond ustar's 100 bytes, as sysfs device paths often are, goes first into a
+ * pax header's linkpath, which GNU tar, bsdtar and busybox read) or 'x' (that pax header).
+ */
 static int tar_entry(char **buf, size_t *len, size_t *cap, const char *name, const char *data,
-		     size_t n)
+		     size_t n, char type)
 {
+	bool link = type == '2';
 	char h[512];
 	size_t need = 512 + (n + 511) / 512 * 512, nl = strlen(name), split = 0;
 	unsigned sum = 0;
@@ -481,12 +537,29 @@ static int tar_entry(char **buf, size_t *len, size_t *cap, const char *name, con
 	} else {
 		memcpy(h, name, nl);
 	}
-	snprintf(h + 100, 8, "%07o", 0644);
+	if (link) {
+		if (n > 100) {
+			char rec[PATH_MAX + 32];
+			size_t l = n + 11, d = 1; /* " linkpath=" and the newline */
+			int err;
+			if (n > PATH_MAX)
+				return -ENAMETOOLONG;
+			while (snprintf(NULL, 0, "%zu", l + d) > (int)d)
+				d++;
+			snprintf(rec, sizeof(rec), "%zu linkpath=%.*s\n", l + d, (int)n, data);
+			if ((err = tar_entry(buf, len, cap, "PaxHeader/link", rec, l + d, 'x')))
+				return err;
+		}
+		memcpy(h + 157, data, n > 100 ? 100 : n); /* linkname */
+		n = 0;
+		need = 512;
+	}
+	snprintf(h + 100, 8, "%07o", link ? 0777 : 0644);
 	snprintf(h + 108, 8, "%07o", 0);
 	snprintf(h + 116, 8, "%07o", 0);
 	snprintf(h + 124, 12, "%011llo", (unsigned long long)n);
 	snprintf(h + 136, 12, "%011llo", (unsigned long long)time(NULL));
-	h[156] = '0';
+	h[156] = type;
 	memcpy(h + 257, "ustar", 6);
 	memcpy(h + 263, "00", 2);
 	memset(h + 148, ' ', 8);
@@ -523,11 +596,11 @@ int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size
 		if (dup)
 			continue;
 		snprintf(name, sizeof(name), "%s%s", f->sample ? ".explain/1/" : "", f->path + 1);
-		err = tar_entry(&buf, &len, &cap, name, f->data, f->len);
+		err = tar_entry(&buf, &len, &cap, name, f->data, f->len, f->link ? '2' : '0');
 	}
 	snprintf(ms, sizeof(ms), "%llu\n", (unsigned long long)elapsed_ms);
 	if (!err)
-		err = tar_entry(&buf, &len, &cap, ".explain/elapsed_ms", ms, strlen(ms));
+		err = tar_entry(&buf, &len, &cap, ".explain/elapsed_ms", ms, strlen(ms), '0');
 	if (err) {
 		free(buf);
 		return err;

@@ -10,7 +10,8 @@
  * under a fixture root that has /.explain/1, explain reads the second
  * sample from there (a file missing there is taken from the first
  * sample's tree: hand-made fixture pairs hold only what changed) and does
- * not sleep. Only files explain reads are in it, and of /proc's processes
+ * not sleep. Only files explain reads are in it (the links it reads, such as
+ * /sys/class/block/sda, as links), and of /proc's processes
  * only md's own kernel threads (mdX_*), so an owner can attach it to a
  * report without listing their processes.
  */
@@ -29,6 +30,7 @@
 struct mdp_xcap_file {
 	int sample; /* 0 or 1 */
 	char *path; /* system path, "/proc/mdstat" */
+	bool link;  /* a symbolic link; data is its target */
 	char *data;
 	size_t len;
 };

@@ -97,6 +97,30 @@ enum mdp_media mdp_ident_media_parse(const char *s)
 	return MDP_MEDIA_UNKNOWN;
 }
 
+/* nvme<N>n<N>: the kernel's name of an NVMe namespace (nvme0n1, not nvme0). */
+static bool nvme_name(const char *name)
+{
+	size_t a, b;
+
+	if (strncmp(name, "nvme", 4))
+		return false;
+	a = 4 + strspn(name + 4, "0123456789");
+	if (a == 4 || name[a] != 'n')
+		return false;
+	b = a + 1 + strspn(name + a + 1, "0123456789");
+	return b > a + 1 && !name[b];
+}
+
+enum mdp_media mdp_ident_disk_media(const char *disk, const char *devpath, int rotational)
+{
+	if (nvme_name(disk) ||
+	    (devpath && (strstr(devpath, "/nvme/") || strstr(devpath, "/nvme-subsystem/"))))
+		return MDP_MEDIA_NVME;
+	if (rotational < 0 || rotational > 1)
+		return MDP_MEDIA_UNKNOWN;
+	return rotational ? MDP_MEDIA_HDD : MDP_MEDIA_SSD;
+}
+
 size_t mdp_ident_media_words(unsigned bits, const char **v)
 {
 	size_t n = 0;

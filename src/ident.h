@@ -92,6 +92,14 @@ const char *mdp_ident_media_name(enum mdp_media m);
 enum mdp_media mdp_ident_media_parse(const char *s);
 /* The names of the classes in bits (1u << enum mdp_media) into v (MDP_MEDIA_COUNT entries). */
 size_t mdp_ident_media_words(unsigned bits, const char **v);
+/*
+ * A whole disk's class from its name, its device path (the link of
+ * /sys/block/DISK or /sys/class/block/DISK; NULL unread) and its
+ * queue/rotational (1, 0, or -1 unread): nvme for an NVMe namespace
+ * ("nvme0n1", or a path through an nvme controller), else ssd or hdd by
+ * rotational, unknown when that is unread. discover and explain use it.
+ */
+enum mdp_media mdp_ident_disk_media(const char *disk, const char *devpath, int rotational);
 /* The words mdp_ident_media_parse takes, for messages: "hdd, ssd or nvme". */
 #define MDP_IDENT_MEDIA_WORDS "hdd, ssd or nvme"
 

@@ -58,6 +58,10 @@ struct row {
 	int64_t bad_blocks;           /* entries in member 0's bad_blocks */
 	bool skip;                    /* bitmap skips: md's own speed a tenth of the progress */
 	int64_t iotmo;                /* timeouts member 1's disk counts in the window */
+	int bus_n;                    /* the last bus_n members on one card, 0000:03:00.0 */
+	int slow2;                    /* another member index + 1 as slow as slow */
+	bool nvme;                    /* NVMe members (rotational -1: SSD; else hard disks) */
+	uint64_t bus_kib;             /* that card's link, KiB/s (0: unstated) */
 	/* expected */
 	enum mdp_xkind kind;
 	enum mdp_xrec rec;
@@ -131,7 +135,7 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 	for (int i = 0; i < n; i++) {
 		struct mdp_xmember *m = &a->members[i];
 		double util = r->util, aw = 5, sync_sect = sp * 2 * DT, ios;
-		if (r->slow == i + 1) {
+		if (r->slow == i + 1 || r->slow2 == i + 1) {
 			util = r->slow_util ? r->slow_util : util;
 			aw = r->slow_await ? r->slow_await : aw;
 		}
@@ -143,13 +147,21 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 		m->offset = m->new_offset = 2048;
 		if (r->moved)
 			m->new_offset = 4096;
-		m->rotational = r->rotational < 0 ? 0 : 1;
+		m->rotational = r->rotational < 0 || r->nvme ? 0 : 1;
+		m->media = r->nvme             ? MDP_MEDIA_NVME
+			   : r->rotational < 0 ? MDP_MEDIA_SSD
+					       : MDP_MEDIA_HDD;
 		set_io(&m->part, m->name, base + (uint64_t)(t * sync_sect),
 		       base + (uint64_t)(t * ios), base + (uint64_t)(t * ios * aw), base);
 		m->part.rd_merges = m->part.wr_merges = base + (uint64_t)(t * ios * r->merged / 2);
 		m->bad_blocks = i == 0 ? r->bad_blocks : 0;
 		m->iotmo = i == 1 ? 7 + t * r->iotmo : 7;
 		m->ioerr = 0;
+		if (i >= n - r->bus_n) {
+			snprintf(m->bus, sizeof(m->bus), "0000:03:00.0");
+			snprintf(m->bus_link, sizeof(m->bus_link), "PCIe 5.0 GT/s x1");
+			m->bus_kib = r->bus_kib;
+		}
 		set_io(&m->whole, m->disk,
 		       2 * base + (uint64_t)(t * (sync_sect + (i ? 0 : r->holder_kib * 2 * DT))),
 		       2 * base + (uint64_t)(t * ios), 2 * base + (uint64_t)(t * ios * aw),
@@ -304,6 +316,85 @@ static const struct row rows[] = {
 	{.id = "slow-reader-while-rebuilding", .release = "5.10.0", .action = "recover", .n = 4,
 	 .speed = 3100, .util = 9, .slow = 2, .slow_util = 96, .target = 4, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE},
+	/* issue 39, write-bound target: the lab's recovery onto a disk throttled to 3 MiB/s (the
+	   others 8): 3.1 MB/s, the target 96 % busy against 9 %; 40 ms a request against 5 */
+	{.id = "write-bound-target", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow_util = 96, .slow_await = 40, .target = 4, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .says = "sdd5 (sdd), the disk being rebuilt"},
+	/* ... busy alone, no other I/O: its writes are the limit all the same */
+	{.id = "write-bound-target-busy", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow_util = 96, .target = 4, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .says = "the disk being rebuilt: 96% busy"},
+	/* ... with users' I/O holding the recovery at the floor: the target's 40 ms a request
+	   still binds, and no finding raises the minimum */
+	{.id = "write-bound-target-floor", .release = "6.1.0", .action = "recover", .speed = 1000,
+	 .util = 30, .slow = 4, .slow_util = 96, .slow_await = 40, .target = 4, .md_kib = 5000,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .also = MDP_XK_FLOOR + 1,
+	 .says = "none while the disk being rebuilt is the limit"},
+	/* issue 39, shared controller: the two busy members (96 % against 9 %, the same KiB/s)
+	   are the two on one card, which no other member uses: the card, not two failing disks */
+	{.id = "busy-pair-on-a-card", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow2 = 3, .slow_util = 96, .bus_n = 2, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO, .gain_kib = 3100,
+	 .says = "sdc, sdd share 0000:03:00.0, PCIe 5.0 GT/s x1 and only they are busy"},
+	/* ... but one busy disk on it with an idle one beside it is that disk */
+	{.id = "busy-one-on-a-card", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow_util = 96, .bus_n = 2, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE},
+	/* four disks on a PCIe 2.0 x1 card (488281 KiB/s of data) at 95000 KiB/s each, 98 % busy:
+	   78 % of the link: the controller, where the disks rule said "at their limit"; with
+	   DSM's writes on p1 the floor's profile would say "apply": withdrawn, once */
+	{.id = "card-full", .release = "4.4.302+", .action = "recover", .speed = 95000,
+	 .util = 98, .bus_n = 4, .bus_kib = 488281, .min = 10000, .max = 200000,
+	 .group_threads = 0, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO,
+	 .gain_kib = 95000, .says = "together 380000 KiB/s, 78% of it"},
+	{.id = "card-full-floor", .release = "4.4.302+", .action = "recover", .speed = 10000,
+	 .util = 98, .bus_n = 4, .bus_kib = 40000, .holder_kib = 3000, .min = 10000,
+	 .max = 200000, .group_threads = 0, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .gain = MDP_XG_ZERO, .also = MDP_XK_FLOOR + 1, .says = "the shared controller or link is the limit, not this"},
+	/* the same card at a third of its link: not full, the disks' own rule */
+	{.id = "card-not-full", .release = "4.4.302+", .action = "recover", .speed = 30000,
+	 .util = 98, .bus_n = 4, .bus_kib = 488281, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_DISKS_AT_LIMIT, .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO},
+	/* issue 38, disk classes: an SSD array held at DSM's floor by users' I/O. balanced's
+	   minimum (50000) would do for hard disks, but it leaves the maximum at 200000, which caps
+	   an SSD: reshape-fast, whose own rule gives SSD and NVMe arrays at least 1000000 */
+	{.id = "ssd-floor", .release = "5.10.0", .action = "recover", .rotational = -1,
+	 .speed = 10000, .min = 10000, .max = 200000, .util = 30, .md_kib = 5000,
+	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE,
+	 .rec_name = "reshape-fast", .gain = MDP_XG_UPPER, .gain_kib = 1000000,
+	 .says = "balanced: would cap this ssd array (maximum 200000 KiB/s in force after it)"},
+	{.id = "ssd-floor-text", .release = "5.10.0", .action = "recover", .rotational = -1,
+	 .speed = 10000, .min = 10000, .max = 200000, .util = 30, .md_kib = 5000,
+	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE,
+	 .rec_name = "reshape-fast", .gain = MDP_XG_UPPER, .says = "minimum 1000000 KiB/s on ssd arrays"},
+	/* ... at reshape-fast's hard-disk minimum (300000, DSM's faster preset): only its
+	   class rule is above it, and the same array on hard disks gets no profile */
+	{.id = "nvme-floor-300000", .release = "5.10.0", .action = "recover", .nvme = true,
+	 .speed = 300000, .min = 300000, .max = 2000000, .util = 30, .md_kib = 50000,
+	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE,
+	 .rec_name = "reshape-fast", .gain = MDP_XG_UPPER, .gain_kib = 1000000,
+	 .says = "minimum 1000000 KiB/s on nvme arrays"},
+	{.id = "hdd-floor-300000", .release = "5.10.0", .action = "recover", .speed = 300000,
+	 .min = 300000, .max = 2000000, .util = 30, .md_kib = 50000, .group_threads = 0,
+	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_speed_min",
+	 .gain = MDP_XG_UPPER, .gain_kib = 600000},
+	/* an NVMe array at the kernel's maximum: reshape-fast's (2000000), never balanced's */
+	{.id = "nvme-ceiling", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 199000, .util = 30, KERNEL_DEFAULTS, .kind = MDP_XK_CEILING,
+	 .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast", .gain = MDP_XG_ROUGH, .gain_kib = 597000, .says = "maximum 2000000 KiB/s"},
+	/* ... its own maximum (local) at 200000 with the sysctl at 200000 too: "system" would
+	   still cap it, so a number, the highest a shipped profile sets (reshape-fast's) */
+	{.id = "nvme-ceiling-local", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 199000, .util = 30, .min = 1000, .max = 200000, .max_local = true,
+	 .sys_max = 200000, .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max",
+	 .gain = MDP_XG_ROUGH, .gain_kib = 597000, .says = "echo 2000000 > /sys/block/md2/md/sync_speed_max"},
+	/* the hard-disk array the same: "system" lifts it to the sysctl (C10's rule) */
+	{.id = "hdd-ceiling-local", .release = "6.1.0", .action = "recover", .speed = 199000,
+	 .util = 30, .min = 1000, .max = 200000, .max_local = true, .sys_max = 600000,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .gain = MDP_XG_ROUGH, .gain_kib = 597000, .says = "echo system > /sys/block/md2/md/sync_speed_max"},
 	/* (local) minimum held at the floor: a profile's sysctl would not lift it */
 	{.id = "local-min", .speed = 1000, .min_local = true, .util = 30, .md_kib = 5000,
 	 KERNEL_DEFAULTS,
@@ -452,6 +543,10 @@ static void test_rows(void **state)
 		if (r->gain_kib)
 			assert_int_equal(f->gain_kib, r->gain_kib);
 		assert_int_equal(mdp_explain_recommends(&rep), r->rec != MDP_XR_NONE);
+		/* one report never says both "apply" (or raise) and "nothing to gain" */
+		for (size_t k = 0; k < rep.n_findings; k++)
+			if (rep.findings[k].gain == MDP_XG_ZERO)
+				assert_false(mdp_explain_recommends(&rep));
 		if (r->also) {
 			bool seen = false;
 			for (size_t k = 0; k < rep.n_findings; k++)
@@ -686,6 +781,48 @@ static void test_diskstats(void **state)
 	}
 }
 
+/* A disk's controller from its /sys/class/block link, and that link's data rate. */
+static void test_bus(void **state)
+{
+	static const struct {
+		const char *path, *bus;
+	} t[] = {
+	    {"../../devices/pci0000:00/0000:00:1c.4/0000:03:00.0/ata3/host2/target2:0:0/2:0:0:0/"
+	     "block/sdc",
+	     "0000:03:00.0"},
+	    {"../../devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1.3/2-1.3:1.0/host6/target6:0:0/"
+	     "6:0:0:0/block/sdf",
+	     "2-1.3"},
+	    {"../../devices/pci0000:00/0000:00:1d.0/0000:3b:00.0/nvme/nvme0/nvme0n1",
+	     "0000:3b:00.0"},
+	    {"../../devices/platform/soc/d800000.sata/ata1/host0/target0:0:0/0:0:0:0/block/sda",
+	     ""},
+	    {"../../devices/virtual/block/md2", ""},
+	    {"", ""},
+	};
+	char bus[48], desc[48];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		mdp_explain_bus_of(t[i].path, bus, sizeof(bus));
+		assert_string_equal(bus, t[i].bus);
+	}
+	/* PCIe 2.0 x1: 5 GT/s, 8b/10b: 500 MB/s = 488281 KiB/s; 3.0 x2: 128b/130b */
+	assert_int_equal(
+	    mdp_explain_bus_rate("0000:03:00.0", "5.0 GT/s PCIe", 1, desc, sizeof(desc)), 488281);
+	assert_string_equal(desc, "PCIe 5.0 GT/s x1");
+	assert_int_equal(
+	    mdp_explain_bus_rate("0000:03:00.0", "8.0 GT/s PCIe", 2, desc, sizeof(desc)), 1923076);
+	assert_int_equal(mdp_explain_bus_rate("2-1", "480", 0, desc, sizeof(desc)), 58593);
+	assert_string_equal(desc, "USB 480 Mb/s");
+	assert_int_equal(mdp_explain_bus_rate("2-1", "5000", 0, desc, sizeof(desc)), 488281);
+	/* what does not parse is no figure */
+	assert_int_equal(mdp_explain_bus_rate("0000:03:00.0", "Unknown", 1, desc, sizeof(desc)), 0);
+	assert_int_equal(mdp_explain_bus_rate("0000:03:00.0", "5.0 GT/s", 0, desc, sizeof(desc)),
+			 0);
+	assert_int_equal(mdp_explain_bus_rate("2-1", "-480", 0, desc, sizeof(desc)), 0);
+}
+
 static void test_kver(void **state)
 {
 	(void)state;
@@ -707,6 +844,7 @@ int main(void)
 	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_diskstats),
 	    cmocka_unit_test(test_kver),
+	    cmocka_unit_test(test_bus),
 	};
 	return cmocka_run_group_tests(tests, setup_cwd, NULL);
 }

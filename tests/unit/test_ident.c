@@ -211,6 +211,21 @@ static void test_media(void **state)
 	assert_int_equal(mdp_ident_media_words(0, w), 0);
 }
 
+/* A disk's class: NVMe by name or device path, else by queue/rotational (discover, explain). */
+static void test_disk_media(void **state)
+{
+	(void)state;
+	assert_int_equal(mdp_ident_disk_media("nvme0n1", NULL, 0), MDP_MEDIA_NVME);
+	assert_int_equal(mdp_ident_disk_media("nvme0", NULL, 0), MDP_MEDIA_SSD);
+	assert_int_equal(
+	    mdp_ident_disk_media("sdb", "../../devices/pci0000:00/0000:00:1d.0/nvme/nvme1/sdb", 0),
+	    MDP_MEDIA_NVME);
+	assert_int_equal(mdp_ident_disk_media("sda", "../devices/pci0000:00/ata1/block/sda", 1),
+			 MDP_MEDIA_HDD);
+	assert_int_equal(mdp_ident_disk_media("sda", NULL, 0), MDP_MEDIA_SSD);
+	assert_int_equal(mdp_ident_disk_media("sda", NULL, -1), MDP_MEDIA_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +238,7 @@ int main(void)
 	    cmocka_unit_test(test_service_not_a_path),
 	    cmocka_unit_test(test_profile_name),
 	    cmocka_unit_test(test_suggest),
+	    cmocka_unit_test(test_disk_media),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
