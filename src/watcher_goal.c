@@ -1,6 +1,9 @@
 /* watcher_goal: a profile's goal, followed by the watcher (watcher_goal.h). */
 #include "watcher_goal.h"
 #include "grow.h"
+#include "ident.h"
+#include "num.h"
+#include "profile.h"
 #include "txn.h"
 
 #include <errno.h>
@@ -155,4 +158,88 @@ void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m)
 
 	if (e)
 		e->cur = m->to;
+}
+
+/* ---- what status shows ---------------------------------------------------------- */
+
+int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "mdprofile-goal 1\ngoal %u\n", g->goal_ms);
+	for (size_t i = 0; i < g->n && i < MDP_WGOAL_VIEW_MAX; i++) {
+		const struct mdp_wgoal_arr *e = &g->v[i];
+		fprintf(f, "array %s %" PRIu64, e->name, e->cur);
+		if (e->in.kind == MDP_GOAL_LATENCY)
+			fprintf(f, " latency %" PRIu64 " %s\n", e->in.latency_us,
+				mdp_io_source_key(e->src));
+		else
+			fputs(e->in.kind == MDP_GOAL_IDLE ? " idle\n" : " unknown\n", f);
+	}
+	fputs("end\n", f);
+	if (fclose(f))
+		return -ENOMEM;
+	err = mdp_root_replace(r, MDP_WATCHER_GOAL, text, len, 0644);
+	free(text);
+	return err;
+}
+
+/* "array md2 150000 latency 42000 md", "array md3 300000 idle" */
+static int view_array(struct mdp_wgoal_view *v, char *rest)
+{
+	char *save = NULL, *name = strtok_r(rest, " ", &save), *min = strtok_r(NULL, " ", &save);
+	char *kind = strtok_r(NULL, " ", &save), *us = strtok_r(NULL, " ", &save);
+	char *src = strtok_r(NULL, " ", &save);
+
+	if (v->n >= MDP_WGOAL_VIEW_MAX || !name || !mdp_ident_dev_ok(name) || !min || !kind ||
+	    mdp_num_parse(min, 0, UINT64_MAX, &v->v[v->n].min))
+		return -EINVAL;
+	snprintf(v->v[v->n].name, sizeof(v->v[v->n].name), "%s", name);
+	v->v[v->n].src = MDP_IO_NONE;
+	if (!strcmp(kind, "idle") || !strcmp(kind, "unknown")) {
+		v->v[v->n].in.kind = kind[0] == 'i' ? MDP_GOAL_IDLE : MDP_GOAL_UNKNOWN;
+	} else if (!strcmp(kind, "latency") && us && src &&
+		   !mdp_num_parse(us, 0, UINT64_MAX, &v->v[v->n].in.latency_us) &&
+		   (!strcmp(src, "md") || !strcmp(src, "members"))) {
+		v->v[v->n].in.kind = MDP_GOAL_LATENCY;
+		v->v[v->n].src = src[0] == 'm' && src[1] == 'd' ? MDP_IO_MD : MDP_IO_MEMBERS;
+	} else {
+		return -EINVAL;
+	}
+	v->n++;
+	return 0;
+}
+
+int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v)
+{
+	char buf[8192], *save = NULL, *line;
+	ssize_t n = mdp_root_read_value(r, MDP_WATCHER_GOAL, buf, sizeof(buf));
+	uint64_t ms;
+	bool end = false;
+	int err = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (n < 0)
+		return (int)n;
+	line = strtok_r(buf, "\n", &save);
+	if (!line || strcmp(line, "mdprofile-goal 1"))
+		return -EINVAL;
+	while (!err && !end && (line = strtok_r(NULL, "\n", &save))) {
+		if (!strcmp(line, "end"))
+			end = true;
+		else if (!strncmp(line, "goal ", 5))
+			err = mdp_num_parse(line + 5, 1, MDP_GOAL_LATENCY_MAX_MS, &ms)
+				  ? -EINVAL
+				  : (v->goal_ms = (unsigned)ms, 0);
+		else if (!strncmp(line, "array ", 6))
+			err = view_array(v, line + 6);
+		else
+			err = -EINVAL;
+	}
+	return err ? err : end && v->goal_ms ? 0 : -EINVAL;
 }

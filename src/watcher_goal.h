@@ -66,4 +66,27 @@ const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char
 void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m);
 void mdp_wgoal_free(struct mdp_wgoal *g);
 
+/*
+ * What status shows of it (MDP_WATCHER_GOAL, replaced after each engaged
+ * look, believed only while the watcher's state says engaged): the goal
+ * and, per array steered, its minimum and the last look's measurement.
+ */
+#define MDP_WATCHER_GOAL   "/run/mdprofile/goal"
+#define MDP_WGOAL_VIEW_MAX 64
+
+struct mdp_wgoal_view {
+	unsigned goal_ms;
+	struct {
+		char name[MDP_NAME_MAX];
+		uint64_t min; /* KiB/s */
+		struct mdp_goal_sample in;
+		enum mdp_io_source src;
+	} v[MDP_WGOAL_VIEW_MAX];
+	size_t n;
+};
+
+int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g);
+/* -ENOENT when none; -EINVAL when not one the watcher wrote. */
+int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v);
+
 #endif

@@ -342,15 +342,16 @@ static void wl_goal_write(struct mdp_wloop *w, const struct mdp_wgoal_move *m, s
 static void wl_goal(struct mdp_wloop *w, const struct mdp_system *s)
 {
 	struct mdp_wgoal_move *m = NULL;
-	bool *on = calloc(s->n_arrays + 1, sizeof(*on));
+	bool *on;
 	size_t n = 0;
 
-	if (!on)
+	if (!w->goal.goal_ms || !(on = calloc(s->n_arrays + 1, sizeof(*on))))
 		return;
 	for (size_t i = 0; i < s->n_arrays; i++)
 		on[i] = watched(w, &s->arrays[i]);
 	if (mdp_wgoal_look(&w->goal, w->since, w->c.root, s, on, &m, &n) == 0)
 		wl_goal_write(w, m, n);
+	(void)mdp_wgoal_store(w->c.root, &w->goal); /* status's view; a failure costs only that */
 	free(m);
 	free(on);
 }
@@ -823,6 +824,7 @@ void mdp_wloop_fini(struct mdp_wloop *w)
 	free(w->sel);
 	w->sel = NULL;
 	mdp_wgoal_free(&w->goal);
+	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_GOAL);
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_STATE);
 }
 

@@ -28,6 +28,15 @@ wait_min() {
 		sleep 0.1
 	done
 }
+# wait_goal LINE: the watcher's word for status (/run/mdprofile/goal) has LINE.
+wait_goal() {
+	i=0
+	until grep -qx "$1" "$ROOT/run/mdprofile/goal" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 150 ] || { _fail "the watcher did not say: $1"; return 1; }
+		sleep 0.1
+	done
+}
 flip_idle() {
 	echo none >"$1/sys/block/md3/md/reshape_position"
 	echo idle >"$1/sys/block/md3/md/sync_action"
@@ -81,6 +90,21 @@ wait_min 104000
 # no request: the profile's minimum at the next look
 wait_min 300000
 stat_md 1400 21000 # 18 ms: within the band, stays
+wait_goal 'array md3 300000 latency 18000 md'
+# status while the watcher is held still (its next look would find no request)
+kill -STOP "$(cat "$WORK/bg.pid")"
+run status
+expect_exit 0
+stdout_line "goal: foreground latency 20 ms, steered by the watcher"
+stdout_line "  md3: minimum 300000 KiB/s; last look: latency 18.0 ms (md3's own counters)"
+run_expect 0 . - status --json
+json_field .goal '{"foreground_latency_ms":20,"arrays":[{"array":"md3","sync_speed_min_kib_s":300000,"foreground":"measured","latency_us":18000,"source":"md"}]}'
+run status --format prometheus
+expect_exit 0
+stdout_line 'mdprofile_goal_latency_seconds 0.020'
+stdout_line 'mdprofile_goal_sync_speed_min_bytes_per_second{array="md3",device="md3"} 307200000'
+stdout_line 'mdprofile_goal_foreground_latency_seconds{array="md3",device="md3",source="md"} 0.018000'
+kill -CONT "$(cat "$WORK/bg.pid")"
 sleep 1.5
 min_is 300000 || _fail "a latency within the band changed the minimum"
 grep -q 'md3: minimum' "$WORK/bg.out" || _fail "no minimum line in the log"
@@ -98,6 +122,9 @@ stat_md 1100 0
 stat_members 5100 70000 # 300 requests (100 each) in 60000 ms: 200 ms each, the sync's included
 wait_min 150000
 wait_min 300000
+wait_goal 'array md3 300000 idle'
+run_expect 0 . - status --json
+json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":300000,"foreground":"idle","latency_us":null,"source":null}]'
 finish_bg
 expect_exit 0
 expect_stdout steer-members
