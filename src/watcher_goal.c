@@ -162,15 +162,10 @@ void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m)
 
 /* ---- what status shows ---------------------------------------------------------- */
 
-int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
+static void wgoal_put(FILE *f, const void *arg)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int err;
+	const struct mdp_wgoal *g = arg;
 
-	if (!f)
-		return -ENOMEM;
 	fprintf(f, "mdprofile-goal 1\ngoal %u\n", g->goal_ms);
 	for (size_t i = 0; i < g->n && i < MDP_WGOAL_VIEW_MAX; i++) {
 		const struct mdp_wgoal_arr *e = &g->v[i];
@@ -181,21 +176,31 @@ int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
 		else
 			fputs(e->in.kind == MDP_GOAL_IDLE ? " idle\n" : " unknown\n", f);
 	}
-	fputs("end\n", f);
-	if (fclose(f))
-		return -ENOMEM;
-	err = mdp_root_replace(r, MDP_WATCHER_GOAL, text, len, 0644);
-	free(text);
-	return err;
 }
 
-/* "array md2 150000 latency 42000 md", "array md3 300000 idle" */
-static int view_array(struct mdp_wgoal_view *v, char *rest)
+int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
 {
-	char *save = NULL, *name = strtok_r(rest, " ", &save), *min = strtok_r(NULL, " ", &save);
-	char *kind = strtok_r(NULL, " ", &save), *us = strtok_r(NULL, " ", &save);
-	char *src = strtok_r(NULL, " ", &save);
+	return mdp_state_store(r, MDP_WATCHER_GOAL, wgoal_put, g);
+}
 
+/* "array md2 150000 latency 42000 md", "array md3 300000 idle"; "goal 30" */
+static int view_line(void *ctx, char *line)
+{
+	struct mdp_wgoal_view *v = ctx;
+	char *save = NULL, *name, *min, *kind, *us, *src;
+	uint64_t ms;
+
+	if (!strncmp(line, "goal ", 5))
+		return mdp_num_parse(line + 5, 1, MDP_GOAL_LATENCY_MAX_MS, &ms)
+			   ? -EINVAL
+			   : (v->goal_ms = (unsigned)ms, 0);
+	if (strncmp(line, "array ", 6))
+		return -EINVAL;
+	name = strtok_r(line + 6, " ", &save);
+	min = strtok_r(NULL, " ", &save);
+	kind = strtok_r(NULL, " ", &save);
+	us = strtok_r(NULL, " ", &save);
+	src = strtok_r(NULL, " ", &save);
 	if (v->n >= MDP_WGOAL_VIEW_MAX || !name || !mdp_ident_dev_ok(name) || !min || !kind ||
 	    mdp_num_parse(min, 0, UINT64_MAX, &v->v[v->n].min))
 		return -EINVAL;
@@ -207,7 +212,7 @@ static int view_array(struct mdp_wgoal_view *v, char *rest)
 		   !mdp_num_parse(us, 0, UINT64_MAX, &v->v[v->n].in.latency_us) &&
 		   (!strcmp(src, "md") || !strcmp(src, "members"))) {
 		v->v[v->n].in.kind = MDP_GOAL_LATENCY;
-		v->v[v->n].src = src[0] == 'm' && src[1] == 'd' ? MDP_IO_MD : MDP_IO_MEMBERS;
+		v->v[v->n].src = !strcmp(src, "md") ? MDP_IO_MD : MDP_IO_MEMBERS;
 	} else {
 		return -EINVAL;
 	}
@@ -217,29 +222,11 @@ static int view_array(struct mdp_wgoal_view *v, char *rest)
 
 int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v)
 {
-	char buf[8192], *save = NULL, *line;
-	ssize_t n = mdp_root_read_value(r, MDP_WATCHER_GOAL, buf, sizeof(buf));
-	uint64_t ms;
-	bool end = false;
-	int err = 0;
+	char buf[8192];
+	int err;
 
 	memset(v, 0, sizeof(*v));
-	if (n < 0)
-		return (int)n;
-	line = strtok_r(buf, "\n", &save);
-	if (!line || strcmp(line, "mdprofile-goal 1"))
-		return -EINVAL;
-	while (!err && !end && (line = strtok_r(NULL, "\n", &save))) {
-		if (!strcmp(line, "end"))
-			end = true;
-		else if (!strncmp(line, "goal ", 5))
-			err = mdp_num_parse(line + 5, 1, MDP_GOAL_LATENCY_MAX_MS, &ms)
-				  ? -EINVAL
-				  : (v->goal_ms = (unsigned)ms, 0);
-		else if (!strncmp(line, "array ", 6))
-			err = view_array(v, line + 6);
-		else
-			err = -EINVAL;
-	}
-	return err ? err : end && v->goal_ms ? 0 : -EINVAL;
+	err =
+	    mdp_state_load(r, MDP_WATCHER_GOAL, "mdprofile-goal 1", buf, sizeof(buf), view_line, v);
+	return err ? err : v->goal_ms ? 0 : -EINVAL;
 }

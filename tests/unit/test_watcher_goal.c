@@ -64,6 +64,17 @@ static size_t look(struct env *e, bool on, struct mdp_wgoal_move **m)
 	return n;
 }
 
+/* env_setup, and the first look: it takes the counters and the bounds, and moves nothing. */
+static void env_looked(struct env *e)
+{
+	struct mdp_wgoal_move *m = NULL;
+
+	env_setup(e);
+	stat_md(e, 1000, 5000);
+	assert_int_equal(look(e, true, &m), 0);
+	free(m);
+}
+
 static void test_steps(void **state)
 {
 	struct mdp_wgoal_move *m = NULL;
@@ -71,11 +82,7 @@ static void test_steps(void **state)
 	struct env e;
 
 	(void)state;
-	env_setup(&e);
-	stat_md(&e, 1000, 5000);
-	/* the first look takes the counters and the bounds, and moves nothing */
-	assert_int_equal(look(&e, true, &m), 0);
-	free(m);
+	env_looked(&e);
 	assert_non_null(ga = mdp_wgoal_find(&e.g, "md3"));
 	assert_int_equal(ga->ctl.floor, 10000);
 	assert_int_equal(ga->ctl.ceiling, 300000);
@@ -124,10 +131,7 @@ static void test_new_layer(void **state)
 	struct env e;
 
 	(void)state;
-	env_setup(&e);
-	stat_md(&e, 1000, 5000);
-	assert_int_equal(look(&e, true, &m), 0);
-	free(m);
+	env_looked(&e);
 	stat_md(&e, 1100, 9200);
 	assert_int_equal(mdp_wgoal_look(&e.g, 200, &e.r, &e.s, &on, &m, &n), 0);
 	assert_int_equal(n, 0);

@@ -20,22 +20,15 @@ stat_members() {
 	done
 }
 min_is() { [ "$(cat "$ROOT/sys/block/md3/md/sync_speed_min")" = "$1 (local)" ]; }
+# wait_min N, wait_goal LINE: md3's minimum is N; the watcher's word for status
+# (/run/mdprofile/goal) has LINE. Each within 15 s (lib.sh's wait_until).
 wait_min() {
-	i=0
-	until min_is "$1"; do
-		i=$((i + 1))
-		[ $i -lt 150 ] || { _fail "timed out waiting for md3's minimum $1: $(cat "$ROOT/sys/block/md3/md/sync_speed_min")"; return 1; }
-		sleep 0.1
-	done
+	wait_until 150 0.1 "min_is $1" ||
+		_fail "timed out waiting for md3's minimum $1: $(cat "$ROOT/sys/block/md3/md/sync_speed_min")"
 }
-# wait_goal LINE: the watcher's word for status (/run/mdprofile/goal) has LINE.
 wait_goal() {
-	i=0
-	until grep -qx "$1" "$ROOT/run/mdprofile/goal" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 150 ] || { _fail "the watcher did not say: $1"; return 1; }
-		sleep 0.1
-	done
+	wait_until 150 0.1 "grep -qx '$1' \"\$ROOT/run/mdprofile/goal\" 2>/dev/null" ||
+		_fail "timed out waiting for the watcher to say: $1"
 }
 flip_idle() {
 	echo none >"$1/sys/block/md3/md/reshape_position"
@@ -48,12 +41,8 @@ flip_idle() {
 # the next one measures from: they move half an interval later.
 start_bg() {
 	bg_start apply --until-idle --interval 1 "$@"
-	i=0
-	until grep -q 'watching until' "$WORK/bg.out" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 150 ] || { _fail "the watcher did not start"; return 1; }
-		sleep 0.1
-	done
+	wait_until 150 0.1 'grep -q "watching until" "$WORK/bg.out" 2>/dev/null' ||
+		_fail "the watcher did not start"
 	sleep 0.5
 	min_is 300000 || _fail "the profile's minimum is not on"
 }
