@@ -151,6 +151,9 @@ static void show_text(const struct mdp_profile *p)
 		printf("description: %s\n", first_line(p->description, buf, sizeof(buf)));
 	render_budget(&p->budget, buf, sizeof(buf));
 	printf("memory_budget: %s\n", buf);
+	if (p->goal.latency_ms)
+		printf("%s.%s: %u ms\n", mdp_profile_key(MDP_PK_GOAL),
+		       mdp_profile_key(MDP_PK_GOAL_LATENCY), p->goal.latency_ms);
 	show_settings("raid.", p->global, 0, MDP_T_COUNT - 1);
 	for (size_t i = 0; i < p->n_rules; i++) {
 		printf("array rule %zu: match ", i + 1);
@@ -221,6 +224,15 @@ static void show_json(struct json *j, const struct mdp_profile *p)
 	json_kstr(j, "description", p->description ? p->description : "");
 	json_key(j, "memory_budget");
 	render_budget_json(j, &p->budget);
+	json_key(j, mdp_profile_key(MDP_PK_GOAL));
+	if (p->goal.latency_ms) {
+		json_obj(j);
+		json_key(j, mdp_profile_key(MDP_PK_GOAL_LATENCY));
+		json_u64(j, p->goal.latency_ms);
+		json_end(j);
+	} else {
+		json_null(j);
+	}
 	json_key(j, "raid");
 	json_settings(j, p->global, 0, MDP_T_COUNT - 1);
 	json_key(j, "arrays");

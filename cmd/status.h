@@ -41,6 +41,9 @@ void status_json(struct cli *cli, struct json *j, const struct mdp_system *s,
 
 /* --format prometheus: the node exporter's textfile format on stdout. */
 void status_prom(const struct mdp_system *s, const struct mdp_status *ps);
+/* A goal the watcher steers to (status_goal.c): nothing, or null in JSON, without one. */
+void status_goal_text(const struct mdp_status *ps);
+void status_goal_json(struct json *j, const struct mdp_status *ps);
 /*
  * --watch: redraw on md's events and every interval_ms (0: 5 s) until stopped;
  * an exit code.

@@ -216,6 +216,7 @@ static void profile_json(struct json *j, const struct mdp_status *ps)
 	json_kbool(j, "until_idle", ps->have_j && ps->j.by == MDP_BY_UNTIL_IDLE);
 	layers_json(j, ps, active);
 	watcher_json(j, ps);
+	status_goal_json(j, ps);
 	json_key(j, "paused_services");
 	json_arr(j);
 	for (size_t i = 0; active && i < ps->j.n_svc; i++)

@@ -130,6 +130,37 @@ static void prom_watcher(const struct mdp_status *ps)
 	}
 }
 
+/* A goal the watcher steers to: the goal, and per array its minimum and the latency measured. */
+static void prom_goal(const struct mdp_status *ps)
+{
+	if (!ps->have_goal)
+		return;
+	prom_head("goal_latency_seconds", "the foreground latency goal the watcher steers to");
+	printf("mdprofile_goal_latency_seconds %u.%03u\n", ps->goal.goal_ms / 1000,
+	       ps->goal.goal_ms % 1000);
+	prom_head("goal_sync_speed_min_bytes_per_second",
+		  "the minimum sync speed the goal gives each array now (md/sync_speed_min)");
+	for (size_t i = 0; i < ps->goal.n; i++) {
+		printf("mdprofile_goal_sync_speed_min_bytes_per_second");
+		prom_label("array", ps->goal.v[i].name, true);
+		prom_label("device", ps->goal.v[i].name, false);
+		printf("} %" PRIu64 "\n", ps->goal.v[i].min * 1024);
+	}
+	prom_head("goal_foreground_latency_seconds",
+		  "the mean time of a request through the array over the watcher's last look; "
+		  "source md: the array's own counters, members: its disks', the sync's included");
+	for (size_t i = 0; i < ps->goal.n; i++) {
+		uint64_t us = ps->goal.v[i].in.latency_us;
+		if (ps->goal.v[i].in.kind != MDP_GOAL_LATENCY)
+			continue; /* no request, or none measured yet: no latency to say */
+		printf("mdprofile_goal_foreground_latency_seconds");
+		prom_label("array", ps->goal.v[i].name, true);
+		prom_label("device", ps->goal.v[i].name, false);
+		prom_label("source", mdp_io_source_key(ps->goal.v[i].src), false);
+		printf("} %" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
+	}
+}
+
 static void prom_profile(const struct mdp_status *ps, const struct mdp_plan *pl)
 {
 	bool active = mdp_status_pstate(ps) == MDP_PS_ACTIVE;
@@ -146,6 +177,7 @@ static void prom_profile(const struct mdp_status *ps, const struct mdp_plan *pl)
 		printf("} %d\n", active);
 	}
 	prom_watcher(ps);
+	prom_goal(ps);
 	if (!active)
 		return;
 	prom_layers(ps);

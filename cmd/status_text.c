@@ -350,6 +350,7 @@ void status_profile_text(const struct mdp_status *ps)
 	layers_text(ps);
 	paused_text(ps, "paused services: ");
 	speeds_text(ps);
+	status_goal_text(ps);
 	if (ps->drift == 0)
 		puts("drift: none");
 	else if (ps->drift > 0)

@@ -21,6 +21,8 @@ _mdprofile_offer()
 	while IFS= read -r w; do
 		[[ -n $w && $w == "$cur"* ]] && COMPREPLY+=("$w")
 	done
+	# offered: whether the last word matched is no failure (the caller returns on 0)
+	return 0
 }
 
 # File names (directories only with -d) for the word being completed, $cur of

@@ -789,7 +789,8 @@ int mdp_journal_mtime(const struct mdp_root *r, int64_t *sec)
 
 /* ---- the watcher's state ------------------------------------------------------ */
 
-int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w)
+int mdp_state_store(const struct mdp_root *r, const char *path,
+		    void (*put)(FILE *f, const void *arg), const void *arg)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -798,17 +799,30 @@ int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w)
 
 	if (!f)
 		return -ENOMEM;
+	put(f, arg);
+	fputs("end\n", f);
+	if (fclose(f))
+		return -ENOMEM;
+	err = mdp_root_replace(r, path, text, len, 0644);
+	free(text);
+	return err;
+}
+
+static void wstate_put(FILE *f, const void *arg)
+{
+	const struct mdp_wstate *w = arg;
+
 	fprintf(f, "mdprofile-watcher 1\npid %ld\nmode %s\nprofile ", w->pid,
 		mdp_origin_name(w->mode));
 	put_escaped(f, w->profile);
 	fprintf(f, "\nstate %s\nsince %" PRId64 "\non %s\nwhy ", w->state, w->since, w->on);
 	put_escaped(f, w->why);
-	fputs("\nend\n", f);
-	if (fclose(f))
-		return -ENOMEM;
-	err = mdp_root_replace(r, MDP_WATCHER_STATE, text, len, 0644);
-	free(text);
-	return err;
+	fputc('\n', f);
+}
+
+int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w)
+{
+	return mdp_state_store(r, MDP_WATCHER_STATE, wstate_put, w);
 }
 
 static bool word_ok(const char *s, const char *extra)
@@ -819,8 +833,9 @@ static bool word_ok(const char *s, const char *extra)
 	return true;
 }
 
-static int wstate_line(struct mdp_wstate *w, char *line)
+static int wstate_line(void *ctx, char *line)
 {
+	struct mdp_wstate *w = ctx;
 	char *sp = strchr(line, ' ');
 	uint64_t v;
 
@@ -844,20 +859,34 @@ static int wstate_line(struct mdp_wstate *w, char *line)
 	return -EINVAL;
 }
 
-int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w)
+int mdp_state_load(const struct mdp_root *r, const char *path, const char *header, char *buf,
+		   size_t cap, int (*line)(void *ctx, char *line), void *ctx)
 {
-	char buf[2048], *save = NULL, *line;
-	ssize_t n = mdp_root_read_value(r, MDP_WATCHER_STATE, buf, sizeof(buf));
-	bool end = false;
-	int err = 0;
+	char *save = NULL, *l;
+	ssize_t n = mdp_root_read_value(r, path, buf, cap);
+	int err;
 
-	memset(w, 0, sizeof(*w));
 	if (n < 0)
 		return (int)n;
-	line = strtok_r(buf, "\n", &save);
-	if (!line || strcmp(line, "mdprofile-watcher 1"))
+	l = strtok_r(buf, "\n", &save);
+	if (!l || strcmp(l, header))
 		return -EINVAL;
-	while (!err && !end && (line = strtok_r(NULL, "\n", &save)))
-		err = !strcmp(line, "end") ? (end = true, 0) : wstate_line(w, line);
-	return err ? err : end && w->pid && w->state[0] ? 0 : -EINVAL;
+	while ((l = strtok_r(NULL, "\n", &save))) {
+		if (!strcmp(l, "end"))
+			return 0;
+		if ((err = line(ctx, l)))
+			return err;
+	}
+	return -EINVAL;
+}
+
+int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w)
+{
+	char buf[2048];
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	err = mdp_state_load(r, MDP_WATCHER_STATE, "mdprofile-watcher 1", buf, sizeof(buf),
+			     wstate_line, w);
+	return err ? err : w->pid && w->state[0] ? 0 : -EINVAL;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include "discover.h"
@@ -187,6 +188,18 @@ struct mdp_wstate {
 	char why[128];  /* held: why ("reverted by another mdprofile") */
 };
 int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w);
+/*
+ * The small state files a watcher keeps for status (this one, and
+ * watcher_goal.h's): put writes the text, a line "end" closes it, and it
+ * replaces path atomically; load reads it into buf (cap bytes), checks its
+ * first line is header and gives each line up to "end" to line (ctx).
+ * -ENOENT when there is none; -EINVAL without the header or the end, or
+ * what line returned.
+ */
+int mdp_state_store(const struct mdp_root *r, const char *path,
+		    void (*put)(FILE *f, const void *arg), const void *arg);
+int mdp_state_load(const struct mdp_root *r, const char *path, const char *header, char *buf,
+		   size_t cap, int (*line)(void *ctx, char *line), void *ctx);
 /* -ENOENT when none; -EINVAL when not one the watcher wrote. */
 int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w);
 

@@ -73,8 +73,13 @@ struct doc_services {
 	unsigned pause_count;
 };
 
+struct doc_goal {
+	char *latency_ms;
+};
+
 struct doc {
 	char *description, *memory_budget;
+	struct doc_goal *goal;
 	struct doc_settings *raid; /* only the global ones set */
 	struct doc_rule *arrays;
 	unsigned arrays_count;
@@ -102,7 +107,8 @@ struct schema {
 	cyaml_schema_value_t service_entry;
 	cyaml_schema_field_t services[2];
 	cyaml_schema_value_t services_value;
-	cyaml_schema_field_t top[6];
+	cyaml_schema_field_t goal[2];
+	cyaml_schema_field_t top[7];
 	cyaml_schema_value_t top_value;
 };
 
@@ -223,6 +229,11 @@ static void schema_build(struct schema *s)
 	    str_field(mdp_profile_key(MDP_PK_DESCRIPTION), offsetof(struct doc, description));
 	s->top[n++] =
 	    str_field(mdp_profile_key(MDP_PK_BUDGET), offsetof(struct doc, memory_budget));
+	s->goal[0] =
+	    str_field(mdp_profile_key(MDP_PK_GOAL_LATENCY), offsetof(struct doc_goal, latency_ms));
+	s->goal[1] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->top[n++] = map_field(mdp_profile_key(MDP_PK_GOAL), offsetof(struct doc, goal), s->goal,
+				sizeof(struct doc_goal));
 	s->top[n++] = map_field(mdp_profile_key(MDP_PK_RAID), offsetof(struct doc, raid), s->raid,
 				sizeof(struct doc_settings));
 	s->top[n++] = seq_field(mdp_profile_key(MDP_PK_ARRAYS), offsetof(struct doc, arrays),
@@ -391,6 +402,8 @@ static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
 {
 	d->description = p->description;
 	d->memory_budget = budget_text(st, &p->budget);
+	if (p->goal.latency_ms && (d->goal = grab(st, 1, sizeof(*d->goal))))
+		d->goal->latency_ms = fmt(st, "%u", p->goal.latency_ms);
 	for (int t = 0; t < MDP_T_COUNT; t++) {
 		if (p->global[t].kind == MDP_S_UNSET)
 			continue;
@@ -430,6 +443,7 @@ static void doc_free(struct doc *d, struct strings *st)
 	if (d->services)
 		free(d->services->pause);
 	free(d->services);
+	free(d->goal);
 	for (size_t i = 0; i < st->n; i++)
 		free(st->v[i]);
 	free(st->v);
@@ -456,7 +470,8 @@ static bool same_setting(const struct mdp_setting *a, const struct mdp_setting *
 static bool same_settings(const struct mdp_profile *a, const struct mdp_profile *b)
 {
 	if (a->n_rules != b->n_rules || a->n_services != b->n_services ||
-	    a->budget.kind != b->budget.kind || a->budget.value != b->budget.value)
+	    a->budget.kind != b->budget.kind || a->budget.value != b->budget.value ||
+	    a->goal.latency_ms != b->goal.latency_ms)
 		return false;
 	for (int t = 0; t < MDP_T_COUNT; t++)
 		if (!same_setting(&a->global[t], &b->global[t]))

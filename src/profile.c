@@ -101,11 +101,19 @@ static const struct mdp_field services_fields[] = {
 };
 static const struct mdp_shape services = {.type = MDP_SH_MAP, .fields = services_fields};
 
-enum { TOP_DESCRIPTION, TOP_EXTENDS, TOP_BUDGET, TOP_RAID, TOP_ARRAYS, TOP_SERVICES };
+enum { GOAL_LATENCY };
+static const struct mdp_field goal_fields[] = {
+    [GOAL_LATENCY] = {"foreground_latency_ms", &text, true},
+    {0},
+};
+static const struct mdp_shape goal = {.type = MDP_SH_MAP, .fields = goal_fields, .closed = true};
+
+enum { TOP_DESCRIPTION, TOP_EXTENDS, TOP_BUDGET, TOP_GOAL, TOP_RAID, TOP_ARRAYS, TOP_SERVICES };
 static const struct mdp_field top_fields[] = {
     [TOP_DESCRIPTION] = {"description", &text},
     [TOP_EXTENDS] = {"extends", &text},
     [TOP_BUDGET] = {"memory_budget", &text},
+    [TOP_GOAL] = {"goal", &goal},
     [TOP_RAID] = {"raid", &raid},
     [TOP_ARRAYS] = {"arrays", &rules},
     [TOP_SERVICES] = {"services", &services},
@@ -135,6 +143,8 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_AT_LEAST] = &bound_fields[BOUND_AT_LEAST],
 	    [MDP_PK_AT_MOST] = &bound_fields[BOUND_AT_MOST],
 	    [MDP_PK_MEDIA] = &match_fields[MATCH_MEDIA],
+	    [MDP_PK_GOAL] = &top_fields[TOP_GOAL],
+	    [MDP_PK_GOAL_LATENCY] = &goal_fields[GOAL_LATENCY],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
@@ -856,6 +866,20 @@ static void parse_services(struct build *b, const struct mdp_node *l)
 		parse_service(b, &l->kids[i], i);
 }
 
+/* goal: {foreground_latency_ms: N}, N whole milliseconds. */
+static void parse_goal(struct build *b, const struct mdp_node *g)
+{
+	const struct mdp_node *n = get(g, &goal_fields[GOAL_LATENCY]);
+	const struct num_rule nr = {goal_fields[GOAL_LATENCY].key, 1, MDP_GOAL_LATENCY_MAX_MS,
+				    " ms"};
+	uint64_t ms;
+
+	if (n && !parse_uint(b, &nr, n, &ms)) {
+		b->p->goal.latency_ms = (unsigned)ms;
+		b->p->goal.pos = pos_of(b, n);
+	}
+}
+
 static void parse_extends(struct build *b, const struct mdp_node *n, struct mdp_extends *ext)
 {
 	char shown[72];
@@ -881,6 +905,8 @@ static void build(struct build *b, const struct mdp_node *root, struct mdp_exten
 		parse_extends(b, n, ext);
 	if ((n = get(root, &top_fields[TOP_BUDGET])))
 		parse_budget(b, n);
+	if ((n = get(root, &top_fields[TOP_GOAL])))
+		parse_goal(b, n);
 	if ((n = get(root, &top_fields[TOP_RAID]))) {
 		parse_settings(b, n, b->p->global);
 		check_pairs(b, b->p->global, n);

@@ -33,6 +33,10 @@
  *       member_read_ahead: 1MiB     # read-ahead of each member's disk
  *       group_thread_cnt: 4         # 0..8192 (briefly suspends the array)
  *       preread_bypass_threshold: 1 # 0..stripe_cache_size
+ *   goal:                           # auto and apply --until-idle steer each
+ *     foreground_latency_ms: 20     # array's own sync_speed_min to keep the
+ *                                   # foreground's ms per request (1..10000)
+ *                                   # at most this (goal.h)
  *   services:
  *     pause:
  *       - synoindexd
@@ -61,7 +65,7 @@
  * and aliases, are refused.
  *
  * extends: the parent NAME.yaml is looked for next to the child, then in
- * the profile dirs. Scalars (description, memory_budget, raid.*) of the
+ * the profile dirs. Scalars (description, memory_budget, goal, raid.*) of the
  * child win; the parent's rules come first; services are the union, the
  * child's entry (its "optional", "only_on" and "timeout", a missing
  * timeout meaning the default) winning for a name in both. Cycles are
@@ -157,6 +161,14 @@ struct mdp_budget {
 	struct mdp_pos pos;
 };
 
+/* The foreground latency goal a watcher steers the minimum sync speed to (1..10000 ms). */
+#define MDP_GOAL_LATENCY_MAX_MS 10000u
+
+struct mdp_goal {
+	unsigned latency_ms; /* 0: no goal */
+	struct mdp_pos pos;
+};
+
 struct mdp_profile {
 	char *name; /* "reshape-fast" (file name without .yaml) */
 	char *path; /* file it was loaded from */
@@ -164,6 +176,7 @@ struct mdp_profile {
 	char **chain; /* names from this profile up through extends, chain[0] == name */
 	size_t n_chain;
 	struct mdp_budget budget;
+	struct mdp_goal goal;
 	struct mdp_setting global[MDP_T_COUNT]; /* only the global-scope tunables used */
 	struct mdp_rule *rules;                 /* parent's rules first, then the child's */
 	size_t n_rules;
@@ -271,6 +284,8 @@ enum mdp_profile_key {
 	MDP_PK_AT_LEAST,
 	MDP_PK_AT_MOST,
 	MDP_PK_MEDIA,
+	MDP_PK_GOAL,
+	MDP_PK_GOAL_LATENCY,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

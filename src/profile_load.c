@@ -216,6 +216,8 @@ static int merge(struct mdp_profile *c, struct mdp_profile *par)
 	}
 	if (c->budget.kind == MDP_BUDGET_UNSET)
 		c->budget = par->budget;
+	if (!c->goal.latency_ms)
+		c->goal = par->goal;
 	for (size_t t = 0; t < MDP_T_COUNT; t++)
 		if (c->global[t].kind == MDP_S_UNSET)
 			c->global[t] = par->global[t];

@@ -90,6 +90,8 @@ void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struc
 	st->sys = s;
 	/* The watcher's word, only while it lives (holds its lock). */
 	st->have_w = mdp_watcher_probe(r) == 1 && !mdp_wstate_load(r, &st->w);
+	st->have_goal =
+	    st->have_w && !strcmp(st->w.state, "engaged") && !mdp_wgoal_load(r, &st->goal);
 	st->unreadable = jerr && jerr != -ENOENT && jerr != -EBADMSG;
 	st->jerr = jerr;
 	if (!(st->have_j = !jerr))

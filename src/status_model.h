@@ -18,6 +18,7 @@
 #include "discover.h"
 #include "journal.h"
 #include "root.h"
+#include "watcher_goal.h"
 
 /* ---- arrays ------------------------------------------------------------------ */
 
@@ -68,6 +69,9 @@ struct mdp_status {
 	bool watch_gone; /* applied by a watcher, and nobody holds its lock: the watcher died */
 	bool have_w;     /* a watcher runs (its lock is held) and said what it does */
 	struct mdp_wstate w;
+	bool have_goal; /* the watcher is engaged with a goal (watcher_goal.h) and said how it
+			   steers */
+	struct mdp_wgoal_view goal;
 	const struct mdp_system *sys; /* what it was read against: the speeds now */
 };
 

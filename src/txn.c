@@ -1394,6 +1394,67 @@ int mdp_txn_reassert(struct mdp_txn *tx, enum mdp_tunable t, const char *dev)
 	return err;
 }
 
+/* (t, dev)'s entry in what the active layers set, added when it has none. */
+static struct mdp_jset *jset_take(struct mdp_journal *j, enum mdp_tunable t, const char *dev)
+{
+	struct mdp_jset *v = (struct mdp_jset *)jset_find(j->set, j->n_set, t, dev);
+
+	if (v || !(v = mdp_push(&j->set, &j->n_set, sizeof(*v))))
+		return v;
+	v->t = t;
+	snprintf(v->dev, sizeof(v->dev), "%s", dev);
+	return v;
+}
+
+int mdp_txn_steer(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
+		  const struct mdp_value *want)
+{
+	struct mdp_journal j;
+	struct mdp_jset *w = NULL;
+	char cur[MDP_RAW_MAX];
+	struct mdp_value now;
+	int err;
+
+	if ((err = mdp_journal_load(tx->root, &j, tx->d)))
+		return err;
+	if (j.state != MDP_J_ACTIVE)
+		err = -ENOENT;
+	else if (dev_gone(tx, dev))
+		err = -ENODEV;
+	else if (!(err = read_target(tx->root, t, dev, cur, sizeof(cur), &now)) &&
+		 !(err = journal_add_base(&j, t, dev, cur)))
+		err = (w = jset_take(&j, t, dev)) ? 0 : -ENOMEM;
+	if (!err) {
+		w->want = *want;
+		err = journal_store(tx, &j);
+	}
+	if (!err)
+		err = restore_value(tx, t, dev, want, true);
+	mdp_journal_free(&j);
+	return err;
+}
+
+int mdp_txn_floor(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
+		  struct mdp_value *v)
+{
+	struct mdp_journal j;
+	struct mdp_diags d;
+	const struct mdp_jtarget *b;
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_journal_load(r, &j, &d);
+	mdp_diags_free(&d);
+	if (err)
+		return err;
+	if (!(b = journal_base(&j, t, dev)))
+		err = -ENOENT;
+	else if (floor_value(&j, b, v))
+		err = -EBADMSG;
+	mdp_journal_free(&j);
+	return err;
+}
+
 static enum mdp_txn_result recover_stale(struct mdp_txn *tx, const struct mdp_journal *j)
 {
 	ev_note(tx, MDP_TXN_NOTE_STALE, j->profile);

@@ -201,6 +201,26 @@ struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did);
  * transaction result: 0 or a -errno (nothing to roll back, one value).
  */
 int mdp_txn_reassert(struct mdp_txn *tx, enum mdp_tunable t, const char *dev);
+/*
+ * Steer one value of the active top layer (a watcher's goal, goal.h): the
+ * journal's set value for (t, dev) becomes want, so that drift and
+ * put-backs follow it, with the value (t, dev) has now added as its
+ * baseline when it has none (invariant 1), stored before want is written
+ * and read back; reported as a change. Revert and recover put back what
+ * they would have without it. The caller holds the lock. -ENOENT when no
+ * layer is active, -ENODEV when dev is gone; 0 or a -errno, not a
+ * transaction result (one value, nothing to roll back).
+ */
+int mdp_txn_steer(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
+		  const struct mdp_value *want);
+/*
+ * What removing the top layer would put back at (t, dev): the base's value
+ * under an overlay, else the baseline. 0 with *v; -ENOENT when the layers
+ * never changed it (its value now is its own), or no journal; -EBADMSG
+ * when it cannot be read.
+ */
+int mdp_txn_floor(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
+		  struct mdp_value *v);
 /* Whether a journal needs recover (for status/diff warnings). */
 bool mdp_txn_needs_recover(const struct mdp_root *r);
 

@@ -310,6 +310,52 @@ static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
 	mdp_journal_free(&j);
 }
 
+/* ---- the profile's goal (watcher_goal.h) -------------------------------------------- */
+
+static bool watched(const struct mdp_wloop *w, const struct mdp_array *a);
+
+/* Each move of this look written through the journal, under the lock, while our layer is on. */
+static void wl_goal_write(struct mdp_wloop *w, const struct mdp_wgoal_move *m, size_t n)
+{
+	struct mdp_value v = {MDP_V_NUM, 0};
+
+	if (!n || wl_lock(w))
+		return;
+	for (size_t i = 0; i < n && ours(w); i++) {
+		v.num = m[i].to;
+		if (mdp_txn_steer(w->c.tx, MDP_T_SYNC_SPEED_MIN, m[i].name, &v) == 0) {
+			mdp_wgoal_moved(&w->goal, &m[i]);
+			wl_say(w, "%s", m[i].line);
+		} else {
+			w->c.h.diags(w->c.h.ctx, w->c.tx->d);
+			wl_log(w, LOG_WARNING,
+			       "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s failed", m[i].name,
+			       m[i].from, m[i].to);
+		}
+		mdp_diags_free(w->c.tx->d);
+		mdp_diags_init(w->c.tx->d);
+	}
+	wl_unlock(w);
+}
+
+/* Engaged with a goal: each array running a watched operation steered (goal.h). */
+static void wl_goal(struct mdp_wloop *w, const struct mdp_system *s)
+{
+	struct mdp_wgoal_move *m = NULL;
+	bool *on;
+	size_t n = 0;
+
+	if (!w->goal.goal_ms || !(on = calloc(s->n_arrays + 1, sizeof(*on))))
+		return;
+	for (size_t i = 0; i < s->n_arrays; i++)
+		on[i] = watched(w, &s->arrays[i]);
+	if (mdp_wgoal_look(&w->goal, w->since, w->c.root, s, on, &m, &n) == 0)
+		wl_goal_write(w, m, n);
+	(void)mdp_wgoal_store(w->c.root, &w->goal); /* status's view; a failure costs only that */
+	free(m);
+	free(on);
+}
+
 /* ---- looking at md -------------------------------------------------------------------- */
 
 static bool selected(const struct mdp_wloop *w, const struct mdp_array *a)
@@ -623,8 +669,10 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 	case MDP_ENG_NOTHING:
 		break;
 	}
-	if (w->e.state == MDP_ENG_ENGAGED)
+	if (w->e.state == MDP_ENG_ENGAGED) {
 		wl_reassert(w, s);
+		wl_goal(w, s);
+	}
 	return 0;
 }
 
@@ -762,6 +810,9 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 	w->start = mono_s();
 	w->skip = mdp_plan_discover_skip(c->p) & ~(unsigned)MDP_SKIP_PROGRESS;
 	w->mw.sfd = -1;
+	/* a goal measures the members where md does not time its requests (iostat.h) */
+	if ((w->goal.goal_ms = c->p->goal.latency_ms))
+		w->skip &= ~(unsigned)MDP_SKIP_MEMBERS;
 	mdp_engage_init(&w->e, c->kinds, MDP_WLOOP_DEBOUNCE_S, c->once);
 }
 
@@ -774,6 +825,8 @@ void mdp_wloop_fini(struct mdp_wloop *w)
 	mdp_watch_close(&w->mw);
 	free(w->sel);
 	w->sel = NULL;
+	mdp_wgoal_free(&w->goal);
+	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_GOAL);
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_STATE);
 }
 

@@ -53,6 +53,7 @@
 #include "root.h"
 #include "txn.h"
 #include "watch.h"
+#include "watcher_goal.h"
 
 /* Idle this long before a release: DSM chains steps (a reshape, then a resync). */
 #define MDP_WLOOP_DEBOUNCE_S 3.0
@@ -153,6 +154,8 @@ struct mdp_wloop {
 	bool calm;           /* that discovery saw no watched operation on a selected array */
 	double seen_at;      /* monotonic seconds of that discovery */
 	size_t glance;       /* the watched file the next glance starts at */
+
+	struct mdp_wgoal goal; /* the profile's goal, followed while engaged */
 };
 
 /* Set w up from c (copied); sets c->tx's origin. Free with mdp_wloop_fini. */

@@ -39,7 +39,7 @@ case $v in
 *) purge; die "--version says '$v', the package is $version" ;;
 esac
 names=$(/usr/bin/mdprofile list) || { purge; die "mdprofile list failed"; }
-for p in reshape-fast balanced low-ram kernel-defaults; do
+for p in reshape-fast balanced low-ram kernel-defaults responsive; do
 	printf '%s\n' "$names" | grep -q "^$p\b" || { purge; die "list lacks $p: $names"; }
 done
 # the shipped profiles are read from the package's directory, not only the built-in copies

@@ -162,6 +162,27 @@ static void top(void)
 	       "    },\n",
 	       K(BUDGET), mdp_tunable_info(MDP_T_STRIPE_CACHE_SIZE)->key);
 	printf("    \"%s\": {\n"
+	       "      \"description\": \"A goal mdprofile auto and apply --until-idle steer to: "
+	       "each engaged array's own sync_speed_min between its value before the profile and "
+	       "the profile's minimum, lowered while the foreground's requests take longer than "
+	       "the goal and raised while they are well below it.\",\n"
+	       "      \"type\": \"object\",\n"
+	       "      \"additionalProperties\": false,\n"
+	       "      \"required\": [\"%s\"],\n"
+	       "      \"properties\": {\n"
+	       "        \"%s\": {\n"
+	       "          \"description\": \"Milliseconds per foreground request (reads and "
+	       "writes through the array, the sync excluded where the kernel counts them), "
+	       "1..%u.\",\n"
+	       "          \"type\": \"integer\",\n"
+	       "          \"minimum\": 1,\n"
+	       "          \"maximum\": %u\n"
+	       "        }\n"
+	       "      }\n"
+	       "    },\n",
+	       K(GOAL), K(GOAL_LATENCY), K(GOAL_LATENCY), MDP_GOAL_LATENCY_MAX_MS,
+	       MDP_GOAL_LATENCY_MAX_MS);
+	printf("    \"%s\": {\n"
 	       "      \"description\": \"The global dev.raid sysctls (/proc/sys/dev/raid).\",\n"
 	       "      \"type\": \"object\",\n"
 	       "      \"additionalProperties\": false,\n"

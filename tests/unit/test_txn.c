@@ -466,6 +466,66 @@ static void test_overlay_then_revert(void **state)
 	env_teardown(&e);
 }
 
+/*
+ * A watcher's goal steers a value of its overlay (mdp_txn_steer): the journal
+ * follows it (a put-back restores the steered value), a target the layers
+ * never set gains its baseline first, and removing the overlay puts back
+ * the base's values exactly; mdp_txn_floor says what that puts back.
+ */
+static void test_steer(void **state)
+{
+	struct mdp_profile a, b;
+	struct mdp_value v = {MDP_V_NUM, 25000};
+	struct mdp_diags d;
+	struct mdp_txn tx;
+	struct env e;
+
+	(void)state;
+	base_applied(&e, &a, &b);
+	keep_state(&e, "base");
+	mdp_diags_init(&d);
+	tx = (struct mdp_txn){.root = &e.r, .d = &d};
+	/* no layer yet over the base's own targets: the sysctl's floor is the baseline */
+	assert_int_equal(mdp_txn_floor(&e.r, MDP_T_SYNC_SPEED_MAX, "md2", &v), -ENOENT);
+	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
+	/* md2's minimum followed the sysctl before: its floor is "system", the sysctl's the base's
+	 */
+	assert_int_equal(mdp_txn_floor(&e.r, MDP_T_SYNC_SPEED_MIN, "md2", &v), 0);
+	assert_int_equal(v.kind, MDP_V_SYSTEM);
+	assert_int_equal(mdp_txn_floor(&e.r, MDP_T_SPEED_LIMIT_MIN, "", &v), 0);
+	assert_int_equal(v.kind, MDP_V_NUM);
+	assert_int_equal(v.num, 20000);
+	v = (struct mdp_value){MDP_V_NUM, 25000};
+	assert_int_equal(mdp_txn_steer(&tx, MDP_T_SYNC_SPEED_MIN, "md2", &v), 0);
+	value_is(&e, "/sys/block/md2/md/sync_speed_min", "25000 (local)");
+	assert_int_equal(tx.rep.n_changes, 1);
+	assert_int_equal(tx.rep.changes[0].after.num, 25000);
+	/* rewritten by someone else: put back to the steered value, not the profile's */
+	test_sh("echo 50000 >'%s/sys/block/md2/md/sync_speed_min'", e.root);
+	assert_int_equal(mdp_txn_reassert(&tx, MDP_T_SYNC_SPEED_MIN, "md2"), 0);
+	value_is(&e, "/sys/block/md2/md/sync_speed_min", "25000 (local)");
+	/* a target no layer set: its baseline journaled first */
+	v = (struct mdp_value){MDP_V_NUM, 150000};
+	assert_int_equal(mdp_txn_steer(&tx, MDP_T_SYNC_SPEED_MAX, "md2", &v), 0);
+	assert_int_equal(mdp_txn_floor(&e.r, MDP_T_SYNC_SPEED_MAX, "md2", &v), 0);
+	assert_int_equal(v.kind, MDP_V_SYSTEM);
+	assert_int_equal(mdp_txn_steer(&tx, MDP_T_SYNC_SPEED_MIN, "md9", &v), -ENODEV);
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
+	expect_layers(&e, "other", NULL);
+	assert_true(same_state(&e, "base"));
+	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
+	assert_true(env_identical(&e));
+	/* no journal: nothing to steer */
+	mdp_diags_init(&d);
+	v = (struct mdp_value){MDP_V_NUM, 25000};
+	assert_int_equal(mdp_txn_steer(&tx, MDP_T_SYNC_SPEED_MIN, "md2", &v), -ENOENT);
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	env_teardown(&e);
+}
+
 /* revert --all removes both layers at once; a second overlay replaces the first. */
 static void test_overlay_replace_revert_all(void **state)
 {
@@ -1123,6 +1183,7 @@ int main(void)
 	    cmocka_unit_test(test_constant_fsyncs),
 	    cmocka_unit_test(test_switch_then_revert),
 	    cmocka_unit_test(test_overlay_then_revert),
+	    cmocka_unit_test(test_steer),
 	    cmocka_unit_test(test_overlay_replace_revert_all),
 	    cmocka_unit_test(test_base_over_overlay_refused),
 	    cmocka_unit_test(test_overlay_fail_and_crash_every_write),

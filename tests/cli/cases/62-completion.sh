@@ -7,7 +7,7 @@ fixture ds-dsm6-reshape
 . "$SRC/tests/cli/completion.sh"
 
 # The shipped profiles' names, sorted.
-shipped_profiles() { printf '%s\n' balanced kernel-defaults low-ram reshape-fast; }
+shipped_profiles() { printf '%s\n' balanced kernel-defaults low-ram reshape-fast responsive; }
 
 candidates ""
 expect_candidates <<'EOF2'
@@ -38,7 +38,7 @@ revert
 EOF2
 candidates diff ""
 shipped_profiles | expect_candidates
-candidates apply -q r
+candidates apply -q resh
 expect_candidates <<'EOF2'
 reshape-fast
 EOF2
@@ -56,6 +56,7 @@ low-ram
 mine
 nightly
 reshape-fast
+responsive
 EOF2
 candidates --ro
 expect_candidates <<'EOF2'
@@ -94,7 +95,7 @@ candidates boot-script --target = s
 expect_candidates <<'EOF2'
 systemd
 EOF2
-candidates enable --auto r
+candidates enable --auto resh
 expect_candidates <<'EOF2'
 reshape-fast
 EOF2
@@ -105,7 +106,7 @@ EOF2
 candidates apply --interval ""
 expect_candidates <<'EOF2'
 EOF2
-candidates --service-timeout 30 apply r
+candidates --service-timeout 30 apply resh
 expect_candidates <<'EOF2'
 reshape-fast
 EOF2
@@ -141,6 +142,7 @@ kernel-defaults
 low-ram
 ok
 reshape-fast
+responsive
 EOF2
 candidates --profiles "$ROOT/evil" apply '$'
 [ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && fail "completing a profile name ran a command from a file name"
@@ -155,6 +157,7 @@ balanced
 kernel-defaults
 low-ram
 reshape-fast
+responsive
 EOF2
 expect_stderr <<'EOF2'
 mdprofile: warning: @ROOT@/evil/$(touch${IFS}PWNED).yaml: not a profile name (letters, digits, . _ -, at most 64): skipped

@@ -19,6 +19,7 @@ balanced         built-in   Steady RAID progress while the NAS stays responsive
 kernel-defaults  built-in   Upstream Linux kernel defaults for md RAID
 low-ram          built-in   Balanced for 512 MiB to 1 GiB of RAM; lowers caches to fit
 reshape-fast     built-in   Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow
+responsive       built-in   Rebuild as fast as the NAS stays responsive (steered by auto)
 EOF2
 expect_stderr <<'EOF2'
 EOF2
@@ -87,6 +88,13 @@ expect_json <<'EOF2'
   "source": "built-in",
   "valid": false,
   "description": ""
+ },
+ {
+  "name": "responsive",
+  "path": "built-in:responsive",
+  "source": "built-in",
+  "valid": true,
+  "description": "Rebuild as fast as the NAS stays responsive (steered by auto)"
  }
 ]
 EOF2
@@ -104,6 +112,7 @@ balanced         etc        mine in etc  [@ROOT@/etc/mdprofile/profiles/balanced
 kernel-defaults  built-in   Upstream Linux kernel defaults for md RAID  [built-in:kernel-defaults]
 low-ram          built-in   Balanced for 512 MiB to 1 GiB of RAM; lowers caches to fit  [built-in:low-ram]
 reshape-fast     built-in   Finish RAID resync, rebuild, reshape or scrub as fast as the disks allow  [built-in:reshape-fast]
+responsive       built-in   Rebuild as fast as the NAS stays responsive (steered by auto)  [built-in:responsive]
 EOF2
 
 # A name found nowhere: said so, and it fails. (The share dir in the message is the

@@ -1,0 +1,77 @@
+/*
+ * status_goal: what status shows of a goal the watcher steers to
+ * (watcher_goal.h): in text, JSON and Prometheus, per array its minimum
+ * and the last look's foreground latency with the counters it came from.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "render.h"
+#include "status.h"
+
+/* "42.0 ms (md3's own counters)", "no foreground I/O", "not measured yet". */
+static void measured(const struct mdp_status *ps, size_t i, char *buf, size_t len)
+{
+	uint64_t us = ps->goal.v[i].in.latency_us;
+
+	if (ps->goal.v[i].in.kind == MDP_GOAL_IDLE)
+		snprintf(buf, len, "no foreground I/O");
+	else if (ps->goal.v[i].in.kind != MDP_GOAL_LATENCY)
+		snprintf(buf, len, "not measured yet");
+	else if (ps->goal.v[i].src == MDP_IO_MD)
+		snprintf(buf, len, "latency %" PRIu64 ".%" PRIu64 " ms (%s's own counters)",
+			 us / 1000, us % 1000 / 100, ps->goal.v[i].name);
+	else
+		snprintf(buf, len,
+			 "latency %" PRIu64 ".%" PRIu64 " ms (its member disks' counters, the "
+			 "sync's included)",
+			 us / 1000, us % 1000 / 100);
+}
+
+void status_goal_text(const struct mdp_status *ps)
+{
+	char what[160];
+
+	if (!ps->have_goal)
+		return;
+	printf("goal: foreground latency %u ms, steered by the watcher\n", ps->goal.goal_ms);
+	for (size_t i = 0; i < ps->goal.n; i++) {
+		measured(ps, i, what, sizeof(what));
+		render_say(4, "  %s: minimum %" PRIu64 " KiB/s; last look: %s", ps->goal.v[i].name,
+			   ps->goal.v[i].min, what);
+	}
+}
+
+void status_goal_json(struct json *j, const struct mdp_status *ps)
+{
+	json_key(j, "goal");
+	if (!ps->have_goal) {
+		json_null(j);
+		return;
+	}
+	json_obj(j);
+	json_ku64(j, "foreground_latency_ms", ps->goal.goal_ms);
+	json_key(j, "arrays");
+	json_arr(j);
+	for (size_t i = 0; i < ps->goal.n; i++) {
+		json_obj(j);
+		json_kstr(j, "array", ps->goal.v[i].name);
+		json_ku64(j, "sync_speed_min_kib_s", ps->goal.v[i].min);
+		json_kstr(j, "foreground",
+			  ps->goal.v[i].in.kind == MDP_GOAL_LATENCY ? "measured"
+			  : ps->goal.v[i].in.kind == MDP_GOAL_IDLE  ? "idle"
+								    : "unknown");
+		json_key(j, "latency_us");
+		if (ps->goal.v[i].in.kind == MDP_GOAL_LATENCY)
+			json_u64(j, ps->goal.v[i].in.latency_us);
+		else
+			json_null(j);
+		json_kstr(j, "source",
+			  ps->goal.v[i].src == MDP_IO_NONE ? NULL
+							   : mdp_io_source_key(ps->goal.v[i].src));
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
+}

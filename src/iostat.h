@@ -1,0 +1,83 @@
+/*
+ * iostat: an array's foreground latency, from the block layer's counters,
+ * for a profile's goal (goal.h). Read through root, so fixture trees can
+ * make the counters move.
+ *
+ * /sys/block/X/stat (Documentation/block/stat.rst): read I/Os, read
+ * merges, read sectors, read ticks (ms), write I/Os, write merges, write
+ * sectors, write ticks (ms), then more that are not used here. Over an
+ * interval, (read ticks + write ticks) / (read I/Os + write I/Os) is the
+ * mean time a request took: what the shares and Plex wait.
+ *
+ * The array's own counters (/sys/block/mdN/stat) count only requests
+ * through the array, never the sync's, which md issues to the members
+ * itself. md has counted the requests since long before 3.10 (md.c's
+ * make_request), but times them only on kernels that do I/O accounting
+ * for md (5.14's md_account_bio, raid1/raid10 somewhat earlier): on
+ * older ones, DSM's 3.10 and 4.4 among them, the ticks stay 0 while the
+ * I/Os move. Then the members' counters (/sys/block/sda/sda5/stat) stand
+ * in: they time every request, but include the sync's own reads and
+ * writes, so the latency they give is the disks' under both.
+ *
+ * Whether there was foreground I/O at all is always the array's own
+ * count: no request through the array in the interval is "idle".
+ */
+#ifndef MDP_IOSTAT_H
+#define MDP_IOSTAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "discover.h"
+#include "goal.h"
+#include "root.h"
+
+/* Requests completed and the milliseconds they took, reads and writes together. */
+struct mdp_io_count {
+	uint64_t ios, ticks_ms;
+};
+
+/* One look at an array's counters. */
+struct mdp_io_snap {
+	bool have_md; /* /sys/block/mdN/stat read */
+	struct mdp_io_count md;
+	bool have_members; /* every member's stat read (and there is one) */
+	struct mdp_io_count members;
+};
+
+enum mdp_io_source {
+	MDP_IO_NONE = 0, /* nothing measured */
+	MDP_IO_MD,       /* the array's own counters */
+	MDP_IO_MEMBERS,  /* its member disks', sync included */
+};
+
+/* "md", "members" or "none", for JSON and Prometheus. */
+const char *mdp_io_source_key(enum mdp_io_source s);
+
+/*
+ * Parse one stat file's text into c. -EINVAL when it has fewer than the
+ * eight fields used or one is not a number.
+ */
+int mdp_iostat_parse(const char *text, struct mdp_io_count *c);
+
+/*
+ * Read a's counters (a's members as discovery found them; none when it
+ * skipped them). Always fills *out; a file that cannot be read only
+ * leaves its part unset.
+ */
+void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct mdp_io_snap *out);
+
+/*
+ * The foreground over the interval from before to now: idle when no
+ * request went through the array; else the mean time per request from the
+ * array's counters when they are timed, else from the members'. *md_timed
+ * is the caller's memory for this array: set once md's ticks move, after
+ * which a few requests quick enough to add no whole millisecond are the
+ * array's own latency of 0, not a reason to ask the members. *src says
+ * where the latency came from (MDP_IO_NONE when idle or unknown).
+ */
+void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_snap *now,
+			bool *md_timed, struct mdp_goal_sample *out, enum mdp_io_source *src);
+
+#endif

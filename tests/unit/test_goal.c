@@ -1,0 +1,226 @@
+/*
+ * Unit tests of goal: the foreground latency controller on synthetic
+ * series (a step, noise around the goal, an idle gap), and its bounds.
+ * A small plant stands in for the NAS where one is needed: the
+ * foreground's latency grows with the minimum the sync is given.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "goal.h"
+
+#define FLOOR   10000u
+#define CEILING 300000u
+#define GOAL_MS 20u
+
+static struct mdp_goal_sample lat_ms(double ms)
+{
+	return (struct mdp_goal_sample){MDP_GOAL_LATENCY, (uint64_t)(ms * 1000)};
+}
+
+static const struct mdp_goal_sample idle = {MDP_GOAL_IDLE, 0};
+static const struct mdp_goal_sample unknown = {MDP_GOAL_UNKNOWN, 0};
+
+/* The plant: 5 ms alone, plus 1 ms for each 10000 KiB/s the sync is promised. */
+static double plant(uint64_t min)
+{
+	return 5.0 + (double)min / 10000.0;
+}
+
+/* A fixed pseudo-random series in [-1, 1] (an LCG: the same on every machine). */
+static double noise(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (double)(*s >> 8 & 0xffff) / 32767.5 - 1.0;
+}
+
+static void test_rules(void **state)
+{
+	struct mdp_goal_ctl c;
+	enum mdp_goal_why why;
+	struct mdp_goal_sample in;
+
+	(void)state;
+	mdp_goal_init(&c, GOAL_MS, FLOOR, CEILING);
+	/* above the goal: halved */
+	in = lat_ms(21);
+	assert_int_equal(mdp_goal_next(&c, CEILING, &in, &why), CEILING / 2);
+	assert_int_equal(why, MDP_GOAL_BACKOFF);
+	/* never below the floor */
+	assert_int_equal(mdp_goal_next(&c, 15000, &in, &why), FLOOR);
+	assert_int_equal(mdp_goal_next(&c, FLOOR, &in, &why), FLOOR);
+	assert_int_equal(why, MDP_GOAL_HOLD);
+	/* at the goal and in the band: stays */
+	in = lat_ms(20);
+	assert_int_equal(mdp_goal_next(&c, 100000, &in, &why), 100000);
+	assert_int_equal(why, MDP_GOAL_HOLD);
+	in = lat_ms(16);
+	assert_int_equal(mdp_goal_next(&c, 100000, &in, &why), 100000);
+	/* below the band: a tenth of the range more, never above the ceiling */
+	in = lat_ms(15.9);
+	assert_int_equal(mdp_goal_next(&c, 100000, &in, &why), 129000);
+	assert_int_equal(why, MDP_GOAL_RAISE);
+	assert_int_equal(mdp_goal_next(&c, 290000, &in, &why), CEILING);
+	assert_int_equal(mdp_goal_next(&c, CEILING, &in, &why), CEILING);
+	assert_int_equal(why, MDP_GOAL_HOLD);
+	/* no foreground I/O: the ceiling at once */
+	assert_int_equal(mdp_goal_next(&c, FLOOR, &idle, &why), CEILING);
+	assert_int_equal(why, MDP_GOAL_FULL);
+	/* nothing measured: stays */
+	assert_int_equal(mdp_goal_next(&c, 50000, &unknown, &why), 50000);
+	assert_int_equal(why, MDP_GOAL_HOLD);
+	/* a current value out of range (written by someone else) is clamped first */
+	assert_int_equal(mdp_goal_next(&c, 5000, &unknown, NULL), FLOOR);
+	assert_int_equal(mdp_goal_next(&c, 900000, &unknown, NULL), CEILING);
+}
+
+/* A floor above the ceiling: nothing to steer, the ceiling always. */
+static void test_floor_above(void **state)
+{
+	struct mdp_goal_ctl c;
+	struct mdp_goal_sample in = lat_ms(500);
+
+	(void)state;
+	mdp_goal_init(&c, GOAL_MS, 400000, CEILING);
+	assert_int_equal(c.floor, CEILING);
+	assert_int_equal(mdp_goal_next(&c, CEILING, &in, NULL), CEILING);
+	assert_int_equal(mdp_goal_next(&c, CEILING, &idle, NULL), CEILING);
+}
+
+/*
+ * A step: a reader starts while the sync runs at the ceiling (35 ms, well
+ * above the goal). The minimum comes down within a few looks to where the
+ * plant meets the goal, and then stays within one back-off and a few
+ * raises of it: it settles, it does not run away.
+ */
+static void test_step(void **state)
+{
+	struct mdp_goal_ctl c;
+	uint64_t cur = CEILING;
+	unsigned changes = 0, above = 0;
+
+	(void)state;
+	mdp_goal_init(&c, GOAL_MS, FLOOR, CEILING);
+	for (int i = 0; i < 200; i++) {
+		struct mdp_goal_sample in = lat_ms(plant(cur));
+		uint64_t next = mdp_goal_next(&c, cur, &in, NULL);
+		if (!i)
+			/* the first look after the step backs off */
+			assert_true(next < cur);
+		if (i == 3)
+			/* within three looks the reader is within its goal */
+			assert_true(plant(cur) <= GOAL_MS);
+		if (i >= 100) {
+			changes += next != cur;
+			above += plant(cur) > GOAL_MS;
+		}
+		assert_true(next >= FLOOR && next <= CEILING);
+		cur = next;
+	}
+	/* in steady state: the plant at or under the goal most of the time */
+	assert_true(above <= 100 / 4);
+	/* and a sawtooth at most, not a change at every look */
+	assert_true(changes <= 100 / 2);
+	/* the mean latency under the goal's band and above half of it: used, not starved */
+	assert_true(plant(cur) <= 1.2 * GOAL_MS);
+	assert_true(cur >= 60000);
+}
+
+/*
+ * Noise: latencies scattered around the goal. Within the band (0.8..1.0
+ * of it) nothing changes at all; ±15 % around it changes the minimum a
+ * bounded number of times (each back-off halves it, and no sample is
+ * below the band to raise it again).
+ */
+static void test_noise(void **state)
+{
+	struct mdp_goal_ctl c;
+	uint32_t seed = 40;
+	uint64_t cur = 150000;
+	unsigned changes = 0;
+
+	(void)state;
+	mdp_goal_init(&c, GOAL_MS, FLOOR, CEILING);
+	for (int i = 0; i < 1000; i++) {
+		struct mdp_goal_sample in = lat_ms(GOAL_MS * (0.9 + 0.099 * noise(&seed)));
+		uint64_t next = mdp_goal_next(&c, cur, &in, NULL);
+		changes += next != cur;
+		cur = next;
+	}
+	assert_int_equal(changes, 0);
+	assert_int_equal(cur, 150000);
+	for (int i = 0; i < 1000; i++) {
+		struct mdp_goal_sample in = lat_ms(GOAL_MS * (1.0 + 0.15 * noise(&seed)));
+		uint64_t next = mdp_goal_next(&c, cur, &in, NULL);
+		changes += next != cur;
+		assert_true(next >= FLOOR && next <= CEILING);
+		cur = next;
+	}
+	/* 150000 -> 75000 -> 37500 -> 18750 -> 10000: four halvings, then the floor */
+	assert_true(changes <= 5);
+}
+
+/*
+ * An idle gap: under load the minimum is down; the reader stops (no
+ * requests): the ceiling at the next look; the reader is back: down again
+ * from the ceiling at the first look above the goal.
+ */
+static void test_idle_gap(void **state)
+{
+	struct mdp_goal_ctl c;
+	uint64_t cur = CEILING;
+	struct mdp_goal_sample in;
+
+	(void)state;
+	mdp_goal_init(&c, GOAL_MS, FLOOR, CEILING);
+	for (int i = 0; i < 30; i++) {
+		in = lat_ms(plant(cur));
+		cur = mdp_goal_next(&c, cur, &in, NULL);
+	}
+	assert_true(cur < CEILING);
+	for (int i = 0; i < 5; i++) {
+		cur = mdp_goal_next(&c, cur, &idle, NULL);
+		assert_int_equal(cur, CEILING);
+	}
+	in = lat_ms(plant(cur));
+	cur = mdp_goal_next(&c, cur, &in, NULL);
+	assert_int_equal(cur, CEILING / 2);
+}
+
+/* Whatever comes in, the minimum stays within [floor, ceiling]. */
+static void test_bounds(void **state)
+{
+	static const uint64_t floors[] = {1, 1000, 10000, 299999, 300000};
+	uint32_t seed = 7;
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(floors) / sizeof(floors[0]); f++) {
+		struct mdp_goal_ctl c;
+		uint64_t cur = floors[f];
+		mdp_goal_init(&c, 1 + f * 2000, floors[f], CEILING);
+		for (int i = 0; i < 5000; i++) {
+			double r = noise(&seed);
+			struct mdp_goal_sample in =
+			    r < -0.8   ? idle
+			    : r < -0.7 ? unknown
+				       : lat_ms((r + 1) * 10000 * (1 + f * 2000) / 1000.0);
+			cur = mdp_goal_next(&c, cur, &in, NULL);
+			assert_true(cur >= floors[f] && cur <= CEILING);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_rules),    cmocka_unit_test(test_floor_above),
+	    cmocka_unit_test(test_step),     cmocka_unit_test(test_noise),
+	    cmocka_unit_test(test_idle_gap), cmocka_unit_test(test_bounds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,151 @@
+/*
+ * Unit tests of iostat: the stat file's fields, the latency over an
+ * interval from the array's own counters, the members' when md counts
+ * requests but not their time, idle when nothing went through the array,
+ * and reading through a root.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "iostat.h"
+#include "support.h"
+
+static void test_parse(void **state)
+{
+	struct mdp_io_count c;
+
+	(void)state;
+	/* 5.x: 17 fields; read I/Os 100, read ticks 300, write I/Os 50, write ticks 700 */
+	assert_int_equal(
+	    mdp_iostat_parse("     100        0     8000      300       50        0   "
+			     "  4000      700        0      900     1000        0        0"
+			     "        0        0        0        0\n",
+			     &c),
+	    0);
+	assert_int_equal(c.ios, 150);
+	assert_int_equal(c.ticks_ms, 1000);
+	/* 3.10: 11 fields */
+	assert_int_equal(mdp_iostat_parse("1 2 3 4 5 6 7 8 9 10 11", &c), 0);
+	assert_int_equal(c.ios, 6);
+	assert_int_equal(c.ticks_ms, 12);
+	assert_int_equal(mdp_iostat_parse("1 2 3 4 5 6 7", &c), -EINVAL);
+	assert_int_equal(mdp_iostat_parse("1 2 3 x 5 6 7 8 9", &c), -EINVAL);
+	assert_int_equal(mdp_iostat_parse("1 2 3 4x 5 6 7 8 9", &c), -EINVAL);
+	assert_int_equal(mdp_iostat_parse("", &c), -EINVAL);
+}
+
+static struct mdp_io_snap snap(uint64_t ios, uint64_t ticks, uint64_t mios, uint64_t mticks)
+{
+	return (struct mdp_io_snap){true, {ios, ticks}, true, {mios, mticks}};
+}
+
+static void test_latency(void **state)
+{
+	struct mdp_io_snap a = snap(1000, 5000, 9000, 90000), b;
+	struct mdp_goal_sample s;
+	enum mdp_io_source src;
+	bool timed = false;
+
+	(void)state;
+	/* md timed: 100 requests in 2000 ms, 20 ms each; the members (sync included) ignored */
+	b = snap(1100, 7000, 20000, 900000);
+	mdp_iostat_latency(&a, &b, &timed, &s, &src);
+	assert_int_equal(s.kind, MDP_GOAL_LATENCY);
+	assert_int_equal(s.latency_us, 20000);
+	assert_int_equal(src, MDP_IO_MD);
+	assert_true(timed);
+	/* nothing through the array: idle, whatever the members did */
+	b = snap(1000, 5000, 20000, 900000);
+	mdp_iostat_latency(&a, &b, &timed, &s, &src);
+	assert_int_equal(s.kind, MDP_GOAL_IDLE);
+	assert_int_equal(src, MDP_IO_NONE);
+	/* once timed, requests adding no whole ms are 0 ms, not the members' */
+	b = snap(1003, 5000, 20000, 900000);
+	mdp_iostat_latency(&a, &b, &timed, &s, &src);
+	assert_int_equal(s.kind, MDP_GOAL_LATENCY);
+	assert_int_equal(s.latency_us, 0);
+	assert_int_equal(src, MDP_IO_MD);
+	/* md counts but never timed (3.10, 4.4): the members' 11000 requests in 810000 ms */
+	timed = false;
+	b = snap(1100, 5000, 20000, 900000);
+	mdp_iostat_latency(&a, &b, &timed, &s, &src);
+	assert_false(timed);
+	assert_int_equal(s.kind, MDP_GOAL_LATENCY);
+	assert_int_equal(s.latency_us, 810000000 / 11000);
+	assert_int_equal(src, MDP_IO_MEMBERS);
+	/* members unread: unknown */
+	b.have_members = false;
+	mdp_iostat_latency(&a, &b, &timed, &s, &src);
+	assert_int_equal(s.kind, MDP_GOAL_UNKNOWN);
+	/* md's counters went back (the array stopped and came back): unknown */
+	b = snap(10, 50, 20000, 900000);
+	mdp_iostat_latency(&a, &b, &timed, &s, &src);
+	assert_int_equal(s.kind, MDP_GOAL_UNKNOWN);
+	assert_int_equal(src, MDP_IO_NONE);
+	/* md unread: unknown */
+	b = snap(1100, 7000, 20000, 900000);
+	b.have_md = false;
+	mdp_iostat_latency(&a, &b, &timed, &s, &src);
+	assert_int_equal(s.kind, MDP_GOAL_UNKNOWN);
+	assert_string_equal(mdp_io_source_key(MDP_IO_MD), "md");
+	assert_string_equal(mdp_io_source_key(MDP_IO_MEMBERS), "members");
+}
+
+/* Through a root: md3's own stat and its members' partitions' (ds-dsm6-reshape). */
+static void test_read(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_io_snap io;
+	const struct mdp_array *a;
+	char dir[] = "/tmp/mdp-iostat-XXXXXX";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s'", getenv("MDP_SRCDIR"), dir);
+	test_sh("cd '%s/sys/block' && echo '10 0 80 30 5 0 40 20 0 0 0' >md3/stat && for d in sda "
+		"sdb sdd; do echo '100 0 800 300 50 0 400 700 0 0 0' >$d/${d}6/stat; done",
+		dir);
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	{
+		struct mdp_diags d;
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_discover_some(&r, MDP_SKIP_UUID, &s, &d), 0);
+		mdp_diags_free(&d);
+	}
+	assert_non_null(a = mdp_system_array(&s, "md3"));
+	mdp_iostat_read(&r, a, &io);
+	assert_true(io.have_md);
+	assert_int_equal(io.md.ios, 15);
+	assert_int_equal(io.md.ticks_ms, 50);
+	assert_true(io.have_members);
+	assert_int_equal(io.members.ios, 3 * 150);
+	assert_int_equal(io.members.ticks_ms, 3 * 1000);
+	/* md2 has neither file in the fixture */
+	assert_non_null(a = mdp_system_array(&s, "md2"));
+	mdp_iostat_read(&r, a, &io);
+	assert_false(io.have_md);
+	assert_false(io.have_members);
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse),
+	    cmocka_unit_test(test_latency),
+	    cmocka_unit_test(test_read),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

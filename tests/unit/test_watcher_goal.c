@@ -1,0 +1,180 @@
+/*
+ * Unit tests of watcher_goal: the watcher's state per array under a goal
+ * (floor and ceiling at its first look, a move when the latency asks one,
+ * its line, arrays leaving), and status's view of it stored and read back.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+#include "watcher_goal.h"
+
+struct env {
+	char dir[64];
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_array a;
+	struct mdp_wgoal g;
+};
+
+static void env_setup(struct env *e)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->dir, sizeof(e->dir), "/tmp/mdp-wgoal-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	test_sh("mkdir -p '%s/sys/block/md3' '%s/run/mdprofile' && chmod 0755 '%s/run/mdprofile'",
+		e->dir, e->dir, e->dir);
+	assert_int_equal(mdp_root_init(&e->r, e->dir), 0);
+	/* md3 follows the sysctl at 300000 (the profile's); the sysctl was 10000 before */
+	snprintf(e->a.name, sizeof(e->a.name), "md3");
+	e->a.cur[MDP_T_SYNC_SPEED_MIN] =
+	    (struct mdp_cur){.present = true, .val = {MDP_V_SYSTEM, 300000}};
+	e->s.arrays = &e->a;
+	e->s.n_arrays = 1;
+	e->s.global[MDP_T_SPEED_LIMIT_MIN] =
+	    (struct mdp_cur){.present = true, .val = {MDP_V_NUM, 10000}};
+	e->g.goal_ms = 20;
+}
+
+static void env_teardown(struct env *e)
+{
+	mdp_wgoal_free(&e->g);
+	mdp_root_fini(&e->r);
+	test_sh("rm -rf '%s'", e->dir);
+}
+
+static void stat_md(struct env *e, unsigned ios, unsigned ticks)
+{
+	test_sh("echo '%u 0 0 %u 0 0 0 0 0 0 0' >'%s/sys/block/md3/stat'", ios, ticks, e->dir);
+}
+
+static size_t look(struct env *e, bool on, struct mdp_wgoal_move **m)
+{
+	size_t n;
+
+	assert_int_equal(mdp_wgoal_look(&e->g, 100, &e->r, &e->s, &on, m, &n), 0);
+	return n;
+}
+
+/* env_setup, and the first look: it takes the counters and the bounds, and moves nothing. */
+static void env_looked(struct env *e)
+{
+	struct mdp_wgoal_move *m = NULL;
+
+	env_setup(e);
+	stat_md(e, 1000, 5000);
+	assert_int_equal(look(e, true, &m), 0);
+	free(m);
+}
+
+static void test_steps(void **state)
+{
+	struct mdp_wgoal_move *m = NULL;
+	const struct mdp_wgoal_arr *ga;
+	struct env e;
+
+	(void)state;
+	env_looked(&e);
+	assert_non_null(ga = mdp_wgoal_find(&e.g, "md3"));
+	assert_int_equal(ga->ctl.floor, 10000);
+	assert_int_equal(ga->ctl.ceiling, 300000);
+	/* 100 requests of 42 ms: halved */
+	stat_md(&e, 1100, 9200);
+	assert_int_equal(look(&e, true, &m), 1);
+	assert_string_equal(m[0].name, "md3");
+	assert_int_equal(m[0].from, 300000);
+	assert_int_equal(m[0].to, 150000);
+	assert_string_equal(m[0].line, "md3: minimum 300000 -> 150000 KiB/s (latency 42.0 ms > "
+				       "goal 20 ms, from md3's own counters)");
+	mdp_wgoal_moved(&e.g, &m[0]);
+	free(m);
+	e.a.cur[MDP_T_SYNC_SPEED_MIN].val = (struct mdp_value){MDP_V_NUM, 150000};
+	/* status's view, stored and read back */
+	assert_int_equal(mdp_wgoal_store(&e.r, &e.g), 0);
+	{
+		struct mdp_wgoal_view v;
+		assert_int_equal(mdp_wgoal_load(&e.r, &v), 0);
+		assert_int_equal(v.goal_ms, 20);
+		assert_int_equal(v.n, 1);
+		assert_string_equal(v.v[0].name, "md3");
+		assert_int_equal(v.v[0].min, 150000);
+		assert_int_equal(v.v[0].in.kind, MDP_GOAL_LATENCY);
+		assert_int_equal(v.v[0].in.latency_us, 42000);
+		assert_int_equal(v.v[0].src, MDP_IO_MD);
+	}
+	/* no request since: the profile's minimum */
+	assert_int_equal(look(&e, true, &m), 1);
+	assert_int_equal(m[0].to, 300000);
+	assert_string_equal(m[0].line, "md3: minimum 150000 -> 300000 KiB/s (no foreground I/O)");
+	free(m);
+	/* no longer steered (its operation ended): its state goes */
+	assert_int_equal(look(&e, false, &m), 0);
+	free(m);
+	assert_null(mdp_wgoal_find(&e.g, "md3"));
+	env_teardown(&e);
+}
+
+/* A new layer (another since) starts over: bounds and counters taken again. */
+static void test_new_layer(void **state)
+{
+	struct mdp_wgoal_move *m = NULL;
+	bool on = true;
+	size_t n;
+	struct env e;
+
+	(void)state;
+	env_looked(&e);
+	stat_md(&e, 1100, 9200);
+	assert_int_equal(mdp_wgoal_look(&e.g, 200, &e.r, &e.s, &on, &m, &n), 0);
+	assert_int_equal(n, 0);
+	free(m);
+	env_teardown(&e);
+}
+
+static void test_view_refused(void **state)
+{
+	static const char *const bad[] = {
+	    "mdprofile-goal 2\ngoal 20\nend\n",
+	    "mdprofile-goal 1\ngoal 0\nend\n",
+	    "mdprofile-goal 1\ngoal 20\n",
+	    "mdprofile-goal 1\ngoal 20\narray ../x 1 idle\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 x idle\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 disks\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 busy\nend\n",
+	};
+	struct mdp_wgoal_view v;
+	struct env e;
+
+	(void)state;
+	env_setup(&e);
+	assert_int_equal(mdp_wgoal_load(&e.r, &v), -ENOENT);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *f;
+		char path[128];
+		snprintf(path, sizeof(path), "%s%s", e.dir, MDP_WATCHER_GOAL);
+		assert_non_null(f = fopen(path, "w"));
+		fputs(bad[i], f);
+		fclose(f);
+		assert_int_equal(mdp_wgoal_load(&e.r, &v), -EINVAL);
+	}
+	env_teardown(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_steps),
+	    cmocka_unit_test(test_new_layer),
+	    cmocka_unit_test(test_view_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
