@@ -24,11 +24,11 @@ min_is() { [ "$(cat "$ROOT/sys/block/md3/md/sync_speed_min")" = "$1 (local)" ]; 
 # (/run/mdprofile/goal) has LINE. Each within 15 s (lib.sh's wait_until).
 wait_min() {
 	wait_until 150 0.1 "min_is $1" ||
-		_fail "timed out waiting for md3's minimum $1: $(cat "$ROOT/sys/block/md3/md/sync_speed_min")"
+		fail "timed out waiting for md3's minimum $1: $(cat "$ROOT/sys/block/md3/md/sync_speed_min")"
 }
 wait_goal() {
 	wait_until 150 0.1 "grep -qx '$1' \"\$ROOT/run/mdprofile/goal\" 2>/dev/null" ||
-		_fail "timed out waiting for the watcher to say: $1"
+		fail "timed out waiting for the watcher to say: $1"
 }
 flip_idle() {
 	echo none >"$1/sys/block/md3/md/reshape_position"
@@ -42,9 +42,9 @@ flip_idle() {
 start_bg() {
 	bg_start apply --until-idle --interval 1 "$@"
 	wait_until 150 0.1 'grep -q "watching until" "$WORK/bg.out" 2>/dev/null' ||
-		_fail "the watcher did not start"
+		fail "the watcher did not start"
 	sleep 0.5
-	min_is 300000 || _fail "the profile's minimum is not on"
+	min_is 300000 || fail "the profile's minimum is not on"
 }
 finish_bg() {
 	flip_idle "$ROOT"
@@ -73,7 +73,7 @@ stat_md 1200 18400 # 42 ms again
 wait_min 75000
 # journaled as what the layer sets now: no drift, nothing put back
 grep -qx 'set sync_speed_min md3 75000' "$ROOT/run/mdprofile/journal" ||
-	_fail "the journal does not follow the minimum: $(grep sync_speed_min "$ROOT/run/mdprofile/journal")"
+	fail "the journal does not follow the minimum: $(grep sync_speed_min "$ROOT/run/mdprofile/journal")"
 stat_md 1300 19200 # 8 ms: below 0.8 of the goal
 wait_min 104000
 # no request: the profile's minimum at the next look
@@ -95,8 +95,8 @@ stdout_line 'mdprofile_goal_sync_speed_min_bytes_per_second{array="md3",device="
 stdout_line 'mdprofile_goal_foreground_latency_seconds{array="md3",device="md3",source="md"} 0.018000'
 kill -CONT "$(cat "$WORK/bg.pid")"
 sleep 1.5
-min_is 300000 || _fail "a latency within the band changed the minimum"
-grep -q 'md3: minimum' "$WORK/bg.out" || _fail "no minimum line in the log"
+min_is 300000 || fail "a latency within the band changed the minimum"
+grep -q 'md3: minimum' "$WORK/bg.out" || fail "no minimum line in the log"
 run_expect 0 drift - diff
 finish_bg
 expect_exit 0
