@@ -7,14 +7,23 @@
  * Between a floor (the array's minimum before the profile went on) and a
  * ceiling (the profile's minimum), in KiB/s per device:
  *   - no foreground I/O in the interval: the ceiling (nothing to protect);
- *   - latency above the goal: halve the distance above the floor's share,
- *     that is next = max(floor, cur / 2) (multiplicative back-off: a sync
- *     at its minimum keeps the disks busy, and md only throttles it above
- *     that minimum, so the minimum is what costs the foreground);
+ *   - latency above the goal: halve it, next = max(floor, top / 2), top
+ *     being the current minimum or md's own speed if lower (multiplicative
+ *     back-off: md throttles the sync for other I/O only while its speed is
+ *     above the minimum, so a minimum above md's speed acts as the ceiling
+ *     does, and halving from there would spend looks changing nothing);
  *   - latency below MDP_GOAL_RAISE_PERMILLE of the goal: raise by a
- *     MDP_GOAL_STEPS-th of the range (additive increase);
+ *     MDP_GOAL_STEPS-th of md's speed (of the range while md's speed is
+ *     unknown): additive increase, in steps that mean something to this
+ *     array, an 8 MiB/s one as a 1 GB/s one;
  *   - between the two, or no measurement yet: stay. That band is the
  *     hysteresis: a load that sits near the goal changes nothing.
+ * md's throttle is a step, not a slope: the foreground is fine while the
+ * minimum is below md's speed, and not once it is above. A raise that finds
+ * the step costs the foreground one interval; so after a back-off the
+ * controller waits MDP_GOAL_HOLD_LOOKS looks before it raises again, twice
+ * as long after each back-off that follows (up to MDP_GOAL_HOLD_MAX looks),
+ * and back to the first wait once the foreground stops.
  */
 #ifndef MDP_GOAL_H
 #define MDP_GOAL_H
@@ -26,6 +35,9 @@
 #define MDP_GOAL_RAISE_PERMILLE 800u
 /* A raise adds this fraction (1/N) of the range between floor and ceiling. */
 #define MDP_GOAL_STEPS 10u
+/* Looks without a raise after a back-off: the first wait, and the longest. */
+#define MDP_GOAL_HOLD_LOOKS 6u
+#define MDP_GOAL_HOLD_MAX   96u
 
 /* What one look measured of the foreground. */
 enum mdp_goal_input {
@@ -37,12 +49,15 @@ enum mdp_goal_input {
 struct mdp_goal_sample {
 	enum mdp_goal_input kind;
 	uint64_t latency_us; /* MDP_GOAL_LATENCY: microseconds per request */
+	uint64_t sync_kib;   /* md/sync_speed: the speed md compares its minimum with; 0 unknown */
 };
 
 /* One array's controller. */
 struct mdp_goal_ctl {
 	unsigned goal_ms;
 	uint64_t floor, ceiling; /* KiB/s; floor <= ceiling once set up */
+	unsigned hold;           /* looks left before a raise */
+	unsigned hold_next;      /* the wait after the next back-off */
 };
 
 /* Why the next minimum is what it is (for the watcher's line). */
@@ -62,8 +77,9 @@ void mdp_goal_init(struct mdp_goal_ctl *c, unsigned goal_ms, uint64_t floor, uin
  * The minimum for the next interval, from the current one (clamped into
  * [floor, ceiling] first: something else may have written it) and what
  * the last interval measured. *why says which rule decided (may be NULL).
+ * c keeps the wait after a back-off.
  */
-uint64_t mdp_goal_next(const struct mdp_goal_ctl *c, uint64_t cur, const struct mdp_goal_sample *in,
+uint64_t mdp_goal_next(struct mdp_goal_ctl *c, uint64_t cur, const struct mdp_goal_sample *in,
 		       enum mdp_goal_why *why);
 
 #endif

@@ -71,7 +71,8 @@ static bool delta(const struct mdp_io_count *b, const struct mdp_io_count *a,
 
 static struct mdp_goal_sample per_request(const struct mdp_io_count *d)
 {
-	return (struct mdp_goal_sample){MDP_GOAL_LATENCY, d->ticks_ms * 1000 / d->ios};
+	return (struct mdp_goal_sample){.kind = MDP_GOAL_LATENCY,
+					.latency_us = d->ticks_ms * 1000 / d->ios};
 }
 
 void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_snap *now,
@@ -79,7 +80,7 @@ void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_sn
 {
 	struct mdp_io_count md, mem;
 
-	*out = (struct mdp_goal_sample){MDP_GOAL_UNKNOWN, 0};
+	*out = (struct mdp_goal_sample){.kind = MDP_GOAL_UNKNOWN};
 	*src = MDP_IO_NONE;
 	if (!before->have_md || !now->have_md || !delta(&before->md, &now->md, &md))
 		return;

@@ -14,10 +14,10 @@
  * itself. md has counted the requests since long before 3.10 (md.c's
  * make_request), but times them only on kernels that do I/O accounting
  * for md (5.14's md_account_bio, raid1/raid10 somewhat earlier): on
- * older ones, DSM's 3.10 and 4.4 among them, the ticks stay 0 while the
- * I/Os move. Then the members' counters (/sys/block/sda/sda5/stat) stand
- * in: they time every request, but include the sync's own reads and
- * writes, so the latency they give is the disks' under both.
+ * older ones, DSM's 3.10 and 4.4 and the lab's 5.10 (99-goal) among them, the ticks stay 0 while
+ * the I/Os move. Then the members' counters (/sys/block/sda/sda5/stat) stand in: they time every
+ * request, but include the sync's own reads and writes, so the latency they give is the disks'
+ * under both.
  *
  * Whether there was foreground I/O at all is always the array's own
  * count: no request through the array in the interval is "idle".

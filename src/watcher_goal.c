@@ -115,6 +115,7 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 		return 0; /* its first look: counters to measure from */
 	mdp_iostat_read(r, a, &now);
 	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
+	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
 	e->last = now;
 	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
 	next = mdp_goal_next(&e->ctl, e->cur, &e->in, &why);
@@ -229,4 +230,14 @@ int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v)
 	err =
 	    mdp_state_load(r, MDP_WATCHER_GOAL, "mdprofile-goal 1", buf, sizeof(buf), view_line, v);
 	return err ? err : v->goal_ms ? 0 : -EINVAL;
+}
+
+int mdp_wgoal_active(const struct mdp_root *r, struct mdp_wgoal_view *v)
+{
+	struct mdp_wstate w;
+
+	memset(v, 0, sizeof(*v));
+	if (mdp_watcher_probe(r) != 1 || mdp_wstate_load(r, &w) || strcmp(w.state, "engaged"))
+		return -ENOENT;
+	return mdp_wgoal_load(r, v);
 }

@@ -19,11 +19,12 @@
 
 static struct mdp_goal_sample lat_ms(double ms)
 {
-	return (struct mdp_goal_sample){MDP_GOAL_LATENCY, (uint64_t)(ms * 1000)};
+	return (struct mdp_goal_sample){.kind = MDP_GOAL_LATENCY,
+					.latency_us = (uint64_t)(ms * 1000)};
 }
 
-static const struct mdp_goal_sample idle = {MDP_GOAL_IDLE, 0};
-static const struct mdp_goal_sample unknown = {MDP_GOAL_UNKNOWN, 0};
+static const struct mdp_goal_sample idle = {.kind = MDP_GOAL_IDLE};
+static const struct mdp_goal_sample unknown = {.kind = MDP_GOAL_UNKNOWN};
 
 /* The plant: 5 ms alone, plus 1 ms for each 10000 KiB/s the sync is promised. */
 static double plant(uint64_t min)
@@ -60,7 +61,9 @@ static void test_rules(void **state)
 	assert_int_equal(why, MDP_GOAL_HOLD);
 	in = lat_ms(16);
 	assert_int_equal(mdp_goal_next(&c, 100000, &in, &why), 100000);
-	/* below the band: a tenth of the range more, never above the ceiling */
+	/* below the band: a tenth of the range more, never above the ceiling (no back-off before)
+	 */
+	mdp_goal_init(&c, GOAL_MS, FLOOR, CEILING);
 	in = lat_ms(15.9);
 	assert_int_equal(mdp_goal_next(&c, 100000, &in, &why), 129000);
 	assert_int_equal(why, MDP_GOAL_RAISE);
@@ -76,6 +79,80 @@ static void test_rules(void **state)
 	/* a current value out of range (written by someone else) is clamped first */
 	assert_int_equal(mdp_goal_next(&c, 5000, &unknown, NULL), FLOOR);
 	assert_int_equal(mdp_goal_next(&c, 900000, &unknown, NULL), CEILING);
+}
+
+/*
+ * md's own speed: a back-off halves from it when the minimum is above it
+ * (md does not throttle below its minimum, so above its speed the minimum
+ * changes nothing); a raise steps by a tenth of it. After a back-off, no
+ * raise for MDP_GOAL_HOLD_LOOKS looks, twice that after the next back-off;
+ * no foreground I/O resets the wait.
+ */
+static void test_md_speed_and_hold(void **state)
+{
+	struct mdp_goal_ctl c;
+	enum mdp_goal_why why;
+	struct mdp_goal_sample hi = lat_ms(50), lo = lat_ms(5);
+	uint64_t cur;
+
+	(void)state;
+	hi.sync_kib = lo.sync_kib = 8000;
+	mdp_goal_init(&c, GOAL_MS, 1000, CEILING);
+	assert_int_equal(cur = mdp_goal_next(&c, CEILING, &hi, &why), 4000);
+	assert_int_equal(why, MDP_GOAL_BACKOFF);
+	for (unsigned i = 0; i < MDP_GOAL_HOLD_LOOKS; i++) {
+		assert_int_equal(mdp_goal_next(&c, cur, &lo, &why), cur);
+		assert_int_equal(why, MDP_GOAL_HOLD);
+	}
+	assert_int_equal(cur = mdp_goal_next(&c, cur, &lo, &why), 4800);
+	assert_int_equal(why, MDP_GOAL_RAISE);
+	/* the next back-off waits twice as long */
+	assert_int_equal(cur = mdp_goal_next(&c, cur, &hi, NULL), 2400);
+	for (unsigned i = 0; i < 2 * MDP_GOAL_HOLD_LOOKS; i++)
+		assert_int_equal(mdp_goal_next(&c, cur, &lo, NULL), cur);
+	assert_int_equal(mdp_goal_next(&c, cur, &lo, NULL), 3200);
+	/* the foreground gone and back: the first wait again */
+	assert_int_equal(cur = mdp_goal_next(&c, cur, &idle, NULL), CEILING);
+	assert_int_equal(cur = mdp_goal_next(&c, cur, &hi, NULL), 4000);
+	for (unsigned i = 0; i < MDP_GOAL_HOLD_LOOKS; i++)
+		assert_int_equal(mdp_goal_next(&c, cur, &lo, NULL), cur);
+	assert_int_equal(mdp_goal_next(&c, cur, &lo, NULL), 4800);
+	/* the wait never grows past MDP_GOAL_HOLD_MAX looks */
+	for (int i = 0; i < 20; i++)
+		mdp_goal_next(&c, cur, &hi, NULL);
+	assert_int_equal(c.hold, MDP_GOAL_HOLD_MAX);
+}
+
+/*
+ * md's throttle as it is: a step. While the minimum is below md's speed md
+ * yields to the foreground (6 ms a read, the sync at 7400 KiB/s); above it
+ * it does not (90 ms, 8200 KiB/s), as the lab measured on 8 MiB/s disks.
+ * Started at the ceiling with a 20 ms goal, the controller finds the step
+ * within a look and probes it ever less often: over 1000 looks the mean
+ * latency stays well within 1.2 times the goal.
+ */
+static void test_md_step(void **state)
+{
+	struct mdp_goal_ctl c;
+	uint64_t cur = CEILING;
+	double sum = 0;
+	unsigned above = 0;
+
+	(void)state;
+	mdp_goal_init(&c, GOAL_MS, 1000, CEILING);
+	for (int i = 0; i < 1000; i++) {
+		bool yields = cur < 8200;
+		struct mdp_goal_sample in = lat_ms(yields ? 6 : 90);
+		in.sync_kib = yields ? 7400 : 8200;
+		cur = mdp_goal_next(&c, cur, &in, NULL);
+		if (i == 0)
+			assert_true(cur < 8200);
+		sum += yields ? 6 : 90;
+		above += !yields;
+		assert_true(cur >= 1000 && cur <= CEILING);
+	}
+	assert_true(sum / 1000 <= 1.2 * GOAL_MS);
+	assert_true(above < 1000 / 20);
 }
 
 /* A floor above the ceiling: nothing to steer, the ceiling always. */
@@ -217,7 +294,8 @@ static void test_bounds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rules),    cmocka_unit_test(test_floor_above),
+	    cmocka_unit_test(test_rules),    cmocka_unit_test(test_md_speed_and_hold),
+	    cmocka_unit_test(test_md_step),  cmocka_unit_test(test_floor_above),
 	    cmocka_unit_test(test_step),     cmocka_unit_test(test_noise),
 	    cmocka_unit_test(test_idle_gap), cmocka_unit_test(test_bounds),
 	};

@@ -1,8 +1,10 @@
 # A goal steers the minimum (issue 40): apply --until-idle with a goal
 # profile, on the seed DiskStation's reshape of md3. Between looks the case
 # moves md3's counters (/sys/block/md3/stat) as a reader would: above the
-# goal the minimum halves, well below it rises by a tenth of the range, with
-# no request through the array it is the profile's full minimum; each change
+# goal the minimum halves, from md's own speed (md3/md/sync_speed, 200000
+# here) when the minimum is above it; well below the goal it stays while the
+# wait after a back-off runs (the raises: unit tests); with no request through
+# the array it is the profile's full minimum; each change
 # is journaled and one line with its latency and the counters it came from.
 # Where md counts requests but not their time (kernels before md's I/O
 # accounting, DSM's), the member disks' counters stand in. The operation
@@ -59,6 +61,7 @@ setup() {
 	fixture ds-dsm6-reshape
 	mkdir -p "$P"
 	printf 'description: keep the shares at 20 ms\ngoal: {foreground_latency_ms: 20}\narrays:\n  - match: {names: [md3]}\n    sync_speed_min: 300000\n' >"$P/steady.yaml"
+	echo 200000 >"$ROOT/sys/block/md3/md/sync_speed" # md's speed, what it compares its minimum with
 	snapshot
 	stat_md 1000 "$1"
 	stat_members 5000 50000
@@ -67,16 +70,15 @@ setup() {
 # md3's own counters, timed.
 setup 10000
 start_bg steady
-stat_md 1100 14200 # 100 requests, 42 ms each
-wait_min 150000
+stat_md 1100 14200 # 100 requests, 42 ms each: half md's speed
+wait_min 100000
 stat_md 1200 18400 # 42 ms again
-wait_min 75000
+wait_min 50000
 # journaled as what the layer sets now: no drift, nothing put back
-grep -qx 'set sync_speed_min md3 75000' "$ROOT/run/mdprofile/journal" ||
+grep -qx 'set sync_speed_min md3 50000' "$ROOT/run/mdprofile/journal" ||
 	fail "the journal does not follow the minimum: $(grep sync_speed_min "$ROOT/run/mdprofile/journal")"
-stat_md 1300 19200 # 8 ms: below 0.8 of the goal
-wait_min 104000
-# no request: the profile's minimum at the next look
+stat_md 1300 19200 # 8 ms: below 0.8 of the goal, within the wait after a back-off: stays
+# no request at the look after: the profile's minimum
 wait_min 300000
 stat_md 1400 21000 # 18 ms: within the band, stays
 wait_goal 'array md3 300000 latency 18000 md'
@@ -109,7 +111,7 @@ setup 0
 start_bg steady
 stat_md 1100 0
 stat_members 5100 70000 # 300 requests (100 each) in 60000 ms: 200 ms each, the sync's included
-wait_min 150000
+wait_min 100000
 wait_min 300000
 wait_goal 'array md3 300000 idle'
 run_expect 0 . - status --json
