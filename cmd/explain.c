@@ -151,6 +151,7 @@ static int do_explain(struct cli *cli)
 	struct mdp_diags unread;
 	struct mdp_xreport *reps = NULL;
 	struct mdp_xprofiles pro;
+	struct mdp_wgoal_view goal;
 	struct mdp_xfail fail;
 	struct explain_probe pr = {0};
 	size_t n = 0, names = cli->argc > 1 ? (size_t)cli->argc - 1 : 0;
@@ -179,7 +180,8 @@ static int do_explain(struct cli *cli)
 	if (rc || !(reps = calloc(s[1].n_arrays + s[0].n_arrays + 1, sizeof(*reps))))
 		goto done;
 	mdp_xrun_profiles(&cli->root, &cli->dirs, &pro);
-	n = mdp_xrun_reports(s, (double)ms / 1000.0, cli->argv + 1, names, &pro, reps, &any);
+	n = mdp_xrun_reports(s, (double)ms / 1000.0, cli->argv + 1, names, &pro,
+			     mdp_wgoal_active(&cli->root, &goal) ? NULL : &goal, reps, &any);
 	if (xo(cli)->probe && (rc = probe(cli, &x, reps, n, &pr)))
 		goto done;
 	if (cli->json)

@@ -23,6 +23,7 @@
 #include "explain.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +67,8 @@ const char *mdp_explain_kind_name(enum mdp_xkind k)
 	static const char *const names[] = {
 	    "waiting",    "stuck",          "finishing",       "member",         "rebuild-target",
 	    "controller", "reshape-method", "ceiling",         "floor",          "competing-io",
-	    "cpu",        "stripe-cache",   "request-pattern", "disks-at-limit", "info",
+	    "cpu",        "stripe-cache",   "request-pattern", "disks-at-limit", "goal",
+	    "info",
 	};
 	_Static_assert(sizeof(names) / sizeof(names[0]) == MDP_XK_INFO + 1, "a name for each kind");
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "info";
@@ -1798,6 +1800,44 @@ static void harm(const struct ctx *c)
 	withdraw(r, MDP_XK_DISKS_AT_LIMIT, false, "none: the disks are at their limit");
 	withdraw(r, MDP_XK_CONTROLLER, false,
 		 "none: the shared controller or link is the limit, not this");
+}
+
+void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib, int kind,
+		      uint64_t latency_us, bool own)
+{
+	struct mdp_xfinding *f, g;
+	bool first = !r->n_findings ||
+		     (r->findings[0].kind != MDP_XK_WAITING && r->findings[0].kind != MDP_XK_STUCK);
+
+	if (!(f = add(r, MDP_XK_GOAL)))
+		return;
+	if (kind == 2)
+		ev(f,
+		   "the watcher steers %s's minimum by a latency goal of %u ms: now %" PRIu64
+		   " KiB/s, the shares' requests at %" PRIu64 ".%" PRIu64
+		   " ms at its last look (%s)",
+		   r->array, goal_ms, min_kib, latency_us / 1000, latency_us % 1000 / 100,
+		   own ? "the array's own counters"
+		       : "its member disks' counters, the sync's included");
+	else
+		ev(f,
+		   "the watcher steers %s's minimum by a latency goal of %u ms: now %" PRIu64
+		   " KiB/s, %s",
+		   r->array, goal_ms, min_kib,
+		   kind == 1 ? "no foreground I/O at its last look" : "not measured yet");
+	rec(f, MDP_XR_NONE, NULL, NULL,
+	    "none: the goal trades the rebuild's speed for the shares'; a larger goal in the "
+	    "profile "
+	    "lets it run faster");
+	withdraw(
+	    r, MDP_XK_GOAL, true,
+	    "none while a latency goal steers the minimum: a higher one would take what the goal "
+	    "keeps for the shares");
+	if (first && r->n_findings > 1) {
+		g = r->findings[r->n_findings - 1];
+		memmove(&r->findings[1], &r->findings[0], (r->n_findings - 1) * sizeof(g));
+		r->findings[0] = g;
+	}
 }
 
 /* The checks in their order (docs/explain.md). Waiting and stuck end them (no speed to

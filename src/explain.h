@@ -126,6 +126,7 @@ enum mdp_xkind {
 	MDP_XK_STRIPE_CACHE,
 	MDP_XK_REQUEST_PATTERN,
 	MDP_XK_DISKS_AT_LIMIT,
+	MDP_XK_GOAL, /* a latency goal the watcher steers the array's minimum by */
 	MDP_XK_INFO,
 };
 
@@ -261,5 +262,16 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 
 /* Does the report recommend anything (a profile or a setting)? */
 bool mdp_explain_recommends(const struct mdp_xreport *r);
+
+/*
+ * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the
+ * watcher's word, watcher_goal.h): goal_ms, the minimum it set (min_kib) and its last
+ * look's measurement (kind 0 unknown, 1 no foreground I/O, 2 latency_us per request, from
+ * the array's own counters when own). One "goal" finding, first unless the operation
+ * waits or is stuck, and no other finding still recommends raising a limit: a higher
+ * minimum would take what the goal keeps for the shares.
+ */
+void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib, int kind,
+		      uint64_t latency_us, bool own);
 
 #endif

@@ -84,9 +84,21 @@ static bool busy(const struct mdp_xsample *s, const char *name)
 	return false;
 }
 
+/* The goal's word on r's array, when the watcher steers it. */
+static void name_goal(const struct mdp_wgoal_view *g, struct mdp_xreport *r)
+{
+	for (size_t i = 0; g && i < g->n; i++)
+		if (!strcmp(g->v[i].name, r->array))
+			mdp_explain_goal(r, g->goal_ms, g->v[i].min,
+					 g->v[i].in.kind == MDP_GOAL_IDLE      ? 1
+					 : g->v[i].in.kind == MDP_GOAL_LATENCY ? 2
+									       : 0,
+					 g->v[i].in.latency_us, g->v[i].src == MDP_IO_MD);
+}
+
 size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *names,
-			size_t n_names, const struct mdp_xprofiles *pro, struct mdp_xreport *reps,
-			bool *any)
+			size_t n_names, const struct mdp_xprofiles *pro,
+			const struct mdp_wgoal_view *goal, struct mdp_xreport *reps, bool *any)
 {
 	size_t n = 0;
 
@@ -100,8 +112,10 @@ size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *n
 				named |= !strcmp(names[a], name);
 			if (dup || !named || (!n_names && !busy(&s[0], name) && !busy(&s[1], name)))
 				continue;
-			if (!mdp_explain_array(&s[0], &s[1], dt, name, pro, &reps[n]))
-				*any |= mdp_explain_recommends(&reps[n++]);
+			if (mdp_explain_array(&s[0], &s[1], dt, name, pro, &reps[n]))
+				continue;
+			name_goal(goal, &reps[n]);
+			*any |= mdp_explain_recommends(&reps[n++]);
 		}
 	return n;
 }

@@ -22,6 +22,7 @@
 #include "probe.h"
 #include "profile.h"
 #include "root.h"
+#include "watcher_goal.h"
 
 /* How explain measures. */
 struct mdp_xrun {
@@ -61,12 +62,14 @@ bool mdp_xrun_has(const struct mdp_xsample *s, const char *name);
  * The reports of a window dt seconds long: each array of names (n_names
  * of them), or with none named each array an operation runs or waits on in
  * either sample, in the order of the samples; pro as for
- * mdp_explain_array. reps holds room for both samples' arrays. The number
- * of reports; *any: one of them recommends something.
+ * mdp_explain_array; goal the watcher's word on a latency goal it steers
+ * by (mdp_wgoal_active; NULL: none), named in the reports of the arrays it
+ * steers (mdp_explain_goal). reps holds room for both samples' arrays. The
+ * number of reports; *any: one of them recommends something.
  */
 size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *names,
-			size_t n_names, const struct mdp_xprofiles *pro, struct mdp_xreport *reps,
-			bool *any);
+			size_t n_names, const struct mdp_xprofiles *pro,
+			const struct mdp_wgoal_view *goal, struct mdp_xreport *reps, bool *any);
 
 /* x's name and the speed limits loaded profile p sets (speed_limit_min/max; 0: not set). */
 void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x);

@@ -657,6 +657,74 @@ static void test_forged_progress(void **state)
 	assert_int_equal(rep.speed_kib, 5000);
 }
 
+/* Whether a finding of r recommends raising a speed limit. */
+static bool raises(const struct mdp_xreport *r)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (r->findings[i].rec == MDP_XR_PROFILE ||
+		    (r->findings[i].rec == MDP_XR_SETTING &&
+		     strstr(r->findings[i].rec_name, "/sync_speed_m")))
+			return true;
+	return false;
+}
+
+/*
+ * A latency goal the watcher steers md2 by (issue 40): explain names it as the reason, first,
+ * and no other finding still recommends raising a limit (C04: a recovery held at its floor by
+ * other I/O, which alone gets reshape-fast).
+ */
+static void test_goal(void **state)
+{
+	static const struct row floor_row = {.release = "2.6.33",
+					     .action = "recover",
+					     .speed = 505,
+					     .min = 500,
+					     .max = 200000,
+					     .util = 40,
+					     .holder_kib = 2000,
+					     .group_threads = -1};
+	struct mdp_xsample s[2];
+	struct mdp_xarray a[2];
+	struct mdp_xreport reps[2];
+	struct mdp_wgoal_view g;
+	struct mdp_xprofiles pro = {.n = 1};
+	bool any = false;
+
+	(void)state;
+	pro.v[0] = (struct mdp_xprofile){.name = "reshape-fast",
+					 .min = 300000,
+					 .max = 2000000,
+					 .min_floor = true,
+					 .max_floor = true};
+	for (int k = 0; k < 2; k++) {
+		build(&floor_row, k, &s[k], &a[k]);
+		s[k].arrays = &a[k];
+		s[k].n_arrays = 1;
+	}
+	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, &pro, NULL, reps, &any), 1);
+	assert_true(raises(&reps[0]));
+	memset(&g, 0, sizeof(g));
+	g.goal_ms = 30;
+	g.n = 1;
+	snprintf(g.v[0].name, sizeof(g.v[0].name), "md2");
+	g.v[0].min = 95000;
+	g.v[0].in.kind = MDP_GOAL_LATENCY;
+	g.v[0].in.latency_us = 42000;
+	g.v[0].src = MDP_IO_MD;
+	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, &pro, &g, reps, &any), 1);
+	assert_int_equal(reps[0].findings[0].kind, MDP_XK_GOAL);
+	assert_string_equal(
+	    reps[0].findings[0].evidence[0],
+	    "the watcher steers md2's minimum by a latency goal of 30 ms: now 95000 "
+	    "KiB/s, the shares' requests at 42.0 ms at its last look (the array's own "
+	    "counters)");
+	assert_false(raises(&reps[0]));
+	/* another array's goal says nothing of md2 */
+	snprintf(g.v[0].name, sizeof(g.v[0].name), "md5");
+	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, &pro, &g, reps, &any), 1);
+	assert_true(raises(&reps[0]));
+}
+
 /* Which arrays get a report: the named ones, else those an operation runs or waits on. */
 static void test_reports(void **state)
 {
@@ -677,18 +745,18 @@ static void test_reports(void **state)
 	}
 	assert_true(mdp_xrun_has(&s[0], "md9"));
 	assert_false(mdp_xrun_has(&s[0], "md3"));
-	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, NULL, reps, &any), 1);
+	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, NULL, NULL, reps, &any), 1);
 	assert_string_equal(reps[0].array, "md2");
 	any = false;
-	assert_int_equal(mdp_xrun_reports(s, DT, md9, 1, NULL, reps, &any), 1);
+	assert_int_equal(mdp_xrun_reports(s, DT, md9, 1, NULL, NULL, reps, &any), 1);
 	assert_string_equal(reps[0].array, "md9");
 	assert_string_equal(reps[0].action, "none");
 	assert_false(any);
 	/* in the samples' order, each once; queued counts as waiting */
-	assert_int_equal(mdp_xrun_reports(s, DT, both, 2, NULL, reps, &any), 2);
+	assert_int_equal(mdp_xrun_reports(s, DT, both, 2, NULL, NULL, reps, &any), 2);
 	assert_string_equal(reps[0].array, "md2");
 	snprintf(a[1][1].queued, sizeof(a[1][1].queued), "DELAYED");
-	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, NULL, reps, &any), 2);
+	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, NULL, NULL, reps, &any), 2);
 	assert_string_equal(reps[1].array, "md9");
 }
 
@@ -841,6 +909,7 @@ int main(void)
 	    cmocka_unit_test(test_speed_source),
 	    cmocka_unit_test(test_forged_progress),
 	    cmocka_unit_test(test_reports),
+	    cmocka_unit_test(test_goal),
 	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_diskstats),
 	    cmocka_unit_test(test_kver),

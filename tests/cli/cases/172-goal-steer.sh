@@ -95,6 +95,13 @@ expect_exit 0
 stdout_line 'mdprofile_goal_latency_seconds 0.020'
 stdout_line 'mdprofile_goal_sync_speed_min_bytes_per_second{array="md3",device="md3"} 307200000'
 stdout_line 'mdprofile_goal_foreground_latency_seconds{array="md3",device="md3",source="md"} 0.018000'
+# explain names the goal as the reason for md3's speed, first, and raises no limit beside it
+run explain --interval 0.1 md3
+expect_exit 0
+[ "$(sed -n '/^  \(limits\|pacing\):/d; s/^  \([a-z-]*\): .*/\1/p' "$WORK/out" | sed -n 1p)" = goal ] ||
+	fail "explain does not name the goal first: $(cat "$WORK/out")"
+stdout_line "  goal: the watcher steers md3's minimum by a latency goal of 20 ms: now 300000 KiB/s, the shares' requests at 18.0 ms at its last look (the array's own counters)"
+! grep -q '=> apply\|=> set' "$WORK/out" || fail "explain raises a limit beside the goal: $(cat "$WORK/out")"
 kill -CONT "$(cat "$WORK/bg.pid")"
 sleep 1.5
 min_is 300000 || fail "a latency within the band changed the minimum"
