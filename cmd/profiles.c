@@ -175,104 +175,6 @@ static void show_text(const struct mdp_profile *p)
 	}
 }
 
-/* "k": [the n strings of v]. */
-static void json_kstrs(struct json *j, const char *k, char *const *v, size_t n)
-{
-	json_key(j, k);
-	json_arr(j);
-	for (size_t i = 0; i < n; i++)
-		json_str(j, v[i]);
-	json_end(j);
-}
-
-static void json_match(struct json *j, const struct mdp_match *m)
-{
-	const char *media[MDP_MEDIA_COUNT];
-
-	json_obj(j);
-	json_kbool(j, "all", m->all);
-	json_kstrs(j, "names", m->names, m->n_names);
-	json_key(j, "levels");
-	json_arr(j);
-	for (size_t i = 0; i < m->n_levels; i++)
-		json_str(j, mdp_ident_level_name(m->levels[i]));
-	json_end(j);
-	json_kstrs(j, "uuids", m->uuids, m->n_uuids);
-	json_kstrs(j, mdp_profile_key(MDP_PK_MEDIA), (char *const *)media,
-		   mdp_ident_media_words(m->media, media));
-	json_end(j);
-}
-
-static void json_settings(struct json *j, const struct mdp_setting *set, int from, int to)
-{
-	json_obj(j);
-	for (int t = from; t <= to; t++) {
-		if (set[t].kind == MDP_S_UNSET)
-			continue;
-		json_key(j, mdp_tunable_info(t)->key);
-		render_setting_json(j, t, &set[t]);
-	}
-	json_end(j);
-}
-
-static void show_json(struct json *j, const struct mdp_profile *p)
-{
-	json_obj(j);
-	json_kstr(j, "name", p->name);
-	json_kstr(j, "path", p->path);
-	json_kstrs(j, "chain", p->chain, p->n_chain);
-	json_kstr(j, "description", p->description ? p->description : "");
-	json_key(j, "memory_budget");
-	render_budget_json(j, &p->budget);
-	json_key(j, mdp_profile_key(MDP_PK_GOAL));
-	if (p->goal.latency_ms) {
-		json_obj(j);
-		json_key(j, mdp_profile_key(MDP_PK_GOAL_LATENCY));
-		json_u64(j, p->goal.latency_ms);
-		json_end(j);
-	} else {
-		json_null(j);
-	}
-	json_key(j, "raid");
-	json_settings(j, p->global, 0, MDP_T_COUNT - 1);
-	json_key(j, "arrays");
-	json_arr(j);
-	for (size_t i = 0; i < p->n_rules; i++) {
-		json_obj(j);
-		json_key(j, "match");
-		json_match(j, &p->rules[i].match);
-		json_key(j, "set");
-		json_settings(j, p->rules[i].set, 0, MDP_T_COUNT - 1);
-		json_end(j);
-	}
-	json_end(j);
-	json_key(j, "services");
-	json_arr(j);
-	for (size_t i = 0; i < p->n_services; i++) {
-		json_obj(j);
-		json_kstr(j, "name", p->services[i].name);
-		json_kbool(j, "optional", p->services[i].optional);
-		json_key(j, "only_on");
-		if (!p->services[i].only_on) {
-			json_null(j);
-		} else {
-			json_arr(j);
-			for (unsigned k = 0; k < MDP_PLATFORM_COUNT; k++)
-				if (p->services[i].only_on & 1u << k)
-					json_str(j, mdp_platform_name(k));
-			json_end(j);
-		}
-		json_key(j, "timeout");
-		if (p->services[i].timeout_s)
-			json_u64(j, p->services[i].timeout_s);
-		else
-			json_null(j);
-		json_end(j);
-	}
-	json_end(j);
-	json_end(j);
-}
-
 /* show --yaml: the profile pinned, with where it came from as a comment. */
 static int show_yaml(struct cli *cli)
 {
@@ -322,7 +224,7 @@ static int do_show(struct cli *cli)
 		return show_yaml(cli);
 	if (cli->json) {
 		cli_json_begin(cli, &j);
-		show_json(&j, &cli->profile);
+		render_profile_json(&j, &cli->profile);
 	} else {
 		show_text(&cli->profile);
 	}

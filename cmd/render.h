@@ -44,6 +44,8 @@ void render_budget(const struct mdp_budget *b, char *buf, size_t len);
  * form not used null (show --json's memory_budget).
  */
 void render_budget_json(struct json *j, const struct mdp_budget *b);
+/* show --json's object for a loaded profile (cmd/profiles_json.c). */
+void render_profile_json(struct json *j, const struct mdp_profile *p);
 /* "md2: stripe_cache_size does not apply" from a plan note. */
 void render_plan_note(const struct mdp_plan_note *n, char *buf, size_t len);
 
