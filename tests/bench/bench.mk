@@ -31,7 +31,7 @@ bench: mdprofile static
 .PHONY: bench-vm
 ## explain's lab figures: syncs beside readers, a slow member, a probe (VM, both kernels)
 bench-vm:
-	@VM_ROUNDS=3 VM_TIMEOUT=1500 $(MAKE) --no-print-directory vm-check VM_SCENARIOS=96-explain,99-explain-io,99-explain-probe
+	@VM_ROUNDS=3 VM_TIMEOUT=1500 $(MAKE) --no-print-directory vm-check VM_SCENARIOS=96-explain,99-explain-io,99-explain-probe,99-goal
 	@mkdir -p build/bench
 	@sh tests/bench/vm_figures.sh $(foreach k,$(VM_KLIST),$(VM_OUT)/$(k)/console.log) | \
 		tee build/bench/vm.txt

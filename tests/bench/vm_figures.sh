@@ -8,13 +8,15 @@
 # reader of DSM's system array on the first partitions, kernel limits and the profile
 # explain recommends, over the same idle figure. slow-member: the busy shares explain reports for
 # a raid1 on a 2 MiB/s and an 8 MiB/s disk (the throttles' ratio says 100 % against 25 %).
-# probe: explain --probe's A/B/A windows for a raid6 resync on busy CPUs.
+# probe: explain --probe's A/B/A windows for a raid6 resync on busy CPUs. goal: a recovery
+# beside a client timing its 64 KiB reads every 50 ms: the recovery's KiB/s and the reads'
+# mean ms under the kernel's limits, the goal profile, reshape-fast; alone, goal and reshape-fast.
 set -eu
 [ $# -gt 0 ] || { echo "usage: vm_figures.sh CONSOLE..." >&2; exit 2; }
 lines=$(grep -h '^BENCH-VM: ' "$@" || true)
 [ -n "$lines" ] || { echo "vm_figures: no BENCH-VM line in $*" >&2; exit 1; }
 # one table per kind of line, in this order, whatever order the consoles printed them
-for kind in competing-reader system-reader slow-member probe; do
+for kind in competing-reader system-reader slow-member probe goal; do
 	printf '%s\n' "$lines" | awk -v kind="$kind" '
 function v(k,   i, kv) {
 	for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
@@ -42,6 +44,13 @@ $2 == "slow-member" {
 	    "others busy %", "throttles KiB/s"
 	printf "%-18s %14s %14s %13s / %s\n", v("kernel"), v("slow_util"), v("others_util"),
 	    v("throttle_slow"), v("throttle_others")
+}
+$2 == "goal" {
+	if (hdr == 1) printf "%-18s %5s %15s %21s %15s %17s\n", "beside a client", "goal",
+	    "kernel limits", "goal (mean, p99)", "reshape-fast", "alone: goal, fast"
+	printf "%-18s %5s %7s %5sms %7s %5sms %5sms %7s %5sms %8s %8s\n", v("kernel"), v("goal"),
+	    v("defaults_kib"), v("defaults_ms"), v("goal_kib"), v("goal_mean"), v("goal_p99"),
+	    v("fast_kib"), v("fast_ms"), v("alone_kib"), v("fast_alone_kib")
 }
 $2 == "probe" {
 	if (hdr == 1) printf "%-18s %22s %9s %9s %9s %8s %8s\n", "probe, busy CPUs", "setting",

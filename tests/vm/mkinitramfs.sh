@@ -10,7 +10,8 @@
 # build, linked with libudev) also that binary as /usr/bin/mdprofile-udev with its
 # libraries, and udevd/udevadm with Debian's md rules only, so a scenario can
 # fill the udev database the way a distribution does and the libudev code path
-# runs against a real kernel.  Needs root (device-free, but file owners in the
+# runs against a real kernel.  VM_READER: the lab's timed reader (guest/reader.c,
+# static), as /usr/bin/mdp-reader.  Needs root (device-free, but file owners in the
 # archive should be root) and cpio.
 set -eu
 
@@ -92,6 +93,10 @@ add_lab() {
 	done
 	# Builds with the Makefile's default PREFIX look under /usr/local.
 	ln -s /usr/share/mdprofile "$root/usr/local/share/mdprofile"
+	if [ -n "${VM_READER:-}" ]; then
+		ldd "$VM_READER" >/dev/null 2>&1 && die "$VM_READER is dynamic"
+		cp "$VM_READER" "$root/usr/bin/mdp-reader"
+	fi
 	if [ -n "$mdp" ]; then
 		[ -x "$mdp" ] || die "$mdp is not an executable"
 		ldd "$mdp" >/dev/null 2>&1 && die "$mdp is dynamic; build it with: make static"

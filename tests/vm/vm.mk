@@ -46,9 +46,15 @@ ifeq ($(VM_NO_MDPROFILE),)
 	@$(MAKE) --no-print-directory $(VM_DYNAMIC)
 endif
 
-vm-initramfs: vm-fetch vm-static vm-dynamic
+# The lab's foreground user, which times its own reads (tests/vm/guest/reader.c).
+VM_READER := $(VM_STATIC)/mdp-reader
+$(VM_READER): $(VM_DIR)/guest/reader.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+
+vm-initramfs: vm-fetch vm-static vm-dynamic $(VM_READER)
 	@set -e; for k in $(VM_KLIST); do \
-		VM_CACHE=$(VM_DIR)/cache/$$k sh $(VM_DIR)/mkinitramfs.sh $(VM_OUT)/$$k/initramfs.gz \
+		VM_READER=$(VM_READER) VM_CACHE=$(VM_DIR)/cache/$$k sh $(VM_DIR)/mkinitramfs.sh $(VM_OUT)/$$k/initramfs.gz \
 			$(if $(VM_NO_MDPROFILE),,$(VM_STATIC)/mdprofile $(VM_DYNAMIC)); done
 
 ## the real-kernel lab on both kernels (VM_KERNEL=6.1 or 5.10 for one)
