@@ -1802,8 +1802,8 @@ static void harm(const struct ctx *c)
 		 "none: the shared controller or link is the limit, not this");
 }
 
-void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib, int kind,
-		      uint64_t latency_us, bool own)
+void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
+		      const struct mdp_goal_sample *in, bool own)
 {
 	struct mdp_xfinding *f, g;
 	bool first = !r->n_findings ||
@@ -1811,12 +1811,12 @@ void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 
 	if (!(f = add(r, MDP_XK_GOAL)))
 		return;
-	if (kind == 2)
+	if (in->kind == MDP_GOAL_LATENCY)
 		ev(f,
 		   "the watcher steers %s's minimum by a latency goal of %u ms: now %" PRIu64
 		   " KiB/s, the shares' requests at %" PRIu64 ".%" PRIu64
 		   " ms at its last look (%s)",
-		   r->array, goal_ms, min_kib, latency_us / 1000, latency_us % 1000 / 100,
+		   r->array, goal_ms, min_kib, in->latency_us / 1000, in->latency_us % 1000 / 100,
 		   own ? "the array's own counters"
 		       : "its member disks' counters, the sync's included");
 	else
@@ -1824,7 +1824,8 @@ void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 		   "the watcher steers %s's minimum by a latency goal of %u ms: now %" PRIu64
 		   " KiB/s, %s",
 		   r->array, goal_ms, min_kib,
-		   kind == 1 ? "no foreground I/O at its last look" : "not measured yet");
+		   in->kind == MDP_GOAL_IDLE ? "no foreground I/O at its last look"
+					     : "not measured yet");
 	rec(f, MDP_XR_NONE, NULL, NULL,
 	    "none: the goal trades the rebuild's speed for the shares'; a larger goal in the "
 	    "profile "

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "goal.h"
+
 #include "ident.h"
 
 #define MDP_X_MEMBERS  32
@@ -266,12 +268,11 @@ bool mdp_explain_recommends(const struct mdp_xreport *r);
 /*
  * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the
  * watcher's word, watcher_goal.h): goal_ms, the minimum it set (min_kib) and its last
- * look's measurement (kind 0 unknown, 1 no foreground I/O, 2 latency_us per request, from
- * the array's own counters when own). One "goal" finding, first unless the operation
- * waits or is stuck, and no other finding still recommends raising a limit: a higher
- * minimum would take what the goal keeps for the shares.
+ * look's measurement in (from the array's own counters when own). One "goal" finding,
+ * first unless the operation waits or is stuck, and no other finding still recommends
+ * raising a limit: a higher minimum would take what the goal keeps for the shares.
  */
-void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib, int kind,
-		      uint64_t latency_us, bool own);
+void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
+		      const struct mdp_goal_sample *in, bool own);
 
 #endif

@@ -89,11 +89,8 @@ static void name_goal(const struct mdp_wgoal_view *g, struct mdp_xreport *r)
 {
 	for (size_t i = 0; g && i < g->n; i++)
 		if (!strcmp(g->v[i].name, r->array))
-			mdp_explain_goal(r, g->goal_ms, g->v[i].min,
-					 g->v[i].in.kind == MDP_GOAL_IDLE      ? 1
-					 : g->v[i].in.kind == MDP_GOAL_LATENCY ? 2
-									       : 0,
-					 g->v[i].in.latency_us, g->v[i].src == MDP_IO_MD);
+			mdp_explain_goal(r, g->goal_ms, g->v[i].min, &g->v[i].in,
+					 g->v[i].src == MDP_IO_MD);
 }
 
 size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *names,
