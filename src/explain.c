@@ -809,12 +809,61 @@ static size_t outliers(const struct ctx *c, size_t *slow, char (*why)[MDP_X_TEXT
 	return n_slow;
 }
 
+/*
+ * The members' SMART (read once, after the window, issue 39). A disk smartctl calls failing
+ * (health FAILED, a pre-failure attribute below threshold, pending or uncorrectable sectors, an
+ * NVMe warning or media errors) makes or joins the member finding; beside a member finding,
+ * every disk's remaining counts (reallocated, CRC errors) and those that did not answer are
+ * evidence too; with none, one note says SMART was read and showed nothing. Whether a failing
+ * disk was found.
+ */
+static bool smart_evidence(struct ctx *c, struct mdp_xfinding **f)
+{
+	const struct mdp_xarray *a1 = c->a1;
+	char line[MDP_X_TEXT], ok[MDP_X_TEXT];
+	size_t o = 0, n_ok = 0;
+	bool failing = false;
+
+	for (size_t i = 0; i < a1->n_members; i++) {
+		const struct mdp_smart *s = &a1->members[i].smart;
+		if (mdp_smart_failing(s)) {
+			*f = *f ? *f : add(c->r, MDP_XK_MEMBER);
+			failing = true;
+		}
+	}
+	for (size_t i = 0; i < a1->n_members; i++) {
+		const struct mdp_xmember *m = &a1->members[i];
+		const struct mdp_smart *s = &m->smart;
+		if (s->state == MDP_SMART_NO_ANSWER && *f)
+			ev(*f, "%s: smartctl gave no answer in %d s", m->disk,
+			   MDP_SMART_TIMEOUT_MS / 1000);
+		if (s->state != MDP_SMART_READ)
+			continue;
+		if (mdp_smart_failing(s) || (*f && (s->reallocated > 0 || s->crc > 0))) {
+			mdp_smart_describe(s, m->disk, line, sizeof(line));
+			ev(*f, "%s", line);
+		} else if (s->health == MDP_SMART_PASSED && o < sizeof(ok) - MDP_NAME_MAX - 2) {
+			o += (size_t)snprintf(ok + o, sizeof(ok) - o, "%s%s", n_ok ? ", " : "",
+					      m->disk);
+			n_ok++;
+		}
+	}
+	if (!*f && n_ok) {
+		struct mdp_xfinding *g = add(c->r, MDP_XK_INFO);
+		ev(g, "SMART (smartctl): %s %s, no pending or uncorrectable sectors", ok,
+		   n_ok > 1 ? "pass" : "passes");
+		rec(g, MDP_XR_NONE, NULL, NULL, "none");
+	}
+	return failing;
+}
+
 static void check_member(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
 	size_t slow[MDP_X_MEMBERS], n_slow;
 	char why[MDP_X_MEMBERS][MDP_X_TEXT];
 	struct mdp_xfinding *f = NULL;
+	bool failing;
 
 	for (size_t i = 0; i < a1->n_members; i++) {
 		const struct mdp_xmember *m1 = &a1->members[i];
@@ -860,7 +909,12 @@ static void check_member(struct ctx *c)
 			f = f ? f : add(c->r, MDP_XK_MEMBER);
 			ev(f, "%s", why[slow[k]]);
 		}
-	if (f)
+	failing = smart_evidence(c, &f);
+	if (f && failing)
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: a failing member sets the speed and a higher limit pushes it harder; "
+		    "back up first if the array is degraded, then replace that disk");
+	else if (f)
 		rec(f, MDP_XR_NONE, NULL, NULL,
 		    "none: the slowest member sets the speed; check its SMART data and cable, back "
 		    "up "

@@ -22,6 +22,7 @@
 #include "goal.h"
 
 #include "ident.h"
+#include "smart.h"
 
 #define MDP_X_MEMBERS  32
 #define MDP_X_THREADS  8
@@ -63,6 +64,7 @@ struct mdp_xmember {
 	char bus_link[48];          /* the link as sysfs says it: "PCIe 5.0 GT/s x1" */
 	struct mdp_xio part;        /* its own diskstats line */
 	struct mdp_xio whole;       /* its disk's line (the same line for a whole disk) */
+	struct mdp_smart smart; /* its disk's SMART, read once after the window (second sample) */
 };
 
 /* A kernel thread of this array: md3_raid5, md3_resync, md3_reshape, ... */

@@ -5,10 +5,13 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "discover.h"
+#include "num.h"
 #include "plan.h"
 
 #define NAP_MS 100 /* a stop signal is seen this soon during a probe's window */
@@ -28,6 +31,9 @@ static int fail_at(struct mdp_xfail *fail, enum mdp_xfail_what what, unsigned n,
 	*fail = (struct mdp_xfail){what, err, n};
 	return err;
 }
+
+static int read_smart(const struct mdp_xrun *x, struct mdp_xcap *cap, bool replay,
+		      struct mdp_xsample s[2]);
 
 int mdp_xrun_samples(const struct mdp_xrun *x, struct mdp_xcap *cap, struct mdp_xsample s[2],
 		     uint64_t *ms, struct mdp_xfail *fail)
@@ -54,22 +60,18 @@ int mdp_xrun_samples(const struct mdp_xrun *x, struct mdp_xcap *cap, struct mdp_
 		src.sample = 1;
 		src.overlay = replay ? &second : NULL;
 		err = mdp_explain_sample(&src, &s[1]);
-		if (err)
+		if (err) {
 			mdp_explain_sample_free(&s[0]);
+		} else if ((err = read_smart(x, cap, replay, s))) {
+			mdp_explain_sample_free(&s[0]);
+			mdp_explain_sample_free(&s[1]);
+		}
 		if (!replay)
 			*ms = (uint64_t)((t1 - t0) * 1000.0 + 0.5);
 	}
 	if (replay)
 		mdp_root_fini(&second);
 	return err ? fail_at(fail, MDP_XF_MDSTAT, 0, err) : 0;
-}
-
-bool mdp_xrun_has(const struct mdp_xsample *s, const char *name)
-{
-	for (size_t i = 0; i < s->n_arrays; i++)
-		if (!strcmp(s->arrays[i].name, name))
-			return true;
-	return false;
 }
 
 /* An array worth a report when none are named: an operation runs or waits in either sample. */
@@ -81,6 +83,108 @@ static bool busy(const struct mdp_xsample *s, const char *name)
 		    (a->queued[0] || (strcmp(a->action, "idle") && a->action[0])))
 			return true;
 	}
+	return false;
+}
+
+/* Record smartctl's answer on disk (its output, and its exit status or "timeout") for a capture. */
+static int smart_record(struct mdp_xcap *cap, const char *disk, const char *text, size_t len,
+			int status)
+{
+	char p[PATH_MAX], st[16];
+
+	if (!cap)
+		return 0;
+	snprintf(p, sizeof(p), "/.explain/smart/%s", disk);
+	if (mdp_xcap_add(cap, 0, p, text, len))
+		return -ENOMEM;
+	snprintf(p, sizeof(p), "/.explain/smart/%s.exit", disk);
+	snprintf(st, sizeof(st), status >= 0 ? "%d\n" : "timeout\n", status);
+	return mdp_xcap_add(cap, 0, p, st, strlen(st));
+}
+
+/* A replay's SMART of disk: what its capture holds (.explain/smart/DISK and DISK.exit). */
+static int smart_replayed(const struct mdp_root *r, struct mdp_xcap *cap, const char *disk,
+			  struct mdp_smart *out)
+{
+	char p[PATH_MAX], st[32], *text;
+	size_t len;
+	uint64_t v;
+	int status = 0, err;
+
+	snprintf(p, sizeof(p), "/.explain/smart/%s", disk);
+	if (mdp_root_read_all(r, p, &text, &len))
+		return 0;
+	snprintf(p, sizeof(p), "/.explain/smart/%s.exit", disk);
+	if (mdp_root_read_value(r, p, st, sizeof(st)) >= 0)
+		status = !strcmp(st, "timeout") ? -1 : !mdp_num_parse(st, 0, 255, &v) ? (int)v : 0;
+	if (status < 0)
+		*out = (struct mdp_smart){.state = MDP_SMART_NO_ANSWER};
+	else
+		mdp_smart_parse(text, len, status, out);
+	err = smart_record(cap, disk, text, len, status);
+	free(text);
+	return err;
+}
+
+/* Run smartctl on disk, recording what it printed for a capture. */
+static int smart_ran(const struct mdp_xrun *x, struct mdp_xcap *cap, const char *disk,
+		     struct mdp_smart *out)
+{
+	char *text;
+	size_t len;
+	int status, err = mdp_smart_run(x->root, disk, out, &text, &len, &status, x->unreadable);
+
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	err = smart_record(cap, disk, text, len, status);
+	free(text);
+	return err;
+}
+
+/*
+ * The SMART of each member disk of the arrays an operation runs or waits on, once per disk,
+ * into the second sample (issue 39): smartctl as root (a fixture root runs its own fake), a
+ * replay what its capture holds. No smartctl, or not root: nothing is read.
+ */
+static int read_smart(const struct mdp_xrun *x, struct mdp_xcap *cap, bool replay,
+		      struct mdp_xsample s[2])
+{
+	bool run = !replay && (!mdp_root_is_real(x->root) || geteuid() == 0), gone = false;
+
+	for (size_t i = 0; i < s[1].n_arrays; i++) {
+		struct mdp_xarray *a = &s[1].arrays[i];
+		if (!busy(&s[0], a->name) && !busy(&s[1], a->name))
+			continue;
+		for (size_t j = 0; j < a->n_members; j++) {
+			struct mdp_xmember *m = &a->members[j];
+			const struct mdp_smart *seen = NULL;
+			for (size_t k = 0; k <= i && !seen; k++)
+				for (size_t l = 0; l < s[1].arrays[k].n_members; l++) {
+					const struct mdp_xmember *o = &s[1].arrays[k].members[l];
+					if (o != m && (k < i || l < j) && !strcmp(o->disk, m->disk))
+						seen = &o->smart;
+				}
+			int err = 0;
+			if (seen)
+				m->smart = *seen;
+			else if (replay)
+				err = smart_replayed(x->root, cap, m->disk, &m->smart);
+			else if (run && !gone) {
+				err = smart_ran(x, cap, m->disk, &m->smart);
+				gone = m->smart.state == MDP_SMART_NOT_READ;
+			}
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+bool mdp_xrun_has(const struct mdp_xsample *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_arrays; i++)
+		if (!strcmp(s->arrays[i].name, name))
+			return true;
 	return false;
 }
 

@@ -39,6 +39,11 @@ static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char 
 	return 0;
 }
 
+int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len)
+{
+	return cap_add(c, sample, path, data, len);
+}
+
 void mdp_xcap_free(struct mdp_xcap *c)
 {
 	for (size_t i = 0; i < c->n; i++) {

@@ -60,6 +60,8 @@ int mdp_explain_sample(const struct mdp_xsrc *src, struct mdp_xsample *out);
 void mdp_explain_sample_free(struct mdp_xsample *s);
 
 void mdp_xcap_free(struct mdp_xcap *c);
+/* Record data (len bytes) as file path of sample 0 or 1. 0 or -ENOMEM. */
+int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len);
 /*
  * The capture as a ustar archive (see above), elapsed_ms between the
  * samples. *out malloc'd. 0, -ENOMEM, -ENAMETOOLONG (a path beyond ustar's).

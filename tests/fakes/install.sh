@@ -2,6 +2,7 @@
 # Install the fake service managers into a fixture root and seed states.
 #
 #   install.sh ROOT dsm6|dsm7|systemd|esynoscheduler [NAME=running|stopped|paused ...]
+#   install.sh ROOT smartctl [DISK=WORDS ...]
 #
 # dsm6:    ROOT/usr/syno/sbin/synoservice, and ROOT/etc.defaults/VERSION
 #          with majorversion="6" unless there is one
@@ -12,13 +13,15 @@
 # systemd: ROOT/bin/systemctl and the directory ROOT/run/systemd/system
 # esynoscheduler: ROOT/usr/syno/sbin/esynoscheduler (DSM's Task Scheduler
 #          command line), its tasks in ROOT/var/lib/fake-esynoscheduler
+# smartctl: ROOT/usr/sbin/smartctl; DISK=WORDS describes a disk to it (commas
+#          for spaces: "sdc=ata,pending=8", see tests/fakes/smartctl)
 # STATE is running, stopped, paused, broken, or stopped:REASON (stopped by
 # DSM for REASON, F4). States go to ROOT/var/lib/fake-services/NAME; the call log
 # ROOT/var/log/fake-services.log is created empty if absent.
 set -eu
 
 usage() {
-	echo "usage: install.sh ROOT dsm6|dsm7|systemd|esynoscheduler [NAME=STATE ...]" >&2
+	echo "usage: install.sh ROOT dsm6|dsm7|systemd|esynoscheduler [NAME=STATE ...] | smartctl [DISK=WORDS ...]" >&2
 	exit 2
 }
 
@@ -56,6 +59,10 @@ dsm7)
 	;;
 systemd) tool systemctl bin && mkdir -p "$root/run/systemd/system" ;;
 esynoscheduler) tool esynoscheduler usr/syno/sbin ;;
+smartctl)
+	tool smartctl usr/sbin
+	mkdir -p "$root/var/lib/fake-smart"
+	;;
 *) usage ;;
 esac
 
@@ -64,6 +71,13 @@ cp "$here/lib.sh" "$root/usr/lib/fake-services/lib.sh"
 [ -e "$root/var/log/fake-services.log" ] || : >"$root/var/log/fake-services.log"
 
 for arg; do
+	if [ "$kind" = smartctl ]; then
+		# DISK=WORDS: the disk's line for the fake (commas for spaces), "sdc=ata,pending=8"
+		name=${arg%%=*}
+		case $name in '' | */* | . | ..) usage ;; esac
+		printf '%s\n' "${arg#*=}" | tr ',' ' ' >"$root/var/lib/fake-smart/$name"
+		continue
+	fi
 	name=${arg%%=*}
 	state=${arg#*=}
 	name=${name#pkg:}

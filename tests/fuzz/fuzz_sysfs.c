@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: values read from sysfs and procfs. The first byte picks
- * the parser (a tunable, md/sync_completed, a UUID, mdadm --export output),
- * the rest is the text as read.
+ * the parser (a tunable, md/sync_completed, a UUID, mdadm --export output,
+ * smartctl's output with the second byte its exit status), the rest is the
+ * text as read.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "discover.h"
+#include "smart.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,8 +29,20 @@ static void one(unsigned sel, const char *text, size_t len)
 	} else if (sel == MDP_T_COUNT + 1) {
 		if (!mdp_discover_uuid_norm(text, uuid, sizeof(uuid)) && strlen(uuid) != 32)
 			abort();
-	} else if (!mdp_discover_mdadm_uuid(text, len, uuid, sizeof(uuid)) && strlen(uuid) != 32) {
-		abort();
+	} else if (sel == MDP_T_COUNT + 2) {
+		if (!mdp_discover_mdadm_uuid(text, len, uuid, sizeof(uuid)) && strlen(uuid) != 32)
+			abort();
+	} else if (len) {
+		struct mdp_smart sm;
+		char line[256];
+		mdp_smart_parse(text + 1, len - 1, (unsigned char)text[0], &sm);
+		if ((sm.state != MDP_SMART_READ && mdp_smart_failing(&sm)) || sm.pending < -1 ||
+		    sm.reallocated < -1 || sm.crc < -1 || sm.offline_unc < -1 ||
+		    sm.nvme_media_errors < -1)
+			abort();
+		mdp_smart_describe(&sm, "sda", line, sizeof(line));
+		if (strlen(line) >= sizeof(line))
+			abort();
 	}
 }
 
@@ -42,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	one(data[0] % (MDP_T_COUNT + 3), text, size - 1);
+	one(data[0] % (MDP_T_COUNT + 4), text, size - 1);
 	free(text);
 	return 0;
 }

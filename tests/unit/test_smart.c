@@ -1,0 +1,181 @@
+/*
+ * Unit tests of smart: smartctl's brief and long attribute tables, its
+ * health lines (ATA, NVMe, SCSI), NVMe's warning and media errors with
+ * thousands separators, the exit status's bits (failing, below threshold,
+ * standby), what is no SMART at all (a virtio disk), and the summary line.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "smart.h"
+
+#define HEAD                                                                                       \
+	"smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-13-amd64] (local build)\n"              \
+	"Copyright (C) 2002-22, Bruce Allen, Christian Franke, www.smartmontools.org\n\n"
+
+static void parse(const char *t, int status, struct mdp_smart *s)
+{
+	mdp_smart_parse(t, strlen(t), status, s);
+}
+
+static void test_ata_brief(void **state)
+{
+	struct mdp_smart s;
+	char line[256];
+
+	(void)state;
+	parse(HEAD
+	      "=== START OF READ SMART DATA SECTION ===\n"
+	      "SMART overall-health self-assessment test result: PASSED\n\n"
+	      "SMART Attributes Data Structure revision number: 16\n"
+	      "Vendor Specific SMART Attributes with Thresholds:\n"
+	      "ID# ATTRIBUTE_NAME          FLAGS    VALUE WORST THRESH FAIL RAW_VALUE\n"
+	      "  5 Reallocated_Sector_Ct   PO--CK   200   200   140    -    24\n"
+	      "194 Temperature_Celsius     -O---K   118   105   000    -    34 (Min/Max 20/45)\n"
+	      "197 Current_Pending_Sector  -O--CK   200   200   000    -    8\n"
+	      "198 Offline_Uncorrectable   ----CK   100   253   000    -    0\n"
+	      "199 UDMA_CRC_Error_Count    -O--CK   200   200   000    -    3\n"
+	      "                            ||||||_ K auto-keep\n",
+	      0, &s);
+	assert_int_equal(s.state, MDP_SMART_READ);
+	assert_int_equal(s.health, MDP_SMART_PASSED);
+	assert_int_equal(s.reallocated, 24);
+	assert_int_equal(s.pending, 8);
+	assert_int_equal(s.offline_unc, 0);
+	assert_int_equal(s.crc, 3);
+	assert_int_equal(s.nvme_warning, -1);
+	assert_true(mdp_smart_failing(&s)); /* pending sectors */
+	mdp_smart_describe(&s, "sdc", line, sizeof(line));
+	assert_string_equal(line,
+			    "sdc: SMART PASSED, 8 sectors pending (197), 24 reallocated (5), 3 "
+			    "interface CRC errors (199: cable or backplane)");
+}
+
+static void test_ata_long_failed(void **state)
+{
+	struct mdp_smart s;
+	char line[256];
+
+	(void)state;
+	/* the long table: the raw value is the 10th column; exit 8|16 */
+	parse(HEAD "SMART overall-health self-assessment test result: FAILED!\n"
+		   "Drive failure expected in less than 24 hours. SAVE ALL DATA.\n"
+		   "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  "
+		   "WHEN_FAILED RAW_VALUE\n"
+		   "  5 Reallocated_Sector_Ct   0x0033   001   001   005    Pre-fail  Always   "
+		   "FAILING_NOW 4008\n"
+		   "197 Current_Pending_Sector  0x0012   100   100   000    Old_age   Always       "
+		   "-       0\n",
+	      24, &s);
+	assert_int_equal(s.state, MDP_SMART_READ);
+	assert_int_equal(s.health, MDP_SMART_FAILED);
+	assert_true(s.below_threshold);
+	assert_int_equal(s.reallocated, 4008);
+	assert_int_equal(s.pending, 0);
+	assert_true(mdp_smart_failing(&s));
+	mdp_smart_describe(&s, "sdb", line, sizeof(line));
+	assert_string_equal(line,
+			    "sdb: SMART FAILED, a pre-failure attribute below threshold, 4008 "
+			    "reallocated (5)");
+}
+
+static void test_healthy_is_not_failing(void **state)
+{
+	struct mdp_smart s;
+
+	(void)state;
+	parse(HEAD "SMART overall-health self-assessment test result: PASSED\n"
+		   "  5 Reallocated_Sector_Ct   PO--CK   200   200   140    -    0\n"
+		   "197 Current_Pending_Sector  -O--CK   200   200   000    -    0\n",
+	      0, &s);
+	assert_int_equal(s.state, MDP_SMART_READ);
+	assert_false(mdp_smart_failing(&s));
+	/* exit bit 8 alone says failing, whatever the text */
+	parse(HEAD "SMART overall-health self-assessment test result: PASSED\n", 8, &s);
+	assert_int_equal(s.health, MDP_SMART_FAILED);
+	assert_true(mdp_smart_failing(&s));
+	/* SCSI's line */
+	parse(HEAD "SMART Health Status: OK\n", 0, &s);
+	assert_int_equal(s.health, MDP_SMART_PASSED);
+	parse(HEAD "SMART Health Status: FAILURE PREDICTION THRESHOLD EXCEEDED [asc=5d]\n", 0, &s);
+	assert_int_equal(s.health, MDP_SMART_FAILED);
+}
+
+static void test_nvme(void **state)
+{
+	struct mdp_smart s;
+	char line[256];
+
+	(void)state;
+	parse(HEAD "=== START OF SMART DATA SECTION ===\n"
+		   "SMART overall-health self-assessment test result: PASSED\n\n"
+		   "SMART/Health Information (NVMe Log 0x02)\n"
+		   "Critical Warning:                   0x00\n"
+		   "Data Units Read:                    12,345,678 [6.32 TB]\n"
+		   "Media and Data Integrity Errors:    1,024\n",
+	      0, &s);
+	assert_int_equal(s.state, MDP_SMART_READ);
+	assert_int_equal(s.nvme_warning, 0);
+	assert_int_equal(s.nvme_media_errors, 1024);
+	assert_int_equal(s.reallocated, -1);
+	assert_true(mdp_smart_failing(&s));
+	parse(HEAD "SMART overall-health self-assessment test result: FAILED!\n"
+		   "Critical Warning:                   0x04\n"
+		   "Media and Data Integrity Errors:    0\n",
+	      8, &s);
+	assert_int_equal(s.nvme_warning, 4);
+	mdp_smart_describe(&s, "nvme0n1", line, sizeof(line));
+	assert_string_equal(line, "nvme0n1: SMART FAILED, critical warning 0x04");
+}
+
+static void test_no_smart(void **state)
+{
+	struct mdp_smart s;
+
+	(void)state;
+	parse(HEAD "Device is in STANDBY mode, exit(2)\n", 2, &s);
+	assert_int_equal(s.state, MDP_SMART_STANDBY);
+	assert_false(mdp_smart_failing(&s));
+	/* Debian's smartctl on a virtio disk, as run here */
+	parse(HEAD "/dev/vda: Unable to detect device type\n"
+		   "Please specify device type with the -d option.\n\n"
+		   "Use smartctl -h to get a usage summary\n\n",
+	      1, &s);
+	assert_int_equal(s.state, MDP_SMART_UNAVAILABLE);
+	assert_false(mdp_smart_failing(&s));
+	/* the legend and other numbered lines that are no attribute rows */
+	parse("  1 too few\n300 Bogus x 1 2 3 - 5\nID# x y z a b c d\n", 0, &s);
+	assert_int_equal(s.state, MDP_SMART_UNAVAILABLE);
+	mdp_smart_parse(NULL, 0, 0, &s);
+	assert_int_equal(s.state, MDP_SMART_UNAVAILABLE);
+	/* a line longer than the parser reads is skipped, not cut into a false row */
+	{
+		char big[600];
+		memset(big, ' ', sizeof(big));
+		memcpy(big + 500, "\n197 Current_Pending_Sector -O--CK 200 200 000 - 9\n", 52);
+		big[552] = '\0';
+		parse(big, 0, &s);
+		assert_int_equal(s.pending, 9);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_ata_brief),
+	    cmocka_unit_test(test_ata_long_failed),
+	    cmocka_unit_test(test_healthy_is_not_failing),
+	    cmocka_unit_test(test_nvme),
+	    cmocka_unit_test(test_no_smart),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
