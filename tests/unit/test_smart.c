@@ -26,10 +26,30 @@ static void parse(const char *t, int status, struct mdp_smart *s)
 	mdp_smart_parse(t, strlen(t), status, s);
 }
 
+/* s was read, with health h and raw counts of attributes 5, 197, 198, 199 (-1 unreported) */
+static void expect_read(const struct mdp_smart *s, enum mdp_smart_health h, int64_t realloc,
+			int64_t pending, int64_t unc, int64_t crc)
+{
+	assert_int_equal(s->state, MDP_SMART_READ);
+	assert_int_equal(s->health, h);
+	assert_int_equal(s->reallocated, realloc);
+	assert_int_equal(s->pending, pending);
+	assert_int_equal(s->offline_unc, unc);
+	assert_int_equal(s->crc, crc);
+}
+
+/* s's summary line for disk is want */
+static void expect_line(const struct mdp_smart *s, const char *disk, const char *want)
+{
+	char line[256];
+
+	mdp_smart_describe(s, disk, line, sizeof(line));
+	assert_string_equal(line, want);
+}
+
 static void test_ata_brief(void **state)
 {
 	struct mdp_smart s;
-	char line[256];
 
 	(void)state;
 	parse(HEAD
@@ -45,24 +65,17 @@ static void test_ata_brief(void **state)
 	      "199 UDMA_CRC_Error_Count    -O--CK   200   200   000    -    3\n"
 	      "                            ||||||_ K auto-keep\n",
 	      0, &s);
-	assert_int_equal(s.state, MDP_SMART_READ);
-	assert_int_equal(s.health, MDP_SMART_PASSED);
-	assert_int_equal(s.reallocated, 24);
-	assert_int_equal(s.pending, 8);
-	assert_int_equal(s.offline_unc, 0);
-	assert_int_equal(s.crc, 3);
+	expect_read(&s, MDP_SMART_PASSED, 24, 8, 0, 3);
 	assert_int_equal(s.nvme_warning, -1);
 	assert_true(mdp_smart_failing(&s)); /* pending sectors */
-	mdp_smart_describe(&s, "sdc", line, sizeof(line));
-	assert_string_equal(line,
-			    "sdc: SMART PASSED, 8 sectors pending (197), 24 reallocated (5), 3 "
-			    "interface CRC errors (199: cable or backplane)");
+	expect_line(&s, "sdc",
+		    "sdc: SMART PASSED, 8 sectors pending (197), 24 reallocated (5), 3 "
+		    "interface CRC errors (199: cable or backplane)");
 }
 
 static void test_ata_long_failed(void **state)
 {
 	struct mdp_smart s;
-	char line[256];
 
 	(void)state;
 	/* the long table: the raw value is the 10th column; exit 8|16 */
@@ -75,16 +88,12 @@ static void test_ata_long_failed(void **state)
 		   "197 Current_Pending_Sector  0x0012   100   100   000    Old_age   Always       "
 		   "-       0\n",
 	      24, &s);
-	assert_int_equal(s.state, MDP_SMART_READ);
-	assert_int_equal(s.health, MDP_SMART_FAILED);
+	expect_read(&s, MDP_SMART_FAILED, 4008, 0, -1, -1);
 	assert_true(s.below_threshold);
-	assert_int_equal(s.reallocated, 4008);
-	assert_int_equal(s.pending, 0);
 	assert_true(mdp_smart_failing(&s));
-	mdp_smart_describe(&s, "sdb", line, sizeof(line));
-	assert_string_equal(line,
-			    "sdb: SMART FAILED, a pre-failure attribute below threshold, 4008 "
-			    "reallocated (5)");
+	expect_line(&s, "sdb",
+		    "sdb: SMART FAILED, a pre-failure attribute below threshold, 4008 "
+		    "reallocated (5)");
 }
 
 static void test_healthy_is_not_failing(void **state)
@@ -96,7 +105,7 @@ static void test_healthy_is_not_failing(void **state)
 		   "  5 Reallocated_Sector_Ct   PO--CK   200   200   140    -    0\n"
 		   "197 Current_Pending_Sector  -O--CK   200   200   000    -    0\n",
 	      0, &s);
-	assert_int_equal(s.state, MDP_SMART_READ);
+	expect_read(&s, MDP_SMART_PASSED, 0, 0, -1, -1);
 	assert_false(mdp_smart_failing(&s));
 	/* exit bit 8 alone says failing, whatever the text */
 	parse(HEAD "SMART overall-health self-assessment test result: PASSED\n", 8, &s);
@@ -112,7 +121,6 @@ static void test_healthy_is_not_failing(void **state)
 static void test_nvme(void **state)
 {
 	struct mdp_smart s;
-	char line[256];
 
 	(void)state;
 	parse(HEAD "=== START OF SMART DATA SECTION ===\n"
@@ -132,8 +140,7 @@ static void test_nvme(void **state)
 		   "Media and Data Integrity Errors:    0\n",
 	      8, &s);
 	assert_int_equal(s.nvme_warning, 4);
-	mdp_smart_describe(&s, "nvme0n1", line, sizeof(line));
-	assert_string_equal(line, "nvme0n1: SMART FAILED, critical warning 0x04");
+	expect_line(&s, "nvme0n1", "nvme0n1: SMART FAILED, critical warning 0x04");
 }
 
 static void test_no_smart(void **state)
