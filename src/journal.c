@@ -808,11 +808,13 @@ int mdp_state_store(const struct mdp_root *r, const char *path,
 	return err;
 }
 
+#define WSTATE_HEADER "mdprofile-watcher 1" /* the file's first line: its format */
+
 static void wstate_put(FILE *f, const void *arg)
 {
 	const struct mdp_wstate *w = arg;
 
-	fprintf(f, "mdprofile-watcher 1\npid %ld\nmode %s\nprofile ", w->pid,
+	fprintf(f, "%s\npid %ld\nmode %s\nprofile ", WSTATE_HEADER, w->pid,
 		mdp_origin_name(w->mode));
 	put_escaped(f, w->profile);
 	fprintf(f, "\nstate %s\nsince %" PRId64 "\non %s\nwhy ", w->state, w->since, w->on);
@@ -862,12 +864,16 @@ static int wstate_line(void *ctx, char *line)
 int mdp_state_load(const struct mdp_root *r, const char *path, const char *header, char *buf,
 		   size_t cap, int (*line)(void *ctx, char *line), void *ctx)
 {
-	char *save = NULL, *l;
 	ssize_t n = mdp_root_read_value(r, path, buf, cap);
+
+	return n < 0 ? (int)n : mdp_state_parse(buf, header, line, ctx);
+}
+
+int mdp_state_parse(char *buf, const char *header, int (*line)(void *ctx, char *line), void *ctx)
+{
+	char *save = NULL, *l;
 	int err;
 
-	if (n < 0)
-		return (int)n;
 	l = strtok_r(buf, "\n", &save);
 	if (!l || strcmp(l, header))
 		return -EINVAL;
@@ -886,7 +892,15 @@ int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w)
 	int err;
 
 	memset(w, 0, sizeof(*w));
-	err = mdp_state_load(r, MDP_WATCHER_STATE, "mdprofile-watcher 1", buf, sizeof(buf),
-			     wstate_line, w);
+	err = mdp_state_load(r, MDP_WATCHER_STATE, WSTATE_HEADER, buf, sizeof(buf), wstate_line, w);
+	return err ? err : w->pid && w->state[0] ? 0 : -EINVAL;
+}
+
+int mdp_wstate_parse(char *buf, struct mdp_wstate *w)
+{
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	err = mdp_state_parse(buf, WSTATE_HEADER, wstate_line, w);
 	return err ? err : w->pid && w->state[0] ? 0 : -EINVAL;
 }

@@ -200,7 +200,11 @@ int mdp_state_store(const struct mdp_root *r, const char *path,
 		    void (*put)(FILE *f, const void *arg), const void *arg);
 int mdp_state_load(const struct mdp_root *r, const char *path, const char *header, char *buf,
 		   size_t cap, int (*line)(void *ctx, char *line), void *ctx);
+/* mdp_state_load's part after the read: buf (NUL-terminated, cut up) holds the file. */
+int mdp_state_parse(char *buf, const char *header, int (*line)(void *ctx, char *line), void *ctx);
 /* -ENOENT when none; -EINVAL when not one the watcher wrote. */
 int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w);
+/* The same from the file's text in buf (cut up): -EINVAL when not one the watcher wrote. */
+int mdp_wstate_parse(char *buf, struct mdp_wstate *w);
 
 #endif

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GOAL_HEADER "mdprofile-goal 1" /* the file's first line: its format */
+
 const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char *name)
 {
 	for (size_t i = 0; i < g->n; i++)
@@ -167,7 +169,7 @@ static void wgoal_put(FILE *f, const void *arg)
 {
 	const struct mdp_wgoal *g = arg;
 
-	fprintf(f, "mdprofile-goal 1\ngoal %u\n", g->goal_ms);
+	fprintf(f, "%s\ngoal %u\n", GOAL_HEADER, g->goal_ms);
 	for (size_t i = 0; i < g->n && i < MDP_WGOAL_VIEW_MAX; i++) {
 		const struct mdp_wgoal_arr *e = &g->v[i];
 		fprintf(f, "array %s %" PRIu64, e->name, e->cur);
@@ -227,8 +229,16 @@ int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v)
 	int err;
 
 	memset(v, 0, sizeof(*v));
-	err =
-	    mdp_state_load(r, MDP_WATCHER_GOAL, "mdprofile-goal 1", buf, sizeof(buf), view_line, v);
+	err = mdp_state_load(r, MDP_WATCHER_GOAL, GOAL_HEADER, buf, sizeof(buf), view_line, v);
+	return err ? err : v->goal_ms ? 0 : -EINVAL;
+}
+
+int mdp_wgoal_parse(char *buf, struct mdp_wgoal_view *v)
+{
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	err = mdp_state_parse(buf, GOAL_HEADER, view_line, v);
 	return err ? err : v->goal_ms ? 0 : -EINVAL;
 }
 

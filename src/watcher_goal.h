@@ -88,6 +88,8 @@ struct mdp_wgoal_view {
 int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g);
 /* -ENOENT when none; -EINVAL when not one the watcher wrote. */
 int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v);
+/* The same from the file's text in buf (cut up). */
+int mdp_wgoal_parse(char *buf, struct mdp_wgoal_view *v);
 /* The same, believed only while the watcher lives (holds its lock) and is engaged: -ENOENT
  * otherwise. */
 int mdp_wgoal_active(const struct mdp_root *r, struct mdp_wgoal_view *v);

@@ -1,8 +1,8 @@
 /*
  * libFuzzer target: values read from sysfs and procfs. The first byte picks
  * the parser (a tunable, md/sync_completed, a UUID, mdadm --export output,
- * smartctl's output with the second byte its exit status), the rest is the
- * text as read.
+ * smartctl's output with the second byte its exit status, the watcher's state
+ * and goal files under /run/mdprofile), the rest is the text as read.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -10,11 +10,13 @@
 #include <string.h>
 
 #include "discover.h"
+#include "journal.h"
 #include "smart.h"
+#include "watcher_goal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void one(unsigned sel, const char *text, size_t len)
+static void one(unsigned sel, char *text, size_t len)
 {
 	struct mdp_value v;
 	uint64_t done, total;
@@ -31,6 +33,17 @@ static void one(unsigned sel, const char *text, size_t len)
 			abort();
 	} else if (sel == MDP_T_COUNT + 2) {
 		if (!mdp_discover_mdadm_uuid(text, len, uuid, sizeof(uuid)) && strlen(uuid) != 32)
+			abort();
+	} else if (sel == MDP_T_COUNT + 4) {
+		struct mdp_wgoal_view g;
+		if (!mdp_wgoal_parse(text, &g) && (!g.goal_ms || g.n > MDP_WGOAL_VIEW_MAX))
+			abort();
+		for (size_t i = 0; i < g.n; i++)
+			if (!mdp_ident_dev_ok(g.v[i].name))
+				abort();
+	} else if (sel == MDP_T_COUNT + 5) {
+		struct mdp_wstate w;
+		if (!mdp_wstate_parse(text, &w) && (!w.pid || !w.state[0]))
 			abort();
 	} else if (len) {
 		struct mdp_smart sm;
@@ -56,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	one(data[0] % (MDP_T_COUNT + 4), text, size - 1);
+	one(data[0] % (MDP_T_COUNT + 6), text, size - 1);
 	free(text);
 	return 0;
 }
