@@ -3,7 +3,7 @@
 # Runs apt-get only when something is missing, so repeated calls are cheap.
 set -eu
 pkgs="gcc make pkg-config libyaml-dev libcyaml-dev libudev-dev libcmocka-dev clang \
-libclang-rt-14-dev python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm udev busybox-static cpio \
+libclang-rt-14-dev python3 python3-yaml python3-jsonschema qemu-system-x86 mdadm udev busybox-static cpio smartmontools \
 util-linux time kmod xz-utils valgrind mandoc shellcheck pyflakes3 ansible-core ansible-lint python3-voluptuous python3-venv prometheus \
 build-essential debhelper lintian bash-completion"
 # The ARM NAS builds (make cross, make cross-check): Debian's cross compilers, the

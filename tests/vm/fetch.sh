@@ -44,7 +44,9 @@ cache=${VM_CACHE:-$here/cache/$kernel}
 # crc32c_generic is only a soft dependency of libcrc32c (no modules.dep entry),
 # and libcrc32c (needed by raid456) fails to load without a crc32c provider.
 # ext4 (which mounts ext2 too) is for the bench scenario's filesystems on md.
-want="crc32c_generic md-mod raid0 raid1 raid10 raid456 virtio_blk virtio_pci ext4"
+# ata_piix, sd_mod and nvme: the disks that answer SMART (qemu's ide-hd on the pc
+# machine's PIIX IDE, and its nvme), for smartctl in 96-smart; modules in both kernels.
+want="crc32c_generic md-mod raid0 raid1 raid10 raid456 virtio_blk virtio_pci ext4 ata_piix sd_mod nvme"
 
 die() { echo "vm-fetch: $*" >&2; exit 1; }
 

@@ -3,9 +3,9 @@
 #
 #   mkinitramfs.sh OUT [MDPROFILE [MDPROFILE_UDEV]]
 #
-# Contents: busybox (static) with its applet links, mdadm with the shared libraries
-# ldd names plus the loader, the md/virtio modules fetched by fetch.sh, the static
-# mdprofile (optional: without it the lab still boots and checks its arrays), the
+# Contents: busybox (static) with its applet links, mdadm and smartctl with the shared
+# libraries ldd names plus the loader, the md/virtio/ata/nvme modules fetched by fetch.sh,
+# the static mdprofile (optional: without it the lab still boots and checks its arrays), the
 # shipped profiles, the scenarios and /init.  With MDPROFILE_UDEV (the dynamic
 # build, linked with libudev) also that binary as /usr/bin/mdprofile-udev with its
 # libraries, and udevd/udevadm with Debian's md rules only, so a scenario can
@@ -120,6 +120,8 @@ main() {
 	add_dynamic "$(find_tool mdadm)"
 	# DSM's Task Scheduler runs a boot task's script with bash (scenarios 05-boot-script).
 	add_dynamic "$(find_tool bash)" /bin/bash
+	# explain reads the members' SMART (96-smart: qemu's IDE and NVMe disks answer it).
+	add_dynamic "$(find_tool smartctl)" /usr/sbin/smartctl
 	add_modules
 	add_lab
 	mkdir -p "$(dirname "$out")"

@@ -54,9 +54,13 @@ make_disks() {
 # qemu -drive/-device pairs for every image; the serial (d01, ...) is how the
 # guest finds a disk, whatever vdX name it gets. x01..x04 are throttled by qemu
 # (throttling.bps-total: disks with a real limit, for 96-explain): 8 MiB/s each,
-# x04 2 MiB/s (a slow member).
+# x04 2 MiB/s (a slow member). s01 is an ATA disk on the pc machine's PIIX IDE and n01 an
+# NVMe namespace: qemu emulates SMART on both, for the real smartctl (96-smart); the
+# guest sees them as sdX and nvme0n1, and no virtio disk's name moves. The pc machine's
+# bus has 32 slots and the 30 virtio disks fill all it has free (0 and 1 are the host
+# bridge and the PIIX), so the NVMe controller is function 1 of c04's slot, the last.
 drive_args() {
-	for img in "$1"/d*.img "$1"/x*.img "$1"/c*.img; do
+	for img in "$1"/d*.img "$1"/x*.img "$1"/c*.img "$1"/s*.img "$1"/n*.img; do
 		[ -e "$img" ] || continue
 		s=$(basename "$img" .img)
 		t=
@@ -66,7 +70,13 @@ drive_args() {
 		esac
 		printf -- '-drive file=%s,format=raw,if=none,id=%s,cache=unsafe,aio=threads%s ' \
 			"$img" "$s" "$t"
-		printf -- '-device virtio-blk-pci,drive=%s,serial=%s ' "$s" "$s"
+		case $s in
+		s*) printf -- '-device ide-hd,drive=%s,serial=%s ' "$s" "$s" ;;
+		n01) printf -- '-device nvme,drive=%s,serial=%s,addr=0x1f.1 ' "$s" "$s" ;;
+		c04) printf -- '-device virtio-blk-pci,drive=%s,serial=%s,addr=0x1f.0,multifunction=on ' \
+			"$s" "$s" ;;
+		*) printf -- '-device virtio-blk-pci,drive=%s,serial=%s ' "$s" "$s" ;;
+		esac
 	done
 }
 
@@ -175,6 +185,8 @@ main() {
 	# c01..c04: large, sparse and unthrottled, for a sync that is CPU-bound under TCG
 	# (99-explain-probe); 64 GiB keeps explain from calling the resync "finishing"
 	for c in c01 c02 c03 c04; do truncate -s 64G "$disks/$c.img"; done
+	# s01 (IDE) and n01 (NVMe): disks that answer SMART (96-smart)
+	for s in s01 n01; do truncate -s 128M "$disks/$s.img"; done
 	status=0
 	if wanted "$here/scenarios" || [ -z "$scenarios" ]; then
 		one_boot 1 "$logdir/console.log" || status=1
