@@ -97,6 +97,10 @@ static bool absent(ssize_t err)
 /* A hard read error: reported with its file; the run fails with the first one. */
 static ssize_t walk_fail(struct walk *w, const char *path, ssize_t err)
 {
+	if (w->skip & MDP_SKIP_UNREADABLE) {
+		mdp_diags_add(w->d, path, 0, 0, "%s", mdp_root_strerror((int)-err));
+		return err;
+	}
 	if (!w->err)
 		w->err = (int)err;
 	mdp_diags_add(w->d, NULL, 0, 0, "cannot read %s: %s", path, mdp_root_strerror((int)-err));
@@ -531,7 +535,8 @@ static int add_member(struct walk *w, struct mdp_array *a, const char *name, boo
 	m->slot = slots ? read_slot(w, a->name, name) : -1;
 	if (slots)
 		read_member_state(w, a->name, m);
-	find_disk(w, name, m->disk);
+	if (!(w->skip & MDP_SKIP_MEMBER_DISKS))
+		find_disk(w, name, m->disk);
 	return 0;
 }
 
@@ -688,13 +693,40 @@ static void read_speed(struct walk *w, struct mdp_array *a)
 	uint64_t v;
 
 	if (read_attr(w, a->name, "md/sync_speed", buf, sizeof(buf)) >= 0) {
-		if (!lead_u64(buf, &v))
+		if (!lead_u64(buf, &v)) {
 			a->sync_speed = v;
-		else if (!strncmp(buf, "none", 4))
+			a->sync_speed_md = true;
+		} else if (!strncmp(buf, "none", 4))
 			a->no_sync_thread = true;
 	} else if ((ms = mdstat_of(w, a->name)) && ms->op[0]) {
 		a->sync_speed = ms->speed_kib;
 	}
+}
+
+/* A number md shows in md/attr, or -1 when absent or not a number. */
+static int64_t read_num(struct walk *w, const char *md, const char *attr)
+{
+	char buf[64];
+	uint64_t v;
+
+	if (read_attr(w, md, attr, buf, sizeof(buf)) < 0 || lead_u64(buf, &v) || v > INT64_MAX)
+		return -1;
+	return (int64_t)v;
+}
+
+/* Where the operation may go (sync_max, suspend_hi), the chunk, the stripe cache's use. */
+static void read_shape(struct walk *w, struct mdp_array *a)
+{
+	char buf[64];
+
+	if (read_attr(w, a->name, "md/sync_max", buf, sizeof(buf)) >= 0)
+		copy_str(a->sync_max, sizeof(a->sync_max), buf);
+	if (read_attr(w, a->name, "md/bitmap/location", buf, sizeof(buf)) >= 0)
+		copy_str(a->bitmap, sizeof(a->bitmap), buf);
+	a->stripe_cache_active = read_num(w, a->name, "md/stripe_cache_active");
+	a->suspend_hi = read_num(w, a->name, "md/suspend_hi");
+	if ((a->chunk_kib = read_num(w, a->name, "md/chunk_size")) > 0)
+		a->chunk_kib /= 1024;
 }
 
 static void read_progress(struct walk *w, struct mdp_array *a)
@@ -713,8 +745,10 @@ static void read_progress(struct walk *w, struct mdp_array *a)
 	if (ms && ms->op[0] && ms->op_state[0] &&
 	    (!a->sync_action[0] || !strcmp(a->sync_action, "idle")))
 		copy_str(a->sync_action, sizeof(a->sync_action), mdstat_op_word(ms->op));
-	if (read_attr(w, a->name, "md/sync_completed", buf, sizeof(buf)) >= 0)
+	if (read_attr(w, a->name, "md/sync_completed", buf, sizeof(buf)) >= 0) {
+		copy_str(a->sync_completed, sizeof(a->sync_completed), buf);
 		err = mdp_discover_parse_sync_completed(buf, &a->sync_done, &a->sync_total);
+	}
 	a->has_progress = err == 0;
 	if (err && err != -ENODATA)
 		progress_from_mdstat(a, ms);
@@ -731,6 +765,7 @@ static void read_progress(struct walk *w, struct mdp_array *a)
 		a->size_kib = ms->blocks;
 	else if (read_attr(w, a->name, "size", buf, sizeof(buf)) >= 0 && !lead_u64(buf, &v))
 		a->size_kib = v / 2;
+	read_shape(w, a);
 }
 
 /* ---- tunables -------------------------------------------------------------- */
@@ -1115,6 +1150,7 @@ static int read_array(struct walk *w, const char *name, struct mdp_array *a)
 
 	memset(a, 0, sizeof(*a));
 	a->degraded = -1;
+	a->stripe_cache_active = a->chunk_kib = a->suspend_hi = -1;
 	copy_str(a->name, sizeof(a->name), name);
 	if ((n = read_attr(w, name, "md/level", buf, sizeof(buf))) < 0) {
 		/* md creates md/level with md/: an md/ without it is half there; say so */
@@ -1292,7 +1328,12 @@ static int mdstat_raid_disks(const struct mdp_mdstat_array *ms)
 int mdp_discover_from_mdstat(const struct mdp_system *s, const struct mdp_mdstat_array *ms,
 			     struct mdp_array *out)
 {
-	struct mdp_array a = {.degraded = -1, .uuid_source = "unknown", .from_mdstat = true};
+	struct mdp_array a = {.degraded = -1,
+			      .uuid_source = "unknown",
+			      .from_mdstat = true,
+			      .stripe_cache_active = -1,
+			      .chunk_kib = -1,
+			      .suspend_hi = -1};
 
 	if (ms->n_members && !(a.members = calloc(ms->n_members, sizeof(*a.members))))
 		return -ENOMEM;
@@ -1435,6 +1476,43 @@ int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system
 	}
 	*out = s;
 	return 0;
+}
+
+int mdp_discover_array(const struct mdp_root *r, const struct mdp_mdstat *ms, const char *name,
+		       unsigned skip, struct mdp_array *out, struct mdp_diags *d)
+{
+	struct walk w = {.r = r, .d = d, .skip = skip};
+	int err = 0;
+
+	if (ms) {
+		w.mdstat = *ms; /* borrowed: never freed here */
+		w.mdstat_loaded = true;
+	}
+#ifndef MDP_NO_UDEV
+	if (mdp_root_is_real(r) && !(skip & MDP_SKIP_UUID) && !(w.udev = udev_new()))
+		err = -ENOMEM;
+#endif
+	if (!err)
+		err = is_md_name(name) ? read_array(&w, name, out) : 1;
+	if (!err && w.err) {
+		free(out->members);
+		err = w.err;
+	}
+	if (!ms)
+		mdp_mdstat_free(&w.mdstat);
+	mdp_root_free_list(w.blk, w.n_blk);
+#ifndef MDP_NO_UDEV
+	udev_unref(w.udev);
+#endif
+	return err;
+}
+
+void mdp_discover_cur(const struct mdp_root *r, unsigned skip, enum mdp_tunable t, const char *dev,
+		      struct mdp_cur *c, struct mdp_diags *d)
+{
+	struct walk w = {.r = r, .d = d, .skip = skip};
+
+	read_cur(&w, t, dev, c);
 }
 
 void mdp_system_free(struct mdp_system *s)

@@ -116,7 +116,8 @@ struct mdp_array {
 				    "recovery" is "recover": one word per kernel state) */
 	bool has_progress;
 	uint64_t sync_done, sync_total; /* sectors, from md/sync_completed or mdstat */
-	uint64_t sync_speed;            /* KiB/s (md/sync_speed) */
+	uint64_t sync_speed;            /* KiB/s (md/sync_speed, else mdstat's speed=) */
+	bool sync_speed_md;             /* sync_speed is md/sync_speed's own number */
 	/*
 	 * md/sync_speed reads "none" (md's curr_resync is 0): no sync thread works,
 	 * even while md/sync_action names an operation. md shows one a moment
@@ -125,13 +126,23 @@ struct mdp_array {
 	 * ended, until md reaps it (md/degraded drops only then).
 	 */
 	bool no_sync_thread;
-	uint64_t size_kib;              /* array size (blocks in mdstat) */
-	int degraded;                   /* md/degraded (raid disks missing), -1 when absent */
-	unsigned permille;              /* progress as md truncates it: 25.1% -> 251 */
-	char sync_queued[16];           /* "DELAYED", "PENDING", "REMOTE" (mdstat), else "" */
-	uint64_t kernel_eta_s;          /* md's own finish= estimate in seconds, 0 if none */
-	int empty_bays;   /* DSM's md0/md1: '_' slots of empty bays (not in degraded) */
-	bool from_mdstat; /* built from /proc/mdstat alone (mdp_discover_from_mdstat) */
+	uint64_t size_kib;     /* array size (blocks in mdstat) */
+	int degraded;          /* md/degraded (raid disks missing), -1 when absent */
+	unsigned permille;     /* progress as md truncates it: 25.1% -> 251 */
+	char sync_queued[16];  /* "DELAYED", "PENDING", "REMOTE" (mdstat), else "" */
+	uint64_t kernel_eta_s; /* md's own finish= estimate in seconds, 0 if none */
+	/*
+	 * Where md's operation may go and what it holds, as md shows them (explain
+	 * reads them; not read when skipping progress): "" or -1 when absent.
+	 */
+	char sync_completed[48];     /* md/sync_completed: "123 / 456", "none", "delayed" */
+	char sync_max[32];           /* md/sync_max: "max" or sectors */
+	int64_t stripe_cache_active; /* md/stripe_cache_active (raid4/5/6) */
+	int64_t chunk_kib;           /* md/chunk_size / 1024 */
+	int64_t suspend_hi;          /* md/suspend_hi: sectors a stepped reshape holds back */
+	char bitmap[32];             /* md/bitmap/location: "+8", "none", "file" */
+	int empty_bays;              /* DSM's md0/md1: '_' slots of empty bays (not in degraded) */
+	bool from_mdstat;            /* built from /proc/mdstat alone (mdp_discover_from_mdstat) */
 	struct mdp_cur cur[MDP_T_COUNT]; /* array-scope tunables */
 	/*
 	 * Its disks' class (ident.h): hdd, ssd or nvme when all members are
@@ -196,10 +207,30 @@ enum mdp_discover_skip {
 	MDP_SKIP_MEMBERS = 1 << 2,  /* no members, no member disks */
 	/* status: no /sys/block is a note, not an error; arrays then come from /proc/mdstat only */
 	MDP_SKIP_ABSENT_SYSFS = 1 << 3,
+	/*
+	 * explain: an attribute that exists but cannot be read is left out, as if
+	 * absent, with a diag whose file is its path and whose message is the error,
+	 * instead of failing the run.
+	 */
+	MDP_SKIP_UNREADABLE = 1 << 4,
+	/* members' disks are not looked up (disk stays ""; explain has diskstats for it) */
+	MDP_SKIP_MEMBER_DISKS = 1 << 5,
 };
 int mdp_discover_some(const struct mdp_root *r, unsigned skip, struct mdp_system *out,
 		      struct mdp_diags *d);
 void mdp_system_free(struct mdp_system *s);
+/*
+ * One array by name, read as mdp_discover_some() reads each (skip alike),
+ * without what needs the whole system: DSM's empty bays are not counted and
+ * media stays unknown. ms is /proc/mdstat as the caller parsed it (NULL:
+ * read when needed). 0 with *out (free out->members), 1 when sysfs shows no
+ * such array (no md/level; mdp_discover_from_mdstat then), -errno.
+ */
+int mdp_discover_array(const struct mdp_root *r, const struct mdp_mdstat *ms, const char *name,
+		       unsigned skip, struct mdp_array *out, struct mdp_diags *d);
+/* One tunable of dev (NULL for a global one) as discovery reads it (skip's UNREADABLE bit). */
+void mdp_discover_cur(const struct mdp_root *r, unsigned skip, enum mdp_tunable t, const char *dev,
+		      struct mdp_cur *c, struct mdp_diags *d);
 /*
  * An array only /proc/mdstat lists, as the same model sysfs arrays have
  * (the same words: recover, read-auto, in_sync ...; no tunables, uuid "",

@@ -12,11 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "discover.h"
 #include "mdstat.h"
 #include "num.h"
 #include "grow.h"
 
-static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len)
+static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len,
+		   bool link)
 {
 	struct mdp_xcap_file *f;
 
@@ -24,7 +26,7 @@ static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char 
 		return -ENOMEM;
 	f = &c->v[c->n];
 	f->sample = sample;
-	f->link = false;
+	f->link = link;
 	f->len = len;
 	f->path = strdup(path);
 	f->data = malloc(len + 1);
@@ -54,47 +56,78 @@ void mdp_xcap_free(struct mdp_xcap *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static void note_unreadable(const struct mdp_xsrc *s, const char *path, int err)
+/*
+ * What one sample reads through: the replay's second tree over the first
+ * (root.h's fallback), and, for the capture, the same with every read
+ * recorded (the tap). discover reads md's model through rec; explain's own
+ * reads go through rec too, except a process's comm, which is only recorded
+ * when it is one of md's threads.
+ */
+struct xread {
+	struct mdp_root_tap tap; /* first: the tap finds its xread */
+	const struct mdp_xsrc *s;
+	int err; /* the capture's: out of memory */
+	struct mdp_root view, rec;
+};
+
+static void tap_read(const struct mdp_root_tap *t, const char *sys, const char *data, size_t len,
+		     bool link)
+{
+	struct xread *x = (struct xread *)t;
+
+	if (x->s->cap && !x->err)
+		x->err = cap_add(x->s->cap, x->s->sample, sys, data, len, link);
+}
+
+static void xread_init(struct xread *x, const struct mdp_xsrc *s)
+{
+	const struct mdp_root *own = s->overlay ? s->overlay : s->root;
+	const struct mdp_root *fallback = s->overlay ? s->root : NULL;
+
+	x->tap.fn = tap_read;
+	x->s = s;
+	x->err = 0;
+	mdp_root_layer(&x->view, own, fallback, NULL);
+	mdp_root_layer(&x->rec, own, fallback, &x->tap);
+}
+
+static void note_unreadable(const struct mdp_xsrc *s, const char *path, const char *why)
 {
 	if (!s->unreadable)
 		return;
 	for (size_t i = 0; i < s->unreadable->n; i++)
 		if (s->unreadable->v[i].file && !strcmp(s->unreadable->v[i].file, path))
 			return;
-	mdp_diags_add(s->unreadable, path, 0, 0, "%s", mdp_root_strerror(-err));
+	mdp_diags_add(s->unreadable, path, 0, 0, "%s", why);
 }
 
-static const struct mdp_root *pick(const struct mdp_xsrc *s, const char *path)
+/* What discover could not read (its diags with a file; the rest are notes on values). */
+static void note_diags(const struct mdp_xsrc *s, const struct mdp_diags *d)
 {
-	return s->overlay && mdp_root_exists(s->overlay, path) ? s->overlay : s->root;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].file)
+			note_unreadable(s, d->v[i].file, d->v[i].msg);
 }
 
 /*
  * Read path whole: 0 with *out (malloc'd), -ENOENT absent, other -errno
  * noted as unreadable. Recorded for the capture.
  */
-static int rd(const struct mdp_xsrc *s, const char *path, char **out, size_t *len)
+static int rd(struct xread *x, const char *path, char **out, size_t *len)
 {
-	int err = mdp_root_read_all(pick(s, path), path, out, len);
+	int err = mdp_root_read_all(&x->rec, path, out, len);
 
-	if (err) {
-		if (err != -ENOENT && err != -ENOTDIR)
-			note_unreadable(s, path, err);
-		return err;
-	}
-	if (s->cap && (err = cap_add(s->cap, s->sample, path, *out, *len))) {
-		free(*out);
-		return err;
-	}
-	return 0;
+	if (err && err != -ENOENT && err != -ENOTDIR)
+		note_unreadable(x->s, path, mdp_root_strerror(-err));
+	return err;
 }
 
 /* A one-line attribute, trailing whitespace stripped, into buf. */
-static int rd_val(const struct mdp_xsrc *s, const char *path, char *buf, size_t cap)
+static int rd_val(struct xread *x, const char *path, char *buf, size_t cap)
 {
 	char *t;
 	size_t len;
-	int err = rd(s, path, &t, &len);
+	int err = rd(x, path, &t, &len);
 
 	if (err) {
 		buf[0] = '\0';
@@ -108,54 +141,33 @@ static int rd_val(const struct mdp_xsrc *s, const char *path, char *buf, size_t 
 }
 
 /* A symbolic link's target (never followed), recorded for the capture as a link. */
-static int rd_link(const struct mdp_xsrc *s, const char *path, char *buf, size_t cap)
+static int rd_link(struct xread *x, const char *path, char *buf, size_t cap)
 {
-	int err = mdp_root_readlink(pick(s, path), path, buf, cap);
+	int err = mdp_root_readlink(&x->rec, path, buf, cap);
 
-	if (err) {
-		if (err != -ENOENT && err != -ENOTDIR && err != -EINVAL)
-			note_unreadable(s, path, err);
-		return err;
-	}
-	if (s->cap) {
-		if ((err = cap_add(s->cap, s->sample, path, buf, strlen(buf))))
-			return err;
-		s->cap->v[s->cap->n - 1].link = true;
-	}
-	return 0;
+	if (err && err != -ENOENT && err != -ENOTDIR && err != -EINVAL)
+		note_unreadable(x->s, path, mdp_root_strerror(-err));
+	return err;
 }
 
-static int64_t rd_num(const struct mdp_xsrc *s, const char *path)
+static int64_t rd_num(struct xread *x, const char *path)
 {
 	char buf[64];
 	uint64_t v;
 
-	if (rd_val(s, path, buf, sizeof(buf)) || mdp_num_lead(buf, SIZE_MAX, &v, NULL) ||
+	if (rd_val(x, path, buf, sizeof(buf)) || mdp_num_lead(buf, SIZE_MAX, &v, NULL) ||
 	    v > INT64_MAX)
 		return -1;
 	return (int64_t)v;
 }
 
-static void rd_limit(const struct mdp_xsrc *s, const char *path, struct mdp_xlimit *l)
-{
-	char buf[64];
-	uint64_t v;
-
-	memset(l, 0, sizeof(*l));
-	if (rd_val(s, path, buf, sizeof(buf)) || mdp_num_lead(buf, SIZE_MAX, &v, NULL))
-		return;
-	l->read = true;
-	l->kib = v;
-	l->local = strstr(buf, "(local)") != NULL;
-}
-
 /* A counter as the kernel prints it: decimal, or hex with 0x (device/ioerr_cnt). -1 unread. */
-static int64_t rd_count(const struct mdp_xsrc *s, const char *path)
+static int64_t rd_count(struct xread *x, const char *path)
 {
 	char buf[64], *end;
 	unsigned long long v;
 
-	if (rd_val(s, path, buf, sizeof(buf)) || !buf[0])
+	if (rd_val(x, path, buf, sizeof(buf)) || !buf[0])
 		return -1;
 	errno = 0;
 	v = strtoull(buf, &end, 0);
@@ -165,13 +177,13 @@ static int64_t rd_count(const struct mdp_xsrc *s, const char *path)
 }
 
 /* Entries in md/dev-X/bad_blocks ("sector length" a line). -1 unread. */
-static int64_t rd_lines(const struct mdp_xsrc *s, const char *path)
+static int64_t rd_lines(struct xread *x, const char *path)
 {
 	char *t;
 	size_t len;
 	int64_t n = 0;
 
-	if (rd(s, path, &t, &len))
+	if (rd(x, path, &t, &len))
 		return -1;
 	for (size_t i = 0; i < len; i++)
 		if (t[i] == '\n' && i && t[i - 1] != '\n')
@@ -195,7 +207,7 @@ static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const cha
  * data rate of that controller's own link where sysfs states it (a PCIe function's link, a USB
  * device's speed): explain's shared-controller rule.
  */
-static void read_bus(const struct mdp_xsrc *s, struct mdp_xmember *m, const char *link)
+static void read_bus(struct xread *x, struct mdp_xmember *m, const char *link)
 {
 	char p[PATH_MAX], speed[64];
 	int64_t width = 0;
@@ -205,151 +217,171 @@ static void read_bus(const struct mdp_xsrc *s, struct mdp_xmember *m, const char
 		return;
 	if (strchr(m->bus, ':')) {
 		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/current_link_width", m->bus);
-		width = rd_num(s, p);
+		width = rd_num(x, p);
 		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/current_link_speed", m->bus);
 	} else {
 		snprintf(p, sizeof(p), "/sys/bus/usb/devices/%s/speed", m->bus);
 	}
-	if (!rd_val(s, p, speed, sizeof(speed)))
+	if (!rd_val(x, p, speed, sizeof(speed)))
 		m->bus_kib =
 		    mdp_explain_bus_rate(m->bus, speed, width, m->bus_link, sizeof(m->bus_link));
 }
 
-static void read_member(const struct mdp_xsrc *s, const char *md, struct mdp_xmember *m,
+/* What explain reads of a member beside md's model: its counters, offsets, disk and bus. */
+static void read_member(struct xread *x, const char *md, struct mdp_xmember *m,
 			const struct mdp_xio *io, size_t n_io)
 {
 	char p[PATH_MAX], buf[64], link[PATH_MAX];
 	bool linked;
-	const struct mdp_xio *x;
+	const struct mdp_xio *xi;
 	int64_t v;
 
 	mdp_explain_disk_of(m->name, io, n_io, m->disk, sizeof(m->disk));
-	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/state", md, m->name);
-	rd_val(s, p, m->state, sizeof(m->state));
 	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/errors", md, m->name);
-	v = rd_num(s, p);
+	v = rd_num(x, p);
 	m->errors_read = v >= 0;
 	m->errors = v >= 0 ? (uint64_t)v : 0;
 	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/offset", md, m->name);
-	m->offset = rd_num(s, p);
+	m->offset = rd_num(x, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/new_offset", md, m->name);
-	m->new_offset = rd_num(s, p);
+	m->new_offset = rd_num(x, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/bad_blocks", md, m->name);
-	m->bad_blocks = rd_lines(s, p);
+	m->bad_blocks = rd_lines(x, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/device/ioerr_cnt", m->disk);
-	m->ioerr = rd_count(s, p);
+	m->ioerr = rd_count(x, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/device/iotmo_cnt", m->disk);
-	m->iotmo = rd_count(s, p);
+	m->iotmo = rd_count(x, p);
 	snprintf(p, sizeof(p), "/sys/block/%s/queue/rotational", m->disk);
-	m->rotational = rd_val(s, p, buf, sizeof(buf)) ? -1 : !strcmp(buf, "1");
+	m->rotational = rd_val(x, p, buf, sizeof(buf)) ? -1 : !strcmp(buf, "1");
 	snprintf(p, sizeof(p), "/sys/class/block/%s", m->disk);
-	linked = !rd_link(s, p, link, sizeof(link));
+	linked = !rd_link(x, p, link, sizeof(link));
 	if (linked)
-		read_bus(s, m, link);
+		read_bus(x, m, link);
 	m->media = mdp_ident_disk_media(m->disk, linked ? link : NULL, m->rotational);
-	if ((x = io_of(io, n_io, m->name)))
-		m->part = *x;
-	if ((x = io_of(io, n_io, m->disk)))
-		m->whole = *x;
+	if ((xi = io_of(io, n_io, m->name)))
+		m->part = *xi;
+	if ((xi = io_of(io, n_io, m->disk)))
+		m->whole = *xi;
 }
 
-static void action_of(const struct mdp_mdstat_array *ma, char *buf, size_t cap)
+/* A speed limit from discover's reading: "1000 (system)", "50000 (local)", the sysctl's "1000". */
+static void limit_of(const struct mdp_cur *c, struct mdp_xlimit *l)
 {
-	if (!ma->op[0])
-		snprintf(buf, cap, "idle");
-	else if (!strcmp(ma->op, "recovery"))
-		snprintf(buf, cap, "recover");
-	else
-		snprintf(buf, cap, "%s", ma->op);
+	memset(l, 0, sizeof(*l));
+	if (!c->present)
+		return;
+	l->read = true;
+	l->kib = c->val.num;
+	l->local = strstr(c->raw, "(local)") != NULL;
 }
 
-static int read_array(const struct mdp_xsrc *s, const struct mdp_mdstat_array *ma,
-		      struct mdp_xarray *a, const struct mdp_xio *io, size_t n_io)
+static int64_t cur_num(const struct mdp_cur *c)
 {
-	char p[PATH_MAX], b[PATH_MAX];
-#define MD(attr) (snprintf(p, sizeof(p), "/sys/block/%s/md/%s", a->name, attr), p)
-	const struct mdp_xio *x;
+	return c->present && c->val.num <= INT64_MAX ? (int64_t)c->val.num : -1;
+}
 
+static const struct mdp_member *member_of(const struct mdp_array *m, const char *name)
+{
+	for (size_t i = 0; i < m->n_members; i++)
+		if (!strcmp(m->members[i].name, name))
+			return &m->members[i];
+	return NULL;
+}
+
+/* md's model of the array (discover's) as explain holds it. */
+static void model_of(const struct mdp_array *m, const struct mdp_mdstat_array *ma,
+		     struct mdp_xarray *a)
+{
 	snprintf(a->name, sizeof(a->name), "%s", ma->name);
-	snprintf(a->level, sizeof(a->level), "%s", ma->level);
-	if (!rd_val(s, MD("level"), b, sizeof(b)) && b[0])
-		snprintf(a->level, sizeof(a->level), "%.15s", b);
-	if (rd_val(s, MD("sync_action"), a->action, sizeof(a->action)))
-		action_of(ma, a->action, sizeof(a->action));
-	/* md shows "idle" in sync_action while mdstat names a running reshape on some kernels */
+	snprintf(a->level, sizeof(a->level), "%.15s", m->level_name[0] ? m->level_name : ma->level);
+	snprintf(a->action, sizeof(a->action), "%s", m->sync_action[0] ? m->sync_action : "idle");
+	/*
+	 * md shows "idle" in sync_action while mdstat names a running reshape on some
+	 * kernels: explain takes mdstat's word for what runs (status shows sysfs's)
+	 */
 	if (!strcmp(a->action, "idle") && ma->op[0] && !ma->op_state[0])
-		action_of(ma, a->action, sizeof(a->action));
-	snprintf(a->queued, sizeof(a->queued), "%s", ma->op_state);
-	rd_val(s, MD("array_state"), a->array_state, sizeof(a->array_state));
-	rd_val(s, MD("sync_completed"), a->sync_completed, sizeof(a->sync_completed));
-	if (rd_val(s, MD("sync_max"), a->sync_max, sizeof(a->sync_max)))
-		snprintf(a->sync_max, sizeof(a->sync_max), "max");
+		snprintf(a->action, sizeof(a->action), "%s",
+			 strcmp(ma->op, "recovery") ? ma->op : "recover");
+	snprintf(a->queued, sizeof(a->queued), "%s", m->sync_queued);
+	snprintf(a->array_state, sizeof(a->array_state), "%s", m->array_state);
+	snprintf(a->sync_completed, sizeof(a->sync_completed), "%s", m->sync_completed);
+	snprintf(a->sync_max, sizeof(a->sync_max), "%s", m->sync_max[0] ? m->sync_max : "max");
+	a->sync_speed =
+	    m->sync_speed_md && m->sync_speed <= INT64_MAX ? (int64_t)m->sync_speed : -1;
+	limit_of(&m->cur[MDP_T_SYNC_SPEED_MIN], &a->min);
+	limit_of(&m->cur[MDP_T_SYNC_SPEED_MAX], &a->max);
+	a->stripe_size = cur_num(&m->cur[MDP_T_STRIPE_CACHE_SIZE]);
+	a->group_threads = cur_num(&m->cur[MDP_T_GROUP_THREAD_CNT]);
+	a->stripe_active = m->stripe_cache_active;
+	a->chunk_kib = m->chunk_kib;
+	a->suspend_hi = m->suspend_hi;
+	snprintf(a->bitmap, sizeof(a->bitmap), "%s", m->bitmap);
+	/* mdstat's position in KiB a device, which explain sets beside md/sync_completed */
 	a->have_progress = ma->total > 0;
 	a->done_kib = ma->done;
 	a->total_kib = ma->total;
-	a->sync_speed = rd_num(s, MD("sync_speed"));
-	rd_limit(s, MD("sync_speed_min"), &a->min);
-	rd_limit(s, MD("sync_speed_max"), &a->max);
-	a->stripe_size = rd_num(s, MD("stripe_cache_size"));
-	a->stripe_active = rd_num(s, MD("stripe_cache_active"));
-	a->group_threads = rd_num(s, MD("group_thread_cnt"));
-	a->chunk_kib = rd_num(s, MD("chunk_size"));
-	if (a->chunk_kib > 0)
-		a->chunk_kib /= 1024;
-	a->suspend_hi = rd_num(s, MD("suspend_hi"));
-	rd_val(s, MD("bitmap/location"), a->bitmap, sizeof(a->bitmap));
-#undef MD
-	snprintf(p, sizeof(p), "/run/mdadm/backup_file-%s", a->name);
-	{
-		const struct mdp_root *r = pick(s, p);
-		int n = mdp_root_readlink(r, p, b, sizeof(b));
-		if (n >= 0 || mdp_root_exists(r, p)) {
-			a->backup_file = true;
-			if (s->cap &&
-			    cap_add(s->cap, s->sample, p, n >= 0 ? b : "", n >= 0 ? strlen(b) : 0))
-				return -ENOMEM;
-		}
-	}
-	if ((x = io_of(io, n_io, a->name)))
-		a->io = *x;
 	for (size_t i = 0; i < ma->n_members && a->n_members < MDP_X_MEMBERS; i++) {
-		struct mdp_xmember *m = &a->members[a->n_members++];
-		snprintf(m->name, sizeof(m->name), "%s", ma->members[i].name);
-		m->spare = ma->members[i].flags & MDP_MS_SPARE;
-		m->faulty = ma->members[i].flags & MDP_MS_FAULTY;
-		read_member(s, a->name, m, io, n_io);
+		struct mdp_xmember *xm = &a->members[a->n_members++];
+		const struct mdp_member *mm = member_of(m, ma->members[i].name);
+		snprintf(xm->name, sizeof(xm->name), "%s", ma->members[i].name);
+		snprintf(xm->state, sizeof(xm->state), "%s", mm ? mm->state : "");
+		xm->spare = ma->members[i].flags & MDP_MS_SPARE;
+		xm->faulty = ma->members[i].flags & MDP_MS_FAULTY;
 	}
+}
+
+/*
+ * What explain has discover read: no UUID (no /dev, no mdadm), unreadable files noted, no
+ * disk lookup (a member's disk comes from /proc/diskstats).
+ */
+#define X_SKIP (MDP_SKIP_UUID | MDP_SKIP_UNREADABLE | MDP_SKIP_MEMBER_DISKS)
+
+/* mdadm's backup file of a reshape: a link or a file, recorded as it is. */
+static int read_backup(struct xread *x, struct mdp_xarray *a)
+{
+	char p[PATH_MAX], b[PATH_MAX];
+	int n;
+
+	snprintf(p, sizeof(p), "/run/mdadm/backup_file-%s", a->name);
+	n = mdp_root_readlink(&x->view, p, b, sizeof(b));
+	if (n < 0 && !mdp_root_exists(&x->view, p))
+		return 0;
+	a->backup_file = true;
+	if (x->s->cap &&
+	    cap_add(x->s->cap, x->s->sample, p, n >= 0 ? b : "", n >= 0 ? strlen(b) : 0, n >= 0))
+		return -ENOMEM;
+	return 0;
+}
+
+static int read_array(struct xread *x, const struct mdp_mdstat *ms,
+		      const struct mdp_mdstat_array *ma, struct mdp_xarray *a,
+		      const struct mdp_xio *io, size_t n_io)
+{
+	struct mdp_diags d;
+	struct mdp_array m;
+	const struct mdp_xio *xi;
+	int err;
+
+	mdp_diags_init(&d);
+	err = mdp_discover_array(&x->rec, ms, ma->name, X_SKIP, &m, &d);
+	if (err == 1)
+		err = mdp_discover_from_mdstat(NULL, ma, &m);
+	note_diags(x->s, &d);
+	mdp_diags_free(&d);
+	if (err)
+		return err;
+	model_of(&m, ma, a);
+	free(m.members);
+	if ((err = read_backup(x, a)))
+		return err;
+	if ((xi = io_of(io, n_io, a->name)))
+		a->io = *xi;
+	for (size_t i = 0; i < a->n_members; i++)
+		read_member(x, a->name, &a->members[i], io, n_io);
 	return 0;
 }
 
 /* md's kernel threads: /proc/PID/comm "md3_raid5", "md3_resync", ... */
-/* A replay's second sample: its own processes too (a thread that started meanwhile). */
-static int merge_overlay_procs(const struct mdp_xsrc *s, char ***names, size_t *n)
-{
-	char **more = NULL, **nv;
-	size_t n_more = 0;
-
-	if (!s->overlay || mdp_root_list(s->overlay, "/proc", &more, &n_more) || !n_more)
-		return 0;
-	/* Room for all of them at once: up to element *n + n_more - 1 (n_more > 0). */
-	if (mdp_grow(names, *n + n_more - 1, sizeof(**names))) {
-		mdp_root_free_list(more, n_more);
-		return -ENOMEM;
-	}
-	nv = *names;
-	for (size_t i = 0; i < n_more; i++) {
-		bool dup = false;
-		for (size_t k = 0; k < *n && !dup; k++)
-			dup = !strcmp(nv[k], more[i]);
-		if (dup)
-			free(more[i]);
-		else
-			nv[(*n)++] = more[i];
-	}
-	free(more);
-	return 0;
-}
-
 /* The array an md thread's comm ("md2_raid5", "md2_resync") belongs to, or NULL. */
 static struct mdp_xarray *thread_array(struct mdp_xsample *out, const char *comm)
 {
@@ -361,9 +393,11 @@ static struct mdp_xarray *thread_array(struct mdp_xsample *out, const char *comm
 	return NULL;
 }
 
-/* Process pid's CPU ticks from /proc/PID/stat into a's threads. 0, or -errno of a capture. */
-static int read_thread(const struct mdp_xsrc *s, const char *pid_s, uint64_t pid,
-		       struct mdp_xsample *out)
+/*
+ * Process pid's CPU ticks from /proc/PID/stat into a's threads. Its comm is
+ * read unrecorded: only md's own threads go into a capture. 0, or -errno of a capture.
+ */
+static int read_thread(struct xread *x, const char *pid_s, uint64_t pid, struct mdp_xsample *out)
 {
 	char p[64], comm[64], *st, *end;
 	struct mdp_xarray *a;
@@ -373,14 +407,14 @@ static int read_thread(const struct mdp_xsrc *s, const char *pid_s, uint64_t pid
 	int err;
 
 	snprintf(p, sizeof(p), "/proc/%s/comm", pid_s);
-	if (mdp_root_read_value(pick(s, p), p, comm, sizeof(comm)) < 0 || strncmp(comm, "md", 2))
+	if (mdp_root_read_value(&x->view, p, comm, sizeof(comm)) < 0 || strncmp(comm, "md", 2))
 		return 0;
 	if (!(a = thread_array(out, comm)) || a->n_threads == MDP_X_THREADS)
 		return 0;
-	if (s->cap && (err = cap_add(s->cap, s->sample, p, comm, strlen(comm))))
+	if (x->s->cap && (err = cap_add(x->s->cap, x->s->sample, p, comm, strlen(comm), false)))
 		return err;
 	snprintf(p, sizeof(p), "/proc/%s/stat", pid_s);
-	if (rd(s, p, &st, &len))
+	if (rd(x, p, &st, &len))
 		return 0;
 	/* fields after ") ": state is field 3; utime and stime are 14 and 15 */
 	q = strrchr(st, ')');
@@ -393,44 +427,41 @@ static int read_thread(const struct mdp_xsrc *s, const char *pid_s, uint64_t pid
 		t->pid = (int)pid;
 		t->ticks = ut + stt;
 		snprintf(p, sizeof(p), "/proc/%s/wchan", pid_s);
-		rd_val(s, p, t->wchan, sizeof(t->wchan));
+		rd_val(x, p, t->wchan, sizeof(t->wchan));
 	}
 	free(st);
 	return 0;
 }
 
-static int read_threads(const struct mdp_xsrc *s, struct mdp_xsample *out)
+/* /proc listed through the layer: a replay's second sample adds its own processes. */
+static int read_threads(struct xread *x, struct mdp_xsample *out)
 {
 	char **names = NULL;
 	size_t n = 0;
-	int err = mdp_root_list(s->root, "/proc", &names, &n);
+	int err = mdp_root_list(&x->view, "/proc", &names, &n);
 
 	if (err) {
 		if (err != -ENOENT)
-			note_unreadable(s, "/proc", err);
-		return 0;
-	}
-	if ((err = merge_overlay_procs(s, &names, &n))) {
-		mdp_root_free_list(names, n);
-		return err;
+			note_unreadable(x->s, "/proc", mdp_root_strerror(-err));
+		return err == -ENOMEM ? err : 0;
 	}
 	for (size_t i = 0; i < out->n_arrays; i++)
 		out->arrays[i].threads_read = true;
 	for (size_t i = 0; i < n && !err; i++) {
 		uint64_t pid;
 		if (!mdp_num_parse(names[i], 1, INT32_MAX, &pid))
-			err = read_thread(s, names[i], pid, out);
+			err = read_thread(x, names[i], pid, out);
 	}
 	mdp_root_free_list(names, n);
 	return err;
 }
 
-static void read_proc_misc(const struct mdp_xsrc *s, struct mdp_xsample *out)
+static void read_proc_misc(struct xread *x, struct mdp_xsample *out)
 {
 	char *t, *l;
 	size_t len;
 
-	if (!rd(s, "/proc/vmstat", &t, &len)) {
+	if (!rd(x, "/proc/vmstat", &t, &len)) {
 		for (l = t; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 			if (!strncmp(l, "pswpin ", 7))
 				out->pswpin = strtoull(l + 7, NULL, 10), out->vmstat_read = true;
@@ -439,7 +470,7 @@ static void read_proc_misc(const struct mdp_xsrc *s, struct mdp_xsample *out)
 		}
 		free(t);
 	}
-	if (!rd(s, "/proc/stat", &t, &len)) {
+	if (!rd(x, "/proc/stat", &t, &len)) {
 		for (l = t; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 			if (!strncmp(l, "cpu ", 4)) {
 				char *p = l + 4, *end;
@@ -461,7 +492,24 @@ static void read_proc_misc(const struct mdp_xsrc *s, struct mdp_xsample *out)
 	}
 }
 
-int mdp_explain_sample(const struct mdp_xsrc *s, struct mdp_xsample *out)
+/* The dev.raid sysctls as discover reads them. */
+static void read_sysctls(struct xread *x, struct mdp_xsample *out)
+{
+	struct mdp_diags d;
+	struct mdp_cur c;
+	char b[32];
+
+	mdp_diags_init(&d);
+	mdp_discover_cur(&x->rec, X_SKIP, MDP_T_SPEED_LIMIT_MIN, NULL, &c, &d);
+	limit_of(&c, &out->sys_min);
+	mdp_discover_cur(&x->rec, X_SKIP, MDP_T_SPEED_LIMIT_MAX, NULL, &c, &d);
+	limit_of(&c, &out->sys_max);
+	note_diags(x->s, &d);
+	mdp_diags_free(&d);
+	out->sync_io_depth = !rd_val(x, "/proc/sys/dev/raid/sync_io_depth", b, sizeof(b));
+}
+
+static int sample(struct xread *x, struct mdp_xsample *out)
 {
 	struct mdp_mdstat ms;
 	struct mdp_xio *io = NULL;
@@ -469,39 +517,46 @@ int mdp_explain_sample(const struct mdp_xsrc *s, struct mdp_xsample *out)
 	char *t;
 	int err;
 
-	memset(out, 0, sizeof(*out));
-	if ((err = rd(s, "/proc/mdstat", &t, &len))) {
+	if ((err = rd(x, "/proc/mdstat", &t, &len))) {
 		if (err == -ENOENT)
-			note_unreadable(s, "/proc/mdstat", err);
+			note_unreadable(x->s, "/proc/mdstat", mdp_root_strerror(-err));
 		return err;
 	}
 	err = mdp_mdstat_parse(t, len, &ms, NULL);
 	free(t);
 	if (err)
 		return err;
-	if (!rd(s, "/proc/diskstats", &t, &len)) {
+	if (!rd(x, "/proc/diskstats", &t, &len)) {
 		err = mdp_explain_parse_diskstats(t, len, &io, &n_io);
 		free(t);
 	}
-	rd_limit(s, "/proc/sys/dev/raid/speed_limit_min", &out->sys_min);
-	rd_limit(s, "/proc/sys/dev/raid/speed_limit_max", &out->sys_max);
-	{
-		char b[32];
-		out->sync_io_depth = !rd_val(s, "/proc/sys/dev/raid/sync_io_depth", b, sizeof(b));
-	}
-	rd_val(s, "/proc/sys/kernel/osrelease", out->release, sizeof(out->release));
-	read_proc_misc(s, out);
+	read_sysctls(x, out);
+	rd_val(x, "/proc/sys/kernel/osrelease", out->release, sizeof(out->release));
+	read_proc_misc(x, out);
 	if (!err && ms.n && !(out->arrays = calloc(ms.n, sizeof(*out->arrays))))
 		err = -ENOMEM;
 	for (size_t i = 0; !err && i < ms.n; i++) {
 		if (!ms.arrays[i].active)
 			continue;
-		err = read_array(s, &ms.arrays[i], &out->arrays[out->n_arrays++], io, n_io);
+		err = read_array(x, &ms, &ms.arrays[i], &out->arrays[out->n_arrays++], io, n_io);
 	}
 	if (!err)
-		err = read_threads(s, out);
+		err = read_threads(x, out);
 	mdp_mdstat_free(&ms);
 	free(io);
+	return err;
+}
+
+int mdp_explain_sample(const struct mdp_xsrc *s, struct mdp_xsample *out)
+{
+	struct xread x;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	xread_init(&x, s);
+	err = sample(&x, out);
+	if (!err)
+		err = x.err;
 	if (err)
 		mdp_explain_sample_free(out);
 	return err;

@@ -1,7 +1,10 @@
 /*
  * explain_sample: one sample of what explain reads (struct mdp_xsample),
  * read through root, optionally recorded for --capture, and the capture's
- * replay.
+ * replay. md's model of each array (level, action, state, progress, limits,
+ * stripe cache, members' states) is discover's (mdp_discover_array); what is
+ * explain's own (diskstats, /proc/stat and vmstat, md's threads, members'
+ * error counters, offsets, bad blocks, disks' buses) is read here.
  *
  * A capture is a tar archive (ustar) that extracts into a fixture root:
  * the first sample's files at their system paths, the second sample's

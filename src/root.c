@@ -65,6 +65,28 @@ bool mdp_root_is_real(const struct mdp_root *r)
 	return r->prefix[0] == '\0';
 }
 
+void mdp_root_layer(struct mdp_root *out, const struct mdp_root *own,
+		    const struct mdp_root *fallback, const struct mdp_root_tap *tap)
+{
+	*out = *own;
+	out->fallback = fallback;
+	out->tap = tap;
+}
+
+/* ---- the read-side layer: a path missing here is the fallback's; reads are tapped ---- */
+
+static bool layer_missing(const struct mdp_root *r, ssize_t err)
+{
+	return r->fallback && (err == -ENOENT || err == -ENOTDIR);
+}
+
+static void layer_tap(const struct mdp_root *r, const char *sys, const char *data, size_t len,
+		      bool link)
+{
+	if (r->tap)
+		r->tap->fn(r->tap, sys, data, len, link);
+}
+
 /* Only absolute system paths, never one that climbs out of the root by "..". */
 static bool sys_ok(const char *sys)
 {
@@ -126,7 +148,7 @@ static int root_parent(const struct mdp_root *r, const char *sys, int flags, con
 	return root_open(r, dir, flags | O_DIRECTORY, 0);
 }
 
-ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
+static ssize_t read_here(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
 {
 	size_t got = 0;
 	int fd, err;
@@ -158,6 +180,17 @@ ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size
 	close(fd);
 	buf[got] = '\0';
 	return (ssize_t)got;
+}
+
+ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
+{
+	ssize_t n = read_here(r, sys, buf, cap);
+
+	if (layer_missing(r, n))
+		n = mdp_root_read(r->fallback, sys, buf, cap);
+	if (n >= 0)
+		layer_tap(r, sys, buf, (size_t)n, false);
+	return n;
 }
 
 ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
@@ -210,7 +243,7 @@ int mdp_root_read_fd(int fd, size_t max, int too_big, char **out, size_t *len)
 	return 0;
 }
 
-int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len)
+static int read_all_here(const struct mdp_root *r, const char *sys, char **out, size_t *len)
 {
 	int fd, err;
 
@@ -220,6 +253,21 @@ int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, siz
 	err = mdp_root_read_fd(fd, MDP_ROOT_READ_MAX, -EFBIG, out, len);
 	close(fd);
 	return err;
+}
+
+int mdp_root_read_all(const struct mdp_root *r, const char *sys, char **out, size_t *len)
+{
+	size_t n = 0;
+	int err = read_all_here(r, sys, out, &n);
+
+	if (layer_missing(r, err))
+		err = mdp_root_read_all(r->fallback, sys, out, &n);
+	if (err)
+		return err;
+	layer_tap(r, sys, *out, n, false);
+	if (len)
+		*len = n;
+	return 0;
 }
 
 static int root_stat(const struct mdp_root *r, const char *sys, struct stat *st)
@@ -236,18 +284,25 @@ static int root_stat(const struct mdp_root *r, const char *sys, struct stat *st)
 	return err;
 }
 
+static int layer_stat(const struct mdp_root *r, const char *sys, struct stat *st)
+{
+	int err = root_stat(r, sys, st);
+
+	return layer_missing(r, err) ? layer_stat(r->fallback, sys, st) : err;
+}
+
 bool mdp_root_exists(const struct mdp_root *r, const char *sys)
 {
 	struct stat st;
 
-	return root_stat(r, sys, &st) == 0;
+	return layer_stat(r, sys, &st) == 0;
 }
 
 bool mdp_root_is_dir(const struct mdp_root *r, const char *sys)
 {
 	struct stat st;
 
-	return root_stat(r, sys, &st) == 0 && S_ISDIR(st.st_mode);
+	return layer_stat(r, sys, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -262,7 +317,7 @@ void mdp_root_free_list(char **names, size_t n)
 	free(names);
 }
 
-int mdp_root_list(const struct mdp_root *r, const char *sys_dir, char ***names, size_t *n)
+static int list_here(const struct mdp_root *r, const char *sys_dir, char ***names, size_t *n)
 {
 	char **v = NULL;
 	size_t cnt = 0, cap = 0;
@@ -305,8 +360,60 @@ nomem:
 	return -ENOMEM;
 }
 
-/* The link itself, never followed: the directory holding it is resolved beneath the root. */
-int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
+/* The union of two sorted lists, each name once, into *a (b's names moved or freed). */
+static int list_union(char ***a, size_t *na, char **b, size_t nb)
+{
+	char **v;
+	size_t n = 0, i = 0, j = 0;
+
+	if (!nb) {
+		free(b);
+		return 0;
+	}
+	if (!(v = calloc(*na + nb, sizeof(*v)))) {
+		mdp_root_free_list(b, nb);
+		return -ENOMEM;
+	}
+	while (i < *na || j < nb) {
+		int c = i == *na ? 1 : j == nb ? -1 : strcmp((*a)[i], b[j]);
+		if (c <= 0)
+			v[n++] = (*a)[i++];
+		if (c == 0)
+			free(b[j++]);
+		else if (c > 0)
+			v[n++] = b[j++];
+	}
+	free(*a);
+	free(b);
+	*a = v;
+	*na = n;
+	return 0;
+}
+
+int mdp_root_list(const struct mdp_root *r, const char *sys_dir, char ***names, size_t *n)
+{
+	char **more = NULL;
+	size_t n_more = 0;
+	int err = list_here(r, sys_dir, names, n);
+
+	if (!r->fallback || (err && !layer_missing(r, err)))
+		return err;
+	if (err) /* not in this tree: the fallback's listing */
+		return mdp_root_list(r->fallback, sys_dir, names, n);
+	err = mdp_root_list(r->fallback, sys_dir, &more, &n_more);
+	if (layer_missing(r, err))
+		return 0;
+	if (!err)
+		err = list_union(names, n, more, n_more);
+	if (err) {
+		mdp_root_free_list(*names, *n);
+		*names = NULL;
+		*n = 0;
+	}
+	return err;
+}
+
+static int readlink_here(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
 {
 	ssize_t n;
 	int err;
@@ -329,6 +436,18 @@ int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size
 		return err;
 	buf[n] = '\0';
 	return 0;
+}
+
+/* The link itself, never followed: the directory holding it is resolved beneath the root. */
+int mdp_root_readlink(const struct mdp_root *r, const char *sys, char *buf, size_t cap)
+{
+	int err = readlink_here(r, sys, buf, cap);
+
+	if (layer_missing(r, err))
+		err = mdp_root_readlink(r->fallback, sys, buf, cap);
+	if (!err)
+		layer_tap(r, sys, buf, strlen(buf), true);
+	return err;
 }
 
 int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value)

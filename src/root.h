@@ -53,10 +53,26 @@ extern const struct mdp_root_ops mdp_root_plain_ops;
  */
 extern const struct mdp_root_ops mdp_root_fixture_ops;
 
+/*
+ * The read-side layer of a root (mdp_root_layer): a tap that sees every
+ * successful read, for a caller that records what it read (explain
+ * --capture). sys is the system path asked for, data what the read
+ * returned (len bytes: a file's contents up to what the caller read, or a
+ * link's target when link is set). The tap cannot fail a read: a tap that
+ * runs out of memory keeps that in its own state.
+ */
+struct mdp_root_tap {
+	void (*fn)(const struct mdp_root_tap *self, const char *sys, const char *data, size_t len,
+		   bool link);
+};
+
 struct mdp_root {
 	char prefix[PATH_MAX]; /* "" for the real root, else absolute, no trailing '/' */
 	int fd;                /* O_PATH descriptor of prefix; -1 on the real root */
 	const struct mdp_root_ops *ops;
+	/* the read-side layer (mdp_root_layer); NULL on a root mdp_root_init made */
+	const struct mdp_root *fallback;
+	const struct mdp_root_tap *tap;
 };
 
 /*
@@ -67,6 +83,24 @@ int mdp_root_init(struct mdp_root *r, const char *dir);
 /* Close what mdp_root_init() opened. r may be initialised again after. */
 void mdp_root_fini(struct mdp_root *r);
 bool mdp_root_is_real(const struct mdp_root *r);
+
+/*
+ * A layered view of own, for reading: out reads own's tree, and
+ *  - with fallback, a path missing there (ENOENT, ENOTDIR) is read from
+ *    fallback instead (itself a root with its own layer, if any): a tree
+ *    that holds only what changed over a whole one, as explain's replay
+ *    reads /.explain/1 over the first sample. A directory is listed as the
+ *    union of both; exists and is_dir ask fallback when own says no;
+ *  - with tap, every successful read, read_value, read_all and readlink
+ *    (whichever tree served it) is shown to tap once.
+ * mdp_root_read, read_value, read_all, readlink, exists, is_dir and list
+ * honour the layer; everything else (path, open, write, mkdir, replace,
+ * trusted) acts on own's tree alone. out shares own's descriptor: never
+ * mdp_root_fini it, and finish with it before own. A layer own had is
+ * replaced by this one; fallback and tap may be NULL.
+ */
+void mdp_root_layer(struct mdp_root *out, const struct mdp_root *own,
+		    const struct mdp_root *fallback, const struct mdp_root_tap *tap);
 
 /*
  * Map a system path ("/proc/mdstat") to the host path, for messages and for

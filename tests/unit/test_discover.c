@@ -793,6 +793,73 @@ static void test_unreadable_is_error(void **state)
 	}
 }
 
+/*
+ * One array by name (explain's read): the same model as the whole run's, md's shape
+ * attributes, 1 for a name sysfs does not show, and with MDP_SKIP_UNREADABLE a file that
+ * cannot be read is left out and named instead of failing.
+ */
+static void test_discover_array(void **state)
+{
+	struct scratch sc;
+	struct mdp_system s;
+	struct mdp_diags d;
+	struct mdp_array a;
+	struct mdp_root r;
+	const struct mdp_array *whole;
+
+	(void)state;
+	scratch_copy(&sc, "ds-dsm6-reshape");
+	scratch_run(&sc, "cd sys/block/md3/md && echo 4294967296 >sync_max && echo 65536 "
+			 ">chunk_size && mkdir -p bitmap && echo +8 >bitmap/location && echo 250 "
+			 ">stripe_cache_active && echo 0 >suspend_hi && rm sync_speed_max && mkdir "
+			 "sync_speed_max");
+	assert_int_equal(mdp_root_init(&r, sc.root), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(
+	    mdp_discover_array(&r, NULL, "md3", MDP_SKIP_UUID | MDP_SKIP_UNREADABLE, &a, &d), 0);
+	assert_string_equal(a.name, "md3");
+	assert_string_equal(a.level_name, "raid5");
+	assert_string_equal(a.sync_action, "reshape");
+	assert_string_equal(a.sync_completed, "982526720 / 3906989568");
+	assert_true(a.sync_speed_md);
+	assert_int_equal(a.sync_speed, 4687);
+	assert_string_equal(a.sync_max, "4294967296");
+	assert_int_equal(a.chunk_kib, 64);
+	assert_string_equal(a.bitmap, "+8");
+	assert_int_equal(a.stripe_cache_active, 250);
+	assert_int_equal(a.suspend_hi, 0);
+	assert_true(a.cur[MDP_T_SYNC_SPEED_MIN].present);
+	assert_false(a.cur[MDP_T_SYNC_SPEED_MAX].present);
+	assert_string_equal(a.uuid_source, "not read");
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].file, "/sys/block/md3/md/sync_speed_max");
+	assert_string_equal(d.v[0].msg, strerror(EISDIR));
+	mdp_diags_free(&d);
+	/* the whole run reads the same array alike (and fails on the unreadable file) */
+	scratch_run(&sc, "rmdir sys/block/md3/md/sync_speed_max && echo '200000 (system)' "
+			 ">sys/block/md3/md/sync_speed_max");
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(&r, MDP_SKIP_UUID, &s, &d), 0);
+	assert_non_null(whole = mdp_system_array(&s, "md3"));
+	assert_int_equal(whole->n_members, a.n_members);
+	for (size_t i = 0; i < a.n_members; i++)
+		assert_string_equal(whole->members[i].state, a.members[i].state);
+	assert_string_equal(whole->sync_max, a.sync_max);
+	assert_int_equal(whole->raid_disks, a.raid_disks);
+	free(a.members);
+	/* without the skip bit the unreadable file fails the read */
+	scratch_run(&sc, "rm sys/block/md3/md/stripe_cache_size && mkdir "
+			 "sys/block/md3/md/stripe_cache_size");
+	assert_int_equal(mdp_discover_array(&r, &s.mdstat, "md3", MDP_SKIP_UUID, &a, &d), -EISDIR);
+	/* no such array in sysfs: 1, and a name that is no md device never reaches a path */
+	assert_int_equal(mdp_discover_array(&r, &s.mdstat, "md9", MDP_SKIP_UUID, &a, &d), 1);
+	assert_int_equal(mdp_discover_array(&r, &s.mdstat, "../md3", MDP_SKIP_UUID, &a, &d), 1);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	mdp_root_fini(&r);
+	scratch_done(&sc);
+}
+
 /* A disk count that does not parse is unknown (0), and said; so is MemTotal. */
 static void test_unknown_counts(void **state)
 {
@@ -1115,6 +1182,7 @@ int main(void)
 	    cmocka_unit_test(test_permille),
 	    cmocka_unit_test(test_health_and_queue),
 	    cmocka_unit_test(test_unreadable_is_error),
+	    cmocka_unit_test(test_discover_array),
 	    cmocka_unit_test(test_unknown_counts),
 	    cmocka_unit_test(test_udev_uuid),
 	    cmocka_unit_test(test_member_fifo_does_not_hang),
