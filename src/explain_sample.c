@@ -43,7 +43,7 @@ static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char 
 
 int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len)
 {
-	return cap_add(c, sample, path, data, len);
+	return cap_add(c, sample, path, data, len, false);
 }
 
 void mdp_xcap_free(struct mdp_xcap *c)
