@@ -723,6 +723,8 @@ static void read_shape(struct walk *w, struct mdp_array *a)
 		copy_str(a->sync_max, sizeof(a->sync_max), buf);
 	if (read_attr(w, a->name, "md/bitmap/location", buf, sizeof(buf)) >= 0)
 		copy_str(a->bitmap, sizeof(a->bitmap), buf);
+	if (read_attr(w, a->name, "md/reshape_position", buf, sizeof(buf)) >= 0)
+		copy_str(a->reshape_position, sizeof(a->reshape_position), buf);
 	a->stripe_cache_active = read_num(w, a->name, "md/stripe_cache_active");
 	a->suspend_hi = read_num(w, a->name, "md/suspend_hi");
 	if ((a->chunk_kib = read_num(w, a->name, "md/chunk_size")) > 0)

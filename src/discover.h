@@ -141,6 +141,7 @@ struct mdp_array {
 	int64_t chunk_kib;           /* md/chunk_size / 1024 */
 	int64_t suspend_hi;          /* md/suspend_hi: sectors a stepped reshape holds back */
 	char bitmap[32];             /* md/bitmap/location: "+8", "none", "file" */
+	char reshape_position[32];   /* md/reshape_position: "none" or the sector a reshape is at */
 	int empty_bays;              /* DSM's md0/md1: '_' slots of empty bays (not in degraded) */
 	bool from_mdstat;            /* built from /proc/mdstat alone (mdp_discover_from_mdstat) */
 	struct mdp_cur cur[MDP_T_COUNT]; /* array-scope tunables */

@@ -654,6 +654,14 @@ static bool check_stuck(struct ctx *c)
 	return true;
 }
 
+bool mdp_explain_reshape_held(const struct mdp_xarray *a)
+{
+	uint64_t pos;
+
+	return (!a->action[0] || !strcmp(a->action, "idle")) && !a->queued[0] &&
+	       !mdp_num_parse(a->reshape_position, 0, UINT64_MAX, &pos);
+}
+
 static bool check_waiting(struct ctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
@@ -681,6 +689,32 @@ static bool check_waiting(struct ctx *c)
 		    "none: md starts it at the first write ('mdadm --readwrite /dev/%s' starts it "
 		    "now)",
 		    a->name);
+		return true;
+	}
+	if (mdp_explain_reshape_held(a)) {
+		bool ro =
+		    !strcmp(a->array_state, "read-auto") || !strcmp(a->array_state, "readonly");
+		f = add(c->r, MDP_XK_WAITING);
+		ev(f,
+		   "md/reshape_position %s: a reshape stands there unfinished; md/sync_action idle",
+		   a->reshape_position);
+		if (ro) {
+			ev(f,
+			   "md/array_state %s: md resumes a reshape only once the array is "
+			   "writable",
+			   a->array_state);
+			rec(f, MDP_XR_NONE, NULL, NULL,
+			    "none: md resumes it at the first write ('mdadm --readwrite /dev/%s' "
+			    "resumes it now)",
+			    a->name);
+		} else {
+			ev(f, "md/array_state %s", a->array_state[0] ? a->array_state : "unread");
+			rec(f, MDP_XR_NONE, NULL, NULL,
+			    "none: mdadm must continue it ('mdadm --grow --continue /dev/%s', with "
+			    "the "
+			    "--backup-file it was started with, if any)",
+			    a->name);
+		}
 		return true;
 	}
 	if (!strcmp(a->action, "frozen")) {
@@ -1742,7 +1776,8 @@ static bool not_running(struct ctx *c, const char *name)
 		rec(f, MDP_XR_NONE, NULL, NULL, "none");
 		return true;
 	}
-	if (running(c->a1) || c->a1->queued[0] || !strcmp(c->a1->action, "frozen"))
+	if (running(c->a1) || c->a1->queued[0] || !strcmp(c->a1->action, "frozen") ||
+	    mdp_explain_reshape_held(c->a1))
 		return false;
 	snprintf(out->action, sizeof(out->action), "none");
 	if (running(c->a0)) {
@@ -1969,7 +2004,10 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 	if (not_running(&c, name))
 		return 0;
 	/* a queued operation is a resync md has not started (mdstat's resync=DELAYED/PENDING) */
-	snprintf(out->action, sizeof(out->action), "%s", c.a1->queued[0] ? "resync" : c.a1->action);
+	snprintf(out->action, sizeof(out->action), "%s",
+		 c.a1->queued[0]                  ? "resync"
+		 : mdp_explain_reshape_held(c.a1) ? "reshape"
+						  : c.a1->action);
 	progress(&c);
 	window_notes(&c);
 	binds(&c);

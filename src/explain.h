@@ -91,8 +91,10 @@ struct mdp_xarray {
 	int64_t stripe_size, stripe_active, group_threads; /* -1 unread or not raid4/5/6 */
 	int64_t chunk_kib;
 	int64_t suspend_hi;
-	bool backup_file;  /* /run/mdadm/backup_file-mdX exists */
-	char bitmap[32];   /* md/bitmap/location: "+8", "none", "file"; "" unread */
+	bool backup_file; /* /run/mdadm/backup_file-mdX exists */
+	char bitmap[32];  /* md/bitmap/location: "+8", "none", "file"; "" unread */
+	/* md/reshape_position: "none", or where an unfinished reshape stands; "" unread */
+	char reshape_position[32];
 	struct mdp_xio io; /* the md device's own diskstats line */
 	struct mdp_xmember members[MDP_X_MEMBERS];
 	size_t n_members;
@@ -266,6 +268,13 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 
 /* Does the report recommend anything (a profile or a setting)? */
 bool mdp_explain_recommends(const struct mdp_xreport *r);
+/*
+ * An unfinished reshape that md does not run: md/reshape_position holds a sector while
+ * md/sync_action reads idle (an array assembled read-only after a reshape was cut off: md
+ * resumes it only once the array is writable; md.c's action_show names it "reshape" only
+ * while it runs or, writable, is needed).
+ */
+bool mdp_explain_reshape_held(const struct mdp_xarray *a);
 
 /*
  * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the

@@ -80,7 +80,8 @@ static bool busy(const struct mdp_xsample *s, const char *name)
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_xarray *a = &s->arrays[i];
 		if (!strcmp(a->name, name) &&
-		    (a->queued[0] || (strcmp(a->action, "idle") && a->action[0])))
+		    (a->queued[0] || (strcmp(a->action, "idle") && a->action[0]) ||
+		     mdp_explain_reshape_held(a)))
 			return true;
 	}
 	return false;
