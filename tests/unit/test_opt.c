@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "opt.h"
+#include "support.h"
 
 /* The global options' struct. */
 struct g {
@@ -417,15 +418,5 @@ static void test_double_dash(void **state)
 	opt_scan_free(&p.s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kinds),         cmocka_unit_test(test_bounds),
-	    cmocka_unit_test(test_bounds_edges),  cmocka_unit_test(test_missing_and_unknown),
-	    cmocka_unit_test(test_exclusive),     cmocka_unit_test(test_requires),
-	    cmocka_unit_test(test_synopsis),      cmocka_unit_test(test_option_list),
-	    cmocka_unit_test(test_other_command), cmocka_unit_test(test_double_dash),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_kinds, test_bounds, test_bounds_edges, test_missing_and_unknown, test_exclusive,
+	      test_requires, test_synopsis, test_option_list, test_other_command, test_double_dash)

@@ -24,6 +24,7 @@
 #include "pin.h"
 #include "profile.h"
 #include "profile_int.h"
+#include "support.h"
 
 #define BAD_DIR "tests/profiles/bad"
 
@@ -1005,39 +1006,12 @@ static void test_bad_corpus(void **state)
 	assert_true(cases >= 30);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_reshape_fast),
-	    cmocka_unit_test(test_balanced),
-	    cmocka_unit_test(test_low_ram_extends_balanced),
-	    cmocka_unit_test(test_kernel_defaults),
-	    cmocka_unit_test(test_all_shipped_load),
-	    cmocka_unit_test(test_every_registry_key),
-	    cmocka_unit_test(test_mem_forms),
-	    cmocka_unit_test(test_ranges),
-	    cmocka_unit_test(test_did_you_mean),
-	    cmocka_unit_test(test_multiple_errors),
-	    cmocka_unit_test(test_package_names),
-	    cmocka_unit_test(test_service_timeout),
-	    cmocka_unit_test(test_service_timeout_extends),
-	    cmocka_unit_test(test_service_timeout_pinned),
-	    cmocka_unit_test(test_deep_nesting),
-	    cmocka_unit_test(test_error_cap),
-	    cmocka_unit_test(test_out_untouched),
-	    cmocka_unit_test(test_extends_without_dirs),
-	    cmocka_unit_test(test_extends_through_dirs),
-	    cmocka_unit_test(test_sizes),
-	    cmocka_unit_test(test_find),
-	    cmocka_unit_test(test_builtin),
-	    cmocka_unit_test(test_perms),
-	    cmocka_unit_test(test_bad_corpus),
-	    cmocka_unit_test(test_bounds_load),
-	    cmocka_unit_test(test_bounds_errors),
-	    cmocka_unit_test(test_bounds_may_cross),
-	    cmocka_unit_test(test_bounds_pinned),
-	    cmocka_unit_test(test_media_load),
-	};
-
-	return cmocka_run_group_tests(tests, setup_cwd, NULL);
-}
+MDP_TEST_MAIN_FX(setup_cwd, NULL, NULL, test_reshape_fast, test_balanced,
+		 test_low_ram_extends_balanced, test_kernel_defaults, test_all_shipped_load,
+		 test_every_registry_key, test_mem_forms, test_ranges, test_did_you_mean,
+		 test_multiple_errors, test_package_names, test_service_timeout,
+		 test_service_timeout_extends, test_service_timeout_pinned, test_deep_nesting,
+		 test_error_cap, test_out_untouched, test_extends_without_dirs,
+		 test_extends_through_dirs, test_sizes, test_find, test_builtin, test_perms,
+		 test_bad_corpus, test_bounds_load, test_bounds_errors, test_bounds_may_cross,
+		 test_bounds_pinned, test_media_load)

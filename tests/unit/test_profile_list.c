@@ -89,12 +89,4 @@ static void test_empty(void **state)
 	mdp_profile_list_free(&l);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_list),
-	    cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_list, test_empty)

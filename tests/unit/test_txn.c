@@ -1171,32 +1171,11 @@ static void test_result_apart_from_errno(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_apply_revert_identical),
-	    cmocka_unit_test(test_state_others_can_write),
-	    cmocka_unit_test(test_fail_every_write),
-	    cmocka_unit_test(test_clamp_every_write),
-	    cmocka_unit_test(test_fail_every_fsync),
-	    cmocka_unit_test(test_fail_every_rename),
-	    cmocka_unit_test(test_constant_fsyncs),
-	    cmocka_unit_test(test_switch_then_revert),
-	    cmocka_unit_test(test_overlay_then_revert),
-	    cmocka_unit_test(test_steer),
-	    cmocka_unit_test(test_overlay_replace_revert_all),
-	    cmocka_unit_test(test_base_over_overlay_refused),
-	    cmocka_unit_test(test_overlay_fail_and_crash_every_write),
-	    cmocka_unit_test(test_overlay_revert_crash_every_write),
-	    cmocka_unit_test(test_failed_switch_keeps_a),
-	    cmocka_unit_test(test_stale_journal),
-	    cmocka_unit_test(test_recover_interrupted),
-	    cmocka_unit_test(test_rollback_incomplete),
-	    cmocka_unit_test(test_result_apart_from_errno),
-	    cmocka_unit_test(test_journal_roundtrip),
-	    cmocka_unit_test(test_journal_speed_lines),
-	    cmocka_unit_test(test_service_own_timeout),
-	    cmocka_unit_test(test_lock_exclusive),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_apply_revert_identical, test_state_others_can_write, test_fail_every_write,
+	      test_clamp_every_write, test_fail_every_fsync, test_fail_every_rename,
+	      test_constant_fsyncs, test_switch_then_revert, test_overlay_then_revert, test_steer,
+	      test_overlay_replace_revert_all, test_base_over_overlay_refused,
+	      test_overlay_fail_and_crash_every_write, test_overlay_revert_crash_every_write,
+	      test_failed_switch_keeps_a, test_stale_journal, test_recover_interrupted,
+	      test_rollback_incomplete, test_result_apart_from_errno, test_journal_roundtrip,
+	      test_journal_speed_lines, test_service_own_timeout, test_lock_exclusive)
