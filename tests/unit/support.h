@@ -20,6 +20,12 @@ void test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void test_fixture_system(const char *name, unsigned skip, struct mdp_root *r, struct mdp_system *s);
 
+/* A struct mdp_builtin (profile.h) of a string literal: a built-in profile for a test. */
+#define TEST_BUILTIN(name, text)                                                                   \
+	{                                                                                          \
+		name, text, sizeof(text) - 1                                                       \
+	}
+
 /*
  * Run the n test functions fns, named by names (their names as the macros below spell
  * them, separated by commas), as cmocka's group "tests": group_setup once first, setup

@@ -18,13 +18,9 @@
 #include "profile_list.h"
 #include "support.h"
 
-#define BUILTIN(name, text)                                                                        \
-	{                                                                                          \
-		name, text, sizeof(text) - 1                                                       \
-	}
 static const struct mdp_builtin builtins[] = {
-    BUILTIN("z-built", "description: built in\n"),
-    BUILTIN("a", "description: shadowed by a file\n"),
+    TEST_BUILTIN("z-built", "description: built in\n"),
+    TEST_BUILTIN("a", "description: shadowed by a file\n"),
 };
 
 static void test_list(void **state)
