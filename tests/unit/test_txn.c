@@ -424,8 +424,6 @@ static void expect_layers(struct env *e, const char *top, const char *under)
 	mdp_diags_free(&d);
 }
 
-/* base, overlay, revert: the base's values; revert again: the baseline. */
-
 /* The base A (profile_other) applied on the DSM 6 fixture; B the overlay (profile_fast). */
 static void base_applied(struct env *e, struct mdp_profile *a, struct mdp_profile *b)
 {
@@ -443,6 +441,17 @@ static void base_kept(struct env *e, struct mdp_profile *a)
 	keep_state(e, "base");
 }
 
+/* Revert the overlay over base_applied's base: the base's values; again: the baseline. */
+static void revert_overlay_then_base(struct env *e)
+{
+	assert_int_equal(run_revert_all(e, false).res, MDP_TXN_OK);
+	expect_layers(e, "other", NULL);
+	assert_true(same_state(e, "base"));
+	assert_int_equal(run_revert_all(e, false).res, MDP_TXN_OK);
+	assert_true(env_identical(e));
+}
+
+/* base, overlay, revert: the base's values; revert again: the baseline. */
 static void test_overlay_then_revert(void **state)
 {
 	struct mdp_profile a, b;
@@ -458,11 +467,7 @@ static void test_overlay_then_revert(void **state)
 	/* the same overlay again: nothing new, still one overlay on the base */
 	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	expect_layers(&e, "fast", "other");
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	expect_layers(&e, "other", NULL);
-	assert_true(same_state(&e, "base"));
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	assert_true(env_identical(&e));
+	revert_overlay_then_base(&e);
 	env_teardown(&e);
 }
 
@@ -512,11 +517,7 @@ static void test_steer(void **state)
 	assert_int_equal(mdp_txn_steer(&tx, MDP_T_SYNC_SPEED_MIN, "md9", &v), -ENODEV);
 	mdp_txn_report_free(&tx.rep);
 	mdp_diags_free(&d);
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	expect_layers(&e, "other", NULL);
-	assert_true(same_state(&e, "base"));
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	assert_true(env_identical(&e));
+	revert_overlay_then_base(&e);
 	/* no journal: nothing to steer */
 	mdp_diags_init(&d);
 	v = (struct mdp_value){MDP_V_NUM, 25000};
