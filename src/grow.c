@@ -51,3 +51,10 @@ int mdp_grow_cap(void *vp, size_t n, size_t *cap, size_t size)
 	*cap = nc;
 	return 0;
 }
+
+void mdp_strs_free(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -23,4 +23,7 @@ void *mdp_push(void *vp, size_t *n, size_t size);
  */
 int mdp_grow_cap(void *vp, size_t n, size_t *cap, size_t size);
 
+/* Free the n strings of v (each malloc'd, NULL ones allowed) and v itself. */
+void mdp_strs_free(char **v, size_t n);
+
 #endif

@@ -496,16 +496,6 @@ static int parse_set(struct mdp_jset **v, size_t *n, char *rest)
 	return 0;
 }
 
-static int parse_pgid(const char *text, long *out)
-{
-	uint64_t v;
-
-	if (mdp_num_parse(text, 0, INT32_MAX, &v))
-		return -EINVAL;
-	*out = (long)v;
-	return 0;
-}
-
 static int parse_svc(struct mdp_journal *j, char *rest)
 {
 	char *name = strtok_r(rest, " ", &rest), *st = strtok_r(NULL, " ", &rest), *w;
@@ -517,8 +507,11 @@ static int parse_svc(struct mdp_journal *j, char *rest)
 	if (strcmp(st, "paused") && strcmp(st, "pausing") && strcmp(st, "resumed"))
 		return -EINVAL;
 	/* "pausing PGID": the process group of the tool that was pausing it. */
-	if (!strcmp(st, "pausing") && (!(w = strtok_r(NULL, " ", &rest)) || parse_pgid(w, &s.pgid)))
-		return -EINVAL;
+	if (!strcmp(st, "pausing")) {
+		if (!(w = strtok_r(NULL, " ", &rest)) || mdp_num_parse(w, 0, INT32_MAX, &v))
+			return -EINVAL;
+		s.pgid = (long)v;
+	}
 	w = strtok_r(NULL, " ", &rest);
 	/* "start TICKS boot ID": who led that group. */
 	if (w && !strcmp(w, "start")) {

@@ -444,9 +444,7 @@ static void doc_free(struct doc *d, struct strings *st)
 		free(d->services->pause);
 	free(d->services);
 	free(d->goal);
-	for (size_t i = 0; i < st->n; i++)
-		free(st->v[i]);
-	free(st->v);
+	mdp_strs_free(st->v, st->n);
 }
 
 /* ---- writing and proving it ------------------------------------------------------- */
@@ -761,9 +759,7 @@ static char **pin_rule_uuids(const struct mdp_profile *p, size_t i, const struct
 			      "UUIDs",
 			      i + 1);
 	if (!ok || !*n) {
-		for (size_t k = 0; v && k < *n; k++)
-			free(v[k]);
-		free(v);
+		mdp_strs_free(v, *n);
 		return NULL;
 	}
 	return v;
@@ -771,12 +767,8 @@ static char **pin_rule_uuids(const struct mdp_profile *p, size_t i, const struct
 
 static void pin_replace(struct mdp_match *m, char **uuids, size_t n)
 {
-	for (size_t k = 0; k < m->n_names; k++)
-		free(m->names[k]);
-	for (size_t k = 0; k < m->n_uuids; k++)
-		free(m->uuids[k]);
-	free(m->names);
-	free(m->uuids);
+	mdp_strs_free(m->names, m->n_names);
+	mdp_strs_free(m->uuids, m->n_uuids);
 	m->names = NULL;
 	m->n_names = 0;
 	m->uuids = uuids;

@@ -143,8 +143,6 @@ void mdp_profile_list_free(struct mdp_profile_list *l)
 		free(l->v[i].description);
 	}
 	free(l->v);
-	for (size_t i = 0; i < l->n_skipped; i++)
-		free(l->skipped[i]);
-	free(l->skipped);
+	mdp_strs_free(l->skipped, l->n_skipped);
 	memset(l, 0, sizeof(*l));
 }

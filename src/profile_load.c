@@ -59,24 +59,17 @@ void mdp_profile_free(struct mdp_profile *p)
 		return;
 	for (size_t i = 0; i < p->n_rules; i++) {
 		struct mdp_match *m = &p->rules[i].match;
-		for (size_t j = 0; j < m->n_names; j++)
-			free(m->names[j]);
-		for (size_t j = 0; j < m->n_uuids; j++)
-			free(m->uuids[j]);
-		free(m->names);
-		free(m->uuids);
+
+		mdp_strs_free(m->names, m->n_names);
+		mdp_strs_free(m->uuids, m->n_uuids);
 		free(m->levels);
 	}
 	for (size_t i = 0; i < p->n_services; i++)
 		free(p->services[i].name);
-	for (size_t i = 0; i < p->n_chain; i++)
-		free(p->chain[i]);
-	for (size_t i = 0; i < p->n_files; i++)
-		free(p->files[i]);
+	mdp_strs_free(p->chain, p->n_chain);
+	mdp_strs_free(p->files, p->n_files);
 	free(p->rules);
 	free(p->services);
-	free(p->chain);
-	free(p->files);
 	free(p->name);
 	free(p->path);
 	free(p->description);
@@ -642,9 +635,7 @@ static void did_you_mean(const struct mdp_profile_dirs *dirs, const char *const 
 	}
 	if ((near = mdp_ident_suggest(arg, (const char *const *)names, n)))
 		snprintf(buf, len, "; did you mean '%s'?", near);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	mdp_strs_free(names, n);
 }
 
 int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char *path, size_t len,

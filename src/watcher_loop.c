@@ -574,6 +574,31 @@ static void fmt_span(double secs, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "s", s);
 }
 
+/* How an operation ended, for the summary; where it stood when it did not finish. */
+static void op_end_text(const struct mdp_op_seen *o, char *buf, size_t len)
+{
+	const char *at = "at";
+
+	switch (o->end) {
+	case MDP_OPEND_FINISHED:
+		snprintf(buf, len, "finished");
+		return;
+	case MDP_OPEND_GONE:
+		snprintf(buf, len, "stopped (array gone)");
+		return;
+	case MDP_OPEND_STOPPED:
+		at = "stopped at";
+		break;
+	case MDP_OPEND_ENDED:
+		at = "ended, last seen at";
+		break;
+	case MDP_OPEND_RUNNING:
+		at = "unfinished, at";
+		break;
+	}
+	snprintf(buf, len, "%s %u.%u%%", at, o->permille / 10, o->permille % 10);
+}
+
 void mdp_wloop_summary(struct mdp_wloop *w)
 {
 	for (size_t i = 0; i < w->n_ops; i++) {
@@ -584,24 +609,8 @@ void mdp_wloop_summary(struct mdp_wloop *w)
 		uint64_t kib = d1 > o->d0 ? (d1 - o->d0) / 2 : 0;
 		uint64_t avg = dt >= 1 ? (uint64_t)((double)kib / dt) : 0;
 		char how[64];
-		unsigned pm = o->permille;
-		switch (o->end) {
-		case MDP_OPEND_FINISHED:
-			snprintf(how, sizeof(how), "finished");
-			break;
-		case MDP_OPEND_STOPPED:
-			snprintf(how, sizeof(how), "stopped at %u.%u%%", pm / 10, pm % 10);
-			break;
-		case MDP_OPEND_ENDED:
-			snprintf(how, sizeof(how), "ended, last seen at %u.%u%%", pm / 10, pm % 10);
-			break;
-		case MDP_OPEND_GONE:
-			snprintf(how, sizeof(how), "stopped (array gone)");
-			break;
-		case MDP_OPEND_RUNNING:
-			snprintf(how, sizeof(how), "unfinished, at %u.%u%%", pm / 10, pm % 10);
-			break;
-		}
+
+		op_end_text(o, how, sizeof(how));
 		wl_note(w, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action, how, avg);
 	}
 }

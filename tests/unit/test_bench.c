@@ -263,14 +263,5 @@ static void test_window_stop(void **state)
 	mdp_root_fini(&r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_stats),          cmocka_unit_test(test_count),
-	    cmocka_unit_test(test_sample),         cmocka_unit_test(test_device),
-	    cmocka_unit_test(test_compare_volume), cmocka_unit_test(test_compare_ends),
-	    cmocka_unit_test(test_window_stop),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_stats, test_count, test_sample, test_device, test_compare_volume,
+	      test_compare_ends, test_window_stop)

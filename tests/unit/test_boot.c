@@ -518,21 +518,8 @@ static void test_targets(void **state)
 	free_sys(&x);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_pin_names_to_uuids),
-	    cmocka_unit_test(test_pin_refuses_unpinnable),
-	    cmocka_unit_test(test_script_carries_pinned_profile),
-	    cmocka_unit_test(test_script_refuses_injection),
-	    cmocka_unit_test(test_files_per_target),
-	    cmocka_unit_test(test_install_uninstall),
-	    cmocka_unit_test(test_unit_and_rule_once_per_assembly),
-	    cmocka_unit_test(test_rule_mark_per_profile),
-	    cmocka_unit_test(test_name_rule_of_apply),
-	    cmocka_unit_test(test_uninstall_only_ours),
-	    cmocka_unit_test(test_binary_checked),
-	    cmocka_unit_test(test_targets),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_pin_names_to_uuids, test_pin_refuses_unpinnable,
+	      test_script_carries_pinned_profile, test_script_refuses_injection,
+	      test_files_per_target, test_install_uninstall, test_unit_and_rule_once_per_assembly,
+	      test_rule_mark_per_profile, test_name_rule_of_apply, test_uninstall_only_ours,
+	      test_binary_checked, test_targets)

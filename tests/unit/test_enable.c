@@ -269,13 +269,5 @@ static void test_dsm_without_scheduler(void **state)
 	fx_free(x);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_units_left_to_owner),
-	    cmocka_unit_test(test_dsm_task_round_trip),
-	    cmocka_unit_test(test_dsm_foreign_task),
-	    cmocka_unit_test(test_dsm_without_scheduler),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_units_left_to_owner, test_dsm_task_round_trip, test_dsm_foreign_task,
+	      test_dsm_without_scheduler)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "engage.h"
+#include "support.h"
 
 static void test_kinds_parse(void **state)
 {
@@ -193,15 +194,5 @@ static void test_reassert_budget(void **state)
 	mdp_engage_free(&e);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kinds_parse),
-	    cmocka_unit_test(test_busy),
-	    cmocka_unit_test(test_engage_release_debounce),
-	    cmocka_unit_test(test_flapping),
-	    cmocka_unit_test(test_held_until_idle),
-	    cmocka_unit_test(test_reassert_budget),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_kinds_parse, test_busy, test_engage_release_debounce, test_flapping,
+	      test_held_until_idle, test_reassert_budget)

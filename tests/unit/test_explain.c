@@ -20,6 +20,7 @@
 
 #include "explain.h"
 #include "explain_run.h"
+#include "support.h"
 
 #define DT 10.0
 
@@ -902,18 +903,5 @@ static void test_kver(void **state)
 	assert_int_equal(mdp_explain_kver("x.1"), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows),
-	    cmocka_unit_test(test_speed_source),
-	    cmocka_unit_test(test_forged_progress),
-	    cmocka_unit_test(test_reports),
-	    cmocka_unit_test(test_goal),
-	    cmocka_unit_test(test_wrap),
-	    cmocka_unit_test(test_diskstats),
-	    cmocka_unit_test(test_kver),
-	    cmocka_unit_test(test_bus),
-	};
-	return cmocka_run_group_tests(tests, setup_cwd, NULL);
-}
+MDP_TEST_MAIN_FX(setup_cwd, NULL, NULL, test_rows, test_speed_source, test_forged_progress,
+		 test_reports, test_goal, test_wrap, test_diskstats, test_kver, test_bus)

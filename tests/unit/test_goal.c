@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "goal.h"
+#include "support.h"
 
 #define FLOOR   10000u
 #define CEILING 300000u
@@ -291,14 +292,5 @@ static void test_bounds(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rules),    cmocka_unit_test(test_md_speed_and_hold),
-	    cmocka_unit_test(test_md_step),  cmocka_unit_test(test_floor_above),
-	    cmocka_unit_test(test_step),     cmocka_unit_test(test_noise),
-	    cmocka_unit_test(test_idle_gap), cmocka_unit_test(test_bounds),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_rules, test_md_speed_and_hold, test_md_step, test_floor_above, test_step,
+	      test_noise, test_idle_gap, test_bounds)

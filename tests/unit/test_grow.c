@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "grow.h"
+#include "support.h"
 
 static void test_grow_cap_doubles(void **state)
 {
@@ -71,13 +72,4 @@ static void test_grow_cap_overflow(void **state)
 	free(v);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_grow_cap_doubles),
-	    cmocka_unit_test(test_grow_cap_room_left),
-	    cmocka_unit_test(test_grow_cap_overflow),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_grow_cap_doubles, test_grow_cap_room_left, test_grow_cap_overflow)

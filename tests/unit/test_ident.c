@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ident.h"
+#include "support.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -226,20 +227,5 @@ static void test_disk_media(void **state)
 	assert_int_equal(mdp_ident_disk_media("sda", NULL, -1), MDP_MEDIA_UNKNOWN);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dev),
-	    cmocka_unit_test(test_kname),
-	    cmocka_unit_test(test_media),
-	    cmocka_unit_test(test_levels),
-	    cmocka_unit_test(test_uuid),
-	    cmocka_unit_test(test_service),
-	    cmocka_unit_test(test_service_not_a_path),
-	    cmocka_unit_test(test_profile_name),
-	    cmocka_unit_test(test_suggest),
-	    cmocka_unit_test(test_disk_media),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_dev, test_kname, test_media, test_levels, test_uuid, test_service,
+	      test_service_not_a_path, test_profile_name, test_suggest, test_disk_media)

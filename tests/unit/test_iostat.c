@@ -139,13 +139,4 @@ static void test_read(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse),
-	    cmocka_unit_test(test_latency),
-	    cmocka_unit_test(test_read),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_parse, test_latency, test_read)

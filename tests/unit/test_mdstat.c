@@ -20,6 +20,7 @@
 #include "mdstat.h"
 
 #include "diag.h"
+#include "support.h"
 
 #define MD3_HEAD                                                                                   \
 	"Personalities : [linear] [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]\n"              \
@@ -410,14 +411,5 @@ static void test_fixtures(void **state)
 	assert_true(n >= 15);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_seed_snapshot1),     cmocka_unit_test(test_seed_snapshots234),
-	    cmocka_unit_test(test_not_nul_terminated), cmocka_unit_test(test_kernel_shapes),
-	    cmocka_unit_test(test_many_members),       cmocka_unit_test(test_malformed),
-	    cmocka_unit_test(test_fixtures),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_seed_snapshot1, test_seed_snapshots234, test_not_nul_terminated,
+	      test_kernel_shapes, test_many_members, test_malformed, test_fixtures)

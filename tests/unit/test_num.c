@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "num.h"
+#include "support.h"
 
 static void test_parse(void **state)
 {
@@ -86,14 +87,4 @@ static void test_lead_refuses(void **state)
 	assert_string_equal(end, "untouched");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse),
-	    cmocka_unit_test(test_parse_refuses),
-	    cmocka_unit_test(test_lead),
-	    cmocka_unit_test(test_lead_refuses),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_parse, test_parse_refuses, test_lead, test_lead_refuses)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "opt.h"
+#include "support.h"
 
 /* The global options' struct. */
 struct g {
@@ -230,69 +231,56 @@ static void test_missing_and_unknown(void **state)
 		"-x");
 }
 
-/* The rules of t broken by p's options, said in err; false when none is. */
-static bool broken(const struct opt_table *t, const struct parsed *p, char *err, size_t len)
+/* What the rules of t say of the line words (it parses), in err: "" when none is broken. */
+static const char *rules_say(const struct opt_table *t, char *err, size_t len,
+			     const char *const *words)
 {
-	return opt_rule_broken(t, &g_table, "cmd", p->s.seen, err, len);
+	struct parsed p;
+
+	parse(&p, words);
+	assert_int_equal(p.rc, 0);
+	if (!opt_rule_broken(t, &g_table, "cmd", p.s.seen, err, len))
+		err[0] = '\0';
+	opt_scan_free(&p.s);
+	return err;
 }
+
+#define RULES(t, ...) rules_say((t), err, sizeof(err), (const char *const[]){__VA_ARGS__, NULL})
 
 static void test_exclusive(void **state)
 {
-	struct parsed p;
 	char err[256] = "";
 
 	(void)state;
-	PARSE(&p, "-q", "cmd", "-v");
-	assert_int_equal(p.rc, 0);
-	assert_true(broken(&g_table, &p, err, sizeof(err)));
-	assert_string_equal(err, "-q and -v ask for less and more at once: give one of them");
-	assert_false(broken(&c_table, &p, err, sizeof(err)));
-	opt_scan_free(&p.s);
-	PARSE(&p, "cmd", "--uninstall", "--install");
-	assert_true(broken(&c_table, &p, err, sizeof(err)));
-	assert_string_equal(err, "--install and --uninstall: choose one");
-	assert_false(broken(&g_table, &p, err, sizeof(err)));
-	opt_scan_free(&p.s);
-	PARSE(&p, "-q", "cmd", "--install");
-	assert_false(broken(&g_table, &p, err, sizeof(err)));
-	assert_false(broken(&c_table, &p, err, sizeof(err)));
-	opt_scan_free(&p.s);
+	assert_string_equal(RULES(&g_table, "-q", "cmd", "-v"),
+			    "-q and -v ask for less and more at once: give one of them");
+	assert_string_equal(RULES(&c_table, "-q", "cmd", "-v"), "");
+	assert_string_equal(RULES(&c_table, "cmd", "--uninstall", "--install"),
+			    "--install and --uninstall: choose one");
+	assert_string_equal(RULES(&g_table, "cmd", "--uninstall", "--install"), "");
+	assert_string_equal(RULES(&g_table, "-q", "cmd", "--install"), "");
+	assert_string_equal(RULES(&c_table, "-q", "cmd", "--install"), "");
 	/* A command's option against a global one, wherever each stands. */
-	PARSE(&p, "--json", "cmd", "-n");
-	assert_true(broken(&c_table, &p, err, sizeof(err)));
-	assert_string_equal(err, "--dry-run and --json: not here");
-	opt_scan_free(&p.s);
-	PARSE(&p, "cmd", "-n");
-	assert_false(broken(&c_table, &p, err, sizeof(err)));
-	opt_scan_free(&p.s);
+	assert_string_equal(RULES(&c_table, "--json", "cmd", "-n"),
+			    "--dry-run and --json: not here");
+	assert_string_equal(RULES(&c_table, "cmd", "-n"), "");
 }
 
 static void test_requires(void **state)
 {
-	struct parsed p;
 	char err[256] = "";
 
 	(void)state;
-	PARSE(&p, "cmd", "--interval", "2");
-	assert_true(broken(&c_table, &p, err, sizeof(err)));
-	assert_string_equal(err, "--interval applies to 'cmd' only with --output");
-	opt_scan_free(&p.s);
-	PARSE(&p, "cmd", "--interval", "2", "-o", "f");
-	assert_false(broken(&c_table, &p, err, sizeof(err)));
-	opt_scan_free(&p.s);
+	assert_string_equal(RULES(&c_table, "cmd", "--interval", "2"),
+			    "--interval applies to 'cmd' only with --output");
+	assert_string_equal(RULES(&c_table, "cmd", "--interval", "2", "-o", "f"), "");
 	/* on a global option, with its own message */
-	PARSE(&p, "cmd", "--runs", "2");
-	assert_true(broken(&c_table, &p, err, sizeof(err)));
-	assert_string_equal(err, "--runs counts only with --json");
-	opt_scan_free(&p.s);
-	PARSE(&p, "cmd", "--runs", "2", "--json");
-	assert_false(broken(&c_table, &p, err, sizeof(err)));
-	opt_scan_free(&p.s);
+	assert_string_equal(RULES(&c_table, "cmd", "--runs", "2"),
+			    "--runs counts only with --json");
+	assert_string_equal(RULES(&c_table, "cmd", "--runs", "2", "--json"), "");
 	/* the exclusive pairs are said first */
-	PARSE(&p, "cmd", "--interval", "2", "--install", "--uninstall");
-	assert_true(broken(&c_table, &p, err, sizeof(err)));
-	assert_string_equal(err, "--install and --uninstall: choose one");
-	opt_scan_free(&p.s);
+	assert_string_equal(RULES(&c_table, "cmd", "--interval", "2", "--install", "--uninstall"),
+			    "--install and --uninstall: choose one");
 }
 
 /* What f(args) writes, in a string the caller frees. */
@@ -417,15 +405,5 @@ static void test_double_dash(void **state)
 	opt_scan_free(&p.s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kinds),         cmocka_unit_test(test_bounds),
-	    cmocka_unit_test(test_bounds_edges),  cmocka_unit_test(test_missing_and_unknown),
-	    cmocka_unit_test(test_exclusive),     cmocka_unit_test(test_requires),
-	    cmocka_unit_test(test_synopsis),      cmocka_unit_test(test_option_list),
-	    cmocka_unit_test(test_other_command), cmocka_unit_test(test_double_dash),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_kinds, test_bounds, test_bounds_edges, test_missing_and_unknown, test_exclusive,
+	      test_requires, test_synopsis, test_option_list, test_other_command, test_double_dash)

@@ -17,6 +17,7 @@
 #include "discover.h"
 #include "plan.h"
 #include "profile.h"
+#include "support.h"
 
 #define MIB ((uint64_t)1 << 20)
 
@@ -831,29 +832,10 @@ static void test_registry_consistent(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_auto_fits_budget),
-	    cmocka_unit_test(test_over_budget_refused),
-	    cmocka_unit_test(test_budget_size_shown_exactly),
-	    cmocka_unit_test(test_safe_order),
-	    cmocka_unit_test(test_rule_precedence),
-	    cmocka_unit_test(test_media_selects),
-	    cmocka_unit_test(test_media_unknown),
-	    cmocka_unit_test(test_local_cap_named),
-	    cmocka_unit_test(test_reshape_keeps_stripes),
-	    cmocka_unit_test(test_disks_and_system),
-	    cmocka_unit_test(test_md_not_loaded),
-	    cmocka_unit_test(test_bounds_global),
-	    cmocka_unit_test(test_bounds_arrays_disks),
-	    cmocka_unit_test(test_bounds_stripe_auto),
-	    cmocka_unit_test(test_bounds_cross),
-	    cmocka_unit_test(test_lean_discovery_same_plan),
-	    cmocka_unit_test(test_stripes_reshape_geometry),
-	    cmocka_unit_test(test_every_tunable_lowered),
-	    cmocka_unit_test(test_every_tunable_raised),
-	    cmocka_unit_test(test_registry_consistent),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_auto_fits_budget, test_over_budget_refused, test_budget_size_shown_exactly,
+	      test_safe_order, test_rule_precedence, test_media_selects, test_media_unknown,
+	      test_local_cap_named, test_reshape_keeps_stripes, test_disks_and_system,
+	      test_md_not_loaded, test_bounds_global, test_bounds_arrays_disks,
+	      test_bounds_stripe_auto, test_bounds_cross, test_lean_discovery_same_plan,
+	      test_stripes_reshape_geometry, test_every_tunable_lowered, test_every_tunable_raised,
+	      test_registry_consistent)

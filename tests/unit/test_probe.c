@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "probe.h"
 #include "profile.h"
+#include "support.h"
 
 static void test_judge(void **state)
 {
@@ -186,13 +187,4 @@ static void test_setting(void **state)
 	assert_int_equal(mdp_probe_setting(NULL, &s), -ENOENT);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_judge),
-	    cmocka_unit_test(test_pick),
-	    cmocka_unit_test(test_choose),
-	    cmocka_unit_test(test_setting),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_judge, test_pick, test_choose, test_setting)

@@ -24,6 +24,7 @@
 #include "pin.h"
 #include "profile.h"
 #include "profile_int.h"
+#include "support.h"
 
 #define BAD_DIR "tests/profiles/bad"
 
@@ -103,6 +104,13 @@ static void assert_setting(const struct mdp_setting *s, enum mdp_setting_kind k,
 	assert_true(s->pos.line > 0 && s->pos.col > 0);
 }
 
+/* A number with its bound (MDP_B_*), as assert_setting. */
+static void assert_bounded(const struct mdp_setting *s, uint64_t num, enum mdp_bound b)
+{
+	assert_setting(s, MDP_S_NUM, num);
+	assert_int_equal(s->bound, b);
+}
+
 static const struct mdp_rule *rule_setting(const struct mdp_profile *p, enum mdp_tunable t)
 {
 	const struct mdp_rule *last = NULL;
@@ -133,10 +141,8 @@ static void test_reshape_fast(void **state)
 	assert_int_equal(p.budget.kind, MDP_BUDGET_PERCENT);
 	assert_int_equal(p.budget.value, 25);
 	/* Never slower than DSM's faster preset, never a lower limit (issue 38). */
-	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 300000);
-	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MIN].bound, MDP_B_AT_LEAST);
-	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 2000000);
-	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].bound, MDP_B_AT_LEAST);
+	assert_bounded(&p.global[MDP_T_SPEED_LIMIT_MIN], 300000, MDP_B_AT_LEAST);
+	assert_bounded(&p.global[MDP_T_SPEED_LIMIT_MAX], 2000000, MDP_B_AT_LEAST);
 	/* every array's own limits back to the system's: a local cap is lifted */
 	r = rule_setting(&p, MDP_T_SYNC_SPEED_MAX);
 	assert_non_null(r);
@@ -150,8 +156,7 @@ static void test_reshape_fast(void **state)
 	assert_false(r->match.all);
 	assert_int_equal(r->match.n_levels, 3);
 	r = rule_setting(&p, MDP_T_READ_AHEAD_KB);
-	assert_setting(&r->set[MDP_T_READ_AHEAD_KB], MDP_S_NUM, 32768);
-	assert_int_equal(r->set[MDP_T_READ_AHEAD_KB].bound, MDP_B_AT_LEAST);
+	assert_bounded(&r->set[MDP_T_READ_AHEAD_KB], 32768, MDP_B_AT_LEAST);
 	assert_true(has_service(&p, "synoindexd", true));
 	assert_true(has_service(&p, "pkgctl-SynologyPhotos", true));
 	assert_true(has_service(&p, "pkg-FileStation-thumbd", true));
@@ -167,15 +172,10 @@ static void test_balanced(void **state)
 	load_shipped("balanced", &p);
 	assert_int_equal(p.budget.kind, MDP_BUDGET_PERCENT);
 	assert_int_equal(p.budget.value, 10);
-	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MIN], MDP_S_NUM, 50000);
-	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MIN].bound, MDP_B_EXACT);
-	assert_setting(&p.global[MDP_T_SPEED_LIMIT_MAX], MDP_S_NUM, 200000);
-	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].bound, MDP_B_AT_LEAST);
-	assert_setting(&rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE)->set[MDP_T_STRIPE_CACHE_SIZE],
-		       MDP_S_NUM, 2048);
-	assert_int_equal(
-	    rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE)->set[MDP_T_STRIPE_CACHE_SIZE].bound,
-	    MDP_B_AT_LEAST);
+	assert_bounded(&p.global[MDP_T_SPEED_LIMIT_MIN], 50000, MDP_B_EXACT);
+	assert_bounded(&p.global[MDP_T_SPEED_LIMIT_MAX], 200000, MDP_B_AT_LEAST);
+	assert_bounded(&rule_setting(&p, MDP_T_STRIPE_CACHE_SIZE)->set[MDP_T_STRIPE_CACHE_SIZE],
+		       2048, MDP_B_AT_LEAST);
 	assert_setting(&rule_setting(&p, MDP_T_READ_AHEAD_KB)->set[MDP_T_READ_AHEAD_KB], MDP_S_NUM,
 		       4096);
 	assert_int_equal(p.n_services, 0);
@@ -818,16 +818,12 @@ static void test_find(void **state)
 }
 
 /* Built-ins come after every dir; a file of the same name there wins. */
-#define BUILTIN(name, text)                                                                        \
-	{                                                                                          \
-		name, text, sizeof(text) - 1                                                       \
-	}
 static const struct mdp_builtin test_builtins[] = {
-    BUILTIN("base", "description: built-in base\nraid: {speed_limit_min: 1234}\n"),
-    BUILTIN("child", "extends: base\n"),
-    BUILTIN("balanced", "description: shadowed\n"),
-    BUILTIN("loop-a", "extends: loop-b\n"),
-    BUILTIN("loop-b", "extends: loop-a\n"),
+    TEST_BUILTIN("base", "description: built-in base\nraid: {speed_limit_min: 1234}\n"),
+    TEST_BUILTIN("child", "extends: base\n"),
+    TEST_BUILTIN("balanced", "description: shadowed\n"),
+    TEST_BUILTIN("loop-a", "extends: loop-b\n"),
+    TEST_BUILTIN("loop-b", "extends: loop-a\n"),
 };
 static const struct mdp_profile_dirs with_builtins = {{"profiles"}, 1, test_builtins, 5};
 
@@ -1005,39 +1001,12 @@ static void test_bad_corpus(void **state)
 	assert_true(cases >= 30);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_reshape_fast),
-	    cmocka_unit_test(test_balanced),
-	    cmocka_unit_test(test_low_ram_extends_balanced),
-	    cmocka_unit_test(test_kernel_defaults),
-	    cmocka_unit_test(test_all_shipped_load),
-	    cmocka_unit_test(test_every_registry_key),
-	    cmocka_unit_test(test_mem_forms),
-	    cmocka_unit_test(test_ranges),
-	    cmocka_unit_test(test_did_you_mean),
-	    cmocka_unit_test(test_multiple_errors),
-	    cmocka_unit_test(test_package_names),
-	    cmocka_unit_test(test_service_timeout),
-	    cmocka_unit_test(test_service_timeout_extends),
-	    cmocka_unit_test(test_service_timeout_pinned),
-	    cmocka_unit_test(test_deep_nesting),
-	    cmocka_unit_test(test_error_cap),
-	    cmocka_unit_test(test_out_untouched),
-	    cmocka_unit_test(test_extends_without_dirs),
-	    cmocka_unit_test(test_extends_through_dirs),
-	    cmocka_unit_test(test_sizes),
-	    cmocka_unit_test(test_find),
-	    cmocka_unit_test(test_builtin),
-	    cmocka_unit_test(test_perms),
-	    cmocka_unit_test(test_bad_corpus),
-	    cmocka_unit_test(test_bounds_load),
-	    cmocka_unit_test(test_bounds_errors),
-	    cmocka_unit_test(test_bounds_may_cross),
-	    cmocka_unit_test(test_bounds_pinned),
-	    cmocka_unit_test(test_media_load),
-	};
-
-	return cmocka_run_group_tests(tests, setup_cwd, NULL);
-}
+MDP_TEST_MAIN_FX(setup_cwd, NULL, NULL, test_reshape_fast, test_balanced,
+		 test_low_ram_extends_balanced, test_kernel_defaults, test_all_shipped_load,
+		 test_every_registry_key, test_mem_forms, test_ranges, test_did_you_mean,
+		 test_multiple_errors, test_package_names, test_service_timeout,
+		 test_service_timeout_extends, test_service_timeout_pinned, test_deep_nesting,
+		 test_error_cap, test_out_untouched, test_extends_without_dirs,
+		 test_extends_through_dirs, test_sizes, test_find, test_builtin, test_perms,
+		 test_bad_corpus, test_bounds_load, test_bounds_errors, test_bounds_may_cross,
+		 test_bounds_pinned, test_media_load)

@@ -18,13 +18,9 @@
 #include "profile_list.h"
 #include "support.h"
 
-#define BUILTIN(name, text)                                                                        \
-	{                                                                                          \
-		name, text, sizeof(text) - 1                                                       \
-	}
 static const struct mdp_builtin builtins[] = {
-    BUILTIN("z-built", "description: built in\n"),
-    BUILTIN("a", "description: shadowed by a file\n"),
+    TEST_BUILTIN("z-built", "description: built in\n"),
+    TEST_BUILTIN("a", "description: shadowed by a file\n"),
 };
 
 static void test_list(void **state)
@@ -89,12 +85,4 @@ static void test_empty(void **state)
 	mdp_profile_list_free(&l);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_list),
-	    cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_list, test_empty)

@@ -30,6 +30,7 @@
 #include "exec.h"
 #include "root.h"
 #include "services.h"
+#include "support.h"
 
 /*
  * The short timeout of the tests that run into one. Long enough that starting a fake tool
@@ -976,45 +977,15 @@ static void test_refused_tool_one_diag(void **state)
 	expect_diag(f, "refusing to run it: group/world-writable (mode 0757)");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_name_ok),
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
-	    T(test_bad_names_dsm6),
-	    T(test_bad_names_dsm7),
-	    T(test_bad_names_systemd),
-	    T(test_dsm6_cycle),
-	    T(test_dsm6_pkg),
-	    T(test_dsm6_failures),
-	    T(test_dsm6_unexpected),
-	    T(test_dsm6_held_by_dsm),
-	    T(test_dsm6_plain_verbs),
-	    T(test_stop_does_not_stop),
-	    T(test_dsm7_units),
-	    T(test_dsm7_held_by_dsm),
-	    T(test_dsm7_plain_verbs),
-	    T(test_dsm7_slow_transitions),
-	    T(test_dsm7_packages),
-	    T(test_synopkg_72),
-	    T(test_synopkg_71),
-	    T(test_synopkg_70),
-	    T(test_synopkg_unexpected),
-	    T(test_dsm7_failures),
-	    T(test_systemd_cycle),
-	    T(test_timeout),
-	    T(test_tool_missing),
-	    cmocka_unit_test(test_resume_command),
-	    T(test_detect),
-	    T(test_detect_errors),
-	    T(test_exec_env_and_fds),
-	    T(test_exec_output_bounded),
-	    T(test_exec_daemon_keeps_pipe),
-	    T(test_exec_signal_and_lookup),
-	    T(test_exec_refuses_untrusted),
-	    T(test_refused_tool_one_diag),
-#undef T
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+/* Every test runs in a fresh temporary root (setup, teardown); test_name_ok and
+ * test_resume_command do not use it. */
+MDP_TEST_MAIN_FX(NULL, setup, teardown, test_name_ok, test_bad_names_dsm6, test_bad_names_dsm7,
+		 test_bad_names_systemd, test_dsm6_cycle, test_dsm6_pkg, test_dsm6_failures,
+		 test_dsm6_unexpected, test_dsm6_held_by_dsm, test_dsm6_plain_verbs,
+		 test_stop_does_not_stop, test_dsm7_units, test_dsm7_held_by_dsm,
+		 test_dsm7_plain_verbs, test_dsm7_slow_transitions, test_dsm7_packages,
+		 test_synopkg_72, test_synopkg_71, test_synopkg_70, test_synopkg_unexpected,
+		 test_dsm7_failures, test_systemd_cycle, test_timeout, test_tool_missing,
+		 test_resume_command, test_detect, test_detect_errors, test_exec_env_and_fds,
+		 test_exec_output_bounded, test_exec_daemon_keeps_pipe, test_exec_signal_and_lookup,
+		 test_exec_refuses_untrusted, test_refused_tool_one_diag)

@@ -191,14 +191,4 @@ static void test_profile(void **state)
 	mdp_root_fini(&r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_op),
-	    cmocka_unit_test(test_failed),
-	    cmocka_unit_test(test_arrays),
-	    cmocka_unit_test(test_profile),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_op, test_failed, test_arrays, test_profile)

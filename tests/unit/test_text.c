@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "text.h"
+#include "support.h"
 
 static void test_utf8(void **state)
 {
@@ -101,12 +102,4 @@ static void test_list(void **state)
 	assert_string_equal(mdp_text_list_end(&l, "arrays"), "12 arrays: md10..md21");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_utf8),
-	    cmocka_unit_test(test_safe),
-	    cmocka_unit_test(test_list),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_utf8, test_safe, test_list)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "tunable.h"
+#include "support.h"
 
 static void show_is(enum mdp_tunable t, enum mdp_value_kind kind, uint64_t num, const char *want)
 {
@@ -195,13 +196,5 @@ static void test_every_unit_has_a_metric(void **state)
 	free(out);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_show),
-	    cmocka_unit_test(test_json_and_names),
-	    cmocka_unit_test(test_every_tunable_documented),
-	    cmocka_unit_test(test_every_unit_has_a_metric),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_show, test_json_and_names, test_every_tunable_documented,
+	      test_every_unit_has_a_metric)

@@ -424,8 +424,6 @@ static void expect_layers(struct env *e, const char *top, const char *under)
 	mdp_diags_free(&d);
 }
 
-/* base, overlay, revert: the base's values; revert again: the baseline. */
-
 /* The base A (profile_other) applied on the DSM 6 fixture; B the overlay (profile_fast). */
 static void base_applied(struct env *e, struct mdp_profile *a, struct mdp_profile *b)
 {
@@ -443,6 +441,17 @@ static void base_kept(struct env *e, struct mdp_profile *a)
 	keep_state(e, "base");
 }
 
+/* Revert the overlay over base_applied's base: the base's values; again: the baseline. */
+static void revert_overlay_then_base(struct env *e)
+{
+	assert_int_equal(run_revert_all(e, false).res, MDP_TXN_OK);
+	expect_layers(e, "other", NULL);
+	assert_true(same_state(e, "base"));
+	assert_int_equal(run_revert_all(e, false).res, MDP_TXN_OK);
+	assert_true(env_identical(e));
+}
+
+/* base, overlay, revert: the base's values; revert again: the baseline. */
 static void test_overlay_then_revert(void **state)
 {
 	struct mdp_profile a, b;
@@ -458,11 +467,7 @@ static void test_overlay_then_revert(void **state)
 	/* the same overlay again: nothing new, still one overlay on the base */
 	assert_int_equal(run_apply(&e, &b, NULL).res, MDP_TXN_OK);
 	expect_layers(&e, "fast", "other");
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	expect_layers(&e, "other", NULL);
-	assert_true(same_state(&e, "base"));
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	assert_true(env_identical(&e));
+	revert_overlay_then_base(&e);
 	env_teardown(&e);
 }
 
@@ -512,11 +517,7 @@ static void test_steer(void **state)
 	assert_int_equal(mdp_txn_steer(&tx, MDP_T_SYNC_SPEED_MIN, "md9", &v), -ENODEV);
 	mdp_txn_report_free(&tx.rep);
 	mdp_diags_free(&d);
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	expect_layers(&e, "other", NULL);
-	assert_true(same_state(&e, "base"));
-	assert_int_equal(run_revert_all(&e, false).res, MDP_TXN_OK);
-	assert_true(env_identical(&e));
+	revert_overlay_then_base(&e);
 	/* no journal: nothing to steer */
 	mdp_diags_init(&d);
 	v = (struct mdp_value){MDP_V_NUM, 25000};
@@ -1171,32 +1172,11 @@ static void test_result_apart_from_errno(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_apply_revert_identical),
-	    cmocka_unit_test(test_state_others_can_write),
-	    cmocka_unit_test(test_fail_every_write),
-	    cmocka_unit_test(test_clamp_every_write),
-	    cmocka_unit_test(test_fail_every_fsync),
-	    cmocka_unit_test(test_fail_every_rename),
-	    cmocka_unit_test(test_constant_fsyncs),
-	    cmocka_unit_test(test_switch_then_revert),
-	    cmocka_unit_test(test_overlay_then_revert),
-	    cmocka_unit_test(test_steer),
-	    cmocka_unit_test(test_overlay_replace_revert_all),
-	    cmocka_unit_test(test_base_over_overlay_refused),
-	    cmocka_unit_test(test_overlay_fail_and_crash_every_write),
-	    cmocka_unit_test(test_overlay_revert_crash_every_write),
-	    cmocka_unit_test(test_failed_switch_keeps_a),
-	    cmocka_unit_test(test_stale_journal),
-	    cmocka_unit_test(test_recover_interrupted),
-	    cmocka_unit_test(test_rollback_incomplete),
-	    cmocka_unit_test(test_result_apart_from_errno),
-	    cmocka_unit_test(test_journal_roundtrip),
-	    cmocka_unit_test(test_journal_speed_lines),
-	    cmocka_unit_test(test_service_own_timeout),
-	    cmocka_unit_test(test_lock_exclusive),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_apply_revert_identical, test_state_others_can_write, test_fail_every_write,
+	      test_clamp_every_write, test_fail_every_fsync, test_fail_every_rename,
+	      test_constant_fsyncs, test_switch_then_revert, test_overlay_then_revert, test_steer,
+	      test_overlay_replace_revert_all, test_base_over_overlay_refused,
+	      test_overlay_fail_and_crash_every_write, test_overlay_revert_crash_every_write,
+	      test_failed_switch_keeps_a, test_stale_journal, test_recover_interrupted,
+	      test_rollback_incomplete, test_result_apart_from_errno, test_journal_roundtrip,
+	      test_journal_speed_lines, test_service_own_timeout, test_lock_exclusive)

@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "root.h"
 #include "volbench.h"
+#include "support.h"
 
 /* The directory of the test under way, for the swap done from the stop hook. */
 static char swap_dir[256];
@@ -224,13 +225,4 @@ static void test_volume_through_dm_stack(void **state)
 	rm_dir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_swapped_file_refused),
-	    cmocka_unit_test(test_stale_removed),
-	    cmocka_unit_test(test_volume_through_dm_stack),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_swapped_file_refused, test_stale_removed, test_volume_through_dm_stack)

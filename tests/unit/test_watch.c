@@ -179,14 +179,4 @@ static void test_signal(void **state)
 	mdp_root_fini(&r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_running),
-	    cmocka_unit_test(test_timeout_paces),
-	    cmocka_unit_test(test_bad_fd_dropped),
-	    cmocka_unit_test(test_signal),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_running, test_timeout_paces, test_bad_fd_dropped, test_signal)

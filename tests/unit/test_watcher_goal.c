@@ -168,13 +168,4 @@ static void test_view_refused(void **state)
 	env_teardown(&e);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_steps),
-	    cmocka_unit_test(test_new_layer),
-	    cmocka_unit_test(test_view_refused),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_steps, test_new_layer, test_view_refused)

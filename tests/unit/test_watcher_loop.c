@@ -356,14 +356,5 @@ static void test_no_glance_unwatched(void **state)
 	env_teardown(&e);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_finished_and_stopped), cmocka_unit_test(test_recovery_check_gone),
-	    cmocka_unit_test(test_steps_and_kinds),      cmocka_unit_test(test_glance),
-	    cmocka_unit_test(test_glance_in_turn),       cmocka_unit_test(test_no_glance_unwatched),
-	    cmocka_unit_test(test_no_sync_thread),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
+	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread)

@@ -55,20 +55,24 @@ def find_binary(module):
     return found
 
 
+def option_args(params, options):
+    """The options, in order, for the params that are set: options holds (param, option)
+    pairs; a number is set when it is not None (0 is), a string when it is not empty."""
+    args = []
+    for name, option in options:
+        value = params.get(name)
+        if value is not None and value != "":
+            args += [option, str(value)]
+    return args
+
+
 def base_command(module):
     """The binary and the global options, always with --json."""
     p = module.params
-    cmd = [find_binary(module), "--json"]
-    if p.get("root"):
-        cmd += ["--root", p["root"]]
-    if p.get("profiles_dir"):
-        cmd += ["--profiles", p["profiles_dir"]]
-    if p.get("services_backend"):
-        cmd += ["--services-backend", p["services_backend"]]
-    if p.get("service_timeout") is not None:
-        cmd += ["--service-timeout", str(p["service_timeout"])]
-    if p.get("package_timeout") is not None:
-        cmd += ["--package-timeout", str(p["package_timeout"])]
+    cmd = [find_binary(module), "--json"] + option_args(p, (
+        ("root", "--root"), ("profiles_dir", "--profiles"),
+        ("services_backend", "--services-backend"),
+        ("service_timeout", "--service-timeout"), ("package_timeout", "--package-timeout")))
     if p.get("wait"):
         cmd.append("--wait")
     return cmd

@@ -230,6 +230,7 @@ from ansible_collections.mdprofile.nas.plugins.module_utils.mdprofile import (
     EXIT_OK,
     EXIT_PENDING,
     EXIT_ROLLED_BACK,
+    option_args,
     run,
     stderr_lines,
 )
@@ -426,15 +427,8 @@ def enabled_now(module):
 
 
 def enable_args(module):
-    p = module.params
-    args = []
-    if p.get("auto"):
-        args += ["--auto", p["auto"]]
-    if p.get("target"):
-        args += ["--target", p["target"]]
-    if p.get("boot_binary"):
-        args += ["--binary", p["boot_binary"]]
-    return args
+    return option_args(module.params, (
+        ("auto", "--auto"), ("target", "--target"), ("boot_binary", "--binary")))
 
 
 def enabled_matches(module, en):
