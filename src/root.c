@@ -312,9 +312,7 @@ static int cmp_names(const void *a, const void *b)
 
 void mdp_root_free_list(char **names, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	mdp_strs_free(names, n);
 }
 
 static int list_here(const struct mdp_root *r, const char *sys_dir, char ***names, size_t *n)

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "discover.h"
+#include "support.h"
 
 static void fixture_path(const char *name, char *buf, size_t len)
 {
@@ -1159,35 +1160,9 @@ static void test_from_mdstat(void **state)
 	free(a.members);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dsm6_reshape),
-	    cmocka_unit_test(test_ds220j),
-	    cmocka_unit_test(test_dt_sata),
-	    cmocka_unit_test(test_no_sync_thread),
-	    cmocka_unit_test(test_server),
-	    cmocka_unit_test(test_fallbacks),
-	    cmocka_unit_test(test_media),
-	    cmocka_unit_test(test_bad_values),
-	    cmocka_unit_test(test_uuid_from_mdadm),
-	    cmocka_unit_test(test_discover_some),
-	    cmocka_unit_test(test_raid_disks_reshape),
-	    cmocka_unit_test(test_no_sysfs),
-	    cmocka_unit_test(test_real_root),
-	    cmocka_unit_test(test_superblocks),
-	    cmocka_unit_test(test_uuid_text),
-	    cmocka_unit_test(test_sync_completed),
-	    cmocka_unit_test(test_sync_action_from_mdstat),
-	    cmocka_unit_test(test_permille),
-	    cmocka_unit_test(test_health_and_queue),
-	    cmocka_unit_test(test_unreadable_is_error),
-	    cmocka_unit_test(test_discover_array),
-	    cmocka_unit_test(test_unknown_counts),
-	    cmocka_unit_test(test_udev_uuid),
-	    cmocka_unit_test(test_member_fifo_does_not_hang),
-	    cmocka_unit_test(test_from_mdstat),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_dsm6_reshape, test_ds220j, test_dt_sata, test_no_sync_thread, test_server,
+	      test_fallbacks, test_media, test_bad_values, test_uuid_from_mdadm, test_discover_some,
+	      test_raid_disks_reshape, test_no_sysfs, test_real_root, test_superblocks,
+	      test_uuid_text, test_sync_completed, test_sync_action_from_mdstat, test_permille,
+	      test_health_and_queue, test_unreadable_is_error, test_discover_array,
+	      test_unknown_counts, test_udev_uuid, test_member_fifo_does_not_hang, test_from_mdstat)

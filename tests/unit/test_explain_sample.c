@@ -144,11 +144,4 @@ static void test_unreadable(void **state)
 	pair_fini(&p);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_model_and_capture),
-	    cmocka_unit_test(test_unreadable),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_model_and_capture, test_unreadable)

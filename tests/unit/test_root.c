@@ -492,21 +492,7 @@ static void test_read_all_cap(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_paths),
-	    cmocka_unit_test(test_read_all_cap),
-	    cmocka_unit_test(test_registry),
-	    cmocka_unit_test(test_values),
-	    cmocka_unit_test(test_fixture_kernel_rendering),
-	    cmocka_unit_test(test_replace_atomic),
-	    cmocka_unit_test(test_replace_ignores_planted_tmp),
-	    cmocka_unit_test(test_resolve_beneath),
-	    cmocka_unit_test(test_root_refuses_escape),
-	    cmocka_unit_test(test_trusted),
-	    cmocka_unit_test(test_read_fd),
-	    cmocka_unit_test(test_out_file),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_paths, test_read_all_cap, test_registry, test_values,
+	      test_fixture_kernel_rendering, test_replace_atomic, test_replace_ignores_planted_tmp,
+	      test_resolve_beneath, test_root_refuses_escape, test_trusted, test_read_fd,
+	      test_out_file)

@@ -198,12 +198,4 @@ static void test_tap(void **state)
 	trees_fini(&t);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fallback_reads),
-	    cmocka_unit_test(test_fallback_lists),
-	    cmocka_unit_test(test_tap),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_fallback_reads, test_fallback_lists, test_tap)

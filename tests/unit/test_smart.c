@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "smart.h"
+#include "support.h"
 
 #define HEAD                                                                                       \
 	"smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-13-amd64] (local build)\n"              \
@@ -238,16 +239,5 @@ static void test_no_smart(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_ata_brief),
-	    cmocka_unit_test(test_ata_long_failed),
-	    cmocka_unit_test(test_healthy_is_not_failing),
-	    cmocka_unit_test(test_nvme),
-	    cmocka_unit_test(test_qemu_real),
-	    cmocka_unit_test(test_no_smart),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+MDP_TEST_MAIN(test_ata_brief, test_ata_long_failed, test_healthy_is_not_failing, test_nvme,
+	      test_qemu_real, test_no_smart)
