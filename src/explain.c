@@ -662,6 +662,32 @@ bool mdp_explain_reshape_held(const struct mdp_xarray *a)
 	       !mdp_num_parse(a->reshape_position, 0, UINT64_MAX, &pos);
 }
 
+/* A reshape md holds (mdp_explain_reshape_held): what resumes it. */
+static bool held_reshape(struct ctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+	bool ro = !strcmp(a->array_state, "read-auto") || !strcmp(a->array_state, "readonly");
+	struct mdp_xfinding *f = add(c->r, MDP_XK_WAITING);
+
+	ev(f, "md/reshape_position %s: a reshape stands there unfinished; md/sync_action idle",
+	   a->reshape_position);
+	if (ro) {
+		ev(f, "md/array_state %s: md resumes a reshape only once the array is writable",
+		   a->array_state);
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: md resumes it at the first write ('mdadm --readwrite /dev/%s' "
+		    "resumes it now)",
+		    a->name);
+	} else {
+		ev(f, "md/array_state %s", a->array_state[0] ? a->array_state : "unread");
+		rec(f, MDP_XR_NONE, NULL, NULL,
+		    "none: mdadm must continue it ('mdadm --grow --continue /dev/%s', with the "
+		    "--backup-file it was started with, if any)",
+		    a->name);
+	}
+	return true;
+}
+
 static bool check_waiting(struct ctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
@@ -691,32 +717,8 @@ static bool check_waiting(struct ctx *c)
 		    a->name);
 		return true;
 	}
-	if (mdp_explain_reshape_held(a)) {
-		bool ro =
-		    !strcmp(a->array_state, "read-auto") || !strcmp(a->array_state, "readonly");
-		f = add(c->r, MDP_XK_WAITING);
-		ev(f,
-		   "md/reshape_position %s: a reshape stands there unfinished; md/sync_action idle",
-		   a->reshape_position);
-		if (ro) {
-			ev(f,
-			   "md/array_state %s: md resumes a reshape only once the array is "
-			   "writable",
-			   a->array_state);
-			rec(f, MDP_XR_NONE, NULL, NULL,
-			    "none: md resumes it at the first write ('mdadm --readwrite /dev/%s' "
-			    "resumes it now)",
-			    a->name);
-		} else {
-			ev(f, "md/array_state %s", a->array_state[0] ? a->array_state : "unread");
-			rec(f, MDP_XR_NONE, NULL, NULL,
-			    "none: mdadm must continue it ('mdadm --grow --continue /dev/%s', with "
-			    "the "
-			    "--backup-file it was started with, if any)",
-			    a->name);
-		}
-		return true;
-	}
+	if (mdp_explain_reshape_held(a))
+		return held_reshape(c);
 	if (!strcmp(a->action, "frozen")) {
 		f = add(c->r, MDP_XK_WAITING);
 		ev(f, "md/sync_action: frozen");
