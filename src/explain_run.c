@@ -162,7 +162,9 @@ static int read_smart(const struct mdp_xrun *x, struct mdp_xcap *cap, bool repla
 			for (size_t k = 0; k <= i && !seen; k++)
 				for (size_t l = 0; l < s[1].arrays[k].n_members; l++) {
 					const struct mdp_xmember *o = &s[1].arrays[k].members[l];
-					if (o != m && (k < i || l < j) && !strcmp(o->disk, m->disk))
+					/* read already: an idle array's member was never asked */
+					if (o != m && o->smart.state != MDP_SMART_NOT_READ &&
+					    !strcmp(o->disk, m->disk))
 						seen = &o->smart;
 				}
 			int err = 0;

@@ -65,3 +65,27 @@ run explain
 expect_exit 1
 expect_stdout healthy
 expect_no_stderr
+
+# 5. the idle arrays md1 and md0 listed before md2 (mdstat's order varies): md2's disks are
+#    still asked, once each; members of an idle array are never asked
+fixture explain/member
+rm -rf "$ROOT/.explain"
+cat >"$ROOT/proc/mdstat" <<'MDSTAT'
+Personalities : [raid1] [raid6] [raid5] [raid4]
+md1 : active raid1 sdd2[3] sdc2[2] sdb2[1] sda2[0]
+      2097088 blocks [4/4] [UUUU]
+
+md0 : active raid1 sdd1[3] sdc1[2] sdb1[1] sda1[0]
+      2097088 blocks [4/4] [UUUU]
+
+md2 : active raid5 sdd5[3] sdc5[2] sdb5[1] sda5[0]
+      5846049792 blocks super 1.2 level 5, 64k chunk, algorithm 2 [4/4] [UUUU]
+      [====>...............]  recovery = 22.1% (431000000/1948683264) finish=8159.6min speed=3100K/sec
+
+unused devices: <none>
+MDSTAT
+fakes smartctl sda=ata sdb=ata sdc=ata sdd=ata
+run explain --interval 0.1
+expect_exit 0
+[ "$(grep -c '^smartctl ' "$ROOT/var/log/fake-services.log")" = 4 ] ||
+	fail "smartctl not asked once for each of md2's disks: $(cat "$ROOT/var/log/fake-services.log")"
