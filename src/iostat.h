@@ -17,7 +17,9 @@
  * older ones, DSM's 3.10 and 4.4 and the lab's 5.10 (99-goal) among them, the ticks stay 0 while
  * the I/Os move. Then the members' counters (/sys/block/sda/sda5/stat) stand in: they time every
  * request, but include the sync's own reads and writes, so the latency they give is the disks'
- * under both.
+ * under both; and they leave out md's own work (a degraded raid5 read waits for the slower of
+ * two members, then for raid5d), so a client can wait longer than they say (99-goal on 5.10:
+ * up to twice as long on a host short of CPU; docs/PERFORMANCE.md).
  *
  * Whether there was foreground I/O at all is always the array's own
  * count: no request through the array in the interval is "idle".
