@@ -1277,6 +1277,24 @@ static void util_evidence(struct ctx *c, struct mdp_xfinding *f)
 	ev(f, "%s", buf);
 }
 
+/*
+ * The array's own limit as a setting: its name (mdN/sync_speed_max or _min) in n and v in
+ * val; an own (local) limit is evidence, since a profile's sysctl does not reach it.
+ */
+static void own_limit(const struct ctx *c, struct mdp_xfinding *f, bool is_max, bool local,
+		      uint64_t v, char (*n)[64], char (*val)[32])
+{
+	const char *k = is_max ? "max" : "min";
+
+	snprintf(*n, sizeof(*n), "%s/sync_speed_%s", c->a1->name, k);
+	snprintf(*val, sizeof(*val), "%llu", (unsigned long long)v);
+	if (local)
+		ev(f,
+		   "the array's own %s (local) overrides dev.raid.speed_limit_%s: a profile's "
+		   "sysctl does not lift it",
+		   is_max ? "maximum" : "minimum", k);
+}
+
 static bool check_ceiling(struct ctx *c)
 {
 	const struct mdp_xlimit *mx = &c->r->max;
@@ -1311,12 +1329,7 @@ static bool check_ceiling(struct ctx *c)
 			v = shipped_max(c) > v ? shipped_max(c) : v;
 			v = v < NONROT_UNCAPPED ? NONROT_UNCAPPED : v;
 		}
-		snprintf(n, sizeof(n), "%s/sync_speed_max", c->a1->name);
-		snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
-		if (mx->local)
-			ev(f,
-			   "the array's own maximum (local) overrides dev.raid.speed_limit_max: a "
-			   "profile's sysctl does not lift it");
+		own_limit(c, f, true, mx->local, v, &n, &val);
 		if (!number)
 			rec(f, MDP_XR_SETTING, n, "system",
 			    "echo system > /sys/block/%s/md/sync_speed_max (or a higher number)",
@@ -1407,12 +1420,7 @@ static bool check_floor(struct ctx *c)
 	if (mn->local || !p) {
 		char n[64], val[32];
 		v = p ? v : mn->kib * 2;
-		snprintf(n, sizeof(n), "%s/sync_speed_min", c->a1->name);
-		snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
-		if (mn->local)
-			ev(f,
-			   "the array's own minimum (local) overrides dev.raid.speed_limit_min: a "
-			   "profile's sysctl does not lift it");
+		own_limit(c, f, false, mn->local, v, &n, &val);
 		rec(f, MDP_XR_SETTING, n, val, "echo %s > /sys/block/%s/md/sync_speed_min", val,
 		    c->a1->name);
 	} else {
