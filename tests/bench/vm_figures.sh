@@ -10,7 +10,8 @@
 # a raid1 on a 2 MiB/s and an 8 MiB/s disk (the throttles' ratio says 100 % against 25 %).
 # probe: explain --probe's A/B/A windows for a raid6 resync on busy CPUs. goal: a recovery
 # beside a client timing its 64 KiB reads every 50 ms: the recovery's KiB/s and the reads'
-# mean ms under the kernel's limits, the goal profile, reshape-fast; alone, goal and reshape-fast.
+# mean ms under the kernel's limits, the goal profile (and the latency the watcher steered on,
+# with its source), reshape-fast; alone, goal and reshape-fast.
 set -eu
 [ $# -gt 0 ] || { echo "usage: vm_figures.sh CONSOLE..." >&2; exit 2; }
 lines=$(grep -h '^BENCH-VM: ' "$@" || true)
@@ -46,11 +47,12 @@ $2 == "slow-member" {
 	    v("throttle_slow"), v("throttle_others")
 }
 $2 == "goal" {
-	if (hdr == 1) printf "%-18s %5s %15s %21s %15s %17s\n", "beside a client", "goal",
-	    "kernel limits", "goal (mean, p99)", "reshape-fast", "alone: goal, fast"
-	printf "%-18s %5s %7s %5sms %7s %5sms %5sms %7s %5sms %8s %8s\n", v("kernel"), v("goal"),
-	    v("defaults_kib"), v("defaults_ms"), v("goal_kib"), v("goal_mean"), v("goal_p99"),
-	    v("fast_kib"), v("fast_ms"), v("alone_kib"), v("fast_alone_kib")
+	if (hdr == 1) printf "%-18s %5s %15s %21s %16s %15s %17s\n", "beside a client", "goal",
+	    "kernel limits", "goal (mean, p99)", "watcher saw", "reshape-fast", "alone: goal, fast"
+	printf "%-18s %5s %7s %5sms %7s %5sms %5sms %6sms %-7s %7s %5sms %8s %8s\n", v("kernel"),
+	    v("goal"), v("defaults_kib"), v("defaults_ms"), v("goal_kib"), v("goal_mean"),
+	    v("goal_p99"), v("goal_seen"), v("goal_src"), v("fast_kib"), v("fast_ms"), v("alone_kib"),
+	    v("fast_alone_kib")
 }
 $2 == "probe" {
 	if (hdr == 1) printf "%-18s %22s %9s %9s %9s %8s %8s\n", "probe, busy CPUs", "setting",
