@@ -23,10 +23,8 @@ static void measured(const struct mdp_status *ps, size_t i, char *buf, size_t le
 		snprintf(buf, len, "latency %" PRIu64 ".%" PRIu64 " ms (%s's own counters)",
 			 us / 1000, us % 1000 / 100, ps->goal.v[i].name);
 	else
-		snprintf(buf, len,
-			 "latency %" PRIu64 ".%" PRIu64 " ms (its member disks' counters, the "
-			 "sync's included)",
-			 us / 1000, us % 1000 / 100);
+		snprintf(buf, len, "latency %" PRIu64 ".%" PRIu64 " ms (%s)", us / 1000,
+			 us % 1000 / 100, mdp_io_source_text(ps->goal.v[i].src));
 }
 
 void status_goal_text(const struct mdp_status *ps)

@@ -1902,7 +1902,7 @@ static void harm(const struct ctx *c)
 }
 
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
-		      const struct mdp_goal_sample *in, bool own)
+		      const struct mdp_goal_sample *in, enum mdp_io_source src)
 {
 	struct mdp_xfinding *f, g;
 	bool first = !r->n_findings ||
@@ -1916,8 +1916,7 @@ void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 		   " KiB/s, the shares' requests at %" PRIu64 ".%" PRIu64
 		   " ms at its last look (%s)",
 		   r->array, goal_ms, min_kib, in->latency_us / 1000, in->latency_us % 1000 / 100,
-		   own ? "the array's own counters"
-		       : "its member disks' counters, the sync's included");
+		   mdp_io_source_text(src));
 	else
 		ev(f,
 		   "the watcher steers %s's minimum by a latency goal of %u ms: now %" PRIu64

@@ -22,6 +22,7 @@
 #include "goal.h"
 
 #include "ident.h"
+#include "iostat.h"
 #include "smart.h"
 
 #define MDP_X_MEMBERS  32
@@ -279,11 +280,11 @@ bool mdp_explain_reshape_held(const struct mdp_xarray *a);
 /*
  * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the
  * watcher's word, watcher_goal.h): goal_ms, the minimum it set (min_kib) and its last
- * look's measurement in (from the array's own counters when own). One "goal" finding,
+ * look's measurement in, from src (iostat.h). One "goal" finding,
  * first unless the operation waits or is stuck, and no other finding still recommends
  * raising a limit: a higher minimum would take what the goal keeps for the shares.
  */
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
-		      const struct mdp_goal_sample *in, bool own);
+		      const struct mdp_goal_sample *in, enum mdp_io_source src);
 
 #endif

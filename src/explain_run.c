@@ -196,8 +196,7 @@ static void name_goal(const struct mdp_wgoal_view *g, struct mdp_xreport *r)
 {
 	for (size_t i = 0; g && i < g->n; i++)
 		if (!strcmp(g->v[i].name, r->array))
-			mdp_explain_goal(r, g->goal_ms, g->v[i].min, &g->v[i].in,
-					 g->v[i].src == MDP_IO_MD);
+			mdp_explain_goal(r, g->goal_ms, g->v[i].min, &g->v[i].in, g->v[i].src);
 }
 
 size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *names,

@@ -1,14 +1,49 @@
 /* iostat: an array's foreground latency from the block layer's counters (iostat.h). */
 #include "iostat.h"
+#include "clock.h"
 #include "num.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const source_keys[] = {
+    [MDP_IO_NONE] = "none",
+    [MDP_IO_MD] = "md",
+    [MDP_IO_MEMBERS] = "members",
+    [MDP_IO_PROBE] = "probe",
+};
 
 const char *mdp_io_source_key(enum mdp_io_source s)
 {
-	return s == MDP_IO_MD ? "md" : s == MDP_IO_MEMBERS ? "members" : "none";
+	return (size_t)s < sizeof(source_keys) / sizeof(source_keys[0]) ? source_keys[s] : "none";
+}
+
+enum mdp_io_source mdp_io_source_of(const char *key)
+{
+	for (size_t i = 0; i < sizeof(source_keys) / sizeof(source_keys[0]); i++)
+		if (!strcmp(key, source_keys[i]))
+			return (enum mdp_io_source)i;
+	return MDP_IO_NONE;
+}
+
+const char *mdp_io_source_text(enum mdp_io_source s)
+{
+	switch (s) {
+	case MDP_IO_MD:
+		return "the array's own counters";
+	case MDP_IO_MEMBERS:
+		return "its member disks' counters, the sync's included";
+	case MDP_IO_PROBE:
+		return "the watcher's own timed reads of the array";
+	case MDP_IO_NONE:
+		break;
+	}
+	return "not measured";
 }
 
 int mdp_iostat_parse(const char *text, struct mdp_io_count *c)
@@ -98,4 +133,79 @@ void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_sn
 		*out = per_request(&mem);
 		*src = MDP_IO_MEMBERS;
 	}
+}
+
+/* xorshift64: the probe's offsets. */
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t x = *s ? *s : 0x9e3779b97f4a7c15u;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* /dev/NAME opened for O_DIRECT reads, only when it is a block device. */
+static int open_dev(const struct mdp_root *r, const char *name)
+{
+	char path[MDP_NAME_MAX + 8];
+	struct stat st;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	/* O_NONBLOCK: a FIFO in a fixture tree must not hang the open; cleared after */
+	if ((fd = mdp_root_open(r, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0)) < 0)
+		return fd;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (!S_ISBLK(st.st_mode))
+		err = -ENOTBLK;
+	else if (fcntl(fd, F_SETFL, O_DIRECT) < 0)
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_kib, uint64_t *seed,
+		     uint64_t *us)
+{
+	uint64_t t[MDP_IOSTAT_PROBE_READS], blocks = size_kib / (MDP_IOSTAT_PROBE_BYTES / 1024);
+	void *buf = NULL;
+	int fd, err = 0;
+
+	if (!blocks)
+		return -EINVAL;
+	if ((fd = open_dev(r, name)) < 0)
+		return fd;
+	if ((err = -posix_memalign(&buf, MDP_IOSTAT_PROBE_BYTES, MDP_IOSTAT_PROBE_BYTES))) {
+		close(fd);
+		return err;
+	}
+	for (size_t i = 0; i < MDP_IOSTAT_PROBE_READS && !err; i++) {
+		off_t at = (off_t)(next_rand(seed) % blocks * MDP_IOSTAT_PROBE_BYTES);
+		uint64_t t0 = mdp_mono_ns();
+		ssize_t got = pread(fd, buf, MDP_IOSTAT_PROBE_BYTES, at);
+
+		if (got != (ssize_t)MDP_IOSTAT_PROBE_BYTES)
+			err = got < 0 ? -errno : -EIO;
+		t[i] = (mdp_mono_ns() - t0) / 1000;
+	}
+	free(buf);
+	close(fd);
+	if (err)
+		return err;
+	qsort(t, MDP_IOSTAT_PROBE_READS, sizeof(t[0]), cmp_u64);
+	*us = t[MDP_IOSTAT_PROBE_READS / 2];
+	return 0;
 }

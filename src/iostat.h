@@ -23,6 +23,14 @@
  *
  * Whether there was foreground I/O at all is always the array's own
  * count: no request through the array in the interval is "idle".
+ *
+ * Where the members stand in, the watcher also times reads of its own
+ * (mdp_iostat_probe): MDP_IOSTAT_PROBE_READS of 4 KiB at random places of
+ * /dev/mdN with O_DIRECT, whose median is what a client's small read waits,
+ * md's own work included. The larger of that and the members' mean is the
+ * sample (a client's writes show only in the members'). Only at a look that
+ * saw foreground I/O, so it never wakes an idle array; the next look takes
+ * those reads out of the array's count.
  */
 #ifndef MDP_IOSTAT_H
 #define MDP_IOSTAT_H
@@ -52,10 +60,18 @@ enum mdp_io_source {
 	MDP_IO_NONE = 0, /* nothing measured */
 	MDP_IO_MD,       /* the array's own counters */
 	MDP_IO_MEMBERS,  /* its member disks', sync included */
+	MDP_IO_PROBE,    /* the watcher's own timed reads of the array */
 };
 
-/* "md", "members" or "none", for JSON and Prometheus. */
+#define MDP_IOSTAT_PROBE_READS 3u
+#define MDP_IOSTAT_PROBE_BYTES 4096u
+
+/* "md", "members", "probe" or "none", for JSON and Prometheus. */
 const char *mdp_io_source_key(enum mdp_io_source s);
+/* The key's enum; MDP_IO_NONE for an unknown word. */
+enum mdp_io_source mdp_io_source_of(const char *key);
+/* Where a latency came from, in words: "the array's own counters", ... */
+const char *mdp_io_source_text(enum mdp_io_source s);
 
 /*
  * Parse one stat file's text into c. -EINVAL when it has fewer than the
@@ -81,5 +97,15 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
  */
 void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_snap *now,
 			bool *md_timed, struct mdp_goal_sample *out, enum mdp_io_source *src);
+
+/*
+ * Time MDP_IOSTAT_PROBE_READS reads of MDP_IOSTAT_PROBE_BYTES with O_DIRECT
+ * at random aligned offsets of /dev/NAME (size_kib long) through r; *seed
+ * is the caller's state for the offsets. The median in *us. -ENOTBLK when
+ * /dev/NAME is not a block device (a fixture tree), else -errno of the
+ * open or a read (-EIO for a short one).
+ */
+int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_kib, uint64_t *seed,
+		     uint64_t *us);
 
 #endif

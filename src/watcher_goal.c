@@ -1,5 +1,6 @@
 /* watcher_goal: a profile's goal, followed by the watcher (watcher_goal.h). */
 #include "watcher_goal.h"
+#include "clock.h"
 #include "grow.h"
 #include "ident.h"
 #include "num.h"
@@ -61,6 +62,7 @@ static struct mdp_wgoal_arr *arr_take(struct mdp_wgoal *g, const struct mdp_root
 	snprintf(e->name, sizeof(e->name), "%s", a->name);
 	mdp_goal_init(&e->ctl, g->goal_ms, floor_of(r, s, a), a->cur[MDP_T_SYNC_SPEED_MIN].val.num);
 	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
+	e->seed = mdp_mono_ns() ^ (uintptr_t)e;
 	mdp_iostat_read(r, a, &e->last);
 	return e;
 }
@@ -86,7 +88,7 @@ static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 	if (e->src == MDP_IO_MD)
 		snprintf(src, sizeof(src), "from %s's own counters", e->name);
 	else
-		snprintf(src, sizeof(src), "from its member disks' counters, the sync's included");
+		snprintf(src, sizeof(src), "from %s", mdp_io_source_text(e->src));
 	if (why == MDP_GOAL_FULL)
 		snprintf(m->line, sizeof(m->line),
 			 "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s (no foreground I/O)",
@@ -97,6 +99,37 @@ static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 			 " KiB/s (latency %s %s goal %u ms, %s)",
 			 e->name, m->from, m->to, lat, why == MDP_GOAL_BACKOFF ? ">" : "< 0.8 x",
 			 g->goal_ms, src);
+}
+
+/*
+ * The last look's own reads went through the array: out of its count, so
+ * that they are not foreground I/O (at most what the count grew by).
+ */
+static void take_out_probes(struct mdp_wgoal_arr *e, const struct mdp_io_snap *now)
+{
+	if (e->probed && now->have_md && e->last.have_md && now->md.ios >= e->last.md.ios) {
+		uint64_t grew = now->md.ios - e->last.md.ios;
+		e->last.md.ios += grew < e->probed ? grew : e->probed;
+	}
+	e->probed = 0;
+}
+
+/*
+ * Where the members stand in for md: the watcher's own timed reads too,
+ * the larger of the two the sample (iostat.h). A device that cannot be
+ * read (a fixture tree, an error) leaves the members' figure.
+ */
+static void probe(struct mdp_wgoal_arr *e, const struct mdp_root *r, const struct mdp_array *a)
+{
+	uint64_t us;
+
+	if (mdp_iostat_probe(r, a->name, a->size_kib, &e->seed, &us))
+		return;
+	e->probed = MDP_IOSTAT_PROBE_READS;
+	if (us >= e->in.latency_us) {
+		e->in.latency_us = us;
+		e->src = MDP_IO_PROBE;
+	}
 }
 
 /* One array's look: its latency since the last, and a move when the controller asks one. */
@@ -116,7 +149,10 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 	if (g->n > had)
 		return 0; /* its first look: counters to measure from */
 	mdp_iostat_read(r, a, &now);
+	take_out_probes(e, &now);
 	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
+	if (e->src == MDP_IO_MEMBERS)
+		probe(e, r, a);
 	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
 	e->last = now;
 	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
@@ -213,9 +249,9 @@ static int view_line(void *ctx, char *line)
 		v->v[v->n].in.kind = kind[0] == 'i' ? MDP_GOAL_IDLE : MDP_GOAL_UNKNOWN;
 	} else if (!strcmp(kind, "latency") && us && src &&
 		   !mdp_num_parse(us, 0, UINT64_MAX, &v->v[v->n].in.latency_us) &&
-		   (!strcmp(src, "md") || !strcmp(src, "members"))) {
+		   mdp_io_source_of(src) != MDP_IO_NONE) {
 		v->v[v->n].in.kind = MDP_GOAL_LATENCY;
-		v->v[v->n].src = !strcmp(src, "md") ? MDP_IO_MD : MDP_IO_MEMBERS;
+		v->v[v->n].src = mdp_io_source_of(src);
 	} else {
 		return -EINVAL;
 	}

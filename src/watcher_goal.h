@@ -29,6 +29,8 @@ struct mdp_wgoal_arr {
 	struct mdp_goal_ctl ctl;
 	struct mdp_io_snap last; /* the counters at the last look */
 	bool md_timed;           /* md's ticks have moved (iostat.h) */
+	unsigned probed;         /* reads of its own at the last look (mdp_iostat_probe) */
+	uint64_t seed;           /* their offsets' */
 	bool seen;               /* a look this turn found it */
 	/* The last look's measurement and minimum (status). */
 	struct mdp_goal_sample in;

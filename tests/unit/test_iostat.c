@@ -99,6 +99,21 @@ static void test_latency(void **state)
 	assert_string_equal(mdp_io_source_key(MDP_IO_MEMBERS), "members");
 }
 
+/* Each source's key names it back; each has its words. */
+static void test_sources(void **state)
+{
+	(void)state;
+	for (int k = MDP_IO_NONE; k <= MDP_IO_PROBE; k++) {
+		assert_int_equal(mdp_io_source_of(mdp_io_source_key(k)), k);
+		assert_true(strlen(mdp_io_source_text(k)) > 0);
+	}
+	assert_string_equal(mdp_io_source_key(MDP_IO_PROBE), "probe");
+	assert_int_equal(mdp_io_source_of("disks"), MDP_IO_NONE);
+	assert_int_equal(mdp_io_source_of(""), MDP_IO_NONE);
+	assert_string_equal(mdp_io_source_text(MDP_IO_PROBE),
+			    "the watcher's own timed reads of the array");
+}
+
 /* Through a root: md3's own stat and its members' partitions' (ds-dsm6-reshape). */
 static void test_read(void **state)
 {
@@ -129,6 +144,19 @@ static void test_read(void **state)
 	assert_true(io.have_members);
 	assert_int_equal(io.members.ios, 3 * 150);
 	assert_int_equal(io.members.ticks_ms, 3 * 1000);
+	/* a fixture's device nodes are no block devices: nothing is read, nothing timed */
+	{
+		uint64_t seed = 1, us = 77;
+		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, &us), -ENOENT);
+		test_sh("mkdir -p '%s/dev' && head -c 65536 /dev/zero >'%s/dev/md3' && mkfifo "
+			"'%s/dev/md4'",
+			dir, dir, dir);
+		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, &us), -ENOTBLK);
+		assert_int_equal(mdp_iostat_probe(&r, "md4", 1024, &seed, &us), -ENOTBLK);
+		assert_int_equal(mdp_iostat_probe(&r, "md3", 3, &seed, &us), -EINVAL);
+		assert_int_equal(mdp_iostat_probe(&r, "../etc/md3", 1024, &seed, &us) < 0, 1);
+		assert_int_equal(us, 77);
+	}
 	/* md2 has neither file in the fixture */
 	assert_non_null(a = mdp_system_array(&s, "md2"));
 	mdp_iostat_read(&r, a, &io);
@@ -139,4 +167,4 @@ static void test_read(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
-MDP_TEST_MAIN(test_parse, test_latency, test_read)
+MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read)

@@ -148,6 +148,7 @@ static void test_view_refused(void **state)
 	    "mdprofile-goal 1\ngoal 20\narray ../x 1 idle\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 x idle\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 disks\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 none\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 busy\nend\n",
 	};
 	struct mdp_wgoal_view v;
@@ -166,6 +167,17 @@ static void test_view_refused(void **state)
 		assert_int_equal(mdp_wgoal_load(&e.r, &v), -EINVAL);
 	}
 	env_teardown(&e);
+	/* each source the watcher writes reads back */
+	{
+		char text[] =
+		    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9000 probe\narray md3 "
+		    "7 latency 8 members\nend\n";
+		assert_int_equal(mdp_wgoal_parse(text, &v), 0);
+		assert_int_equal(v.n, 2);
+		assert_int_equal(v.v[0].src, MDP_IO_PROBE);
+		assert_int_equal(v.v[0].in.latency_us, 9000);
+		assert_int_equal(v.v[1].src, MDP_IO_MEMBERS);
+	}
 }
 
 MDP_TEST_MAIN(test_steps, test_new_layer, test_view_refused)

@@ -10,12 +10,13 @@
 # looks (one a second here, every 5 s by default) react to a client that just started, and
 # a rebuild runs for hours, so what is judged is the steady state after them.
 # Judged: with the goal, the latency the watcher steers on (/run/mdprofile/goal, sampled
-# through the timed window) stays within 1.2 times the goal; where that is md's own (6.1),
-# so does the reader's mean. Where md does not time its requests (5.10), the watcher steers
-# on the member disks' counters, which leave out md's own work (a degraded raid5 read
-# reconstructed from two members, raid5d's CPU): the reader's mean is reported beside it,
-# not judged (docs/PERFORMANCE.md has the gap). The recovery is no slower than under the
-# kernel's limits; alone, the goal profile lets the recovery run near the disks' speed.
+# through the timed window) and the reader's mean stay within 1.2 times the goal. That
+# latency is md's own where md times its requests (6.1); where it does not (5.10), the
+# members' counters leave out md's own work (a degraded raid5 read reconstructed from two
+# members, raid5d's CPU), and the watcher's own timed reads of md9 must be among its
+# samples (source probe, never the members alone: docs/PERFORMANCE.md). The recovery is no slower than
+# under the kernel's limits; alone, the goal profile lets the recovery run near the disks'
+# speed.
 have_mdprofile || skip_all "no mdprofile in the image"
 command -v mdp-reader >/dev/null || skip_all "no mdp-reader in the image"
 X1=$(serial_disk x01) && X2=$(serial_disk x02) && X3=$(serial_disk x03) ||
@@ -82,7 +83,8 @@ window() {
 	_d1=$(done_kib)
 	_t1=$(cut -d' ' -f1 /proc/uptime)
 	kill "$_s" && wait "$_s" 2>/dev/null
-	SEEN=$(awk '{ t += $1; n++; s = $2 } END { if (n) printf "%.1f %s", t / n / 1000, s }' \
+	# the mean, and the source most samples came from (the figures' table)
+	SEEN=$(awk '{ t += $1; n++; c[$2]++; if (c[$2] > c[s]) s = $2 } END { if (n) printf "%.1f %s", t / n / 1000, s }' \
 		"/tmp/goal.$1.$2.seen")
 	SPEED=$(awk -v a="$_d0" -v b="$_d1" -v s="$_t0" -v e="$_t1" 'BEGIN { printf "%d", (b - a) / (e - s) }')
 	MEAN=$(printf '%s\n' "$_r" | sed -n 's/.* mean_ms \([0-9.]*\) .*/\1/p')
@@ -113,18 +115,14 @@ echo "BENCH-VM: goal kernel=$(uname -r) goal=$GOAL defaults_kib=$DEF defaults_ms
 	"goal_src=${GOAL_SRC:--} alone_kib=$ALONE" \
 	"fast_kib=${FAST:--} fast_ms=${FAST_MEAN:--} fast_alone_kib=${FAST_ALONE:--}"
 within() { awk -v m="$1" -v g="$GOAL" 'BEGIN { print (m != "" && m <= 1.2 * g) ? "within" : "over" }'; }
-case $GOAL_SRC in
-md | members) ;;
-*) fail "the watcher showed no latency for md9 under the goal profile: '$SEEN'" ;;
-esac
+# where the samples came from: md's own counters on 6.1; on 5.10 the probe, or the members
+# where they were slower (at the floor, the sync's large requests make them so)
+grep -qE ' (md|probe)$' /tmp/goal.lab-goal.1.seen ||
+	fail "the watcher steered md9 on the members' counters alone: $(cut -d' ' -f2 /tmp/goal.lab-goal.1.seen | sort | uniq -c | tr '\n' ' ')"
 expect_eq "$(within "$GOAL_SEEN")" within \
 	"the latency the watcher steers on ($GOAL_SRC: ${GOAL_SEEN} ms) within 1.2 x the goal ($GOAL ms)"
-if [ "$GOAL_SRC" = md ]; then
-	expect_eq "$(within "$GOAL_MEAN")" within \
-		"the reader's mean under the goal profile (${GOAL_MEAN} ms) within 1.2 x the goal ($GOAL ms)"
-else
-	echo "goal: md does not time its requests here: the reader's mean ${GOAL_MEAN} ms, the members' ${GOAL_SEEN} ms"
-fi
+expect_eq "$(within "$GOAL_MEAN")" within \
+	"the reader's mean under the goal profile (${GOAL_MEAN} ms) within 1.2 x the goal ($GOAL ms)"
 # Not the issue's "twice the kernel limits'": here md's drain rule (5.10 and 6.1) already lets
 # the recovery run at 0.75-1.0 of its idle speed beside this reader under the kernel's limits
 # (measured 6014-8099 KiB/s of 8000), so the goal can only match it; what it must never do is
