@@ -139,6 +139,46 @@ static void test_new_layer(void **state)
 	env_teardown(&e);
 }
 
+/*
+ * The watcher's own reads of the last look (a probe) went through the array:
+ * the next look takes them out of its count, so they alone are no foreground
+ * I/O, and requests beyond them still are. Here md does not time them (5.10).
+ */
+static void test_probe_taken_out(void **state)
+{
+	struct mdp_wgoal_move *m = NULL;
+	struct mdp_wgoal_arr *ga;
+	struct env e;
+
+	(void)state;
+	env_setup(&e);
+	stat_md(&e, 1000, 0);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_non_null(ga = (struct mdp_wgoal_arr *)mdp_wgoal_find(&e.g, "md3"));
+	ga->probed = MDP_IOSTAT_PROBE_READS;
+	/* only the probe's reads: idle, the minimum stays the profile's */
+	stat_md(&e, 1000 + MDP_IOSTAT_PROBE_READS, 0);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_int_equal(ga->in.kind, MDP_GOAL_IDLE);
+	assert_int_equal(ga->probed, 0);
+	/* md counted fewer than the probe read (never below the last count) */
+	ga->probed = MDP_IOSTAT_PROBE_READS;
+	stat_md(&e, 1000 + MDP_IOSTAT_PROBE_READS + 1, 0);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_int_equal(ga->in.kind, MDP_GOAL_IDLE);
+	/* two beyond the probe's: foreground I/O, unmeasured here (no members, no device) */
+	ga->probed = MDP_IOSTAT_PROBE_READS;
+	stat_md(&e, 1004 + MDP_IOSTAT_PROBE_READS + 2, 0);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_int_equal(ga->in.kind, MDP_GOAL_UNKNOWN);
+	assert_int_equal(ga->src, MDP_IO_NONE);
+	env_teardown(&e);
+}
+
 static void test_view_refused(void **state)
 {
 	static const char *const bad[] = {
@@ -180,4 +220,4 @@ static void test_view_refused(void **state)
 	}
 }
 
-MDP_TEST_MAIN(test_steps, test_new_layer, test_view_refused)
+MDP_TEST_MAIN(test_steps, test_new_layer, test_probe_taken_out, test_view_refused)
