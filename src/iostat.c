@@ -11,39 +11,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const source_keys[] = {
-    [MDP_IO_NONE] = "none",
-    [MDP_IO_MD] = "md",
-    [MDP_IO_MEMBERS] = "members",
-    [MDP_IO_PROBE] = "probe",
+/* Each source's key (JSON, Prometheus, the watcher's file) and its words. */
+static const struct {
+	const char *key, *text;
+} sources[] = {
+    [MDP_IO_NONE] = {"none", "not measured"},
+    [MDP_IO_MD] = {"md", "the array's own counters"},
+    [MDP_IO_MEMBERS] = {"members", "its member disks' counters, the sync's included"},
+    [MDP_IO_PROBE] = {"probe", "the watcher's own timed reads of the array"},
 };
+#define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
 const char *mdp_io_source_key(enum mdp_io_source s)
 {
-	return (size_t)s < sizeof(source_keys) / sizeof(source_keys[0]) ? source_keys[s] : "none";
+	return sources[(size_t)s < N_SOURCES ? s : MDP_IO_NONE].key;
 }
 
 enum mdp_io_source mdp_io_source_of(const char *key)
 {
-	for (size_t i = 0; i < sizeof(source_keys) / sizeof(source_keys[0]); i++)
-		if (!strcmp(key, source_keys[i]))
+	for (size_t i = 0; i < N_SOURCES; i++)
+		if (!strcmp(key, sources[i].key))
 			return (enum mdp_io_source)i;
 	return MDP_IO_NONE;
 }
 
 const char *mdp_io_source_text(enum mdp_io_source s)
 {
-	switch (s) {
-	case MDP_IO_MD:
-		return "the array's own counters";
-	case MDP_IO_MEMBERS:
-		return "its member disks' counters, the sync's included";
-	case MDP_IO_PROBE:
-		return "the watcher's own timed reads of the array";
-	case MDP_IO_NONE:
-		break;
-	}
-	return "not measured";
+	return sources[(size_t)s < N_SOURCES ? s : MDP_IO_NONE].text;
 }
 
 int mdp_iostat_parse(const char *text, struct mdp_io_count *c)
