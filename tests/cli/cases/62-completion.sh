@@ -134,8 +134,13 @@ mkdir -p "$ROOT/evil"
 for n in '$(touch${IFS}PWNED)' '`touch${IFS}PWNED2`' 'ok'; do
 	echo 'description: x' >"$ROOT/evil/$n.yaml"
 done
+# no_pwned: neither name ran as a command
+no_pwned() {
+	[ ! -e "$WORK/cwd/PWNED" ] && [ ! -e "$WORK/cwd/PWNED2" ] ||
+		fail "completing a profile name ran a command from a file name"
+}
 candidates --profiles "$ROOT/evil" apply ""
-[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && fail "completing a profile name ran a command from a file name"
+no_pwned
 expect_candidates <<'EOF2'
 balanced
 kernel-defaults
@@ -145,7 +150,7 @@ reshape-fast
 responsive
 EOF2
 candidates --profiles "$ROOT/evil" apply '$'
-[ -e "$WORK/cwd/PWNED" ] || [ -e "$WORK/cwd/PWNED2" ] && fail "completing a profile name ran a command from a file name"
+no_pwned
 expect_candidates <<'EOF2'
 EOF2
 run --profiles "$ROOT/evil" -q list
