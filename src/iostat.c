@@ -5,10 +5,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Each source's key (JSON, Prometheus, the watcher's file) and its words. */
@@ -171,35 +174,175 @@ static int open_dev(const struct mdp_root *r, const char *name)
 	return fd;
 }
 
-int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_kib, uint64_t *seed,
-		     uint64_t *us)
-{
-	uint64_t t[MDP_IOSTAT_PROBE_READS], blocks = size_kib / (MDP_IOSTAT_PROBE_BYTES / 1024);
-	void *buf = NULL;
-	int fd, err = 0;
+/*
+ * The reads run on a thread of their own, so that a read md or a failing
+ * disk holds for long (a SCSI timeout is 30 s, with retries) cannot hold
+ * the watcher: it waits until the deadline, counts a read not done by then
+ * as the time waited, and keeps the job (*held) until its thread ends. The
+ * job frees itself with its last reference (the thread's or the holder's).
+ */
+struct mdp_probe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int refs;
+	bool done;
+	int fd, err;
+	mdp_probe_read_fn *rd;
+	void *buf;
+	uint64_t blocks, seed;
+	uint64_t t[MDP_IOSTAT_PROBE_READS]; /* us; 0 until that read ended */
+};
 
-	if (!blocks)
-		return -EINVAL;
-	if ((fd = open_dev(r, name)) < 0)
-		return fd;
-	if ((err = -posix_memalign(&buf, MDP_IOSTAT_PROBE_BYTES, MDP_IOSTAT_PROBE_BYTES))) {
-		close(fd);
-		return err;
-	}
+static void job_put(struct mdp_probe *j)
+{
+	bool last;
+
+	pthread_mutex_lock(&j->mu);
+	last = --j->refs == 0;
+	pthread_mutex_unlock(&j->mu);
+	if (!last)
+		return;
+	close(j->fd);
+	free(j->buf);
+	pthread_cond_destroy(&j->cv);
+	pthread_mutex_destroy(&j->mu);
+	free(j);
+}
+
+static void *job_run(void *arg)
+{
+	struct mdp_probe *j = arg;
+	int err = 0;
+
 	for (size_t i = 0; i < MDP_IOSTAT_PROBE_READS && !err; i++) {
-		off_t at = (off_t)(next_rand(seed) % blocks * MDP_IOSTAT_PROBE_BYTES);
+		off_t at = (off_t)(next_rand(&j->seed) % j->blocks * MDP_IOSTAT_PROBE_BYTES);
 		uint64_t t0 = mdp_mono_ns();
-		ssize_t got = pread(fd, buf, MDP_IOSTAT_PROBE_BYTES, at);
+		ssize_t got = j->rd(j->fd, j->buf, MDP_IOSTAT_PROBE_BYTES, at);
+		uint64_t us = (mdp_mono_ns() - t0) / 1000;
 
 		if (got != (ssize_t)MDP_IOSTAT_PROBE_BYTES)
 			err = got < 0 ? -errno : -EIO;
-		t[i] = (mdp_mono_ns() - t0) / 1000;
+		pthread_mutex_lock(&j->mu);
+		j->t[i] = us ? us : 1;
+		pthread_mutex_unlock(&j->mu);
 	}
-	free(buf);
-	close(fd);
+	pthread_mutex_lock(&j->mu);
+	j->err = err;
+	j->done = true;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	job_put(j);
+	return NULL;
+}
+
+static struct mdp_probe *job_new(int fd, uint64_t blocks, uint64_t seed, mdp_probe_read_fn *rd)
+{
+	struct mdp_probe *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	if (posix_memalign(&j->buf, MDP_IOSTAT_PROBE_BYTES, MDP_IOSTAT_PROBE_BYTES)) {
+		free(j);
+		return NULL;
+	}
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL); /* CLOCK_REALTIME: only ever waited on briefly */
+	j->refs = 2;                     /* the thread's and the caller's */
+	j->fd = fd;
+	j->rd = rd ? rd : pread;
+	j->blocks = blocks;
+	j->seed = seed;
+	return j;
+}
+
+/* Wait for j until deadline_ms have passed since start_ns; true when it is done. */
+static bool job_wait(struct mdp_probe *j, uint64_t start_ns, unsigned deadline_ms)
+{
+	bool done;
+
+	pthread_mutex_lock(&j->mu);
+	while (!j->done) {
+		uint64_t now = mdp_mono_ns(), end = start_ns + (uint64_t)deadline_ms * 1000000u;
+		struct timespec ts;
+		if (now >= end)
+			break;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += (time_t)((end - now) / 1000000000u);
+		ts.tv_nsec += (long)((end - now) % 1000000000u);
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&j->cv, &j->mu, &ts);
+	}
+	done = j->done;
+	pthread_mutex_unlock(&j->mu);
+	return done;
+}
+
+void mdp_iostat_probe_release(struct mdp_probe **held)
+{
+	if (*held)
+		job_put(*held);
+	*held = NULL;
+}
+
+int mdp_iostat_probe_fd(int fd, uint64_t blocks, uint64_t *seed, unsigned deadline_ms,
+			mdp_probe_read_fn *rd, struct mdp_probe **held, uint64_t *us)
+{
+	uint64_t t[MDP_IOSTAT_PROBE_READS], start, waited;
+	struct mdp_probe *j;
+	pthread_t th;
+	bool done;
+	int err;
+
+	if (!(j = job_new(fd, blocks, next_rand(seed), rd))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	start = mdp_mono_ns();
+	if ((err = -pthread_create(&th, NULL, job_run, j))) {
+		j->refs = 1;
+		job_put(j);
+		return err;
+	}
+	pthread_detach(th);
+	done = job_wait(j, start, deadline_ms);
+	waited = (mdp_mono_ns() - start) / 1000;
+	pthread_mutex_lock(&j->mu);
+	err = done ? j->err : 0;
+	for (size_t i = 0; i < MDP_IOSTAT_PROBE_READS; i++)
+		t[i] = j->t[i] ? j->t[i] : waited; /* not done by the deadline: at least that */
+	pthread_mutex_unlock(&j->mu);
+	if (done)
+		job_put(j);
+	else
+		*held = j;
 	if (err)
 		return err;
 	qsort(t, MDP_IOSTAT_PROBE_READS, sizeof(t[0]), cmp_u64);
 	*us = t[MDP_IOSTAT_PROBE_READS / 2];
 	return 0;
+}
+
+int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_kib, uint64_t *seed,
+		     unsigned deadline_ms, struct mdp_probe **held, uint64_t *us)
+{
+	uint64_t blocks = size_kib / (MDP_IOSTAT_PROBE_BYTES / 1024);
+	int fd;
+
+	if (*held) {
+		bool done;
+		pthread_mutex_lock(&(*held)->mu);
+		done = (*held)->done;
+		pthread_mutex_unlock(&(*held)->mu);
+		if (!done)
+			return -EBUSY; /* the last one's reads still wait */
+		mdp_iostat_probe_release(held);
+	}
+	if (!blocks)
+		return -EINVAL;
+	if ((fd = open_dev(r, name)) < 0)
+		return fd;
+	return mdp_iostat_probe_fd(fd, blocks, seed, deadline_ms, NULL, held, us);
 }

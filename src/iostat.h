@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "discover.h"
 #include "goal.h"
@@ -98,14 +99,32 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_snap *now,
 			bool *md_timed, struct mdp_goal_sample *out, enum mdp_io_source *src);
 
+/* A probe's reads under way (mdp_iostat_probe). */
+struct mdp_probe;
+
 /*
  * Time MDP_IOSTAT_PROBE_READS reads of MDP_IOSTAT_PROBE_BYTES with O_DIRECT
- * at random aligned offsets of /dev/NAME (size_kib long) through r; *seed
- * is the caller's state for the offsets. The median in *us. -ENOTBLK when
- * /dev/NAME is not a block device (a fixture tree), else -errno of the
+ * at random aligned offsets of /dev/NAME (size_kib long) through r, on a
+ * thread; *seed is the caller's state for the offsets. The median in *us.
+ * A read not done within deadline_ms counts as the time waited, and the
+ * reads go on: *held keeps them (release it with mdp_iostat_probe_release),
+ * and until they end another probe with the same *held is -EBUSY. -ENOTBLK
+ * when /dev/NAME is not a block device (a fixture tree), else -errno of the
  * open or a read (-EIO for a short one).
  */
 int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_kib, uint64_t *seed,
-		     uint64_t *us);
+		     unsigned deadline_ms, struct mdp_probe **held, uint64_t *us);
+/* Let go of *held (its thread frees it when its reads end); NULL after. */
+void mdp_iostat_probe_release(struct mdp_probe **held);
+
+/* How a probe reads: pread(2), or a test's. */
+typedef ssize_t mdp_probe_read_fn(int fd, void *buf, size_t len, off_t at);
+/*
+ * The probe on fd (blocks of MDP_IOSTAT_PROBE_BYTES, at least 1), which it
+ * owns (closed when its reads end), with rd (NULL: pread): for tests.
+ * *held must be NULL.
+ */
+int mdp_iostat_probe_fd(int fd, uint64_t blocks, uint64_t *seed, unsigned deadline_ms,
+			mdp_probe_read_fn *rd, struct mdp_probe **held, uint64_t *us);
 
 #endif

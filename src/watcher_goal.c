@@ -25,6 +25,8 @@ const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char
 
 void mdp_wgoal_free(struct mdp_wgoal *g)
 {
+	for (size_t i = 0; i < g->n; i++)
+		mdp_iostat_probe_release(&g->v[i].held);
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;
@@ -75,6 +77,8 @@ static void drop_unseen(struct mdp_wgoal *g)
 	for (size_t i = 0; i < g->n; i++)
 		if (g->v[i].seen)
 			g->v[k++] = g->v[i];
+		else
+			mdp_iostat_probe_release(&g->v[i].held);
 	g->n = k;
 }
 
@@ -117,13 +121,18 @@ static void take_out_probes(struct mdp_wgoal_arr *e, const struct mdp_io_snap *n
 /*
  * Where the members stand in for md: the watcher's own timed reads too,
  * the larger of the two the sample (iostat.h). A device that cannot be
- * read (a fixture tree, an error) leaves the members' figure.
+ * read (a fixture tree, an error) leaves the members' figure; so does a
+ * probe whose reads still wait. A read may take twice the goal and a
+ * second more before the watcher goes on without it: it is then over the
+ * goal whatever it takes.
  */
-static void probe(struct mdp_wgoal_arr *e, const struct mdp_root *r, const struct mdp_array *a)
+static void probe(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp_root *r,
+		  const struct mdp_array *a)
 {
 	uint64_t us;
 
-	if (mdp_iostat_probe(r, a->name, a->size_kib, &e->seed, &us))
+	if (mdp_iostat_probe(r, a->name, a->size_kib, &e->seed, g->goal_ms * 2 + 1000, &e->held,
+			     &us))
 		return;
 	e->probed = MDP_IOSTAT_PROBE_READS;
 	if (us >= e->in.latency_us) {
@@ -152,7 +161,7 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 	take_out_probes(e, &now);
 	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
 	if (e->src == MDP_IO_MEMBERS)
-		probe(e, r, a);
+		probe(g, e, r, a);
 	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
 	e->last = now;
 	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;

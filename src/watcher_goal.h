@@ -31,6 +31,7 @@ struct mdp_wgoal_arr {
 	bool md_timed;           /* md's ticks have moved (iostat.h) */
 	unsigned probed;         /* reads of its own at the last look (mdp_iostat_probe) */
 	uint64_t seed;           /* their offsets' */
+	struct mdp_probe *held;  /* reads past their deadline, still under way */
 	bool seen;               /* a look this turn found it */
 	/* The last look's measurement and minimum (status). */
 	struct mdp_goal_sample in;

@@ -5,6 +5,7 @@
  * and reading through a root.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -147,15 +151,21 @@ static void test_read(void **state)
 	/* a fixture's device nodes are no block devices: nothing is read, nothing timed */
 	{
 		uint64_t seed = 1, us = 77;
-		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, &us), -ENOENT);
+		struct mdp_probe *held = NULL;
+		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
+				 -ENOENT);
 		test_sh("mkdir -p '%s/dev' && head -c 65536 /dev/zero >'%s/dev/md3' && mkfifo "
 			"'%s/dev/md4'",
 			dir, dir, dir);
-		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, &us), -ENOTBLK);
-		assert_int_equal(mdp_iostat_probe(&r, "md4", 1024, &seed, &us), -ENOTBLK);
-		assert_int_equal(mdp_iostat_probe(&r, "md3", 3, &seed, &us), -EINVAL);
-		assert_int_equal(mdp_iostat_probe(&r, "../etc/md3", 1024, &seed, &us) < 0, 1);
+		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
+				 -ENOTBLK);
+		assert_int_equal(mdp_iostat_probe(&r, "md4", 1024, &seed, 1000, &held, &us),
+				 -ENOTBLK);
+		assert_int_equal(mdp_iostat_probe(&r, "md3", 3, &seed, 1000, &held, &us), -EINVAL);
+		assert_int_equal(
+		    mdp_iostat_probe(&r, "../etc/md3", 1024, &seed, 1000, &held, &us) < 0, 1);
 		assert_int_equal(us, 77);
+		assert_null(held);
 	}
 	/* md2 has neither file in the fixture */
 	assert_non_null(a = mdp_system_array(&s, "md2"));
@@ -167,4 +177,98 @@ static void test_read(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
-MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read)
+/* The probe's reads, timed: a quick one, and one slower than the deadline. */
+static ssize_t quick_read(int fd, void *buf, size_t len, off_t at)
+{
+	(void)fd;
+	(void)at;
+	memset(buf, 0, len);
+	return (ssize_t)len;
+}
+
+/* A read held until the test writes a byte to the pipe fd is the read end of. */
+static ssize_t held_read(int fd, void *buf, size_t len, off_t at)
+{
+	char c;
+
+	if (read(fd, &c, 1) != 1)
+		return -1;
+	return quick_read(fd, buf, len, at);
+}
+
+static ssize_t short_read(int fd, void *buf, size_t len, off_t at)
+{
+	(void)fd;
+	(void)buf;
+	(void)len;
+	(void)at;
+	return 100;
+}
+
+static int devnull(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* A byte per read: the job's reads end. */
+static void let_go(int wr)
+{
+	assert_int_equal(write(wr, "xxx", MDP_IOSTAT_PROBE_READS), MDP_IOSTAT_PROBE_READS);
+}
+
+/* The job freed: it closed its fd, the read end, which the write end's POLLERR shows. */
+static void wait_freed(int wr)
+{
+	struct pollfd p = {.fd = wr, .events = 0};
+
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_true(p.revents & POLLERR);
+	close(wr);
+}
+
+static void test_probe_deadline(void **state)
+{
+	struct mdp_probe *held = NULL;
+	uint64_t seed = 7, us = 0;
+	int pa[2], pb[2], err;
+
+	(void)state;
+	assert_int_equal(mdp_iostat_probe_fd(devnull(), 100, &seed, 1000, quick_read, &held, &us),
+			 0);
+	assert_null(held);
+	assert_true(us < 1000000);
+	/* reads that wait past a deadline of 20 ms: the watcher goes on, the reads count as the
+	 * time waited, and the job is held until they end */
+	assert_int_equal(pipe2(pa, O_CLOEXEC), 0);
+	assert_int_equal(mdp_iostat_probe_fd(pa[0], 100, &seed, 20, held_read, &held, &us), 0);
+	assert_non_null(held);
+	assert_true(us >= 20000);
+	/* until they end, no second probe on the same array; then the next one goes on */
+	assert_int_equal(mdp_iostat_probe(NULL, "md9", 1024, &seed, 20, &held, &us), -EBUSY);
+	let_go(pa[1]);
+	for (int i = 0; i < 5000; i++) {
+		struct timespec ms = {0, 1000000L};
+		if ((err = mdp_iostat_probe(NULL, "md9", 0, &seed, 20, &held, &us)) != -EBUSY)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	assert_int_equal(err, -EINVAL); /* past the held job: the size of 0 */
+	assert_null(held);
+	wait_freed(pa[1]);
+	/* a short read is an error, and nothing is held */
+	assert_int_equal(mdp_iostat_probe_fd(devnull(), 100, &seed, 1000, short_read, &held, &us),
+			 -EIO);
+	assert_null(held);
+	/* let go while its reads still wait: the thread frees it when they end */
+	assert_int_equal(pipe2(pb, O_CLOEXEC), 0);
+	assert_int_equal(mdp_iostat_probe_fd(pb[0], 100, &seed, 20, held_read, &held, &us), 0);
+	mdp_iostat_probe_release(&held);
+	assert_null(held);
+	let_go(pb[1]);
+	wait_freed(pb[1]);
+}
+
+MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read, test_probe_deadline)
