@@ -6,6 +6,8 @@
 #  2. a disk with pending sectors beside the slow member: evidence, and "replace that disk"
 #  3. a failing disk alone is the member finding, and the floor's profile is withdrawn
 #  4. healthy disks: the floor's verdict as before, and one note that SMART was read
+#  5. idle arrays listed before the busy one: its disks still asked, once each
+# tags: heavy (four live explains with the fake smartctl, each then replayed)
 
 # smart_replay FIXTURE DISK=WORDS...: explain live on FIXTURE (its replay moved away) with
 # the fake smartctl answering so, captured (its calls in $WORK/calls); then ROOT is
