@@ -101,9 +101,10 @@ $(eval $(call OBJ_RULE,$(REL),-O2 -g $$(PKG_CFLAGS),need))
 $(eval $(call OBJ_RULE,$(SANB),$$(SEAM) -O1 -g $$(SAN) $$(PKG_CFLAGS),))
 # valgrind: a plain debug build (ASan and valgrind do not mix)
 $(eval $(call OBJ_RULE,$(VG),$$(SEAM) -O1 -g $$(PKG_CFLAGS),))
-# static (NAS boxes, the VM lab; no libudev: a sysfs walk); STATIC_SEAM=1 adds the seam
-$(eval $(call OBJ_RULE,$(STATIC),-DMDP_NO_UDEV -DMDP_STATIC $$(if $$(STATIC_SEAM),$$(SEAM)) -O2 \
-	$$(shell $$(PKG_CONFIG) --cflags yaml-0.1 libcyaml),need-static))
+# static (NAS boxes, the VM lab; no libudev: a sysfs walk); STATIC_SEAM=1 adds the seam.
+# -Os and unused sections dropped at the link: a NAS has little room (DIST_MAX_BYTES)
+$(eval $(call OBJ_RULE,$(STATIC),-DMDP_NO_UDEV -DMDP_STATIC $$(if $$(STATIC_SEAM),$$(SEAM)) -Os \
+	-ffunction-sections -fdata-sections $$(shell $$(PKG_CONFIG) --cflags yaml-0.1 libcyaml),need-static))
 
 # ---- release build ---------------------------------------------------------
 
@@ -170,7 +171,7 @@ endif
 endif
 
 $(STATIC)/mdprofile: $(STATIC_OBJ)
-	$(CC) -static -o $@ $^ -lcyaml -lyaml
+	$(CC) -static -Wl,--gc-sections -o $@ $^ -lcyaml -lyaml
 
 ## build/static/mdprofile: the static x86_64 binary for a NAS
 static: $(STATIC)/mdprofile
