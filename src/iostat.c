@@ -246,8 +246,16 @@ static struct mdp_probe *job_new(int fd, uint64_t blocks, uint64_t seed, mdp_pro
 		return NULL;
 	}
 	pthread_mutex_init(&j->mu, NULL);
-	pthread_cond_init(&j->cv, NULL); /* CLOCK_REALTIME: only ever waited on briefly */
-	j->refs = 2;                     /* the thread's and the caller's */
+	{
+		/* waited on by CLOCK_MONOTONIC, as every wait (clock.h): a wall clock set back
+		 * must not stretch it */
+		pthread_condattr_t ca;
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&j->cv, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+	j->refs = 2; /* the thread's and the caller's */
 	j->fd = fd;
 	j->rd = rd ? rd : pread;
 	j->blocks = blocks;
@@ -266,13 +274,8 @@ static bool job_wait(struct mdp_probe *j, uint64_t start_ns, unsigned deadline_m
 		struct timespec ts;
 		if (now >= end)
 			break;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += (time_t)((end - now) / 1000000000u);
-		ts.tv_nsec += (long)((end - now) % 1000000000u);
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		ts.tv_sec = (time_t)(end / 1000000000u);
+		ts.tv_nsec = (long)(end % 1000000000u);
 		pthread_cond_timedwait(&j->cv, &j->mu, &ts);
 	}
 	done = j->done;
