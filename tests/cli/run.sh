@@ -6,18 +6,20 @@
 #   seam         needs the MDPROFILE_FAULT test seam, absent from shipped binaries
 #   no-valgrind  left out of make valgrind (the line says why)
 #   slow         its time is mostly waiting (timeouts, signals, a watcher's looks): with
-#                -j it runs in one serial lane beside the others
+#                -j the slow cases run beside the others, up to CLI_SLOW_J (default 8)
+#                of them at a time, since they cost little CPU
 #   heavy        it works for over 3 s (many runs of the binary): with -j it starts
 #                before the untagged ones, so that it does not end the run alone
 #                (make lint fails on an untagged case over 3 s: tools/slow-cases.sh)
 #   smoke        the short set the aarch64 build runs in make check-deep
 # --without TAG skips the cases that have it, --only TAG runs only those.  Cases are
 # independent (a work dir and a root of their own): -j N runs N of them at a time, the slow
-# ones in a lane of their own.  Each case's time is printed, then the ten slowest; --times
-# FILE keeps "CASE WALL_MS CPU_MS TAGS..." lines for tools/slow-cases.sh.  A failed case's
-# output follows the summary.  KEEP=1 keeps the work dirs.  --leaks no-valgrind (on a
-# sanitizer build): LeakSanitizer only in the cases make valgrind leaves out, since memcheck
-# checks the others' leaks in the same gate (LSan is two thirds of a sanitizer run's start).
+# ones in lanes of their own (CLI_SLOW_J of them).  Each case's time is printed, then the
+# ten slowest; --times FILE keeps "CASE WALL_MS CPU_MS TAGS..." lines for
+# tools/slow-cases.sh.  A failed case's output follows the summary.  KEEP=1 keeps the work
+# dirs.  --leaks no-valgrind (on a sanitizer build): LeakSanitizer only in the cases make
+# valgrind leaves out, since memcheck checks the others' leaks in the same gate (LSan is two
+# thirds of a sanitizer run's start).
 set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 without='' only='' jobs=1 times='' leaks=all
@@ -114,8 +116,19 @@ one() { sh "$SRC/tests/cli/case.sh" "$1"; }
 if [ "$jobs" = 1 ]; then
 	for c in $heavy $rest; do one "$c"; done
 else
-	# The slow lane waits more than it works: it runs beside the N others.
-	(for c in $lane; do one "$c"; done) &
+	# The slow cases wait more than they work (about 1 s of CPU in 10 of wall): they run
+	# beside the N others, CLI_SLOW_J at a time, so that the run lasts about as long as
+	# its longest case, not as the sum of the waits.
+	slow_j=${CLI_SLOW_J:-8}
+	case $slow_j in
+	[1-9] | [1-9][0-9]) ;;
+	*)
+		echo "run.sh: CLI_SLOW_J='$slow_j': expected a number of jobs, 1 to 99" >&2
+		exit 2
+		;;
+	esac
+	# shellcheck disable=SC2086 # one case file per word
+	(if [ -n "$lane" ]; then printf '%s\n' $lane | xargs -P "$slow_j" -n 1 sh "$SRC/tests/cli/case.sh"; fi) &
 	lanepid=$!
 	# shellcheck disable=SC2086 # one case file per word
 	[ -z "$heavy$rest" ] || printf '%s\n' $heavy $rest | xargs -P "$jobs" -n 1 sh "$SRC/tests/cli/case.sh"
