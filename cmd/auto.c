@@ -38,7 +38,7 @@
 /* The watcher's screen: where its lines go, and whether a bar is on the last line. */
 struct wt_ui {
 	struct cli *cli;
-	const struct wlog *log;
+	struct wlog *log;
 	bool bar;
 	const char *textfile; /* auto --textfile: the Prometheus status written there */
 	double textfile_due;  /* monotonic seconds: when to write it next; 0 at the next look */
@@ -120,7 +120,7 @@ static void ui_looked(void *ctx, const struct mdp_array *a)
  * Run the watcher (once: apply --until-idle's) with its lines in log. An
  * exit code: the loop's failures are MDP_EXIT_FAILED.
  */
-static int wt_run(struct cli *cli, const struct wlog *log, bool once, unsigned kinds,
+static int wt_run(struct cli *cli, struct wlog *log, bool once, unsigned kinds,
 		  unsigned interval_ms, const char *textfile)
 {
 	struct wt_ui ui = {.cli = cli, .log = log, .textfile = textfile};
@@ -176,7 +176,7 @@ int watcher_lock(struct cli *cli)
 	return MDP_EXIT_FAILED;
 }
 
-int watcher_until_idle(struct cli *cli, const struct wlog *log, unsigned interval_ms)
+int watcher_until_idle(struct cli *cli, struct wlog *log, unsigned interval_ms)
 {
 	return wt_run(cli, log, true, MDP_OP_ALL, interval_ms, NULL);
 }

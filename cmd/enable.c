@@ -317,8 +317,7 @@ static int do_enable(struct cli *cli)
 		goto out;
 	/* The watcher, now, as the boot starts it (systemd's: enable --now started it). */
 	watchers_gone(cli, &st);
-	if (o.auto_profile && mdp_watcher_probe(&cli->root) != 1)
-		mdp_enable_start_watcher(&cli->root, &o, f[0].sys, &rep);
+	mdp_enable_start_watcher(&cli->root, &o, f[0].sys, &rep);
 	if ((wrc = say(cli, &rep, 0, 0)) && !rc)
 		rc = wrc;
 out:

@@ -25,10 +25,11 @@ static void status_enabled_text(const struct mdp_boot_record *rec, const struct 
 		   mdp_enable_intact(p, n) ? "intact" : "NOT intact (run mdprofile enable again)");
 	/* each piece's name in a column, what is said of it wrapped under it */
 	for (size_t i = 0; i < n; i++)
-		render_say(15, "  %-12s %s: %s%s%s", p[i].what,
+		render_say(15, "  %-12s %s: %s%s%s%s%s", p[i].what,
 			   render_safe(p[i].where, a, sizeof(a)),
 			   strcmp(p[i].state, "not running") ? p[i].state : "NOT running",
-			   p[i].hint[0] ? "; " : "", render_safe(p[i].hint, b, sizeof(b)));
+			   p[i].note[0] ? " " : "", p[i].note, p[i].hint[0] ? "; " : "",
+			   render_safe(p[i].hint, b, sizeof(b)));
 }
 
 static void status_enabled_json(struct json *j, const struct mdp_boot_record *rec,

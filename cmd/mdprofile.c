@@ -363,6 +363,12 @@ int main(int argc, char **argv)
 	struct opt_scan s = {0};
 	int rc;
 
+	/*
+	 * A reader gone from stdout (mdprofile auto | head) must not kill a command midway (an
+	 * engaged watcher, a transaction): a write fails with EPIPE instead, which finish()
+	 * reports and the watcher's log survives (wlog.h). Programs run get it back (exec.c).
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc > 1 && !strcmp(argv[1], "__options"))
 		return cli_print_options(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "__values"))

@@ -19,6 +19,6 @@ int watcher_lock(struct cli *cli);
  * the default), then remove it, saying so in log (which apply opened before
  * its transaction, so that its lines are stamped too). An exit code.
  */
-int watcher_until_idle(struct cli *cli, const struct wlog *log, unsigned interval_ms);
+int watcher_until_idle(struct cli *cli, struct wlog *log, unsigned interval_ms);
 
 #endif

@@ -3,6 +3,7 @@
 #include "wlog.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,7 @@ static FILE *stamped_open(int fd)
 void wlog_open(struct wlog *l, bool real)
 {
 	memset(l, 0, sizeof(*l));
+	l->real = real;
 	fflush(stdout);
 	fflush(stderr);
 	if (isatty(STDOUT_FILENO)) {
@@ -140,13 +142,48 @@ void wlog_close(struct wlog *l)
 	l->syslog = false;
 }
 
-void wlog_line(const struct wlog *l, int prio, bool shown, const char *line)
+/*
+ * stdout cannot be written (err): its reader went away (a closed pipe:
+ * SIGPIPE is ignored) or its disk is full. The watcher goes on: stdout,
+ * and stderr when it is the same file, go to /dev/null; on the real root
+ * its own lines go to syslog from now on, with a line that says why.
+ */
+static void wlog_lost(struct wlog *l, int err)
 {
-	if (l->sink == WLOG_JOURNAL)
+	int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	struct stat o, e;
+	bool both = !fstat(STDOUT_FILENO, &o) && !fstat(STDERR_FILENO, &e) &&
+		    o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+
+	if (nul >= 0) {
+		if (dup2(nul, STDOUT_FILENO) < 0 || (both && dup2(nul, STDERR_FILENO) < 0))
+			(void)0; /* the next write fails again and comes back here */
+		close(nul);
+	}
+	clearerr(stdout);
+	if (both)
+		clearerr(stderr);
+	l->lost = true;
+	if (!l->real)
+		return;
+	if (!l->syslog)
+		openlog("mdprofile", LOG_PID, LOG_USER);
+	l->syslog = true;
+	syslog(LOG_WARNING,
+	       "the watcher's log (its stdout) cannot be written (%s): its lines go "
+	       "to syslog only from now on",
+	       strerror(err));
+}
+
+void wlog_line(struct wlog *l, int prio, bool shown, const char *line)
+{
+	if (l->sink == WLOG_JOURNAL && !l->lost)
 		printf("<%d>%s\n", prio, line);
-	else if (shown)
+	else if (shown && !l->lost)
 		printf("%s\n", line);
-	fflush(stdout);
+	errno = 0;
+	if ((fflush(stdout) || ferror(stdout)) && !l->lost)
+		wlog_lost(l, errno ? errno : EIO);
 	/* DSM's syslog keeps warning and above: what an owner must find later is sent so */
 	if (l->syslog)
 		syslog(prio <= LOG_WARNING  ? prio

@@ -14,6 +14,10 @@
  *                   keeps warning and above), progress at info
  *
  * Every line is out when it is written (line-buffered), not at the exit.
+ * A line that cannot be written (the log's reader gone: SIGPIPE is
+ * ignored; a full disk) ends nothing: from then on stdout is /dev/null and
+ * on the real root the watcher's own lines go to syslog, with one that
+ * says why; under --root they are dropped.
  */
 #ifndef MDP_CMD_WLOG_H
 #define MDP_CMD_WLOG_H
@@ -26,6 +30,8 @@ enum wlog_sink { WLOG_TTY, WLOG_JOURNAL, WLOG_FILE };
 struct wlog {
 	enum wlog_sink sink;
 	bool syslog; /* the watcher's own lines to syslog too */
+	bool real;   /* the real root: syslog may be written */
+	bool lost;   /* stdout could not be written: its lines are no longer shown */
 	FILE *saved[2];
 	FILE *stamped[2]; /* stdout and stderr with times, WLOG_FILE */
 };
@@ -40,6 +46,6 @@ void wlog_close(struct wlog *l);
  * LOG_WARNING for a give-up, LOG_ERR for a failure, LOG_INFO for progress.
  * shown: whether it goes to stdout (not under -q); syslog gets it anyway.
  */
-void wlog_line(const struct wlog *l, int prio, bool shown, const char *line);
+void wlog_line(struct wlog *l, int prio, bool shown, const char *line);
 
 #endif

@@ -370,8 +370,8 @@ static void settings(FILE *f, const struct mdp_profile *p, const struct mdp_boot
 		fprintf(f, "auto='%s'\n", o->auto_profile);
 	if (keeps_auto(o))
 		fprintf(f,
-			"auto_pid='" MDP_BOOT_AUTO_PID "'\nauto_log='" MDP_BOOT_AUTO_LOG
-			"'\nself='%s'\n",
+			"auto_pid='" MDP_BOOT_AUTO_PID "'\nauto_lock='" MDP_BOOT_AUTO_LOCK
+			"'\nauto_log='" MDP_BOOT_AUTO_LOG "'\nself='%s'\n",
 			self);
 	if (o->enable && o->auto_profile)
 		fputs("# a test's fixture tree (mdprofile --root); empty on a box\n"
@@ -495,10 +495,15 @@ static const char no_auto_stop[] = "start_auto() { :; }\nstop_auto() { :; }\n\n"
 /*
  * enable --auto on rc.d and DSM: the keeper (keep-auto) runs the watcher and
  * starts it again when it dies, in a session of its own (a DSM task's
- * process group is killed when it ends); its pid is kept so that stop (rc.d
- * at shutdown, disable) can end it: SIGTERM to the keeper stops the
- * watcher, which removes an engaged overlay first. enable starts the keeper
- * the same way (src/keeper.h), now.
+ * process group is killed when it ends). One keeper per machine: it takes
+ * its lock (flock, on descriptor 9, which its children do not get) before
+ * it starts the watcher and holds it for its life, and a second one ends at
+ * once; holding it, it writes its pid into the pid file, and into the lock
+ * file with the time of its next start while it waits (src/keeper.h), so
+ * that stop (rc.d at shutdown, disable) can end it and status can say so:
+ * SIGTERM to the keeper stops the watcher, which removes an engaged overlay
+ * first. SIGPIPE is ignored: a log reader gone ends nothing. enable starts
+ * the keeper the same way (src/keeper.h), now.
  */
 static const char with_auto[] =
     "# A line of the keeper's, with its time, to its log and to syslog.\n"
@@ -515,7 +520,8 @@ static const char with_auto[] =
     "\t*) return 1 ;;\n"
     "\tesac\n"
     "}\n\n"
-    "# The keeper, in a session of its own, its lines and the watcher's to $auto_log.\n"
+    "# The keeper, in a session of its own, its lines and the watcher's to $auto_log; its\n"
+    "# lock keeps it one.\n"
     "start_auto() {\n"
     "\tif pid=$(keeper_pid); then\n"
     "\t\tlog \"the watcher runs already (its keeper: pid $pid)\"\n"
@@ -523,7 +529,6 @@ static const char with_auto[] =
     "\tfi\n"
     "\tlog \"starting the watcher: mdprofile auto $auto, kept running; its log: $auto_log\"\n"
     "\tsetsid /bin/sh \"$root$self\" keep-auto </dev/null >>\"$root$auto_log\" 2>&1 &\n"
-    "\techo \"$!\" >\"$root$auto_pid\" || log \"cannot keep the watcher's pid in $auto_pid\"\n"
     "}\n\n"
     "stop_auto() {\n"
     "\tpid=$(keeper_pid) || return 0\n"
@@ -541,16 +546,43 @@ static const char with_auto[] =
     "\tkill -TERM \"$child\" 2>/dev/null\n"
     "\twait \"$child\"\n"
     "}\n\n"
+    "# The keeper's lock on descriptor 9, held until it ends: 0, or 1 when another keeper\n"
+    "# holds it, 2 when it cannot be taken.\n"
+    "keeper_lock() {\n"
+    "\tdir=$root${auto_lock%/*}\n"
+    "\t(umask 077 && mkdir -p \"$dir\" && : >>\"$root$auto_lock\") 2>/dev/null || {\n"
+    "\t\tklog \"cannot create $auto_lock: the watcher is not started\"\n"
+    "\t\treturn 2\n"
+    "\t}\n"
+    "\texec 9>>\"$root$auto_lock\"\n"
+    "\tflock -n 9\n"
+    "\tcase $? in\n"
+    "\t0) ;;\n"
+    "\t1)\n"
+    "\t\tholder=$(cut -d' ' -f1 \"$root$auto_lock\")\n"
+    "\t\tklog \"another keeper (pid $holder) keeps the watcher: this one ends\"\n"
+    "\t\treturn 1\n"
+    "\t\t;;\n"
+    "\t*)\n"
+    "\t\tklog \"cannot lock $auto_lock (flock): the watcher is not started\"\n"
+    "\t\treturn 2\n"
+    "\t\t;;\n"
+    "\tesac\n"
+    "\techo \"$$\" >\"$root$auto_pid\" || klog \"cannot keep the keeper's pid in $auto_pid\"\n"
+    "}\n\n"
     "# keep-auto: the watcher, started again 10 s after it dies (killed, out of memory),\n"
     "# the wait doubling up to 10 min while it dies within 10 min of its start. Exit\n"
     "# code 0 (a stop signal: its overlay removed) or 2 (refused) ends the keeping.\n"
     "keep_auto() {\n"
     "\tchild=\n"
     "\ttrap 'stop_child; exit 0' TERM INT HUP\n"
+    "\ttrap '' PIPE\n"
+    "\tkeeper_lock || return\n"
     "\tdelay=10\n"
     "\twhile :; do\n"
     "\t\tt0=$(date +%s)\n"
-    "\t\texec_auto &\n"
+    "\t\techo \"$$\" >\"$root$auto_lock\"\n"
+    "\t\texec_auto 9>&- &\n"
     "\t\tchild=$!\n"
     "\t\twait \"$child\"\n"
     "\t\trc=$?\n"
@@ -561,7 +593,8 @@ static const char with_auto[] =
     "\t\tesac\n"
     "\t\t[ $(($(date +%s) - t0)) -lt 600 ] || delay=10\n"
     "\t\tklog \"the watcher ended with exit code $rc: starting it again in ${delay}s\"\n"
-    "\t\tsleep \"$delay\" &\n"
+    "\t\techo \"$$ restart $(($(date +%s) + delay))\" >\"$root$auto_lock\"\n"
+    "\t\tsleep \"$delay\" 9>&- &\n"
     "\t\tchild=$!\n"
     "\t\twait \"$child\"\n"
     "\t\tchild=\n"

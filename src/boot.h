@@ -114,6 +114,11 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
 #define MDP_BOOT_ENABLED "mdprofile"
 /* Where the script run by rc.d or a DSM task keeps the watcher's pid (enable --auto). */
 #define MDP_BOOT_AUTO_PID "/run/mdprofile-auto.pid"
+/*
+ * The keeper's lock, in mdprofile's state directory (journal.h): held by the
+ * one keeper for its life (src/keeper.h says what it holds).
+ */
+#define MDP_BOOT_AUTO_LOCK "/run/mdprofile/keeper.lock"
 /* Where its keeper's and the watcher's lines go (src/keeper.h; DSM has no journal). */
 #define MDP_BOOT_AUTO_LOG "/var/log/mdprofile-auto.log"
 struct mdp_boot_file {

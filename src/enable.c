@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "discover.h"
@@ -298,11 +299,11 @@ static void start_command(const struct mdp_boot_opts *o, const char *script, cha
 }
 
 /*
- * SIGTERM to the keeper the boot script (or enable) started and to any
- * watcher of mode auto, one started by hand too (keeper.h); *st keeps
- * those sent one. Not waited for: to remove an engaged overlay the watcher
- * needs the lock the caller holds (mdp_enable_watchers_gone). systemd's
- * units are stopped by `systemctl disable --now` (units()).
+ * SIGTERM to every keeper of the script (keeper.h) and to any watcher of
+ * mode auto, one started by hand too; *st keeps those sent one. Not waited
+ * for: to remove an engaged overlay the watcher needs the lock the caller
+ * holds (mdp_enable_watchers_gone). systemd's units are stopped by
+ * `systemctl disable --now` (units()).
  */
 static void stop_watchers(const struct mdp_root *r, const struct mdp_boot_opts *o,
 			  const char *script, struct mdp_keeper_stop *st)
@@ -310,57 +311,150 @@ static void stop_watchers(const struct mdp_root *r, const struct mdp_boot_opts *
 	struct mdp_keeper_stop now;
 
 	mdp_keeper_stop(r, o->target == MDP_BOOT_SYSTEMD ? NULL : script, &now);
-	if (now.keeper)
-		st->keeper = now.keeper;
+	for (size_t i = 0; i < now.n_keeper && st->n_keeper < MDP_KEEPER_MAX; i++)
+		st->keeper[st->n_keeper++] = now.keeper[i];
 	if (now.watcher)
 		st->watcher = now.watcher;
+}
+
+/* "keeper (pid 12)" or "keepers (pids 12, 13)": the keepers st names. */
+static void keepers_named(const struct mdp_keeper_stop *st, char *buf, size_t cap)
+{
+	const char *s = st->n_keeper > 1 ? "s" : "";
+	size_t n = (size_t)snprintf(buf, cap, "keeper%s (pid%s", s, s);
+
+	for (size_t i = 0; i < st->n_keeper && n < cap; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%ld", i ? ", " : " ", st->keeper[i]);
+	if (n < cap)
+		snprintf(buf + n, cap - n, ")");
 }
 
 void mdp_enable_watchers_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st,
 			      struct mdp_enable_report *rep)
 {
-	if (!st->watcher && !st->keeper)
+	char what[64 + MDP_KEEPER_MAX * 24], k[MDP_KEEPER_MAX * 24];
+
+	if (!st->watcher && !st->n_keeper)
 		return;
-	if (!mdp_keeper_wait_gone(r, 15000))
-		say(rep, MDP_EN_ERROR, "the watcher (pid %ld) did not stop within 15 s",
-		    st->watcher);
+	keepers_named(st, k, sizeof(k));
+	if (st->watcher && st->n_keeper)
+		snprintf(what, sizeof(what), "the watcher (pid %ld) and its %s", st->watcher, k);
 	else if (st->watcher)
-		say(rep, MDP_EN_DONE, "stopped the watcher (pid %ld)", st->watcher);
+		snprintf(what, sizeof(what), "the watcher (pid %ld)", st->watcher);
+	else
+		snprintf(what, sizeof(what), "the watcher's %s", k);
+	if (mdp_keeper_wait_gone(r, st, 15000))
+		say(rep, MDP_EN_DONE, "stopped %s", what);
+	else
+		say(rep, MDP_EN_ERROR, "%s did not stop within 15 s", what);
+}
+
+/* Seconds from now to t (epoch), 0 when past. */
+static long secs_to(int64_t t)
+{
+	int64_t now = (int64_t)time(NULL);
+
+	return t > now ? (long)(t - now) : 0;
+}
+
+/*
+ * Before enable starts a keeper: one that waits to start its watcher again
+ * is stopped (a new one starts it now), and waited for. false when one did
+ * not stop (said).
+ */
+static bool stop_restarting(const struct mdp_root *r, const char *script,
+			    const struct mdp_keeper *k, struct mdp_enable_report *rep)
+{
+	struct mdp_keeper_stop st = {0};
+
+	mdp_keeper_stop_keepers(r, script, &st);
+	if (!st.n_keeper)
+		return true;
+	if (!mdp_keeper_wait_gone(r, &st, 15000)) {
+		say(rep, MDP_EN_ERROR, "the watcher's keeper (pid %ld) did not stop within 15 s",
+		    st.keeper[0]);
+		rep->left = true;
+		return false;
+	}
+	say(rep, MDP_EN_DONE,
+	    "stopped the watcher's keeper (pid %ld), which was to start it again in %ld s",
+	    st.keeper[0], secs_to(k->restart));
+	return true;
+}
+
+/* The watcher did not arm (pid 0: not in time, -1: no keeper starts it now): said. */
+static void not_armed(const struct mdp_root *r, const struct mdp_boot_opts *o, const char *cmd,
+		      long pid, struct mdp_enable_report *rep)
+{
+	struct mdp_keeper k;
+
+	rep->left = true;
+	mdp_keeper_look(r, NULL, &k);
+	if (k.held == 1 && k.restart) {
+		say(rep, MDP_EN_ERROR,
+		    "the watcher (mdprofile auto %s) ended at its start; its keeper (pid %ld) "
+		    "starts it again in %ld s; its log: %s",
+		    o->auto_profile, k.pid, secs_to(k.restart), MDP_BOOT_AUTO_LOG);
+		return;
+	}
+	say(rep, MDP_EN_ERROR, "the watcher (mdprofile auto %s) %s; its log: %s", o->auto_profile,
+	    pid ? "did not start" : "is not armed after 10 s", MDP_BOOT_AUTO_LOG);
+	say(rep, MDP_EN_STEP, "to start it: %s", cmd);
+}
+
+/*
+ * A watcher of mode auto that no keeper of the script keeps (started by
+ * hand): none is started beside it; true when said. (Another holder of the
+ * watcher lock, an apply --until-idle, only delays the keeper's watcher.)
+ */
+static bool runs_already(const struct mdp_root *r, const char *cmd, struct mdp_enable_report *rep)
+{
+	struct mdp_keeper_watcher w;
+
+	mdp_keeper_watcher(r, &w);
+	if (!w.pid)
+		return false;
+	say(rep, MDP_EN_DONE,
+	    "a watcher runs already (pid %ld): the next boot starts the one enabled; now: stop "
+	    "that one, then %s",
+	    w.pid, cmd);
+	rep->left = true;
+	return true;
 }
 
 void mdp_enable_start_watcher(const struct mdp_root *r, const struct mdp_boot_opts *o,
 			      const char *script, struct mdp_enable_report *rep)
 {
 	char cmd[PATH_MAX + 64];
+	struct mdp_keeper_watcher w;
 	struct mdp_diags d;
+	struct mdp_keeper k;
 	long keeper = 0, pid;
 	int err;
 
 	if (!o->auto_profile || o->target == MDP_BOOT_SYSTEMD)
 		return;
 	start_command(o, script, cmd, sizeof(cmd));
-	if (mdp_watcher_probe(r) == 1) {
-		say(rep, MDP_EN_DONE,
-		    "a watcher runs already: the next boot starts the one enabled; now: stop that "
-		    "one, then %s",
-		    cmd);
-		rep->left = true;
+	mdp_keeper_look(r, script, &k);
+	mdp_keeper_watcher(r, &w);
+	/* Its keeper keeps it (or is starting it, for another enable): one keeper, taken over. */
+	if (k.held == 1 && !k.restart) {
+		if (!w.pid && (pid = mdp_keeper_wait_armed(r, 0, 10000)) <= 0)
+			not_armed(r, o, cmd, pid, rep);
 		return;
 	}
+	if ((k.held == 1 && !stop_restarting(r, script, &k, rep)) || runs_already(r, cmd, rep))
+		return;
 	mdp_diags_init(&d);
 	err = mdp_keeper_start(r, script, &keeper, &d);
 	say_diags(rep, &d);
 	pid = err ? -1 : mdp_keeper_wait_armed(r, keeper, 10000);
-	if (pid > 0) {
+	if (pid > 0)
 		say(rep, MDP_EN_DONE,
 		    "started the watcher (mdprofile auto %s, pid %ld); its log: %s",
 		    o->auto_profile, pid, MDP_BOOT_AUTO_LOG);
-		return;
-	}
-	say(rep, MDP_EN_ERROR, "the watcher (mdprofile auto %s) %s; its log: %s", o->auto_profile,
-	    pid ? "did not start" : "is not armed after 10 s", MDP_BOOT_AUTO_LOG);
-	say(rep, MDP_EN_STEP, "to start it: %s", cmd);
-	rep->left = true;
+	else
+		not_armed(r, o, cmd, pid, rep);
 }
 
 /* ---- install, remove ----------------------------------------------------------------- */
@@ -487,23 +581,63 @@ int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *re
 
 /* ---- what is enabled ---------------------------------------------------------------- */
 
-/* The watcher enable --auto set up: running is holding the watcher lock (mode auto). */
+/* Who holds the watcher lock when it is not the watcher (w.pid 0): "" when it is free. */
+static void lock_holder(const struct mdp_keeper_watcher *w, char *buf, size_t cap)
+{
+	const char *who = w->mode == MDP_BY_UNTIL_IDLE ? "an apply --until-idle"
+			  : w->mode == MDP_BY_AUTO     ? "a watcher that is no longer running"
+						       : "another process";
+
+	buf[0] = '\0';
+	if (w->held == 1 && w->holder)
+		snprintf(buf, cap, "the watcher lock is held by %s (pid %ld)", who, w->holder);
+	else if (w->held == 1)
+		snprintf(buf, cap, "the watcher lock is held by %s", who);
+}
+
+/*
+ * The watcher enable --auto set up: running is its pid alive, an
+ * mdprofile auto holding the watcher lock (mdp_keeper_watcher), not the
+ * lock held; restarting, its keeper waiting to start it again.
+ */
 static void watcher_piece(const struct mdp_root *r, const struct mdp_boot_opts *o,
 			  const char *script, struct mdp_enable_piece *p)
 {
-	struct mdp_wstate ws;
-	int k = mdp_watcher_probe(r);
+	struct mdp_keeper_watcher w;
+	struct mdp_keeper k = {0};
+	char held[128], cmd[PATH_MAX + 32], kpid[32];
 
 	p->what = "watcher";
+	mdp_keeper_watcher(r, &w);
+	if (o->target != MDP_BOOT_SYSTEMD)
+		mdp_keeper_look(r, script, &k);
 	snprintf(p->where, sizeof(p->where), "mdprofile auto %s", o->auto_profile);
-	if (k == 1 && !mdp_wstate_load(r, &ws) && ws.mode == MDP_BY_AUTO)
+	if (w.pid)
 		snprintf(p->where, sizeof(p->where), "mdprofile auto %s (pid %ld)", o->auto_profile,
-			 ws.pid);
-	p->state = k == 1 ? "running" : k == 0 ? "not running" : "unknown";
-	if (k == 0) {
-		char cmd[PATH_MAX + 32];
-		start_command(o, script, cmd, sizeof(cmd));
-		snprintf(p->hint, sizeof(p->hint), "start it: %s", cmd);
+			 w.pid);
+	p->state = w.pid ? "running" : w.held < 0 ? "unknown" : "not running";
+	if (w.pid || w.held < 0)
+		return;
+	lock_holder(&w, held, sizeof(held));
+	start_command(o, script, cmd, sizeof(cmd));
+	/* the keeper's pid is 0 only while its lock file is being written */
+	kpid[0] = '\0';
+	if (k.pid)
+		snprintf(kpid, sizeof(kpid), " (pid %ld)", k.pid);
+	if (k.held == 1 && k.restart) {
+		p->state = "restarting";
+		if (k.pid)
+			snprintf(p->note, sizeof(p->note), "in %ld s, keeper pid %ld",
+				 secs_to(k.restart), k.pid);
+		else
+			snprintf(p->note, sizeof(p->note), "in %ld s", secs_to(k.restart));
+		snprintf(p->hint, sizeof(p->hint), "%s", held);
+	} else if (k.held == 1) {
+		snprintf(p->hint, sizeof(p->hint), "%s%sits keeper%s is starting it", held,
+			 held[0] ? "; " : "", kpid);
+	} else {
+		snprintf(p->hint, sizeof(p->hint), "%.100s%sstart it: %.4000s", held,
+			 held[0] ? "; " : "", cmd);
 	}
 }
 

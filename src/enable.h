@@ -69,7 +69,7 @@ bool mdp_enable_installed(const struct mdp_root *r, const struct mdp_boot_record
 /*
  * Everything an earlier enable installed (rec), removed: first what boots
  * it, the task deleted or the units disabled and stopped (a task of the
- * name enable did not create is left, and said so); then SIGTERM to the
+ * name enable did not create is left, and said so); then SIGTERM to every
  * keeper and the watcher (kept in *st where one was sent, for
  * mdp_enable_watchers_gone); then the files but those of keep (an enable
  * of another writes them over), and systemd told. 0, with rep->left when
@@ -102,16 +102,18 @@ int mdp_enable_register(const struct mdp_root *r, const char *profile,
 /*
  * enable --auto on DSM and rc.d: the watcher's keeper started now from
  * script, as the boot starts it, and waited for until the watcher is armed
- * (systemd's unit is started by enabling it: nothing to do). rep->left with
- * the command that starts it when a watcher runs already, or it did not
- * start or arm.
+ * (systemd's unit is started by enabling it: nothing to do). One keeper: a
+ * keeper that keeps the watcher (or is starting it) is left to it, and
+ * waited for; one that waits to start it again is stopped first, and a new
+ * one starts it now. rep->left with the command that starts it when a
+ * watcher started by hand runs, or it did not start or arm.
  */
 void mdp_enable_start_watcher(const struct mdp_root *r, const struct mdp_boot_opts *o,
 			      const char *script, struct mdp_enable_report *rep);
 
 /*
- * Once the caller let the lock go: the watchers st says were sent SIGTERM,
- * waited for (up to 15 s), and said so.
+ * Once the caller let the lock go: the watcher and the keepers st says
+ * were sent SIGTERM, waited for (up to 15 s), and said so.
  */
 void mdp_enable_watchers_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st,
 			      struct mdp_enable_report *rep);
@@ -124,8 +126,9 @@ struct mdp_enable_piece {
 			     "watcher" */
 	char where[PATH_MAX + 64];
 	/* "intact", "missing", "changed", "disabled", "unknown"; the watcher's "running",
-	   "not running" */
+	   "restarting" (its keeper waits to start it again), "not running" */
 	const char *state;
+	char note[96]; /* said right after the state: restarting's "in 8 s, keeper pid 1234" */
 	char hint[PATH_MAX + 64]; /* what to run when it is not as it should be; "" none */
 };
 

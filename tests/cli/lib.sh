@@ -360,7 +360,8 @@ fakes() {
 _sys_copy() {
 	rm -rf "$2"
 	cp -a "$1" "$2"
-	rm -f "$2/run/mdprofile/lock" "$2/run/mdprofile/watcher.lock" "$2/var/log/fake-services.log"
+	rm -f "$2/run/mdprofile/lock" "$2/run/mdprofile/watcher.lock" "$2/run/mdprofile/keeper.lock" \
+		"$2/var/log/fake-services.log"
 	rmdir "$2/run/mdprofile" 2>/dev/null || true
 	rmdir "$2/run" 2>/dev/null || true
 }

@@ -4,7 +4,9 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <cmocka.h>
 
@@ -19,6 +21,18 @@ void test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Free with mdp_system_free and mdp_root_fini.
  */
 void test_fixture_system(const char *name, unsigned skip, struct mdp_root *r, struct mdp_system *s);
+
+/*
+ * A stand-in process: argv run (execv) with its stdin a pipe (*in, its
+ * write end: the process may block reading it), in a session of its own
+ * when leader, with keep (>= 0) as its descriptor 9; returned once it wrote
+ * a byte to stdout, so that it runs as argv says (a shell's "echo; read x").
+ */
+pid_t test_spawn(char *const argv[], bool leader, int keep, int *in);
+/* Reap p (SIGTERM'd first when term): the test fails unless SIGTERM ended it; in closed. */
+void test_reap(pid_t p, int in, bool term);
+/* Hold the lock file path, text written into it, as another process would: its descriptor. */
+int test_hold(const char *path, const char *text);
 
 /* A struct mdp_builtin (profile.h) of a string literal: a built-in profile for a test. */
 #define TEST_BUILTIN(name, text)                                                                   \

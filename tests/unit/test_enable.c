@@ -5,6 +5,7 @@
  * report holds, in order, and whether a step is left to the owner.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -198,7 +201,7 @@ static void test_dsm_task_round_trip(void **state)
 	      MDP_EN_DONE, NULL);
 	assert_int_equal(mdp_enable_pieces(&x->r, &rec, p, MDP_ENABLE_PIECES), 2);
 	assert_string_equal(p[1].state, "missing");
-	assert_int_equal(st.keeper + st.watcher, 0);
+	assert_int_equal(st.n_keeper + (size_t)st.watcher, 0);
 	fx_free(x);
 }
 
@@ -269,5 +272,284 @@ static void test_dsm_without_scheduler(void **state)
 	fx_free(x);
 }
 
+/* ---- the watcher enable --auto set up ------------------------------------------------ */
+
+#define SCRIPT     "/volume1/@mdprofile/mdprofile.sh"
+#define START_AUTO "/bin/sh " SCRIPT " start-auto"
+
+/*
+ * x's system with its script a stand-in keeper (a read that blocks; run by
+ * mdp_keeper_start, MDPROFILE_ROOT set, it exits 7 at once), the state
+ * directory, and the record of enable t --auto reshape-fast on DSM.
+ */
+static void auto_setup(struct fx *x, struct mdp_boot_record *rec)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	test_sh(
+	    "mkdir -p '%s/run/mdprofile' '%s/volume1/@mdprofile' && chmod 0700 '%s/run/mdprofile'",
+	    x->dir, x->dir, x->dir);
+	snprintf(path, sizeof(path), "%s%s", x->dir, SCRIPT);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("[ -z \"$MDPROFILE_ROOT\" ] || exit 7\necho\nread x\n", f);
+	assert_int_equal(fclose(f), 0);
+	memset(rec, 0, sizeof(*rec));
+	rec->target = MDP_BOOT_DSM;
+	snprintf(rec->profile, sizeof(rec->profile), "t");
+	snprintf(rec->auto_profile, sizeof(rec->auto_profile), "reshape-fast");
+	snprintf(rec->binary, sizeof(rec->binary), "%s", x->o.binary);
+	x->o.target = MDP_BOOT_DSM;
+	x->o.auto_profile = "reshape-fast";
+}
+
+/* A keeper of x's script (a session leader), keep its fd 9; a watcher (... mdprofile auto). */
+static pid_t keeper(struct fx *x, int keep, int *in)
+{
+	char host[PATH_MAX];
+	char *argv[] = {"/bin/sh", host, "keep-auto", NULL};
+
+	snprintf(host, sizeof(host), "%s%s", x->dir, SCRIPT);
+	return test_spawn(argv, true, keep, in);
+}
+
+static pid_t watcher(int *in)
+{
+	char *argv[] = {"/bin/sh", "-c", "echo; read x", "mdprofile", "auto", NULL};
+
+	return test_spawn(argv, false, -1, in);
+}
+
+/* The keeper's lock file: "PID", or with restart "PID restart T" (its lock stays as it is). */
+static void put(struct fx *x, long pid, long restart)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", x->dir, MDP_BOOT_AUTO_LOCK);
+	assert_non_null(f = fopen(path, "w"));
+	if (restart)
+		fprintf(f, "%ld restart %ld\n", pid, restart);
+	else
+		fprintf(f, "%ld\n", pid);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Hold the lock sys naming pid in it, as the process holding it would. */
+static int hold(struct fx *x, const char *sys, long pid)
+{
+	char path[PATH_MAX], text[32];
+
+	snprintf(path, sizeof(path), "%s%s", x->dir, sys);
+	snprintf(text, sizeof(text), "%ld\n", pid);
+	return test_hold(path, text);
+}
+
+static void wstate(struct fx *x, long pid, enum mdp_origin mode)
+{
+	struct mdp_wstate w = {.pid = pid, .mode = mode, .since = 1};
+
+	snprintf(w.profile, sizeof(w.profile), "reshape-fast");
+	snprintf(w.state, sizeof(w.state), "armed");
+	assert_int_equal(mdp_wstate_store(&x->r, &w), 0);
+}
+
+/* The watcher piece status shows of rec, in *p. */
+static void watcher_piece(struct fx *x, const struct mdp_boot_record *rec,
+			  struct mdp_enable_piece *p)
+{
+	struct mdp_enable_piece v[MDP_ENABLE_PIECES];
+	size_t n = mdp_enable_pieces(&x->r, rec, v, MDP_ENABLE_PIECES);
+
+	assert_true(n > 0);
+	assert_string_equal(v[n - 1].what, "watcher");
+	*p = v[n - 1];
+}
+
+/*
+ * Running is the watcher alive, not the watcher lock held (F09): a lock an
+ * apply --until-idle holds, or the state file of a watcher that died, is
+ * "not running" with who holds it; a keeper waiting to start it again is
+ * "restarting" with when and its pid; one starting it is said too.
+ */
+static void test_watcher_piece(void **state)
+{
+	struct fx *x = fx_new("ds-dsm6-reshape", false);
+	struct mdp_boot_record rec;
+	struct mdp_enable_piece p;
+	char want[512];
+	int fd, kin, win;
+	pid_t dead, kp, wp;
+
+	(void)state;
+	auto_setup(x, &rec);
+	watcher_piece(x, &rec, &p);
+	assert_string_equal(p.where, "mdprofile auto reshape-fast");
+	assert_string_equal(p.state, "not running");
+	assert_string_equal(p.note, "");
+	assert_string_equal(p.hint, "start it: " START_AUTO);
+
+	fd = hold(x, MDP_WATCHER_LOCK, getpid());
+	wstate(x, getpid(), MDP_BY_UNTIL_IDLE);
+	watcher_piece(x, &rec, &p);
+	assert_string_equal(p.state, "not running");
+	snprintf(
+	    want, sizeof(want),
+	    "the watcher lock is held by an apply --until-idle (pid %ld); start it: " START_AUTO,
+	    (long)getpid());
+	assert_string_equal(p.hint, want);
+	if ((dead = fork()) == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	wstate(x, dead, MDP_BY_AUTO);
+	watcher_piece(x, &rec, &p);
+	assert_string_equal(p.state, "not running");
+	snprintf(want, sizeof(want),
+		 "the watcher lock is held by another process (pid %ld); start it: " START_AUTO,
+		 (long)getpid());
+	assert_string_equal(p.hint, want);
+
+	close(fd);
+
+	/* the keeper's lock held, its file naming the keeper and when it starts the watcher */
+	kp = keeper(x, -1, &kin);
+	fd = hold(x, MDP_BOOT_AUTO_LOCK, kp);
+	put(x, kp, (long)time(NULL) + 100);
+	watcher_piece(x, &rec, &p);
+	assert_string_equal(p.state, "restarting");
+	snprintf(want, sizeof(want), ", keeper pid %ld", (long)kp);
+	assert_true(!strncmp(p.note, "in 100 s", 8) || !strncmp(p.note, "in 99 s", 7));
+	assert_non_null(strstr(p.note, want));
+	assert_string_equal(p.hint, "");
+	put(x, kp, 0);
+	watcher_piece(x, &rec, &p);
+	assert_string_equal(p.state, "not running");
+	snprintf(want, sizeof(want), "its keeper (pid %ld) is starting it", (long)kp);
+	assert_string_equal(p.hint, want);
+
+	/* and its watcher runs */
+	wp = watcher(&win);
+	{
+		int wfd = hold(x, MDP_WATCHER_LOCK, wp);
+		wstate(x, wp, MDP_BY_AUTO);
+		watcher_piece(x, &rec, &p);
+		assert_string_equal(p.state, "running");
+		snprintf(want, sizeof(want), "mdprofile auto reshape-fast (pid %ld)", (long)wp);
+		assert_string_equal(p.where, want);
+		assert_string_equal(p.hint, "");
+		close(wfd);
+	}
+	close(fd);
+	test_reap(wp, win, true);
+	test_reap(kp, kin, true);
+	fx_free(x);
+}
+
+/*
+ * enable's start: systemd's unit is not its; a keeper that keeps the
+ * watcher is left to it, nothing said; a watcher started by hand gets none
+ * beside it; a keeper waiting to start it again is stopped, and a new one
+ * started (here one that ends at once: said, with the command).
+ */
+static void test_start_watcher(void **state)
+{
+	struct fx *x = fx_new("ds-dsm6-reshape", false);
+	struct mdp_boot_record rec;
+	char want[512];
+	int kin, win, kfd, wfd;
+	pid_t kp, wp;
+
+	(void)state;
+	auto_setup(x, &rec);
+	x->o.target = MDP_BOOT_SYSTEMD;
+	mdp_enable_start_watcher(&x->r, &x->o, SCRIPT, &x->rep);
+	lines(x, false, NULL);
+	x->o.target = MDP_BOOT_DSM;
+
+	kfd = hold(x, MDP_BOOT_AUTO_LOCK, 0);
+	kp = keeper(x, kfd, &kin);
+	close(kfd);
+	put(x, kp, 0);
+	wp = watcher(&win);
+	wfd = hold(x, MDP_WATCHER_LOCK, wp);
+	wstate(x, wp, MDP_BY_AUTO);
+	mdp_enable_start_watcher(&x->r, &x->o, SCRIPT, &x->rep);
+	lines(x, false, NULL);
+
+	/* its keeper gone: the watcher is one started by hand */
+	test_reap(kp, kin, true);
+	mdp_enable_start_watcher(&x->r, &x->o, SCRIPT, &x->rep);
+	snprintf(
+	    want, sizeof(want),
+	    "a watcher runs already (pid %ld): the next boot starts the one enabled; now: stop "
+	    "that one, then " START_AUTO,
+	    (long)wp);
+	lines(x, true, want, MDP_EN_DONE, NULL);
+	close(wfd);
+	test_reap(wp, win, true);
+
+	/* a keeper that waits to start it again: stopped, and one started now */
+	kfd = hold(x, MDP_BOOT_AUTO_LOCK, 0);
+	kp = keeper(x, kfd, &kin);
+	close(kfd);
+	put(x, kp, (long)time(NULL) + 100);
+	mdp_enable_start_watcher(&x->r, &x->o, SCRIPT, &x->rep);
+	test_reap(kp, kin, false);
+	assert_true(x->rep.left);
+	assert_int_equal(x->rep.n, 3);
+	snprintf(want, sizeof(want),
+		 "stopped the watcher's keeper (pid %ld), which was to start it again in ",
+		 (long)kp);
+	assert_int_equal(x->rep.v[0].kind, MDP_EN_DONE);
+	assert_true(!strncmp(x->rep.v[0].text, want, strlen(want)));
+	assert_string_equal(x->rep.v[1].text, "the watcher (mdprofile auto reshape-fast) did not "
+					      "start; its log: /var/log/mdprofile-auto.log");
+	assert_int_equal(x->rep.v[1].kind, MDP_EN_ERROR);
+	assert_string_equal(x->rep.v[2].text, "to start it: " START_AUTO);
+	assert_int_equal(x->rep.v[2].kind, MDP_EN_STEP);
+	mdp_enable_report_free(&x->rep);
+	fx_free(x);
+}
+
+/* A pid that is no process: a child, reaped. */
+static long dead_pid(void)
+{
+	pid_t p = fork();
+
+	if (p == 0)
+		_exit(0);
+	assert_int_equal(waitpid(p, NULL, 0), p);
+	return (long)p;
+}
+
+/* What a stop signalled, once gone, said in one line. */
+static void test_watchers_gone(void **state)
+{
+	struct fx *x = fx_new(NULL, false);
+	struct mdp_keeper_stop st = {.keeper = {dead_pid(), dead_pid()}, .n_keeper = 1};
+	char want[256];
+
+	(void)state;
+	mdp_enable_watchers_gone(&x->r, &st, &x->rep);
+	snprintf(want, sizeof(want), "stopped the watcher's keeper (pid %ld)", st.keeper[0]);
+	lines(x, false, want, MDP_EN_DONE, NULL);
+	st.n_keeper = 2;
+	st.watcher = dead_pid();
+	mdp_enable_watchers_gone(&x->r, &st, &x->rep);
+	snprintf(want, sizeof(want),
+		 "stopped the watcher (pid %ld) and its keepers (pids %ld, %ld)", st.watcher,
+		 st.keeper[0], st.keeper[1]);
+	lines(x, false, want, MDP_EN_DONE, NULL);
+	st.n_keeper = 0;
+	mdp_enable_watchers_gone(&x->r, &st, &x->rep);
+	snprintf(want, sizeof(want), "stopped the watcher (pid %ld)", st.watcher);
+	lines(x, false, want, MDP_EN_DONE, NULL);
+	st.watcher = 0;
+	mdp_enable_watchers_gone(&x->r, &st, &x->rep);
+	lines(x, false, NULL);
+	fx_free(x);
+}
+
 MDP_TEST_MAIN(test_units_left_to_owner, test_dsm_task_round_trip, test_dsm_foreign_task,
-	      test_dsm_without_scheduler)
+	      test_dsm_without_scheduler, test_watcher_piece, test_start_watcher,
+	      test_watchers_gone)

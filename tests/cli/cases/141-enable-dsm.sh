@@ -74,13 +74,11 @@ expect_exit 0
 sed -n '/^# HELP mdprofile_enabled /,$p' "$WORK/out" >"$WORK/o" && mv "$WORK/o" "$WORK/out"
 expect_stdout format-prometheus-status
 MDPROFILE_ROOT=$ROOT "$ROOT/usr/syno/sbin/esynoscheduler" --set task_name=mdprofile enable=true >/dev/null
-# The watcher killed: status says so and how to start it; its keeper starts it again.
-# The keeper is stopped meanwhile: it would start the watcher again 10 s later, and two
-# status runs under valgrind on a loaded machine can take longer than that.
+# The watcher and its keeper killed: status says so and how to start it, which starts
+# one keeper (case 174: a keeper that starts it again, and enable over it).
 W=$(sed -n 's/^pid //p' "$ROOT/run/mdprofile/watcher")
-kill -STOP "$KEEPER"
-kill -KILL "$W"
-expect_gone "$W"
+kill -KILL "$KEEPER" "$W"
+expect_gone "$KEEPER" "$W"
 run status
 expect_exit 0
 stdout_line '  watcher      mdprofile auto reshape-fast: NOT running; start it: /bin/sh'
@@ -89,16 +87,24 @@ run --format prometheus status
 expect_exit 0
 stdout_line 'mdprofile_enabled_intact 0'
 stdout_line 'mdprofile_watcher_running 0'
-kill -CONT "$KEEPER"
-wait_until 50 0.1 'grep -q "the watcher ended with exit code 137: starting it again in 10s" "$ROOT/var/log/mdprofile-auto.log"' ||
-	fail "the keeper did not see the watcher die: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+(cd / && env -i MDPROFILE_ROOT="$ROOT" sh "$ROOT/volume1/@mdprofile/mdprofile.sh" start-auto) >"$WORK/sa.out" 2>&1 ||
+	fail "start-auto: $(cat "$WORK/sa.out")"
+wait_until 100 0.1 '! grep -qx "pid $W" "$ROOT/run/mdprofile/watcher" && [ -s "$ROOT/run/mdprofile-auto.pid" ]' ||
+	fail "start-auto did not start the watcher: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+KEEPER=$(cat "$ROOT/run/mdprofile-auto.pid")
+W=$(sed -n 's/^pid //p' "$ROOT/run/mdprofile/watcher")
 
-# disable: the task deleted and looked for, the script removed, the values back.
+# disable: the task deleted and looked for, the script removed, the values back, the
+# watcher and its keeper stopped.
 : >"$LOG"
-run_expect 0 services-backend-none-disable - --services-backend none disable
+run --services-backend none disable
+expect_exit 0
+expect_no_stderr
+sed -i "s/(pid $W) and its keeper (pid $KEEPER)/(pid W) and its keeper (pid K)/" "$WORK/out"
+expect_stdout services-backend-none-disable
 expect_file var/log/fake-services.log fake-services.log.4
 [ -z "$(tasks)" ] || fail "disable left a task: $(tasks)"
-expect_gone "$KEEPER"
+expect_gone "$KEEPER" "$W"
 rm -rf "${ROOT:?}/var/lib/fake-esynoscheduler" "${ROOT:?}/run/mdprofile/journal" \
 	"${ROOT:?}/var/log/mdprofile-auto.log"
 rmdir "$ROOT/etc/mdprofile" "$ROOT/etc"

@@ -77,9 +77,10 @@ expect_gone "$K"
 [ ! -e "$ROOT/run/mdprofile-auto.pid" ] || fail "stop left the keeper's pid file"
 rc_run start
 [ "$RC" = 0 ] || fail "start exited $RC: $(cat "$WORK/rc.out" "$WORK/rc.err")"
-K=$(cat "$ROOT/run/mdprofile-auto.pid")
-wait_until 100 0.1 'grep -qx "mode auto" "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
+# the keeper writes its pid once it holds its lock
+wait_until 100 0.1 'grep -qx "mode auto" "$ROOT/run/mdprofile/watcher" 2>/dev/null && [ -s "$ROOT/run/mdprofile-auto.pid" ]' ||
 	fail "start did not start the watcher: $(cat "$ROOT/var/log/mdprofile-auto.log")"
+K=$(cat "$ROOT/run/mdprofile-auto.pid")
 rc_run start-auto
 grep -qx "mdprofile: the watcher runs already (its keeper: pid $K)" "$WORK/rc.out" ||
 	fail "start-auto with a keeper running said: $(cat "$WORK/rc.out")"
