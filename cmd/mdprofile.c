@@ -258,14 +258,21 @@ static void json_error(struct cli *cli, int rc)
 	json_end(&j);
 }
 
-/* Flush stdout and report a write error (full disk, closed pipe) as failure. */
+/*
+ * Flush stdout and report a write error (a full disk) as failure. A reader that went away
+ * (mdprofile status | head) took what it wanted: the command's own result stands and
+ * nothing is said, as a command killed by SIGPIPE would have said nothing.
+ */
 static int finish(struct cli *cli, int code)
 {
 	json_error(cli, code);
 	for (size_t i = 0; i < cli->n_errors; i++)
 		free(cli->errors[i]);
 	free(cli->errors);
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return code;
 		fprintf(stderr, "mdprofile: error writing output: %s\n",
 			strerror(errno ? errno : EIO));
 		return code > MDP_EXIT_USAGE ? code : MDP_EXIT_FAILED;

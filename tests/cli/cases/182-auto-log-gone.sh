@@ -32,3 +32,20 @@ wait "$BGSH" || true
 grep -qx 'profile "balanced"' "$ROOT/run/mdprofile/journal" || fail "the overlay is still on"
 diff -r "$WORK/sys.before" "$ROOT/sys" >/dev/null && diff -r "$WORK/proc.before" "$ROOT/proc" >/dev/null ||
 	fail "the values are not the base's again"
+
+# Any other command whose reader took what it wanted and went (status | head): its own
+# result stands and nothing is said (the reader left on purpose). The reader opens the
+# pipe and goes before status writes, so the write fails with EPIPE.
+fixture ds-dsm6-reshape
+mkfifo "$WORK/pipe2"
+(
+	cd "$SRC" || exit
+	${MDP_WRAP:-} "$MDP" --root "$ROOT" status >"$WORK/pipe2" 2>"$WORK/head.err"
+	echo $? >"$WORK/head.rc"
+) &
+HEADSH=$!
+exec 3<"$WORK/pipe2"
+exec 3<&-
+wait "$HEADSH" || true
+[ "$(cat "$WORK/head.rc")" = 0 ] || fail "status | head: exit $(cat "$WORK/head.rc")"
+[ ! -s "$WORK/head.err" ] || fail "status | head said: $(cat "$WORK/head.err")"
