@@ -74,6 +74,9 @@ struct cli {
 	/* set up by main from the command's flags */
 	struct mdp_profile profile;
 	bool have_profile;
+	/* a second profile, loaded by a command's check (enable --auto OVERLAY) */
+	struct mdp_profile overlay;
+	bool have_overlay;
 	struct mdp_svc_backend svc;
 	struct mdp_lock lock;
 	struct mdp_lock watcher; /* auto, apply --until-idle: held for the process's life */

@@ -234,6 +234,8 @@ static void teardown(struct cli *cli)
 	mdp_diags_free(&cli->d);
 	if (cli->have_profile)
 		mdp_profile_free(&cli->profile);
+	if (cli->have_overlay)
+		mdp_profile_free(&cli->overlay);
 }
 
 /* --json and a failure before any document: the errors as one object on stdout. */
