@@ -42,6 +42,7 @@ struct wt_ui {
 	bool bar;
 	const char *textfile; /* auto --textfile: the Prometheus status written there */
 	double textfile_due;  /* monotonic seconds: when to write it next; 0 at the next look */
+	struct mdp_diags_said textfile_said; /* what its writes said last, said once */
 };
 
 /*
@@ -97,9 +98,10 @@ static void ui_looked(void *ctx, const struct mdp_array *a)
 	int fill;
 
 	if (u->textfile && cli_mono_s() >= u->textfile_due) {
-		u->textfile_due = cli_mono_s() + WT_TEXTFILE_PERIOD_S;
-		(void)status_textfile(u->cli,
-				      u->textfile); /* a failure is said; the watch goes on */
+		u->textfile_due =
+		    cli_mono_s() + fault_minute_s(&u->cli->fault, WT_TEXTFILE_PERIOD_S);
+		/* a failure is said (once while it stands); the watch goes on */
+		(void)status_textfile_once(u->cli, u->textfile, &u->textfile_said);
 	}
 	if (a && u->log->sink == WLOG_TTY && cli_info(u->cli)) {
 		fill = (int)(a->permille * 30 / 1000);

@@ -255,6 +255,11 @@ static void json_error(struct cli *cli, int rc)
 	json_arr(&j);
 	for (size_t i = 0; i < cli->n_errors; i++)
 		json_str(&j, cli->errors[i]);
+	if (cli->n_dropped) {
+		char more[64];
+		snprintf(more, sizeof(more), "and %zu more, on stderr", cli->n_dropped);
+		json_str(&j, more);
+	}
 	json_end(&j);
 	json_end(&j);
 	json_end(&j);
@@ -311,7 +316,7 @@ static int setup_fault(struct cli *cli)
 	if (fault_setup(&cli->root, &cli->fault, spec)) {
 		cli_err(cli,
 			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
-			"crash-after-service, fsync, rename)",
+			"crash-after-service, fsync, rename, minute)",
 			spec);
 		return MDP_EXIT_USAGE;
 	}
