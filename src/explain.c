@@ -1,8 +1,8 @@
 /*
  * explain: the rules behind `mdprofile explain`, pure functions over two
  * samples (explain.h). The reasons for each threshold, and where this file
- * departs from the research note (shared/research/explain.md), are in
- * docs/explain.md; the short form is beside each rule below.
+ * departs from the rules' first draft, are in docs/explain.md; the short
+ * form is beside each rule below.
  *
  * How md paces a sync (md.c md_do_sync): below the effective minimum it
  * never waits; above the maximum it always sleeps; in between it waits

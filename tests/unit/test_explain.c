@@ -1,7 +1,7 @@
 /*
  * Unit tests of explain's rules, table-driven: each row is a case users
- * reported (shared/research/explain.md §4, C01-C16, with the figures as
- * reported) or an edge case, turned into two samples 10 s apart by
+ * reported (C01-C16, the 16 reports of slow md operations the rules were
+ * first drafted on, with the figures as reported) or an edge case, turned into two samples 10 s apart by
  * build(); the row says which finding must bind, what it recommends and
  * the gain it may promise. Then the parsers: /proc/diskstats with 7, 14,
  * 18 and 20 fields, counters wrapping at 2^32, partitions to disks.
