@@ -350,7 +350,7 @@ LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | 
 	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl tests/fakes/esynoscheduler \
 	completion/mdprofile.bash
 LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
-## shellcheck, pyflakes, fixture trees, function lengths, no stray top-level file, C at -O2 -Wnull-dereference
+## shellcheck, pyflakes, fixture trees, function lengths, no dead function or stray top-level file, C at -O2 -Wnull-dereference
 lint: $(LINT_OBJ)
 	@sh tools/need.sh deps cmd:shellcheck:shellcheck cmd:pyflakes3:pyflakes3
 	@shellcheck -x -e SC1091 $(LINT_SH)
@@ -359,9 +359,10 @@ lint: $(LINT_OBJ)
 	@python3 tests/fixtures/explain/mk.py --check
 	@sh tools/funclen.sh 70
 	@sh tools/tree.sh
+	@sh tools/unused.sh
 	@if [ -s $(CLI_TIMES) ]; then sh tools/slow-cases.sh $(CLI_TIMES); \
 		else echo "lint: no $(CLI_TIMES) yet: make cli checks the slow tags"; fi
-	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees, the functions' lengths, the top-level entries and $(words $(LINT_OBJ)) C files at -O2 -Wnull-dereference are clean"
+	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees, the functions' lengths and uses, the top-level entries and $(words $(LINT_OBJ)) C files at -O2 -Wnull-dereference are clean"
 
 # The tiers (docs/hacking.md has their budgets): `make test` after each edit (5 minutes);
 # `make check`, the README's (15 minutes alone); the CI gate, .ci/run (35 minutes on 2
