@@ -201,7 +201,7 @@ static const struct opt auto_opts[] = {
 	     "(the default), check, repair"},
     OPT_INTERVAL("interval", struct auto_opts, interval_ms,
 		 "seconds between looks besides md's events (default 5)"),
-    OPT_STRING("textfile", 0, "FILE", struct auto_opts, textfile,
+    OPT_NAMING("textfile", 0, "FILE", OPTV_FILE, struct auto_opts, textfile,
 	       "write status --format prometheus to FILE at the start and every minute (for "
 	       "node_exporter's textfile collector), replacing it whole"),
     CLI_OPT_NAME, /* the profile on stdin: the boot's pinned overlay */

@@ -27,14 +27,14 @@ struct bench_opts {
 };
 
 static const struct opt bench_opts[] = {
-    OPT_STRING("path", 0, "DIR", struct bench_opts, path,
+    OPT_NAMING("path", 0, "DIR", OPTV_DIR, struct bench_opts, path,
 	       "measure the volume DIR is on (default: the first md-backed volume)"),
     OPT_SIZE("size", "SIZE", struct bench_opts, size, 1024, (uint64_t)1 << 30,
 	     "a size from 1MiB to 1024GiB, such as 512MiB",
 	     "of the test file, 1MiB to 1024GiB (default: 10% of the free space, at most 2GiB)"),
     OPT_NUMBER("runs", "N", struct bench_opts, runs, 1, 100, "a number of runs",
 	       "how many runs (default 5)"),
-    OPT_STRING("compare", 0, "PROFILE,...", struct bench_opts, compare,
+    OPT_NAMING("compare", 0, "PROFILE,...", OPTV_PROFILES, struct bench_opts, compare,
 	       "measure the settings as they are, then each profile applied in turn; revert "
 	       "at the end"),
     OPT_FLAG("op-only", 0, struct bench_opts, op_only,

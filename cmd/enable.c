@@ -133,7 +133,7 @@ struct enable_opts {
 };
 
 static const struct opt enable_opts[] = {
-    OPT_STRING("auto", 0, "OVERLAY", struct enable_opts, auto_profile,
+    OPT_NAMING("auto", 0, "OVERLAY", OPTV_PROFILE, struct enable_opts, auto_profile,
 	       "also the watcher, mdprofile auto OVERLAY, now and at every boot"),
     BOOT_CLI_OPTS(struct enable_opts, boot),
 };

@@ -37,7 +37,7 @@ struct explain_opts {
 static const struct opt explain_opts[] = {
     OPT_INTERVAL("interval", struct explain_opts, interval_ms,
 		 "seconds between its two samples (default 10)"),
-    OPT_STRING("capture", 0, "FILE", struct explain_opts, capture,
+    OPT_NAMING("capture", 0, "FILE", OPTV_FILE, struct explain_opts, capture,
 	       "write every file read, as a tar that --root replays"),
     OPT_FLAG("probe", 0, struct explain_opts, probe,
 	     "as root, measure the top recommendation's gain by applying it for a while"),

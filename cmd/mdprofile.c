@@ -66,10 +66,10 @@ static const char *take_quiet(void *opts, void *cli, const char *arg)
 
 /* The options every command takes, into struct cli. */
 static const struct opt global_opts[] = {
-    OPT_STRING("root", 0, "DIR", struct cli, root_dir,
+    OPT_NAMING("root", 0, "DIR", OPTV_DIR, struct cli, root_dir,
 	       "read and write every system path beneath DIR instead of / (default: "
 	       "$MDPROFILE_ROOT)"),
-    OPT_STRING("profiles", 0, "DIR", struct cli, prof_dir,
+    OPT_NAMING("profiles", 0, "DIR", OPTV_DIR, struct cli, prof_dir,
 	       "look for profiles by name in DIR first"),
     OPT_FLAG("json", 0, struct cli, json, "write one JSON document to stdout"),
     OPT_FLAG("wait", 0, struct cli, wait,

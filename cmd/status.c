@@ -80,7 +80,7 @@ static const struct opt status_opts[] = {
 		 "redraw every S seconds as well (default 5)"),
     OPT_CUSTOM("format", 0, "text|json|prometheus", take_format,
 	       "one look as text, as JSON (--json) or in the node exporter's textfile format"),
-    OPT_STRING("output", 'o', "FILE", struct status_opts, output,
+    OPT_NAMING("output", 'o', "FILE", OPTV_FILE, struct status_opts, output,
 	       "write the look to FILE, replaced whole (a new file renamed over it)"),
 };
 
