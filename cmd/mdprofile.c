@@ -192,24 +192,33 @@ static int setup_recover(struct cli *cli)
 	return rc.res != MDP_TXN_OK ? cli_txn_result(cli, rc, "recover", NULL) : 0;
 }
 
+/* What main sets up for c: its flags, as its options change them (apply --dry-run). */
+static unsigned setup_flags(const struct cli *cli, const struct cmd *c)
+{
+	return c->setup_flags ? c->setup_flags(cli, c->flags) : c->flags;
+}
+
+/*
+ * Said first, before the command's checks read a profile or a file, in one
+ * line with the fix: later it would only be "cannot take the lock".
+ */
+static int need_root(struct cli *cli, const struct cmd *c)
+{
+	if (!(setup_flags(cli, c) & CMD_LOCK) || !mdp_root_is_real(&cli->root) || geteuid() == 0)
+		return 0;
+	cli_err(cli,
+		"'%s' changes kernel settings and services and needs root: run it with sudo or "
+		"as root",
+		c->name);
+	return MDP_EXIT_NOPERM;
+}
+
 static int setup(struct cli *cli, const struct cmd *c)
 {
-	unsigned flags = c->flags;
+	unsigned flags = setup_flags(cli, c);
 	int rc;
 
-	/* What the command's options change: apply --dry-run, bench --compare. */
-	if (c->setup_flags)
-		flags = c->setup_flags(cli, flags);
 	cli->mutating = (flags & CMD_LOCK) != 0;
-	/* Said first, in one line with the fix: later it would only be "cannot take the lock". */
-	if (cli->mutating && mdp_root_is_real(&cli->root) && geteuid() != 0) {
-		cli_err(
-		    cli,
-		    "'%s' changes kernel settings and services and needs root: run it with sudo "
-		    "or as root",
-		    c->name);
-		return MDP_EXIT_NOPERM;
-	}
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;
@@ -357,7 +366,8 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 	cli->argv = s->pos;
 	mdp_diags_init(&cli->d);
 	/* Refused before the lock and recover: exit 2 means nothing was touched. */
-	if (!(c->check && (rc = c->check(cli))) && !(rc = setup(cli, c)))
+	if (!(rc = need_root(cli, c)) && !(c->check && (rc = c->check(cli))) &&
+	    !(rc = setup(cli, c)))
 		rc = c->fn(cli);
 	teardown(cli);
 	return rc;
