@@ -42,6 +42,7 @@ struct wt_ui {
 	bool bar;
 	const char *textfile; /* auto --textfile: the Prometheus status written there */
 	double textfile_due;  /* monotonic seconds: when to write it next; 0 at the next look */
+	struct mdp_diags_said textfile_said; /* what its writes said last, said once */
 };
 
 /*
@@ -97,9 +98,10 @@ static void ui_looked(void *ctx, const struct mdp_array *a)
 	int fill;
 
 	if (u->textfile && cli_mono_s() >= u->textfile_due) {
-		u->textfile_due = cli_mono_s() + WT_TEXTFILE_PERIOD_S;
-		(void)status_textfile(u->cli,
-				      u->textfile); /* a failure is said; the watch goes on */
+		u->textfile_due =
+		    cli_mono_s() + fault_minute_s(&u->cli->fault, WT_TEXTFILE_PERIOD_S);
+		/* a failure is said (once while it stands); the watch goes on */
+		(void)status_textfile_once(u->cli, u->textfile, &u->textfile_said);
 	}
 	if (a && u->log->sink == WLOG_TTY && cli_info(u->cli)) {
 		fill = (int)(a->permille * 30 / 1000);
@@ -199,7 +201,7 @@ static const struct opt auto_opts[] = {
 	     "(the default), check, repair"},
     OPT_INTERVAL("interval", struct auto_opts, interval_ms,
 		 "seconds between looks besides md's events (default 5)"),
-    OPT_STRING("textfile", 0, "FILE", struct auto_opts, textfile,
+    OPT_NAMING("textfile", 0, "FILE", OPTV_FILE, struct auto_opts, textfile,
 	       "write status --format prometheus to FILE at the start and every minute (for "
 	       "node_exporter's textfile collector), replacing it whole"),
     CLI_OPT_NAME, /* the profile on stdin: the boot's pinned overlay */

@@ -22,17 +22,19 @@ struct bench_opts {
 	const char *compare; /* --compare A,B,...: profiles in turn */
 	bool op_only;        /* --op-only: md's sync speed only, nothing written */
 	unsigned duration;   /* --duration: seconds of each --op-only window */
+	/* without --path (and --op-only): the volume bench_check found, its dir and md's sysfs */
+	char vol_dir[PATH_MAX], vol_sys[PATH_MAX];
 };
 
 static const struct opt bench_opts[] = {
-    OPT_STRING("path", 0, "DIR", struct bench_opts, path,
+    OPT_NAMING("path", 0, "DIR", OPTV_DIR, struct bench_opts, path,
 	       "measure the volume DIR is on (default: the first md-backed volume)"),
     OPT_SIZE("size", "SIZE", struct bench_opts, size, 1024, (uint64_t)1 << 30,
 	     "a size from 1MiB to 1024GiB, such as 512MiB",
 	     "of the test file, 1MiB to 1024GiB (default: 10% of the free space, at most 2GiB)"),
     OPT_NUMBER("runs", "N", struct bench_opts, runs, 1, 100, "a number of runs",
 	       "how many runs (default 5)"),
-    OPT_STRING("compare", 0, "PROFILE,...", struct bench_opts, compare,
+    OPT_NAMING("compare", 0, "PROFILE,...", OPTV_PROFILES, struct bench_opts, compare,
 	       "measure the settings as they are, then each profile applied in turn; revert "
 	       "at the end"),
     OPT_FLAG("op-only", 0, struct bench_opts, op_only,
@@ -185,26 +187,19 @@ static int op_only(struct cli *cli, struct bench_progress *pg)
 static int do_bench(struct cli *cli)
 {
 	struct mdp_vb b = {.size = bo(cli)->size, .runs = bo(cli)->runs ? bo(cli)->runs : 5};
-	char dir[PATH_MAX], sys[PATH_MAX], dev[64];
+	char dev[64];
 	struct bench_progress pg;
-	struct mdp_diags d;
 	int rc;
 
 	bench_pg_init(cli, &pg);
 	if (bo(cli)->op_only && !bo(cli)->compare)
 		return op_only(cli, &pg);
 	if (!bo(cli)->path && !bo(cli)->op_only) {
-		mdp_diags_init(&d);
-		rc = mdp_vb_find_volume(&cli->root, sys, sizeof(sys), dir, sizeof(dir), &d);
-		cli_print_diags(cli, &d);
-		mdp_diags_free(&d);
-		if (rc)
-			return MDP_EXIT_USAGE;
-		/* found in the tree's /proc/mounts: opened beneath the root, links and all */
+		/* found in the tree's /proc/mounts (bench_check): opened beneath the root */
 		b.root = &cli->root;
-		b.sys_dir = sys;
+		b.sys_dir = bo(cli)->vol_sys;
 	}
-	b.dir = bo(cli)->path ? bo(cli)->path : dir;
+	b.dir = bo(cli)->path ? bo(cli)->path : bo(cli)->vol_dir;
 	if (bo(cli)->compare) {
 		b.stop_requested = cli_stop_requested;
 		return compare(cli, &pg, &b);
@@ -214,15 +209,29 @@ static int do_bench(struct cli *cli)
 	return rc;
 }
 
-/* Before anything happens (the comparison applies profiles): at most MDP_BENCH_MAX_COMPARE of them.
+/*
+ * Before anything happens (--compare applies profiles, after the lock and
+ * recover): at most MDP_BENCH_MAX_COMPARE profiles, and without --path the
+ * volume to measure, found in /proc/mounts.
  */
 static int bench_check(struct cli *cli)
 {
-	if (bo(cli)->compare && mdp_bench_count(bo(cli)->compare) > MDP_BENCH_MAX_COMPARE + 1) {
+	struct bench_opts *o = cli->opts;
+	struct mdp_diags d;
+	int err;
+
+	if (o->compare && mdp_bench_count(o->compare) > MDP_BENCH_MAX_COMPARE + 1) {
 		cli_err(cli, "--compare: at most %d profiles", MDP_BENCH_MAX_COMPARE);
 		return MDP_EXIT_USAGE;
 	}
-	return 0;
+	if (o->path || o->op_only)
+		return 0;
+	mdp_diags_init(&d);
+	err = mdp_vb_find_volume(&cli->root, o->vol_sys, sizeof(o->vol_sys), o->vol_dir,
+				 sizeof(o->vol_dir), &d);
+	cli_print_diags(cli, &d);
+	mdp_diags_free(&d);
+	return err ? MDP_EXIT_USAGE : 0;
 }
 
 /* --compare applies profiles: it needs all that apply needs. */

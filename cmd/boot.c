@@ -241,7 +241,7 @@ struct boot_script_opts {
 
 static const struct opt boot_script_opts[] = {
     BOOT_CLI_OPTS(struct boot_script_opts, boot),
-    OPT_STRING("output", 'o', "FILE", struct boot_script_opts, out,
+    OPT_NAMING("output", 'o', "FILE", OPTV_FILE, struct boot_script_opts, out,
 	       "write it to FILE (default: stdout)"),
     OPT_FLAG("install", 0, struct boot_script_opts, install,
 	     "install it where the target runs boot scripts"),

@@ -15,6 +15,10 @@
 
 static void keep_error(struct cli *cli, const char *msg)
 {
+	if (cli->n_errors >= CLI_ERRORS_KEPT) {
+		cli->n_dropped++;
+		return;
+	}
 	if (mdp_grow(&cli->errors, cli->n_errors, sizeof(*cli->errors)))
 		return;
 	if ((cli->errors[cli->n_errors] = strdup(msg)))
@@ -29,6 +33,10 @@ void cli_err(struct cli *cli, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (cli->held) {
+		(void)mdp_diags_add(cli->held, NULL, 0, 0, "%s", msg);
+		return;
+	}
 	fprintf(stderr, "mdprofile: %s\n", msg);
 	keep_error(cli, msg);
 }
@@ -41,6 +49,22 @@ void cli_print_diags(struct cli *cli, struct mdp_diags *d)
 	for (size_t i = 0; i < d->n; i++) {
 		mdp_diag_format(&d->v[i], line, sizeof(line));
 		cli_err(cli, "%s", line);
+	}
+}
+
+void cli_say_once(struct cli *cli, struct mdp_diags *d, struct mdp_diags_said *said,
+		  const char *what)
+{
+	switch (mdp_diags_said(said, d)) {
+	case MDP_SAID_NEW:
+		for (size_t i = 0; i < d->n; i++)
+			cli_err(cli, "%s", d->v[i].msg);
+		break;
+	case MDP_SAID_CLEARED:
+		fprintf(stderr, "mdprofile: %s: no problem now\n", what);
+		break;
+	case MDP_SAID_SAME:
+		break;
 	}
 }
 

@@ -74,17 +74,28 @@ struct cli {
 	/* set up by main from the command's flags */
 	struct mdp_profile profile;
 	bool have_profile;
+	/* a second profile, loaded by a command's check (enable --auto OVERLAY) */
+	struct mdp_profile overlay;
+	bool have_overlay;
 	struct mdp_svc_backend svc;
 	struct mdp_lock lock;
 	struct mdp_lock watcher; /* auto, apply --until-idle: held for the process's life */
 	struct mdp_diags d;      /* the transaction's diagnostics */
 	struct mdp_txn tx;
 	struct fault fault; /* MDPROFILE_FAULT test seam */
-	/* every error printed, for --json's error object when no document was written */
+	/*
+	 * the errors printed, for --json's error object when no document was
+	 * written: the first CLI_ERRORS_KEPT, then only counted (a watcher runs
+	 * for months)
+	 */
 	char **errors;
-	size_t n_errors;
+	size_t n_errors, n_dropped;
 	bool json_written;
+	/* non-NULL: cli_err adds its messages here instead of printing them (cli_say_once) */
+	struct mdp_diags *held;
 };
+
+#define CLI_ERRORS_KEPT 100
 
 struct cmd {
 	const char *name;
@@ -140,6 +151,13 @@ static inline bool cli_detail(const struct cli *cli)
 void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print every diag to stderr as "mdprofile: ...". */
 void cli_print_diags(struct cli *cli, struct mdp_diags *d);
+/*
+ * Print what a repeated step (auto --textfile's write) said, held in d, only
+ * when it is not what it said last time (said, mdp_diags_said): a problem
+ * that stands is said once; when it clears, "WHAT: no problem now".
+ */
+void cli_say_once(struct cli *cli, struct mdp_diags *d, struct mdp_diags_said *said,
+		  const char *what);
 /* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
 int cli_usage(const struct cmd *c);
 /* "usage: mdprofile [options] NAME" and c's synopsis, from its option table (opt_help.c). */

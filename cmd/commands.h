@@ -33,7 +33,7 @@ struct boot_cli_opts {
 	OPT_STRING("target", 0, "dsm|systemd|rc.d", T, m.target,                                   \
 		   "where it runs at boot (default: dsm on DSM, systemd where systemd runs, rc.d " \
 		   "elsewhere)"),                                                                  \
-	    OPT_STRING("binary", 0, "PATH", T, m.binary,                                           \
+	    OPT_NAMING("binary", 0, "PATH", OPTV_FILE, T, m.binary,                                \
 		       "the mdprofile the boot runs (default: this one)"),                         \
 	    OPT_SECONDS("wait-arrays", T, m.wait, 0, 86400, 1,                                     \
 			"how long the boot waits for the arrays (default 120)"),                   \

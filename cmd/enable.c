@@ -133,7 +133,7 @@ struct enable_opts {
 };
 
 static const struct opt enable_opts[] = {
-    OPT_STRING("auto", 0, "OVERLAY", struct enable_opts, auto_profile,
+    OPT_NAMING("auto", 0, "OVERLAY", OPTV_PROFILE, struct enable_opts, auto_profile,
 	       "also the watcher, mdprofile auto OVERLAY, now and at every boot"),
     BOOT_CLI_OPTS(struct enable_opts, boot),
 };
@@ -161,24 +161,25 @@ static int enable_check_opts(struct cli *cli)
 }
 
 /*
- * --auto OVERLAY, loaded now into ov: the script carries it pinned (F03: a
- * relative path or a name found through --profiles works at boot too).
+ * --auto OVERLAY, loaded now into cli->overlay: the script carries it pinned
+ * (F03: a relative path or a name found through --profiles works at boot too).
  */
-static int check_auto(struct cli *cli, struct mdp_profile *ov)
+static int check_auto(struct cli *cli)
 {
 	const struct enable_opts *e = cli->opts;
 	int rc;
 
 	if (!e->auto_profile)
 		return 0;
-	if ((rc = cli_load_profile(cli, e->auto_profile, ov)))
+	if ((rc = cli_load_profile(cli, e->auto_profile, &cli->overlay)))
 		return rc;
+	cli->have_overlay = true;
 	/* The watcher's layer over the same profile would add nothing, and is not its (F02). */
-	if (!strcmp(ov->name, cli->profile.name)) {
+	if (!strcmp(cli->overlay.name, cli->profile.name)) {
 		cli_err(cli,
 			"--auto %s is the profile enabled itself: the watcher would have nothing "
 			"to add; give it a faster profile, or leave --auto out",
-			ov->name);
+			cli->overlay.name);
 		return MDP_EXIT_USAGE;
 	}
 	return 0;
@@ -201,7 +202,11 @@ static int check_target(struct cli *cli, const struct mdp_boot_opts *o)
 	return MDP_EXIT_USAGE;
 }
 
-/* Before anything happens: the options, the boot options, a target that boots. */
+/*
+ * Before anything happens (the lock, recover): the options, the boot
+ * options, a target that boots, then the profile and --auto's, loaded after
+ * "-" is refused (the boot has no stdin to read them from).
+ */
 static int enable_check(struct cli *cli)
 {
 	const struct enable_opts *e = cli->opts;
@@ -210,9 +215,12 @@ static int enable_check(struct cli *cli)
 	int rc;
 
 	if ((rc = enable_check_opts(cli)) ||
-	    (rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe))))
+	    (rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe))) ||
+	    (rc = check_target(cli, &o)) ||
+	    (rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 		return rc;
-	return check_target(cli, &o);
+	cli->have_profile = true;
+	return check_auto(cli);
 }
 
 /* The script for the profile (pinned in place, as the boot applies it) and its files. */
@@ -280,7 +288,6 @@ static int do_enable(struct cli *cli)
 	struct mdp_boot_file f[MDP_BOOT_FILES];
 	struct mdp_boot_record old;
 	struct mdp_keeper_stop st = {0};
-	struct mdp_profile ov = {0};
 	struct mdp_enable_report rep = {0};
 	struct mdp_boot_opts o;
 	char exe[PATH_MAX];
@@ -289,15 +296,9 @@ static int do_enable(struct cli *cli)
 
 	if ((rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe)))) /* enable_check's */
 		return rc;
-	/* Loaded here, after "-" is refused: the boot has no stdin to read it from. */
-	if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
-		return rc;
-	cli->have_profile = true;
 	o.enable = true;
-	if ((rc = check_auto(cli, &ov)))
-		goto out;
-	o.auto_p = e->auto_profile ? &ov : NULL;
-	o.auto_profile = e->auto_profile ? ov.name : NULL;
+	o.auto_p = cli->have_overlay ? &cli->overlay : NULL; /* enable_check loaded both */
+	o.auto_profile = cli->have_overlay ? cli->overlay.name : NULL;
 	if ((rc = enable_files(cli, &o, f, &n)) || (rc = cli_boot_check_binary(cli, &o, "enable")))
 		goto out;
 	if ((rerr = read_record(cli, &old)) && rerr != -ENOENT) {
@@ -322,14 +323,13 @@ static int do_enable(struct cli *cli)
 		rc = wrc;
 out:
 	mdp_boot_files_free(f, n);
-	mdp_profile_free(&ov);
 	return rc;
 }
 
 const struct cmd cmd_enable = {
     .name = "enable",
     .fn = do_enable,
-    .flags = CMD_TXN | CMD_RECOVER, /* the profile is loaded by do_enable, which refuses stdin */
+    .flags = CMD_TXN | CMD_RECOVER, /* the profiles are loaded by enable_check */
     .opts = &enable_table,
     .min_args = 1,
     .max_args = 1,

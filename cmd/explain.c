@@ -37,7 +37,7 @@ struct explain_opts {
 static const struct opt explain_opts[] = {
     OPT_INTERVAL("interval", struct explain_opts, interval_ms,
 		 "seconds between its two samples (default 10)"),
-    OPT_STRING("capture", 0, "FILE", struct explain_opts, capture,
+    OPT_NAMING("capture", 0, "FILE", OPTV_FILE, struct explain_opts, capture,
 	       "write every file read, as a tar that --root replays"),
     OPT_FLAG("probe", 0, struct explain_opts, probe,
 	     "as root, measure the top recommendation's gain by applying it for a while"),
@@ -99,18 +99,65 @@ static int probe_revert(void *arg)
 	return rc;
 }
 
-/*
- * Probe the reports' first setting to probe (mdp_probe_choose) A/B/A (mdp_xrun_probe). 0, or
- * an exit code with why not, or what went wrong, said.
- */
-static int probe(struct cli *cli, const struct mdp_xrun *x, const struct mdp_xreport *reps,
-		 size_t n, struct explain_probe *pr)
+/* explain's window: its two samples, and the reports made of them. */
+struct explain_window {
+	struct mdp_xsample s[2];
+	struct mdp_xreport *reps;
+	size_t n;
+	uint64_t ms; /* between the samples */
+	bool sampled, any;
+};
+
+static void window_free(struct explain_window *w)
 {
-	const struct mdp_probe_ops ops = {probe_apply, probe_revert, cli};
-	int err = mdp_probe_choose(reps, n, &pr->rep, &pr->finding, &pr->set);
-	const struct mdp_xreport *r = &reps[pr->rep];
+	free(w->reps);
+	if (w->sampled) {
+		mdp_explain_sample_free(&w->s[0]);
+		mdp_explain_sample_free(&w->s[1]);
+	}
+	*w = (struct explain_window){0};
+}
+
+/* Take the window (recorded into cap, or NULL) and report on it: 0 or an exit code, said. */
+static int measure(struct cli *cli, const struct mdp_xrun *x, struct mdp_xcap *cap,
+		   struct explain_window *w)
+{
+	size_t names = cli->argc > 1 ? (size_t)cli->argc - 1 : 0;
+	struct mdp_xprofiles pro;
+	struct mdp_wgoal_view goal;
+	struct mdp_xfail fail;
+	int rc = 0;
+
+	if (mdp_xrun_samples(x, cap, w->s, &w->ms, &fail)) {
+		say_fail(cli, &fail);
+		return MDP_EXIT_FAILED;
+	}
+	w->sampled = true;
+	for (size_t i = 1; i <= names; i++)
+		if (!mdp_xrun_has(&w->s[0], cli->argv[i]) &&
+		    !mdp_xrun_has(&w->s[1], cli->argv[i])) {
+			cli_err(cli, "no array %s in /proc/mdstat", cli->argv[i]);
+			rc = MDP_EXIT_USAGE;
+		}
+	if (rc)
+		return rc;
+	if (!(w->reps = calloc(w->s[1].n_arrays + w->s[0].n_arrays + 1, sizeof(*w->reps)))) {
+		cli_err(cli, "out of memory");
+		return MDP_EXIT_FAILED;
+	}
+	mdp_xrun_profiles(&cli->root, &cli->dirs, &pro);
+	w->n =
+	    mdp_xrun_reports(w->s, (double)w->ms / 1000.0, cli->argv + 1, names, &pro,
+			     mdp_wgoal_active(&cli->root, &goal) ? NULL : &goal, w->reps, &w->any);
+	return 0;
+}
+
+/* The reports' first setting to probe (mdp_probe_choose): 0, or exit 2 with why not, said. */
+static int probe_choose(struct cli *cli, const struct explain_window *w, struct explain_probe *pr)
+{
+	int err = mdp_probe_choose(w->reps, w->n, &pr->rep, &pr->finding, &pr->set);
+	const struct mdp_xreport *r = &w->reps[pr->rep];
 	const char *rec = r->findings[pr->finding].rec_name;
-	struct mdp_probe_out o;
 
 	if (err == -ENOENT || err == -ESRCH)
 		cli_err(cli, err == -ENOENT ? "--probe: every recommendation's gain is computed or "
@@ -127,11 +174,53 @@ static int probe(struct cli *cli, const struct mdp_xrun *x, const struct mdp_xre
 		    "--probe: %s's recommendation (%s) is no setting mdprofile journals: nothing "
 		    "to probe",
 		    r->array, rec);
-	if (err)
-		return MDP_EXIT_USAGE;
+	return err ? MDP_EXIT_USAGE : 0;
+}
+
+/*
+ * --probe's setting chosen, then what every mutating command does first:
+ * an interrupted transaction recovered, here after every refusal (exit 2:
+ * nothing was touched). When recover restored values, the window measured
+ * settings that are gone: it is taken again on the restored ones, and a
+ * refusal then comes after a change (exit 3).
+ */
+static int probe_ready(struct cli *cli, const struct mdp_xrun *x, struct mdp_xcap *cap,
+		       struct explain_window *w, struct explain_probe *pr)
+{
+	struct mdp_txn_rc t;
+	bool did;
+	int rc;
+
+	if ((rc = probe_choose(cli, w, pr)))
+		return rc;
+	t = mdp_txn_recover(&cli->tx, &did);
+	if (t.res != MDP_TXN_OK)
+		return cli_txn_result(cli, t, "recover", NULL);
+	if (!did)
+		return 0;
+	window_free(w);
+	if (cap) {
+		mdp_xcap_free(cap);
+		*cap = (struct mdp_xcap){0};
+	}
+	mdp_diags_free(x->unreadable);
+	mdp_diags_init(x->unreadable);
+	if (!(rc = measure(cli, x, cap, w)))
+		rc = probe_choose(cli, w, pr);
+	return rc == MDP_EXIT_USAGE ? MDP_EXIT_FAILED : rc;
+}
+
+/* Probe the chosen setting A/B/A (mdp_xrun_probe). 0, or an exit code with what went wrong said. */
+static int probe(struct cli *cli, const struct mdp_xrun *x, const struct mdp_xreport *reps,
+		 struct explain_probe *pr)
+{
+	const struct mdp_probe_ops ops = {probe_apply, probe_revert, cli};
+	struct mdp_probe_out o;
+	int err;
+
 	snprintf(pr->name, sizeof(pr->name), "%s/%s", pr->set.dev,
 		 mdp_tunable_info(pr->set.t)->key);
-	err = mdp_xrun_probe(x, r, &pr->set, &ops, &o);
+	err = mdp_xrun_probe(x, &reps[pr->rep], &pr->set, &ops, &o);
 	say_fail(cli, &o.fail);
 	if (o.rc)
 		return o.rc;
@@ -146,67 +235,47 @@ static int probe(struct cli *cli, const struct mdp_xrun *x, const struct mdp_xre
 
 static int do_explain(struct cli *cli)
 {
-	struct mdp_xsample s[2];
-	struct mdp_xcap cap = {0};
-	struct mdp_diags unread;
-	struct mdp_xreport *reps = NULL;
-	struct mdp_xprofiles pro;
-	struct mdp_wgoal_view goal;
-	struct mdp_xfail fail;
+	const struct explain_opts *o = xo(cli);
+	struct mdp_xcap cap = {0}, *c = o->capture ? &cap : NULL;
+	struct explain_window w = {0};
 	struct explain_probe pr = {0};
-	size_t n = 0, names = cli->argc > 1 ? (size_t)cli->argc - 1 : 0;
-	uint64_t ms = 0;
-	int rc = 0, err;
-	bool any = false;
+	struct mdp_diags unread;
+	int rc, err;
 	const struct mdp_xrun x = {.root = &cli->root,
-				   .interval_ms = xo(cli)->interval_ms ? xo(cli)->interval_ms
-								       : DEFAULT_INTERVAL_MS,
+				   .interval_ms =
+				       o->interval_ms ? o->interval_ms : DEFAULT_INTERVAL_MS,
 				   .unreadable = &unread,
 				   .stop_requested = cli_stop_requested};
 
 	mdp_diags_init(&unread);
-	if (xo(cli)->probe && (rc = cli_refuse_over_active(cli, "explain --probe")))
+	if ((o->probe && (rc = cli_refuse_over_active(cli, "explain --probe"))) ||
+	    (rc = measure(cli, &x, c, &w)) ||
+	    (o->probe &&
+	     ((rc = probe_ready(cli, &x, c, &w, &pr)) || (rc = probe(cli, &x, w.reps, &pr)))))
 		goto out;
-	if (mdp_xrun_samples(&x, xo(cli)->capture ? &cap : NULL, s, &ms, &fail)) {
-		say_fail(cli, &fail);
-		rc = MDP_EXIT_FAILED;
-		goto out;
-	}
-	for (size_t i = 1; i <= names; i++)
-		if (!mdp_xrun_has(&s[0], cli->argv[i]) && !mdp_xrun_has(&s[1], cli->argv[i])) {
-			cli_err(cli, "no array %s in /proc/mdstat", cli->argv[i]);
-			rc = MDP_EXIT_USAGE;
-		}
-	if (rc || !(reps = calloc(s[1].n_arrays + s[0].n_arrays + 1, sizeof(*reps))))
-		goto done;
-	mdp_xrun_profiles(&cli->root, &cli->dirs, &pro);
-	n = mdp_xrun_reports(s, (double)ms / 1000.0, cli->argv + 1, names, &pro,
-			     mdp_wgoal_active(&cli->root, &goal) ? NULL : &goal, reps, &any);
-	if (xo(cli)->probe && (rc = probe(cli, &x, reps, n, &pr)))
-		goto done;
 	if (cli->json)
-		explain_print_json(cli, reps, n, &s[1], &unread, &pr);
+		explain_print_json(cli, w.reps, w.n, &w.s[1], &unread, &pr);
 	else
-		explain_print_text(reps, n, &s[1], &unread, (double)ms / 1000.0, &pr);
-	rc = any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
-	if (xo(cli)->capture && (err = mdp_xcap_write(&cap, ms, xo(cli)->capture))) {
-		cli_err(cli, "cannot write the capture %s: %s", xo(cli)->capture, strerror(-err));
+		explain_print_text(w.reps, w.n, &w.s[1], &unread, (double)w.ms / 1000.0, &pr);
+	rc = w.any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
+	if (c && (err = mdp_xcap_write(c, w.ms, o->capture))) {
+		cli_err(cli, "cannot write the capture %s: %s", o->capture, strerror(-err));
 		rc = MDP_EXIT_FAILED;
 	}
-done:
-	free(reps);
-	mdp_explain_sample_free(&s[0]);
-	mdp_explain_sample_free(&s[1]);
 out:
+	window_free(&w);
 	mdp_xcap_free(&cap);
 	mdp_diags_free(&unread);
 	return rc;
 }
 
-/* --probe changes a setting through the journal: it needs all that apply needs. */
+/*
+ * --probe changes a setting through the journal: it needs all that apply
+ * needs, but recovers only once nothing refuses the probe (probe_ready).
+ */
 static unsigned explain_setup_flags(const struct cli *cli, unsigned flags)
 {
-	return xo(cli)->probe ? flags | CMD_TXN | CMD_RECOVER : flags;
+	return xo(cli)->probe ? flags | CMD_TXN : flags;
 }
 
 const struct cmd cmd_explain = {

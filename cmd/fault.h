@@ -23,7 +23,8 @@ enum fault_kind {
 	FAULT_CRASH,
 	FAULT_CRASH_SVC,
 	FAULT_FSYNC,
-	FAULT_RENAME
+	FAULT_RENAME,
+	FAULT_MINUTE
 };
 
 /* The wrappers find this around their own ops table and call the ops they replaced. */
@@ -42,6 +43,12 @@ int fault_setup(struct mdp_root *r, struct fault *f, const char *spec);
 /* For crash-after-service:K, wrap b's pause/resume to count them. */
 void fault_wrap_services(struct fault *f, struct mdp_svc_backend *b);
 
+/* minute:MS: a minute of auto --textfile's lasts MS ms (a soak in fast time); else minute_s. */
+static inline double fault_minute_s(const struct fault *f, double minute_s)
+{
+	return f->kind == FAULT_MINUTE ? f->k / 1000.0 : minute_s;
+}
+
 #else
 
 struct fault {
@@ -52,6 +59,12 @@ static inline void fault_wrap_services(struct fault *f, struct mdp_svc_backend *
 {
 	(void)f;
 	(void)b;
+}
+
+static inline double fault_minute_s(const struct fault *f, double minute_s)
+{
+	(void)f;
+	return minute_s;
 }
 
 #endif

@@ -164,11 +164,25 @@ int cli_print_options(int argc, char **argv)
 	return fflush(stdout) ? MDP_EXIT_FAILED : MDP_EXIT_OK;
 }
 
-/* The words option o takes: its choice list, else the "a|b|c" of its metavar. */
+/*
+ * What option o's value is: ":file", ":dir", ":profile" or ":profiles" (comma-separated) for
+ * one that names them (no word begins with ':'), else the words it takes: its choice list, else
+ * the "a|b|c" of its metavar.
+ */
 static void print_words(const struct opt *o)
 {
+	static const char *const kinds[] = {
+	    [OPTV_FILE] = ":file",
+	    [OPTV_DIR] = ":dir",
+	    [OPTV_PROFILE] = ":profile",
+	    [OPTV_PROFILES] = ":profiles",
+	};
 	const char *m = o->metavar;
 
+	if (o->value != OPTV_TEXT) {
+		printf("%s\n", kinds[o->value]);
+		return;
+	}
 	for (size_t i = 0; o->words && o->words[i]; i++)
 		printf("%s\n", o->words[i]);
 	if (o->words || !m || !strchr(m, '|'))
@@ -180,27 +194,39 @@ static void print_words(const struct opt *o)
 	}
 }
 
+/* The entry of t given as "--name" or "-c" on a command line, or NULL. */
+static const struct opt *find_given(const struct opt_table *t, const char *given)
+{
+	if (given[0] == '-' && given[1] == '-')
+		return opt_find(t, given + 2);
+	for (size_t i = 0; given[0] == '-' && given[1] && !given[2] && i < t->n; i++)
+		if (t->opt[i].letter == given[1])
+			return &t->opt[i];
+	return NULL;
+}
+
 /*
- * mdprofile __values COMMAND|--all --OPTION: the words --OPTION takes, one a
- * line, from the option tables; nothing for a free value. For the bash
- * completion, so it never types the lists itself; not in help.
+ * mdprofile __values COMMAND|--all --OPTION (or -O): what --OPTION's value
+ * is (print_words), from the option tables; nothing for a free value. For
+ * the bash completion, so it never types the lists or the kinds itself; not
+ * in help.
  */
 int cli_print_values(int argc, char **argv)
 {
 	bool all = argc > 2 && !strcmp(argv[2], "--all");
 	const struct cmd *c = argc > 2 && !all ? cli_find_cmd(argv[2]) : NULL;
 	const struct opt_table *tables[CLI_MAX_COMMANDS + 1];
-	const char *name = argc > 3 && !strncmp(argv[3], "--", 2) ? argv[3] + 2 : NULL;
+	const char *given = argc > 3 && argv[3][0] == '-' ? argv[3] : NULL;
 	const struct opt *o;
 
-	if (argc != 4 || (!c && !all) || !name)
+	if (argc != 4 || (!c && !all) || !given)
 		return MDP_EXIT_USAGE;
 	cli_all_tables(tables);
 	for (size_t t = 0; t < cli_n_commands + 1; t++) {
 		const struct opt_table *tb = tables[t];
 		if (!tb || (tb != &cli_global_table && !all && tb != c->opts))
 			continue;
-		if ((o = opt_find(tb, name))) {
+		if ((o = find_given(tb, given))) {
 			print_words(o);
 			break;
 		}

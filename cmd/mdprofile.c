@@ -66,10 +66,10 @@ static const char *take_quiet(void *opts, void *cli, const char *arg)
 
 /* The options every command takes, into struct cli. */
 static const struct opt global_opts[] = {
-    OPT_STRING("root", 0, "DIR", struct cli, root_dir,
+    OPT_NAMING("root", 0, "DIR", OPTV_DIR, struct cli, root_dir,
 	       "read and write every system path beneath DIR instead of / (default: "
 	       "$MDPROFILE_ROOT)"),
-    OPT_STRING("profiles", 0, "DIR", struct cli, prof_dir,
+    OPT_NAMING("profiles", 0, "DIR", OPTV_DIR, struct cli, prof_dir,
 	       "look for profiles by name in DIR first"),
     OPT_FLAG("json", 0, struct cli, json, "write one JSON document to stdout"),
     OPT_FLAG("wait", 0, struct cli, wait,
@@ -192,24 +192,33 @@ static int setup_recover(struct cli *cli)
 	return rc.res != MDP_TXN_OK ? cli_txn_result(cli, rc, "recover", NULL) : 0;
 }
 
+/* What main sets up for c: its flags, as its options change them (apply --dry-run). */
+static unsigned setup_flags(const struct cli *cli, const struct cmd *c)
+{
+	return c->setup_flags ? c->setup_flags(cli, c->flags) : c->flags;
+}
+
+/*
+ * Said first, before the command's checks read a profile or a file, in one
+ * line with the fix: later it would only be "cannot take the lock".
+ */
+static int need_root(struct cli *cli, const struct cmd *c)
+{
+	if (!(setup_flags(cli, c) & CMD_LOCK) || !mdp_root_is_real(&cli->root) || geteuid() == 0)
+		return 0;
+	cli_err(cli,
+		"'%s' changes kernel settings and services and needs root: run it with sudo or "
+		"as root",
+		c->name);
+	return MDP_EXIT_NOPERM;
+}
+
 static int setup(struct cli *cli, const struct cmd *c)
 {
-	unsigned flags = c->flags;
+	unsigned flags = setup_flags(cli, c);
 	int rc;
 
-	/* What the command's options change: apply --dry-run, bench --compare. */
-	if (c->setup_flags)
-		flags = c->setup_flags(cli, flags);
 	cli->mutating = (flags & CMD_LOCK) != 0;
-	/* Said first, in one line with the fix: later it would only be "cannot take the lock". */
-	if (cli->mutating && mdp_root_is_real(&cli->root) && geteuid() != 0) {
-		cli_err(
-		    cli,
-		    "'%s' changes kernel settings and services and needs root: run it with sudo "
-		    "or as root",
-		    c->name);
-		return MDP_EXIT_NOPERM;
-	}
 	if (flags & CMD_PROFILE) {
 		if ((rc = cli_load_profile(cli, cli->argv[1], &cli->profile)))
 			return rc;
@@ -234,6 +243,8 @@ static void teardown(struct cli *cli)
 	mdp_diags_free(&cli->d);
 	if (cli->have_profile)
 		mdp_profile_free(&cli->profile);
+	if (cli->have_overlay)
+		mdp_profile_free(&cli->overlay);
 }
 
 /* --json and a failure before any document: the errors as one object on stdout. */
@@ -253,6 +264,11 @@ static void json_error(struct cli *cli, int rc)
 	json_arr(&j);
 	for (size_t i = 0; i < cli->n_errors; i++)
 		json_str(&j, cli->errors[i]);
+	if (cli->n_dropped) {
+		char more[64];
+		snprintf(more, sizeof(more), "and %zu more, on stderr", cli->n_dropped);
+		json_str(&j, more);
+	}
 	json_end(&j);
 	json_end(&j);
 	json_end(&j);
@@ -316,7 +332,7 @@ static int setup_fault(struct cli *cli)
 	if (fault_setup(&cli->root, &cli->fault, spec)) {
 		cli_err(cli,
 			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
-			"crash-after-service, fsync, rename)",
+			"crash-after-service, fsync, rename, minute)",
 			spec);
 		return MDP_EXIT_USAGE;
 	}
@@ -357,7 +373,8 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 	cli->argv = s->pos;
 	mdp_diags_init(&cli->d);
 	/* Refused before the lock and recover: exit 2 means nothing was touched. */
-	if (!(c->check && (rc = c->check(cli))) && !(rc = setup(cli, c)))
+	if (!(rc = need_root(cli, c)) && !(c->check && (rc = c->check(cli))) &&
+	    !(rc = setup(cli, c)))
 		rc = c->fn(cli);
 	teardown(cli);
 	return rc;

@@ -34,12 +34,21 @@ enum opt_kind {
 	OPTK_CUSTOM,   /* take() */
 };
 
+/*
+ * What a value names, for the completion (mdprofile __values): a file, a
+ * directory, a profile, profiles comma-separated; OPTV_TEXT for the rest
+ * (numbers, seconds, a name), where a choice's words (its words, or the
+ * "a|b|c" of its metavar) are all there is to offer.
+ */
+enum opt_value { OPTV_TEXT, OPTV_FILE, OPTV_DIR, OPTV_PROFILE, OPTV_PROFILES };
+
 struct opt {
 	const char *name;         /* long name, without "--" */
 	char letter;              /* short form (-o), 0: none */
 	enum opt_kind kind;       /* how the value is taken */
 	size_t off;               /* of the value in the table's options struct */
 	const char *metavar;      /* of the value, for help; NULL: the option takes none */
+	enum opt_value value;     /* what the value names, for the completion */
 	uint64_t min, max;        /* bounds: seconds, numbers; KiB for a size */
 	unsigned scale;           /* OPTK_SECONDS: stored as seconds * scale (0: 1) */
 	const char *what;         /* OPTK_NUMBER: the noun; OPTK_SIZE: the whole "expected ..." */
@@ -98,6 +107,12 @@ struct opt_table {
 	{                                                                                          \
 		.name = (name_), .letter = (letter_), .kind = OPTK_STRING,                         \
 		.off = offsetof(T, field), .metavar = (meta), .help = (help_)                      \
+	}
+/* OPT_STRING whose value names a file, a directory or profiles (value_: OPTV_*). */
+#define OPT_NAMING(name_, letter_, meta, value_, T, field, help_)                                  \
+	{                                                                                          \
+		.name = (name_), .letter = (letter_), .kind = OPTK_STRING,                         \
+		.off = offsetof(T, field), .metavar = (meta), .value = (value_), .help = (help_)   \
 	}
 #define OPT_SECONDS(name_, T, field, min_, max_, scale_, help_)                                    \
 	{                                                                                          \

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "json.h"
+#include "render.h"
 #include "status.h"
 
 void status_profile_read(struct cli *cli, const struct mdp_system *s, struct mdp_status *ps)
@@ -79,7 +80,7 @@ static const struct opt status_opts[] = {
 		 "redraw every S seconds as well (default 5)"),
     OPT_CUSTOM("format", 0, "text|json|prometheus", take_format,
 	       "one look as text, as JSON (--json) or in the node exporter's textfile format"),
-    OPT_STRING("output", 'o', "FILE", struct status_opts, output,
+    OPT_NAMING("output", 'o', "FILE", OPTV_FILE, struct status_opts, output,
 	       "write the look to FILE, replaced whole (a new file renamed over it)"),
 };
 
@@ -219,6 +220,22 @@ int status_textfile(struct cli *cli, const char *file)
 	}
 	mdp_status_free(&ps);
 	mdp_system_free(&s);
+	return rc;
+}
+
+int status_textfile_once(struct cli *cli, const char *file, struct mdp_diags_said *said)
+{
+	struct mdp_diags held;
+	char what[1200], nm[1024];
+	int rc;
+
+	mdp_diags_init(&held);
+	cli->held = &held;
+	rc = status_textfile(cli, file);
+	cli->held = NULL;
+	snprintf(what, sizeof(what), "--textfile %s", render_safe(file, nm, sizeof(nm)));
+	cli_say_once(cli, &held, said, what);
+	mdp_diags_free(&held);
 	return rc;
 }
 

@@ -55,5 +55,11 @@ int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms);
  * failed is said on stderr.
  */
 int status_textfile(struct cli *cli, const char *file);
+/*
+ * status_textfile, for a watcher that writes FILE every minute for months:
+ * what it says is said once while it stands, again when it changes, and
+ * its clearing is said (cli_say_once); said is the watcher's.
+ */
+int status_textfile_once(struct cli *cli, const char *file, struct mdp_diags_said *said);
 
 #endif

@@ -1,9 +1,10 @@
 # bash completion for mdprofile: commands, options and profile names, all
 # from the binary itself: the commands from `mdprofile help`, each command's
-# own options from `mdprofile __options COMMAND`, the words an option takes
-# from `mdprofile __values COMMAND --OPTION`, the profiles from
-# `mdprofile list` with the --root and --profiles already on the line, the
-# arrays explain takes from /proc/mdstat under that --root.
+# own options from `mdprofile __options COMMAND`, what an option's value is
+# from `mdprofile __values COMMAND --OPTION` (the words it takes, or :file,
+# :dir, :profile, :profiles), the profiles from `mdprofile list` with the
+# --root and --profiles already on the line, the arrays explain takes from
+# /proc/mdstat under that --root (md names only: [a-z0-9_] after "md").
 #
 # File and directory names follow bash-completion's conventions: its _filedir
 # where bash-completion is loaded, else compgen with -o filenames, so that
@@ -12,14 +13,20 @@
 #
 # Names read from files are data: they are read line by line and matched by
 # prefix in bash, never passed through compgen -W, which would expand $(...),
-# backticks and the like in them (a profile file named `$(cmd).yaml`).
+# backticks and the like in them (a profile file named `$(cmd).yaml`); and
+# every word offered is quoted (printf %q): readline inserts it as it is,
+# and the line runs when Enter is pressed.
 
-# Add each line of stdin that starts with $1 to COMPREPLY.
+# Add each line of stdin that starts with $1 to COMPREPLY, quoted for the shell
+# (printf %q) unless it holds only characters the shell takes as they are.
 _mdprofile_offer()
 {
-	local cur=$1 w
+	local cur=$1 w q
 	while IFS= read -r w; do
-		[[ -n $w && $w == "$cur"* ]] && COMPREPLY+=("$w")
+		[[ -n $w && $w == "$cur"* ]] || continue
+		q=$w
+		[[ $w =~ [^A-Za-z0-9._,:=/+@%-] ]] && printf -v q '%q' "$w"
+		COMPREPLY+=("$q")
 	done
 	# offered: whether the last word matched is no failure (the caller returns on 0)
 	return 0
@@ -54,14 +61,21 @@ _mdprofile_files()
 	fi
 }
 
-# The arrays of $1/proc/mdstat (the root's), one a line.
+# The arrays of $1/proc/mdstat (the root's), one a line: md's own names only
+# (md, then [a-z0-9_]: what mdprofile takes), never other text of a capture's.
 _mdprofile_arrays()
 {
 	local line
 	while IFS= read -r line; do
-		[[ $line =~ ^(md[^[:space:]]*)\ :\  ]] && printf '%s\n' "${BASH_REMATCH[1]}"
+		[[ $line =~ ^(md[a-z0-9_]+)\ :\  ]] && printf '%s\n' "${BASH_REMATCH[1]}"
 	done <"$1/proc/mdstat"
 } 2>/dev/null
+
+# The profiles `list` finds with the --root and --profiles on the line ($where).
+_mdprofile_profiles()
+{
+	"$bin" "${where[@]}" -q list 2>/dev/null
+}
 
 _mdprofile_commands()
 {
@@ -80,27 +94,31 @@ _mdprofile_takes_value()
 	return 1
 }
 
-# The value of option $prev (of $cmd) from $cur into COMPREPLY: 0, or 1 when
-# $prev takes no value.
+# The value of option $prev (of $cmd) from $cur into COMPREPLY, as the option
+# tables say it is (mdprofile __values): a file, a directory, a profile,
+# profiles comma-separated (the one after the last comma), or one of its
+# words; nothing for a free value. 0, or 1 when $prev takes no value.
 _mdprofile_value()
 {
-	case $prev in
-	--root | --profiles | --path)
-		_mdprofile_files -d
+	local -a vals
+	local head
+	[[ $prev == -* ]] || return 1
+	_mdprofile_takes_value "$prev" "$cmd" "$bin" || return 1
+	mapfile -t vals < <("$bin" __values "${cmd:---all}" "$prev" 2>/dev/null)
+	case ${vals[0]-} in
+	:file) _mdprofile_files ;;
+	:dir) _mdprofile_files -d ;;
+	:profile) _mdprofile_offer "$cur" < <(_mdprofile_profiles) ;;
+	:profiles)
+		head=
+		[[ $cur == *,* ]] && head=${cur%,*},
+		_mdprofile_offer "$cur" < <(_mdprofile_profiles | while IFS= read -r w; do
+			printf '%s\n' "$head$w"
+		done)
 		;;
-	--binary | --output | -o | --capture)
-		_mdprofile_files
-		;;
-	--compare | --auto)
-		_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
-		;;
-	-*)
-		# The words it takes, from the option tables (mdprofile __values).
-		_mdprofile_takes_value "$prev" "$cmd" "$bin" || return 1
-		_mdprofile_offer "$cur" < <("$bin" __values "${cmd:---all}" "$prev" 2>/dev/null)
-		;;
-	*) return 1 ;;
+	*) _mdprofile_offer "$cur" < <(printf '%s\n' "${vals[@]}") ;;
 	esac
+	return 0
 }
 
 _mdprofile()
@@ -170,7 +188,7 @@ _mdprofile()
 		if [[ $cur == */* || $cur == [.~]* ]]; then
 			_mdprofile_files
 		else
-			_mdprofile_offer "$cur" < <("$bin" "${where[@]}" -q list 2>/dev/null)
+			_mdprofile_offer "$cur" < <(_mdprofile_profiles)
 		fi
 		;;
 	explain)

@@ -98,3 +98,32 @@ int mdp_diag_format(const struct mdp_diag *g, char *buf, size_t len)
 		return snprintf(buf, len, "%s: %s", g->file, g->msg);
 	return snprintf(buf, len, "%s", g->msg);
 }
+
+/* FNV-1a, 64 bits, over s and its terminating NUL (so that "ab","c" and "a","bc" differ). */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+enum mdp_said mdp_diags_said(struct mdp_diags_said *s, const struct mdp_diags *d)
+{
+	uint64_t h = 0;
+	char pos[32];
+
+	if (d->n)
+		h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < d->n; i++) {
+		snprintf(pos, sizeof(pos), "%u:%u", d->v[i].line, d->v[i].col);
+		h = fnv(fnv(fnv(h, d->v[i].file ? d->v[i].file : ""), pos), d->v[i].msg);
+	}
+	if (d->n && !h)
+		h = 1; /* 0 is "nothing said" */
+	if (h == s->digest)
+		return MDP_SAID_SAME;
+	s->digest = h;
+	return h ? MDP_SAID_NEW : MDP_SAID_CLEARED;
+}

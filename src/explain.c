@@ -1,8 +1,8 @@
 /*
  * explain: the rules behind `mdprofile explain`, pure functions over two
  * samples (explain.h). The reasons for each threshold, and where this file
- * departs from the research note (shared/research/explain.md), are in
- * docs/explain.md; the short form is beside each rule below.
+ * departs from the rules' first draft, are in docs/explain.md; the short
+ * form is beside each rule below.
  *
  * How md paces a sync (md.c md_do_sync): below the effective minimum it
  * never waits; above the maximum it always sleeps; in between it waits
@@ -391,6 +391,15 @@ static void rec(struct mdp_xfinding *f, enum mdp_xrec kind, const char *name, co
 	va_end(ap);
 }
 
+/* f's gain: what the recommendation may bring (NULL, a full report: nothing). */
+static void gain(struct mdp_xfinding *f, enum mdp_xgain g, uint64_t kib)
+{
+	if (!f)
+		return;
+	f->gain = g;
+	f->gain_kib = kib;
+}
+
 static bool parity(const struct mdp_xarray *a)
 {
 	return !strcmp(a->level, "raid4") || !strcmp(a->level, "raid5") ||
@@ -635,7 +644,8 @@ static bool check_stuck(struct ctx *c)
 			   (long long)a->members[i].bad_blocks);
 		}
 	if (!sign) {
-		f->kind = MDP_XK_WAITING;
+		if (f)
+			f->kind = MDP_XK_WAITING;
 		rec(f, MDP_XR_NONE, NULL, NULL,
 		    "none: nothing shows what md waits on; collect the md threads' /proc/PID/wchan "
 		    "and /proc/PID/stack (root) and dmesg");
@@ -772,8 +782,7 @@ static void rec_bus(struct mdp_xfinding *f, const struct ctx *c)
 	rec(f, MDP_XR_NONE, NULL, NULL,
 	    "none: the shared controller or link is the limit, nothing to gain from any limit or "
 	    "profile; spread the disks over other ports or controllers");
-	f->gain = MDP_XG_ZERO;
-	f->gain_kib = kib_of(c->speed);
+	gain(f, MDP_XG_ZERO, kib_of(c->speed));
 }
 
 /*
@@ -1348,8 +1357,7 @@ static bool check_ceiling(struct ctx *c)
 	}
 	if (c->util_known && c->util_max >= 10 && md_view(c) <= c->speed + 1) {
 		double to = c->speed * UTIL_BUSY / c->util_max;
-		f->gain = MDP_XG_ROUGH;
-		f->gain_kib = kib_of(to < (double)v ? to : (double)v);
+		gain(f, MDP_XG_ROUGH, kib_of(to < (double)v ? to : (double)v));
 	}
 	return true;
 }
@@ -1436,8 +1444,7 @@ static bool check_floor(struct ctx *c)
 		if (mx && v > mx)
 			v = mx;
 	}
-	f->gain = MDP_XG_UPPER;
-	f->gain_kib = v;
+	gain(f, MDP_XG_UPPER, v);
 	return true;
 }
 
@@ -1644,8 +1651,7 @@ static bool check_disks(struct ctx *c)
 	ev(f, "%.0f KiB/s per member disk, other I/O under %.0f%% of it",
 	   c->n ? c->sync_kib / (double)c->n : 0, FOREIGN_SHARE * 100);
 	rec(f, MDP_XR_NONE, NULL, NULL, "none: the disks are at their limit, nothing to gain");
-	f->gain = MDP_XG_ZERO;
-	f->gain_kib = kib_of(c->speed);
+	gain(f, MDP_XG_ZERO, kib_of(c->speed));
 	return true;
 }
 

@@ -236,11 +236,6 @@ static int lock_probe(const struct mdp_root *r, const char *path)
 	return err;
 }
 
-int mdp_lock_probe(const struct mdp_root *r)
-{
-	return lock_probe(r, MDP_LOCK);
-}
-
 int mdp_watcher_keep(const struct mdp_root *r, struct mdp_lock *l, long *holder)
 {
 	struct mdp_lock again = {-1};

@@ -137,18 +137,16 @@ int mdp_lock_take(const struct mdp_root *r, bool wait, struct mdp_lock *l, long 
 		  struct mdp_diags *d);
 void mdp_lock_release(struct mdp_lock *l);
 /*
- * Whether a mutating mdprofile (or an apply --until-idle watcher) holds the
- * lock now: 1 held, 0 free, -errno when it cannot tell (the lock is
- * root's). Creates nothing and does not keep the lock.
- */
-int mdp_lock_probe(const struct mdp_root *r);
-/*
  * The watcher's own lock: one watcher per machine, and its liveness for
  * recover (a layer a watcher applied, with no watcher alive, is removed).
- * Never waits. Same returns as mdp_lock_take / mdp_lock_probe.
+ * Never waits. Same returns as mdp_lock_take.
  */
 int mdp_watcher_take(const struct mdp_root *r, struct mdp_lock *l, long *holder,
 		     struct mdp_diags *d);
+/*
+ * Whether a watcher holds the watcher lock now: 1 held, 0 free, -errno when
+ * it cannot tell (the lock is root's). Creates nothing and does not keep it.
+ */
 int mdp_watcher_probe(const struct mdp_root *r);
 /*
  * For the watcher at each look: whether the watcher lock it holds (l) is

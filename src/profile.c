@@ -830,10 +830,14 @@ static void parse_service(struct build *b, const struct mdp_node *e, size_t i)
 	struct mdp_service *s = &b->p->services[i];
 	const struct mdp_node *nn = get(e, &service_fields[SERVICE_NAME]);
 	const struct mdp_node *on = get(e, &service_fields[SERVICE_OPTIONAL]);
-	const char *why = mdp_ident_service_check(nn->text);
+	const char *why;
 	char shown[72];
-	bool bad = why != NULL;
+	bool bad;
 
+	if (!nn) /* the walk said "missing key 'name'" (a required field) */
+		return;
+	why = mdp_ident_service_check(nn->text);
+	bad = why != NULL;
 	s->pos = pos_of(b, nn);
 	if (why)
 		err_node(b, nn, "invalid service name '%s': %s",

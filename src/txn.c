@@ -2,7 +2,7 @@
  * txn: apply, revert and recover md tunables and services as one
  * transaction, journaled, verified and undone on failure.
  *
- * Invariants (design.md section 5) and the function that keeps each:
+ * Invariants, and the function that keeps each:
  *
  *  1. Before any system value changes, the journal holds its prior value
  *     and is durable: mdp_txn_apply() builds the whole journal first

@@ -40,6 +40,10 @@
 #                       leaves RC, out and err as run does, their lines' times taken off
 #   unstamp             the times off the lines of out and err (a watcher's log, run in front)
 #   wait_until TRIES STEP 'TEST'    eval TEST until true, TRIES times STEP s; 1 if never
+#   shipped_list [SOURCE [PATH]]    the shipped profiles as list shows them, from their one
+#                       home in the tests, tests/cli/expected/shared/list.out (case 20's);
+#                       SOURCE for the source column (built-in, --profiles), PATH for -v's
+#                       "  [PATH]", %s there the name; shipped_names: the names alone
 #   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
 #   revert_unchanged WHAT           revert exits 0 and the tree is the snapshot again
 #   dsm_binary; tasks   a binary on a DSM volume ($B); the fake esynoscheduler's tasks
@@ -110,6 +114,22 @@ expect_exit() {
 }
 
 EXPECTED="$SRC/tests/cli/expected"
+
+# The shipped profiles: list's columns are the name (17 wide), the source (11) and the
+# description.
+shipped_list() {
+	awk -v src="${1:-shipped}" -v path="${2:-}" '{
+		line = substr($0, 1, 17) sprintf("%-11s", src) substr($0, 29)
+		if (path != "") {
+			p = path
+			gsub(/%s/, $1, p)
+			line = line "  [" p "]"
+		}
+		print line
+	}' "$EXPECTED/shared/list.out"
+}
+
+shipped_names() { cut -d' ' -f1 "$EXPECTED/shared/list.out"; }
 
 # _want NAME EXT: the expected file's path for NAME (see the header).
 _want() {

@@ -10,6 +10,8 @@
  *   crash-after-write:K SIGKILL right after the K-th system write
  *   crash-after-service:K SIGKILL right after the K-th service pause/resume
  *   fsync:K, rename:K   the K-th journal fsync/rename fails with EIO
+ *   minute:K            not a fault: auto --textfile's minute lasts K ms, so a
+ *                       test runs a watcher's hour of writes in seconds
  *
  * It lives under tests/ and is linked only into builds made with
  * -DMDP_FAULT_SEAM (see cmd/fault.h): a seam that kills its own process
@@ -96,6 +98,7 @@ static const struct {
     {"crash-after-service", FAULT_CRASH_SVC},
     {"fsync", FAULT_FSYNC},
     {"rename", FAULT_RENAME},
+    {"minute", FAULT_MINUTE},
 };
 
 /* The pause/resume wrappers are the backend's ops, so b->ops leads back to f. */

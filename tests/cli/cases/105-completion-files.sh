@@ -35,6 +35,21 @@ a dir
 ab
 my file.prom
 EOF2
+	# Every option's value as its table says (issue 47: auto --textfile completed nothing).
+	candidates auto --textfile my
+	expect_candidates <<'EOF2'
+my file.prom
+EOF2
+	expect_compopt "-o filenames"
+	candidates boot-script -o my
+	expect_candidates <<'EOF2'
+my file.prom
+EOF2
+	candidates bench --path a
+	expect_candidates <<'EOF2'
+a dir
+ab
+EOF2
 	# Directories only where only a directory does, quoted and descended into.
 	candidates --root a
 	expect_candidates <<'EOF2'
@@ -109,13 +124,38 @@ MDPROFILE_ROOT="$ROOT" candidates explain md2
 expect_candidates <<'EOF2'
 md2
 EOF2
-# Names read from mdstat are data, matched in bash, never expanded.
-printf 'md$(touch${IFS}PWNED) : active raid1 sda1[0]\n' >>"$ROOT/proc/mdstat"
+# Names read from mdstat are data, never expanded, and only md's own names are offered
+# (issue 47, F08: a capture's line offered as it was went onto the command line as shell
+# syntax, which ran at Enter).
+printf 'md$(touch${IFS}PWNED) : active raid1 sda1[0]\nmd_d0 : active raid1 sdb1[0]\n' \
+	>>"$ROOT/proc/mdstat"
 candidates --root "$ROOT" explain 'md$'
 expect_candidates <<'EOF2'
-md$(touch${IFS}PWNED)
+EOF2
+candidates --root "$ROOT" explain 'md'
+expect_candidates <<'EOF2'
+md0
+md1
+md2
+md3
+md_d0
 EOF2
 [ -e "$WORK/cwd/PWNED" ] && fail "completing an array name ran a command from mdstat"
+# Every word offered is quoted for the shell (printf %q), whatever its source.
+bash -c '. "$1"; COMPREPLY=(); _mdprofile_offer "" < <(printf "%s\n" "a b" "\$(x)" "ok,1")
+	printf "%s\n" "${COMPREPLY[@]}"' _ "$SRC/completion/mdprofile.bash" >"$WORK/got"
+LAST="_mdprofile_offer"
+expect_candidates <<'EOF2'
+\$\(x\)
+a\ b
+ok,1
+EOF2
+# bench --compare: profiles comma-separated, the one after the last comma completed.
+candidates bench --compare balanced,res
+expect_candidates <<'EOF2'
+balanced,reshape-fast
+balanced,responsive
+EOF2
 candidates --root "$WORK/nonexistent" explain ""
 expect_candidates <<'EOF2'
 EOF2

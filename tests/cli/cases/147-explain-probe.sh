@@ -34,6 +34,18 @@ expect_stderr <<'EOF'
 EOF
 expect_unchanged "after explain --probe"
 [ ! -e "$ROOT/run/mdprofile/journal" ] || fail "a journal was left: $(cat "$ROOT/run/mdprofile/journal")"
+cp "$WORK/out" "$WORK/probe.out"
+
+# Over an interrupted apply (its journal "applying", speed_limit_min at its 50000) the probe
+# recovers only once nothing refuses it, then takes its window again on the restored values:
+# the same report as above, the tree as before the apply.
+run -q apply balanced
+expect_exit 0
+sed -i 's/^state active$/state applying/' "$ROOT/run/mdprofile/journal"
+run explain --probe
+expect_exit 1
+cmp -s "$WORK/out" "$WORK/probe.out" || fail "the probe after recover: $(diff "$WORK/probe.out" "$WORK/out")"
+expect_unchanged "after recover and explain --probe"
 
 # probe_json: the probed finding's probe object alone.
 probe_json() {

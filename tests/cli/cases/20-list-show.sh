@@ -1,7 +1,7 @@
 # list and show of the shipped profiles.
 # tags: smoke (the aarch64 set of make check-deep)
 fixture ds-dsm6-reshape
-run_expect 0 list - list
+run_expect 0 shared/list - list
 run_expect 0 show-low-ram - show low-ram
 run --json show low-ram
 expect_exit 0

@@ -1,6 +1,10 @@
 # Options anywhere ('--' ends them), and one value read the same way by every command.
 fixture ds-dsm6-reshape
-run_expect 0 list-v - list -v
+shipped_list shipped '@BIN@/profiles/%s.yaml' >"$WORK/list-v"
+run list -v
+expect_exit 0
+expect_stdout <"$WORK/list-v"
+expect_no_stderr
 # -q after the command: diff says nothing, its exit code tells (1: pending).
 run_expect 1 - - diff balanced -q
 run_expect 0 apply-balanced-dry-run - apply balanced --dry-run

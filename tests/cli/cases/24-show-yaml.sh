@@ -3,7 +3,7 @@
 # tags: heavy
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/pins"
-for p in reshape-fast balanced low-ram kernel-defaults responsive; do
+for p in $(shipped_names); do
 	run_expect 0 . - show --yaml "$p"
 	cp "$WORK/out" "$ROOT/pins/$p.yaml"
 	# The pinned file shows the same settings as the profile it came from.

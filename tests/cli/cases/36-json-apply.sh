@@ -54,3 +54,13 @@ run apply --json -- --dry-run
 expect_exit 2
 expect_json apply-json-dry-run
 expect_stderr apply-json-dry-run
+# The error object keeps the first 100 messages, then counts (issue 46: a process that runs for
+# months keeps no list that grows); stderr has them all.
+# shellcheck disable=SC2046 # 120 words
+run --json explain --interval 0.1 $(seq -f 'md%g' 100 219)
+expect_exit 2
+[ "$(wc -l <"$WORK/err")" = 120 ] || fail "stderr has $(wc -l <"$WORK/err") lines, not 120"
+json_field '.error.messages[99]' '"no array md199 in /proc/mdstat"'
+json_field '.error.messages[100]' '"and 20 more, on stderr"'
+python3 -c 'import json, sys; sys.exit(len(json.load(sys.stdin)["error"]["messages"]) != 101)' \
+	<"$WORK/out" || fail "the error object does not hold 101 messages"

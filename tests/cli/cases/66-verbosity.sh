@@ -6,8 +6,14 @@ fixture ds-dsm6-reshape
 snapshot
 
 # list: -q the names alone, for scripts; -v each file.
-run_expect 0 q-list . -q list
-run_expect 0 list-v-profiles-profiles . list -v --profiles "$SRC/profiles"
+shipped_names >"$WORK/q-list"
+run -q list
+expect_exit 0
+expect_stdout <"$WORK/q-list"
+shipped_list --profiles '@SRC@/profiles/%s.yaml' >"$WORK/list-v"
+run list -v --profiles "$SRC/profiles"
+expect_exit 0
+expect_stdout <"$WORK/list-v"
 
 # check: -q nothing (the exit code), plain "ok", -v the file.
 run_expect 0 - . check balanced -q

@@ -3,7 +3,8 @@
 # --root tree the caller's own rights decide, as before.
 # tags: no-valgrind (runs as nobody)
 as_nobody || return 0
-for cmd in "apply balanced" revert recover "bench --compare balanced"; do
+# (enable's and bench's checks read a profile and /proc/mounts: after this)
+for cmd in "apply balanced" revert recover "bench --compare balanced" "enable nosuchprofile"; do
 	# shellcheck disable=SC2086 # a command with its arguments
 	run_noroot $cmd
 	expect_exit 77

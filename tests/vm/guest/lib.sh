@@ -257,7 +257,7 @@ median() {
 
 # reader_start DEV: a competing reader that reads DEV as fast as it can, from the start
 # again at its end, with O_DIRECT (so the page cache never answers); its pid in READER.
-# The lab's probe (research/explain.md section 3) measured what such a reader costs a sync.
+# The lab's first measurements for explain's rules took what such a reader costs a sync.
 reader_start() {
 	(
 		trap 'kill $_dd 2>/dev/null; exit 0' TERM

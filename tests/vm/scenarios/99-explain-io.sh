@@ -3,7 +3,7 @@
 # margins (TCG noise reached 40 % between identical phases); the kernel command line's
 # mdp_rounds=N sets the rounds (1 in make check, 3 in make bench-vm).
 #  1. md9 raid5 recovering with a competing reader on md9 itself (reading flat out, as
-#     in research/explain.md section 3): explain names the floor (or the competing I/O)
+#     the lab's first measurements of explain's rules did): explain names the floor (or the competing I/O)
 #     and recommends a profile with a higher minimum; A (the kernel's
 #     limits) / B (reshape-fast applied) / A (reverted): B near the idle speed in every
 #     round, and (3 rounds) B's median above A's. The bench figures: A's and B's medians
