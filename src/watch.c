@@ -3,6 +3,7 @@
  * watch.h).
  */
 #include "watch.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -184,3 +185,46 @@ void mdp_watch_close(struct mdp_watch *w)
 	w->n = 0;
 	w->sfd = -1;
 }
+
+/* ---- the plain ops: the functions above, CLOCK_MONOTONIC --------------------------- */
+
+static double plain_now(const struct mdp_watch_ops *self)
+{
+	(void)self;
+	return (double)mdp_mono_ns() / 1e9;
+}
+
+static int plain_open(const struct mdp_watch_ops *self, const struct mdp_root *r,
+		      const struct mdp_system *s, const sigset_t *sigs, struct mdp_watch *w)
+{
+	(void)self;
+	return mdp_watch_open(r, s, sigs, w);
+}
+
+static int plain_wait(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+		      int *signo)
+{
+	(void)self;
+	return mdp_watch_wait(w, timeout_ms, signo);
+}
+
+static int plain_read(const struct mdp_watch_ops *self, const struct mdp_watch *w, size_t i,
+		      char *buf, size_t len)
+{
+	(void)self;
+	return mdp_watch_read(w, i, buf, len);
+}
+
+static void plain_close(const struct mdp_watch_ops *self, struct mdp_watch *w)
+{
+	(void)self;
+	mdp_watch_close(w);
+}
+
+const struct mdp_watch_ops mdp_watch_plain_ops = {
+    .now = plain_now,
+    .open = plain_open,
+    .wait = plain_wait,
+    .read = plain_read,
+    .close = plain_close,
+};

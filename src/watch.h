@@ -59,6 +59,27 @@ int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo);
  */
 int mdp_watch_read(const struct mdp_watch *w, size_t i, char *buf, size_t len);
 void mdp_watch_close(struct mdp_watch *w);
+
+/*
+ * What a watcher waits on, as a const ops table (root.h's style: each op
+ * gets its own table, so that a test's stand-in finds its state around
+ * it): its clock and the watch's open, wait, read and close, each as the
+ * function above of its name. mdp_watch_plain_ops is that: the functions
+ * above and CLOCK_MONOTONIC (clock.h). A unit test gives its own, which
+ * says when md raises an event, when a stop signal comes and what time it
+ * is, so that it drives the watcher's loop turn by turn without a sleep.
+ */
+struct mdp_watch_ops {
+	double (*now)(const struct mdp_watch_ops *self); /* monotonic seconds */
+	int (*open)(const struct mdp_watch_ops *self, const struct mdp_root *r,
+		    const struct mdp_system *s, const sigset_t *sigs, struct mdp_watch *w);
+	int (*wait)(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+		    int *signo);
+	int (*read)(const struct mdp_watch_ops *self, const struct mdp_watch *w, size_t i,
+		    char *buf, size_t len);
+	void (*close)(const struct mdp_watch_ops *self, struct mdp_watch *w);
+};
+extern const struct mdp_watch_ops mdp_watch_plain_ops;
 /*
  * Whether md is working on a: resync, recover, reshape, check or repair
  * under way. One only queued (DELAYED behind another array on the same

@@ -1,6 +1,5 @@
 /* watcher_loop: the watcher's loop (watcher_loop.h). */
 #include "watcher_loop.h"
-#include "clock.h"
 #include "drift.h"
 #include "grow.h"
 #include "text.h"
@@ -16,9 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static double mono_s(void)
+/* The loop's clock (monotonic seconds): the wait source's, a test's own. */
+static double mono_s(const struct mdp_wloop *w)
 {
-	return (double)mdp_mono_ns() / 1e9;
+	return w->c.ops->now(w->c.ops);
 }
 
 /* A line for people, with its priority for the journal and syslog. */
@@ -206,7 +206,7 @@ static void wl_engage(struct mdp_wloop *w)
 
 	if (mdp_txn_layer_blocks(w->c.root, w->by, w->c.p->name, why, sizeof(why))) {
 		wl_say(w, "%s started, but %s: left alone until md is idle", w->busy, why);
-		mdp_engage_held(&w->e, mono_s());
+		mdp_engage_held(&w->e, mono_s(w));
 		wl_state(w, why);
 		return;
 	}
@@ -218,7 +218,7 @@ static void wl_engage(struct mdp_wloop *w)
 		       MDP_FLAP_WINDOW_S / 60, w->e.flaps, wl_name(w, nm, sizeof(nm)),
 		       mdp_engage_debounce(&w->e));
 	w->flaps = w->e.flaps;
-	w->engaged_at = mono_s();
+	w->engaged_at = mono_s(w);
 	/* status says so while another mdprofile holds the main lock */
 	w->engaging = true;
 	wl_state(w, w->busy);
@@ -227,7 +227,7 @@ static void wl_engage(struct mdp_wloop *w)
 	if (rc || !w->since) {
 		wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
 		       wl_name(w, nm, sizeof(nm)));
-		mdp_engage_held(&w->e, mono_s());
+		mdp_engage_held(&w->e, mono_s(w));
 		wl_state(w, "apply failed");
 		return;
 	}
@@ -504,7 +504,7 @@ int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s)
 	int err = mdp_wloop_read(w, s);
 
 	if (!err)
-		mdp_wloop_track(w, s, mono_s());
+		mdp_wloop_track(w, s, mono_s(w));
 	return err;
 }
 
@@ -512,7 +512,7 @@ int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
 {
 	bool *sel = calloc(s->n_arrays + 1, sizeof(*sel));
 
-	mdp_watch_close(&w->mw);
+	w->c.ops->close(w->c.ops, &w->mw);
 	free(w->sel);
 	w->sel = sel;
 	if (!sel)
@@ -528,7 +528,7 @@ int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
 	}
 	w->seen_at = now;
 	w->glance = 0;
-	return mdp_watch_open(w->c.root, s, w->c.stop, &w->mw);
+	return w->c.ops->open(w->c.ops, w->c.root, s, w->c.stop, &w->mw);
 }
 
 bool mdp_wloop_quiet(const struct mdp_wloop *w, double now)
@@ -553,7 +553,8 @@ int mdp_wloop_glance(struct mdp_wloop *w, const struct mdp_system *s)
 		if (k < 0 || (size_t)k >= s->n_arrays || !w->sel[k])
 			continue;
 		seen++;
-		if (mdp_watch_read(&w->mw, i, v, sizeof(v)) || strcmp(v, s->arrays[k].sync_action))
+		if (w->c.ops->read(w->c.ops, &w->mw, i, v, sizeof(v)) ||
+		    strcmp(v, s->arrays[k].sync_action))
 			return 1;
 	}
 	w->glance = n ? (w->glance + j) % n : 0;
@@ -621,7 +622,7 @@ static void wl_release_summary(struct mdp_wloop *w)
 	char span[32], nm[512];
 
 	mdp_wloop_summary(w);
-	fmt_span(mono_s() - w->engaged_at, span, sizeof(span));
+	fmt_span(mono_s(w) - w->engaged_at, span, sizeof(span));
 	wl_note(w, "profile %s was on for %s; %u value%s put back", wl_name(w, nm, sizeof(nm)),
 		span, w->put_back, w->put_back == 1 ? "" : "s");
 	w->n_ops = 0;
@@ -642,16 +643,16 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 		w->since = 0;
 		if (w->c.once)
 			return 1;
-		mdp_engage_held(&w->e, mono_s());
+		mdp_engage_held(&w->e, mono_s(w));
 		wl_state(w, "removed by another mdprofile");
 		return 0;
 	}
-	switch (mdp_engage_step(&w->e, busy, mono_s())) {
+	switch (mdp_engage_step(&w->e, busy, mono_s(w))) {
 	case MDP_ENG_APPLY:
 		wl_engage(w);
 		return 0; /* what the last look read is from before the apply */
 	case MDP_ENG_RELEASE:
-		fmt_span(mono_s() - w->start, span, sizeof(span));
+		fmt_span(mono_s(w) - w->start, span, sizeof(span));
 		snprintf(why, sizeof(why), "md idle for %.0fs", mdp_engage_debounce(&w->e));
 		*rc = wl_release(w, w->c.once ? "operations ended" : why);
 		mdp_engage_released(&w->e);
@@ -709,7 +710,7 @@ static int wl_keep_lock(struct mdp_wloop *w)
 /* How long to sleep: the interval, or what is left of a debounce under way. */
 static int wl_timeout(const struct mdp_wloop *w)
 {
-	double due = mdp_engage_due(&w->e, mono_s());
+	double due = mdp_engage_due(&w->e, mono_s(w));
 	int ms = (int)w->c.interval_ms;
 
 	if (due >= 0 && due * 1000 + 1 < ms)
@@ -738,7 +739,7 @@ static int wl_stopped(struct mdp_wloop *w, int sig)
 
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
-	fmt_span(mono_s() - w->start, span, sizeof(span));
+	fmt_span(mono_s(w) - w->start, span, sizeof(span));
 	if (w->since) {
 		rc = wl_release(w, name);
 		if (!rc && w->c.once)
@@ -764,7 +765,7 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 		if (wl_step(w, s, &rc))
 			break;
 		wl_looked(w, s);
-		if (look && (err = mdp_wloop_watch(w, s, mono_s()))) {
+		if (look && (err = mdp_wloop_watch(w, s, mono_s(w)))) {
 			wl_err(w, "cannot watch md: %s", strerror(-err));
 			break;
 		}
@@ -775,13 +776,13 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 		 * now, not an interval later. Once in a row, so that a value read
 		 * differently by discovery can cost a look, never a spin.
 		 */
-		raced = look && !raced && mdp_wloop_quiet(w, mono_s()) && mdp_wloop_glance(w, s);
-		ev = raced ? MDP_WATCH_MD : mdp_watch_wait(&w->mw, wl_timeout(w), &sig);
+		raced = look && !raced && mdp_wloop_quiet(w, mono_s(w)) && mdp_wloop_glance(w, s);
+		ev = raced ? MDP_WATCH_MD : w->c.ops->wait(w->c.ops, &w->mw, wl_timeout(w), &sig);
 		if (ev == MDP_WATCH_SIGNAL) {
 			rc = wl_stopped(w, sig);
 			break;
 		}
-		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mono_s()) ||
+		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mono_s(w)) ||
 		       mdp_wloop_glance(w, s);
 		if (ev < 0 || (look && mdp_wloop_look(w, s))) {
 			wl_err(w, "cannot follow md: %s", strerror(ev < 0 ? -ev : EIO));
@@ -797,7 +798,7 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 			break;
 		}
 	}
-	mdp_watch_close(&w->mw);
+	w->c.ops->close(w->c.ops, &w->mw);
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
 	if (w->c.once && !rc) {
@@ -812,11 +813,13 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 {
 	memset(w, 0, sizeof(*w));
 	w->c = *c;
+	if (!w->c.ops)
+		w->c.ops = &mdp_watch_plain_ops;
 	if (!w->c.interval_ms)
 		w->c.interval_ms = 5000;
 	w->by = c->once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
 	w->c.tx->origin = w->by;
-	w->start = mono_s();
+	w->start = mono_s(w);
 	w->skip = mdp_plan_discover_skip(c->p) & ~(unsigned)MDP_SKIP_PROGRESS;
 	w->mw.sfd = -1;
 	/* a goal measures the members where md does not time its requests (iostat.h) */
@@ -831,7 +834,7 @@ void mdp_wloop_fini(struct mdp_wloop *w)
 	free(w->ops);
 	w->ops = NULL;
 	w->n_ops = 0;
-	mdp_watch_close(&w->mw);
+	w->c.ops->close(w->c.ops, &w->mw);
 	free(w->sel);
 	w->sel = NULL;
 	mdp_wgoal_free(&w->goal);

@@ -109,6 +109,8 @@ struct mdp_wloop_cfg {
 	unsigned interval_ms; /* between two looks; 0: 5 s */
 	bool steps;           /* a line at each 10% of an operation (no bar shows progress) */
 	struct mdp_wloop_hooks h;
+	/* what it waits on, and its clock (watch.h); NULL: md's files, CLOCK_MONOTONIC */
+	const struct mdp_watch_ops *ops;
 };
 
 /* How an operation md no longer runs ended, from what md keeps after it (F07). */
