@@ -135,6 +135,18 @@ int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo)
 	return MDP_WATCH_MD;
 }
 
+int mdp_watch_wait_signal(struct mdp_watch *w, int timeout_ms, int *signo)
+{
+	struct pollfd p = {.fd = w->sfd, .events = POLLIN};
+	int rc;
+
+	if ((rc = poll(&p, w->sfd >= 0, timeout_ms)) < 0)
+		return errno == EINTR ? MDP_WATCH_TIMEOUT : -errno;
+	if (rc && (p.revents & POLLIN) && (*signo = take_signal(w->sfd)))
+		return MDP_WATCH_SIGNAL;
+	return MDP_WATCH_TIMEOUT;
+}
+
 int mdp_watch_read(const struct mdp_watch *w, size_t i, char *buf, size_t len)
 {
 	ssize_t n;
@@ -208,6 +220,13 @@ static int plain_wait(const struct mdp_watch_ops *self, struct mdp_watch *w, int
 	return mdp_watch_wait(w, timeout_ms, signo);
 }
 
+static int plain_wait_signal(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+			     int *signo)
+{
+	(void)self;
+	return mdp_watch_wait_signal(w, timeout_ms, signo);
+}
+
 static int plain_read(const struct mdp_watch_ops *self, const struct mdp_watch *w, size_t i,
 		      char *buf, size_t len)
 {
@@ -225,6 +244,7 @@ const struct mdp_watch_ops mdp_watch_plain_ops = {
     .now = plain_now,
     .open = plain_open,
     .wait = plain_wait,
+    .wait_signal = plain_wait_signal,
     .read = plain_read,
     .close = plain_close,
 };

@@ -52,6 +52,13 @@ int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const s
  */
 int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo);
 /*
+ * Wait up to timeout_ms for a stop signal alone: md's files are not
+ * polled, so that an event md raises meanwhile stays for the next
+ * mdp_watch_wait (a watcher waiting for the main lock). MDP_WATCH_SIGNAL
+ * with *signo set, MDP_WATCH_TIMEOUT, or -errno.
+ */
+int mdp_watch_wait_signal(struct mdp_watch *w, int timeout_ms, int *signo);
+/*
  * Read watched file i again from its start into buf (NUL-terminated,
  * trailing blanks dropped as mdp_root_read_value does): one pread on the
  * open file, which on sysfs also re-arms its event. The cheap look of a
@@ -63,8 +70,8 @@ void mdp_watch_close(struct mdp_watch *w);
 /*
  * What a watcher waits on, as a const ops table (root.h's style: each op
  * gets its own table, so that a test's stand-in finds its state around
- * it): its clock and the watch's open, wait, read and close, each as the
- * function above of its name. mdp_watch_plain_ops is that: the functions
+ * it): its clock and the watch's open, wait, wait_signal, read and
+ * close, each as the function above of its name. mdp_watch_plain_ops is that: the functions
  * above and CLOCK_MONOTONIC (clock.h). A unit test gives its own, which
  * says when md raises an event, when a stop signal comes and what time it
  * is, so that it drives the watcher's loop turn by turn without a sleep.
@@ -75,6 +82,8 @@ struct mdp_watch_ops {
 		    const struct mdp_system *s, const sigset_t *sigs, struct mdp_watch *w);
 	int (*wait)(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
 		    int *signo);
+	int (*wait_signal)(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+			   int *signo);
 	int (*read)(const struct mdp_watch_ops *self, const struct mdp_watch *w, size_t i,
 		    char *buf, size_t len);
 	void (*close)(const struct mdp_watch_ops *self, struct mdp_watch *w);

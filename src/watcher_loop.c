@@ -75,19 +75,43 @@ static void kinds_text(unsigned kinds, const char *sep, char *buf, size_t len)
 					      mdp_op_kind_name(k));
 }
 
-/* What status shows of the watcher; a failure to write it costs only that. */
+/* What status shows of the watcher (kept in w->ws); a failure to write it costs only that. */
 static void wl_state(struct mdp_wloop *w, const char *why)
 {
-	struct mdp_wstate ws = {.pid = (long)getpid(), .mode = w->by, .since = time(NULL)};
+	struct mdp_wstate *ws = &w->ws;
 
-	snprintf(ws.profile, sizeof(ws.profile), "%s", w->c.p->name);
-	snprintf(ws.state, sizeof(ws.state), "%s",
+	*ws = (struct mdp_wstate){.pid = (long)getpid(), .mode = w->by, .since = time(NULL)};
+	snprintf(ws->profile, sizeof(ws->profile), "%s", w->c.p->name);
+	snprintf(ws->state, sizeof(ws->state), "%s",
 		 w->engaging                     ? "engaging"
 		 : w->e.state == MDP_ENG_ENGAGED ? "engaged"
 		 : w->e.state == MDP_ENG_HELD    ? "held"
 						 : "armed");
-	kinds_text(w->e.kinds, ",", ws.on, sizeof(ws.on));
-	snprintf(ws.why, sizeof(ws.why), "%s", why ? why : "");
+	kinds_text(w->e.kinds, ",", ws->on, sizeof(ws->on));
+	snprintf(ws->why, sizeof(ws->why), "%s", why ? why : "");
+	(void)mdp_wstate_store(w->c.root, ws);
+}
+
+/*
+ * While it waits for the main lock, the same state and what it waits for:
+ * "waiting for the lock (held by pid N)", N the pid the holder wrote into
+ * the lock (a hint, left out when unread). After the wait, wl_lock says
+ * w->ws again.
+ */
+static void wl_state_waiting(struct mdp_wloop *w, long holder)
+{
+	struct mdp_wstate ws;
+	char by[28] = ""; /* the pid is below 2^31 (journal.c's lock_holder) */
+
+	if (!w->ws.pid)
+		wl_state(w, NULL);
+	ws = w->ws;
+	if (holder > 0 && holder <= INT32_MAX)
+		snprintf(by, sizeof(by), " (held by pid %d)", (int)holder);
+	if (w->engaging)
+		snprintf(ws.why, sizeof(ws.why), "%s started; waiting for the lock%s", w->busy, by);
+	else
+		snprintf(ws.why, sizeof(ws.why), "waiting for the lock%s", by);
 	(void)mdp_wstate_store(w->c.root, &ws);
 }
 
@@ -110,12 +134,38 @@ static bool ours(struct mdp_wloop *w)
 	return mdp_txn_layer_is(w->c.root, w->by, w->since, w->c.p->name);
 }
 
-/* The main lock, for one transaction; the watcher waits its turn. 0 or -errno. */
+/*
+ * The main lock, for one transaction. Another mdprofile may hold it for
+ * long (a slow service pause, an apply suspended with ^Z): the watcher
+ * waits its turn in the wait for its stop signals, trying the lock without
+ * blocking every MDP_WLOOP_LOCK_RETRY_MS, and says so to status (F05). A
+ * stop signal ends the wait: -EINTR, w->stop set to it, nothing done. 0,
+ * or another -errno, said.
+ */
 static int wl_lock(struct mdp_wloop *w)
 {
-	int err = mdp_lock_take(w->c.root, true, w->c.lock, NULL, w->c.tx->d);
+	long holder = 0, said = -1;
+	int err, ev, sig = 0;
 
-	if (err) {
+	while ((err = mdp_lock_take(w->c.root, false, w->c.lock, &holder, w->c.tx->d)) ==
+	       -EWOULDBLOCK) {
+		if (holder != said)
+			wl_state_waiting(w, said = holder);
+		holder = 0;
+		ev = w->c.ops->wait_signal(w->c.ops, &w->mw, MDP_WLOOP_LOCK_RETRY_MS, &sig);
+		if (ev == MDP_WATCH_SIGNAL) {
+			w->stop = sig;
+			err = -EINTR;
+			break;
+		}
+		if (ev < 0) {
+			err = ev;
+			break;
+		}
+	}
+	if (said >= 0)
+		(void)mdp_wstate_store(w->c.root, &w->ws); /* what it said before the wait */
+	if (err && err != -EINTR) {
 		wl_diags(w, w->c.tx->d);
 		wl_err(w, "cannot take the lock %s: %s", MDP_LOCK, mdp_root_strerror(-err));
 	}
@@ -219,11 +269,13 @@ static void wl_engage(struct mdp_wloop *w)
 		       mdp_engage_debounce(&w->e));
 	w->flaps = w->e.flaps;
 	w->engaged_at = mono_s(w);
-	/* status says so while another mdprofile holds the main lock */
 	w->engaging = true;
-	wl_state(w, w->busy);
+	snprintf(why, sizeof(why), "%s started; applying its profile", w->busy);
+	wl_state(w, why);
 	rc = wl_apply(w);
 	w->engaging = false;
+	if (rc == -EINTR)
+		return; /* stopped while it waited for the lock: nothing applied */
 	if (rc || !w->since) {
 		wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
 		       wl_name(w, nm, sizeof(nm)));
@@ -302,7 +354,7 @@ static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
 	if (!load_quiet(w, &j))
 		return;
 	if (!mdp_drift_plan(&j, s, &pl))
-		for (size_t i = 0; i < pl.n; i++)
+		for (size_t i = 0; i < pl.n && !w->stop; i++)
 			/* a value whose device is gone is recover's note, not a rewrite */
 			if (pl.v[i].pending && pl.v[i].cur.present)
 				wl_reassert_one(w, &pl.v[i]);
@@ -636,6 +688,8 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 	char nm[512], span[32], why[64];
 
 	if (w->e.state == MDP_ENG_ENGAGED && !ours(w) && !ours_locked(w)) {
+		if (w->stop)
+			return 0; /* stopped while it waited for the lock: not judged */
 		wl_note(w, "profile %s was removed or replaced by another mdprofile; %s",
 			wl_name(w, nm, sizeof(nm)),
 			w->c.once ? "nothing left to do" : "not applied again until md is idle");
@@ -655,6 +709,8 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 		fmt_span(mono_s(w) - w->start, span, sizeof(span));
 		snprintf(why, sizeof(why), "md idle for %.0fs", mdp_engage_debounce(&w->e));
 		*rc = wl_release(w, w->c.once ? "operations ended" : why);
+		if (w->stop)
+			return *rc = 0; /* its layer is on still: the stop removes it */
 		mdp_engage_released(&w->e);
 		if (w->c.once) {
 			if (!*rc)
@@ -679,10 +735,10 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 	case MDP_ENG_NOTHING:
 		break;
 	}
-	if (w->e.state == MDP_ENG_ENGAGED) {
+	if (w->e.state == MDP_ENG_ENGAGED && !w->stop)
 		wl_reassert(w, s);
+	if (w->e.state == MDP_ENG_ENGAGED && !w->stop)
 		wl_goal(w, s);
-	}
 	return 0;
 }
 
@@ -730,22 +786,33 @@ static void wl_looked(struct mdp_wloop *w, const struct mdp_system *s)
 		w->c.h.looked(w->c.h.ctx, a);
 }
 
-/* A stop signal: remove an engaged layer and say so. */
+/*
+ * A stop signal: remove an engaged layer and say so. Another one while
+ * that waits for the lock ends the wait: the layer stays, for the recover
+ * of the next mdprofile command that changes the system (its watcher gone).
+ */
 static int wl_stopped(struct mdp_wloop *w, int sig)
 {
 	const char *name = mdp_watch_signal_name(sig);
-	char span[32];
+	char span[32], nm[512];
 	int rc = 0;
 
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
 	fmt_span(mono_s(w) - w->start, span, sizeof(span));
-	if (w->since) {
-		rc = wl_release(w, name);
-		if (!rc && w->c.once)
-			wl_note(w, "stopped by %s after %s; reverted", name, span);
-	} else
+	if (!w->since) {
 		wl_note(w, "stopped by %s", name);
+		return 0;
+	}
+	w->stop = 0;
+	rc = wl_release(w, name);
+	if (rc == -EINTR)
+		wl_log(w, LOG_WARNING,
+		       "stopped by %s while waiting for the lock: profile %s stays on until the "
+		       "next mdprofile command that changes the system removes it",
+		       mdp_watch_signal_name(w->stop), wl_name(w, nm, sizeof(nm)));
+	else if (!rc && w->c.once)
+		wl_note(w, "stopped by %s after %s; reverted", name, span);
 	return rc;
 }
 
@@ -764,6 +831,10 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 	for (;;) {
 		if (wl_step(w, s, &rc))
 			break;
+		if (w->stop) { /* a stop signal ended a wait for the lock */
+			rc = wl_stopped(w, w->stop);
+			break;
+		}
 		wl_looked(w, s);
 		if (look && (err = mdp_wloop_watch(w, s, mono_s(w)))) {
 			wl_err(w, "cannot watch md: %s", strerror(-err));
@@ -842,6 +913,20 @@ void mdp_wloop_fini(struct mdp_wloop *w)
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_STATE);
 }
 
+/*
+ * The watch before the first look: the stop signals (the first step may
+ * wait for the lock) and /proc/mdstat. 0 or -errno, said.
+ */
+static int wl_watch_start(struct mdp_wloop *w)
+{
+	const struct mdp_system none = {0};
+	int err = w->c.ops->open(w->c.ops, w->c.root, &none, w->c.stop, &w->mw);
+
+	if (err)
+		wl_err(w, "cannot watch md: %s", strerror(-err));
+	return err;
+}
+
 int mdp_wloop_until_idle(struct mdp_wloop *w)
 {
 	struct mdp_system s = {0};
@@ -858,6 +943,8 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 	}
 	/* the apply's own transaction is over: others may change the system from now on */
 	wl_unlock(w);
+	if ((rc = wl_watch_start(w)))
+		return rc;
 	if (!w->since && other != MDP_BY_UNTIL_IDLE) {
 		/* the profile was on already, another's layer (F02): it stays */
 		wl_say(w,
@@ -871,7 +958,9 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 		       "to wait for (start the operation first); reverting",
 		       wl_name(w, nm, sizeof(nm)));
 		rc = wl_release(w, "nothing to wait for");
-		if (!rc)
+		if (w->stop)
+			rc = wl_stopped(w, w->stop);
+		else if (!rc)
 			wl_note(w, "operations ended after 0s; reverted");
 	} else {
 		wl_say(w,
@@ -893,6 +982,8 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 	int rc;
 
 	wl_unlock(w);
+	if ((rc = wl_watch_start(w)))
+		return rc;
 	if ((rc = mdp_wloop_look(w, &s))) {
 		wl_err(w, "cannot read md: %s", strerror(-rc));
 		mdp_system_free(&s);

@@ -152,7 +152,7 @@ static void test_bad_fd_dropped(void **state)
 	expect_dropped(spoil_with_closed_fd);
 }
 
-/* A stop signal held pending by the caller wakes the wait at once, and is consumed. */
+/* A stop signal held pending by the caller wakes either wait at once, and is consumed. */
 static void test_signal(void **state)
 {
 	struct mdp_root r;
@@ -173,6 +173,12 @@ static void test_signal(void **state)
 	sigpending(&pending);
 	assert_false(sigismember(&pending, SIGHUP));
 	assert_int_equal(mdp_watch_wait(&w, 10, &sig), MDP_WATCH_TIMEOUT);
+	/* the wait for a stop signal alone (a watcher's for the lock): the same */
+	raise(SIGHUP);
+	sig = 0;
+	assert_int_equal(mdp_watch_wait_signal(&w, 5000, &sig), MDP_WATCH_SIGNAL);
+	assert_int_equal(sig, SIGHUP);
+	assert_int_equal(mdp_watch_wait_signal(&w, 10, &sig), MDP_WATCH_TIMEOUT);
 	mdp_watch_close(&w);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	mdp_system_free(&s);

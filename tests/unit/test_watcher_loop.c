@@ -389,15 +389,18 @@ struct run {
 	double now;     /* the loop's clock, seconds */
 	unsigned waits; /* the waits so far: the turn */
 	unsigned timeouts;
-	bool md;         /* md raised an event the next wait reports */
-	int sig;         /* a stop signal the next wait reports */
-	int errs;        /* errors said */
-	char diag[512];  /* the last diagnostic said */
-	char failed[16]; /* the verb of the last transaction that failed */
-	double mark;     /* a time a script keeps between its turns */
+	unsigned lock_waits; /* waits for the main lock, each a turn */
+	bool in_lock_wait;   /* this turn is one */
+	bool md;             /* md raised an event the next wait reports */
+	int sig;             /* a stop signal the next wait reports */
+	int errs;            /* errors said */
+	char diag[512];      /* the last diagnostic said */
+	char failed[16];     /* the verb of the last transaction that failed */
+	double mark;         /* a time a script keeps between its turns */
 	/* the root's ops with a stripe cache's write failing, around the fixture's (a script's) */
 	struct mdp_root_ops failing;
 	const struct mdp_root_ops *inner;
+	struct mdp_lock other; /* the main lock, as another mdprofile holds it */
 	char lines[96][256];
 	size_t n;
 };
@@ -441,6 +444,33 @@ static int fake_wait(const struct mdp_watch_ops *self, struct mdp_watch *w, int 
 	}
 	t->now += timeout_ms / 1000.0;
 	t->timeouts++;
+	return MDP_WATCH_TIMEOUT;
+}
+
+/*
+ * The wait for a stop signal alone (the watcher's, for the main lock): a
+ * turn of the script too, marked as one; md's events stay for the next
+ * wait. The clock moves by the timeout unless a signal comes.
+ */
+static int fake_wait_signal(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+			    int *signo)
+{
+	struct run *t = run_of(self);
+
+	(void)w;
+	assert_true(timeout_ms >= 0);
+	assert_true(++t->waits < 200);
+	t->lock_waits++;
+	t->in_lock_wait = true;
+	if (t->turn)
+		t->turn(t, t->waits);
+	t->in_lock_wait = false;
+	if (t->sig) {
+		*signo = t->sig;
+		t->sig = 0;
+		return MDP_WATCH_SIGNAL;
+	}
+	t->now += timeout_ms / 1000.0;
 	return MDP_WATCH_TIMEOUT;
 }
 
@@ -590,7 +620,12 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 	long holder = 0;
 
 	memset(t, 0, sizeof(*t));
-	t->ops = (struct mdp_watch_ops){fake_now, fake_open, fake_wait, fake_read, fake_close};
+	t->ops = (struct mdp_watch_ops){.now = fake_now,
+					.open = fake_open,
+					.wait = fake_wait,
+					.wait_signal = fake_wait_signal,
+					.read = fake_read,
+					.close = fake_close};
 	t->turn = turn;
 	t->now = 1000;
 	snprintf(t->dir, sizeof(t->dir), "/tmp/mdp-wrun-XXXXXX");
@@ -607,6 +642,7 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 	t->tx.root = &t->r;
 	t->tx.d = &t->d;
 	t->lock.fd = -1;
+	t->other.fd = -1;
 	assert_int_equal(mdp_watcher_take(&t->r, &t->wlock, &holder, &t->d), 0);
 	c.root = &t->r;
 	c.tx = &t->tx;
@@ -991,6 +1027,202 @@ static void test_loop_goal(void **state)
 	run_teardown(&t);
 }
 
+/* ---- waiting for the main lock (F05) --------------------------------------------------- */
+
+/* The main lock, as another mdprofile holds it while its transaction runs (a flock of its own). */
+static void hold_lock(struct run *t)
+{
+	long holder = 0;
+
+	assert_int_equal(t->other.fd, -1);
+	assert_int_equal(mdp_lock_take(&t->r, false, &t->other, &holder, &t->d), 0);
+}
+
+static void let_go(struct run *t)
+{
+	mdp_lock_release(&t->other);
+	t->other.fd = -1;
+}
+
+/* The watcher's state for status is state, with why. */
+static void state_why(struct run *t, const char *state, const char *why)
+{
+	struct mdp_wstate ws;
+
+	assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+	assert_string_equal(ws.state, state);
+	assert_string_equal(ws.why, why);
+}
+
+/* "...waiting for the lock (held by pid N)", N this process: the test holds it. */
+static const char *waiting(const char *before)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%swaiting for the lock (held by pid %d)", before,
+		 (int)getpid());
+	return buf;
+}
+
+/* A run whose blocking wait for the lock (the old one) would hang: killed instead. */
+static int run_auto_watched(struct run *t)
+{
+	int rc;
+
+	alarm(10);
+	rc = mdp_wloop_auto(&t->w);
+	alarm(0);
+	return rc;
+}
+
+/*
+ * md2's recovery starts while another mdprofile holds the main lock: the
+ * watcher waits in the wait for its stop signals, status says for what
+ * and whose; a SIGTERM then ends it at once, nothing applied.
+ */
+static void lock_stop_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		hold_lock(t);
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		assert_true(t->in_lock_wait);
+		state_why(t, "engaging", waiting("md2 recover started; "));
+		assert_string_equal(top(t), "");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_lock_wait_stop(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, lock_stop_turn);
+	assert_int_equal(run_auto_watched(&t), 0);
+	assert_int_equal(t.lock_waits, 1);
+	says(&t, "stopped by SIGTERM");
+	assert_false(said(&t, "could not apply profile t: left alone until md is idle"));
+	assert_string_equal(top(&t), "");
+	assert_string_equal(get(&t, "/sys/block/md2/md/stripe_cache_size"), "256");
+	let_go(&t);
+	run_teardown(&t);
+}
+
+/*
+ * The wait ends when the holder lets go: the apply goes on. Then, engaged,
+ * another mdprofile's apply runs (the lock held, the journal "applying")
+ * and fails, storing the watcher's layer again: looked at under the lock
+ * once that ends, the layer is still the watcher's (F01), which stays
+ * engaged; status said what it waited for, then what it said before.
+ */
+static void journal_swap(struct run *t, const char *from, const char *to)
+{
+	char host[512], saved[8192], *at;
+	FILE *f;
+	size_t n;
+
+	snprintf(host, sizeof(host), "%s/run/mdprofile/journal", t->dir);
+	assert_non_null(f = fopen(host, "r"));
+	n = fread(saved, 1, sizeof(saved) - 1, f);
+	saved[n] = '\0';
+	fclose(f);
+	assert_non_null(at = strstr(saved, from));
+	assert_non_null(f = fopen(host, "w"));
+	fprintf(f, "%.*s%s%s", (int)(at - saved), saved, to, at + strlen(from));
+	assert_int_equal(fclose(f), 0);
+}
+
+static void lock_then_apply_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		hold_lock(t);
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		state_why(t, "engaging", waiting("md2 recover started; "));
+		break;
+	case 3:
+		assert_true(t->in_lock_wait);
+		let_go(t);
+		break;
+	case 4:
+		assert_false(t->in_lock_wait);
+		state_why(t, "engaged", "");
+		assert_string_equal(top(t), "t auto");
+		hold_lock(t);
+		journal_swap(t, "\nstate active\n", "\nstate applying\n");
+		break;
+	case 5:
+		assert_true(t->in_lock_wait);
+		state_why(t, "engaged", waiting(""));
+		journal_swap(t, "\nstate applying\n", "\nstate active\n"); /* rolled back */
+		let_go(t);
+		break;
+	case 6:
+		state_why(t, "engaged", "");
+		assert_string_equal(top(t), "t auto");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_lock_wait_then_apply(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, lock_then_apply_turn);
+	assert_int_equal(run_auto_watched(&t), 0);
+	assert_int_equal(t.lock_waits, 3);
+	assert_false(said(&t, "profile t was removed or replaced by another mdprofile; not applied "
+			      "again until md is idle"));
+	says(&t, "SIGTERM; removing profile t");
+	assert_string_equal(top(&t), "");
+	run_teardown(&t);
+}
+
+/*
+ * Stopped while engaged, the watcher waits for the lock to remove its
+ * layer; a second stop signal ends that wait: the layer stays on (the
+ * next command's recover removes it, its watcher gone), and it says so.
+ */
+static void lock_twice_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		hold_lock(t);
+		t->sig = SIGTERM;
+		break;
+	case 3:
+		assert_true(t->in_lock_wait);
+		state_why(t, "engaged", waiting(""));
+		t->sig = SIGINT;
+		break;
+	}
+}
+
+static void test_loop_lock_wait_stopped_twice(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, lock_twice_turn);
+	assert_int_equal(run_auto_watched(&t), -EINTR);
+	says(&t, "stopped by SIGINT while waiting for the lock: profile t stays on until the next "
+		 "mdprofile command that changes the system removes it");
+	assert_string_equal(top(&t), "t auto");
+	let_go(&t);
+	run_teardown(&t);
+}
+
 /* Each of md3's member partitions' counters: IOS requests of TICKS ms, reads and writes. */
 static void stat_members(struct run *t, unsigned ios, unsigned ticks)
 {
@@ -1126,4 +1358,5 @@ MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_an
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
 	      test_loop_apply_fails, test_loop_goal, test_loop_goal_members,
-	      test_loop_until_idle_ends)
+	      test_loop_until_idle_ends, test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
+	      test_loop_lock_wait_stopped_twice)

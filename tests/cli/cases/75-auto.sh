@@ -4,7 +4,9 @@
 # machine; a revert from another shell holds it off (status says so); a
 # stop signal ends it; after SIGKILL recover removes the overlay. The
 # loop's own rules (put-backs and their limit, held until idle and armed
-# again, flapping, a goal) are the unit tests' (test_watcher_loop).
+# again, flapping, a goal, waiting for the lock another mdprofile holds,
+# and another's failed apply meanwhile) are the unit tests'
+# (test_watcher_loop).
 # tags: slow no-valgrind (a watcher in the background, signals, SIGKILL: timing)
 
 ORIG="$WORK/orig"
@@ -142,27 +144,6 @@ kill -INT "$BG"
 finish_auto
 expect_exit 0
 top_is balanced && ! has_under || fail "the revert's base is not on"
-
-# ---- a hand apply that fails while engaged: the watcher keeps its overlay (F01) ---
-# The apply journals "applying" for as long as its slow pause takes, then rolls
-# back to the watcher's layer; looked at without the lock, that was "removed".
-setup
-F="$ROOT/var/lib/fake-services"
-echo running >"$F/syncd" && echo 2 >"$F/syncd.slow"
-echo running >"$F/webd" && : >"$F/webd.fail-pause"
-printf 'services:\n  pause:\n    - {name: syncd}\n    - {name: webd}\n' >"$WORK/own.yaml"
-start_auto -q reshape-fast
-md_reshape
-wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
-run -q apply "$WORK/own.yaml"
-expect_exit 3
-sleep 0.6
-watcher_is engaged || fail "a failed apply by hand made the watcher let go: $(cat "$ROOT/run/mdprofile/watcher")"
-md_idle
-wait_for 'top_is balanced && ! has_under' "the overlay to be removed after the failed apply"
-kill -TERM "$BG"
-finish_auto
-expect_exit 0
 
 # ---- SIGKILL while engaged: the next mutating command removes the overlay -------
 setup
