@@ -564,7 +564,6 @@ int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
 {
 	bool *sel = calloc(s->n_arrays + 1, sizeof(*sel));
 
-	w->c.ops->close(w->c.ops, &w->mw);
 	free(w->sel);
 	w->sel = sel;
 	if (!sel)
@@ -580,6 +579,9 @@ int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
 	}
 	w->seen_at = now;
 	w->glance = 0;
+	/* open since before s was read (wl_watch_start): an event md raised meanwhile stays */
+	if (w->mw.p)
+		return w->c.ops->follow(w->c.ops, w->c.root, s, &w->mw);
 	return w->c.ops->open(w->c.ops, w->c.root, s, w->c.stop, &w->mw);
 }
 
@@ -841,11 +843,13 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 			break;
 		}
 		/*
-		 * Opening the watch reads each file, which takes in an event md
-		 * raised since the discovery (an operation starting just after
-		 * mdadm --add's own event woke us): a glance finds that change
-		 * now, not an interval later. Once in a row, so that a value read
-		 * differently by discovery can cost a look, never a spin.
+		 * The files the watch kept are armed since before the discovery,
+		 * and /proc/mdstat reports every array event; a new array's file
+		 * is armed from its open, after the discovery: a change md made
+		 * on it in between (an operation starting just after the event
+		 * that woke us) is found by a glance now, not an interval later.
+		 * Once in a row, so that a value read differently by discovery
+		 * can cost a look, never a spin.
 		 */
 		raced = look && !raced && mdp_wloop_quiet(w, mono_s(w)) && mdp_wloop_glance(w, s);
 		ev = raced ? MDP_WATCH_MD : w->c.ops->wait(w->c.ops, &w->mw, wl_timeout(w), &sig);

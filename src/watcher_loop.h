@@ -200,8 +200,11 @@ int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s);
 
 /*
  * The watch over what the discovery s read (its arrays' md/sync_action and
- * /proc/mdstat, the stop signals), replacing the one before; taken as the
- * discovery a glance compares with, seen at now. 0 or -errno.
+ * /proc/mdstat, the stop signals): the one open since before s was read
+ * follows s's arrays (mdp_watch_follow: its files stay open, so that an
+ * event md raised while s was read still wakes the next wait), else a new
+ * one; s taken as the discovery a glance compares with, seen at now. 0 or
+ * -errno.
  */
 int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now);
 /*

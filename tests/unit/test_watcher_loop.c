@@ -10,8 +10,9 @@
  * Then the loop itself, turn by turn, on a wait source of the test's own
  * (watch.h's ops): engage, put-backs and their limit, a goal's moves,
  * flapping, held and armed again, an apply that fails, a release and
- * until-idle's end, with md's events, stop signals and the clock given by
- * a script: no sleep, no real time.
+ * until-idle's end, waiting for the lock another mdprofile holds, and md's
+ * events raised while it reads, follows or glances, with md's events, stop
+ * signals and the clock given by a script: no sleep, no real time.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -370,14 +371,33 @@ static void test_no_glance_unwatched(void **state)
  * A run of mdp_wloop_auto (or until_idle) on a copy of the seed
  * DiskStation (md3's reshape over), with a wait source of the test's own
  * (watch.h's ops): its clock moves only when a wait times out, by the
- * timeout; md's events and stop signals come when the test's script says,
- * which it is called for at each wait (turn n). Nothing sleeps.
+ * timeout; stop signals come when the test's script says, which it is
+ * called for at each wait (turn n). Nothing sleeps.
+ *
+ * md's events are as md keeps them: a count for /proc/mdstat (every
+ * array event) and one per array's md/sync_action, and for each file the
+ * watch holds open the count it was armed at, by its open or its last
+ * read; a wait reports the files whose count moved past their arm (and
+ * arms them again, as the real one's reads do). An event raised before a
+ * file is opened is not reported on it. A script may also raise one at a
+ * point inside a turn (a race): while the watcher's discovery reads a
+ * file, while its watch follows a discovery, or while a glance reads.
  */
 struct run;
 typedef void turn_fn(struct run *t, unsigned n);
+typedef void race_fn(struct run *t);
+
+enum race_at { RACE_NONE, RACE_DISCOVERY, RACE_FOLLOW, RACE_GLANCE };
+
+/* A watched file as md sees its reader. */
+struct armed {
+	int fd;
+	char name[MDP_NAME_MAX]; /* its array, "" for /proc/mdstat */
+	unsigned at;             /* the event count it was armed at */
+};
 
 struct run {
-	struct mdp_watch_ops ops; /* first: the ops lead back to the run */
+	struct mdp_watch_ops ops; /* the wait source: its ops lead back to the run (run_of) */
 	char dir[64];
 	struct mdp_root r;
 	struct mdp_txn tx;
@@ -391,12 +411,26 @@ struct run {
 	unsigned timeouts;
 	unsigned lock_waits; /* waits for the main lock, each a turn */
 	bool in_lock_wait;   /* this turn is one */
-	bool md;             /* md raised an event the next wait reports */
-	int sig;             /* a stop signal the next wait reports */
-	int errs;            /* errors said */
-	char diag[512];      /* the last diagnostic said */
-	char failed[16];     /* the verb of the last transaction that failed */
-	double mark;         /* a time a script keeps between its turns */
+	unsigned ev;         /* /proc/mdstat's event count */
+	struct {
+		char name[MDP_NAME_MAX];
+		unsigned ev;
+	} act[8]; /* each array's md/sync_action's event count */
+	size_t n_act;
+	struct armed armed[16]; /* the watch's files */
+	size_t n_armed;
+	enum race_at race;     /* where the next race_fn runs (RACE_NONE: none left) */
+	const char *race_file; /* RACE_DISCOVERY: after discovery reads this; RACE_GLANCE: array */
+	race_fn *races[2];     /* what md does there, in turn: the next one at the next point */
+	size_t n_races;
+	const struct race_plan *plan; /* test_loop_event_races' */
+	struct mdp_root_tap tap;      /* the discovery's reads (RACE_DISCOVERY) */
+	struct mdp_root lr;           /* r with the tap: the watcher's root */
+	int sig;                      /* a stop signal the next wait reports */
+	int errs;                     /* errors said */
+	char diag[512];               /* the last diagnostic said */
+	char failed[16];              /* the verb of the last transaction that failed */
+	double mark;                  /* a time a script keeps between its turns */
 	/* the root's ops with a stripe cache's write failing, around the fixture's (a script's) */
 	struct mdp_root_ops failing;
 	const struct mdp_root_ops *inner;
@@ -415,20 +449,109 @@ static double fake_now(const struct mdp_watch_ops *self)
 	return run_of(self)->now;
 }
 
+/* The event count a file of array name ("" for /proc/mdstat) is behind. */
+static unsigned *count_of(struct run *t, const char *name)
+{
+	size_t i;
+
+	if (!name[0])
+		return &t->ev;
+	for (i = 0; i < t->n_act; i++)
+		if (!strcmp(t->act[i].name, name))
+			return &t->act[i].ev;
+	assert_true(t->n_act < sizeof(t->act) / sizeof(t->act[0]));
+	snprintf(t->act[i].name, sizeof(t->act[i].name), "%s", name);
+	t->n_act++;
+	return &t->act[i].ev;
+}
+
+/* md raises an event: /proc/mdstat's, and md's own sync_action's (NULL: none). */
+static void raise_md(struct run *t, const char *md)
+{
+	t->ev++;
+	if (md)
+		++*count_of(t, md);
+}
+
+/* The next race, if its point is at. */
+static void race(struct run *t, enum race_at at)
+{
+	if (t->race != at || !t->n_races)
+		return;
+	t->races[0](t);
+	t->races[0] = t->races[1];
+	if (!--t->n_races)
+		t->race = RACE_NONE;
+}
+
+/*
+ * The watch's files after an open or a follow: one it had (the same
+ * descriptor, the same array) keeps its arm; one opened now is armed at
+ * the count of now, as md arms a file at its open.
+ */
+static void arm_files(struct run *t, const struct mdp_watch *w)
+{
+	struct armed was[16];
+	size_t n = t->n_armed;
+
+	assert_true(w->n <= sizeof(t->armed) / sizeof(t->armed[0]));
+	memcpy(was, t->armed, sizeof(was));
+	for (size_t i = 0; i < w->n; i++) {
+		struct armed *a = &t->armed[i];
+		size_t k;
+		for (k = 0; k < n; k++)
+			if (was[k].fd == w->fds[i] && !strcmp(was[k].name, w->name[i]))
+				break;
+		a->fd = w->fds[i];
+		snprintf(a->name, sizeof(a->name), "%s", w->name[i]);
+		a->at = k < n ? was[k].at : *count_of(t, a->name);
+	}
+	t->n_armed = w->n;
+}
+
+static struct armed *armed_of(struct run *t, int fd)
+{
+	for (size_t i = 0; i < t->n_armed; i++)
+		if (t->armed[i].fd == fd)
+			return &t->armed[i];
+	fail_msg("fd %d is not watched", fd);
+	return NULL;
+}
+
 static int fake_open(const struct mdp_watch_ops *self, const struct mdp_root *r,
 		     const struct mdp_system *s, const sigset_t *sigs, struct mdp_watch *w)
 {
-	(void)self;
+	struct run *t = run_of(self);
+	int err;
+
 	(void)sigs; /* no signalfd: the script's signals come through the wait */
-	return mdp_watch_open(r, s, NULL, w);
+	if (s->n_arrays)
+		race(t, RACE_FOLLOW);
+	if (!(err = mdp_watch_open(r, s, NULL, w))) {
+		t->n_armed = 0;
+		arm_files(t, w);
+	}
+	return err;
+}
+
+static int fake_follow(const struct mdp_watch_ops *self, const struct mdp_root *r,
+		       const struct mdp_system *s, struct mdp_watch *w)
+{
+	struct run *t = run_of(self);
+	int err;
+
+	race(t, RACE_FOLLOW);
+	if (!(err = mdp_watch_follow(r, s, w)))
+		arm_files(t, w);
+	return err;
 }
 
 static int fake_wait(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
 		     int *signo)
 {
 	struct run *t = run_of(self);
+	bool md = false;
 
-	(void)w;
 	assert_true(timeout_ms >= 0);
 	assert_true(++t->waits < 200); /* a loop that never waits would spin */
 	if (t->turn)
@@ -438,10 +561,14 @@ static int fake_wait(const struct mdp_watch_ops *self, struct mdp_watch *w, int 
 		t->sig = 0;
 		return MDP_WATCH_SIGNAL;
 	}
-	if (t->md) {
-		t->md = false;
-		return MDP_WATCH_MD;
+	for (size_t i = 0; i < w->n; i++) {
+		struct armed *a = armed_of(t, w->fds[i]);
+		unsigned now = *count_of(t, a->name);
+		md |= a->at != now;
+		a->at = now; /* read again: armed again */
 	}
+	if (md)
+		return MDP_WATCH_MD;
 	t->now += timeout_ms / 1000.0;
 	t->timeouts++;
 	return MDP_WATCH_TIMEOUT;
@@ -474,16 +601,35 @@ static int fake_wait_signal(const struct mdp_watch_ops *self, struct mdp_watch *
 	return MDP_WATCH_TIMEOUT;
 }
 
+/* A glance's read: it arms the file; a race may follow it (RACE_GLANCE, on race_file's). */
 static int fake_read(const struct mdp_watch_ops *self, const struct mdp_watch *w, size_t i,
 		     char *buf, size_t len)
 {
-	(void)self;
-	return mdp_watch_read(w, i, buf, len);
+	struct run *t = run_of(self);
+	int err = mdp_watch_read(w, i, buf, len);
+	struct armed *a = armed_of(t, w->fds[i]);
+
+	a->at = *count_of(t, a->name);
+	if (t->race_file && !strcmp(a->name, t->race_file))
+		race(t, RACE_GLANCE);
+	return err;
+}
+
+/* The discovery's reads: a race after it read race_file (RACE_DISCOVERY). */
+static void tap_read(const struct mdp_root_tap *self, const char *sys, const char *data, size_t len,
+		     bool link)
+{
+	struct run *t = (struct run *)(void *)((char *)(uintptr_t)self - offsetof(struct run, tap));
+
+	(void)data;
+	(void)len;
+	if (!link && t->race_file && !strcmp(sys, t->race_file))
+		race(t, RACE_DISCOVERY);
 }
 
 static void fake_close(const struct mdp_watch_ops *self, struct mdp_watch *w)
 {
-	(void)self;
+	run_of(self)->n_armed = 0;
 	mdp_watch_close(w);
 }
 
@@ -564,7 +710,7 @@ static void op(struct run *t, const char *md, const char *action)
 	md_put(t, md, "sync_completed", idle ? "none\n" : "100000 / 1000000\n");
 	md_put(t, md, "sync_speed", idle ? "none\n" : "5000\n");
 	md_put(t, md, "sync_action", action);
-	t->md = true;
+	raise_md(t, md);
 }
 
 /* Whether the loop said line. */
@@ -622,6 +768,7 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 	memset(t, 0, sizeof(*t));
 	t->ops = (struct mdp_watch_ops){.now = fake_now,
 					.open = fake_open,
+					.follow = fake_follow,
 					.wait = fake_wait,
 					.wait_signal = fake_wait_signal,
 					.read = fake_read,
@@ -636,15 +783,16 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 	assert_int_equal(mdp_root_init(&t->r, t->dir), 0);
 	md_put(t, "md3", "reshape_position", "none\n");
 	op(t, "md3", "idle");
-	t->md = false;
 	mdp_diags_init(&t->d);
 	assert_int_equal(mdp_profile_load_mem(NULL, "t", yaml, strlen(yaml), &t->p, &t->d), 0);
-	t->tx.root = &t->r;
 	t->tx.d = &t->d;
 	t->lock.fd = -1;
 	t->other.fd = -1;
 	assert_int_equal(mdp_watcher_take(&t->r, &t->wlock, &holder, &t->d), 0);
-	c.root = &t->r;
+	t->tap.fn = tap_read;
+	mdp_root_layer(&t->lr, &t->r, NULL, &t->tap);
+	t->tx.root = &t->lr;
+	c.root = &t->lr;
 	c.tx = &t->tx;
 	c.lock = &t->lock;
 	c.wlock = &t->wlock;
@@ -909,10 +1057,10 @@ static void fail_turn(struct run *t, unsigned n)
 
 	switch (n) {
 	case 1:
-		t->inner = t->r.ops;
+		t->inner = t->lr.ops;
 		t->failing =
 		    (struct mdp_root_ops){failing_write, t->inner->fsync, t->inner->rename};
-		t->r.ops = &t->failing;
+		t->lr.ops = &t->failing;
 		op(t, "md2", "recover");
 		break;
 	case 2:
@@ -925,7 +1073,7 @@ static void fail_turn(struct run *t, unsigned n)
 		assert_string_equal(ws.state, "held");
 		assert_string_equal(ws.why, "apply failed");
 		assert_string_equal(top(t), "");
-		t->r.ops = t->inner;
+		t->lr.ops = t->inner;
 		op(t, "md2", "idle");
 		break;
 	case 4:
@@ -1223,6 +1371,100 @@ static void test_loop_lock_wait_stopped_twice(void **state)
 	run_teardown(&t);
 }
 
+/* ---- md's events while the watcher reads, follows or glances (issue 47) ----------------- */
+
+/* md2's recovery starts (its disk added back): what md shows, and its events. */
+static void md2_recovers(struct run *t)
+{
+	op(t, "md2", "recover");
+}
+
+/* md1 starts a check (no operation auto engages on): its events. */
+static void md1_checks(struct run *t)
+{
+	op(t, "md1", "check");
+}
+
+/*
+ * The race the script arms at turn 1 (at setup it would run in the first
+ * look), with an event of md's that wakes the watcher then (a disk of md0
+ * failed: /proc/mdstat's alone), or none where a glance is to find it.
+ */
+struct race_plan {
+	enum race_at at;
+	const char *file;
+	race_fn *fn[2];
+	bool wake;
+	unsigned timeouts; /* those before md2's event can wake it: 0, or 1 for a glance */
+};
+
+static void race_turn(struct run *t, unsigned n)
+{
+	const struct race_plan *pl = t->plan;
+
+	switch (n) {
+	case 1:
+		t->race = pl->at;
+		t->race_file = pl->file;
+		t->races[0] = pl->fn[0];
+		t->races[1] = pl->fn[1];
+		t->n_races = pl->fn[1] ? 2 : 1;
+		if (pl->wake)
+			raise_md(t, NULL);
+		break;
+	case 3:
+		/* md2's event woke it: no interval went by for it */
+		assert_int_equal(t->n_races, 0);
+		says(t, "engaged: md2 recover; applying profile t");
+		assert_int_equal(t->timeouts, pl->timeouts);
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void run_race(const struct race_plan *pl, bool delayed)
+{
+	struct run t;
+
+	run_setup(&t, RUN_PROFILE, race_turn);
+	if (delayed) { /* md1's resync waits behind another array's: not quiet, no glance */
+		md_put(&t, "md1", "sync_completed", "delayed\n");
+		md_put(&t, "md1", "sync_action", "resync\n");
+	}
+	t.plan = pl;
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	run_teardown(&t);
+}
+
+/*
+ * md2's recovery starts while the watcher's discovery reads (after it read
+ * md2's md/sync_action), while its watch follows that discovery, or while
+ * a glance reads: each time md's event wakes it at once, not the next
+ * interval's look. Not quiet (md1's resync queued: no glance after the
+ * discovery), and quiet with events in a row (md3 stopped, then md1 and
+ * md2 changed within a second, as in the lab), where the glance after one
+ * discovery catches only the first.
+ */
+static void test_loop_event_races(void **state)
+{
+	static const char md2_action[] = "/sys/block/md2/md/sync_action";
+	static const struct race_plan during_discovery = {
+	    RACE_DISCOVERY, md2_action, {md2_recovers, NULL}, true, 0};
+	static const struct race_plan during_follow = {
+	    RACE_FOLLOW, NULL, {md2_recovers, NULL}, true, 0};
+	static const struct race_plan in_a_row = {
+	    RACE_DISCOVERY, md2_action, {md1_checks, md2_recovers}, true, 0};
+	static const struct race_plan during_glance = {
+	    RACE_GLANCE, "md2", {md2_recovers, NULL}, false, 1};
+
+	(void)state;
+	run_race(&during_discovery, true);
+	run_race(&during_follow, true);
+	run_race(&in_a_row, false);
+	run_race(&during_glance, false);
+}
+
 /* Each of md3's member partitions' counters: IOS requests of TICKS ms, reads and writes. */
 static void stat_members(struct run *t, unsigned ios, unsigned ticks)
 {
@@ -1315,7 +1557,7 @@ static void gone_turn(struct run *t, unsigned n)
 	if (n == 1) {
 		test_sh("rm -rf '%s/sys/block/md3' && sed -i '/^md3 :/,/^$/d' '%s/proc/mdstat'",
 			t->dir, t->dir);
-		t->md = true;
+		raise_md(t, "md3");
 	}
 }
 
@@ -1348,7 +1590,7 @@ static void test_loop_until_idle_ends(void **state)
 	run_setup(&t, RUN_PROFILE, interrupted_turn);
 	op(&t, "md3", "reshape");
 	assert_int_equal(run_until_idle(&t), 0);
-	says(&t, "operations ended after 3s; reverted");
+	says(&t, "operations ended after 8s; reverted"); /* a look 5 s in, 3 s idle */
 	says(&t, "md3 reshape: stopped at 9.9%, average 0 KiB/s");
 	assert_string_equal(top(&t), "");
 	run_teardown(&t);
@@ -1359,4 +1601,4 @@ MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_an
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
 	      test_loop_apply_fails, test_loop_goal, test_loop_goal_members,
 	      test_loop_until_idle_ends, test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
-	      test_loop_lock_wait_stopped_twice)
+	      test_loop_lock_wait_stopped_twice, test_loop_event_races)
