@@ -256,11 +256,8 @@ static void layers_text(const struct mdp_status *ps)
 	else if (!strcmp(ps->w.state, "held"))
 		render_say(2, "%s: %s; armed again when md is idle", line,
 			   render_safe(ps->w.why, why, sizeof(why)));
-	else if (!strcmp(ps->w.state, "engaging"))
-		render_say(2,
-			   "%s: %s started; applying its profile (after any other mdprofile "
-			   "command)",
-			   line, render_safe(ps->w.why, why, sizeof(why)));
+	else if (ps->w.why[0]) /* engaging: what started it, what it does; waiting for the lock */
+		render_say(2, "%s: %s", line, render_safe(ps->w.why, why, sizeof(why)));
 	else
 		render_say(2, "%s", line);
 }

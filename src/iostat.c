@@ -21,7 +21,8 @@ static const struct {
     [MDP_IO_NONE] = {"none", "not measured"},
     [MDP_IO_MD] = {"md", "the array's own counters"},
     [MDP_IO_MEMBERS] = {"members", "its member disks' counters, the sync's included"},
-    [MDP_IO_PROBE] = {"probe", "the watcher's own timed reads of the array"},
+    /* the key: the goal file's, JSON's and Prometheus' word for it */
+    [MDP_IO_TIMED] = {"probe", "the watcher's own timed reads of the array"},
 };
 #define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
@@ -132,7 +133,7 @@ void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_sn
 	}
 }
 
-/* xorshift64: the probe's offsets. */
+/* xorshift64: the timed reads' offsets. */
 static uint64_t next_rand(uint64_t *s)
 {
 	uint64_t x = *s ? *s : 0x9e3779b97f4a7c15u;
@@ -150,16 +151,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* /dev/NAME opened for O_DIRECT reads, only when it is a block device. */
-static int open_dev(const struct mdp_root *r, const char *name)
+/* sys opened for O_DIRECT reads, only when it is a block device. */
+static int open_dev(const struct mdp_root *r, const char *sys)
 {
-	char path[MDP_NAME_MAX + 8];
 	struct stat st;
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), "/dev/%s", name);
 	/* O_NONBLOCK: a FIFO in a fixture tree must not hang the open; cleared after */
-	if ((fd = mdp_root_open(r, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0)) < 0)
+	if ((fd = mdp_root_open(r, sys, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0)) < 0)
 		return fd;
 	if (fstat(fd, &st))
 		err = -errno;
@@ -175,25 +174,31 @@ static int open_dev(const struct mdp_root *r, const char *name)
 }
 
 /*
- * The reads run on a thread of their own, so that a read md or a failing
- * disk holds for long (a SCSI timeout is 30 s, with retries) cannot hold
- * the watcher: it waits until the deadline, counts a read not done by then
- * as the time waited, and keeps the job (*held) until its thread ends. The
- * job frees itself with its last reference (the thread's or the holder's).
+ * The open and the reads run on a thread of their own, so that an open md
+ * holds (it takes the array's lock while it reconfigures it) or a read a
+ * failing disk holds (a SCSI timeout is 30 s, with retries) cannot hold the
+ * watcher: it waits until the deadline, counts what is not done by then as
+ * the time waited, and keeps the job (*held) until its thread ends. The job
+ * frees itself with its last reference (the thread's or the holder's). It
+ * opens through its own copy of the root, whose descriptor is its own: the
+ * caller's root may be gone before the thread ends.
  */
-struct mdp_probe {
+struct mdp_timed_reads {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int refs;
 	bool done;
 	int fd, err;
-	mdp_probe_read_fn *rd;
+	struct mdp_root root;
+	char sys[MDP_NAME_MAX + 8]; /* /dev/NAME */
+	mdp_timed_open_fn *open;
+	mdp_timed_read_fn *rd;
 	void *buf;
 	uint64_t blocks, seed;
-	uint64_t t[MDP_IOSTAT_PROBE_READS]; /* us; 0 until that read ended */
+	uint64_t t[MDP_IOSTAT_TIMED_READS]; /* us; 0 until that read ended */
 };
 
-static void job_put(struct mdp_probe *j)
+static void job_put(struct mdp_timed_reads *j)
 {
 	bool last;
 
@@ -202,30 +207,41 @@ static void job_put(struct mdp_probe *j)
 	pthread_mutex_unlock(&j->mu);
 	if (!last)
 		return;
-	close(j->fd);
+	if (j->fd >= 0)
+		close(j->fd);
+	if (j->root.fd >= 0)
+		close(j->root.fd);
 	free(j->buf);
 	pthread_cond_destroy(&j->cv);
 	pthread_mutex_destroy(&j->mu);
 	free(j);
 }
 
-static void *job_run(void *arg)
+/* The open, then each read, timed. 0 or -errno. */
+static int job_reads(struct mdp_timed_reads *j)
 {
-	struct mdp_probe *j = arg;
-	int err = 0;
-
-	for (size_t i = 0; i < MDP_IOSTAT_PROBE_READS && !err; i++) {
-		off_t at = (off_t)(next_rand(&j->seed) % j->blocks * MDP_IOSTAT_PROBE_BYTES);
+	if ((j->fd = j->open(&j->root, j->sys)) < 0)
+		return j->fd;
+	for (size_t i = 0; i < MDP_IOSTAT_TIMED_READS; i++) {
+		off_t at = (off_t)(next_rand(&j->seed) % j->blocks * MDP_IOSTAT_TIMED_BYTES);
 		uint64_t t0 = mdp_mono_ns();
-		ssize_t got = j->rd(j->fd, j->buf, MDP_IOSTAT_PROBE_BYTES, at);
+		ssize_t got = j->rd(j->fd, j->buf, MDP_IOSTAT_TIMED_BYTES, at);
 		uint64_t us = (mdp_mono_ns() - t0) / 1000;
 
-		if (got != (ssize_t)MDP_IOSTAT_PROBE_BYTES)
-			err = got < 0 ? -errno : -EIO;
+		if (got != (ssize_t)MDP_IOSTAT_TIMED_BYTES)
+			return got < 0 ? -errno : -EIO;
 		pthread_mutex_lock(&j->mu);
 		j->t[i] = us ? us : 1;
 		pthread_mutex_unlock(&j->mu);
 	}
+	return 0;
+}
+
+static void *job_run(void *arg)
+{
+	struct mdp_timed_reads *j = arg;
+	int err = job_reads(j);
+
 	pthread_mutex_lock(&j->mu);
 	j->err = err;
 	j->done = true;
@@ -235,13 +251,32 @@ static void *job_run(void *arg)
 	return NULL;
 }
 
-static struct mdp_probe *job_new(int fd, uint64_t blocks, uint64_t seed, mdp_probe_read_fn *rd)
+/*
+ * The job's copy of r: its prefix and ops, its descriptor duplicated (the
+ * open acts on the root's own tree alone: no layer). 0 or -errno.
+ */
+static int job_root(struct mdp_timed_reads *j, const struct mdp_root *r)
 {
-	struct mdp_probe *j = calloc(1, sizeof(*j));
+	j->root = *r;
+	j->root.fallback = NULL;
+	j->root.tap = NULL;
+	if (r->fd >= 0 && (j->root.fd = fcntl(r->fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return -errno;
+	return 0;
+}
+
+static struct mdp_timed_reads *job_new(const struct mdp_root *r, const char *name, uint64_t blocks,
+				       uint64_t seed)
+{
+	struct mdp_timed_reads *j = calloc(1, sizeof(*j));
 
 	if (!j)
 		return NULL;
-	if (posix_memalign(&j->buf, MDP_IOSTAT_PROBE_BYTES, MDP_IOSTAT_PROBE_BYTES)) {
+	j->fd = -1;
+	j->root.fd = -1;
+	if (posix_memalign(&j->buf, MDP_IOSTAT_TIMED_BYTES, MDP_IOSTAT_TIMED_BYTES) ||
+	    job_root(j, r)) {
+		free(j->buf);
 		free(j);
 		return NULL;
 	}
@@ -256,15 +291,14 @@ static struct mdp_probe *job_new(int fd, uint64_t blocks, uint64_t seed, mdp_pro
 		pthread_condattr_destroy(&ca);
 	}
 	j->refs = 2; /* the thread's and the caller's */
-	j->fd = fd;
-	j->rd = rd ? rd : pread;
+	snprintf(j->sys, sizeof(j->sys), "/dev/%s", name);
 	j->blocks = blocks;
 	j->seed = seed;
 	return j;
 }
 
 /* Wait for j until deadline_ms have passed since start_ns; true when it is done. */
-static bool job_wait(struct mdp_probe *j, uint64_t start_ns, unsigned deadline_ms)
+static bool job_wait(struct mdp_timed_reads *j, uint64_t start_ns, unsigned deadline_ms)
 {
 	bool done;
 
@@ -283,27 +317,22 @@ static bool job_wait(struct mdp_probe *j, uint64_t start_ns, unsigned deadline_m
 	return done;
 }
 
-void mdp_iostat_probe_release(struct mdp_probe **held)
+void mdp_iostat_timed_release(struct mdp_timed_reads **held)
 {
 	if (*held)
 		job_put(*held);
 	*held = NULL;
 }
 
-int mdp_iostat_probe_fd(int fd, uint64_t blocks, uint64_t *seed, unsigned deadline_ms,
-			mdp_probe_read_fn *rd, struct mdp_probe **held, uint64_t *us)
+/* Run j on its thread until the deadline; the median of its reads in *us. */
+static int job_go(struct mdp_timed_reads *j, unsigned deadline_ms, struct mdp_timed_reads **held,
+		  uint64_t *us)
 {
-	uint64_t t[MDP_IOSTAT_PROBE_READS], start, waited;
-	struct mdp_probe *j;
+	uint64_t t[MDP_IOSTAT_TIMED_READS], start = mdp_mono_ns(), waited;
 	pthread_t th;
 	bool done;
 	int err;
 
-	if (!(j = job_new(fd, blocks, next_rand(seed), rd))) {
-		close(fd);
-		return -ENOMEM;
-	}
-	start = mdp_mono_ns();
 	if ((err = -pthread_create(&th, NULL, job_run, j))) {
 		j->refs = 1;
 		job_put(j);
@@ -314,7 +343,7 @@ int mdp_iostat_probe_fd(int fd, uint64_t blocks, uint64_t *seed, unsigned deadli
 	waited = (mdp_mono_ns() - start) / 1000;
 	pthread_mutex_lock(&j->mu);
 	err = done ? j->err : 0;
-	for (size_t i = 0; i < MDP_IOSTAT_PROBE_READS; i++)
+	for (size_t i = 0; i < MDP_IOSTAT_TIMED_READS; i++)
 		t[i] = j->t[i] ? j->t[i] : waited; /* not done by the deadline: at least that */
 	pthread_mutex_unlock(&j->mu);
 	if (done)
@@ -323,16 +352,17 @@ int mdp_iostat_probe_fd(int fd, uint64_t blocks, uint64_t *seed, unsigned deadli
 		*held = j;
 	if (err)
 		return err;
-	qsort(t, MDP_IOSTAT_PROBE_READS, sizeof(t[0]), cmp_u64);
-	*us = t[MDP_IOSTAT_PROBE_READS / 2];
+	qsort(t, MDP_IOSTAT_TIMED_READS, sizeof(t[0]), cmp_u64);
+	*us = t[MDP_IOSTAT_TIMED_READS / 2];
 	return 0;
 }
 
-int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_kib, uint64_t *seed,
-		     unsigned deadline_ms, struct mdp_probe **held, uint64_t *us)
+int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint64_t size_kib,
+				uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
+				mdp_timed_read_fn *rd, struct mdp_timed_reads **held, uint64_t *us)
 {
-	uint64_t blocks = size_kib / (MDP_IOSTAT_PROBE_BYTES / 1024);
-	int fd;
+	uint64_t blocks = size_kib / (MDP_IOSTAT_TIMED_BYTES / 1024);
+	struct mdp_timed_reads *j;
 
 	if (*held) {
 		bool done;
@@ -340,12 +370,22 @@ int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_k
 		done = (*held)->done;
 		pthread_mutex_unlock(&(*held)->mu);
 		if (!done)
-			return -EBUSY; /* the last one's reads still wait */
-		mdp_iostat_probe_release(held);
+			return -EBUSY; /* the last one still waits */
+		mdp_iostat_timed_release(held);
 	}
 	if (!blocks)
 		return -EINVAL;
-	if ((fd = open_dev(r, name)) < 0)
-		return fd;
-	return mdp_iostat_probe_fd(fd, blocks, seed, deadline_ms, NULL, held, us);
+	if (!(j = job_new(r, name, blocks, next_rand(seed))))
+		return -ENOMEM;
+	j->open = open ? open : open_dev;
+	j->rd = rd ? rd : pread;
+	return job_go(j, deadline_ms, held, us);
+}
+
+int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
+			   uint64_t *seed, unsigned deadline_ms, struct mdp_timed_reads **held,
+			   uint64_t *us)
+{
+	return mdp_iostat_timed_reads_with(r, name, size_kib, seed, deadline_ms, NULL, NULL, held,
+					   us);
 }

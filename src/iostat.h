@@ -25,9 +25,9 @@
  * count: no request through the array in the interval is "idle".
  *
  * Where the members stand in, the watcher also times reads of its own
- * (mdp_iostat_probe): MDP_IOSTAT_PROBE_READS of 4 KiB at random places of
- * /dev/mdN with O_DIRECT, whose median is what a client's small read waits,
- * md's own work included. The larger of that and the members' mean is the
+ * (mdp_iostat_timed_reads): MDP_IOSTAT_TIMED_READS of 4 KiB at random
+ * places of /dev/mdN with O_DIRECT, whose median is what a client's small
+ * read waits, md's own work included. The larger of that and the members' mean is the
  * sample (a client's writes show only in the members'). Only at a look that
  * saw foreground I/O, so it never wakes an idle array; the next look takes
  * those reads out of the array's count.
@@ -61,13 +61,16 @@ enum mdp_io_source {
 	MDP_IO_NONE = 0, /* nothing measured */
 	MDP_IO_MD,       /* the array's own counters */
 	MDP_IO_MEMBERS,  /* its member disks', sync included */
-	MDP_IO_PROBE,    /* the watcher's own timed reads of the array */
+	MDP_IO_TIMED,    /* the watcher's own timed reads of the array (key "probe") */
 };
 
-#define MDP_IOSTAT_PROBE_READS 3u
-#define MDP_IOSTAT_PROBE_BYTES 4096u
+#define MDP_IOSTAT_TIMED_READS 3u
+#define MDP_IOSTAT_TIMED_BYTES 4096u
 
-/* "md", "members", "probe" or "none", for JSON and Prometheus. */
+/*
+ * "md", "members", "probe" (MDP_IO_TIMED: the word the goal file, JSON and
+ * Prometheus have had for it) or "none", for JSON and Prometheus.
+ */
 const char *mdp_io_source_key(enum mdp_io_source s);
 /* The key's enum; MDP_IO_NONE for an unknown word. */
 enum mdp_io_source mdp_io_source_of(const char *key);
@@ -99,32 +102,35 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_snap *now,
 			bool *md_timed, struct mdp_goal_sample *out, enum mdp_io_source *src);
 
-/* A probe's reads under way (mdp_iostat_probe). */
-struct mdp_probe;
+/* Timed reads under way (mdp_iostat_timed_reads). */
+struct mdp_timed_reads;
 
 /*
- * Time MDP_IOSTAT_PROBE_READS reads of MDP_IOSTAT_PROBE_BYTES with O_DIRECT
+ * Time MDP_IOSTAT_TIMED_READS reads of MDP_IOSTAT_TIMED_BYTES with O_DIRECT
  * at random aligned offsets of /dev/NAME (size_kib long) through r, on a
- * thread; *seed is the caller's state for the offsets. The median in *us.
- * A read not done within deadline_ms counts as the time waited, and the
- * reads go on: *held keeps them (release it with mdp_iostat_probe_release),
- * and until they end another probe with the same *held is -EBUSY. -ENOTBLK
- * when /dev/NAME is not a block device (a fixture tree), else -errno of the
- * open or a read (-EIO for a short one).
+ * thread of their own, the device's open included (md holds an open while
+ * it reconfigures the array); *seed is the caller's state for the offsets.
+ * The median in *us. An open or a read not done within deadline_ms counts
+ * as the time waited, and the thread goes on: *held keeps it (release it
+ * with mdp_iostat_timed_release), and until it ends another call with the
+ * same *held is -EBUSY. -ENOTBLK when /dev/NAME is not a block device (a
+ * fixture tree), else -errno of the open or a read (-EIO for a short one).
  */
-int mdp_iostat_probe(const struct mdp_root *r, const char *name, uint64_t size_kib, uint64_t *seed,
-		     unsigned deadline_ms, struct mdp_probe **held, uint64_t *us);
-/* Let go of *held (its thread frees it when its reads end); NULL after. */
-void mdp_iostat_probe_release(struct mdp_probe **held);
+int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
+			   uint64_t *seed, unsigned deadline_ms, struct mdp_timed_reads **held,
+			   uint64_t *us);
+/* Let go of *held (its thread frees it when it ends); NULL after. */
+void mdp_iostat_timed_release(struct mdp_timed_reads **held);
 
-/* How a probe reads: pread(2), or a test's. */
-typedef ssize_t mdp_probe_read_fn(int fd, void *buf, size_t len, off_t at);
 /*
- * The probe on fd (blocks of MDP_IOSTAT_PROBE_BYTES, at least 1), which it
- * owns (closed when its reads end), with rd (NULL: pread): for tests.
- * *held must be NULL.
+ * How the thread opens /dev/NAME (sys, through its own copy of the root:
+ * fd or -errno) and reads it: for tests, which hold either.
  */
-int mdp_iostat_probe_fd(int fd, uint64_t blocks, uint64_t *seed, unsigned deadline_ms,
-			mdp_probe_read_fn *rd, struct mdp_probe **held, uint64_t *us);
+typedef int mdp_timed_open_fn(const struct mdp_root *r, const char *sys);
+typedef ssize_t mdp_timed_read_fn(int fd, void *buf, size_t len, off_t at);
+/* mdp_iostat_timed_reads with open (NULL: the block device's) and rd (NULL: pread). */
+int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint64_t size_kib,
+				uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
+				mdp_timed_read_fn *rd, struct mdp_timed_reads **held, uint64_t *us);
 
 #endif

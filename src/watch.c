@@ -3,6 +3,7 @@
  * watch.h).
  */
 #include "watch.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,8 +33,12 @@ static bool drain(int fd)
 	return n == 0;
 }
 
-/* sysfs and procfs attributes are regular files; anything else in a tree is left out. */
-static int add_file(const struct mdp_root *r, const char *sys, int arr, struct mdp_watch *w)
+/*
+ * Watch sys for array arr of the system (-1: /proc/mdstat), named name ("" for /proc/mdstat).
+ * sysfs and procfs attributes are regular files; anything else in a tree is left out.
+ */
+static int add_file(const struct mdp_root *r, const char *sys, int arr, const char *name,
+		    struct mdp_watch *w)
 {
 	int fd = mdp_root_open(r, sys, O_RDONLY | O_NONBLOCK, 0);
 	struct stat st;
@@ -48,6 +53,7 @@ static int add_file(const struct mdp_root *r, const char *sys, int arr, struct m
 		return 0;
 	}
 	w->arr[w->n] = arr;
+	snprintf(w->name[w->n], sizeof(w->name[w->n]), "%s", name);
 	w->fds[w->n++] = fd;
 	return 0;
 }
@@ -59,7 +65,18 @@ static void drop_file(struct mdp_watch *w, size_t i, bool open)
 		close(w->fds[i]);
 	memmove(&w->fds[i], &w->fds[i + 1], (w->n - i - 1) * sizeof(*w->fds));
 	memmove(&w->arr[i], &w->arr[i + 1], (w->n - i - 1) * sizeof(*w->arr));
+	memmove(&w->name[i], &w->name[i + 1], (w->n - i - 1) * sizeof(*w->name));
 	w->n--;
+}
+
+/* Room for the signalfd and n files (the caller's w->sfd kept); -ENOMEM. */
+static int watch_alloc(struct mdp_watch *w, size_t n)
+{
+	w->fds = calloc(n + 1, sizeof(*w->fds));
+	w->arr = calloc(n + 1, sizeof(*w->arr));
+	w->name = calloc(n + 1, sizeof(*w->name));
+	w->p = calloc(n + 2, sizeof(*w->p));
+	return w->fds && w->arr && w->name && w->p ? 0 : -ENOMEM;
 }
 
 int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const sigset_t *sigs,
@@ -67,28 +84,96 @@ int mdp_watch_open(const struct mdp_root *r, const struct mdp_system *s, const s
 {
 	struct mdp_watch w = {.sfd = -1};
 	char path[PATH_MAX];
-	int err = 0;
+	int err;
 
-	w.fds = calloc(s->n_arrays + 1, sizeof(*w.fds));
-	w.arr = calloc(s->n_arrays + 1, sizeof(*w.arr));
-	w.p = calloc(s->n_arrays + 2, sizeof(*w.p));
-	if (!w.fds || !w.arr || !w.p) {
+	if ((err = watch_alloc(&w, s->n_arrays))) {
 		mdp_watch_close(&w);
-		return -ENOMEM;
+		return err;
 	}
 	if (sigs && (w.sfd = signalfd(-1, sigs, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		err = -errno;
 	if (!err)
-		err = add_file(r, "/proc/mdstat", -1, &w);
+		err = add_file(r, "/proc/mdstat", -1, "", &w);
 	for (size_t i = 0; i < s->n_arrays && !err; i++) {
 		snprintf(path, sizeof(path), "/sys/block/%s/md/sync_action", s->arrays[i].name);
-		err = add_file(r, path, (int)i, &w);
+		err = add_file(r, path, (int)i, s->arrays[i].name, &w);
 	}
 	if (err) {
 		mdp_watch_close(&w);
 		return err;
 	}
 	*out = w;
+	return 0;
+}
+
+/* Whether fd, open, is still the file at sys (a stopped array's next one is another). */
+static bool same_file(const struct mdp_root *r, const char *sys, int fd)
+{
+	int at = mdp_root_open(r, sys, O_PATH, 0);
+	struct stat a, b;
+	bool same;
+
+	if (at < 0)
+		return false;
+	same = !fstat(fd, &a) && !fstat(at, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	close(at);
+	return same;
+}
+
+/* Move w's file named name to nw, as array arr's; false when w has none. */
+static bool keep_file(struct mdp_watch *w, const char *name, int arr, struct mdp_watch *nw)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		if (w->fds[i] < 0 || strcmp(w->name[i], name))
+			continue;
+		nw->arr[nw->n] = arr;
+		memcpy(nw->name[nw->n], w->name[i], sizeof(w->name[i]));
+		nw->fds[nw->n++] = w->fds[i];
+		w->fds[i] = -1;
+		return true;
+	}
+	return false;
+}
+
+/* The index of the file named name in w, or w->n. */
+static size_t find_file(const struct mdp_watch *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->fds[i] >= 0 && !strcmp(w->name[i], name))
+			break;
+	return i;
+}
+
+int mdp_watch_follow(const struct mdp_root *r, const struct mdp_system *s, struct mdp_watch *w)
+{
+	struct mdp_watch nw = {.sfd = w->sfd};
+	char path[PATH_MAX];
+	int err;
+
+	if ((err = watch_alloc(&nw, s->n_arrays)))
+		goto out;
+	(void)keep_file(w, "", -1, &nw); /* /proc/mdstat, armed since it was last read */
+	for (size_t k = 0; k < s->n_arrays && !err; k++) {
+		const char *name = s->arrays[k].name;
+		size_t i = find_file(w, name);
+		snprintf(path, sizeof(path), "/sys/block/%s/md/sync_action", name);
+		if (i < w->n && same_file(r, path, w->fds[i]))
+			(void)keep_file(w, name, (int)k, &nw);
+		else
+			err = add_file(r, path, (int)k, name, &nw);
+	}
+out:
+	if (err) { /* nothing watched: the caller stops */
+		nw.sfd = -1;
+		mdp_watch_close(&nw);
+		mdp_watch_close(w);
+		return err;
+	}
+	w->sfd = -1;        /* nw's now */
+	mdp_watch_close(w); /* the files of arrays gone, or no longer the same */
+	*w = nw;
 	return 0;
 }
 
@@ -134,6 +219,18 @@ int mdp_watch_wait(struct mdp_watch *w, int timeout_ms, int *signo)
 	return MDP_WATCH_MD;
 }
 
+int mdp_watch_wait_signal(struct mdp_watch *w, int timeout_ms, int *signo)
+{
+	struct pollfd p = {.fd = w->sfd, .events = POLLIN};
+	int rc;
+
+	if ((rc = poll(&p, w->sfd >= 0, timeout_ms)) < 0)
+		return errno == EINTR ? MDP_WATCH_TIMEOUT : -errno;
+	if (rc && (p.revents & POLLIN) && (*signo = take_signal(w->sfd)))
+		return MDP_WATCH_SIGNAL;
+	return MDP_WATCH_TIMEOUT;
+}
+
 int mdp_watch_read(const struct mdp_watch *w, size_t i, char *buf, size_t len)
 {
 	ssize_t n;
@@ -174,13 +271,75 @@ void mdp_watch_close(struct mdp_watch *w)
 	if (w->sfd >= 0)
 		close(w->sfd);
 	for (size_t i = 0; i < w->n; i++)
-		close(w->fds[i]);
+		if (w->fds[i] >= 0)
+			close(w->fds[i]);
 	free(w->fds);
 	free(w->arr);
+	free(w->name);
 	free(w->p);
 	w->fds = NULL;
 	w->arr = NULL;
+	w->name = NULL;
 	w->p = NULL;
 	w->n = 0;
 	w->sfd = -1;
 }
+
+/* ---- the plain ops: the functions above, CLOCK_MONOTONIC --------------------------- */
+
+static double plain_now(const struct mdp_watch_ops *self)
+{
+	(void)self;
+	return (double)mdp_mono_ns() / 1e9;
+}
+
+static int plain_open(const struct mdp_watch_ops *self, const struct mdp_root *r,
+		      const struct mdp_system *s, const sigset_t *sigs, struct mdp_watch *w)
+{
+	(void)self;
+	return mdp_watch_open(r, s, sigs, w);
+}
+
+static int plain_follow(const struct mdp_watch_ops *self, const struct mdp_root *r,
+			const struct mdp_system *s, struct mdp_watch *w)
+{
+	(void)self;
+	return mdp_watch_follow(r, s, w);
+}
+
+static int plain_wait(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+		      int *signo)
+{
+	(void)self;
+	return mdp_watch_wait(w, timeout_ms, signo);
+}
+
+static int plain_wait_signal(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+			     int *signo)
+{
+	(void)self;
+	return mdp_watch_wait_signal(w, timeout_ms, signo);
+}
+
+static int plain_read(const struct mdp_watch_ops *self, const struct mdp_watch *w, size_t i,
+		      char *buf, size_t len)
+{
+	(void)self;
+	return mdp_watch_read(w, i, buf, len);
+}
+
+static void plain_close(const struct mdp_watch_ops *self, struct mdp_watch *w)
+{
+	(void)self;
+	mdp_watch_close(w);
+}
+
+const struct mdp_watch_ops mdp_watch_plain_ops = {
+    .now = plain_now,
+    .open = plain_open,
+    .follow = plain_follow,
+    .wait = plain_wait,
+    .wait_signal = plain_wait_signal,
+    .read = plain_read,
+    .close = plain_close,
+};

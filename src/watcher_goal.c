@@ -26,7 +26,7 @@ const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char
 void mdp_wgoal_free(struct mdp_wgoal *g)
 {
 	for (size_t i = 0; i < g->n; i++)
-		mdp_iostat_probe_release(&g->v[i].held);
+		mdp_iostat_timed_release(&g->v[i].held);
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;
@@ -78,7 +78,7 @@ static void drop_unseen(struct mdp_wgoal *g)
 		if (g->v[i].seen)
 			g->v[k++] = g->v[i];
 		else
-			mdp_iostat_probe_release(&g->v[i].held);
+			mdp_iostat_timed_release(&g->v[i].held);
 	g->n = k;
 }
 
@@ -109,35 +109,35 @@ static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
  * The last look's own reads went through the array: out of its count, so
  * that they are not foreground I/O (at most what the count grew by).
  */
-static void take_out_probes(struct mdp_wgoal_arr *e, const struct mdp_io_snap *now)
+static void take_out_own(struct mdp_wgoal_arr *e, const struct mdp_io_snap *now)
 {
-	if (e->probed && now->have_md && e->last.have_md && now->md.ios >= e->last.md.ios) {
+	if (e->timed && now->have_md && e->last.have_md && now->md.ios >= e->last.md.ios) {
 		uint64_t grew = now->md.ios - e->last.md.ios;
-		e->last.md.ios += grew < e->probed ? grew : e->probed;
+		e->last.md.ios += grew < e->timed ? grew : e->timed;
 	}
-	e->probed = 0;
+	e->timed = 0;
 }
 
 /*
  * Where the members stand in for md: the watcher's own timed reads too,
  * the larger of the two the sample (iostat.h). A device that cannot be
- * read (a fixture tree, an error) leaves the members' figure; so does a
- * probe whose reads still wait. A read may take twice the goal and a
- * second more before the watcher goes on without it: it is then over the
- * goal whatever it takes.
+ * read (a fixture tree, an error) leaves the members' figure; so do reads
+ * still waiting from an earlier look. The open and each read may take
+ * twice the goal and a second more before the watcher goes on without
+ * them: they are then over the goal whatever they take.
  */
-static void probe(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp_root *r,
-		  const struct mdp_array *a)
+static void time_reads(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp_root *r,
+		       const struct mdp_array *a)
 {
 	uint64_t us;
 
-	if (mdp_iostat_probe(r, a->name, a->size_kib, &e->seed, g->goal_ms * 2 + 1000, &e->held,
-			     &us))
+	if (mdp_iostat_timed_reads(r, a->name, a->size_kib, &e->seed, g->goal_ms * 2 + 1000,
+				   &e->held, &us))
 		return;
-	e->probed = MDP_IOSTAT_PROBE_READS;
+	e->timed = MDP_IOSTAT_TIMED_READS;
 	if (us >= e->in.latency_us) {
 		e->in.latency_us = us;
-		e->src = MDP_IO_PROBE;
+		e->src = MDP_IO_TIMED;
 	}
 }
 
@@ -158,10 +158,10 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 	if (g->n > had)
 		return 0; /* its first look: counters to measure from */
 	mdp_iostat_read(r, a, &now);
-	take_out_probes(e, &now);
+	take_out_own(e, &now);
 	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
 	if (e->src == MDP_IO_MEMBERS)
-		probe(g, e, r, a);
+		time_reads(g, e, r, a);
 	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
 	e->last = now;
 	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;

@@ -29,10 +29,10 @@ struct mdp_wgoal_arr {
 	struct mdp_goal_ctl ctl;
 	struct mdp_io_snap last; /* the counters at the last look */
 	bool md_timed;           /* md's ticks have moved (iostat.h) */
-	unsigned probed;         /* reads of its own at the last look (mdp_iostat_probe) */
+	unsigned timed;          /* reads of its own at the last look (mdp_iostat_timed_reads) */
 	uint64_t seed;           /* their offsets' */
-	struct mdp_probe *held;  /* reads past their deadline, still under way */
-	bool seen;               /* a look this turn found it */
+	struct mdp_timed_reads *held; /* reads past their deadline, still under way */
+	bool seen;                    /* a look this turn found it */
 	/* The last look's measurement and minimum (status). */
 	struct mdp_goal_sample in;
 	enum mdp_io_source src;

@@ -1,6 +1,5 @@
 /* watcher_loop: the watcher's loop (watcher_loop.h). */
 #include "watcher_loop.h"
-#include "clock.h"
 #include "drift.h"
 #include "grow.h"
 #include "text.h"
@@ -16,9 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static double mono_s(void)
+/* The loop's clock (monotonic seconds): the wait source's, a test's own. */
+static double mono_s(const struct mdp_wloop *w)
 {
-	return (double)mdp_mono_ns() / 1e9;
+	return w->c.ops->now(w->c.ops);
 }
 
 /* A line for people, with its priority for the journal and syslog. */
@@ -75,19 +75,43 @@ static void kinds_text(unsigned kinds, const char *sep, char *buf, size_t len)
 					      mdp_op_kind_name(k));
 }
 
-/* What status shows of the watcher; a failure to write it costs only that. */
+/* What status shows of the watcher (kept in w->ws); a failure to write it costs only that. */
 static void wl_state(struct mdp_wloop *w, const char *why)
 {
-	struct mdp_wstate ws = {.pid = (long)getpid(), .mode = w->by, .since = time(NULL)};
+	struct mdp_wstate *ws = &w->ws;
 
-	snprintf(ws.profile, sizeof(ws.profile), "%s", w->c.p->name);
-	snprintf(ws.state, sizeof(ws.state), "%s",
+	*ws = (struct mdp_wstate){.pid = (long)getpid(), .mode = w->by, .since = time(NULL)};
+	snprintf(ws->profile, sizeof(ws->profile), "%s", w->c.p->name);
+	snprintf(ws->state, sizeof(ws->state), "%s",
 		 w->engaging                     ? "engaging"
 		 : w->e.state == MDP_ENG_ENGAGED ? "engaged"
 		 : w->e.state == MDP_ENG_HELD    ? "held"
 						 : "armed");
-	kinds_text(w->e.kinds, ",", ws.on, sizeof(ws.on));
-	snprintf(ws.why, sizeof(ws.why), "%s", why ? why : "");
+	kinds_text(w->e.kinds, ",", ws->on, sizeof(ws->on));
+	snprintf(ws->why, sizeof(ws->why), "%s", why ? why : "");
+	(void)mdp_wstate_store(w->c.root, ws);
+}
+
+/*
+ * While it waits for the main lock, the same state and what it waits for:
+ * "waiting for the lock (held by pid N)", N the pid the holder wrote into
+ * the lock (a hint, left out when unread). After the wait, wl_lock says
+ * w->ws again.
+ */
+static void wl_state_waiting(struct mdp_wloop *w, long holder)
+{
+	struct mdp_wstate ws;
+	char by[28] = ""; /* the pid is below 2^31 (journal.c's lock_holder) */
+
+	if (!w->ws.pid)
+		wl_state(w, NULL);
+	ws = w->ws;
+	if (holder > 0 && holder <= INT32_MAX)
+		snprintf(by, sizeof(by), " (held by pid %d)", (int)holder);
+	if (w->engaging)
+		snprintf(ws.why, sizeof(ws.why), "%s started; waiting for the lock%s", w->busy, by);
+	else
+		snprintf(ws.why, sizeof(ws.why), "waiting for the lock%s", by);
 	(void)mdp_wstate_store(w->c.root, &ws);
 }
 
@@ -110,12 +134,38 @@ static bool ours(struct mdp_wloop *w)
 	return mdp_txn_layer_is(w->c.root, w->by, w->since, w->c.p->name);
 }
 
-/* The main lock, for one transaction; the watcher waits its turn. 0 or -errno. */
+/*
+ * The main lock, for one transaction. Another mdprofile may hold it for
+ * long (a slow service pause, an apply suspended with ^Z): the watcher
+ * waits its turn in the wait for its stop signals, trying the lock without
+ * blocking every MDP_WLOOP_LOCK_RETRY_MS, and says so to status (F05). A
+ * stop signal ends the wait: -EINTR, w->stop set to it, nothing done. 0,
+ * or another -errno, said.
+ */
 static int wl_lock(struct mdp_wloop *w)
 {
-	int err = mdp_lock_take(w->c.root, true, w->c.lock, NULL, w->c.tx->d);
+	long holder = 0, said = -1;
+	int err, ev, sig = 0;
 
-	if (err) {
+	while ((err = mdp_lock_take(w->c.root, false, w->c.lock, &holder, w->c.tx->d)) ==
+	       -EWOULDBLOCK) {
+		if (holder != said)
+			wl_state_waiting(w, said = holder);
+		holder = 0;
+		ev = w->c.ops->wait_signal(w->c.ops, &w->mw, MDP_WLOOP_LOCK_RETRY_MS, &sig);
+		if (ev == MDP_WATCH_SIGNAL) {
+			w->stop = sig;
+			err = -EINTR;
+			break;
+		}
+		if (ev < 0) {
+			err = ev;
+			break;
+		}
+	}
+	if (said >= 0)
+		(void)mdp_wstate_store(w->c.root, &w->ws); /* what it said before the wait */
+	if (err && err != -EINTR) {
 		wl_diags(w, w->c.tx->d);
 		wl_err(w, "cannot take the lock %s: %s", MDP_LOCK, mdp_root_strerror(-err));
 	}
@@ -206,7 +256,7 @@ static void wl_engage(struct mdp_wloop *w)
 
 	if (mdp_txn_layer_blocks(w->c.root, w->by, w->c.p->name, why, sizeof(why))) {
 		wl_say(w, "%s started, but %s: left alone until md is idle", w->busy, why);
-		mdp_engage_held(&w->e, mono_s());
+		mdp_engage_held(&w->e, mono_s(w));
 		wl_state(w, why);
 		return;
 	}
@@ -218,16 +268,18 @@ static void wl_engage(struct mdp_wloop *w)
 		       MDP_FLAP_WINDOW_S / 60, w->e.flaps, wl_name(w, nm, sizeof(nm)),
 		       mdp_engage_debounce(&w->e));
 	w->flaps = w->e.flaps;
-	w->engaged_at = mono_s();
-	/* status says so while another mdprofile holds the main lock */
+	w->engaged_at = mono_s(w);
 	w->engaging = true;
-	wl_state(w, w->busy);
+	snprintf(why, sizeof(why), "%s started; applying its profile", w->busy);
+	wl_state(w, why);
 	rc = wl_apply(w);
 	w->engaging = false;
+	if (rc == -EINTR)
+		return; /* stopped while it waited for the lock: nothing applied */
 	if (rc || !w->since) {
 		wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
 		       wl_name(w, nm, sizeof(nm)));
-		mdp_engage_held(&w->e, mono_s());
+		mdp_engage_held(&w->e, mono_s(w));
 		wl_state(w, "apply failed");
 		return;
 	}
@@ -302,7 +354,7 @@ static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
 	if (!load_quiet(w, &j))
 		return;
 	if (!mdp_drift_plan(&j, s, &pl))
-		for (size_t i = 0; i < pl.n; i++)
+		for (size_t i = 0; i < pl.n && !w->stop; i++)
 			/* a value whose device is gone is recover's note, not a rewrite */
 			if (pl.v[i].pending && pl.v[i].cur.present)
 				wl_reassert_one(w, &pl.v[i]);
@@ -504,7 +556,7 @@ int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s)
 	int err = mdp_wloop_read(w, s);
 
 	if (!err)
-		mdp_wloop_track(w, s, mono_s());
+		mdp_wloop_track(w, s, mono_s(w));
 	return err;
 }
 
@@ -512,7 +564,6 @@ int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
 {
 	bool *sel = calloc(s->n_arrays + 1, sizeof(*sel));
 
-	mdp_watch_close(&w->mw);
 	free(w->sel);
 	w->sel = sel;
 	if (!sel)
@@ -528,7 +579,10 @@ int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
 	}
 	w->seen_at = now;
 	w->glance = 0;
-	return mdp_watch_open(w->c.root, s, w->c.stop, &w->mw);
+	/* open since before s was read (wl_watch_start): an event md raised meanwhile stays */
+	if (w->mw.p)
+		return w->c.ops->follow(w->c.ops, w->c.root, s, &w->mw);
+	return w->c.ops->open(w->c.ops, w->c.root, s, w->c.stop, &w->mw);
 }
 
 bool mdp_wloop_quiet(const struct mdp_wloop *w, double now)
@@ -553,7 +607,8 @@ int mdp_wloop_glance(struct mdp_wloop *w, const struct mdp_system *s)
 		if (k < 0 || (size_t)k >= s->n_arrays || !w->sel[k])
 			continue;
 		seen++;
-		if (mdp_watch_read(&w->mw, i, v, sizeof(v)) || strcmp(v, s->arrays[k].sync_action))
+		if (w->c.ops->read(w->c.ops, &w->mw, i, v, sizeof(v)) ||
+		    strcmp(v, s->arrays[k].sync_action))
 			return 1;
 	}
 	w->glance = n ? (w->glance + j) % n : 0;
@@ -621,7 +676,7 @@ static void wl_release_summary(struct mdp_wloop *w)
 	char span[32], nm[512];
 
 	mdp_wloop_summary(w);
-	fmt_span(mono_s() - w->engaged_at, span, sizeof(span));
+	fmt_span(mono_s(w) - w->engaged_at, span, sizeof(span));
 	wl_note(w, "profile %s was on for %s; %u value%s put back", wl_name(w, nm, sizeof(nm)),
 		span, w->put_back, w->put_back == 1 ? "" : "s");
 	w->n_ops = 0;
@@ -635,6 +690,8 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 	char nm[512], span[32], why[64];
 
 	if (w->e.state == MDP_ENG_ENGAGED && !ours(w) && !ours_locked(w)) {
+		if (w->stop)
+			return 0; /* stopped while it waited for the lock: not judged */
 		wl_note(w, "profile %s was removed or replaced by another mdprofile; %s",
 			wl_name(w, nm, sizeof(nm)),
 			w->c.once ? "nothing left to do" : "not applied again until md is idle");
@@ -642,18 +699,20 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 		w->since = 0;
 		if (w->c.once)
 			return 1;
-		mdp_engage_held(&w->e, mono_s());
+		mdp_engage_held(&w->e, mono_s(w));
 		wl_state(w, "removed by another mdprofile");
 		return 0;
 	}
-	switch (mdp_engage_step(&w->e, busy, mono_s())) {
+	switch (mdp_engage_step(&w->e, busy, mono_s(w))) {
 	case MDP_ENG_APPLY:
 		wl_engage(w);
 		return 0; /* what the last look read is from before the apply */
 	case MDP_ENG_RELEASE:
-		fmt_span(mono_s() - w->start, span, sizeof(span));
+		fmt_span(mono_s(w) - w->start, span, sizeof(span));
 		snprintf(why, sizeof(why), "md idle for %.0fs", mdp_engage_debounce(&w->e));
 		*rc = wl_release(w, w->c.once ? "operations ended" : why);
+		if (w->stop)
+			return *rc = 0; /* its layer is on still: the stop removes it */
 		mdp_engage_released(&w->e);
 		if (w->c.once) {
 			if (!*rc)
@@ -678,10 +737,10 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 	case MDP_ENG_NOTHING:
 		break;
 	}
-	if (w->e.state == MDP_ENG_ENGAGED) {
+	if (w->e.state == MDP_ENG_ENGAGED && !w->stop)
 		wl_reassert(w, s);
+	if (w->e.state == MDP_ENG_ENGAGED && !w->stop)
 		wl_goal(w, s);
-	}
 	return 0;
 }
 
@@ -709,7 +768,7 @@ static int wl_keep_lock(struct mdp_wloop *w)
 /* How long to sleep: the interval, or what is left of a debounce under way. */
 static int wl_timeout(const struct mdp_wloop *w)
 {
-	double due = mdp_engage_due(&w->e, mono_s());
+	double due = mdp_engage_due(&w->e, mono_s(w));
 	int ms = (int)w->c.interval_ms;
 
 	if (due >= 0 && due * 1000 + 1 < ms)
@@ -729,22 +788,33 @@ static void wl_looked(struct mdp_wloop *w, const struct mdp_system *s)
 		w->c.h.looked(w->c.h.ctx, a);
 }
 
-/* A stop signal: remove an engaged layer and say so. */
+/*
+ * A stop signal: remove an engaged layer and say so. Another one while
+ * that waits for the lock ends the wait: the layer stays, for the recover
+ * of the next mdprofile command that changes the system (its watcher gone).
+ */
 static int wl_stopped(struct mdp_wloop *w, int sig)
 {
 	const char *name = mdp_watch_signal_name(sig);
-	char span[32];
+	char span[32], nm[512];
 	int rc = 0;
 
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
-	fmt_span(mono_s() - w->start, span, sizeof(span));
-	if (w->since) {
-		rc = wl_release(w, name);
-		if (!rc && w->c.once)
-			wl_note(w, "stopped by %s after %s; reverted", name, span);
-	} else
+	fmt_span(mono_s(w) - w->start, span, sizeof(span));
+	if (!w->since) {
 		wl_note(w, "stopped by %s", name);
+		return 0;
+	}
+	w->stop = 0;
+	rc = wl_release(w, name);
+	if (rc == -EINTR)
+		wl_log(w, LOG_WARNING,
+		       "stopped by %s while waiting for the lock: profile %s stays on until the "
+		       "next mdprofile command that changes the system removes it",
+		       mdp_watch_signal_name(w->stop), wl_name(w, nm, sizeof(nm)));
+	else if (!rc && w->c.once)
+		wl_note(w, "stopped by %s after %s; reverted", name, span);
 	return rc;
 }
 
@@ -763,25 +833,31 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 	for (;;) {
 		if (wl_step(w, s, &rc))
 			break;
+		if (w->stop) { /* a stop signal ended a wait for the lock */
+			rc = wl_stopped(w, w->stop);
+			break;
+		}
 		wl_looked(w, s);
-		if (look && (err = mdp_wloop_watch(w, s, mono_s()))) {
+		if (look && (err = mdp_wloop_watch(w, s, mono_s(w)))) {
 			wl_err(w, "cannot watch md: %s", strerror(-err));
 			break;
 		}
 		/*
-		 * Opening the watch reads each file, which takes in an event md
-		 * raised since the discovery (an operation starting just after
-		 * mdadm --add's own event woke us): a glance finds that change
-		 * now, not an interval later. Once in a row, so that a value read
-		 * differently by discovery can cost a look, never a spin.
+		 * The files the watch kept are armed since before the discovery,
+		 * and /proc/mdstat reports every array event; a new array's file
+		 * is armed from its open, after the discovery: a change md made
+		 * on it in between (an operation starting just after the event
+		 * that woke us) is found by a glance now, not an interval later.
+		 * Once in a row, so that a value read differently by discovery
+		 * can cost a look, never a spin.
 		 */
-		raced = look && !raced && mdp_wloop_quiet(w, mono_s()) && mdp_wloop_glance(w, s);
-		ev = raced ? MDP_WATCH_MD : mdp_watch_wait(&w->mw, wl_timeout(w), &sig);
+		raced = look && !raced && mdp_wloop_quiet(w, mono_s(w)) && mdp_wloop_glance(w, s);
+		ev = raced ? MDP_WATCH_MD : w->c.ops->wait(w->c.ops, &w->mw, wl_timeout(w), &sig);
 		if (ev == MDP_WATCH_SIGNAL) {
 			rc = wl_stopped(w, sig);
 			break;
 		}
-		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mono_s()) ||
+		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mono_s(w)) ||
 		       mdp_wloop_glance(w, s);
 		if (ev < 0 || (look && mdp_wloop_look(w, s))) {
 			wl_err(w, "cannot follow md: %s", strerror(ev < 0 ? -ev : EIO));
@@ -797,7 +873,7 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 			break;
 		}
 	}
-	mdp_watch_close(&w->mw);
+	w->c.ops->close(w->c.ops, &w->mw);
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
 	if (w->c.once && !rc) {
@@ -812,11 +888,13 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 {
 	memset(w, 0, sizeof(*w));
 	w->c = *c;
+	if (!w->c.ops)
+		w->c.ops = &mdp_watch_plain_ops;
 	if (!w->c.interval_ms)
 		w->c.interval_ms = 5000;
 	w->by = c->once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
 	w->c.tx->origin = w->by;
-	w->start = mono_s();
+	w->start = mono_s(w);
 	w->skip = mdp_plan_discover_skip(c->p) & ~(unsigned)MDP_SKIP_PROGRESS;
 	w->mw.sfd = -1;
 	/* a goal measures the members where md does not time its requests (iostat.h) */
@@ -831,12 +909,26 @@ void mdp_wloop_fini(struct mdp_wloop *w)
 	free(w->ops);
 	w->ops = NULL;
 	w->n_ops = 0;
-	mdp_watch_close(&w->mw);
+	w->c.ops->close(w->c.ops, &w->mw);
 	free(w->sel);
 	w->sel = NULL;
 	mdp_wgoal_free(&w->goal);
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_GOAL);
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_STATE);
+}
+
+/*
+ * The watch before the first look: the stop signals (the first step may
+ * wait for the lock) and /proc/mdstat. 0 or -errno, said.
+ */
+static int wl_watch_start(struct mdp_wloop *w)
+{
+	const struct mdp_system none = {0};
+	int err = w->c.ops->open(w->c.ops, w->c.root, &none, w->c.stop, &w->mw);
+
+	if (err)
+		wl_err(w, "cannot watch md: %s", strerror(-err));
+	return err;
 }
 
 int mdp_wloop_until_idle(struct mdp_wloop *w)
@@ -855,6 +947,8 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 	}
 	/* the apply's own transaction is over: others may change the system from now on */
 	wl_unlock(w);
+	if ((rc = wl_watch_start(w)))
+		return rc;
 	if (!w->since && other != MDP_BY_UNTIL_IDLE) {
 		/* the profile was on already, another's layer (F02): it stays */
 		wl_say(w,
@@ -868,7 +962,9 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 		       "to wait for (start the operation first); reverting",
 		       wl_name(w, nm, sizeof(nm)));
 		rc = wl_release(w, "nothing to wait for");
-		if (!rc)
+		if (w->stop)
+			rc = wl_stopped(w, w->stop);
+		else if (!rc)
 			wl_note(w, "operations ended after 0s; reverted");
 	} else {
 		wl_say(w,
@@ -890,6 +986,8 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 	int rc;
 
 	wl_unlock(w);
+	if ((rc = wl_watch_start(w)))
+		return rc;
 	if ((rc = mdp_wloop_look(w, &s))) {
 		wl_err(w, "cannot read md: %s", strerror(-rc));
 		mdp_system_free(&s);

@@ -35,7 +35,9 @@
  *
  * It holds the watcher lock (taken by the caller) for its whole life and
  * the main lock only for each transaction, so that `revert` from another
- * shell works at any time.
+ * shell works at any time. It waits for the main lock in the wait for its
+ * stop signals (a stop ends that wait, nothing done), trying it every
+ * MDP_WLOOP_LOCK_RETRY_MS; status says whose pid holds it.
  */
 #ifndef MDP_WATCHER_LOOP_H
 #define MDP_WATCHER_LOOP_H
@@ -61,6 +63,8 @@
 #define MDP_WLOOP_SAFETY_S 3600.0
 /* A glance reads at most this many arrays' md/sync_action: every array of any NAS each look. */
 #define MDP_WLOOP_GLANCE_MAX 64
+/* Waiting for the main lock, it tries it this often (ms), and takes stop signals meanwhile. */
+#define MDP_WLOOP_LOCK_RETRY_MS 100
 
 /* What the loop says, through the caller: line, error, diags and txn_result are needed. */
 struct mdp_wloop_hooks {
@@ -109,6 +113,8 @@ struct mdp_wloop_cfg {
 	unsigned interval_ms; /* between two looks; 0: 5 s */
 	bool steps;           /* a line at each 10% of an operation (no bar shows progress) */
 	struct mdp_wloop_hooks h;
+	/* what it waits on, and its clock (watch.h); NULL: md's files, CLOCK_MONOTONIC */
+	const struct mdp_watch_ops *ops;
 };
 
 /* How an operation md no longer runs ended, from what md keeps after it (F07). */
@@ -149,11 +155,13 @@ struct mdp_wloop {
 	unsigned flaps;    /* the engage's flap count last said */
 	bool engaging;     /* applying: waiting for the main lock, or in the transaction */
 	bool done;
-	struct mdp_watch mw; /* md's files over the last discovery's arrays (mdp_wloop_watch) */
-	bool *sel;           /* per array of that discovery: selected, read by a glance */
-	bool calm;           /* that discovery saw no watched operation on a selected array */
-	double seen_at;      /* monotonic seconds of that discovery */
-	size_t glance;       /* the watched file the next glance starts at */
+	int stop;             /* the stop signal that ended the last wait for the main lock */
+	struct mdp_wstate ws; /* what status was last told */
+	struct mdp_watch mw;  /* md's files over the last discovery's arrays (mdp_wloop_watch) */
+	bool *sel;            /* per array of that discovery: selected, read by a glance */
+	bool calm;            /* that discovery saw no watched operation on a selected array */
+	double seen_at;       /* monotonic seconds of that discovery */
+	size_t glance;        /* the watched file the next glance starts at */
 
 	struct mdp_wgoal goal; /* the profile's goal, followed while engaged */
 };
@@ -192,8 +200,11 @@ int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s);
 
 /*
  * The watch over what the discovery s read (its arrays' md/sync_action and
- * /proc/mdstat, the stop signals), replacing the one before; taken as the
- * discovery a glance compares with, seen at now. 0 or -errno.
+ * /proc/mdstat, the stop signals): the one open since before s was read
+ * follows s's arrays (mdp_watch_follow: its files stay open, so that an
+ * event md raised while s was read still wakes the next wait), else a new
+ * one; s taken as the discovery a glance compares with, seen at now. 0 or
+ * -errno.
  */
 int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now);
 /*

@@ -129,7 +129,7 @@ static void test_md_speed_and_hold(void **state)
  * yields to the foreground (6 ms a read, the sync at 7400 KiB/s); above it
  * it does not (90 ms, 8200 KiB/s), as the lab measured on 8 MiB/s disks.
  * Started at the ceiling with a 20 ms goal, the controller finds the step
- * within a look and probes it ever less often: over 1000 looks the mean
+ * within a look and raises past it ever less often: over 1000 looks the mean
  * latency stays well within 1.2 times the goal.
  */
 static void test_md_step(void **state)

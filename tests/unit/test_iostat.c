@@ -107,14 +107,15 @@ static void test_latency(void **state)
 static void test_sources(void **state)
 {
 	(void)state;
-	for (int k = MDP_IO_NONE; k <= MDP_IO_PROBE; k++) {
+	for (int k = MDP_IO_NONE; k <= MDP_IO_TIMED; k++) {
 		assert_int_equal(mdp_io_source_of(mdp_io_source_key(k)), k);
 		assert_true(strlen(mdp_io_source_text(k)) > 0);
 	}
-	assert_string_equal(mdp_io_source_key(MDP_IO_PROBE), "probe");
+	/* the word the goal file, JSON and Prometheus have had for the timed reads */
+	assert_string_equal(mdp_io_source_key(MDP_IO_TIMED), "probe");
 	assert_int_equal(mdp_io_source_of("disks"), MDP_IO_NONE);
 	assert_int_equal(mdp_io_source_of(""), MDP_IO_NONE);
-	assert_string_equal(mdp_io_source_text(MDP_IO_PROBE),
+	assert_string_equal(mdp_io_source_text(MDP_IO_TIMED),
 			    "the watcher's own timed reads of the array");
 }
 
@@ -151,19 +152,22 @@ static void test_read(void **state)
 	/* a fixture's device nodes are no block devices: nothing is read, nothing timed */
 	{
 		uint64_t seed = 1, us = 77;
-		struct mdp_probe *held = NULL;
-		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
-				 -ENOENT);
+		struct mdp_timed_reads *held = NULL;
+		assert_int_equal(
+		    mdp_iostat_timed_reads(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
+		    -ENOENT);
 		test_sh("mkdir -p '%s/dev' && head -c 65536 /dev/zero >'%s/dev/md3' && mkfifo "
 			"'%s/dev/md4'",
 			dir, dir, dir);
-		assert_int_equal(mdp_iostat_probe(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
-				 -ENOTBLK);
-		assert_int_equal(mdp_iostat_probe(&r, "md4", 1024, &seed, 1000, &held, &us),
-				 -ENOTBLK);
-		assert_int_equal(mdp_iostat_probe(&r, "md3", 3, &seed, 1000, &held, &us), -EINVAL);
 		assert_int_equal(
-		    mdp_iostat_probe(&r, "../etc/md3", 1024, &seed, 1000, &held, &us) < 0, 1);
+		    mdp_iostat_timed_reads(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
+		    -ENOTBLK);
+		assert_int_equal(mdp_iostat_timed_reads(&r, "md4", 1024, &seed, 1000, &held, &us),
+				 -ENOTBLK);
+		assert_int_equal(mdp_iostat_timed_reads(&r, "md3", 3, &seed, 1000, &held, &us),
+				 -EINVAL);
+		assert_int_equal(
+		    mdp_iostat_timed_reads(&r, "../etc/md3", 1024, &seed, 1000, &held, &us) < 0, 1);
 		assert_int_equal(us, 77);
 		assert_null(held);
 	}
@@ -177,7 +181,7 @@ static void test_read(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
-/* The probe's reads, timed: a quick one, and one slower than the deadline. */
+/* The timed reads: a quick one, and one slower than the deadline. */
 static ssize_t quick_read(int fd, void *buf, size_t len, off_t at)
 {
 	(void)fd;
@@ -205,6 +209,16 @@ static ssize_t short_read(int fd, void *buf, size_t len, off_t at)
 	return 100;
 }
 
+/* The descriptor the next open gives the thread (set before the call that starts it). */
+static int given;
+
+static int open_given(const struct mdp_root *r, const char *sys)
+{
+	(void)r;
+	(void)sys;
+	return given;
+}
+
 static int devnull(void)
 {
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -216,7 +230,7 @@ static int devnull(void)
 /* A byte per read: the job's reads end. */
 static void let_go(int wr)
 {
-	assert_int_equal(write(wr, "xxx", MDP_IOSTAT_PROBE_READS), MDP_IOSTAT_PROBE_READS);
+	assert_int_equal(write(wr, "xxx", MDP_IOSTAT_TIMED_READS), MDP_IOSTAT_TIMED_READS);
 }
 
 /* The job freed: it closed its fd, the read end, which the write end's POLLERR shows. */
@@ -229,46 +243,108 @@ static void wait_freed(int wr)
 	close(wr);
 }
 
-static void test_probe_deadline(void **state)
+/* The reads on a given descriptor, with rd, through a root of nothing (the real one). */
+static int timed(int fd, unsigned deadline_ms, mdp_timed_read_fn *rd, struct mdp_timed_reads **held,
+		 uint64_t *us)
 {
-	struct mdp_probe *held = NULL;
+	static const struct mdp_root real = {.prefix = "", .fd = -1};
+	uint64_t seed = 7;
+
+	given = fd;
+	return mdp_iostat_timed_reads_with(&real, "md9", 400, &seed, deadline_ms, open_given, rd,
+					   held, us);
+}
+
+/* Until the job *held is done, another call is -EBUSY; then it goes on (-EINVAL: no size). */
+static void wait_done(struct mdp_timed_reads **held)
+{
+	static const struct mdp_root real = {.prefix = "", .fd = -1};
+	uint64_t seed = 7, us;
+	int err = -EBUSY;
+
+	for (int i = 0; i < 5000 && err == -EBUSY; i++) {
+		struct timespec ms = {0, 1000000L};
+		if ((err = mdp_iostat_timed_reads(&real, "md9", 0, &seed, 20, held, &us)) == -EBUSY)
+			nanosleep(&ms, NULL);
+	}
+	assert_int_equal(err, -EINVAL);
+	assert_null(*held);
+}
+
+static void test_timed_deadline(void **state)
+{
+	struct mdp_timed_reads *held = NULL;
 	uint64_t seed = 7, us = 0;
-	int pa[2], pb[2], err;
+	int pa[2], pb[2];
 
 	(void)state;
-	assert_int_equal(mdp_iostat_probe_fd(devnull(), 100, &seed, 1000, quick_read, &held, &us),
-			 0);
+	assert_int_equal(timed(devnull(), 1000, quick_read, &held, &us), 0);
 	assert_null(held);
 	assert_true(us < 1000000);
 	/* reads that wait past a deadline of 20 ms: the watcher goes on, the reads count as the
 	 * time waited, and the job is held until they end */
 	assert_int_equal(pipe2(pa, O_CLOEXEC), 0);
-	assert_int_equal(mdp_iostat_probe_fd(pa[0], 100, &seed, 20, held_read, &held, &us), 0);
+	assert_int_equal(timed(pa[0], 20, held_read, &held, &us), 0);
 	assert_non_null(held);
 	assert_true(us >= 20000);
-	/* until they end, no second probe on the same array; then the next one goes on */
-	assert_int_equal(mdp_iostat_probe(NULL, "md9", 1024, &seed, 20, &held, &us), -EBUSY);
+	/* until they end, no second call on the same array; then the next one goes on */
+	assert_int_equal(mdp_iostat_timed_reads(NULL, "md9", 1024, &seed, 20, &held, &us), -EBUSY);
 	let_go(pa[1]);
-	for (int i = 0; i < 5000; i++) {
-		struct timespec ms = {0, 1000000L};
-		if ((err = mdp_iostat_probe(NULL, "md9", 0, &seed, 20, &held, &us)) != -EBUSY)
-			break;
-		nanosleep(&ms, NULL);
-	}
-	assert_int_equal(err, -EINVAL); /* past the held job: the size of 0 */
-	assert_null(held);
+	wait_done(&held);
 	wait_freed(pa[1]);
 	/* a short read is an error, and nothing is held */
-	assert_int_equal(mdp_iostat_probe_fd(devnull(), 100, &seed, 1000, short_read, &held, &us),
-			 -EIO);
+	assert_int_equal(timed(devnull(), 1000, short_read, &held, &us), -EIO);
 	assert_null(held);
 	/* let go while its reads still wait: the thread frees it when they end */
 	assert_int_equal(pipe2(pb, O_CLOEXEC), 0);
-	assert_int_equal(mdp_iostat_probe_fd(pb[0], 100, &seed, 20, held_read, &held, &us), 0);
-	mdp_iostat_probe_release(&held);
+	assert_int_equal(timed(pb[0], 20, held_read, &held, &us), 0);
+	mdp_iostat_timed_release(&held);
 	assert_null(held);
 	let_go(pb[1]);
 	wait_freed(pb[1]);
 }
 
-MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read, test_probe_deadline)
+/* The open as md's can hold it: a FIFO opened to read waits for a writer. */
+static int open_held(const struct mdp_root *r, const char *sys)
+{
+	return mdp_root_open(r, sys, O_RDONLY, 0);
+}
+
+/*
+ * The device's open is on the thread, under the deadline, too: held past
+ * it, it counts as the time waited and the job is held (killed by the
+ * alarm where the open is the caller's, which it then holds for ever). The
+ * caller's root may go: the thread opens through a copy of its own.
+ */
+static void test_timed_open_held(void **state)
+{
+	struct mdp_timed_reads *held = NULL;
+	struct mdp_root r;
+	char dir[] = "/tmp/mdp-iostat-XXXXXX", fifo[64];
+	uint64_t seed = 3, us = 0;
+	int wr;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/dev/md7", dir);
+	test_sh("mkdir '%s/dev' && mkfifo '%s'", dir, fifo);
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	alarm(10);
+	assert_int_equal(mdp_iostat_timed_reads_with(&r, "md7", 1024, &seed, 20, open_held,
+						     held_read, &held, &us),
+			 0);
+	alarm(0);
+	assert_non_null(held);
+	assert_true(us >= 20000);
+	assert_int_equal(mdp_iostat_timed_reads(&r, "md7", 1024, &seed, 20, &held, &us), -EBUSY);
+	mdp_root_fini(&r);
+	/* a writer: the open ends, then a byte per read */
+	assert_true((wr = open(fifo, O_WRONLY | O_CLOEXEC)) >= 0);
+	let_go(wr);
+	wait_done(&held);
+	wait_freed(wr);
+	test_sh("rm -rf '%s'", dir);
+}
+
+MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read, test_timed_deadline,
+	      test_timed_open_held)

@@ -3,7 +3,8 @@
  * root's regular files never wake the poll (the timeout paces it, no
  * spinning), that a watched file that reports an error for ever (kernfs
  * does once its array is stopped) is dropped instead of waking every
- * poll, and that a blocked stop signal comes back as an event.
+ * poll, that a blocked stop signal comes back as an event, and what
+ * following a newer discovery keeps.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -152,7 +153,7 @@ static void test_bad_fd_dropped(void **state)
 	expect_dropped(spoil_with_closed_fd);
 }
 
-/* A stop signal held pending by the caller wakes the wait at once, and is consumed. */
+/* A stop signal held pending by the caller wakes either wait at once, and is consumed. */
 static void test_signal(void **state)
 {
 	struct mdp_root r;
@@ -173,10 +174,84 @@ static void test_signal(void **state)
 	sigpending(&pending);
 	assert_false(sigismember(&pending, SIGHUP));
 	assert_int_equal(mdp_watch_wait(&w, 10, &sig), MDP_WATCH_TIMEOUT);
+	/* the wait for a stop signal alone (a watcher's for the lock): the same */
+	raise(SIGHUP);
+	sig = 0;
+	assert_int_equal(mdp_watch_wait_signal(&w, 5000, &sig), MDP_WATCH_SIGNAL);
+	assert_int_equal(sig, SIGHUP);
+	assert_int_equal(mdp_watch_wait_signal(&w, 10, &sig), MDP_WATCH_TIMEOUT);
 	mdp_watch_close(&w);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	mdp_system_free(&s);
 	mdp_root_fini(&r);
 }
 
-MDP_TEST_MAIN(test_running, test_timeout_paces, test_bad_fd_dropped, test_signal)
+/* The descriptor w holds for array name's md/sync_action ("" /proc/mdstat), or -1. */
+static int fd_of(const struct mdp_watch *w, const char *name)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (!strcmp(w->name[i], name))
+			return w->fds[i];
+	return -1;
+}
+
+/*
+ * Following a newer discovery keeps the files of the arrays it still has
+ * (their descriptors, so an event md raised on them meanwhile stays) and
+ * /proc/mdstat, with each file's index in the new system; the arrays gone
+ * are closed; a file that is another now (its array stopped and started
+ * again: here renamed over) is opened anew.
+ */
+static void test_follow(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s, two;
+	struct mdp_array v[2];
+	struct mdp_watch w;
+	char dir[] = "/tmp/mdp-watch-XXXXXX", buf[32];
+	int mdstat, md2, md3;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s'", getenv("MDP_SRCDIR"), dir);
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	{
+		struct mdp_diags d;
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_discover_some(&r, MDP_SKIP_UUID, &s, &d), 0);
+		mdp_diags_free(&d);
+	}
+	assert_int_equal(mdp_watch_open(&r, &s, NULL, &w), 0);
+	assert_int_equal(w.n, 5);
+	mdstat = fd_of(&w, "");
+	md2 = fd_of(&w, "md2");
+	md3 = fd_of(&w, "md3");
+	assert_true(mdstat >= 0 && md2 >= 0 && md3 >= 0);
+	memset(v, 0, sizeof(v));
+	strcpy(v[0].name, "md3");
+	strcpy(v[1].name, "md2");
+	two = (struct mdp_system){.arrays = v, .n_arrays = 2};
+	assert_int_equal(mdp_watch_follow(&r, &two, &w), 0);
+	assert_int_equal(w.n, 3);
+	assert_int_equal(fd_of(&w, ""), mdstat);
+	assert_int_equal(fd_of(&w, "md3"), md3);
+	assert_int_equal(fd_of(&w, "md2"), md2);
+	assert_int_equal(fd_of(&w, "md1"), -1);
+	for (size_t i = 0; i < w.n; i++)
+		assert_int_equal(w.arr[i], !w.name[i][0] ? -1 : !strcmp(w.name[i], "md3") ? 0 : 1);
+	/* md2 stopped and assembled again between two looks: another file */
+	test_sh("cd '%s/sys/block/md2/md' && echo resync >a && mv a sync_action", dir);
+	assert_int_equal(mdp_watch_follow(&r, &two, &w), 0);
+	assert_int_equal(fd_of(&w, "md3"), md3);
+	for (size_t i = 0; i < w.n; i++)
+		if (!strcmp(w.name[i], "md2")) {
+			assert_int_equal(mdp_watch_read(&w, i, buf, sizeof(buf)), 0);
+			assert_string_equal(buf, "resync");
+		}
+	mdp_watch_close(&w);
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", dir);
+}
+
+MDP_TEST_MAIN(test_running, test_timeout_paces, test_bad_fd_dropped, test_signal, test_follow)

@@ -140,11 +140,11 @@ static void test_new_layer(void **state)
 }
 
 /*
- * The watcher's own reads of the last look (a probe) went through the array:
+ * The watcher's own timed reads of the last look went through the array:
  * the next look takes them out of its count, so they alone are no foreground
  * I/O, and requests beyond them still are. Here md does not time them (5.10).
  */
-static void test_probe_taken_out(void **state)
+static void test_own_reads_taken_out(void **state)
 {
 	struct mdp_wgoal_move *m = NULL;
 	struct mdp_wgoal_arr *ga;
@@ -156,22 +156,22 @@ static void test_probe_taken_out(void **state)
 	assert_int_equal(look(&e, true, &m), 0);
 	free(m);
 	assert_non_null(ga = (struct mdp_wgoal_arr *)mdp_wgoal_find(&e.g, "md3"));
-	ga->probed = MDP_IOSTAT_PROBE_READS;
-	/* only the probe's reads: idle, the minimum stays the profile's */
-	stat_md(&e, 1000 + MDP_IOSTAT_PROBE_READS, 0);
+	ga->timed = MDP_IOSTAT_TIMED_READS;
+	/* only its own reads: idle, the minimum stays the profile's */
+	stat_md(&e, 1000 + MDP_IOSTAT_TIMED_READS, 0);
 	assert_int_equal(look(&e, true, &m), 0);
 	free(m);
 	assert_int_equal(ga->in.kind, MDP_GOAL_IDLE);
-	assert_int_equal(ga->probed, 0);
-	/* md counted fewer than the probe read (never below the last count) */
-	ga->probed = MDP_IOSTAT_PROBE_READS;
-	stat_md(&e, 1000 + MDP_IOSTAT_PROBE_READS + 1, 0);
+	assert_int_equal(ga->timed, 0);
+	/* md counted fewer than it read (never below the last count) */
+	ga->timed = MDP_IOSTAT_TIMED_READS;
+	stat_md(&e, 1000 + MDP_IOSTAT_TIMED_READS + 1, 0);
 	assert_int_equal(look(&e, true, &m), 0);
 	free(m);
 	assert_int_equal(ga->in.kind, MDP_GOAL_IDLE);
-	/* two beyond the probe's: foreground I/O, unmeasured here (no members, no device) */
-	ga->probed = MDP_IOSTAT_PROBE_READS;
-	stat_md(&e, 1004 + MDP_IOSTAT_PROBE_READS + 2, 0);
+	/* two beyond its own: foreground I/O, unmeasured here (no members, no device) */
+	ga->timed = MDP_IOSTAT_TIMED_READS;
+	stat_md(&e, 1004 + MDP_IOSTAT_TIMED_READS + 2, 0);
 	assert_int_equal(look(&e, true, &m), 0);
 	free(m);
 	assert_int_equal(ga->in.kind, MDP_GOAL_UNKNOWN);
@@ -214,10 +214,10 @@ static void test_view_refused(void **state)
 		    "7 latency 8 members\nend\n";
 		assert_int_equal(mdp_wgoal_parse(text, &v), 0);
 		assert_int_equal(v.n, 2);
-		assert_int_equal(v.v[0].src, MDP_IO_PROBE);
+		assert_int_equal(v.v[0].src, MDP_IO_TIMED);
 		assert_int_equal(v.v[0].in.latency_us, 9000);
 		assert_int_equal(v.v[1].src, MDP_IO_MEMBERS);
 	}
 }
 
-MDP_TEST_MAIN(test_steps, test_new_layer, test_probe_taken_out, test_view_refused)
+MDP_TEST_MAIN(test_steps, test_new_layer, test_own_reads_taken_out, test_view_refused)

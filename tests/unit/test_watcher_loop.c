@@ -6,8 +6,17 @@
  * only when no bar shows progress. Times are given, not waited for. And
  * when a look may be a glance (one pread of each selected array's
  * md/sync_action) instead of a discovery, and what a glance notices.
+ *
+ * Then the loop itself, turn by turn, on a wait source of the test's own
+ * (watch.h's ops): engage, put-backs and their limit, a goal's moves,
+ * flapping, held and armed again, an apply that fails, a release and
+ * until-idle's end, waiting for the lock another mdprofile holds, and md's
+ * events raised while it reads, follows or glances, with md's events, stop
+ * signals and the clock given by a script: no sleep, no real time.
  */
+#include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -356,5 +365,1240 @@ static void test_no_glance_unwatched(void **state)
 	env_teardown(&e);
 }
 
+/* ---- the loop, turn by turn, on a fake wait source ----------------------------------- */
+
+/*
+ * A run of mdp_wloop_auto (or until_idle) on a copy of the seed
+ * DiskStation (md3's reshape over), with a wait source of the test's own
+ * (watch.h's ops): its clock moves only when a wait times out, by the
+ * timeout; stop signals come when the test's script says, which it is
+ * called for at each wait (turn n). Nothing sleeps.
+ *
+ * md's events are as md keeps them: a count for /proc/mdstat (every
+ * array event) and one per array's md/sync_action, and for each file the
+ * watch holds open the count it was armed at, by its open or its last
+ * read; a wait reports the files whose count moved past their arm (and
+ * arms them again, as the real one's reads do). An event raised before a
+ * file is opened is not reported on it. A script may also raise one at a
+ * point inside a turn (a race): while the watcher's discovery reads a
+ * file, while its watch follows a discovery, or while a glance reads.
+ */
+struct run;
+typedef void turn_fn(struct run *t, unsigned n);
+typedef void race_fn(struct run *t);
+
+enum race_at { RACE_NONE, RACE_DISCOVERY, RACE_FOLLOW, RACE_GLANCE };
+
+/* A watched file as md sees its reader. */
+struct armed {
+	int fd;
+	char name[MDP_NAME_MAX]; /* its array, "" for /proc/mdstat */
+	unsigned at;             /* the event count it was armed at */
+};
+
+struct run {
+	struct mdp_watch_ops ops; /* the wait source: its ops lead back to the run (run_of) */
+	char dir[64];
+	struct mdp_root r;
+	struct mdp_txn tx;
+	struct mdp_diags d;
+	struct mdp_profile p;
+	struct mdp_lock lock, wlock;
+	struct mdp_wloop w;
+	turn_fn *turn;
+	double now;     /* the loop's clock, seconds */
+	unsigned waits; /* the waits so far: the turn */
+	unsigned timeouts;
+	unsigned lock_waits; /* waits for the main lock, each a turn */
+	bool in_lock_wait;   /* this turn is one */
+	unsigned ev;         /* /proc/mdstat's event count */
+	struct {
+		char name[MDP_NAME_MAX];
+		unsigned ev;
+	} act[8]; /* each array's md/sync_action's event count */
+	size_t n_act;
+	struct armed armed[16]; /* the watch's files */
+	size_t n_armed;
+	enum race_at race;     /* where the next race_fn runs (RACE_NONE: none left) */
+	const char *race_file; /* RACE_DISCOVERY: after discovery reads this; RACE_GLANCE: array */
+	race_fn *races[2];     /* what md does there, in turn: the next one at the next point */
+	size_t n_races;
+	const struct race_plan *plan; /* test_loop_event_races' */
+	struct mdp_root_tap tap;      /* the discovery's reads (RACE_DISCOVERY) */
+	struct mdp_root lr;           /* r with the tap: the watcher's root */
+	int sig;                      /* a stop signal the next wait reports */
+	int errs;                     /* errors said */
+	char diag[512];               /* the last diagnostic said */
+	char failed[16];              /* the verb of the last transaction that failed */
+	double mark;                  /* a time a script keeps between its turns */
+	/* the root's ops with a stripe cache's write failing, around the fixture's (a script's) */
+	struct mdp_root_ops failing;
+	const struct mdp_root_ops *inner;
+	struct mdp_lock other; /* the main lock, as another mdprofile holds it */
+	char lines[96][256];
+	size_t n;
+};
+
+static struct run *run_of(const struct mdp_watch_ops *ops)
+{
+	return (struct run *)(void *)((char *)(uintptr_t)ops - offsetof(struct run, ops));
+}
+
+static double fake_now(const struct mdp_watch_ops *self)
+{
+	return run_of(self)->now;
+}
+
+/* The event count a file of array name ("" for /proc/mdstat) is behind. */
+static unsigned *count_of(struct run *t, const char *name)
+{
+	size_t i;
+
+	if (!name[0])
+		return &t->ev;
+	for (i = 0; i < t->n_act; i++)
+		if (!strcmp(t->act[i].name, name))
+			return &t->act[i].ev;
+	assert_true(t->n_act < sizeof(t->act) / sizeof(t->act[0]));
+	snprintf(t->act[i].name, sizeof(t->act[i].name), "%s", name);
+	t->n_act++;
+	return &t->act[i].ev;
+}
+
+/* md raises an event: /proc/mdstat's, and md's own sync_action's (NULL: none). */
+static void raise_md(struct run *t, const char *md)
+{
+	t->ev++;
+	if (md)
+		++*count_of(t, md);
+}
+
+/* The next race, if its point is at. */
+static void race(struct run *t, enum race_at at)
+{
+	if (t->race != at || !t->n_races)
+		return;
+	t->races[0](t);
+	t->races[0] = t->races[1];
+	if (!--t->n_races)
+		t->race = RACE_NONE;
+}
+
+/*
+ * The watch's files after an open or a follow: one it had (the same
+ * descriptor, the same array) keeps its arm; one opened now is armed at
+ * the count of now, as md arms a file at its open.
+ */
+static void arm_files(struct run *t, const struct mdp_watch *w)
+{
+	struct armed was[16];
+	size_t n = t->n_armed;
+
+	assert_true(w->n <= sizeof(t->armed) / sizeof(t->armed[0]));
+	memcpy(was, t->armed, sizeof(was));
+	for (size_t i = 0; i < w->n; i++) {
+		struct armed *a = &t->armed[i];
+		size_t k;
+		for (k = 0; k < n; k++)
+			if (was[k].fd == w->fds[i] && !strcmp(was[k].name, w->name[i]))
+				break;
+		a->fd = w->fds[i];
+		snprintf(a->name, sizeof(a->name), "%s", w->name[i]);
+		a->at = k < n ? was[k].at : *count_of(t, a->name);
+	}
+	t->n_armed = w->n;
+}
+
+static struct armed *armed_of(struct run *t, int fd)
+{
+	for (size_t i = 0; i < t->n_armed; i++)
+		if (t->armed[i].fd == fd)
+			return &t->armed[i];
+	fail_msg("fd %d is not watched", fd);
+	return NULL;
+}
+
+static int fake_open(const struct mdp_watch_ops *self, const struct mdp_root *r,
+		     const struct mdp_system *s, const sigset_t *sigs, struct mdp_watch *w)
+{
+	struct run *t = run_of(self);
+	int err;
+
+	(void)sigs; /* no signalfd: the script's signals come through the wait */
+	if (s->n_arrays)
+		race(t, RACE_FOLLOW);
+	if (!(err = mdp_watch_open(r, s, NULL, w))) {
+		t->n_armed = 0;
+		arm_files(t, w);
+	}
+	return err;
+}
+
+static int fake_follow(const struct mdp_watch_ops *self, const struct mdp_root *r,
+		       const struct mdp_system *s, struct mdp_watch *w)
+{
+	struct run *t = run_of(self);
+	int err;
+
+	race(t, RACE_FOLLOW);
+	if (!(err = mdp_watch_follow(r, s, w)))
+		arm_files(t, w);
+	return err;
+}
+
+static int fake_wait(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+		     int *signo)
+{
+	struct run *t = run_of(self);
+	bool md = false;
+
+	assert_true(timeout_ms >= 0);
+	assert_true(++t->waits < 200); /* a loop that never waits would spin */
+	if (t->turn)
+		t->turn(t, t->waits);
+	if (t->sig) {
+		*signo = t->sig;
+		t->sig = 0;
+		return MDP_WATCH_SIGNAL;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		struct armed *a = armed_of(t, w->fds[i]);
+		unsigned now = *count_of(t, a->name);
+		md |= a->at != now;
+		a->at = now; /* read again: armed again */
+	}
+	if (md)
+		return MDP_WATCH_MD;
+	t->now += timeout_ms / 1000.0;
+	t->timeouts++;
+	return MDP_WATCH_TIMEOUT;
+}
+
+/*
+ * The wait for a stop signal alone (the watcher's, for the main lock): a
+ * turn of the script too, marked as one; md's events stay for the next
+ * wait. The clock moves by the timeout unless a signal comes.
+ */
+static int fake_wait_signal(const struct mdp_watch_ops *self, struct mdp_watch *w, int timeout_ms,
+			    int *signo)
+{
+	struct run *t = run_of(self);
+
+	(void)w;
+	assert_true(timeout_ms >= 0);
+	assert_true(++t->waits < 200);
+	t->lock_waits++;
+	t->in_lock_wait = true;
+	if (t->turn)
+		t->turn(t, t->waits);
+	t->in_lock_wait = false;
+	if (t->sig) {
+		*signo = t->sig;
+		t->sig = 0;
+		return MDP_WATCH_SIGNAL;
+	}
+	t->now += timeout_ms / 1000.0;
+	return MDP_WATCH_TIMEOUT;
+}
+
+/* A glance's read: it arms the file; a race may follow it (RACE_GLANCE, on race_file's). */
+static int fake_read(const struct mdp_watch_ops *self, const struct mdp_watch *w, size_t i,
+		     char *buf, size_t len)
+{
+	struct run *t = run_of(self);
+	int err = mdp_watch_read(w, i, buf, len);
+	struct armed *a = armed_of(t, w->fds[i]);
+
+	a->at = *count_of(t, a->name);
+	if (t->race_file && !strcmp(a->name, t->race_file))
+		race(t, RACE_GLANCE);
+	return err;
+}
+
+/* The discovery's reads: a race after it read race_file (RACE_DISCOVERY). */
+static void tap_read(const struct mdp_root_tap *self, const char *sys, const char *data, size_t len,
+		     bool link)
+{
+	struct run *t = (struct run *)(void *)((char *)(uintptr_t)self - offsetof(struct run, tap));
+
+	(void)data;
+	(void)len;
+	if (!link && t->race_file && !strcmp(sys, t->race_file))
+		race(t, RACE_DISCOVERY);
+}
+
+static void fake_close(const struct mdp_watch_ops *self, struct mdp_watch *w)
+{
+	run_of(self)->n_armed = 0;
+	mdp_watch_close(w);
+}
+
+static void run_line(void *ctx, int prio, const char *line)
+{
+	struct run *t = ctx;
+
+	(void)prio;
+	assert_true(t->n < sizeof(t->lines) / sizeof(t->lines[0]));
+	snprintf(t->lines[t->n++], sizeof(t->lines[0]), "%s", line);
+}
+
+static void run_error(void *ctx, const char *msg)
+{
+	struct run *t = ctx;
+
+	print_message("error: %s\n", msg);
+	t->errs++;
+}
+
+/* The diagnostics said: the last one kept. */
+static void run_diags(void *ctx, struct mdp_diags *d)
+{
+	struct run *t = ctx;
+
+	for (size_t i = 0; i < d->n; i++)
+		(void)mdp_diag_format(&d->v[i], t->diag, sizeof(t->diag));
+}
+
+/* A transaction's outcome: 0 when it worked, else 3 (as cmd/ maps a failure). */
+static int run_txn(void *ctx, struct mdp_txn_rc rc, const char *verb, const struct mdp_plan *pl)
+{
+	struct run *t = ctx;
+
+	(void)pl;
+	run_diags(ctx, t->tx.d);
+	mdp_diags_free(t->tx.d);
+	mdp_diags_init(t->tx.d);
+	if (rc.res != MDP_TXN_OK)
+		snprintf(t->failed, sizeof(t->failed), "%s", verb);
+	return rc.res == MDP_TXN_OK ? 0 : 3;
+}
+
+/* A file of the tree, written whole. */
+static void put(struct run *t, const char *path, const char *text)
+{
+	char host[512];
+	FILE *f;
+
+	snprintf(host, sizeof(host), "%s%s", t->dir, path);
+	assert_non_null(f = fopen(host, "w"));
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A value of the tree, as discovery reads it. */
+static const char *get(struct run *t, const char *path)
+{
+	static char buf[256];
+
+	assert_true(mdp_root_read_value(&t->r, path, buf, sizeof(buf)) >= 0);
+	return buf;
+}
+
+static void md_put(struct run *t, const char *md, const char *attr, const char *text)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/md/%s", md, attr);
+	put(t, path, text);
+}
+
+/* md runs action on md (at 10%, 5000 KiB/s), or is idle ("idle"); md says so at once. */
+static void op(struct run *t, const char *md, const char *action)
+{
+	bool idle = !strcmp(action, "idle");
+
+	md_put(t, md, "sync_completed", idle ? "none\n" : "100000 / 1000000\n");
+	md_put(t, md, "sync_speed", idle ? "none\n" : "5000\n");
+	md_put(t, md, "sync_action", action);
+	raise_md(t, md);
+}
+
+/* Whether the loop said line. */
+static bool said(const struct run *t, const char *line)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->lines[i], line))
+			return true;
+	return false;
+}
+
+static void says(const struct run *t, const char *line)
+{
+	if (!said(t, line)) {
+		for (size_t i = 0; i < t->n; i++)
+			print_message("said: %s\n", t->lines[i]);
+		fail_msg("not said: %s", line);
+	}
+}
+
+/* The watcher's state word for status (/run/mdprofile/watcher). */
+static bool state_is(struct run *t, const char *want)
+{
+	struct mdp_wstate ws;
+
+	return !mdp_wstate_load(&t->r, &ws) && !strcmp(ws.state, want);
+}
+
+/* Whose layer is on top: the journal's profile and origin, "" without a journal. */
+static const char *top(struct run *t)
+{
+	static char buf[300];
+	struct mdp_journal j;
+	struct mdp_diags d;
+
+	mdp_diags_init(&d);
+	buf[0] = '\0';
+	if (!mdp_journal_load(&t->r, &j, &d)) {
+		snprintf(buf, sizeof(buf), "%s %s%s", j.profile, mdp_origin_name(j.by),
+			 j.has_under ? " over" : "");
+		mdp_journal_free(&j);
+	}
+	mdp_diags_free(&d);
+	return buf;
+}
+
+#define RUN_PROFILE                                                                                \
+	"raid:\n  speed_limit_min: 300000\narrays:\n  - match: all\n    stripe_cache_size: 4096\n"
+
+static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
+{
+	struct mdp_wloop_cfg c = {.kinds = MDP_OP_DEFAULT, .interval_ms = 5000};
+	long holder = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->ops = (struct mdp_watch_ops){.now = fake_now,
+					.open = fake_open,
+					.follow = fake_follow,
+					.wait = fake_wait,
+					.wait_signal = fake_wait_signal,
+					.read = fake_read,
+					.close = fake_close};
+	t->turn = turn;
+	t->now = 1000;
+	snprintf(t->dir, sizeof(t->dir), "/tmp/mdp-wrun-XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s' && sed -i '/reshape =/d' "
+		"'%s/proc/mdstat'",
+		getenv("MDP_SRCDIR"), t->dir, t->dir);
+	assert_int_equal(mdp_root_init(&t->r, t->dir), 0);
+	md_put(t, "md3", "reshape_position", "none\n");
+	op(t, "md3", "idle");
+	mdp_diags_init(&t->d);
+	assert_int_equal(mdp_profile_load_mem(NULL, "t", yaml, strlen(yaml), &t->p, &t->d), 0);
+	t->tx.d = &t->d;
+	t->lock.fd = -1;
+	t->other.fd = -1;
+	assert_int_equal(mdp_watcher_take(&t->r, &t->wlock, &holder, &t->d), 0);
+	t->tap.fn = tap_read;
+	mdp_root_layer(&t->lr, &t->r, NULL, &t->tap);
+	t->tx.root = &t->lr;
+	c.root = &t->lr;
+	c.tx = &t->tx;
+	c.lock = &t->lock;
+	c.wlock = &t->wlock;
+	c.p = &t->p;
+	c.ops = &t->ops;
+	c.h = (struct mdp_wloop_hooks){.ctx = t,
+				       .line = run_line,
+				       .error = run_error,
+				       .diags = run_diags,
+				       .txn_result = run_txn};
+	mdp_wloop_init(&t->w, &c);
+}
+
+static void run_teardown(struct run *t)
+{
+	mdp_wloop_fini(&t->w);
+	mdp_lock_release(&t->wlock);
+	mdp_profile_free(&t->p);
+	mdp_diags_free(&t->d);
+	mdp_root_fini(&t->r);
+	test_sh("rm -rf '%s'", t->dir);
+}
+
+/*
+ * Engage and release: md2's recovery starts (md's event wakes the
+ * watcher): the profile goes on; md2 idle, with one disk less missing
+ * (finished): after the debounce of 3 s (the clock is the wait's) the
+ * layer comes off, the summary says what ran; a stop signal ends it.
+ */
+static void engage_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		assert_true(state_is(t, "armed"));
+		says(t, "profile t armed: on resync, recovery, reshape of md0, md1, md2, md3; "
+			"looking every 5s and on md events");
+		md_put(t, "md2", "degraded", "1\n");
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		says(t, "engaged: md2 recover; applying profile t");
+		assert_true(state_is(t, "engaged"));
+		assert_string_equal(top(t), "t auto");
+		assert_string_equal(get(t, "/sys/block/md2/md/stripe_cache_size"), "4096");
+		assert_string_equal(get(t, "/proc/sys/dev/raid/speed_limit_min"), "300000");
+		t->now += 100;
+		md_put(t, "md2", "degraded", "0\n");
+		op(t, "md2", "idle");
+		break;
+	case 3: /* idle seen: the debounce's wait */
+		assert_false(said(t, "md idle for 3s; removing profile t"));
+		break;
+	case 4:
+		says(t, "md idle for 3s; removing profile t");
+		says(t, "md2 recover: finished, average 4500 KiB/s");
+		says(t, "profile t was on for 1m 43s; 0 values put back");
+		assert_true(state_is(t, "armed"));
+		assert_string_equal(top(t), "");
+		assert_string_equal(get(t, "/sys/block/md2/md/stripe_cache_size"), "256");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_engage_release(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, engage_turn);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.waits, 4);
+	says(&t, "stopped by SIGTERM");
+	assert_int_equal(t.errs, 0);
+	run_teardown(&t);
+}
+
+/* Run the auto loop with script turn to its end (a stop signal): 0, no error said. */
+static void run_auto(struct run *t, const char *yaml, turn_fn *turn)
+{
+	run_setup(t, yaml, turn);
+	assert_int_equal(mdp_wloop_auto(&t->w), 0);
+	assert_int_equal(t->errs, 0);
+}
+
+/*
+ * Something rewrites a value the layer set: put back at the next look
+ * (engaged, each look is a discovery, a timeout's too), three times; the
+ * fourth is left as it is, said once. A stop signal removes the layer.
+ */
+static void reassert_turn(struct run *t, unsigned n)
+{
+	char want[96];
+
+	if (n == 1)
+		op(t, "md2", "recover");
+	if (n >= 3 && n <= 5) {
+		snprintf(want, sizeof(want),
+			 "md2 stripe_cache_size: rewritten to 256 by something else; put back "
+			 "4096 (%u of 3)",
+			 n - 2);
+		says(t, want);
+		assert_string_equal(get(t, "/sys/block/md2/md/stripe_cache_size"), "4096");
+	}
+	if (n >= 2 && n <= 5)
+		md_put(t, "md2", "stripe_cache_size", "256\n");
+	if (n == 6) {
+		says(t,
+		     "md2 stripe_cache_size: rewritten to 256 again after 3 put-backs; left as it "
+		     "is until md is idle");
+		assert_string_equal(get(t, "/sys/block/md2/md/stripe_cache_size"), "256");
+		t->sig = SIGINT;
+	}
+}
+
+static void test_loop_reassert(void **state)
+{
+	struct run t;
+	size_t gave_up = 0;
+
+	(void)state;
+	run_auto(&t, RUN_PROFILE, reassert_turn);
+	for (size_t i = 0; i < t.n; i++)
+		gave_up += strstr(t.lines[i], "again after 3 put-backs") != NULL;
+	assert_int_equal(gave_up, 1);
+	says(&t, "SIGINT; removing profile t");
+	assert_string_equal(top(&t), "");
+	assert_string_equal(get(&t, "/proc/sys/dev/raid/speed_limit_min"), "10000");
+	run_teardown(&t);
+}
+
+/*
+ * Flapping: an operation that starts again within 10 minutes of the
+ * release doubles the debounce: the next release waits 6 s of idle, not 3.
+ */
+static void flap_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		op(t, "md2", "idle");
+		break;
+	case 4:
+		says(t, "md idle for 3s; removing profile t");
+		op(t, "md2", "recover");
+		break;
+	case 5:
+		says(t, "md operations stop and start again within 10 minutes (1 times in a row): "
+			"profile t is removed only after 6s idle");
+		op(t, "md2", "idle");
+		t->mark = t->now;
+		break;
+	case 6:
+	case 7:
+		assert_string_equal(top(t), "t auto");
+		break;
+	case 8:
+		says(t, "md idle for 6s; removing profile t");
+		assert_true(t->now - t->mark >= 6 && t->now - t->mark < 6.01);
+		assert_string_equal(top(t), "");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_flap(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, RUN_PROFILE, flap_turn);
+	run_teardown(&t);
+}
+
+/* Another mdprofile's revert, as `mdprofile revert` from another shell. */
+static void revert_by_hand(struct run *t)
+{
+	struct mdp_lock l = {-1};
+	struct mdp_txn tx = {.root = &t->r, .d = &t->d};
+	long holder = 0;
+
+	assert_int_equal(mdp_lock_take(&t->r, false, &l, &holder, &t->d), 0);
+	assert_int_equal(mdp_txn_revert(&tx, false).res, MDP_TXN_OK);
+	mdp_txn_report_free(&tx.rep);
+	mdp_lock_release(&l);
+}
+
+/*
+ * The layer reverted by someone else while md works: held, not applied
+ * again, until md has been idle for the debounce; armed again after, and
+ * the next operation engages it again.
+ */
+static void held_turn(struct run *t, unsigned n)
+{
+	struct mdp_wstate ws;
+
+	switch (n) {
+	case 1:
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		revert_by_hand(t);
+		break;
+	case 3:
+		says(t, "profile t was removed or replaced by another mdprofile; not applied again "
+			"until md is idle");
+		assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+		assert_string_equal(ws.state, "held");
+		assert_string_equal(ws.why, "removed by another mdprofile");
+		assert_string_equal(top(t), "");
+		op(t, "md2", "idle");
+		break;
+	case 4: /* the debounce's wait: held, not applied again */
+		assert_true(state_is(t, "held"));
+		assert_string_equal(top(t), "");
+		break;
+	case 5:
+		says(t, "md idle: armed again");
+		assert_true(state_is(t, "armed"));
+		op(t, "md2", "recover");
+		break;
+	case 6:
+		assert_string_equal(top(t), "t auto");
+		t->sig = SIGHUP;
+		break;
+	}
+}
+
+static void test_loop_held(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, RUN_PROFILE, held_turn);
+	says(&t, "SIGHUP; removing profile t");
+	assert_string_equal(top(&t), "");
+	run_teardown(&t);
+}
+
+/* A write of a stripe cache that md refuses (a script's root ops, around the fixture's). */
+static int failing_write(const struct mdp_root_ops *self, const struct mdp_root *r, const char *sys,
+			 const char *data, size_t len)
+{
+	const struct run *t =
+	    (const struct run *)(const void *)((const char *)self - offsetof(struct run, failing));
+
+	if (strstr(sys, "stripe_cache_size"))
+		return -EIO;
+	return t->inner->write(t->inner, r, sys, data, len);
+}
+
+/*
+ * An apply that fails (a stripe cache md refuses: rolled back): the
+ * watcher gives up on this operation, held until md is idle, then armed
+ * again.
+ */
+static void fail_turn(struct run *t, unsigned n)
+{
+	struct mdp_wstate ws;
+
+	switch (n) {
+	case 1:
+		t->inner = t->lr.ops;
+		t->failing =
+		    (struct mdp_root_ops){failing_write, t->inner->fsync, t->inner->rename};
+		t->lr.ops = &t->failing;
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		says(t, "could not apply profile t: left alone until md is idle");
+		assert_string_equal(t->failed, "apply");
+		assert_string_equal(t->diag,
+				    "md2 stripe_cache_size: writing 4096 failed: Input/output "
+				    "error");
+		assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+		assert_string_equal(ws.state, "held");
+		assert_string_equal(ws.why, "apply failed");
+		assert_string_equal(top(t), "");
+		t->lr.ops = t->inner;
+		op(t, "md2", "idle");
+		break;
+	case 4:
+		says(t, "md idle: armed again");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_apply_fails(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, fail_turn);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	says(&t, "stopped by SIGTERM");
+	assert_string_equal(get(&t, "/proc/sys/dev/raid/speed_limit_min"), "10000");
+	run_teardown(&t);
+}
+
+/* md3's counters: IOS requests of TICKS ms in all. */
+static void stat_md3(struct run *t, unsigned ios, unsigned ticks)
+{
+	char text[128];
+
+	snprintf(text, sizeof(text), "%u 0 %u %u 0 0 0 0 0 %u %u\n", ios, ios * 8, ticks, ticks,
+		 ticks);
+	put(t, "/sys/block/md3/stat", text);
+}
+
+static bool journal_has(struct run *t, const char *line)
+{
+	char host[512], buf[256];
+	bool has = false;
+	FILE *f;
+
+	snprintf(host, sizeof(host), "%s/run/mdprofile/journal", t->dir);
+	if (!(f = fopen(host, "r")))
+		return false;
+	while (!has && fgets(buf, sizeof(buf), f))
+		has = !strncmp(buf, line, strlen(line)) && buf[strlen(line)] == '\n';
+	fclose(f);
+	return has;
+}
+
+#define GOAL_PROFILE                                                                               \
+	"goal: {foreground_latency_ms: 20}\narrays:\n  - match: {names: [md3]}\n"                  \
+	"    sync_speed_min: 300000\n"
+
+/*
+ * A goal steers md3's minimum while engaged: its first look takes the
+ * counters, each next one the latency since; 42 ms a request, above the
+ * goal of 20: halved from md's own speed (200000), then again; each move
+ * journaled (what revert and drift see) and said.
+ */
+static void goal_turn(struct run *t, unsigned n)
+{
+	struct mdp_wgoal_view v;
+
+	switch (n) {
+	case 1:
+		stat_md3(t, 1000, 10000);
+		op(t, "md3", "reshape");
+		md_put(t, "md3", "sync_speed", "200000\n");
+		break;
+	case 2:
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "300000 (local)");
+		break;
+	case 3:
+		stat_md3(t, 1100, 14200);
+		break;
+	case 4:
+		says(t, "md3: minimum 300000 -> 100000 KiB/s (latency 42.0 ms > goal 20 ms, from "
+			"md3's own counters)");
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "100000 (local)");
+		assert_true(journal_has(t, "set sync_speed_min md3 100000"));
+		assert_int_equal(mdp_wgoal_active(&t->r, &v), 0);
+		assert_int_equal(v.n, 1);
+		assert_int_equal(v.v[0].min, 100000);
+		assert_int_equal(v.v[0].in.latency_us, 42000);
+		stat_md3(t, 1200, 18400);
+		break;
+	case 5:
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "50000 (local)");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_goal(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, GOAL_PROFILE, goal_turn);
+	says(&t, "SIGTERM; removing profile t");
+	assert_string_equal(get(&t, "/sys/block/md3/md/sync_speed_min"), "10000 (system)");
+	run_teardown(&t);
+}
+
+/* ---- waiting for the main lock (F05) --------------------------------------------------- */
+
+/* The main lock, as another mdprofile holds it while its transaction runs (a flock of its own). */
+static void hold_lock(struct run *t)
+{
+	long holder = 0;
+
+	assert_int_equal(t->other.fd, -1);
+	assert_int_equal(mdp_lock_take(&t->r, false, &t->other, &holder, &t->d), 0);
+}
+
+static void let_go(struct run *t)
+{
+	mdp_lock_release(&t->other);
+	t->other.fd = -1;
+}
+
+/* The watcher's state for status is state, with why. */
+static void state_why(struct run *t, const char *state, const char *why)
+{
+	struct mdp_wstate ws;
+
+	assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+	assert_string_equal(ws.state, state);
+	assert_string_equal(ws.why, why);
+}
+
+/* "...waiting for the lock (held by pid N)", N this process: the test holds it. */
+static const char *waiting(const char *before)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%swaiting for the lock (held by pid %d)", before,
+		 (int)getpid());
+	return buf;
+}
+
+/* A run whose blocking wait for the lock (the old one) would hang: killed instead. */
+static int run_auto_watched(struct run *t)
+{
+	int rc;
+
+	alarm(10);
+	rc = mdp_wloop_auto(&t->w);
+	alarm(0);
+	return rc;
+}
+
+/*
+ * md2's recovery starts while another mdprofile holds the main lock: the
+ * watcher waits in the wait for its stop signals, status says for what
+ * and whose; a SIGTERM then ends it at once, nothing applied.
+ */
+static void lock_stop_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		hold_lock(t);
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		assert_true(t->in_lock_wait);
+		state_why(t, "engaging", waiting("md2 recover started; "));
+		assert_string_equal(top(t), "");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_lock_wait_stop(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, lock_stop_turn);
+	assert_int_equal(run_auto_watched(&t), 0);
+	assert_int_equal(t.lock_waits, 1);
+	says(&t, "stopped by SIGTERM");
+	assert_false(said(&t, "could not apply profile t: left alone until md is idle"));
+	assert_string_equal(top(&t), "");
+	assert_string_equal(get(&t, "/sys/block/md2/md/stripe_cache_size"), "256");
+	let_go(&t);
+	run_teardown(&t);
+}
+
+/*
+ * The wait ends when the holder lets go: the apply goes on. Then, engaged,
+ * another mdprofile's apply runs (the lock held, the journal "applying")
+ * and fails, storing the watcher's layer again: looked at under the lock
+ * once that ends, the layer is still the watcher's (F01), which stays
+ * engaged; status said what it waited for, then what it said before.
+ */
+static void journal_swap(struct run *t, const char *from, const char *to)
+{
+	char host[512], saved[8192], *at;
+	FILE *f;
+	size_t n;
+
+	snprintf(host, sizeof(host), "%s/run/mdprofile/journal", t->dir);
+	assert_non_null(f = fopen(host, "r"));
+	n = fread(saved, 1, sizeof(saved) - 1, f);
+	saved[n] = '\0';
+	fclose(f);
+	assert_non_null(at = strstr(saved, from));
+	assert_non_null(f = fopen(host, "w"));
+	fprintf(f, "%.*s%s%s", (int)(at - saved), saved, to, at + strlen(from));
+	assert_int_equal(fclose(f), 0);
+}
+
+static void lock_then_apply_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		hold_lock(t);
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		state_why(t, "engaging", waiting("md2 recover started; "));
+		break;
+	case 3:
+		assert_true(t->in_lock_wait);
+		let_go(t);
+		break;
+	case 4:
+		assert_false(t->in_lock_wait);
+		state_why(t, "engaged", "");
+		assert_string_equal(top(t), "t auto");
+		hold_lock(t);
+		journal_swap(t, "\nstate active\n", "\nstate applying\n");
+		break;
+	case 5:
+		assert_true(t->in_lock_wait);
+		state_why(t, "engaged", waiting(""));
+		journal_swap(t, "\nstate applying\n", "\nstate active\n"); /* rolled back */
+		let_go(t);
+		break;
+	case 6:
+		state_why(t, "engaged", "");
+		assert_string_equal(top(t), "t auto");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_lock_wait_then_apply(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, lock_then_apply_turn);
+	assert_int_equal(run_auto_watched(&t), 0);
+	assert_int_equal(t.lock_waits, 3);
+	assert_false(said(&t, "profile t was removed or replaced by another mdprofile; not applied "
+			      "again until md is idle"));
+	says(&t, "SIGTERM; removing profile t");
+	assert_string_equal(top(&t), "");
+	run_teardown(&t);
+}
+
+/*
+ * Stopped while engaged, the watcher waits for the lock to remove its
+ * layer; a second stop signal ends that wait: the layer stays on (the
+ * next command's recover removes it, its watcher gone), and it says so.
+ */
+static void lock_twice_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		hold_lock(t);
+		t->sig = SIGTERM;
+		break;
+	case 3:
+		assert_true(t->in_lock_wait);
+		state_why(t, "engaged", waiting(""));
+		t->sig = SIGINT;
+		break;
+	}
+}
+
+static void test_loop_lock_wait_stopped_twice(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, lock_twice_turn);
+	assert_int_equal(run_auto_watched(&t), -EINTR);
+	says(&t, "stopped by SIGINT while waiting for the lock: profile t stays on until the next "
+		 "mdprofile command that changes the system removes it");
+	assert_string_equal(top(&t), "t auto");
+	let_go(&t);
+	run_teardown(&t);
+}
+
+/* ---- md's events while the watcher reads, follows or glances (issue 47) ----------------- */
+
+/* md2's recovery starts (its disk added back): what md shows, and its events. */
+static void md2_recovers(struct run *t)
+{
+	op(t, "md2", "recover");
+}
+
+/* md1 starts a check (no operation auto engages on): its events. */
+static void md1_checks(struct run *t)
+{
+	op(t, "md1", "check");
+}
+
+/*
+ * The race the script arms at turn 1 (at setup it would run in the first
+ * look), with an event of md's that wakes the watcher then (a disk of md0
+ * failed: /proc/mdstat's alone), or none where a glance is to find it.
+ */
+struct race_plan {
+	enum race_at at;
+	const char *file;
+	race_fn *fn[2];
+	bool wake;
+	unsigned timeouts; /* those before md2's event can wake it: 0, or 1 for a glance */
+};
+
+static void race_turn(struct run *t, unsigned n)
+{
+	const struct race_plan *pl = t->plan;
+
+	switch (n) {
+	case 1:
+		t->race = pl->at;
+		t->race_file = pl->file;
+		t->races[0] = pl->fn[0];
+		t->races[1] = pl->fn[1];
+		t->n_races = pl->fn[1] ? 2 : 1;
+		if (pl->wake)
+			raise_md(t, NULL);
+		break;
+	case 3:
+		/* md2's event woke it: no interval went by for it */
+		assert_int_equal(t->n_races, 0);
+		says(t, "engaged: md2 recover; applying profile t");
+		assert_int_equal(t->timeouts, pl->timeouts);
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void run_race(const struct race_plan *pl, bool delayed)
+{
+	struct run t;
+
+	run_setup(&t, RUN_PROFILE, race_turn);
+	if (delayed) { /* md1's resync waits behind another array's: not quiet, no glance */
+		md_put(&t, "md1", "sync_completed", "delayed\n");
+		md_put(&t, "md1", "sync_action", "resync\n");
+	}
+	t.plan = pl;
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	run_teardown(&t);
+}
+
+/*
+ * md2's recovery starts while the watcher's discovery reads (after it read
+ * md2's md/sync_action), while its watch follows that discovery, or while
+ * a glance reads: each time md's event wakes it at once, not the next
+ * interval's look. Not quiet (md1's resync queued: no glance after the
+ * discovery), and quiet with events in a row (md3 stopped, then md1 and
+ * md2 changed within a second, as in the lab), where the glance after one
+ * discovery catches only the first.
+ */
+static void test_loop_event_races(void **state)
+{
+	static const char md2_action[] = "/sys/block/md2/md/sync_action";
+	static const struct race_plan during_discovery = {
+	    RACE_DISCOVERY, md2_action, {md2_recovers, NULL}, true, 0};
+	static const struct race_plan during_follow = {
+	    RACE_FOLLOW, NULL, {md2_recovers, NULL}, true, 0};
+	static const struct race_plan in_a_row = {
+	    RACE_DISCOVERY, md2_action, {md1_checks, md2_recovers}, true, 0};
+	static const struct race_plan during_glance = {
+	    RACE_GLANCE, "md2", {md2_recovers, NULL}, false, 1};
+
+	(void)state;
+	run_race(&during_discovery, true);
+	run_race(&during_follow, true);
+	run_race(&in_a_row, false);
+	run_race(&during_glance, false);
+}
+
+/* Each of md3's member partitions' counters: IOS requests of TICKS ms, reads and writes. */
+static void stat_members(struct run *t, unsigned ios, unsigned ticks)
+{
+	static const char *const m[] = {"sda/sda6", "sdb/sdb6", "sdd/sdd6"};
+	char path[64], text[128];
+
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "/sys/block/%s/stat", m[i]);
+		snprintf(text, sizeof(text), "%u 0 %u %u %u 0 %u %u 0 %u %u\n", ios, ios * 8, ticks,
+			 ios, ios * 8, ticks, ticks, ticks);
+		put(t, path, text);
+	}
+}
+
+/*
+ * Where md counts its requests but never times them (DSM's kernels), the
+ * member disks' counters stand in: 300 requests in 60000 ms, 200 ms each,
+ * the sync's included: backed off; then no request through the array:
+ * the profile's full minimum, and status's view says idle.
+ */
+static void goal_members_turn(struct run *t, unsigned n)
+{
+	struct mdp_wgoal_view v;
+
+	switch (n) {
+	case 1:
+		stat_md3(t, 1000, 0);
+		stat_members(t, 5000, 50000);
+		op(t, "md3", "reshape");
+		md_put(t, "md3", "sync_speed", "200000\n");
+		break;
+	case 3:
+		stat_md3(t, 1100, 0);
+		stat_members(t, 5100, 70000);
+		break;
+	case 4:
+		says(t, "md3: minimum 300000 -> 100000 KiB/s (latency 200.0 ms > goal 20 ms, from "
+			"its member disks' counters, the sync's included)");
+		break;
+	case 5:
+		says(t, "md3: minimum 100000 -> 300000 KiB/s (no foreground I/O)");
+		assert_int_equal(mdp_wgoal_active(&t->r, &v), 0);
+		assert_int_equal(v.n, 1);
+		assert_int_equal(v.v[0].in.kind, MDP_GOAL_IDLE);
+		assert_int_equal(v.v[0].min, 300000);
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_goal_members(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, GOAL_PROFILE, goal_members_turn);
+	assert_string_equal(get(&t, "/sys/block/md3/md/sync_speed_min"), "10000 (system)");
+	run_teardown(&t);
+}
+
+/*
+ * apply --until-idle: its layer applied by the caller under the main lock
+ * (as cmd/apply.c does), then the loop, which ends at the first release.
+ */
+static int run_until_idle(struct run *t)
+{
+	struct mdp_system s = {0};
+	struct mdp_plan pl = {0};
+	long holder = 0;
+	bool did;
+
+	t->w.c.once = true;
+	t->w.by = MDP_BY_UNTIL_IDLE;
+	mdp_engage_init(&t->w.e, MDP_OP_ALL, MDP_WLOOP_DEBOUNCE_S, true);
+	t->tx.origin = MDP_BY_UNTIL_IDLE;
+	assert_int_equal(mdp_lock_take(&t->r, false, &t->lock, &holder, &t->d), 0);
+	assert_int_equal(mdp_txn_recover(&t->tx, &did).res, MDP_TXN_OK);
+	assert_int_equal(mdp_discover_some(&t->r, 0, &s, &t->d), 0);
+	assert_int_equal(mdp_plan_build(&t->p, &s, &pl, &t->d), 0);
+	assert_int_equal(mdp_txn_apply(&t->tx, &t->p, &pl).res, MDP_TXN_OK);
+	mdp_txn_report_free(&t->tx.rep);
+	mdp_plan_free(&pl);
+	mdp_system_free(&s);
+	return mdp_wloop_until_idle(&t->w);
+}
+
+/* md3 stopped (mdadm --stop) under way: its reshape went away with it. */
+static void gone_turn(struct run *t, unsigned n)
+{
+	if (n == 1) {
+		test_sh("rm -rf '%s/sys/block/md3' && sed -i '/^md3 :/,/^$/d' '%s/proc/mdstat'",
+			t->dir, t->dir);
+		raise_md(t, "md3");
+	}
+}
+
+/* md3's reshape interrupted (echo idle >sync_action): md keeps where it was. */
+static void interrupted_turn(struct run *t, unsigned n)
+{
+	if (n == 2) {
+		md_put(t, "md3", "reshape_position", "1064960\n");
+		op(t, "md3", "idle");
+	}
+}
+
+static void test_loop_until_idle_ends(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE, gone_turn);
+	md_put(&t, "md3", "reshape_position", "1064960\n");
+	op(&t, "md3", "reshape");
+	assert_int_equal(run_until_idle(&t), 0);
+	says(&t,
+	     "profile t: watching until no array resyncs, recovers, reshapes or checks; SIGINT, "
+	     "SIGTERM or SIGHUP reverts now");
+	says(&t, "operations ended after 3s; reverted");
+	says(&t, "md3 reshape: stopped (array gone), average 0 KiB/s");
+	assert_string_equal(top(&t), "");
+	run_teardown(&t);
+
+	run_setup(&t, RUN_PROFILE, interrupted_turn);
+	op(&t, "md3", "reshape");
+	assert_int_equal(run_until_idle(&t), 0);
+	says(&t, "operations ended after 8s; reverted"); /* a look 5 s in, 3 s idle */
+	says(&t, "md3 reshape: stopped at 9.9%, average 0 KiB/s");
+	assert_string_equal(top(&t), "");
+	run_teardown(&t);
+}
+
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
-	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread)
+	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
+	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
+	      test_loop_apply_fails, test_loop_goal, test_loop_goal_members,
+	      test_loop_until_idle_ends, test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
+	      test_loop_lock_wait_stopped_twice, test_loop_event_races)
