@@ -144,6 +144,19 @@ static int probe(struct cli *cli, const struct mdp_xrun *x, const struct mdp_xre
 	return err ? MDP_EXIT_FAILED : 0;
 }
 
+/* --capture's folder, opened before anything is read: every write goes there (root.h). */
+static int capture_open(struct cli *cli)
+{
+	char why[PATH_MAX + 160];
+	int err;
+
+	if (!xo(cli)->capture ||
+	    !(err = mdp_root_out_open(&cli->out, xo(cli)->capture, why, sizeof(why))))
+		return 0;
+	cli_err(cli, "--capture %s: %s", xo(cli)->capture, *why ? why : strerror(-err));
+	return MDP_EXIT_USAGE;
+}
+
 static int do_explain(struct cli *cli)
 {
 	struct mdp_xsample s[2];
@@ -165,7 +178,8 @@ static int do_explain(struct cli *cli)
 				   .stop_requested = cli_stop_requested};
 
 	mdp_diags_init(&unread);
-	if (xo(cli)->probe && (rc = cli_refuse_over_active(cli, "explain --probe")))
+	if ((rc = capture_open(cli)) ||
+	    (xo(cli)->probe && (rc = cli_refuse_over_active(cli, "explain --probe"))))
 		goto out;
 	if (mdp_xrun_samples(&x, xo(cli)->capture ? &cap : NULL, s, &ms, &fail)) {
 		say_fail(cli, &fail);
@@ -189,7 +203,7 @@ static int do_explain(struct cli *cli)
 	else
 		explain_print_text(reps, n, &s[1], &unread, (double)ms / 1000.0, &pr);
 	rc = any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
-	if (xo(cli)->capture && (err = mdp_xcap_write(&cap, ms, xo(cli)->capture))) {
+	if (xo(cli)->capture && (err = mdp_xcap_write(&cap, ms, &cli->out))) {
 		cli_err(cli, "cannot write the capture %s: %s", xo(cli)->capture, strerror(-err));
 		rc = MDP_EXIT_FAILED;
 	}

@@ -230,6 +230,7 @@ static void teardown(struct cli *cli)
 {
 	mdp_lock_release(&cli->lock);
 	mdp_lock_release(&cli->watcher);
+	mdp_root_out_close(&cli->out);
 	mdp_txn_report_free(&cli->tx.rep);
 	mdp_diags_free(&cli->d);
 	if (cli->have_profile)
