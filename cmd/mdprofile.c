@@ -344,6 +344,7 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 		cli_err(cli, "--root %s: %s", cli->root_dir, strerror(-rc));
 		return MDP_EXIT_USAGE;
 	}
+	mdp_root_allow_exec(&cli->root, getenv(MDP_ROOT_EXEC_ENV));
 	if ((rc = setup_fault(cli)))
 		return rc;
 	cli_setup_dirs(cli, cli->prof_dir);

@@ -13,7 +13,10 @@
  * under a fixture root that has /.explain/1, explain reads the second
  * sample from there (a file missing there is taken from the first
  * sample's tree: hand-made fixture pairs hold only what changed) and does
- * not sleep. Only files explain reads are in it (the links it reads, such as
+ * not sleep. Every capture holds .explain/ (its elapsed_ms at least), the
+ * mark by which no program in the tree is ever run (root.h,
+ * MDP_ROOT_CAPTURE_MARK): a capture is data from whoever made it.
+ * Only files explain reads are in it (the links it reads, such as
  * /sys/class/block/sda, as links), and of /proc's processes
  * only md's own kernel threads (mdX_*), so an owner can attach it to a
  * report without listing their processes.

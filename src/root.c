@@ -703,6 +703,99 @@ static int chain_open(const char *dir, bool owners, int *fd, struct stat *st, ch
 	return 0;
 }
 
+/* ---- programs in a tree ------------------------------------------------------ */
+
+/* Is the directory at path (followed as the caller wrote it) r's tree? */
+static bool names_tree(const struct stat *top, const char *path, size_t len)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (!len || len >= sizeof(p))
+		return false;
+	memcpy(p, path, len);
+	p[len] = '\0';
+	return !stat(p, &st) && S_ISDIR(st.st_mode) && st.st_dev == top->st_dev &&
+	       st.st_ino == top->st_ino;
+}
+
+void mdp_root_allow_exec(struct mdp_root *r, const char *list)
+{
+	struct stat top;
+
+	r->exec_named = false;
+	if (mdp_root_is_real(r) || !list || fstat(r->fd, &top))
+		return;
+	for (const char *p = list; !r->exec_named; p++) {
+		size_t n = strcspn(p, ":");
+		r->exec_named = names_tree(&top, p, n);
+		p += n;
+		if (!*p)
+			break;
+	}
+}
+
+/* Nobody but root or the caller can change the tree's top or the way to it. */
+static int tree_trusted(const struct mdp_root *r, char *why, size_t cap)
+{
+	struct stat st, top;
+	int fd, err;
+
+	if ((err = chain_open(r->prefix, true, &fd, &st, why, cap)))
+		return err;
+	close(fd);
+	if ((err = dir_judge(r->prefix, strlen(r->prefix), &st, true, false, why, cap)))
+		return err;
+	if (fstat(r->fd, &top))
+		return -errno;
+	if (st.st_dev != top.st_dev || st.st_ino != top.st_ino) {
+		snprintf(why, cap, "%s is another directory than the tree opened", r->prefix);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int mdp_root_exec_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap)
+{
+	struct stat st;
+	int err;
+
+	if (mdp_root_is_real(r))
+		return 0;
+	if (!fstatat(r->fd, MDP_ROOT_CAPTURE_MARK + 1, &st, AT_SYMLINK_NOFOLLOW) ||
+	    errno != ENOENT) {
+		snprintf(why, cap,
+			 "the tree holds an explain capture (%s), and a capture's programs never "
+			 "run",
+			 MDP_ROOT_CAPTURE_MARK);
+		return -EPERM;
+	}
+	if (!r->exec_named) {
+		snprintf(why, cap,
+			 "a --root tree's programs run only when " MDP_ROOT_EXEC_ENV " names the "
+			 "tree");
+		return -EPERM;
+	}
+	if ((err = tree_trusted(r, why, cap)))
+		return err;
+	return mdp_root_trusted(r, sys, why, cap);
+}
+
+size_t mdp_root_env(const struct mdp_root *r, struct mdp_root_env *vars, char *env[2])
+{
+	size_t n = 0;
+
+	if (mdp_root_is_real(r))
+		return 0;
+	snprintf(vars->root, sizeof(vars->root), "MDPROFILE_ROOT=%s", r->prefix);
+	env[n++] = vars->root;
+	if (r->exec_named) {
+		snprintf(vars->exec, sizeof(vars->exec), MDP_ROOT_EXEC_ENV "=%s", r->prefix);
+		env[n++] = vars->exec;
+	}
+	return n;
+}
+
 /* ---- a file the user named ------------------------------------------------ */
 
 /* file's folder as written ("." when none) into dir, and its name; -EISDIR, -ENAMETOOLONG. */

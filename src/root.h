@@ -73,6 +73,8 @@ struct mdp_root {
 	/* the read-side layer (mdp_root_layer); NULL on a root mdp_root_init made */
 	const struct mdp_root *fallback;
 	const struct mdp_root_tap *tap;
+	/* the caller named this tree for its programs to run (mdp_root_allow_exec) */
+	bool exec_named;
 };
 
 /*
@@ -144,6 +146,44 @@ int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value)
  * a component cannot be examined.
  */
 int mdp_root_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap);
+
+/*
+ * Programs in a tree. A --root tree is files someone made, and an explain
+ * capture (extracted, a tree like any other) files someone sent: what the
+ * tree holds is data, however its files are owned (extraction gives them
+ * to whoever extracts them). A program in a tree therefore runs (exec.h,
+ * the watcher's keeper) only when all of these hold:
+ *  - the tree holds no capture: nothing at MDP_ROOT_CAPTURE_MARK, which
+ *    every capture carries (.explain/elapsed_ms at least);
+ *  - the caller named the tree in MDPROFILE_ROOT_EXEC (MDP_ROOT_EXEC_ENV),
+ *    a ':'-separated list of directories: mdp_root_allow_exec(r, list)
+ *    marks r when one of them is r's tree (the same device and inode).
+ *    mdprofile's own tests name the trees they install fake tools in;
+ *  - nobody but root or the caller can change the tree or the way to it:
+ *    every directory from / down to the tree's top owned by root or the
+ *    caller, the top writable by nobody else, those above it not
+ *    writable by group or others unless sticky (/tmp), each opened
+ *    without following a link; and beneath the top, the program and its
+ *    directories as mdp_root_trusted says.
+ * mdp_root_exec_trusted: 0 (always on the real root), or -EPERM with the
+ * reason in why; another -errno when a component cannot be examined.
+ * Programs run under a named tree get it named again (mdp_root_env), so
+ * a fake that runs mdprofile in turn is trusted the same way.
+ */
+#define MDP_ROOT_EXEC_ENV     "MDPROFILE_ROOT_EXEC"
+#define MDP_ROOT_CAPTURE_MARK "/.explain"
+void mdp_root_allow_exec(struct mdp_root *r, const char *list);
+int mdp_root_exec_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap);
+
+/*
+ * The environment a program run under r is told its root by: none on the
+ * real root, else MDPROFILE_ROOT=PREFIX and, when r->exec_named,
+ * MDPROFILE_ROOT_EXEC=PREFIX. Points env[0..n) into vars; returns n.
+ */
+struct mdp_root_env {
+	char root[PATH_MAX + 32], exec[PATH_MAX + 32];
+};
+size_t mdp_root_env(const struct mdp_root *r, struct mdp_root_env *vars, char *env[2]);
 
 /* strerror(err) for errors from this module: EXDEV says a link leads out of the root. */
 const char *mdp_root_strerror(int err);

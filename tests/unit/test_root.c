@@ -397,6 +397,75 @@ static void test_trusted(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
+/*
+ * A tree's programs: only in a tree the caller named (MDPROFILE_ROOT_EXEC's list, by
+ * device and inode), never in one that holds a capture, and with the way to it checked.
+ */
+static void test_exec_trusted(void **state)
+{
+	char dir[] = "/tmp/mdp-exec-XXXXXX", list[PATH_MAX * 2], why[PATH_MAX + 128];
+	char want[PATH_MAX + 128], *env[2];
+	struct mdp_root_env vars;
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_sh("cd '%s' && mkdir -p t/usr/sbin other && echo '#!/bin/sh' >t/usr/sbin/x && "
+		"chmod 0755 . t t/usr t/usr/sbin t/usr/sbin/x && ln -s t link",
+		dir);
+	snprintf(list, sizeof(list), "%s/t", dir);
+	assert_int_equal(mdp_root_init(&r, list), 0);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "a --root tree's programs run only when MDPROFILE_ROOT_EXEC "
+				 "names the tree");
+	assert_int_equal(mdp_root_env(&r, &vars, env), 1);
+	snprintf(want, sizeof(want), "MDPROFILE_ROOT=%s/t", dir);
+	assert_string_equal(env[0], want);
+	mdp_root_allow_exec(&r, "");
+	assert_false(r.exec_named);
+	snprintf(list, sizeof(list), "%s/other::%s/t/usr", dir, dir);
+	mdp_root_allow_exec(&r, list);
+	assert_false(r.exec_named);
+	/* named through a link, among others: the same directory */
+	snprintf(list, sizeof(list), "/nonexistent:%s/link:%s/other", dir, dir);
+	mdp_root_allow_exec(&r, list);
+	assert_true(r.exec_named);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_env(&r, &vars, env), 2);
+	snprintf(want, sizeof(want), "MDPROFILE_ROOT_EXEC=%s/t", dir);
+	assert_string_equal(env[1], want);
+	/* the way to the tree, and the tree's top */
+	test_sh("chmod 0775 '%s/t'", dir);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s/t is group/world-writable (mode 0775)", dir);
+	assert_string_equal(why, want);
+	test_sh("chmod 0755 '%s/t' && chmod 0757 '%s'", dir, dir);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s is group/world-writable (mode 0757)", dir);
+	assert_string_equal(why, want);
+	test_sh("chmod 0755 '%s'", dir);
+	if (geteuid() == 0) {
+		test_sh("chown 65534 '%s'", dir);
+		assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)),
+				 -EPERM);
+		snprintf(want, sizeof(want), "directory %s is owned by uid 65534", dir);
+		assert_string_equal(why, want);
+		test_sh("chown 0 '%s'", dir);
+	}
+	/* a capture's mark, whatever it is: nothing runs */
+	test_sh("touch '%s/t/.explain'", dir);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "the tree holds an explain capture (/.explain), and a capture's "
+				 "programs never run");
+	mdp_root_fini(&r);
+	assert_int_equal(mdp_root_init(&r, NULL), 0);
+	mdp_root_allow_exec(&r, "/");
+	assert_false(r.exec_named);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_env(&r, &vars, env), 0);
+	test_sh("rm -rf '%s'", dir);
+}
+
 /* mdp_root_read_fd: the whole file across buffer growths; past max, the caller's error. */
 /*
  * A file the user names (status --output): relative to the working directory,
@@ -581,5 +650,5 @@ static void test_read_all_cap(void **state)
 
 MDP_TEST_MAIN(test_paths, test_read_all_cap, test_registry, test_values,
 	      test_fixture_kernel_rendering, test_replace_atomic, test_replace_ignores_planted_tmp,
-	      test_resolve_beneath, test_root_refuses_escape, test_trusted, test_read_fd,
-	      test_out_file, test_out_folder_held, test_out_folder_owner)
+	      test_resolve_beneath, test_root_refuses_escape, test_trusted, test_exec_trusted,
+	      test_read_fd, test_out_file, test_out_folder_held, test_out_folder_owner)
