@@ -213,7 +213,7 @@ static const struct opt_table auto_table = OPT_TABLE(auto_opts, struct auto_opts
 static int auto_check(struct cli *cli)
 {
 	const struct auto_opts *o = cli->opts;
-	char why[128];
+	char why[PATH_MAX + 160];
 	const char *bad;
 	size_t bad_len;
 	unsigned kinds;
@@ -230,7 +230,7 @@ static int auto_check(struct cli *cli)
 		cli_err(cli, "auto reports as text (and to syslog), not --json");
 		return MDP_EXIT_USAGE;
 	}
-	if (o->textfile && (err = mdp_root_out_check(o->textfile, why, sizeof(why)))) {
+	if (o->textfile && (err = mdp_root_out_open(&cli->out, o->textfile, why, sizeof(why)))) {
 		cli_err(cli, "--textfile %s: %s", o->textfile, *why ? why : strerror(-err));
 		return MDP_EXIT_USAGE;
 	}

@@ -80,6 +80,7 @@ struct cli {
 	struct mdp_svc_backend svc;
 	struct mdp_lock lock;
 	struct mdp_lock watcher; /* auto, apply --until-idle: held for the process's life */
+	struct mdp_root_out out; /* --output, --textfile, --capture: its folder, from the check */
 	struct mdp_diags d;      /* the transaction's diagnostics */
 	struct mdp_txn tx;
 	struct fault fault; /* MDPROFILE_FAULT test seam */

@@ -233,6 +233,19 @@ static int probe(struct cli *cli, const struct mdp_xrun *x, const struct mdp_xre
 	return err ? MDP_EXIT_FAILED : 0;
 }
 
+/* --capture's folder, opened before anything is read: every write goes there (root.h). */
+static int capture_open(struct cli *cli)
+{
+	char why[PATH_MAX + 160];
+	int err;
+
+	if (!xo(cli)->capture ||
+	    !(err = mdp_root_out_open(&cli->out, xo(cli)->capture, why, sizeof(why))))
+		return 0;
+	cli_err(cli, "--capture %s: %s", xo(cli)->capture, *why ? why : strerror(-err));
+	return MDP_EXIT_USAGE;
+}
+
 static int do_explain(struct cli *cli)
 {
 	const struct explain_opts *o = xo(cli);
@@ -248,7 +261,8 @@ static int do_explain(struct cli *cli)
 				   .stop_requested = cli_stop_requested};
 
 	mdp_diags_init(&unread);
-	if ((o->probe && (rc = cli_refuse_over_active(cli, "explain --probe"))) ||
+	if ((rc = capture_open(cli)) ||
+	    (o->probe && (rc = cli_refuse_over_active(cli, "explain --probe"))) ||
 	    (rc = measure(cli, &x, c, &w)) ||
 	    (o->probe &&
 	     ((rc = probe_ready(cli, &x, c, &w, &pr)) || (rc = probe(cli, &x, w.reps, &pr)))))
@@ -258,7 +272,7 @@ static int do_explain(struct cli *cli)
 	else
 		explain_print_text(w.reps, w.n, &w.s[1], &unread, (double)w.ms / 1000.0, &pr);
 	rc = w.any ? MDP_EXIT_PENDING : MDP_EXIT_OK;
-	if (c && (err = mdp_xcap_write(c, w.ms, o->capture))) {
+	if (c && (err = mdp_xcap_write(c, w.ms, &cli->out))) {
 		cli_err(cli, "cannot write the capture %s: %s", o->capture, strerror(-err));
 		rc = MDP_EXIT_FAILED;
 	}

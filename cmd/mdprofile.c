@@ -239,6 +239,7 @@ static void teardown(struct cli *cli)
 {
 	mdp_lock_release(&cli->lock);
 	mdp_lock_release(&cli->watcher);
+	mdp_root_out_close(&cli->out);
 	mdp_txn_report_free(&cli->tx.rep);
 	mdp_diags_free(&cli->d);
 	if (cli->have_profile)
@@ -366,6 +367,7 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 		cli_err(cli, "--root %s: %s", cli->root_dir, strerror(-rc));
 		return MDP_EXIT_USAGE;
 	}
+	mdp_root_allow_exec(&cli->root, getenv(MDP_ROOT_EXEC_ENV));
 	if ((rc = setup_fault(cli)))
 		return rc;
 	cli_setup_dirs(cli, cli->prof_dir);

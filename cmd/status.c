@@ -110,7 +110,7 @@ static bool status_prom_asked(const struct cli *cli)
 static int status_opts_ok(struct cli *cli)
 {
 	const struct status_opts *o = cli->opts;
-	char why[128];
+	char why[PATH_MAX + 160];
 	int err;
 
 	if (cli->json && o->format && strcmp(o->format, "json")) {
@@ -118,7 +118,7 @@ static int status_opts_ok(struct cli *cli)
 		cli_err(cli, "--json and --format %s: choose one", o->format);
 		return MDP_EXIT_USAGE;
 	}
-	if (o->output && (err = mdp_root_out_check(o->output, why, sizeof(why)))) {
+	if (o->output && (err = mdp_root_out_open(&cli->out, o->output, why, sizeof(why)))) {
 		cli_err(cli, "--output %s: %s", o->output, *why ? why : strerror(-err));
 		return MDP_EXIT_USAGE;
 	}
@@ -157,7 +157,7 @@ static int out_end(struct cli *cli, const char *file, struct status_out *out)
 	if (fclose(out->mem) && !err)
 		err = -errno;
 	if (!err)
-		err = mdp_root_out_replace(file, out->buf, out->len, 0644);
+		err = mdp_root_out_replace(&cli->out, out->buf, out->len, 0644);
 	free(out->buf);
 	if (!err)
 		return MDP_EXIT_OK;

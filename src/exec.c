@@ -13,10 +13,12 @@
  * - The pipe is polled together with waitpid(WNOHANG): a daemon started by
  *   the tool may hold the pipe open long after the tool itself exited, so
  *   EOF alone cannot mean "done".
- * - Under a root other than "/", the tree is whoever made it, yet mdprofile
- *   often runs as root, even for read-only commands (status runs mdadm): a
- *   tool there runs only if nobody but root or the caller can have changed
- *   it or its directories (mdp_root_trusted), the rule profiles follow.
+ * - Under a root other than "/", the tree is whoever made it (a capture
+ *   someone sent, extracted), yet mdprofile often runs as root, even for
+ *   read-only commands (status runs mdadm): a tool there runs only when the
+ *   caller named the tree for it, the tree holds no capture, and nobody but
+ *   root or the caller can have changed the tool, its directories or the
+ *   way to the tree (mdp_root_exec_trusted).
  */
 #include "exec.h"
 #include "clock.h"
@@ -94,13 +96,13 @@ static void exec_refuse(struct mdp_diags *d, const char *path, const char *why)
 	mdp_diags_add(d, path, 0, 0, "%s", msg);
 }
 
-/* The tool at sys may run: always on the real root, else when mdp_root_trusted says so. */
+/* The tool at sys may run: always on the real root, else when mdp_root_exec_trusted says so. */
 static int exec_trust(const struct mdp_root *r, const char *sys, struct mdp_diags *d)
 {
-	char why[PATH_MAX + 96], path[PATH_MAX];
+	char why[PATH_MAX + 128], path[PATH_MAX];
 	int err;
 
-	if (mdp_root_is_real(r) || !(err = mdp_root_trusted(r, sys, why, sizeof(why))))
+	if (mdp_root_is_real(r) || !(err = mdp_root_exec_trusted(r, sys, why, sizeof(why))))
 		return 0;
 	if (err != -EPERM)
 		snprintf(why, sizeof(why), "cannot check it: %s", mdp_root_strerror(-err));
@@ -237,20 +239,14 @@ static int exec_wait(pid_t pid, int fd, unsigned timeout_ms, struct mdp_exec_res
 	return 0;
 }
 
-static int exec_env(const struct mdp_root *r, char *rootvar, size_t len, char *envp[4])
+static void exec_env(const struct mdp_root *r, struct mdp_root_env *vars, char *envp[5])
 {
-	int n = 0;
+	size_t n = 0;
 
 	envp[n++] = (char *)"PATH=" MDP_EXEC_PATH;
 	envp[n++] = (char *)"LANG=C";
-	if (!mdp_root_is_real(r)) {
-		int k = snprintf(rootvar, len, "MDPROFILE_ROOT=%s", r->prefix);
-		if (k < 0 || (size_t)k >= len)
-			return -ENAMETOOLONG;
-		envp[n++] = rootvar;
-	}
+	n += mdp_root_env(r, vars, envp + n);
 	envp[n] = NULL;
-	return 0;
 }
 
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
@@ -324,8 +320,9 @@ int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], uns
 			 struct mdp_exec_result *res, struct mdp_diags *d,
 			 const struct mdp_exec_watch *w)
 {
-	char sys[PATH_MAX], path[PATH_MAX], rootvar[PATH_MAX + 32];
-	char *envp[4];
+	char sys[PATH_MAX], path[PATH_MAX];
+	struct mdp_root_env vars;
+	char *envp[5];
 	int fds[2], err;
 	pid_t pid;
 
@@ -334,9 +331,9 @@ int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], uns
 	if (!argv || !argv[0])
 		return -EINVAL;
 	if ((err = exec_lookup(r, argv[0], sys, sizeof(sys))) || (err = exec_trust(r, sys, d)) ||
-	    (err = mdp_root_path(r, sys, path, sizeof(path))) ||
-	    (err = exec_env(r, rootvar, sizeof(rootvar), envp)))
+	    (err = mdp_root_path(r, sys, path, sizeof(path))))
 		return err;
+	exec_env(r, &vars, envp);
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	if ((pid = fork()) < 0) {

@@ -13,9 +13,10 @@
  * survives the kill: that is how a service manager starts what it serves,
  * so it is accepted, not chased.
  *
- * Under a root other than "/" a tool runs only when it and every directory
- * from the root down to it are owned by root or the caller, none writable
- * by group or others and none a symlink (mdp_root_trusted); a refusal is a
+ * Under a root other than "/" a tool runs only when the caller named the
+ * tree in MDPROFILE_ROOT_EXEC, the tree holds no explain capture, and
+ * nobody but root or the caller can have changed the tool, its directories
+ * or the way to the tree (mdp_root_exec_trusted, root.h); a refusal is a
  * diagnostic naming the file and why.
  */
 #ifndef MDP_EXEC_H
@@ -51,7 +52,8 @@ int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t
 /*
  * Run argv (argv[0] a bare program name, found with mdp_exec_find) and wait
  * at most timeout_ms (0 means no limit). The environment is PATH, LANG=C and,
- * under a fixture root, MDPROFILE_ROOT=<prefix>. Returns 0 when the child
+ * under a fixture root, MDPROFILE_ROOT=<prefix> (and MDPROFILE_ROOT_EXEC=<prefix>:
+ * mdp_root_env). Returns 0 when the child
  * ran and exited (look at res->exit_code), -ETIMEDOUT when it was killed
  * after the timeout (res filled, res->timed_out set), -ENOENT when the
  * program is not found, -EPERM when it was refused (the reason in d, once

@@ -674,7 +674,7 @@ int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size
 
 /* ---- replay --------------------------------------------------------------------- */
 
-int mdp_xcap_write(const struct mdp_xcap *c, uint64_t elapsed_ms, const char *file)
+int mdp_xcap_write(const struct mdp_xcap *c, uint64_t elapsed_ms, const struct mdp_root_out *file)
 {
 	char *tar = NULL;
 	size_t len = 0;

@@ -13,7 +13,10 @@
  * under a fixture root that has /.explain/1, explain reads the second
  * sample from there (a file missing there is taken from the first
  * sample's tree: hand-made fixture pairs hold only what changed) and does
- * not sleep. Only files explain reads are in it (the links it reads, such as
+ * not sleep. Every capture holds .explain/ (its elapsed_ms at least), the
+ * mark by which no program in the tree is ever run (root.h,
+ * MDP_ROOT_CAPTURE_MARK): a capture is data from whoever made it.
+ * Only files explain reads are in it (the links it reads, such as
  * /sys/class/block/sda, as links), and of /proc's processes
  * only md's own kernel threads (mdX_*), so an owner can attach it to a
  * report without listing their processes.
@@ -72,12 +75,13 @@ int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *d
 int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size_t *len);
 
 /*
- * Write the capture (mdp_xcap_tar) to file, relative to the working
- * directory unless absolute, on the real root: a new file beside it, renamed
- * over the name, never written into what is there (another user's file, a
- * hard link to one of root's, a FIFO that would block for ever). 0 or -errno.
+ * Write the capture (mdp_xcap_tar) to file, a name in a folder opened
+ * before anything was read (mdp_root_out_open): a new file beside it,
+ * renamed over the name, never written into what is there (another user's
+ * file, a hard link to one of root's, a FIFO that would block for ever).
+ * 0 or -errno.
  */
-int mdp_xcap_write(const struct mdp_xcap *c, uint64_t elapsed_ms, const char *file);
+int mdp_xcap_write(const struct mdp_xcap *c, uint64_t elapsed_ms, const struct mdp_root_out *file);
 
 /* Does this root hold a capture to replay (a fixture root with /.explain/1)? */
 bool mdp_explain_is_replay(const struct mdp_root *r);

@@ -44,19 +44,23 @@ __attribute__((noreturn)) static void keeper_exec(char *const argv[], char *cons
 
 int mdp_keeper_start(const struct mdp_root *r, const char *script, long *pid, struct mdp_diags *d)
 {
-	char host[PATH_MAX], rootvar[PATH_MAX + 32];
+	char host[PATH_MAX], why[PATH_MAX + 128];
 	char *argv[] = {"/bin/sh", host, "keep-auto", NULL};
-	char *envp[] = {KEEPER_PATH, "LANG=C", "LC_ALL=C", rootvar, NULL};
+	char *envp[6] = {KEEPER_PATH, "LANG=C", "LC_ALL=C"};
+	struct mdp_root_env vars;
 	int logfd, nul, err;
 	pid_t p;
 
 	*pid = 0;
 	if ((err = mdp_root_path(r, script, host, sizeof(host))))
 		return err;
-	if (mdp_root_is_real(r))
-		envp[3] = NULL;
-	else
-		snprintf(rootvar, sizeof(rootvar), "MDPROFILE_ROOT=%s", r->prefix);
+	/* the script runs the binary it names: a tree's programs, as exec.h runs them */
+	if ((err = mdp_root_exec_trusted(r, script, why, sizeof(why)))) {
+		mdp_diags_add(d, host, 0, 0, "refusing to start the watcher: %s",
+			      err == -EPERM ? why : mdp_root_strerror(-err));
+		return err;
+	}
+	envp[3 + mdp_root_env(r, &vars, envp + 3)] = NULL;
 	(void)mdp_root_mkdir_p(r, "/var/log", 0755);
 	logfd =
 	    mdp_root_open(r, MDP_BOOT_AUTO_LOG,

@@ -73,6 +73,8 @@ struct mdp_root {
 	/* the read-side layer (mdp_root_layer); NULL on a root mdp_root_init made */
 	const struct mdp_root *fallback;
 	const struct mdp_root_tap *tap;
+	/* the caller named this tree for its programs to run (mdp_root_allow_exec) */
+	bool exec_named;
 };
 
 /*
@@ -145,6 +147,44 @@ int mdp_root_write(const struct mdp_root *r, const char *sys, const char *value)
  */
 int mdp_root_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap);
 
+/*
+ * Programs in a tree. A --root tree is files someone made, and an explain
+ * capture (extracted, a tree like any other) files someone sent: what the
+ * tree holds is data, however its files are owned (extraction gives them
+ * to whoever extracts them). A program in a tree therefore runs (exec.h,
+ * the watcher's keeper) only when all of these hold:
+ *  - the tree holds no capture: nothing at MDP_ROOT_CAPTURE_MARK, which
+ *    every capture carries (.explain/elapsed_ms at least);
+ *  - the caller named the tree in MDPROFILE_ROOT_EXEC (MDP_ROOT_EXEC_ENV),
+ *    a ':'-separated list of directories: mdp_root_allow_exec(r, list)
+ *    marks r when one of them is r's tree (the same device and inode).
+ *    mdprofile's own tests name the trees they install fake tools in;
+ *  - nobody but root or the caller can change the tree or the way to it:
+ *    every directory from / down to the tree's top owned by root or the
+ *    caller, the top writable by nobody else, those above it not
+ *    writable by group or others unless sticky (/tmp), each opened
+ *    without following a link; and beneath the top, the program and its
+ *    directories as mdp_root_trusted says.
+ * mdp_root_exec_trusted: 0 (always on the real root), or -EPERM with the
+ * reason in why; another -errno when a component cannot be examined.
+ * Programs run under a named tree get it named again (mdp_root_env), so
+ * a fake that runs mdprofile in turn is trusted the same way.
+ */
+#define MDP_ROOT_EXEC_ENV     "MDPROFILE_ROOT_EXEC"
+#define MDP_ROOT_CAPTURE_MARK "/.explain"
+void mdp_root_allow_exec(struct mdp_root *r, const char *list);
+int mdp_root_exec_trusted(const struct mdp_root *r, const char *sys, char *why, size_t cap);
+
+/*
+ * The environment a program run under r is told its root by: none on the
+ * real root, else MDPROFILE_ROOT=PREFIX and, when r->exec_named,
+ * MDPROFILE_ROOT_EXEC=PREFIX. Points env[0..n) into vars; returns n.
+ */
+struct mdp_root_env {
+	char root[PATH_MAX + 32], exec[PATH_MAX + 32];
+};
+size_t mdp_root_env(const struct mdp_root *r, struct mdp_root_env *vars, char *env[2]);
+
 /* strerror(err) for errors from this module: EXDEV says a link leads out of the root. */
 const char *mdp_root_strerror(int err);
 
@@ -168,18 +208,46 @@ int mdp_root_replace(const struct mdp_root *r, const char *sys, const void *data
 		     mode_t mode);
 
 /*
- * A file the user named on the command line (status --output): a path on the
- * real system whatever the root, relative to the working directory. Its
- * directory must exist; a file there is replaced, never written through.
+ * A file the user named on the command line (status --output, auto
+ * --textfile, explain --capture): a path on the real system whatever the
+ * root, relative to the working directory, replaced whole at each write.
  *
- * mdp_root_out_check says before anything is done whether file can be
- * written: 0, or -errno with why ("its directory does not exist"). A
- * symbolic link, device, FIFO or socket there is -EINVAL: the new file
- * would replace it (/dev/null, /dev/stdout) for every other program. A
- * directory there passes: the rename fails on it.
- * mdp_root_out_replace writes it as mdp_root_replace does, on the real root.
+ * mdp_root_out_open opens its folder once, before anything is done, and
+ * every write is made relative to that descriptor (a new file created
+ * beside FILE with O_EXCL|O_NOFOLLOW, fsynced, renameat over FILE, the
+ * folder fsynced), so that whoever can rename directories above it cannot
+ * send a later write elsewhere. The folder's path is resolved once
+ * (realpath: links the user named are followed), then opened from / one
+ * directory at a time following no link. Refused, -EPERM with why:
+ *  - a directory on the way that group or others can write, unless it is
+ *    sticky (/tmp); a directory above the folder may be another user's
+ *    (Debian's /var/lib/prometheus is the prometheus user's): that user
+ *    can move the folders below it, not make a write leave the one opened;
+ *  - the folder itself writable by group or others;
+ *  - the folder owned by a user other than root and the caller, unless
+ *    FILE is there and is that user's: the new file is then given to that
+ *    user (owner and group as the old one's), so it stays theirs.
+ * Also refused: a symbolic link, device, FIFO or socket at FILE (-EINVAL:
+ * the new file would replace it, /dev/null or /dev/stdout, for every other
+ * program), FILE naming a directory (-EISDIR), a folder that does not
+ * exist (-ENOENT, -ENOTDIR). why says which ("its directory does not
+ * exist"); empty for another -errno. A directory at FILE passes: the
+ * rename fails on it.
+ *
+ * mdp_root_out_replace writes data as FILE's new content, mode exactly
+ * mode; on failure the old file is left and no temporary remains.
+ * mdp_root_out_close closes the folder (a zeroed or closed one: nothing).
  */
-int mdp_root_out_check(const char *file, char *why, size_t cap);
-int mdp_root_out_replace(const char *file, const void *data, size_t len, mode_t mode);
+struct mdp_root_out {
+	bool open;
+	int dir; /* O_PATH descriptor of FILE's folder */
+	char name[NAME_MAX + 1];
+	bool give; /* the folder and FILE are another user's: the new file is theirs */
+	uid_t uid;
+	gid_t gid;
+};
+int mdp_root_out_open(struct mdp_root_out *o, const char *file, char *why, size_t cap);
+int mdp_root_out_replace(const struct mdp_root_out *o, const void *data, size_t len, mode_t mode);
+void mdp_root_out_close(struct mdp_root_out *o);
 
 #endif

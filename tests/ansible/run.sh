@@ -28,6 +28,13 @@ export ANSIBLE_COLLECTIONS_PATH="$TOP/c" ANSIBLE_HOME="$TOP/home" ANSIBLE_LOCAL_
 	ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
 	ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_FORKS=4 ANSIBLE_PIPELINING=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1
+# Every tree the fake tools go into is named in MDPROFILE_ROOT_EXEC: mdprofile runs a tree's
+# programs only then (the modules pass the environment on).
+export MDPROFILE_ROOT_EXEC=
+fakes() {
+	sh "$SRC/tests/fakes/install.sh" "$@" >/dev/null
+	case :$MDPROFILE_ROOT_EXEC: in *":$1:"*) ;; *) MDPROFILE_ROOT_EXEC=$MDPROFILE_ROOT_EXEC:$1 ;; esac
+}
 fail=0
 
 # A fresh copy of a fixture with fake service managers: fixture DIR NAME KIND STATE...
@@ -36,7 +43,7 @@ fixture() {
 	shift 2
 	rm -rf "$dir"
 	cp -a "$SRC/tests/fixtures/$name" "$dir"
-	sh "$SRC/tests/fakes/install.sh" "$dir" "$@" >/dev/null
+	fakes "$dir" "$@"
 }
 
 # ansible-playbook ARGS..., its output in $TOP/log; a failed play fails the suite.
@@ -125,8 +132,8 @@ mkdir -p "$TOP/i-arm" "$TOP/i-armv7"
 for h in dsm srv arm armv7; do chmod 0755 "$TOP/i-$h"; done
 mkdir -m 0755 "$TOP/i-dsm/volume1" "$TOP/i-armv7/volume1"
 # enable creates the DSM task and enables the systemd units with the fakes.
-sh "$SRC/tests/fakes/install.sh" "$TOP/i-dsm" esynoscheduler >/dev/null
-sh "$SRC/tests/fakes/install.sh" "$TOP/i-srv" systemd >/dev/null
+fakes "$TOP/i-dsm" esynoscheduler
+fakes "$TOP/i-srv" systemd
 cat >"$TOP/inventory.yml" <<INV
 all:
   vars:

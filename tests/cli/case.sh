@@ -16,6 +16,8 @@ esac
 export ASAN_OPTIONS=detect_leaks=$leaks:abort_on_error=0
 WORK="$TOP/w-$CASE"
 mkdir -p "$WORK"
+# writable by nobody else whatever the umask: a tree below it may run its programs (root.h)
+chmod go-w "$WORK"
 FAILED=0
 ROOT="$WORK/root" # until the case picks a fixture
 now_ms() { date +%s%3N; }

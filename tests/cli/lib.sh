@@ -47,7 +47,9 @@
 #   snapshot; expect_unchanged      the system files of $ROOT are byte-identical
 #   revert_unchanged WHAT           revert exits 0 and the tree is the snapshot again
 #   dsm_binary; tasks   a binary on a DSM volume ($B); the fake esynoscheduler's tasks
-#   fakes KIND NAME=STATE...        install fake service managers into $ROOT
+#   fakes KIND NAME=STATE...        install fake service managers into $ROOT (root_tools)
+#   root_tools          the programs in $ROOT may run (MDPROFILE_ROOT_EXEC=$ROOT); fixture
+#                       forgets it
 #   kill_when_pausing PID SVC       SIGKILL mdprofile PID once its journal names
 #                                   the tool pausing SVC (svc SVC pausing PGID)
 #
@@ -67,6 +69,17 @@ fixture() {
 	ROOT="$WORK/root"
 	rm -rf "$ROOT"
 	cp -a "$SRC/tests/fixtures/$1" "$ROOT"
+	unset MDPROFILE_ROOT_EXEC
+}
+
+# root_tools: the programs in $ROOT may run (MDPROFILE_ROOT_EXEC names it, as it would
+# name any tree whose tools are the caller's own); fakes says it, and a case that puts a
+# tool there by hand. $ROOT writable by nobody else, whatever the umask (case.sh sees to
+# $WORK).
+root_tools() {
+	chmod go-w "$ROOT"
+	MDPROFILE_ROOT_EXEC=$ROOT
+	export MDPROFILE_ROOT_EXEC
 }
 
 # Paths vary per run; show them as placeholders.
@@ -373,6 +386,7 @@ tasks() { tr '\037' '|' <"$ROOT/var/lib/fake-esynoscheduler/tasks"; }
 
 fakes() {
 	sh "$SRC/tests/fakes/install.sh" "$ROOT" "$@" >/dev/null
+	root_tools
 }
 
 # The lock file is mdprofile's own and the fakes' call log only grows;

@@ -31,9 +31,11 @@ kind=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 
-# mdprofile runs a tool under a root only when it and its directories are
-# owned by root or the caller and not group/world-writable (src/exec.h):
-# give them modes that pass whatever the umask.
+# mdprofile runs a tool under a root only when the caller names the tree in
+# MDPROFILE_ROOT_EXEC (the harness does, where it installs these) and the
+# tool, its directories and the tree are owned by root or the caller and not
+# group/world-writable (src/root.h): give them modes that pass whatever the umask.
+chmod go-w "$root"
 tool() {
 	mkdir -p "$root/$2"
 	d=$2

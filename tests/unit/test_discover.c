@@ -512,10 +512,24 @@ static void test_media(void **state)
 	scratch_done(&sc);
 }
 
+/* Discover the tree dir with its programs allowed to run when named (MDPROFILE_ROOT_EXEC). */
+static void discover_named(const char *dir, const char *named, struct mdp_system *s,
+			   struct mdp_diags *d)
+{
+	struct mdp_root r;
+
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	mdp_root_allow_exec(&r, named);
+	mdp_diags_init(d);
+	assert_int_equal(mdp_discover(&r, s, d), 0);
+	mdp_root_fini(&r);
+}
+
 /*
  * Without md/uuid (DSM kernels), `mdadm --detail --export` comes before the
- * superblock; a fixture carries a fake mdadm under its root. One that fails
- * falls through to the superblock.
+ * superblock; a fixture carries a fake mdadm under its root, which runs only
+ * where the caller named the tree and the tree holds no capture. One that
+ * fails falls through to the superblock.
  */
 static void test_uuid_from_mdadm(void **state)
 {
@@ -528,8 +542,20 @@ static void test_uuid_from_mdadm(void **state)
 	scratch_run(&sc, "mkdir -p sbin && printf '%s\\n' '#!/bin/sh' "
 			 "'[ \"$1 $2 $3\" = \"--detail --export /dev/md2\" ] || exit 1' "
 			 "'echo MD_LEVEL=raid5' 'echo MD_UUID=00112233:44556677:8899aabb:ccddeeff' "
-			 "> sbin/mdadm && chmod 755 sbin sbin/mdadm");
-	discover_dir(sc.root, &s, &d);
+			 "> sbin/mdadm && chmod 755 . sbin sbin/mdadm");
+	/* not named, or a capture: the superblock's UUID, mdadm refused */
+	discover_named(sc.root, NULL, &s, &d);
+	assert_string_equal(s.arrays[2].uuid_source, "superblock");
+	assert_int_equal(d.n, 1);
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_run(&sc, "mkdir .explain");
+	discover_named(sc.root, sc.root, &s, &d);
+	assert_string_equal(s.arrays[2].uuid_source, "superblock");
+	mdp_system_free(&s);
+	mdp_diags_free(&d);
+	scratch_run(&sc, "rmdir .explain");
+	discover_named(sc.root, sc.root, &s, &d);
 	assert_string_equal(s.arrays[2].name, "md2");
 	assert_string_equal(s.arrays[2].uuid, "00112233445566778899aabbccddeeff");
 	assert_string_equal(s.arrays[2].uuid_source, "mdadm");

@@ -48,6 +48,7 @@ static struct fx *fx_new(const char *name, bool scheduler)
 		test_sh("sh '%s/tests/fakes/install.sh' '%s' esynoscheduler", src ? src : ".",
 			x->dir);
 	assert_int_equal(mdp_root_init(&x->r, x->dir), 0);
+	mdp_root_allow_exec(&x->r, x->dir); /* its programs (the fakes) may run */
 	x->o.binary = "/volume1/@mdprofile/mdprofile";
 	x->o.enable = true;
 	x->o.wait_arrays = 120;

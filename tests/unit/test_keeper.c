@@ -50,6 +50,7 @@ static struct fx *fx_new(const char *script_text)
 	    "mkdir -p '%s/run/mdprofile' '%s/volume1/@mdprofile' && chmod 0700 '%s/run/mdprofile'",
 	    x->dir, x->dir, x->dir);
 	assert_int_equal(mdp_root_init(&x->r, x->dir), 0);
+	mdp_root_allow_exec(&x->r, x->dir); /* its script (the keeper's stand-in) may run */
 	snprintf(x->host, sizeof(x->host), "%s%s", x->dir, SCRIPT);
 	snprintf(path, sizeof(path), "%s", x->host);
 	assert_non_null(f = fopen(path, "w"));
@@ -352,6 +353,25 @@ static void test_start(void **state)
 	fx_free(x);
 }
 
+/* A tree the caller did not name for its programs (a received capture, say): its script is
+ * not run, and the refusal says why. */
+static void test_start_unnamed_tree(void **state)
+{
+	struct fx *x = fx_new("touch ran\n");
+	struct mdp_diags d;
+	long pid = 1;
+
+	(void)state;
+	mdp_root_allow_exec(&x->r, NULL);
+	mdp_diags_init(&d);
+	assert_true(mdp_keeper_start(&x->r, SCRIPT, &pid, &d) < 0);
+	assert_int_equal(pid, 0);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.v[0].msg, "refusing to start the watcher"));
+	mdp_diags_free(&d);
+	fx_free(x);
+}
+
 /* No log to append to: said, and nothing started. */
 static void test_start_without_log(void **state)
 {
@@ -372,4 +392,4 @@ static void test_start_without_log(void **state)
 }
 
 MDP_TEST_MAIN(test_nothing_runs, test_keeper_lock, test_watcher_seen, test_stop_every_keeper,
-	      test_start, test_start_without_log)
+	      test_start, test_start_without_log, test_start_unnamed_tree)

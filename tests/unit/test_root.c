@@ -397,6 +397,75 @@ static void test_trusted(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
+/*
+ * A tree's programs: only in a tree the caller named (MDPROFILE_ROOT_EXEC's list, by
+ * device and inode), never in one that holds a capture, and with the way to it checked.
+ */
+static void test_exec_trusted(void **state)
+{
+	char dir[] = "/tmp/mdp-exec-XXXXXX", list[PATH_MAX * 2], why[PATH_MAX + 128];
+	char want[PATH_MAX + 128], *env[2];
+	struct mdp_root_env vars;
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_sh("cd '%s' && mkdir -p t/usr/sbin other && echo '#!/bin/sh' >t/usr/sbin/x && "
+		"chmod 0755 . t t/usr t/usr/sbin t/usr/sbin/x && ln -s t link",
+		dir);
+	snprintf(list, sizeof(list), "%s/t", dir);
+	assert_int_equal(mdp_root_init(&r, list), 0);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "a --root tree's programs run only when MDPROFILE_ROOT_EXEC "
+				 "names the tree");
+	assert_int_equal(mdp_root_env(&r, &vars, env), 1);
+	snprintf(want, sizeof(want), "MDPROFILE_ROOT=%s/t", dir);
+	assert_string_equal(env[0], want);
+	mdp_root_allow_exec(&r, "");
+	assert_false(r.exec_named);
+	snprintf(list, sizeof(list), "%s/other::%s/t/usr", dir, dir);
+	mdp_root_allow_exec(&r, list);
+	assert_false(r.exec_named);
+	/* named through a link, among others: the same directory */
+	snprintf(list, sizeof(list), "/nonexistent:%s/link:%s/other", dir, dir);
+	mdp_root_allow_exec(&r, list);
+	assert_true(r.exec_named);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_env(&r, &vars, env), 2);
+	snprintf(want, sizeof(want), "MDPROFILE_ROOT_EXEC=%s/t", dir);
+	assert_string_equal(env[1], want);
+	/* the way to the tree, and the tree's top */
+	test_sh("chmod 0775 '%s/t'", dir);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s/t is group/world-writable (mode 0775)", dir);
+	assert_string_equal(why, want);
+	test_sh("chmod 0755 '%s/t' && chmod 0757 '%s'", dir, dir);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s is group/world-writable (mode 0757)", dir);
+	assert_string_equal(why, want);
+	test_sh("chmod 0755 '%s'", dir);
+	if (geteuid() == 0) {
+		test_sh("chown 65534 '%s'", dir);
+		assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)),
+				 -EPERM);
+		snprintf(want, sizeof(want), "directory %s is owned by uid 65534", dir);
+		assert_string_equal(why, want);
+		test_sh("chown 0 '%s'", dir);
+	}
+	/* a capture's mark, whatever it is: nothing runs */
+	test_sh("touch '%s/t/.explain'", dir);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), -EPERM);
+	assert_string_equal(why, "the tree holds an explain capture (/.explain), and a capture's "
+				 "programs never run");
+	mdp_root_fini(&r);
+	assert_int_equal(mdp_root_init(&r, NULL), 0);
+	mdp_root_allow_exec(&r, "/");
+	assert_false(r.exec_named);
+	assert_int_equal(mdp_root_exec_trusted(&r, "/usr/sbin/x", why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_env(&r, &vars, env), 0);
+	test_sh("rm -rf '%s'", dir);
+}
+
 /* mdp_root_read_fd: the whole file across buffer growths; past max, the caller's error. */
 /*
  * A file the user names (status --output): relative to the working directory,
@@ -405,31 +474,38 @@ static void test_trusted(void **state)
  */
 static void test_out_file(void **state)
 {
-	char dir[] = "/tmp/mdp-out-XXXXXX", cwd[PATH_MAX], p[128], why[128];
+	char dir[] = "/tmp/mdp-out-XXXXXX", cwd[PATH_MAX], p[128], why[PATH_MAX + 160];
+	struct mdp_root_out o;
 	struct stat st;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	test_sh("cd '%s' && mkdir sub d && echo old >f && chmod 0600 f && mkfifo fifo && "
-		"ln -s f link",
+		"ln -s f link && chmod 0755 . sub d",
 		dir);
 	assert_int_equal(chdir(dir), 0);
-	assert_int_equal(mdp_root_out_check("sub/../f", why, sizeof(why)), 0);
-	assert_int_equal(mdp_root_out_replace("sub/../f", "new\n", 4, 0644), 0);
+	assert_int_equal(mdp_root_out_open(&o, "sub/../f", why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_out_replace(&o, "new\n", 4, 0644), 0);
+	mdp_root_out_close(&o);
 	test_sh("cd '%s' && test \"$(cat f)\" = new && test \"$(stat -c %%a f)\" = 644", dir);
-	assert_int_equal(mdp_root_out_replace("g", "g\n", 2, 0644), 0); /* new, no directory */
-	assert_int_equal(mdp_root_out_check("none/f", why, sizeof(why)), -ENOENT);
+	assert_int_equal(mdp_root_out_open(&o, "g", why, sizeof(why)), 0); /* new, no directory */
+	assert_int_equal(mdp_root_out_replace(&o, "g\n", 2, 0644), 0);
+	mdp_root_out_close(&o);
+	mdp_root_out_close(&o); /* closed twice: nothing */
+	assert_int_equal(mdp_root_out_open(&o, "none/f", why, sizeof(why)), -ENOENT);
 	assert_string_equal(why, "its directory does not exist");
-	assert_int_equal(mdp_root_out_check("f/x", why, sizeof(why)), -ENOTDIR);
-	assert_int_equal(mdp_root_out_check("sub/", why, sizeof(why)), -EISDIR);
-	assert_int_equal(mdp_root_out_check("fifo", why, sizeof(why)), -EINVAL);
+	assert_false(o.open);
+	assert_int_equal(mdp_root_out_open(&o, "f/x", why, sizeof(why)), -ENOTDIR);
+	assert_int_equal(mdp_root_out_open(&o, "sub/", why, sizeof(why)), -EISDIR);
+	assert_int_equal(mdp_root_out_open(&o, "fifo", why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "it is a FIFO, which the new file would replace");
-	assert_int_equal(mdp_root_out_check("link", why, sizeof(why)), -EINVAL);
-	assert_int_equal(mdp_root_out_check("/dev/null", why, sizeof(why)), -EINVAL);
+	assert_int_equal(mdp_root_out_open(&o, "link", why, sizeof(why)), -EINVAL);
+	assert_int_equal(mdp_root_out_open(&o, "/dev/null", why, sizeof(why)), -EINVAL);
 	/* a directory passes the check and fails at the rename, leaving nothing */
-	assert_int_equal(mdp_root_out_check("d", why, sizeof(why)), 0);
-	assert_int_not_equal(mdp_root_out_replace("d", "x\n", 2, 0644), 0);
+	assert_int_equal(mdp_root_out_open(&o, "d", why, sizeof(why)), 0);
+	assert_int_not_equal(mdp_root_out_replace(&o, "x\n", 2, 0644), 0);
+	mdp_root_out_close(&o);
 	test_sh("cd '%s' && test \"$(ls -A | tr '\\n' ' ')\" = 'd f fifo g link sub ' && "
 		"test -z \"$(ls -A d)\"",
 		dir);
@@ -437,6 +513,86 @@ static void test_out_file(void **state)
 	assert_int_equal(lstat(p, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	assert_int_equal(chdir(cwd), 0);
+	test_sh("rm -rf '%s'", dir);
+}
+
+/*
+ * The folder is opened once: whoever can rename a directory above it (here, anyone: the
+ * test does it) cannot send a later write elsewhere. Between two writes the folder is
+ * moved away and a link to another directory put in its place: the second write still
+ * lands in the folder that was opened, and nothing in the other directory.
+ */
+static void test_out_folder_held(void **state)
+{
+	char dir[] = "/tmp/mdp-out-XXXXXX", file[128], why[PATH_MAX + 160];
+	struct mdp_root_out o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_sh("cd '%s' && mkdir -p up/out elsewhere && chmod 0755 . up up/out elsewhere", dir);
+	snprintf(file, sizeof(file), "%s/up/out/m.prom", dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_out_replace(&o, "one\n", 4, 0644), 0);
+	test_sh("cd '%s/up' && mv out moved && ln -s ../elsewhere out", dir);
+	assert_int_equal(mdp_root_out_replace(&o, "two\n", 4, 0644), 0);
+	mdp_root_out_close(&o);
+	test_sh(
+	    "cd '%s' && test \"$(cat up/moved/m.prom)\" = two && test -z \"$(ls -A elsewhere)\"",
+	    dir);
+	/* opened again now: the link in the way is followed once, as the user named it */
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), 0);
+	mdp_root_out_close(&o);
+	test_sh("rm -rf '%s'", dir);
+}
+
+/*
+ * Whose folder it is: root's or the caller's, writable by nobody else; another user's
+ * only for a file that user owns (the new file stays theirs); a directory above it may be
+ * another user's (Debian's /var/lib/prometheus) but not writable by others unless sticky.
+ */
+static void test_out_folder_owner(void **state)
+{
+	char dir[] = "/tmp/mdp-out-XXXXXX", file[128], want[PATH_MAX + 160], why[PATH_MAX + 160];
+	struct mdp_root_out o;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* chown: the tests run as root */
+	assert_non_null(mkdtemp(dir));
+	test_sh("cd '%s' && mkdir -p u/d && chmod 0755 . u u/d && chown 65534 u/d", dir);
+	snprintf(file, sizeof(file), "%s/u/d/m.prom", dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want),
+		 "directory %s/u/d is owned by uid 65534: mdprofile replaces a file in another "
+		 "user's directory only when that user owns the file",
+		 dir);
+	assert_string_equal(why, want);
+	test_sh("cd '%s/u/d' && echo old >m.prom && chown 0 m.prom", dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), -EPERM);
+	/* that user's file: replaced, and theirs still */
+	test_sh("cd '%s/u/d' && chown 65534:65534 m.prom", dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), 0);
+	assert_int_equal(mdp_root_out_replace(&o, "new\n", 4, 0644), 0);
+	mdp_root_out_close(&o);
+	test_sh("cd '%s/u/d' && test \"$(cat m.prom)\" = new && "
+		"test \"$(stat -c %%u:%%g:%%a m.prom)\" = 65534:65534:644",
+		dir);
+	/* a directory above another user's: the folder below is root's */
+	test_sh("cd '%s' && chown 0 u/d && chown 65534 u", dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), 0);
+	mdp_root_out_close(&o);
+	/* writable by others: the folder at all, one above it unless sticky */
+	test_sh("chmod 0775 '%s/u/d'", dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s/u/d is group/world-writable (mode 0775)", dir);
+	assert_string_equal(why, want);
+	test_sh("chmod 0755 '%s/u/d' && chmod 0777 '%s/u'", dir, dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), -EPERM);
+	snprintf(want, sizeof(want), "directory %s/u is group/world-writable (mode 0777)", dir);
+	assert_string_equal(why, want);
+	test_sh("chmod 1777 '%s/u'", dir);
+	assert_int_equal(mdp_root_out_open(&o, file, why, sizeof(why)), 0);
+	mdp_root_out_close(&o);
 	test_sh("rm -rf '%s'", dir);
 }
 
@@ -494,5 +650,5 @@ static void test_read_all_cap(void **state)
 
 MDP_TEST_MAIN(test_paths, test_read_all_cap, test_registry, test_values,
 	      test_fixture_kernel_rendering, test_replace_atomic, test_replace_ignores_planted_tmp,
-	      test_resolve_beneath, test_root_refuses_escape, test_trusted, test_read_fd,
-	      test_out_file)
+	      test_resolve_beneath, test_root_refuses_escape, test_trusted, test_exec_trusted,
+	      test_read_fd, test_out_file, test_out_folder_held, test_out_folder_owner)

@@ -53,6 +53,7 @@ static int setup(void **state)
 	strcpy(f->dir, "/tmp/mdp-test-svc-XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
 	assert_int_equal(mdp_root_init(&f->r, f->dir), 0);
+	mdp_root_allow_exec(&f->r, f->dir); /* the fakes installed here may run */
 	mdp_diags_init(&f->d);
 	*state = f;
 	return 0;
@@ -861,10 +862,10 @@ static void test_exec_env_and_fds(void **state)
 	assert_false(res.timed_out);
 	/* ls's own directory descriptor shows as 3 */
 	snprintf(want, sizeof(want),
-		 "args=1:x y\nLANG=C\nMDPROFILE_ROOT=%s\n"
+		 "args=1:x y\nLANG=C\nMDPROFILE_ROOT=%s\nMDPROFILE_ROOT_EXEC=%s\n"
 		 "PATH=/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
 		 "PWD=%s\nerr\n0 1 2 3 \n",
-		 f->r.prefix, getcwd((char[PATH_MAX]){0}, PATH_MAX));
+		 f->r.prefix, f->r.prefix, getcwd((char[PATH_MAX]){0}, PATH_MAX));
 	assert_string_equal(res.out, want);
 }
 
@@ -939,6 +940,11 @@ static void test_exec_refuses_untrusted(void **state)
 	tool(f, "probe", "#!/bin/sh\necho ran\n");
 	assert_int_equal(mdp_root_path(&f->r, "/bin/probe", path, sizeof(path)), 0);
 	assert_int_equal(mdp_root_path(&f->r, "/bin", dir, sizeof(dir)), 0);
+	mdp_root_allow_exec(&f->r, NULL); /* a tree nobody named */
+	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), -EPERM);
+	expect_diag(f, "refusing to run it: a --root tree's programs run only when "
+		       "MDPROFILE_ROOT_EXEC names the tree");
+	mdp_root_allow_exec(&f->r, f->dir);
 	assert_int_equal(chmod(path, 0775), 0);
 	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), -EPERM);
 	assert_int_equal(mdp_exec_run(&f->r, argv, 5000, &res, &f->d), -EPERM);

@@ -43,3 +43,17 @@ run_expect 3 - output-is-dir status --format prometheus --output "$D/dir.prom"
 only_in_d "dir.prom mdprofile.prom "
 [ -z "$(ls -A "$D/dir.prom")" ] || fail "something was written into the directory"
 cmp -s "$WORK/want.json" "$D/mdprofile.prom" || fail "a failed run changed another file"
+
+# Another user's folder (here uid 65534's) is refused, unless FILE there is that user's:
+# then it is replaced and stays theirs. Its folder is opened once (test_root.c shows a
+# later write staying in it).
+if [ "$(id -u)" = 0 ]; then
+	chown 65534 "$D"
+	run_expect 2 - output-other-user status --format prometheus --output "$D/mdprofile.prom"
+	cmp -s "$WORK/want.json" "$D/mdprofile.prom" || fail "another user's folder: written"
+	chown 65534:65534 "$D/mdprofile.prom"
+	run_expect 0 - - status --format prometheus --output "$D/mdprofile.prom"
+	cmp -s "$WORK/want.prometheus" "$D/mdprofile.prom" || fail "that user's file: not replaced"
+	[ "$(stat -c %u:%g:%a "$D/mdprofile.prom")" = 65534:65534:644 ] ||
+		fail "that user's file is no longer theirs: $(stat -c %u:%g:%a "$D/mdprofile.prom")"
+fi

@@ -20,6 +20,8 @@ while [ "$d" != / ]; do
 	d=$(dirname "$d")
 done
 chmod go-w "$ROOT"
+# The keeper that enable --auto starts runs the tree's boot script: the tree's programs run.
+root_tools
 snapshot
 
 run --services-backend none enable balanced --target rc.d --binary "$H" --wait-arrays 1 \
