@@ -44,14 +44,20 @@ mdadm /dev/md1 --remove "/dev/$member" >/dev/null 2>&1 || fail "mdadm --remove $
 sleep 0.5
 t_start=$(now_ms)
 mdadm /dev/md1 --add "/dev/$member" >/dev/null 2>&1 || fail "mdadm --add $member"
+# Seen: the watcher's state leaves "armed" as it starts to apply. Engaged: the apply is
+# journaled, which under TCG on a loaded host can take seconds of its own (stripe caches
+# grown, every value read back), so that it is no measure of how md woke the watcher.
+poll 0.02 500 "mdprofile auto did not see md1's recovery" \
+	grep -qx 'state engag\(ing\|ed\)' /run/mdprofile/watcher
+t_seen=$(now_ms)
 wait_engaged "mdprofile auto did not engage on md1's recovery"
 t_engaged=$(now_ms)
 expect_eq "$(cat /sys/block/md1/md/sync_action)" recover "md1 runs a real recovery"
 # the interval is 5 s: only md's own event can make it this quick
-if [ $((t_engaged - t_start)) -lt 2500 ]; then
-	ok "engaged $((t_engaged - t_start)) ms after the recovery started (interval 5 s)"
+if [ $((t_seen - t_start)) -lt 2500 ]; then
+	ok "saw it $((t_seen - t_start)) ms after the recovery started (interval 5 s), engaged at $((t_engaged - t_start)) ms"
 else
-	fail "engaged only $((t_engaged - t_start)) ms after the recovery started"
+	fail "saw it only $((t_seen - t_start)) ms after the recovery started (engaged at $((t_engaged - t_start)) ms)"
 fi
 want=$(sed -n 's/^set stripe_cache_size md1 \([0-9]*\)$/\1/p' /run/mdprofile/journal)
 expect_eq "$(cat /sys/block/md1/md/stripe_cache_size)" "$want" "md1's stripe cache is reshape-fast's"
