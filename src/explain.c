@@ -32,6 +32,14 @@
 #include "num.h"
 #include "grow.h"
 
+#ifdef MDP_FAULT_SEAM
+#include <assert.h>
+/* Test builds check that a rule adds only the kinds of finding its table row says. */
+#define assert_makes(cond) assert(cond)
+#else
+#define assert_makes(cond) ((void)0)
+#endif
+
 /* The shipped profiles explain may recommend, gentlest first; their limits are the caller's
  * (struct mdp_xprofiles, read from the profiles themselves). */
 static const char *const shipped[] = {"balanced", "reshape-fast"};
@@ -453,6 +461,7 @@ struct ctx {
 	bool foreign, foreign_known;
 	bool stalled;  /* progress known not to have moved in the window (mdstat, sync_completed) */
 	bool skipping; /* progress far above md's own speed with a bitmap: clean chunks skipped */
+	unsigned kver; /* the kernel's release as 601 (mdp_explain_kver); 0 unknown */
 };
 
 static double md_view(const struct ctx *c);
@@ -608,7 +617,7 @@ static double thread_share(const struct ctx *c, size_t i)
  * an md thread busy or sleeping somewhere unusual, or the array blocked, md is stuck, not slow:
  * nothing mdprofile sets helps, and the report says what to collect.
  */
-static bool check_stuck(struct ctx *c)
+static bool stuck_finding(struct ctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
 	struct mdp_xfinding *f = add(c->r, MDP_XK_STUCK);
@@ -698,7 +707,7 @@ static bool held_reshape(struct ctx *c)
 	return true;
 }
 
-static bool check_waiting(struct ctx *c)
+static bool mdp_xr_waiting(struct ctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
 	struct mdp_xfinding *f;
@@ -756,13 +765,21 @@ static bool check_waiting(struct ctx *c)
 		}
 		return true;
 	}
-	if (running(a) && (c->stalled || (c->speed == 0 && c->r->speed_src != MDP_XS_NONE)) &&
-	    md_view(c) < CEIL_SHARE * (double)(c->r->max.read ? c->r->max.kib : UINT64_MAX))
-		return check_stuck(c);
 	return false;
 }
 
-static bool check_finishing(struct ctx *c)
+/* No progress in the window, md below its maximum (above it md sleeps: the ceiling). */
+static bool mdp_xr_stuck(struct ctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+
+	if (running(a) && (c->stalled || (c->speed == 0 && c->r->speed_src != MDP_XS_NONE)) &&
+	    md_view(c) < CEIL_SHARE * (double)(c->r->max.read ? c->r->max.kib : UINT64_MAX))
+		return stuck_finding(c);
+	return false;
+}
+
+static bool mdp_xr_finishing(struct ctx *c)
 {
 	struct mdp_xfinding *f;
 
@@ -902,7 +919,7 @@ static bool smart_evidence(struct ctx *c, struct mdp_xfinding **f)
 	return failing;
 }
 
-static void check_member(struct ctx *c)
+static bool mdp_xr_member(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
 	size_t slow[MDP_X_MEMBERS], n_slow;
@@ -964,6 +981,7 @@ static void check_member(struct ctx *c)
 		    "none: the slowest member sets the speed; check its SMART data and cable, back "
 		    "up "
 		    "first if the array is degraded");
+	return f != NULL;
 }
 
 /*
@@ -974,17 +992,18 @@ static void check_member(struct ctx *c)
  * Then its writes set the pace (a DM-SMR disk stalls for seconds a request; a slow or failing
  * new disk, a slow link): no limit makes them faster.
  */
-static void check_target(struct ctx *c)
+static bool mdp_xr_target(struct ctx *c)
 {
 	double util[MDP_X_MEMBERS], aw[MDP_X_MEMBERS], rd[MDP_X_MEMBERS];
 	size_t n = 0;
+	bool made = false;
 
 	for (size_t i = 0; c->util_known && i < c->n; i++)
 		if (!c->target[i])
 			util[n] = c->disk[i].util, aw[n] = c->disk[i].await,
 			rd[n++] = c->part[i].rd_kib_s;
 	if (!n)
-		return;
+		return false;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct iorate *d = &c->disk[i];
 		double mu = median_without(util, n, n), ma = median_without(aw, n, n);
@@ -1009,22 +1028,22 @@ static void check_target(struct ctx *c)
 		    "none: the new disk's writes set the pace and no limit makes them faster; "
 		    "check "
 		    "that it is no DM-SMR model, its SMART data and its link speed");
+		made = true;
 	}
+	return made;
 }
 
 /*
  * Members behind one controller or bus whose own link sysfs states (a PCIe card's lanes, a USB
  * enclosure's speed): their traffic together at >= 60 % of that link's data rate (protocol
  * overhead takes much of the rest) while no one of them moves half of it: the link is full,
- * not the disks, and no limit gets more through it. Members a controller finding already
- * names (slow_behind_bus) are not counted twice.
+ * not the disks, and no limit gets more through it. Not beside a controller finding the member
+ * rule made (slow_behind_bus): those members are not counted twice (the rule table).
  */
-static bool check_controller(struct ctx *c)
+static bool mdp_xr_controller(struct ctx *c)
 {
 	struct mdp_xfinding *f;
 
-	if (found(c->r, MDP_XK_CONTROLLER))
-		return false;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mdp_xmember *m = c->m[i];
 		double sum = 0, top = 0;
@@ -1062,7 +1081,7 @@ static bool check_controller(struct ctx *c)
 	return false;
 }
 
-static bool check_reshape(struct ctx *c)
+static bool mdp_xr_reshape(struct ctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
 	struct mdp_xfinding *f;
@@ -1304,7 +1323,7 @@ static void own_limit(const struct ctx *c, struct mdp_xfinding *f, bool is_max, 
 		   is_max ? "maximum" : "minimum", k);
 }
 
-static bool check_ceiling(struct ctx *c)
+static bool mdp_xr_ceiling(struct ctx *c)
 {
 	const struct mdp_xlimit *mx = &c->r->max;
 	struct mdp_xfinding *f;
@@ -1404,7 +1423,7 @@ static void tradeoff(const struct ctx *c, struct mdp_xfinding *f)
 	   other, 100.0 * other / all);
 }
 
-static bool check_floor(struct ctx *c)
+static bool mdp_xr_floor(struct ctx *c)
 {
 	const struct mdp_xlimit *mn = &c->r->min;
 	struct mdp_xfinding *f;
@@ -1448,7 +1467,7 @@ static bool check_floor(struct ctx *c)
 	return true;
 }
 
-static bool check_competing(struct ctx *c, bool floor)
+static bool mdp_xr_competing(struct ctx *c)
 {
 	struct mdp_xfinding *f;
 	uint64_t v = 0;
@@ -1458,7 +1477,7 @@ static bool check_competing(struct ctx *c, bool floor)
 		return false;
 	f = add(c->r, MDP_XK_COMPETING_IO);
 	foreign_evidence(c, f);
-	if (floor) {
+	if (found(c->r, MDP_XK_FLOOR)) {
 		rec(f, MDP_XR_NONE, NULL, NULL, "none beyond the floor's");
 		return true;
 	}
@@ -1493,7 +1512,7 @@ static bool check_competing(struct ctx *c, bool floor)
 	return true;
 }
 
-static bool check_cpu(struct ctx *c)
+static bool mdp_xr_cpu(struct ctx *c)
 {
 	const struct mdp_xarray *a1 = c->a1;
 	struct mdp_xfinding *f = NULL;
@@ -1531,9 +1550,10 @@ static bool check_cpu(struct ctx *c)
 	return true;
 }
 
-static bool check_stripe(struct ctx *c, unsigned kver)
+static bool mdp_xr_stripe(struct ctx *c)
 {
 	const struct mdp_xarray *a0 = c->a0, *a1 = c->a1;
+	unsigned kver = c->kver;
 	struct mdp_xfinding *f;
 
 	if (!parity(a1) || a1->stripe_size <= 0)
@@ -1585,7 +1605,7 @@ static bool check_stripe(struct ctx *c, unsigned kver)
  * layer behaviour: 4 KiB stripe I/O, C06's avgrq-sz 8) while the disks are far from busy:
  * the disks wait per request. No limit changes the request size; the numbers are the news.
  */
-static bool check_requests(struct ctx *c)
+static bool mdp_xr_requests(struct ctx *c)
 {
 	struct mdp_xfinding *f = NULL;
 	double sect = 0, ios = 0, merged = 0;
@@ -1627,7 +1647,7 @@ static bool check_requests(struct ctx *c)
 	return true;
 }
 
-static bool check_disks(struct ctx *c)
+static bool mdp_xr_disks(struct ctx *c)
 {
 	struct mdp_xfinding *f;
 
@@ -1655,10 +1675,23 @@ static bool check_disks(struct ctx *c)
 	return true;
 }
 
-static void check_info(struct ctx *c, unsigned kver)
+/* Nothing found that binds (the table runs it only then): what to measure instead. */
+static bool mdp_xr_no_cause(struct ctx *c)
+{
+	struct mdp_xfinding *f = add(c->r, MDP_XK_INFO);
+
+	ev(f, "no limit, shared disk, CPU, cache or request pattern found in this window");
+	util_evidence(c, f);
+	rec(f, MDP_XR_NONE, NULL, NULL,
+	    "none: md's own request pattern may be the limit; measure a profile with "
+	    "'mdprofile bench --op-only --compare'");
+	return f != NULL;
+}
+
+static bool mdp_xr_info(struct ctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
-	struct mdp_xfinding *f;
+	struct mdp_xfinding *f = NULL;
 
 	if (!strcmp(a->action, "resync") && !strcmp(a->bitmap, "none")) {
 		f = add(c->r, MDP_XK_INFO);
@@ -1668,11 +1701,12 @@ static void check_info(struct ctx *c, unsigned kver)
 		rec(f, MDP_XR_NONE, NULL, NULL,
 		    "none now; next time: mdadm --grow --bitmap=internal /dev/%s", a->name);
 	}
-	if (!kver && c->s1->release[0] == '\0') {
+	if (!c->kver && c->s1->release[0] == '\0') {
 		f = add(c->r, MDP_XK_INFO);
 		ev(f, "kernel release unreadable: the pacing rule is not known");
 		rec(f, MDP_XR_NONE, NULL, NULL, "none");
 	}
+	return f != NULL;
 }
 
 static const char *rule_of(const struct mdp_xsample *s, unsigned kver)
@@ -1734,16 +1768,16 @@ static void progress(struct ctx *c)
  * mdstat figure for longer than the window. The members' own traffic beyond what the md
  * device's users explain (their writes cost up to 4x on parity arrays) says md works.
  */
-static void moving(struct ctx *c)
+static bool mdp_xr_moving(struct ctx *c)
 {
 	struct mdp_xfinding *f;
 	double per;
 
 	if (!c->stalled || !c->foreign_known || !c->n)
-		return;
+		return false;
 	per = c->sync_kib / (double)c->n;
 	if (per < 4 * c->md_kib / (double)c->n + 64)
-		return;
+		return false;
 	c->stalled = false;
 	if (c->speed >= 1 && c->r->total_kib > c->r->done_kib)
 		c->r->eta_s = kib_of((double)(c->r->total_kib - c->r->done_kib) / c->speed);
@@ -1753,6 +1787,7 @@ static void moving(struct ctx *c)
 	   "is working, its position moves in coarse steps",
 	   c->dt, per);
 	rec(f, MDP_XR_NONE, NULL, NULL, "none");
+	return true;
 }
 
 static void binds(struct ctx *c)
@@ -1769,14 +1804,6 @@ static void binds(struct ctx *c)
 		c->r->binds = "min";
 	else
 		c->r->binds = "between";
-}
-
-static bool has_cause(const struct mdp_xreport *r)
-{
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (r->findings[i].kind != MDP_XK_INFO)
-			return true;
-	return false;
 }
 
 /* An array that appeared, disappeared or is idle: true when there is nothing more to check. */
@@ -1805,9 +1832,9 @@ static bool not_running(struct ctx *c, const char *name)
 }
 
 /* What the window itself says about the speed's source. */
-static void window_notes(struct ctx *c)
+static bool mdp_xr_window(struct ctx *c)
 {
-	struct mdp_xfinding *f;
+	struct mdp_xfinding *f = NULL;
 
 	if (running(c->a1) && !running(c->a0)) {
 		f = add(c->r, MDP_XK_INFO);
@@ -1823,21 +1850,23 @@ static void window_notes(struct ctx *c)
 		   c->dt);
 		rec(f, MDP_XR_NONE, NULL, NULL, "none");
 	}
+	return f != NULL;
 }
 
 /* Progress far above md's own speed with a bitmap: clean chunks skipped, not speed. */
-static void check_skipping(struct ctx *c)
+static bool mdp_xr_skipping(struct ctx *c)
 {
 	struct mdp_xfinding *f;
 
 	if (!c->skipping)
-		return;
+		return false;
 	f = add(c->r, MDP_XK_INFO);
 	ev(f,
 	   "progress %.0f KiB/s, md's own speed %lld KiB/s (md/sync_speed) with bitmap %s: md "
 	   "skips the chunks the bitmap marks clean, and compares its limits with its own figure",
 	   c->speed, (long long)c->a1->sync_speed, c->a1->bitmap);
 	rec(f, MDP_XR_NONE, NULL, NULL, "none: skipping clean chunks is not slow");
+	return true;
 }
 
 /* Does f's recommendation raise a speed limit (a profile, or sync_speed_min/max)? */
@@ -1862,11 +1891,12 @@ static const struct mdp_xfinding *found(const struct mdp_xreport *r, enum mdp_xk
 }
 
 /* Withdraw the recommendations of the findings other than kind k (those raising a limit only,
- * when limits_only): the finding k stands, and they would contradict or harm it. */
-static void withdraw(struct mdp_xreport *r, enum mdp_xkind k, bool limits_only, const char *why)
+ * when limits_only): the finding k stands, and they would contradict or harm it. Whether it
+ * stands. */
+static bool withdraw(struct mdp_xreport *r, enum mdp_xkind k, bool limits_only, const char *why)
 {
 	if (!found(r, k))
-		return;
+		return false;
 	for (size_t i = 0; i < r->n_findings; i++) {
 		struct mdp_xfinding *f = &r->findings[i];
 		if (f->kind == k || f->rec == MDP_XR_NONE || (limits_only && !raises_limit(f)))
@@ -1875,36 +1905,62 @@ static void withdraw(struct mdp_xreport *r, enum mdp_xkind k, bool limits_only, 
 		f->gain = MDP_XG_UNKNOWN;
 		f->gain_kib = 0;
 	}
+	return true;
 }
 
 /*
  * One report, one direction (issue 39): while a failing or slow member stands, nothing
  * raises a limit (it pushes that disk harder and takes more from the users); less than 30
  * minutes left, a backup-bound reshape and disks at their limit leave nothing to tune, and
- * the other findings stay as evidence without a recommendation.
+ * the other findings stay as evidence without a recommendation. The first of these that
+ * withdraws a recommendation gives its reason (the rule table's order).
  */
-static void harm(const struct ctx *c)
-{
-	struct mdp_xreport *r = c->r;
 
-	/* a scrub yielding to users: stopping or rescheduling it comes before more speed */
-	if (scrub(c) && c->foreign)
-		withdraw(
-		    r, MDP_XK_COMPETING_IO, true,
-		    "none while users' I/O competes with the scrub: stop it and run it when the "
-		    "box is quiet, before any faster limit");
-	withdraw(r, MDP_XK_MEMBER, true,
-		 "none while a member is failing or slow: a higher limit pushes that disk harder "
-		 "and takes more from the users");
-	withdraw(r, MDP_XK_TARGET, true,
-		 "none while the disk being rebuilt is the limit: a higher limit cannot make it "
-		 "write faster and takes more from the users");
-	withdraw(r, MDP_XK_FINISHING, false, "none: less than 30 minutes left, not worth tuning");
-	withdraw(r, MDP_XK_RESHAPE_METHOD, false,
-		 "none: the backup copy sets the reshape's pace, not this");
-	withdraw(r, MDP_XK_DISKS_AT_LIMIT, false, "none: the disks are at their limit");
-	withdraw(r, MDP_XK_CONTROLLER, false,
-		 "none: the shared controller or link is the limit, not this");
+/* A scrub yielding to users: stopping or rescheduling it comes before more speed. */
+static bool mdp_xw_scrub(struct ctx *c)
+{
+	return scrub(c) && c->foreign &&
+	       withdraw(c->r, MDP_XK_COMPETING_IO, true,
+			"none while users' I/O competes with the scrub: stop it and run it when "
+			"the box is quiet, before any faster limit");
+}
+
+static bool mdp_xw_member(struct ctx *c)
+{
+	return withdraw(c->r, MDP_XK_MEMBER, true,
+			"none while a member is failing or slow: a higher limit pushes that disk "
+			"harder and takes more from the users");
+}
+
+static bool mdp_xw_target(struct ctx *c)
+{
+	return withdraw(
+	    c->r, MDP_XK_TARGET, true,
+	    "none while the disk being rebuilt is the limit: a higher limit cannot make "
+	    "it write faster and takes more from the users");
+}
+
+static bool mdp_xw_finishing(struct ctx *c)
+{
+	return withdraw(c->r, MDP_XK_FINISHING, false,
+			"none: less than 30 minutes left, not worth tuning");
+}
+
+static bool mdp_xw_reshape(struct ctx *c)
+{
+	return withdraw(c->r, MDP_XK_RESHAPE_METHOD, false,
+			"none: the backup copy sets the reshape's pace, not this");
+}
+
+static bool mdp_xw_disks(struct ctx *c)
+{
+	return withdraw(c->r, MDP_XK_DISKS_AT_LIMIT, false, "none: the disks are at their limit");
+}
+
+static bool mdp_xw_controller(struct ctx *c)
+{
+	return withdraw(c->r, MDP_XK_CONTROLLER, false,
+			"none: the shared controller or link is the limit, not this");
 }
 
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
@@ -1945,40 +2001,158 @@ void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 	}
 }
 
-/* The checks in their order (docs/explain.md). Waiting and stuck end them (no speed to
- * explain; member health still runs beside stuck); finishing and reshape-method no longer
- * hide the rest, whose recommendations harm() withdraws. */
-static void run_checks(struct ctx *c, unsigned kver)
-{
-	struct mdp_xfinding *f;
-	bool floor;
+/* ---- the rule table ------------------------------------------------------------------ */
 
-	if (check_waiting(c)) {
-		if (found(c->r, MDP_XK_STUCK))
-			check_member(c);
-		return;
+/* Where a rule's function is (the rule families). */
+enum mdp_xfamily {
+	MDP_XF_PROGRESS, /* the operation's progress and what it waits on */
+	MDP_XF_MEMBERS,  /* member disks, the disk being rebuilt, buses, SMART */
+	MDP_XF_LIMITS,   /* md's minimum and maximum, other I/O, the shipped profiles */
+	MDP_XF_CPU,      /* CPU, stripe cache, request pattern */
+	MDP_XF_COUNT
+};
+
+/* When a rule runs (the driver, walk()). */
+enum mdp_xphase {
+	MDP_XP_NOTE,     /* always: what the window itself shows */
+	MDP_XP_STOP,     /* the first that fires ends the analysis: the next phases do not run */
+	MDP_XP_SPEED,    /* the causes of the speed, unless a stop rule fired (but see beside) */
+	MDP_XP_WITHDRAW, /* one report, one direction, unless a stop rule fired */
+	MDP_XP_CLOSE,    /* always: the last notes */
+};
+
+/* enum mdp_xkind as a bit, for a rule's sets of kinds. */
+#define MDP_XKIND(k) (1u << (k))
+_Static_assert(MDP_XK_INFO < 32, "a bit for each kind");
+/* Every kind but info: a cause of the speed. */
+#define MDP_XCAUSES ((MDP_XKIND(MDP_XK_INFO + 1) - 1) & ~MDP_XKIND(MDP_XK_INFO))
+
+struct mdp_xrule {
+	const char *name; /* docs/explain.md's word for it */
+	enum mdp_xfamily family;
+	enum mdp_xphase phase;
+	bool (*check)(struct ctx *c); /* true: it fired (its finding made, or one withdrawn) */
+	unsigned makes;               /* the kinds of finding it may add (checked in test builds) */
+	unsigned unless;              /* not run while a finding of these kinds stands */
+	unsigned beside;   /* a speed rule that runs after a stop too, beside these kinds */
+	const char *after; /* rules that must come before it, by name, space-separated */
+	const char *why;   /* why: what it reads of them (after, unless, beside) */
+};
+
+#define K(k) MDP_XKIND(MDP_XK_##k)
+
+/*
+ * Every rule, in the order the driver runs them. The findings come out in this order (the
+ * binding one first: docs/explain.md's list of the checks), info lines after them in the
+ * same order; a report holds MDP_X_FINDINGS, so a rule late in the table is the one left out
+ * of a full report. Beyond that, a rule reads what earlier ones left: in the ctx (moving
+ * clears the stall) or in the report (the kinds found: unless, beside; a withdrawal acts on
+ * the findings made before it, and of two withdrawals the first gives its reason). Those
+ * constraints are after, unless and beside, each with its why; tests/unit/test_explain_rules.c
+ * fails when the order breaks one. mdp_explain_goal() comes after the whole table: the
+ * caller adds the watcher's goal to the report, and its withdrawal comes last.
+ */
+static const struct mdp_xrule rules[] = {
+    {"window", MDP_XF_PROGRESS, MDP_XP_NOTE, mdp_xr_window, .makes = K(INFO)},
+    {"moving", MDP_XF_PROGRESS, MDP_XP_NOTE, mdp_xr_moving, .makes = K(INFO)},
+    {"waiting", MDP_XF_PROGRESS, MDP_XP_STOP, mdp_xr_waiting, .makes = K(WAITING),
+     .after = "moving",
+     .why = "progress parked at md/sync_max is read as stalled: moving clears a stall that is "
+	    "only a position moving in coarse steps"},
+    {"stuck", MDP_XF_PROGRESS, MDP_XP_STOP, mdp_xr_stuck, .makes = K(STUCK) | K(WAITING),
+     .after = "moving waiting",
+     .why = "an operation delayed, pending, held, frozen or parked makes no progress either: it "
+	    "waits, it is not stuck; and a position moving in coarse steps is not stalled"},
+    {"finishing", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_finishing, .makes = K(FINISHING),
+     .after = "moving", .why = "moving gives a position moving in coarse steps its ETA back"},
+    {"member", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_member,
+     .makes = K(MEMBER) | K(CONTROLLER) | K(INFO), .beside = K(STUCK),
+     .why = "member health is said beside a stuck array too (a failing disk can hang md)"},
+    {"rebuild-target", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_target, .makes = K(TARGET)},
+    {"controller", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_controller, .makes = K(CONTROLLER),
+     .unless = K(CONTROLLER),
+     .why = "busy members behind one bus are already a controller finding (member): not "
+	    "counted twice"},
+    {"reshape-method", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_reshape,
+     .makes = K(RESHAPE_METHOD) | K(INFO)},
+    {"skipping", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_skipping, .makes = K(INFO)},
+    {"ceiling", MDP_XF_LIMITS, MDP_XP_SPEED, mdp_xr_ceiling, .makes = K(CEILING)},
+    {"floor", MDP_XF_LIMITS, MDP_XP_SPEED, mdp_xr_floor, .makes = K(FLOOR)},
+    {"competing-io", MDP_XF_LIMITS, MDP_XP_SPEED, mdp_xr_competing, .makes = K(COMPETING_IO),
+     .after = "floor",
+     .why = "beside a floor finding it recommends nothing beyond the floor's: one "
+	    "recommendation for the same other I/O"},
+    {"cpu", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_cpu, .makes = K(CPU)},
+    {"stripe-cache", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_stripe, .makes = K(STRIPE_CACHE) | K(INFO)},
+    {"request-pattern", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_requests, .makes = K(REQUEST_PATTERN)},
+    {"disks-at-limit", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_disks,
+     .makes = K(DISKS_AT_LIMIT) | K(INFO), .unless = K(CONTROLLER),
+     .why = "behind a full controller or link the disks are busy waiting on it, not at their "
+	    "own limit"},
+    {"no-cause", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_no_cause, .makes = K(INFO),
+     .unless = MDP_XCAUSES, .why = "it says that no rule found a cause"},
+    /* withdrawals: the harm rules, then those that leave nothing to tune */
+    {"withdraw-for-scrub", MDP_XF_LIMITS, MDP_XP_WITHDRAW, mdp_xw_scrub, .makes = 0},
+    {"withdraw-for-member", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_member,
+     .after = "withdraw-for-scrub",
+     .why = "a scrub that competes with the users is stopped first: its reason is said first"},
+    {"withdraw-for-rebuild-target", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_target,
+     .after = "withdraw-for-member",
+     .why = "a failing member is the harm to name before the disk being rebuilt"},
+    {"withdraw-for-finishing", MDP_XF_PROGRESS, MDP_XP_WITHDRAW, mdp_xw_finishing,
+     .after = "withdraw-for-scrub withdraw-for-member withdraw-for-rebuild-target",
+     .why = "a higher limit that would harm says so, not merely 'not worth tuning'"},
+    {"withdraw-for-reshape-method", MDP_XF_PROGRESS, MDP_XP_WITHDRAW, mdp_xw_reshape,
+     .after = "withdraw-for-finishing",
+     .why = "less than 30 minutes left is said before the backup copy's pace"},
+    {"withdraw-for-disks-at-limit", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_disks,
+     .after = "withdraw-for-finishing withdraw-for-reshape-method",
+     .why = "the operation's own end and pace are said before the disks' limit"},
+    {"withdraw-for-controller", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_controller,
+     .after = "withdraw-for-finishing withdraw-for-reshape-method",
+     .why = "the operation's own end and pace are said before the controller's limit"},
+    {"info", MDP_XF_PROGRESS, MDP_XP_CLOSE, mdp_xr_info, .makes = K(INFO)},
+};
+
+#undef K
+
+/* The kinds of r's findings, as MDP_XKIND bits. */
+static unsigned kinds(const struct mdp_xreport *r)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < r->n_findings; i++)
+		k |= MDP_XKIND(r->findings[i].kind);
+	return k;
+}
+
+/* Does rule x run now, with findings of kinds k and a stop rule fired or not? */
+static bool runs(const struct mdp_xrule *x, unsigned k, bool stopped)
+{
+	if (k & x->unless)
+		return false;
+	if (!stopped || x->phase == MDP_XP_NOTE || x->phase == MDP_XP_CLOSE)
+		return true;
+	return x->phase == MDP_XP_SPEED && (k & x->beside);
+}
+
+/* The rules in the table's order. */
+static void walk(struct ctx *c)
+{
+	bool stopped = false;
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct mdp_xrule *x = &rules[i];
+		size_t before = c->r->n_findings;
+		bool fired;
+
+		if (!runs(x, kinds(c->r), stopped))
+			continue;
+		fired = x->check(c);
+		for (size_t j = before; j < c->r->n_findings; j++)
+			assert_makes(x->makes & MDP_XKIND(c->r->findings[j].kind));
+		stopped |= fired && x->phase == MDP_XP_STOP;
 	}
-	check_finishing(c);
-	check_member(c);
-	check_target(c);
-	check_controller(c);
-	check_reshape(c);
-	check_skipping(c);
-	check_ceiling(c);
-	floor = check_floor(c);
-	check_competing(c, floor);
-	check_cpu(c);
-	check_stripe(c, kver);
-	check_requests(c);
-	if ((found(c->r, MDP_XK_CONTROLLER) || !check_disks(c)) && !has_cause(c->r)) {
-		f = add(c->r, MDP_XK_INFO);
-		ev(f, "no limit, shared disk, CPU, cache or request pattern found in this window");
-		util_evidence(c, f);
-		rec(f, MDP_XR_NONE, NULL, NULL,
-		    "none: md's own request pattern may be the limit; measure a profile with "
-		    "'mdprofile bench --op-only --compare'");
-	}
-	harm(c);
 }
 
 /* The binding finding first: the checks' order, then what is only noted. */
@@ -1998,7 +2172,6 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 		      const char *name, const struct mdp_xprofiles *pro, struct mdp_xreport *out)
 {
 	struct ctx c = {.s0 = s0, .s1 = s1, .dt = dt, .r = out, .pro = pro};
-	unsigned kver;
 
 	if (!(dt > 0))
 		return -EINVAL;
@@ -2010,8 +2183,8 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 	snprintf(out->array, sizeof(out->array), "%s", name);
 	out->window_s = dt;
 	out->binds = "";
-	kver = mdp_explain_kver(s1->release);
-	out->rule = rule_of(s1, kver);
+	c.kver = mdp_explain_kver(s1->release);
+	out->rule = rule_of(s1, c.kver);
 	if (c.a0 && c.a1) {
 		out->min = eff_limit(&c.a1->min, &s1->sys_min);
 		out->max = eff_limit(&c.a1->max, &s1->sys_max);
@@ -2024,13 +2197,10 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 		 : mdp_explain_reshape_held(c.a1) ? "reshape"
 						  : c.a1->action);
 	progress(&c);
-	window_notes(&c);
 	binds(&c);
 	gather_members(&c);
 	gather_foreign(&c);
-	moving(&c);
-	run_checks(&c, kver);
-	check_info(&c, kver);
+	walk(&c);
 	order_findings(out);
 	return 0;
 }
