@@ -568,7 +568,7 @@ const struct mdp_xrule mdp_xrules[] = {
 	    "own limit"},
     {"no-cause", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_no_cause, .makes = K(INFO),
      .unless = MDP_XCAUSES, .why = "it says that no rule found a cause"},
-    /* withdrawals: the harm mdp_xrules, then those that leave nothing to tune */
+    /* withdrawals: the harm rules, then those that leave nothing to tune */
     {"withdraw-for-scrub", MDP_XF_LIMITS, MDP_XP_WITHDRAW, mdp_xw_scrub, .makes = 0},
     {"withdraw-for-member", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_member,
      .after = "withdraw-for-scrub",
@@ -615,7 +615,7 @@ static bool runs(const struct mdp_xrule *x, unsigned k, bool stopped)
 	return x->phase == MDP_XP_SPEED && (k & x->beside);
 }
 
-/* The mdp_xrules in the table's order. */
+/* The rules in the table's order. */
 static void walk(struct mdp_xctx *c)
 {
 	bool stopped = false;
