@@ -819,6 +819,28 @@ static int wl_stopped(struct mdp_wloop *w, int sig)
 }
 
 /*
+ * A look, taken again while it fails (MDP_WLOOP_LOOK_TRIES), in the wait
+ * for the stop signals: one sets w->stop and ends it. 0 or the last -errno.
+ */
+static int wl_look(struct mdp_wloop *w, struct mdp_system *s)
+{
+	int err, ev, sig = 0;
+
+	for (int i = 1; (err = mdp_wloop_look(w, s)) && err != -ENOMEM; i++) {
+		if (i == MDP_WLOOP_LOOK_TRIES)
+			break;
+		ev = w->c.ops->wait_signal(w->c.ops, &w->mw, MDP_WLOOP_LOCK_RETRY_MS, &sig);
+		if (ev == MDP_WATCH_SIGNAL) {
+			w->stop = sig;
+			break;
+		}
+		if (ev < 0)
+			break;
+	}
+	return err;
+}
+
+/*
  * Each turn a step, then a wait. After it, a discovery (a look) when md
  * said something (an event) or when the watcher is not quiet, else a
  * glance, and a discovery only when the glance saw a change; the watch
@@ -859,8 +881,12 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 		}
 		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mono_s(w)) ||
 		       mdp_wloop_glance(w, s);
-		if (ev < 0 || (look && mdp_wloop_look(w, s))) {
-			wl_err(w, "cannot follow md: %s", strerror(ev < 0 ? -ev : EIO));
+		if (ev < 0 || (look && (err = wl_look(w, s)))) {
+			if (w->stop) { /* a stop signal while the look was taken again */
+				rc = wl_stopped(w, w->stop);
+				break;
+			}
+			wl_err(w, "cannot follow md: %s", strerror(ev < 0 ? -ev : -err));
 			if (w->since)
 				rc = wl_release(w, "stopping");
 			rc = rc ? rc : -EIO;

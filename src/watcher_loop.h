@@ -65,6 +65,13 @@
 #define MDP_WLOOP_GLANCE_MAX 64
 /* Waiting for the main lock, it tries it this often (ms), and takes stop signals meanwhile. */
 #define MDP_WLOOP_LOCK_RETRY_MS 100
+/*
+ * A look that failed (a discovery racing an array's stop: its files listed,
+ * then gone or ENODEV when read) is taken again up to this many times, one
+ * MDP_WLOOP_LOCK_RETRY_MS apart, before the watcher gives up: the kernel is
+ * done with a stopping array within milliseconds.
+ */
+#define MDP_WLOOP_LOOK_TRIES 10
 
 /* What the loop says, through the caller: line, error, diags and txn_result are needed. */
 struct mdp_wloop_hooks {

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1596,9 +1597,82 @@ static void test_loop_until_idle_ends(void **state)
 	run_teardown(&t);
 }
 
+/*
+ * An array stopped while the watcher looks (the lab's md3, mdadm --stop, 5.10):
+ * discovery lists its files and then cannot read one. The look is taken again
+ * in the wait for the stop signals and the watcher goes on; it died with
+ * "cannot follow md" before. A stop signal in that wait ends it cleanly.
+ */
+static void teardown_turn(struct run *t, unsigned n)
+{
+	char host[600];
+
+	snprintf(host, sizeof(host), "%s/sys/block/md3/md/sync_action", t->dir);
+	switch (n) {
+	case 1: /* md3 half torn down: its sync_action unreadable, and md says so */
+		assert_int_equal(unlink(host), 0);
+		assert_int_equal(mkdir(host, 0755), 0);
+		raise_md(t, "md3");
+		break;
+	case 2: /* the look failed and waits to be taken again */
+		assert_true(t->in_lock_wait);
+		assert_int_equal(rmdir(host), 0);
+		md_put(t, "md3", "sync_action", "idle\n");
+		break;
+	case 3:
+		assert_false(t->in_lock_wait);
+		assert_true(state_is(t, "armed"));
+		op(t, "md2", "recover");
+		break;
+	case 4:
+		says(t, "engaged: md2 recover; applying profile t");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_look_races_a_stop(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, RUN_PROFILE, teardown_turn);
+	assert_int_equal(t.lock_waits, 1);
+	says(&t, "SIGTERM; removing profile t");
+	run_teardown(&t);
+}
+
+/* Still unreadable when a stop signal comes: the look's wait ends, nothing said amiss. */
+static void teardown_stop_turn(struct run *t, unsigned n)
+{
+	char host[600];
+
+	snprintf(host, sizeof(host), "%s/sys/block/md3/md/sync_action", t->dir);
+	if (n == 1) {
+		assert_int_equal(unlink(host), 0);
+		assert_int_equal(mkdir(host, 0755), 0);
+		raise_md(t, "md3");
+	} else if (n == 3) {
+		assert_true(t->in_lock_wait);
+		t->sig = SIGINT;
+	}
+}
+
+static void test_loop_look_stopped(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, RUN_PROFILE, teardown_stop_turn);
+	assert_int_equal(t.lock_waits, 2);
+	says(&t, "stopped by SIGINT");
+	run_teardown(&t);
+}
+
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
 	      test_loop_apply_fails, test_loop_goal, test_loop_goal_members,
 	      test_loop_until_idle_ends, test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
-	      test_loop_lock_wait_stopped_twice, test_loop_event_races)
+	      test_loop_lock_wait_stopped_twice, test_loop_event_races, test_loop_look_races_a_stop,
+	      test_loop_look_stopped)
