@@ -102,8 +102,10 @@ $(eval $(call OBJ_RULE,$(SANB),$$(SEAM) -O1 -g $$(SAN) $$(PKG_CFLAGS),))
 # valgrind: a plain debug build (ASan and valgrind do not mix)
 $(eval $(call OBJ_RULE,$(VG),$$(SEAM) -O1 -g $$(PKG_CFLAGS),))
 # lint: what GCC sees only with its optimiser on: a write through a pointer that can be NULL
-# (-Wnull-dereference, explain's findings past a full report); objects kept for make lint.
-LINT_OBJ := $(LIB_SRC:%.c=build/lint/%.o) $(filter-out build/lint/build/%,$(CMD_SRC:%.c=build/lint/%.o))
+# (-Wnull-dereference, explain's findings past a full report); objects kept for make lint,
+# whose symbols tools/exported.sh reads (the schema's generator is a caller too).
+LINT_OBJ := $(LIB_SRC:%.c=build/lint/%.o) $(filter-out build/lint/build/%,$(CMD_SRC:%.c=build/lint/%.o)) \
+	build/lint/tools/gen-schema.o
 $(eval $(call OBJ_RULE,build/lint,-O2 -Wnull-dereference $$(PKG_CFLAGS),need))
 # static (NAS boxes, the VM lab; no libudev: a sysfs walk); STATIC_SEAM=1 adds the seam.
 # -Os and unused sections dropped at the link: a NAS has little room (DIST_MAX_BYTES)
@@ -350,7 +352,7 @@ LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | 
 	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl tests/fakes/esynoscheduler \
 	completion/mdprofile.bash
 LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
-## shellcheck, pyflakes, fixture trees, function lengths, no dead function or stray top-level file, C at -O2 -Wnull-dereference
+## shellcheck, pyflakes, fixture trees, function lengths, file caps, no dead function, needless export or stray top-level file, C at -O2 -Wnull-dereference
 lint: $(LINT_OBJ)
 	@sh tools/need.sh deps cmd:shellcheck:shellcheck cmd:pyflakes3:pyflakes3
 	@shellcheck -x -e SC1091 $(LINT_SH)
@@ -358,11 +360,13 @@ lint: $(LINT_OBJ)
 	@python3 tests/fixtures/mkroot.py --check
 	@python3 tests/fixtures/explain/mk.py --check
 	@sh tools/funclen.sh 70
+	@sh tools/filecap.sh
 	@sh tools/tree.sh
 	@sh tools/unused.sh
+	@sh tools/exported.sh $(LINT_OBJ)
 	@if [ -s $(CLI_TIMES) ]; then sh tools/slow-cases.sh $(CLI_TIMES); \
 		else echo "lint: no $(CLI_TIMES) yet: make cli checks the slow tags"; fi
-	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees, the functions' lengths and uses, the top-level entries and $(words $(LINT_OBJ)) C files at -O2 -Wnull-dereference are clean"
+	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees, the functions' lengths and uses, the files' lengths and exports, the top-level entries and $(words $(LINT_OBJ)) C files at -O2 -Wnull-dereference are clean"
 
 # The tiers (docs/hacking.md has their budgets): `make test` after each edit (5 minutes);
 # `make check`, the README's (15 minutes alone); the CI gate, .ci/run (35 minutes on 2

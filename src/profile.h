@@ -211,9 +211,6 @@ struct mdp_profile_dirs {
 	size_t n_builtins;
 };
 
-/* The built-in profile a path names (MDP_BUILTIN_PREFIX NAME), or NULL. */
-const struct mdp_builtin *mdp_profile_builtin(const struct mdp_profile_dirs *dirs,
-					      const char *path);
 /* path names a built-in profile (whether or not one of that name exists). */
 bool mdp_profile_is_builtin(const char *path);
 
@@ -260,8 +257,6 @@ int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *pa
  * path and why.
  */
 int mdp_profile_check_perms(const char *path, struct mdp_diags *d);
-/* mdp_profile_check_perms() on every file of a loaded profile's extends chain. */
-int mdp_profile_check_perms_all(const struct mdp_profile *p, struct mdp_diags *d);
 
 /* The profile format's own keys (the tunables' are the registry's). */
 enum mdp_profile_key {

@@ -47,6 +47,7 @@ struct loader {
 };
 
 static int open_checked(const char *path, struct mdp_diags *d);
+static const struct mdp_builtin *builtin_of(const struct mdp_profile_dirs *dirs, const char *path);
 
 static int load_path(const struct loader *L, const char *path, const struct frame *up,
 		     struct mdp_profile *out);
@@ -343,7 +344,7 @@ static int load_parent(const struct loader *L, struct mdp_lctx *c, const struct 
 
 	if (find_in(dirs, n, ext->name, path, sizeof(path), &st)) {
 		snprintf(path, sizeof(path), MDP_BUILTIN_PREFIX "%s", ext->name);
-		if (!(bi = mdp_profile_builtin(L->dirs, path))) {
+		if (!(bi = builtin_of(L->dirs, path))) {
 			not_found(L, c, ext, dirs, n);
 			return c->oom ? -ENOMEM : -EINVAL;
 		}
@@ -531,7 +532,8 @@ bool mdp_profile_is_builtin(const char *path)
 	return !strncmp(path, MDP_BUILTIN_PREFIX, n) && !is_path(path);
 }
 
-const struct mdp_builtin *mdp_profile_builtin(const struct mdp_profile_dirs *dirs, const char *path)
+/* The built-in profile a path names (MDP_BUILTIN_PREFIX NAME), or NULL. */
+static const struct mdp_builtin *builtin_of(const struct mdp_profile_dirs *dirs, const char *path)
 {
 	const char *name = path + strlen(MDP_BUILTIN_PREFIX);
 
@@ -560,7 +562,7 @@ int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path, stru
 		     struct mdp_diags *d)
 {
 	struct loader L = {.dirs = dirs, .d = d};
-	const struct mdp_builtin *bi = mdp_profile_builtin(dirs, path);
+	const struct mdp_builtin *bi = builtin_of(dirs, path);
 	size_t first = d->n;
 
 	if (bi)
@@ -572,7 +574,7 @@ int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *pa
 			     struct mdp_profile *out, struct mdp_diags *d, struct mdp_diags *warn)
 {
 	struct loader L = {.dirs = dirs, .d = d, .check = true, .warn = warn};
-	const struct mdp_builtin *bi = mdp_profile_builtin(dirs, path);
+	const struct mdp_builtin *bi = builtin_of(dirs, path);
 	size_t first = d->n;
 
 	if (bi)
@@ -666,7 +668,7 @@ int mdp_profile_find(const struct mdp_profile_dirs *dirs, const char *arg, char 
 		return 0;
 	}
 	snprintf(buf, sizeof(buf), MDP_BUILTIN_PREFIX "%s", arg);
-	if (mdp_profile_builtin(dirs, buf)) {
+	if (builtin_of(dirs, buf)) {
 		if (strlen(buf) >= len)
 			return -ENAMETOOLONG;
 		memcpy(path, buf, strlen(buf) + 1);
@@ -820,16 +822,4 @@ int mdp_profile_check_perms(const char *path, struct mdp_diags *d)
 	}
 	close(fd);
 	return 0;
-}
-
-int mdp_profile_check_perms_all(const struct mdp_profile *p, struct mdp_diags *d)
-{
-	int r = 0;
-
-	for (size_t i = 0; i < p->n_files; i++) {
-		int k = mdp_profile_check_perms(p->files[i], d);
-		if (k && !r)
-			r = k;
-	}
-	return r;
 }

@@ -1,5 +1,9 @@
 /*
- * services: the dsm6, dsm7 and systemd backends, and detection.
+ * services: the facts the backends rest on, what they share (building and
+ * running a command, reading a JSON answer, acting then waiting), the
+ * command that resumes a service by hand, and detection. The backends are
+ * services_dsm6.c, services_dsm7.c and services_systemd.c; what they share
+ * with this file is declared in services_int.h.
  *
  * Each backend turns (service, verb) into one argv for the NAS's own tool
  * and reads the tool's answer. Everything runs through mdp_exec_run (no
@@ -93,9 +97,6 @@
  *          the step (and so rolls the transaction back).
  */
 #include "services.h"
-#include "clock.h"
-#include "ident.h"
-#include "num.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -103,34 +104,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "exec.h"
+#include "ident.h"
+#include "num.h"
+#include "services_int.h"
 #include "text.h"
 
 #define SVC_DEFAULT_TIMEOUT_MS 30000
 #define SVC_PKG_TIMEOUT_MS     900000 /* F15: Docker has taken 12 minutes */
 #define SVC_POLL_MAX_MS        1000
-#define SVC_NAME_MAX           MDP_SERVICE_NAME_MAX
 #define SVC_CMDLINE_MAX        (3 * SVC_NAME_MAX + 64)
-
-enum svc_verb { SVC_PAUSE, SVC_RESUME };
-
-/* What a tool says, before waiting for a transition to end. */
-enum svc_raw { RAW_RUNNING, RAW_STOPPED, RAW_MISSING, RAW_STARTING, RAW_STOPPING };
-
-/* One command line: argv points into name (the translated service name). */
-struct svc_cmd {
-	const char *argv[8];
-	char name[SVC_NAME_MAX + 16];
-};
-
-/* A backend's own part: how to ask, and how to act (by reason or not). */
-struct svc_impl {
-	int (*probe)(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
-		     struct mdp_diags *d);
-	int (*cmd)(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
-		   struct mdp_diags *d);
-	bool (*has_reason)(const char *svc); /* whether the by-reason verbs apply to svc */
-};
 
 bool mdp_svc_name_ok(const char *name)
 {
@@ -138,12 +122,7 @@ bool mdp_svc_name_ok(const char *name)
 	return name && !mdp_ident_service_check(name);
 }
 
-static bool svc_is_pkg(const char *svc)
-{
-	return !strncmp(svc, "pkg:", 4);
-}
-
-static int svc_check_name(const char *svc, struct mdp_diags *d)
+int mdp_svc_check_name(const char *svc, struct mdp_diags *d)
 {
 	const char *why = mdp_ident_service_check(svc);
 	char shown[80];
@@ -155,15 +134,14 @@ static int svc_check_name(const char *svc, struct mdp_diags *d)
 	return -EINVAL;
 }
 
-static int svc_set_name(struct svc_cmd *c, const char *prefix, const char *name)
+int mdp_svc_set_name(struct svc_cmd *c, const char *prefix, const char *name)
 {
 	int n = snprintf(c->name, sizeof(c->name), "%s%s", prefix, name);
 
 	return n < 0 || (size_t)n >= sizeof(c->name) ? -ENAMETOOLONG : 0;
 }
 
-static void svc_argv(struct svc_cmd *c, const char *a0, const char *a1, const char *a2,
-		     const char *a3)
+void mdp_svc_argv(struct svc_cmd *c, const char *a0, const char *a1, const char *a2, const char *a3)
 {
 	c->argv[0] = a0;
 	c->argv[1] = a1;
@@ -188,17 +166,13 @@ static void svc_cmdline(const char *const argv[], char *buf, size_t cap)
 /* F19: packages get their own, longer limit. */
 static unsigned svc_timeout(const struct mdp_svc_backend *b, const char *svc)
 {
-	if (svc_is_pkg(svc))
+	if (mdp_svc_is_pkg(svc))
 		return b->pkg_timeout_ms ? b->pkg_timeout_ms : SVC_PKG_TIMEOUT_MS;
 	return b->timeout_ms ? b->timeout_ms : SVC_DEFAULT_TIMEOUT_MS;
 }
 
-/*
- * Run one command. 0 when it ran and exited (any exit code); else diag +
- * -errno. Only stop/start commands (watched) tell b->watch their group.
- */
-static int svc_run(const struct mdp_svc_backend *b, const char *svc, const char *const argv[],
-		   bool watched, struct mdp_exec_result *res, struct mdp_diags *d)
+int mdp_svc_run(const struct mdp_svc_backend *b, const char *svc, const char *const argv[],
+		bool watched, struct mdp_exec_result *res, struct mdp_diags *d)
 {
 	char line[SVC_CMDLINE_MAX];
 	unsigned ms = svc_timeout(b, svc);
@@ -222,9 +196,8 @@ static int svc_run(const struct mdp_svc_backend *b, const char *svc, const char 
 	return err;
 }
 
-/* Report a command that ran but did not do its job. Always -EIO. */
-static int svc_failed(const char *svc, const char *const argv[], const struct mdp_exec_result *res,
-		      const char *why, struct mdp_diags *d)
+int mdp_svc_failed(const char *svc, const char *const argv[], const struct mdp_exec_result *res,
+		   const char *why, struct mdp_diags *d)
 {
 	char line[SVC_CMDLINE_MAX], first[160], how[48];
 
@@ -239,8 +212,7 @@ static int svc_failed(const char *svc, const char *const argv[], const struct md
 	return -EIO;
 }
 
-/* First line of the output, trimmed, for one-word answers. */
-static void svc_word(const struct mdp_exec_result *res, char *buf, size_t cap)
+void mdp_svc_word(const struct mdp_exec_result *res, char *buf, size_t cap)
 {
 	size_t n;
 
@@ -250,7 +222,7 @@ static void svc_word(const struct mdp_exec_result *res, char *buf, size_t cap)
 		buf[--n] = '\0';
 }
 
-static bool svc_word_in(const char *w, const char *const set[])
+bool mdp_svc_word_in(const char *w, const char *const set[])
 {
 	for (size_t i = 0; set[i]; i++)
 		if (!strcmp(w, set[i]))
@@ -258,7 +230,7 @@ static bool svc_word_in(const char *w, const char *const set[])
 	return false;
 }
 
-static bool svc_says(const char *out, const char *const pats[])
+bool mdp_svc_says(const char *out, const char *const pats[])
 {
 	for (size_t i = 0; pats[i]; i++)
 		if (strcasestr(out, pats[i]))
@@ -284,8 +256,7 @@ static const char *json_skip_ws(const char *p, const char *end)
 	return p;
 }
 
-/* The end of the object or array starting at p (just past it), or NULL. */
-static const char *json_skip_nest(const char *p, const char *end)
+const char *mdp_svc_json_skip_nest(const char *p, const char *end)
 {
 	int depth = 0;
 
@@ -304,8 +275,7 @@ static const char *json_skip_nest(const char *p, const char *end)
 	return NULL;
 }
 
-/* The value of member key of the object [obj, end) at its own depth, or NULL. */
-static const char *json_member(const char *obj, const char *end, const char *key)
+const char *mdp_svc_json_member(const char *obj, const char *end, const char *key)
 {
 	size_t klen = strlen(key);
 	const char *p = obj + 1;
@@ -334,8 +304,7 @@ static const char *json_member(const char *obj, const char *end, const char *key
 	return NULL;
 }
 
-/* Whether the string value at v is exactly want. */
-static bool json_str_is(const char *v, const char *end, const char *want)
+bool mdp_svc_json_str_is(const char *v, const char *end, const char *want)
 {
 	size_t n = strlen(want);
 
@@ -351,362 +320,15 @@ static bool json_lit_is(const char *v, const char *end, const char *want)
 	       (v + n == end || strchr(" \t\r\n,}]", v[n]));
 }
 
-/* The first JSON object in out: [*obj, *end). */
-static bool json_object(const char *out, const char **obj, const char **end)
+bool mdp_svc_json_object(const char *out, const char **obj, const char **end)
 {
 	const char *p = strchr(out, '{');
 
-	if (!p || !(*end = json_skip_nest(p, p + strlen(p))))
+	if (!p || !(*end = mdp_svc_json_skip_nest(p, p + strlen(p))))
 		return false;
 	*obj = p;
 	return true;
 }
-
-/* ---- dsm6: synoservice ------------------------------------------------- */
-
-static int dsm6_cmd_verb(const char *svc, const char *verb, const char *reason, struct svc_cmd *c,
-			 struct mdp_diags *d)
-{
-	const char *pkg = mdp_ident_service_pkg(svc);
-	int err = svc_check_name(svc, d);
-
-	if (err)
-		return err;
-	/* F8 */
-	if ((err = pkg ? svc_set_name(c, "pkgctl-", pkg) : svc_set_name(c, "", svc)))
-		return err;
-	/* F4: name first, then the reason. */
-	svc_argv(c, "synoservice", verb, c->name, reason);
-	return 0;
-}
-
-static int dsm6_cmd(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
-		    struct mdp_diags *d)
-{
-	static const char *const verbs[2][2] = {{"--pause", "--pause-by-reason"},
-						{"--resume", "--resume-by-reason"}};
-
-	return dsm6_cmd_verb(svc, verbs[v][by_reason], by_reason ? MDP_SVC_REASON : NULL, c, d);
-}
-
-static int dsm6_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
-		      struct mdp_diags *d)
-{
-	static const char *const missing[] = {"not exist", "doesn't exist", "no such",
-					      "not found", "unknown",       NULL};
-	struct mdp_exec_result res;
-	struct svc_cmd c;
-	int err;
-
-	if ((err = dsm6_cmd_verb(svc, "--status", NULL, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, false, &res, d)))
-		return err;
-	/* F1, F3 */
-	if (strstr(res.out, "status=[enable]") && !strstr(res.out, "is stop."))
-		*st = RAW_RUNNING;
-	else if (strstr(res.out, "status=["))
-		*st = RAW_STOPPED;
-	else if (res.exit_code == 0)
-		*st = RAW_RUNNING;
-	else if (svc_says(res.out, missing)) /* F2 */
-		*st = RAW_MISSING;
-	else
-		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
-	return 0;
-}
-
-static bool dsm6_has_reason(const char *svc)
-{
-	(void)svc;
-	return true; /* F8: packages are upstart jobs too */
-}
-
-static const struct svc_impl dsm6_impl = {dsm6_probe, dsm6_cmd, dsm6_has_reason};
-
-/* ---- systemd units (systemd, and dsm7's synosystemctl) ------------------- */
-
-static const char *const svc_up_words[] = {"active", "reloading", NULL};
-static const char *const svc_down_words[] = {"inactive", "failed", "unknown", "maintenance", NULL};
-/* systemd's load states other than not-found: the unit exists. */
-static const char *const svc_load_words[] = {"loaded", "masked", "error", "bad-setting",
-					     "stub",   "merged", NULL};
-
-static int unit_name(const char *svc, struct svc_cmd *c, struct mdp_diags *d)
-{
-	int err = svc_check_name(svc, d);
-
-	if (err)
-		return err;
-	if (svc_is_pkg(svc)) {
-		mdp_diags_add(d, NULL, 0, 0,
-			      "service %s: package entries (pkg:) need the dsm6 or dsm7 backend",
-			      svc);
-		return -EINVAL;
-	}
-	return svc_set_name(c, "", svc);
-}
-
-/* "TOOL VERB UNIT" */
-static int unit_cmd(const char *tool, const char *verb, const char *svc, struct svc_cmd *c,
-		    struct mdp_diags *d)
-{
-	int err = unit_name(svc, c, d);
-
-	if (!err)
-		svc_argv(c, tool, verb, c->name, NULL);
-	return err;
-}
-
-/* A look at a unit: the command run (for the message), its result, the first word it said. */
-struct unit_look {
-	struct svc_cmd c;
-	struct mdp_exec_result res;
-	char w[64];
-};
-
-/* Run TOOL VERB UNIT, which changes nothing, and keep what it said in L. */
-static int unit_ask(const struct mdp_svc_backend *b, const char *tool, const char *verb,
-		    const char *svc, struct unit_look *l, struct mdp_diags *d)
-{
-	int err;
-
-	if ((err = unit_cmd(tool, verb, svc, &l->c, d)) ||
-	    (err = svc_run(b, svc, l->c.argv, false, &l->res, d)))
-		return err;
-	svc_word(&l->res, l->w, sizeof(l->w));
-	return 0;
-}
-
-/* An is-active word (F9, F17) -> state; false for an unknown word. */
-static bool unit_word(const char *w, enum svc_raw *st)
-{
-	if (svc_word_in(w, svc_up_words))
-		*st = RAW_RUNNING;
-	else if (!strcmp(w, "activating"))
-		*st = RAW_STARTING;
-	else if (!strcmp(w, "deactivating"))
-		*st = RAW_STOPPING;
-	else if (svc_word_in(w, svc_down_words))
-		*st = RAW_STOPPED;
-	else
-		return false;
-	return true;
-}
-
-/* F16: systemctl show -p LoadState UNIT says whether a stopped unit exists. */
-static int unit_load_state(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
-			   struct mdp_diags *d)
-{
-	struct mdp_exec_result res;
-	struct svc_cmd c;
-	char w[80];
-	int err;
-
-	if ((err = unit_name(svc, &c, d)))
-		return err;
-	svc_argv(&c, "systemctl", "show", "-p", "LoadState");
-	c.argv[4] = c.name;
-	c.argv[5] = NULL;
-	if ((err = svc_run(b, svc, c.argv, false, &res, d)))
-		return err;
-	svc_word(&res, w, sizeof(w));
-	if (res.exit_code != 0 || strncmp(w, "LoadState=", 10) || !w[10])
-		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
-	*st = !strcmp(w + 10, "not-found") ? RAW_MISSING : RAW_STOPPED;
-	return 0;
-}
-
-static int systemd_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
-			 struct mdp_diags *d)
-{
-	struct unit_look l;
-	int err = unit_ask(b, "systemctl", "is-active", svc, &l, d);
-
-	if (err)
-		return err;
-	if (!unit_word(l.w, st)) {
-		if (l.res.exit_code != 0 && l.res.exit_code != 3 && l.res.exit_code != 4)
-			return svc_failed(svc, l.c.argv, &l.res, "gave an unexpected answer", d);
-		*st = l.res.exit_code ? RAW_STOPPED : RAW_RUNNING;
-	}
-	return *st == RAW_STOPPED ? unit_load_state(b, svc, st, d) : 0;
-}
-
-static int systemd_cmd(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
-		       struct mdp_diags *d)
-{
-	(void)by_reason;
-	return unit_cmd("systemctl", v == SVC_PAUSE ? "stop" : "start", svc, c, d);
-}
-
-static bool systemd_has_reason(const char *svc)
-{
-	(void)svc;
-	return false;
-}
-
-static const struct svc_impl systemd_impl = {systemd_probe, systemd_cmd, systemd_has_reason};
-
-/* ---- dsm7: synosystemctl and synopkg ----------------------------------- */
-
-static int synopkg_cmd(const char *verb, const char *svc, struct svc_cmd *c, struct mdp_diags *d)
-{
-	const char *pkg = mdp_ident_service_pkg(svc);
-	int err = svc_check_name(svc, d);
-
-	if (err)
-		return err;
-	if (!pkg)
-		return -EINVAL; /* callers send only "pkg:" entries here */
-	if ((err = svc_set_name(c, "", pkg)))
-		return err;
-	svc_argv(c, "synopkg", verb, c->name, NULL);
-	return 0;
-}
-
-/* A state word of F14; 0, 1 for "broken", -1 for a word not known. */
-static int synopkg_word(const char *v, const char *end, enum svc_raw *st)
-{
-	static const struct {
-		const char *w;
-		enum svc_raw st;
-	} tab[] = {{"running", RAW_RUNNING},   {"stop", RAW_STOPPED},
-		   {"stopped", RAW_STOPPED},   {"starting", RAW_STARTING},
-		   {"stopping", RAW_STOPPING}, {"non_installed", RAW_MISSING}};
-
-	if (json_str_is(v, end, "broken"))
-		return 1;
-	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		if (json_str_is(v, end, tab[i].w)) {
-			*st = tab[i].st;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* F13: an exit code of either generation; 0, 1 for broken, -1 unknown. */
-static int synopkg_code(int code, enum svc_raw *st)
-{
-	switch (code) {
-	case 0:
-		*st = RAW_RUNNING;
-		return 0;
-	case 3:
-	case 17:
-		*st = RAW_STOPPED;
-		return 0;
-	case 4:
-	case 255:
-		*st = RAW_MISSING;
-		return 0;
-	case 55:
-		*st = RAW_STARTING;
-		return 0;
-	case 150:
-		return 1;
-	default:
-		return -1;
-	}
-}
-
-/* F13, F14: the package's state from what synopkg status said. */
-static int synopkg_parse(const struct mdp_exec_result *res, enum svc_raw *st)
-{
-	const char *obj, *end, *v, *e;
-	int r;
-
-	if (!json_object(res->out, &obj, &end))
-		return synopkg_code(res->exit_code, st);
-	v = json_member(obj, end, "status");
-	if ((r = synopkg_word(v, end, st)) < 0)
-		return synopkg_code(res->exit_code, st);
-	e = json_member(obj, end, "error");
-	if (!r && e && *e == '{' && (end = json_skip_nest(e, end)) &&
-	    json_str_is(json_member(e, end, "status"), end, "non_installed"))
-		*st = RAW_MISSING;
-	return r;
-}
-
-static int synopkg_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
-			 struct mdp_diags *d)
-{
-	struct mdp_exec_result res;
-	struct svc_cmd c;
-	int err, r;
-
-	if ((err = synopkg_cmd("status", svc, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, false, &res, d)))
-		return err;
-	if ((r = synopkg_parse(&res, st)) > 0)
-		return svc_failed(svc, c.argv, &res,
-				  "says the package is broken; repair it "
-				  "in Package Center",
-				  d);
-	if (r < 0)
-		return svc_failed(svc, c.argv, &res, "gave an unexpected answer", d);
-	return 0;
-}
-
-/* F11: believe get-load-status only when it names a load state; else F16. */
-static int dsm7_load_state(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
-			   struct mdp_diags *d)
-{
-	struct unit_look l;
-	int err = unit_ask(b, "synosystemctl", "get-load-status", svc, &l, d);
-
-	if (err)
-		return err;
-	if (l.res.exit_code == 0 && svc_word_in(l.w, svc_load_words)) {
-		*st = RAW_STOPPED;
-		return 0;
-	}
-	if (l.res.exit_code == 0 && !strcmp(l.w, "not-found")) {
-		*st = RAW_MISSING;
-		return 0;
-	}
-	return unit_load_state(b, svc, st, d);
-}
-
-static int dsm7_probe(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
-		      struct mdp_diags *d)
-{
-	struct unit_look l;
-	int err;
-
-	if (svc_is_pkg(svc))
-		return synopkg_probe(b, svc, st, d);
-	if ((err = unit_ask(b, "synosystemctl", "get-active-status", svc, &l, d)))
-		return err;
-	if (!unit_word(l.w, st)) /* F9: the word, never the exit code */
-		return svc_failed(svc, l.c.argv, &l.res, "gave an unexpected answer", d);
-	return *st == RAW_STOPPED ? dsm7_load_state(b, svc, st, d) : 0;
-}
-
-static int dsm7_cmd(const char *svc, enum svc_verb v, bool by_reason, struct svc_cmd *c,
-		    struct mdp_diags *d)
-{
-	int err;
-
-	if (svc_is_pkg(svc)) /* F15: no reasons for packages */
-		return synopkg_cmd(v == SVC_PAUSE ? "stop" : "start", svc, c, d);
-	if (!by_reason)
-		return unit_cmd("synosystemctl", v == SVC_PAUSE ? "stop" : "start", svc, c, d);
-	if ((err = unit_name(svc, c, d)))
-		return err;
-	/* F10: the reason first, then the unit. */
-	svc_argv(c, "synosystemctl",
-		 v == SVC_PAUSE ? "stop-service-by-reason" : "start-service-by-reason",
-		 MDP_SVC_REASON, c->name);
-	return 0;
-}
-
-static bool dsm7_has_reason(const char *svc)
-{
-	return !svc_is_pkg(svc);
-}
-
-static const struct svc_impl dsm7_impl = {dsm7_probe, dsm7_cmd, dsm7_has_reason};
 
 /* ---- the common part: act, then wait (F19) -------------------------------- */
 
@@ -784,7 +406,7 @@ static bool svc_no_such_verb(const struct mdp_exec_result *res)
 {
 	static const char *const pats[] = {"usage", "unknown", "invalid", NULL};
 
-	return res->exit_code != 0 && svc_says(res->out, pats);
+	return res->exit_code != 0 && mdp_svc_says(res->out, pats);
 }
 
 /* Whether this backend will use the by-reason verbs for svc. */
@@ -805,20 +427,21 @@ static int svc_act(const struct svc_impl *im, const struct mdp_svc_backend *b, c
 
 	*by_reason = svc_by_reason(im, b, svc);
 	if ((err = im->cmd(svc, v, *by_reason, &c, d)) ||
-	    (err = svc_run(b, svc, c.argv, true, &res, d)))
+	    (err = mdp_svc_run(b, svc, c.argv, true, &res, d)))
 		return err;
 	if (*by_reason && svc_no_such_verb(&res)) {
 		if (b->memo)
 			b->memo->plain_verbs = true;
 		*by_reason = false;
 		if ((err = im->cmd(svc, v, false, &c, d)) ||
-		    (err = svc_run(b, svc, c.argv, true, &res, d)))
+		    (err = mdp_svc_run(b, svc, c.argv, true, &res, d)))
 			return err;
 	}
 	/* F15: synopkg reports some failures in JSON with a zero exit code. */
-	if (res.exit_code != 0 || (json_object(res.out, &obj, &end) &&
-				   json_lit_is(json_member(obj, end, "success"), end, "false")))
-		return svc_failed(svc, c.argv, &res, "failed", d);
+	if (res.exit_code != 0 ||
+	    (mdp_svc_json_object(res.out, &obj, &end) &&
+	     json_lit_is(mdp_svc_json_member(obj, end, "success"), end, "false")))
+		return mdp_svc_failed(svc, c.argv, &res, "failed", d);
 	return 0;
 }
 
@@ -870,9 +493,9 @@ static int svc_change(const struct svc_impl *im, const struct mdp_svc_backend *b
 						   .pause = NAME##_pause,                          \
 						   .resume = NAME##_resume}
 
-SVC_OPS(dsm6, dsm6_impl);
-SVC_OPS(dsm7, dsm7_impl);
-SVC_OPS(systemd, systemd_impl);
+SVC_OPS(dsm6, mdp_svc_dsm6_impl);
+SVC_OPS(dsm7, mdp_svc_dsm7_impl);
+SVC_OPS(systemd, mdp_svc_systemd_impl);
 
 /* ---- by hand ------------------------------------------------------------ */
 
@@ -889,11 +512,11 @@ int mdp_svc_resume_command(const struct mdp_svc_backend *b, const char *svc, cha
 		return -ENAMETOOLONG;
 	/* By name: a test seam may wrap the ops table of a real backend. */
 	if (!strcmp(b->ops->name, "dsm6"))
-		im = &dsm6_impl;
+		im = &mdp_svc_dsm6_impl;
 	else if (!strcmp(b->ops->name, "dsm7"))
-		im = &dsm7_impl;
+		im = &mdp_svc_dsm7_impl;
 	else if (!strcmp(b->ops->name, "systemd"))
-		im = &systemd_impl;
+		im = &mdp_svc_systemd_impl;
 	if (!im)
 		return -EINVAL;
 	mdp_diags_init(&quiet);

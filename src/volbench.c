@@ -31,7 +31,11 @@
 
 #define WINDOW ((uint64_t)64 << 20) /* mincore() window: 32-bit NAS boxes map little */
 
-uint64_t mdp_vb_default_size(uint64_t free_bytes)
+/*
+ * The default size for a directory with free_bytes free: 10% of it, at
+ * most 2 GiB, in whole MiB. 0 when that is under 1 MiB.
+ */
+static uint64_t default_size(uint64_t free_bytes)
 {
 	uint64_t s = free_bytes / 10;
 
@@ -416,7 +420,7 @@ static int check_space(struct mdp_vb *b, int dirfd, struct mdp_diags *d)
 		return -errno;
 	b->free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (!b->size)
-		b->size = mdp_vb_default_size(b->free_bytes);
+		b->size = default_size(b->free_bytes);
 	margin =
 	    b->free_bytes / 100 > MDP_VB_MARGIN_BYTES ? b->free_bytes / 100 : MDP_VB_MARGIN_BYTES;
 	if (b->size < MDP_VB_MIN_SIZE || b->size > b->free_bytes ||

@@ -87,12 +87,6 @@ struct mdp_vb {
 };
 
 /*
- * The default size for a directory with free_bytes free: 10% of it, at
- * most 2 GiB, in whole MiB. 0 when that is under 1 MiB.
- */
-uint64_t mdp_vb_default_size(uint64_t free_bytes);
-
-/*
  * The mount point of the first mounted filesystem on an md array, plain or
  * through any stack of device-mapper layers (SHR: LVM over md; DSM 7's
  * cachedev_N over that), named /dev/md*, /dev/dm-N, /dev/mapper/NAME or
