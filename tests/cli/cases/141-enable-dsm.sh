@@ -89,7 +89,9 @@ stdout_line 'mdprofile_enabled_intact 0'
 stdout_line 'mdprofile_watcher_running 0'
 (cd / && env -i MDPROFILE_ROOT="$ROOT" sh "$ROOT/volume1/@mdprofile/mdprofile.sh" start-auto) >"$WORK/sa.out" 2>&1 ||
 	fail "start-auto: $(cat "$WORK/sa.out")"
-wait_until 100 0.1 '! grep -qx "pid $W" "$ROOT/run/mdprofile/watcher" && [ -s "$ROOT/run/mdprofile-auto.pid" ]' ||
+# a new watcher's state (absent for a moment while the dead one's is cleared) and its keeper
+wait_until 100 0.1 'grep -q "^pid " "$ROOT/run/mdprofile/watcher" 2>/dev/null &&
+	! grep -qx "pid $W" "$ROOT/run/mdprofile/watcher" && [ -s "$ROOT/run/mdprofile-auto.pid" ]' ||
 	fail "start-auto did not start the watcher: $(cat "$ROOT/var/log/mdprofile-auto.log")"
 KEEPER=$(cat "$ROOT/run/mdprofile-auto.pid")
 W=$(sed -n 's/^pid //p' "$ROOT/run/mdprofile/watcher")
