@@ -74,14 +74,12 @@ static int probe_apply(void *arg, const struct mdp_probe_setting *set)
 	struct mdp_diags d;
 	int rc;
 
-	/* Journaled as a probe: if this process dies, recover (any command's) reverts it. */
-	cli->tx.origin = MDP_BY_PROBE;
-	cli->tx.as_base = true;
 	mdp_diags_init(&d);
 	rc = mdp_probe_profile(set, &cli->dirs, &p, &d);
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
-	return rc ? MDP_EXIT_USAGE : cli_apply_quiet(cli, &p);
+	/* Journaled as a probe: if this process dies, recover (any command's) reverts it. */
+	return rc ? MDP_EXIT_USAGE : cli_apply_quiet(cli, &p, MDP_BY_PROBE);
 }
 
 /* Revert it, whatever happened: 0, or the exit code with the failure said. */

@@ -138,14 +138,7 @@ static int setup_services(struct cli *cli)
 		cli->svc.timeout_ms = cli->svc_timeout_ms;
 	if (cli->pkg_timeout_ms)
 		cli->svc.pkg_timeout_ms = cli->pkg_timeout_ms;
-	/*
-	 * A pause left under way by a killed mdprofile gets as long as one command;
-	 * txn.c extends that to an entry's own journaled timeout when it is longer.
-	 */
-	cli->tx.settle_ms = cli->svc.timeout_ms > cli->svc.pkg_timeout_ms ? cli->svc.timeout_ms
-									  : cli->svc.pkg_timeout_ms;
 	fault_wrap_services(&cli->fault, &cli->svc);
-	cli->tx.svc = cli->svc.ops ? &cli->svc : NULL;
 	return 0;
 }
 
@@ -179,7 +172,6 @@ static int setup_lock(struct cli *cli)
 	}
 	/* After the lock: Ctrl-C still ends a --wait for it. */
 	cli_hold_stop_signals();
-	cli->tx.stop_requested = cli_stop_requested;
 	return 0;
 }
 
@@ -224,12 +216,13 @@ static int setup(struct cli *cli, const struct cmd *c)
 			return rc;
 		cli->have_profile = true;
 	}
-	cli->tx.root = &cli->root;
-	cli->tx.d = &cli->d;
 	if ((flags & CMD_SERVICES) && (rc = setup_services(cli)))
 		return rc;
 	if ((flags & CMD_LOCK) && (rc = setup_lock(cli)))
 		return rc;
+	/* Holding the lock, an apply stops between two steps at a signal and rolls back. */
+	mdp_txn_init(&cli->tx, &cli->root, &cli->d, flags & CMD_SERVICES ? &cli->svc : NULL,
+		     flags & CMD_LOCK ? cli_stop_requested : NULL);
 	if ((flags & CMD_RECOVER) && (rc = setup_recover(cli)))
 		return rc;
 	return 0;

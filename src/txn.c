@@ -6,7 +6,7 @@
  * Invariants, and the function that keeps each:
  *
  *  1. Before any system value changes, the journal holds its prior value
- *     and is durable: mdp_txn_apply() builds the whole journal first
+ *     and is durable: txn_apply() builds the whole journal first
  *     (apply_prepare(): state applying, every baseline the plan touches,
  *     every service it will pause) and stores it with txn_journal_store()
  *     (txn_journal.c: temp, fsync, rename, fsync dir) before step_do()
@@ -41,9 +41,9 @@
  *
  * States of the journal:
  *
- *   (none) --txn_journal_store in mdp_txn_apply--> applying --apply_commit--> active
+ *   (none) --txn_journal_store in txn_apply--> applying --apply_commit--> active
  *   applying --apply_unwind, rollback ok--> previous state (none or active)
- *   active --mdp_txn_apply (profile switch)--> applying
+ *   active --txn_apply (profile switch)--> applying
  *   active|applying|reverting --restore_baseline (revert/recover)--> reverting --> (none)
  *
  * States of a service within the journal ("svc" lines):
@@ -326,9 +326,9 @@ static int journal_set_plan(struct mdp_journal *j, const struct mdp_plan *pl)
  * base; over an active base, an overlay, the base kept under it; over an
  * overlay, the new overlay, the same base under it. The top layer's own
  * profile applied again is that layer applied again (drift put right), and
- * tx->as_base replaces the base (refused while an overlay is on it).
+ * as_base replaces the base (refused while an overlay is on it).
  */
-static int apply_layer(struct mdp_txn *tx, const struct mdp_profile *p,
+static int apply_layer(struct mdp_txn *tx, const struct mdp_profile *p, bool as_base,
 		       const struct mdp_journal *old, struct mdp_journal *j)
 {
 	bool again = old->state == MDP_J_ACTIVE && !strcmp(old->profile, p->name);
@@ -336,7 +336,7 @@ static int apply_layer(struct mdp_txn *tx, const struct mdp_profile *p,
 
 	if (old->state != MDP_J_ACTIVE || j->has_under || again)
 		goto who;
-	if (tx->as_base)
+	if (as_base)
 		goto who;
 	/* base --> overlay over it: the base's name, values and services wait under */
 	j->has_under = true;
@@ -352,7 +352,7 @@ static int apply_layer(struct mdp_txn *tx, const struct mdp_profile *p,
 	if (err)
 		return err;
 who:
-	if (tx->as_base && j->has_under) {
+	if (as_base && j->has_under) {
 		mdp_diags_add(tx->d, NULL, 0, 0,
 			      "profile %s is an overlay on the base %s: revert it first, or "
 			      "'mdprofile revert --all'",
@@ -392,7 +392,8 @@ static int journal_set_speeds(struct mdp_journal *j, const struct mdp_journal *o
 
 /* Build the new journal and every step before anything changes. */
 static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_plan *pl,
-			 const struct mdp_journal *old, struct mdp_journal *j, struct steps *st)
+			 bool as_base, const struct mdp_journal *old, struct mdp_journal *j,
+			 struct steps *st)
 {
 	int err;
 
@@ -407,7 +408,7 @@ static int apply_prepare(struct mdp_txn *tx, const struct mdp_profile *p, const 
 			      strerror(-err));
 		return err;
 	}
-	if ((err = apply_layer(tx, p, old, j)))
+	if ((err = apply_layer(tx, p, as_base, old, j)))
 		return err;
 	snprintf(j->profile, sizeof(j->profile), "%s", p->name);
 	snprintf(j->profile_path, sizeof(j->profile_path), "%s", p->path ? p->path : "");
@@ -463,8 +464,17 @@ static int apply_commit(struct mdp_txn *tx, struct mdp_journal *j, const struct 
 	return txn_journal_store(tx, j);
 }
 
-struct mdp_txn_rc mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
-				const struct mdp_plan *pl)
+/* The top layer j says is on (none unless j is active). */
+static void layer_of(const struct mdp_journal *j, struct mdp_layer *l)
+{
+	*l = (struct mdp_layer){0};
+	if (!j || j->state != MDP_J_ACTIVE)
+		return;
+	*l = (struct mdp_layer){true, j->has_under, j->by, j->since};
+}
+
+struct mdp_txn_rc txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
+			    const struct mdp_plan *pl, bool as_base, struct mdp_layer *layer)
 {
 	struct mdp_journal old, j = {0};
 	struct steps st = {0};
@@ -475,7 +485,7 @@ struct mdp_txn_rc mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
 	snprintf(tx->rep.profile, sizeof(tx->rep.profile), "%s", p->name);
 	if ((err = load_current(tx, &old)))
 		return txn_err(err);
-	if ((err = apply_prepare(tx, p, pl, &old, &j, &st))) {
+	if ((err = apply_prepare(tx, p, pl, as_base, &old, &j, &st))) {
 		if (err == -EIO) { /* the system failed before anything changed */
 			rc = MDP_TXN_FAILED;
 			err = 0;
@@ -509,6 +519,8 @@ struct mdp_txn_rc mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
 	if (stopped(tx) || apply_commit(tx, &j, &st))
 		rc = apply_unwind(tx, &old, &st, n_changes, n_services);
 out:
+	/* what it wrote (j committed), or found already so (old) */
+	layer_of(err || rc != MDP_TXN_OK ? NULL : j.state == MDP_J_ACTIVE ? &j : &old, layer);
 	txn_note_plain_verbs(tx);
 	free(st.v);
 	mdp_journal_free(&j);

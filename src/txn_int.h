@@ -3,6 +3,7 @@
  * interface). Not part of the library interface: only src/txn*.c include
  * it.
  *
+ *   txn_apply.c    one apply (mdp_apply): discovery, the plan, the engine
  *   txn.c          the apply engine: its steps, the journal first, the
  *                  rollback (the invariants are written at its top)
  *   txn_revert.c   revert and recover; one value put back or steered; what
@@ -46,6 +47,16 @@ static inline struct mdp_txn_rc txn_err(int err)
 	assert_txn(err < 0);
 	return (struct mdp_txn_rc){MDP_TXN_ERROR, err < 0 ? err : -EIO};
 }
+
+/* ---- the engine (txn.c) --------------------------------------------------------- */
+
+/*
+ * Apply plan (built from p against the live system), p replacing the base
+ * when as_base; *layer: the top layer after it (mdp_apply's). The caller
+ * holds the lock and has run mdp_txn_recover.
+ */
+struct mdp_txn_rc txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
+			    const struct mdp_plan *pl, bool as_base, struct mdp_layer *layer);
 
 /* ---- report (txn_report.c) ---------------------------------------------------- */
 
@@ -96,17 +107,22 @@ int txn_svc_status(struct mdp_txn *tx, const struct mdp_service *sv, enum mdp_sv
 void txn_note_plain_verbs(struct mdp_txn *tx);
 /* A pause left under way by a killed mdprofile: waited for, then killed (invariant 8). */
 void txn_settle(struct mdp_txn *tx, const struct mdp_jservice *js);
+/*
+ * What apply would do with p's services, changing nothing: one entry per
+ * service in tx->rep.services (action pause, result one of NOT_RUNNING,
+ * NOT_FOUND, WOULD_PAUSE, MISSING, PAUSED, UNKNOWN). Reads the active
+ * journal, asks the backend for each state. 0 or -ENOMEM.
+ */
+int txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p);
 
 /* ---- the journal (txn_journal.c) ------------------------------------------------ */
 
-struct mdp_jtarget *txn_journal_base(struct mdp_journal *j, enum mdp_tunable t,
-				     const char *dev);
+struct mdp_jtarget *txn_journal_base(struct mdp_journal *j, enum mdp_tunable t, const char *dev);
 /* Invariant 2: the first value seen this boot stays the baseline. */
 int txn_journal_add_base(struct mdp_journal *j, enum mdp_tunable t, const char *dev,
 			 const char *raw);
 struct mdp_jservice *txn_journal_svc(struct mdp_journal *j, const char *name);
-int txn_journal_set_svc(struct mdp_journal *j, const char *name, bool paused,
-			unsigned timeout_s);
+int txn_journal_set_svc(struct mdp_journal *j, const char *name, bool paused, unsigned timeout_s);
 /* A malloc'd copy of n elements (NULL for none); *err = -ENOMEM when it fails. */
 void *txn_dup_array(const void *src, size_t n, size_t size, int *err);
 /* A copy of src for the next state; set stays empty: the new plan's own. */
@@ -114,8 +130,7 @@ int txn_journal_copy(const struct mdp_journal *src, struct mdp_journal *dst);
 const struct mdp_jset *txn_jset_find(const struct mdp_jset *v, size_t n, enum mdp_tunable t,
 				     const char *dev);
 /* What b goes back to when the layer above lets go of it (the base's value, else the baseline). */
-int txn_floor_value(const struct mdp_journal *j, const struct mdp_jtarget *b,
-		    struct mdp_value *v);
+int txn_floor_value(const struct mdp_journal *j, const struct mdp_jtarget *b, struct mdp_value *v);
 /* Store j durably (invariant 1), said when it fails; the journal removed. */
 int txn_journal_store(struct mdp_txn *tx, const struct mdp_journal *j);
 int txn_journal_remove(struct mdp_txn *tx);

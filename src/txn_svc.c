@@ -1,4 +1,4 @@
-/* txn_svc: services within a transaction (txn_int.h), and apply's preview of them (txn.h). */
+/* txn_svc: services within a transaction, and apply's preview of them (txn_int.h). */
 #include "txn_int.h"
 
 #include <stdio.h>
@@ -235,7 +235,7 @@ static enum mdp_txn_svc_result preview_one(struct mdp_txn *tx, const struct mdp_
 	return state == MDP_SVC_STOPPED ? MDP_TXN_SVC_NOT_RUNNING : MDP_TXN_SVC_WOULD_PAUSE;
 }
 
-int mdp_txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p)
+int txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p)
 {
 	struct mdp_journal active = {0};
 	size_t n = tx->rep.n_services;

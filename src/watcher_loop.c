@@ -204,32 +204,17 @@ static int wl_txn(struct mdp_wloop *w, struct mdp_txn_rc rc, const char *verb,
 	return w->c.h.txn_result(w->c.h.ctx, rc, verb, pl);
 }
 
-/* Discover and plan for the profile, saying what is wrong. 0, a code, or -errno. */
-static int wl_plan(struct mdp_wloop *w, struct mdp_system *s, struct mdp_plan *pl)
-{
-	struct mdp_diags d;
-	int err;
-
-	mdp_diags_init(&d);
-	err = mdp_discover_some(w->c.root, mdp_plan_discover_skip(w->c.p), s, &d);
-	wl_diags(w, &d);
-	if (err) {
-		wl_err(w, "cannot read the system state: %s", mdp_root_strerror(-err));
-		return err;
-	}
-	err = mdp_plan_build(w->c.p, s, pl, &d);
-	w->c.h.diags(w->c.h.ctx, &d);
-	mdp_diags_free(&d);
-	if (err && err != -EINVAL)
-		wl_err(w, "cannot plan: %s", strerror(-err));
-	return err;
-}
-
+/*
+ * Apply the profile as the watcher's layer (an overlay over an active
+ * base), under the lock after recover: what discovery and the plan say
+ * through the caller's diags, the transaction's outcome through its
+ * txn_result. 0, a txn_result code, or -errno; w->since: the layer's.
+ */
 static int wl_apply(struct mdp_wloop *w)
 {
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
-	struct mdp_journal j;
+	const struct mdp_apply_opts o = {
+	    .origin = w->by, .lean = true, .ctx = w->c.h.ctx, .diags = w->c.h.diags};
+	struct mdp_applied a;
 	bool did;
 	int rc;
 
@@ -237,15 +222,14 @@ static int wl_apply(struct mdp_wloop *w)
 		return rc;
 	rc = wl_txn(w, mdp_txn_recover(w->c.tx, &did), "recover", NULL);
 	mdp_txn_report_free(&w->c.tx->rep);
-	if (!rc && !(rc = wl_plan(w, &s, &pl)))
-		rc = wl_txn(w, mdp_txn_apply(w->c.tx, w->c.p, &pl), "apply", &pl);
-	if (!rc && load_quiet(w, &j)) {
-		w->since = j.by == w->by ? j.since : 0;
-		mdp_journal_free(&j);
+	if (!rc) {
+		mdp_apply(w->c.tx, w->c.p, &o, &a);
+		rc = a.step < MDP_APPLY_TXN ? a.rc.err : wl_txn(w, a.rc, "apply", &a.plan);
+		if (!rc && a.layer.on)
+			w->since = a.layer.by == w->by ? a.layer.since : 0;
+		mdp_applied_free(&a);
 	}
 	wl_unlock(w);
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
 	return rc;
 }
 
@@ -893,7 +877,6 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 	if (!w->c.interval_ms)
 		w->c.interval_ms = 5000;
 	w->by = c->once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
-	w->c.tx->origin = w->by;
 	w->start = mono_s(w);
 	w->skip = mdp_plan_discover_skip(c->p) & ~(unsigned)MDP_SKIP_PROGRESS;
 	w->mw.sfd = -1;

@@ -103,7 +103,7 @@ struct mdp_wloop_hooks {
 /* What the caller gives; the pointers stay the caller's and outlive the loop. */
 struct mdp_wloop_cfg {
 	const struct mdp_root *root;
-	struct mdp_txn *tx;     /* the transactions (its origin is set to the watcher's) */
+	struct mdp_txn *tx;     /* the transactions (mdp_apply acts for the watcher's origin) */
 	struct mdp_lock *lock;  /* the main lock: held by the caller at the start, released */
 	struct mdp_lock *wlock; /* the watcher lock, held by the caller */
 	const struct mdp_profile *p;
