@@ -242,14 +242,10 @@ int mdp_txn_floor(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
 		  struct mdp_value *v)
 {
 	struct mdp_journal j;
-	struct mdp_diags d;
 	const struct mdp_jtarget *b;
 	int err;
 
-	mdp_diags_init(&d);
-	err = mdp_journal_load(r, &j, &d);
-	mdp_diags_free(&d);
-	if (err)
+	if ((err = mdp_journal_load(r, &j, NULL)))
 		return err;
 	if (!(b = txn_journal_base(&j, t, dev)))
 		err = -ENOENT;
@@ -328,24 +324,13 @@ struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
 
 /* ---- the layers, as the journal says them ------------------------------------ */
 
-static bool load_quiet(const struct mdp_root *r, struct mdp_journal *j)
-{
-	struct mdp_diags d;
-	bool ok;
-
-	mdp_diags_init(&d);
-	ok = mdp_journal_load(r, j, &d) == 0;
-	mdp_diags_free(&d);
-	return ok;
-}
-
 bool mdp_txn_layer_is(const struct mdp_root *r, enum mdp_origin by, int64_t since,
 		      const char *profile)
 {
 	struct mdp_journal j;
 	bool mine;
 
-	if (!since || !load_quiet(r, &j))
+	if (!since || mdp_journal_load(r, &j, NULL))
 		return false;
 	mine = j.state == MDP_J_ACTIVE && j.by == by && j.since == since &&
 	       !strcmp(j.profile, profile);
@@ -360,7 +345,7 @@ bool mdp_txn_layer_blocks(const struct mdp_root *r, enum mdp_origin by, const ch
 	char nm[512];
 	bool busy, same;
 
-	if (!load_quiet(r, &j))
+	if (mdp_journal_load(r, &j, NULL))
 		return false;
 	same = j.state == MDP_J_ACTIVE && j.by != by && !strcmp(j.profile, profile);
 	busy = same || (j.state == MDP_J_ACTIVE && j.has_under && !mdp_origin_watched(j.by));
@@ -374,21 +359,15 @@ bool mdp_txn_layer_blocks(const struct mdp_root *r, enum mdp_origin by, const ch
 
 bool mdp_txn_needs_recover(const struct mdp_root *r)
 {
-	struct mdp_diags d;
 	struct mdp_journal j;
 	char boot[40];
 	bool needs;
 	int err;
 
-	mdp_diags_init(&d);
-	if ((err = mdp_journal_load(r, &j, &d))) {
-		needs = err == -EBADMSG; /* unreadable journal: someone must look */
-		mdp_diags_free(&d);
-		return needs;
-	}
+	if ((err = mdp_journal_load(r, &j, NULL)))
+		return err == -EBADMSG; /* unreadable journal: someone must look */
 	needs = j.state != MDP_J_ACTIVE || (!txn_read_boot_id(r, boot, sizeof(boot)) &&
 					    j.boot_id[0] && strcmp(j.boot_id, boot));
 	mdp_journal_free(&j);
-	mdp_diags_free(&d);
 	return needs;
 }

@@ -239,13 +239,10 @@ int txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p)
 {
 	struct mdp_journal active = {0};
 	size_t n = tx->rep.n_services;
-	struct mdp_diags quiet;
 	bool loaded, gone = false;
 
 	/* An unreadable journal is recover's business; the preview only reads. */
-	mdp_diags_init(&quiet);
-	loaded = !mdp_journal_load(tx->root, &active, &quiet);
-	mdp_diags_free(&quiet);
+	loaded = !mdp_journal_load(tx->root, &active, NULL);
 	for (size_t i = 0; i < p->n_services; i++)
 		txn_ev_service(tx, p->services[i].name, MDP_TXN_PAUSE,
 			       preview_one(tx, &p->services[i],

@@ -117,17 +117,6 @@ static void wl_state_waiting(struct mdp_wloop *w, long holder)
 
 /* ---- the journal, seen from the watcher ------------------------------------------ */
 
-static bool load_quiet(struct mdp_wloop *w, struct mdp_journal *j)
-{
-	struct mdp_diags d;
-	bool ok;
-
-	mdp_diags_init(&d);
-	ok = mdp_journal_load(w->c.root, j, &d) == 0;
-	mdp_diags_free(&d);
-	return ok;
-}
-
 /* Our layer is the top one still: the one we applied, nobody replaced or reverted it. */
 static bool ours(struct mdp_wloop *w)
 {
@@ -335,7 +324,7 @@ static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
 	struct mdp_journal j;
 	struct mdp_plan pl = {0};
 
-	if (!load_quiet(w, &j))
+	if (mdp_journal_load(w->c.root, &j, NULL))
 		return;
 	if (!mdp_drift_plan(&j, s, &pl))
 		for (size_t i = 0; i < pl.n && !w->stop; i++)
@@ -922,7 +911,7 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 	char nm[512];
 	int rc;
 
-	if (load_quiet(w, &j)) {
+	if (!mdp_journal_load(w->c.root, &j, NULL)) {
 		w->since = j.by == w->by && !strcmp(j.profile, w->c.p->name) ? j.since : 0;
 		if (j.state == MDP_J_ACTIVE && !strcmp(j.profile, w->c.p->name))
 			other = j.by;
