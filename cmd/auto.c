@@ -146,14 +146,11 @@ static int wt_run(struct cli *cli, struct wlog *log, bool once, unsigned kinds,
 		  .looked = ui_looked,
 		  .bar_off = ui_bar_off},
 	};
-	struct mdp_wloop w;
 	int rc;
 
 	cli_stop_signals(&stop);
-	mdp_wloop_init(&w, &c);
-	rc = once ? mdp_wloop_until_idle(&w) : mdp_wloop_auto(&w);
+	rc = mdp_wloop_run(&c);
 	ui_bar_off(&ui);
-	mdp_wloop_fini(&w);
 	return rc < 0 ? MDP_EXIT_FAILED : rc;
 }
 

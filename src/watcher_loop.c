@@ -979,3 +979,14 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 	mdp_system_free(&s);
 	return rc;
 }
+
+int mdp_wloop_run(const struct mdp_wloop_cfg *c)
+{
+	struct mdp_wloop w;
+	int rc;
+
+	mdp_wloop_init(&w, c);
+	rc = c->once ? mdp_wloop_until_idle(&w) : mdp_wloop_auto(&w);
+	mdp_wloop_fini(&w);
+	return rc;
+}

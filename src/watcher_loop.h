@@ -166,7 +166,7 @@ struct mdp_wloop {
 	struct mdp_wgoal goal; /* the profile's goal, followed while engaged */
 };
 
-/* Set w up from c (copied); sets c->tx's origin. Free with mdp_wloop_fini. */
+/* Set w up from c (copied). Free with mdp_wloop_fini. */
 void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c);
 /* Free w and remove the watcher's state file (status's view of it). */
 void mdp_wloop_fini(struct mdp_wloop *w);
@@ -184,6 +184,12 @@ int mdp_wloop_auto(struct mdp_wloop *w);
  * mdp_wloop_auto.
  */
 int mdp_wloop_until_idle(struct mdp_wloop *w);
+/*
+ * The watcher c describes, from its start to its end: mdp_wloop_until_idle
+ * when c->once, else mdp_wloop_auto, between mdp_wloop_init and
+ * mdp_wloop_fini. Returns what they return.
+ */
+int mdp_wloop_run(const struct mdp_wloop_cfg *c);
 
 /*
  * One look. mdp_wloop_read reads what can change between two looks into s
