@@ -177,15 +177,11 @@ int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms)
 	struct watcher w = {.cli = cli,
 			    .tty = isatty(STDOUT_FILENO),
 			    .interval_ms = interval_ms ? interval_ms : 5000};
-	struct mdp_watch mw;
-	int sig, err = 0, ev;
+	int err, ev;
 
 	err = watch_show(&w, s);
 	while (!err) {
-		if ((err = mdp_watch_open(&cli->root, s, NULL, &mw)))
-			break;
-		ev = mdp_watch_wait(&mw, (int)w.interval_ms, &sig);
-		mdp_watch_close(&mw);
+		ev = mdp_watch_once(&cli->root, s, (int)w.interval_ms);
 		mdp_system_free(s);
 		err = ev < 0 ? ev : watch_look(&w, s);
 	}
