@@ -250,6 +250,26 @@ void mdp_profile_free(struct mdp_profile *p);
 int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *path,
 			     struct mdp_profile *out, struct mdp_diags *d, struct mdp_diags *warn);
 
+/* Where a command's profile comes from, and how far its files are trusted. */
+struct mdp_profile_src {
+	/* A profile argument (a file, or a name found as mdp_profile_find finds it); with
+	 * text, the name of the profile text is (one read from stdin). */
+	const char *arg;
+	const char *text; /* NULL, or the profile itself, len bytes: no file of its own */
+	size_t len;
+	/* As root on the real root: every file read is checked on the descriptor it is read
+	 * from (mdp_profile_load_checked), the extends parents of a text too. */
+	bool check;
+	struct mdp_diags *warn; /* with check: NULL, a refusal is an error; else said here */
+};
+/*
+ * A command's profile: found and loaded (mdp_profile_find, then
+ * mdp_profile_load or, with src->check, mdp_profile_load_checked), or
+ * loaded from src->text. Returns as they do.
+ */
+int mdp_profile_open(const struct mdp_profile_dirs *dirs, const struct mdp_profile_src *src,
+		     struct mdp_profile *out, struct mdp_diags *d);
+
 /*
  * Refuse a profile that root should not take orders from (only meaningful
  * when running as root on the real root): the file, or any directory from /
