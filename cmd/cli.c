@@ -3,7 +3,6 @@
 #include "watch.h"
 #include "clock.h"
 #include "render.h"
-#include "grow.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -19,8 +18,6 @@ static void keep_error(struct cli *cli, const char *msg)
 		cli->n_dropped++;
 		return;
 	}
-	if (mdp_grow(&cli->errors, cli->n_errors, sizeof(*cli->errors)))
-		return;
 	if ((cli->errors[cli->n_errors] = strdup(msg)))
 		cli->n_errors++;
 }

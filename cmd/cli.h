@@ -49,6 +49,8 @@ enum cmd_flags {
 	CMD_TXN = CMD_SERVICES | CMD_LOCK,
 };
 
+#define CLI_ERRORS_KEPT 100
+
 struct cli {
 	/* global options */
 	struct mdp_root root;
@@ -88,14 +90,12 @@ struct cli {
 	 * written: the first CLI_ERRORS_KEPT, then only counted (a watcher runs
 	 * for months)
 	 */
-	char **errors;
+	char *errors[CLI_ERRORS_KEPT];
 	size_t n_errors, n_dropped;
 	bool json_written;
 	/* non-NULL: cli_err adds its messages here instead of printing them (cli_say_once) */
 	struct mdp_diags *held;
 };
-
-#define CLI_ERRORS_KEPT 100
 
 struct cmd {
 	const char *name;

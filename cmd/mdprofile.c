@@ -277,7 +277,6 @@ static int finish(struct cli *cli, int code)
 	json_error(cli, code);
 	for (size_t i = 0; i < cli->n_errors; i++)
 		free(cli->errors[i]);
-	free(cli->errors);
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno == EPIPE)
