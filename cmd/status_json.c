@@ -206,7 +206,7 @@ static void speeds_json(struct json *j, const struct mdp_status *ps, bool active
 
 static void profile_json(struct json *j, const struct mdp_status *ps)
 {
-	enum mdp_pstate state = mdp_status_pstate(ps);
+	enum mdp_pstate state = ps->state;
 	bool active = state == MDP_PS_ACTIVE;
 
 	json_kstr(j, "active_profile", active ? ps->j.profile : NULL);

@@ -163,7 +163,7 @@ static void prom_goal(const struct mdp_status *ps)
 
 static void prom_profile(const struct mdp_status *ps, const struct mdp_plan *pl)
 {
-	bool active = mdp_status_pstate(ps) == MDP_PS_ACTIVE;
+	bool active = ps->state == MDP_PS_ACTIVE;
 
 	prom_head("journal_readable",
 		  "0 when status could not read mdprofile's journal (not root): what is active "

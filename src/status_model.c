@@ -107,8 +107,8 @@ size_t mdp_status_each_mdstat_only(const struct mdp_system *s,
 
 /* ---- the profile side ---------------------------------------------------------- */
 
-void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
-		     int jerr, struct mdp_status *st)
+static void read_profile(const struct mdp_root *r, const struct mdp_system *s,
+			 struct mdp_journal *j, int jerr, struct mdp_status *st)
 {
 	struct mdp_plan pl;
 
@@ -139,14 +139,8 @@ void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struc
 	}
 }
 
-void mdp_status_free(struct mdp_status *st)
-{
-	if (st->have_j)
-		mdp_journal_free(&st->j);
-	st->have_j = false;
-}
-
-enum mdp_pstate mdp_status_pstate(const struct mdp_status *st)
+/* What status says of the profile, in the order it is judged. */
+static enum mdp_pstate pstate(const struct mdp_status *st)
 {
 	if (st->unreadable)
 		return MDP_PS_UNKNOWN;
@@ -155,6 +149,20 @@ enum mdp_pstate mdp_status_pstate(const struct mdp_status *st)
 	if (st->stale)
 		return MDP_PS_STALE;
 	return st->j.state == MDP_J_ACTIVE ? MDP_PS_ACTIVE : MDP_PS_INTERRUPTED;
+}
+
+void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
+		     int jerr, struct mdp_status *st)
+{
+	read_profile(r, s, j, jerr, st);
+	st->state = pstate(st);
+}
+
+void mdp_status_free(struct mdp_status *st)
+{
+	if (st->have_j)
+		mdp_journal_free(&st->j);
+	st->have_j = false;
 }
 
 const char *mdp_pstate_name(enum mdp_pstate p)

@@ -73,6 +73,15 @@ size_t mdp_status_each_mdstat_only(const struct mdp_system *s,
 
 /* ---- the profile side ---------------------------------------------------------- */
 
+/* What status says of the profile, in the order it is judged. */
+enum mdp_pstate {
+	MDP_PS_UNKNOWN,     /* the journal could not be read */
+	MDP_PS_NONE,        /* no journal, or one with nothing active */
+	MDP_PS_STALE,       /* applied before the last reboot */
+	MDP_PS_INTERRUPTED, /* a transaction did not finish */
+	MDP_PS_ACTIVE,
+};
+
 struct mdp_status {
 	bool have_j; /* j was read */
 	/* the journal is there but could not be read (not root): what is active is unknown,
@@ -91,15 +100,7 @@ struct mdp_status {
 			   steers */
 	struct mdp_wgoal_view goal;
 	const struct mdp_system *sys; /* what it was read against: the speeds now */
-};
-
-/* What status says of the profile, in the order it is judged. */
-enum mdp_pstate {
-	MDP_PS_UNKNOWN,     /* the journal could not be read */
-	MDP_PS_NONE,        /* no journal, or one with nothing active */
-	MDP_PS_STALE,       /* applied before the last reboot */
-	MDP_PS_INTERRUPTED, /* a transaction did not finish */
-	MDP_PS_ACTIVE,
+	enum mdp_pstate state;        /* what all that says of the profile */
 };
 
 /*
@@ -113,7 +114,6 @@ enum mdp_pstate {
 void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
 		     int jerr, struct mdp_status *st);
 void mdp_status_free(struct mdp_status *st);
-enum mdp_pstate mdp_status_pstate(const struct mdp_status *st);
 /* "unknown", "none", "stale", "interrupted", "active". */
 const char *mdp_pstate_name(enum mdp_pstate p);
 /*

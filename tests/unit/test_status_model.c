@@ -169,31 +169,31 @@ static void test_profile(void **state)
 	(void)state;
 	fixture_root(&r, &s);
 	mdp_status_read(&r, &s, NULL, -ENOENT, &st);
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_NONE);
+	assert_int_equal(st.state, MDP_PS_NONE);
 	assert_int_equal(st.drift, -1);
 	mdp_status_free(&st);
 	mdp_status_read(&r, &s, NULL, -EBADMSG, &st); /* cli_warn_recover's to report */
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_NONE);
+	assert_int_equal(st.state, MDP_PS_NONE);
 	mdp_status_read(&r, &s, NULL, -EACCES, &st);
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_UNKNOWN);
+	assert_int_equal(st.state, MDP_PS_UNKNOWN);
 	assert_int_equal(st.jerr, -EACCES);
-	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "unknown");
+	assert_string_equal(mdp_pstate_name(st.state), "unknown");
 
 	journal(&j, MDP_J_ACTIVE, "another-boot");
 	mdp_status_read(&r, &s, &j, 0, &st);
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_STALE);
+	assert_int_equal(st.state, MDP_PS_STALE);
 	assert_int_equal(st.n_paused, 1);
 	assert_int_equal(st.drift, -1); /* a stale journal's values are gone: no drift */
 	mdp_status_free(&st);
 
 	journal(&j, MDP_J_APPLYING, s.boot_id);
 	mdp_status_read(&r, &s, &j, 0, &st);
-	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "interrupted");
+	assert_string_equal(mdp_pstate_name(st.state), "interrupted");
 	mdp_status_free(&st);
 
 	journal(&j, MDP_J_ACTIVE, s.boot_id);
 	mdp_status_read(&r, &s, &j, 0, &st);
-	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "active");
+	assert_string_equal(mdp_pstate_name(st.state), "active");
 	assert_int_equal(st.drift, 1); /* md3's stripe cache is 256, not 1024 */
 	assert_false(st.watch_gone);
 	assert_true(mdp_status_speed_now(&st, &st.j.speed[0], &now));
