@@ -106,7 +106,6 @@ static int compare(struct cli *cli, struct bench_progress *pg, const struct mdp_
 {
 	struct mdp_bench b = bench_of(pg, proto);
 	struct mdp_bench_cmp c;
-	struct mdp_txn_rc rrc;
 	int rc, err;
 
 	if ((rc = cli_refuse_over_active(cli, "a comparison")))
@@ -117,10 +116,9 @@ static int compare(struct cli *cli, struct bench_progress *pg, const struct mdp_
 	 */
 	err = mdp_bench_compare(&b, bo(cli)->compare, &c);
 	/* Whatever happened after the first apply, the values from before come back. */
-	rrc = mdp_txn_revert(&cli->tx, true);
-	if (rrc.res != MDP_TXN_OK) {
-		rc = cli_txn_result(cli, rrc, "revert", NULL);
-	} else if (c.stop_signal) {
+	if ((rc = cli_revert_quiet(cli)))
+		goto out;
+	if (c.stop_signal) {
 		cli_err(cli, "interrupted by %s; reverted to the values from before",
 			cli_signal_name(cli_stop_requested()));
 		rc = MDP_EXIT_FAILED;
@@ -131,6 +129,7 @@ static int compare(struct cli *cli, struct bench_progress *pg, const struct mdp_
 	} else if (!(rc = c.apply_rc)) {
 		bench_print_rows(cli, c.rows, c.n, true);
 	}
+out:
 	mdp_bench_cmp_free(&c);
 	return rc;
 }

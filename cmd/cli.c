@@ -252,6 +252,15 @@ int cli_apply(struct cli *cli, const struct mdp_profile *p, const struct mdp_app
 	return err ? MDP_EXIT_FAILED : 0;
 }
 
+int cli_revert_quiet(struct cli *cli)
+{
+	struct mdp_txn_rc t = mdp_txn_revert(&cli->tx, true);
+	int rc = t.res == MDP_TXN_OK ? 0 : cli_txn_result(cli, t, "revert", NULL);
+
+	mdp_txn_report_free(&cli->tx.rep);
+	return rc;
+}
+
 int cli_apply_quiet(struct cli *cli, struct mdp_profile *p, enum mdp_origin origin)
 {
 	const struct mdp_apply_opts o = {.origin = origin, .as_base = true, .lean = true};

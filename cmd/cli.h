@@ -212,6 +212,11 @@ int cli_apply(struct cli *cli, const struct mdp_profile *p, const struct mdp_app
  * cli_txn_result); frees p. Returns an exit code.
  */
 int cli_apply_quiet(struct cli *cli, struct mdp_profile *p, enum mdp_origin origin);
+/*
+ * Revert every layer, as bench --compare and explain --probe end whatever happened: 0, or the
+ * failure reported as by cli_txn_result and its exit code.
+ */
+int cli_revert_quiet(struct cli *cli);
 /* Seconds on the monotonic clock, for durations and rates. */
 double cli_mono_s(void);
 /* SIGINT, SIGTERM, SIGHUP: the signals that ask a mutating command to stop. */

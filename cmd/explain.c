@@ -85,16 +85,7 @@ static int probe_apply(void *arg, const struct mdp_probe_setting *set)
 /* Revert it, whatever happened: 0, or the exit code with the failure said. */
 static int probe_revert(void *arg)
 {
-	struct cli *cli = arg;
-	struct mdp_txn_rc rrc = mdp_txn_revert(&cli->tx, true);
-	int rc = 0;
-
-	if (rrc.res != MDP_TXN_OK) {
-		rc = cli_txn_result(cli, rrc, "revert", NULL);
-		rc = rc ? rc : MDP_EXIT_PARTIAL;
-	}
-	mdp_txn_report_free(&cli->tx.rep);
-	return rc;
+	return cli_revert_quiet(arg);
 }
 
 /* explain's window: its two samples, and the reports made of them. */
