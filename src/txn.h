@@ -176,7 +176,7 @@ struct mdp_txn {
 void mdp_txn_init(struct mdp_txn *tx, const struct mdp_root *r, struct mdp_diags *d,
 		  const struct mdp_svc_backend *svc, int (*stop)(void));
 
-/* ---- one apply (txn_apply.c) ----------------------------------------------------- */
+/* ---- one apply (txn_apply.c) ------------------------------------------------- */
 
 /* What the callers of mdp_apply vary. */
 struct mdp_apply_opts {
@@ -224,7 +224,8 @@ struct mdp_applied {
 /*
  * Apply p: discover, plan, then (unless a dry run) the transaction, whose
  * report is in tx->rep and its diagnostics in tx->d, as mdp_txn_revert's
- * are. The caller holds the lock and has run mdp_txn_recover. A
+ * are. The caller holds the lock and has run mdp_txn_recover (a dry run
+ * needs neither: it only reads). A
  * transaction's errors before anything changed (MDP_TXN_ERROR): -EINVAL or
  * -EBUSY when the profile or a layer rule refuses it, -EBADMSG or -EPERM
  * when the journal is unreadable or untrusted. a is filled whatever
@@ -234,7 +235,7 @@ void mdp_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp
 	       struct mdp_applied *a);
 void mdp_applied_free(struct mdp_applied *a);
 
-/* ---- revert and recover (txn_revert.c) --------------------------------------------- */
+/* ---- revert and recover (txn_revert.c) --------------------------------------- */
 
 /*
  * Remove the top layer: an overlay (the base's values and services back),

@@ -48,7 +48,7 @@ static inline struct mdp_txn_rc txn_err(int err)
 	return (struct mdp_txn_rc){MDP_TXN_ERROR, err < 0 ? err : -EIO};
 }
 
-/* ---- the engine (txn.c) --------------------------------------------------------- */
+/* ---- the engine (txn.c) ------------------------------------------------------ */
 
 /*
  * Apply plan (built from p against the live system), p replacing the base
@@ -58,7 +58,7 @@ static inline struct mdp_txn_rc txn_err(int err)
 struct mdp_txn_rc txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
 			    const struct mdp_plan *pl, bool as_base, struct mdp_layer *layer);
 
-/* ---- report (txn_report.c) ---------------------------------------------------- */
+/* ---- report (txn_report.c) --------------------------------------------------- */
 
 void txn_ev_change(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
 		   const struct mdp_value *before, const struct mdp_value *after);
@@ -72,7 +72,7 @@ void txn_left_tunable(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, c
 /* A service left paused (paused) or resumed and not paused again. */
 void txn_left_service(struct mdp_txn *tx, const char *svc, bool paused);
 
-/* ---- one target (txn_target.c) -------------------------------------------------- */
+/* ---- one target (txn_target.c) ----------------------------------------------- */
 
 /* (t, dev) now: raw as read (trailing newline stripped) and parsed into v. */
 int txn_read_target(const struct mdp_root *r, enum mdp_tunable t, const char *dev, char *raw,
@@ -90,7 +90,7 @@ int txn_restore_raw(struct mdp_txn *tx, enum mdp_tunable t, const char *dev, con
 /* dev is gone (its values with it): noted once, nothing to restore. */
 bool txn_dev_gone(struct mdp_txn *tx, const char *dev);
 
-/* ---- services (txn_svc.c) ------------------------------------------------------ */
+/* ---- services (txn_svc.c) ---------------------------------------------------- */
 
 int txn_svc_pause(struct mdp_txn *tx, const char *svc, unsigned timeout_s);
 /* An apply's pause: its tool's process group journaled in j as it starts (invariant 8). */
@@ -115,7 +115,7 @@ void txn_settle(struct mdp_txn *tx, const struct mdp_jservice *js);
  */
 int txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p);
 
-/* ---- the journal (txn_journal.c) ------------------------------------------------ */
+/* ---- the journal (txn_journal.c) --------------------------------------------- */
 
 struct mdp_jtarget *txn_journal_base(struct mdp_journal *j, enum mdp_tunable t, const char *dev);
 /* Invariant 2: the first value seen this boot stays the baseline. */
