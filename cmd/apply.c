@@ -62,32 +62,32 @@ static const struct opt_table apply_table =
 
 static int apply_dry_run(struct cli *cli, const struct mdp_profile *p)
 {
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	const struct mdp_apply_opts o = {.dry_run = true};
+	struct mdp_applied a;
 	struct json j;
 	size_t n;
 	int rc;
 
-	if (!(rc = cli_discover(cli, 0, &s)) && !(rc = cli_plan(cli, p, &s, &pl)) &&
-	    !(rc = cli_preview_services(cli, p))) {
-		n = mdp_plan_pending(&pl);
+	if (!(rc = cli_apply(cli, p, &o, &a))) {
+		n = mdp_plan_pending(&a.plan);
 		if (cli->json) {
 			cli_json_begin(cli, &j);
-			render_dry_run_json(&j, p, &pl, &cli->tx.rep);
+			render_dry_run_json(&j, p, &a.plan, &cli->tx.rep);
 		} else if (cli_info(cli)) {
-			render_plan_text(&pl, &s, cli_detail(cli));
+			render_plan_text(&a.plan, &a.sys, cli_detail(cli));
 			render_services_preview(&cli->tx.rep, cli_detail(cli));
 			printf("\ndry run: %zu change%s would be made, nothing was touched\n", n,
 			       n == 1 ? "" : "s");
 		}
 	}
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
+	mdp_applied_free(&a);
 	return rc;
 }
 
-static void apply_notes(const struct cli *cli, const struct mdp_plan *pl)
+/* Planned (mdp_apply's hook, ctx the cli): the plan's notes, before anything changes. */
+static void apply_notes(void *ctx, const struct mdp_system *s, const struct mdp_plan *pl)
 {
+	const struct cli *cli = ctx;
 	char line[256];
 
 	for (size_t i = 0; i < pl->n_notes && cli_info(cli); i++) {
@@ -103,48 +103,49 @@ static void apply_notes(const struct cli *cli, const struct mdp_plan *pl)
 		render_kept(c, line, sizeof(line));
 		printf("note: %s %s\n", target, line);
 	}
+	if (cli_info(cli))
+		render_dsm_speed_note(s, pl, "");
 }
 
-/* The origin the journal records (the table refused what does not go together). */
-static int apply_opts_ok(struct cli *cli)
+/* Who applies, as the journal records it: --origin, or the watcher's (the table refused
+ * what does not go together). */
+static int apply_origin(struct cli *cli, enum mdp_origin *o)
 {
 	const struct apply_opts *a = cli->opts;
-	enum mdp_origin o = MDP_BY_HAND;
 
-	if (a->origin && (mdp_origin_parse(a->origin, &o) || o > MDP_BY_BOOT)) {
+	*o = a->until_idle ? MDP_BY_UNTIL_IDLE : MDP_BY_HAND;
+	if (a->origin && (mdp_origin_parse(a->origin, o) || *o > MDP_BY_BOOT)) {
 		cli_err(cli, "--origin '%s': expected hand or boot", a->origin);
 		return MDP_EXIT_USAGE;
 	}
-	cli->tx.origin = o;
 	return 0;
+}
+
+static int apply_opts_ok(struct cli *cli)
+{
+	enum mdp_origin o;
+
+	return apply_origin(cli, &o);
 }
 
 static int do_apply(struct cli *cli)
 {
 	const struct mdp_profile *p = &cli->profile;
 	const struct apply_opts *a = cli->opts;
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	struct mdp_apply_opts o = {.as_base = a->as_base, .lean = true, .planned = apply_notes};
+	struct mdp_applied ap;
 	struct wlog log;
 	char nm[1024];
 	int rc;
 
-	if (a->until_idle && (rc = watcher_lock(cli)))
+	if ((rc = apply_origin(cli, &o.origin)) || (a->until_idle && (rc = watcher_lock(cli))))
 		return rc;
 	if (a->dry_run)
 		return apply_dry_run(cli, p);
-	if (a->until_idle) {
-		cli->tx.origin = MDP_BY_UNTIL_IDLE;
+	if (a->until_idle)
 		wlog_open(&log, mdp_root_is_real(&cli->root));
-	}
-	cli->tx.as_base = a->as_base;
-	/* Only what the plan needs: on a big box discovery is most of apply's work. */
-	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
-	    !(rc = cli_plan(cli, p, &s, &pl))) {
-		apply_notes(cli, &pl);
-		if (cli_info(cli))
-			render_dsm_speed_note(&s, &pl, "");
-		rc = cli_txn_result(cli, mdp_txn_apply(&cli->tx, p, &pl), "apply", &pl);
+	if (!(rc = cli_apply(cli, p, &o, &ap))) {
+		rc = cli_txn_result(cli, ap.rc, "apply", &ap.plan);
 		if (rc == MDP_EXIT_OK && cli_info(cli))
 			printf(mdp_txn_report_changed(&cli->tx.rep)
 				   ? "profile %s is active; 'mdprofile revert' restores the values "
@@ -156,8 +157,7 @@ static int do_apply(struct cli *cli)
 	}
 	if (a->until_idle)
 		wlog_close(&log);
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
+	mdp_applied_free(&ap);
 	return rc;
 }
 

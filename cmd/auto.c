@@ -94,6 +94,7 @@ static int ui_txn(void *ctx, struct mdp_txn_rc rc, const char *verb, const struc
 static void ui_looked(void *ctx, const struct mdp_array *a)
 {
 	struct wt_ui *u = ctx;
+	struct mdp_status_array v;
 	char eta[32] = "";
 	int fill;
 
@@ -105,8 +106,9 @@ static void ui_looked(void *ctx, const struct mdp_array *a)
 	}
 	if (a && u->log->sink == WLOG_TTY && cli_info(u->cli)) {
 		fill = (int)(a->permille * 30 / 1000);
-		if (status_eta_seconds(a))
-			status_fmt_eta(status_eta_seconds(a), eta, sizeof(eta));
+		mdp_status_array(NULL, a, &v);
+		if (v.eta)
+			status_fmt_eta(v.eta, eta, sizeof(eta));
 		ui_bar_off(u);
 		printf("%s %s [%.*s>%.*s] %u.%u%%, %" PRIu64 " KiB/s%s%s", a->name, a->sync_action,
 		       fill, "==============================", 29 - fill,
@@ -146,14 +148,11 @@ static int wt_run(struct cli *cli, struct wlog *log, bool once, unsigned kinds,
 		  .looked = ui_looked,
 		  .bar_off = ui_bar_off},
 	};
-	struct mdp_wloop w;
 	int rc;
 
 	cli_stop_signals(&stop);
-	mdp_wloop_init(&w, &c);
-	rc = once ? mdp_wloop_until_idle(&w) : mdp_wloop_auto(&w);
+	rc = mdp_wloop_run(&c);
 	ui_bar_off(&ui);
-	mdp_wloop_fini(&w);
 	return rc < 0 ? MDP_EXIT_FAILED : rc;
 }
 

@@ -85,7 +85,7 @@ static int compare_apply(void *arg, const char *name, struct mdp_bench_row *r)
 	if ((rc = cli_load_profile(cli, name, &p)))
 		return rc;
 	snprintf(r->profile, sizeof(r->profile), "%s", p.name);
-	return cli_apply_quiet(cli, &p);
+	return cli_apply_quiet(cli, &p, MDP_BY_COMPARE);
 }
 
 /* What bench measures with, its hooks reporting to pg (and its command). */
@@ -106,20 +106,19 @@ static int compare(struct cli *cli, struct bench_progress *pg, const struct mdp_
 {
 	struct mdp_bench b = bench_of(pg, proto);
 	struct mdp_bench_cmp c;
-	struct mdp_txn_rc rrc;
 	int rc, err;
 
 	if ((rc = cli_refuse_over_active(cli, "a comparison")))
 		return rc;
-	/* Journaled as a comparison: if this process dies, recover reverts it. */
-	cli->tx.origin = MDP_BY_COMPARE;
-	cli->tx.as_base = true; /* each profile in turn replaces the last */
+	/*
+	 * Each profile in turn replaces the last as the base, journaled as a comparison
+	 * (compare_apply): if this process dies, recover reverts it.
+	 */
 	err = mdp_bench_compare(&b, bo(cli)->compare, &c);
 	/* Whatever happened after the first apply, the values from before come back. */
-	rrc = mdp_txn_revert(&cli->tx, true);
-	if (rrc.res != MDP_TXN_OK) {
-		rc = cli_txn_result(cli, rrc, "revert", NULL);
-	} else if (c.stop_signal) {
+	if ((rc = cli_revert_quiet(cli)))
+		goto out;
+	if (c.stop_signal) {
 		cli_err(cli, "interrupted by %s; reverted to the values from before",
 			cli_signal_name(cli_stop_requested()));
 		rc = MDP_EXIT_FAILED;
@@ -130,6 +129,7 @@ static int compare(struct cli *cli, struct bench_progress *pg, const struct mdp_
 	} else if (!(rc = c.apply_rc)) {
 		bench_print_rows(cli, c.rows, c.n, true);
 	}
+out:
 	mdp_bench_cmp_free(&c);
 	return rc;
 }

@@ -3,7 +3,6 @@
 #include "watch.h"
 #include "clock.h"
 #include "render.h"
-#include "grow.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -19,8 +18,6 @@ static void keep_error(struct cli *cli, const char *msg)
 		cli->n_dropped++;
 		return;
 	}
-	if (mdp_grow(&cli->errors, cli->n_errors, sizeof(*cli->errors)))
-		return;
 	if ((cli->errors[cli->n_errors] = strdup(msg)))
 		cli->n_errors++;
 }
@@ -97,20 +94,6 @@ int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_syst
 	if (err && err != -EINVAL)
 		cli_err(cli, "cannot plan: %s", strerror(-err));
 	return err ? MDP_EXIT_USAGE : 0;
-}
-
-int cli_preview_services(struct cli *cli, const struct mdp_profile *p)
-{
-	int err = mdp_txn_preview_services(&cli->tx, p);
-
-	cli_print_diags(cli, &cli->d);
-	mdp_diags_free(&cli->d);
-	mdp_diags_init(&cli->d);
-	if (err) {
-		cli_err(cli, "cannot preview the services: %s", strerror(-err));
-		return MDP_EXIT_FAILED;
-	}
-	return 0;
 }
 
 int cli_refuse_over_active(struct cli *cli, const char *what)
@@ -240,21 +223,54 @@ int cli_txn_result(struct cli *cli, struct mdp_txn_rc rc, const char *verb,
 	return txn_error_exit(cli, rc.err, verb);
 }
 
-int cli_apply_quiet(struct cli *cli, struct mdp_profile *p)
+static void apply_diags(void *ctx, struct mdp_diags *d)
 {
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
-	struct mdp_txn_rc t;
+	cli_print_diags(ctx, d);
+}
+
+int cli_apply(struct cli *cli, const struct mdp_profile *p, const struct mdp_apply_opts *o,
+	      struct mdp_applied *a)
+{
+	struct mdp_apply_opts own = *o;
+	int err;
+
+	own.diags = apply_diags;
+	own.ctx = cli;
+	mdp_apply(&cli->tx, p, &own, a);
+	if (a->step == MDP_APPLY_DISCOVER)
+		return MDP_EXIT_FAILED;
+	if (a->step == MDP_APPLY_PLAN)
+		return MDP_EXIT_USAGE;
+	if (!o->dry_run)
+		return 0;
+	/* the preview's own diagnostics: states that could not be read */
+	cli_print_diags(cli, &cli->d);
+	mdp_diags_free(&cli->d);
+	mdp_diags_init(&cli->d);
+	if ((err = a->rc.err))
+		cli_err(cli, "cannot preview the services: %s", strerror(-err));
+	return err ? MDP_EXIT_FAILED : 0;
+}
+
+int cli_revert_quiet(struct cli *cli)
+{
+	struct mdp_txn_rc t = mdp_txn_revert(&cli->tx, true);
+	int rc = t.res == MDP_TXN_OK ? 0 : cli_txn_result(cli, t, "revert", NULL);
+
+	mdp_txn_report_free(&cli->tx.rep);
+	return rc;
+}
+
+int cli_apply_quiet(struct cli *cli, struct mdp_profile *p, enum mdp_origin origin)
+{
+	const struct mdp_apply_opts o = {.origin = origin, .as_base = true, .lean = true};
+	struct mdp_applied a;
 	int rc;
 
-	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
-	    !(rc = cli_plan(cli, p, &s, &pl))) {
-		t = mdp_txn_apply(&cli->tx, p, &pl);
-		rc = t.res != MDP_TXN_OK ? cli_txn_result(cli, t, "apply", &pl) : 0;
-		mdp_txn_report_free(&cli->tx.rep);
-	}
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
+	if (!(rc = cli_apply(cli, p, &o, &a)) && a.rc.res != MDP_TXN_OK)
+		rc = cli_txn_result(cli, a.rc, "apply", &a.plan);
+	mdp_txn_report_free(&cli->tx.rep);
+	mdp_applied_free(&a);
 	mdp_profile_free(p);
 	return rc;
 }

@@ -49,6 +49,8 @@ enum cmd_flags {
 	CMD_TXN = CMD_SERVICES | CMD_LOCK,
 };
 
+#define CLI_ERRORS_KEPT 100
+
 struct cli {
 	/* global options */
 	struct mdp_root root;
@@ -89,14 +91,12 @@ struct cli {
 	 * written: the first CLI_ERRORS_KEPT, then only counted (a watcher runs
 	 * for months)
 	 */
-	char **errors;
+	char *errors[CLI_ERRORS_KEPT];
 	size_t n_errors, n_dropped;
 	bool json_written;
 	/* non-NULL: cli_err adds its messages here instead of printing them (cli_say_once) */
 	struct mdp_diags *held;
 };
-
-#define CLI_ERRORS_KEPT 100
 
 struct cmd {
 	const char *name;
@@ -180,12 +180,6 @@ int cli_discover(struct cli *cli, unsigned skip, struct mdp_system *s);
 /* Build the plan, print diags; 0 or MDP_EXIT_USAGE. */
 int cli_plan(struct cli *cli, const struct mdp_profile *p, const struct mdp_system *s,
 	     struct mdp_plan *pl);
-/*
- * What apply would do with p's services (diff, apply --dry-run), into
- * cli->tx.rep; prints the diags of states that could not be read. 0 or
- * MDP_EXIT_FAILED.
- */
-int cli_preview_services(struct cli *cli, const struct mdp_profile *p);
 /* Read the journal for display, quietly; false when there is none or it is unreadable. */
 bool cli_journal_peek(struct cli *cli, struct mdp_journal *j);
 /* The same, with why not: 0, -ENOENT none, -EBADMSG unparsable, another -errno unreadable. */
@@ -205,10 +199,25 @@ void cli_warn_recover(struct cli *cli);
 int cli_txn_result(struct cli *cli, struct mdp_txn_rc rc, const char *verb,
 		   const struct mdp_plan *pl);
 /*
- * Apply the loaded profile p through the same transaction as 'apply', with no report when it
- * succeeds (a failure is reported as by cli_txn_result); frees p. Returns an exit code.
+ * Apply p (mdp_apply, o's options), what discovery and the plan say printed
+ * as they say it. 0 when the transaction ran (its result in a->rc, for
+ * cli_txn_result; a dry run's preview in cli->tx.rep, its diagnostics
+ * printed), else the exit code of the step that failed, said: 3 the system
+ * unreadable, 2 the plan refused. Free a with mdp_applied_free.
  */
-int cli_apply_quiet(struct cli *cli, struct mdp_profile *p);
+int cli_apply(struct cli *cli, const struct mdp_profile *p, const struct mdp_apply_opts *o,
+	      struct mdp_applied *a);
+/*
+ * Apply the loaded profile p as the base, for origin (bench --compare, explain --probe), through
+ * the same transaction as 'apply', with no report when it succeeds (a failure is reported as by
+ * cli_txn_result); frees p. Returns an exit code.
+ */
+int cli_apply_quiet(struct cli *cli, struct mdp_profile *p, enum mdp_origin origin);
+/*
+ * Revert every layer, as bench --compare and explain --probe end whatever happened: 0, or the
+ * failure reported as by cli_txn_result and its exit code.
+ */
+int cli_revert_quiet(struct cli *cli);
 /* Seconds on the monotonic clock, for durations and rates. */
 double cli_mono_s(void);
 /* SIGINT, SIGTERM, SIGHUP: the signals that ask a mutating command to stop. */

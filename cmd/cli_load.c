@@ -62,9 +62,11 @@ void cli_setup_dirs(struct cli *cli, const char *user_dir)
 /*
  * "-": the profile text comes from stdin, as a boot script feeds its
  * pinned profile to apply. It has no file, so there is no ownership to
- * check; whoever can write to our stdin already runs us.
+ * check (whoever can write to our stdin already runs us); its extends
+ * parents are files, checked as src says.
  */
-static int load_stdin(struct cli *cli, struct mdp_profile *p, struct mdp_diags *d)
+static int load_stdin(struct cli *cli, struct mdp_profile_src *src, struct mdp_profile *p,
+		      struct mdp_diags *d)
 {
 	char *buf = malloc(STDIN_MAX + 1);
 	size_t n = 0, k;
@@ -84,8 +86,10 @@ static int load_stdin(struct cli *cli, struct mdp_profile *p, struct mdp_diags *
 		mdp_diags_add(d, MDP_STDIN_NAME, 0, 0,
 			      "the profile on stdin is larger than %d bytes", STDIN_MAX);
 	} else {
-		err = mdp_profile_load_mem(
-		    &cli->dirs, cli->stdin_name ? cli->stdin_name : MDP_STDIN_NAME, buf, n, p, d);
+		src->arg = cli->stdin_name ? cli->stdin_name : MDP_STDIN_NAME;
+		src->text = buf;
+		src->len = n;
+		err = mdp_profile_open(&cli->dirs, src, p, d);
 	}
 	free(buf);
 	return err;
@@ -131,60 +135,25 @@ static void perms_warn(struct cli *cli, const struct mdp_diags *w)
 	}
 }
 
-static int check_perms(struct cli *cli, const char *file, struct mdp_diags *d)
-{
-	struct mdp_diags w;
-
-	if (!perms_matter(cli))
-		return 0;
-	if (cli->mutating)
-		return mdp_profile_check_perms(file, d);
-	mdp_diags_init(&w);
-	if (mdp_profile_check_perms(file, &w))
-		perms_warn(cli, &w);
-	mdp_diags_free(&w);
-	return 0;
-}
-
 /*
- * As root on the real root every file of the profile is checked on the
- * descriptor it is read from (mdp_profile_load_checked): nothing can be
- * swapped between the check and the read.
+ * As root on the real root every file of the profile, and the parents it
+ * extends, is checked on the descriptor it is read from
+ * (mdp_profile_open with check): nothing can be swapped between the check and
+ * the read. A command that only reads is warned.
  */
-static int load_file(struct cli *cli, const char *path, struct mdp_profile *p, struct mdp_diags *d)
-{
-	struct mdp_diags w;
-	int err;
-
-	if (!perms_matter(cli))
-		return mdp_profile_load(&cli->dirs, path, p, d);
-	mdp_diags_init(&w);
-	err = mdp_profile_load_checked(&cli->dirs, path, p, d, cli->mutating ? NULL : &w);
-	perms_warn(cli, &w);
-	mdp_diags_free(&w);
-	return err;
-}
-
 int cli_load_profile(struct cli *cli, const char *arg, struct mdp_profile *p)
 {
-	struct mdp_diags d;
-	char path[PATH_MAX];
+	struct mdp_diags d, w;
+	struct mdp_profile_src src = {
+	    .arg = arg, .check = perms_matter(cli), .warn = cli->mutating ? NULL : &w};
 	int err;
 
 	mdp_diags_init(&d);
-	if (!strcmp(arg, "-")) {
-		err = load_stdin(cli, p, &d);
-		/* Its parents, if it extends any, are files: files[0] is stdin itself. */
-		for (size_t i = 1; !err && i < p->n_files; i++)
-			if ((err = check_perms(cli, p->files[i], &d)))
-				mdp_profile_free(p);
-		goto out;
-	}
-	err = mdp_profile_find(&cli->dirs, arg, path, sizeof(path), &d);
-	/* Parents reached through extends are orders too: the loader checks each. */
-	if (!err)
-		err = load_file(cli, path, p, &d);
-out:
+	mdp_diags_init(&w);
+	err = !strcmp(arg, "-") ? load_stdin(cli, &src, p, &d)
+				: mdp_profile_open(&cli->dirs, &src, p, &d);
+	perms_warn(cli, &w);
+	mdp_diags_free(&w);
 	if (err && !d.n)
 		mdp_diags_add(&d, arg, 0, 0, "cannot load profile: %s", strerror(-err));
 	cli_print_diags(cli, &d);

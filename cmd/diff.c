@@ -15,9 +15,9 @@
 
 static int diff_profile(struct cli *cli, const char *arg)
 {
+	const struct mdp_apply_opts o = {.dry_run = true}; /* what apply would do */
 	struct mdp_profile p;
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	struct mdp_applied a;
 	char safe[PATH_MAX + 64];
 	struct json j;
 	size_t pending;
@@ -26,18 +26,17 @@ static int diff_profile(struct cli *cli, const char *arg)
 	if ((rc = cli_load_profile(cli, arg, &p)))
 		return rc;
 	cli_warn_recover(cli);
-	if ((rc = cli_discover(cli, 0, &s)) || (rc = cli_plan(cli, &p, &s, &pl)) ||
-	    (rc = cli_preview_services(cli, &p)))
+	if ((rc = cli_apply(cli, &p, &o, &a)))
 		goto out;
-	pending = mdp_plan_pending(&pl);
+	pending = mdp_plan_pending(&a.plan);
 	if (cli->json) {
 		cli_json_begin(cli, &j);
-		render_diff_json(&j, p.name, &pl, &cli->tx.rep);
+		render_diff_json(&j, p.name, &a.plan, &cli->tx.rep);
 	} else if (cli_info(cli)) {
 		printf("profile %s (", render_safe(p.name, safe, sizeof(safe)));
 		printf("%s)\n", render_safe(p.path, safe, sizeof(safe)));
-		render_plan_text(&pl, &s, cli_detail(cli));
-		render_plan_mem(&pl);
+		render_plan_text(&a.plan, &a.sys, cli_detail(cli));
+		render_plan_mem(&a.plan);
 		render_services_preview(&cli->tx.rep, cli_detail(cli));
 		if (pending)
 			printf("\n%zu change%s pending\n", pending, pending == 1 ? "" : "s");
@@ -46,8 +45,7 @@ static int diff_profile(struct cli *cli, const char *arg)
 	}
 	rc = pending ? MDP_EXIT_PENDING : MDP_EXIT_OK;
 out:
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
+	mdp_applied_free(&a);
 	mdp_profile_free(&p);
 	return rc;
 }

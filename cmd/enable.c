@@ -39,17 +39,14 @@
  */
 static int enable_apply(struct cli *cli)
 {
+	const struct mdp_apply_opts o = {.origin = MDP_BY_ENABLE, .as_base = true, .lean = true};
 	const struct mdp_profile *p = &cli->profile;
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	struct mdp_applied a;
 	char nm[1024];
 	int rc;
 
-	cli->tx.as_base = true;
-	cli->tx.origin = MDP_BY_ENABLE;
-	if (!(rc = cli_discover(cli, mdp_plan_discover_skip(p), &s)) &&
-	    !(rc = cli_plan(cli, p, &s, &pl))) {
-		rc = cli_txn_result(cli, mdp_txn_apply(&cli->tx, p, &pl), "apply", &pl);
+	if (!(rc = cli_apply(cli, p, &o, &a))) {
+		rc = cli_txn_result(cli, a.rc, "apply", &a.plan);
 		if (rc == MDP_EXIT_OK && cli_info(cli))
 			printf(mdp_txn_report_changed(&cli->tx.rep)
 				   ? "profile %s is active\n"
@@ -57,8 +54,7 @@ static int enable_apply(struct cli *cli)
 			       render_safe(p->name, nm, sizeof(nm)));
 	}
 	mdp_txn_report_free(&cli->tx.rep);
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
+	mdp_applied_free(&a);
 	return rc;
 }
 

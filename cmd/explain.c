@@ -74,29 +74,18 @@ static int probe_apply(void *arg, const struct mdp_probe_setting *set)
 	struct mdp_diags d;
 	int rc;
 
-	/* Journaled as a probe: if this process dies, recover (any command's) reverts it. */
-	cli->tx.origin = MDP_BY_PROBE;
-	cli->tx.as_base = true;
 	mdp_diags_init(&d);
 	rc = mdp_probe_profile(set, &cli->dirs, &p, &d);
 	cli_print_diags(cli, &d);
 	mdp_diags_free(&d);
-	return rc ? MDP_EXIT_USAGE : cli_apply_quiet(cli, &p);
+	/* Journaled as a probe: if this process dies, recover (any command's) reverts it. */
+	return rc ? MDP_EXIT_USAGE : cli_apply_quiet(cli, &p, MDP_BY_PROBE);
 }
 
 /* Revert it, whatever happened: 0, or the exit code with the failure said. */
 static int probe_revert(void *arg)
 {
-	struct cli *cli = arg;
-	struct mdp_txn_rc rrc = mdp_txn_revert(&cli->tx, true);
-	int rc = 0;
-
-	if (rrc.res != MDP_TXN_OK) {
-		rc = cli_txn_result(cli, rrc, "revert", NULL);
-		rc = rc ? rc : MDP_EXIT_PARTIAL;
-	}
-	mdp_txn_report_free(&cli->tx.rep);
-	return rc;
+	return cli_revert_quiet(arg);
 }
 
 /* explain's window: its two samples, and the reports made of them. */

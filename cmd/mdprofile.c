@@ -20,6 +20,7 @@
 
 #include "commands.h"
 #include "help.h"
+#include "render.h"
 
 const struct cmd *const cli_commands[] = {
     &cmd_list,   &cmd_show,        &cmd_check,  &cmd_diff,    &cmd_apply,
@@ -138,14 +139,7 @@ static int setup_services(struct cli *cli)
 		cli->svc.timeout_ms = cli->svc_timeout_ms;
 	if (cli->pkg_timeout_ms)
 		cli->svc.pkg_timeout_ms = cli->pkg_timeout_ms;
-	/*
-	 * A pause left under way by a killed mdprofile gets as long as one command;
-	 * txn.c extends that to an entry's own journaled timeout when it is longer.
-	 */
-	cli->tx.settle_ms = cli->svc.timeout_ms > cli->svc.pkg_timeout_ms ? cli->svc.timeout_ms
-									  : cli->svc.pkg_timeout_ms;
 	fault_wrap_services(&cli->fault, &cli->svc);
-	cli->tx.svc = cli->svc.ops ? &cli->svc : NULL;
 	return 0;
 }
 
@@ -179,7 +173,6 @@ static int setup_lock(struct cli *cli)
 	}
 	/* After the lock: Ctrl-C still ends a --wait for it. */
 	cli_hold_stop_signals();
-	cli->tx.stop_requested = cli_stop_requested;
 	return 0;
 }
 
@@ -224,12 +217,13 @@ static int setup(struct cli *cli, const struct cmd *c)
 			return rc;
 		cli->have_profile = true;
 	}
-	cli->tx.root = &cli->root;
-	cli->tx.d = &cli->d;
 	if ((flags & CMD_SERVICES) && (rc = setup_services(cli)))
 		return rc;
 	if ((flags & CMD_LOCK) && (rc = setup_lock(cli)))
 		return rc;
+	/* Holding the lock, an apply stops between two steps at a signal and rolls back. */
+	mdp_txn_init(&cli->tx, &cli->root, &cli->d, flags & CMD_SERVICES ? &cli->svc : NULL,
+		     flags & CMD_LOCK ? cli_stop_requested : NULL);
 	if ((flags & CMD_RECOVER) && (rc = setup_recover(cli)))
 		return rc;
 	return 0;
@@ -248,33 +242,6 @@ static void teardown(struct cli *cli)
 		mdp_profile_free(&cli->overlay);
 }
 
-/* --json and a failure before any document: the errors as one object on stdout. */
-static void json_error(struct cli *cli, int rc)
-{
-	struct json j;
-
-	if (!cli->json || cli->json_written || rc < MDP_EXIT_USAGE)
-		return;
-	cli_json_begin(cli, &j);
-	json_obj(&j);
-	json_key(&j, "error");
-	json_obj(&j);
-	json_key(&j, "exit");
-	json_i64(&j, rc);
-	json_key(&j, "messages");
-	json_arr(&j);
-	for (size_t i = 0; i < cli->n_errors; i++)
-		json_str(&j, cli->errors[i]);
-	if (cli->n_dropped) {
-		char more[64];
-		snprintf(more, sizeof(more), "and %zu more, on stderr", cli->n_dropped);
-		json_str(&j, more);
-	}
-	json_end(&j);
-	json_end(&j);
-	json_end(&j);
-}
-
 /*
  * Flush stdout and report a write error (a full disk) as failure. A reader that went away
  * (mdprofile status | head) took what it wanted: the command's own result stands and
@@ -282,10 +249,9 @@ static void json_error(struct cli *cli, int rc)
  */
 static int finish(struct cli *cli, int code)
 {
-	json_error(cli, code);
+	render_error_json(cli, code);
 	for (size_t i = 0; i < cli->n_errors; i++)
 		free(cli->errors[i]);
-	free(cli->errors);
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno == EPIPE)

@@ -87,6 +87,8 @@ void render_left_text(const struct mdp_txn_left *l, char *buf, size_t len);
  * The result object shared by apply, apply --dry-run, revert and recover
  * (docs/output.md). pl, when given, adds the plan's notes (apply).
  */
+/* --json and a failure before any document: the errors as one object on stdout. */
+void render_error_json(struct cli *cli, int rc);
 void render_report_json(struct json *j, const struct mdp_txn_report *rep, const char *result,
 			const struct mdp_plan *pl);
 /* The result object of a command that found nothing to do, with NOTE (disable with nothing

@@ -306,3 +306,30 @@ void render_budget_json(struct json *j, const struct mdp_budget *b)
 	json_kbool(j, "default", b->kind == MDP_BUDGET_UNSET);
 	json_end(j);
 }
+
+/* --json and a failure before any document: the errors as one object on stdout. */
+void render_error_json(struct cli *cli, int rc)
+{
+	struct json j;
+
+	if (!cli->json || cli->json_written || rc < MDP_EXIT_USAGE)
+		return;
+	cli_json_begin(cli, &j);
+	json_obj(&j);
+	json_key(&j, "error");
+	json_obj(&j);
+	json_key(&j, "exit");
+	json_i64(&j, rc);
+	json_key(&j, "messages");
+	json_arr(&j);
+	for (size_t i = 0; i < cli->n_errors; i++)
+		json_str(&j, cli->errors[i]);
+	if (cli->n_dropped) {
+		char more[64];
+		snprintf(more, sizeof(more), "and %zu more, on stderr", cli->n_dropped);
+		json_str(&j, more);
+	}
+	json_end(&j);
+	json_end(&j);
+	json_end(&j);
+}

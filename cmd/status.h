@@ -17,11 +17,6 @@
 /* "by hand", "at boot", "by mdprofile auto", ...: who applied a layer. */
 const char *status_origin_text(enum mdp_origin o);
 
-/* Seconds left from md's own numbers (mdp_status_eta, src/status_model.h); 0 unknown. */
-static inline uint64_t status_eta_seconds(const struct mdp_array *a)
-{
-	return mdp_status_eta(a);
-}
 /* "3d 14h", "2h 5m", "2m" (minutes rounded up). */
 void status_fmt_eta(uint64_t s, char *buf, size_t len);
 /*

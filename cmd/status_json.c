@@ -37,16 +37,18 @@ static void members_json(struct json *j, const struct mdp_array *a)
 	json_end(j);
 }
 
-static void op_json(struct json *j, const struct mdp_array *a)
+static void op_json(struct json *j, const struct mdp_status_array *v)
 {
+	const struct mdp_array *a = v->a;
+
 	json_kstr(j, "sync_action", a->sync_action[0] ? a->sync_action : "idle");
-	json_kstr(j, "sync_state", mdp_status_op_state(a));
+	json_kstr(j, "sync_state", v->op_state);
 	json_key(j, "progress_permille");
 	json_u64(j, a->has_progress ? a->permille : 0);
 	json_ku64(j, "done_sectors", a->has_progress ? a->sync_done : 0);
 	json_ku64(j, "total_sectors", a->has_progress ? a->sync_total : 0);
 	json_ku64(j, "speed_kib_s", a->sync_speed);
-	json_ku64(j, "eta_seconds", mdp_status_eta(a));
+	json_ku64(j, "eta_seconds", v->eta);
 	json_ku64(j, "kernel_eta_seconds", a->kernel_eta_s);
 }
 
@@ -69,36 +71,38 @@ static void array_head_json(struct json *j, const char *name, const char *level,
 	json_kstr(j, "source", source);
 }
 
-static void array_json(struct json *j, const struct mdp_system *s, const struct mdp_array *a)
+static void array_json(struct json *j, const struct mdp_status_array *v)
 {
-	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
+	const struct mdp_array *a = v->a;
 
-	array_head_json(j, a->name, a->level_name, a->raid_disks, a->prev_raid_disks,
-			mdp_status_missing(s, a), a->uuid, a->array_state,
-			a->from_mdstat ? "mdstat" : "sysfs");
+	array_head_json(j, a->name, a->level_name, a->raid_disks, a->prev_raid_disks, v->missing,
+			a->uuid, a->array_state, a->from_mdstat ? "mdstat" : "sysfs");
 	json_key(j, "empty_bays");
 	json_i64(j, a->empty_bays);
 	json_key(j, "media");
-	if (a->media == MDP_MEDIA_UNKNOWN)
+	if (!v->media)
 		json_null(j);
 	else
-		json_str(j, mdp_ident_media_name(a->media));
-	op_json(j, a);
+		json_str(j, v->media);
+	op_json(j, v);
 	members_json(j, a);
-	tunable_json(j, "stripe_cache_pages", MDP_T_STRIPE_CACHE_SIZE, sc);
+	tunable_json(j, "stripe_cache_pages", MDP_T_STRIPE_CACHE_SIZE,
+		     &a->cur[MDP_T_STRIPE_CACHE_SIZE]);
 	/* null, not 0, when there is none or its members are not known */
 	json_key(j, "stripe_cache_bytes");
-	if (sc->present && mdp_plan_stripe_bytes(a, sc->val.num))
-		json_u64(j, mdp_plan_stripe_bytes(a, sc->val.num));
+	if (v->stripe_bytes)
+		json_u64(j, v->stripe_bytes);
 	else
 		json_null(j);
 	tunable_json(j, "read_ahead_kib", MDP_T_READ_AHEAD_KB, &a->cur[MDP_T_READ_AHEAD_KB]);
 	json_end(j);
 }
 
-static void mdstat_only_json(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+static void mdstat_only_json(const struct mdp_system *s, const struct mdp_status_array *v,
+			     void *arg)
 {
-	array_json(arg, s, a);
+	(void)s;
+	array_json(arg, v);
 }
 
 /* DSM's resync speed setting beside the live limits; null off DSM or without the file. */
@@ -202,7 +206,7 @@ static void speeds_json(struct json *j, const struct mdp_status *ps, bool active
 
 static void profile_json(struct json *j, const struct mdp_status *ps)
 {
-	enum mdp_pstate state = mdp_status_pstate(ps);
+	enum mdp_pstate state = ps->state;
 	bool active = state == MDP_PS_ACTIVE;
 
 	json_kstr(j, "active_profile", active ? ps->j.profile : NULL);
@@ -234,11 +238,15 @@ static void profile_json(struct json *j, const struct mdp_status *ps)
 void status_json(struct cli *cli, struct json *j, const struct mdp_system *s,
 		 const struct mdp_status *ps)
 {
+	struct mdp_status_array v;
+
 	json_obj(j);
 	json_key(j, "arrays");
 	json_arr(j);
-	for (size_t i = 0; i < s->n_arrays; i++)
-		array_json(j, s, &s->arrays[i]);
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		mdp_status_array(s, &s->arrays[i], &v);
+		array_json(j, &v);
+	}
 	mdp_status_each_mdstat_only(s, mdstat_only_json, j);
 	json_end(j);
 	profile_json(j, ps);

@@ -163,7 +163,7 @@ static void prom_goal(const struct mdp_status *ps)
 
 static void prom_profile(const struct mdp_status *ps, const struct mdp_plan *pl)
 {
-	bool active = mdp_status_pstate(ps) == MDP_PS_ACTIVE;
+	bool active = ps->state == MDP_PS_ACTIVE;
 
 	prom_head("journal_readable",
 		  "0 when status could not read mdprofile's journal (not root): what is active "
@@ -243,14 +243,15 @@ static void prom_array_labels(const char *metric, const struct mdp_array *a)
 	prom_label("device", a->name, false);
 }
 
-static void prom_array(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+static void prom_array(const struct mdp_system *s, const struct mdp_status_array *v, void *arg)
 {
 	enum prom_metric m = ((const struct prom_ctx *)arg)->m;
 	const char *name = prom_metrics[m].name;
+	const struct mdp_array *a = v->a;
 	const char *act = a->sync_action[0] ? a->sync_action : "idle";
-	bool run = mdp_watch_running(a);
-	int missing;
+	bool run = v->running;
 
+	(void)s;
 	switch (m) {
 	case PM_RUNNING:
 		prom_array_labels(name, a);
@@ -274,15 +275,15 @@ static void prom_array(const struct mdp_system *s, const struct mdp_array *a, vo
 		printf("} %" PRIu64 "\n", run ? a->sync_speed * 1024 : 0);
 		break;
 	case PM_ETA:
-		if (run && mdp_status_eta(a)) {
+		if (run && v->eta) {
 			prom_array_labels(name, a);
-			printf("} %" PRIu64 "\n", mdp_status_eta(a));
+			printf("} %" PRIu64 "\n", v->eta);
 		}
 		break;
 	case PM_MISSING:
-		if ((missing = mdp_status_missing(s, a)) >= 0) {
+		if (v->missing >= 0) {
 			prom_array_labels(name, a);
-			printf("} %d\n", missing);
+			printf("} %d\n", v->missing);
 		}
 		break;
 	default:
@@ -293,11 +294,15 @@ static void prom_array(const struct mdp_system *s, const struct mdp_array *a, vo
 /* Every array, those only /proc/mdstat lists too, metric by metric. */
 static void prom_arrays(const struct mdp_system *s)
 {
+	struct mdp_status_array v;
+
 	for (int m = 0; m < PM_COUNT; m++) {
 		struct prom_ctx c = {(enum prom_metric)m};
 		prom_head(prom_metrics[m].name, prom_metrics[m].help);
-		for (size_t i = 0; i < s->n_arrays; i++)
-			prom_array(s, &s->arrays[i], &c);
+		for (size_t i = 0; i < s->n_arrays; i++) {
+			mdp_status_array(s, &s->arrays[i], &v);
+			prom_array(s, &v, &c);
+		}
 		mdp_status_each_mdstat_only(s, prom_array, &c);
 	}
 }

@@ -25,13 +25,14 @@ static const struct render_word queued_words[] = {
 };
 
 /* "4 disks", "4 hdd disks": the count, with the disks' class when it is known. */
-static void disks_text(const struct mdp_array *a, char *buf, size_t len)
+static void disks_text(const struct mdp_status_array *v, char *buf, size_t len)
 {
+	const struct mdp_array *a = v->a;
 	int now = a->raid_disks, was = a->prev_raid_disks;
 	char cls[8] = "";
 
-	if (a->media != MDP_MEDIA_UNKNOWN)
-		snprintf(cls, sizeof(cls), "%s ", mdp_ident_media_name(a->media));
+	if (v->media)
+		snprintf(cls, sizeof(cls), "%s ", v->media);
 	if (a->empty_bays)
 		snprintf(buf, len, "%d of %d bays used", now - a->empty_bays, now);
 	else if (was && was != now)
@@ -50,14 +51,16 @@ static const char *op_name(const struct mdp_system *s, const struct mdp_array *a
 }
 
 /* The operation of a, "reshape 25.1%, 4687 KiB/s, about 3d 14h left", in buf. */
-static void op_text(const struct mdp_system *s, const struct mdp_array *a, char *buf, size_t len)
+static void op_text(const struct mdp_system *s, const struct mdp_status_array *v, char *buf,
+		    size_t len)
 {
+	const struct mdp_array *a = v->a;
+	const char *st = v->op_state;
 	char eta[32], keta[32], act[64];
-	const char *st = mdp_status_op_state(a);
 	size_t n;
 
 	render_safe(op_name(s, a), act, sizeof(act));
-	if (!mdp_status_busy(a)) {
+	if (!v->busy) {
 		snprintf(buf, len, "idle");
 		return;
 	}
@@ -72,8 +75,8 @@ static void op_text(const struct mdp_system *s, const struct mdp_array *a, char 
 				      a->permille % 10);
 	if (a->sync_speed && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ", %" PRIu64 " KiB/s", a->sync_speed);
-	if (mdp_status_eta(a) && n < len) {
-		status_fmt_eta(mdp_status_eta(a), eta, sizeof(eta));
+	if (v->eta && n < len) {
+		status_fmt_eta(v->eta, eta, sizeof(eta));
 		status_fmt_eta(a->kernel_eta_s, keta, sizeof(keta));
 		if (a->kernel_eta_s && strcmp(eta, keta))
 			snprintf(buf + n, len - n, ", about %s left (md says %s)", eta, keta);
@@ -101,9 +104,10 @@ static const char *member_word(const struct mdp_member *m)
 }
 
 /* "       members: 3 of 4 working; sdd5 failed; sde5 spare" when anything is amiss. */
-static void members_text(const struct mdp_system *s, const struct mdp_array *a)
+static void members_text(const struct mdp_status_array *v)
 {
-	int missing = mdp_status_missing(s, a);
+	const struct mdp_array *a = v->a;
+	int missing = v->missing;
 	bool any = missing > 0;
 
 	if (!strcmp(a->array_state, "inactive"))
@@ -134,42 +138,43 @@ static void members_text(const struct mdp_system *s, const struct mdp_array *a)
 }
 
 /* Stripe cache with its memory, and read-ahead, through the registry's formatter. */
-static void tuning_text(const struct mdp_array *a)
+static void tuning_text(const struct mdp_status_array *v)
 {
-	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
-	const struct mdp_cur *ra = &a->cur[MDP_T_READ_AHEAD_KB];
-	char v[64], mem[32];
+	const struct mdp_cur *sc = &v->a->cur[MDP_T_STRIPE_CACHE_SIZE];
+	const struct mdp_cur *ra = &v->a->cur[MDP_T_READ_AHEAD_KB];
+	char val[64], mem[32];
 
 	if (!sc->present && !ra->present)
 		return;
 	printf("      ");
 	if (sc->present) {
-		mdp_tunable_show(MDP_T_STRIPE_CACHE_SIZE, &sc->val, v, sizeof(v));
-		mdp_show_kib(mdp_plan_stripe_bytes(a, sc->val.num) / 1024, mem, sizeof(mem));
-		printf(" stripe cache %s (%s)%s", v, mem, ra->present ? "," : "");
+		mdp_tunable_show(MDP_T_STRIPE_CACHE_SIZE, &sc->val, val, sizeof(val));
+		mdp_show_kib(v->stripe_bytes / 1024, mem, sizeof(mem));
+		printf(" stripe cache %s (%s)%s", val, mem, ra->present ? "," : "");
 	}
 	if (ra->present) {
-		mdp_tunable_show(MDP_T_READ_AHEAD_KB, &ra->val, v, sizeof(v));
-		printf(" read-ahead %s", v);
+		mdp_tunable_show(MDP_T_READ_AHEAD_KB, &ra->val, val, sizeof(val));
+		printf(" read-ahead %s", val);
 	}
 	putchar('\n');
 }
 
-static void array_text(const struct mdp_system *s, const struct mdp_array *a, bool verbose)
+static void array_text(const struct mdp_system *s, const struct mdp_status_array *v, bool verbose)
 {
+	const struct mdp_array *a = v->a;
 	char disks[48], state[96], name[64], level[64], st[64], uuid[128], src[64];
 	char head[320], op[256];
 	size_t n;
-	int missing = mdp_status_missing(s, a);
+	int missing = v->missing;
 	bool failed = false;
 
 	for (size_t i = 0; i < a->n_members; i++)
 		failed |= a->members[i].mstate == MDP_M_FAILED;
-	disks_text(a, disks, sizeof(disks));
+	disks_text(v, disks, sizeof(disks));
 	snprintf(state, sizeof(state), "%s%s%s",
 		 a->array_state[0] ? render_safe(a->array_state, st, sizeof(st)) : "-",
 		 !strcmp(a->array_state, "broken") ? ""
-		 : mdp_status_failed(a, missing)   ? ", failed"
+		 : v->failed                       ? ", failed"
 		 : missing > 0                     ? ", degraded"
 						   : "",
 		 failed && missing <= 0 ? ", member failed" : "");
@@ -177,7 +182,7 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 	    head, sizeof(head), "%-6s %-7s %-15s  %-16s", render_safe(a->name, name, sizeof(name)),
 	    a->level_name[0] ? render_safe(a->level_name, level, sizeof(level)) : "-", disks,
 	    state);
-	op_text(s, a, op, sizeof(op));
+	op_text(s, v, op, sizeof(op));
 	/* The operation on the array's line when it fits in 80 columns, else under it. */
 	if (n + 1 + strlen(op) <= OPT_HELP_WIDTH) {
 		printf("%s %s\n", head, op);
@@ -187,12 +192,11 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 		printf("%s\n", head);
 		render_say(7, "       %s", op);
 	}
-	members_text(s, a);
-	tuning_text(a);
+	members_text(v);
+	tuning_text(v);
 	if (a->from_mdstat) {
-		const struct mdp_mdstat_array *ms = mdp_mdstat_find(&s->mdstat, a->name);
 		render_say(7, "       from /proc/mdstat only: sysfs has no md array by that name%s",
-			   ms && ms->container ? ": a metadata container" : "");
+			   v->container ? ": a metadata container" : "");
 		return;
 	}
 	if (verbose && a->uuid[0])
@@ -202,9 +206,10 @@ static void array_text(const struct mdp_system *s, const struct mdp_array *a, bo
 		puts("       uuid unknown");
 }
 
-static void mdstat_only_text(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+static void mdstat_only_text(const struct mdp_system *s, const struct mdp_status_array *v,
+			     void *arg)
 {
-	array_text(s, a, *(const bool *)arg);
+	array_text(s, v, *(const bool *)arg);
 }
 
 static void paused_text(const struct mdp_status *ps, const char *head)
@@ -373,10 +378,13 @@ static void dsm_speed_text(const struct mdp_system *s)
 
 void status_text(const struct mdp_system *s, const struct mdp_status *ps, bool verbose)
 {
+	struct mdp_status_array v;
 	size_t shown = s->n_arrays;
 
-	for (size_t i = 0; i < s->n_arrays; i++)
-		array_text(s, &s->arrays[i], verbose);
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		mdp_status_array(s, &s->arrays[i], &v);
+		array_text(s, &v, verbose);
+	}
 	shown += mdp_status_each_mdstat_only(s, mdstat_only_text, &verbose);
 	if (!shown)
 		puts("no md arrays found");

@@ -48,41 +48,43 @@ static struct seen *seen_of(struct watcher *w, const char *name)
 }
 
 /* Our ETA: the sectors left at the rate of the last interval (md's own is in --json). */
-static uint64_t watch_eta(const struct mdp_array *a, const struct seen *sn)
+static uint64_t watch_eta(const struct mdp_status_array *v, const struct seen *sn)
 {
+	const struct mdp_array *a = v->a;
+
 	if (!a->has_progress || a->sync_done >= a->sync_total)
 		return 0;
 	if (sn && sn->rate)
 		return (a->sync_total - a->sync_done) / sn->rate;
-	return mdp_status_eta(a);
+	return v->eta;
 }
 
 /* "md3 reshape 25.1%, 4687 KiB/s, about 3d 14h left" or "md2 clean, degraded, idle". */
-static void watch_line(const struct mdp_system *s, const struct mdp_array *a, const struct seen *sn,
-		       char *buf, size_t len)
+static void watch_line(const struct mdp_status_array *v, const struct seen *sn, char *buf,
+		       size_t len)
 {
+	const struct mdp_array *a = v->a;
 	char eta[32] = "";
-	int missing = mdp_status_missing(s, a), n;
+	int n;
 
 	n = snprintf(buf, len, "%s %s%s", a->name, a->array_state[0] ? a->array_state : "-",
-		     missing > 0 ? ", degraded" : "");
-	if (!mdp_status_busy(a) || strcmp(mdp_status_op_state(a), "running")) {
-		snprintf(buf + n, len - (size_t)n, ", %s%s%s",
-			 mdp_status_busy(a) ? a->sync_action : "idle",
-			 mdp_status_busy(a) ? " " : "",
-			 mdp_status_busy(a) ? mdp_status_op_state(a) : "");
+		     v->missing > 0 ? ", degraded" : "");
+	if (!v->busy || strcmp(v->op_state, "running")) {
+		snprintf(buf + n, len - (size_t)n, ", %s%s%s", v->busy ? a->sync_action : "idle",
+			 v->busy ? " " : "", v->busy ? v->op_state : "");
 		return;
 	}
-	if (watch_eta(a, sn))
-		status_fmt_eta(watch_eta(a, sn), eta, sizeof(eta));
+	if (watch_eta(v, sn))
+		status_fmt_eta(watch_eta(v, sn), eta, sizeof(eta));
 	snprintf(buf + n, len - (size_t)n, ", %s %u.%u%%, %" PRIu64 " KiB/s%s%s%s", a->sync_action,
 		 a->permille / 10, a->permille % 10, a->sync_speed, eta[0] ? ", about " : "", eta,
 		 eta[0] ? " left" : "");
 }
 
 /* Remember this look; true when what people care about changed. */
-static bool watch_note(struct watcher *w, const struct mdp_system *s, const struct mdp_array *a)
+static bool watch_note(struct watcher *w, const struct mdp_status_array *v)
 {
+	const struct mdp_array *a = v->a;
 	struct seen *sn = seen_of(w, a->name);
 	double t = cli_mono_s();
 	char key[96];
@@ -90,8 +92,8 @@ static bool watch_note(struct watcher *w, const struct mdp_system *s, const stru
 
 	if (!sn)
 		return false;
-	snprintf(key, sizeof(key), "%s|%s|%s|%u|%d", a->array_state, a->sync_action,
-		 mdp_status_op_state(a), a->permille, mdp_status_missing(s, a));
+	snprintf(key, sizeof(key), "%s|%s|%s|%u|%d", a->array_state, a->sync_action, v->op_state,
+		 a->permille, v->missing);
 	if (a->has_progress && sn->t > 0 && t > sn->t && a->sync_done > sn->done)
 		sn->rate = (uint64_t)((double)(a->sync_done - sn->done) / (t - sn->t));
 	else if (!a->has_progress)
@@ -107,15 +109,17 @@ static bool watch_note(struct watcher *w, const struct mdp_system *s, const stru
 static void watch_lines(struct watcher *w, const struct mdp_system *s)
 {
 	char stamp[32], line[256], safe[512];
+	struct mdp_status_array v;
 	time_t now = time(NULL);
 	struct tm tm;
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	for (size_t i = 0; i < s->n_arrays; i++) {
-		if (!watch_note(w, s, &s->arrays[i]))
+		mdp_status_array(s, &s->arrays[i], &v);
+		if (!watch_note(w, &v))
 			continue;
-		watch_line(s, &s->arrays[i], seen_of(w, s->arrays[i].name), line, sizeof(line));
+		watch_line(&v, seen_of(w, s->arrays[i].name), line, sizeof(line));
 		printf("%s %s\n", stamp, render_safe(line, safe, sizeof(safe)));
 	}
 }
@@ -135,10 +139,12 @@ static void watch_screen(struct watcher *w, const struct mdp_system *s, const st
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		const struct mdp_array *a = &s->arrays[i];
 		int fill = (int)(a->permille * 40 / 1000);
-		watch_note(w, s, a);
-		watch_line(s, a, seen_of(w, a->name), line, sizeof(line));
+		struct mdp_status_array v;
+		mdp_status_array(s, a, &v);
+		watch_note(w, &v);
+		watch_line(&v, seen_of(w, a->name), line, sizeof(line));
 		puts(render_safe(line, safe, sizeof(safe)));
-		if (mdp_status_busy(a) && !strcmp(mdp_status_op_state(a), "running"))
+		if (v.busy && !strcmp(v.op_state, "running"))
 			printf("    [%.*s>%.*s]\n", fill,
 			       "========================================", 39 - fill,
 			       ".......................................");
@@ -177,15 +183,11 @@ int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms)
 	struct watcher w = {.cli = cli,
 			    .tty = isatty(STDOUT_FILENO),
 			    .interval_ms = interval_ms ? interval_ms : 5000};
-	struct mdp_watch mw;
-	int sig, err = 0, ev;
+	int err, ev;
 
 	err = watch_show(&w, s);
 	while (!err) {
-		if ((err = mdp_watch_open(&cli->root, s, NULL, &mw)))
-			break;
-		ev = mdp_watch_wait(&mw, (int)w.interval_ms, &sig);
-		mdp_watch_close(&mw);
+		ev = mdp_watch_once(&cli->root, s, (int)w.interval_ms);
 		mdp_system_free(s);
 		err = ev < 0 ? ev : watch_look(&w, s);
 	}

@@ -709,11 +709,18 @@ out:
 
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d)
 {
+	struct mdp_diags quiet;
 	char *text = NULL;
 	size_t len = 0;
-	int err = journal_read(r, &text, &len, d);
+	int err;
 
-	if (err)
+	if (!d) { /* read quietly: only the errno says why not */
+		mdp_diags_init(&quiet);
+		err = mdp_journal_load(r, j, &quiet);
+		mdp_diags_free(&quiet);
+		return err;
+	}
+	if ((err = journal_read(r, &text, &len, d)))
 		return err;
 	err = mdp_journal_parse(text, len, j);
 	free(text);

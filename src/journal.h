@@ -159,7 +159,7 @@ int mdp_watcher_keep(const struct mdp_root *r, struct mdp_lock *l, long *holder)
 /*
  * Read the journal. -ENOENT when there is none; -EBADMSG when unreadable,
  * -EPERM when it or the state directory is not to be trusted (as
- * mdp_lock_take), both with a diag.
+ * mdp_lock_take), both with a diag in d (NULL: read quietly, for a look).
  */
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
 void mdp_journal_free(struct mdp_journal *j);

@@ -235,17 +235,27 @@ int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, 
 			 size_t len, struct mdp_profile *out, struct mdp_diags *d);
 void mdp_profile_free(struct mdp_profile *p);
 
+/* Where a command's profile comes from, and how far its files are trusted. */
+struct mdp_profile_src {
+	/* A profile argument (a file, or a name found as mdp_profile_find finds it); with
+	 * text, the name of the profile text is (one read from stdin). */
+	const char *arg;
+	const char *text; /* NULL, or the profile itself, len bytes: no file of its own */
+	size_t len;
+	/* As root on the real root: every file read is checked on the descriptor it is read
+	 * from, the extends parents of a text too: its directories from / down are opened without
+	 * following links, and the file and each directory are checked on the descriptor
+	 * opened (mdp_profile_check_perms' rules) before the file is read from it. */
+	bool check;
+	struct mdp_diags *warn; /* with check: NULL, a refusal is an error; else said here */
+};
 /*
- * mdp_profile_load for a command run as root on the real root: every file
- * it reads (the profile and its extends parents) is opened through its
- * directories from / down without following links, and the file and each
- * directory are checked on the descriptor opened (mdp_profile_check_perms'
- * rules) before the file is read from that same descriptor. warn NULL: a
- * refusal is an error (-EPERM, the reasons in d, *out untouched); else the
- * reasons go to warn and the file is read anyway.
+ * A command's profile: found and loaded (mdp_profile_find, then
+ * mdp_profile_load, every file checked with src->check), or
+ * loaded from src->text. Returns as they do.
  */
-int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *path,
-			     struct mdp_profile *out, struct mdp_diags *d, struct mdp_diags *warn);
+int mdp_profile_open(const struct mdp_profile_dirs *dirs, const struct mdp_profile_src *src,
+		     struct mdp_profile *out, struct mdp_diags *d);
 
 /*
  * Refuse a profile that root should not take orders from (only meaningful

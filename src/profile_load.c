@@ -41,7 +41,7 @@ struct frame {
 struct loader {
 	const struct mdp_profile_dirs *dirs;
 	struct mdp_diags *d;
-	/* mdp_profile_load_checked: check every file read; warn NULL means refuse. */
+	/* src->check (mdp_profile_open): check every file read; warn NULL means refuse. */
 	bool check;
 	struct mdp_diags *warn;
 };
@@ -558,45 +558,62 @@ static int finish(struct mdp_diags *d, size_t first, int r)
 	return r;
 }
 
-int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path, struct mdp_profile *out,
-		     struct mdp_diags *d)
+/* The profile at path (a file, or a built-in's name), its extends chain as L says. */
+static int load_top(const struct loader *L, const char *path, struct mdp_profile *out)
 {
-	struct loader L = {.dirs = dirs, .d = d};
-	const struct mdp_builtin *bi = builtin_of(dirs, path);
-	size_t first = d->n;
+	const struct mdp_builtin *bi = builtin_of(L->dirs, path);
+	size_t first = L->d->n;
 
 	if (bi)
-		return finish(d, first, load_builtin(&L, bi, NULL, out));
-	return finish(d, first, load_path(&L, path, NULL, out));
+		return finish(L->d, first, load_builtin(L, bi, NULL, out));
+	return finish(L->d, first, load_path(L, path, NULL, out));
 }
 
-int mdp_profile_load_checked(const struct mdp_profile_dirs *dirs, const char *path,
-			     struct mdp_profile *out, struct mdp_diags *d, struct mdp_diags *warn)
+/* A profile's text, named name, its extends chain as L says. */
+static int load_top_mem(const struct loader *L, const char *name, const char *data, size_t len,
+			struct mdp_profile *out)
 {
-	struct loader L = {.dirs = dirs, .d = d, .check = true, .warn = warn};
-	const struct mdp_builtin *bi = builtin_of(dirs, path);
-	size_t first = d->n;
-
-	if (bi)
-		return finish(d, first, load_builtin(&L, bi, NULL, out));
-	return finish(d, first, load_path(&L, path, NULL, out));
-}
-
-int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, const char *data,
-			 size_t len, struct mdp_profile *out, struct mdp_diags *d)
-{
-	struct loader L = {.dirs = dirs, .d = d};
 	struct frame fr = {.has_id = false};
-	size_t first = d->n;
+	size_t first = L->d->n;
 	char *n = name_of(name ? name : "<memory>");
 	int r;
 
 	if (!n)
 		return -ENOMEM;
 	fr.name = n;
-	r = load_text(&L, &fr, name ? name : "<memory>", NULL, data, len, out);
+	r = load_text(L, &fr, name ? name : "<memory>", NULL, data, len, out);
 	free(n);
-	return finish(d, first, r);
+	return finish(L->d, first, r);
+}
+
+int mdp_profile_load(const struct mdp_profile_dirs *dirs, const char *path, struct mdp_profile *out,
+		     struct mdp_diags *d)
+{
+	const struct loader L = {.dirs = dirs, .d = d};
+
+	return load_top(&L, path, out);
+}
+
+int mdp_profile_load_mem(const struct mdp_profile_dirs *dirs, const char *name, const char *data,
+			 size_t len, struct mdp_profile *out, struct mdp_diags *d)
+{
+	const struct loader L = {.dirs = dirs, .d = d};
+
+	return load_top_mem(&L, name, data, len, out);
+}
+
+int mdp_profile_open(const struct mdp_profile_dirs *dirs, const struct mdp_profile_src *src,
+		     struct mdp_profile *out, struct mdp_diags *d)
+{
+	const struct loader L = {.dirs = dirs, .d = d, .check = src->check, .warn = src->warn};
+	char path[4096];
+	int err;
+
+	if (src->text)
+		return load_top_mem(&L, src->arg, src->text, src->len, out);
+	if ((err = mdp_profile_find(dirs, src->arg, path, sizeof(path), d)))
+		return err;
+	return load_top(&L, path, out);
 }
 
 /* Add the profile names in dir (NAME.yaml) to *v, for a suggestion; best effort. */

@@ -59,7 +59,7 @@ struct mdp_svc_backend {
 	const struct mdp_root *root;
 	/*
 	 * Services: each command, and the wait for a stop or start to show (ms).
-	 * Precedence: a profile entry's own "timeout" wins (txn.c runs that
+	 * Precedence: a profile entry's own "timeout" wins (txn_svc.c runs that
 	 * entry with a copy of the backend whose two fields both hold it); else
 	 * --service-timeout/--package-timeout; else these defaults. The command
 	 * line never overrides an entry's own timeout.

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "drift.h"
+#include "ident.h"
 #include "mdstat.h"
 #include "plan.h"
+#include "watch.h"
 
 /* ---- arrays ------------------------------------------------------------------ */
 
@@ -38,13 +40,16 @@ const char *mdp_status_op_state(const struct mdp_array *a)
 	return mdp_status_busy(a) ? queue_state(a->sync_queued) : "idle";
 }
 
-int mdp_status_missing(const struct mdp_system *s, const struct mdp_array *a)
+static int missing_of(const struct mdp_array *a, const struct mdp_mdstat_array *ms)
 {
-	const struct mdp_mdstat_array *ms = mdp_mdstat_find(&s->mdstat, a->name);
-
 	if (a->degraded >= 0 || a->from_mdstat)
 		return a->degraded;
 	return ms && ms->raid_disks ? ms->raid_disks - ms->working : -1;
+}
+
+int mdp_status_missing(const struct mdp_system *s, const struct mdp_array *a)
+{
+	return missing_of(a, mdp_mdstat_find(&s->mdstat, a->name));
 }
 
 /* md's own "broken" says so itself; the caller reads array_state for it. */
@@ -59,11 +64,32 @@ bool mdp_status_failed(const struct mdp_array *a, int missing)
 	return parity >= 0 && a->raid_disks > 0 && missing > parity;
 }
 
+void mdp_status_array(const struct mdp_system *s, const struct mdp_array *a,
+		      struct mdp_status_array *v)
+{
+	const struct mdp_cur *sc = &a->cur[MDP_T_STRIPE_CACHE_SIZE];
+	const struct mdp_mdstat_array *ms = s ? mdp_mdstat_find(&s->mdstat, a->name) : NULL;
+
+	*v = (struct mdp_status_array){
+	    .a = a,
+	    .eta = mdp_status_eta(a),
+	    .busy = mdp_status_busy(a),
+	    .running = mdp_watch_running(a),
+	    .op_state = mdp_status_op_state(a),
+	    .missing = missing_of(a, ms),
+	    .container = ms && ms->container,
+	    .stripe_bytes = sc->present ? mdp_plan_stripe_bytes(a, sc->val.num) : 0,
+	    .media = a->media == MDP_MEDIA_UNKNOWN ? NULL : mdp_ident_media_name(a->media),
+	};
+	v->failed = mdp_status_failed(a, v->missing);
+}
+
 size_t mdp_status_each_mdstat_only(const struct mdp_system *s,
-				   void (*fn)(const struct mdp_system *, const struct mdp_array *,
-					      void *),
+				   void (*fn)(const struct mdp_system *,
+					      const struct mdp_status_array *, void *),
 				   void *arg)
 {
+	struct mdp_status_array v;
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->mdstat.n; i++) {
@@ -71,7 +97,8 @@ size_t mdp_status_each_mdstat_only(const struct mdp_system *s,
 		if (mdp_system_array(s, s->mdstat.arrays[i].name) ||
 		    mdp_discover_from_mdstat(s, &s->mdstat.arrays[i], &a))
 			continue;
-		fn(s, &a, arg);
+		mdp_status_array(s, &a, &v);
+		fn(s, &v, arg);
 		free(a.members);
 		n++;
 	}
@@ -80,8 +107,8 @@ size_t mdp_status_each_mdstat_only(const struct mdp_system *s,
 
 /* ---- the profile side ---------------------------------------------------------- */
 
-void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
-		     int jerr, struct mdp_status *st)
+static void read_profile(const struct mdp_root *r, const struct mdp_system *s,
+			 struct mdp_journal *j, int jerr, struct mdp_status *st)
 {
 	struct mdp_plan pl;
 
@@ -112,14 +139,8 @@ void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struc
 	}
 }
 
-void mdp_status_free(struct mdp_status *st)
-{
-	if (st->have_j)
-		mdp_journal_free(&st->j);
-	st->have_j = false;
-}
-
-enum mdp_pstate mdp_status_pstate(const struct mdp_status *st)
+/* What status says of the profile, in the order it is judged. */
+static enum mdp_pstate pstate(const struct mdp_status *st)
 {
 	if (st->unreadable)
 		return MDP_PS_UNKNOWN;
@@ -128,6 +149,20 @@ enum mdp_pstate mdp_status_pstate(const struct mdp_status *st)
 	if (st->stale)
 		return MDP_PS_STALE;
 	return st->j.state == MDP_J_ACTIVE ? MDP_PS_ACTIVE : MDP_PS_INTERRUPTED;
+}
+
+void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
+		     int jerr, struct mdp_status *st)
+{
+	read_profile(r, s, j, jerr, st);
+	st->state = pstate(st);
+}
+
+void mdp_status_free(struct mdp_status *st)
+{
+	if (st->have_j)
+		mdp_journal_free(&st->j);
+	st->have_j = false;
 }
 
 const char *mdp_pstate_name(enum mdp_pstate p)

@@ -42,6 +42,24 @@ int mdp_status_missing(const struct mdp_system *s, const struct mdp_array *a);
  * has failed. False for a level it cannot judge.
  */
 bool mdp_status_failed(const struct mdp_array *a, int missing);
+
+/* An array as status shows it: the facts above, computed once for every renderer. */
+struct mdp_status_array {
+	const struct mdp_array *a;
+	uint64_t eta;         /* mdp_status_eta */
+	bool busy;            /* mdp_status_busy */
+	bool running;         /* md works on it now (mdp_watch_running): not queued, not idle */
+	const char *op_state; /* mdp_status_op_state */
+	int missing;          /* mdp_status_missing */
+	bool failed;          /* mdp_status_failed */
+	bool container;       /* /proc/mdstat lists it as a metadata container */
+	/* the memory its stripe cache holds now; 0 when it has none or its members are unknown */
+	uint64_t stripe_bytes;
+	const char *media; /* its disks' class ("hdd", "ssd"); NULL unknown */
+};
+/* a as status shows it, in s (NULL: without what /proc/mdstat adds). */
+void mdp_status_array(const struct mdp_system *s, const struct mdp_array *a,
+		      struct mdp_status_array *v);
 /*
  * The arrays only /proc/mdstat lists (a container, a restricted /sys), as
  * the same model (mdp_discover_from_mdstat), so they read as sysfs arrays
@@ -49,11 +67,20 @@ bool mdp_status_failed(const struct mdp_array *a, int missing);
  * how many.
  */
 size_t mdp_status_each_mdstat_only(const struct mdp_system *s,
-				   void (*fn)(const struct mdp_system *, const struct mdp_array *,
-					      void *),
+				   void (*fn)(const struct mdp_system *,
+					      const struct mdp_status_array *, void *),
 				   void *arg);
 
 /* ---- the profile side ---------------------------------------------------------- */
+
+/* What status says of the profile, in the order it is judged. */
+enum mdp_pstate {
+	MDP_PS_UNKNOWN,     /* the journal could not be read */
+	MDP_PS_NONE,        /* no journal, or one with nothing active */
+	MDP_PS_STALE,       /* applied before the last reboot */
+	MDP_PS_INTERRUPTED, /* a transaction did not finish */
+	MDP_PS_ACTIVE,
+};
 
 struct mdp_status {
 	bool have_j; /* j was read */
@@ -73,15 +100,7 @@ struct mdp_status {
 			   steers */
 	struct mdp_wgoal_view goal;
 	const struct mdp_system *sys; /* what it was read against: the speeds now */
-};
-
-/* What status says of the profile, in the order it is judged. */
-enum mdp_pstate {
-	MDP_PS_UNKNOWN,     /* the journal could not be read */
-	MDP_PS_NONE,        /* no journal, or one with nothing active */
-	MDP_PS_STALE,       /* applied before the last reboot */
-	MDP_PS_INTERRUPTED, /* a transaction did not finish */
-	MDP_PS_ACTIVE,
+	enum mdp_pstate state;        /* what all that says of the profile */
 };
 
 /*
@@ -95,7 +114,6 @@ enum mdp_pstate {
 void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
 		     int jerr, struct mdp_status *st);
 void mdp_status_free(struct mdp_status *st);
-enum mdp_pstate mdp_status_pstate(const struct mdp_status *st);
 /* "unknown", "none", "stale", "interrupted", "active". */
 const char *mdp_pstate_name(enum mdp_pstate p);
 /*

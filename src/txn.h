@@ -1,7 +1,10 @@
 /*
  * txn: apply, revert and recover, journaled and verified.
  *
- * See the invariants at the top of txn.c. The journal and the lock live
+ * One apply, mdp_apply(): discovery, the plan, then the transaction over
+ * it, for every command that applies (apply, enable, the watcher, bench
+ * --compare, explain --probe). See the invariants at the top of txn.c
+ * (the engine; txn_int.h lists the module's files). The journal and the lock live
  * under /run/mdprofile (through root). Services (pause/resume) are steps
  * of the same transaction as tunables; their backend is an ops table
  * (struct mdp_svc_ops in services.h) that may be NULL when a profile
@@ -46,7 +49,7 @@ enum mdp_txn_svc_result {
 	MDP_TXN_SVC_REBOOTED,    /* paused in an earlier boot: the boot brought it back */
 	MDP_TXN_SVC_HELD,        /* mdprofile's reason released; DSM keeps it stopped for its own */
 	MDP_TXN_SVC_OTHER_PLATFORM, /* only_on names other platforms: skipped */
-	/* Previews only (mdp_txn_preview_services): what apply would do. */
+	/* Previews only (mdp_apply's dry run): what apply would do. */
 	MDP_TXN_SVC_WOULD_PAUSE, /* running: apply pauses it */
 	MDP_TXN_SVC_MISSING,     /* required and absent: apply refuses the profile */
 	MDP_TXN_SVC_PAUSED,      /* already paused by the active profile: stays paused */
@@ -137,6 +140,7 @@ struct mdp_txn_rc {
 	int err; /* MDP_TXN_ERROR: a negative errno; else 0 */
 };
 
+/* A transaction context: mdp_txn_init sets it up, mdp_apply says for whom it acts. */
 struct mdp_txn {
 	const struct mdp_root *root;
 	const struct mdp_svc_backend *svc; /* NULL: no service backend */
@@ -150,34 +154,89 @@ struct mdp_txn {
 	 */
 	int (*stop_requested)(void);
 	/*
-	 * apply: who applies (journaled, shown by status). MDP_BY_AUTO and
+	 * Who applies (journaled, shown by status), set by mdp_apply: the
+	 * transaction acts for it from then on. MDP_BY_AUTO and
 	 * MDP_BY_UNTIL_IDLE mark a layer its watcher removes by itself: recover
-	 * leaves it while the watcher lock is held. MDP_BY_COMPARE: bench
-	 * --compare, which holds the lock until it reverts; recover by anyone
-	 * else removes it.
+	 * leaves it while the watcher lock is held. MDP_BY_COMPARE (bench
+	 * --compare) and MDP_BY_PROBE (explain --probe) hold the lock until they
+	 * revert: their own revert's recover leaves their layer to it, recover
+	 * by anyone else removes it. MDP_BY_HAND until an apply says otherwise.
 	 */
 	enum mdp_origin origin;
-	/* apply: p replaces the base instead of going over it (enable, bench --compare). */
-	bool as_base;
 	/* How long recover waits for a service whose pause was under way to settle (ms). */
 	unsigned settle_ms;
 };
 
 /*
- * Apply plan (built from p against the live system). The caller holds the
- * lock and has run mdp_txn_recover. MDP_TXN_ERROR (with the errno) for
- * errors before anything changed: -EINVAL/-EBUSY when the profile or a layer
- * rule refuses it, -EBADMSG/-EPERM when the journal is unreadable or untrusted.
+ * A transaction on r, its diagnostics into d, its report empty. svc: the
+ * service backend (NULL, or one without ops: none; its timeouts still
+ * bound how long recover lets a pause a killed mdprofile left settle).
+ * stop: asked between an apply's steps (NULL: never).
  */
-struct mdp_txn_rc mdp_txn_apply(struct mdp_txn *tx, const struct mdp_profile *p,
-				const struct mdp_plan *pl);
+void mdp_txn_init(struct mdp_txn *tx, const struct mdp_root *r, struct mdp_diags *d,
+		  const struct mdp_svc_backend *svc, int (*stop)(void));
+
+/* ---- one apply (txn_apply.c) ------------------------------------------------- */
+
+/* What the callers of mdp_apply vary. */
+struct mdp_apply_opts {
+	enum mdp_origin origin; /* who applies (struct mdp_txn's origin) */
+	/* The profile replaces the base instead of going over it as an overlay (enable,
+	 * apply --base, bench --compare, explain --probe); refused over an overlay. */
+	bool as_base;
+	/* Discover only what the plan needs (mdp_plan_discover_skip): on a big box
+	 * discovery is most of apply's work. */
+	bool lean;
+	/* Discover and plan, then preview the services into tx->rep (what apply would do
+	 * with each, diff and apply --dry-run); nothing is journaled or changed. */
+	bool dry_run;
+	void *ctx;
+	/* What discovery and planning say, a batch at a time as they say it (a step's
+	 * failure last, in a batch of its own); freed after. NULL: dropped. */
+	void (*diags)(void *ctx, struct mdp_diags *d);
+	/* Planned, before anything is journaled or changed (the plan's notes). NULL: none. */
+	void (*planned)(void *ctx, const struct mdp_system *s, const struct mdp_plan *pl);
+};
+
+/* The top layer an apply leaves: what it wrote, or found already so. */
+struct mdp_layer {
+	bool on; /* false: none (in sync with nothing active, a dry run, or the apply failed) */
+	bool overlay; /* over a base (mdprofile(8), LAYERS) */
+	enum mdp_origin by;
+	int64_t since; /* seconds since the epoch: a watcher knows its layer by it */
+};
+
+/* How far an apply went: a failure before the transaction is said through diags. */
+enum mdp_apply_step {
+	MDP_APPLY_DISCOVER, /* discovery failed (rc.err): the system is unreadable */
+	MDP_APPLY_PLAN,     /* the plan refused the profile (rc.err: -EINVAL) or failed */
+	MDP_APPLY_TXN,      /* the transaction ran, or the dry run's preview: rc */
+};
+
+struct mdp_applied {
+	enum mdp_apply_step step;
+	struct mdp_txn_rc rc; /* MDP_TXN_ERROR with the errno when step < MDP_APPLY_TXN */
+	struct mdp_layer layer;
+	struct mdp_system sys; /* what discovery read (lean: what the plan needs) */
+	struct mdp_plan plan;  /* the plan applied: its notes go into the report */
+};
+
 /*
- * What apply would do with p's services, changing nothing: one entry per
- * service in tx->rep.services (action pause, result one of NOT_RUNNING,
- * NOT_FOUND, WOULD_PAUSE, MISSING, PAUSED, UNKNOWN). Reads the active
- * journal, asks the backend for each state. 0 or -ENOMEM.
+ * Apply p: discover, plan, then (unless a dry run) the transaction, whose
+ * report is in tx->rep and its diagnostics in tx->d, as mdp_txn_revert's
+ * are. The caller holds the lock and has run mdp_txn_recover (a dry run
+ * needs neither: it only reads). A
+ * transaction's errors before anything changed (MDP_TXN_ERROR): -EINVAL or
+ * -EBUSY when the profile or a layer rule refuses it, -EBADMSG or -EPERM
+ * when the journal is unreadable or untrusted. a is filled whatever
+ * happens: free it with mdp_applied_free.
  */
-int mdp_txn_preview_services(struct mdp_txn *tx, const struct mdp_profile *p);
+void mdp_apply(struct mdp_txn *tx, const struct mdp_profile *p, const struct mdp_apply_opts *o,
+	       struct mdp_applied *a);
+void mdp_applied_free(struct mdp_applied *a);
+
+/* ---- revert and recover (txn_revert.c) --------------------------------------- */
+
 /*
  * Remove the top layer: an overlay (the base's values and services back),
  * else the base (back to the baseline, journal removed); all: both. 0 with

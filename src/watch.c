@@ -285,6 +285,18 @@ void mdp_watch_close(struct mdp_watch *w)
 	w->sfd = -1;
 }
 
+int mdp_watch_once(const struct mdp_root *r, const struct mdp_system *s, int timeout_ms)
+{
+	struct mdp_watch w;
+	int sig, ev;
+
+	if ((ev = mdp_watch_open(r, s, NULL, &w)))
+		return ev;
+	ev = mdp_watch_wait(&w, timeout_ms, &sig);
+	mdp_watch_close(&w);
+	return ev;
+}
+
 /* ---- the plain ops: the functions above, CLOCK_MONOTONIC --------------------------- */
 
 static double plain_now(const struct mdp_watch_ops *self)

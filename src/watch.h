@@ -82,6 +82,12 @@ int mdp_watch_wait_signal(struct mdp_watch *w, int timeout_ms, int *signo);
  */
 int mdp_watch_read(const struct mdp_watch *w, size_t i, char *buf, size_t len);
 void mdp_watch_close(struct mdp_watch *w);
+/*
+ * One wait, opened and closed around it, for md's next event on the arrays
+ * of s (no signals), up to timeout_ms (status --watch, between two
+ * redraws). MDP_WATCH_MD, MDP_WATCH_TIMEOUT, or -errno.
+ */
+int mdp_watch_once(const struct mdp_root *r, const struct mdp_system *s, int timeout_ms);
 
 /*
  * What a watcher waits on, as a const ops table (root.h's style: each op

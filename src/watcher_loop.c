@@ -1,5 +1,6 @@
 /* watcher_loop: the watcher's loop (watcher_loop.h). */
 #include "watcher_loop.h"
+#include "watcher_int.h"
 #include "drift.h"
 #include "grow.h"
 #include "text.h"
@@ -15,16 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The loop's clock (monotonic seconds): the wait source's, a test's own. */
-static double mono_s(const struct mdp_wloop *w)
+double mdp_wl_now(const struct mdp_wloop *w)
 {
 	return w->c.ops->now(w->c.ops);
 }
 
-/* A line for people, with its priority for the journal and syslog. */
-static void wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
+void mdp_wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -34,9 +31,6 @@ static void wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
 	va_end(ap);
 	w->c.h.line(w->c.h.ctx, prio, line);
 }
-
-#define wl_say(w, ...)  wl_log(w, LOG_INFO, __VA_ARGS__)
-#define wl_note(w, ...) wl_log(w, LOG_NOTICE, __VA_ARGS__)
 
 static void wl_err(struct mdp_wloop *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void wl_err(struct mdp_wloop *w, const char *fmt, ...)
@@ -117,17 +111,6 @@ static void wl_state_waiting(struct mdp_wloop *w, long holder)
 
 /* ---- the journal, seen from the watcher ------------------------------------------ */
 
-static bool load_quiet(struct mdp_wloop *w, struct mdp_journal *j)
-{
-	struct mdp_diags d;
-	bool ok;
-
-	mdp_diags_init(&d);
-	ok = mdp_journal_load(w->c.root, j, &d) == 0;
-	mdp_diags_free(&d);
-	return ok;
-}
-
 /* Our layer is the top one still: the one we applied, nobody replaced or reverted it. */
 static bool ours(struct mdp_wloop *w)
 {
@@ -204,32 +187,17 @@ static int wl_txn(struct mdp_wloop *w, struct mdp_txn_rc rc, const char *verb,
 	return w->c.h.txn_result(w->c.h.ctx, rc, verb, pl);
 }
 
-/* Discover and plan for the profile, saying what is wrong. 0, a code, or -errno. */
-static int wl_plan(struct mdp_wloop *w, struct mdp_system *s, struct mdp_plan *pl)
-{
-	struct mdp_diags d;
-	int err;
-
-	mdp_diags_init(&d);
-	err = mdp_discover_some(w->c.root, mdp_plan_discover_skip(w->c.p), s, &d);
-	wl_diags(w, &d);
-	if (err) {
-		wl_err(w, "cannot read the system state: %s", mdp_root_strerror(-err));
-		return err;
-	}
-	err = mdp_plan_build(w->c.p, s, pl, &d);
-	w->c.h.diags(w->c.h.ctx, &d);
-	mdp_diags_free(&d);
-	if (err && err != -EINVAL)
-		wl_err(w, "cannot plan: %s", strerror(-err));
-	return err;
-}
-
+/*
+ * Apply the profile as the watcher's layer (an overlay over an active
+ * base), under the lock after recover: what discovery and the plan say
+ * through the caller's diags, the transaction's outcome through its
+ * txn_result. 0, a txn_result code, or -errno; w->since: the layer's.
+ */
 static int wl_apply(struct mdp_wloop *w)
 {
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
-	struct mdp_journal j;
+	const struct mdp_apply_opts o = {
+	    .origin = w->by, .lean = true, .ctx = w->c.h.ctx, .diags = w->c.h.diags};
+	struct mdp_applied a;
 	bool did;
 	int rc;
 
@@ -237,15 +205,14 @@ static int wl_apply(struct mdp_wloop *w)
 		return rc;
 	rc = wl_txn(w, mdp_txn_recover(w->c.tx, &did), "recover", NULL);
 	mdp_txn_report_free(&w->c.tx->rep);
-	if (!rc && !(rc = wl_plan(w, &s, &pl)))
-		rc = wl_txn(w, mdp_txn_apply(w->c.tx, w->c.p, &pl), "apply", &pl);
-	if (!rc && load_quiet(w, &j)) {
-		w->since = j.by == w->by ? j.since : 0;
-		mdp_journal_free(&j);
+	if (!rc) {
+		mdp_apply(w->c.tx, w->c.p, &o, &a);
+		rc = a.step < MDP_APPLY_TXN ? a.rc.err : wl_txn(w, a.rc, "apply", &a.plan);
+		if (!rc && a.layer.on)
+			w->since = a.layer.by == w->by ? a.layer.since : 0;
+		mdp_applied_free(&a);
 	}
 	wl_unlock(w);
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
 	return rc;
 }
 
@@ -256,19 +223,19 @@ static void wl_engage(struct mdp_wloop *w)
 
 	if (mdp_txn_layer_blocks(w->c.root, w->by, w->c.p->name, why, sizeof(why))) {
 		wl_say(w, "%s started, but %s: left alone until md is idle", w->busy, why);
-		mdp_engage_held(&w->e, mono_s(w));
+		mdp_engage_held(&w->e, mdp_wl_now(w));
 		wl_state(w, why);
 		return;
 	}
 	wl_note(w, "engaged: %s; applying profile %s", w->busy, wl_name(w, nm, sizeof(nm)));
 	if (w->e.flaps > w->flaps)
-		wl_log(w, LOG_WARNING,
-		       "md operations stop and start again within %.0f minutes (%u times in a "
-		       "row): profile %s is removed only after %.0fs idle",
-		       MDP_FLAP_WINDOW_S / 60, w->e.flaps, wl_name(w, nm, sizeof(nm)),
-		       mdp_engage_debounce(&w->e));
+		mdp_wl_log(w, LOG_WARNING,
+			   "md operations stop and start again within %.0f minutes (%u times in a "
+			   "row): profile %s is removed only after %.0fs idle",
+			   MDP_FLAP_WINDOW_S / 60, w->e.flaps, wl_name(w, nm, sizeof(nm)),
+			   mdp_engage_debounce(&w->e));
 	w->flaps = w->e.flaps;
-	w->engaged_at = mono_s(w);
+	w->engaged_at = mdp_wl_now(w);
 	w->engaging = true;
 	snprintf(why, sizeof(why), "%s started; applying its profile", w->busy);
 	wl_state(w, why);
@@ -277,9 +244,9 @@ static void wl_engage(struct mdp_wloop *w)
 	if (rc == -EINTR)
 		return; /* stopped while it waited for the lock: nothing applied */
 	if (rc || !w->since) {
-		wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
-		       wl_name(w, nm, sizeof(nm)));
-		mdp_engage_held(&w->e, mono_s(w));
+		mdp_wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
+			   wl_name(w, nm, sizeof(nm)));
+		mdp_engage_held(&w->e, mdp_wl_now(w));
 		wl_state(w, "apply failed");
 		return;
 	}
@@ -300,8 +267,8 @@ static int wl_release(struct mdp_wloop *w, const char *why)
 			wl_note(w, "%s; removing profile %s", why, wl_name(w, nm, sizeof(nm)));
 		rc = wl_txn(w, mdp_txn_revert(w->c.tx, false), "revert", NULL);
 		if (rc)
-			wl_log(w, LOG_ERR, "removing profile %s failed (exit %d)",
-			       wl_name(w, nm, sizeof(nm)), rc);
+			mdp_wl_log(w, LOG_ERR, "removing profile %s failed (exit %d)",
+				   wl_name(w, nm, sizeof(nm)), rc);
 	} else {
 		wl_say(w, "%s; profile %s is no longer on: nothing to remove", why,
 		       wl_name(w, nm, sizeof(nm)));
@@ -323,7 +290,7 @@ static void wl_reassert_one(struct mdp_wloop *w, const struct mdp_change *c)
 		mdp_tunable_show(c->t, &c->cur.val, was, sizeof(was));
 	mdp_tunable_show(c->t, &c->want, want, sizeof(want));
 	if (rc == 0 && n)
-		wl_log(
+		mdp_wl_log(
 		    w, LOG_WARNING,
 		    "%s: rewritten to %s again after %u put-backs; left as it is until md is idle",
 		    name, was, MDP_REASSERT_MAX);
@@ -351,7 +318,7 @@ static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
 	struct mdp_journal j;
 	struct mdp_plan pl = {0};
 
-	if (!load_quiet(w, &j))
+	if (mdp_journal_load(w->c.root, &j, NULL))
 		return;
 	if (!mdp_drift_plan(&j, s, &pl))
 		for (size_t i = 0; i < pl.n && !w->stop; i++)
@@ -363,8 +330,6 @@ static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
 }
 
 /* ---- the profile's goal (watcher_goal.h) -------------------------------------------- */
-
-static bool watched(const struct mdp_wloop *w, const struct mdp_array *a);
 
 /* Each move of this look written through the journal, under the lock, while our layer is on. */
 static void wl_goal_write(struct mdp_wloop *w, const struct mdp_wgoal_move *m, size_t n)
@@ -380,9 +345,9 @@ static void wl_goal_write(struct mdp_wloop *w, const struct mdp_wgoal_move *m, s
 			wl_say(w, "%s", m[i].line);
 		} else {
 			w->c.h.diags(w->c.h.ctx, w->c.tx->d);
-			wl_log(w, LOG_WARNING,
-			       "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s failed", m[i].name,
-			       m[i].from, m[i].to);
+			mdp_wl_log(w, LOG_WARNING,
+				   "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s failed", m[i].name,
+				   m[i].from, m[i].to);
 		}
 		mdp_diags_free(w->c.tx->d);
 		mdp_diags_init(w->c.tx->d);
@@ -400,219 +365,12 @@ static void wl_goal(struct mdp_wloop *w, const struct mdp_system *s)
 	if (!w->goal.goal_ms || !(on = calloc(s->n_arrays + 1, sizeof(*on))))
 		return;
 	for (size_t i = 0; i < s->n_arrays; i++)
-		on[i] = watched(w, &s->arrays[i]);
+		on[i] = mdp_wl_watched(w, &s->arrays[i]);
 	if (mdp_wgoal_look(&w->goal, w->since, w->c.root, s, on, &m, &n) == 0)
 		wl_goal_write(w, m, n);
 	(void)mdp_wgoal_store(w->c.root, &w->goal); /* status's view; a failure costs only that */
 	free(m);
 	free(on);
-}
-
-/* ---- looking at md -------------------------------------------------------------------- */
-
-static bool selected(const struct mdp_wloop *w, const struct mdp_array *a)
-{
-	return w->c.once || mdp_plan_selects(w->c.p, a);
-}
-
-/* A selected array running a watched operation, for the bar and the summary. */
-static bool watched(const struct mdp_wloop *w, const struct mdp_array *a)
-{
-	return mdp_engage_busy(a, w->e.kinds) && a->has_progress && selected(w, a);
-}
-
-/* Whether a selected array runs a watched operation; the first one named in w->busy. */
-static bool wl_busy(struct mdp_wloop *w, const struct mdp_system *s)
-{
-	for (size_t i = 0; i < s->n_arrays; i++) {
-		const struct mdp_array *a = &s->arrays[i];
-		if (mdp_engage_busy(a, w->e.kinds) && selected(w, a)) {
-			snprintf(w->busy, sizeof(w->busy), "%s %s", a->name, a->sync_action);
-			return true;
-		}
-	}
-	return false;
-}
-
-static struct mdp_op_seen *op_find(struct mdp_wloop *w, const struct mdp_array *a, double now)
-{
-	struct mdp_op_seen *v;
-
-	for (size_t i = 0; i < w->n_ops; i++)
-		if (!strcmp(w->ops[i].name, a->name) && !strcmp(w->ops[i].action, a->sync_action) &&
-		    w->ops[i].end == MDP_OPEND_RUNNING)
-			return &w->ops[i];
-	if (!(v = mdp_push(&w->ops, &w->n_ops, sizeof(*v))))
-		return NULL;
-	snprintf(v->name, sizeof(v->name), "%s", a->name);
-	snprintf(v->action, sizeof(v->action), "%s", a->sync_action);
-	v->t0 = v->t1 = now;
-	v->d0 = v->d1 = a->sync_done;
-	v->total = a->sync_total;
-	v->decile = v->permille = a->permille;
-	v->decile /= 100;
-	v->degraded = a->degraded;
-	return v;
-}
-
-/* A stopped array leaves /sys/block, or shows no md state on its way out. */
-static bool array_gone(const struct mdp_array *a)
-{
-	return !a || !strcmp(a->array_state, "clear") || !strcmp(a->array_state, "inactive") ||
-	       (!a->array_state[0] && !a->sync_action[0]);
-}
-
-/*
- * What md keeps after an operation: a reshape's md/reshape_position and a
- * resync's md/resync_start read "none" once it finished and a sector when
- * it was interrupted; a recovery that finished lowered md/degraded. Progress
- * cannot tell: md may jump from 65% to the end between two looks.
- */
-static enum mdp_op_end op_outcome(const struct mdp_wloop *w, const struct mdp_op_seen *o,
-				  const struct mdp_array *a)
-{
-	unsigned k = mdp_op_kind_of(o->action);
-	const char *attr = k == MDP_OP_RESHAPE  ? "reshape_position"
-			   : k == MDP_OP_RESYNC ? "resync_start"
-						: NULL;
-	char path[96], v[32];
-
-	if (k == MDP_OP_RECOVERY && o->degraded > 0 && a->degraded >= 0)
-		return a->degraded < o->degraded ? MDP_OPEND_FINISHED : MDP_OPEND_STOPPED;
-	if (!attr)
-		return MDP_OPEND_ENDED;
-	snprintf(path, sizeof(path), "/sys/block/%s/md/%s", o->name, attr);
-	if (mdp_root_read_value(w->c.root, path, v, sizeof(v)) <= 0)
-		return MDP_OPEND_ENDED;
-	return !strcmp(v, "none") ? MDP_OPEND_FINISHED : MDP_OPEND_STOPPED;
-}
-
-/*
- * Operations no longer running have ended: how, md says (op_outcome).
- * mdadm --stop interrupts the operation first (md shows idle) and removes
- * the array just after, so an ended operation whose array is gone at a
- * later look was stopped with it.
- */
-static void track_ends(struct mdp_wloop *w, const struct mdp_system *s, double now)
-{
-	for (size_t i = 0; i < w->n_ops; i++) {
-		struct mdp_op_seen *o = &w->ops[i];
-		const struct mdp_array *a = mdp_system_array(s, o->name);
-		if (o->end == MDP_OPEND_GONE)
-			continue;
-		if (array_gone(a)) {
-			if (o->end == MDP_OPEND_RUNNING)
-				o->t1 = now;
-			if (o->end != MDP_OPEND_FINISHED)
-				o->end = MDP_OPEND_GONE;
-			continue;
-		}
-		if (o->end != MDP_OPEND_RUNNING)
-			continue;
-		/* md still names it with no thread at work: ended, not yet reaped; judge later */
-		if (!strcmp(a->sync_action, o->action) &&
-		    (mdp_watch_running(a) || a->no_sync_thread))
-			continue;
-		o->t1 = now; /* d1 stays the last progress seen */
-		o->end = op_outcome(w, o, a);
-	}
-}
-
-void mdp_wloop_track(struct mdp_wloop *w, const struct mdp_system *s, double now)
-{
-	track_ends(w, s, now);
-	for (size_t i = 0; i < s->n_arrays; i++) {
-		const struct mdp_array *a = &s->arrays[i];
-		struct mdp_op_seen *o;
-		if (!watched(w, a) || !(o = op_find(w, a, now)))
-			continue;
-		o->t1 = now;
-		o->d1 = a->sync_done;
-		o->total = a->sync_total;
-		o->permille = a->permille;
-		if (a->permille / 100 > o->decile && !w->done && w->c.steps) {
-			o->decile = a->permille / 100;
-			wl_say(w, "%s %s at %u.%u%%, %" PRIu64 " KiB/s", a->name, a->sync_action,
-			       a->permille / 10, a->permille % 10, a->sync_speed);
-		}
-	}
-}
-
-int mdp_wloop_read(const struct mdp_wloop *w, struct mdp_system *s)
-{
-	struct mdp_diags d;
-	int err;
-
-	mdp_system_free(s);
-	mdp_diags_init(&d);
-	/* the first discovery said what is wrong with the system; say it once */
-	err = mdp_discover_some(w->c.root, w->skip, s, &d);
-	mdp_diags_free(&d);
-	return err;
-}
-
-int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s)
-{
-	int err = mdp_wloop_read(w, s);
-
-	if (!err)
-		mdp_wloop_track(w, s, mono_s(w));
-	return err;
-}
-
-int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now)
-{
-	bool *sel = calloc(s->n_arrays + 1, sizeof(*sel));
-
-	free(w->sel);
-	w->sel = sel;
-	if (!sel)
-		return -ENOMEM;
-	w->calm = true;
-	for (size_t i = 0; i < s->n_arrays; i++) {
-		const struct mdp_array *a = &s->arrays[i];
-		if (!(sel[i] = selected(w, a)))
-			continue;
-		/* queued: it may start without a word in sync_action (DELAYED, PENDING) */
-		if (a->sync_queued[0] || (mdp_op_kind_of(a->sync_action) & w->e.kinds))
-			w->calm = false;
-	}
-	w->seen_at = now;
-	w->glance = 0;
-	/* open since before s was read (wl_watch_start): an event md raised meanwhile stays */
-	if (w->mw.p)
-		return w->c.ops->follow(w->c.ops, w->c.root, s, &w->mw);
-	return w->c.ops->open(w->c.ops, w->c.root, s, w->c.stop, &w->mw);
-}
-
-bool mdp_wloop_quiet(const struct mdp_wloop *w, double now)
-{
-	if (w->e.state == MDP_ENG_ENGAGED || !w->sel || !w->calm ||
-	    now - w->seen_at >= MDP_WLOOP_SAFETY_S)
-		return false;
-	for (size_t i = 0; i < w->n_ops; i++)
-		if (w->ops[i].end == MDP_OPEND_RUNNING)
-			return false;
-	return true;
-}
-
-int mdp_wloop_glance(struct mdp_wloop *w, const struct mdp_system *s)
-{
-	char v[32]; /* as discovery reads it: a longer word than sync_action holds differs */
-	size_t n = w->mw.n, seen = 0, j;
-
-	for (j = 0; j < n && seen < MDP_WLOOP_GLANCE_MAX; j++) {
-		size_t i = (w->glance + j) % n;
-		int k = w->mw.arr[i];
-		if (k < 0 || (size_t)k >= s->n_arrays || !w->sel[k])
-			continue;
-		seen++;
-		if (w->c.ops->read(w->c.ops, &w->mw, i, v, sizeof(v)) ||
-		    strcmp(v, s->arrays[k].sync_action))
-			return 1;
-	}
-	w->glance = n ? (w->glance + j) % n : 0;
-	return 0;
 }
 
 /* ---- the loop ------------------------------------------------------------------------- */
@@ -676,7 +434,7 @@ static void wl_release_summary(struct mdp_wloop *w)
 	char span[32], nm[512];
 
 	mdp_wloop_summary(w);
-	fmt_span(mono_s(w) - w->engaged_at, span, sizeof(span));
+	fmt_span(mdp_wl_now(w) - w->engaged_at, span, sizeof(span));
 	wl_note(w, "profile %s was on for %s; %u value%s put back", wl_name(w, nm, sizeof(nm)),
 		span, w->put_back, w->put_back == 1 ? "" : "s");
 	w->n_ops = 0;
@@ -686,7 +444,7 @@ static void wl_release_summary(struct mdp_wloop *w)
 /* One step of the state machine on what the last look showed. Returns 1 to end. */
 static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 {
-	bool busy = wl_busy(w, s);
+	bool busy = mdp_wl_busy(w, s);
 	char nm[512], span[32], why[64];
 
 	if (w->e.state == MDP_ENG_ENGAGED && !ours(w) && !ours_locked(w)) {
@@ -699,16 +457,16 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 		w->since = 0;
 		if (w->c.once)
 			return 1;
-		mdp_engage_held(&w->e, mono_s(w));
+		mdp_engage_held(&w->e, mdp_wl_now(w));
 		wl_state(w, "removed by another mdprofile");
 		return 0;
 	}
-	switch (mdp_engage_step(&w->e, busy, mono_s(w))) {
+	switch (mdp_engage_step(&w->e, busy, mdp_wl_now(w))) {
 	case MDP_ENG_APPLY:
 		wl_engage(w);
 		return 0; /* what the last look read is from before the apply */
 	case MDP_ENG_RELEASE:
-		fmt_span(mono_s(w) - w->start, span, sizeof(span));
+		fmt_span(mdp_wl_now(w) - w->start, span, sizeof(span));
 		snprintf(why, sizeof(why), "md idle for %.0fs", mdp_engage_debounce(&w->e));
 		*rc = wl_release(w, w->c.once ? "operations ended" : why);
 		if (w->stop)
@@ -755,20 +513,21 @@ static int wl_keep_lock(struct mdp_wloop *w)
 	int k = mdp_watcher_keep(w->c.root, w->c.wlock, &holder);
 
 	if (k == 1)
-		wl_log(w, LOG_WARNING, "the watcher lock %s was removed or replaced: taken again",
-		       MDP_WATCHER_LOCK);
+		mdp_wl_log(w, LOG_WARNING,
+			   "the watcher lock %s was removed or replaced: taken again",
+			   MDP_WATCHER_LOCK);
 	else if (k == -EWOULDBLOCK)
-		wl_log(w, LOG_ERR,
-		       "the watcher lock %s was removed and another watcher (pid %ld) took it: "
-		       "stopping",
-		       MDP_WATCHER_LOCK, holder);
+		mdp_wl_log(w, LOG_ERR,
+			   "the watcher lock %s was removed and another watcher (pid %ld) took it: "
+			   "stopping",
+			   MDP_WATCHER_LOCK, holder);
 	return k == -EWOULDBLOCK;
 }
 
 /* How long to sleep: the interval, or what is left of a debounce under way. */
 static int wl_timeout(const struct mdp_wloop *w)
 {
-	double due = mdp_engage_due(&w->e, mono_s(w));
+	double due = mdp_engage_due(&w->e, mdp_wl_now(w));
 	int ms = (int)w->c.interval_ms;
 
 	if (due >= 0 && due * 1000 + 1 < ms)
@@ -782,7 +541,7 @@ static void wl_looked(struct mdp_wloop *w, const struct mdp_system *s)
 	const struct mdp_array *a = NULL;
 
 	for (size_t i = 0; i < s->n_arrays && !a; i++)
-		if (watched(w, &s->arrays[i]))
+		if (mdp_wl_watched(w, &s->arrays[i]))
 			a = &s->arrays[i];
 	if (w->c.h.looked)
 		w->c.h.looked(w->c.h.ctx, a);
@@ -801,7 +560,7 @@ static int wl_stopped(struct mdp_wloop *w, int sig)
 
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
-	fmt_span(mono_s(w) - w->start, span, sizeof(span));
+	fmt_span(mdp_wl_now(w) - w->start, span, sizeof(span));
 	if (!w->since) {
 		wl_note(w, "stopped by %s", name);
 		return 0;
@@ -809,10 +568,11 @@ static int wl_stopped(struct mdp_wloop *w, int sig)
 	w->stop = 0;
 	rc = wl_release(w, name);
 	if (rc == -EINTR)
-		wl_log(w, LOG_WARNING,
-		       "stopped by %s while waiting for the lock: profile %s stays on until the "
-		       "next mdprofile command that changes the system removes it",
-		       mdp_watch_signal_name(w->stop), wl_name(w, nm, sizeof(nm)));
+		mdp_wl_log(
+		    w, LOG_WARNING,
+		    "stopped by %s while waiting for the lock: profile %s stays on until the "
+		    "next mdprofile command that changes the system removes it",
+		    mdp_watch_signal_name(w->stop), wl_name(w, nm, sizeof(nm)));
 	else if (!rc && w->c.once)
 		wl_note(w, "stopped by %s after %s; reverted", name, span);
 	return rc;
@@ -860,7 +620,7 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 			break;
 		}
 		wl_looked(w, s);
-		if (look && (err = mdp_wloop_watch(w, s, mono_s(w)))) {
+		if (look && (err = mdp_wloop_watch(w, s, mdp_wl_now(w)))) {
 			wl_err(w, "cannot watch md: %s", strerror(-err));
 			break;
 		}
@@ -873,13 +633,14 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 		 * Once in a row, so that a value read differently by discovery
 		 * can cost a look, never a spin.
 		 */
-		raced = look && !raced && mdp_wloop_quiet(w, mono_s(w)) && mdp_wloop_glance(w, s);
+		raced =
+		    look && !raced && mdp_wloop_quiet(w, mdp_wl_now(w)) && mdp_wloop_glance(w, s);
 		ev = raced ? MDP_WATCH_MD : w->c.ops->wait(w->c.ops, &w->mw, wl_timeout(w), &sig);
 		if (ev == MDP_WATCH_SIGNAL) {
 			rc = wl_stopped(w, sig);
 			break;
 		}
-		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mono_s(w)) ||
+		look = ev != MDP_WATCH_TIMEOUT || !mdp_wloop_quiet(w, mdp_wl_now(w)) ||
 		       mdp_wloop_glance(w, s);
 		if (ev < 0 || (look && (err = wl_look(w, s)))) {
 			if (w->stop) { /* a stop signal while the look was taken again */
@@ -919,8 +680,7 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 	if (!w->c.interval_ms)
 		w->c.interval_ms = 5000;
 	w->by = c->once ? MDP_BY_UNTIL_IDLE : MDP_BY_AUTO;
-	w->c.tx->origin = w->by;
-	w->start = mono_s(w);
+	w->start = mdp_wl_now(w);
 	w->skip = mdp_plan_discover_skip(c->p) & ~(unsigned)MDP_SKIP_PROGRESS;
 	w->mw.sfd = -1;
 	/* a goal measures the members where md does not time its requests (iostat.h) */
@@ -965,7 +725,7 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 	char nm[512];
 	int rc;
 
-	if (load_quiet(w, &j)) {
+	if (!mdp_journal_load(w->c.root, &j, NULL)) {
 		w->since = j.by == w->by && !strcmp(j.profile, w->c.p->name) ? j.since : 0;
 		if (j.state == MDP_J_ACTIVE && !strcmp(j.profile, w->c.p->name))
 			other = j.by;
@@ -982,7 +742,7 @@ int mdp_wloop_until_idle(struct mdp_wloop *w)
 		       "wait for",
 		       wl_name(w, nm, sizeof(nm)), mdp_origin_name(other));
 		rc = 0;
-	} else if (mdp_wloop_look(w, &s) || !wl_busy(w, &s)) {
+	} else if (mdp_wloop_look(w, &s) || !mdp_wl_busy(w, &s)) {
 		wl_say(w,
 		       "profile %s: no array resyncs, recovers, reshapes or checks now, nothing "
 		       "to wait for (start the operation first); reverting",
@@ -1021,7 +781,7 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 	}
 	mdp_text_list_init(&l, arrays, sizeof(arrays));
 	for (size_t i = 0; i < s.n_arrays; i++)
-		if (selected(w, &s.arrays[i]))
+		if (mdp_wl_selected(w, &s.arrays[i]))
 			mdp_text_list_add(&l, s.arrays[i].name);
 	mdp_text_list_end(&l, "arrays");
 	wl_state(w, NULL);
@@ -1031,5 +791,16 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 		w->c.interval_ms / 1000.0);
 	rc = wl_loop(w, &s);
 	mdp_system_free(&s);
+	return rc;
+}
+
+int mdp_wloop_run(const struct mdp_wloop_cfg *c)
+{
+	struct mdp_wloop w;
+	int rc;
+
+	mdp_wloop_init(&w, c);
+	rc = c->once ? mdp_wloop_until_idle(&w) : mdp_wloop_auto(&w);
+	mdp_wloop_fini(&w);
 	return rc;
 }

@@ -110,7 +110,7 @@ struct mdp_wloop_hooks {
 /* What the caller gives; the pointers stay the caller's and outlive the loop. */
 struct mdp_wloop_cfg {
 	const struct mdp_root *root;
-	struct mdp_txn *tx;     /* the transactions (its origin is set to the watcher's) */
+	struct mdp_txn *tx;     /* the transactions (mdp_apply acts for the watcher's origin) */
 	struct mdp_lock *lock;  /* the main lock: held by the caller at the start, released */
 	struct mdp_lock *wlock; /* the watcher lock, held by the caller */
 	const struct mdp_profile *p;
@@ -173,7 +173,7 @@ struct mdp_wloop {
 	struct mdp_wgoal goal; /* the profile's goal, followed while engaged */
 };
 
-/* Set w up from c (copied); sets c->tx's origin. Free with mdp_wloop_fini. */
+/* Set w up from c (copied). Free with mdp_wloop_fini. */
 void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c);
 /* Free w and remove the watcher's state file (status's view of it). */
 void mdp_wloop_fini(struct mdp_wloop *w);
@@ -191,6 +191,12 @@ int mdp_wloop_auto(struct mdp_wloop *w);
  * mdp_wloop_auto.
  */
 int mdp_wloop_until_idle(struct mdp_wloop *w);
+/*
+ * The watcher c describes, from its start to its end: mdp_wloop_until_idle
+ * when c->once, else mdp_wloop_auto, between mdp_wloop_init and
+ * mdp_wloop_fini. Returns what they return.
+ */
+int mdp_wloop_run(const struct mdp_wloop_cfg *c);
 
 /*
  * One look. mdp_wloop_read reads what can change between two looks into s

@@ -930,6 +930,67 @@ static void test_perms(void **state)
 	rmdir(dir);
 }
 
+/*
+ * mdp_profile_open: a command's profile by name or from text, and (as root)
+ * the parents a text extends checked as its files are: a parent others
+ * can write is refused, or only said with warn.
+ */
+static void test_open(void **state)
+{
+	char dir[] = "/tmp/mdp-open-XXXXXX", file[64];
+	const char *text = "extends: parent\nraid: {speed_limit_min: 200000}\n";
+	struct mdp_profile_dirs dirs = {{dir}, 1, NULL, 0};
+	struct mdp_profile_src src = {.arg = "child"};
+	struct mdp_profile p;
+	struct mdp_diags d, w;
+	char *m;
+	FILE *f;
+
+	(void)state;
+	mdp_diags_init(&d);
+	mdp_diags_init(&w);
+	assert_int_equal(mdp_profile_open(&with_builtins, &src, &p, &d), 0);
+	assert_string_equal(p.path, "built-in:child");
+	mdp_profile_free(&p);
+	src.arg = "nope";
+	assert_int_equal(mdp_profile_open(&with_builtins, &src, &p, &d), -ENOENT);
+	m = diags_text(&d);
+	assert_non_null(strstr(m, "profile 'nope' not found"));
+	free(m);
+	mdp_diags_free(&d);
+	mdp_diags_init(&d);
+	if (geteuid() != 0)
+		skip(); /* the rules are root's: files others own are refused */
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(file, sizeof(file), "%s/parent.yaml", dir);
+	assert_non_null(f = fopen(file, "w"));
+	fputs("raid: {speed_limit_max: 300000}\n", f);
+	fclose(f);
+	assert_int_equal(chmod(file, 0666), 0);
+	src = (struct mdp_profile_src){.arg = "stdin", .text = text, .len = strlen(text)};
+	assert_int_equal(mdp_profile_open(&dirs, &src, &p, &d), 0); /* not checked */
+	assert_int_equal(p.global[MDP_T_SPEED_LIMIT_MAX].num, 300000);
+	mdp_profile_free(&p);
+	src.check = true;
+	src.warn = &w;
+	assert_int_equal(mdp_profile_open(&dirs, &src, &p, &d), 0);
+	assert_int_equal(d.n, 0);
+	m = diags_text(&w);
+	assert_non_null(strstr(m, "refusing profile: group/world-writable (mode 0666)"));
+	free(m);
+	mdp_profile_free(&p);
+	src.warn = NULL;
+	assert_int_equal(mdp_profile_open(&dirs, &src, &p, &d), -EPERM);
+	m = diags_text(&d);
+	assert_non_null(strstr(m, "refusing profile: group/world-writable (mode 0666)"));
+	free(m);
+	unlink(file);
+	rmdir(dir);
+	mdp_diags_free(&w);
+	mdp_diags_free(&d);
+}
+
 static char *read_text(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -1009,5 +1070,5 @@ MDP_TEST_MAIN_FX(setup_cwd, NULL, NULL, test_reshape_fast, test_balanced,
 		 test_service_timeout_extends, test_service_timeout_pinned, test_deep_nesting,
 		 test_error_cap, test_out_untouched, test_extends_without_dirs,
 		 test_extends_through_dirs, test_sizes, test_find, test_builtin, test_perms,
-		 test_bad_corpus, test_bounds_load, test_bounds_errors, test_bounds_may_cross,
-		 test_bounds_pinned, test_media_load)
+		 test_open, test_bad_corpus, test_bounds_load, test_bounds_errors,
+		 test_bounds_may_cross, test_bounds_pinned, test_media_load)

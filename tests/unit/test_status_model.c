@@ -81,10 +81,11 @@ static void test_failed(void **state)
 	}
 }
 
-static void count(const struct mdp_system *s, const struct mdp_array *a, void *arg)
+static void count(const struct mdp_system *s, const struct mdp_status_array *v, void *arg)
 {
-	assert_true(a->from_mdstat);
-	assert_int_equal(mdp_status_missing(s, a), a->degraded);
+	assert_true(v->a->from_mdstat);
+	assert_int_equal(mdp_status_missing(s, v->a), v->a->degraded);
+	assert_int_equal(v->missing, v->a->degraded);
 	++*(size_t *)arg;
 }
 
@@ -106,6 +107,20 @@ static void test_arrays(void **state)
 	assert_int_equal(mdp_status_missing(&s, &a), 0); /* [3/3] */
 	strcpy(a.name, "md9");
 	assert_int_equal(mdp_status_missing(&s, &a), -1);
+	/* the view of each array holds what the functions above say of it */
+	for (size_t i = 0; i < s.n_arrays; i++) {
+		const struct mdp_array *b = &s.arrays[i];
+		struct mdp_status_array v;
+		mdp_status_array(&s, b, &v);
+		assert_ptr_equal(v.a, b);
+		assert_int_equal(v.eta, mdp_status_eta(b));
+		assert_int_equal(v.busy, mdp_status_busy(b));
+		assert_string_equal(v.op_state, mdp_status_op_state(b));
+		assert_int_equal(v.missing, mdp_status_missing(&s, b));
+		assert_int_equal(v.failed, mdp_status_failed(b, v.missing));
+		assert_int_equal(v.stripe_bytes != 0,
+				 b->cur[MDP_T_STRIPE_CACHE_SIZE].present && b->n_members > 0);
+	}
 	assert_int_equal(mdp_status_each_mdstat_only(&s, count, &n), 0);
 	assert_int_equal(n, 0);
 	/* sysfs knowing none of them: each of mdstat's four, from mdstat */
@@ -154,31 +169,31 @@ static void test_profile(void **state)
 	(void)state;
 	fixture_root(&r, &s);
 	mdp_status_read(&r, &s, NULL, -ENOENT, &st);
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_NONE);
+	assert_int_equal(st.state, MDP_PS_NONE);
 	assert_int_equal(st.drift, -1);
 	mdp_status_free(&st);
 	mdp_status_read(&r, &s, NULL, -EBADMSG, &st); /* cli_warn_recover's to report */
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_NONE);
+	assert_int_equal(st.state, MDP_PS_NONE);
 	mdp_status_read(&r, &s, NULL, -EACCES, &st);
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_UNKNOWN);
+	assert_int_equal(st.state, MDP_PS_UNKNOWN);
 	assert_int_equal(st.jerr, -EACCES);
-	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "unknown");
+	assert_string_equal(mdp_pstate_name(st.state), "unknown");
 
 	journal(&j, MDP_J_ACTIVE, "another-boot");
 	mdp_status_read(&r, &s, &j, 0, &st);
-	assert_int_equal(mdp_status_pstate(&st), MDP_PS_STALE);
+	assert_int_equal(st.state, MDP_PS_STALE);
 	assert_int_equal(st.n_paused, 1);
 	assert_int_equal(st.drift, -1); /* a stale journal's values are gone: no drift */
 	mdp_status_free(&st);
 
 	journal(&j, MDP_J_APPLYING, s.boot_id);
 	mdp_status_read(&r, &s, &j, 0, &st);
-	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "interrupted");
+	assert_string_equal(mdp_pstate_name(st.state), "interrupted");
 	mdp_status_free(&st);
 
 	journal(&j, MDP_J_ACTIVE, s.boot_id);
 	mdp_status_read(&r, &s, &j, 0, &st);
-	assert_string_equal(mdp_pstate_name(mdp_status_pstate(&st)), "active");
+	assert_string_equal(mdp_pstate_name(st.state), "active");
 	assert_int_equal(st.drift, 1); /* md3's stripe cache is 256, not 1024 */
 	assert_false(st.watch_gone);
 	assert_true(mdp_status_speed_now(&st, &st.j.speed[0], &now));

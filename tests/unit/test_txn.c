@@ -202,23 +202,23 @@ static struct mdp_txn_rc shaped(struct mdp_txn_rc rc)
 static struct mdp_txn_rc run_apply_as(struct env *e, const struct mdp_profile *p,
 				      struct mdp_txn_report *rep, bool as_base)
 {
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	const struct mdp_apply_opts o = {.as_base = as_base};
+	struct mdp_applied a;
 	struct mdp_diags d;
-	struct mdp_txn tx = {.root = &e->r, .d = &d, .as_base = as_base};
+	struct mdp_txn tx;
 	struct mdp_txn_rc rc;
 	bool did;
 
 	mdp_diags_init(&d);
+	mdp_txn_init(&tx, &e->r, &d, NULL, NULL);
 	assert_int_equal(mdp_txn_recover(&tx, &did).res, MDP_TXN_OK);
-	assert_int_equal(mdp_discover(&e->r, &s, &d), 0);
-	assert_int_equal(mdp_plan_build(p, &s, &pl, &d), 0);
-	rc = shaped(mdp_txn_apply(&tx, p, &pl));
+	mdp_apply(&tx, p, &o, &a);
+	assert_int_equal(a.step, MDP_APPLY_TXN);
+	rc = shaped(a.rc);
 	if (getenv("TXN_DEBUG"))
 		for (size_t i = 0; i < d.n; i++)
 			fprintf(stderr, "diag: %s\n", d.v[i].msg);
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
+	mdp_applied_free(&a);
 	mdp_diags_free(&d);
 	if (rep)
 		*rep = tx.rep;
@@ -960,8 +960,8 @@ static void test_service_own_timeout(void **state)
 	struct mdp_service svcs[3] = {
 	    {.name = "a", .timeout_s = 5}, {.name = "pkg:B"}, {.name = "c", .timeout_s = 1}};
 	struct mdp_svc_backend b = {.ops = &rec_ops, .timeout_ms = 1000, .pkg_timeout_ms = 2000};
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	const struct mdp_apply_opts o = {0};
+	struct mdp_applied a;
 	struct mdp_profile p;
 	struct mdp_diags d;
 	struct mdp_txn tx;
@@ -974,10 +974,10 @@ static void test_service_own_timeout(void **state)
 	p.services = svcs;
 	p.n_services = 3;
 	mdp_diags_init(&d);
-	tx = (struct mdp_txn){.root = &e.r, .d = &d, .svc = &b};
-	assert_int_equal(mdp_discover(&e.r, &s, &d), 0);
-	assert_int_equal(mdp_plan_build(&p, &s, &pl, &d), 0);
-	assert_int_equal(mdp_txn_apply(&tx, &p, &pl).res, MDP_TXN_OK);
+	mdp_txn_init(&tx, &e.r, &d, &b, NULL);
+	mdp_apply(&tx, &p, &o, &a);
+	assert_int_equal(a.rc.res, MDP_TXN_OK);
+	mdp_applied_free(&a);
 	mdp_txn_report_free(&tx.rep);
 	assert_string_equal(rec.log, "status a 5000\nstatus pkg:B 2000\nstatus c 1000\n"
 				     "pause a 5000\npause pkg:B 2000\npause c 1000\n");
@@ -985,14 +985,12 @@ static void test_service_own_timeout(void **state)
 	memset(rec.log, 0, sizeof(rec.log));
 	rec.n = 0;
 	b.timeout_ms = 7000;
-	tx = (struct mdp_txn){.root = &e.r, .d = &d, .svc = &b};
+	mdp_txn_init(&tx, &e.r, &d, &b, NULL);
 	assert_int_equal(mdp_txn_revert(&tx, false).res, MDP_TXN_OK);
 	mdp_txn_report_free(&tx.rep);
 	assert_string_equal(rec.log, "status c 1000\nresume c 1000\nstatus pkg:B 2000\n"
 				     "resume pkg:B 2000\nstatus a 5000\nresume a 5000\n");
 	assert_true(env_identical(&e));
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
 	mdp_diags_free(&d);
 	env_teardown(&e);
 }
@@ -1121,11 +1119,11 @@ static const struct errno_case {
 
 static struct mdp_txn_rc errno_case_run(struct env *e, const struct errno_case *c)
 {
+	const struct mdp_apply_opts o = {0};
 	struct mdp_profile p;
 	struct mdp_diags d;
 	struct mdp_txn tx = {.root = &e->r, .d = &d};
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	struct mdp_applied a;
 	struct mdp_txn_rc rc;
 
 	profile_fast(&p, 4096);
@@ -1143,11 +1141,10 @@ static struct mdp_txn_rc errno_case_run(struct env *e, const struct errno_case *
 	if (c->revert) {
 		rc = shaped(mdp_txn_revert(&tx, true));
 	} else { /* no recover first: the apply meets the journal as it is */
-		assert_int_equal(mdp_discover(&e->r, &s, &d), 0);
-		assert_int_equal(mdp_plan_build(&p, &s, &pl, &d), 0);
-		rc = shaped(mdp_txn_apply(&tx, &p, &pl));
-		mdp_plan_free(&pl);
-		mdp_system_free(&s);
+		mdp_apply(&tx, &p, &o, &a);
+		assert_int_equal(a.step, MDP_APPLY_TXN);
+		rc = shaped(a.rc);
+		mdp_applied_free(&a);
 	}
 	mdp_txn_report_free(&tx.rep);
 	mdp_diags_free(&d);

@@ -1532,23 +1532,20 @@ static void test_loop_goal_members(void **state)
  */
 static int run_until_idle(struct run *t)
 {
-	struct mdp_system s = {0};
-	struct mdp_plan pl = {0};
+	const struct mdp_apply_opts o = {.origin = MDP_BY_UNTIL_IDLE, .lean = true};
+	struct mdp_applied a;
 	long holder = 0;
 	bool did;
 
 	t->w.c.once = true;
 	t->w.by = MDP_BY_UNTIL_IDLE;
 	mdp_engage_init(&t->w.e, MDP_OP_ALL, MDP_WLOOP_DEBOUNCE_S, true);
-	t->tx.origin = MDP_BY_UNTIL_IDLE;
 	assert_int_equal(mdp_lock_take(&t->r, false, &t->lock, &holder, &t->d), 0);
 	assert_int_equal(mdp_txn_recover(&t->tx, &did).res, MDP_TXN_OK);
-	assert_int_equal(mdp_discover_some(&t->r, 0, &s, &t->d), 0);
-	assert_int_equal(mdp_plan_build(&t->p, &s, &pl, &t->d), 0);
-	assert_int_equal(mdp_txn_apply(&t->tx, &t->p, &pl).res, MDP_TXN_OK);
+	mdp_apply(&t->tx, &t->p, &o, &a);
+	assert_int_equal(a.rc.res, MDP_TXN_OK);
 	mdp_txn_report_free(&t->tx.rep);
-	mdp_plan_free(&pl);
-	mdp_system_free(&s);
+	mdp_applied_free(&a);
 	return mdp_wloop_until_idle(&t->w);
 }
 

@@ -75,13 +75,13 @@ run_expect 0 boot-script-uninstall-psrv.yaml . boot-script --uninstall "$ROOT/p/
 run_expect 2 . boot-script-install-uninstall-balanced boot-script --install --uninstall balanced
 run_expect 2 . boot-script-install-o-x.sh boot-script --install -o "$WORK/x.sh" balanced
 
-# The README's DSM walk-through shows what --install prints.
+# docs/dsm.md's walk-through (section 6) shows what --install prints.
 fixture ds-dsm6-reshape
 mkdir -p "$ROOT/volume1/@mdprofile"
 chmod 0755 "$ROOT/volume1" "$ROOT/volume1/@mdprofile"
 binary /volume1/@mdprofile/mdprofile
 run boot-script --install --binary /volume1/@mdprofile/mdprofile reshape-fast
 expect_exit 0
-sed -n '/^   which prints$/,/^4\. /p' "$SRC/README.md" | sed -n 's/^       //p' >"$WORK/readme"
+sed -n '/^   prints$/,/^3\. /p' "$SRC/docs/dsm.md" | sed -n 's/^       //p' >"$WORK/readme"
 cmp -s "$WORK/readme" "$WORK/out" ||
-	fail "README's walk-through differs from --install: $(diff "$WORK/readme" "$WORK/out")"
+	fail "docs/dsm.md's walk-through differs from --install: $(diff "$WORK/readme" "$WORK/out")"
