@@ -25,7 +25,11 @@ PKGS := yaml-0.1 libcyaml libudev
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 # 32-bit ARM: 64-bit inodes, offsets and time (readdir fails with EOVERFLOW on a big inode).
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -Isrc $(WARN) \
+# src/ is in rooms, one folder each (docs/architecture.md; tools/rooms.sh keeps their floors
+# and doors): every room's folder is on the include path, so a file names a header alone.
+ROOMS := $(patsubst src/%/,%,$(sort $(dir $(wildcard src/*/*.h))))
+ROOM_INC := $(ROOMS:%=-Isrc/%)
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(ROOM_INC) $(WARN) \
 	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"' -DMDP_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -39,7 +43,7 @@ SEAM := -DMDP_FAULT_SEAM -Icmd
 SEAM_SRC := tests/seams/fault.c
 STATIC_SEAM ?=
 
-LIB_SRC := $(sort $(wildcard src/*.c))
+LIB_SRC := $(sort $(wildcard src/*/*.c))
 # The shipped profiles compiled in (cmd/builtin.h), generated into the build tree.
 GEN_PROFILES := build/gen/profiles.c
 CMD_SRC := $(sort $(wildcard cmd/*.c)) $(GEN_PROFILES)
@@ -363,6 +367,7 @@ lint: $(LINT_OBJ)
 	@sh tools/filecap.sh
 	@sh tools/tree.sh
 	@sh tools/unused.sh
+	@sh tools/rooms.sh
 	@sh tools/exported.sh $(LINT_OBJ)
 	@if [ -s $(CLI_TIMES) ]; then sh tools/slow-cases.sh $(CLI_TIMES); \
 		else echo "lint: no $(CLI_TIMES) yet: make cli checks the slow tags"; fi
@@ -522,7 +527,7 @@ deb-check: deb
 
 ## clang-format the C sources in place
 format:
-	clang-format -i src/*.c src/*.h cmd/*.c cmd/*.h tests/unit/*.c tests/seams/*.c
+	clang-format -i src/*/*.c src/*/*.h cmd/*.c cmd/*.h tests/unit/*.c tests/seams/*.c
 
 ## remove build/ and ./mdprofile
 clean:

@@ -18,7 +18,7 @@
  * alone until the operation ends (held). SIGINT, SIGTERM and SIGHUP remove
  * an engaged layer and end the watcher with 0.
  *
- * The loop is src/watcher_loop.c's; this file wires it to the command line
+ * The loop is src/watcher/watcher_loop.c's; this file wires it to the command line
  * and renders what it says: its lines through the watcher's log (wlog.h),
  * a progress bar on a terminal, errors, diagnostics and the transactions'
  * reports as every mutating command does.
@@ -32,7 +32,7 @@
 #include "commands.h"
 #include "status.h"
 #include "watcher.h"
-#include "watcher_loop.h"
+#include "mdp_watcher.h"
 #include "wlog.h"
 
 /* The watcher's screen: where its lines go, and whether a bar is on the last line. */

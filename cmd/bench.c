@@ -1,6 +1,6 @@
 /*
  * bench: what a volume writes and reads per second, measured so the read is
- * the disks' and not the page cache's (src/volbench.c says how). The seed
+ * the disks' and not the page cache's (src/md/volbench.c says how). The seed
  * write-up's dd reads of 2 GB gave ~850 MB/s on every RAID level because
  * they came from RAM; this reports how each read was made and marks a
  * cached one as such.
@@ -9,10 +9,10 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "mdp_explain.h"
 #include "bench_report.h"
 #include "commands.h"
-#include "volbench.h"
+#include "mdp_md.h"
 
 /* bench's options. */
 struct bench_opts {

@@ -1,6 +1,6 @@
 /*
  * bench's results as text and JSON, and its progress line on a terminal
- * (the measuring is src/bench.c's and src/volbench.c's).
+ * (the measuring is src/explain/bench.c's and src/md/volbench.c's).
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bench_report.h"
-#include "clock.h"
+#include "mdp_base.h"
 #include "json.h"
 #include "render.h"
 

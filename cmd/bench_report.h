@@ -6,7 +6,7 @@
 #ifndef MDP_CMD_BENCH_REPORT_H
 #define MDP_CMD_BENCH_REPORT_H
 
-#include "bench.h"
+#include "mdp_explain.h"
 #include "commands.h"
 
 /*
@@ -28,7 +28,8 @@ void bench_pg_init(struct cli *cli, struct bench_progress *pg);
 void bench_pg_clear(struct bench_progress *pg);
 /* volbench's progress callback, arg a struct bench_progress: "write run 2/3, ...". */
 void bench_vb_tick(void *arg, const struct mdp_vb *b, const struct mdp_vb_tick *t);
-/* src/bench.c's tick hook, arg a struct bench_progress: "second 3 of 30, ..." or "settling". */
+/* src/explain/bench.c's tick hook, arg a struct bench_progress: "second 3 of 30, ..." or
+ * "settling". */
 void bench_window_tick(void *arg, unsigned i, unsigned seconds, const struct mdp_bench_window *w);
 
 /* What mdp_vb_run found in the directory, on stderr (--json or not); -q keeps the warning. */

@@ -1,6 +1,6 @@
 /*
  * boot-script: a script that applies a profile again at every boot
- * (src/boot.h says what it does). It reads the system, for the UUIDs the
+ * (src/boot/boot.h says what it does). It reads the system, for the UUIDs the
  * profile's array names stand for, and writes the script to stdout or,
  * with -o, atomically to a file; it changes nothing on the system.
  */
@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boot.h"
+#include "mdp_boot.h"
 #include "commands.h"
-#include "num.h"
+#include "mdp_base.h"
 #include "render.h"
 
 #ifndef MDP_VERSION

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "../src/profile.h"
+#include "mdp_profile.h"
 
 extern const struct mdp_builtin cli_builtins[];
 extern const size_t cli_n_builtins;

@@ -1,7 +1,7 @@
 /* cli: helpers every command shares (cli.h). */
 #include "cli.h"
-#include "watch.h"
-#include "clock.h"
+#include "mdp_md.h"
+#include "mdp_base.h"
 #include "render.h"
 
 #include <errno.h>

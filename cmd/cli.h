@@ -19,13 +19,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "discover.h"
-#include "plan.h"
-#include "profile.h"
-#include "root.h"
-#include "services.h"
-#include "txn.h"
+#include "mdp_base.h"
+#include "mdp_md.h"
+#include "mdp_txn.h"
+#include "mdp_profile.h"
 #include "fault.h"
 #include "json.h"
 #include "opt.h"

@@ -2,7 +2,7 @@
 #ifndef MDP_CMD_COMMANDS_H
 #define MDP_CMD_COMMANDS_H
 
-#include "boot.h"
+#include "mdp_boot.h"
 #include "cli.h"
 
 extern const struct cmd cmd_list, cmd_show, cmd_check;      /* profiles.c */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "drift.h"
+#include "mdp_txn.h"
 #include "json.h"
 #include "render.h"
 

@@ -4,8 +4,8 @@
  *
  * enable PROFILE applies PROFILE now (enable_apply) and installs what
  * applies it again at every boot, pinned as boot-script pins it and from
- * the same generator (src/boot.h), with --auto OVERLAY the watcher
- * `mdprofile auto OVERLAY` after it; src/enable.h installs and registers
+ * the same generator (src/boot/boot.h), with --auto OVERLAY the watcher
+ * `mdprofile auto OVERLAY` after it; src/boot/enable.h installs and registers
  * it (the DSM task, the systemd units, rc.d) and starts the watcher. What
  * was installed is recorded (MDP_BOOT_RECORD) for disable, status
  * (enable_status.c) and the next enable: the same arguments again change
@@ -25,9 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boot.h"
+#include "mdp_boot.h"
 #include "commands.h"
-#include "enable.h"
 #include "json.h"
 #include "render.h"
 

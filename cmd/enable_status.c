@@ -1,6 +1,6 @@
 /*
  * What status shows of enable: the profile enabled at every boot, how,
- * and whether each piece it installed is intact (src/enable.h builds the
+ * and whether each piece it installed is intact (src/boot/enable.h builds the
  * model), as text, in status's JSON object ("enabled"), or as Prometheus
  * metrics.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "enable.h"
+#include "mdp_boot.h"
 #include "json.h"
 #include "render.h"
 

@@ -1,7 +1,7 @@
 /*
  * explain: why an md operation runs at the speed it does. Two samples
  * --interval apart (or a capture's two, replayed under --root), the rules
- * of src/explain.c per array (src/explain_run.c measures and selects),
+ * of src/explain/explain.c per array (src/explain/explain_run.c measures and selects),
  * then text or JSON (explain_render.c). Reads only, as any user; what it
  * could not read is listed. Exit 0: nothing to change or nothing
  * running; 1: a recommendation; 2: usage; 3: /proc/mdstat unreadable.
@@ -19,11 +19,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "explain.h"
+#include "mdp_explain.h"
 #include "explain_render.h"
-#include "explain_run.h"
-#include "explain_sample.h"
-#include "probe.h"
 
 #define DEFAULT_INTERVAL_MS 10000
 

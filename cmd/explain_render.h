@@ -1,6 +1,6 @@
 /*
  * explain's reports as text and as JSON, internal to cmd/: explain.c
- * measures (src/explain_run.h) and calls these. Every string read from the
+ * measures (src/explain/explain_run.h) and calls these. Every string read from the
  * system, or from a capture someone else made, goes through render_safe in
  * text: a capture's escape sequences never reach the reader's terminal.
  */
@@ -11,8 +11,7 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "explain.h"
-#include "probe.h"
+#include "mdp_explain.h"
 
 /* What --probe did, for the report of array rep, finding finding (done: it measured). */
 struct explain_probe {

@@ -11,8 +11,8 @@
 #ifndef MDP_FAULT_H
 #define MDP_FAULT_H
 
-#include "root.h"
-#include "services.h"
+#include "mdp_base.h"
+#include "mdp_txn.h"
 
 #ifdef MDP_FAULT_SEAM
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident.h"
+#include "mdp_base.h"
 
 /* The summaries' column in the list of commands: after the longest name. */
 #define CMD_COL 15

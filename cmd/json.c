@@ -3,7 +3,7 @@
 
 #include <inttypes.h>
 
-#include "text.h"
+#include "mdp_base.h"
 
 void json_init(struct json *j, FILE *f)
 {

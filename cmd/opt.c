@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
-#include "profile.h"
+#include "mdp_base.h"
+#include "mdp_profile.h"
 
 /* getopt_long's values: short options are their letter, long ones OPT_LONG + index. */
 #define OPT_LONG 256

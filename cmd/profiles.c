@@ -10,8 +10,7 @@
 
 #include "commands.h"
 #include "json.h"
-#include "pin.h"
-#include "profile_list.h"
+#include "mdp_profile.h"
 #include "render.h"
 
 /* ---- list ------------------------------------------------------------------ */

@@ -1,6 +1,6 @@
 /* show --json: a profile as the loader resolved it (docs/output.md). */
 #include "json.h"
-#include "profile.h"
+#include "mdp_profile.h"
 #include "render.h"
 
 /* "k": [the n strings of v]. */

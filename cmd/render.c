@@ -1,7 +1,7 @@
 /* render: settings and plans as text, DSM's speed setting (render.h). */
 #include "render.h"
 
-#include "text.h"
+#include "mdp_base.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

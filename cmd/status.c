@@ -1,6 +1,6 @@
 /*
  * status: arrays, the operation of each with progress, speed and ETA, and
- * the active profile; reads only. The model is src/status_model.h; its renderers
+ * the active profile; reads only. The model is src/status/status_model.h; its renderers
  * are status_text.c, status_json.c, status_prom.c (--format prometheus)
  * and status_watch.c (--watch); the ETA's and a profile's origin's words,
  * which others show too, are here.

@@ -1,7 +1,7 @@
 /*
  * status's parts, internal to cmd/: status.c (the command), status_text.c,
  * status_json.c, status_prom.c (--format prometheus) and status_watch.c
- * (--watch), each a renderer of the model in src/status_model.h.
+ * (--watch), each a renderer of the model in src/status/status_model.h.
  */
 #ifndef MDP_CMD_STATUS_H
 #define MDP_CMD_STATUS_H
@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "json.h"
-#include "status_model.h"
+#include "mdp_status.h"
 
 /* "by hand", "at boot", "by mdprofile auto", ...: who applied a layer. */
 const char *status_origin_text(enum mdp_origin o);
@@ -20,7 +20,7 @@ const char *status_origin_text(enum mdp_origin o);
 /* "3d 14h", "2h 5m", "2m" (minutes rounded up). */
 void status_fmt_eta(uint64_t s, char *buf, size_t len);
 /*
- * The profile side gathered once (src/status_model.h): the journal read as every
+ * The profile side gathered once (src/status/status_model.h): the journal read as every
  * command reads it (a warning on stderr when it cannot be), the watcher,
  * since when, drift, paused services. Free with mdp_status_free.
  */

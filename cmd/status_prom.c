@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "drift.h"
+#include "mdp_txn.h"
 #include "status.h"
-#include "text.h"
-#include "watch.h"
+#include "mdp_base.h"
+#include "mdp_md.h"
 
 /*
  * The node_exporter textfile-collector format: HELP and TYPE once per
@@ -66,7 +66,7 @@ static void prom_tunable(const char *metric, const struct mdp_change *c, const s
 
 /*
  * mdprofile_tunable_<unit> and mdprofile_tunable_profile_<unit>, each unit the
- * plan has, in the registry's unit table (src/tunable.c).
+ * plan has, in the registry's unit table (src/md/tunable.c).
  */
 static void prom_tunables(const struct mdp_plan *pl)
 {

@@ -4,7 +4,7 @@
  * truncated percent, speed and ETA, queued operations, stripe cache and
  * read-ahead), arrays only /proc/mdstat knows, then the active profile:
  * since when, what it paused, its drift, or that it was applied before the
- * last reboot. What it says comes from the model in src/status_model.h.
+ * last reboot. What it says comes from the model in src/status/status_model.h.
  */
 #include <errno.h>
 #include <inttypes.h>

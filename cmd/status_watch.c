@@ -1,6 +1,6 @@
 /*
  * status --watch: the arrays redrawn on md's own events (poll on sync_action
- * and /proc/mdstat, src/watch.h) and every interval, with a line for each
+ * and /proc/mdstat, src/md/watch.h) and every interval, with a line for each
  * change and our own ETA from the progress between two looks.
  */
 #include <errno.h>
@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "grow.h"
+#include "mdp_base.h"
 #include "render.h"
 #include "status.h"
-#include "watch.h"
+#include "mdp_md.h"
 
 /* What the last look showed of one array, to see what changed and to time progress. */
 struct seen {

@@ -1,6 +1,6 @@
 /*
  * The watcher, internal to cmd/: auto.c runs `mdprofile auto` and the
- * watch of `apply --until-idle`, one loop for both (src/engage.h's state
+ * watch of `apply --until-idle`, one loop for both (src/watcher/engage.h's state
  * machine). apply.c calls the two functions below.
  */
 #ifndef MDP_CMD_WATCHER_H

@@ -79,8 +79,8 @@ EOF
 )
 # Found in files in flight when this lint came: to be fixed after their merges. NAME  file.
 INFLIGHT=$(cat <<'EOF'
-mdp_xcap_tar                  src/explain_sample.c
-mdp_wloop_read                src/watcher_loop.c
+mdp_xcap_tar                  src/explain/explain_sample.c
+mdp_wloop_read                src/watcher/watcher_loop.c
 cli_print_usage               cmd/help.c
 json_bool                     cmd/json.c
 opt_parse_interval            cmd/opt.c
@@ -90,11 +90,11 @@ EOF
 
 tmp=${TMPDIR:-/tmp}/mdp-exported.$$
 trap 'rm -f "$tmp"' EXIT
-# "KIND NAME FILE" per global symbol: KIND d (defined) or u (used), FILE its source (src/x.c)
+# "KIND NAME FILE" per global symbol: KIND d (defined) or u (used), FILE its source (src/ROOM/x.c)
 nm -A -g "$@" | awk '
 {
 	file = $1; sub(/:.*/, "", file)
-	if (match(file, /(src|cmd|tools)\/[^\/]*\.o$/)) file = substr(file, RSTART, RLENGTH)
+	if (match(file, /(src\/[^\/]*|cmd|tools)\/[^\/]*\.o$/)) file = substr(file, RSTART, RLENGTH)
 	sub(/\.o$/, ".c", file)
 	if ($(NF - 1) == "U") print "u", $NF, file
 	else if ($(NF - 1) ~ /^[TDRBCGSVW]$/) print "d", $NF, file

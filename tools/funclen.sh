@@ -5,7 +5,7 @@
 set -eu
 max=${1:-70}
 [ $# -gt 0 ] && shift
-[ $# -gt 0 ] || set -- src/*.c cmd/*.c
+[ $# -gt 0 ] || set -- src/*/*.c cmd/*.c
 awk -v max="$max" '
 FNR == 1 { name = ""; start = 0 }
 /^[A-Za-z_].*\(/ && !/;$/ { name = $0; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name) }

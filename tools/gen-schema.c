@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profile.h"
-#include "tunable.h"
+#include "mdp_profile.h"
+#include "mdp_md.h"
 
 #define K(k) mdp_profile_key(MDP_PK_##k)
 

@@ -7,10 +7,10 @@ set -eu
 tmp=${TMPDIR:-/tmp}/mdp-unused.$$
 trap 'rm -f "$tmp"' EXIT
 # how often the C sources name each mdp_ word: a declared function named once is only defined
-cat src/*.c cmd/*.c tests/unit/*.c tests/fuzz/*.c tests/seams/*.c tools/*.c 2>/dev/null |
+cat src/*/*.c cmd/*.c tests/unit/*.c tests/fuzz/*.c tests/seams/*.c tools/*.c 2>/dev/null |
 	grep -ow 'mdp_[a-z0-9_]*' | sort | uniq -c >"$tmp"
 bad=0
-for f in $(grep -hE '^[a-z].*\bmdp_[a-z0-9_]+\(' src/*.h | grep -oE '\bmdp_[a-z0-9_]+\(' |
+for f in $(grep -hE '^[a-z].*\bmdp_[a-z0-9_]+\(' src/*/*.h | grep -oE '\bmdp_[a-z0-9_]+\(' |
 	tr -d '(' | sort -u); do
 	n=$(awk -v f="$f" '$2 == f { print $1 }' "$tmp")
 	if [ "${n:-0}" -le 1 ]; then

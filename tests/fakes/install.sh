@@ -34,7 +34,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # mdprofile runs a tool under a root only when the caller names the tree in
 # MDPROFILE_ROOT_EXEC (the harness does, where it installs these) and the
 # tool, its directories and the tree are owned by root or the caller and not
-# group/world-writable (src/root.h): give them modes that pass whatever the umask.
+# group/world-writable (src/base/root.h): give them modes that pass whatever the umask.
 chmod go-w "$root"
 tool() {
 	mkdir -p "$root/$2"

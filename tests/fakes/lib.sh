@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Common part of the fake service managers, sourced by each of them. They
-# behave as the facts at the top of src/services.c say the real tools do
+# behave as the facts at the top of src/txn/services.c say the real tools do
 # (F1..F19 there); a fake that disagrees with a fact is a bug in one of them.
 #
 # State of a service NAME: the file $MDPROFILE_ROOT/var/lib/fake-services/NAME

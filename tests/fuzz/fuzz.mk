@@ -11,7 +11,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 # so undefined behaviour fails the smoke instead of scrolling past.
 # The project's warnings as errors too; clang 14 also calls a designated initializer that
 # leaves fields to zero "missing field initializers", which gcc does not: that one is off.
-FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) -Wno-missing-field-initializers \
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(ROOM_INC) $(WARN) -Wno-missing-field-initializers \
 	-g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all \
 	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'

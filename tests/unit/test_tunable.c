@@ -163,7 +163,7 @@ static void test_every_tunable_documented(void **state)
 
 /*
  * Every registry unit has its Prometheus metric: the tunable's unit is in
- * src/tunable.c's unit table (status --format prometheus writes one metric
+ * src/md/tunable.c's unit table (status --format prometheus writes one metric
  * per unit of it and leaves a tunable of any other unit out), and
  * docs/output.md names the metric's suffix.
  */
@@ -177,7 +177,7 @@ static void test_every_unit_has_a_metric(void **state)
 	for (int t = 0; t < MDP_T_COUNT; t++) {
 		const struct mdp_tunable_info *ti = mdp_tunable_info(t);
 		if (!(u = mdp_tunable_unit(t)))
-			fail_msg("tunable %s: unit `%s` is not in src/tunable.c's unit_table[], so "
+			fail_msg("tunable %s: unit `%s` is not in src/md/tunable.c's unit_table[], so "
 				 "status --format prometheus has no metric for it",
 				 ti->key, ti->unit);
 		assert_string_equal(u->name, ti->unit);

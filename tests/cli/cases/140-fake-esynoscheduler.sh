@@ -1,5 +1,5 @@
 # The fake esynoscheduler (tests/fakes) answers as DSM 6.2.3's own does
-# (struct mdp_boot_dsm, src/boot.c): exit 0 on failure, "(PID) file:LINE"
+# (struct mdp_boot_dsm, src/boot/boot.c): exit 0 on failure, "(PID) file:LINE"
 # prefixes, defaults for omitted parameters, a UNIQUE failure that keeps the
 # old row, '%' that saves nothing, "%s"/"%d" that crash, --set's lie,
 # --get/--list/--delete, and --fireEvent running every enabled task.

@@ -1,5 +1,5 @@
 # 50-services: the DSM 6 and DSM 7 fakes of tests/fakes/ (which behave as the
-# facts at the top of src/services.c say DSM's tools do) on the real kernel:
+# facts at the top of src/txn/services.c say DSM's tools do) on the real kernel:
 # apply pauses by reason, a service DSM holds for its own reason stays
 # stopped after revert, a crash after each service step is recovered, and
 # the tunables come back byte-identical every time (invariant 6 throughout).

@@ -1,5 +1,5 @@
 # 98-enable, boot 1 of the set-and-forget proof on a DSM-like box: the only
-# DSM piece is tests/fakes' esynoscheduler (it behaves as src/boot.c's DSM
+# DSM piece is tests/fakes' esynoscheduler (it behaves as src/boot/boot.c's DSM
 # facts say DSM's does). `mdprofile enable low-ram --auto reshape-fast`
 # applies low-ram now, as the base, creates the one boot-up task and starts
 # the watcher now, under its keeper; the task database, the script and

@@ -1,0 +1,212 @@
+/* smart: see smart.h. */
+#include "smart.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdp_base.h"
+
+#define EXIT_OPEN_FAILED  2   /* could not open the device, or it sleeps (-n standby) */
+#define EXIT_DISK_FAILING 8   /* the health check says "DISK FAILING" */
+#define EXIT_BELOW_THRESH 16  /* a pre-failure attribute at or below its threshold now */
+#define LINE_MAX_SMART    256 /* a longer line is no line this parser reads */
+
+/* A decimal number at s, thousands separators (NVMe's "1,024") skipped; -1 none. */
+static int64_t number(const char *s)
+{
+	int64_t v = 0;
+	bool any = false;
+
+	s += strspn(s, " \t");
+	for (; (*s >= '0' && *s <= '9') || (*s == ',' && any); s++) {
+		if (*s == ',')
+			continue;
+		if (v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+		any = true;
+	}
+	return any ? v : -1;
+}
+
+/* The value after "key:" at the start of line l, or NULL. */
+static const char *after(const char *l, const char *key)
+{
+	size_t n = strlen(key);
+
+	return strncmp(l, key, n) ? NULL : l + n;
+}
+
+/* One row of the attribute table: "  5 Reallocated_Sector_Ct PO--CK 100 100 010 - 0". */
+static bool attribute(const char *l, struct mdp_smart *s)
+{
+	char tok[10][32];
+	int n = 0, raw;
+	int64_t id, v;
+	const char *p = l;
+
+	while (n < 10) {
+		size_t k;
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		k = strcspn(p, " \t");
+		snprintf(tok[n++], sizeof(tok[0]), "%.*s", (int)k, p);
+		p += k;
+	}
+	if (n < 8 || (id = number(tok[0])) < 1 || id > 255 ||
+	    strspn(tok[0], "0123456789") != strlen(tok[0]))
+		return false;
+	raw = strncmp(tok[2], "0x", 2) ? 7 : 9; /* -f brief's FLAGS "PO--CK", or the long table's */
+	if (raw >= n || (v = number(tok[raw])) < 0)
+		return false;
+	if (id == 5)
+		s->reallocated = v;
+	else if (id == 197)
+		s->pending = v;
+	else if (id == 198)
+		s->offline_unc = v;
+	else if (id == 199)
+		s->crc = v;
+	return true;
+}
+
+static bool line(const char *l, struct mdp_smart *s)
+{
+	const char *v;
+
+	if ((v = after(l, "SMART overall-health self-assessment test result:"))) {
+		v += strspn(v, " \t");
+		s->health = !strncmp(v, "PASSED", 6) ? MDP_SMART_PASSED : MDP_SMART_FAILED;
+		return true;
+	}
+	if ((v = after(l, "SMART Health Status:"))) {
+		v += strspn(v, " \t");
+		s->health = !strncmp(v, "OK", 2) ? MDP_SMART_PASSED : MDP_SMART_FAILED;
+		return true;
+	}
+	if ((v = after(l, "Critical Warning:"))) {
+		char *end;
+		unsigned long w = strtoul(v, &end, 16);
+		if (end != v)
+			s->nvme_warning = (int64_t)w;
+		return end != v;
+	}
+	if ((v = after(l, "Media and Data Integrity Errors:")))
+		return (s->nvme_media_errors = number(v)) >= 0;
+	return attribute(l, s);
+}
+
+void mdp_smart_parse(const char *text, size_t len, int exit_status, struct mdp_smart *out)
+{
+	struct mdp_smart s = {.reallocated = -1,
+			      .pending = -1,
+			      .offline_unc = -1,
+			      .crc = -1,
+			      .nvme_warning = -1,
+			      .nvme_media_errors = -1};
+	bool any = false;
+	char l[LINE_MAX_SMART];
+
+	for (size_t i = 0; text && i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t k = nl ? (size_t)(nl - (text + i)) : len - i;
+		if (k < sizeof(l)) {
+			memcpy(l, text + i, k);
+			l[k] = '\0';
+			any |= line(l, &s);
+		}
+		i += k + 1;
+	}
+	if (exit_status > 0 && (exit_status & EXIT_DISK_FAILING))
+		s.health = MDP_SMART_FAILED, any = true;
+	s.below_threshold = exit_status > 0 && (exit_status & EXIT_BELOW_THRESH);
+	if (any)
+		s.state = MDP_SMART_READ;
+	else if (exit_status > 0 && (exit_status & EXIT_OPEN_FAILED) && text &&
+		 (memmem(text, len, "STANDBY", 7) || memmem(text, len, "SLEEP", 5)))
+		s.state = MDP_SMART_STANDBY;
+	else
+		s.state = MDP_SMART_UNAVAILABLE;
+	*out = s;
+}
+
+bool mdp_smart_failing(const struct mdp_smart *s)
+{
+	return s->state == MDP_SMART_READ &&
+	       (s->health == MDP_SMART_FAILED || s->below_threshold || s->pending > 0 ||
+		s->offline_unc > 0 || s->nvme_warning > 0 || s->nvme_media_errors > 0);
+}
+
+void mdp_smart_describe(const struct mdp_smart *s, const char *disk, char *buf, size_t cap)
+{
+	static const struct {
+		size_t off;
+		const char *what;
+	} counts[] = {
+	    {offsetof(struct mdp_smart, pending), "sectors pending (197)"},
+	    {offsetof(struct mdp_smart, offline_unc), "offline uncorrectable (198)"},
+	    {offsetof(struct mdp_smart, reallocated), "reallocated (5)"},
+	    {offsetof(struct mdp_smart, crc), "interface CRC errors (199: cable or backplane)"},
+	    {offsetof(struct mdp_smart, nvme_media_errors), "media and data integrity errors"},
+	};
+	size_t o;
+
+	o = (size_t)snprintf(buf, cap, "%s: SMART %s", disk,
+			     s->health == MDP_SMART_FAILED   ? "FAILED"
+			     : s->health == MDP_SMART_PASSED ? "PASSED"
+							     : "health unread");
+	if (s->below_threshold && o < cap)
+		o +=
+		    (size_t)snprintf(buf + o, cap - o, ", a pre-failure attribute below threshold");
+	if (s->nvme_warning > 0 && o < cap)
+		o += (size_t)snprintf(buf + o, cap - o, ", critical warning 0x%02llx",
+				      (unsigned long long)s->nvme_warning);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		int64_t v = *(const int64_t *)(const void *)((const char *)s + counts[i].off);
+		if (v > 0 && o < cap)
+			o += (size_t)snprintf(buf + o, cap - o, ", %lld %s", (long long)v,
+					      counts[i].what);
+	}
+}
+
+int mdp_smart_run(const struct mdp_root *r, const char *disk, struct mdp_smart *out, char **text,
+		  size_t *len, int *status, struct mdp_diags *d)
+{
+	char dev[64];
+	const char *argv[] = {"smartctl", "-n", "standby", "-H", "-A", "-f", "brief", dev, NULL};
+	struct mdp_exec_result *res;
+	int err;
+
+	*out = (struct mdp_smart){0};
+	*text = NULL;
+	*len = 0;
+	*status = -1;
+	if (snprintf(dev, sizeof(dev), "/dev/%s", disk) >= (int)sizeof(dev) || strchr(disk, '/'))
+		return -EINVAL;
+	if (!(res = malloc(sizeof(*res))))
+		return -ENOMEM;
+	err = mdp_exec_run(r, argv, MDP_SMART_TIMEOUT_MS, res, d);
+	if (err && err != -ETIMEDOUT) {
+		free(res);
+		return err;
+	}
+	if (!(*text = malloc(res->out_len + 1))) {
+		free(res);
+		return -ENOMEM;
+	}
+	memcpy(*text, res->out, res->out_len + 1);
+	*len = res->out_len;
+	if (err == -ETIMEDOUT) {
+		*out = (struct mdp_smart){.state = MDP_SMART_NO_ANSWER};
+	} else {
+		*status = res->exit_code;
+		mdp_smart_parse(*text, *len, *status, out);
+	}
+	free(res);
+	return 0;
+}

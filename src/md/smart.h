@@ -1,0 +1,88 @@
+/*
+ * smart: a disk's health as smartctl (smartmontools) reports it, for
+ * explain's member rule (issue 39: a failing disk named, so that no finding
+ * recommends pushing it harder).
+ *
+ * explain runs `smartctl -n standby -H -A -f brief /dev/DISK` once per
+ * member disk after its window, as root only, through exec (the tool found
+ * on MDP_EXEC_PATH: Debian's smartmontools installs /usr/sbin/smartctl; DSM
+ * ships its own build, which public DSM scripts call as /usr/bin/smartctl).
+ * `-n standby` never spins a sleeping disk up; `-f brief` keeps the
+ * attribute table inside exec's output buffer; -H and -A print no serial
+ * number, so a capture stays fit to attach to a report.
+ *
+ * What is read, from smartctl's man page and its output (7.3 here; DSM's
+ * 6.x prints the same lines):
+ * - the health line: "SMART overall-health self-assessment test result:
+ *   PASSED" (ATA, NVMe) or "FAILED!"; SCSI's "SMART Health Status: OK";
+ * - ATA attributes by number, their raw value: 5 reallocated sectors,
+ *   197 pending (unreadable, waiting for a write), 198 offline
+ *   uncorrectable, 199 UDMA CRC errors (the cable or backplane). The brief
+ *   table's raw value is its 8th column, the long table's its 10th;
+ * - NVMe's "Critical Warning: 0x00" and "Media and Data Integrity Errors: 0";
+ * - the exit status, a bit mask: 2 the device could not be opened or is in
+ *   standby (-n), 8 "DISK FAILING", 16 a pre-failure attribute at or below
+ *   its threshold now.
+ */
+#ifndef MDP_SMART_H
+#define MDP_SMART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mdp_base.h"
+
+#define MDP_SMART_TIMEOUT_MS 5000 /* a disk that has not answered by then is noted */
+
+enum mdp_smart_state {
+	MDP_SMART_NOT_READ = 0, /* not asked: no smartctl, not root, a capture without it */
+	MDP_SMART_READ,         /* health or attributes read */
+	MDP_SMART_STANDBY,      /* asleep, left asleep (-n standby) */
+	MDP_SMART_NO_ANSWER,    /* smartctl still ran after MDP_SMART_TIMEOUT_MS */
+	MDP_SMART_UNAVAILABLE,  /* smartctl ran, no SMART data (a virtual disk, a bridge) */
+};
+
+enum mdp_smart_health {
+	MDP_SMART_HEALTH_UNKNOWN = 0,
+	MDP_SMART_PASSED,
+	MDP_SMART_FAILED,
+};
+
+struct mdp_smart {
+	enum mdp_smart_state state;
+	enum mdp_smart_health health;
+	bool below_threshold; /* exit bit 16: a pre-failure attribute fails now */
+	/* raw values; -1 where the disk does not report it */
+	int64_t reallocated, pending, offline_unc, crc;
+	int64_t nvme_warning, nvme_media_errors;
+};
+
+/*
+ * Parse smartctl's output (text, len bytes) and exit status into out.
+ * Always fills out (state UNAVAILABLE when neither a health line nor an
+ * attribute was found); never fails.
+ */
+void mdp_smart_parse(const char *text, size_t len, int exit_status, struct mdp_smart *out);
+
+/* Does this disk's report say it is failing: health FAILED, an attribute
+ * below threshold, pending or uncorrectable sectors, an NVMe warning or media errors? */
+bool mdp_smart_failing(const struct mdp_smart *s);
+
+/*
+ * The one-line summary of s for disk ("sdc: SMART FAILED, 8 sectors pending,
+ * 24 reallocated") into buf; what is zero or unreported is left out.
+ */
+void mdp_smart_describe(const struct mdp_smart *s, const char *disk, char *buf, size_t cap);
+
+/*
+ * Run smartctl on /dev/disk under root r (a fixture root runs its own
+ * fake, as exec does). out gets the result; *text and *len what smartctl
+ * printed (malloc'd, for a capture; NULL when it did not run) and *status
+ * its exit status. -ENOENT when there is no smartctl, -ENOMEM; a refusal
+ * or a tool that could not be started is a diag in d and -errno.
+ */
+int mdp_smart_run(const struct mdp_root *r, const char *disk, struct mdp_smart *out, char **text,
+		  size_t *len, int *status, struct mdp_diags *d);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * status_model: the model `mdprofile status` shows in every form (text, JSON,
+ * Prometheus, --watch). For each array: whether an operation runs or
+ * waits, its ETA from md's own numbers, the raid disks it misses and
+ * whether that is more than its level survives; the arrays only
+ * /proc/mdstat lists. For the profile: the journal's state and layers,
+ * since when, the services it paused, its drift, the watcher's word and
+ * whether a watcher that applied it is gone. Reads only; the renderers in
+ * cmd/ make the words.
+ */
+#ifndef MDP_STATUS_MODEL_H
+#define MDP_STATUS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mdp_md.h"
+#include "mdp_txn.h"
+#include "mdp_base.h"
+#include "mdp_watcher.h"
+
+/* ---- arrays ------------------------------------------------------------------ */
+
+/* Seconds left from md's own numbers: sectors to go over KiB/s; 0 unknown. */
+uint64_t mdp_status_eta(const struct mdp_array *a);
+/* sync_action names an operation (running or queued), not idle. */
+bool mdp_status_busy(const struct mdp_array *a);
+/*
+ * "running", "idle", or why it waits: mdstat's resync=DELAYED, PENDING,
+ * REMOTE as "delayed", "pending", "remote", Synology's reshape=CLEANING UP
+ * as "cleaning_up". A static string.
+ */
+const char *mdp_status_op_state(const struct mdp_array *a);
+/*
+ * Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. DSM's
+ * empty bays on md0/md1 are not missing disks (discover.h, DSM facts).
+ */
+int mdp_status_missing(const struct mdp_system *s, const struct mdp_array *a);
+/*
+ * Whether missing raid disks are more than a's level survives: the array
+ * has failed. False for a level it cannot judge.
+ */
+bool mdp_status_failed(const struct mdp_array *a, int missing);
+
+/* An array as status shows it: the facts above, computed once for every renderer. */
+struct mdp_status_array {
+	const struct mdp_array *a;
+	uint64_t eta;         /* mdp_status_eta */
+	bool busy;            /* mdp_status_busy */
+	bool running;         /* md works on it now (mdp_watch_running): not queued, not idle */
+	const char *op_state; /* mdp_status_op_state */
+	int missing;          /* mdp_status_missing */
+	bool failed;          /* mdp_status_failed */
+	bool container;       /* /proc/mdstat lists it as a metadata container */
+	/* the memory its stripe cache holds now; 0 when it has none or its members are unknown */
+	uint64_t stripe_bytes;
+	const char *media; /* its disks' class ("hdd", "ssd"); NULL unknown */
+};
+/* a as status shows it, in s (NULL: without what /proc/mdstat adds). */
+void mdp_status_array(const struct mdp_system *s, const struct mdp_array *a,
+		      struct mdp_status_array *v);
+/*
+ * The arrays only /proc/mdstat lists (a container, a restricted /sys), as
+ * the same model (mdp_discover_from_mdstat), so they read as sysfs arrays
+ * do: fn is called with each, which lives only during the call; returns
+ * how many.
+ */
+size_t mdp_status_each_mdstat_only(const struct mdp_system *s,
+				   void (*fn)(const struct mdp_system *,
+					      const struct mdp_status_array *, void *),
+				   void *arg);
+
+/* ---- the profile side ---------------------------------------------------------- */
+
+/* What status says of the profile, in the order it is judged. */
+enum mdp_pstate {
+	MDP_PS_UNKNOWN,     /* the journal could not be read */
+	MDP_PS_NONE,        /* no journal, or one with nothing active */
+	MDP_PS_STALE,       /* applied before the last reboot */
+	MDP_PS_INTERRUPTED, /* a transaction did not finish */
+	MDP_PS_ACTIVE,
+};
+
+struct mdp_status {
+	bool have_j; /* j was read */
+	/* the journal is there but could not be read (not root): what is active is unknown,
+	   never "none" */
+	bool unreadable;
+	int jerr; /* why: -EACCES (not root), -EPERM (not to be trusted), ... */
+	struct mdp_journal j;
+	bool stale;      /* the journal is from an earlier boot */
+	int64_t since;   /* journal mtime, 0 unknown */
+	long drift;      /* values moved since apply; -1 unknown */
+	size_t n_paused; /* services the profile paused and has not resumed */
+	bool watch_gone; /* applied by a watcher, and nobody holds its lock: the watcher died */
+	bool have_w;     /* a watcher runs (its lock is held) and said what it does */
+	struct mdp_wstate w;
+	bool have_goal; /* the watcher is engaged with a goal (watcher_goal.h) and said how it
+			   steers */
+	struct mdp_wgoal_view goal;
+	const struct mdp_system *sys; /* what it was read against: the speeds now */
+	enum mdp_pstate state;        /* what all that says of the profile */
+};
+
+/*
+ * The profile side against the live system s (kept in st->sys: s must
+ * outlive st). The caller read the journal: jerr is what
+ * mdp_journal_load returned and j, on 0, what it read, which st takes
+ * over (j is left to be dropped, not freed). Reads the watcher's state,
+ * the journal's mtime and the drift through r. Free with
+ * mdp_status_free.
+ */
+void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
+		     int jerr, struct mdp_status *st);
+void mdp_status_free(struct mdp_status *st);
+/* "unknown", "none", "stale", "interrupted", "active". */
+const char *mdp_pstate_name(enum mdp_pstate p);
+/*
+ * md's speed now of an operation the journal recorded at apply: false
+ * when that operation runs no longer.
+ */
+bool mdp_status_speed_now(const struct mdp_status *st, const struct mdp_op_speed *sp,
+			  uint64_t *now);
+
+#endif

@@ -1,0 +1,295 @@
+/* watcher_goal: a profile's goal, followed by the watcher (watcher_goal.h). */
+#include "watcher_goal.h"
+#include "mdp_base.h"
+#include "mdp_profile.h"
+#include "mdp_txn.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GOAL_HEADER "mdprofile-goal 1" /* the file's first line: its format */
+
+const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char *name)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (!strcmp(g->v[i].name, name))
+			return &g->v[i];
+	return NULL;
+}
+
+void mdp_wgoal_free(struct mdp_wgoal *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		mdp_iostat_timed_release(&g->v[i].held);
+	free(g->v);
+	g->v = NULL;
+	g->n = 0;
+}
+
+/* A value's number as the kernel applies it: "system" follows the sysctl's floor. */
+static uint64_t sysctl_floor(const struct mdp_root *r, const struct mdp_system *s)
+{
+	struct mdp_value v;
+
+	if (!mdp_txn_floor(r, MDP_T_SPEED_LIMIT_MIN, "", &v) && v.kind == MDP_V_NUM)
+		return v.num;
+	return s->global[MDP_T_SPEED_LIMIT_MIN].present ? s->global[MDP_T_SPEED_LIMIT_MIN].val.num
+							: 0;
+}
+
+/* What the array's minimum goes back to when the layer goes (watcher_goal.h). */
+static uint64_t floor_of(const struct mdp_root *r, const struct mdp_system *s,
+			 const struct mdp_array *a)
+{
+	struct mdp_value v = a->cur[MDP_T_SYNC_SPEED_MIN].val;
+
+	if (mdp_txn_floor(r, MDP_T_SYNC_SPEED_MIN, a->name, &v) == -ENOENT)
+		v = a->cur[MDP_T_SYNC_SPEED_MIN].val; /* never changed: its own */
+	return v.kind == MDP_V_NUM ? v.num : sysctl_floor(r, s);
+}
+
+static struct mdp_wgoal_arr *arr_take(struct mdp_wgoal *g, const struct mdp_root *r,
+				      const struct mdp_system *s, const struct mdp_array *a)
+{
+	struct mdp_wgoal_arr *e = (struct mdp_wgoal_arr *)mdp_wgoal_find(g, a->name);
+
+	if (e || !(e = mdp_push(&g->v, &g->n, sizeof(*e))))
+		return e;
+	snprintf(e->name, sizeof(e->name), "%s", a->name);
+	mdp_goal_init(&e->ctl, g->goal_ms, floor_of(r, s, a), a->cur[MDP_T_SYNC_SPEED_MIN].val.num);
+	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
+	e->seed = mdp_mono_ns() ^ (uintptr_t)e;
+	mdp_iostat_read(r, a, &e->last);
+	return e;
+}
+
+/* Arrays not seen this look (no longer running, gone) leave; their state with them. */
+static void drop_unseen(struct mdp_wgoal *g)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].seen)
+			g->v[k++] = g->v[i];
+		else
+			mdp_iostat_timed_release(&g->v[i].held);
+	g->n = k;
+}
+
+static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
+		     enum mdp_goal_why why, struct mdp_wgoal_move *m)
+{
+	uint64_t us = e->in.latency_us;
+	char lat[64], src[96];
+
+	snprintf(lat, sizeof(lat), "%" PRIu64 ".%" PRIu64 " ms", us / 1000, us % 1000 / 100);
+	if (e->src == MDP_IO_MD)
+		snprintf(src, sizeof(src), "from %s's own counters", e->name);
+	else
+		snprintf(src, sizeof(src), "from %s", mdp_io_source_text(e->src));
+	if (why == MDP_GOAL_FULL)
+		snprintf(m->line, sizeof(m->line),
+			 "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s (no foreground I/O)",
+			 e->name, m->from, m->to);
+	else
+		snprintf(m->line, sizeof(m->line),
+			 "%s: minimum %" PRIu64 " -> %" PRIu64
+			 " KiB/s (latency %s %s goal %u ms, %s)",
+			 e->name, m->from, m->to, lat, why == MDP_GOAL_BACKOFF ? ">" : "< 0.8 x",
+			 g->goal_ms, src);
+}
+
+/*
+ * The last look's own reads went through the array: out of its count, so
+ * that they are not foreground I/O (at most what the count grew by).
+ */
+static void take_out_own(struct mdp_wgoal_arr *e, const struct mdp_io_snap *now)
+{
+	if (e->timed && now->have_md && e->last.have_md && now->md.ios >= e->last.md.ios) {
+		uint64_t grew = now->md.ios - e->last.md.ios;
+		e->last.md.ios += grew < e->timed ? grew : e->timed;
+	}
+	e->timed = 0;
+}
+
+/*
+ * Where the members stand in for md: the watcher's own timed reads too,
+ * the larger of the two the sample (iostat.h). A device that cannot be
+ * read (a fixture tree, an error) leaves the members' figure; so do reads
+ * still waiting from an earlier look. The open and each read may take
+ * twice the goal and a second more before the watcher goes on without
+ * them: they are then over the goal whatever they take.
+ */
+static void time_reads(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp_root *r,
+		       const struct mdp_array *a)
+{
+	uint64_t us;
+
+	if (mdp_iostat_timed_reads(r, a->name, a->size_kib, &e->seed, g->goal_ms * 2 + 1000,
+				   &e->held, &us))
+		return;
+	e->timed = MDP_IOSTAT_TIMED_READS;
+	if (us >= e->in.latency_us) {
+		e->in.latency_us = us;
+		e->src = MDP_IO_TIMED;
+	}
+}
+
+/* One array's look: its latency since the last, and a move when the controller asks one. */
+static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct mdp_system *s,
+		    const struct mdp_array *a, struct mdp_wgoal_move **moves, size_t *n)
+{
+	struct mdp_wgoal_arr *e;
+	struct mdp_io_snap now;
+	struct mdp_wgoal_move *m;
+	enum mdp_goal_why why;
+	size_t had = g->n;
+	uint64_t next;
+
+	if (!(e = arr_take(g, r, s, a)))
+		return -ENOMEM;
+	e->seen = true;
+	if (g->n > had)
+		return 0; /* its first look: counters to measure from */
+	mdp_iostat_read(r, a, &now);
+	take_out_own(e, &now);
+	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
+	if (e->src == MDP_IO_MEMBERS)
+		time_reads(g, e, r, a);
+	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
+	e->last = now;
+	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
+	next = mdp_goal_next(&e->ctl, e->cur, &e->in, &why);
+	if (next == e->cur)
+		return 0; /* "N (system)" at N too: md already applies N */
+	if (!(m = mdp_push(moves, n, sizeof(*m))))
+		return -ENOMEM;
+	snprintf(m->name, sizeof(m->name), "%s", a->name);
+	m->from = e->cur;
+	m->to = next;
+	say_move(g, e, why, m);
+	return 0;
+}
+
+int mdp_wgoal_look(struct mdp_wgoal *g, int64_t since, const struct mdp_root *r,
+		   const struct mdp_system *s, const bool *on, struct mdp_wgoal_move **moves,
+		   size_t *n)
+{
+	int err = 0;
+
+	*moves = NULL;
+	*n = 0;
+	if (!g->goal_ms)
+		return 0;
+	if (since != g->since) {
+		mdp_wgoal_free(g);
+		g->since = since;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		g->v[i].seen = false;
+	for (size_t i = 0; i < s->n_arrays && !err; i++)
+		if (on[i] && s->arrays[i].cur[MDP_T_SYNC_SPEED_MIN].present)
+			err = look_one(g, r, s, &s->arrays[i], moves, n);
+	drop_unseen(g);
+	return err;
+}
+
+void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m)
+{
+	struct mdp_wgoal_arr *e = (struct mdp_wgoal_arr *)mdp_wgoal_find(g, m->name);
+
+	if (e)
+		e->cur = m->to;
+}
+
+/* ---- what status shows ---------------------------------------------------------- */
+
+static void wgoal_put(FILE *f, const void *arg)
+{
+	const struct mdp_wgoal *g = arg;
+
+	fprintf(f, "%s\ngoal %u\n", GOAL_HEADER, g->goal_ms);
+	for (size_t i = 0; i < g->n && i < MDP_WGOAL_VIEW_MAX; i++) {
+		const struct mdp_wgoal_arr *e = &g->v[i];
+		fprintf(f, "array %s %" PRIu64, e->name, e->cur);
+		if (e->in.kind == MDP_GOAL_LATENCY)
+			fprintf(f, " latency %" PRIu64 " %s\n", e->in.latency_us,
+				mdp_io_source_key(e->src));
+		else
+			fputs(e->in.kind == MDP_GOAL_IDLE ? " idle\n" : " unknown\n", f);
+	}
+}
+
+int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
+{
+	return mdp_state_store(r, MDP_WATCHER_GOAL, wgoal_put, g);
+}
+
+/* "array md2 150000 latency 42000 md", "array md3 300000 idle"; "goal 30" */
+static int view_line(void *ctx, char *line)
+{
+	struct mdp_wgoal_view *v = ctx;
+	char *save = NULL, *name, *min, *kind, *us, *src;
+	uint64_t ms;
+
+	if (!strncmp(line, "goal ", 5))
+		return mdp_num_parse(line + 5, 1, MDP_GOAL_LATENCY_MAX_MS, &ms)
+			   ? -EINVAL
+			   : (v->goal_ms = (unsigned)ms, 0);
+	if (strncmp(line, "array ", 6))
+		return -EINVAL;
+	name = strtok_r(line + 6, " ", &save);
+	min = strtok_r(NULL, " ", &save);
+	kind = strtok_r(NULL, " ", &save);
+	us = strtok_r(NULL, " ", &save);
+	src = strtok_r(NULL, " ", &save);
+	if (v->n >= MDP_WGOAL_VIEW_MAX || !name || !mdp_ident_dev_ok(name) || !min || !kind ||
+	    mdp_num_parse(min, 0, UINT64_MAX, &v->v[v->n].min))
+		return -EINVAL;
+	snprintf(v->v[v->n].name, sizeof(v->v[v->n].name), "%s", name);
+	v->v[v->n].src = MDP_IO_NONE;
+	if (!strcmp(kind, "idle") || !strcmp(kind, "unknown")) {
+		v->v[v->n].in.kind = kind[0] == 'i' ? MDP_GOAL_IDLE : MDP_GOAL_UNKNOWN;
+	} else if (!strcmp(kind, "latency") && us && src &&
+		   !mdp_num_parse(us, 0, UINT64_MAX, &v->v[v->n].in.latency_us) &&
+		   mdp_io_source_of(src) != MDP_IO_NONE) {
+		v->v[v->n].in.kind = MDP_GOAL_LATENCY;
+		v->v[v->n].src = mdp_io_source_of(src);
+	} else {
+		return -EINVAL;
+	}
+	v->n++;
+	return 0;
+}
+
+int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v)
+{
+	char buf[8192];
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	err = mdp_state_load(r, MDP_WATCHER_GOAL, GOAL_HEADER, buf, sizeof(buf), view_line, v);
+	return err ? err : v->goal_ms ? 0 : -EINVAL;
+}
+
+int mdp_wgoal_parse(char *buf, struct mdp_wgoal_view *v)
+{
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	err = mdp_state_parse(buf, GOAL_HEADER, view_line, v);
+	return err ? err : v->goal_ms ? 0 : -EINVAL;
+}
+
+int mdp_wgoal_active(const struct mdp_root *r, struct mdp_wgoal_view *v)
+{
+	struct mdp_wstate w;
+
+	memset(v, 0, sizeof(*v));
+	if (mdp_watcher_probe(r) != 1 || mdp_wstate_load(r, &w) || strcmp(w.state, "engaged"))
+		return -ENOENT;
+	return mdp_wgoal_load(r, v);
+}

@@ -1,0 +1,98 @@
+/*
+ * watcher_goal: a profile's goal (profile.h, struct mdp_goal) as the
+ * watcher follows it: per engaged array, its counters at each look
+ * (iostat.h), the latency since the last one and the controller's next
+ * minimum (goal.h). It decides and says; the watcher (watcher_loop.c)
+ * writes each move through the journal (mdp_txn_steer) under the lock.
+ *
+ * An array's floor and ceiling are taken at its first look under the
+ * layer: the ceiling is the minimum the profile gave it (its
+ * md/sync_speed_min then), the floor what removing the layer puts back
+ * (mdp_txn_floor); a minimum that follows the sysctl ("N (system)") has
+ * the sysctl's floor.
+ */
+#ifndef MDP_WATCHER_GOAL_H
+#define MDP_WATCHER_GOAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mdp_md.h"
+#include "mdp_base.h"
+
+/* One array under a goal. */
+struct mdp_wgoal_arr {
+	char name[MDP_NAME_MAX];
+	struct mdp_goal_ctl ctl;
+	struct mdp_io_snap last; /* the counters at the last look */
+	bool md_timed;           /* md's ticks have moved (iostat.h) */
+	unsigned timed;          /* reads of its own at the last look (mdp_iostat_timed_reads) */
+	uint64_t seed;           /* their offsets' */
+	struct mdp_timed_reads *held; /* reads past their deadline, still under way */
+	bool seen;                    /* a look this turn found it */
+	/* The last look's measurement and minimum (status). */
+	struct mdp_goal_sample in;
+	enum mdp_io_source src;
+	uint64_t cur;
+};
+
+struct mdp_wgoal {
+	unsigned goal_ms; /* 0: no goal, nothing to do */
+	int64_t since;    /* the layer the arrays' state belongs to */
+	struct mdp_wgoal_arr *v;
+	size_t n;
+};
+
+/* A minimum to write: the watcher writes it and says line. */
+struct mdp_wgoal_move {
+	char name[MDP_NAME_MAX];
+	uint64_t from, to; /* KiB/s */
+	char line[256]; /* "md2: minimum 300000 -> 150000 KiB/s (latency 42.0 ms > goal 20 ms, ...)"
+			 */
+};
+
+/*
+ * One look under the layer applied at since (a new since starts over):
+ * for each array of s that on[] marks, its counters read through r, and
+ * a move in *moves (n of them, the caller frees) when its minimum should
+ * change. Arrays no longer marked are dropped. 0 or -ENOMEM.
+ */
+int mdp_wgoal_look(struct mdp_wgoal *g, int64_t since, const struct mdp_root *r,
+		   const struct mdp_system *s, const bool *on, struct mdp_wgoal_move **moves,
+		   size_t *n);
+/* The state of array name, NULL when none. */
+const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char *name);
+/* After the move's write worked: its minimum is the array's now. */
+void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m);
+void mdp_wgoal_free(struct mdp_wgoal *g);
+
+/*
+ * What status shows of it (MDP_WATCHER_GOAL, replaced after each engaged
+ * look, believed only while the watcher's state says engaged): the goal
+ * and, per array steered, its minimum and the last look's measurement.
+ */
+#define MDP_WATCHER_GOAL   "/run/mdprofile/goal"
+#define MDP_WGOAL_VIEW_MAX 64
+
+struct mdp_wgoal_view {
+	unsigned goal_ms;
+	struct {
+		char name[MDP_NAME_MAX];
+		uint64_t min; /* KiB/s */
+		struct mdp_goal_sample in;
+		enum mdp_io_source src;
+	} v[MDP_WGOAL_VIEW_MAX];
+	size_t n;
+};
+
+int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g);
+/* -ENOENT when none; -EINVAL when not one the watcher wrote. */
+int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v);
+/* The same from the file's text in buf (cut up). */
+int mdp_wgoal_parse(char *buf, struct mdp_wgoal_view *v);
+/* The same, believed only while the watcher lives (holds its lock) and is engaged: -ENOENT
+ * otherwise. */
+int mdp_wgoal_active(const struct mdp_root *r, struct mdp_wgoal_view *v);
+
+#endif
