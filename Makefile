@@ -106,11 +106,12 @@ $(eval $(call OBJ_RULE,$(SANB),$$(SEAM) -O1 -g $$(SAN) $$(PKG_CFLAGS),))
 # valgrind: a plain debug build (ASan and valgrind do not mix)
 $(eval $(call OBJ_RULE,$(VG),$$(SEAM) -O1 -g $$(PKG_CFLAGS),))
 # lint: what GCC sees only with its optimiser on: a write through a pointer that can be NULL
-# (-Wnull-dereference, explain's findings past a full report); objects kept for make lint,
+# (-Wnull-dereference, explain's findings past a full report), and every implicit conversion
+# that can change a value (-Wconversion: sign, width, float); objects kept for make lint,
 # whose symbols tools/exported.sh reads (the schema's generator is a caller too).
 LINT_OBJ := $(LIB_SRC:%.c=build/lint/%.o) $(filter-out build/lint/build/%,$(CMD_SRC:%.c=build/lint/%.o)) \
 	build/lint/tools/gen-schema.o
-$(eval $(call OBJ_RULE,build/lint,-O2 -Wnull-dereference $$(PKG_CFLAGS),need))
+$(eval $(call OBJ_RULE,build/lint,-O2 -Wnull-dereference -Wconversion $$(PKG_CFLAGS),need))
 # static (NAS boxes, the VM lab; no libudev: a sysfs walk); STATIC_SEAM=1 adds the seam.
 # -Os and unused sections dropped at the link: a NAS has little room (DIST_MAX_BYTES)
 $(eval $(call OBJ_RULE,$(STATIC),-DMDP_NO_UDEV -DMDP_STATIC $$(if $$(STATIC_SEAM),$$(SEAM)) -Os \
@@ -371,7 +372,7 @@ lint: $(LINT_OBJ)
 	@sh tools/exported.sh $(LINT_OBJ)
 	@if [ -s $(CLI_TIMES) ]; then sh tools/slow-cases.sh $(CLI_TIMES); \
 		else echo "lint: no $(CLI_TIMES) yet: make cli checks the slow tags"; fi
-	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees, the functions' lengths and uses, the files' lengths and exports, the top-level entries and $(words $(LINT_OBJ)) C files at -O2 -Wnull-dereference are clean"
+	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees, the functions' lengths and uses, the files' lengths and exports, the top-level entries and $(words $(LINT_OBJ)) C files at -O2 -Wnull-dereference -Wconversion are clean"
 
 # The tiers (docs/hacking.md has their budgets): `make test` after each edit (5 minutes);
 # `make check`, the README's (15 minutes alone); the CI gate, .ci/run (35 minutes on 2

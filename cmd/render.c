@@ -27,8 +27,8 @@ static void say_line(const char *t, size_t n, int col, int indent)
 		while (cut > lead && t[cut] != ' ')
 			cut--;
 		if (cut <= lead) {
-			const char *sp =
-			    memchr(t + OPT_HELP_WIDTH - col, ' ', n - (OPT_HELP_WIDTH - col));
+			size_t from = OPT_HELP_WIDTH - (size_t)col;
+			const char *sp = memchr(t + from, ' ', n - from);
 			if (!sp)
 				break;
 			cut = (size_t)(sp - t);
