@@ -73,7 +73,7 @@ bool mdp_ident_profile_name_ok(const char *name);
 	"at most 64"
 
 /*
- * A disk's class, from its queue/rotational and its transport (discover.c):
+ * A disk's class, from its queue/rotational and its transport (discover_member.c):
  * nvme for an NVMe namespace, ssd for any other non-rotational disk, hdd
  * for a rotational one. An array's class is its members' one class, mixed
  * when they differ, unknown when any member's cannot be read.
