@@ -177,37 +177,6 @@ static bool alive(long pid)
 
 /* ---- the locks, as they are seen ---------------------------------------------------- */
 
-/*
- * Whether path's lock is held (1), free (0) or cannot be told (-errno), as
- * journal.c's probe sees it (shared and let go at once), and the file's
- * text in buf ("" when none).
- */
-static int lock_seen(const struct mdp_root *r, const char *path, char *buf, size_t cap)
-{
-	int fd =
-	    mdp_root_open(r, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
-	int held = 0;
-	ssize_t n;
-
-	buf[0] = '\0';
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		return fd;
-	while (flock(fd, LOCK_SH | LOCK_NB)) {
-		if (errno == EINTR)
-			continue;
-		held = errno == EWOULDBLOCK ? 1 : -errno;
-		break;
-	}
-	if (!held)
-		flock(fd, LOCK_UN);
-	if ((n = pread(fd, buf, cap - 1, 0)) > 0)
-		buf[n] = '\0';
-	close(fd);
-	return held;
-}
-
 /* The pid a lock file begins with, 0 none. */
 static long lock_pid(const char *text)
 {
@@ -222,7 +191,7 @@ void mdp_keeper_look(const struct mdp_root *r, const char *script, struct mdp_ke
 	uint64_t t;
 
 	memset(k, 0, sizeof(*k));
-	if ((k->held = lock_seen(r, MDP_BOOT_AUTO_LOCK, text, sizeof(text))) != 1)
+	if ((k->held = mdp_lock_seen(r, MDP_BOOT_AUTO_LOCK, text, sizeof(text))) != 1)
 		return;
 	k->pid = lock_pid(text);
 	if (script && (mdp_root_path(r, script, host, sizeof(host)) || !is_keeper(k->pid, host)))
@@ -242,7 +211,7 @@ void mdp_keeper_watcher(const struct mdp_root *r, struct mdp_keeper_watcher *w)
 
 	memset(w, 0, sizeof(*w));
 	w->mode = MDP_BY_COUNT;
-	if ((w->held = lock_seen(r, MDP_WATCHER_LOCK, text, sizeof(text))) != 1)
+	if ((w->held = mdp_lock_seen(r, MDP_WATCHER_LOCK, text, sizeof(text))) != 1)
 		return;
 	/* the holder wrote its pid into the lock: the state file is believed for that pid */
 	hint = lock_pid(text);
@@ -334,7 +303,7 @@ static bool all_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st)
 		if (alive(st->keeper[i]))
 			return false;
 	/* the lock goes with the last process that has it open */
-	return !st->n_keeper || lock_seen(r, MDP_BOOT_AUTO_LOCK, text, sizeof(text)) != 1;
+	return !st->n_keeper || mdp_lock_seen(r, MDP_BOOT_AUTO_LOCK, text, sizeof(text)) != 1;
 }
 
 bool mdp_keeper_wait_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st, unsigned ms)

@@ -212,11 +212,15 @@ int mdp_watcher_take(const struct mdp_root *r, struct mdp_lock *l, long *holder,
 	return lock_take(r, MDP_WATCHER_LOCK, false, l, holder, d);
 }
 
-static int lock_probe(const struct mdp_root *r, const char *path)
+int mdp_lock_seen(const struct mdp_root *r, const char *path, char *buf, size_t cap)
 {
-	int fd = mdp_root_open(r, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
-	int err = 0;
+	int fd =
+	    mdp_root_open(r, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+	int held = 0;
+	ssize_t n;
 
+	if (cap)
+		buf[0] = '\0';
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
@@ -225,13 +229,15 @@ static int lock_probe(const struct mdp_root *r, const char *path)
 	while (flock(fd, LOCK_SH | LOCK_NB)) {
 		if (errno == EINTR)
 			continue;
-		err = errno == EWOULDBLOCK ? 1 : -errno;
+		held = errno == EWOULDBLOCK ? 1 : -errno;
 		break;
 	}
-	if (!err)
+	if (!held)
 		flock(fd, LOCK_UN);
+	if (cap && (n = pread(fd, buf, cap - 1, 0)) > 0)
+		buf[n] = '\0';
 	close(fd);
-	return err;
+	return held;
 }
 
 int mdp_watcher_keep(const struct mdp_root *r, struct mdp_lock *l, long *holder)
@@ -263,7 +269,7 @@ int mdp_watcher_keep(const struct mdp_root *r, struct mdp_lock *l, long *holder)
 
 int mdp_watcher_probe(const struct mdp_root *r)
 {
-	return lock_probe(r, MDP_WATCHER_LOCK);
+	return mdp_lock_seen(r, MDP_WATCHER_LOCK, NULL, 0);
 }
 
 void mdp_lock_release(struct mdp_lock *l)

@@ -147,6 +147,13 @@ int mdp_watcher_take(const struct mdp_root *r, struct mdp_lock *l, long *holder,
  */
 int mdp_watcher_probe(const struct mdp_root *r);
 /*
+ * Whether the lock file at path is held (1), free or absent (0), or cannot
+ * be told (-errno): taken shared and let go at once, so that a taker meets
+ * it only in that instant. With cap, the file's text (what its holder wrote,
+ * its pid first) in buf, "" when none.
+ */
+int mdp_lock_seen(const struct mdp_root *r, const char *path, char *buf, size_t cap);
+/*
  * For the watcher at each look: whether the watcher lock it holds (l) is
  * still the file at its path. 0 it is; 1 the file was removed or replaced
  * and the one there now is taken instead (l updated); -EWOULDBLOCK another
