@@ -31,6 +31,8 @@ void test_fixture_system(const char *name, unsigned skip, struct mdp_root *r, st
 pid_t test_spawn(char *const argv[], bool leader, int keep, int *in);
 /* Reap p (SIGTERM'd first when term): the test fails unless SIGTERM ended it; in closed. */
 void test_reap(pid_t p, int in, bool term);
+/* A pid that is no process: a child's, reaped. */
+long test_dead_pid(void);
 /* Hold the lock file path, text written into it, as another process would: its descriptor. */
 int test_hold(const char *path, const char *text);
 

@@ -60,3 +60,13 @@ int test_hold(const char *path, const char *text)
 	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
 	return fd;
 }
+
+long test_dead_pid(void)
+{
+	pid_t p = fork();
+
+	if (p == 0)
+		_exit(0);
+	assert_int_equal(waitpid(p, NULL, 0), p);
+	return (long)p;
+}

@@ -512,22 +512,11 @@ static void test_start_watcher(void **state)
 	fx_free(x);
 }
 
-/* A pid that is no process: a child, reaped. */
-static long dead_pid(void)
-{
-	pid_t p = fork();
-
-	if (p == 0)
-		_exit(0);
-	assert_int_equal(waitpid(p, NULL, 0), p);
-	return (long)p;
-}
-
 /* What a stop signalled, once gone, said in one line. */
 static void test_watchers_gone(void **state)
 {
 	struct fx *x = fx_new(NULL, false);
-	struct mdp_keeper_stop st = {.keeper = {dead_pid(), dead_pid()}, .n_keeper = 1};
+	struct mdp_keeper_stop st = {.keeper = {test_dead_pid(), test_dead_pid()}, .n_keeper = 1};
 	char want[256];
 
 	(void)state;
@@ -535,7 +524,7 @@ static void test_watchers_gone(void **state)
 	snprintf(want, sizeof(want), "stopped the watcher's keeper (pid %ld)", st.keeper[0]);
 	lines(x, false, want, MDP_EN_DONE, NULL);
 	st.n_keeper = 2;
-	st.watcher = dead_pid();
+	st.watcher = test_dead_pid();
 	mdp_enable_watchers_gone(&x->r, &st, &x->rep);
 	snprintf(want, sizeof(want),
 		 "stopped the watcher (pid %ld) and its keepers (pids %ld, %ld)", st.watcher,

@@ -113,17 +113,6 @@ static void write_file(struct fx *x, const char *sys, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* A pid that is no process: a child, reaped. */
-static long dead_pid(void)
-{
-	pid_t p = fork();
-
-	if (p == 0)
-		_exit(0);
-	assert_int_equal(waitpid(p, NULL, 0), p);
-	return (long)p;
-}
-
 /* No lock files: no keeper, no watcher, nothing held. */
 static void test_nothing_runs(void **state)
 {
@@ -203,7 +192,7 @@ static void test_watcher_seen(void **state)
 	char text[32];
 	int in, fd;
 	pid_t wp = watcher(&in);
-	long dead = dead_pid();
+	long dead = test_dead_pid();
 
 	(void)state;
 	snprintf(text, sizeof(text), "%ld\n", (long)wp);
