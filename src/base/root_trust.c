@@ -223,7 +223,11 @@ static int out_judge(struct mdp_root_out *o, const char *path, const struct stat
 	struct stat f;
 	int err;
 
-	if ((err = dir_judge(path, strlen(path), st, false, false, why, cap)))
+	/*
+	 * Sticky (/tmp) is as good: the new file is made O_EXCL under a name nobody can guess and
+	 * renamed over FILE, and once there only its owner (root) can rename or remove it.
+	 */
+	if ((err = dir_judge(path, strlen(path), st, false, true, why, cap)))
 		return err;
 	if (st->st_uid == 0 || st->st_uid == geteuid())
 		return 0;

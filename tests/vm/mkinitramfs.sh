@@ -3,7 +3,7 @@
 #
 #   mkinitramfs.sh OUT [MDPROFILE [MDPROFILE_UDEV]]
 #
-# Contents: busybox (static) with its applet links, mdadm and smartctl with the shared
+# Contents: busybox (static) with its applet links, mdadm, smartctl and flock with the shared
 # libraries ldd names plus the loader, the md/virtio/ata/nvme modules fetched by fetch.sh,
 # the static mdprofile (optional: without it the lab still boots and checks its arrays), the
 # shipped profiles, the scenarios and /init.  With MDPROFILE_UDEV (the dynamic
@@ -49,6 +49,8 @@ add_dynamic() {
 	bin=$1
 	dest=${2:-/sbin/${bin##*/}}
 	mkdir -p "$root${dest%/*}"
+	# a busybox applet's link there (/bin/bash, say) goes first: cp would follow it
+	rm -f "$root$dest"
 	cp "$bin" "$root$dest"
 	for lib in $(ldd "$bin" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
 		mkdir -p "$root${lib%/*}"
@@ -122,6 +124,9 @@ main() {
 	add_dynamic "$(find_tool bash)" /bin/bash
 	# explain reads the members' SMART (96-smart: qemu's IDE and NVMe disks answer it).
 	add_dynamic "$(find_tool smartctl)" /usr/sbin/smartctl
+	# the boot script's keeper holds its lock with flock(1), in /usr/bin on DSM as on Debian
+	# (util-linux; Debian's busybox has no flock applet): 98-enable
+	add_dynamic "$(find_tool flock)" /usr/bin/flock
 	add_modules
 	add_lab
 	mkdir -p "$(dirname "$out")"
