@@ -65,7 +65,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man units FORCE man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
-	ship-check oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check explain-heldout
+	ship-check coverage oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check explain-heldout
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -172,6 +172,29 @@ valgrind: $(UNIT_SRC:tests/unit/%.c=$(VG)/tests/%) $(VG)/mdprofile
 		|| $(VG_REPORT)
 	@MDP_WRAP="$(VALGRIND)" sh tests/cli/run.sh --without no-valgrind $(VG)/mdprofile \
 		$(CLI_RELEASE) || $(VG_REPORT)
+
+# ---- coverage: the unit tests' line coverage of src/ (gcov) -------------------
+# A plain -O0 build with the fault seam (the unit tests' code), no sanitizers, in a build dir of
+# its own; make coverage runs each unit test once (fresh counts) and tools/coverage.sh prints
+# every src/ file's line coverage, sorted ascending, and fails on a file under its floor.
+# glibc's per-thread cache off: mallinfo2 counts the blocks it holds as in use, and
+# test_diag's soak compares the heap (ASan and valgrind count it themselves).
+COV := build/cov
+$(eval $(call OBJ_RULE,$(COV),$$(SEAM) -O0 -g --coverage $$(PKG_CFLAGS),))
+
+$(COV)/libmdp.a: $(LIB_SRC:%.c=$(COV)/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(eval $(call TEST_LINK,$(COV),--coverage))
+$(COV)/tests/test_opt: $(COV)/cmd/opt.o $(COV)/cmd/opt_help.o
+
+## the unit tests' line coverage of each src/ file (gcov), failing on one under 60 %
+coverage: $(UNIT_SRC:tests/unit/%.c=$(COV)/tests/%)
+	@find $(COV) -name '*.gcda' -delete
+	@set -e; for t in $^; do GLIBC_TUNABLES=glibc.malloc.tcache_count=0 MDP_SRCDIR=$(CURDIR) \
+		$$t >$(COV)/unit.log 2>&1 || \
+		{ cat $(COV)/unit.log >&2; echo "coverage: $$t failed" >&2; exit 1; }; done
+	@sh tools/coverage.sh $(LIB_SRC:%.c=$(COV)/%.o)
 
 # ---- static build for NAS boxes and the VM lab (no libudev: sysfs walk) ----
 # STATIC_SEAM=1 adds the fault seam for the lab, which builds in a directory of its own.
@@ -395,12 +418,12 @@ check: check-nolab
 check-deep: deps
 	@$(MAKE) --no-print-directory valgrind cross-gate
 
-# Not part of the gate (docs/hacking.md says when): check, then every case on both ARM
-# builds and on the seam static build with Linux 3.10's system calls, the tarballs, memcheck,
-# make fuzz (FUZZ_SECONDS a target) and make bench-vm.
+# Not part of the gate (docs/hacking.md says when): check, then the unit tests' coverage of
+# src/, every case on both ARM builds and on the seam static build with Linux 3.10's system
+# calls, the tarballs, memcheck, make fuzz (FUZZ_SECONDS a target) and make bench-vm.
 ## the whole matrix, before a release or after a large change (well over an hour)
 check-full: check
-	@$(MAKE) --no-print-directory valgrind oldkernel-check $(CROSS_CHECKS) dist-check fuzz bench-vm
+	@$(MAKE) --no-print-directory coverage valgrind oldkernel-check $(CROSS_CHECKS) dist-check fuzz bench-vm
 
 ## the edit loop: unit tests and CLI cases on the sanitizer build (a few minutes)
 test: deps

@@ -847,7 +847,7 @@ static void test_exec_env_and_fds(void **state)
 	struct fx *f = *state;
 	struct mdp_exec_result res;
 	const char *argv[] = {"probe", "x y", NULL};
-	char want[PATH_MAX + 256];
+	char want[3 * PATH_MAX + 256]; /* two prefixes and a working directory */
 	int fd = open("/dev/null", O_RDONLY); /* not O_CLOEXEC: must not leak anyway */
 
 	assert_true(fd > 2);
