@@ -398,7 +398,7 @@ lint: $(LINT_OBJ)
 	@echo "lint: $(words $(LINT_SH)) shell scripts, $(words $(LINT_PY)) Python files, the fixture trees, the functions' lengths and uses, the files' lengths and exports, the top-level entries and $(words $(LINT_OBJ)) C files at -O2 -Wnull-dereference -Wconversion are clean"
 
 # The tiers (docs/hacking.md has their budgets): `make test` after each edit (5 minutes);
-# `make check`, the README's (15 minutes alone); the CI gate, .ci/run (35 minutes on 2
+# `make check`, the README's (15 minutes alone); the CI gate, .ci/run (30 minutes on 2
 # cores): fresh-check (make demo, check and dist-check in a pristine root) beside
 # check-deep (memcheck, armhf on every case but the slow ones, aarch64 on the smoke set);
 # `make check-full`, the whole matrix before a release or after a large change.  Every
