@@ -183,14 +183,16 @@ int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms)
 	struct watcher w = {.cli = cli,
 			    .tty = isatty(STDOUT_FILENO),
 			    .interval_ms = interval_ms ? interval_ms : 5000};
+	struct mdp_watch mw = {.sfd = -1};
 	int err, ev;
 
 	err = watch_show(&w, s);
 	while (!err) {
-		ev = mdp_watch_once(&cli->root, s, (int)w.interval_ms);
+		ev = mdp_watch_next(&cli->root, s, &mw, (int)w.interval_ms);
 		mdp_system_free(s);
 		err = ev < 0 ? ev : watch_look(&w, s);
 	}
+	mdp_watch_close(&mw);
 	free(w.v);
 	if (err != -EIO)
 		cli_err(cli, "status --watch stopped: %s", strerror(-err));

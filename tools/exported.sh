@@ -65,7 +65,6 @@ mdp_status_eta                a piece of status's view of an array, at its edges
 mdp_status_failed             a piece of status's view of an array, at its edges
 mdp_status_missing            a piece of status's view of an array, at its edges
 mdp_status_op_state           a piece of status's view of an array, at its edges
-mdp_watch_close               the watch the loop reaches through mdp_watch_plain_ops, direct
 mdp_watch_open                the watch the loop reaches through mdp_watch_plain_ops, direct
 mdp_watch_wait                the watch the loop reaches through mdp_watch_plain_ops, direct
 mdp_wloop_auto                the watcher loop on a fake clock and watch (cmd/ runs mdp_wloop_run)

@@ -285,16 +285,12 @@ void mdp_watch_close(struct mdp_watch *w)
 	w->sfd = -1;
 }
 
-int mdp_watch_once(const struct mdp_root *r, const struct mdp_system *s, int timeout_ms)
+int mdp_watch_next(const struct mdp_root *r, const struct mdp_system *s, struct mdp_watch *w,
+		   int timeout_ms)
 {
-	struct mdp_watch w;
-	int sig, ev;
+	int sig, err = w->p ? mdp_watch_follow(r, s, w) : mdp_watch_open(r, s, NULL, w);
 
-	if ((ev = mdp_watch_open(r, s, NULL, &w)))
-		return ev;
-	ev = mdp_watch_wait(&w, timeout_ms, &sig);
-	mdp_watch_close(&w);
-	return ev;
+	return err ? err : mdp_watch_wait(w, timeout_ms, &sig);
 }
 
 /* ---- the plain ops: the functions above, CLOCK_MONOTONIC --------------------------- */

@@ -83,11 +83,15 @@ int mdp_watch_wait_signal(struct mdp_watch *w, int timeout_ms, int *signo);
 int mdp_watch_read(const struct mdp_watch *w, size_t i, char *buf, size_t len);
 void mdp_watch_close(struct mdp_watch *w);
 /*
- * One wait, opened and closed around it, for md's next event on the arrays
- * of s (no signals), up to timeout_ms (status --watch, between two
- * redraws). MDP_WATCH_MD, MDP_WATCH_TIMEOUT, or -errno.
+ * The next wait for md's events on the arrays of s, a discovery's, up to
+ * timeout_ms, no signals (status --watch, between two redraws): the watch w
+ * is opened at the first call ({.sfd = -1} before it) and follows s at the
+ * next ones, its files kept open as the watcher keeps them, so that an event
+ * md raised while s was read is not lost. mdp_watch_close(w) at the end.
+ * MDP_WATCH_MD, MDP_WATCH_TIMEOUT, or -errno (w closed on a failed follow).
  */
-int mdp_watch_once(const struct mdp_root *r, const struct mdp_system *s, int timeout_ms);
+int mdp_watch_next(const struct mdp_root *r, const struct mdp_system *s, struct mdp_watch *w,
+		   int timeout_ms);
 
 /*
  * What a watcher waits on, as a const ops table (root.h's style: each op

@@ -254,4 +254,50 @@ static void test_follow(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
-MDP_TEST_MAIN(test_running, test_timeout_paces, test_bad_fd_dropped, test_signal, test_follow)
+/*
+ * status --watch's waits: the watch opened at the first, then kept across
+ * redraws and following each one's discovery (an event md raised while the
+ * redraw read the system stays on the files kept); closed at the end.
+ */
+static void test_next_keeps(void **state)
+{
+	struct mdp_root r;
+	struct mdp_system s, one;
+	struct mdp_array v[1];
+	struct mdp_watch w = {.sfd = -1};
+	char dir[] = "/tmp/mdp-watch-XXXXXX";
+	int mdstat, md3;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s'", getenv("MDP_SRCDIR"), dir);
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	{
+		struct mdp_diags d;
+		mdp_diags_init(&d);
+		assert_int_equal(mdp_discover_some(&r, MDP_SKIP_UUID, &s, &d), 0);
+		mdp_diags_free(&d);
+	}
+	/* a fixture's files are regular ones: poll says nothing of them, the wait times out */
+	assert_int_equal(mdp_watch_next(&r, &s, &w, 0), MDP_WATCH_TIMEOUT);
+	assert_int_equal(w.n, 5);
+	mdstat = fd_of(&w, "");
+	md3 = fd_of(&w, "md3");
+	assert_true(mdstat >= 0 && md3 >= 0);
+	memset(v, 0, sizeof(v));
+	strcpy(v[0].name, "md3");
+	one = (struct mdp_system){.arrays = v, .n_arrays = 1};
+	assert_int_equal(mdp_watch_next(&r, &one, &w, 0), MDP_WATCH_TIMEOUT);
+	assert_int_equal(w.n, 2);
+	assert_int_equal(fd_of(&w, ""), mdstat);
+	assert_int_equal(fd_of(&w, "md3"), md3);
+	mdp_watch_close(&w);
+	assert_null(w.p);
+	mdp_watch_close(&w); /* twice: nothing left to close */
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", dir);
+}
+
+MDP_TEST_MAIN(test_running, test_timeout_paces, test_bad_fd_dropped, test_signal, test_follow,
+	      test_next_keeps)
