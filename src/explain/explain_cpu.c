@@ -49,8 +49,7 @@ bool mdp_xr_cpu(struct mdp_xctx *c)
 		mdp_xrec(
 		    f, MDP_XR_SETTING, n, "4",
 		    "spread stripe work over 4 threads; the gain cannot be computed, measure it "
-		    "with "
-		    "'mdprofile bench --op-only --compare' and a profile that sets it");
+		    "with 'mdprofile bench --op-only --compare' and a profile that sets it");
 	} else {
 		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
 			 "none: no limit helps a CPU-bound sync; stop "

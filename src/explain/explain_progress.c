@@ -220,8 +220,7 @@ bool mdp_xr_waiting(struct mdp_xctx *c)
 			mdp_xrec(
 			    f, MDP_XR_SETTING, n, "max",
 			    "echo max > /sys/block/%s/md/sync_max, if nobody set it on purpose "
-			    "(mdcheck "
-			    "does)",
+			    "(mdcheck does)",
 			    a->name);
 		}
 		return true;

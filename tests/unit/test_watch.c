@@ -187,6 +187,19 @@ static void test_signal(void **state)
 }
 
 /* The descriptor w holds for array name's md/sync_action ("" /proc/mdstat), or -1. */
+/* A copy of the seed DiskStation in dir (made), its root and its arrays. */
+static void seed_copy(char *dir, struct mdp_root *r, struct mdp_system *s)
+{
+	struct mdp_diags d;
+
+	assert_non_null(mkdtemp(dir));
+	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s'", getenv("MDP_SRCDIR"), dir);
+	assert_int_equal(mdp_root_init(r, dir), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(r, MDP_SKIP_UUID, s, &d), 0);
+	mdp_diags_free(&d);
+}
+
 static int fd_of(const struct mdp_watch *w, const char *name)
 {
 	for (size_t i = 0; i < w->n; i++)
@@ -212,15 +225,7 @@ static void test_follow(void **state)
 	int mdstat, md2, md3;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s'", getenv("MDP_SRCDIR"), dir);
-	assert_int_equal(mdp_root_init(&r, dir), 0);
-	{
-		struct mdp_diags d;
-		mdp_diags_init(&d);
-		assert_int_equal(mdp_discover_some(&r, MDP_SKIP_UUID, &s, &d), 0);
-		mdp_diags_free(&d);
-	}
+	seed_copy(dir, &r, &s);
 	assert_int_equal(mdp_watch_open(&r, &s, NULL, &w), 0);
 	assert_int_equal(w.n, 5);
 	mdstat = fd_of(&w, "");
@@ -269,15 +274,7 @@ static void test_next_keeps(void **state)
 	int mdstat, md3;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s'", getenv("MDP_SRCDIR"), dir);
-	assert_int_equal(mdp_root_init(&r, dir), 0);
-	{
-		struct mdp_diags d;
-		mdp_diags_init(&d);
-		assert_int_equal(mdp_discover_some(&r, MDP_SKIP_UUID, &s, &d), 0);
-		mdp_diags_free(&d);
-	}
+	seed_copy(dir, &r, &s);
 	/* a fixture's files are regular ones: poll says nothing of them, the wait times out */
 	assert_int_equal(mdp_watch_next(&r, &s, &w, 0), MDP_WATCH_TIMEOUT);
 	assert_int_equal(w.n, 5);
