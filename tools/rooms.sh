@@ -21,6 +21,9 @@
 #   6 status    status's model of arrays, operations and layers
 set -eu
 cd "$(dirname "$0")/.."
+# Functions a door declares while work on its room is under way elsewhere (kept short, emptied
+# at each landing).
+INSIDE="mdp_wgoal_find mdp_wgoal_free mdp_wgoal_look mdp_wgoal_moved mdp_wgoal_parse mdp_wgoal_store mdp_iostat_parse mdp_iostat_timed_reads_with"
 floors="base:1 md:2 profile:3 txn:4 boot:5 watcher:5 explain:6 status:6"
 
 floor_of() {
@@ -84,7 +87,28 @@ for f in src/*/*.[ch] cmd/*.[ch]; do
 		fi
 	done
 done
+# A door opens only on what is used through it: a function a room's public header declares is
+# called from another room or from cmd/; one the room's own files alone call is declared in its
+# *_int.h.  (A declaration is a line that starts with its type at column 0, as clang-format
+# writes them.)
+for door in src/*/mdp_*.h; do
+	room=${door%/*}
+	others=
+	for f in src/*/*.[ch] cmd/*.[ch]; do
+		case $f in "$room"/*) ;; *) others="$others $f" ;; esac
+	done
+	# shellcheck disable=SC2013 # a header name is one word
+	for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$door"); do
+		for fn in $(sed -n '/^typedef/d; s/^[a-z][^(]*[ *]\(mdp_[a-z0-9_]*\)(.*/\1/p' "$room/$h"); do
+			case " $INSIDE " in *" $fn "*) continue ;; esac
+			# shellcheck disable=SC2086 # file names without blanks, one word each
+			grep -qw "$fn" $others && continue
+			echo "rooms: $room/$h declares $fn, which only $room/ calls: declare it in the room's *_int.h" >&2
+			bad=1
+		done
+	done
+done
 n=0
 for _ in src/*/; do n=$((n + 1)); done
-[ $bad = 0 ] && echo "rooms: $n rooms on their floors, every include goes down a floor through a door"
+[ $bad = 0 ] && echo "rooms: $n rooms on their floors, every include goes down a floor through a door, every door's function used through it"
 exit $bad

@@ -22,6 +22,7 @@
  */
 #include "exec.h"
 #include "clock.h"
+#include "root_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

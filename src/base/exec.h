@@ -43,13 +43,6 @@ struct mdp_exec_result {
 };
 
 /*
- * Find prog (a bare name, no '/') in MDP_EXEC_PATH under the root. path
- * gets the host path to execute. -ENOENT when none is executable, -EINVAL
- * for a name with a '/'. It does not judge trust: mdp_exec_run does.
- */
-int mdp_exec_find(const struct mdp_root *r, const char *prog, char *path, size_t len);
-
-/*
  * Run argv (argv[0] a bare program name, found with mdp_exec_find) and wait
  * at most timeout_ms (0 means no limit). The environment is PATH, LANG=C and,
  * under a fixture root, MDPROFILE_ROOT=<prefix> (and MDPROFILE_ROOT_EXEC=<prefix>:

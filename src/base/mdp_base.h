@@ -13,7 +13,6 @@
 #include "grow.h"
 #include "ident.h"
 #include "num.h"
-#include "resolve.h"
 #include "root.h"
 #include "text.h"
 

@@ -1,5 +1,5 @@
 /*
- * resolve: paths beneath a directory, by openat2 or by hand (see resolve.h).
+ * resolve: paths beneath a directory, by openat2 or by hand (see resolve_int.h).
  *
  * The walk keeps a stack of the directories it went through: ".." pops
  * one instead of looking ".." up, so it cannot climb above the starting
@@ -7,7 +7,7 @@
  * is spliced in front of what is left of the path, relative to the
  * directory that holds the link, as the kernel does.
  */
-#include "resolve.h"
+#include "resolve_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -15,7 +15,7 @@
 #include "root.h"
 #include "root_int.h"
 #include "clock.h"
-#include "resolve.h"
+#include "resolve_int.h"
 #include "grow.h"
 
 #include <dirent.h>

@@ -8,7 +8,7 @@
  * "/sys/block/md2/md/stripe_cache_size" and root maps them.
  *
  * Under a fixture root every path is resolved beneath the tree (see
- * resolve.h): a symlink that would lead out of it, absolute or by "..",
+ * resolve_int.h): a symlink that would lead out of it, absolute or by "..",
  * makes the access fail with -EXDEV instead of touching the host. Relative
  * links inside the tree (sysfs's own, as copied) are followed. On the real
  * root paths are opened as they are, so sysfs's links work as ever.
@@ -111,9 +111,8 @@ void mdp_root_layer(struct mdp_root *out, const struct mdp_root *own,
  */
 int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len);
 
-/* Read a whole small file into buf (NUL-terminated). Returns length or -errno. */
-ssize_t mdp_root_read(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
-/* Same, with trailing whitespace/newlines stripped. */
+/* Read a whole small file into buf (NUL-terminated), trailing whitespace and newlines stripped.
+ * Returns length or -errno. */
 ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf, size_t cap);
 /* What mdp_root_read_all reads at most: a bigger file is -EFBIG ("File too large"). */
 #define MDP_ROOT_READ_MAX ((size_t)1 << 27)

@@ -163,15 +163,6 @@ int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n
  * link exists)? Removing the unit then would leave a dangling link.
  */
 bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name);
-/* The same for a unit file's name ("mdprofile.service"). */
-bool mdp_boot_unit_file_enabled(const struct mdp_root *r, const char *unit);
-/*
- * Does the file at f->sys exist as mdprofile wrote it: a regular file, not
- * a link, beginning with f->head and, when f->text is set, holding that
- * text but for the "# generated:" line (the date)? 1 yes, 0 it exists and
- * differs (or is not ours), -ENOENT missing.
- */
-int mdp_boot_file_intact(const struct mdp_root *r, const struct mdp_boot_file *f);
 
 /*
  * What enable installed, kept in MDP_BOOT_RECORD so that disable, status
@@ -190,11 +181,6 @@ struct mdp_boot_record {
 /* 0 with *rec, -ENOENT when nothing is enabled, -EINVAL (with a diag) for a record not ours. */
 int mdp_boot_record_read(const struct mdp_root *r, struct mdp_boot_record *rec,
 			 struct mdp_diags *d);
-/* Written atomically, mode 0644. -errno with a diag. */
-int mdp_boot_record_write(const struct mdp_root *r, const struct mdp_boot_record *rec,
-			  struct mdp_diags *d);
-/* The options that name rec's files (o->enable, target, binary, auto). */
-void mdp_boot_record_opts(const struct mdp_boot_record *rec, struct mdp_boot_opts *o);
 /*
  * May the boot script run binary (a path on r) as root at every boot? It
  * must exist and be trusted (mdp_root_trusted: the file and every

@@ -4,6 +4,7 @@
  * boot-script's -o FILE (boot.h).
  */
 #include "boot.h"
+#include "boot_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

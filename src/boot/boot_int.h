@@ -5,6 +5,10 @@
 #ifndef MDP_BOOT_INT_H
 #define MDP_BOOT_INT_H
 
+#include "boot.h"
+#include "keeper.h"
+#include "task.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -23,5 +27,93 @@ void mdp_boot_refuse(struct mdp_diags *d, const char *what, const char *value, c
 size_t mdp_boot_rule_uuids(const struct mdp_profile *p, const char **v, size_t cap);
 /* Close a memstream: its text, or NULL (and freed) when writing it failed. */
 char *mdp_boot_mem_close(FILE *f, char **buf);
+
+/*
+ * Does the file at f->sys exist as mdprofile wrote it: a regular file, not
+ * a link, beginning with f->head and, when f->text is set, holding that
+ * text but for the "# generated:" line (the date)? 1 yes, 0 it exists and
+ * differs (or is not ours), -ENOENT missing.
+ */
+int mdp_boot_file_intact(const struct mdp_root *r, const struct mdp_boot_file *f);
+
+/* The same for a unit file's name ("mdprofile.service"). */
+bool mdp_boot_unit_file_enabled(const struct mdp_root *r, const char *unit);
+
+/* The options that name rec's files (o->enable, target, binary, auto). */
+void mdp_boot_record_opts(const struct mdp_boot_record *rec, struct mdp_boot_opts *o);
+
+/* Written atomically, mode 0644. -errno with a diag. */
+int mdp_boot_record_write(const struct mdp_root *r, const struct mdp_boot_record *rec,
+			  struct mdp_diags *d);
+
+/*
+ * Start SCRIPT's keeper as the boot does: /bin/sh SCRIPT keep-auto in a
+ * session of its own, SIGPIPE ignored, stdin /dev/null, stdout and stderr
+ * appended to MDP_BOOT_AUTO_LOG, MDPROFILE_ROOT set under a fixture root;
+ * its pid in *pid (the caller's child: mdp_keeper_wait_armed reaps it when
+ * it ends). Whether it keeps the watcher is its lock's to say. 0, or
+ * -errno with d saying what failed.
+ */
+int mdp_keeper_start(const struct mdp_root *r, const char *script, long *pid, struct mdp_diags *d);
+
+/* SCRIPT's keeper (script NULL: the holder's pid is not checked). */
+void mdp_keeper_look(const struct mdp_root *r, const char *script, struct mdp_keeper *k);
+
+/*
+ * What holds the watcher lock. "Running" is w->pid: a lock held by
+ * something else (an apply --until-idle) or a state file left by a
+ * watcher that died is not the watcher running.
+ */
+void mdp_keeper_watcher(const struct mdp_root *r, struct mdp_keeper_watcher *w);
+
+/*
+ * SIGTERM to every keeper of SCRIPT (script NULL: none), added to st, and
+ * the pid file removed. Never waits.
+ */
+void mdp_keeper_stop_keepers(const struct mdp_root *r, const char *script,
+			     struct mdp_keeper_stop *st);
+
+/*
+ * Wait up to ms for every process st names to be gone and, when it named
+ * a keeper, the keeper lock to be free: true when they are.
+ */
+bool mdp_keeper_wait_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st, unsigned ms);
+/*
+ * Wait up to ms for a watcher of mode auto to be armed: its pid; 0 when ms
+ * passed; -1 when no keeper will start it: keeper (the caller's child from
+ * mdp_keeper_start; 0 none) ended and no other holds the keeper lock, or
+ * the keeper that holds it waits to start it again (its watcher ended).
+ */
+long mdp_keeper_wait_armed(const struct mdp_root *r, long keeper, unsigned ms);
+
+/*
+ * Did mdprofile enable create t? Its owner is the one it gives (mdp_boot_dsm.task_owner), it runs
+ * a script with DSM's bash, and its description ends with MDP_TASK_MARK. A task of the name
+ * that is not (one the owner made by hand, another user's) is never deleted.
+ */
+bool mdp_task_ours(const struct mdp_task *t);
+
+/*
+ * The task called name: 0 with *t, -ENOENT when there is none
+ * ("jOut=null"), -ENOSYS when esynoscheduler is not on this system,
+ * -EPROTO (the answer in d) when it answered otherwise or crashed,
+ * another -errno (with d) when it could not be run.
+ */
+int mdp_task_get(const struct mdp_root *r, const char *name, struct mdp_task *t,
+		 struct mdp_diags *d);
+/* Delete it (if there is one), then read back that it is gone. 0, or as mdp_task_get. */
+int mdp_task_delete(const struct mdp_root *r, const char *name, struct mdp_diags *d);
+/*
+ * Create the enabled boot-up task name, owned by root, running operation:
+ * an existing one enable made is deleted first (a second --create of a name
+ * fails and keeps the old one); one it did not make is left, -EEXIST with
+ * what it is in d, every parameter is given (omitted ones get defaults
+ * silently), and the task is read back (stored operation, enabled, event
+ * bootup). A task that does not read back so is deleted again: none is
+ * left half-made. 0; -EINVAL (with d) for a '%' in a value (it saves
+ * nothing or crashes the tool); otherwise as mdp_task_get.
+ */
+int mdp_task_create(const struct mdp_root *r, const char *name, const char *operation,
+		    const char *description, struct mdp_diags *d);
 
 #endif

@@ -13,6 +13,7 @@
 #include "mdp_base.h"
 #include "mdp_txn.h"
 #include "task.h"
+#include "boot_int.h"
 
 #define TOOL_TIMEOUT_MS 60000
 

@@ -17,6 +17,7 @@
 
 #include "boot.h"
 #include "mdp_base.h"
+#include "boot_int.h"
 
 /* The environment the keeper starts with: the script sets its own PATH. */
 #define KEEPER_PATH "PATH=/usr/sbin:/usr/bin:/sbin:/bin"

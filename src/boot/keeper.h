@@ -40,16 +40,6 @@
 #include "mdp_base.h"
 #include "mdp_txn.h"
 
-/*
- * Start SCRIPT's keeper as the boot does: /bin/sh SCRIPT keep-auto in a
- * session of its own, SIGPIPE ignored, stdin /dev/null, stdout and stderr
- * appended to MDP_BOOT_AUTO_LOG, MDPROFILE_ROOT set under a fixture root;
- * its pid in *pid (the caller's child: mdp_keeper_wait_armed reaps it when
- * it ends). Whether it keeps the watcher is its lock's to say. 0, or
- * -errno with d saying what failed.
- */
-int mdp_keeper_start(const struct mdp_root *r, const char *script, long *pid, struct mdp_diags *d);
-
 /* The keeper, as its lock says. */
 struct mdp_keeper {
 	int held;        /* MDP_BOOT_AUTO_LOCK: 1 held (a keeper runs), 0 free, -errno unknown */
@@ -57,9 +47,6 @@ struct mdp_keeper {
 			    script's keeper); 0 unknown */
 	int64_t restart; /* held and waiting to start the watcher again: when (epoch s), else 0 */
 };
-
-/* SCRIPT's keeper (script NULL: the holder's pid is not checked). */
-void mdp_keeper_look(const struct mdp_root *r, const char *script, struct mdp_keeper *k);
 
 /* The watcher, as the watcher lock, its file and its state file say. */
 struct mdp_keeper_watcher {
@@ -69,13 +56,6 @@ struct mdp_keeper_watcher {
 	long holder;          /* pid is 0 and the lock held: who holds it, 0 unknown */
 	enum mdp_origin mode; /* the holder's mode (its state file), MDP_BY_COUNT unknown */
 };
-
-/*
- * What holds the watcher lock. "Running" is w->pid: a lock held by
- * something else (an apply --until-idle) or a state file left by a
- * watcher that died is not the watcher running.
- */
-void mdp_keeper_watcher(const struct mdp_root *r, struct mdp_keeper_watcher *w);
 
 /* The most keepers one stop signals (more than one runs only before keepers locked). */
 #define MDP_KEEPER_MAX 8
@@ -88,29 +68,11 @@ struct mdp_keeper_stop {
 };
 
 /*
- * SIGTERM to every keeper of SCRIPT (script NULL: none), added to st, and
- * the pid file removed. Never waits.
- */
-void mdp_keeper_stop_keepers(const struct mdp_root *r, const char *script,
-			     struct mdp_keeper_stop *st);
-/*
- * The same, then SIGTERM to the running watcher of mode auto (w.pid of
+ * SIGTERM to every keeper of SCRIPT (mdp_keeper_stop_keepers), then to the running watcher of
+ * mode auto (w.pid of
  * mdp_keeper_watcher). Never waits: the watcher may need a lock the caller
  * holds. st is filled anew.
  */
 void mdp_keeper_stop(const struct mdp_root *r, const char *script, struct mdp_keeper_stop *st);
-
-/*
- * Wait up to ms for every process st names to be gone and, when it named
- * a keeper, the keeper lock to be free: true when they are.
- */
-bool mdp_keeper_wait_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st, unsigned ms);
-/*
- * Wait up to ms for a watcher of mode auto to be armed: its pid; 0 when ms
- * passed; -1 when no keeper will start it: keeper (the caller's child from
- * mdp_keeper_start; 0 none) ended and no other holds the keeper lock, or
- * the keeper that holds it waits to start it again (its watcher ended).
- */
-long mdp_keeper_wait_armed(const struct mdp_root *r, long keeper, unsigned ms);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "boot.h"
 #include "mdp_base.h"
+#include "boot_int.h"
 
 #define TASK_TIMEOUT_MS 30000
 

@@ -8,6 +8,7 @@
  * old speed's.
  */
 #include "bench.h"
+#include "explain_int.h"
 
 #include <errno.h>
 #include <stdio.h>

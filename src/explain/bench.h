@@ -48,12 +48,6 @@ struct mdp_bench_window {
 	size_t n;
 };
 
-/*
- * Add one sample of every array busy now (a sync_action other than idle) to
- * w. An array (or a whole system) that cannot be read adds nothing.
- */
-void mdp_bench_sample(const struct mdp_root *r, struct mdp_bench_window *w);
-
 /* s's mean speed in KiB/s (0 without samples). */
 uint64_t mdp_bench_sync_kib_s(const struct mdp_bench_sync *s);
 

@@ -186,53 +186,6 @@ const char *mdp_explain_kind_name(enum mdp_xkind k);
 const char *mdp_explain_gain_name(enum mdp_xgain g);
 
 /*
- * b - a for a kernel counter that may have wrapped: on 32-bit kernels the
- * diskstats fields are unsigned long. A wrap is taken as one pass through
- * 2^32 when a fits in 32 bits; a drop from above that (a reset: device
- * re-added) is not a delta: false.
- */
-bool mdp_explain_delta(uint64_t a, uint64_t b, uint64_t *out);
-
-/*
- * Parse /proc/diskstats (7, 14, 18 or 20 fields a line; others are skipped).
- * *out malloc'd (free()), sorted as read. 0 or -ENOMEM / -EINVAL.
- */
-int mdp_explain_parse_diskstats(const char *text, size_t len, struct mdp_xio **out, size_t *n);
-
-/* The whole disk holding partition part ("sda5" -> "sda", "nvme0n1p2" -> "nvme0n1",
- * "sata1p5" -> "sata1") among the diskstats names; part itself when it is one. */
-void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, char *disk,
-			 size_t cap);
-
-/*
- * The controller or bus a disk hangs on, from its device path (the link of
- * /sys/class/block/DISK: "../../devices/pci0000:00/0000:03:00.0/ata3/host2/
- * target2:0:0/2:0:0:0/block/sdc"): the USB device an enclosure is
- * ("2-1", the component before the first interface "2-1:1.0"), else the
- * last PCI function on the path ("0000:03:00.0"); "" when there is none.
- */
-void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap);
-
-/*
- * The data rate of that bus's own link, KiB/s, from sysfs's words: a PCI
- * function's current_link_speed ("5.0 GT/s PCIe") and current_link_width
- * (lanes), or a USB device's speed (Mb/s: "480", "5000"), after the line
- * encoding (8b/10b to 5 GT/s and on 5 Gb/s USB, 128b/130b above). Its words
- * for a report into desc. 0 when they do not parse.
- */
-uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
-			      size_t cap);
-
-/* "6.1.0-57-amd64" -> 601; 0 when it does not parse. */
-unsigned mdp_explain_kver(const char *release);
-
-/*
- * The shipped profiles explain may recommend, gentlest first
- * (profiles/balanced.yaml, reshape-fast.yaml); NULL after the last.
- */
-const char *mdp_explain_profile(size_t i);
-
-/*
  * One of them as the caller found it (explain_run.h): the speed limits it
  * sets, from the profile itself, and whether apply would refuse it on this
  * box (its plan does not fit: fixed stripe caches above the memory
@@ -255,34 +208,5 @@ struct mdp_xprofiles {
 	struct mdp_xprofile v[4];
 	size_t n;
 };
-
-/*
- * The rules for array name between samples s0 and s1, dt seconds apart;
- * pro the shipped profiles as found (NULL: none, so no profile is
- * recommended by its limits). Fills out; 0, or -ENOENT when the array is
- * in neither sample, -EINVAL when dt is not positive.
- */
-int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
-		      const char *name, const struct mdp_xprofiles *pro, struct mdp_xreport *out);
-
-/* Does the report recommend anything (a profile or a setting)? */
-bool mdp_explain_recommends(const struct mdp_xreport *r);
-/*
- * An unfinished reshape that md does not run: md/reshape_position holds a sector while
- * md/sync_action reads idle (an array assembled read-only after a reshape was cut off: md
- * resumes it only once the array is writable; md.c's action_show names it "reshape" only
- * while it runs or, writable, is needed).
- */
-bool mdp_explain_reshape_held(const struct mdp_xarray *a);
-
-/*
- * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the
- * watcher's word, watcher_goal.h): goal_ms, the minimum it set (min_kib) and its last
- * look's measurement in, from src (iostat.h). One "goal" finding,
- * first unless the operation waits or is stuck, and no other finding still recommends
- * raising a limit: a higher minimum would take what the goal keeps for the shares.
- */
-void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
-		      const struct mdp_goal_sample *in, enum mdp_io_source src);
 
 #endif

@@ -20,6 +20,11 @@
 #ifndef MDP_EXPLAIN_INT_H
 #define MDP_EXPLAIN_INT_H
 
+#include "bench.h"
+#include "explain_run.h"
+#include "explain_sample.h"
+#include "probe.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -216,5 +221,129 @@ static inline double md_view(const struct mdp_xctx *c)
 		return (double)c->a1->sync_speed;
 	return c->speed;
 }
+
+/*
+ * Add one sample of every array busy now (a sync_action other than idle) to
+ * w. An array (or a whole system) that cannot be read adds nothing.
+ */
+void mdp_bench_sample(const struct mdp_root *r, struct mdp_bench_window *w);
+
+/*
+ * b - a for a kernel counter that may have wrapped: on 32-bit kernels the
+ * diskstats fields are unsigned long. A wrap is taken as one pass through
+ * 2^32 when a fits in 32 bits; a drop from above that (a reset: device
+ * re-added) is not a delta: false.
+ */
+bool mdp_explain_delta(uint64_t a, uint64_t b, uint64_t *out);
+
+/*
+ * Parse /proc/diskstats (7, 14, 18 or 20 fields a line; others are skipped).
+ * *out malloc'd (free()), sorted as read. 0 or -ENOMEM / -EINVAL.
+ */
+int mdp_explain_parse_diskstats(const char *text, size_t len, struct mdp_xio **out, size_t *n);
+
+/* The whole disk holding partition part ("sda5" -> "sda", "nvme0n1p2" -> "nvme0n1",
+ * "sata1p5" -> "sata1") among the diskstats names; part itself when it is one. */
+void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, char *disk,
+			 size_t cap);
+
+/*
+ * The controller or bus a disk hangs on, from its device path (the link of
+ * /sys/class/block/DISK: "../../devices/pci0000:00/0000:03:00.0/ata3/host2/
+ * target2:0:0/2:0:0:0/block/sdc"): the USB device an enclosure is
+ * ("2-1", the component before the first interface "2-1:1.0"), else the
+ * last PCI function on the path ("0000:03:00.0"); "" when there is none.
+ */
+void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap);
+
+/*
+ * The data rate of that bus's own link, KiB/s, from sysfs's words: a PCI
+ * function's current_link_speed ("5.0 GT/s PCIe") and current_link_width
+ * (lanes), or a USB device's speed (Mb/s: "480", "5000"), after the line
+ * encoding (8b/10b to 5 GT/s and on 5 Gb/s USB, 128b/130b above). Its words
+ * for a report into desc. 0 when they do not parse.
+ */
+uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
+			      size_t cap);
+
+/* "6.1.0-57-amd64" -> 601; 0 when it does not parse. */
+unsigned mdp_explain_kver(const char *release);
+
+/*
+ * The shipped profiles explain may recommend, gentlest first
+ * (profiles/balanced.yaml, reshape-fast.yaml); NULL after the last.
+ */
+const char *mdp_explain_profile(size_t i);
+
+/*
+ * The rules for array name between samples s0 and s1, dt seconds apart;
+ * pro the shipped profiles as found (NULL: none, so no profile is
+ * recommended by its limits). Fills out; 0, or -ENOENT when the array is
+ * in neither sample, -EINVAL when dt is not positive.
+ */
+int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1, double dt,
+		      const char *name, const struct mdp_xprofiles *pro, struct mdp_xreport *out);
+
+/* Does the report recommend anything (a profile or a setting)? */
+bool mdp_explain_recommends(const struct mdp_xreport *r);
+/*
+ * An unfinished reshape that md does not run: md/reshape_position holds a sector while
+ * md/sync_action reads idle (an array assembled read-only after a reshape was cut off: md
+ * resumes it only once the array is writable; md.c's action_show names it "reshape" only
+ * while it runs or, writable, is needed).
+ */
+bool mdp_explain_reshape_held(const struct mdp_xarray *a);
+
+/*
+ * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the
+ * watcher's word, watcher_goal.h): goal_ms, the minimum it set (min_kib) and its last
+ * look's measurement in, from src (iostat.h). One "goal" finding,
+ * first unless the operation waits or is stuck, and no other finding still recommends
+ * raising a limit: a higher minimum would take what the goal keeps for the shares.
+ */
+void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
+		      const struct mdp_goal_sample *in, enum mdp_io_source src);
+
+/* x's name and the speed limits loaded profile p sets (speed_limit_min/max; 0: not set). */
+void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x);
+
+/*
+ * Read one sample. -errno only when /proc/mdstat itself cannot be read
+ * (a diag in src->unreadable names it) or memory runs out; every other
+ * file missing is absence, and one that cannot be read is noted in
+ * src->unreadable and left out. Free with mdp_explain_sample_free().
+ */
+int mdp_explain_sample(const struct mdp_xsrc *src, struct mdp_xsample *out);
+
+/* Record data (len bytes) as file path of sample 0 or 1. 0 or -ENOMEM. */
+int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len);
+
+/*
+ * The capture as a ustar archive (see above), elapsed_ms between the
+ * samples. *out malloc'd. 0, -ENOMEM, -ENAMETOOLONG (a path beyond ustar's).
+ */
+int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size_t *len);
+
+/* Does this root hold a capture to replay (a fixture root with /.explain/1)? */
+bool mdp_explain_is_replay(const struct mdp_root *r);
+/* The replay's second-sample root (prefix/.explain/1) and elapsed time. 0 or -errno. */
+int mdp_explain_replay_open(const struct mdp_root *r, struct mdp_root *second,
+			    uint64_t *elapsed_ms);
+
+/*
+ * explain --probe's samples in a replay: /.explain/N (2 and 3 the probed
+ * window's start and end, 4 and 5 the second unchanged window's), read
+ * over the fixture root like /.explain/1. 0, -ENOENT when there is none.
+ */
+int mdp_explain_replay_sample(const struct mdp_root *r, unsigned n, struct mdp_root *out);
+
+/* The finding of r a probe tests, or NULL when every recommendation's gain is known or none. */
+const struct mdp_xfinding *mdp_probe_pick(const struct mdp_xreport *r);
+
+/* The profile (YAML) that sets s on its array alone. 0 or -ENAMETOOLONG. */
+int mdp_probe_yaml(const struct mdp_probe_setting *s, char *buf, size_t len);
+
+/* Judge the windows. */
+void mdp_probe_judge(const struct mdp_probe_windows *w, struct mdp_probe_result *out);
 
 #endif

@@ -12,6 +12,7 @@
 #include "mdp_base.h"
 #include "mdp_md.h"
 #include "mdp_txn.h"
+#include "explain_int.h"
 
 #define NAP_MS 100 /* a stop signal is seen this soon during a probe's window */
 

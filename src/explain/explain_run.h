@@ -70,9 +70,6 @@ size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *n
 			size_t n_names, const struct mdp_xprofiles *pro,
 			const struct mdp_wgoal_view *goal, struct mdp_xreport *reps, bool *any);
 
-/* x's name and the speed limits loaded profile p sets (speed_limit_min/max; 0: not set). */
-void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x);
-
 /*
  * The shipped profiles explain may recommend (mdp_explain_profile), each
  * found and loaded through dirs as apply finds it, with the speed limits

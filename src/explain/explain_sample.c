@@ -14,6 +14,7 @@
 
 #include "mdp_md.h"
 #include "mdp_base.h"
+#include "explain_int.h"
 
 static int cap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len,
 		   bool link)

@@ -55,23 +55,9 @@ struct mdp_xsrc {
 	struct mdp_diags *unreadable;
 };
 
-/*
- * Read one sample. -errno only when /proc/mdstat itself cannot be read
- * (a diag in src->unreadable names it) or memory runs out; every other
- * file missing is absence, and one that cannot be read is noted in
- * src->unreadable and left out. Free with mdp_explain_sample_free().
- */
-int mdp_explain_sample(const struct mdp_xsrc *src, struct mdp_xsample *out);
 void mdp_explain_sample_free(struct mdp_xsample *s);
 
 void mdp_xcap_free(struct mdp_xcap *c);
-/* Record data (len bytes) as file path of sample 0 or 1. 0 or -ENOMEM. */
-int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len);
-/*
- * The capture as a ustar archive (see above), elapsed_ms between the
- * samples. *out malloc'd. 0, -ENOMEM, -ENAMETOOLONG (a path beyond ustar's).
- */
-int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size_t *len);
 
 /*
  * Write the capture (mdp_xcap_tar) to file, a name in a folder opened
@@ -81,18 +67,5 @@ int mdp_xcap_tar(const struct mdp_xcap *c, uint64_t elapsed_ms, char **out, size
  * 0 or -errno.
  */
 int mdp_xcap_write(const struct mdp_xcap *c, uint64_t elapsed_ms, const struct mdp_root_out *file);
-
-/* Does this root hold a capture to replay (a fixture root with /.explain/1)? */
-bool mdp_explain_is_replay(const struct mdp_root *r);
-/* The replay's second-sample root (prefix/.explain/1) and elapsed time. 0 or -errno. */
-int mdp_explain_replay_open(const struct mdp_root *r, struct mdp_root *second,
-			    uint64_t *elapsed_ms);
-
-/*
- * explain --probe's samples in a replay: /.explain/N (2 and 3 the probed
- * window's start and end, 4 and 5 the second unchanged window's), read
- * over the fixture root like /.explain/1. 0, -ENOENT when there is none.
- */
-int mdp_explain_replay_sample(const struct mdp_root *r, unsigned n, struct mdp_root *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* probe: see probe.h. */
 #include "probe.h"
+#include "explain_int.h"
 
 #include <errno.h>
 #include <stdio.h>

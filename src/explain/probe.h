@@ -18,9 +18,6 @@
 #include "mdp_profile.h"
 #include "mdp_md.h"
 
-/* The finding of r a probe tests, or NULL when every recommendation's gain is known or none. */
-const struct mdp_xfinding *mdp_probe_pick(const struct mdp_xreport *r);
-
 /* A probe's one setting: "md2/group_thread_cnt" = "4". */
 struct mdp_probe_setting {
 	enum mdp_tunable t;
@@ -46,9 +43,6 @@ int mdp_probe_setting(const struct mdp_xfinding *f, struct mdp_probe_setting *ou
 int mdp_probe_choose(const struct mdp_xreport *reps, size_t n, size_t *rep, size_t *finding,
 		     struct mdp_probe_setting *set);
 
-/* The profile (YAML) that sets s on its array alone. 0 or -ENAMETOOLONG. */
-int mdp_probe_yaml(const struct mdp_probe_setting *s, char *buf, size_t len);
-
 /*
  * That profile loaded (through dirs for nothing: it extends none), named
  * "md2:group_thread_cnt=4" in messages and the journal. 0; -ENAMETOOLONG;
@@ -71,8 +65,5 @@ struct mdp_probe_result {
 	double spread; /* (max A - min A) / base: how far the same settings moved */
 	bool beyond;   /* |change| beyond the spread: B's effect stands out of the noise */
 };
-
-/* Judge the windows. */
-void mdp_probe_judge(const struct mdp_probe_windows *w, struct mdp_probe_result *out);
 
 #endif

@@ -126,4 +126,45 @@ void mdp_dw_dsm_rule(struct mdp_dwalk *w, struct mdp_array *a);
 void mdp_dw_dsm_failed_disks(struct mdp_system *s);
 void mdp_dw_read_dsm_speed(struct mdp_dwalk *w, struct mdp_dsm_speed *sp);
 
+/*
+ * Discover everything. Arrays that vanish mid-walk are skipped; an
+ * unreadable attribute fails the run (-EACCES, -EIO, ...) with diags.
+ */
+int mdp_discover(const struct mdp_root *r, struct mdp_system *out, struct mdp_diags *d);
+
+/*
+ * Helpers of discovery, exported for tests and fuzzing.
+ *
+ * mdp_discover_uuid_norm: a UUID as read from md/uuid or mdadm, up to an
+ * optional newline, through mdp_ident_uuid_norm() into out (cap >= 33).
+ */
+int mdp_discover_uuid_norm(const char *text, char *out, size_t cap);
+/* MD_UUID=... of `mdadm --detail --export` output, normalised. -ENOENT if absent. */
+int mdp_discover_mdadm_uuid(const char *text, size_t len, char *out, size_t cap);
+/*
+ * The UUID of a's udev record from its MD_UUID, MD_LEVEL and MD_DEVICES
+ * properties (NULL when unset): -ENOENT without MD_UUID or MD_LEVEL,
+ * -ESTALE when the level or disk count is not a's now (a record of another
+ * array, or from before a reshape), -EINVAL on a malformed UUID.
+ */
+int mdp_discover_udev_uuid(const char *uuid, const char *level, const char *devices,
+			   const struct mdp_array *a, char *out, size_t cap);
+/*
+ * The array UUID from the md superblock on an open member device or image:
+ * v1.2 (4 KiB in), v1.1 (start), v1.0 (end - 8 KiB), then 0.90 (last 64 KiB
+ * aligned block). -ENOENT when none is found, -errno on read errors.
+ */
+int mdp_discover_sb_uuid(int fd, char *out, size_t cap);
+/*
+ * md/sync_completed: "done / total" -> 0 and both numbers (sectors);
+ * "none" or "delayed" -> -ENODATA; anything else -EINVAL.
+ */
+int mdp_discover_parse_sync_completed(const char *text, uint64_t *done, uint64_t *total);
+/*
+ * Progress in tenths of a percent as md itself prints it in /proc/mdstat
+ * (md.c status_resync(): truncated, over total + 1 after scaling), so
+ * status never disagrees with the file next to it.
+ */
+unsigned mdp_discover_permille(uint64_t done, uint64_t total);
+
 #endif /* MDP_DISCOVER_INT_H */

@@ -4,6 +4,7 @@
  */
 #include "watch.h"
 #include "mdp_base.h"
+#include "watch_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -210,9 +210,6 @@ struct mdp_profile_dirs {
 	size_t n_builtins;
 };
 
-/* path names a built-in profile (whether or not one of that name exists). */
-bool mdp_profile_is_builtin(const char *path);
-
 /*
  * Resolve a profile argument: contains '/' or ends in ".yaml" -> that file;
  * otherwise NAME.yaml in each dir in order, then the built-in NAME
@@ -255,17 +252,6 @@ struct mdp_profile_src {
  */
 int mdp_profile_open(const struct mdp_profile_dirs *dirs, const struct mdp_profile_src *src,
 		     struct mdp_profile *out, struct mdp_diags *d);
-
-/*
- * Refuse a profile that root should not take orders from (only meaningful
- * when running as root on the real root): the file, or any directory from /
- * down to it, group/world-writable or not owned by root, or a symbolic
- * link. A sticky directory (such as /tmp) above the profile's own one
- * passes: nobody else can rename root's entries in it. A built-in profile
- * passes: it is part of the binary. -EPERM with a diag that says which
- * path and why.
- */
-int mdp_profile_check_perms(const char *path, struct mdp_diags *d);
 
 /* The profile format's own keys (the tunables' are the registry's). */
 enum mdp_profile_key {

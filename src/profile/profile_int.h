@@ -156,4 +156,18 @@ bool mdp_yaml_int_value(const char *s, uint64_t *v);
 /* s is one or more ASCII digits and nothing else. */
 bool mdp_all_digits(const char *s);
 
+/* path names a built-in profile (whether or not one of that name exists). */
+bool mdp_profile_is_builtin(const char *path);
+
+/*
+ * Refuse a profile that root should not take orders from (only meaningful
+ * when running as root on the real root): the file, or any directory from /
+ * down to it, group/world-writable or not owned by root, or a symbolic
+ * link. A sticky directory (such as /tmp) above the profile's own one
+ * passes: nobody else can rename root's entries in it. A built-in profile
+ * passes: it is part of the binary. -EPERM with a diag that says which
+ * path and why.
+ */
+int mdp_profile_check_perms(const char *path, struct mdp_diags *d);
+
 #endif

@@ -8,6 +8,7 @@
 #include "mdp_txn.h"
 #include "mdp_base.h"
 #include "mdp_md.h"
+#include "status_int.h"
 
 /* ---- arrays ------------------------------------------------------------------ */
 

@@ -22,28 +22,8 @@
 
 /* ---- arrays ------------------------------------------------------------------ */
 
-/* Seconds left from md's own numbers: sectors to go over KiB/s; 0 unknown. */
-uint64_t mdp_status_eta(const struct mdp_array *a);
-/* sync_action names an operation (running or queued), not idle. */
-bool mdp_status_busy(const struct mdp_array *a);
-/*
- * "running", "idle", or why it waits: mdstat's resync=DELAYED, PENDING,
- * REMOTE as "delayed", "pending", "remote", Synology's reshape=CLEANING UP
- * as "cleaning_up". A static string.
- */
-const char *mdp_status_op_state(const struct mdp_array *a);
-/*
- * Raid disks missing: md/degraded, else mdstat's [n/m]; -1 unknown. DSM's
- * empty bays on md0/md1 are not missing disks (discover.h, DSM facts).
- */
-int mdp_status_missing(const struct mdp_system *s, const struct mdp_array *a);
-/*
- * Whether missing raid disks are more than a's level survives: the array
- * has failed. False for a level it cannot judge.
- */
-bool mdp_status_failed(const struct mdp_array *a, int missing);
-
-/* An array as status shows it: the facts above, computed once for every renderer. */
+/* An array as status shows it: whether its operation runs or waits, its ETA, the raid disks it
+ * misses (status_int.h computes each), computed once for every renderer. */
 struct mdp_status_array {
 	const struct mdp_array *a;
 	uint64_t eta;         /* mdp_status_eta */

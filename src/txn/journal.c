@@ -53,6 +53,8 @@
 #include "mdp_base.h"
 #include "mdp_profile.h"
 #include "services.h"
+#include "txn_int.h"
+#include "services_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -168,13 +168,8 @@ int mdp_watcher_keep(const struct mdp_root *r, struct mdp_lock *l, long *holder)
  */
 int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp_diags *d);
 void mdp_journal_free(struct mdp_journal *j);
-/* Serialize (*out malloc'd) and parse (tests, the fuzz target). */
-int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len);
-int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *j);
 /* When the journal was last written (seconds since the epoch): when its state began. */
 int mdp_journal_mtime(const struct mdp_root *r, int64_t *sec);
-/* Replace the journal atomically and durably (temp, fsync, rename, fsync dir). */
-int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j);
 
 /*
  * What the watcher does, for status (MDP_WATCHER_STATE): one small text
@@ -207,7 +202,5 @@ int mdp_state_load(const struct mdp_root *r, const char *path, const char *heade
 int mdp_state_parse(char *buf, const char *header, int (*line)(void *ctx, char *line), void *ctx);
 /* -ENOENT when none; -EINVAL when not one the watcher wrote. */
 int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w);
-/* The same from the file's text in buf (cut up): -EINVAL when not one the watcher wrote. */
-int mdp_wstate_parse(char *buf, struct mdp_wstate *w);
 
 #endif

@@ -103,4 +103,16 @@ bool mdp_svc_unit_word(const char *w, enum svc_raw *st);
 int mdp_svc_unit_load_state(const struct mdp_svc_backend *b, const char *svc, enum svc_raw *st,
 			    struct mdp_diags *d);
 
+/* The whole rule of mdp_ident_service_check(), also for "pkg:NAME" entries. */
+bool mdp_svc_name_ok(const char *name);
+
+/*
+ * The command line b would run to resume svc, for "to restore by hand"
+ * messages: exactly what resume() executes (by reason unless the memo says
+ * the verbs are missing; dsm6 maps "pkg:NAME" to pkgctl-NAME, dsm7 sends
+ * it to synopkg). -EINVAL for a name the backend
+ * refuses or b without ops; -ENAMETOOLONG when buf is too small.
+ */
+int mdp_svc_resume_command(const struct mdp_svc_backend *b, const char *svc, char *buf, size_t len);
+
 #endif

@@ -17,6 +17,8 @@
 #ifndef MDP_TXN_INT_H
 #define MDP_TXN_INT_H
 
+#include "journal.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -136,5 +138,16 @@ int txn_journal_store(struct mdp_txn *tx, const struct mdp_journal *j);
 int txn_journal_remove(struct mdp_txn *tx);
 /* The boot id (invariant 5); "" and -errno when unreadable or not a UUID. */
 int txn_read_boot_id(const struct mdp_root *r, char *buf, size_t len);
+
+/* Serialize (*out malloc'd) and parse (tests, the fuzz target). */
+int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len);
+
+int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *j);
+
+/* Replace the journal atomically and durably (temp, fsync, rename, fsync dir). */
+int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j);
+
+/* The same from the file's text in buf (cut up): -EINVAL when not one the watcher wrote. */
+int mdp_wstate_parse(char *buf, struct mdp_wstate *w);
 
 #endif

@@ -1,6 +1,7 @@
 /* txn_report: what a transaction did, as data for cmd/ (txn.h), and what it left (txn_int.h). */
 #include "txn_int.h"
 #include "mdp_base.h"
+#include "services_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

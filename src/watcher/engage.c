@@ -1,6 +1,7 @@
 /* engage: the watcher's state machine (engage.h). */
 #include "engage.h"
 #include "mdp_base.h"
+#include "watcher_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -38,15 +38,8 @@ enum mdp_op_kind {
  * bits. -EINVAL with *bad pointing at the first word that is none.
  */
 int mdp_op_kinds_parse(const char *s, unsigned *kinds, const char **bad, size_t *bad_len);
-/* The kind of md's sync_action word ("recover" -> MDP_OP_RECOVERY), 0 for idle/frozen/"". */
-unsigned mdp_op_kind_of(const char *sync_action);
-/* The word for one kind in --on ("recovery"). */
-const char *mdp_op_kind_name(unsigned kind);
 /* Every such word, NULL-ended: --on's choices, for the command's option table. */
 extern const char *const mdp_op_kind_words[];
-
-/* Whether a runs an operation of one of kinds now (queued ones do not run). */
-bool mdp_engage_busy(const struct mdp_array *a, unsigned kinds);
 
 enum mdp_engage_state { MDP_ENG_ARMED, MDP_ENG_ENGAGED, MDP_ENG_HELD };
 enum mdp_engage_do {
@@ -89,28 +82,5 @@ struct mdp_engage {
 	struct mdp_reassert *re; /* per value, this engagement */
 	size_t n_re;
 };
-
-void mdp_engage_init(struct mdp_engage *e, unsigned kinds, double debounce_s, bool engaged);
-void mdp_engage_free(struct mdp_engage *e);
-/*
- * One look: busy says whether a selected array runs a watched operation,
- * now is monotonic seconds. Returns what the caller must do.
- */
-enum mdp_engage_do mdp_engage_step(struct mdp_engage *e, bool busy, double now);
-/* The caller's answers: the apply worked (engaged) or not (armed stays); released; held. */
-void mdp_engage_applied(struct mdp_engage *e, bool ok);
-void mdp_engage_released(struct mdp_engage *e);
-void mdp_engage_held(struct mdp_engage *e, double now);
-/* The debounce a release waits for now (seconds): debounce_s unless md flaps. */
-double mdp_engage_debounce(const struct mdp_engage *e);
-/* Seconds until the debounce running now ends, or -1 when none runs. */
-double mdp_engage_due(const struct mdp_engage *e, double now);
-/*
- * A value found rewritten while engaged: 1 put it back (the count is
- * below MDP_REASSERT_MAX; *n is this attempt's number), 0 leave it (given
- * up: *n is MDP_REASSERT_MAX + 1 the first time, then 0 so the caller
- * reports it once), -ENOMEM.
- */
-int mdp_engage_reassert(struct mdp_engage *e, enum mdp_tunable t, const char *dev, unsigned *n);
 
 #endif

@@ -169,70 +169,11 @@ struct mdp_wloop {
 	struct mdp_wgoal goal; /* the profile's goal, followed while engaged */
 };
 
-/* Set w up from c (copied). Free with mdp_wloop_fini. */
-void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c);
-/* Free w and remove the watcher's state file (status's view of it). */
-void mdp_wloop_fini(struct mdp_wloop *w);
-
-/*
- * mdprofile auto: release the main lock, look, say what is armed, and
- * watch until a stop signal or a failure. Returns 0, a txn_result code, or
- * -errno when the loop itself failed (said through the hooks).
- */
-int mdp_wloop_auto(struct mdp_wloop *w);
-/*
- * apply --until-idle, once its layer is on: release the main lock, then
- * watch until md is idle and remove the layer (at once when nothing runs;
- * not at all when the profile was another's layer already). Returns as
- * mdp_wloop_auto.
- */
-int mdp_wloop_until_idle(struct mdp_wloop *w);
 /*
  * The watcher c describes, from its start to its end: mdp_wloop_until_idle
  * when c->once, else mdp_wloop_auto, between mdp_wloop_init and
  * mdp_wloop_fini. Returns what they return.
  */
 int mdp_wloop_run(const struct mdp_wloop_cfg *c);
-
-/*
- * One look. mdp_wloop_read reads what can change between two looks into s
- * (freed first): md's arrays, their actions and progress, what discovery
- * with w's skip reads. 0 or -errno; its diagnostics (the system's standing
- * problems, said at the start) are dropped. mdp_wloop_track then notes, at
- * now (monotonic seconds), each operation's progress and, for those md no
- * longer runs, how they ended; a line at each 10% step when c.steps.
- * mdp_wloop_look is both, at the clock's now.
- */
-int mdp_wloop_read(const struct mdp_wloop *w, struct mdp_system *s);
-void mdp_wloop_track(struct mdp_wloop *w, const struct mdp_system *s, double now);
-int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s);
-
-/*
- * The watch over what the discovery s read (its arrays' md/sync_action and
- * /proc/mdstat, the stop signals): the one open since before s was read
- * follows s's arrays (mdp_watch_follow: its files stay open, so that an
- * event md raised while s was read still wakes the next wait), else a new
- * one; s taken as the discovery a glance compares with, seen at now. 0 or
- * -errno.
- */
-int mdp_wloop_watch(struct mdp_wloop *w, const struct mdp_system *s, double now);
-/*
- * Whether the look at now may be a glance: not engaged, the discovery
- * watched saw no watched operation on a selected array (one queued
- * starts without a word in sync_action) and none it still follows, and is
- * younger than MDP_WLOOP_SAFETY_S.
- */
-bool mdp_wloop_quiet(const struct mdp_wloop *w, double now);
-/*
- * A glance: the selected arrays' md/sync_action read through the watch,
- * up to MDP_WLOOP_GLANCE_MAX of them from where the last glance stopped.
- * 1 when one differs from what the discovery s (the watched one) read, or
- * cannot be read: a discovery is due; 0 when those read are as they were.
- */
-int mdp_wloop_glance(struct mdp_wloop *w, const struct mdp_system *s);
-
-/* Each operation seen (since the engage, or the start), one line each: how it ended, its average.
- */
-void mdp_wloop_summary(struct mdp_wloop *w);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "explain.h"
+#include "explain_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,8 +12,10 @@
 
 #include "ident.h"
 #include "journal.h"
+#include "txn_int.h"
 #include "profile.h"
 #include "services.h"
+#include "services_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

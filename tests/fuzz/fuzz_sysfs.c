@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "discover.h"
+#include "discover_int.h"
 #include "journal.h"
+#include "txn_int.h"
 #include "smart.h"
 #include "watcher_goal.h"
 

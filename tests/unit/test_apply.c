@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "support.h"
 #include "txn.h"
+#include "txn_int.h"
 
 /* A fixture copy with a snapshot beside it, its writes counted and the k-th one failed. */
 struct env {

@@ -22,6 +22,7 @@
 
 #include "bench.h"
 #include "support.h"
+#include "explain_int.h"
 
 static void fixture_root(const char *name, struct mdp_root *r)
 {

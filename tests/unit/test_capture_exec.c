@@ -32,6 +32,8 @@
 #include "explain_run.h"
 #include "explain_sample.h"
 #include "support.h"
+#include "discover_int.h"
+#include "explain_int.h"
 
 #define ROUNDS 16
 

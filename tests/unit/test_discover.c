@@ -19,6 +19,7 @@
 
 #include "discover.h"
 #include "support.h"
+#include "discover_int.h"
 
 static void fixture_path(const char *name, char *buf, size_t len)
 {

@@ -23,6 +23,8 @@
 #include "enable.h"
 #include "support.h"
 #include "task.h"
+#include "boot_int.h"
+#include "discover_int.h"
 
 struct fx {
 	char dir[64];

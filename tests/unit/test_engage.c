@@ -14,6 +14,7 @@
 
 #include "engage.h"
 #include "support.h"
+#include "watcher_int.h"
 
 static void test_kinds_parse(void **state)
 {

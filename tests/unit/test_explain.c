@@ -1,10 +1,10 @@
 /*
  * Unit tests of explain's rules, table-driven: each row is a case users
  * reported (C01-C16, the 16 reports of slow md operations the rules were
- * first drafted on, with the figures as reported) or an edge case, turned into two samples 10 s apart by
- * build(); the row says which finding must bind, what it recommends and
- * the gain it may promise. Then the parsers: /proc/diskstats with 7, 14,
- * 18 and 20 fields, counters wrapping at 2^32, partitions to disks.
+ * first drafted on, with the figures as reported) or an edge case, turned into two samples 10 s
+ * apart by build(); the row says which finding must bind, what it recommends and the gain it may
+ * promise. Then the parsers: /proc/diskstats with 7, 14, 18 and 20 fields, counters wrapping at
+ * 2^32, partitions to disks.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,6 +21,7 @@
 #include "explain.h"
 #include "explain_run.h"
 #include "support.h"
+#include "explain_int.h"
 
 #define DT 10.0
 

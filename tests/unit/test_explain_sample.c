@@ -17,6 +17,7 @@
 
 #include "explain_sample.h"
 #include "support.h"
+#include "explain_int.h"
 
 struct pair {
 	char dir[64], root_dir[128];

@@ -28,6 +28,8 @@
 #include "boot.h"
 #include "keeper.h"
 #include "support.h"
+#include "boot_int.h"
+#include "root_int.h"
 
 #define SCRIPT "/volume1/@mdprofile/mdprofile.sh"
 

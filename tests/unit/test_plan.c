@@ -18,6 +18,7 @@
 #include "plan.h"
 #include "profile.h"
 #include "support.h"
+#include "discover_int.h"
 
 #define MIB ((uint64_t)1 << 20)
 

@@ -18,6 +18,7 @@
 #include "probe.h"
 #include "profile.h"
 #include "support.h"
+#include "explain_int.h"
 
 static void test_judge(void **state)
 {

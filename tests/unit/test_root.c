@@ -18,10 +18,11 @@
 
 #include <cmocka.h>
 
-#include "resolve.h"
+#include "resolve_int.h"
 #include "root.h"
 #include "support.h"
 #include "tunable.h"
+#include "root_int.h"
 
 static void put(const char *dir, const char *rel, const char *text)
 {

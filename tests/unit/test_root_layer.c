@@ -19,6 +19,7 @@
 
 #include "root.h"
 #include "support.h"
+#include "root_int.h"
 
 /* Two trees: base (the whole one) and top (what changed), both under one scratch dir. */
 struct trees {

@@ -31,6 +31,8 @@
 #include "root.h"
 #include "services.h"
 #include "support.h"
+#include "services_int.h"
+#include "root_int.h"
 
 /*
  * The short timeout of the tests that run into one. Long enough that starting a fake tool
@@ -847,7 +849,7 @@ static void test_exec_env_and_fds(void **state)
 	struct fx *f = *state;
 	struct mdp_exec_result res;
 	const char *argv[] = {"probe", "x y", NULL};
-	char want[3 * PATH_MAX + 256]; /* two prefixes and a working directory */
+	char want[3 * PATH_MAX + 256];        /* two prefixes and a working directory */
 	int fd = open("/dev/null", O_RDONLY); /* not O_CLOEXEC: must not leak anyway */
 
 	assert_true(fd > 2);

@@ -18,6 +18,7 @@
 
 #include "status_model.h"
 #include "support.h"
+#include "status_int.h"
 
 static void fixture_root(struct mdp_root *r, struct mdp_system *s)
 {

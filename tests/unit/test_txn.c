@@ -25,6 +25,7 @@
 #include "services.h"
 #include "support.h"
 #include "txn.h"
+#include "txn_int.h"
 
 enum fkind { F_NONE, F_WRITE, F_WRITE_FROM, F_FSYNC, F_RENAME, F_CLAMP };
 

@@ -23,6 +23,7 @@
 #include "discover.h"
 #include "support.h"
 #include "watch.h"
+#include "watch_int.h"
 
 static void fixture_root(struct mdp_root *r, struct mdp_system *s)
 {

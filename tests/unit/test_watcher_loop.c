@@ -30,6 +30,8 @@
 
 #include "support.h"
 #include "watcher_loop.h"
+#include "watcher_int.h"
+#include "watch_int.h"
 
 struct env {
 	char dir[64];

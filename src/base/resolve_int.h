@@ -13,8 +13,8 @@
  *     with -EXDEV (openat2's own answer), never re-targeted;
  *   - magic links (/proc/self/fd/N) are not followed.
  */
-#ifndef MDP_RESOLVE_H
-#define MDP_RESOLVE_H
+#ifndef MDP_RESOLVE_INT_H
+#define MDP_RESOLVE_INT_H
 
 #include <sys/types.h>
 
