@@ -85,61 +85,25 @@ static int probe_revert(void *arg)
 	return cli_revert_quiet(arg);
 }
 
-/* explain's window: its two samples, and the reports made of them. */
-struct explain_window {
-	struct mdp_xsample s[2];
-	struct mdp_xreport *reps;
-	size_t n;
-	uint64_t ms; /* between the samples */
-	bool sampled, any;
-};
-
-static void window_free(struct explain_window *w)
-{
-	free(w->reps);
-	if (w->sampled) {
-		mdp_explain_sample_free(&w->s[0]);
-		mdp_explain_sample_free(&w->s[1]);
-	}
-	*w = (struct explain_window){0};
-}
-
 /* Take the window (recorded into cap, or NULL) and report on it: 0 or an exit code, said. */
 static int measure(struct cli *cli, const struct mdp_xrun *x, struct mdp_xcap *cap,
-		   struct explain_window *w)
+		   struct mdp_xwindow *w)
 {
 	size_t names = cli->argc > 1 ? (size_t)cli->argc - 1 : 0;
-	struct mdp_xprofiles pro;
-	struct mdp_wgoal_view goal;
 	struct mdp_xfail fail;
-	int rc = 0;
+	int err = mdp_xrun_window(x, &cli->dirs, cli->argv + 1, names, cap, w, &fail);
 
-	if (mdp_xrun_samples(x, cap, w->s, &w->ms, &fail)) {
-		say_fail(cli, &fail);
-		return MDP_EXIT_FAILED;
-	}
-	w->sampled = true;
-	for (size_t i = 1; i <= names; i++)
-		if (!mdp_xrun_has(&w->s[0], cli->argv[i]) &&
-		    !mdp_xrun_has(&w->s[1], cli->argv[i])) {
-			cli_err(cli, "no array %s in /proc/mdstat", cli->argv[i]);
-			rc = MDP_EXIT_USAGE;
-		}
-	if (rc)
-		return rc;
-	if (!(w->reps = calloc(w->s[1].n_arrays + w->s[0].n_arrays + 1, sizeof(*w->reps)))) {
+	for (size_t i = 0; err == -ESRCH && i < w->n_missing; i++)
+		cli_err(cli, "no array %s in /proc/mdstat", w->missing[i]);
+	if (err == -ENOMEM)
 		cli_err(cli, "out of memory");
-		return MDP_EXIT_FAILED;
-	}
-	mdp_xrun_profiles(&cli->root, &cli->dirs, &pro);
-	w->n =
-	    mdp_xrun_reports(w->s, (double)w->ms / 1000.0, cli->argv + 1, names, &pro,
-			     mdp_wgoal_active(&cli->root, &goal) ? NULL : &goal, w->reps, &w->any);
-	return 0;
+	else if (err && err != -ESRCH)
+		say_fail(cli, &fail);
+	return !err ? 0 : err == -ESRCH ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
 }
 
 /* The reports' first setting to probe (mdp_probe_choose): 0, or exit 2 with why not, said. */
-static int probe_choose(struct cli *cli, const struct explain_window *w, struct explain_probe *pr)
+static int probe_choose(struct cli *cli, const struct mdp_xwindow *w, struct explain_probe *pr)
 {
 	int err = mdp_probe_choose(w->reps, w->n, &pr->rep, &pr->finding, &pr->set);
 	const struct mdp_xreport *r = &w->reps[pr->rep];
@@ -171,7 +135,7 @@ static int probe_choose(struct cli *cli, const struct explain_window *w, struct 
  * refusal then comes after a change (exit 3).
  */
 static int probe_ready(struct cli *cli, const struct mdp_xrun *x, struct mdp_xcap *cap,
-		       struct explain_window *w, struct explain_probe *pr)
+		       struct mdp_xwindow *w, struct explain_probe *pr)
 {
 	struct mdp_txn_rc t;
 	bool did;
@@ -184,13 +148,6 @@ static int probe_ready(struct cli *cli, const struct mdp_xrun *x, struct mdp_xca
 		return cli_txn_result(cli, t, "recover", NULL);
 	if (!did)
 		return 0;
-	window_free(w);
-	if (cap) {
-		mdp_xcap_free(cap);
-		*cap = (struct mdp_xcap){0};
-	}
-	mdp_diags_free(x->unreadable);
-	mdp_diags_init(x->unreadable);
 	if (!(rc = measure(cli, x, cap, w)))
 		rc = probe_choose(cli, w, pr);
 	return rc == MDP_EXIT_USAGE ? MDP_EXIT_FAILED : rc;
@@ -236,7 +193,7 @@ static int do_explain(struct cli *cli)
 {
 	const struct explain_opts *o = xo(cli);
 	struct mdp_xcap cap = {0}, *c = o->capture ? &cap : NULL;
-	struct explain_window w = {0};
+	struct mdp_xwindow w = {0};
 	struct explain_probe pr = {0};
 	struct mdp_diags unread;
 	int rc, err;
@@ -263,7 +220,7 @@ static int do_explain(struct cli *cli)
 		rc = MDP_EXIT_FAILED;
 	}
 out:
-	window_free(&w);
+	mdp_xwindow_free(&w);
 	mdp_xcap_free(&cap);
 	mdp_diags_free(&unread);
 	return rc;

@@ -346,4 +346,43 @@ int mdp_probe_yaml(const struct mdp_probe_setting *s, char *buf, size_t len);
 /* Judge the windows. */
 void mdp_probe_judge(const struct mdp_probe_windows *w, struct mdp_probe_result *out);
 
+/* explain_run.c: the steps of mdp_xrun_window, each tested alone. */
+/*
+ * explain's own window: two samples, x->interval_ms apart (slept through in
+ * full), or under a replay root the capture's two and its elapsed time.
+ * cap: record what is read (--capture), or NULL. 0 with s[0], s[1] (free
+ * both with mdp_explain_sample_free) and *ms the time between them, or
+ * -errno with *fail and nothing to free.
+ */
+int mdp_xrun_samples(const struct mdp_xrun *x, struct mdp_xcap *cap, struct mdp_xsample s[2],
+		     uint64_t *ms, struct mdp_xfail *fail);
+
+/* Is array name in sample s? */
+bool mdp_xrun_has(const struct mdp_xsample *s, const char *name);
+
+/*
+ * The reports of a window dt seconds long: each array of names (n_names
+ * of them), or with none named each array an operation runs or waits on in
+ * either sample, in the order of the samples; pro as for
+ * mdp_explain_array; goal the watcher's word on a latency goal it steers
+ * by (mdp_wgoal_active; NULL: none), named in the reports of the arrays it
+ * steers (mdp_explain_goal). reps holds room for both samples' arrays. The
+ * number of reports; *any: one of them recommends something.
+ */
+size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *names,
+			size_t n_names, const struct mdp_xprofiles *pro,
+			const struct mdp_wgoal_view *goal, struct mdp_xreport *reps, bool *any);
+
+/*
+ * The shipped profiles explain may recommend (mdp_explain_profile), each
+ * found and loaded through dirs as apply finds it, with the speed limits
+ * it sets (mdp_xrun_profile_of), and planned against the system
+ * under root as diff plans it, silently: a plan the planner refuses marks
+ * it refused with the reason. A profile that does not load is left out;
+ * a system that cannot be read refuses nothing (apply will say what it
+ * says).
+ */
+void mdp_xrun_profiles(const struct mdp_root *root, const struct mdp_profile_dirs *dirs,
+		       struct mdp_xprofiles *out);
+
 #endif

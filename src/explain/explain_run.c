@@ -397,3 +397,56 @@ int mdp_xrun_probe(const struct mdp_xrun *x, const struct mdp_xreport *r,
 	mdp_probe_judge(&out->w, &out->res);
 	return 0;
 }
+
+void mdp_xwindow_free(struct mdp_xwindow *w)
+{
+	free(w->reps);
+	free(w->missing);
+	if (w->sampled) {
+		mdp_explain_sample_free(&w->s[0]);
+		mdp_explain_sample_free(&w->s[1]);
+	}
+	*w = (struct mdp_xwindow){0};
+}
+
+/* The names neither sample has, into w->missing: 0, -ESRCH when any, -ENOMEM. */
+static int find_missing(struct mdp_xwindow *w, char *const *names, size_t n_names)
+{
+	if (n_names && !(w->missing = calloc(n_names, sizeof(*w->missing))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n_names; i++)
+		if (!mdp_xrun_has(&w->s[0], names[i]) && !mdp_xrun_has(&w->s[1], names[i]))
+			w->missing[w->n_missing++] = names[i];
+	return w->n_missing ? -ESRCH : 0;
+}
+
+int mdp_xrun_window(const struct mdp_xrun *x, const struct mdp_profile_dirs *dirs,
+		    char *const *names, size_t n_names, struct mdp_xcap *cap, struct mdp_xwindow *w,
+		    struct mdp_xfail *fail)
+{
+	struct mdp_xprofiles pro;
+	struct mdp_wgoal_view goal;
+	int err;
+
+	if (w->sampled) { /* taken again: nothing of the first one stays */
+		mdp_xwindow_free(w);
+		if (cap) {
+			mdp_xcap_free(cap);
+			*cap = (struct mdp_xcap){0};
+		}
+		mdp_diags_free(x->unreadable);
+		mdp_diags_init(x->unreadable);
+	}
+	*fail = (struct mdp_xfail){0};
+	if ((err = mdp_xrun_samples(x, cap, w->s, &w->ms, fail)))
+		return err;
+	w->sampled = true;
+	if ((err = find_missing(w, names, n_names)))
+		return err;
+	if (!(w->reps = calloc(w->s[1].n_arrays + w->s[0].n_arrays + 1, sizeof(*w->reps))))
+		return -ENOMEM;
+	mdp_xrun_profiles(x->root, dirs, &pro);
+	w->n = mdp_xrun_reports(w->s, (double)w->ms / 1000.0, names, n_names, &pro,
+				mdp_wgoal_active(x->root, &goal) ? NULL : &goal, w->reps, &w->any);
+	return 0;
+}
