@@ -158,8 +158,6 @@ void cli_say_once(struct cli *cli, struct mdp_diags *d, struct mdp_diags_said *s
 		  const char *what);
 /* Print "usage: mdprofile ..." for c to stderr and return MDP_EXIT_USAGE. */
 int cli_usage(const struct cmd *c);
-/* "usage: mdprofile [options] NAME" and c's synopsis, from its option table (opt_help.c). */
-void cli_print_usage(FILE *f, const struct cmd *c);
 /* The name of a profile read from stdin ("-") without --name, in its messages and the journal. */
 #define MDP_STDIN_NAME "stdin"
 /*

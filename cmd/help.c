@@ -9,7 +9,8 @@
 /* The summaries' column in the list of commands: after the longest name. */
 #define CMD_COL 15
 
-void cli_print_usage(FILE *f, const struct cmd *c)
+/* "usage: mdprofile [options] NAME" and c's synopsis, from its option table (opt_help.c). */
+static void print_usage(FILE *f, const struct cmd *c)
 {
 	char head[64];
 
@@ -19,7 +20,7 @@ void cli_print_usage(FILE *f, const struct cmd *c)
 
 int cli_usage(const struct cmd *c)
 {
-	cli_print_usage(stderr, c);
+	print_usage(stderr, c);
 	return MDP_EXIT_USAGE;
 }
 
@@ -41,7 +42,7 @@ void cli_usage_all(FILE *f)
 
 void cli_print_cmd_help(const struct cmd *c)
 {
-	cli_print_usage(stdout, c);
+	print_usage(stdout, c);
 	fputs("  ", stdout);
 	opt_print_wrapped(stdout, c->summary, 2, 2);
 	if (c->opts && c->opts->n) {

@@ -112,7 +112,7 @@ void json_f1(struct json *j, double v)
 	fprintf(j->f, "%.1f", v);
 }
 
-void json_bool(struct json *j, bool v)
+static void json_bool(struct json *j, bool v)
 {
 	sep(j);
 	fputs(v ? "true" : "false", j->f);

@@ -32,7 +32,6 @@ void json_key(struct json *j, const char *k);
 void json_str(struct json *j, const char *s);
 void json_u64(struct json *j, uint64_t v);
 void json_i64(struct json *j, int64_t v);
-void json_bool(struct json *j, bool v);
 /* A measurement, one decimal: 512.3 */
 void json_f1(struct json *j, double v);
 void json_null(struct json *j);

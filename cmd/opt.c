@@ -21,7 +21,8 @@ const struct opt *opt_find(const struct opt_table *t, const char *name)
 	return NULL;
 }
 
-int opt_parse_interval(const char *s, unsigned *ms)
+/* Seconds with up to three decimals, 0.1..3600 ("5", "0.5"), into milliseconds. */
+static int parse_interval(const char *s, unsigned *ms)
 {
 	const char *dot = strchr(s, '.');
 	char whole[8];
@@ -222,7 +223,7 @@ static const char *take_one(const struct opt *o, void *base, void *gbase, const 
 		*(unsigned *)p = (unsigned)v * (o->scale ? o->scale : 1);
 		return NULL;
 	case OPTK_INTERVAL:
-		if (opt_parse_interval(arg, p))
+		if (parse_interval(arg, p))
 			break;
 		return NULL;
 	case OPTK_SIZE:

@@ -190,8 +190,6 @@ bool opt_rule_broken(const struct opt_table *t, const struct opt_table *global, 
 void opt_scan_free(struct opt_scan *s);
 /* The entry of t named name, or NULL. */
 const struct opt *opt_find(const struct opt_table *t, const char *name);
-/* Seconds with up to three decimals, 0.1..3600 ("5", "0.5"), into milliseconds. */
-int opt_parse_interval(const char *s, unsigned *ms);
 
 /* ---- help, from the tables (cmd/opt_help.c) ---- */
 

@@ -203,7 +203,8 @@ done:
 	return rc;
 }
 
-int status_textfile(struct cli *cli, const char *file)
+/* The Prometheus status read afresh and written over FILE whole: an exit code, what failed said. */
+static int status_textfile(struct cli *cli, const char *file)
 {
 	struct mdp_system s = {0};
 	struct mdp_status ps;

@@ -46,12 +46,7 @@ void status_goal_json(struct json *j, const struct mdp_status *ps);
 int status_watch(struct cli *cli, struct mdp_system *s, unsigned interval_ms);
 /*
  * The Prometheus status (status --format prometheus --output FILE) read
- * afresh and written over FILE whole: auto --textfile. An exit code; what
- * failed is said on stderr.
- */
-int status_textfile(struct cli *cli, const char *file);
-/*
- * status_textfile, for a watcher that writes FILE every minute for months:
+ * afresh and written over FILE whole, for a watcher that writes FILE every minute for months:
  * what it says is said once while it stands, again when it changes, and
  * its clearing is said (cli_say_once); said is the watcher's.
  */

@@ -357,8 +357,6 @@ void mdp_probe_judge(const struct mdp_probe_windows *w, struct mdp_probe_result 
 int mdp_xrun_samples(const struct mdp_xrun *x, struct mdp_xcap *cap, struct mdp_xsample s[2],
 		     uint64_t *ms, struct mdp_xfail *fail);
 
-/* Is array name in sample s? */
-bool mdp_xrun_has(const struct mdp_xsample *s, const char *name);
 
 /*
  * The reports of a window dt seconds long: each array of names (n_names
@@ -384,5 +382,7 @@ size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *n
  */
 void mdp_xrun_profiles(const struct mdp_root *root, const struct mdp_profile_dirs *dirs,
 		       struct mdp_xprofiles *out);
+
+void mdp_explain_sample_free(struct mdp_xsample *s);
 
 #endif

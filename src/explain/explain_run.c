@@ -183,7 +183,8 @@ static int read_smart(const struct mdp_xrun *x, struct mdp_xcap *cap, bool repla
 	return 0;
 }
 
-bool mdp_xrun_has(const struct mdp_xsample *s, const char *name)
+/* Is array name in sample s? */
+static bool has(const struct mdp_xsample *s, const char *name)
 {
 	for (size_t i = 0; i < s->n_arrays; i++)
 		if (!strcmp(s->arrays[i].name, name))
@@ -415,7 +416,7 @@ static int find_missing(struct mdp_xwindow *w, char *const *names, size_t n_name
 	if (n_names && !(w->missing = calloc(n_names, sizeof(*w->missing))))
 		return -ENOMEM;
 	for (size_t i = 0; i < n_names; i++)
-		if (!mdp_xrun_has(&w->s[0], names[i]) && !mdp_xrun_has(&w->s[1], names[i]))
+		if (!has(&w->s[0], names[i]) && !has(&w->s[1], names[i]))
 			w->missing[w->n_missing++] = names[i];
 	return w->n_missing ? -ESRCH : 0;
 }

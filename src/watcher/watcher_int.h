@@ -86,15 +86,14 @@ int mdp_wloop_auto(struct mdp_wloop *w);
 int mdp_wloop_until_idle(struct mdp_wloop *w);
 
 /*
- * One look. mdp_wloop_read reads what can change between two looks into s
- * (freed first): md's arrays, their actions and progress, what discovery
- * with w's skip reads. 0 or -errno; its diagnostics (the system's standing
- * problems, said at the start) are dropped. mdp_wloop_track then notes, at
+ * One look: what can change between two looks read into s (freed first):
+ * md's arrays, their actions and progress, what discovery with w's skip
+ * reads; its diagnostics (the system's standing problems, said at the
+ * start) are dropped. mdp_wloop_track then notes, at
  * now (monotonic seconds), each operation's progress and, for those md no
  * longer runs, how they ended; a line at each 10% step when c.steps.
- * mdp_wloop_look is both, at the clock's now.
+ * mdp_wloop_look is both, at the clock's now: 0 or -errno.
  */
-int mdp_wloop_read(const struct mdp_wloop *w, struct mdp_system *s);
 void mdp_wloop_track(struct mdp_wloop *w, const struct mdp_system *s, double now);
 int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s);
 

@@ -143,7 +143,8 @@ void mdp_wloop_track(struct mdp_wloop *w, const struct mdp_system *s, double now
 	}
 }
 
-int mdp_wloop_read(const struct mdp_wloop *w, struct mdp_system *s)
+/* What can change between two looks, read into s (freed first); its diagnostics dropped. */
+static int wloop_read(const struct mdp_wloop *w, struct mdp_system *s)
 {
 	struct mdp_diags d;
 	int err;
@@ -158,7 +159,7 @@ int mdp_wloop_read(const struct mdp_wloop *w, struct mdp_system *s)
 
 int mdp_wloop_look(struct mdp_wloop *w, struct mdp_system *s)
 {
-	int err = mdp_wloop_read(w, s);
+	int err = wloop_read(w, s);
 
 	if (!err)
 		mdp_wloop_track(w, s, mdp_wl_now(w));

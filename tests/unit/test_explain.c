@@ -745,8 +745,6 @@ static void test_reports(void **state)
 		s[k].arrays = a[k];
 		s[k].n_arrays = 2;
 	}
-	assert_true(mdp_xrun_has(&s[0], "md9"));
-	assert_false(mdp_xrun_has(&s[0], "md3"));
 	assert_int_equal(mdp_xrun_reports(s, DT, NULL, 0, NULL, NULL, reps, &any), 1);
 	assert_string_equal(reps[0].array, "md2");
 	any = false;
