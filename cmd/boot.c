@@ -97,7 +97,13 @@ static int write_out(struct cli *cli, const char *file, const char *text, size_t
 	return err == -EPERM ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
 }
 
-int cli_boot_check_binary(struct cli *cli, const struct mdp_boot_opts *o, const char *verb)
+/*
+ * The binary the boot runs as root must be
+ * there and root's alone (mdp_boot_check_binary). Otherwise "refusing to
+ * VERB" and exit 2; verb NULL only warns (boot-script -o: the script may
+ * be meant for another box, or the binary not copied yet). 0 or 2.
+ */
+static int check_binary(struct cli *cli, const struct mdp_boot_opts *o, const char *verb)
 {
 	char msg[PATH_MAX + 256];
 
@@ -328,11 +334,11 @@ static int do_boot_script(struct cli *cli)
 	if ((rc = boot_load(cli)) || (rc = boot_generate(cli, &o, &text, &len)))
 		return rc;
 	if (b->install)
-		rc = cli_boot_check_binary(cli, &o, "install") ? MDP_EXIT_USAGE
-							       : boot_install(cli, &o, text, len);
+		rc = check_binary(cli, &o, "install") ? MDP_EXIT_USAGE
+						      : boot_install(cli, &o, text, len);
 	else if (!b->out)
 		fwrite(text, 1, len, stdout);
-	else if (!(rc = cli_boot_check_binary(cli, &o, NULL)) &&
+	else if (!(rc = check_binary(cli, &o, NULL)) &&
 		 !(rc = write_out(cli, b->out, text, len, abs, sizeof(abs))) && cli_info(cli)) {
 		printf("wrote %s\n", abs);
 		next_steps(cli->profile.name, &o, abs);

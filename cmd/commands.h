@@ -51,13 +51,6 @@ struct boot_cli_opts {
 int cli_boot_opts(struct cli *cli, const struct boot_cli_opts *b, struct mdp_boot_opts *o,
 		  bool install, char *exe, size_t len);
 /*
- * boot.c's, shared with enable.c: the binary the boot runs as root must be
- * there and root's alone (mdp_boot_check_binary). Otherwise "refusing to
- * VERB" and exit 2; verb NULL only warns (boot-script -o: the script may
- * be meant for another box, or the binary not copied yet). 0 or 2.
- */
-int cli_boot_check_binary(struct cli *cli, const struct mdp_boot_opts *o, const char *verb);
-/*
  * enable_status.c's, for status: what is enabled and whether its pieces are intact
  * (into j; NULL: as text, or prom: as Prometheus metrics).
  */

@@ -83,42 +83,47 @@ static int say(struct cli *cli, struct mdp_enable_report *rep, int err, int rc)
 	return err ? rc : left ? MDP_EXIT_PENDING : 0;
 }
 
-/* The record of what is enabled: 0 with *rec, -ENOENT none, else -errno (printed). */
-static int read_record(struct cli *cli, struct mdp_boot_record *rec)
+/* The lock let go: the watchers enable or disable stopped may need it to end. */
+static void unlock(void *arg)
 {
-	struct mdp_diags d;
-	int err;
-
-	mdp_diags_init(&d);
-	err = mdp_boot_record_read(&cli->root, rec, &d);
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	return err;
-}
-
-/* Everything an earlier enable installed, removed (mdp_enable_remove); 0 or an exit code. */
-static int remove_installed(struct cli *cli, const struct mdp_boot_record *rec,
-			    const struct mdp_boot_file *keep, size_t n_keep,
-			    struct mdp_keeper_stop *st)
-{
-	struct mdp_enable_report rep;
-	int err;
-
-	mdp_enable_report_init(&rep);
-	err = mdp_enable_remove(&cli->root, rec, keep, n_keep, st, &rep);
-	return say(cli, &rep, err, MDP_EXIT_FAILED);
-}
-
-/* After the command's transaction: the lock let go, the watchers stopped are waited for. */
-static void watchers_gone(struct cli *cli, const struct mdp_keeper_stop *st)
-{
-	struct mdp_enable_report rep;
+	struct cli *cli = arg;
 
 	mdp_lock_release(&cli->lock);
 	cli->lock.fd = -1;
-	mdp_enable_report_init(&rep);
-	mdp_enable_watchers_gone(&cli->root, st, &rep);
-	(void)say(cli, &rep, 0, 0);
+}
+
+static int apply_cb(void *arg)
+{
+	return enable_apply(arg);
+}
+
+static int revert_cb(void *arg)
+{
+	return enable_revert(arg);
+}
+
+static void say_cb(void *arg, struct mdp_enable_report *rep)
+{
+	(void)say(arg, rep, 0, 0);
+}
+
+/* How enable or disable ended, as an exit code. */
+static int end_code(struct mdp_enable_res r)
+{
+	switch (r.end) {
+	case MDP_ENABLE_DONE:
+	case MDP_ENABLE_NONE:
+		return MDP_EXIT_OK;
+	case MDP_ENABLE_LEFT:
+		return MDP_EXIT_PENDING;
+	case MDP_ENABLE_REFUSED:
+		return MDP_EXIT_USAGE;
+	case MDP_ENABLE_CALLER:
+		return r.rc;
+	case MDP_ENABLE_FAILED:
+		break;
+	}
+	return MDP_EXIT_FAILED;
 }
 
 /* enable's options. */
@@ -218,106 +223,24 @@ static int enable_check(struct cli *cli)
 	return check_auto(cli);
 }
 
-/* The script for the profile (pinned in place, as the boot applies it) and its files. */
-static int enable_files(struct cli *cli, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
-			size_t *n)
-{
-	struct mdp_system s = {0};
-	struct mdp_diags d;
-	char *text = NULL;
-	size_t len;
-	int rc, err;
-
-	if ((rc = cli_discover(cli, 0, &s)))
-		return rc;
-	mdp_diags_init(&d);
-	if (!(err = mdp_boot_script(&cli->profile, &s, o, &text, &len, &d)))
-		err = mdp_boot_files(&cli->profile, o, text, len, f, n, &d);
-	cli_print_diags(cli, &d);
-	mdp_diags_free(&d);
-	mdp_system_free(&s);
-	free(text);
-	return err == -EINVAL ? MDP_EXIT_USAGE : err ? MDP_EXIT_FAILED : 0;
-}
-
-static void enabled_line(struct cli *cli, const struct mdp_boot_opts *o, const char *how)
-{
-	char nm[1024];
-
-	if (cli_info(cli))
-		printf("profile %s %s at every boot (target %s%s%s); 'mdprofile disable' undoes "
-		       "it\n",
-		       render_safe(cli->profile.name, nm, sizeof(nm)), how,
-		       mdp_boot_target_name(o->target), o->auto_profile ? ", watcher: " : "",
-		       o->auto_profile ? o->auto_profile : "");
-}
-
-/* Install the files and what boots them, and record it; 0 or an exit code. */
-static int enable_install(struct cli *cli, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
-			  size_t n, const struct mdp_boot_record *old, struct mdp_keeper_stop *st)
-{
-	struct mdp_enable_report rep;
-	int rc, err;
-
-	if (old && (rc = remove_installed(cli, old, f, n, st)))
-		return rc;
-	mdp_enable_report_init(&rep);
-	err = mdp_enable_install_files(&cli->root, f, n, &rep);
-	(void)say(cli, &rep, 0, 0);
-	if (err) { /* those written are gone again */
-		cli_err(cli, "nothing is enabled; reverting the profile");
-		if (enable_revert(cli) == MDP_EXIT_PARTIAL)
-			return MDP_EXIT_PARTIAL;
-		return err == -EPERM || err == -EINVAL ? MDP_EXIT_USAGE : MDP_EXIT_FAILED;
-	}
-	err = mdp_enable_register(&cli->root, cli->profile.name, o, f, &rep);
-	rc = say(cli, &rep, err, MDP_EXIT_FAILED);
-	if (!rc)
-		enabled_line(cli, o, "is enabled");
-	return rc;
-}
-
 static int do_enable(struct cli *cli)
 {
 	const struct enable_opts *e = cli->opts;
-	struct mdp_boot_file f[MDP_BOOT_FILES];
-	struct mdp_boot_record old;
-	struct mdp_keeper_stop st = {0};
-	struct mdp_enable_report rep = {0};
+	const struct mdp_enable_ops ops = {apply_cb, revert_cb, unlock, say_cb, cli};
+	struct mdp_system s = {0};
 	struct mdp_boot_opts o;
 	char exe[PATH_MAX];
-	size_t n = 0;
-	int rc, rerr, wrc;
+	int rc;
 
 	if ((rc = cli_boot_opts(cli, &e->boot, &o, true, exe, sizeof(exe)))) /* enable_check's */
 		return rc;
 	o.enable = true;
 	o.auto_p = cli->have_overlay ? &cli->overlay : NULL; /* enable_check loaded both */
 	o.auto_profile = cli->have_overlay ? cli->overlay.name : NULL;
-	if ((rc = enable_files(cli, &o, f, &n)) || (rc = cli_boot_check_binary(cli, &o, "enable")))
-		goto out;
-	if ((rerr = read_record(cli, &old)) && rerr != -ENOENT) {
-		rc = MDP_EXIT_USAGE;
-		goto out;
-	}
-	/* A task of enable's name it did not create: refused, nothing changed. */
-	if ((o.target == MDP_BOOT_DSM &&
-	     (rc = say(cli, &rep, mdp_enable_task_refused(&cli->root, &rep), MDP_EXIT_USAGE))) ||
-	    (rc = enable_apply(cli)))
-		goto out;
-	if (!rerr && mdp_enable_installed(&cli->root, &old, cli->profile.name, &o, f, n))
-		enabled_line(cli, &o, "is already enabled");
-	else
-		rc = enable_install(cli, &o, f, n, rerr ? NULL : &old, &st);
-	if (rc && rc != MDP_EXIT_PENDING)
-		goto out;
-	/* The watcher, now, as the boot starts it (systemd's: enable --now started it). */
-	watchers_gone(cli, &st);
-	mdp_enable_start_watcher(&cli->root, &o, f[0].sys, &rep);
-	if ((wrc = say(cli, &rep, 0, 0)) && !rc)
-		rc = wrc;
-out:
-	mdp_boot_files_free(f, n);
+	if ((rc = cli_discover(cli, 0, &s)))
+		return rc;
+	rc = end_code(mdp_enable_run(&cli->root, &cli->profile, &s, &o, &ops));
+	mdp_system_free(&s);
 	return rc;
 }
 
@@ -338,40 +261,18 @@ const struct cmd cmd_enable = {
 
 static int do_disable(struct cli *cli)
 {
-	struct mdp_keeper_stop st = {0};
-	struct mdp_boot_record rec;
-	char nm[1024];
-	int err, rc;
+	const struct mdp_enable_ops ops = {apply_cb, revert_cb, unlock, say_cb, cli};
+	struct mdp_enable_res r = mdp_disable_run(&cli->root, &ops);
 
-	if ((err = read_record(cli, &rec)) == -ENOENT) {
-		if (cli->json) {
-			struct json j;
-			cli_json_begin(cli, &j);
-			render_noop_json(&j, "nothing is enabled");
-		} else if (cli_info(cli)) {
-			puts("nothing is enabled");
-		}
-		return MDP_EXIT_OK;
+	if (r.end != MDP_ENABLE_NONE)
+		return end_code(r);
+	if (cli->json) {
+		struct json j;
+		cli_json_begin(cli, &j);
+		render_noop_json(&j, "nothing is enabled");
+	} else if (cli_info(cli)) {
+		puts("nothing is enabled");
 	}
-	if (err)
-		return MDP_EXIT_USAGE;
-	if ((rc = remove_installed(cli, &rec, NULL, 0, &st)))
-		return rc;
-	if ((err = mdp_root_unlink(&cli->root, MDP_BOOT_RECORD)) && err != -ENOENT) {
-		cli_err(cli, "cannot remove %s: %s", MDP_BOOT_RECORD, mdp_root_strerror(-err));
-		return MDP_EXIT_FAILED;
-	}
-	if (rec.target == MDP_BOOT_DSM && !rec.task && cli_info(cli))
-		printf("if you created the Task Scheduler task %s by hand, delete it: Control "
-		       "Panel > Task Scheduler, select it, Delete\n",
-		       mdp_boot_dsm.task_name);
-	rc = enable_revert(cli);
-	watchers_gone(cli, &st);
-	if (rc)
-		return rc;
-	if (cli_info(cli))
-		printf("profile %s is no longer enabled\n",
-		       render_safe(rec.profile, nm, sizeof(nm)));
 	return MDP_EXIT_OK;
 }
 

@@ -15,6 +15,7 @@
 
 #include "mdp_base.h"
 #include "mdp_profile.h"
+#include "enable.h"
 
 /*
  * May s go into the script's code (and into the record enable keeps)? Only
@@ -115,5 +116,91 @@ int mdp_task_delete(const struct mdp_root *r, const char *name, struct mdp_diags
  */
 int mdp_task_create(const struct mdp_root *r, const char *name, const char *operation,
 		    const char *description, struct mdp_diags *d);
+
+/* enable.c's report, shared with enable_run.c: one line appended (lost when memory runs out, as
+ * a diagnostic is). */
+__attribute__((format(printf, 3, 4))) void
+mdp_enable_say(struct mdp_enable_report *rep, enum mdp_enable_kind kind, const char *fmt, ...);
+/* d's diagnostics as error lines, each as the command layer prints one; d emptied. */
+void mdp_enable_say_diags(struct mdp_enable_report *rep, struct mdp_diags *d);
+
+void mdp_enable_report_init(struct mdp_enable_report *rep);
+
+/*
+ * On DSM, before anything changes: enable never replaces a Task Scheduler
+ * task of its name that it did not create (the owner's own, another
+ * user's). -EEXIST with the reason and what to do in rep; 0 when there is
+ * none or it is enable's, or esynoscheduler cannot answer (creating it
+ * says so).
+ */
+int mdp_enable_task_refused(const struct mdp_root *r, struct mdp_enable_report *rep);
+
+/*
+ * Are the pieces installed those rec records for profile and o, and
+ * intact: the files f as they would be written, and the task (read back,
+ * enabled, running f[0]) or the unit (its link)?
+ */
+bool mdp_enable_installed(const struct mdp_root *r, const struct mdp_boot_record *rec,
+			  const char *profile, const struct mdp_boot_opts *o,
+			  const struct mdp_boot_file *f, size_t n);
+
+/*
+ * Everything an earlier enable installed (rec), removed: first what boots
+ * it, the task deleted or the units disabled and stopped (a task of the
+ * name enable did not create is left, and said so); then SIGTERM to every
+ * keeper and the watcher (kept in *st where one was sent, for
+ * mdp_enable_watchers_gone); then the files but those of keep (an enable
+ * of another writes them over), and systemd told. 0, with rep->left when
+ * what boots it is still there and nothing else was removed; -errno when
+ * the files could not be removed.
+ */
+int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *rec,
+		      const struct mdp_boot_file *keep, size_t n_keep, struct mdp_keeper_stop *st,
+		      struct mdp_enable_report *rep);
+
+/*
+ * Install the files (mdp_boot_install); on a failure those written are
+ * removed again. 0, or its -errno (-EPERM, -EINVAL: a place or name
+ * refused).
+ */
+int mdp_enable_install_files(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+			     struct mdp_enable_report *rep);
+
+/*
+ * What boots the installed files f of profile: on DSM the task created and
+ * read back, on systemd the unit files read and the units enabled and
+ * started (rep->left with the step when that could not be done); then the
+ * record (MDP_BOOT_RECORD) written with what was installed and done. 0, or
+ * -errno when the record could not be written.
+ */
+int mdp_enable_register(const struct mdp_root *r, const char *profile,
+			const struct mdp_boot_opts *o, const struct mdp_boot_file *f,
+			struct mdp_enable_report *rep);
+
+/*
+ * enable --auto on DSM and rc.d: the watcher's keeper started now from
+ * script, as the boot starts it, and waited for until the watcher is armed
+ * (systemd's unit is started by enabling it: nothing to do). One keeper: a
+ * keeper that keeps the watcher (or is starting it) is left to it, and
+ * waited for; one that waits to start it again is stopped first, and a new
+ * one starts it now. rep->left with the command that starts it when a
+ * watcher started by hand runs, or it did not start or arm.
+ */
+void mdp_enable_start_watcher(const struct mdp_root *r, const struct mdp_boot_opts *o,
+			      const char *script, struct mdp_enable_report *rep);
+
+/*
+ * Once the caller let the lock go: the watcher and the keepers st says
+ * were sent SIGTERM, waited for (up to 15 s), and said so.
+ */
+void mdp_enable_watchers_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st,
+			      struct mdp_enable_report *rep);
+
+/*
+ * SIGTERM to every keeper of SCRIPT (mdp_keeper_stop_keepers), then to the
+ * running watcher of mode auto (w.pid of mdp_keeper_watcher). Never waits:
+ * the watcher may need a lock the caller holds. st is filled anew.
+ */
+void mdp_keeper_stop(const struct mdp_root *r, const char *script, struct mdp_keeper_stop *st);
 
 #endif

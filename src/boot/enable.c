@@ -32,9 +32,7 @@ void mdp_enable_report_free(struct mdp_enable_report *rep)
 	mdp_enable_report_init(rep);
 }
 
-/* One line appended (lost when memory runs out, as a diagnostic is). */
-__attribute__((format(printf, 3, 4))) static void
-say(struct mdp_enable_report *rep, enum mdp_enable_kind kind, const char *fmt, ...)
+void mdp_enable_say(struct mdp_enable_report *rep, enum mdp_enable_kind kind, const char *fmt, ...)
 {
 	struct mdp_enable_line *l;
 	char *text;
@@ -54,15 +52,14 @@ say(struct mdp_enable_report *rep, enum mdp_enable_kind kind, const char *fmt, .
 	l->text = text;
 }
 
-/* d's diagnostics as error lines, each as the command layer prints one; d emptied. */
-static void say_diags(struct mdp_enable_report *rep, struct mdp_diags *d)
+void mdp_enable_say_diags(struct mdp_enable_report *rep, struct mdp_diags *d)
 {
 	char line[1024];
 
 	mdp_diags_sort(d);
 	for (size_t i = 0; i < d->n; i++) {
 		mdp_diag_format(&d->v[i], line, sizeof(line));
-		say(rep, MDP_EN_ERROR, "%s", line);
+		mdp_enable_say(rep, MDP_EN_ERROR, "%s", line);
 	}
 	mdp_diags_free(d);
 }
@@ -74,8 +71,8 @@ static void say_files(struct mdp_enable_report *rep, const struct mdp_boot_file 
 
 	for (size_t i = 0; i < n; i++)
 		if (f[i].done)
-			say(rep, MDP_EN_DONE, "%s the boot %s %s", verb, f[i].what,
-			    mdp_text_safe(safe, sizeof(safe), f[i].sys));
+			mdp_enable_say(rep, MDP_EN_DONE, "%s the boot %s %s", verb, f[i].what,
+				       mdp_text_safe(safe, sizeof(safe), f[i].sys));
 }
 
 /* ---- tools ------------------------------------------------------------------------- */
@@ -133,19 +130,19 @@ static int task_create(const struct mdp_root *r, const struct mdp_boot_opts *o, 
 	mdp_diags_init(&d);
 	err = mdp_task_create(r, mdp_boot_dsm.task_name, op, desc, &d);
 	if (err == -ENOSYS)
-		say(rep, MDP_EN_ERROR,
-		    "%s is not on this system: the Task Scheduler task is not created",
-		    mdp_boot_dsm.scheduler);
-	say_diags(rep, &d);
+		mdp_enable_say(rep, MDP_EN_ERROR,
+			       "%s is not on this system: the Task Scheduler task is not created",
+			       mdp_boot_dsm.scheduler);
+	mdp_enable_say_diags(rep, &d);
 	if (!err) {
-		say(rep, MDP_EN_DONE, "created the Task Scheduler boot-up task %s: %s",
-		    mdp_boot_dsm.task_name, op);
+		mdp_enable_say(rep, MDP_EN_DONE, "created the Task Scheduler boot-up task %s: %s",
+			       mdp_boot_dsm.task_name, op);
 		return 0;
 	}
 	if (err != -ENOSYS)
-		say(rep, MDP_EN_ERROR, "the Task Scheduler task is not created");
-	say(rep, MDP_EN_STEP, "to run it at every boot, create the task in DSM:\n%s%s",
-	    mdp_boot_dsm.task_steps, mdp_text_safe(safe, sizeof(safe), script));
+		mdp_enable_say(rep, MDP_EN_ERROR, "the Task Scheduler task is not created");
+	mdp_enable_say(rep, MDP_EN_STEP, "to run it at every boot, create the task in DSM:\n%s%s",
+		       mdp_boot_dsm.task_steps, mdp_text_safe(safe, sizeof(safe), script));
 	return err;
 }
 
@@ -179,11 +176,13 @@ int mdp_enable_task_refused(const struct mdp_root *r, struct mdp_enable_report *
 
 	if (!task_foreign(r, why, sizeof(why)))
 		return 0;
-	say(rep, MDP_EN_ERROR,
+	mdp_enable_say(
+	    rep, MDP_EN_ERROR,
 	    "a Task Scheduler task named %s is there that mdprofile enable did not create (%s); "
 	    "nothing was changed",
 	    mdp_boot_dsm.task_name, why);
-	say(rep, MDP_EN_ERROR,
+	mdp_enable_say(
+	    rep, MDP_EN_ERROR,
 	    "rename or delete it in DSM (Control Panel > Task Scheduler), then run enable again");
 	return -EEXIST;
 }
@@ -197,7 +196,8 @@ static int task_delete(const struct mdp_root *r, bool created, struct mdp_enable
 	int err;
 
 	if (task_foreign(r, why, sizeof(why))) {
-		say(rep, MDP_EN_DONE,
+		mdp_enable_say(
+		    rep, MDP_EN_DONE,
 		    "left the Task Scheduler task %s as it is: mdprofile enable did not create it "
 		    "(%s)",
 		    mdp_boot_dsm.task_name, why);
@@ -205,21 +205,22 @@ static int task_delete(const struct mdp_root *r, bool created, struct mdp_enable
 	}
 	mdp_diags_init(&d);
 	err = mdp_task_delete(r, mdp_boot_dsm.task_name, &d);
-	say_diags(rep, &d);
+	mdp_enable_say_diags(rep, &d);
 	if (!err) {
 		if (created)
-			say(rep, MDP_EN_DONE, "deleted the Task Scheduler task %s",
-			    mdp_boot_dsm.task_name);
+			mdp_enable_say(rep, MDP_EN_DONE, "deleted the Task Scheduler task %s",
+				       mdp_boot_dsm.task_name);
 		return 0;
 	}
 	if (err == -ENOSYS && !created)
 		return 0; /* never created: the owner made it by hand, and is told to delete it */
 	if (err == -ENOSYS)
-		say(rep, MDP_EN_ERROR,
-		    "%s is not on this system: cannot delete the Task Scheduler task %s",
-		    mdp_boot_dsm.scheduler, mdp_boot_dsm.task_name);
+		mdp_enable_say(rep, MDP_EN_ERROR,
+			       "%s is not on this system: cannot delete the Task Scheduler task %s",
+			       mdp_boot_dsm.scheduler, mdp_boot_dsm.task_name);
 	/* The task still runs the script at boot: both stay until it is gone. */
-	say(rep, MDP_EN_STEP,
+	mdp_enable_say(
+	    rep, MDP_EN_STEP,
 	    "delete the task by hand (Control Panel > Task Scheduler, select %s, Delete), then run "
 	    "this command again",
 	    mdp_boot_dsm.task_name);
@@ -266,16 +267,19 @@ static int units(const struct mdp_root *r, const struct mdp_boot_opts *o, bool e
 	if (!err)
 		err = run_tool(r, change, &d);
 	if (err == -ENOSYS)
-		say(rep, MDP_EN_ERROR, "systemctl is not on this system: the units are not %s",
-		    enable ? "enabled" : "disabled");
-	say_diags(rep, &d);
+		mdp_enable_say(rep, MDP_EN_ERROR,
+			       "systemctl is not on this system: the units are not %s",
+			       enable ? "enabled" : "disabled");
+	mdp_enable_say_diags(rep, &d);
 	if (!err) {
-		say(rep, MDP_EN_DONE, "%s %s.service%s",
-		    enable ? "enabled and started" : "disabled and stopped", MDP_BOOT_ENABLED,
-		    o->auto_profile ? " and " MDP_BOOT_ENABLED "-auto.service" : "");
+		mdp_enable_say(rep, MDP_EN_DONE, "%s %s.service%s",
+			       enable ? "enabled and started" : "disabled and stopped",
+			       MDP_BOOT_ENABLED,
+			       o->auto_profile ? " and " MDP_BOOT_ENABLED "-auto.service" : "");
 		return 0;
 	}
-	say(rep, MDP_EN_STEP,
+	mdp_enable_say(
+	    rep, MDP_EN_STEP,
 	    "to %s them: systemctl daemon-reload && systemctl %s --now %s.service%s && udevadm "
 	    "control --reload-rules",
 	    enable ? "enable" : "disable", enable ? "enable" : "disable", MDP_BOOT_ENABLED,
@@ -343,9 +347,9 @@ void mdp_enable_watchers_gone(const struct mdp_root *r, const struct mdp_keeper_
 	else
 		snprintf(what, sizeof(what), "the watcher's %s", k);
 	if (mdp_keeper_wait_gone(r, st, 15000))
-		say(rep, MDP_EN_DONE, "stopped %s", what);
+		mdp_enable_say(rep, MDP_EN_DONE, "stopped %s", what);
 	else
-		say(rep, MDP_EN_ERROR, "%s did not stop within 15 s", what);
+		mdp_enable_say(rep, MDP_EN_ERROR, "%s did not stop within 15 s", what);
 }
 
 /* Seconds from now to t (epoch), 0 when past. */
@@ -370,12 +374,14 @@ static bool stop_restarting(const struct mdp_root *r, const char *script,
 	if (!st.n_keeper)
 		return true;
 	if (!mdp_keeper_wait_gone(r, &st, 15000)) {
-		say(rep, MDP_EN_ERROR, "the watcher's keeper (pid %ld) did not stop within 15 s",
-		    st.keeper[0]);
+		mdp_enable_say(rep, MDP_EN_ERROR,
+			       "the watcher's keeper (pid %ld) did not stop within 15 s",
+			       st.keeper[0]);
 		rep->left = true;
 		return false;
 	}
-	say(rep, MDP_EN_DONE,
+	mdp_enable_say(
+	    rep, MDP_EN_DONE,
 	    "stopped the watcher's keeper (pid %ld), which was to start it again in %ld s",
 	    st.keeper[0], secs_to(k->restart));
 	return true;
@@ -390,15 +396,17 @@ static void not_armed(const struct mdp_root *r, const struct mdp_boot_opts *o, c
 	rep->left = true;
 	mdp_keeper_look(r, NULL, &k);
 	if (k.held == 1 && k.restart) {
-		say(rep, MDP_EN_ERROR,
+		mdp_enable_say(
+		    rep, MDP_EN_ERROR,
 		    "the watcher (mdprofile auto %s) ended at its start; its keeper (pid %ld) "
 		    "starts it again in %ld s; its log: %s",
 		    o->auto_profile, k.pid, secs_to(k.restart), MDP_BOOT_AUTO_LOG);
 		return;
 	}
-	say(rep, MDP_EN_ERROR, "the watcher (mdprofile auto %s) %s; its log: %s", o->auto_profile,
-	    pid ? "did not start" : "is not armed after 10 s", MDP_BOOT_AUTO_LOG);
-	say(rep, MDP_EN_STEP, "to start it: %s", cmd);
+	mdp_enable_say(rep, MDP_EN_ERROR, "the watcher (mdprofile auto %s) %s; its log: %s",
+		       o->auto_profile, pid ? "did not start" : "is not armed after 10 s",
+		       MDP_BOOT_AUTO_LOG);
+	mdp_enable_say(rep, MDP_EN_STEP, "to start it: %s", cmd);
 }
 
 /*
@@ -413,7 +421,8 @@ static bool runs_already(const struct mdp_root *r, const char *cmd, struct mdp_e
 	mdp_keeper_watcher(r, &w);
 	if (!w.pid)
 		return false;
-	say(rep, MDP_EN_DONE,
+	mdp_enable_say(
+	    rep, MDP_EN_DONE,
 	    "a watcher runs already (pid %ld): the next boot starts the one enabled; now: stop "
 	    "that one, then %s",
 	    w.pid, cmd);
@@ -446,12 +455,12 @@ void mdp_enable_start_watcher(const struct mdp_root *r, const struct mdp_boot_op
 		return;
 	mdp_diags_init(&d);
 	err = mdp_keeper_start(r, script, &keeper, &d);
-	say_diags(rep, &d);
+	mdp_enable_say_diags(rep, &d);
 	pid = err ? -1 : mdp_keeper_wait_armed(r, keeper, 10000);
 	if (pid > 0)
-		say(rep, MDP_EN_DONE,
-		    "started the watcher (mdprofile auto %s, pid %ld); its log: %s",
-		    o->auto_profile, pid, MDP_BOOT_AUTO_LOG);
+		mdp_enable_say(rep, MDP_EN_DONE,
+			       "started the watcher (mdprofile auto %s, pid %ld); its log: %s",
+			       o->auto_profile, pid, MDP_BOOT_AUTO_LOG);
 	else
 		not_armed(r, o, cmd, pid, rep);
 }
@@ -468,7 +477,7 @@ int mdp_enable_install_files(const struct mdp_root *r, struct mdp_boot_file *f, 
 	err = mdp_boot_install(r, f, n, &d);
 	if (!err)
 		say_files(rep, f, n, "installed");
-	say_diags(rep, &d);
+	mdp_enable_say_diags(rep, &d);
 	if (err) {
 		(void)mdp_boot_uninstall(r, f, n, &d);
 		mdp_diags_free(&d);
@@ -496,7 +505,7 @@ int mdp_enable_register(const struct mdp_root *r, const char *profile,
 		rep->left = true;
 	mdp_diags_init(&d);
 	err = mdp_boot_record_write(r, &rec, &d);
-	say_diags(rep, &d);
+	mdp_enable_say_diags(rep, &d);
 	return err;
 }
 
@@ -558,7 +567,7 @@ int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *re
 	}
 	mdp_diags_init(&d);
 	if ((err = mdp_boot_paths(rec->profile, &o, f, &n, &d))) {
-		say_diags(rep, &d);
+		mdp_enable_say_diags(rep, &d);
 		return err;
 	}
 	mdp_diags_free(&d);
@@ -568,12 +577,12 @@ int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *re
 			f[i--] = f[--n];
 	err = mdp_boot_uninstall(r, f, n, &d);
 	say_files(rep, f, n, "removed");
-	say_diags(rep, &d);
+	mdp_enable_say_diags(rep, &d);
 	if (err)
 		return err;
 	if (o.target == MDP_BOOT_SYSTEMD && rec->units) {
 		(void)units_reload(r, &d);
-		say_diags(rep, &d);
+		mdp_enable_say_diags(rep, &d);
 	}
 	return 0;
 }

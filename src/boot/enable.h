@@ -44,79 +44,64 @@ struct mdp_enable_report {
 	bool left; /* a step is left to the owner: what boots it, the watcher (MDP_EN_STEP says) */
 };
 
-void mdp_enable_report_init(struct mdp_enable_report *rep);
 /* Free the lines and start again empty (left false). */
 void mdp_enable_report_free(struct mdp_enable_report *rep);
 
-/*
- * On DSM, before anything changes: enable never replaces a Task Scheduler
- * task of its name that it did not create (the owner's own, another
- * user's). -EEXIST with the reason and what to do in rep; 0 when there is
- * none or it is enable's, or esynoscheduler cannot answer (creating it
- * says so).
- */
-int mdp_enable_task_refused(const struct mdp_root *r, struct mdp_enable_report *rep);
+/* ---- enable and disable, whole ------------------------------------------------------ */
+
+/* What enable and disable need of their caller: its transaction, its lock and its output. */
+struct mdp_enable_ops {
+	/* The profile applied now, as the base: 0, or the caller's nonzero code (said). */
+	int (*apply)(void *arg);
+	/* The base and any overlay on it reverted: 0, or the caller's nonzero code (said). */
+	int (*revert)(void *arg);
+	/* The main lock let go: the watchers stopped may need it to end, the one started takes it.
+	 */
+	void (*unlock)(void *arg);
+	/* A step's lines said in order (MDP_EN_DONE left out by a quiet caller), rep emptied. */
+	void (*say)(void *arg, struct mdp_enable_report *rep);
+	void *arg;
+};
+
+/* How enable or disable ended; every line of it was said through ops->say. */
+enum mdp_enable_end {
+	MDP_ENABLE_DONE,    /* done, or already so */
+	MDP_ENABLE_LEFT,    /* done but for a step left to the owner */
+	MDP_ENABLE_REFUSED, /* refused (a name, a place, a binary, a task not enable's): nothing
+			       changed, or what changed was reverted */
+	MDP_ENABLE_FAILED,  /* failed; what could be undone was */
+	MDP_ENABLE_CALLER,  /* ops->apply or ops->revert returned the code in rc */
+	MDP_ENABLE_NONE,    /* disable: nothing is enabled */
+};
+struct mdp_enable_res {
+	enum mdp_enable_end end;
+	int rc; /* MDP_ENABLE_CALLER's */
+};
 
 /*
- * Are the pieces installed those rec records for profile and o, and
- * intact: the files f as they would be written, and the task (read back,
- * enabled, running f[0]) or the unit (its link)?
+ * enable: profile p (pinned in place to s's UUIDs: mdp_boot_script) at
+ * every boot with the boot options o (o->auto_p the watcher's profile).
+ * The script and its files made, the binary checked, the record of an
+ * earlier enable read and, on DSM, a Task Scheduler task of enable's name
+ * that enable did not create refused: all before anything changes. Then
+ * ops->apply; then, unless the same is installed and intact, the earlier
+ * enable's pieces removed (its keepers and watcher sent SIGTERM) and the
+ * new ones installed and registered (ops->revert when the files could not
+ * be installed); then ops->unlock, the watchers stopped waited for, and
+ * the watcher started as the boot starts it.
  */
-bool mdp_enable_installed(const struct mdp_root *r, const struct mdp_boot_record *rec,
-			  const char *profile, const struct mdp_boot_opts *o,
-			  const struct mdp_boot_file *f, size_t n);
-
+struct mdp_enable_res mdp_enable_run(const struct mdp_root *r, struct mdp_profile *p,
+				     const struct mdp_system *s, const struct mdp_boot_opts *o,
+				     const struct mdp_enable_ops *ops);
 /*
- * Everything an earlier enable installed (rec), removed: first what boots
- * it, the task deleted or the units disabled and stopped (a task of the
- * name enable did not create is left, and said so); then SIGTERM to every
- * keeper and the watcher (kept in *st where one was sent, for
- * mdp_enable_watchers_gone); then the files but those of keep (an enable
- * of another writes them over), and systemd told. 0, with rep->left when
- * what boots it is still there and nothing else was removed; -errno when
- * the files could not be removed.
+ * disable: everything enable installed removed by its record (what boots
+ * it first, keepers and the watcher sent SIGTERM, the files, the record),
+ * then ops->revert, ops->unlock and the watchers waited for.
+ * MDP_ENABLE_NONE when nothing is enabled (nothing said); MDP_ENABLE_LEFT
+ * when what boots it could not be removed (nothing else was, nothing
+ * reverted).
  */
-int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *rec,
-		      const struct mdp_boot_file *keep, size_t n_keep, struct mdp_keeper_stop *st,
-		      struct mdp_enable_report *rep);
-
-/*
- * Install the files (mdp_boot_install); on a failure those written are
- * removed again. 0, or its -errno (-EPERM, -EINVAL: a place or name
- * refused).
- */
-int mdp_enable_install_files(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
-			     struct mdp_enable_report *rep);
-
-/*
- * What boots the installed files f of profile: on DSM the task created and
- * read back, on systemd the unit files read and the units enabled and
- * started (rep->left with the step when that could not be done); then the
- * record (MDP_BOOT_RECORD) written with what was installed and done. 0, or
- * -errno when the record could not be written.
- */
-int mdp_enable_register(const struct mdp_root *r, const char *profile,
-			const struct mdp_boot_opts *o, const struct mdp_boot_file *f,
-			struct mdp_enable_report *rep);
-
-/*
- * enable --auto on DSM and rc.d: the watcher's keeper started now from
- * script, as the boot starts it, and waited for until the watcher is armed
- * (systemd's unit is started by enabling it: nothing to do). One keeper: a
- * keeper that keeps the watcher (or is starting it) is left to it, and
- * waited for; one that waits to start it again is stopped first, and a new
- * one starts it now. rep->left with the command that starts it when a
- * watcher started by hand runs, or it did not start or arm.
- */
-void mdp_enable_start_watcher(const struct mdp_root *r, const struct mdp_boot_opts *o,
-			      const char *script, struct mdp_enable_report *rep);
-
-/*
- * Once the caller let the lock go: the watcher and the keepers st says
- * were sent SIGTERM, waited for (up to 15 s), and said so.
- */
-void mdp_enable_watchers_gone(const struct mdp_root *r, const struct mdp_keeper_stop *st,
-			      struct mdp_enable_report *rep);
+struct mdp_enable_res mdp_disable_run(const struct mdp_root *r, const struct mdp_enable_ops *ops);
 
 /* ---- what is enabled, for status ----------------------------------------------------- */
 

@@ -67,11 +67,4 @@ struct mdp_keeper_stop {
 	long watcher; /* the watcher sent SIGTERM, 0 none */
 };
 
-/*
- * SIGTERM to every keeper of SCRIPT (mdp_keeper_stop_keepers), then to the
- * running watcher of mode auto (w.pid of mdp_keeper_watcher). Never waits:
- * the watcher may need a lock the caller holds. st is filled anew.
- */
-void mdp_keeper_stop(const struct mdp_root *r, const char *script, struct mdp_keeper_stop *st);
-
 #endif

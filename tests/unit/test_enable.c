@@ -542,6 +542,78 @@ static void test_watchers_gone(void **state)
 	fx_free(x);
 }
 
+/* The calls mdp_enable_run and mdp_disable_run make of their caller, in order. */
+struct trace {
+	char s[256];
+	char error[512]; /* the first error line */
+};
+
+static int t_apply(void *arg)
+{
+	strcat(((struct trace *)arg)->s, "apply ");
+	return 0;
+}
+
+static int t_revert(void *arg)
+{
+	strcat(((struct trace *)arg)->s, "revert ");
+	return 0;
+}
+
+static void t_unlock(void *arg)
+{
+	strcat(((struct trace *)arg)->s, "unlock ");
+}
+
+static void t_say(void *arg, struct mdp_enable_report *rep)
+{
+	struct trace *t = arg;
+
+	strcat(t->s, rep->v[0].kind == MDP_EN_ERROR ? "error " : "said ");
+	if (rep->v[0].kind == MDP_EN_ERROR && !t->error[0])
+		snprintf(t->error, sizeof(t->error), "%s", rep->v[0].text);
+	mdp_enable_report_free(rep);
+}
+
+/*
+ * enable refused by a Task Scheduler task it did not create: said, and
+ * the caller's apply never called; disable with nothing enabled: nothing
+ * said, nothing reverted.
+ */
+static void test_run_refuses_first(void **state)
+{
+	static const char text[] = "arrays:\n  - match: {names: [md2]}\n    read_ahead: 1MiB\n";
+	struct fx *x = fx_new("ds-dsm6-reshape", true);
+	struct trace t = {"", ""};
+	const struct mdp_enable_ops ops = {t_apply, t_revert, t_unlock, t_say, &t};
+	struct mdp_profile p = {0};
+	struct mdp_system s = {0};
+	struct mdp_enable_res res;
+	struct mdp_diags d;
+
+	(void)state;
+	test_sh("mkdir -p '%s/volume1/@mdprofile' && touch '%s%s' && chmod 755 '%s%s'", x->dir,
+		x->dir, x->o.binary, x->dir, x->o.binary);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_task_create(&x->r, "mdprofile", "/bin/bash /root/mine.sh", "mine", &d),
+			 0);
+	assert_int_equal(mdp_profile_load_mem(NULL, "t", text, strlen(text), &p, &d), 0);
+	assert_int_equal(mdp_discover(&x->r, &s, &d), 0);
+	x->o.target = MDP_BOOT_DSM;
+	res = mdp_enable_run(&x->r, &p, &s, &x->o, &ops);
+	assert_int_equal(res.end, MDP_ENABLE_REFUSED);
+	assert_string_equal(t.s, "error ");
+	assert_non_null(strstr(t.error, "runs '/bin/bash /root/mine.sh'); nothing was changed"));
+	t.s[0] = 0;
+	res = mdp_disable_run(&x->r, &ops);
+	assert_int_equal(res.end, MDP_ENABLE_NONE);
+	assert_string_equal(t.s, "");
+	mdp_diags_free(&d);
+	mdp_system_free(&s);
+	mdp_profile_free(&p);
+	fx_free(x);
+}
+
 MDP_TEST_MAIN(test_units_left_to_owner, test_dsm_task_round_trip, test_dsm_foreign_task,
 	      test_dsm_without_scheduler, test_watcher_piece, test_start_watcher,
-	      test_watchers_gone)
+	      test_watchers_gone, test_run_refuses_first)
