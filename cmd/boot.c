@@ -154,8 +154,7 @@ static int boot_install(struct cli *cli, const struct mdp_boot_opts *o, const ch
 	int err;
 
 	mdp_diags_init(&d);
-	if (!(err = mdp_boot_files(&cli->profile, o, text, len, f, &n, &d)))
-		err = mdp_boot_install(&cli->root, f, n, &d);
+	err = mdp_boot_install_script(&cli->root, &cli->profile, o, text, len, f, &n, &d);
 	if (cli_info(cli))
 		print_files(f, n, "installed");
 	cli_print_diags(cli, &d);
@@ -210,20 +209,18 @@ static int boot_uninstall(struct cli *cli, const struct mdp_boot_opts *o)
 		return MDP_EXIT_USAGE;
 	}
 	mdp_diags_init(&d);
-	if ((err = mdp_boot_paths(name, o, f, &n, &d))) {
+	if ((err = mdp_boot_uninstall_named(&cli->root, name, o, f, &n, &d)) == -EINVAL ||
+	    err == -EBUSY) {
 		cli_print_diags(cli, &d);
 		mdp_diags_free(&d);
-		return MDP_EXIT_USAGE;
-	}
-	if (o->target == MDP_BOOT_SYSTEMD && mdp_boot_unit_enabled(&cli->root, name)) {
-		mdp_diags_free(&d);
+		if (err == -EINVAL)
+			return MDP_EXIT_USAGE;
 		cli_err(cli,
 			"mdprofile-%s.service is enabled: run 'systemctl disable "
 			"mdprofile-%s.service' first",
 			name, name);
 		return MDP_EXIT_FAILED;
 	}
-	err = mdp_boot_uninstall(&cli->root, f, n, &d);
 	if (cli_info(cli))
 		print_files(f, n, "removed");
 	cli_print_diags(cli, &d);

@@ -309,3 +309,29 @@ int mdp_boot_write_out(const struct mdp_root *r, const char *path, const char *t
 		mdp_diags_add(d, NULL, 0, 0, "cannot write %s: %s", path, mdp_root_strerror(-err));
 	return err == -ESTALE ? -EPERM : err;
 }
+
+int mdp_boot_install_script(const struct mdp_root *r, const struct mdp_profile *p,
+			    const struct mdp_boot_opts *o, const char *script, size_t len,
+			    struct mdp_boot_file *f, size_t *n, struct mdp_diags *d)
+{
+	int err = mdp_boot_files(p, o, script, len, f, n, d);
+
+	return err ? err : mdp_boot_install(r, f, *n, d);
+}
+
+int mdp_boot_uninstall_named(const struct mdp_root *r, const char *name,
+			     const struct mdp_boot_opts *o, struct mdp_boot_file *f, size_t *n,
+			     struct mdp_diags *d)
+{
+	int err;
+
+	*n = 0;
+	if ((err = mdp_boot_paths(name, o, f, n, d)))
+		return err;
+	if (o->target == MDP_BOOT_SYSTEMD && mdp_boot_unit_enabled(r, name)) {
+		mdp_boot_files_free(f, *n);
+		*n = 0;
+		return -EBUSY;
+	}
+	return mdp_boot_uninstall(r, f, *n, d);
+}

@@ -203,4 +203,46 @@ void mdp_enable_watchers_gone(const struct mdp_root *r, const struct mdp_keeper_
  */
 void mdp_keeper_stop(const struct mdp_root *r, const char *script, struct mdp_keeper_stop *st);
 
+/*
+ * The files of p's boot persistence for o->target: the script given and,
+ * for systemd, the unit, the udev rule made here (none when no UUID is
+ * pinned) and, with o->auto_profile, the watcher's unit. The unit is a oneshot that stays active
+ * once run (RemainAfterExit); the rule restarts it once per assembly of a pinned array, not on
+ * later change events (a reshape's end, udevadm trigger). *n files; free them with
+ * mdp_boot_files_free. -EINVAL with a diag when the profile's name is not one 'apply --name' takes
+ * or a path cannot be formed, -ENOMEM.
+ */
+int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, const char *script,
+		   size_t len, struct mdp_boot_file *f, size_t *n, struct mdp_diags *d);
+
+/*
+ * Only the paths of profile name's files for o->target (for --uninstall
+ * and disable, which need no profile): 1 file, 3 for systemd (4 with
+ * o->auto_profile). -EINVAL with a diag for a name 'apply --name' refuses.
+ */
+int mdp_boot_paths(const char *name, const struct mdp_boot_opts *o, struct mdp_boot_file *f,
+		   size_t *n, struct mdp_diags *d);
+
+/*
+ * Write the files atomically under r, refusing a place others could
+ * change (mdp_root_trusted: the file and every directory down to it owned
+ * by root or the caller, not group/world-writable; an untrusted file is
+ * removed again). -errno with the file in d.
+ */
+int mdp_boot_install(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		     struct mdp_diags *d);
+/*
+ * Is the systemd unit of profile name enabled (its multi-user.target.wants
+ * link exists)? Removing the unit then would leave a dangling link.
+ */
+bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name);
+
+/*
+ * Remove those of the files that exist and begin with mdprofile's header
+ * (f->head; never through a link). One that does not is left, with -EPERM
+ * and a diag; -errno with the file in d.
+ */
+int mdp_boot_uninstall(const struct mdp_root *r, struct mdp_boot_file *f, size_t n,
+		       struct mdp_diags *d);
+
 #endif

@@ -19,6 +19,7 @@
 #include "pin.h"
 #include "support.h"
 #include "discover_int.h"
+#include "boot_int.h"
 
 #define U2 "6a1b0c7d2e3f4a5b8c9d0e1f2a3b4c5d" /* md2 of ds-dsm6-reshape */
 #define U3 "f0e1d2c3b4a5968778695a4b3c2d1e0f" /* md3 */
