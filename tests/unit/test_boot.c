@@ -306,6 +306,22 @@ static void test_install_uninstall(void **state)
 		assert_int_equal(st.st_mode & 07777, f[i].mode);
 	}
 	assert_false(mdp_boot_unit_enabled(&x.r, "t"));
+	/* By the name: refused, nothing removed, while the unit is enabled. */
+	{
+		struct mdp_boot_opts o = {.target = MDP_BOOT_SYSTEMD};
+		struct mdp_boot_file g[MDP_BOOT_FILES];
+		size_t m;
+
+		test_sh("mkdir -p '%s/etc/systemd/system/multi-user.target.wants' && ln -s x "
+			"'%s/etc/systemd/system/multi-user.target.wants/mdprofile-t.service'",
+			tmpl, tmpl);
+		assert_int_equal(mdp_boot_uninstall_named(&x.r, "t", &o, g, &m, &d), -EBUSY);
+		assert_int_equal(m, 0);
+		snprintf(path, sizeof(path), "%s%.4000s", tmpl, f[0].sys);
+		assert_int_equal(stat(path, &st), 0);
+		test_sh("rm '%s/etc/systemd/system/multi-user.target.wants/mdprofile-t.service'",
+			tmpl);
+	}
 	assert_int_equal(mdp_boot_uninstall(&x.r, f, n, &d), 0);
 	for (size_t i = 0; i < n; i++) {
 		assert_true(f[i].done);
