@@ -308,7 +308,8 @@ static void test_install_uninstall(void **state)
 	assert_false(mdp_boot_unit_enabled(&x.r, "t"));
 	/* By the name: refused, nothing removed, while the unit is enabled. */
 	{
-		struct mdp_boot_opts o = {.target = MDP_BOOT_SYSTEMD};
+		struct mdp_boot_opts o = {.target = MDP_BOOT_SYSTEMD,
+					  .binary = "/usr/local/sbin/mdprofile"};
 		struct mdp_boot_file g[MDP_BOOT_FILES];
 		size_t m;
 
