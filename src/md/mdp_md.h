@@ -9,6 +9,7 @@
 
 #include "discover.h"
 #include "goal.h"
+#include "maint.h"
 #include "iostat.h"
 #include "mdstat.h"
 #include "smart.h"
