@@ -191,3 +191,71 @@ bad:
 	return "expected " MDP_MAINT_SELFTEST " or a process name as /proc/PID/comm shows it "
 	       "(1 to 15 printable characters, no '/')";
 }
+
+static unsigned win_len(const struct mdp_mwin *w)
+{
+	return w->end > w->start ? (unsigned)(w->end - w->start)
+				 : MDP_MAINT_DAY_MIN - w->start + w->end;
+}
+
+/* The minutes left of the longest window covering minute t of the week, 0 when none does. */
+static unsigned left_at(const struct mdp_maint *m, unsigned t)
+{
+	unsigned best = 0;
+
+	for (size_t i = 0; i < m->n_windows; i++) {
+		const struct mdp_mwin *w = &m->windows[i];
+		for (unsigned d = 0; d < 7; d++) {
+			unsigned s = d * MDP_MAINT_DAY_MIN + w->start;
+			unsigned off = (t + MDP_MAINT_WEEK_MIN - s) % MDP_MAINT_WEEK_MIN;
+			if (w->days & 1u << d && off < win_len(w) && win_len(w) - off > best)
+				best = win_len(w) - off;
+		}
+	}
+	return best;
+}
+
+/* Minutes from t to the next start of a window (0: one starts at t). */
+static unsigned next_start(const struct mdp_maint *m, unsigned t)
+{
+	unsigned best = MDP_MAINT_WEEK_MIN;
+
+	for (size_t i = 0; i < m->n_windows; i++)
+		for (unsigned d = 0; d < 7; d++) {
+			unsigned s = d * MDP_MAINT_DAY_MIN + m->windows[i].start;
+			unsigned to = (s + MDP_MAINT_WEEK_MIN - t) % MDP_MAINT_WEEK_MIN;
+			if (m->windows[i].days & 1u << d && to < best)
+				best = to;
+		}
+	return best;
+}
+
+bool mdp_maint_window_at(const struct mdp_maint *m, struct mdp_mtime now, unsigned *until)
+{
+	unsigned t = (now.wday % 7) * MDP_MAINT_DAY_MIN + now.min % MDP_MAINT_DAY_MIN;
+	unsigned run = 0, left;
+
+	if (!m->n_windows) {
+		*until = MDP_MAINT_WEEK_MIN;
+		return true;
+	}
+	while (run < MDP_MAINT_WEEK_MIN && (left = left_at(m, (t + run) % MDP_MAINT_WEEK_MIN)))
+		run += left;
+	if (!run) {
+		*until = next_start(m, t);
+		return false;
+	}
+	*until = run < MDP_MAINT_WEEK_MIN ? run : MDP_MAINT_WEEK_MIN;
+	return true;
+}
+
+bool mdp_maint_hot(const struct mdp_mheat *h, bool was_hot, int temp_c, bool known)
+{
+	if (!h->hot_at_c)
+		return false;
+	if (!known)
+		return was_hot;
+	if (temp_c >= (int)h->hot_at_c)
+		return true;
+	return temp_c < (int)h->cool_below_c ? false : was_hot;
+}

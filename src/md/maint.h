@@ -52,6 +52,16 @@ struct mdp_maint {
 };
 
 /*
+ * A local time: the weekday (0 Sunday) and the minute of that day (0..1439). The caller
+ * makes it with localtime_r from its wall clock, so in the box's own time zone (TZ, else
+ * /etc/localtime, which libc reads on the real root whatever --root says: the windows are
+ * the owner's hours on this box); the unit tests hand in minutes of the week directly.
+ */
+struct mdp_mtime {
+	unsigned wday, min;
+};
+
+/*
  * One window's text into *w: 0, or -EINVAL with why (a phrase to follow "window 'TEXT': ")
  * in why[len].
  */
@@ -60,5 +70,15 @@ int mdp_mwin_parse(const char *s, struct mdp_mwin *w, char *why, size_t len);
 const char *mdp_mwin_text(const struct mdp_mwin *w, char *buf, size_t len);
 /* NULL when name may stand in defer_to, else why not. */
 const char *mdp_maint_defer_check(const char *name);
+
+/*
+ * Whether now is inside a window (true without windows). *until gets the minutes to the end
+ * of the run of windows now is in (MDP_MAINT_WEEK_MIN when they cover the whole week, and
+ * without windows), or, outside, to the next window's start.
+ */
+bool mdp_maint_window_at(const struct mdp_maint *m, struct mdp_mtime now, unsigned *until);
+/* Heat with hysteresis: hot from hot_at_c up, cool again below cool_below_c; in between,
+ * and with no reading (known false), as it was. */
+bool mdp_maint_hot(const struct mdp_mheat *h, bool was_hot, int temp_c, bool known);
 
 #endif
