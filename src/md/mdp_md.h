@@ -10,6 +10,7 @@
 #include "discover.h"
 #include "goal.h"
 #include "maint.h"
+#include "maint_ckpt.h"
 #include "iostat.h"
 #include "mdstat.h"
 #include "smart.h"

@@ -1,18 +1,21 @@
 /*
  * Unit tests of maint: the windows' text, whether a minute of the week is inside them and
  * how long until that changes, against a minute-by-minute reference over whole weeks; the
- * heat rule's hysteresis over temperature series.
+ * heat rule's hysteresis over temperature series; a check's place as the file's text and
+ * back, what refuses it, and the decision of a look for every operation and reason.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "maint.h"
+#include "maint_ckpt.h"
 #include "support.h"
 
 enum { SUN, MON, TUE, WED, THU, FRI, SAT };
@@ -210,4 +213,179 @@ static void test_heat_series(void **state)
 	assert_false(mdp_maint_hot(&off, true, 80, true));
 }
 
-MDP_TEST_MAIN(test_parse, test_defer_names, test_window_weeks, test_window_points, test_heat_series)
+static struct mdp_array md2_checking(void)
+{
+	struct mdp_array a = {
+	    .name = "md2",
+	    .level_name = "raid5",
+	    .raid_disks = 4,
+	    .uuid = "0123456789abcdef0123456789abcdef",
+	    .sync_action = "check",
+	    .has_progress = true,
+	    .sync_done = 123456,
+	    .sync_total = 262144,
+	    .size_kib = 393216,
+	    .chunk_kib = 512,
+	};
+	return a;
+}
+
+static void test_ckpt_text(void **state)
+{
+	static const char text[] = "mdprofile-checkpoint 1\n"
+				   "uuid 0123456789abcdef0123456789abcdef\n"
+				   "action check\n"
+				   "position 123456\n"
+				   "total 262144\n"
+				   "level raid5\n"
+				   "raid_disks 4\n"
+				   "chunk_kib 512\n"
+				   "size_kib 393216\n"
+				   "saved 1765065600\n";
+	struct mdp_array a = md2_checking();
+	struct mdp_mckpt c, back;
+	char buf[MDP_MAINT_CKPT_MAX], why[96];
+
+	(void)state;
+	assert_int_equal(mdp_mckpt_take(&a, 1765065600, &c), 0);
+	assert_int_equal(mdp_mckpt_format(&c, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, text);
+	assert_int_equal(mdp_mckpt_parse(buf, &back, why, sizeof(why)), 0);
+	assert_memory_equal(&c, &back, sizeof(c));
+	assert_int_equal(mdp_mckpt_format(&c, buf, 40), -ENOSPC);
+	/* Only a check or repair with its progress has a place. */
+	strcpy(a.sync_action, "resync");
+	assert_int_equal(mdp_mckpt_take(&a, 0, &c), -EINVAL);
+	a = md2_checking();
+	a.uuid[0] = '\0';
+	assert_int_equal(mdp_mckpt_take(&a, 0, &c), -EINVAL);
+}
+
+/* text with line `line` (1 the head) replaced by with, or cut there (with NULL). */
+static void ckpt_bad(unsigned line, const char *with, const char *want)
+{
+	static const char *const lines[] = {"mdprofile-checkpoint 1",
+					    "uuid 0123456789abcdef0123456789abcdef",
+					    "action repair",
+					    "position 5",
+					    "total 10",
+					    "level raid6",
+					    "raid_disks 5",
+					    "chunk_kib 64",
+					    "size_kib 1024",
+					    "saved 0"};
+	char text[MDP_MAINT_CKPT_MAX] = "", why[96] = "";
+	struct mdp_mckpt c;
+
+	for (unsigned i = 0; i < 10 && (with || i + 1 < line); i++) {
+		strcat(text, i + 1 == line ? with : lines[i]);
+		strcat(text, "\n");
+	}
+	assert_int_equal(mdp_mckpt_parse(text, &c, why, sizeof(why)), -EINVAL);
+	if (strcmp(why, want))
+		fail_msg("line %u '%s': said '%s', wanted '%s'", line, with ? with : "(cut)", why,
+			 want);
+}
+
+static void test_ckpt_parse_refusals(void **state)
+{
+	char text[MDP_MAINT_CKPT_MAX], why[96];
+	struct mdp_mckpt c;
+
+	(void)state;
+	ckpt_bad(1, "mdprofile-checkpoint 2", "line 1: expected 'mdprofile-checkpoint 1'");
+	ckpt_bad(2, "uuid 0123", "line 2: expected uuid");
+	ckpt_bad(3, "action resync", "line 3: expected action");
+	ckpt_bad(4, "total 10", "line 4: expected position");
+	ckpt_bad(4, "position -1", "line 4: expected position");
+	ckpt_bad(4, "position 11", "position past its total");
+	ckpt_bad(4, "position  5", "line 4: expected position");
+	ckpt_bad(7, "raid_disks 0", "line 7: expected raid_disks");
+	ckpt_bad(6, "level ", "line 6: expected level");
+	ckpt_bad(6, NULL, "cut short: no level");
+	ckpt_bad(1, NULL, "cut short: no uuid");
+	assert_int_equal(mdp_mckpt_parse("mdprofile-checkpoint 1", &c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "line 1: not ended");
+	memset(text, 'x', sizeof(text) - 1);
+	text[sizeof(text) - 2] = '\n';
+	text[sizeof(text) - 1] = '\0';
+	assert_int_equal(mdp_mckpt_parse(text, &c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "line 1: too long");
+	snprintf(text, sizeof(text),
+		 "mdprofile-checkpoint 1\nuuid 0123456789abcdef0123456789abcdef\naction "
+		 "check\nposition 1\ntotal 2\nlevel raid1\nraid_disks 2\nchunk_kib 0\nsize_kib "
+		 "8\nsaved 1\nmore 1\n");
+	assert_int_equal(mdp_mckpt_parse(text, &c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "line 11: expected the end");
+}
+
+static void test_ckpt_refused(void **state)
+{
+	struct mdp_array a = md2_checking(), now;
+	struct mdp_mckpt c;
+	char buf[160];
+
+	(void)state;
+	assert_int_equal(mdp_mckpt_take(&a, 0, &c), 0);
+	now = a;
+	strcpy(now.sync_action, "idle");
+	assert_null(mdp_mckpt_refused(&c, &now, buf, sizeof(buf)));
+	now.uuid[31] = '0';
+	assert_string_equal(mdp_mckpt_refused(&c, &now, buf, sizeof(buf)),
+			    "it is another array's (UUID 0123456789abcdef0123456789abcdef)");
+	now = a;
+	now.raid_disks = 5;
+	assert_string_equal(mdp_mckpt_refused(&c, &now, buf, sizeof(buf)),
+			    "md2 has changed since (4 raid disks then, 5 now)");
+	now = a;
+	strcpy(now.level_name, "raid6");
+	assert_string_equal(mdp_mckpt_refused(&c, &now, buf, sizeof(buf)),
+			    "md2 has changed since (raid5 then, raid6 now)");
+	now = a;
+	now.size_kib *= 2;
+	assert_string_equal(mdp_mckpt_refused(&c, &now, buf, sizeof(buf)),
+			    "md2 has changed since (chunk 512 KiB and 393216 KiB then, 512 and "
+			    "786432 now)");
+}
+
+static void test_decide(void **state)
+{
+	struct mdp_mwin w[] = {win("Mon-Fri 01:00-07:00")};
+	struct mdp_maint m = {.windows = w, .n_windows = 1};
+	const struct mdp_mtime in = {MON, 120}, out = {MON, 8 * 60};
+	static const struct {
+		bool inside, hot, deferred;
+		enum mdp_mop op;
+		enum mdp_mdo want;
+		enum mdp_mwhy why;
+	} t[] = {
+	    {true, false, false, MDP_MOP_CHECK, MDP_MDO_NOTHING, MDP_MW_NONE},
+	    {false, false, false, MDP_MOP_CHECK, MDP_MDO_PAUSE, MDP_MW_WINDOW},
+	    {true, true, false, MDP_MOP_CHECK, MDP_MDO_PAUSE, MDP_MW_HEAT},
+	    {true, false, true, MDP_MOP_CHECK, MDP_MDO_PAUSE, MDP_MW_DEFER},
+	    {false, true, true, MDP_MOP_CHECK, MDP_MDO_PAUSE, MDP_MW_WINDOW},
+	    {true, true, true, MDP_MOP_CHECK, MDP_MDO_PAUSE, MDP_MW_HEAT},
+	    {true, false, false, MDP_MOP_PAUSED, MDP_MDO_RESUME, MDP_MW_NONE},
+	    {false, false, false, MDP_MOP_PAUSED, MDP_MDO_NOTHING, MDP_MW_WINDOW},
+	    {true, true, false, MDP_MOP_PAUSED, MDP_MDO_NOTHING, MDP_MW_HEAT},
+	    {true, false, false, MDP_MOP_REDUNDANCY, MDP_MDO_FULL, MDP_MW_NONE},
+	    {false, false, false, MDP_MOP_REDUNDANCY, MDP_MDO_SLOW, MDP_MW_WINDOW},
+	    {true, true, false, MDP_MOP_REDUNDANCY, MDP_MDO_SLOW, MDP_MW_HEAT},
+	    {false, true, true, MDP_MOP_NONE, MDP_MDO_NOTHING, MDP_MW_WINDOW},
+	};
+	enum mdp_mwhy why;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		enum mdp_mdo d = mdp_maint_decide(&m, t[i].inside ? in : out, t[i].hot,
+						  t[i].deferred, t[i].op, &why);
+		if (d != t[i].want || why != t[i].why)
+			fail_msg("row %zu: %d (%s), wanted %d (%s)", i, d, mdp_maint_why_name(why),
+				 t[i].want, mdp_maint_why_name(t[i].why));
+	}
+	assert_string_equal(mdp_maint_why_name(MDP_MW_DEFER), "deferred");
+	assert_string_equal(mdp_maint_why_name((enum mdp_mwhy)9), "");
+}
+
+MDP_TEST_MAIN(test_parse, test_defer_names, test_window_weeks, test_window_points, test_heat_series,
+	      test_ckpt_text, test_ckpt_parse_refusals, test_ckpt_refused, test_decide)
