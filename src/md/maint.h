@@ -33,7 +33,7 @@
 
 struct mdp_mwin {
 	uint8_t days;        /* bit d: the window starts on weekday d (0 Sunday, as in struct tm) */
-	uint16_t start, end; /* minutes after midnight: start 0..1439, end 1..1440; end <= start:
+	uint16_t start, end; /* minutes after midnight: start 0..1439, end 0..1440; end <= start:
 				the next day */
 };
 

@@ -46,6 +46,7 @@ static void test_parse(void **state)
 	    {"Mon-Mon 00:00-00:01", "Mon 00:00-00:01", 0x02, 0, 1},
 	    {"Sun-Sat 12:00-13:00", "12:00-13:00", 0x7f, 720, 780},
 	    {"Tue,Mon 23:59-24:00", "Mon-Tue 23:59-24:00", 0x06, 1439, 1440},
+	    {"Mon 12:00-00:00", NULL, 0x02, 720, 0}, /* to midnight, as 24:00 */
 	};
 	static const struct {
 		const char *in, *why;
@@ -149,6 +150,7 @@ static void test_window_weeks(void **state)
 	static const char *const always[] = {"00:00-24:00"};
 	static const char *const nearly[] = {"00:00-24:00", "Mon 00:00-00:01"};
 	static const char *const sunday_end[] = {"Sun 23:00-01:00"};
+	static const char *const to_midnight[] = {"Sat 12:00-00:00", "Sun 00:00-01:00"};
 
 	(void)state;
 	check_week(nights, 2);
@@ -158,6 +160,7 @@ static void test_window_weeks(void **state)
 	check_week(always, 1);
 	check_week(nearly, 2);
 	check_week(sunday_end, 1);
+	check_week(to_midnight, 2);
 }
 
 static void test_window_points(void **state)

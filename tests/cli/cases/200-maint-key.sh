@@ -28,9 +28,12 @@ w heatrev 'heat: {hot_at_c: 45, cool_below_c: 50}'
 w heatmiss 'heat: {cool_below_c: 45}'
 w defer 'defer_to: [bin/rsync, 0123456789abcdef, " rsync", rsync, rsync, 123]'
 w unknown 'window: ["Mon 01:00-02:00"]'
+w nodefer 'defer_to: []'
+w toomany "defer_to: [$(seq -s, -f 'job%g' 17)]"
 
 run_expect 0 check - check nightly late
-for f in empty day hour same shape nowindows heatrange heatrev heatmiss defer unknown; do
+for f in empty day hour same shape nowindows heatrange heatrev heatmiss defer unknown nodefer \
+	toomany; do
 	run_expect 2 - "check-$f" check "$f"
 done
 run_expect 0 show - show nightly
