@@ -134,6 +134,29 @@ static void show_settings(const char *prefix, const struct mdp_setting *set, int
 	}
 }
 
+/* maintenance.windows: Mon-Fri 01:00-07:00, ...; heat; defer_to: one line each that is set. */
+static void show_maint(const struct mdp_maint *m)
+{
+	const char *key = mdp_profile_key(MDP_PK_MAINT);
+	char buf[64];
+
+	if (m->n_windows)
+		printf("%s.%s:", key, mdp_profile_key(MDP_PK_MAINT_WINDOWS));
+	for (size_t i = 0; i < m->n_windows; i++)
+		printf("%s %s", i ? "," : "", mdp_mwin_text(&m->windows[i], buf, sizeof(buf)));
+	if (m->n_windows)
+		printf(" (local time)\n");
+	if (m->heat.hot_at_c)
+		printf("%s.%s: paused at %u C, resumed below %u C\n", key,
+		       mdp_profile_key(MDP_PK_MAINT_HEAT), m->heat.hot_at_c, m->heat.cool_below_c);
+	if (m->n_defer)
+		printf("%s.%s:", key, mdp_profile_key(MDP_PK_MAINT_DEFER_TO));
+	for (size_t i = 0; i < m->n_defer; i++)
+		printf("%s %s", i ? "," : "", render_safe(m->defer_to[i], buf, sizeof(buf)));
+	if (m->n_defer)
+		putchar('\n');
+}
+
 static void show_text(const struct mdp_profile *p)
 {
 	char buf[512];
@@ -153,6 +176,8 @@ static void show_text(const struct mdp_profile *p)
 	if (p->goal.latency_ms)
 		printf("%s.%s: %u ms\n", mdp_profile_key(MDP_PK_GOAL),
 		       mdp_profile_key(MDP_PK_GOAL_LATENCY), p->goal.latency_ms);
+	if (p->maint.set)
+		show_maint(&p->maint.m);
 	show_settings("raid.", p->global, 0, MDP_T_COUNT - 1);
 	for (size_t i = 0; i < p->n_rules; i++) {
 		printf("array rule %zu: match ", i + 1);

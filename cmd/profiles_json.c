@@ -43,6 +43,37 @@ static void json_settings(struct json *j, const struct mdp_setting *set, int fro
 	json_end(j);
 }
 
+/* {"windows": [...], "heat": {"hot_at_c", "cool_below_c"} or null, "defer_to": [...]}, or
+ * null when the profile has no maintenance key. */
+static void json_maint(struct json *j, const struct mdp_maint_key *k)
+{
+	char buf[64];
+
+	if (!k->set) {
+		json_null(j);
+		return;
+	}
+	json_obj(j);
+	json_key(j, mdp_profile_key(MDP_PK_MAINT_WINDOWS));
+	json_arr(j);
+	for (size_t i = 0; i < k->m.n_windows; i++)
+		json_str(j, mdp_mwin_text(&k->m.windows[i], buf, sizeof(buf)));
+	json_end(j);
+	json_key(j, mdp_profile_key(MDP_PK_MAINT_HEAT));
+	if (k->m.heat.hot_at_c) {
+		json_obj(j);
+		json_key(j, mdp_profile_key(MDP_PK_MAINT_HOT_AT));
+		json_u64(j, k->m.heat.hot_at_c);
+		json_key(j, mdp_profile_key(MDP_PK_MAINT_COOL_BELOW));
+		json_u64(j, k->m.heat.cool_below_c);
+		json_end(j);
+	} else {
+		json_null(j);
+	}
+	json_kstrs(j, mdp_profile_key(MDP_PK_MAINT_DEFER_TO), k->m.defer_to, k->m.n_defer);
+	json_end(j);
+}
+
 void render_profile_json(struct json *j, const struct mdp_profile *p)
 {
 	json_obj(j);
@@ -61,6 +92,8 @@ void render_profile_json(struct json *j, const struct mdp_profile *p)
 	} else {
 		json_null(j);
 	}
+	json_key(j, mdp_profile_key(MDP_PK_MAINT));
+	json_maint(j, &p->maint);
 	json_key(j, "raid");
 	json_settings(j, p->global, 0, MDP_T_COUNT - 1);
 	json_key(j, "arrays");

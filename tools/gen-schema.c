@@ -118,6 +118,63 @@ static int tunables(unsigned scopes)
 	return n ? 0 : -1;
 }
 
+/* maintenance: its windows' and process names' patterns are the loader's rules (maint.c). */
+#define DAY  "(Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+#define DAYS DAY "(-" DAY ")?"
+#define HM   "([01][0-9]|2[0-3]):[0-5][0-9]"
+static void maint(void)
+{
+	printf("    \"%s\": {\n"
+	       "      \"description\": \"When mdprofile auto lets a check or repair run: it pauses "
+	       "one in place outside the windows, while a member disk is hot or while a job it "
+	       "defers to runs, and resumes it from where it stood. A resync, recovery or reshape "
+	       "is never paused.\",\n"
+	       "      \"type\": \"object\",\n"
+	       "      \"additionalProperties\": false,\n"
+	       "      \"minProperties\": 1,\n"
+	       "      \"properties\": {\n"
+	       "        \"%s\": {\n"
+	       "          \"description\": \"Windows of the week in the box's local time, "
+	       "[DAYS ]HH:MM-HH:MM (Mon-Fri 01:00-07:00): days or ranges of days, comma-separated, "
+	       "on which a window starts (every day when left out); an end at or before the start "
+	       "is the next day's; 24:00 only as an end.\",\n"
+	       "          \"type\": \"array\",\n"
+	       "          \"minItems\": 1,\n"
+	       "          \"maxItems\": %u,\n"
+	       "          \"items\": {\"type\": \"string\", \"pattern\": \"^(" DAYS "(," DAYS
+	       ")* )?" HM "-(" HM "|24:00)$\"}\n"
+	       "        },\n",
+	       K(MAINT), K(MAINT_WINDOWS), MDP_MAINT_MAX_WINDOWS);
+	printf("        \"%s\": {\n"
+	       "          \"description\": \"Pause while any member disk is at hot_at_c degrees "
+	       "Celsius or above; resume once every one is below cool_below_c (at most "
+	       "hot_at_c).\",\n"
+	       "          \"type\": \"object\",\n"
+	       "          \"additionalProperties\": false,\n"
+	       "          \"required\": [\"%s\", \"%s\"],\n"
+	       "          \"properties\": {\n"
+	       "            \"%s\": {\"type\": \"integer\", \"minimum\": %u, \"maximum\": %u},\n"
+	       "            \"%s\": {\"type\": \"integer\", \"minimum\": %u, \"maximum\": %u}\n"
+	       "          }\n"
+	       "        },\n",
+	       K(MAINT_HEAT), K(MAINT_HOT_AT), K(MAINT_COOL_BELOW), K(MAINT_HOT_AT),
+	       MDP_MAINT_HEAT_MIN_C, MDP_MAINT_HEAT_MAX_C, K(MAINT_COOL_BELOW),
+	       MDP_MAINT_HEAT_MIN_C, MDP_MAINT_HEAT_MAX_C);
+	printf("        \"%s\": {\n"
+	       "          \"description\": \"Pause while one of these runs: %s (a SMART self-test "
+	       "on a member disk) or a process by its name in /proc/PID/comm.\",\n"
+	       "          \"type\": \"array\",\n"
+	       "          \"minItems\": 1,\n"
+	       "          \"maxItems\": %u,\n"
+	       "          \"uniqueItems\": true,\n"
+	       "          \"items\": {\"type\": \"string\", \"pattern\": "
+	       "\"^[!-.0-~]([ -.0-~]{0,13}[!-.0-~])?$\"}\n"
+	       "        }\n"
+	       "      }\n"
+	       "    },\n",
+	       K(MAINT_DEFER_TO), MDP_MAINT_SELFTEST, MDP_MAINT_MAX_DEFER);
+}
+
 /* $id is a URN: the schema has no public address; editors find it by path (each shipped
  * profile's yaml-language-server line names ../schema/profile.schema.json). */
 static void top(void)
@@ -182,6 +239,7 @@ static void top(void)
 	       "    },\n",
 	       K(GOAL), K(GOAL_LATENCY), K(GOAL_LATENCY), MDP_GOAL_LATENCY_MAX_MS,
 	       MDP_GOAL_LATENCY_MAX_MS);
+	maint();
 	printf("    \"%s\": {\n"
 	       "      \"description\": \"The global dev.raid sysctls (/proc/sys/dev/raid).\",\n"
 	       "      \"type\": \"object\",\n"

@@ -62,7 +62,10 @@ struct mdp_member {
  *   the name md0 or md1, raid1, superblock 0.90. A member that failed
  *   still counts as failed there.
  * - A DSM data scrub is md "repair" (DSM writes sync_min, then "repair";
- *   pauses with "idle"); /proc/mdstat shows it as "resync = x%".
+ *   pauses with "idle"); /proc/mdstat shows it as "resync = x%". DSM keeps
+ *   its place in /var/lib/datascrubbing/datascrubbing.status and its own
+ *   schedule's time window pauses and resumes it that way, so a pause of
+ *   mdprofile's must keep the place DSM reads (idle, never sync_min 0).
  * - DSM's "RAID Resync Speed Limits" setting: /usr/syno/etc/raid_setting.conf,
  *   section [ResyncSpeed], resync_speed_option = resync_slower (the default:
  *   10000 / 600000 KB/s), resync_faster (300000 / 600000) or resync_manual

@@ -9,6 +9,8 @@
 
 #include "discover.h"
 #include "goal.h"
+#include "maint.h"
+#include "maint_ckpt.h"
 #include "iostat.h"
 #include "mdstat.h"
 #include "smart.h"

@@ -76,9 +76,22 @@ struct doc_goal {
 	char *latency_ms;
 };
 
+struct doc_heat {
+	char *hot_at, *cool_below;
+};
+
+struct doc_maint {
+	char **windows;
+	unsigned windows_count;
+	struct doc_heat *heat;
+	char **defer_to;
+	unsigned defer_to_count;
+};
+
 struct doc {
 	char *description, *memory_budget;
 	struct doc_goal *goal;
+	struct doc_maint *maint;
 	struct doc_settings *raid; /* only the global ones set */
 	struct doc_rule *arrays;
 	unsigned arrays_count;
@@ -107,7 +120,9 @@ struct schema {
 	cyaml_schema_field_t services[2];
 	cyaml_schema_value_t services_value;
 	cyaml_schema_field_t goal[2];
-	cyaml_schema_field_t top[7];
+	cyaml_schema_field_t heat[3];
+	cyaml_schema_field_t maint[4];
+	cyaml_schema_field_t top[8];
 	cyaml_schema_value_t top_value;
 };
 
@@ -194,6 +209,24 @@ static void schema_match_rule(struct schema *s)
 	s->rule_entry = map_value(CYAML_FLAG_DEFAULT, s->rule, sizeof(struct doc_rule));
 }
 
+static void schema_maint(struct schema *s)
+{
+	s->heat[0] =
+	    str_field(mdp_profile_key(MDP_PK_MAINT_HOT_AT), offsetof(struct doc_heat, hot_at));
+	s->heat[1] = str_field(mdp_profile_key(MDP_PK_MAINT_COOL_BELOW),
+			       offsetof(struct doc_heat, cool_below));
+	s->heat[2] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->maint[0] =
+	    seq_field(mdp_profile_key(MDP_PK_MAINT_WINDOWS), offsetof(struct doc_maint, windows),
+		      offsetof(struct doc_maint, windows_count), &str_entry);
+	s->maint[1] = map_field(mdp_profile_key(MDP_PK_MAINT_HEAT),
+				offsetof(struct doc_maint, heat), s->heat, sizeof(struct doc_heat));
+	s->maint[2] =
+	    seq_field(mdp_profile_key(MDP_PK_MAINT_DEFER_TO), offsetof(struct doc_maint, defer_to),
+		      offsetof(struct doc_maint, defer_to_count), &str_entry);
+	s->maint[3] = (cyaml_schema_field_t)CYAML_FIELD_END;
+}
+
 static void schema_build(struct schema *s)
 {
 	size_t n = 0;
@@ -233,6 +266,9 @@ static void schema_build(struct schema *s)
 	s->goal[1] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->top[n++] = map_field(mdp_profile_key(MDP_PK_GOAL), offsetof(struct doc, goal), s->goal,
 				sizeof(struct doc_goal));
+	schema_maint(s);
+	s->top[n++] = map_field(mdp_profile_key(MDP_PK_MAINT), offsetof(struct doc, maint),
+				s->maint, sizeof(struct doc_maint));
 	s->top[n++] = map_field(mdp_profile_key(MDP_PK_RAID), offsetof(struct doc, raid), s->raid,
 				sizeof(struct doc_settings));
 	s->top[n++] = seq_field(mdp_profile_key(MDP_PK_ARRAYS), offsetof(struct doc, arrays),
@@ -397,12 +433,34 @@ static void fill_rules(struct strings *st, const struct mdp_profile *p, struct d
 	}
 }
 
+static struct doc_maint *fill_maint(struct strings *st, const struct mdp_maint *m)
+{
+	struct doc_maint *dm = grab(st, 1, sizeof(*dm));
+	char buf[64];
+
+	if (!dm)
+		return NULL;
+	if ((dm->windows = grab(st, m->n_windows, sizeof(char *))))
+		for (size_t i = 0; i < m->n_windows; i++)
+			dm->windows[dm->windows_count++] =
+			    fmt(st, "%s", mdp_mwin_text(&m->windows[i], buf, sizeof(buf)));
+	if (m->heat.hot_at_c && (dm->heat = grab(st, 1, sizeof(*dm->heat)))) {
+		dm->heat->hot_at = fmt(st, "%u", m->heat.hot_at_c);
+		dm->heat->cool_below = fmt(st, "%u", m->heat.cool_below_c);
+	}
+	dm->defer_to = m->defer_to; /* borrowed: the profile outlives the document */
+	dm->defer_to_count = (unsigned)m->n_defer;
+	return dm;
+}
+
 static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
 {
 	d->description = p->description;
 	d->memory_budget = budget_text(st, &p->budget);
 	if (p->goal.latency_ms && (d->goal = grab(st, 1, sizeof(*d->goal))))
 		d->goal->latency_ms = fmt(st, "%u", p->goal.latency_ms);
+	if (p->maint.set)
+		d->maint = fill_maint(st, &p->maint.m);
 	for (int t = 0; t < MDP_T_COUNT; t++) {
 		if (p->global[t].kind == MDP_S_UNSET)
 			continue;
@@ -443,6 +501,11 @@ static void doc_free(struct doc *d, struct strings *st)
 		free(d->services->pause);
 	free(d->services);
 	free(d->goal);
+	if (d->maint) {
+		free(d->maint->windows);
+		free(d->maint->heat);
+	}
+	free(d->maint);
 	mdp_strs_free(st->v, st->n);
 }
 
@@ -463,9 +526,28 @@ static bool same_setting(const struct mdp_setting *a, const struct mdp_setting *
 	return a->kind == b->kind && a->bound == b->bound && a->num == b->num;
 }
 
+static bool same_maint(const struct mdp_maint_key *a, const struct mdp_maint_key *b)
+{
+	if (a->set != b->set || a->m.n_windows != b->m.n_windows || a->m.n_defer != b->m.n_defer ||
+	    a->m.heat.hot_at_c != b->m.heat.hot_at_c ||
+	    a->m.heat.cool_below_c != b->m.heat.cool_below_c)
+		return false;
+	for (size_t i = 0; i < a->m.n_windows; i++)
+		if (a->m.windows[i].days != b->m.windows[i].days ||
+		    a->m.windows[i].start != b->m.windows[i].start ||
+		    a->m.windows[i].end != b->m.windows[i].end)
+			return false;
+	for (size_t i = 0; i < a->m.n_defer; i++)
+		if (strcmp(a->m.defer_to[i], b->m.defer_to[i]))
+			return false;
+	return true;
+}
+
 /* What the loader makes of the text must be what p says. */
 static bool same_settings(const struct mdp_profile *a, const struct mdp_profile *b)
 {
+	if (!same_maint(&a->maint, &b->maint))
+		return false;
 	if (a->n_rules != b->n_rules || a->n_services != b->n_services ||
 	    a->budget.kind != b->budget.kind || a->budget.value != b->budget.value ||
 	    a->goal.latency_ms != b->goal.latency_ms)
@@ -496,8 +578,9 @@ static bool same_settings(const struct mdp_profile *a, const struct mdp_profile 
 /* The keys whose values (or entries) are text to the loader. */
 static bool text_key(const char *key)
 {
-	static const enum mdp_profile_key keys[] = {MDP_PK_DESCRIPTION, MDP_PK_NAME, MDP_PK_NAMES,
-						    MDP_PK_UUIDS, MDP_PK_ONLY_ON};
+	static const enum mdp_profile_key keys[] = {
+	    MDP_PK_DESCRIPTION, MDP_PK_NAME,          MDP_PK_NAMES,         MDP_PK_UUIDS,
+	    MDP_PK_ONLY_ON,     MDP_PK_MAINT_WINDOWS, MDP_PK_MAINT_DEFER_TO};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, mdp_profile_key(keys[i])))

@@ -108,12 +108,22 @@ static const struct mdp_field goal_fields[] = {
 };
 static const struct mdp_shape goal = {.type = MDP_SH_MAP, .fields = goal_fields, .closed = true};
 
-enum { TOP_DESCRIPTION, TOP_EXTENDS, TOP_BUDGET, TOP_GOAL, TOP_RAID, TOP_ARRAYS, TOP_SERVICES };
+enum {
+	TOP_DESCRIPTION,
+	TOP_EXTENDS,
+	TOP_BUDGET,
+	TOP_GOAL,
+	TOP_MAINT,
+	TOP_RAID,
+	TOP_ARRAYS,
+	TOP_SERVICES
+};
 static const struct mdp_field top_fields[] = {
     [TOP_DESCRIPTION] = {"description", &text},
     [TOP_EXTENDS] = {"extends", &text},
     [TOP_BUDGET] = {"memory_budget", &text},
     [TOP_GOAL] = {"goal", &goal},
+    [TOP_MAINT] = {"maintenance", &mdp_maint_shape},
     [TOP_RAID] = {"raid", &raid},
     [TOP_ARRAYS] = {"arrays", &rules},
     [TOP_SERVICES] = {"services", &services},
@@ -145,6 +155,12 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_MEDIA] = &match_fields[MATCH_MEDIA],
 	    [MDP_PK_GOAL] = &top_fields[TOP_GOAL],
 	    [MDP_PK_GOAL_LATENCY] = &goal_fields[GOAL_LATENCY],
+	    [MDP_PK_MAINT] = &top_fields[TOP_MAINT],
+	    [MDP_PK_MAINT_WINDOWS] = &mdp_maint_fields[MDP_MAINT_WINDOWS],
+	    [MDP_PK_MAINT_HEAT] = &mdp_maint_fields[MDP_MAINT_HEAT],
+	    [MDP_PK_MAINT_HOT_AT] = &mdp_heat_fields[MDP_HEAT_HOT_AT],
+	    [MDP_PK_MAINT_COOL_BELOW] = &mdp_heat_fields[MDP_HEAT_COOL_BELOW],
+	    [MDP_PK_MAINT_DEFER_TO] = &mdp_maint_fields[MDP_MAINT_DEFER_TO],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
@@ -911,6 +927,8 @@ static void build(struct build *b, const struct mdp_node *root, struct mdp_exten
 		parse_budget(b, n);
 	if ((n = get(root, &top_fields[TOP_GOAL])))
 		parse_goal(b, n);
+	if ((n = get(root, &top_fields[TOP_MAINT])))
+		mdp_profile_parse_maint(b->c, b->yt, n, &b->p->maint);
 	if ((n = get(root, &top_fields[TOP_RAID]))) {
 		parse_settings(b, n, b->p->global);
 		check_pairs(b, b->p->global, n);
@@ -920,6 +938,23 @@ static void build(struct build *b, const struct mdp_node *root, struct mdp_exten
 	n = get(root, &top_fields[TOP_SERVICES]);
 	if ((n = get(n, &services_fields[SERVICES_PAUSE])))
 		parse_services(b, n);
+}
+
+int mdp_profile_uint(struct mdp_lctx *c, struct mdp_yaml_types *yt, const struct mdp_node *n,
+		     uint64_t min, uint64_t max, const char *extra, uint64_t *out)
+{
+	struct build b = {.c = c, .yt = yt};
+	const struct num_rule nr = {mdp_node_key(n), min, max, extra};
+
+	return parse_uint(&b, &nr, n, out);
+}
+
+bool mdp_profile_not_text(struct mdp_lctx *c, struct mdp_yaml_types *yt, const struct mdp_node *n,
+			  const char *what)
+{
+	struct build b = {.c = c, .yt = yt};
+
+	return not_text(&b, n, what);
 }
 
 int mdp_profile_parse_text(struct mdp_lctx *c, const char *data, size_t len, struct mdp_profile *p,

@@ -37,6 +37,10 @@
  *     foreground_latency_ms: 20     # array's own sync_speed_min to keep the
  *                                   # foreground's ms per request (1..10000)
  *                                   # at most this (goal.h)
+ *   maintenance:                    # when auto lets a check or repair run (maint.h)
+ *     windows: ["Mon-Fri 01:00-07:00", "Sat-Sun 00:00-24:00"]  # local time
+ *     heat: {hot_at_c: 50, cool_below_c: 45}  # any member disk, 20..90
+ *     defer_to: [smart-selftest, rsync]           # paused while these run
  *   services:
  *     pause:
  *       - synoindexd
@@ -65,7 +69,7 @@
  * and aliases, are refused.
  *
  * extends: the parent NAME.yaml is looked for next to the child, then in
- * the profile dirs. Scalars (description, memory_budget, goal, raid.*) of the
+ * the profile dirs. Scalars (description, memory_budget, goal, maintenance, raid.*) of the
  * child win; the parent's rules come first; services are the union, the
  * child's entry (its "optional", "only_on" and "timeout", a missing
  * timeout meaning the default) winning for a name in both. Cycles are
@@ -168,6 +172,13 @@ struct mdp_goal {
 	struct mdp_pos pos;
 };
 
+/* maintenance: when checks and repairs may run (maint.h); a child's replaces its parent's. */
+struct mdp_maint_key {
+	struct mdp_maint m;
+	bool set;
+	struct mdp_pos pos; /* of the key */
+};
+
 struct mdp_profile {
 	char *name; /* "reshape-fast" (file name without .yaml) */
 	char *path; /* file it was loaded from */
@@ -176,6 +187,7 @@ struct mdp_profile {
 	size_t n_chain;
 	struct mdp_budget budget;
 	struct mdp_goal goal;
+	struct mdp_maint_key maint;
 	struct mdp_setting global[MDP_T_COUNT]; /* only the global-scope tunables used */
 	struct mdp_rule *rules;                 /* parent's rules first, then the child's */
 	size_t n_rules;
@@ -276,6 +288,12 @@ enum mdp_profile_key {
 	MDP_PK_MEDIA,
 	MDP_PK_GOAL,
 	MDP_PK_GOAL_LATENCY,
+	MDP_PK_MAINT,
+	MDP_PK_MAINT_WINDOWS,
+	MDP_PK_MAINT_HEAT,
+	MDP_PK_MAINT_HOT_AT,
+	MDP_PK_MAINT_COOL_BELOW,
+	MDP_PK_MAINT_DEFER_TO,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

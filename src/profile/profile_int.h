@@ -91,6 +91,13 @@ extern const struct mdp_shape mdp_profile_shape;
 /* A tunable's value: a scalar, or {at_least: V} / {at_most: V} (profile.c). */
 extern const struct mdp_shape mdp_tunable_value_shape;
 
+/* maintenance: (profile_maint.c): its keys, in the order of these indexes. */
+enum { MDP_MAINT_WINDOWS, MDP_MAINT_HEAT, MDP_MAINT_DEFER_TO };
+enum { MDP_HEAT_HOT_AT, MDP_HEAT_COOL_BELOW };
+extern const struct mdp_field mdp_maint_fields[];
+extern const struct mdp_field mdp_heat_fields[];
+extern const struct mdp_shape mdp_maint_shape;
+
 /* ---- pass 1: the positioned tree libyaml's events make ------------------ */
 
 enum mdp_node_kind { MDP_N_NONE, MDP_N_SCALAR, MDP_N_MAP, MDP_N_SEQ };
@@ -152,6 +159,22 @@ const char *mdp_yaml_type(struct mdp_yaml_types *y, const char *s, unsigned *ver
  * "1_000", "0x1f", "0o17", "0b101", "1e3", "100.0"), for a "write N" hint.
  */
 bool mdp_yaml_int_value(const char *s, uint64_t *v);
+
+/*
+ * The loader's rules for a plain decimal number under n's key in min..max (extra follows
+ * the range in messages) and for text that YAML must read as text (what names it), for
+ * the files beside profile.c: 0 / false, else the error said in c.
+ */
+int mdp_profile_uint(struct mdp_lctx *c, struct mdp_yaml_types *yt, const struct mdp_node *n,
+		     uint64_t min, uint64_t max, const char *extra, uint64_t *out);
+bool mdp_profile_not_text(struct mdp_lctx *c, struct mdp_yaml_types *yt, const struct mdp_node *n,
+			  const char *what);
+
+/* maintenance: node n into out (profile_maint.c); errors in c. */
+void mdp_profile_parse_maint(struct mdp_lctx *c, struct mdp_yaml_types *yt,
+			     const struct mdp_node *n, struct mdp_maint_key *out);
+/* Frees what out holds and clears it. */
+void mdp_maint_key_free(struct mdp_maint_key *k);
 
 /* s is one or more ASCII digits and nothing else. */
 bool mdp_all_digits(const char *s);

@@ -67,6 +67,7 @@ void mdp_profile_free(struct mdp_profile *p)
 	}
 	for (size_t i = 0; i < p->n_services; i++)
 		free(p->services[i].name);
+	mdp_maint_key_free(&p->maint);
 	mdp_strs_free(p->chain, p->n_chain);
 	mdp_strs_free(p->files, p->n_files);
 	free(p->rules);
@@ -212,6 +213,10 @@ static int merge(struct mdp_profile *c, struct mdp_profile *par)
 		c->budget = par->budget;
 	if (!c->goal.latency_ms)
 		c->goal = par->goal;
+	if (!c->maint.set) {
+		c->maint = par->maint;
+		memset(&par->maint, 0, sizeof(par->maint));
+	}
 	for (size_t t = 0; t < MDP_T_COUNT; t++)
 		if (c->global[t].kind == MDP_S_UNSET)
 			c->global[t] = par->global[t];

@@ -23,6 +23,7 @@ SCHEMA_BLIND = {
     "07-sync-min-above-max": "compares two values",
     "08-speed-limit-min-above-max": "compares two values",
     "47-preread-above-stripe-cache": "compares two values",
+    "71-maint-heat": "compares two values",
     "48-inherited-min-above-max": "needs the parent profile",
     "15-duplicate-key": "PyYAML keeps the last duplicate key",
     "16-extends-cycle": "needs the parent profiles",
