@@ -431,13 +431,19 @@ static void range_text(uint64_t lo, uint64_t hi, char *buf, size_t len)
 		snprintf(buf, len, "from %" PRIu64 " to %" PRIu64 " KiB/s", lo, hi);
 }
 
-/* Per array steered by the goal: the time over it, and where its limits went; then forgotten. */
+/*
+ * Per array steered by the goal: the time over it, and where its limits
+ * went (an array never over it whose limits never moved: nothing to say);
+ * then forgotten.
+ */
 static void wl_goal_summary(struct mdp_wloop *w)
 {
 	for (size_t i = 0; i < w->goal.n_sp; i++) {
 		const struct mdp_wgoal_span *p = &w->goal.sp[i];
 		char over[32], all[32], min[64], max[80] = "";
 
+		if (p->over_s <= 0 && p->lo.min == p->hi.min && p->lo.max == p->hi.max)
+			continue;
 		fmt_span(p->over_s, over, sizeof(over));
 		fmt_span(p->steered_s, all, sizeof(all));
 		range_text(p->lo.min, p->hi.min, min, sizeof(min));

@@ -1176,14 +1176,19 @@ static void test_loop_goal(void **state)
 	run_teardown(&t);
 }
 
+#define GOAL2_PROFILE                                                                              \
+	"goal: {foreground_latency_ms: 20}\narrays:\n  - match: {names: [md2, md3]}\n"             \
+	"    sync_speed_min: 300000\n"
+
 /*
  * The maximum steered too (goal.h): 200 ms a request, ten times the goal,
  * beside md3's reshape. The minimum comes down to its floor (the sysctl's
  * 10000), then md3's own maximum, "200000 (system)", to its floor, each
  * move written through the journal; then nothing is left to give, said
- * once. md3 idle: the release puts the maximum back as it was, following
- * the sysctl, and the summary gives the time over the goal and where the
- * limits went.
+ * once. md3 idle (md2 too, steered beside it, never over the goal): the
+ * release puts the maximum back as it was, following the sysctl, and the
+ * summary gives md3's time over the goal and where its limits went, and
+ * nothing of md2.
  */
 static void goal_max_turn(struct run *t, unsigned n)
 {
@@ -1196,6 +1201,7 @@ static void goal_max_turn(struct run *t, unsigned n)
 		stat_md3(t, 1000, 10000);
 		op(t, "md3", "reshape");
 		md_put(t, "md3", "sync_speed", "200000\n");
+		op(t, "md2", "recover"); /* steered too, its limits never moved */
 		break;
 	case 6:
 		says(t, "md3: minimum 300000 -> 50000 KiB/s (latency 200.0 ms > goal 20 ms, from "
@@ -1218,9 +1224,13 @@ static void goal_max_turn(struct run *t, unsigned n)
 			"nothing left to give: minimum 10000 KiB/s and maximum 10000 KiB/s at the "
 			"goal's floor");
 		assert_int_equal(mdp_wgoal_active(&t->r, &v), 0);
-		assert_int_equal(v.v[0].max, 10000);
-		assert_true(v.v[0].spent);
+		assert_int_equal(v.n, 2);
+		assert_string_equal(v.v[1].name, "md3");
+		assert_int_equal(v.v[1].max, 10000);
+		assert_true(v.v[1].spent);
+		assert_false(v.v[0].spent); /* md2: not measured */
 		op(t, "md3", "idle");
+		op(t, "md2", "idle");
 		break;
 	case 13:
 		says(t, "md3: over the 20 ms goal for 40s of 40s steered; minimum from 10000 to "
@@ -1238,9 +1248,12 @@ static void test_loop_goal_max(void **state)
 	unsigned spent = 0;
 
 	(void)state;
-	run_auto(&t, GOAL_PROFILE, goal_max_turn);
-	for (size_t i = 0; i < t.n; i++)
+	run_auto(&t, GOAL2_PROFILE, goal_max_turn);
+	for (size_t i = 0; i < t.n; i++) {
 		spent += strstr(t.lines[i], "nothing left to give") != NULL;
+		/* md2 steered, never over the goal, its limits unmoved: no summary line */
+		assert_null(strstr(t.lines[i], "md2: over the"));
+	}
 	assert_int_equal(spent, 1);
 	run_teardown(&t);
 }
