@@ -58,7 +58,7 @@ static enum mdp_goal_why back_off(struct mdp_goal_ctl *c, const struct mdp_goal_
 {
 	if (l->min > c->floor)
 		l->min = cut(c, l->min, c->floor, in);
-	else if (c->max_ceiling && l->max > c->max_floor)
+	else if (c->max_ceiling && l->max > c->max_floor && !in->proxy)
 		l->max = cut(c, l->max, c->max_floor, in);
 	else
 		return MDP_GOAL_SPENT; /* the wait stays as it is: nothing moved */

@@ -31,8 +31,15 @@
  *     never takes more than three quarters, one just over always takes a
  *     tenth), never under the floor; top is the limit or md's own speed if
  *     lower (above md's speed a limit acts as the ceiling does, and cutting
- *     from there would spend looks changing nothing). Both at their floors:
- *     nothing left to give (MDP_GOAL_SPENT), nothing moves;
+ *     from there would spend looks changing nothing). The maximum comes down
+ *     only on the foreground's own latency (md's counters), never on a proxy
+ *     for it: the members' counters include the sync's own requests, which
+ *     a lower maximum itself shortens, and a few timed reads of the watcher's
+ *     own are too few to cap a rebuild on (in the lab, on 5.10, they read 236
+ *     ms beside a client's 36, and a maximum cut on them took the recovery to
+ *     0.73 of the kernel limits'). The minimum at its floor and the maximum at
+ *     its floor, or not to be lowered on this sample: nothing left to give
+ *     (MDP_GOAL_SPENT), nothing moves;
  *   - latency below MDP_GOAL_RAISE_PERMILLE of the goal and no wait left: a
  *     raise of the maximum while it is under its ceiling, else of the
  *     minimum. At or under MDP_GOAL_FAST_PERMILLE of the goal (the load
@@ -88,6 +95,12 @@ struct mdp_goal_sample {
 	enum mdp_goal_input kind;
 	uint64_t latency_us; /* MDP_GOAL_LATENCY: microseconds per request */
 	uint64_t sync_kib;   /* md/sync_speed: the speed md compares its limits with; 0 unknown */
+	/*
+	 * latency_us stands in for the foreground's own requests (the member
+	 * disks' counters, the sync's requests included; the watcher's own few
+	 * timed reads): the maximum is not lowered on it.
+	 */
+	bool proxy;
 };
 
 /* An array's two limits, KiB/s. */

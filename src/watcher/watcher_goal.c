@@ -126,16 +126,18 @@ static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 static void say_spent(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 		      struct mdp_wgoal_move *m)
 {
+	bool steered = e->ctl.max_ceiling > e->ctl.max_floor;
 	char lat[64], src[96], max[64] = "";
 
 	lat_text(e, lat, sizeof(lat), src, sizeof(src));
-	if (e->ctl.max_ceiling > e->ctl.max_floor)
+	if (steered && e->lim.max <= e->ctl.max_floor)
 		snprintf(max, sizeof(max), " and maximum %" PRIu64 " KiB/s", e->lim.max);
 	snprintf(
 	    m->line, sizeof(m->line),
 	    "%s: goal %u ms missed (latency %s, %s) with nothing left to give: minimum %" PRIu64
-	    " KiB/s%s at the goal's floor",
-	    e->name, g->goal_ms, lat, src, e->lim.min, max);
+	    " KiB/s%s at the goal's floor%s",
+	    e->name, g->goal_ms, lat, src, e->lim.min, max,
+	    steered && !max[0] ? " (the maximum moves only on the array's own counters)" : "");
 }
 
 /*
@@ -233,6 +235,7 @@ static int decide(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp
 	e->lim.min = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
 	e->lim.max =
 	    a->cur[MDP_T_SYNC_SPEED_MAX].present ? a->cur[MDP_T_SYNC_SPEED_MAX].val.num : 0;
+	e->in.proxy = e->src != MDP_IO_MD; /* the members' or its own reads: not the maximum's */
 	why = mdp_goal_next(&e->ctl, &e->lim, &e->in, &next);
 	/* an episode: from the first look spent to the first measured one that is not */
 	e->spent = why == MDP_GOAL_SPENT || (was && e->in.kind == MDP_GOAL_UNKNOWN);

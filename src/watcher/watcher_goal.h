@@ -72,7 +72,7 @@ struct mdp_wgoal_move {
 	bool write;
 	enum mdp_tunable t; /* MDP_T_SYNC_SPEED_MIN or MDP_T_SYNC_SPEED_MAX */
 	uint64_t from, to;  /* KiB/s */
-	char line[384]; /* "md2: minimum 300000 -> 150000 KiB/s (latency 42.0 ms > goal 20 ms, ...)"
+	char line[512]; /* "md2: minimum 300000 -> 150000 KiB/s (latency 42.0 ms > goal 20 ms, ...)"
 			 */
 };
 

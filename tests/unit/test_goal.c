@@ -443,6 +443,15 @@ static void test_max(void **state)
 		assert_true(++looks <= MDP_GOAL_HOLD_LOOKS + 8);
 	}
 	assert_int_equal(l.max, 200000);
+	/* a proxy for the foreground's latency (the members', the sync's included): the
+	 * maximum stays, nothing left to give on it; the foreground's own lowers it */
+	l = (struct mdp_goal_lim){FLOOR, 200000};
+	hi.proxy = true;
+	assert_int_equal(mdp_goal_next(&c, &l, &hi, &n), MDP_GOAL_SPENT);
+	assert_int_equal(n.max, 200000);
+	hi.proxy = false;
+	assert_int_equal(mdp_goal_next(&c, &l, &hi, &n), MDP_GOAL_BACKOFF);
+	assert_int_equal(n.max, 16000);
 	/* no foreground I/O: both ceilings at once */
 	l = (struct mdp_goal_lim){FLOOR, FLOOR};
 	assert_int_equal(mdp_goal_next(&c, &l, &idle, &n), MDP_GOAL_FULL);
