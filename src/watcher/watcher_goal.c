@@ -229,7 +229,6 @@ static int decide(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp
 {
 	struct mdp_goal_lim next;
 	enum mdp_goal_why why;
-	bool was = e->spent;
 	int err;
 
 	e->lim.min = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
@@ -237,12 +236,19 @@ static int decide(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp
 	    a->cur[MDP_T_SYNC_SPEED_MAX].present ? a->cur[MDP_T_SYNC_SPEED_MAX].val.num : 0;
 	e->in.proxy = e->src != MDP_IO_MD; /* the members' or its own reads: not the maximum's */
 	why = mdp_goal_next(&e->ctl, &e->lim, &e->in, &next);
-	/* an episode: from the first look spent to the first measured one that is not */
-	e->spent = why == MDP_GOAL_SPENT || (was && e->in.kind == MDP_GOAL_UNKNOWN);
+	if (e->in.kind != MDP_GOAL_UNKNOWN)
+		e->spent = why == MDP_GOAL_SPENT;
 	if ((err = span_note(g, e, &e->lim)) || (err = span_note(g, e, &next)))
 		return err;
-	if (why == MDP_GOAL_SPENT)
-		return was ? 0 : push_move(g, e, why, MDP_T_SYNC_SPEED_MIN, 0, 0, moves, n);
+	/* said once an episode: until a limit moves, noise around the goal says it no more */
+	if (why == MDP_GOAL_SPENT) {
+		if (e->said)
+			return 0;
+		e->said = true;
+		return push_move(g, e, why, MDP_T_SYNC_SPEED_MIN, 0, 0, moves, n);
+	}
+	if (why != MDP_GOAL_HOLD)
+		e->said = false;
 	if ((err = push_move(g, e, why, MDP_T_SYNC_SPEED_MAX, e->lim.max, next.max, moves, n)))
 		return err;
 	return push_move(g, e, why, MDP_T_SYNC_SPEED_MIN, e->lim.min, next.min, moves, n);

@@ -39,7 +39,8 @@ struct mdp_wgoal_arr {
 	struct mdp_goal_sample in;
 	enum mdp_io_source src;
 	struct mdp_goal_lim lim; /* max 0: md shows none */
-	bool spent;              /* over the goal with nothing left to give, since it was said */
+	bool spent; /* the last measured look: over the goal with nothing left to give */
+	bool said;  /* that was said, and no limit has moved since (an episode) */
 };
 
 /* What an array's limits did under this layer, for the summary at its release. */

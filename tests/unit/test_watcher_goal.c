@@ -272,11 +272,33 @@ static void test_max_and_spent(void **state)
 	assert_int_equal(mdp_wgoal_load(&e.r, &v), 0);
 	assert_int_equal(v.v[0].max, 10000);
 	assert_true(v.v[0].spent);
-	/* 10 ms: under the goal, the episode over (the wait first: nothing moves) */
-	stat_md(&e, 1400, 66000);
+	/* 18 ms, in the band: not missed now, and nothing said; over again: still the same
+	 * episode (no limit moved), not said again */
+	stat_md(&e, 1400, 66800);
 	assert_int_equal(look(&e, true, &m), 0);
 	free(m);
 	assert_false(mdp_wgoal_find(&e.g, "md3")->spent);
+	stat_md(&e, 1500, 86800);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_true(mdp_wgoal_find(&e.g, "md3")->spent);
+	/* 4 ms: after the wait the maximum goes up, the episode is over; over at the floors
+	 * again later (the raise not written here) is a new one, said */
+	{
+		unsigned ios = 1500, ms = 86800;
+		size_t got = 0;
+		for (unsigned i = 0; i <= MDP_GOAL_HOLD_LOOKS && !got; i++) {
+			stat_md(&e, ios += 100, ms += 400);
+			if ((got = look(&e, true, &m)))
+				assert_int_equal(m[0].t, MDP_T_SYNC_SPEED_MAX);
+			free(m);
+		}
+		assert_int_equal(got, 1);
+		stat_md(&e, ios + 100, ms + 20000);
+	}
+	assert_int_equal(look(&e, true, &m), 1);
+	assert_false(m[0].write);
+	free(m);
 	env_teardown(&e);
 }
 
