@@ -1,7 +1,9 @@
 /*
  * status_goal: what status shows of a goal the watcher steers to
- * (watcher_goal.h): in text, JSON and Prometheus, per array its minimum
- * and the last look's foreground latency with the counters it came from.
+ * (watcher_goal.h): in text, JSON and Prometheus, per array its minimum,
+ * its maximum when the goal steers it, the last look's foreground latency
+ * with the counters it came from, and a goal missed with nothing left to
+ * give.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,15 +31,23 @@ static void measured(const struct mdp_status *ps, size_t i, char *buf, size_t le
 
 void status_goal_text(const struct mdp_status *ps)
 {
-	char what[160];
+	char what[160], max[48];
 
 	if (!ps->have_goal)
 		return;
 	printf("goal: foreground latency %u ms, steered by the watcher\n", ps->goal.goal_ms);
 	for (size_t i = 0; i < ps->goal.n; i++) {
 		measured(ps, i, what, sizeof(what));
-		render_say(4, "  %s: minimum %" PRIu64 " KiB/s; last look: %s", ps->goal.v[i].name,
-			   ps->goal.v[i].min, what);
+		max[0] = '\0';
+		if (ps->goal.v[i].max)
+			snprintf(max, sizeof(max), ", maximum %" PRIu64 " KiB/s", ps->goal.v[i].max);
+		render_say(4, "  %s: minimum %" PRIu64 " KiB/s%s; last look: %s", ps->goal.v[i].name,
+			   ps->goal.v[i].min, max, what);
+		if (ps->goal.v[i].spent)
+			render_say(4,
+				   "  %s: goal missed with nothing left to give: its limits are at "
+				   "the goal's floor",
+				   ps->goal.v[i].name);
 	}
 }
 
@@ -56,6 +66,12 @@ void status_goal_json(struct json *j, const struct mdp_status *ps)
 		json_obj(j);
 		json_kstr(j, "array", ps->goal.v[i].name);
 		json_ku64(j, "sync_speed_min_kib_s", ps->goal.v[i].min);
+		json_key(j, "sync_speed_max_kib_s");
+		if (ps->goal.v[i].max)
+			json_u64(j, ps->goal.v[i].max);
+		else
+			json_null(j);
+		json_kbool(j, "missed_at_floor", ps->goal.v[i].spent);
 		json_kstr(j, "foreground",
 			  ps->goal.v[i].in.kind == MDP_GOAL_LATENCY ? "measured"
 			  : ps->goal.v[i].in.kind == MDP_GOAL_IDLE  ? "idle"

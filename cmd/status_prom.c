@@ -130,7 +130,23 @@ static void prom_watcher(const struct mdp_status *ps)
 	}
 }
 
-/* A goal the watcher steers to: the goal, and per array its minimum and the latency measured. */
+/* One series per array the goal steers: its minimum, or (max) its maximum where steered, in bytes/s. */
+static void prom_goal_each(const struct mdp_status *ps, const char *name, bool max)
+{
+	for (size_t i = 0; i < ps->goal.n; i++) {
+		if (max && !ps->goal.v[i].max)
+			continue; /* its maximum is not steered */
+		printf("mdprofile_goal_%s", name);
+		prom_label("array", ps->goal.v[i].name, true);
+		prom_label("device", ps->goal.v[i].name, false);
+		printf("} %" PRIu64 "\n", max ? ps->goal.v[i].max * 1024 : ps->goal.v[i].min * 1024);
+	}
+}
+
+/*
+ * A goal the watcher steers to: the goal, and per array its limits, the
+ * latency measured and whether the goal is missed with nothing left to give.
+ */
 static void prom_goal(const struct mdp_status *ps)
 {
 	if (!ps->have_goal)
@@ -140,11 +156,19 @@ static void prom_goal(const struct mdp_status *ps)
 	       ps->goal.goal_ms % 1000);
 	prom_head("goal_sync_speed_min_bytes_per_second",
 		  "the minimum sync speed the goal gives each array now (md/sync_speed_min)");
+	prom_goal_each(ps, "sync_speed_min_bytes_per_second", false);
+	prom_head("goal_sync_speed_max_bytes_per_second",
+		  "the maximum sync speed the goal gives each array whose maximum it steers "
+		  "(md/sync_speed_max)");
+	prom_goal_each(ps, "sync_speed_max_bytes_per_second", true);
+	prom_head("goal_missed",
+		  "1 while an array's foreground latency is over the goal with its limits at the "
+		  "goal's floor: nothing left to give");
 	for (size_t i = 0; i < ps->goal.n; i++) {
-		printf("mdprofile_goal_sync_speed_min_bytes_per_second");
+		printf("mdprofile_goal_missed");
 		prom_label("array", ps->goal.v[i].name, true);
 		prom_label("device", ps->goal.v[i].name, false);
-		printf("} %" PRIu64 "\n", ps->goal.v[i].min * 1024);
+		printf("} %d\n", ps->goal.v[i].spent);
 	}
 	prom_head("goal_foreground_latency_seconds",
 		  "the mean time of a request through the array over the watcher's last look; "

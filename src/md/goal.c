@@ -6,52 +6,114 @@ void mdp_goal_init(struct mdp_goal_ctl *c, unsigned goal_ms, uint64_t floor, uin
 	c->goal_ms = goal_ms;
 	c->ceiling = ceiling;
 	c->floor = floor < ceiling ? floor : ceiling;
+	c->max_floor = c->max_ceiling = 0;
 	c->hold = 0;
 	c->hold_next = MDP_GOAL_HOLD_LOOKS;
+	c->raised = false;
 }
 
-static uint64_t clamp(const struct mdp_goal_ctl *c, uint64_t v)
+void mdp_goal_init_max(struct mdp_goal_ctl *c, uint64_t ceiling)
 {
-	return v < c->floor ? c->floor : v > c->ceiling ? c->ceiling : v;
+	uint64_t f = c->floor > MDP_GOAL_MAX_FLOOR ? c->floor : MDP_GOAL_MAX_FLOOR;
+
+	c->max_ceiling = ceiling;
+	c->max_floor = f < ceiling ? f : ceiling;
 }
 
-/* A raise's step: a MDP_GOAL_STEPS-th of md's speed, else of the range; at least 1 KiB/s. */
-static uint64_t step(const struct mdp_goal_ctl *c, uint64_t sync_kib)
+static uint64_t clamp(uint64_t v, uint64_t lo, uint64_t hi)
 {
-	uint64_t s = (sync_kib ? sync_kib : c->ceiling - c->floor) / MDP_GOAL_STEPS;
-
-	return s ? s : 1;
+	return v < lo ? lo : v > hi ? hi : v;
 }
 
-uint64_t mdp_goal_next(struct mdp_goal_ctl *c, uint64_t cur, const struct mdp_goal_sample *in,
-		       enum mdp_goal_why *why)
+/* A back-off of v (above md's speed: from md's speed) by goal / latency, bounded (goal.h). */
+static uint64_t cut(const struct mdp_goal_ctl *c, uint64_t v, uint64_t lo,
+		    const struct mdp_goal_sample *in)
 {
-	uint64_t goal_us = (uint64_t)c->goal_ms * 1000, next;
-	enum mdp_goal_why w = MDP_GOAL_HOLD;
+	uint64_t top = in->sync_kib && in->sync_kib < v ? in->sync_kib : v;
+	uint64_t pm = (uint64_t)c->goal_ms * 1000 * 1000 / in->latency_us;
 
-	cur = clamp(c, cur);
-	next = cur;
+	pm = clamp(pm, MDP_GOAL_CUT_LEAST, MDP_GOAL_CUT_MOST);
+	return clamp(top / 1000 * pm + top % 1000 * pm / 1000, lo, v);
+}
+
+/* A raise of v towards hi from lo: doubling when the load has gone, else a step (goal.h). */
+static uint64_t rise(const struct mdp_goal_ctl *c, uint64_t v, uint64_t lo, uint64_t hi,
+		     const struct mdp_goal_sample *in)
+{
+	uint64_t s;
+
+	if (in->latency_us * 1000 <= (uint64_t)c->goal_ms * 1000 * MDP_GOAL_FAST_PERMILLE) {
+		s = (hi - lo) / 4;
+		s = v > s ? v : s;
+	} else {
+		s = (in->sync_kib ? in->sync_kib : hi - lo) / MDP_GOAL_STEPS;
+	}
+	s = s ? s : 1;
+	return hi - v > s ? v + s : hi;
+}
+
+/* Latency above the goal: the minimum down, else the maximum, else nothing left. */
+static enum mdp_goal_why back_off(struct mdp_goal_ctl *c, const struct mdp_goal_sample *in,
+				  struct mdp_goal_lim *l)
+{
+	if (l->min > c->floor)
+		l->min = cut(c, l->min, c->floor, in);
+	else if (c->max_ceiling && l->max > c->max_floor && !in->proxy)
+		l->max = cut(c, l->max, c->max_floor, in);
+	else
+		return MDP_GOAL_SPENT; /* the wait stays as it is: nothing moved */
+	if (c->raised)                 /* the raise found md's step: wait longer */
+		c->hold_next =
+		    c->hold_next * 2 < MDP_GOAL_HOLD_MAX ? c->hold_next * 2 : MDP_GOAL_HOLD_MAX;
+	c->raised = false;
+	c->hold = c->hold_next;
+	return MDP_GOAL_BACKOFF;
+}
+
+/* Under the band, no wait left: the maximum up to its ceiling first, then the minimum. */
+static enum mdp_goal_why raise(struct mdp_goal_ctl *c, const struct mdp_goal_sample *in,
+			       struct mdp_goal_lim *l)
+{
+	if (l->max < c->max_ceiling)
+		l->max = rise(c, l->max, c->max_floor, c->max_ceiling, in);
+	else if (l->min < c->ceiling)
+		l->min = rise(c, l->min, c->floor, c->ceiling, in);
+	else
+		return MDP_GOAL_HOLD;
+	c->raised = true;
+	if (l->min == c->ceiling && l->max == c->max_ceiling) {
+		c->raised = false; /* back at the profile's: the episode is over */
+		c->hold_next = MDP_GOAL_HOLD_LOOKS;
+	}
+	return MDP_GOAL_RAISE;
+}
+
+enum mdp_goal_why mdp_goal_next(struct mdp_goal_ctl *c, const struct mdp_goal_lim *cur,
+				const struct mdp_goal_sample *in, struct mdp_goal_lim *next)
+{
+	uint64_t goal_us = (uint64_t)c->goal_ms * 1000;
+	struct mdp_goal_lim was;
+
+	next->min = clamp(cur->min, c->floor, c->ceiling);
+	next->max = c->max_ceiling ? clamp(cur->max, c->max_floor, c->max_ceiling) : cur->max;
+	was = *next;
 	if (in->kind == MDP_GOAL_IDLE) {
-		next = c->ceiling;
-		w = MDP_GOAL_FULL;
+		next->min = c->ceiling;
+		next->max = c->max_ceiling ? c->max_ceiling : next->max;
 		c->hold = 0;
 		c->hold_next = MDP_GOAL_HOLD_LOOKS;
-	} else if (in->kind == MDP_GOAL_LATENCY && in->latency_us > goal_us) {
-		uint64_t top = in->sync_kib && in->sync_kib < cur ? in->sync_kib : cur;
-		next = clamp(c, top / 2);
-		w = MDP_GOAL_BACKOFF;
-		c->hold = c->hold_next;
-		if (c->hold_next < MDP_GOAL_HOLD_MAX)
-			c->hold_next *= 2;
-	} else if (in->kind == MDP_GOAL_LATENCY && c->hold) {
-		c->hold--; /* a back-off's wait: no raise yet */
-	} else if (in->kind == MDP_GOAL_LATENCY &&
-		   in->latency_us * 1000 < goal_us * MDP_GOAL_RAISE_PERMILLE) {
-		uint64_t s = step(c, in->sync_kib);
-		next = c->ceiling - cur > s ? cur + s : c->ceiling;
-		w = MDP_GOAL_RAISE;
+		c->raised = false;
+		return next->min != was.min || next->max != was.max ? MDP_GOAL_FULL : MDP_GOAL_HOLD;
 	}
-	if (why)
-		*why = next == cur ? MDP_GOAL_HOLD : w;
-	return next;
+	if (in->kind != MDP_GOAL_LATENCY)
+		return MDP_GOAL_HOLD;
+	if (in->latency_us > goal_us)
+		return back_off(c, in, next);
+	if (c->hold) {
+		c->hold--; /* a back-off's wait: no raise yet */
+		return MDP_GOAL_HOLD;
+	}
+	if (in->latency_us * 1000 < goal_us * MDP_GOAL_RAISE_PERMILLE)
+		return raise(c, in, next);
+	return MDP_GOAL_HOLD;
 }

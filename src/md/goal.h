@@ -1,29 +1,67 @@
 /*
  * goal: the controller behind a profile's goal (profile.h, struct
- * mdp_goal): which md/sync_speed_min an engaged array gets next, from the
- * foreground latency measured over the last interval. Pure: no I/O, no
- * clock; the watcher (watcher_loop.c) measures (iostat.h) and writes.
+ * mdp_goal): which md/sync_speed_min and md/sync_speed_max an engaged
+ * array gets next, from the foreground latency measured over the last
+ * interval. Pure: no I/O, no clock; the watcher (watcher_loop.c) measures
+ * (iostat.h) and writes.
  *
- * Between a floor (the array's minimum before the profile went on) and a
- * ceiling (the profile's minimum), in KiB/s per device:
- *   - no foreground I/O in the interval: the ceiling (nothing to protect);
- *   - latency above the goal: halve it, next = max(floor, top / 2), top
- *     being the current minimum or md's own speed if lower (multiplicative
- *     back-off: md throttles the sync for other I/O only while its speed is
- *     above the minimum, so a minimum above md's speed acts as the ceiling
- *     does, and halving from there would spend looks changing nothing);
- *   - latency below MDP_GOAL_RAISE_PERMILLE of the goal: raise by a
+ * Each limit moves between a floor and a ceiling, in KiB/s per device:
+ *   - the minimum between its floor (the array's minimum before the profile
+ *     went on) and its ceiling (the profile's minimum);
+ *   - the maximum, when steered (mdp_goal_init_max), between its floor and
+ *     its ceiling (the array's maximum under the profile). Its floor is the
+ *     minimum's floor, and never under MDP_GOAL_MAX_FLOOR: md throttles a
+ *     sync for other I/O only while it runs above its minimum, so a maximum
+ *     under the minimum changes nothing, and at the minimum's floor the
+ *     rebuild gets what md itself grants it under load (1000 KiB/s is the
+ *     kernel's default dev.raid.speed_limit_min): never less.
+ * md throttles a sync only above its minimum and caps it at its maximum, so
+ * the maximum is what is left once the minimum is at its floor (md's idle
+ * test misses a foreground it does not see as the array's; the sync runs
+ * near the maximum then). The two move as one ladder: the minimum comes
+ * down first, then the maximum; the maximum goes back up first, then the
+ * minimum.
+ *
+ * A look's rules:
+ *   - no foreground I/O in the interval: both ceilings (nothing to
+ *     protect), and the first wait again;
+ *   - latency above the goal: a back-off. The minimum, or once it is at its
+ *     floor the maximum, becomes top * goal / latency, the factor bounded to
+ *     [MDP_GOAL_CUT_LEAST, MDP_GOAL_CUT_MOST] per mille (a look far over
+ *     never takes more than three quarters, one just over always takes a
+ *     tenth), never under the floor; top is the limit or md's own speed if
+ *     lower (above md's speed a limit acts as the ceiling does, and cutting
+ *     from there would spend looks changing nothing). The maximum comes down
+ *     only on the foreground's own latency (md's counters), never on a proxy
+ *     for it: the members' counters include the sync's own requests, which
+ *     a lower maximum itself shortens, and a few timed reads of the watcher's
+ *     own are too few to cap a rebuild on (in the lab, on 5.10, they read 236
+ *     ms beside a client's 36, and a maximum cut on them took the recovery to
+ *     0.73 of the kernel limits'). The minimum at its floor and the maximum at
+ *     its floor, or not to be lowered on this sample: nothing left to give
+ *     (MDP_GOAL_SPENT), nothing moves;
+ *   - latency below MDP_GOAL_RAISE_PERMILLE of the goal and no wait left: a
+ *     raise of the maximum while it is under its ceiling, else of the
+ *     minimum. At or under MDP_GOAL_FAST_PERMILLE of the goal (the load
+ *     has gone) it doubles, by at least a quarter of the range, so that a
+ *     limit is back at its ceiling within 4 raises (the range covered in
+ *     quarters, each raise at least one); between the two it adds a
  *     MDP_GOAL_STEPS-th of md's speed (of the range while md's speed is
- *     unknown): additive increase, in steps that mean something to this
- *     array, an 8 MiB/s one as a 1 GB/s one;
+ *     unknown), steps that mean something to this array, an 8 MiB/s one as
+ *     a 1 GB/s one, where the load is close to what the goal allows;
  *   - between the two, or no measurement yet: stay. That band is the
  *     hysteresis: a load that sits near the goal changes nothing.
  * md's throttle is a step, not a slope: the foreground is fine while the
  * minimum is below md's speed, and not once it is above. A raise that finds
- * the step costs the foreground one interval; so after a back-off the
- * controller waits MDP_GOAL_HOLD_LOOKS looks before it raises again, twice
- * as long after each back-off that follows (up to MDP_GOAL_HOLD_MAX looks),
- * and back to the first wait once the foreground stops.
+ * the step costs the foreground one interval; so a back-off that moved a
+ * limit is followed by MDP_GOAL_HOLD_LOOKS looks without a raise, and one
+ * that moved a limit right after a raise (the raise found the step) by
+ * twice the wait before (up to MDP_GOAL_HOLD_MAX looks). Looks over the goal
+ * that move nothing (at the floors) keep the wait as it is, they do not
+ * grow it; back at both ceilings, or no foreground I/O, the first wait
+ * again. So after an overload that moved the limits only down, the limits
+ * are back at the profile's within MDP_GOAL_HOLD_LOOKS + 8 looks under half
+ * the goal: 12.
  */
 #ifndef MDP_GOAL_H
 #define MDP_GOAL_H
@@ -31,13 +69,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Below this share of the goal (per mille) the minimum is raised. */
+/* Below this share of the goal (per mille) a limit is raised. */
 #define MDP_GOAL_RAISE_PERMILLE 800u
-/* A raise adds this fraction (1/N) of the range between floor and ceiling. */
+/* At or below this share of the goal (per mille) a raise doubles. */
+#define MDP_GOAL_FAST_PERMILLE 500u
+/* A gentle raise adds this fraction (1/N) of md's speed (of the range while it is unknown). */
 #define MDP_GOAL_STEPS 10u
+/* A back-off's factor, goal / latency, bounded to these (per mille). */
+#define MDP_GOAL_CUT_LEAST 250u
+#define MDP_GOAL_CUT_MOST  900u
 /* Looks without a raise after a back-off: the first wait, and the longest. */
-#define MDP_GOAL_HOLD_LOOKS 6u
+#define MDP_GOAL_HOLD_LOOKS 4u
 #define MDP_GOAL_HOLD_MAX   96u
+/* The maximum is never steered under this (KiB/s), nor under the minimum's floor. */
+#define MDP_GOAL_MAX_FLOOR 1000u
 
 /* What one look measured of the foreground. */
 enum mdp_goal_input {
@@ -49,37 +94,58 @@ enum mdp_goal_input {
 struct mdp_goal_sample {
 	enum mdp_goal_input kind;
 	uint64_t latency_us; /* MDP_GOAL_LATENCY: microseconds per request */
-	uint64_t sync_kib;   /* md/sync_speed: the speed md compares its minimum with; 0 unknown */
+	uint64_t sync_kib;   /* md/sync_speed: the speed md compares its limits with; 0 unknown */
+	/*
+	 * latency_us stands in for the foreground's own requests (the member
+	 * disks' counters, the sync's requests included; the watcher's own few
+	 * timed reads): the maximum is not lowered on it.
+	 */
+	bool proxy;
+};
+
+/* An array's two limits, KiB/s. */
+struct mdp_goal_lim {
+	uint64_t min, max;
 };
 
 /* One array's controller. */
 struct mdp_goal_ctl {
 	unsigned goal_ms;
-	uint64_t floor, ceiling; /* KiB/s; floor <= ceiling once set up */
-	unsigned hold;           /* looks left before a raise */
-	unsigned hold_next;      /* the wait after the next back-off */
+	uint64_t floor, ceiling;         /* the minimum's; floor <= ceiling once set up */
+	uint64_t max_floor, max_ceiling; /* the maximum's; equal when it is not steered */
+	unsigned hold;                   /* looks left before a raise */
+	unsigned hold_next;              /* the wait after the next back-off that moves */
+	bool raised;                     /* the last move was a raise */
 };
 
-/* Why the next minimum is what it is (for the watcher's line). */
+/* Why the next limits are what they are (for the watcher's line). */
 enum mdp_goal_why {
-	MDP_GOAL_HOLD,    /* unchanged: in the band, unknown, or already at the bound */
-	MDP_GOAL_BACKOFF, /* latency above the goal */
-	MDP_GOAL_RAISE,   /* latency below the band */
-	MDP_GOAL_FULL,    /* no foreground I/O: the ceiling */
+	MDP_GOAL_HOLD,    /* unchanged: in the band, unknown, waiting */
+	MDP_GOAL_BACKOFF, /* latency above the goal: a limit lowered */
+	MDP_GOAL_RAISE,   /* latency below the band: a limit raised */
+	MDP_GOAL_FULL,    /* no foreground I/O: the ceilings */
+	MDP_GOAL_SPENT,   /* latency above the goal with both limits at their floors */
 };
 
 /*
- * Set c up. A floor above the ceiling (the array had a higher minimum of
- * its own) leaves nothing to steer: both become the ceiling.
+ * Set c up, the maximum not steered. A floor above the ceiling (the array
+ * had a higher minimum of its own) leaves nothing to steer: both become
+ * the ceiling.
  */
 void mdp_goal_init(struct mdp_goal_ctl *c, unsigned goal_ms, uint64_t floor, uint64_t ceiling);
 /*
- * The minimum for the next interval, from the current one (clamped into
- * [floor, ceiling] first: something else may have written it) and what
- * the last interval measured. *why says which rule decided (may be NULL).
- * c keeps the wait after a back-off.
+ * Steer the maximum too, from ceiling (the array's maximum now) down to
+ * the larger of the minimum's floor and MDP_GOAL_MAX_FLOOR (no lower than
+ * ceiling: then it is not steered). After mdp_goal_init.
  */
-uint64_t mdp_goal_next(struct mdp_goal_ctl *c, uint64_t cur, const struct mdp_goal_sample *in,
-		       enum mdp_goal_why *why);
+void mdp_goal_init_max(struct mdp_goal_ctl *c, uint64_t ceiling);
+/*
+ * The limits for the next interval in *next, from the current ones (each
+ * clamped into its bounds first: something else may have written them) and
+ * what the last interval measured. Returns which rule decided: MDP_GOAL_HOLD
+ * whenever nothing changes but MDP_GOAL_SPENT. c keeps the wait.
+ */
+enum mdp_goal_why mdp_goal_next(struct mdp_goal_ctl *c, const struct mdp_goal_lim *cur,
+				const struct mdp_goal_sample *in, struct mdp_goal_lim *next);
 
 #endif

@@ -20,6 +20,13 @@ const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char
 	return NULL;
 }
 
+void mdp_wgoal_spans_clear(struct mdp_wgoal *g)
+{
+	free(g->sp);
+	g->sp = NULL;
+	g->n_sp = 0;
+}
+
 void mdp_wgoal_free(struct mdp_wgoal *g)
 {
 	for (size_t i = 0; i < g->n; i++)
@@ -27,6 +34,8 @@ void mdp_wgoal_free(struct mdp_wgoal *g)
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;
+	mdp_wgoal_spans_clear(g);
+	g->have_at = false;
 }
 
 /* A value's number as the kernel applies it: "system" follows the sysctl's floor. */
@@ -60,7 +69,11 @@ static struct mdp_wgoal_arr *arr_take(struct mdp_wgoal *g, const struct mdp_root
 		return e;
 	snprintf(e->name, sizeof(e->name), "%s", a->name);
 	mdp_goal_init(&e->ctl, g->goal_ms, floor_of(r, s, a), a->cur[MDP_T_SYNC_SPEED_MIN].val.num);
-	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
+	if (a->cur[MDP_T_SYNC_SPEED_MAX].present) /* what md shows, "(system)" too */
+		mdp_goal_init_max(&e->ctl, a->cur[MDP_T_SYNC_SPEED_MAX].val.num);
+	e->lim.min = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
+	e->lim.max =
+	    a->cur[MDP_T_SYNC_SPEED_MAX].present ? a->cur[MDP_T_SYNC_SPEED_MAX].val.num : 0;
 	e->seed = mdp_mono_ns() ^ (uintptr_t)e;
 	mdp_iostat_read(r, a, &e->last);
 	return e;
@@ -79,27 +92,52 @@ static void drop_unseen(struct mdp_wgoal *g)
 	g->n = k;
 }
 
+/* "42.0 ms", "from md3's own counters" */
+static void lat_text(const struct mdp_wgoal_arr *e, char *lat, size_t ll, char *src, size_t sl)
+{
+	uint64_t us = e->in.latency_us;
+
+	snprintf(lat, ll, "%" PRIu64 ".%" PRIu64 " ms", us / 1000, us % 1000 / 100);
+	if (e->src == MDP_IO_MD)
+		snprintf(src, sl, "from %s's own counters", e->name);
+	else
+		snprintf(src, sl, "from %s", mdp_io_source_text(e->src));
+}
+
 static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 		     enum mdp_goal_why why, struct mdp_wgoal_move *m)
 {
-	uint64_t us = e->in.latency_us;
+	const char *lim = m->t == MDP_T_SYNC_SPEED_MAX ? "maximum" : "minimum";
 	char lat[64], src[96];
 
-	snprintf(lat, sizeof(lat), "%" PRIu64 ".%" PRIu64 " ms", us / 1000, us % 1000 / 100);
-	if (e->src == MDP_IO_MD)
-		snprintf(src, sizeof(src), "from %s's own counters", e->name);
-	else
-		snprintf(src, sizeof(src), "from %s", mdp_io_source_text(e->src));
+	lat_text(e, lat, sizeof(lat), src, sizeof(src));
 	if (why == MDP_GOAL_FULL)
 		snprintf(m->line, sizeof(m->line),
-			 "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s (no foreground I/O)",
-			 e->name, m->from, m->to);
+			 "%s: %s %" PRIu64 " -> %" PRIu64 " KiB/s (no foreground I/O)", e->name,
+			 lim, m->from, m->to);
 	else
 		snprintf(m->line, sizeof(m->line),
-			 "%s: minimum %" PRIu64 " -> %" PRIu64
-			 " KiB/s (latency %s %s goal %u ms, %s)",
-			 e->name, m->from, m->to, lat, why == MDP_GOAL_BACKOFF ? ">" : "< 0.8 x",
-			 g->goal_ms, src);
+			 "%s: %s %" PRIu64 " -> %" PRIu64 " KiB/s (latency %s %s goal %u ms, %s)",
+			 e->name, lim, m->from, m->to, lat,
+			 why == MDP_GOAL_BACKOFF ? ">" : "< 0.8 x", g->goal_ms, src);
+}
+
+/* The goal missed with both limits at their floors: said once an episode. */
+static void say_spent(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
+		      struct mdp_wgoal_move *m)
+{
+	bool steered = e->ctl.max_ceiling > e->ctl.max_floor;
+	char lat[64], src[96], max[64] = "";
+
+	lat_text(e, lat, sizeof(lat), src, sizeof(src));
+	if (steered && e->lim.max <= e->ctl.max_floor)
+		snprintf(max, sizeof(max), " and maximum %" PRIu64 " KiB/s", e->lim.max);
+	snprintf(
+	    m->line, sizeof(m->line),
+	    "%s: goal %u ms missed (latency %s, %s) with nothing left to give: minimum %" PRIu64
+	    " KiB/s%s at the goal's floor%s",
+	    e->name, g->goal_ms, lat, src, e->lim.min, max,
+	    steered && !max[0] ? " (the maximum moves only on the array's own counters)" : "");
 }
 
 /*
@@ -138,16 +176,91 @@ static void time_reads(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struc
 	}
 }
 
+/* A move of limit t from the controller's answer, said; "N (system)" at N is none. */
+static int push_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
+		     enum mdp_goal_why why, enum mdp_tunable t, uint64_t from, uint64_t to,
+		     struct mdp_wgoal_move **moves, size_t *n)
+{
+	struct mdp_wgoal_move *m;
+
+	if (from == to && why != MDP_GOAL_SPENT)
+		return 0;
+	if (!(m = mdp_push(moves, n, sizeof(*m))))
+		return -ENOMEM;
+	snprintf(m->name, sizeof(m->name), "%s", e->name);
+	m->write = why != MDP_GOAL_SPENT;
+	m->t = t;
+	m->from = from;
+	m->to = to;
+	if (m->write)
+		say_move(g, e, why, m);
+	else
+		say_spent(g, e, m);
+	return 0;
+}
+
+/* The span's figures at this look: the limits it saw, whether it was over the goal. */
+static int span_note(struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
+		     const struct mdp_goal_lim *l)
+{
+	struct mdp_wgoal_span *p = NULL;
+
+	for (size_t i = 0; i < g->n_sp && !p; i++)
+		if (!strcmp(g->sp[i].name, e->name))
+			p = &g->sp[i];
+	if (!p) {
+		if (!(p = mdp_push(&g->sp, &g->n_sp, sizeof(*p))))
+			return -ENOMEM;
+		snprintf(p->name, sizeof(p->name), "%s", e->name);
+		p->lo = p->hi = *l;
+	}
+	p->lo.min = l->min < p->lo.min ? l->min : p->lo.min;
+	p->hi.min = l->min > p->hi.min ? l->min : p->hi.min;
+	p->lo.max = l->max < p->lo.max ? l->max : p->lo.max;
+	p->hi.max = l->max > p->hi.max ? l->max : p->hi.max;
+	p->max = e->ctl.max_ceiling > e->ctl.max_floor;
+	p->over = e->in.kind == MDP_GOAL_LATENCY && e->in.latency_us > (uint64_t)g->goal_ms * 1000;
+	return 0;
+}
+
+/* The controller's next limits for e, and the moves (or the missed goal's line) they make. */
+static int decide(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp_array *a,
+		  struct mdp_wgoal_move **moves, size_t *n)
+{
+	struct mdp_goal_lim next;
+	enum mdp_goal_why why;
+	int err;
+
+	e->lim.min = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
+	e->lim.max =
+	    a->cur[MDP_T_SYNC_SPEED_MAX].present ? a->cur[MDP_T_SYNC_SPEED_MAX].val.num : 0;
+	e->in.proxy = e->src != MDP_IO_MD; /* the members' or its own reads: not the maximum's */
+	why = mdp_goal_next(&e->ctl, &e->lim, &e->in, &next);
+	if (e->in.kind != MDP_GOAL_UNKNOWN)
+		e->spent = why == MDP_GOAL_SPENT;
+	if ((err = span_note(g, e, &e->lim)) || (err = span_note(g, e, &next)))
+		return err;
+	/* said once an episode: until a limit moves, noise around the goal says it no more */
+	if (why == MDP_GOAL_SPENT) {
+		if (e->said)
+			return 0;
+		e->said = true;
+		return push_move(g, e, why, MDP_T_SYNC_SPEED_MIN, 0, 0, moves, n);
+	}
+	if (why != MDP_GOAL_HOLD)
+		e->said = false;
+	if ((err = push_move(g, e, why, MDP_T_SYNC_SPEED_MAX, e->lim.max, next.max, moves, n)))
+		return err;
+	return push_move(g, e, why, MDP_T_SYNC_SPEED_MIN, e->lim.min, next.min, moves, n);
+}
+
 /* One array's look: its latency since the last, and a move when the controller asks one. */
 static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct mdp_system *s,
 		    const struct mdp_array *a, struct mdp_wgoal_move **moves, size_t *n)
 {
 	struct mdp_wgoal_arr *e;
 	struct mdp_io_snap now;
-	struct mdp_wgoal_move *m;
-	enum mdp_goal_why why;
 	size_t had = g->n;
-	uint64_t next;
 
 	if (!(e = arr_take(g, r, s, a)))
 		return -ENOMEM;
@@ -161,17 +274,7 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 		time_reads(g, e, r, a);
 	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
 	e->last = now;
-	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
-	next = mdp_goal_next(&e->ctl, e->cur, &e->in, &why);
-	if (next == e->cur)
-		return 0; /* "N (system)" at N too: md already applies N */
-	if (!(m = mdp_push(moves, n, sizeof(*m))))
-		return -ENOMEM;
-	snprintf(m->name, sizeof(m->name), "%s", a->name);
-	m->from = e->cur;
-	m->to = next;
-	say_move(g, e, why, m);
-	return 0;
+	return decide(g, e, a, moves, n);
 }
 
 int mdp_wgoal_look(struct mdp_wgoal *g, int64_t since, const struct mdp_root *r,
@@ -201,8 +304,25 @@ void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m)
 {
 	struct mdp_wgoal_arr *e = (struct mdp_wgoal_arr *)mdp_wgoal_find(g, m->name);
 
-	if (e)
-		e->cur = m->to;
+	if (!e || !m->write)
+		return;
+	if (m->t == MDP_T_SYNC_SPEED_MAX)
+		e->lim.max = m->to;
+	else
+		e->lim.min = m->to;
+}
+
+void mdp_wgoal_tally(struct mdp_wgoal *g, double now)
+{
+	double dt = g->have_at && now > g->at ? now - g->at : 0;
+
+	g->at = now;
+	g->have_at = true;
+	for (size_t i = 0; i < g->n_sp; i++)
+		if (mdp_wgoal_find(g, g->sp[i].name)) {
+			g->sp[i].steered_s += dt;
+			g->sp[i].over_s += g->sp[i].over ? dt : 0;
+		}
 }
 
 /* ---- what status shows ---------------------------------------------------------- */
@@ -214,12 +334,15 @@ static void wgoal_put(FILE *f, const void *arg)
 	fprintf(f, "%s\ngoal %u\n", GOAL_HEADER, g->goal_ms);
 	for (size_t i = 0; i < g->n && i < MDP_WGOAL_VIEW_MAX; i++) {
 		const struct mdp_wgoal_arr *e = &g->v[i];
-		fprintf(f, "array %s %" PRIu64, e->name, e->cur);
+		fprintf(f, "array %s %" PRIu64, e->name, e->lim.min);
 		if (e->in.kind == MDP_GOAL_LATENCY)
-			fprintf(f, " latency %" PRIu64 " %s\n", e->in.latency_us,
+			fprintf(f, " latency %" PRIu64 " %s", e->in.latency_us,
 				mdp_io_source_key(e->src));
 		else
-			fputs(e->in.kind == MDP_GOAL_IDLE ? " idle\n" : " unknown\n", f);
+			fputs(e->in.kind == MDP_GOAL_IDLE ? " idle" : " unknown", f);
+		if (e->ctl.max_ceiling > e->ctl.max_floor)
+			fprintf(f, " max %" PRIu64, e->lim.max);
+		fputs(e->spent ? " spent\n" : "\n", f);
 	}
 }
 
@@ -228,11 +351,25 @@ int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
 	return mdp_state_store(r, MDP_WATCHER_GOAL, wgoal_put, g);
 }
 
-/* "array md2 150000 latency 42000 md", "array md3 300000 idle"; "goal 30" */
+/* What may follow an array's measurement: "max 200000", "spent". */
+static int view_tail(char **save, uint64_t *max, bool *spent)
+{
+	char *t, *num;
+
+	while ((t = strtok_r(NULL, " ", save)))
+		if (!strcmp(t, "spent") && !*spent)
+			*spent = true;
+		else if (strcmp(t, "max") || *max || !(num = strtok_r(NULL, " ", save)) ||
+			 mdp_num_parse(num, 1, UINT64_MAX, max))
+			return -EINVAL;
+	return 0;
+}
+
+/* "array md2 150000 latency 42000 md max 200000 spent", "array md3 300000 idle"; "goal 30" */
 static int view_line(void *ctx, char *line)
 {
 	struct mdp_wgoal_view *v = ctx;
-	char *save = NULL, *name, *min, *kind, *us, *src;
+	char *save = NULL, *name, *min, *kind, *us = NULL, *src = NULL;
 	uint64_t ms;
 
 	if (!strncmp(line, "goal ", 5))
@@ -244,8 +381,10 @@ static int view_line(void *ctx, char *line)
 	name = strtok_r(line + 6, " ", &save);
 	min = strtok_r(NULL, " ", &save);
 	kind = strtok_r(NULL, " ", &save);
-	us = strtok_r(NULL, " ", &save);
-	src = strtok_r(NULL, " ", &save);
+	if (kind && !strcmp(kind, "latency")) {
+		us = strtok_r(NULL, " ", &save);
+		src = strtok_r(NULL, " ", &save);
+	}
 	if (v->n >= MDP_WGOAL_VIEW_MAX || !name || !mdp_ident_dev_ok(name) || !min || !kind ||
 	    mdp_num_parse(min, 0, UINT64_MAX, &v->v[v->n].min))
 		return -EINVAL;
@@ -261,6 +400,8 @@ static int view_line(void *ctx, char *line)
 	} else {
 		return -EINVAL;
 	}
+	if (view_tail(&save, &v->v[v->n].max, &v->v[v->n].spent))
+		return -EINVAL;
 	v->n++;
 	return 0;
 }

@@ -9,7 +9,11 @@
  * layer: the ceiling is the minimum the profile gave it (its
  * md/sync_speed_min then), the floor what removing the layer puts back
  * (mdp_txn_floor); a minimum that follows the sysctl ("N (system)") has
- * the sysctl's floor.
+ * the sysctl's floor. The maximum is steered too (goal.h), from the array's
+ * md/sync_speed_max at that look down to the minimum's floor (at least
+ * MDP_GOAL_MAX_FLOOR); every move of either is a write through the journal,
+ * so that revert and recover put back what the array had, "N (system)"
+ * included.
  */
 #ifndef MDP_WATCHER_GOAL_H
 #define MDP_WATCHER_GOAL_H
@@ -31,10 +35,21 @@ struct mdp_wgoal_arr {
 	uint64_t seed;           /* their offsets' */
 	struct mdp_timed_reads *held; /* reads past their deadline, still under way */
 	bool seen;                    /* a look this turn found it */
-	/* The last look's measurement and minimum (status). */
+	/* The last look's measurement and limits (status). */
 	struct mdp_goal_sample in;
 	enum mdp_io_source src;
-	uint64_t cur;
+	struct mdp_goal_lim lim; /* max 0: md shows none */
+	bool spent; /* the last measured look: over the goal with nothing left to give */
+	bool said;  /* that was said, and no limit has moved since (an episode) */
+};
+
+/* What an array's limits did under this layer, for the summary at its release. */
+struct mdp_wgoal_span {
+	char name[MDP_NAME_MAX];
+	struct mdp_goal_lim lo, hi; /* the least and the most each limit was */
+	bool max;                   /* the maximum was steered */
+	bool over;                  /* the last look was over the goal */
+	double over_s, steered_s;   /* seconds over the goal, and steered */
 };
 
 struct mdp_wgoal {
@@ -42,13 +57,23 @@ struct mdp_wgoal {
 	int64_t since;    /* the layer the arrays' state belongs to */
 	struct mdp_wgoal_arr *v;
 	size_t n;
+	struct mdp_wgoal_span *sp; /* every array steered under the layer, gone ones too */
+	size_t n_sp;
+	double at;    /* monotonic seconds of the last tally */
+	bool have_at; /* a tally was made since the layer went on */
 };
 
-/* A minimum to write: the watcher writes it and says line. */
+/*
+ * A limit to write (write: the watcher writes it and says line), or a line
+ * alone (!write: the goal missed with nothing left to give, said once an
+ * episode).
+ */
 struct mdp_wgoal_move {
 	char name[MDP_NAME_MAX];
-	uint64_t from, to; /* KiB/s */
-	char line[256]; /* "md2: minimum 300000 -> 150000 KiB/s (latency 42.0 ms > goal 20 ms, ...)"
+	bool write;
+	enum mdp_tunable t; /* MDP_T_SYNC_SPEED_MIN or MDP_T_SYNC_SPEED_MAX */
+	uint64_t from, to;  /* KiB/s */
+	char line[512]; /* "md2: minimum 300000 -> 150000 KiB/s (latency 42.0 ms > goal 20 ms, ...)"
 			 */
 };
 
@@ -63,14 +88,24 @@ int mdp_wgoal_look(struct mdp_wgoal *g, int64_t since, const struct mdp_root *r,
 		   size_t *n);
 /* The state of array name, NULL when none. */
 const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char *name);
-/* After the move's write worked: its minimum is the array's now. */
+/* After the move's write worked: its limit is the array's now. */
 void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m);
+/*
+ * After a look at now (monotonic seconds): the time since the last one
+ * counted as steered for each array looked at, and as over the goal for
+ * each whose look was over it.
+ */
+void mdp_wgoal_tally(struct mdp_wgoal *g, double now);
+/* The spans said (the release summary): forgotten. */
+void mdp_wgoal_spans_clear(struct mdp_wgoal *g);
 void mdp_wgoal_free(struct mdp_wgoal *g);
 
 /*
  * What status shows of it (MDP_WATCHER_GOAL, replaced after each engaged
  * look, believed only while the watcher's state says engaged): the goal
- * and, per array steered, its minimum and the last look's measurement.
+ * and, per array steered, its minimum, its maximum when steered, the last
+ * look's measurement and whether the goal is missed with both limits at
+ * their floors.
  */
 #define MDP_WATCHER_GOAL   "/run/mdprofile/goal"
 #define MDP_WGOAL_VIEW_MAX 64
@@ -79,7 +114,8 @@ struct mdp_wgoal_view {
 	unsigned goal_ms;
 	struct {
 		char name[MDP_NAME_MAX];
-		uint64_t min; /* KiB/s */
+		uint64_t min, max; /* KiB/s; max 0: not steered */
+		bool spent;        /* missed with nothing left to give */
 		struct mdp_goal_sample in;
 		enum mdp_io_source src;
 	} v[MDP_WGOAL_VIEW_MAX];

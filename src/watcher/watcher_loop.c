@@ -334,18 +334,27 @@ static void wl_reassert(struct mdp_wloop *w, const struct mdp_system *s)
 static void wl_goal_write(struct mdp_wloop *w, const struct mdp_wgoal_move *m, size_t n)
 {
 	struct mdp_value v = {MDP_V_NUM, 0};
+	size_t writes = 0;
 
-	if (!n || wl_lock(w))
+	for (size_t i = 0; i < n; i++)
+		if (m[i].write)
+			writes++;
+		else /* nothing left to give: said, nothing to write */
+			mdp_wl_log(w, LOG_WARNING, "%s", m[i].line);
+	if (!writes || wl_lock(w))
 		return;
 	for (size_t i = 0; i < n && ours(w); i++) {
+		if (!m[i].write)
+			continue;
 		v.num = m[i].to;
-		if (mdp_txn_steer(w->c.tx, MDP_T_SYNC_SPEED_MIN, m[i].name, &v) == 0) {
+		if (mdp_txn_steer(w->c.tx, m[i].t, m[i].name, &v) == 0) {
 			mdp_wgoal_moved(&w->goal, &m[i]);
 			wl_say(w, "%s", m[i].line);
 		} else {
 			w->c.h.diags(w->c.h.ctx, w->c.tx->d);
-			mdp_wl_log(w, LOG_WARNING,
-				   "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s failed", m[i].name,
+			mdp_wl_log(w, LOG_WARNING, "%s: %s %" PRIu64 " -> %" PRIu64 " KiB/s failed",
+				   m[i].name,
+				   m[i].t == MDP_T_SYNC_SPEED_MAX ? "maximum" : "minimum",
 				   m[i].from, m[i].to);
 		}
 		mdp_diags_free(w->c.tx->d);
@@ -365,8 +374,10 @@ static void wl_goal(struct mdp_wloop *w, const struct mdp_system *s)
 		return;
 	for (size_t i = 0; i < s->n_arrays; i++)
 		on[i] = mdp_wl_watched(w, &s->arrays[i]);
-	if (mdp_wgoal_look(&w->goal, w->since, w->c.root, s, on, &m, &n) == 0)
+	if (mdp_wgoal_look(&w->goal, w->since, w->c.root, s, on, &m, &n) == 0) {
+		mdp_wgoal_tally(&w->goal, mdp_wl_now(w));
 		wl_goal_write(w, m, n);
+	}
 	(void)mdp_wgoal_store(w->c.root, &w->goal); /* status's view; a failure costs only that */
 	free(m);
 	free(on);
@@ -411,6 +422,41 @@ static void op_end_text(const struct mdp_op_seen *o, char *buf, size_t len)
 	snprintf(buf, len, "%s %u.%u%%", at, o->permille / 10, o->permille % 10);
 }
 
+/* "from 10000 to 300000 KiB/s", "300000 KiB/s throughout" */
+static void range_text(uint64_t lo, uint64_t hi, char *buf, size_t len)
+{
+	if (lo == hi)
+		snprintf(buf, len, "%" PRIu64 " KiB/s throughout", lo);
+	else
+		snprintf(buf, len, "from %" PRIu64 " to %" PRIu64 " KiB/s", lo, hi);
+}
+
+/*
+ * Per array steered by the goal: the time over it, and where its limits
+ * went (an array never over it whose limits never moved: nothing to say);
+ * then forgotten.
+ */
+static void wl_goal_summary(struct mdp_wloop *w)
+{
+	for (size_t i = 0; i < w->goal.n_sp; i++) {
+		const struct mdp_wgoal_span *p = &w->goal.sp[i];
+		char over[32], all[32], min[64], max[80] = "";
+
+		if (p->over_s <= 0 && p->lo.min == p->hi.min && p->lo.max == p->hi.max)
+			continue;
+		fmt_span(p->over_s, over, sizeof(over));
+		fmt_span(p->steered_s, all, sizeof(all));
+		range_text(p->lo.min, p->hi.min, min, sizeof(min));
+		if (p->max) {
+			memcpy(max, ", maximum ", 10);
+			range_text(p->lo.max, p->hi.max, max + 10, sizeof(max) - 10);
+		}
+		wl_note(w, "%s: over the %u ms goal for %s of %s steered; minimum %s%s", p->name,
+			w->goal.goal_ms, over, all, min, max);
+	}
+	mdp_wgoal_spans_clear(&w->goal);
+}
+
 void mdp_wloop_summary(struct mdp_wloop *w)
 {
 	for (size_t i = 0; i < w->n_ops; i++) {
@@ -425,6 +471,7 @@ void mdp_wloop_summary(struct mdp_wloop *w)
 		op_end_text(o, how, sizeof(how));
 		wl_note(w, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action, how, avg);
 	}
+	wl_goal_summary(w);
 }
 
 /* auto, at each release: what the overlay was on for, and the operations it served. */

@@ -528,6 +528,43 @@ static void test_steer(void **state)
 	env_teardown(&e);
 }
 
+/*
+ * A goal's layer left by a killed watcher (auto, its lock free): recover
+ * puts back what the array had before, the maximum the goal steered
+ * included, "N (system)" as it was.
+ */
+static void test_steer_recover(void **state)
+{
+	const struct mdp_apply_opts o = {.origin = MDP_BY_AUTO};
+	struct mdp_value v = {MDP_V_NUM, 12000};
+	struct mdp_profile b;
+	struct mdp_applied a;
+	struct mdp_diags d;
+	struct mdp_txn tx;
+	struct env e;
+	bool did;
+
+	(void)state;
+	profile_fast(&b, 4096);
+	env_setup(&e, "ds-dsm6-reshape");
+	mdp_diags_init(&d);
+	mdp_txn_init(&tx, &e.r, &d, NULL, NULL);
+	mdp_apply(&tx, &b, &o, &a);
+	assert_int_equal(a.rc.res, MDP_TXN_OK);
+	mdp_applied_free(&a);
+	/* the profile's sysctl: md2 follows it */
+	value_is(&e, "/sys/block/md2/md/sync_speed_max", "500000 (system)");
+	assert_int_equal(mdp_txn_steer(&tx, MDP_T_SYNC_SPEED_MAX, "md2", &v), 0);
+	value_is(&e, "/sys/block/md2/md/sync_speed_max", "12000 (local)");
+	mdp_txn_report_free(&tx.rep);
+	mdp_diags_free(&d);
+	assert_int_equal(run_recover(&e, &did, NULL).res, MDP_TXN_OK);
+	assert_true(did);
+	value_is(&e, "/sys/block/md2/md/sync_speed_max", "200000 (system)");
+	assert_true(env_identical(&e));
+	env_teardown(&e);
+}
+
 /* revert --all removes both layers at once; a second overlay replaces the first. */
 static void test_overlay_replace_revert_all(void **state)
 {
@@ -1173,7 +1210,7 @@ static void test_result_apart_from_errno(void **state)
 MDP_TEST_MAIN(test_apply_revert_identical, test_state_others_can_write, test_fail_every_write,
 	      test_clamp_every_write, test_fail_every_fsync, test_fail_every_rename,
 	      test_constant_fsyncs, test_switch_then_revert, test_overlay_then_revert, test_steer,
-	      test_overlay_replace_revert_all, test_base_over_overlay_refused,
+	      test_steer_recover, test_overlay_replace_revert_all, test_base_over_overlay_refused,
 	      test_overlay_fail_and_crash_every_write, test_overlay_revert_crash_every_write,
 	      test_failed_switch_keeps_a, test_stale_journal, test_recover_interrupted,
 	      test_rollback_incomplete, test_result_apart_from_errno, test_journal_roundtrip,

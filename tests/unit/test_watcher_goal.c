@@ -86,17 +86,17 @@ static void test_steps(void **state)
 	assert_non_null(ga = mdp_wgoal_find(&e.g, "md3"));
 	assert_int_equal(ga->ctl.floor, 10000);
 	assert_int_equal(ga->ctl.ceiling, 300000);
-	/* 100 requests of 42 ms: halved */
+	/* 100 requests of 42 ms: cut by 20 / 42 */
 	stat_md(&e, 1100, 9200);
 	assert_int_equal(look(&e, true, &m), 1);
 	assert_string_equal(m[0].name, "md3");
 	assert_int_equal(m[0].from, 300000);
-	assert_int_equal(m[0].to, 150000);
-	assert_string_equal(m[0].line, "md3: minimum 300000 -> 150000 KiB/s (latency 42.0 ms > "
+	assert_int_equal(m[0].to, 142800);
+	assert_string_equal(m[0].line, "md3: minimum 300000 -> 142800 KiB/s (latency 42.0 ms > "
 				       "goal 20 ms, from md3's own counters)");
 	mdp_wgoal_moved(&e.g, &m[0]);
 	free(m);
-	e.a.cur[MDP_T_SYNC_SPEED_MIN].val = (struct mdp_value){MDP_V_NUM, 150000};
+	e.a.cur[MDP_T_SYNC_SPEED_MIN].val = (struct mdp_value){MDP_V_NUM, 142800};
 	/* status's view, stored and read back */
 	assert_int_equal(mdp_wgoal_store(&e.r, &e.g), 0);
 	{
@@ -105,7 +105,7 @@ static void test_steps(void **state)
 		assert_int_equal(v.goal_ms, 20);
 		assert_int_equal(v.n, 1);
 		assert_string_equal(v.v[0].name, "md3");
-		assert_int_equal(v.v[0].min, 150000);
+		assert_int_equal(v.v[0].min, 142800);
 		assert_int_equal(v.v[0].in.kind, MDP_GOAL_LATENCY);
 		assert_int_equal(v.v[0].in.latency_us, 42000);
 		assert_int_equal(v.v[0].src, MDP_IO_MD);
@@ -113,7 +113,7 @@ static void test_steps(void **state)
 	/* no request since: the profile's minimum */
 	assert_int_equal(look(&e, true, &m), 1);
 	assert_int_equal(m[0].to, 300000);
-	assert_string_equal(m[0].line, "md3: minimum 150000 -> 300000 KiB/s (no foreground I/O)");
+	assert_string_equal(m[0].line, "md3: minimum 142800 -> 300000 KiB/s (no foreground I/O)");
 	free(m);
 	/* no longer steered (its operation ended): its state goes */
 	assert_int_equal(look(&e, false, &m), 0);
@@ -190,6 +190,11 @@ static void test_view_refused(void **state)
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 disks\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 none\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 busy\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 idle max\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 idle max 0\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 idle max 7 max 8\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 idle spent spent\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 idle gone\nend\n",
 	};
 	struct mdp_wgoal_view v;
 	struct env e;
@@ -217,7 +222,85 @@ static void test_view_refused(void **state)
 		assert_int_equal(v.v[0].src, MDP_IO_TIMED);
 		assert_int_equal(v.v[0].in.latency_us, 9000);
 		assert_int_equal(v.v[1].src, MDP_IO_MEMBERS);
+		assert_int_equal(v.v[1].max, 0);
+		assert_false(v.v[1].spent);
 	}
 }
 
-MDP_TEST_MAIN(test_steps, test_new_layer, test_own_reads_taken_out, test_view_refused)
+/*
+ * md3's maximum ("200000 (system)", the sysctl's) steered once its minimum
+ * is at its floor: a move of the maximum; at both floors the goal missed
+ * with nothing left to give, a line that writes nothing, said once while it
+ * lasts, and status's view says so; a look under the goal ends it.
+ */
+static void test_max_and_spent(void **state)
+{
+	struct mdp_wgoal_move *m = NULL;
+	struct mdp_wgoal_view v;
+	struct env e;
+
+	(void)state;
+	env_setup(&e);
+	e.a.cur[MDP_T_SYNC_SPEED_MAX] =
+	    (struct mdp_cur){.present = true, .val = {MDP_V_SYSTEM, 200000}};
+	stat_md(&e, 1000, 5000);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	e.a.cur[MDP_T_SYNC_SPEED_MIN].val = (struct mdp_value){MDP_V_NUM, 10000};
+	/* 100 requests of 200 ms */
+	stat_md(&e, 1100, 25000);
+	assert_int_equal(look(&e, true, &m), 1);
+	assert_true(m[0].write);
+	assert_int_equal(m[0].t, MDP_T_SYNC_SPEED_MAX);
+	assert_int_equal(m[0].to, 50000);
+	assert_string_equal(m[0].line, "md3: maximum 200000 -> 50000 KiB/s (latency 200.0 ms > "
+				       "goal 20 ms, from md3's own counters)");
+	free(m);
+	e.a.cur[MDP_T_SYNC_SPEED_MAX].val = (struct mdp_value){MDP_V_NUM, 10000};
+	stat_md(&e, 1200, 45000);
+	assert_int_equal(look(&e, true, &m), 1);
+	assert_false(m[0].write);
+	assert_string_equal(
+	    m[0].line, "md3: goal 20 ms missed (latency 200.0 ms, from md3's own counters) with "
+		       "nothing left to give: minimum 10000 KiB/s and maximum 10000 KiB/s at the "
+		       "goal's floor");
+	free(m);
+	stat_md(&e, 1300, 65000);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_int_equal(mdp_wgoal_store(&e.r, &e.g), 0);
+	assert_int_equal(mdp_wgoal_load(&e.r, &v), 0);
+	assert_int_equal(v.v[0].max, 10000);
+	assert_true(v.v[0].spent);
+	/* 18 ms, in the band: not missed now, and nothing said; over again: still the same
+	 * episode (no limit moved), not said again */
+	stat_md(&e, 1400, 66800);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_false(mdp_wgoal_find(&e.g, "md3")->spent);
+	stat_md(&e, 1500, 86800);
+	assert_int_equal(look(&e, true, &m), 0);
+	free(m);
+	assert_true(mdp_wgoal_find(&e.g, "md3")->spent);
+	/* 4 ms: after the wait the maximum goes up, the episode is over; over at the floors
+	 * again later (the raise not written here) is a new one, said */
+	{
+		unsigned ios = 1500, ms = 86800;
+		size_t got = 0;
+		for (unsigned i = 0; i <= MDP_GOAL_HOLD_LOOKS && !got; i++) {
+			stat_md(&e, ios += 100, ms += 400);
+			if ((got = look(&e, true, &m)))
+				assert_int_equal(m[0].t, MDP_T_SYNC_SPEED_MAX);
+			free(m);
+		}
+		assert_int_equal(got, 1);
+		stat_md(&e, ios + 100, ms + 20000);
+	}
+	assert_int_equal(look(&e, true, &m), 1);
+	assert_false(m[0].write);
+	free(m);
+	env_teardown(&e);
+}
+
+MDP_TEST_MAIN(test_steps, test_new_layer, test_own_reads_taken_out, test_view_refused,
+	      test_max_and_spent)

@@ -1130,7 +1130,7 @@ static bool journal_has(struct run *t, const char *line)
 /*
  * A goal steers md3's minimum while engaged: its first look takes the
  * counters, each next one the latency since; 42 ms a request, above the
- * goal of 20: halved from md's own speed (200000), then again; each move
+ * goal of 20: cut by 20 / 42 from md's own speed (200000), then again; each move
  * journaled (what revert and drift see) and said.
  */
 static void goal_turn(struct run *t, unsigned n)
@@ -1150,18 +1150,18 @@ static void goal_turn(struct run *t, unsigned n)
 		stat_md3(t, 1100, 14200);
 		break;
 	case 4:
-		says(t, "md3: minimum 300000 -> 100000 KiB/s (latency 42.0 ms > goal 20 ms, from "
+		says(t, "md3: minimum 300000 -> 95200 KiB/s (latency 42.0 ms > goal 20 ms, from "
 			"md3's own counters)");
-		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "100000 (local)");
-		assert_true(journal_has(t, "set sync_speed_min md3 100000"));
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "95200 (local)");
+		assert_true(journal_has(t, "set sync_speed_min md3 95200"));
 		assert_int_equal(mdp_wgoal_active(&t->r, &v), 0);
 		assert_int_equal(v.n, 1);
-		assert_int_equal(v.v[0].min, 100000);
+		assert_int_equal(v.v[0].min, 95200);
 		assert_int_equal(v.v[0].in.latency_us, 42000);
 		stat_md3(t, 1200, 18400);
 		break;
 	case 5:
-		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "50000 (local)");
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "45315 (local)");
 		t->sig = SIGTERM;
 		break;
 	}
@@ -1175,6 +1175,88 @@ static void test_loop_goal(void **state)
 	run_auto(&t, GOAL_PROFILE, goal_turn);
 	says(&t, "SIGTERM; removing profile t");
 	assert_string_equal(get(&t, "/sys/block/md3/md/sync_speed_min"), "10000 (system)");
+	run_teardown(&t);
+}
+
+#define GOAL2_PROFILE                                                                              \
+	"goal: {foreground_latency_ms: 20}\narrays:\n  - match: {names: [md2, md3]}\n"             \
+	"    sync_speed_min: 300000\n"
+
+/*
+ * The maximum steered too (goal.h): 200 ms a request, ten times the goal,
+ * beside md3's reshape. The minimum comes down to its floor (the sysctl's
+ * 10000), then md3's own maximum, "200000 (system)", to its floor, each
+ * move written through the journal; then nothing is left to give, said
+ * once. md3 idle (md2 too, steered beside it, never over the goal): the
+ * release puts the maximum back as it was, following the sysctl, and the
+ * summary gives md3's time over the goal and where its limits went, and
+ * nothing of md2.
+ */
+static void goal_max_turn(struct run *t, unsigned n)
+{
+	struct mdp_wgoal_view v;
+
+	if (n >= 3 && n <= 11)
+		stat_md3(t, 1000 + 100 * (n - 2), 10000 + 20000 * (n - 2));
+	switch (n) {
+	case 1:
+		stat_md3(t, 1000, 10000);
+		op(t, "md3", "reshape");
+		md_put(t, "md3", "sync_speed", "200000\n");
+		op(t, "md2", "recover"); /* steered too, its limits never moved */
+		break;
+	case 6:
+		says(t, "md3: minimum 300000 -> 50000 KiB/s (latency 200.0 ms > goal 20 ms, from "
+			"md3's own counters)");
+		says(t, "md3: minimum 12500 -> 10000 KiB/s (latency 200.0 ms > goal 20 ms, from "
+			"md3's own counters)");
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_max"), "200000 (system)");
+		break;
+	case 9:
+		says(t, "md3: maximum 200000 -> 50000 KiB/s (latency 200.0 ms > goal 20 ms, from "
+			"md3's own counters)");
+		says(t, "md3: maximum 12500 -> 10000 KiB/s (latency 200.0 ms > goal 20 ms, from "
+			"md3's own counters)");
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_max"), "10000 (local)");
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "10000 (local)");
+		assert_true(journal_has(t, "set sync_speed_max md3 10000"));
+		break;
+	case 11:
+		says(t, "md3: goal 20 ms missed (latency 200.0 ms, from md3's own counters) with "
+			"nothing left to give: minimum 10000 KiB/s and maximum 10000 KiB/s at the "
+			"goal's floor");
+		assert_int_equal(mdp_wgoal_active(&t->r, &v), 0);
+		assert_int_equal(v.n, 2);
+		assert_string_equal(v.v[1].name, "md3");
+		assert_int_equal(v.v[1].max, 10000);
+		assert_true(v.v[1].spent);
+		assert_false(v.v[0].spent); /* md2: not measured */
+		op(t, "md3", "idle");
+		op(t, "md2", "idle");
+		break;
+	case 13:
+		says(t, "md3: over the 20 ms goal for 40s of 40s steered; minimum from 10000 to "
+			"300000 KiB/s, maximum from 10000 to 200000 KiB/s");
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_max"), "200000 (system)");
+		assert_string_equal(get(t, "/sys/block/md3/md/sync_speed_min"), "10000 (system)");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_goal_max(void **state)
+{
+	struct run t;
+	unsigned spent = 0;
+
+	(void)state;
+	run_auto(&t, GOAL2_PROFILE, goal_max_turn);
+	for (size_t i = 0; i < t.n; i++) {
+		spent += strstr(t.lines[i], "nothing left to give") != NULL;
+		/* md2 steered, never over the goal, its limits unmoved: no summary line */
+		assert_null(strstr(t.lines[i], "md2: over the"));
+	}
+	assert_int_equal(spent, 1);
 	run_teardown(&t);
 }
 
@@ -1504,11 +1586,11 @@ static void goal_members_turn(struct run *t, unsigned n)
 		stat_members(t, 5100, 70000);
 		break;
 	case 4:
-		says(t, "md3: minimum 300000 -> 100000 KiB/s (latency 200.0 ms > goal 20 ms, from "
+		says(t, "md3: minimum 300000 -> 50000 KiB/s (latency 200.0 ms > goal 20 ms, from "
 			"its member disks' counters, the sync's included)");
 		break;
 	case 5:
-		says(t, "md3: minimum 100000 -> 300000 KiB/s (no foreground I/O)");
+		says(t, "md3: minimum 50000 -> 300000 KiB/s (no foreground I/O)");
 		assert_int_equal(mdp_wgoal_active(&t->r, &v), 0);
 		assert_int_equal(v.n, 1);
 		assert_int_equal(v.v[0].in.kind, MDP_GOAL_IDLE);
@@ -1671,7 +1753,7 @@ static void test_loop_look_stopped(void **state)
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
-	      test_loop_apply_fails, test_loop_goal, test_loop_goal_members,
+	      test_loop_apply_fails, test_loop_goal, test_loop_goal_max, test_loop_goal_members,
 	      test_loop_until_idle_ends, test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
 	      test_loop_lock_wait_stopped_twice, test_loop_event_races, test_loop_look_races_a_stop,
 	      test_loop_look_stopped)

@@ -67,9 +67,10 @@ window() {
 		sleep 2
 	fi
 	[ "$2" = 1 ] && mdp-reader /dev/md9 "$S" 50 65536 >/dev/null
-	# what the watcher measured at each look: "latency US SOURCE" of md9, twice a look
+	# what the watcher measured at each look: "latency US SOURCE" of md9, twice a look (the
+	# line goes on with "max N" and "spent" where the goal steers the maximum)
 	(while :; do
-		sed -n 's/^array md9 [0-9]* latency \([0-9]*\) \([a-z]*\)$/\1 \2/p' \
+		sed -n 's/^array md9 [0-9]* latency \([0-9]*\) \([a-z]*\)\( .*\)\{0,1\}$/\1 \2/p' \
 			/run/mdprofile/goal 2>/dev/null
 		sleep 0.5
 	done) >"/tmp/goal.$1.$2.seen" &
@@ -103,7 +104,7 @@ window none 1
 DEF=$SPEED DEF_MEAN=$MEAN
 window lab-goal 1
 GOAL_SPEED=$SPEED GOAL_MEAN=$MEAN GOAL_P99=$P99 GOAL_SEEN=${SEEN% *} GOAL_SRC=${SEEN#* }
-grep -E 'minimum' /tmp/goal.lab-goal.log | tail -5
+grep -E 'minimum|maximum|nothing left' /tmp/goal.lab-goal.log | tail -5
 window lab-goal 0
 ALONE=$SPEED
 if [ "$ROUNDS" -ge 3 ]; then
