@@ -5,17 +5,26 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "json.h"
 #include "render.h"
 #include "status.h"
 
-/* "42.0 ms (md3's own counters)", "no foreground I/O", "not measured yet". */
+/*
+ * "latency 42.0 ms (md3's own counters)", "latency 42.0 ms on md0 (shares
+ * sda, sdb)", "no foreground I/O", "not measured yet".
+ */
 static void measured(const struct mdp_status *ps, size_t i, char *buf, size_t len)
 {
 	uint64_t us = ps->goal.v[i].in.latency_us;
+	char shares[2 * MDP_IO_SHARES_MAX];
 
-	if (ps->goal.v[i].in.kind == MDP_GOAL_IDLE)
+	if (ps->goal.v[i].in.kind == MDP_GOAL_LATENCY && ps->goal.v[i].on[0]) {
+		mdp_iostat_shares_text(ps->goal.v[i].shares, shares, sizeof(shares));
+		snprintf(buf, len, "latency %" PRIu64 ".%" PRIu64 " ms on %s (shares %s)",
+			 us / 1000, us % 1000 / 100, ps->goal.v[i].on, shares);
+	} else if (ps->goal.v[i].in.kind == MDP_GOAL_IDLE)
 		snprintf(buf, len, "no foreground I/O");
 	else if (ps->goal.v[i].in.kind != MDP_GOAL_LATENCY)
 		snprintf(buf, len, "not measured yet");
@@ -29,7 +38,7 @@ static void measured(const struct mdp_status *ps, size_t i, char *buf, size_t le
 
 void status_goal_text(const struct mdp_status *ps)
 {
-	char what[160];
+	char what[3 * MDP_IO_SHARES_MAX];
 
 	if (!ps->have_goal)
 		return;
@@ -39,6 +48,24 @@ void status_goal_text(const struct mdp_status *ps)
 		render_say(4, "  %s: minimum %" PRIu64 " KiB/s; last look: %s", ps->goal.v[i].name,
 			   ps->goal.v[i].min, what);
 	}
+}
+
+/* Whose latency steers: "on" (the array's own name, a peer's, null unmeasured) and "shares". */
+static void goal_on_json(struct json *j, const struct mdp_status *ps, size_t i)
+{
+	char shares[MDP_IO_SHARES_MAX], *save = NULL;
+	bool measured = ps->goal.v[i].in.kind == MDP_GOAL_LATENCY;
+
+	json_kstr(j, "on",
+		  !measured             ? NULL
+		  : ps->goal.v[i].on[0] ? ps->goal.v[i].on
+					: ps->goal.v[i].name);
+	json_key(j, "shares");
+	json_arr(j);
+	snprintf(shares, sizeof(shares), "%s", measured ? ps->goal.v[i].shares : "");
+	for (char *d = strtok_r(shares, ",", &save); d; d = strtok_r(NULL, ",", &save))
+		json_str(j, d);
+	json_end(j);
 }
 
 void status_goal_json(struct json *j, const struct mdp_status *ps)
@@ -68,6 +95,7 @@ void status_goal_json(struct json *j, const struct mdp_status *ps)
 		json_kstr(j, "source",
 			  ps->goal.v[i].src == MDP_IO_NONE ? NULL
 							   : mdp_io_source_key(ps->goal.v[i].src));
+		goal_on_json(j, ps, i);
 		json_end(j);
 	}
 	json_end(j);

@@ -147,8 +147,9 @@ static void prom_goal(const struct mdp_status *ps)
 		printf("} %" PRIu64 "\n", ps->goal.v[i].min * 1024);
 	}
 	prom_head("goal_foreground_latency_seconds",
-		  "the mean time of a request through the array over the watcher's last look; "
-		  "source md: the array's own counters, members: its disks', the sync's included");
+		  "the mean time of a request over the watcher's last look, on the array or the "
+		  "slowest array or partition sharing its disks (on); source md: its own counters, "
+		  "members: its disks', the sync's included");
 	for (size_t i = 0; i < ps->goal.n; i++) {
 		uint64_t us = ps->goal.v[i].in.latency_us;
 		if (ps->goal.v[i].in.kind != MDP_GOAL_LATENCY)
@@ -157,6 +158,8 @@ static void prom_goal(const struct mdp_status *ps)
 		prom_label("array", ps->goal.v[i].name, true);
 		prom_label("device", ps->goal.v[i].name, false);
 		prom_label("source", mdp_io_source_key(ps->goal.v[i].src), false);
+		prom_label("on", ps->goal.v[i].on[0] ? ps->goal.v[i].on : ps->goal.v[i].name,
+			   false);
 		printf("} %" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
 	}
 }

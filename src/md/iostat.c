@@ -1,5 +1,5 @@
 /* iostat: an array's foreground latency from the block layer's counters (iostat.h). */
-#include "iostat.h"
+#include "iostat_int.h"
 #include "mdp_base.h"
 
 #include <errno.h>
@@ -22,6 +22,7 @@ static const struct {
     [MDP_IO_MEMBERS] = {"members", "its member disks' counters, the sync's included"},
     /* the key: the goal file's, JSON's and Prometheus' word for it */
     [MDP_IO_TIMED] = {"probe", "the watcher's own timed reads of the array"},
+    [MDP_IO_PART] = {"partition", "the partition's own counters"},
 };
 #define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
@@ -61,7 +62,7 @@ int mdp_iostat_parse(const char *text, struct mdp_io_count *c)
 	return 0;
 }
 
-static bool read_count(const struct mdp_root *r, const char *path, struct mdp_io_count *c)
+bool mdp_iostat_read_count(const struct mdp_root *r, const char *path, struct mdp_io_count *c)
 {
 	char buf[512];
 
@@ -75,7 +76,7 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 
 	memset(out, 0, sizeof(*out));
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", a->name);
-	out->have_md = read_count(r, path, &out->md);
+	out->have_md = mdp_iostat_read_count(r, path, &out->md);
 	out->have_members = a->n_members > 0;
 	for (size_t i = 0; i < a->n_members && out->have_members; i++) {
 		const struct mdp_member *m = &a->members[i];
@@ -83,7 +84,7 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 			snprintf(path, sizeof(path), "/sys/block/%s/stat", m->disk);
 		else
 			snprintf(path, sizeof(path), "/sys/block/%s/%s/stat", m->disk, m->name);
-		if ((out->have_members = read_count(r, path, &c))) {
+		if ((out->have_members = mdp_iostat_read_count(r, path, &c))) {
 			out->members.ios += c.ios;
 			out->members.ticks_ms += c.ticks_ms;
 		}

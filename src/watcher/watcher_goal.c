@@ -20,10 +20,19 @@ const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char
 	return NULL;
 }
 
+/* What an array's state holds beyond itself. */
+static void arr_release(struct mdp_wgoal_arr *e)
+{
+	mdp_iostat_timed_release(&e->held);
+	free(e->peers);
+	e->peers = NULL;
+	e->n_peers = 0;
+}
+
 void mdp_wgoal_free(struct mdp_wgoal *g)
 {
 	for (size_t i = 0; i < g->n; i++)
-		mdp_iostat_timed_release(&g->v[i].held);
+		arr_release(&g->v[i]);
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;
@@ -75,8 +84,26 @@ static void drop_unseen(struct mdp_wgoal *g)
 		if (g->v[i].seen)
 			g->v[k++] = g->v[i];
 		else
-			mdp_iostat_timed_release(&g->v[i].held);
+			arr_release(&g->v[i]);
 	g->n = k;
+}
+
+/*
+ * Where e's latency came from, for its line: "from md3's own counters",
+ * "from <the source's words>", "on md0 (shares sda, sdb)" for a peer's.
+ */
+static void src_words(const struct mdp_wgoal_arr *e, char *buf, size_t len)
+{
+	char shares[2 * MDP_IO_SHARES_MAX];
+
+	if (e->on[0]) {
+		mdp_iostat_shares_text(e->shares, shares, sizeof(shares));
+		snprintf(buf, len, "on %.31s (shares %.48s)", e->on, shares);
+	} else if (e->src == MDP_IO_MD) {
+		snprintf(buf, len, "from %s's own counters", e->name);
+	} else {
+		snprintf(buf, len, "from %s", mdp_io_source_text(e->src));
+	}
 }
 
 static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
@@ -86,10 +113,7 @@ static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 	char lat[64], src[96];
 
 	snprintf(lat, sizeof(lat), "%" PRIu64 ".%" PRIu64 " ms", us / 1000, us % 1000 / 100);
-	if (e->src == MDP_IO_MD)
-		snprintf(src, sizeof(src), "from %s's own counters", e->name);
-	else
-		snprintf(src, sizeof(src), "from %s", mdp_io_source_text(e->src));
+	src_words(e, src, sizeof(src));
 	if (why == MDP_GOAL_FULL)
 		snprintf(m->line, sizeof(m->line),
 			 "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s (no foreground I/O)",
@@ -138,6 +162,67 @@ static void time_reads(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struc
 	}
 }
 
+/* The peer named as p in e at the last look, NULL when new. */
+static struct mdp_wgoal_peer *peer_find(struct mdp_wgoal_arr *e, const struct mdp_io_peer *p)
+{
+	for (size_t i = 0; i < e->n_peers; i++)
+		if (e->peers[i].p.kind == p->kind && !strcmp(e->peers[i].p.name, p->name))
+			return &e->peers[i];
+	return NULL;
+}
+
+/* A peer's sample in e's place when it measured a latency above e's (or e has none). */
+static void worst_of(struct mdp_wgoal_arr *e, const struct mdp_wgoal_peer *p,
+		     const struct mdp_goal_sample *in, enum mdp_io_source src)
+{
+	if (in->kind != MDP_GOAL_LATENCY ||
+	    (e->in.kind == MDP_GOAL_LATENCY && in->latency_us <= e->in.latency_us))
+		return;
+	e->in.kind = MDP_GOAL_LATENCY;
+	e->in.latency_us = in->latency_us;
+	e->src = src;
+	snprintf(e->on, sizeof(e->on), "%s", p->p.name);
+	snprintf(e->shares, sizeof(e->shares), "%s", p->p.shares);
+}
+
+/*
+ * The peers of a (watcher_goal.h), found again at each look: each one
+ * known from the last look measured since, the slowest in e's sample when
+ * it is slower than the array's own. 0 or -ENOMEM.
+ */
+static int look_peers(struct mdp_wgoal_arr *e, const struct mdp_root *r, const struct mdp_system *s,
+		      const struct mdp_array *a)
+{
+	struct mdp_wgoal_peer *v;
+	struct mdp_io_peer *pl;
+	size_t np;
+
+	if (mdp_iostat_peers(r, s, a, &pl, &np))
+		return -ENOMEM;
+	if (!(v = calloc(np + 1, sizeof(*v)))) {
+		free(pl);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct mdp_wgoal_peer *old = peer_find(e, &pl[i]);
+		v[i].p = pl[i];
+		mdp_iostat_read_peer(r, s, &pl[i], &v[i].last);
+		if (old) {
+			struct mdp_goal_sample in;
+			enum mdp_io_source src;
+			v[i].md_timed = old->md_timed;
+			mdp_iostat_peer_latency(&pl[i], &old->last, &v[i].last, &v[i].md_timed, &in,
+						&src);
+			worst_of(e, &v[i], &in, src);
+		}
+	}
+	free(pl);
+	free(e->peers);
+	e->peers = v;
+	e->n_peers = np;
+	return 0;
+}
+
 /* One array's look: its latency since the last, and a move when the controller asks one. */
 static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct mdp_system *s,
 		    const struct mdp_array *a, struct mdp_wgoal_move **moves, size_t *n)
@@ -153,12 +238,15 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 		return -ENOMEM;
 	e->seen = true;
 	if (g->n > had)
-		return 0; /* its first look: counters to measure from */
+		return look_peers(e, r, s, a); /* its first look: counters to measure from */
 	mdp_iostat_read(r, a, &now);
 	take_out_own(e, &now);
 	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
+	e->on[0] = e->shares[0] = '\0';
 	if (e->src == MDP_IO_MEMBERS)
 		time_reads(g, e, r, a);
+	if (look_peers(e, r, s, a))
+		return -ENOMEM;
 	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
 	e->last = now;
 	e->cur = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
@@ -220,6 +308,8 @@ static void wgoal_put(FILE *f, const void *arg)
 				mdp_io_source_key(e->src));
 		else
 			fputs(e->in.kind == MDP_GOAL_IDLE ? " idle\n" : " unknown\n", f);
+		if (e->in.kind == MDP_GOAL_LATENCY && e->on[0])
+			fprintf(f, "on %s %s %s\n", e->name, e->on, e->shares);
 	}
 }
 
@@ -228,7 +318,39 @@ int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
 	return mdp_state_store(r, MDP_WATCHER_GOAL, wgoal_put, g);
 }
 
-/* "array md2 150000 latency 42000 md", "array md3 300000 idle"; "goal 30" */
+/* Are shares disk names separated by commas ("sda,sdb")? */
+static bool shares_ok(const char *shares)
+{
+	char buf[MDP_IO_SHARES_MAX], *save = NULL;
+	size_t n = 0;
+
+	if (strlen(shares) >= sizeof(buf) || shares[0] == ',' || strstr(shares, ",,"))
+		return false;
+	snprintf(buf, sizeof(buf), "%s", shares);
+	for (char *d = strtok_r(buf, ",", &save); d; d = strtok_r(NULL, ",", &save), n++)
+		if (!mdp_ident_dev_ok(d))
+			return false;
+	return n > 0 && shares[strlen(shares) - 1] != ',';
+}
+
+/* "on md2 md0 sda,sdb": the latency of the array just read is md0's. */
+static int view_on(struct mdp_wgoal_view *v, char *line)
+{
+	char *save = NULL, *name, *on, *shares;
+
+	name = strtok_r(line + 3, " ", &save);
+	on = strtok_r(NULL, " ", &save);
+	shares = strtok_r(NULL, " ", &save);
+	if (!v->n || !name || strcmp(name, v->v[v->n - 1].name) ||
+	    v->v[v->n - 1].in.kind != MDP_GOAL_LATENCY || !on || !mdp_ident_dev_ok(on) || !shares ||
+	    !shares_ok(shares) || strtok_r(NULL, " ", &save))
+		return -EINVAL;
+	snprintf(v->v[v->n - 1].on, sizeof(v->v[v->n - 1].on), "%s", on);
+	snprintf(v->v[v->n - 1].shares, sizeof(v->v[v->n - 1].shares), "%s", shares);
+	return 0;
+}
+
+/* "array md2 150000 latency 42000 md", "array md3 300000 idle"; "goal 30"; "on ..." */
 static int view_line(void *ctx, char *line)
 {
 	struct mdp_wgoal_view *v = ctx;
@@ -239,6 +361,8 @@ static int view_line(void *ctx, char *line)
 		return mdp_num_parse(line + 5, 1, MDP_GOAL_LATENCY_MAX_MS, &ms)
 			   ? -EINVAL
 			   : (v->goal_ms = (unsigned)ms, 0);
+	if (!strncmp(line, "on ", 3))
+		return view_on(v, line);
 	if (strncmp(line, "array ", 6))
 		return -EINVAL;
 	name = strtok_r(line + 6, " ", &save);

@@ -10,6 +10,13 @@
  * md/sync_speed_min then), the floor what removing the layer puts back
  * (mdp_txn_floor); a minimum that follows the sysctl ("N (system)") has
  * the sysctl's floor.
+ *
+ * The foreground is every source on the array's disks: the array's own
+ * requests and each peer's (mdp_iostat_peers: the other arrays on its
+ * disks, their partitions no array uses), each measured by its own
+ * counters against the goal; the slowest of those that carried requests
+ * steers, and the sample says whose it is. A peer found for the first time
+ * gives its counters to measure from at the next look.
  */
 #ifndef MDP_WATCHER_GOAL_H
 #define MDP_WATCHER_GOAL_H
@@ -21,6 +28,13 @@
 #include "mdp_md.h"
 #include "mdp_base.h"
 
+/* A peer of an array under a goal (iostat.h): its counters at the last look. */
+struct mdp_wgoal_peer {
+	struct mdp_io_peer p;
+	struct mdp_io_snap last;
+	bool md_timed; /* as mdp_wgoal_arr's, for this peer */
+};
+
 /* One array under a goal. */
 struct mdp_wgoal_arr {
 	char name[MDP_NAME_MAX];
@@ -31,9 +45,13 @@ struct mdp_wgoal_arr {
 	uint64_t seed;           /* their offsets' */
 	struct mdp_timed_reads *held; /* reads past their deadline, still under way */
 	bool seen;                    /* a look this turn found it */
+	struct mdp_wgoal_peer *peers; /* what shares its disks, as the last look found them */
+	size_t n_peers;
 	/* The last look's measurement and minimum (status). */
 	struct mdp_goal_sample in;
 	enum mdp_io_source src;
+	char on[MDP_NAME_MAX];          /* whose latency in is: a peer's name, "" the array's own */
+	char shares[MDP_IO_SHARES_MAX]; /* the disks that peer shares with it: "sda,sdb" */
 	uint64_t cur;
 };
 
@@ -82,6 +100,8 @@ struct mdp_wgoal_view {
 		uint64_t min; /* KiB/s */
 		struct mdp_goal_sample in;
 		enum mdp_io_source src;
+		char on[MDP_NAME_MAX];          /* a peer's name when its latency steers, else "" */
+		char shares[MDP_IO_SHARES_MAX]; /* its disks shared with the array: "sda,sdb" */
 	} v[MDP_WGOAL_VIEW_MAX];
 	size_t n;
 };

@@ -107,7 +107,7 @@ static void test_latency(void **state)
 static void test_sources(void **state)
 {
 	(void)state;
-	for (int k = MDP_IO_NONE; k <= MDP_IO_TIMED; k++) {
+	for (int k = MDP_IO_NONE; k <= MDP_IO_PART; k++) {
 		assert_int_equal(mdp_io_source_of(mdp_io_source_key(k)), k);
 		assert_true(strlen(mdp_io_source_text(k)) > 0);
 	}
@@ -346,5 +346,126 @@ static void test_timed_open_held(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
-MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read, test_timed_deadline,
-	      test_timed_open_held)
+/* ds-dsm6-reshape with two partitions no array uses, sdb3 and sdc3, copied to dir and discovered.
+ */
+static void peers_seed(char *dir, struct mdp_root *r, struct mdp_system *s)
+{
+	struct mdp_diags d;
+
+	assert_non_null(mkdtemp(dir));
+	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s' && cd '%s/sys/block' && "
+		"for p in sdb/sdb3 sdc/sdc3; do mkdir $p && echo 3 >$p/partition; done",
+		getenv("MDP_SRCDIR"), dir, dir);
+	assert_int_equal(mdp_root_init(r, dir), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(r, MDP_SKIP_UUID, s, &d), 0);
+	mdp_diags_free(&d);
+}
+
+static void peer_is(const struct mdp_io_peer *p, enum mdp_peer_kind kind, const char *name,
+		    const char *shares)
+{
+	assert_int_equal(p->kind, kind);
+	assert_string_equal(p->name, name);
+	assert_string_equal(p->shares, shares);
+}
+
+/*
+ * The disk-sharing map on DSM's layout: md0 (system) and md1 (swap) on
+ * partitions 1 and 2 of sda..sdd, md2 on their 5th, md3 on sda6, sdb6 and
+ * sdd6. md3 shares sda, sdb and sdd with the three others and sdb with
+ * sdb3; md2 every disk, sdc3 too. Partitions of md arrays are no peers of
+ * their own.
+ */
+static void test_peers(void **state)
+{
+	char dir[] = "/tmp/mdp-peers-XXXXXX", text[64];
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_io_peer *p;
+	size_t n;
+
+	(void)state;
+	peers_seed(dir, &r, &s);
+	assert_string_equal(s.arrays[3].name, "md3");
+	assert_int_equal(mdp_iostat_peers(&r, &s, &s.arrays[3], &p, &n), 0);
+	assert_int_equal(n, 4);
+	peer_is(&p[0], MDP_PEER_ARRAY, "md0", "sda,sdb,sdd");
+	peer_is(&p[1], MDP_PEER_ARRAY, "md1", "sda,sdb,sdd");
+	peer_is(&p[2], MDP_PEER_ARRAY, "md2", "sda,sdb,sdd");
+	peer_is(&p[3], MDP_PEER_PART, "sdb3", "sdb");
+	assert_string_equal(p[3].disk, "sdb");
+	free(p);
+	assert_int_equal(mdp_iostat_peers(&r, &s, &s.arrays[2], &p, &n), 0);
+	assert_int_equal(n, 5);
+	peer_is(&p[0], MDP_PEER_ARRAY, "md0", "sda,sdb,sdc,sdd");
+	peer_is(&p[2], MDP_PEER_ARRAY, "md3", "sda,sdb,sdd");
+	peer_is(&p[3], MDP_PEER_PART, "sdb3", "sdb");
+	peer_is(&p[4], MDP_PEER_PART, "sdc3", "sdc");
+	free(p);
+	mdp_iostat_shares_text("sda,sdb,sdd", text, sizeof(text));
+	assert_string_equal(text, "sda, sdb, sdd");
+	mdp_iostat_shares_text("sda,sdb,sdd", text, 10);
+	assert_string_equal(text, "sda, sdb"); /* whole names only */
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", dir);
+}
+
+/*
+ * A peer's foreground: a partition by its own counters; md0 by its own
+ * while md times them, by its member partitions' where it does not (5.10):
+ * those carry none of md3's sync. Idle when nothing went through it.
+ */
+static void test_peer_latency(void **state)
+{
+	char dir[] = "/tmp/mdp-peers-XXXXXX";
+	struct mdp_root r;
+	struct mdp_system s;
+	struct mdp_io_peer *p;
+	struct mdp_io_snap a, b;
+	struct mdp_goal_sample in;
+	enum mdp_io_source src;
+	bool timed = false;
+	size_t n;
+
+	(void)state;
+	peers_seed(dir, &r, &s);
+	assert_int_equal(mdp_iostat_peers(&r, &s, &s.arrays[3], &p, &n), 0);
+	test_sh("cd '%s/sys/block' && echo '10 0 80 0 0 0 0 0 0 0 0' >md0/stat && "
+		"echo '5 0 40 50 0 0 0 0 0 0 0' >sdb/sdb3/stat && for d in sda sdb sdc sdd; do "
+		"echo '100 0 800 300 0 0 0 0 0 0 0' >$d/${d}1/stat; done",
+		dir);
+	mdp_iostat_read_peer(&r, &s, &p[3], &a);
+	test_sh("echo '15 0 80 350 0 0 0 0 0 0 0' >'%s/sys/block/sdb/sdb3/stat'", dir);
+	mdp_iostat_read_peer(&r, &s, &p[3], &b);
+	mdp_iostat_peer_latency(&p[3], &a, &b, &timed, &in, &src);
+	assert_int_equal(in.kind, MDP_GOAL_LATENCY);
+	assert_int_equal(in.latency_us, 30000); /* 10 requests, 300 ms */
+	assert_int_equal(src, MDP_IO_PART);
+	/* md0: 4 requests through it, untimed; its members 40 of 2 s: 50 ms */
+	timed = false;
+	mdp_iostat_read_peer(&r, &s, &p[0], &a);
+	test_sh("cd '%s/sys/block' && echo '14 0 80 0 0 0 0 0 0 0 0' >md0/stat && for d in sda sdb "
+		"sdc sdd; do echo '110 0 800 800 0 0 0 0 0 0 0' >$d/${d}1/stat; done",
+		dir);
+	mdp_iostat_read_peer(&r, &s, &p[0], &b);
+	mdp_iostat_peer_latency(&p[0], &a, &b, &timed, &in, &src);
+	assert_int_equal(in.kind, MDP_GOAL_LATENCY);
+	assert_int_equal(in.latency_us, 50000);
+	assert_int_equal(src, MDP_IO_MEMBERS);
+	/* nothing through md0 since: idle */
+	mdp_iostat_peer_latency(&p[0], &b, &b, &timed, &in, &src);
+	assert_int_equal(in.kind, MDP_GOAL_IDLE);
+	/* an array gone from the system reads as nothing */
+	snprintf(p[0].name, sizeof(p[0].name), "md9");
+	mdp_iostat_read_peer(&r, &s, &p[0], &a);
+	assert_false(a.have_md);
+	free(p);
+	mdp_system_free(&s);
+	mdp_root_fini(&r);
+	test_sh("rm -rf '%s'", dir);
+}
+
+MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read, test_peers, test_peer_latency,
+	      test_timed_deadline, test_timed_open_held)

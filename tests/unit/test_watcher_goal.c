@@ -179,6 +179,109 @@ static void test_own_reads_taken_out(void **state)
 	env_teardown(&e);
 }
 
+/*
+ * On DSM's layout (ds-dsm6-reshape: md0, md1, md2 on every disk, md3 on
+ * sda, sdb, sdd, and here sdb3, a partition no array uses) md3's goal sees
+ * every source on its disks, and the slowest steers: md0's readers first,
+ * then sdb3's; the move's line, the sample and status's view say whose.
+ */
+static void dsm_setup(struct env *e)
+{
+	struct mdp_diags d;
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->dir, sizeof(e->dir), "/tmp/mdp-wgoal-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	test_sh("cp -R '%s/tests/fixtures/ds-dsm6-reshape/.' '%s' && cd '%s' && mkdir -p "
+		"run/mdprofile sys/block/sdb/sdb3 && echo 3 >sys/block/sdb/sdb3/partition && "
+		"echo '300000 (system)' >sys/block/md3/md/sync_speed_min && echo 200000 "
+		">sys/block/md3/md/sync_speed",
+		getenv("MDP_SRCDIR"), e->dir, e->dir);
+	assert_int_equal(mdp_root_init(&e->r, e->dir), 0);
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_discover_some(&e->r, MDP_SKIP_UUID, &e->s, &d), 0);
+	mdp_diags_free(&d);
+	e->g.goal_ms = 20;
+}
+
+/* IOS requests of TICKS ms in all through the block device at PATH below /sys/block. */
+static void stat_at(struct env *e, const char *path, unsigned ios, unsigned ticks)
+{
+	test_sh("echo '%u 0 0 %u 0 0 0 0 0 0 0' >'%s/sys/block/%s/stat'", ios, ticks, e->dir, path);
+}
+
+static size_t look_md3(struct env *e, struct mdp_wgoal_move **m)
+{
+	bool on[4] = {false, false, false, true};
+	size_t n;
+
+	assert_string_equal(e->s.arrays[3].name, "md3");
+	assert_int_equal(mdp_wgoal_look(&e->g, 100, &e->r, &e->s, on, m, &n), 0);
+	return n;
+}
+
+static void test_shared_disks(void **state)
+{
+	struct mdp_wgoal_move *m = NULL;
+	const struct mdp_wgoal_arr *ga;
+	struct mdp_wgoal_view v;
+	struct env e;
+
+	(void)state;
+	dsm_setup(&e);
+	stat_at(&e, "md3", 1000, 5000);
+	stat_at(&e, "md0", 100, 1000);
+	stat_at(&e, "sdb/sdb3", 50, 100);
+	assert_int_equal(look_md3(&e, &m), 0);
+	free(m);
+	assert_non_null(ga = mdp_wgoal_find(&e.g, "md3"));
+	assert_int_equal(ga->n_peers, 4); /* md0, md1, md2, sdb3 */
+	/* md3's readers at 10 ms, md0's at 40, sdb3's at 30: md0 steers */
+	stat_at(&e, "md3", 1010, 5100);
+	stat_at(&e, "md0", 105, 1200);
+	stat_at(&e, "sdb/sdb3", 60, 400);
+	assert_int_equal(look_md3(&e, &m), 1);
+	assert_string_equal(m[0].line, "md3: minimum 300000 -> 100000 KiB/s (latency 40.0 ms > "
+				       "goal 20 ms, on md0 (shares sda, sdb, sdd))");
+	mdp_wgoal_moved(&e.g, &m[0]);
+	free(m);
+	e.s.arrays[3].cur[MDP_T_SYNC_SPEED_MIN].val = (struct mdp_value){MDP_V_NUM, 100000};
+	assert_int_equal(ga->in.latency_us, 40000);
+	assert_int_equal(ga->src, MDP_IO_MD);
+	assert_string_equal(ga->on, "md0");
+	assert_string_equal(ga->shares, "sda,sdb,sdd");
+	assert_int_equal(mdp_wgoal_store(&e.r, &e.g), 0);
+	assert_int_equal(mdp_wgoal_load(&e.r, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_string_equal(v.v[0].on, "md0");
+	assert_string_equal(v.v[0].shares, "sda,sdb,sdd");
+	assert_int_equal(v.v[0].in.latency_us, 40000);
+	/* then only sdb3's, at 25 ms: it steers, from its own counters */
+	stat_at(&e, "sdb/sdb3", 70, 650);
+	(void)look_md3(&e, &m);
+	free(m);
+	assert_int_equal(ga->in.latency_us, 25000);
+	assert_int_equal(ga->src, MDP_IO_PART);
+	assert_string_equal(ga->on, "sdb3");
+	assert_string_equal(ga->shares, "sdb");
+	/* md3's own the slowest again: its own */
+	stat_at(&e, "md3", 1020, 5400);
+	stat_at(&e, "sdb/sdb3", 80, 700);
+	(void)look_md3(&e, &m);
+	free(m);
+	assert_int_equal(ga->in.latency_us, 30000);
+	assert_string_equal(ga->on, "");
+	assert_int_equal(mdp_wgoal_store(&e.r, &e.g), 0);
+	assert_int_equal(mdp_wgoal_load(&e.r, &v), 0);
+	assert_string_equal(v.v[0].on, "");
+	/* nothing anywhere: no foreground I/O, the profile's minimum */
+	assert_int_equal(look_md3(&e, &m), 1);
+	assert_string_equal(m[0].line, "md3: minimum 100000 -> 300000 KiB/s (no foreground I/O)");
+	free(m);
+	mdp_system_free(&e.s);
+	env_teardown(&e);
+}
+
 static void test_view_refused(void **state)
 {
 	static const char *const bad[] = {
@@ -190,6 +293,15 @@ static void test_view_refused(void **state)
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 disks\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 none\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 busy\nend\n",
+	    /* whose latency: after its array's line, a measured one, names and disks */
+	    "mdprofile-goal 1\ngoal 20\non md2 md0 sda\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 idle\non md2 md0 sda\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md3 md0 sda\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 ../x sda\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 md0 sda,\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 md0 sda,,sdb\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 md0\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 md0 sda x\nend\n",
 	};
 	struct mdp_wgoal_view v;
 	struct env e;
@@ -220,4 +332,5 @@ static void test_view_refused(void **state)
 	}
 }
 
-MDP_TEST_MAIN(test_steps, test_new_layer, test_own_reads_taken_out, test_view_refused)
+MDP_TEST_MAIN(test_steps, test_new_layer, test_own_reads_taken_out, test_shared_disks,
+	      test_view_refused)
