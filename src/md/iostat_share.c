@@ -30,8 +30,11 @@ static void share_add(char *shares, const char *disk)
 {
 	size_t have = strlen(shares), len = strlen(disk);
 
-	if (have + (have > 0) + len < MDP_IO_SHARES_MAX)
-		snprintf(shares + have, MDP_IO_SHARES_MAX - have, "%s%s", have ? "," : "", disk);
+	if (have + (have > 0) + len >= MDP_IO_SHARES_MAX)
+		return;
+	if (have)
+		shares[have++] = ',';
+	memcpy(shares + have, disk, len + 1);
 }
 
 static int cmp_str(const void *x, const void *y)
