@@ -24,6 +24,12 @@ static void measured(const struct mdp_status *ps, size_t i, char *buf, size_t le
 		mdp_iostat_shares_text(ps->goal.v[i].shares, shares, sizeof(shares));
 		snprintf(buf, len, "latency %" PRIu64 ".%" PRIu64 " ms on %s (shares %s)",
 			 us / 1000, us % 1000 / 100, ps->goal.v[i].on, shares);
+	} else if (ps->goal.v[i].in.kind == MDP_GOAL_LATENCY && ps->goal.v[i].src == MDP_IO_TIMED &&
+		   ps->goal.pct && ps->goal.v[i].pct_reads) {
+		snprintf(buf, len,
+			 "latency %" PRIu64 ".%" PRIu64
+			 " ms (p%u of the watcher's last %u timed reads)",
+			 us / 1000, us % 1000 / 100, ps->goal.pct, ps->goal.v[i].pct_reads);
 	} else if (ps->goal.v[i].in.kind == MDP_GOAL_IDLE)
 		snprintf(buf, len, "no foreground I/O");
 	else if (ps->goal.v[i].in.kind != MDP_GOAL_LATENCY)
@@ -42,7 +48,13 @@ void status_goal_text(const struct mdp_status *ps)
 
 	if (!ps->have_goal)
 		return;
-	printf("goal: foreground latency %u ms, steered by the watcher\n", ps->goal.goal_ms);
+	if (ps->goal.pct)
+		printf("goal: foreground latency %u ms at the %uth percentile, steered by the "
+		       "watcher\n",
+		       ps->goal.goal_ms, ps->goal.pct);
+	else
+		printf("goal: foreground latency %u ms, steered by the watcher\n",
+		       ps->goal.goal_ms);
 	for (size_t i = 0; i < ps->goal.n; i++) {
 		measured(ps, i, what, sizeof(what));
 		render_say(4, "  %s: minimum %" PRIu64 " KiB/s; last look: %s", ps->goal.v[i].name,
@@ -77,6 +89,11 @@ void status_goal_json(struct json *j, const struct mdp_status *ps)
 	}
 	json_obj(j);
 	json_ku64(j, "foreground_latency_ms", ps->goal.goal_ms);
+	json_key(j, "percentile");
+	if (ps->goal.pct)
+		json_u64(j, ps->goal.pct);
+	else
+		json_null(j);
 	json_key(j, "arrays");
 	json_arr(j);
 	for (size_t i = 0; i < ps->goal.n; i++) {
@@ -96,6 +113,12 @@ void status_goal_json(struct json *j, const struct mdp_status *ps)
 			  ps->goal.v[i].src == MDP_IO_NONE ? NULL
 							   : mdp_io_source_key(ps->goal.v[i].src));
 		goal_on_json(j, ps, i);
+		json_key(j, "percentile_us");
+		if (ps->goal.v[i].pct_reads)
+			json_u64(j, ps->goal.v[i].pct_us);
+		else
+			json_null(j);
+		json_ku64(j, "percentile_reads", ps->goal.v[i].pct_reads);
 		json_end(j);
 	}
 	json_end(j);

@@ -130,6 +130,30 @@ static void prom_watcher(const struct mdp_status *ps)
 	}
 }
 
+/* A percentile goal: the percentile, and per array its timed reads' (watcher_goal.h). */
+static void prom_goal_pct(const struct mdp_status *ps)
+{
+	char pct[8];
+
+	if (!ps->goal.pct)
+		return;
+	prom_head("goal_percentile", "the percentile of the watcher's timed reads the goal steers");
+	printf("mdprofile_goal_percentile %u\n", ps->goal.pct);
+	prom_head("goal_read_latency_percentile_seconds",
+		  "that percentile of the watcher's last timed reads of the array (up to 32)");
+	snprintf(pct, sizeof(pct), "%u", ps->goal.pct);
+	for (size_t i = 0; i < ps->goal.n; i++) {
+		uint64_t us = ps->goal.v[i].pct_us;
+		if (!ps->goal.v[i].pct_reads)
+			continue; /* no reads in its window */
+		printf("mdprofile_goal_read_latency_percentile_seconds");
+		prom_label("array", ps->goal.v[i].name, true);
+		prom_label("device", ps->goal.v[i].name, false);
+		prom_label("percentile", pct, false);
+		printf("} %" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
+	}
+}
+
 /* A goal the watcher steers to: the goal, and per array its minimum and the latency measured. */
 static void prom_goal(const struct mdp_status *ps)
 {
@@ -162,6 +186,7 @@ static void prom_goal(const struct mdp_status *ps)
 			   false);
 		printf("} %" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
 	}
+	prom_goal_pct(ps);
 }
 
 static void prom_profile(const struct mdp_status *ps, const struct mdp_plan *pl)

@@ -40,7 +40,6 @@ mdp_discover_uuid_norm        a parser of outside text: fixed and fuzzed inputs
 mdp_exec_find                 the search of the fixed directories under a root
 mdp_explain_kver              a parser of the kernel release string
 mdp_iostat_parse              a parser of a stat file: fixed inputs
-mdp_iostat_timed_reads_with   timed reads with the open and read given: a stalled disk in a test
 mdp_journal_format            the journal text, formatted and parsed back: fixed and fuzzed
 mdp_journal_parse             the journal text, parsed: fixed and fuzzed inputs
 mdp_probe_pick                which finding --probe takes, over built reports

@@ -324,7 +324,7 @@ void mdp_iostat_timed_release(struct mdp_timed_reads **held)
 	*held = NULL;
 }
 
-/* Run j on its thread until the deadline; the median of its reads in *us. */
+/* Run j on its thread until the deadline; its reads, shortest first, in us. */
 static int job_go(struct mdp_timed_reads *j, unsigned deadline_ms, struct mdp_timed_reads **held,
 		  uint64_t *us)
 {
@@ -353,13 +353,14 @@ static int job_go(struct mdp_timed_reads *j, unsigned deadline_ms, struct mdp_ti
 	if (err)
 		return err;
 	qsort(t, MDP_IOSTAT_TIMED_READS, sizeof(t[0]), cmp_u64);
-	*us = t[MDP_IOSTAT_TIMED_READS / 2];
+	memcpy(us, t, sizeof(t));
 	return 0;
 }
 
-int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint64_t size_kib,
-				uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
-				mdp_timed_read_fn *rd, struct mdp_timed_reads **held, uint64_t *us)
+int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
+			   uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
+			   mdp_timed_read_fn *rd, struct mdp_timed_reads **held,
+			   uint64_t us[MDP_IOSTAT_TIMED_READS])
 {
 	uint64_t blocks = size_kib / (MDP_IOSTAT_TIMED_BYTES / 1024);
 	struct mdp_timed_reads *j;
@@ -382,10 +383,23 @@ int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint
 	return job_go(j, deadline_ms, held, us);
 }
 
-int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
-			   uint64_t *seed, unsigned deadline_ms, struct mdp_timed_reads **held,
-			   uint64_t *us)
+void mdp_iostat_window_add(struct mdp_io_window *w, uint64_t us)
 {
-	return mdp_iostat_timed_reads_with(r, name, size_kib, seed, deadline_ms, NULL, NULL, held,
-					   us);
+	w->us[w->next] = us;
+	w->next = (w->next + 1) % MDP_IOSTAT_WINDOW;
+	if (w->n < MDP_IOSTAT_WINDOW)
+		w->n++;
+}
+
+uint64_t mdp_iostat_window_pct(const struct mdp_io_window *w, unsigned pct)
+{
+	uint64_t t[MDP_IOSTAT_WINDOW];
+	size_t rank;
+
+	if (!w->n)
+		return 0;
+	memcpy(t, w->us, w->n * sizeof(t[0])); /* the first n slots hold them, full or not */
+	qsort(t, w->n, sizeof(t[0]), cmp_u64);
+	rank = ((size_t)w->n * (pct > 100 ? 100 : pct) + 99) / 100; /* ceil(n * pct / 100) */
+	return t[rank ? rank - 1 : 0];
 }

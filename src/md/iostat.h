@@ -103,36 +103,58 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_snap *now,
 			bool *md_timed, struct mdp_goal_sample *out, enum mdp_io_source *src);
 
+/*
+ * The watcher's last timed reads of an array (mdp_iostat_timed_reads), for
+ * a goal's percentile: a sliding window of the last MDP_IOSTAT_WINDOW reads
+ * (three a look: about 55 s at the default 5 s interval), which the watcher
+ * empties at a look that sees no request through the array, so that a new
+ * burst of foreground is judged by its own reads alone.
+ */
+#define MDP_IOSTAT_WINDOW 32u
+
+struct mdp_io_window {
+	uint64_t us[MDP_IOSTAT_WINDOW]; /* a ring: the oldest at next once full */
+	unsigned n, next;
+};
+
+/* One read's microseconds into w, in place of its oldest once w is full. */
+void mdp_iostat_window_add(struct mdp_io_window *w, uint64_t us);
+/*
+ * The pct-th percentile (1..100) of w's reads, nearest rank: the smallest
+ * read that at least pct per cent of them do not exceed (with few reads, a
+ * high percentile is their longest). 0 when w is empty.
+ */
+uint64_t mdp_iostat_window_pct(const struct mdp_io_window *w, unsigned pct);
+
 /* Timed reads under way (mdp_iostat_timed_reads). */
 struct mdp_timed_reads;
+
+/*
+ * How the thread opens /dev/NAME (sys, through its own copy of the root:
+ * fd or -errno) and reads it: the block device's and pread when NULL;
+ * tests give their own.
+ */
+typedef int mdp_timed_open_fn(const struct mdp_root *r, const char *sys);
+typedef ssize_t mdp_timed_read_fn(int fd, void *buf, size_t len, off_t at);
 
 /*
  * Time MDP_IOSTAT_TIMED_READS reads of MDP_IOSTAT_TIMED_BYTES with O_DIRECT
  * at random aligned offsets of /dev/NAME (size_kib long) through r, on a
  * thread of their own, the device's open included (md holds an open while
- * it reconfigures the array); *seed is the caller's state for the offsets.
- * The median in *us. An open or a read not done within deadline_ms counts
- * as the time waited, and the thread goes on: *held keeps it (release it
- * with mdp_iostat_timed_release), and until it ends another call with the
- * same *held is -EBUSY. -ENOTBLK when /dev/NAME is not a block device (a
- * fixture tree), else -errno of the open or a read (-EIO for a short one).
+ * it reconfigures the array), with open and rd (above); *seed is the
+ * caller's state for the offsets. Each read's microseconds in us[],
+ * shortest first (the median at us[MDP_IOSTAT_TIMED_READS / 2]). An open or a read not done within
+ * deadline_ms counts as the time waited, and the thread goes on: *held keeps it (release it with
+ * mdp_iostat_timed_release), and until it ends another call with the same *held is -EBUSY. -ENOTBLK
+ * when /dev/NAME is not a block device (a fixture tree), else -errno of the open or a read (-EIO
+ * for a short one).
  */
 int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
-			   uint64_t *seed, unsigned deadline_ms, struct mdp_timed_reads **held,
-			   uint64_t *us);
+			   uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
+			   mdp_timed_read_fn *rd, struct mdp_timed_reads **held,
+			   uint64_t us[MDP_IOSTAT_TIMED_READS]);
 /* Let go of *held (its thread frees it when it ends); NULL after. */
 void mdp_iostat_timed_release(struct mdp_timed_reads **held);
-
-/*
- * How the thread opens /dev/NAME (sys, through its own copy of the root:
- * fd or -errno) and reads it: for tests, which hold either.
- */
-typedef int mdp_timed_open_fn(const struct mdp_root *r, const char *sys);
-typedef ssize_t mdp_timed_read_fn(int fd, void *buf, size_t len, off_t at);
-/* mdp_iostat_timed_reads with open (NULL: the block device's) and rd (NULL: pread). */
-int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint64_t size_kib,
-				uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
-				mdp_timed_read_fn *rd, struct mdp_timed_reads **held, uint64_t *us);
 
 /*
  * The foreground beside an array under a goal (iostat_share.c). On DSM every

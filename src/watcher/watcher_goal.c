@@ -92,11 +92,14 @@ static void drop_unseen(struct mdp_wgoal *g)
  * Where e's latency came from, for its line: "from md3's own counters",
  * "from <the source's words>", "on md0 (shares sda, sdb)" for a peer's.
  */
-static void src_words(const struct mdp_wgoal_arr *e, char *buf, size_t len)
+static void src_words(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e, char *buf,
+		      size_t len)
 {
 	char shares[2 * MDP_IO_SHARES_MAX];
 
-	if (e->on[0]) {
+	if (!e->on[0] && e->src == MDP_IO_TIMED && g->pct) {
+		snprintf(buf, len, "p%u of the watcher's last %u timed reads", g->pct, e->win.n);
+	} else if (e->on[0]) {
 		mdp_iostat_shares_text(e->shares, shares, sizeof(shares));
 		snprintf(buf, len, "on %.31s (shares %.48s)", e->on, shares);
 	} else if (e->src == MDP_IO_MD) {
@@ -113,7 +116,7 @@ static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 	char lat[64], src[96];
 
 	snprintf(lat, sizeof(lat), "%" PRIu64 ".%" PRIu64 " ms", us / 1000, us % 1000 / 100);
-	src_words(e, src, sizeof(src));
+	src_words(g, e, src, sizeof(src));
 	if (why == MDP_GOAL_FULL)
 		snprintf(m->line, sizeof(m->line),
 			 "%s: minimum %" PRIu64 " -> %" PRIu64 " KiB/s (no foreground I/O)",
@@ -150,16 +153,41 @@ static void take_out_own(struct mdp_wgoal_arr *e, const struct mdp_io_snap *now)
 static void time_reads(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp_root *r,
 		       const struct mdp_array *a)
 {
-	uint64_t us;
+	uint64_t us[MDP_IOSTAT_TIMED_READS], median;
 
 	if (mdp_iostat_timed_reads(r, a->name, a->size_kib, &e->seed, g->goal_ms * 2 + 1000,
-				   &e->held, &us))
+				   g->t_open, g->t_read, &e->held, us))
 		return;
 	e->timed = MDP_IOSTAT_TIMED_READS;
-	if (us >= e->in.latency_us) {
-		e->in.latency_us = us;
+	for (size_t i = 0; i < MDP_IOSTAT_TIMED_READS; i++)
+		mdp_iostat_window_add(&e->win, us[i]);
+	median = us[MDP_IOSTAT_TIMED_READS / 2];
+	if (!g->pct && median >= e->in.latency_us) {
+		e->in.latency_us = median;
 		e->src = MDP_IO_TIMED;
 	}
+}
+
+/*
+ * A percentile goal: the array's own latency is its timed reads'
+ * percentile (watcher_goal.h); a look with no request through it empties
+ * the window; without reads the mean stays.
+ */
+static void own_tail(const struct mdp_wgoal *g, struct mdp_wgoal_arr *e)
+{
+	if (!g->pct)
+		return;
+	if (e->in.kind == MDP_GOAL_IDLE) {
+		e->win = (struct mdp_io_window){0};
+		e->pct_us = 0;
+		return;
+	}
+	if (!e->win.n)
+		return;
+	e->pct_us = mdp_iostat_window_pct(&e->win, g->pct);
+	e->in.kind = MDP_GOAL_LATENCY;
+	e->in.latency_us = e->pct_us;
+	e->src = MDP_IO_TIMED;
 }
 
 /* The peer named as p in e at the last look, NULL when new. */
@@ -243,8 +271,9 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 	take_out_own(e, &now);
 	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
 	e->on[0] = e->shares[0] = '\0';
-	if (e->src == MDP_IO_MEMBERS)
+	if (e->src == MDP_IO_MEMBERS || (g->pct && e->in.kind != MDP_GOAL_IDLE))
 		time_reads(g, e, r, a);
+	own_tail(g, e);
 	if (look_peers(e, r, s, a))
 		return -ENOMEM;
 	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
@@ -300,6 +329,8 @@ static void wgoal_put(FILE *f, const void *arg)
 	const struct mdp_wgoal *g = arg;
 
 	fprintf(f, "%s\ngoal %u\n", GOAL_HEADER, g->goal_ms);
+	if (g->pct)
+		fprintf(f, "percentile %u\n", g->pct);
 	for (size_t i = 0; i < g->n && i < MDP_WGOAL_VIEW_MAX; i++) {
 		const struct mdp_wgoal_arr *e = &g->v[i];
 		fprintf(f, "array %s %" PRIu64, e->name, e->cur);
@@ -310,6 +341,8 @@ static void wgoal_put(FILE *f, const void *arg)
 			fputs(e->in.kind == MDP_GOAL_IDLE ? " idle\n" : " unknown\n", f);
 		if (e->in.kind == MDP_GOAL_LATENCY && e->on[0])
 			fprintf(f, "on %s %s %s\n", e->name, e->on, e->shares);
+		if (g->pct && e->win.n)
+			fprintf(f, "tail %s %" PRIu64 " %u\n", e->name, e->pct_us, e->win.n);
 	}
 }
 
@@ -350,7 +383,39 @@ static int view_on(struct mdp_wgoal_view *v, char *line)
 	return 0;
 }
 
-/* "array md2 150000 latency 42000 md", "array md3 300000 idle"; "goal 30"; "on ..." */
+/* "tail md2 51000 17": the array just read, its reads' percentile over 17 of them. */
+static int view_tail(struct mdp_wgoal_view *v, char *line)
+{
+	char *save = NULL, *name, *us, *n;
+	uint64_t reads;
+
+	name = strtok_r(line + 5, " ", &save);
+	us = strtok_r(NULL, " ", &save);
+	n = strtok_r(NULL, " ", &save);
+	if (!v->pct || !v->n || !name || strcmp(name, v->v[v->n - 1].name) || !us || !n ||
+	    mdp_num_parse(us, 0, UINT64_MAX, &v->v[v->n - 1].pct_us) ||
+	    mdp_num_parse(n, 1, MDP_IOSTAT_WINDOW, &reads) || strtok_r(NULL, " ", &save))
+		return -EINVAL;
+	v->v[v->n - 1].pct_reads = (unsigned)reads;
+	return 0;
+}
+
+/* "percentile 95", after the goal's line. */
+static int view_pct(struct mdp_wgoal_view *v, const char *p)
+{
+	uint64_t pct;
+
+	if (!v->goal_ms || v->n ||
+	    mdp_num_parse(p, MDP_GOAL_PERCENTILE_MIN, MDP_GOAL_PERCENTILE_MAX, &pct))
+		return -EINVAL;
+	v->pct = (unsigned)pct;
+	return 0;
+}
+
+/*
+ * "array md2 150000 latency 42000 md", "array md3 300000 idle"; "goal 30";
+ * "percentile 95"; "on ..."; "tail ..."
+ */
 static int view_line(void *ctx, char *line)
 {
 	struct mdp_wgoal_view *v = ctx;
@@ -363,6 +428,10 @@ static int view_line(void *ctx, char *line)
 			   : (v->goal_ms = (unsigned)ms, 0);
 	if (!strncmp(line, "on ", 3))
 		return view_on(v, line);
+	if (!strncmp(line, "tail ", 5))
+		return view_tail(v, line);
+	if (!strncmp(line, "percentile ", 11))
+		return view_pct(v, line + 11);
 	if (strncmp(line, "array ", 6))
 		return -EINVAL;
 	name = strtok_r(line + 6, " ", &save);

@@ -17,6 +17,15 @@
  * counters against the goal; the slowest of those that carried requests
  * steers, and the sample says whose it is. A peer found for the first time
  * gives its counters to measure from at the next look.
+ *
+ * A goal with a percentile (profile.h) judges the array's own foreground by
+ * the watcher's timed reads (mdp_iostat_timed_reads), taken at every look
+ * that saw a request through the array, md's counters timed or not: the
+ * percentile over its window (iostat.h, struct mdp_io_window: the last 32
+ * reads; a look with no request through the array empties it) is the
+ * array's latency, in place of the mean of its requests. A device that
+ * cannot be read (a fixture tree, an error) leaves the mean. Peers have no
+ * reads of the watcher's: their mean stands against the goal as it is.
  */
 #ifndef MDP_WATCHER_GOAL_H
 #define MDP_WATCHER_GOAL_H
@@ -52,12 +61,18 @@ struct mdp_wgoal_arr {
 	enum mdp_io_source src;
 	char on[MDP_NAME_MAX];          /* whose latency in is: a peer's name, "" the array's own */
 	char shares[MDP_IO_SHARES_MAX]; /* the disks that peer shares with it: "sda,sdb" */
+	struct mdp_io_window win;       /* its last timed reads (a percentile goal) */
+	uint64_t pct_us;                /* their percentile at the last look, 0 none */
 	uint64_t cur;
 };
 
 struct mdp_wgoal {
 	unsigned goal_ms; /* 0: no goal, nothing to do */
-	int64_t since;    /* the layer the arrays' state belongs to */
+	unsigned pct;     /* the goal's percentile, 0: the mean */
+	/* the timed reads' open and read: NULL the device's (tests give their own) */
+	mdp_timed_open_fn *t_open;
+	mdp_timed_read_fn *t_read;
+	int64_t since; /* the layer the arrays' state belongs to */
 	struct mdp_wgoal_arr *v;
 	size_t n;
 };
@@ -95,6 +110,7 @@ void mdp_wgoal_free(struct mdp_wgoal *g);
 
 struct mdp_wgoal_view {
 	unsigned goal_ms;
+	unsigned pct; /* the goal's percentile, 0 the mean */
 	struct {
 		char name[MDP_NAME_MAX];
 		uint64_t min; /* KiB/s */
@@ -102,6 +118,8 @@ struct mdp_wgoal_view {
 		enum mdp_io_source src;
 		char on[MDP_NAME_MAX];          /* a peer's name when its latency steers, else "" */
 		char shares[MDP_IO_SHARES_MAX]; /* its disks shared with the array: "sda,sdb" */
+		uint64_t pct_us;                /* a percentile goal: its timed reads' percentile */
+		unsigned pct_reads;             /* over this many reads; 0 none */
 	} v[MDP_WGOAL_VIEW_MAX];
 	size_t n;
 };

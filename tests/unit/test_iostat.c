@@ -151,24 +151,27 @@ static void test_read(void **state)
 	assert_int_equal(io.members.ticks_ms, 3 * 1000);
 	/* a fixture's device nodes are no block devices: nothing is read, nothing timed */
 	{
-		uint64_t seed = 1, us = 77;
+		uint64_t seed = 1, us[MDP_IOSTAT_TIMED_READS] = {77, 77, 77};
 		struct mdp_timed_reads *held = NULL;
-		assert_int_equal(
-		    mdp_iostat_timed_reads(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
-		    -ENOENT);
+		assert_int_equal(mdp_iostat_timed_reads(&r, "md3", a->size_kib, &seed, 1000, NULL,
+							NULL, &held, us),
+				 -ENOENT);
 		test_sh("mkdir -p '%s/dev' && head -c 65536 /dev/zero >'%s/dev/md3' && mkfifo "
 			"'%s/dev/md4'",
 			dir, dir, dir);
-		assert_int_equal(
-		    mdp_iostat_timed_reads(&r, "md3", a->size_kib, &seed, 1000, &held, &us),
-		    -ENOTBLK);
-		assert_int_equal(mdp_iostat_timed_reads(&r, "md4", 1024, &seed, 1000, &held, &us),
+		assert_int_equal(mdp_iostat_timed_reads(&r, "md3", a->size_kib, &seed, 1000, NULL,
+							NULL, &held, us),
 				 -ENOTBLK);
-		assert_int_equal(mdp_iostat_timed_reads(&r, "md3", 3, &seed, 1000, &held, &us),
-				 -EINVAL);
 		assert_int_equal(
-		    mdp_iostat_timed_reads(&r, "../etc/md3", 1024, &seed, 1000, &held, &us) < 0, 1);
-		assert_int_equal(us, 77);
+		    mdp_iostat_timed_reads(&r, "md4", 1024, &seed, 1000, NULL, NULL, &held, us),
+		    -ENOTBLK);
+		assert_int_equal(
+		    mdp_iostat_timed_reads(&r, "md3", 3, &seed, 1000, NULL, NULL, &held, us),
+		    -EINVAL);
+		assert_int_equal(mdp_iostat_timed_reads(&r, "../etc/md3", 1024, &seed, 1000, NULL,
+							NULL, &held, us) < 0,
+				 1);
+		assert_int_equal(us[1], 77);
 		assert_null(held);
 	}
 	/* md2 has neither file in the fixture */
@@ -251,20 +254,21 @@ static int timed(int fd, unsigned deadline_ms, mdp_timed_read_fn *rd, struct mdp
 	uint64_t seed = 7;
 
 	given = fd;
-	return mdp_iostat_timed_reads_with(&real, "md9", 400, &seed, deadline_ms, open_given, rd,
-					   held, us);
+	return mdp_iostat_timed_reads(&real, "md9", 400, &seed, deadline_ms, open_given, rd, held,
+				      us);
 }
 
 /* Until the job *held is done, another call is -EBUSY; then it goes on (-EINVAL: no size). */
 static void wait_done(struct mdp_timed_reads **held)
 {
 	static const struct mdp_root real = {.prefix = "", .fd = -1};
-	uint64_t seed = 7, us;
+	uint64_t seed = 7, us[MDP_IOSTAT_TIMED_READS];
 	int err = -EBUSY;
 
 	for (int i = 0; i < 5000 && err == -EBUSY; i++) {
 		struct timespec ms = {0, 1000000L};
-		if ((err = mdp_iostat_timed_reads(&real, "md9", 0, &seed, 20, held, &us)) == -EBUSY)
+		if ((err = mdp_iostat_timed_reads(&real, "md9", 0, &seed, 20, NULL, NULL, held,
+						  us)) == -EBUSY)
 			nanosleep(&ms, NULL);
 	}
 	assert_int_equal(err, -EINVAL);
@@ -274,30 +278,31 @@ static void wait_done(struct mdp_timed_reads **held)
 static void test_timed_deadline(void **state)
 {
 	struct mdp_timed_reads *held = NULL;
-	uint64_t seed = 7, us = 0;
+	uint64_t seed = 7, us[MDP_IOSTAT_TIMED_READS] = {0};
 	int pa[2], pb[2];
 
 	(void)state;
-	assert_int_equal(timed(devnull(), 1000, quick_read, &held, &us), 0);
+	assert_int_equal(timed(devnull(), 1000, quick_read, &held, us), 0);
 	assert_null(held);
-	assert_true(us < 1000000);
+	assert_true(us[MDP_IOSTAT_TIMED_READS - 1] < 1000000);
 	/* reads that wait past a deadline of 20 ms: the watcher goes on, the reads count as the
 	 * time waited, and the job is held until they end */
 	assert_int_equal(pipe2(pa, O_CLOEXEC), 0);
-	assert_int_equal(timed(pa[0], 20, held_read, &held, &us), 0);
+	assert_int_equal(timed(pa[0], 20, held_read, &held, us), 0);
 	assert_non_null(held);
-	assert_true(us >= 20000);
+	assert_true(us[0] >= 20000);
 	/* until they end, no second call on the same array; then the next one goes on */
-	assert_int_equal(mdp_iostat_timed_reads(NULL, "md9", 1024, &seed, 20, &held, &us), -EBUSY);
+	assert_int_equal(
+	    mdp_iostat_timed_reads(NULL, "md9", 1024, &seed, 20, NULL, NULL, &held, us), -EBUSY);
 	let_go(pa[1]);
 	wait_done(&held);
 	wait_freed(pa[1]);
 	/* a short read is an error, and nothing is held */
-	assert_int_equal(timed(devnull(), 1000, short_read, &held, &us), -EIO);
+	assert_int_equal(timed(devnull(), 1000, short_read, &held, us), -EIO);
 	assert_null(held);
 	/* let go while its reads still wait: the thread frees it when they end */
 	assert_int_equal(pipe2(pb, O_CLOEXEC), 0);
-	assert_int_equal(timed(pb[0], 20, held_read, &held, &us), 0);
+	assert_int_equal(timed(pb[0], 20, held_read, &held, us), 0);
 	mdp_iostat_timed_release(&held);
 	assert_null(held);
 	let_go(pb[1]);
@@ -321,7 +326,7 @@ static void test_timed_open_held(void **state)
 	struct mdp_timed_reads *held = NULL;
 	struct mdp_root r;
 	char dir[] = "/tmp/mdp-iostat-XXXXXX", fifo[64];
-	uint64_t seed = 3, us = 0;
+	uint64_t seed = 3, us[MDP_IOSTAT_TIMED_READS] = {0};
 	int wr;
 
 	(void)state;
@@ -330,13 +335,13 @@ static void test_timed_open_held(void **state)
 	test_sh("mkdir '%s/dev' && mkfifo '%s'", dir, fifo);
 	assert_int_equal(mdp_root_init(&r, dir), 0);
 	alarm(10);
-	assert_int_equal(mdp_iostat_timed_reads_with(&r, "md7", 1024, &seed, 20, open_held,
-						     held_read, &held, &us),
-			 0);
+	assert_int_equal(
+	    mdp_iostat_timed_reads(&r, "md7", 1024, &seed, 20, open_held, held_read, &held, us), 0);
 	alarm(0);
 	assert_non_null(held);
-	assert_true(us >= 20000);
-	assert_int_equal(mdp_iostat_timed_reads(&r, "md7", 1024, &seed, 20, &held, &us), -EBUSY);
+	assert_true(us[0] >= 20000);
+	assert_int_equal(mdp_iostat_timed_reads(&r, "md7", 1024, &seed, 20, NULL, NULL, &held, us),
+			 -EBUSY);
 	mdp_root_fini(&r);
 	/* a writer: the open ends, then a byte per read */
 	assert_true((wr = open(fifo, O_WRONLY | O_CLOEXEC)) >= 0);
@@ -467,5 +472,42 @@ static void test_peer_latency(void **state)
 	test_sh("rm -rf '%s'", dir);
 }
 
-MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read, test_peers, test_peer_latency,
-	      test_timed_deadline, test_timed_open_held)
+/*
+ * The percentile window: nearest rank over the reads it holds, the last
+ * MDP_IOSTAT_WINDOW once more came (the oldest leave first).
+ */
+static void test_window(void **state)
+{
+	struct mdp_io_window w = {0};
+
+	(void)state;
+	assert_int_equal(mdp_iostat_window_pct(&w, 95), 0);
+	mdp_iostat_window_add(&w, 70);
+	assert_int_equal(mdp_iostat_window_pct(&w, 50), 70);
+	assert_int_equal(mdp_iostat_window_pct(&w, 99), 70);
+	/* 10, 20, ... 100 in no order */
+	w = (struct mdp_io_window){0};
+	for (unsigned i = 0; i < 10; i++)
+		mdp_iostat_window_add(&w, (i * 7 % 10 + 1) * 10);
+	assert_int_equal(w.n, 10);
+	assert_int_equal(mdp_iostat_window_pct(&w, 50), 50);
+	assert_int_equal(mdp_iostat_window_pct(&w, 90), 90);
+	assert_int_equal(mdp_iostat_window_pct(&w, 91), 100); /* few reads: the longest */
+	assert_int_equal(mdp_iostat_window_pct(&w, 99), 100);
+	/* 1..40: the window keeps 9..40 */
+	w = (struct mdp_io_window){0};
+	for (uint64_t us = 1; us <= 40; us++)
+		mdp_iostat_window_add(&w, us);
+	assert_int_equal(w.n, MDP_IOSTAT_WINDOW);
+	assert_int_equal(mdp_iostat_window_pct(&w, 50), 24);
+	assert_int_equal(mdp_iostat_window_pct(&w, 95), 39);
+	assert_int_equal(mdp_iostat_window_pct(&w, 99), 40);
+	assert_int_equal(mdp_iostat_window_pct(&w, 1), 9);
+	/* the next read pushes out the oldest: 9 */
+	mdp_iostat_window_add(&w, 1000);
+	assert_int_equal(mdp_iostat_window_pct(&w, 1), 10);
+	assert_int_equal(mdp_iostat_window_pct(&w, 99), 1000);
+}
+
+MDP_TEST_MAIN(test_parse, test_latency, test_sources, test_read, test_window, test_peers,
+	      test_peer_latency, test_timed_deadline, test_timed_open_held)

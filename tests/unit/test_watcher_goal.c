@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -282,6 +285,85 @@ static void test_shared_disks(void **state)
 	env_teardown(&e);
 }
 
+/* The timed reads' device and read for test_percentile: /dev/null, each read slow_ms long. */
+static unsigned slow_ms;
+
+static int open_null(const struct mdp_root *r, const char *sys)
+{
+	(void)r;
+	(void)sys;
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static ssize_t slow_read(int fd, void *buf, size_t len, off_t at)
+{
+	struct timespec t = {0, (long)slow_ms * 1000000L};
+
+	(void)fd;
+	(void)buf;
+	(void)at;
+	nanosleep(&t, NULL);
+	return (ssize_t)len;
+}
+
+/*
+ * A percentile goal judges md3 by the watcher's timed reads, taken at every
+ * look with requests through it even where md times them: the requests'
+ * mean of 1 ms hides reads of 25 ms, which back the minimum off; the mean
+ * goal does not see them. A look with no request through the array empties
+ * the window. Status's view carries the percentile and the reads.
+ */
+static void test_percentile(void **state)
+{
+	struct mdp_wgoal_move *m = NULL;
+	const struct mdp_wgoal_arr *ga;
+	struct mdp_wgoal_view v;
+	struct env e;
+
+	(void)state;
+	slow_ms = 25;
+	for (unsigned pct = 0; pct <= 95; pct += 95) {
+		env_setup(&e);
+		e.a.size_kib = 1024;
+		e.g.pct = pct;
+		e.g.t_open = open_null;
+		e.g.t_read = slow_read;
+		stat_md(&e, 1000, 1000);
+		assert_int_equal(look(&e, true, &m), 0);
+		free(m);
+		stat_md(&e, 1100, 1100); /* 100 requests of 1 ms */
+		if (!pct) {              /* the mean: under the goal, no reads of its own */
+			assert_int_equal(look(&e, true, &m), 0);
+			free(m);
+			assert_int_equal(mdp_wgoal_find(&e.g, "md3")->win.n, 0);
+			env_teardown(&e);
+			continue;
+		}
+		assert_int_equal(look(&e, true, &m), 1);
+		assert_non_null(ga = mdp_wgoal_find(&e.g, "md3"));
+		assert_int_equal(ga->win.n, MDP_IOSTAT_TIMED_READS);
+		assert_int_equal(ga->src, MDP_IO_TIMED);
+		assert_true(ga->pct_us >= 25000 && ga->in.latency_us == ga->pct_us);
+		assert_int_equal(m[0].to, 150000);
+		assert_non_null(strstr(m[0].line,
+				       " > goal 20 ms, p95 of the watcher's last 3 timed "
+				       "reads)"));
+		free(m);
+		assert_int_equal(mdp_wgoal_store(&e.r, &e.g), 0);
+		assert_int_equal(mdp_wgoal_load(&e.r, &v), 0);
+		assert_int_equal(v.pct, 95);
+		assert_int_equal(v.v[0].pct_reads, 3);
+		assert_int_equal(v.v[0].pct_us, ga->pct_us);
+		/* only its own reads since: idle, the window emptied */
+		stat_md(&e, 1100 + MDP_IOSTAT_TIMED_READS, 1200);
+		(void)look(&e, true, &m);
+		free(m);
+		assert_int_equal(ga->in.kind, MDP_GOAL_IDLE);
+		assert_int_equal(ga->win.n, 0);
+		env_teardown(&e);
+	}
+}
+
 static void test_view_refused(void **state)
 {
 	static const char *const bad[] = {
@@ -302,6 +384,15 @@ static void test_view_refused(void **state)
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 md0 sda,,sdb\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 md0\nend\n",
 	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 md\non md2 md0 sda x\nend\n",
+	    /* a percentile: 50..99 before the arrays; a tail after its array, under one */
+	    "mdprofile-goal 1\ngoal 20\npercentile 100\nend\n",
+	    "mdprofile-goal 1\npercentile 95\ngoal 20\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 idle\npercentile 95\nend\n",
+	    "mdprofile-goal 1\ngoal 20\narray md2 5 latency 9 probe\ntail md2 9 3\nend\n",
+	    "mdprofile-goal 1\ngoal 20\npercentile 95\narray md2 5 latency 9 probe\ntail md2 9 "
+	    "33\nend\n",
+	    "mdprofile-goal 1\ngoal 20\npercentile 95\narray md2 5 latency 9 probe\ntail md3 9 "
+	    "3\nend\n",
 	};
 	struct mdp_wgoal_view v;
 	struct env e;
@@ -330,7 +421,19 @@ static void test_view_refused(void **state)
 		assert_int_equal(v.v[0].in.latency_us, 9000);
 		assert_int_equal(v.v[1].src, MDP_IO_MEMBERS);
 	}
+	{
+		char text[] = "mdprofile-goal 1\ngoal 20\npercentile 95\narray md2 5 latency 9000 "
+			      "probe\ntail md2 9000 32\narray md3 7 latency 8000 md\non md3 sdb3 "
+			      "sdb\nend\n";
+		assert_int_equal(mdp_wgoal_parse(text, &v), 0);
+		assert_int_equal(v.pct, 95);
+		assert_int_equal(v.v[0].pct_us, 9000);
+		assert_int_equal(v.v[0].pct_reads, 32);
+		assert_int_equal(v.v[1].pct_reads, 0);
+		assert_string_equal(v.v[1].on, "sdb3");
+		assert_string_equal(v.v[1].shares, "sdb");
+	}
 }
 
 MDP_TEST_MAIN(test_steps, test_new_layer, test_own_reads_taken_out, test_shared_disks,
-	      test_view_refused)
+	      test_percentile, test_view_refused)

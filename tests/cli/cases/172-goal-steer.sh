@@ -58,7 +58,7 @@ expect_exit 0
 stdout_line "goal: foreground latency 20 ms, steered by the watcher"
 stdout_line "  md3: minimum 100000 KiB/s; last look: latency 42.0 ms (md3's own counters)"
 run_expect 0 . - status --json
-json_field .goal '{"foreground_latency_ms":20,"arrays":[{"array":"md3","sync_speed_min_kib_s":100000,"foreground":"measured","latency_us":42000,"source":"md","on":"md3","shares":[]}]}'
+json_field .goal '{"foreground_latency_ms":20,"percentile":null,"arrays":[{"array":"md3","sync_speed_min_kib_s":100000,"foreground":"measured","latency_us":42000,"source":"md","on":"md3","shares":[],"percentile_us":null,"percentile_reads":0}]}'
 run status --format prometheus
 expect_exit 0
 stdout_line 'mdprofile_goal_latency_seconds 0.020'
@@ -77,7 +77,7 @@ kill -CONT "$(cat "$WORK/bg.pid")"
 wait_min 300000
 wait_goal 'array md3 300000 idle'
 run_expect 0 . - status --json
-json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":300000,"foreground":"idle","latency_us":null,"source":null,"on":null,"shares":[]}]'
+json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":300000,"foreground":"idle","latency_us":null,"source":null,"on":null,"shares":[],"percentile_us":null,"percentile_reads":0}]'
 kill -TERM "$(cat "$WORK/bg.pid")"
 bg_finish
 sed -i -e 's/after [0-9hms ]*;/after T;/' -e 's/average [0-9]* KiB/average N KiB/' "$WORK/out"

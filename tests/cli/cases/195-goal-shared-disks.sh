@@ -2,7 +2,8 @@
 # steers (issue 48): on the seed DiskStation md3's reshape runs on sda, sdb
 # and sdd, which carry md0 (DSM's system) too. A reader of md0 at 42 ms, with
 # nothing through md3 itself, backs md3's minimum off, and the watcher's
-# line, status, its JSON and Prometheus name md0 and the disks it shares.
+# line, status, its JSON and Prometheus name md0 and the disks it shares; then
+# how they show a percentile goal's measure.
 # Which peers an array has and which one steers are the unit tests'
 # (test_iostat's test_peers, test_watcher_goal's test_shared_disks).
 # tags: slow no-valgrind (a watcher in the background at a 1 s interval: timing)
@@ -34,10 +35,24 @@ expect_exit 0
 stdout_line "  md3: minimum 100000 KiB/s; last look: latency 42.0 ms on md0 (shares sda, sdb,"
 stdout_line "    sdd)"
 run_expect 0 . - status --json
-json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":100000,"foreground":"measured","latency_us":42000,"source":"md","on":"md0","shares":["sda","sdb","sdd"]}]'
+json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":100000,"foreground":"measured","latency_us":42000,"source":"md","on":"md0","shares":["sda","sdb","sdd"],"percentile_us":null,"percentile_reads":0}]'
 run status --format prometheus
 expect_exit 0
 stdout_line 'mdprofile_goal_foreground_latency_seconds{array="md3",device="md3",source="md",on="md0"} 0.042000'
+# a percentile goal's view, as a watcher that timed reads of a real md3 writes it (a fixture
+# has no device to read: test_watcher_goal's test_percentile times reads of its own)
+printf 'mdprofile-goal 1\ngoal 20\npercentile 95\narray md3 100000 latency 31500 probe\ntail md3 31500 17\nend\n' >"$ROOT/run/mdprofile/goal"
+run status
+expect_exit 0
+stdout_line "goal: foreground latency 20 ms at the 95th percentile, steered by the watcher"
+stdout_line "  md3: minimum 100000 KiB/s; last look: latency 31.5 ms (p95 of the watcher's"
+stdout_line "    last 17 timed reads)"
+run_expect 0 . - status --json
+json_field .goal '{"foreground_latency_ms":20,"percentile":95,"arrays":[{"array":"md3","sync_speed_min_kib_s":100000,"foreground":"measured","latency_us":31500,"source":"probe","on":"md3","shares":[],"percentile_us":31500,"percentile_reads":17}]}'
+run status --format prometheus
+expect_exit 0
+stdout_line 'mdprofile_goal_percentile 95'
+stdout_line 'mdprofile_goal_read_latency_percentile_seconds{array="md3",device="md3",percentile="95"} 0.031500'
 kill -CONT "$(cat "$WORK/bg.pid")"
 kill -TERM "$(cat "$WORK/bg.pid")"
 bg_finish
