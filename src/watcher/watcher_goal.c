@@ -458,13 +458,24 @@ static int view_line(void *ctx, char *line)
 	return 0;
 }
 
+/*
+ * The file's most: MDP_WGOAL_VIEW_MAX arrays, each with its line ("array",
+ * its name, two numbers, a source), the peer's ("on", two names and the
+ * shared disks) and the reads' ("tail"), beside the goal's two.
+ */
+#define GOAL_FILE_MAX                                                                              \
+	(64 + MDP_WGOAL_VIEW_MAX * (3 * MDP_NAME_MAX + MDP_IO_SHARES_MAX + 4 * 21 + 48))
+
 int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v)
 {
-	char buf[8192];
+	char *buf = malloc(GOAL_FILE_MAX);
 	int err;
 
 	memset(v, 0, sizeof(*v));
-	err = mdp_state_load(r, MDP_WATCHER_GOAL, GOAL_HEADER, buf, sizeof(buf), view_line, v);
+	if (!buf)
+		return -ENOMEM;
+	err = mdp_state_load(r, MDP_WATCHER_GOAL, GOAL_HEADER, buf, GOAL_FILE_MAX, view_line, v);
+	free(buf);
 	return err ? err : v->goal_ms ? 0 : -EINVAL;
 }
 

@@ -364,6 +364,45 @@ static void test_percentile(void **state)
 	}
 }
 
+/*
+ * The fullest file the watcher writes reads back: MDP_WGOAL_VIEW_MAX arrays,
+ * each with the longest names, a peer's line with the most disks it keeps,
+ * and a percentile's line.
+ */
+static void test_view_full(void **state)
+{
+	struct mdp_wgoal_view *v = malloc(sizeof(*v));
+	struct env e;
+
+	(void)state;
+	assert_non_null(v);
+	env_setup(&e);
+	e.g.pct = 99;
+	assert_non_null(e.g.v = calloc(MDP_WGOAL_VIEW_MAX, sizeof(*e.g.v)));
+	e.g.n = MDP_WGOAL_VIEW_MAX;
+	for (size_t i = 0; i < e.g.n; i++) {
+		struct mdp_wgoal_arr *a = &e.g.v[i];
+		snprintf(a->name, sizeof(a->name), "md%029zu", i);
+		memset(a->on, 'p', sizeof(a->on) - 1);
+		for (size_t k = 0; k + 31 < sizeof(a->shares); k += 32)
+			snprintf(a->shares + k, sizeof(a->shares) - k, "%s%030zu", k ? "," : "d",
+				 k);
+		a->in =
+		    (struct mdp_goal_sample){.kind = MDP_GOAL_LATENCY, .latency_us = UINT64_MAX};
+		a->src = MDP_IO_MEMBERS;
+		a->cur = UINT64_MAX;
+		a->win.n = MDP_IOSTAT_WINDOW;
+		a->pct_us = UINT64_MAX;
+	}
+	assert_int_equal(mdp_wgoal_store(&e.r, &e.g), 0);
+	assert_int_equal(mdp_wgoal_load(&e.r, v), 0);
+	assert_int_equal(v->n, MDP_WGOAL_VIEW_MAX);
+	assert_string_equal(v->v[MDP_WGOAL_VIEW_MAX - 1].shares, e.g.v[0].shares);
+	assert_int_equal(v->v[MDP_WGOAL_VIEW_MAX - 1].pct_reads, MDP_IOSTAT_WINDOW);
+	free(v);
+	env_teardown(&e);
+}
+
 static void test_view_refused(void **state)
 {
 	static const char *const bad[] = {
@@ -436,4 +475,4 @@ static void test_view_refused(void **state)
 }
 
 MDP_TEST_MAIN(test_steps, test_new_layer, test_own_reads_taken_out, test_shared_disks,
-	      test_percentile, test_view_refused)
+	      test_percentile, test_view_full, test_view_refused)
