@@ -1176,6 +1176,36 @@ static void test_loop_goal(void **state)
 	run_teardown(&t);
 }
 
+/*
+ * A percentile goal reaches the watcher: status's view names it. Here md3
+ * is no device the watcher can read (a fixture), so no reads of its own
+ * are timed and the mean of md3's requests steers, as without one.
+ */
+static void goal_pct_turn(struct run *t, unsigned n)
+{
+	struct mdp_wgoal_view v;
+
+	goal_turn(t, n);
+	if (n == 4) {
+		assert_int_equal(mdp_wgoal_active(&t->r, &v), 0);
+		assert_int_equal(v.pct, 95);
+		assert_int_equal(v.v[0].pct_reads, 0);
+	}
+}
+
+static void test_loop_goal_percentile(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t,
+		 "goal: {foreground_latency_ms: 20, percentile: 95}\narrays:\n  - match: {names: "
+		 "[md3]}\n    sync_speed_min: 300000\n",
+		 goal_pct_turn);
+	says(&t, "SIGTERM; removing profile t");
+	run_teardown(&t);
+}
+
 /* ---- waiting for the main lock (F05) --------------------------------------------------- */
 
 /* The main lock, as another mdprofile holds it while its transaction runs (a flock of its own). */
@@ -1669,7 +1699,7 @@ static void test_loop_look_stopped(void **state)
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
-	      test_loop_apply_fails, test_loop_goal, test_loop_goal_members,
-	      test_loop_until_idle_ends, test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
-	      test_loop_lock_wait_stopped_twice, test_loop_event_races, test_loop_look_races_a_stop,
-	      test_loop_look_stopped)
+	      test_loop_apply_fails, test_loop_goal, test_loop_goal_percentile,
+	      test_loop_goal_members, test_loop_until_idle_ends, test_loop_lock_wait_stop,
+	      test_loop_lock_wait_then_apply, test_loop_lock_wait_stopped_twice,
+	      test_loop_event_races, test_loop_look_races_a_stop, test_loop_look_stopped)
