@@ -278,11 +278,12 @@ bool mdp_explain_reshape_held(const struct mdp_xarray *a);
 /*
  * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the
  * watcher's word, watcher_goal.h): goal_ms, the minimum it set (min_kib) and its last
- * look's measurement in, from src (iostat.h). One "goal" finding,
+ * look's measurement in, whose source from says in words ("the array's own counters",
+ * "on md0, which shares sda, sdb"). One "goal" finding,
  * first unless the operation waits or is stuck, and no other finding still recommends
  * raising a limit: a higher minimum would take what the goal keeps for the shares.
  */
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
-		      const struct mdp_goal_sample *in, enum mdp_io_source src);
+		      const struct mdp_goal_sample *in, const char *from);
 
 #endif

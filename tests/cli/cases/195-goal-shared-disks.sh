@@ -2,7 +2,7 @@
 # steers (issue 48): on the seed DiskStation md3's reshape runs on sda, sdb
 # and sdd, which carry md0 (DSM's system) too. A reader of md0 at 42 ms, with
 # nothing through md3 itself, backs md3's minimum off, and the watcher's
-# line, status, its JSON and Prometheus name md0 and the disks it shares; then
+# line, status, its JSON, Prometheus and explain name md0 and the disks it shares; then
 # how they show a percentile goal's measure.
 # Which peers an array has and which one steers are the unit tests'
 # (test_iostat's test_peers, test_watcher_goal's test_shared_disks).
@@ -39,6 +39,9 @@ json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":100000,"foregrou
 run status --format prometheus
 expect_exit 0
 stdout_line 'mdprofile_goal_foreground_latency_seconds{array="md3",device="md3",source="md",on="md0"} 0.042000'
+run explain --interval 0.1 md3
+expect_exit 0
+stdout_line "  goal: the watcher steers md3's minimum by a latency goal of 20 ms: now 100000 KiB/s, the shares' requests at 42.0 ms at its last look (on md0, which shares sda, sdb, sdd with it)"
 # a percentile goal's view, as a watcher that timed reads of a real md3 writes it (a fixture
 # has no device to read: test_watcher_goal's test_percentile times reads of its own)
 printf 'mdprofile-goal 1\ngoal 20\npercentile 95\narray md3 100000 latency 31500 probe\ntail md3 31500 17\nend\n' >"$ROOT/run/mdprofile/goal"
