@@ -103,8 +103,11 @@ static void apply_notes(void *ctx, const struct mdp_system *s, const struct mdp_
 		render_kept(c, line, sizeof(line));
 		printf("note: %s %s\n", target, line);
 	}
-	if (cli_info(cli))
+	if (cli_info(cli)) {
 		render_dsm_speed_note(s, pl, "");
+		if (!((const struct apply_opts *)cli->opts)->until_idle)
+			render_goal_note(&cli->profile, ""); /* with it, the watcher's lines say */
+	}
 }
 
 /* Who applies, as the journal records it: --origin, or the watcher's (the table refused

@@ -38,6 +38,7 @@ static int diff_profile(struct cli *cli, const char *arg)
 		render_plan_text(&a.plan, &a.sys, cli_detail(cli));
 		render_plan_mem(&a.plan);
 		render_services_preview(&cli->tx.rep, cli_detail(cli));
+		render_goal_note(&p, "\n");
 		if (pending)
 			printf("\n%zu change%s pending\n", pending, pending == 1 ? "" : "s");
 		else

@@ -176,6 +176,10 @@ static void show_text(const struct mdp_profile *p)
 	if (p->goal.latency_ms)
 		printf("%s.%s: %u ms\n", mdp_profile_key(MDP_PK_GOAL),
 		       mdp_profile_key(MDP_PK_GOAL_LATENCY), p->goal.latency_ms);
+	if (p->goal.latency_ms && p->goal.percentile)
+		printf("%s.%s: %u (of the watcher's last %u timed reads)\n",
+		       mdp_profile_key(MDP_PK_GOAL), mdp_profile_key(MDP_PK_GOAL_PERCENTILE),
+		       p->goal.percentile, MDP_IOSTAT_WINDOW);
 	if (p->maint.set)
 		show_maint(&p->maint.m);
 	show_settings("raid.", p->global, 0, MDP_T_COUNT - 1);

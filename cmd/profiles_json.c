@@ -88,6 +88,11 @@ void render_profile_json(struct json *j, const struct mdp_profile *p)
 		json_obj(j);
 		json_key(j, mdp_profile_key(MDP_PK_GOAL_LATENCY));
 		json_u64(j, p->goal.latency_ms);
+		json_key(j, mdp_profile_key(MDP_PK_GOAL_PERCENTILE));
+		if (p->goal.percentile)
+			json_u64(j, p->goal.percentile);
+		else
+			json_null(j);
 		json_end(j);
 	} else {
 		json_null(j);

@@ -288,6 +288,20 @@ void render_plan_mem(const struct mdp_plan *pl)
 	       pl->budget_desc);
 }
 
+void render_goal_note(const struct mdp_profile *p, const char *lead)
+{
+	char pct[32] = "";
+
+	if (!p->goal.latency_ms)
+		return;
+	if (p->goal.percentile)
+		snprintf(pct, sizeof(pct), " at the %uth percentile", p->goal.percentile);
+	printf("%snote: its goal (foreground latency %u ms%s) acts under 'mdprofile auto' and "
+	       "'apply --until-idle': they steer each syncing array's md/sync_speed_min up to "
+	       "the profile's minimum and, with it at its floor, its md/sync_speed_max\n",
+	       lead, p->goal.latency_ms, pct);
+}
+
 bool render_dsm_speed(const struct mdp_system *s, char *buf, size_t len)
 {
 	const struct mdp_dsm_speed *sp = &s->dsm_speed;

@@ -63,6 +63,12 @@ bool render_dsm_speed(const struct mdp_system *s, char *buf, size_t len);
  * writes its own setting ..." after lead ("\n" or "").
  */
 void render_dsm_speed_note(const struct mdp_system *s, const struct mdp_plan *pl, const char *lead);
+/*
+ * diff and apply of a profile with a goal: "note: its goal ... acts under
+ * 'mdprofile auto' and 'apply --until-idle' ..." after lead ("\n" or "");
+ * nothing without one.
+ */
+void render_goal_note(const struct mdp_profile *p, const char *lead);
 /* diff --json: the plan with current and desired values, notes and memory; services from
  * mdp_txn_preview_services (rep NULL: none). */
 void render_diff_json(struct json *j, const char *profile, const struct mdp_plan *pl,

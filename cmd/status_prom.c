@@ -130,7 +130,8 @@ static void prom_watcher(const struct mdp_status *ps)
 	}
 }
 
-/* One series per array the goal steers: its minimum, or (max) its maximum where steered, in bytes/s. */
+/* One series per array the goal steers: its minimum, or (max) its maximum where steered, in
+ * bytes/s. */
 static void prom_goal_each(const struct mdp_status *ps, const char *name, bool max)
 {
 	for (size_t i = 0; i < ps->goal.n; i++) {
@@ -139,7 +140,32 @@ static void prom_goal_each(const struct mdp_status *ps, const char *name, bool m
 		printf("mdprofile_goal_%s", name);
 		prom_label("array", ps->goal.v[i].name, true);
 		prom_label("device", ps->goal.v[i].name, false);
-		printf("} %" PRIu64 "\n", max ? ps->goal.v[i].max * 1024 : ps->goal.v[i].min * 1024);
+		printf("} %" PRIu64 "\n",
+		       max ? ps->goal.v[i].max * 1024 : ps->goal.v[i].min * 1024);
+	}
+}
+
+/* A percentile goal: the percentile, and per array its timed reads' (watcher_goal.h). */
+static void prom_goal_pct(const struct mdp_status *ps)
+{
+	char pct[8];
+
+	if (!ps->goal.pct)
+		return;
+	prom_head("goal_percentile", "the percentile of the watcher's timed reads the goal steers");
+	printf("mdprofile_goal_percentile %u\n", ps->goal.pct);
+	prom_head("goal_read_latency_percentile_seconds",
+		  "that percentile of the watcher's last timed reads of the array (up to 32)");
+	snprintf(pct, sizeof(pct), "%u", ps->goal.pct);
+	for (size_t i = 0; i < ps->goal.n; i++) {
+		uint64_t us = ps->goal.v[i].pct_us;
+		if (!ps->goal.v[i].pct_reads)
+			continue; /* no reads in its window */
+		printf("mdprofile_goal_read_latency_percentile_seconds");
+		prom_label("array", ps->goal.v[i].name, true);
+		prom_label("device", ps->goal.v[i].name, false);
+		prom_label("percentile", pct, false);
+		printf("} %" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
 	}
 }
 
@@ -171,8 +197,9 @@ static void prom_goal(const struct mdp_status *ps)
 		printf("} %d\n", ps->goal.v[i].spent);
 	}
 	prom_head("goal_foreground_latency_seconds",
-		  "the mean time of a request through the array over the watcher's last look; "
-		  "source md: the array's own counters, members: its disks', the sync's included");
+		  "the mean time of a request over the watcher's last look, on the array or the "
+		  "slowest array or partition sharing its disks (on); source md: its own counters, "
+		  "members: its disks', the sync's included");
 	for (size_t i = 0; i < ps->goal.n; i++) {
 		uint64_t us = ps->goal.v[i].in.latency_us;
 		if (ps->goal.v[i].in.kind != MDP_GOAL_LATENCY)
@@ -181,8 +208,11 @@ static void prom_goal(const struct mdp_status *ps)
 		prom_label("array", ps->goal.v[i].name, true);
 		prom_label("device", ps->goal.v[i].name, false);
 		prom_label("source", mdp_io_source_key(ps->goal.v[i].src), false);
+		prom_label("on", ps->goal.v[i].on[0] ? ps->goal.v[i].on : ps->goal.v[i].name,
+			   false);
 		printf("} %" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
 	}
+	prom_goal_pct(ps);
 }
 
 static void prom_profile(const struct mdp_status *ps, const struct mdp_plan *pl)

@@ -40,7 +40,6 @@ mdp_discover_uuid_norm        a parser of outside text: fixed and fuzzed inputs
 mdp_exec_find                 the search of the fixed directories under a root
 mdp_explain_kver              a parser of the kernel release string
 mdp_iostat_parse              a parser of a stat file: fixed inputs
-mdp_iostat_timed_reads_with   timed reads with the open and read given: a stalled disk in a test
 mdp_maint_decide              a look's decision for every operation and reason (its watcher caller: issue 49's next step)
 mdp_maint_why_name            the reasons' words (their callers, status and the log: issue 49's next step)
 mdp_maint_hot                 the heat rule over temperature series (its watcher caller: issue 49's next step)

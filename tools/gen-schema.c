@@ -234,11 +234,21 @@ static void top(void)
 	       "          \"type\": \"integer\",\n"
 	       "          \"minimum\": 1,\n"
 	       "          \"maximum\": %u\n"
+	       "        },\n"
+	       "        \"%s\": {\n"
+	       "          \"description\": \"Steer the latency's percentile, %u..%u, over the "
+	       "watcher's last %u timed reads of the array (its own 4 KiB reads, three a look), "
+	       "rather than the mean of every request.\",\n"
+	       "          \"type\": \"integer\",\n"
+	       "          \"minimum\": %u,\n"
+	       "          \"maximum\": %u\n"
 	       "        }\n"
 	       "      }\n"
 	       "    },\n",
 	       K(GOAL), K(GOAL_LATENCY), K(GOAL_LATENCY), MDP_GOAL_LATENCY_MAX_MS,
-	       MDP_GOAL_LATENCY_MAX_MS);
+	       MDP_GOAL_LATENCY_MAX_MS, K(GOAL_PERCENTILE), MDP_GOAL_PERCENTILE_MIN,
+	       MDP_GOAL_PERCENTILE_MAX, MDP_IOSTAT_WINDOW, MDP_GOAL_PERCENTILE_MIN,
+	       MDP_GOAL_PERCENTILE_MAX);
 	maint();
 	printf("    \"%s\": {\n"
 	       "      \"description\": \"The global dev.raid sysctls (/proc/sys/dev/raid).\",\n"

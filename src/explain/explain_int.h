@@ -297,12 +297,13 @@ bool mdp_explain_reshape_held(const struct mdp_xarray *a);
 /*
  * The watcher steers r's array's minimum by a profile's latency goal (issue 40; the
  * watcher's word, watcher_goal.h): goal_ms, the minimum it set (min_kib) and its last
- * look's measurement in, from src (iostat.h). One "goal" finding,
+ * look's measurement in, whose source from says in words ("the array's own counters",
+ * "on md0, which shares sda, sdb"). One "goal" finding,
  * first unless the operation waits or is stuck, and no other finding still recommends
  * raising a limit: a higher minimum would take what the goal keeps for the shares.
  */
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
-		      const struct mdp_goal_sample *in, enum mdp_io_source src);
+		      const struct mdp_goal_sample *in, const char *from);
 
 /* x's name and the speed limits loaded profile p sets (speed_limit_min/max; 0: not set). */
 void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x);
@@ -356,7 +357,6 @@ void mdp_probe_judge(const struct mdp_probe_windows *w, struct mdp_probe_result 
  */
 int mdp_xrun_samples(const struct mdp_xrun *x, struct mdp_xcap *cap, struct mdp_xsample s[2],
 		     uint64_t *ms, struct mdp_xfail *fail);
-
 
 /*
  * The reports of a window dt seconds long: each array of names (n_names

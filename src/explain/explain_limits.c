@@ -399,7 +399,7 @@ bool mdp_xw_scrub(struct mdp_xctx *c)
 }
 
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
-		      const struct mdp_goal_sample *in, enum mdp_io_source src)
+		      const struct mdp_goal_sample *in, const char *from)
 {
 	struct mdp_xfinding *f, g;
 	bool first = !r->n_findings ||
@@ -413,7 +413,7 @@ void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 			" KiB/s, the shares' requests at %" PRIu64 ".%" PRIu64
 			" ms at its last look (%s)",
 			r->array, goal_ms, min_kib, in->latency_us / 1000,
-			in->latency_us % 1000 / 100, mdp_io_source_text(src));
+			in->latency_us % 1000 / 100, from);
 	else
 		mdp_xev(f,
 			"the watcher steers %s's minimum by a latency goal of %u ms: now %" PRIu64

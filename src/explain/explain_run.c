@@ -192,12 +192,23 @@ static bool has(const struct mdp_xsample *s, const char *name)
 	return false;
 }
 
-/* The goal's word on r's array, when the watcher steers it. */
+/* The goal's word on r's array, when the watcher steers it: whose latency, in words. */
 static void name_goal(const struct mdp_wgoal_view *g, struct mdp_xreport *r)
 {
-	for (size_t i = 0; g && i < g->n; i++)
-		if (!strcmp(g->v[i].name, r->array))
-			mdp_explain_goal(r, g->goal_ms, g->v[i].min, &g->v[i].in, g->v[i].src);
+	char shares[2 * MDP_IO_SHARES_MAX], from[3 * MDP_IO_SHARES_MAX];
+
+	for (size_t i = 0; g && i < g->n; i++) {
+		if (strcmp(g->v[i].name, r->array))
+			continue;
+		if (g->v[i].on[0]) {
+			mdp_iostat_shares_text(g->v[i].shares, shares, sizeof(shares));
+			snprintf(from, sizeof(from), "on %s, which shares %s with it", g->v[i].on,
+				 shares);
+		} else {
+			snprintf(from, sizeof(from), "%s", mdp_io_source_text(g->v[i].src));
+		}
+		mdp_explain_goal(r, g->goal_ms, g->v[i].min, &g->v[i].in, from);
+	}
 }
 
 size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *names,

@@ -1,5 +1,5 @@
 /* iostat: an array's foreground latency from the block layer's counters (iostat.h). */
-#include "iostat.h"
+#include "iostat_int.h"
 #include "mdp_base.h"
 
 #include <errno.h>
@@ -22,6 +22,7 @@ static const struct {
     [MDP_IO_MEMBERS] = {"members", "its member disks' counters, the sync's included"},
     /* the key: the goal file's, JSON's and Prometheus' word for it */
     [MDP_IO_TIMED] = {"probe", "the watcher's own timed reads of the array"},
+    [MDP_IO_PART] = {"partition", "the partition's own counters"},
 };
 #define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
@@ -61,7 +62,7 @@ int mdp_iostat_parse(const char *text, struct mdp_io_count *c)
 	return 0;
 }
 
-static bool read_count(const struct mdp_root *r, const char *path, struct mdp_io_count *c)
+bool mdp_iostat_read_count(const struct mdp_root *r, const char *path, struct mdp_io_count *c)
 {
 	char buf[512];
 
@@ -75,7 +76,7 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 
 	memset(out, 0, sizeof(*out));
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", a->name);
-	out->have_md = read_count(r, path, &out->md);
+	out->have_md = mdp_iostat_read_count(r, path, &out->md);
 	out->have_members = a->n_members > 0;
 	for (size_t i = 0; i < a->n_members && out->have_members; i++) {
 		const struct mdp_member *m = &a->members[i];
@@ -83,7 +84,7 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 			snprintf(path, sizeof(path), "/sys/block/%s/stat", m->disk);
 		else
 			snprintf(path, sizeof(path), "/sys/block/%s/%s/stat", m->disk, m->name);
-		if ((out->have_members = read_count(r, path, &c))) {
+		if ((out->have_members = mdp_iostat_read_count(r, path, &c))) {
 			out->members.ios += c.ios;
 			out->members.ticks_ms += c.ticks_ms;
 		}
@@ -323,7 +324,7 @@ void mdp_iostat_timed_release(struct mdp_timed_reads **held)
 	*held = NULL;
 }
 
-/* Run j on its thread until the deadline; the median of its reads in *us. */
+/* Run j on its thread until the deadline; its reads, shortest first, in us. */
 static int job_go(struct mdp_timed_reads *j, unsigned deadline_ms, struct mdp_timed_reads **held,
 		  uint64_t *us)
 {
@@ -352,13 +353,14 @@ static int job_go(struct mdp_timed_reads *j, unsigned deadline_ms, struct mdp_ti
 	if (err)
 		return err;
 	qsort(t, MDP_IOSTAT_TIMED_READS, sizeof(t[0]), cmp_u64);
-	*us = t[MDP_IOSTAT_TIMED_READS / 2];
+	memcpy(us, t, sizeof(t));
 	return 0;
 }
 
-int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint64_t size_kib,
-				uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
-				mdp_timed_read_fn *rd, struct mdp_timed_reads **held, uint64_t *us)
+int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
+			   uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
+			   mdp_timed_read_fn *rd, struct mdp_timed_reads **held,
+			   uint64_t us[MDP_IOSTAT_TIMED_READS])
 {
 	uint64_t blocks = size_kib / (MDP_IOSTAT_TIMED_BYTES / 1024);
 	struct mdp_timed_reads *j;
@@ -381,10 +383,23 @@ int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint
 	return job_go(j, deadline_ms, held, us);
 }
 
-int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
-			   uint64_t *seed, unsigned deadline_ms, struct mdp_timed_reads **held,
-			   uint64_t *us)
+void mdp_iostat_window_add(struct mdp_io_window *w, uint64_t us)
 {
-	return mdp_iostat_timed_reads_with(r, name, size_kib, seed, deadline_ms, NULL, NULL, held,
-					   us);
+	w->us[w->next] = us;
+	w->next = (w->next + 1) % MDP_IOSTAT_WINDOW;
+	if (w->n < MDP_IOSTAT_WINDOW)
+		w->n++;
+}
+
+uint64_t mdp_iostat_window_pct(const struct mdp_io_window *w, unsigned pct)
+{
+	uint64_t t[MDP_IOSTAT_WINDOW];
+	size_t rank;
+
+	if (!w->n)
+		return 0;
+	memcpy(t, w->us, w->n * sizeof(t[0])); /* the first n slots hold them, full or not */
+	qsort(t, w->n, sizeof(t[0]), cmp_u64);
+	rank = ((size_t)w->n * (pct > 100 ? 100 : pct) + 99) / 100; /* ceil(n * pct / 100) */
+	return t[rank ? rank - 1 : 0];
 }

@@ -62,6 +62,7 @@ enum mdp_io_source {
 	MDP_IO_MD,       /* the array's own counters */
 	MDP_IO_MEMBERS,  /* its member disks', sync included */
 	MDP_IO_TIMED,    /* the watcher's own timed reads of the array (key "probe") */
+	MDP_IO_PART,     /* a partition's own counters (a partition no array uses) */
 };
 
 #define MDP_IOSTAT_TIMED_READS 3u
@@ -102,35 +103,111 @@ void mdp_iostat_read(const struct mdp_root *r, const struct mdp_array *a, struct
 void mdp_iostat_latency(const struct mdp_io_snap *before, const struct mdp_io_snap *now,
 			bool *md_timed, struct mdp_goal_sample *out, enum mdp_io_source *src);
 
+/*
+ * The watcher's last timed reads of an array (mdp_iostat_timed_reads), for
+ * a goal's percentile: a sliding window of the last MDP_IOSTAT_WINDOW reads
+ * (three a look: about 55 s at the default 5 s interval), which the watcher
+ * empties at a look that sees no request through the array, so that a new
+ * burst of foreground is judged by its own reads alone.
+ */
+#define MDP_IOSTAT_WINDOW 32u
+
+struct mdp_io_window {
+	uint64_t us[MDP_IOSTAT_WINDOW]; /* a ring: the oldest at next once full */
+	unsigned n, next;
+};
+
+/* One read's microseconds into w, in place of its oldest once w is full. */
+void mdp_iostat_window_add(struct mdp_io_window *w, uint64_t us);
+/*
+ * The pct-th percentile (1..100) of w's reads, nearest rank: the smallest
+ * read that at least pct per cent of them do not exceed (with few reads, a
+ * high percentile is their longest). 0 when w is empty.
+ */
+uint64_t mdp_iostat_window_pct(const struct mdp_io_window *w, unsigned pct);
+
 /* Timed reads under way (mdp_iostat_timed_reads). */
 struct mdp_timed_reads;
+
+/*
+ * How the thread opens /dev/NAME (sys, through its own copy of the root:
+ * fd or -errno) and reads it: the block device's and pread when NULL;
+ * tests give their own.
+ */
+typedef int mdp_timed_open_fn(const struct mdp_root *r, const char *sys);
+typedef ssize_t mdp_timed_read_fn(int fd, void *buf, size_t len, off_t at);
 
 /*
  * Time MDP_IOSTAT_TIMED_READS reads of MDP_IOSTAT_TIMED_BYTES with O_DIRECT
  * at random aligned offsets of /dev/NAME (size_kib long) through r, on a
  * thread of their own, the device's open included (md holds an open while
- * it reconfigures the array); *seed is the caller's state for the offsets.
- * The median in *us. An open or a read not done within deadline_ms counts
- * as the time waited, and the thread goes on: *held keeps it (release it
- * with mdp_iostat_timed_release), and until it ends another call with the
- * same *held is -EBUSY. -ENOTBLK when /dev/NAME is not a block device (a
- * fixture tree), else -errno of the open or a read (-EIO for a short one).
+ * it reconfigures the array), with open and rd (above); *seed is the
+ * caller's state for the offsets. Each read's microseconds in us[],
+ * shortest first (the median at us[MDP_IOSTAT_TIMED_READS / 2]). An open or a read not done within
+ * deadline_ms counts as the time waited, and the thread goes on: *held keeps it (release it with
+ * mdp_iostat_timed_release), and until it ends another call with the same *held is -EBUSY. -ENOTBLK
+ * when /dev/NAME is not a block device (a fixture tree), else -errno of the open or a read (-EIO
+ * for a short one).
  */
 int mdp_iostat_timed_reads(const struct mdp_root *r, const char *name, uint64_t size_kib,
-			   uint64_t *seed, unsigned deadline_ms, struct mdp_timed_reads **held,
-			   uint64_t *us);
+			   uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
+			   mdp_timed_read_fn *rd, struct mdp_timed_reads **held,
+			   uint64_t us[MDP_IOSTAT_TIMED_READS]);
 /* Let go of *held (its thread frees it when it ends); NULL after. */
 void mdp_iostat_timed_release(struct mdp_timed_reads **held);
 
 /*
- * How the thread opens /dev/NAME (sys, through its own copy of the root:
- * fd or -errno) and reads it: for tests, which hold either.
+ * The foreground beside an array under a goal (iostat_share.c). On DSM every
+ * disk carries md0 (the system), md1 (swap) and the data arrays, each on a
+ * partition of its own: a reader of md0 waits behind md2's rebuild on the
+ * same disks, and md2's own counters never see it. An array's peers are the
+ * other arrays with a member on one of its member disks (discovery's
+ * mdp_member.disk: the whole disk holding the partition, found through
+ * sysfs), and the partitions of those disks that no array of the system has
+ * as a member (/sys/block/DISK/PART with a "partition" file): what else
+ * reads and writes there. Each is measured by its own counters, as the
+ * array itself is (mdp_iostat_latency): another array by its own, or its
+ * members' (its partitions, which carry none of this array's sync), a
+ * partition by its own stat file.
  */
-typedef int mdp_timed_open_fn(const struct mdp_root *r, const char *sys);
-typedef ssize_t mdp_timed_read_fn(int fd, void *buf, size_t len, off_t at);
-/* mdp_iostat_timed_reads with open (NULL: the block device's) and rd (NULL: pread). */
-int mdp_iostat_timed_reads_with(const struct mdp_root *r, const char *name, uint64_t size_kib,
-				uint64_t *seed, unsigned deadline_ms, mdp_timed_open_fn *open,
-				mdp_timed_read_fn *rd, struct mdp_timed_reads **held, uint64_t *us);
+enum mdp_peer_kind {
+	MDP_PEER_ARRAY, /* another md array */
+	MDP_PEER_PART,  /* a partition no array has as a member */
+};
+
+#define MDP_IO_SHARES_MAX 128
+
+struct mdp_io_peer {
+	enum mdp_peer_kind kind;
+	char name[MDP_NAME_MAX];        /* "md0", "sda3" */
+	char disk[MDP_NAME_MAX];        /* MDP_PEER_PART: the disk holding it */
+	char shares[MDP_IO_SHARES_MAX]; /* the array's disks it is on: "sda,sdb" (those that fit) */
+};
+
+/* shares ("sda,sdb") in words into buf: "sda, sdb"; the names that fit whole. */
+void mdp_iostat_shares_text(const char *shares, char *buf, size_t len);
+
+/*
+ * a's peers in s: the arrays sharing a disk with it in s's order, then the
+ * partitions of its disks in the disks' and the names' order; *out (n of
+ * them; the caller frees). A disk whose folder cannot be listed adds no
+ * partition. 0 or -ENOMEM.
+ */
+int mdp_iostat_peers(const struct mdp_root *r, const struct mdp_system *s,
+		     const struct mdp_array *a, struct mdp_io_peer **out, size_t *n);
+/*
+ * Read peer p's counters (an array's as mdp_iostat_read; a partition's
+ * into the snap's md part, as the array's own are). An array no longer in
+ * s reads as nothing.
+ */
+void mdp_iostat_read_peer(const struct mdp_root *r, const struct mdp_system *s,
+			  const struct mdp_io_peer *p, struct mdp_io_snap *out);
+/*
+ * The peer's foreground from before to now (mdp_iostat_latency; a
+ * partition's from its own counters, *src MDP_IO_PART).
+ */
+void mdp_iostat_peer_latency(const struct mdp_io_peer *p, const struct mdp_io_snap *before,
+			     const struct mdp_io_snap *now, bool *md_timed,
+			     struct mdp_goal_sample *out, enum mdp_io_source *src);
 
 #endif

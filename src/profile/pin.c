@@ -73,7 +73,7 @@ struct doc_services {
 };
 
 struct doc_goal {
-	char *latency_ms;
+	char *latency_ms, *percentile;
 };
 
 struct doc_heat {
@@ -119,7 +119,7 @@ struct schema {
 	cyaml_schema_value_t service_entry;
 	cyaml_schema_field_t services[2];
 	cyaml_schema_value_t services_value;
-	cyaml_schema_field_t goal[2];
+	cyaml_schema_field_t goal[3];
 	cyaml_schema_field_t heat[3];
 	cyaml_schema_field_t maint[4];
 	cyaml_schema_field_t top[8];
@@ -263,7 +263,9 @@ static void schema_build(struct schema *s)
 	    str_field(mdp_profile_key(MDP_PK_BUDGET), offsetof(struct doc, memory_budget));
 	s->goal[0] =
 	    str_field(mdp_profile_key(MDP_PK_GOAL_LATENCY), offsetof(struct doc_goal, latency_ms));
-	s->goal[1] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->goal[1] = str_field(mdp_profile_key(MDP_PK_GOAL_PERCENTILE),
+			       offsetof(struct doc_goal, percentile));
+	s->goal[2] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->top[n++] = map_field(mdp_profile_key(MDP_PK_GOAL), offsetof(struct doc, goal), s->goal,
 				sizeof(struct doc_goal));
 	schema_maint(s);
@@ -457,8 +459,11 @@ static void fill(struct strings *st, const struct mdp_profile *p, struct doc *d)
 {
 	d->description = p->description;
 	d->memory_budget = budget_text(st, &p->budget);
-	if (p->goal.latency_ms && (d->goal = grab(st, 1, sizeof(*d->goal))))
+	if (p->goal.latency_ms && (d->goal = grab(st, 1, sizeof(*d->goal)))) {
 		d->goal->latency_ms = fmt(st, "%u", p->goal.latency_ms);
+		if (p->goal.percentile)
+			d->goal->percentile = fmt(st, "%u", p->goal.percentile);
+	}
 	if (p->maint.set)
 		d->maint = fill_maint(st, &p->maint.m);
 	for (int t = 0; t < MDP_T_COUNT; t++) {
@@ -550,7 +555,7 @@ static bool same_settings(const struct mdp_profile *a, const struct mdp_profile 
 		return false;
 	if (a->n_rules != b->n_rules || a->n_services != b->n_services ||
 	    a->budget.kind != b->budget.kind || a->budget.value != b->budget.value ||
-	    a->goal.latency_ms != b->goal.latency_ms)
+	    a->goal.latency_ms != b->goal.latency_ms || a->goal.percentile != b->goal.percentile)
 		return false;
 	for (int t = 0; t < MDP_T_COUNT; t++)
 		if (!same_setting(&a->global[t], &b->global[t]))

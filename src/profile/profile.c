@@ -101,9 +101,10 @@ static const struct mdp_field services_fields[] = {
 };
 static const struct mdp_shape services = {.type = MDP_SH_MAP, .fields = services_fields};
 
-enum { GOAL_LATENCY };
+enum { GOAL_LATENCY, GOAL_PERCENTILE };
 static const struct mdp_field goal_fields[] = {
     [GOAL_LATENCY] = {"foreground_latency_ms", &text, true},
+    [GOAL_PERCENTILE] = {"percentile", &text},
     {0},
 };
 static const struct mdp_shape goal = {.type = MDP_SH_MAP, .fields = goal_fields, .closed = true};
@@ -161,6 +162,7 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_MAINT_HOT_AT] = &mdp_heat_fields[MDP_HEAT_HOT_AT],
 	    [MDP_PK_MAINT_COOL_BELOW] = &mdp_heat_fields[MDP_HEAT_COOL_BELOW],
 	    [MDP_PK_MAINT_DEFER_TO] = &mdp_maint_fields[MDP_MAINT_DEFER_TO],
+	    [MDP_PK_GOAL_PERCENTILE] = &goal_fields[GOAL_PERCENTILE],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";
@@ -886,16 +888,22 @@ static void parse_services(struct build *b, const struct mdp_node *l)
 		parse_service(b, &l->kids[i], i);
 }
 
-/* goal: {foreground_latency_ms: N}, N whole milliseconds. */
+/* goal: {foreground_latency_ms: N, percentile: P}, N whole milliseconds, P 50..99. */
 static void parse_goal(struct build *b, const struct mdp_node *g)
 {
 	const struct mdp_node *n = get(g, &goal_fields[GOAL_LATENCY]);
+	const struct mdp_node *pn = get(g, &goal_fields[GOAL_PERCENTILE]);
 	const struct num_rule nr = {goal_fields[GOAL_LATENCY].key, 1, MDP_GOAL_LATENCY_MAX_MS,
 				    " ms"};
-	uint64_t ms;
+	const struct num_rule pr = {goal_fields[GOAL_PERCENTILE].key, MDP_GOAL_PERCENTILE_MIN,
+				    MDP_GOAL_PERCENTILE_MAX, ""};
+	uint64_t ms, pct = 0;
 
+	if (pn && parse_uint(b, &pr, pn, &pct))
+		return;
 	if (n && !parse_uint(b, &nr, n, &ms)) {
 		b->p->goal.latency_ms = (unsigned)ms;
+		b->p->goal.percentile = (unsigned)pct;
 		b->p->goal.pos = pos_of(b, n);
 	}
 }

@@ -167,8 +167,13 @@ struct mdp_budget {
 /* The foreground latency goal a watcher steers the minimum sync speed to (1..10000 ms). */
 #define MDP_GOAL_LATENCY_MAX_MS 10000u
 
+/* A goal's percentile (its tail rather than its mean: watcher_goal.h), 50..99. */
+#define MDP_GOAL_PERCENTILE_MIN 50u
+#define MDP_GOAL_PERCENTILE_MAX 99u
+
 struct mdp_goal {
 	unsigned latency_ms; /* 0: no goal */
+	unsigned percentile; /* 0: the mean; else the watcher's timed reads' percentile */
 	struct mdp_pos pos;
 };
 
@@ -294,6 +299,7 @@ enum mdp_profile_key {
 	MDP_PK_MAINT_HOT_AT,
 	MDP_PK_MAINT_COOL_BELOW,
 	MDP_PK_MAINT_DEFER_TO,
+	MDP_PK_GOAL_PERCENTILE,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

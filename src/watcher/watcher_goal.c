@@ -27,10 +27,19 @@ void mdp_wgoal_spans_clear(struct mdp_wgoal *g)
 	g->n_sp = 0;
 }
 
+/* What an array's state holds beyond itself. */
+static void arr_release(struct mdp_wgoal_arr *e)
+{
+	mdp_iostat_timed_release(&e->held);
+	free(e->peers);
+	e->peers = NULL;
+	e->n_peers = 0;
+}
+
 void mdp_wgoal_free(struct mdp_wgoal *g)
 {
 	for (size_t i = 0; i < g->n; i++)
-		mdp_iostat_timed_release(&g->v[i].held);
+		arr_release(&g->v[i]);
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;
@@ -88,20 +97,39 @@ static void drop_unseen(struct mdp_wgoal *g)
 		if (g->v[i].seen)
 			g->v[k++] = g->v[i];
 		else
-			mdp_iostat_timed_release(&g->v[i].held);
+			arr_release(&g->v[i]);
 	g->n = k;
 }
 
-/* "42.0 ms", "from md3's own counters" */
-static void lat_text(const struct mdp_wgoal_arr *e, char *lat, size_t ll, char *src, size_t sl)
+/*
+ * Where e's latency came from, for its line: "from md3's own counters",
+ * "from <the source's words>", "on md0 (shares sda, sdb)" for a peer's.
+ */
+static void src_words(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e, char *buf,
+		      size_t len)
+{
+	char shares[2 * MDP_IO_SHARES_MAX];
+
+	if (!e->on[0] && e->src == MDP_IO_TIMED && g->pct) {
+		snprintf(buf, len, "p%u of the watcher's last %u timed reads", g->pct, e->win.n);
+	} else if (e->on[0]) {
+		mdp_iostat_shares_text(e->shares, shares, sizeof(shares));
+		snprintf(buf, len, "on %.31s (shares %.48s)", e->on, shares);
+	} else if (e->src == MDP_IO_MD) {
+		snprintf(buf, len, "from %s's own counters", e->name);
+	} else {
+		snprintf(buf, len, "from %s", mdp_io_source_text(e->src));
+	}
+}
+
+/* "42.0 ms", and where it came from (src_words). */
+static void lat_text(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e, char *lat, size_t ll,
+		     char *src, size_t sl)
 {
 	uint64_t us = e->in.latency_us;
 
 	snprintf(lat, ll, "%" PRIu64 ".%" PRIu64 " ms", us / 1000, us % 1000 / 100);
-	if (e->src == MDP_IO_MD)
-		snprintf(src, sl, "from %s's own counters", e->name);
-	else
-		snprintf(src, sl, "from %s", mdp_io_source_text(e->src));
+	src_words(g, e, src, sl);
 }
 
 static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
@@ -110,7 +138,7 @@ static void say_move(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 	const char *lim = m->t == MDP_T_SYNC_SPEED_MAX ? "maximum" : "minimum";
 	char lat[64], src[96];
 
-	lat_text(e, lat, sizeof(lat), src, sizeof(src));
+	lat_text(g, e, lat, sizeof(lat), src, sizeof(src));
 	if (why == MDP_GOAL_FULL)
 		snprintf(m->line, sizeof(m->line),
 			 "%s: %s %" PRIu64 " -> %" PRIu64 " KiB/s (no foreground I/O)", e->name,
@@ -129,7 +157,7 @@ static void say_spent(const struct mdp_wgoal *g, const struct mdp_wgoal_arr *e,
 	bool steered = e->ctl.max_ceiling > e->ctl.max_floor;
 	char lat[64], src[96], max[64] = "";
 
-	lat_text(e, lat, sizeof(lat), src, sizeof(src));
+	lat_text(g, e, lat, sizeof(lat), src, sizeof(src));
 	if (steered && e->lim.max <= e->ctl.max_floor)
 		snprintf(max, sizeof(max), " and maximum %" PRIu64 " KiB/s", e->lim.max);
 	snprintf(
@@ -164,14 +192,17 @@ static void take_out_own(struct mdp_wgoal_arr *e, const struct mdp_io_snap *now)
 static void time_reads(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp_root *r,
 		       const struct mdp_array *a)
 {
-	uint64_t us;
+	uint64_t us[MDP_IOSTAT_TIMED_READS], median;
 
 	if (mdp_iostat_timed_reads(r, a->name, a->size_kib, &e->seed, g->goal_ms * 2 + 1000,
-				   &e->held, &us))
+				   g->t_open, g->t_read, &e->held, us))
 		return;
 	e->timed = MDP_IOSTAT_TIMED_READS;
-	if (us >= e->in.latency_us) {
-		e->in.latency_us = us;
+	for (size_t i = 0; i < MDP_IOSTAT_TIMED_READS; i++)
+		mdp_iostat_window_add(&e->win, us[i]);
+	median = us[MDP_IOSTAT_TIMED_READS / 2];
+	if (!g->pct && median >= e->in.latency_us) {
+		e->in.latency_us = median;
 		e->src = MDP_IO_TIMED;
 	}
 }
@@ -234,7 +265,12 @@ static int decide(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp
 	e->lim.min = a->cur[MDP_T_SYNC_SPEED_MIN].val.num;
 	e->lim.max =
 	    a->cur[MDP_T_SYNC_SPEED_MAX].present ? a->cur[MDP_T_SYNC_SPEED_MAX].val.num : 0;
-	e->in.proxy = e->src != MDP_IO_MD; /* the members' or its own reads: not the maximum's */
+	/*
+	 * The maximum moves on counters that carry none of the sync's own requests: the
+	 * array's own, or a peer's (another array's, or a partition no array uses: md's
+	 * sync does not go through them); never on the members' or the watcher's few reads.
+	 */
+	e->in.proxy = !e->on[0] && e->src != MDP_IO_MD;
 	why = mdp_goal_next(&e->ctl, &e->lim, &e->in, &next);
 	if (e->in.kind != MDP_GOAL_UNKNOWN)
 		e->spent = why == MDP_GOAL_SPENT;
@@ -254,6 +290,89 @@ static int decide(struct mdp_wgoal *g, struct mdp_wgoal_arr *e, const struct mdp
 	return push_move(g, e, why, MDP_T_SYNC_SPEED_MIN, e->lim.min, next.min, moves, n);
 }
 
+/*
+ * A percentile goal: the array's own latency is its timed reads'
+ * percentile (watcher_goal.h); a look with no request through it empties
+ * the window; without reads the mean stays.
+ */
+static void own_tail(const struct mdp_wgoal *g, struct mdp_wgoal_arr *e)
+{
+	if (!g->pct)
+		return;
+	if (e->in.kind == MDP_GOAL_IDLE) {
+		e->win = (struct mdp_io_window){0};
+		e->pct_us = 0;
+		return;
+	}
+	if (!e->win.n)
+		return;
+	e->pct_us = mdp_iostat_window_pct(&e->win, g->pct);
+	e->in.kind = MDP_GOAL_LATENCY;
+	e->in.latency_us = e->pct_us;
+	e->src = MDP_IO_TIMED;
+}
+
+/* The peer named as p in e at the last look, NULL when new. */
+static struct mdp_wgoal_peer *peer_find(struct mdp_wgoal_arr *e, const struct mdp_io_peer *p)
+{
+	for (size_t i = 0; i < e->n_peers; i++)
+		if (e->peers[i].p.kind == p->kind && !strcmp(e->peers[i].p.name, p->name))
+			return &e->peers[i];
+	return NULL;
+}
+
+/* A peer's sample in e's place when it measured a latency above e's (or e has none). */
+static void worst_of(struct mdp_wgoal_arr *e, const struct mdp_wgoal_peer *p,
+		     const struct mdp_goal_sample *in, enum mdp_io_source src)
+{
+	if (in->kind != MDP_GOAL_LATENCY ||
+	    (e->in.kind == MDP_GOAL_LATENCY && in->latency_us <= e->in.latency_us))
+		return;
+	e->in.kind = MDP_GOAL_LATENCY;
+	e->in.latency_us = in->latency_us;
+	e->src = src;
+	snprintf(e->on, sizeof(e->on), "%s", p->p.name);
+	snprintf(e->shares, sizeof(e->shares), "%s", p->p.shares);
+}
+
+/*
+ * The peers of a (watcher_goal.h), found again at each look: each one
+ * known from the last look measured since, the slowest in e's sample when
+ * it is slower than the array's own. 0 or -ENOMEM.
+ */
+static int look_peers(struct mdp_wgoal_arr *e, const struct mdp_root *r, const struct mdp_system *s,
+		      const struct mdp_array *a)
+{
+	struct mdp_wgoal_peer *v;
+	struct mdp_io_peer *pl;
+	size_t np;
+
+	if (mdp_iostat_peers(r, s, a, &pl, &np))
+		return -ENOMEM;
+	if (!(v = calloc(np + 1, sizeof(*v)))) {
+		free(pl);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct mdp_wgoal_peer *old = peer_find(e, &pl[i]);
+		v[i].p = pl[i];
+		mdp_iostat_read_peer(r, s, &pl[i], &v[i].last);
+		if (old) {
+			struct mdp_goal_sample in;
+			enum mdp_io_source src;
+			v[i].md_timed = old->md_timed;
+			mdp_iostat_peer_latency(&pl[i], &old->last, &v[i].last, &v[i].md_timed, &in,
+						&src);
+			worst_of(e, &v[i], &in, src);
+		}
+	}
+	free(pl);
+	free(e->peers);
+	e->peers = v;
+	e->n_peers = np;
+	return 0;
+}
+
 /* One array's look: its latency since the last, and a move when the controller asks one. */
 static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct mdp_system *s,
 		    const struct mdp_array *a, struct mdp_wgoal_move **moves, size_t *n)
@@ -266,12 +385,16 @@ static int look_one(struct mdp_wgoal *g, const struct mdp_root *r, const struct 
 		return -ENOMEM;
 	e->seen = true;
 	if (g->n > had)
-		return 0; /* its first look: counters to measure from */
+		return look_peers(e, r, s, a); /* its first look: counters to measure from */
 	mdp_iostat_read(r, a, &now);
 	take_out_own(e, &now);
 	mdp_iostat_latency(&e->last, &now, &e->md_timed, &e->in, &e->src);
-	if (e->src == MDP_IO_MEMBERS)
+	e->on[0] = e->shares[0] = '\0';
+	if (e->src == MDP_IO_MEMBERS || (g->pct && e->in.kind != MDP_GOAL_IDLE))
 		time_reads(g, e, r, a);
+	own_tail(g, e);
+	if (look_peers(e, r, s, a))
+		return -ENOMEM;
 	e->in.sync_kib = a->sync_speed; /* what md compares its minimum with */
 	e->last = now;
 	return decide(g, e, a, moves, n);
@@ -332,6 +455,8 @@ static void wgoal_put(FILE *f, const void *arg)
 	const struct mdp_wgoal *g = arg;
 
 	fprintf(f, "%s\ngoal %u\n", GOAL_HEADER, g->goal_ms);
+	if (g->pct)
+		fprintf(f, "percentile %u\n", g->pct);
 	for (size_t i = 0; i < g->n && i < MDP_WGOAL_VIEW_MAX; i++) {
 		const struct mdp_wgoal_arr *e = &g->v[i];
 		fprintf(f, "array %s %" PRIu64, e->name, e->lim.min);
@@ -343,6 +468,10 @@ static void wgoal_put(FILE *f, const void *arg)
 		if (e->ctl.max_ceiling > e->ctl.max_floor)
 			fprintf(f, " max %" PRIu64, e->lim.max);
 		fputs(e->spent ? " spent\n" : "\n", f);
+		if (e->in.kind == MDP_GOAL_LATENCY && e->on[0])
+			fprintf(f, "on %s %s %s\n", e->name, e->on, e->shares);
+		if (g->pct && e->win.n)
+			fprintf(f, "tail %s %" PRIu64 " %u\n", e->name, e->pct_us, e->win.n);
 	}
 }
 
@@ -352,7 +481,7 @@ int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g)
 }
 
 /* What may follow an array's measurement: "max 200000", "spent". */
-static int view_tail(char **save, uint64_t *max, bool *spent)
+static int view_rest(char **save, uint64_t *max, bool *spent)
 {
 	char *t, *num;
 
@@ -365,7 +494,71 @@ static int view_tail(char **save, uint64_t *max, bool *spent)
 	return 0;
 }
 
-/* "array md2 150000 latency 42000 md max 200000 spent", "array md3 300000 idle"; "goal 30" */
+/* Are shares disk names separated by commas ("sda,sdb")? */
+static bool shares_ok(const char *shares)
+{
+	char buf[MDP_IO_SHARES_MAX], *save = NULL;
+	size_t n = 0;
+
+	if (strlen(shares) >= sizeof(buf) || shares[0] == ',' || strstr(shares, ",,"))
+		return false;
+	snprintf(buf, sizeof(buf), "%s", shares);
+	for (char *d = strtok_r(buf, ",", &save); d; d = strtok_r(NULL, ",", &save), n++)
+		if (!mdp_ident_dev_ok(d))
+			return false;
+	return n > 0 && shares[strlen(shares) - 1] != ',';
+}
+
+/* "on md2 md0 sda,sdb": the latency of the array just read is md0's. */
+static int view_on(struct mdp_wgoal_view *v, char *line)
+{
+	char *save = NULL, *name, *on, *shares;
+
+	name = strtok_r(line + 3, " ", &save);
+	on = strtok_r(NULL, " ", &save);
+	shares = strtok_r(NULL, " ", &save);
+	if (!v->n || !name || strcmp(name, v->v[v->n - 1].name) ||
+	    v->v[v->n - 1].in.kind != MDP_GOAL_LATENCY || !on || !mdp_ident_dev_ok(on) || !shares ||
+	    !shares_ok(shares) || strtok_r(NULL, " ", &save))
+		return -EINVAL;
+	snprintf(v->v[v->n - 1].on, sizeof(v->v[v->n - 1].on), "%s", on);
+	snprintf(v->v[v->n - 1].shares, sizeof(v->v[v->n - 1].shares), "%s", shares);
+	return 0;
+}
+
+/* "tail md2 51000 17": the array just read, its reads' percentile over 17 of them. */
+static int view_tail(struct mdp_wgoal_view *v, char *line)
+{
+	char *save = NULL, *name, *us, *n;
+	uint64_t reads;
+
+	name = strtok_r(line + 5, " ", &save);
+	us = strtok_r(NULL, " ", &save);
+	n = strtok_r(NULL, " ", &save);
+	if (!v->pct || !v->n || !name || strcmp(name, v->v[v->n - 1].name) || !us || !n ||
+	    mdp_num_parse(us, 0, UINT64_MAX, &v->v[v->n - 1].pct_us) ||
+	    mdp_num_parse(n, 1, MDP_IOSTAT_WINDOW, &reads) || strtok_r(NULL, " ", &save))
+		return -EINVAL;
+	v->v[v->n - 1].pct_reads = (unsigned)reads;
+	return 0;
+}
+
+/* "percentile 95", after the goal's line. */
+static int view_pct(struct mdp_wgoal_view *v, const char *p)
+{
+	uint64_t pct;
+
+	if (!v->goal_ms || v->n ||
+	    mdp_num_parse(p, MDP_GOAL_PERCENTILE_MIN, MDP_GOAL_PERCENTILE_MAX, &pct))
+		return -EINVAL;
+	v->pct = (unsigned)pct;
+	return 0;
+}
+
+/*
+ * "array md2 150000 latency 42000 md max 200000 spent", "array md3 300000
+ * idle"; "goal 30"; "percentile 95"; "on ..."; "tail ..."
+ */
 static int view_line(void *ctx, char *line)
 {
 	struct mdp_wgoal_view *v = ctx;
@@ -376,6 +569,12 @@ static int view_line(void *ctx, char *line)
 		return mdp_num_parse(line + 5, 1, MDP_GOAL_LATENCY_MAX_MS, &ms)
 			   ? -EINVAL
 			   : (v->goal_ms = (unsigned)ms, 0);
+	if (!strncmp(line, "on ", 3))
+		return view_on(v, line);
+	if (!strncmp(line, "tail ", 5))
+		return view_tail(v, line);
+	if (!strncmp(line, "percentile ", 11))
+		return view_pct(v, line + 11);
 	if (strncmp(line, "array ", 6))
 		return -EINVAL;
 	name = strtok_r(line + 6, " ", &save);
@@ -400,19 +599,30 @@ static int view_line(void *ctx, char *line)
 	} else {
 		return -EINVAL;
 	}
-	if (view_tail(&save, &v->v[v->n].max, &v->v[v->n].spent))
+	if (view_rest(&save, &v->v[v->n].max, &v->v[v->n].spent))
 		return -EINVAL;
 	v->n++;
 	return 0;
 }
 
+/*
+ * The file's most: MDP_WGOAL_VIEW_MAX arrays, each with its line ("array",
+ * its name, two numbers, a source, the maximum, "spent"), the peer's ("on", two names and the
+ * shared disks) and the reads' ("tail"), beside the goal's two.
+ */
+#define GOAL_FILE_MAX                                                                              \
+	(64 + MDP_WGOAL_VIEW_MAX * (3 * MDP_NAME_MAX + MDP_IO_SHARES_MAX + 5 * 21 + 64))
+
 int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v)
 {
-	char buf[8192];
+	char *buf = malloc(GOAL_FILE_MAX);
 	int err;
 
 	memset(v, 0, sizeof(*v));
-	err = mdp_state_load(r, MDP_WATCHER_GOAL, GOAL_HEADER, buf, sizeof(buf), view_line, v);
+	if (!buf)
+		return -ENOMEM;
+	err = mdp_state_load(r, MDP_WATCHER_GOAL, GOAL_HEADER, buf, GOAL_FILE_MAX, view_line, v);
+	free(buf);
 	return err ? err : v->goal_ms ? 0 : -EINVAL;
 }
 

@@ -14,6 +14,22 @@
  * MDP_GOAL_MAX_FLOOR); every move of either is a write through the journal,
  * so that revert and recover put back what the array had, "N (system)"
  * included.
+ *
+ * The foreground is every source on the array's disks: the array's own
+ * requests and each peer's (mdp_iostat_peers: the other arrays on its
+ * disks, their partitions no array uses), each measured by its own
+ * counters against the goal; the slowest of those that carried requests
+ * steers, and the sample says whose it is. A peer found for the first time
+ * gives its counters to measure from at the next look.
+ *
+ * A goal with a percentile (profile.h) judges the array's own foreground by
+ * the watcher's timed reads (mdp_iostat_timed_reads), taken at every look
+ * that saw a request through the array, md's counters timed or not: the
+ * percentile over its window (iostat.h, struct mdp_io_window: the last 32
+ * reads; a look with no request through the array empties it) is the
+ * array's latency, in place of the mean of its requests. A device that
+ * cannot be read (a fixture tree, an error) leaves the mean. Peers have no
+ * reads of the watcher's: their mean stands against the goal as it is.
  */
 #ifndef MDP_WATCHER_GOAL_H
 #define MDP_WATCHER_GOAL_H
@@ -25,6 +41,13 @@
 #include "mdp_md.h"
 #include "mdp_base.h"
 
+/* A peer of an array under a goal (iostat.h): its counters at the last look. */
+struct mdp_wgoal_peer {
+	struct mdp_io_peer p;
+	struct mdp_io_snap last;
+	bool md_timed; /* as mdp_wgoal_arr's, for this peer */
+};
+
 /* One array under a goal. */
 struct mdp_wgoal_arr {
 	char name[MDP_NAME_MAX];
@@ -35,10 +58,16 @@ struct mdp_wgoal_arr {
 	uint64_t seed;           /* their offsets' */
 	struct mdp_timed_reads *held; /* reads past their deadline, still under way */
 	bool seen;                    /* a look this turn found it */
+	struct mdp_wgoal_peer *peers; /* what shares its disks, as the last look found them */
+	size_t n_peers;
 	/* The last look's measurement and limits (status). */
 	struct mdp_goal_sample in;
 	enum mdp_io_source src;
-	struct mdp_goal_lim lim; /* max 0: md shows none */
+	char on[MDP_NAME_MAX];          /* whose latency in is: a peer's name, "" the array's own */
+	char shares[MDP_IO_SHARES_MAX]; /* the disks that peer shares with it: "sda,sdb" */
+	struct mdp_io_window win;       /* its last timed reads (a percentile goal) */
+	uint64_t pct_us;                /* their percentile at the last look, 0 none */
+	struct mdp_goal_lim lim;        /* max 0: md shows none */
 	bool spent; /* the last measured look: over the goal with nothing left to give */
 	bool said;  /* that was said, and no limit has moved since (an episode) */
 };
@@ -54,7 +83,11 @@ struct mdp_wgoal_span {
 
 struct mdp_wgoal {
 	unsigned goal_ms; /* 0: no goal, nothing to do */
-	int64_t since;    /* the layer the arrays' state belongs to */
+	unsigned pct;     /* the goal's percentile, 0: the mean */
+	/* the timed reads' open and read: NULL the device's (tests give their own) */
+	mdp_timed_open_fn *t_open;
+	mdp_timed_read_fn *t_read;
+	int64_t since; /* the layer the arrays' state belongs to */
 	struct mdp_wgoal_arr *v;
 	size_t n;
 	struct mdp_wgoal_span *sp; /* every array steered under the layer, gone ones too */
@@ -112,12 +145,17 @@ void mdp_wgoal_free(struct mdp_wgoal *g);
 
 struct mdp_wgoal_view {
 	unsigned goal_ms;
+	unsigned pct; /* the goal's percentile, 0 the mean */
 	struct {
 		char name[MDP_NAME_MAX];
 		uint64_t min, max; /* KiB/s; max 0: not steered */
 		bool spent;        /* missed with nothing left to give */
 		struct mdp_goal_sample in;
 		enum mdp_io_source src;
+		char on[MDP_NAME_MAX];          /* a peer's name when its latency steers, else "" */
+		char shares[MDP_IO_SHARES_MAX]; /* its disks shared with the array: "sda,sdb" */
+		uint64_t pct_us;                /* a percentile goal: its timed reads' percentile */
+		unsigned pct_reads;             /* over this many reads; 0 none */
 	} v[MDP_WGOAL_VIEW_MAX];
 	size_t n;
 };

@@ -732,6 +732,7 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 	/* a goal measures the members where md does not time its requests (iostat.h) */
 	if ((w->goal.goal_ms = c->p->goal.latency_ms))
 		w->skip &= ~(unsigned)MDP_SKIP_MEMBERS;
+	w->goal.pct = c->p->goal.percentile;
 	mdp_engage_init(&w->e, c->kinds, MDP_WLOOP_DEBOUNCE_S, c->once);
 }
 

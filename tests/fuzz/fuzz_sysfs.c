@@ -13,6 +13,7 @@
 #include "discover_int.h"
 #include "journal.h"
 #include "txn_int.h"
+#include "profile.h"
 #include "smart.h"
 #include "watcher_goal.h"
 
@@ -40,8 +41,12 @@ static void one(unsigned sel, char *text, size_t len)
 		struct mdp_wgoal_view g;
 		if (!mdp_wgoal_parse(text, &g) && (!g.goal_ms || g.n > MDP_WGOAL_VIEW_MAX))
 			abort();
+		if (g.pct && (g.pct < MDP_GOAL_PERCENTILE_MIN || g.pct > MDP_GOAL_PERCENTILE_MAX))
+			abort();
 		for (size_t i = 0; i < g.n; i++)
-			if (!mdp_ident_dev_ok(g.v[i].name))
+			if (!mdp_ident_dev_ok(g.v[i].name) ||
+			    (g.v[i].on[0] && !mdp_ident_dev_ok(g.v[i].on)) ||
+			    g.v[i].pct_reads > MDP_IOSTAT_WINDOW)
 				abort();
 	} else if (sel == MDP_T_COUNT + 5) {
 		struct mdp_wstate w;

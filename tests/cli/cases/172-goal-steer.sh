@@ -61,14 +61,14 @@ stdout_line "goal: foreground latency 20 ms, steered by the watcher"
 stdout_line "  md3: minimum 95200 KiB/s, maximum 200000 KiB/s; last look: latency 42.0 ms"
 stdout_line "    (md3's own counters)"
 run_expect 0 . - status --json
-json_field .goal '{"foreground_latency_ms":20,"arrays":[{"array":"md3","sync_speed_min_kib_s":95200,"sync_speed_max_kib_s":200000,"missed_at_floor":false,"foreground":"measured","latency_us":42000,"source":"md"}]}'
+json_field .goal '{"foreground_latency_ms":20,"percentile":null,"arrays":[{"array":"md3","sync_speed_min_kib_s":95200,"sync_speed_max_kib_s":200000,"missed_at_floor":false,"foreground":"measured","latency_us":42000,"source":"md","on":"md3","shares":[],"percentile_us":null,"percentile_reads":0}]}'
 run status --format prometheus
 expect_exit 0
 stdout_line 'mdprofile_goal_latency_seconds 0.020'
 stdout_line 'mdprofile_goal_sync_speed_min_bytes_per_second{array="md3",device="md3"} 97484800'
 stdout_line 'mdprofile_goal_sync_speed_max_bytes_per_second{array="md3",device="md3"} 204800000'
 stdout_line 'mdprofile_goal_missed{array="md3",device="md3"} 0'
-stdout_line 'mdprofile_goal_foreground_latency_seconds{array="md3",device="md3",source="md"} 0.042000'
+stdout_line 'mdprofile_goal_foreground_latency_seconds{array="md3",device="md3",source="md",on="md3"} 0.042000'
 # explain names the goal as the reason for md3's speed, first, and raises no limit beside it
 run explain --interval 0.1 md3
 expect_exit 0
@@ -82,7 +82,7 @@ kill -CONT "$(cat "$WORK/bg.pid")"
 wait_min 300000
 wait_goal 'array md3 300000 idle max 200000'
 run_expect 0 . - status --json
-json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":300000,"sync_speed_max_kib_s":200000,"missed_at_floor":false,"foreground":"idle","latency_us":null,"source":null}]'
+json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":300000,"sync_speed_max_kib_s":200000,"missed_at_floor":false,"foreground":"idle","latency_us":null,"source":null,"on":null,"shares":[],"percentile_us":null,"percentile_reads":0}]'
 kill -TERM "$(cat "$WORK/bg.pid")"
 bg_finish
 sed -i -e 's/after [0-9hms ]*;/after T;/' -e 's/average [0-9]* KiB/average N KiB/' \

@@ -32,7 +32,7 @@ stdout_line "  md3: minimum 10000 KiB/s, maximum 10000 KiB/s; last look: latency
 stdout_line "  md3: goal missed with nothing left to give: its limits are at the goal's floor"
 stdout_line "  md2: minimum 300000 KiB/s, maximum 200000 KiB/s; last look: no foreground I/O"
 run_expect 0 . - status --json
-json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":10000,"sync_speed_max_kib_s":10000,"missed_at_floor":true,"foreground":"measured","latency_us":250000,"source":"md"},{"array":"md2","sync_speed_min_kib_s":300000,"sync_speed_max_kib_s":200000,"missed_at_floor":false,"foreground":"idle","latency_us":null,"source":null}]'
+json_field .goal.arrays '[{"array":"md3","sync_speed_min_kib_s":10000,"sync_speed_max_kib_s":10000,"missed_at_floor":true,"foreground":"measured","latency_us":250000,"source":"md","on":"md3","shares":[],"percentile_us":null,"percentile_reads":0},{"array":"md2","sync_speed_min_kib_s":300000,"sync_speed_max_kib_s":200000,"missed_at_floor":false,"foreground":"idle","latency_us":null,"source":null,"on":null,"shares":[],"percentile_us":null,"percentile_reads":0}]'
 run status --format prometheus
 expect_exit 0
 stdout_line 'mdprofile_goal_missed{array="md3",device="md3"} 1'
