@@ -23,7 +23,7 @@ set -eu
 cd "$(dirname "$0")/.."
 # Functions a door declares while work on its room is under way elsewhere (kept short, emptied
 # at each landing).
-INSIDE="mdp_iostat_parse mdp_wgoal_look mdp_wgoal_find mdp_wgoal_moved mdp_wgoal_tally mdp_wgoal_spans_clear mdp_wgoal_free mdp_wgoal_store mdp_wgoal_parse mdp_maint_window_at mdp_maint_hot mdp_mckpt_take mdp_mckpt_format mdp_mckpt_parse mdp_mckpt_refused mdp_maint_decide mdp_maint_why_name"
+INSIDE="mdp_maint_window_at mdp_maint_hot mdp_mckpt_take mdp_mckpt_format mdp_mckpt_parse mdp_mckpt_refused mdp_maint_decide mdp_maint_why_name"
 floors="base:1 md:2 profile:3 txn:4 boot:5 watcher:5 explain:6 status:6"
 
 floor_of() {

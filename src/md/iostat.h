@@ -79,12 +79,6 @@ enum mdp_io_source mdp_io_source_of(const char *key);
 const char *mdp_io_source_text(enum mdp_io_source s);
 
 /*
- * Parse one stat file's text into c. -EINVAL when it has fewer than the
- * eight fields used or one is not a number.
- */
-int mdp_iostat_parse(const char *text, struct mdp_io_count *c);
-
-/*
  * Read a's counters (a's members as discovery found them; none when it
  * skipped them). Always fills *out; a file that cannot be read only
  * leaves its part unset.

@@ -7,4 +7,10 @@
 /* One stat file's counters into c: false when it cannot be read or parsed. */
 bool mdp_iostat_read_count(const struct mdp_root *r, const char *path, struct mdp_io_count *c);
 
+/*
+ * Parse one stat file's text into c. -EINVAL when it has fewer than the
+ * eight fields used or one is not a number.
+ */
+int mdp_iostat_parse(const char *text, struct mdp_io_count *c);
+
 #endif

@@ -3,6 +3,7 @@
 #include "mdp_base.h"
 #include "mdp_profile.h"
 #include "mdp_txn.h"
+#include "watcher_int.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -5,6 +5,8 @@
 #ifndef MDP_WATCHER_INT_H
 #define MDP_WATCHER_INT_H
 
+#include "watcher_goal.h"
+
 #include "engage.h"
 
 #include "watcher_loop.h"
@@ -124,5 +126,33 @@ int mdp_wloop_glance(struct mdp_wloop *w, const struct mdp_system *s);
 /* Each operation seen (since the engage, or the start), one line each: how it ended, its average.
  */
 void mdp_wloop_summary(struct mdp_wloop *w);
+
+/*
+ * One look under the layer applied at since (a new since starts over):
+ * for each array of s that on[] marks, its counters read through r, and
+ * a move in *moves (n of them, the caller frees) when its minimum should
+ * change. Arrays no longer marked are dropped. 0 or -ENOMEM.
+ */
+int mdp_wgoal_look(struct mdp_wgoal *g, int64_t since, const struct mdp_root *r,
+		   const struct mdp_system *s, const bool *on, struct mdp_wgoal_move **moves,
+		   size_t *n);
+/* The state of array name, NULL when none. */
+const struct mdp_wgoal_arr *mdp_wgoal_find(const struct mdp_wgoal *g, const char *name);
+/* After the move's write worked: its limit is the array's now. */
+void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m);
+/*
+ * After a look at now (monotonic seconds): the time since the last one
+ * counted as steered for each array looked at, and as over the goal for
+ * each whose look was over it.
+ */
+void mdp_wgoal_tally(struct mdp_wgoal *g, double now);
+/* The spans said (the release summary): forgotten. */
+void mdp_wgoal_spans_clear(struct mdp_wgoal *g);
+void mdp_wgoal_free(struct mdp_wgoal *g);
+
+int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g);
+
+/* mdp_wgoal_load's view from the file's text in buf (cut up). */
+int mdp_wgoal_parse(char *buf, struct mdp_wgoal_view *v);
 
 #endif /* MDP_WATCHER_INT_H */

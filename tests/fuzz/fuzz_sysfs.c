@@ -15,6 +15,7 @@
 #include "txn_int.h"
 #include "profile.h"
 #include "smart.h"
+#include "watcher_int.h"
 #include "watcher_goal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -21,6 +21,7 @@
 
 #include "iostat.h"
 #include "support.h"
+#include "iostat_int.h"
 
 static void test_parse(void **state)
 {

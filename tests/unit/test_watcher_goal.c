@@ -19,6 +19,7 @@
 
 #include "support.h"
 #include "watcher_goal.h"
+#include "watcher_int.h"
 
 struct env {
 	char dir[64];
