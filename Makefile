@@ -63,7 +63,7 @@ STATIC_OBJ := $(LIB_SRC:%.c=$(STATIC)/%.o) $(CMD_SRC:%.c=$(STATIC)/%.o) \
 	$(if $(STATIC_SEAM),$(SEAM_SRC:%.c=$(STATIC)/%.o))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
-.PHONY: all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
+.PHONY: release all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man units FORCE man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
 	ship-check coverage oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check explain-heldout
 .DELETE_ON_ERROR:
@@ -532,6 +532,17 @@ DIST_FILES := mdprofile README.md dsm.md CHANGELOG.md COPYING THIRD-PARTY man/md
 	prometheus/mdprofile-alerts.yml completion/mdprofile
 dist-check: dist
 	@sh tools/dist-check.sh $(DIST) $(VERSION) $(DIST_FILES)
+
+# make release: what a release publishes, in build/release/VERSION: the three tarballs checked
+# (dist-check) with their checksum files and SHA256SUMS, and the Debian package with its own.
+RELEASE = build/release/$(VERSION)
+## build/release/VERSION: the checked tarballs and the .deb, each with its checksum file
+release: dist-check deb
+	@rm -rf $(RELEASE) && mkdir -p $(RELEASE)
+	@cp $(DIST)/*.tar.gz $(DIST)/*.tar.gz.sha256 $(DIST)/SHA256SUMS $(DEB_FILE) $(RELEASE)/
+	@cd $(RELEASE) && sha256sum $(notdir $(DEB_FILE)) >$(notdir $(DEB_FILE)).sha256 && \
+		cat $(notdir $(DEB_FILE)).sha256 >>SHA256SUMS && sha256sum --quiet -c SHA256SUMS
+	@echo "release: $(RELEASE)" && ls $(RELEASE)
 
 # ---- the Debian package --------------------------------------------------------
 # make deb: debian/ built with debhelper in a copy of the tree (tools/deb.sh), version from

@@ -1,6 +1,8 @@
 #!/bin/sh
 # make dist-check: what a NAS owner downloads.  Every tarball make dist wrote into DIST has
-# its files, the sums check, the licence and the three libraries' notices are in, and each
+# its files, the sums check (SHA256SUMS, and each tarball's own checksum file with the
+# tarball alone beside it, by coreutils' and by busybox's sha256sum: DSM's is one or the
+# other, without --ignore-missing), the licence and the three libraries' notices are in, and each
 # binary (under qemu-user for ARM) says the version its tarball is named for.
 #
 #   sh tools/dist-check.sh DIST VERSION FILE...
@@ -27,6 +29,12 @@ for a in x86_64 aarch64 armv7; do
 	esac
 	d=mdprofile-$version-$a
 	rm -rf check && mkdir check
+	# downloaded alone: the tarball and its checksum file, nothing else beside them
+	cp "$d.tar.gz" "$d.tar.gz.sha256" check/
+	(cd check && sha256sum -c "$d.tar.gz.sha256" >/dev/null) || fail "$d.tar.gz.sha256 does not check alone"
+	(cd check && busybox sha256sum -c "$d.tar.gz.sha256" >/dev/null) ||
+		fail "$d.tar.gz.sha256 does not check alone with busybox"
+	rm "check/$d.tar.gz" "check/$d.tar.gz.sha256"
 	tar -C check -xzf "$d.tar.gz"
 	for f in "$@"; do
 		[ -s "check/$d/$f" ] || fail "$d.tar.gz has no $f"
@@ -40,4 +48,4 @@ for a in x86_64 aarch64 armv7; do
 	esac
 done
 rm -rf check
-echo "dist-check: 3 tarballs, their files, sums and versions"
+echo "dist-check: 3 tarballs, their files, sums (each alone too) and versions"

@@ -1,6 +1,9 @@
 #!/bin/sh
 # make dist: one tarball per architecture (x86_64, aarch64, armv7) from the static builds
-# make already made (build/static, build/aarch64, build/armhf), then SHA256SUMS.
+# make already made (build/static, build/aarch64, build/armhf), then SHA256SUMS and, beside
+# each tarball, its own checksum file (NAME.tar.gz.sha256: one line, so that
+# `sha256sum -c NAME.tar.gz.sha256` checks a tarball downloaded alone, with DSM 6's own
+# sha256sum, which has no --ignore-missing for SHA256SUMS).
 #
 #   sh tools/dist.sh OUTDIR VERSION MAX_BYTES MAN_PAGE...
 #
@@ -41,4 +44,8 @@ for a in x86_64 aarch64 armv7; do
 		-cf - "$d" | gzip -9n >"$out/$d.tar.gz"
 done
 rm -rf "$out/tmp"
-cd "$out" && sha256sum ./*.tar.gz | sed 's| \./| |' >SHA256SUMS && cat SHA256SUMS
+cd "$out"
+for t in ./*.tar.gz; do
+	sha256sum "${t#./}" >"${t#./}.sha256"
+done
+cat ./*.tar.gz.sha256 >SHA256SUMS && cat SHA256SUMS
