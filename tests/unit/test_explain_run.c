@@ -22,6 +22,7 @@
 
 #include "explain_run.h"
 #include "support.h"
+#include "explain_int.h"
 
 struct tree {
 	char dir[64], root_dir[128];
