@@ -94,6 +94,7 @@ struct mdp_xarray {
 	char bitmap[32];  /* md/bitmap/location: "+8", "none", "file"; "" unread */
 	/* md/reshape_position: "none", or where an unfinished reshape stands; "" unread */
 	char reshape_position[32];
+	int degraded;      /* md/degraded (raid disks missing), else mdstat's [n/m]; -1 unread */
 	struct mdp_xio io; /* the md device's own diskstats line */
 	struct mdp_xmember members[MDP_X_MEMBERS];
 	size_t n_members;
@@ -119,6 +120,8 @@ struct mdp_xsample {
 enum mdp_xkind {
 	MDP_XK_WAITING,
 	MDP_XK_STUCK,
+	MDP_XK_PATHOLOGY, /* a sign md is in trouble while it moves: bad blocks, a spinning
+			     thread, a resync that cannot make the array redundant */
 	MDP_XK_FINISHING,
 	MDP_XK_MEMBER,
 	MDP_XK_TARGET,     /* the disk a recovery writes, saturated by its own writes */

@@ -69,6 +69,7 @@ struct mdp_xctx {
 	unsigned media_bits;  /* 1u << enum mdp_media of each member's disk */
 	enum mdp_media media; /* the array's class: one class, mixed, unknown */
 	bool nonrot;          /* every member SSD or NVMe */
+	bool stacked;         /* a member is itself an md device (md10 over md0, md1) */
 	double util_max, util_min;
 	/* other I/O */
 	double md_kib, md_inflight, holder_kib, swap_pages, sync_kib;
@@ -160,10 +161,12 @@ bool mdp_xr_window(struct mdp_xctx *c);
 bool mdp_xr_moving(struct mdp_xctx *c);
 bool mdp_xr_waiting(struct mdp_xctx *c);
 bool mdp_xr_stuck(struct mdp_xctx *c);
+bool mdp_xr_pathology(struct mdp_xctx *c);
 bool mdp_xr_finishing(struct mdp_xctx *c);
 bool mdp_xr_reshape(struct mdp_xctx *c);
 bool mdp_xr_skipping(struct mdp_xctx *c);
 bool mdp_xr_info(struct mdp_xctx *c);
+bool mdp_xw_pathology(struct mdp_xctx *c);
 bool mdp_xw_finishing(struct mdp_xctx *c);
 bool mdp_xw_reshape(struct mdp_xctx *c);
 

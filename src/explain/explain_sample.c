@@ -314,6 +314,7 @@ static void model_of(const struct mdp_array *m, const struct mdp_mdstat_array *m
 	a->stripe_active = m->stripe_cache_active;
 	a->chunk_kib = m->chunk_kib;
 	a->suspend_hi = m->suspend_hi;
+	a->degraded = m->degraded;
 	snprintf(a->bitmap, sizeof(a->bitmap), "%s", m->bitmap);
 	snprintf(a->reshape_position, sizeof(a->reshape_position), "%s", m->reshape_position);
 	/* mdstat's position in KiB a device, which explain sets beside md/sync_completed */
