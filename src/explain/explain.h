@@ -72,6 +72,7 @@ struct mdp_xthread {
 	int pid;
 	uint64_t ticks; /* utime + stime from /proc/PID/stat */
 	char wchan[32]; /* /proc/PID/wchan: where it sleeps; "" unread, "0" running */
+	int64_t start;  /* when it started, USER_HZ ticks after boot (stat field 22); -1 unread */
 };
 
 /* One array at one instant. Numbers that were not read are -1 (int64) or flagged. */

@@ -519,20 +519,75 @@ bool mdp_xr_skipping(struct mdp_xctx *c)
 	return true;
 }
 
+#define BOOT_S 600 /* an array whose md thread started this long after boot was assembled later */
+
+/* When the array's own thread (mdN_raidX: md starts it when it assembles the array) started,
+ * in seconds after boot; -1 unknown. */
+static double assembled_s(const struct mdp_xarray *a)
+{
+	size_t l = strlen(a->name);
+
+	for (size_t i = 0; i < a->n_threads; i++) {
+		const struct mdp_xthread *t = &a->threads[i];
+		if (!strncmp(t->comm, a->name, l) && !strncmp(t->comm + l, "_raid", 5) &&
+		    t->start >= 0)
+			return (double)t->start / 100.0; /* USER_HZ */
+	}
+	return -1;
+}
+
+/*
+ * A resync without a bitmap covers the whole device; why it runs decides what to say (issue
+ * 51). md starts a resync when it assembles an array that was not shut down cleanly, and
+ * mdadm --create starts a new array's at once: an array assembled at boot resyncs after an
+ * unclean shutdown, one assembled later is most likely new. A delayed operation (mdstat
+ * prints resync=DELAYED for a recovery too) gets no note.
+ */
+static void bitmap_note(struct mdp_xctx *c, struct mdp_xfinding *f)
+{
+	const struct mdp_xarray *a = c->a1;
+	double at = assembled_s(a);
+
+	if (at >= BOOT_S) {
+		mdp_xev(
+		    f,
+		    "md/bitmap/location: none; %s was assembled %.0f min after boot: an initial "
+		    "resync of a new array (mdadm --create starts it at once), or of one "
+		    "assembled by hand; it covers the whole device",
+		    a->name, at / 60);
+		mdp_xev(f, "trade-off of --assume-clean: the members are not made consistent: a "
+			   "check reports mismatches, and raid4/5/6 may rebuild wrong data where a "
+			   "write met stale parity (safe on zeroed disks)");
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+			 "none now; a new array can skip its initial resync with mdadm --create "
+			 "--assume-clean (see the trade-off)");
+		return;
+	}
+	if (at >= 0)
+		mdp_xev(f,
+			"md/bitmap/location: none; %s was assembled %.0f s after boot: this resync "
+			"most likely follows an unclean shutdown (else the array is new); it covers "
+			"the whole device",
+			a->name, at);
+	else
+		mdp_xev(f, "md/bitmap/location: none; a resync after an unclean shutdown, or a new "
+			   "array's initial one, covers the whole device");
+	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+		 "none now; with a bitmap (mdadm --grow --bitmap=internal /dev/%s) a resync after "
+		 "an unclean shutdown covers only the chunks last written",
+		 a->name);
+}
+
 /* The closing notes: a resync without a bitmap, the kernel's release unread. */
 bool mdp_xr_info(struct mdp_xctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
 	struct mdp_xfinding *f = NULL;
 
-	if (!strcmp(a->action, "resync") && !strcmp(a->bitmap, "none")) {
+	if (!strcmp(a->action, "resync") && !strcmp(a->bitmap, "none") && !a->queued[0] &&
+	    strcmp(a->sync_completed, "delayed")) {
 		f = mdp_xadd(c->r, MDP_XK_INFO);
-		mdp_xev(
-		    f,
-		    "md/bitmap/location: none; a resync after an unclean shutdown covers the whole "
-		    "device");
-		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
-			 "none now; next time: mdadm --grow --bitmap=internal /dev/%s", a->name);
+		bitmap_note(c, f);
 	}
 	if (!c->kver && c->s1->release[0] == '\0') {
 		f = mdp_xadd(c->r, MDP_XK_INFO);

@@ -400,7 +400,7 @@ static struct mdp_xarray *thread_array(struct mdp_xsample *out, const char *comm
  */
 static int read_thread(struct xread *x, const char *pid_s, uint64_t pid, struct mdp_xsample *out)
 {
-	char p[64], comm[64], *st, *end;
+	char p[64], comm[64], *st, *end, *q2;
 	struct mdp_xarray *a;
 	uint64_t ut, stt;
 	const char *q;
@@ -427,6 +427,12 @@ static int read_thread(struct xread *x, const char *pid_s, uint64_t pid, struct 
 		snprintf(t->comm, sizeof(t->comm), "%.19s", comm);
 		t->pid = (int)pid;
 		t->ticks = ut + stt;
+		t->start = -1;
+		/* cutime, cstime, priority, nice, num_threads, itrealvalue, then starttime (22) */
+		for (int f = 15; end && f < 21; f++)
+			end = strchr(end + 1, ' ');
+		if (end && (ut = strtoull(end + 1, &q2, 10), q2 > end + 1) && ut <= INT64_MAX)
+			t->start = (int64_t)ut;
 		snprintf(p, sizeof(p), "/proc/%s/wchan", pid_s);
 		rd_val(x, p, t->wchan, sizeof(t->wchan));
 	}
