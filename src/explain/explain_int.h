@@ -260,11 +260,17 @@ void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, c
 void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap);
 
 /*
+ * The SATA port a disk hangs on, from the same path: "ata3" (the first ataN after its PCI
+ * function); "" when there is none. Disks that share one sit behind a port multiplier.
+ */
+void mdp_explain_port_of(const char *devpath, char *port, size_t cap);
+
+/*
  * The data rate of that bus's own link, KiB/s, from sysfs's words: a PCI
  * function's current_link_speed ("5.0 GT/s PCIe") and current_link_width
- * (lanes), or a USB device's speed (Mb/s: "480", "5000"), after the line
- * encoding (8b/10b to 5 GT/s and on 5 Gb/s USB, 128b/130b above). Its words
- * for a report into desc. 0 when they do not parse.
+ * (lanes), or a USB device's speed (Mb/s: "480", "5000"), or a SATA port's (bus "ata3") sata_spd
+ * ("3.0 Gbps"), after the line encoding (8b/10b to 5 GT/s and on 5 Gb/s USB, 128b/130b above). Its
+ * words for a report into desc. 0 when they do not parse.
  */
 uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
 			      size_t cap);

@@ -564,11 +564,12 @@ static void bitmap_note(struct mdp_xctx *c, struct mdp_xfinding *f)
 		return;
 	}
 	if (at >= 0)
-		mdp_xev(f,
-			"md/bitmap/location: none; %s was assembled %.0f s after boot: this resync "
-			"most likely follows an unclean shutdown (else the array is new); it covers "
-			"the whole device",
-			a->name, at);
+		mdp_xev(
+		    f,
+		    "md/bitmap/location: none; %s was assembled %.0f s after boot: this resync "
+		    "most likely follows an unclean shutdown (else the array is new); it covers "
+		    "the whole device",
+		    a->name, at);
 	else
 		mdp_xev(f, "md/bitmap/location: none; a resync after an unclean shutdown, or a new "
 			   "array's initial one, covers the whole device");

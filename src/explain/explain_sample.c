@@ -204,7 +204,8 @@ static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const cha
 /*
  * The controller or bus the member's disk hangs on (from link, its /sys/class/block link) and the
  * data rate of that controller's own link where sysfs states it (a PCIe function's link, a USB
- * device's speed): explain's shared-controller rule.
+ * device's speed), and its SATA port with that port's link rate: explain's shared-controller
+ * rule.
  */
 static void read_bus(struct xread *x, struct mdp_xmember *m, const char *link)
 {
@@ -214,6 +215,13 @@ static void read_bus(struct xread *x, struct mdp_xmember *m, const char *link)
 	mdp_explain_bus_of(link, m->bus, sizeof(m->bus));
 	if (!m->bus[0])
 		return;
+	mdp_explain_port_of(link, m->port, sizeof(m->port));
+	if (m->port[0]) { /* a port multiplier's disks share the port's link */
+		snprintf(p, sizeof(p), "/sys/class/ata_link/link%s/sata_spd", m->port + 3);
+		if (!rd_val(x, p, speed, sizeof(speed)))
+			m->port_kib = mdp_explain_bus_rate(m->port, speed, 0, m->port_link,
+							   sizeof(m->port_link));
+	}
 	if (strchr(m->bus, ':')) {
 		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/current_link_width", m->bus);
 		width = rd_num(x, p);

@@ -65,6 +65,8 @@ struct row {
 	bool nvme;                    /* NVMe members (rotational -1: SSD; else hard disks) */
 	uint64_t bus_kib;             /* that card's link, KiB/s (0: unstated) */
 	bool stacked;                 /* members are md devices md0, md1, ... (whole, no disk) */
+	int usb_n;                    /* the last usb_n members in one USB 3 enclosure, 2-1 */
+	int pmp_n;                    /* the last pmp_n members behind one port multiplier, ata3 */
 	int degraded;                 /* md/degraded */
 	const char *bitmap;           /* md/bitmap/location (default "+8") */
 	int64_t started;              /* md2_raid5's start, ticks after boot (0: at boot) */
@@ -167,6 +169,17 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 		m->bad_blocks = i == 0 ? r->bad_blocks : 0;
 		m->iotmo = i == 1 ? 7 + t * r->iotmo : 7;
 		m->ioerr = 0;
+		if (i >= n - r->usb_n) {
+			snprintf(m->bus, sizeof(m->bus), "2-1");
+			snprintf(m->bus_link, sizeof(m->bus_link), "USB 5000 Mb/s");
+			m->bus_kib = 488281;
+		}
+		if (i >= n - r->pmp_n) {
+			snprintf(m->bus, sizeof(m->bus), "0000:00:1f.2");
+			snprintf(m->port, sizeof(m->port), "ata3");
+			snprintf(m->port_link, sizeof(m->port_link), "SATA 3.0 Gb/s");
+			m->port_kib = 292968;
+		}
 		if (i >= n - r->bus_n) {
 			snprintf(m->bus, sizeof(m->bus), "0000:03:00.0");
 			snprintf(m->bus_link, sizeof(m->bus_link), "PCIe 5.0 GT/s x1");
@@ -376,6 +389,25 @@ static const struct row rows[] = {
 	{.id = "card-not-full", .release = "4.4.302+", .action = "recover", .speed = 30000,
 	 .util = 98, .bus_n = 4, .bus_kib = 488281, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_DISKS_AT_LIMIT, .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO},
+	/* issue 51, shared links: four hard disks in one USB 3 enclosure, 95 % busy at 40000 KiB/s
+	   each, a third of the link: the enclosure's bridge, not the disks ("at their limit" before) */
+	{.id = "usb-enclosure", .release = "5.10.0", .action = "recover", .speed = 40000,
+	 .util = 95, .usb_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .says = "sda, sdb, sdc, sdd share USB device 2-1 (USB 5000 Mb/s: 488281 KiB/s of data): "
+		 "together 160000 KiB/s, 33% of it"},
+	/* ... three behind one port multiplier on a 3 Gb/s port at 25000 KiB/s each */
+	{.id = "pmp-shared", .release = "4.4.302+", .action = "recover", .n = 3, .speed = 25000,
+	 .util = 92, .pmp_n = 3, KERNEL_DEFAULTS, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .says = "share one port multiplier on ata3 (SATA 3.0 Gb/s: 292968 KiB/s of data)"},
+	/* ... with DSM's writes holding it at the floor too: no higher minimum over the link */
+	{.id = "usb-floor", .release = "4.4.302+", .action = "recover", .speed = 10000,
+	 .min = 10000, .max = 200000, .util = 95, .usb_n = 4, .holder_kib = 3000,
+	 .group_threads = 0, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .also = MDP_XK_FLOOR + 1, .says = "the shared controller or link is the limit, not this"},
+	/* ... but disks streaming 60000 KiB/s each (over half a hard disk's) are their own limit */
+	{.id = "usb-fast-disks", .release = "5.10.0", .action = "recover", .speed = 60000,
+	 .util = 95, .usb_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT,
+	 .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO},
 	/* issue 38, disk classes: an SSD array held at DSM's floor by users' I/O. balanced's
 	   minimum (50000) would do for hard disks, but it leaves the maximum at 200000, which caps
 	   an SSD: reshape-fast, whose own rule gives SSD and NVMe arrays at least 1000000 */
@@ -945,7 +977,7 @@ static void test_bus(void **state)
 	     "0000:03:00.0"},
 	    {"../../devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1.3/2-1.3:1.0/host6/target6:0:0/"
 	     "6:0:0:0/block/sdf",
-	     "2-1.3"},
+	     "2-1"}, /* behind hub 2-1: its devices share the hub's link */
 	    {"../../devices/pci0000:00/0000:00:1d.0/0000:3b:00.0/nvme/nvme0/nvme0n1",
 	     "0000:3b:00.0"},
 	    {"../../devices/platform/soc/d800000.sata/ata1/host0/target0:0:0/0:0:0:0/block/sda",
@@ -960,6 +992,18 @@ static void test_bus(void **state)
 		mdp_explain_bus_of(t[i].path, bus, sizeof(bus));
 		assert_string_equal(bus, t[i].bus);
 	}
+	/* a port multiplier's disks share ata3; a chipset's own ports are one disk each */
+	mdp_explain_port_of("../../devices/pci0000:00/0000:00:1f.2/ata3/host2/target2:3:0/2:3:0:0/"
+			    "block/sdd",
+			    bus, sizeof(bus));
+	assert_string_equal(bus, "ata3");
+	mdp_explain_port_of(t[2].path, bus, sizeof(bus));
+	assert_string_equal(bus, "");
+	mdp_explain_port_of(t[3].path, bus, sizeof(bus)); /* no PCI function: no port */
+	assert_string_equal(bus, "");
+	/* SATA 3 Gb/s, 8b/10b: 300 MB/s = 292968 KiB/s */
+	assert_int_equal(mdp_explain_bus_rate("ata3", "3.0 Gbps", 0, desc, sizeof(desc)), 292968);
+	assert_string_equal(desc, "SATA 3.0 Gb/s");
 	/* PCIe 2.0 x1: 5 GT/s, 8b/10b: 500 MB/s = 488281 KiB/s; 3.0 x2: 128b/130b */
 	assert_int_equal(
 	    mdp_explain_bus_rate("0000:03:00.0", "5.0 GT/s PCIe", 1, desc, sizeof(desc)), 488281);
