@@ -58,6 +58,10 @@ mdp_wgoal_find                an array's goal state, read after a look
 mdp_wgoal_parse               a parser of the watcher's goal file: fixed and fuzzed inputs
 mdp_wloop_summary             one step of the watcher loop, on a fake clock and watch
 mdp_wloop_track               one step of the watcher loop, on a fake clock and watch
+mdp_xrun_has                  a step of explain's window (mdp_xrun_window), on fixture samples
+mdp_xrun_profiles             a step of explain's window: the shipped profiles as apply plans them
+mdp_xrun_reports              a step of explain's window: the reports of two fixture samples
+mdp_xrun_samples              a step of explain's window: a replay's two samples, no sleep
 mdp_wstate_parse              a parser of the watcher state file: fuzzed inputs
 mdp_profile_check_perms       the ownership rule of a profile file, on files a test makes as root
 mdp_status_busy               a piece of status's view of an array, at its edges

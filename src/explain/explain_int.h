@@ -324,6 +324,9 @@ void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x);
  */
 int mdp_explain_sample(const struct mdp_xsrc *src, struct mdp_xsample *out);
 
+/* Free what mdp_explain_sample() allocated in s. */
+void mdp_explain_sample_free(struct mdp_xsample *s);
+
 /* Record data (len bytes) as file path of sample 0 or 1. 0 or -ENOMEM. */
 int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len);
 

@@ -55,8 +55,6 @@ struct mdp_xsrc {
 	struct mdp_diags *unreadable;
 };
 
-void mdp_explain_sample_free(struct mdp_xsample *s);
-
 void mdp_xcap_free(struct mdp_xcap *c);
 
 /*
