@@ -52,10 +52,10 @@
 const char *mdp_explain_kind_name(enum mdp_xkind k)
 {
 	static const char *const names[] = {
-	    "waiting",    "stuck",          "finishing",       "member",         "rebuild-target",
-	    "controller", "reshape-method", "ceiling",         "floor",          "competing-io",
-	    "cpu",        "stripe-cache",   "request-pattern", "disks-at-limit", "goal",
-	    "info",
+	    "waiting",        "stuck",      "pathology",      "finishing",       "member",
+	    "rebuild-target", "controller", "reshape-method", "ceiling",         "floor",
+	    "competing-io",   "cpu",        "stripe-cache",   "request-pattern", "disks-at-limit",
+	    "goal",           "info",
 	};
 	_Static_assert(sizeof(names) / sizeof(names[0]) == MDP_XK_INFO + 1, "a name for each kind");
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "info";
@@ -376,6 +376,9 @@ static void gather_members(struct mdp_xctx *c)
 		}
 		if (m1->rotational != 1)
 			c->all_rotational = false;
+		/* md0, md127p1: md's own I/O through it is what md sees on this member */
+		if (!strncmp(m1->name, "md", 2) && m1->name[2] >= '0' && m1->name[2] <= '9')
+			c->stacked = true;
 		c->media_bits |= 1u << m1->media;
 		c->n++;
 	}
@@ -460,6 +463,8 @@ static const char *rule_of(const struct mdp_xsample *s, unsigned kver)
 	return kver >= 401 ? "drain" : "sleep";
 }
 
+/* Which limit binds. Members that are md devices: md may count its own I/O through them as
+ * activity and hold the array at (or under) its minimum, so "below" is no "not throttling". */
 static void binds(struct mdp_xctx *c)
 {
 	const struct mdp_xreport *r = c->r;
@@ -468,7 +473,8 @@ static void binds(struct mdp_xctx *c)
 		c->r->binds = "";
 	else if (md_view(c) >= CEIL_SHARE * (double)r->max.kib)
 		c->r->binds = "max";
-	else if (md_view(c) < (1 - FLOOR_BAND) * (double)r->min.kib)
+	else if (md_view(c) < (1 - FLOOR_BAND) * (double)r->min.kib &&
+		 !(c->stacked && md_view(c) > 0))
 		c->r->binds = "below-min";
 	else if (md_view(c) <= (1 + FLOOR_BAND) * (double)r->min.kib)
 		c->r->binds = "min";
@@ -538,6 +544,7 @@ const struct mdp_xrule mdp_xrules[] = {
      .after = "moving waiting",
      .why = "an operation delayed, pending, held, frozen or parked makes no progress either: it "
 	    "waits, it is not stuck; and a position moving in coarse steps is not stalled"},
+    {"pathology", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_pathology, .makes = K(PATHOLOGY)},
     {"finishing", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_finishing, .makes = K(FINISHING),
      .after = "moving", .why = "moving gives a position moving in coarse steps its ETA back"},
     {"member", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_member,
@@ -567,8 +574,12 @@ const struct mdp_xrule mdp_xrules[] = {
 	    "own limit"},
     {"no-cause", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_no_cause, .makes = K(INFO),
      .unless = MDP_XCAUSES, .why = "it says that no rule found a cause"},
-    /* withdrawals: the harm rules, then those that leave nothing to tune */
-    {"withdraw-for-scrub", MDP_XF_LIMITS, MDP_XP_WITHDRAW, mdp_xw_scrub, .makes = 0},
+    /* withdrawals: md in trouble, the harm rules, then those that leave nothing to tune */
+    {"withdraw-for-pathology", MDP_XF_PROGRESS, MDP_XP_WITHDRAW, mdp_xw_pathology, .makes = 0},
+    {"withdraw-for-scrub", MDP_XF_LIMITS, MDP_XP_WITHDRAW, mdp_xw_scrub, .makes = 0,
+     .after = "withdraw-for-pathology",
+     .why = "md in trouble is said before a scrub's users: nothing is tuned until it is dealt "
+	    "with"},
     {"withdraw-for-member", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_member,
      .after = "withdraw-for-scrub",
      .why = "a scrub that competes with the users is stopped first: its reason is said first"},
@@ -675,9 +686,9 @@ int mdp_explain_array(const struct mdp_xsample *s0, const struct mdp_xsample *s1
 		 : mdp_explain_reshape_held(c.a1) ? "reshape"
 						  : c.a1->action);
 	mdp_xprogress(&c);
-	binds(&c);
 	gather_members(&c);
 	gather_foreign(&c);
+	binds(&c);
 	walk(&c);
 	order_findings(out);
 	return 0;

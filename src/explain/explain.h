@@ -61,6 +61,9 @@ struct mdp_xmember {
 	char bus[48];               /* its disk's controller or bus (mdp_explain_bus_of); "" */
 	uint64_t bus_kib;           /* that controller's own link, KiB/s; 0 unknown */
 	char bus_link[48];          /* the link as sysfs says it: "PCIe 5.0 GT/s x1" */
+	char port[16];              /* its SATA port, "ata3" (mdp_explain_port_of); "" */
+	uint64_t port_kib;          /* that port's link (sata_spd), KiB/s; 0 unknown */
+	char port_link[24];         /* "SATA 3.0 Gb/s" */
 	struct mdp_xio part;        /* its own diskstats line */
 	struct mdp_xio whole;       /* its disk's line (the same line for a whole disk) */
 	struct mdp_smart smart; /* its disk's SMART, read once after the window (second sample) */
@@ -72,6 +75,7 @@ struct mdp_xthread {
 	int pid;
 	uint64_t ticks; /* utime + stime from /proc/PID/stat */
 	char wchan[32]; /* /proc/PID/wchan: where it sleeps; "" unread, "0" running */
+	int64_t start;  /* when it started, USER_HZ ticks after boot (stat field 22); -1 unread */
 };
 
 /* One array at one instant. Numbers that were not read are -1 (int64) or flagged. */
@@ -94,6 +98,7 @@ struct mdp_xarray {
 	char bitmap[32];  /* md/bitmap/location: "+8", "none", "file"; "" unread */
 	/* md/reshape_position: "none", or where an unfinished reshape stands; "" unread */
 	char reshape_position[32];
+	int degraded;      /* md/degraded (raid disks missing), else mdstat's [n/m]; -1 unread */
 	struct mdp_xio io; /* the md device's own diskstats line */
 	struct mdp_xmember members[MDP_X_MEMBERS];
 	size_t n_members;
@@ -119,6 +124,8 @@ struct mdp_xsample {
 enum mdp_xkind {
 	MDP_XK_WAITING,
 	MDP_XK_STUCK,
+	MDP_XK_PATHOLOGY, /* a sign md is in trouble while it moves: bad blocks, a spinning
+			     thread, a resync that cannot make the array redundant */
 	MDP_XK_FINISHING,
 	MDP_XK_MEMBER,
 	MDP_XK_TARGET,     /* the disk a recovery writes, saturated by its own writes */

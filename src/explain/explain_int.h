@@ -69,6 +69,7 @@ struct mdp_xctx {
 	unsigned media_bits;  /* 1u << enum mdp_media of each member's disk */
 	enum mdp_media media; /* the array's class: one class, mixed, unknown */
 	bool nonrot;          /* every member SSD or NVMe */
+	bool stacked;         /* a member is itself an md device (md10 over md0, md1) */
 	double util_max, util_min;
 	/* other I/O */
 	double md_kib, md_inflight, holder_kib, swap_pages, sync_kib;
@@ -160,10 +161,12 @@ bool mdp_xr_window(struct mdp_xctx *c);
 bool mdp_xr_moving(struct mdp_xctx *c);
 bool mdp_xr_waiting(struct mdp_xctx *c);
 bool mdp_xr_stuck(struct mdp_xctx *c);
+bool mdp_xr_pathology(struct mdp_xctx *c);
 bool mdp_xr_finishing(struct mdp_xctx *c);
 bool mdp_xr_reshape(struct mdp_xctx *c);
 bool mdp_xr_skipping(struct mdp_xctx *c);
 bool mdp_xr_info(struct mdp_xctx *c);
+bool mdp_xw_pathology(struct mdp_xctx *c);
 bool mdp_xw_finishing(struct mdp_xctx *c);
 bool mdp_xw_reshape(struct mdp_xctx *c);
 
@@ -257,11 +260,17 @@ void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, c
 void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap);
 
 /*
+ * The SATA port a disk hangs on, from the same path: "ata3" (the first ataN after its PCI
+ * function); "" when there is none. Disks that share one sit behind a port multiplier.
+ */
+void mdp_explain_port_of(const char *devpath, char *port, size_t cap);
+
+/*
  * The data rate of that bus's own link, KiB/s, from sysfs's words: a PCI
  * function's current_link_speed ("5.0 GT/s PCIe") and current_link_width
- * (lanes), or a USB device's speed (Mb/s: "480", "5000"), after the line
- * encoding (8b/10b to 5 GT/s and on 5 Gb/s USB, 128b/130b above). Its words
- * for a report into desc. 0 when they do not parse.
+ * (lanes), or a USB device's speed (Mb/s: "480", "5000"), or a SATA port's (bus "ata3") sata_spd
+ * ("3.0 Gbps"), after the line encoding (8b/10b to 5 GT/s and on 5 Gb/s USB, 128b/130b above). Its
+ * words for a report into desc. 0 when they do not parse.
  */
 uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
 			      size_t cap);
@@ -315,6 +324,9 @@ void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x);
  * src->unreadable and left out. Free with mdp_explain_sample_free().
  */
 int mdp_explain_sample(const struct mdp_xsrc *src, struct mdp_xsample *out);
+
+/* Free what mdp_explain_sample() allocated in s. */
+void mdp_explain_sample_free(struct mdp_xsample *s);
 
 /* Record data (len bytes) as file path of sample 0 or 1. 0 or -ENOMEM. */
 int mdp_xcap_add(struct mdp_xcap *c, int sample, const char *path, const char *data, size_t len);
@@ -382,7 +394,5 @@ size_t mdp_xrun_reports(const struct mdp_xsample s[2], double dt, char *const *n
  */
 void mdp_xrun_profiles(const struct mdp_root *root, const struct mdp_profile_dirs *dirs,
 		       struct mdp_xprofiles *out);
-
-void mdp_explain_sample_free(struct mdp_xsample *s);
 
 #endif

@@ -294,48 +294,114 @@ static void tradeoff(const struct mdp_xctx *c, struct mdp_xfinding *f)
 	    other, 100.0 * other / all);
 }
 
-/* floor: md's own speed within 15 % of the minimum while other I/O runs. */
-bool mdp_xr_floor(struct mdp_xctx *c)
+/*
+ * md's idle test may count md's own I/O as activity: members that are md devices (md counts
+ * the I/O through them as other activity on older kernels, and throttles an idle stacked array
+ * to its minimum), or the array at its minimum with no I/O of anyone else in sight. f's
+ * evidence says which; whether it applies.
+ */
+static bool idle_test(struct mdp_xctx *c, struct mdp_xfinding *f)
 {
-	const struct mdp_xlimit *mn = &c->r->min;
-	struct mdp_xfinding *f;
-	bool by_class = false;
-	uint64_t v = 0;
-	const char *p;
+	char names[MDP_X_TEXT];
+	size_t o = 0;
 
-	if (!mn->read || !c->foreign || md_view(c) < (1 - FLOOR_BAND) * (double)mn->kib ||
-	    md_view(c) > (1 + FLOOR_BAND) * (double)mn->kib)
-		return false;
-	f = mdp_xadd(c->r, MDP_XK_FLOOR);
-	mdp_xev(f, "speed %.0f KiB/s, minimum %llu (%s): md throttles to it while other I/O runs",
-		md_view(c), (unsigned long long)mn->kib, limit_src(mn));
-	foreign_evidence(c, f);
-	if (scrub(c)) {
-		rec_scrub(c, f);
+	if (c->stacked) {
+		for (size_t i = 0; i < c->n && o < sizeof(names) - MDP_NAME_MAX - 2; i++)
+			if (!strncmp(c->m[i]->name, "md", 2))
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
+						      o ? ", " : "", c->m[i]->name);
+		mdp_xev(f,
+			"members %s are md devices: md may count its own I/O through them as "
+			"other activity and hold the array at its minimum even when idle",
+			o ? names : "(unnamed)");
 		return true;
 	}
-	tradeoff(c, f);
-	p = profile_above(c, f, mn->kib, false, &v, &by_class);
+	if (c->foreign)
+		return false;
+	mdp_xev(f,
+		"no other I/O on %s itself (%.0f KiB/s, none in flight), its disks' other "
+		"partitions or swap: md's idle test may be counting its own I/O as activity",
+		c->a1->name, c->md_kib);
+	return true;
+}
+
+/* The minimum's band: md at it (within 15 %), or for a stacked array at or under it. */
+static bool at_floor(const struct mdp_xctx *c)
+{
+	double v = md_view(c), mn = (double)c->r->min.kib;
+
+	if (!(v > 0) || v > (1 + FLOOR_BAND) * mn)
+		return false;
+	return c->stacked || v >= (1 - FLOOR_BAND) * mn;
+}
+
+/* No I/O of anyone else to starve and the disks not at their limit: a quiet array's floor. */
+static bool quiet(const struct mdp_xctx *c)
+{
+	return !c->foreign && c->a1->io.present && c->md_inflight < 1 &&
+	       (!c->util_known || c->util_max < UTIL_BUSY);
+}
+
+/* The floor's recommendation: the profile above the minimum, or the array's own setting; the
+ * upper bound it gives (the new minimum, capped by the maximum in force). */
+static void rec_floor(struct mdp_xctx *c, struct mdp_xfinding *f)
+{
+	const struct mdp_xlimit *mn = &c->r->min;
+	bool by_class = false;
+	uint64_t v = 0;
+	const char *p = profile_above(c, f, mn->kib, false, &v, &by_class);
+
 	if (mn->local || !p) {
 		char n[64], val[32];
 		v = p ? v : mn->kib * 2;
 		own_limit(c, f, false, mn->local, v, &n, &val);
 		mdp_xrec(f, MDP_XR_SETTING, n, val, "echo %s > /sys/block/%s/md/sync_speed_min",
 			 val, c->a1->name);
-	} else {
-		mdp_xrec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s%s%s%s)", p,
-			 (unsigned long long)v, by_class ? " on " : "",
-			 by_class ? class_word(c) : "", by_class ? " arrays" : "");
-	}
-	if (mn->local || !p) {
 		if (c->r->max.read && v > c->r->max.kib)
 			v = c->r->max.kib;
 	} else {
 		uint64_t mx = max_after(c, p);
+		mdp_xrec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s%s%s%s)", p,
+			 (unsigned long long)v, by_class ? " on " : "",
+			 by_class ? class_word(c) : "", by_class ? " arrays" : "");
 		if (mx && v > mx)
 			v = mx;
 	}
 	mdp_xgain(f, MDP_XG_UPPER, v);
+}
+
+/*
+ * floor: md's own speed within 15 % of the minimum while other I/O runs; or at it with nobody
+ * else's I/O in sight, or at or under it on members that are md devices: md's idle test
+ * counting md's own I/O (issue 51). Raising the minimum is harmless while nothing else runs.
+ */
+bool mdp_xr_floor(struct mdp_xctx *c)
+{
+	const struct mdp_xlimit *mn = &c->r->min;
+	struct mdp_xfinding *f;
+	bool own;
+
+	if (!mn->read || !at_floor(c))
+		return false;
+	/* with nothing else running, a speed at the maximum too is the ceiling's (min = max) */
+	if (!c->foreign && (!(c->stacked || quiet(c)) || !strcmp(c->r->binds, "max")))
+		return false;
+	f = mdp_xadd(c->r, MDP_XK_FLOOR);
+	mdp_xev(f, "speed %.0f KiB/s, minimum %llu (%s): md throttles to it while %s", md_view(c),
+		(unsigned long long)mn->kib, limit_src(mn),
+		c->foreign ? "other I/O runs" : "it sees other I/O, here none that shows");
+	foreign_evidence(c, f);
+	own = idle_test(c, f);
+	if (scrub(c) && c->foreign) {
+		rec_scrub(c, f);
+		return true;
+	}
+	if (c->foreign)
+		tradeoff(c, f);
+	else if (own)
+		mdp_xev(f, "trade-off: none while nothing else runs; once users' I/O returns, a "
+			   "higher minimum takes disk time from it (lower it again then)");
+	rec_floor(c, f);
 	return true;
 }
 

@@ -52,14 +52,31 @@ void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap)
 		size_t l = strcspn(p, "/");
 		if (pci_name(p, l))
 			pci = p, pci_l = l, usb = NULL;
-		else if (pci && usb_name(p, l))
-			usb = p, usb_l = l;
+		else if (pci && !usb && usb_name(p, l)) /* the device nearest the host: the link */
+			usb = p, usb_l = l;             /* that a hub's devices share */
 		p = p[l] ? p + l + 1 : NULL;
 	}
 	if (usb)
 		snprintf(bus, cap, "%.*s", (int)usb_l, usb);
 	else if (pci)
 		snprintf(bus, cap, "%.*s", (int)pci_l, pci);
+}
+
+void mdp_explain_port_of(const char *devpath, char *port, size_t cap)
+{
+	const char *p = devpath;
+	bool pci = false;
+
+	snprintf(port, cap, "%s", "");
+	while (p && *p) {
+		size_t l = strcspn(p, "/");
+		if (pci_name(p, l))
+			pci = true, port[0] = '\0';
+		else if (pci && l > 3 && !strncmp(p, "ata", 3) &&
+			 strspn(p + 3, "0123456789") == l - 3)
+			snprintf(port, cap, "%.*s", (int)l, p);
+		p = p[l] ? p + l + 1 : NULL;
+	}
 }
 
 uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width, char *desc,
@@ -71,7 +88,12 @@ uint64_t mdp_explain_bus_rate(const char *bus, const char *speed, int64_t width,
 	snprintf(desc, cap, "%s", "");
 	if (!bus || !speed || !(v = strtod(speed, &end), end > speed) || !(v > 0) || v > 1e6)
 		return 0;
-	if (strchr(bus, ':')) { /* PCIe: GT/s a lane, times the lanes */
+	if (!strncmp(bus, "ata", 3)) { /* a SATA link: Gb/s, 8b/10b */
+		if (v > 64)
+			return 0;
+		kib = v * 1e9 * 0.8 / 8 / 1024;
+		snprintf(desc, cap, "SATA %.1f Gb/s", v);
+	} else if (strchr(bus, ':')) { /* PCIe: GT/s a lane, times the lanes */
 		if (width < 1 || width > 32 || v > 256)
 			return 0;
 		enc = v <= 5.0 ? 0.8 : 128.0 / 130.0;
@@ -361,6 +383,8 @@ bool mdp_xr_target(struct mdp_xctx *c)
  * not the disks, and no limit gets more through it. Not beside a controller finding the member
  * rule made (slow_behind_bus): those members are not counted twice (the rule table).
  */
+static bool shared_slow(struct mdp_xctx *c);
+
 bool mdp_xr_controller(struct mdp_xctx *c)
 {
 	struct mdp_xfinding *f;
@@ -399,6 +423,100 @@ bool mdp_xr_controller(struct mdp_xctx *c)
 		    top);
 		mdp_xutil_evidence(c, f);
 		rec_bus(f, c);
+		return true;
+	}
+	return shared_slow(c);
+}
+
+/* KiB/s a disk of its class streams at the least in sequence (a hard disk 100 MB/s and more on
+ * its outer half, a SATA SSD 400 MB/s): a busy disk moving under half of it waits on something
+ * else. NVMe drives are each their own PCI function, so none shares a link. */
+#define HDD_STREAM_KIB 100000.0
+#define SSD_STREAM_KIB 400000.0
+
+static double class_kib(const struct mdp_xmember *m)
+{
+	return m->media == MDP_MEDIA_HDD   ? HDD_STREAM_KIB
+	       : m->media == MDP_MEDIA_SSD ? SSD_STREAM_KIB
+					   : 0;
+}
+
+/* Do members i and j share one link: one port multiplier (the same SATA port) or one USB device?
+ * (Disks on one PCIe card each have their own port: the card's link is the 60 % rule's.) */
+static bool same_link(const struct mdp_xctx *c, size_t i, size_t j)
+{
+	const struct mdp_xmember *a = c->m[i], *b = c->m[j];
+
+	if (!a->bus[0] || strcmp(a->bus, b->bus))
+		return false;
+	return (a->port[0] && !strcmp(a->port, b->port)) || !strchr(a->bus, ':');
+}
+
+/* The shared link in words (into w) and its data rate, for members i and j that share it. */
+static uint64_t link_words(const struct mdp_xctx *c, size_t i, size_t j, char *w, size_t cap)
+{
+	const struct mdp_xmember *m = c->m[i];
+	bool pmp = m->port[0] && !strcmp(m->port, c->m[j]->port);
+	uint64_t kib = pmp ? m->port_kib : m->bus_kib;
+	const char *what = pmp ? "one port multiplier on" : "USB device";
+
+	if (kib)
+		snprintf(w, cap, "%s %s (%s: %llu KiB/s of data)", what, pmp ? m->port : m->bus,
+			 pmp ? m->port_link : m->bus_link, (unsigned long long)kib);
+	else
+		snprintf(w, cap, "%s %s (its link's rate unread)", what, pmp ? m->port : m->bus);
+	return kib;
+}
+
+/*
+ * Members behind one USB device or port multiplier, every one busy (>= 80 %) yet each
+ * streaming under half of what its class streams: they wait on the link they share (a
+ * multi-bay enclosure's bridge caps far below its link's nominal rate), not on their own
+ * platters. Their total is set against the link; separate ports are the remedy (issue 51).
+ */
+static bool shared_slow(struct mdp_xctx *c)
+{
+	for (size_t i = 0; c->util_known && i < c->n; i++) {
+		size_t in[MDP_X_MEMBERS], k = 0, o = 0;
+		double sum = 0, top = 0;
+		bool first = true, slow = true;
+		char names[MDP_X_TEXT], w[MDP_X_TEXT];
+		struct mdp_xfinding *f;
+		uint64_t kib;
+
+		for (size_t j = 0; j < i; j++)
+			first &= !same_link(c, j, i);
+		for (size_t j = i; first && j < c->n; j++)
+			if (j == i || same_link(c, i, j))
+				in[k++] = j;
+		for (size_t q = 0; q < k; q++) {
+			const struct mdp_xrate *d = &c->disk[in[q]];
+			slow &=
+			    d->ok && d->util >= UTIL_FREE && d->kib_s < class_kib(c->m[in[q]]) / 2;
+			sum += d->kib_s, top = d->kib_s > top ? d->kib_s : top;
+			if (o < sizeof(names) - MDP_NAME_MAX - 2)
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
+						      q ? ", " : "", c->m[in[q]]->disk);
+		}
+		if (k < 2 || !slow)
+			continue;
+		kib = link_words(c, i, in[1], w, sizeof(w));
+		f = mdp_xadd(c->r, MDP_XK_CONTROLLER);
+		if (kib)
+			mdp_xev(f, "%s share %s: together %.0f KiB/s, %.0f%% of it", names, w, sum,
+				100.0 * sum / (double)kib);
+		else
+			mdp_xev(f, "%s share %s: together %.0f KiB/s", names, w, sum);
+		mdp_xev(
+		    f,
+		    "each is %.0f%%+ busy yet moves %.0f KiB/s at most, under half of what a %s "
+		    "streams: they wait on the link they share, not on their own media",
+		    UTIL_FREE, top, c->m[i]->media == MDP_MEDIA_HDD ? "hard disk" : "SATA SSD");
+		mdp_xutil_evidence(c, f);
+		mdp_xrec(
+		    f, MDP_XR_NONE, NULL, NULL,
+		    "none: no limit gets more through a shared link; put the disks on separate "
+		    "ports or controllers and the sync can run at the disks' own speed");
 		return true;
 	}
 	return false;

@@ -321,6 +321,100 @@ bool mdp_xr_stuck(struct mdp_xctx *c)
 	return false;
 }
 
+/* A crawl, KiB/s a device: an md thread busy at this speed beside idle members spins. */
+#define CRAWL_KIB 5000.0
+#define IDLE_UTIL 20.0 /* members under 20 % busy are idle beside a busy md thread */
+
+/* Bad-block entries on members: their evidence; whether there are any. */
+static bool bad_block_signs(struct mdp_xctx *c, struct mdp_xfinding **f)
+{
+	const struct mdp_xarray *a = c->a1;
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->n_members; i++) {
+		if (a->members[i].bad_blocks <= 0)
+			continue;
+		*f = *f ? *f : mdp_xadd(c->r, MDP_XK_PATHOLOGY);
+		if (n++ < 4)
+			mdp_xev(*f, "md/dev-%s/bad_blocks: %lld entries", a->members[i].name,
+				(long long)a->members[i].bad_blocks);
+	}
+	if (n > 4)
+		mdp_xev(*f, "... and %zu more members with bad-block entries", n - 4);
+	if (n)
+		mdp_xrec(*f, MDP_XR_NONE, NULL, NULL,
+			 "none: no setting helps; check each member (SMART, mdadm "
+			 "--examine-badblocks): the same entries on several members are md's "
+			 "record, known to make md crawl or loop");
+	return n > 0;
+}
+
+/* An md thread at ~100 % of a CPU while the members idle and the sync crawls: md spins. */
+static bool spin_signs(struct mdp_xctx *c, struct mdp_xfinding **f, bool said)
+{
+	const struct mdp_xarray *a = c->a1;
+	bool any = false;
+
+	if (!c->util_known || c->util_max >= IDLE_UTIL || !(c->speed < CRAWL_KIB))
+		return false;
+	for (size_t i = 0; i < a->n_threads; i++) {
+		double sh = mdp_xthread_share(c, i);
+		if (sh < CPU_BUSY)
+			continue;
+		*f = *f ? *f : mdp_xadd(c->r, MDP_XK_PATHOLOGY);
+		mdp_xev(*f,
+			"%s (pid %d): %.0f%% of a CPU while the members are at most %.0f%% busy "
+			"and the %s moves %.0f KiB/s",
+			a->threads[i].comm, a->threads[i].pid, sh * 100, c->util_max,
+			noun(a->action), c->speed);
+		any = true;
+	}
+	if (any && !said)
+		mdp_xrec(*f, MDP_XR_NONE, NULL, NULL,
+			 "none: md spins, no setting helps; collect /proc/PID/stack (root) of the "
+			 "busy thread and dmesg, and report them with the kernel version");
+	return any;
+}
+
+/* A resync of an array that lacks members: it cannot make the array redundant. */
+static bool degraded_signs(struct mdp_xctx *c, struct mdp_xfinding **f, bool said)
+{
+	const struct mdp_xarray *a = c->a1;
+
+	if (strcmp(a->action, "resync") || a->degraded <= 0)
+		return false;
+	*f = *f ? *f : mdp_xadd(c->r, MDP_XK_PATHOLOGY);
+	mdp_xev(*f,
+		"md/degraded %d: a resync of an array that lacks %d member%s cannot make it "
+		"fully redundant; the missing disk needs a recovery after it",
+		a->degraded, a->degraded, a->degraded > 1 ? "s" : "");
+	if (!said)
+		mdp_xrec(*f, MDP_XR_NONE, NULL, NULL,
+			 "none: add the missing disk; a new array without data can be re-created "
+			 "with --assume-clean (its parity then unchecked until written)");
+	return true;
+}
+
+/*
+ * pathology: signs that md is in trouble, read whatever the progress (issue 51: a crawl is
+ * not a stall, and `stuck` reads them only when nothing moves): bad-block entries on members,
+ * an md thread at 90 % of a CPU beside idle members while the sync crawls, a resync of a
+ * degraded array. Ranked above the method, the limits and CPU: nothing to tune until it is
+ * dealt with (withdraw-for-pathology).
+ */
+bool mdp_xr_pathology(struct mdp_xctx *c)
+{
+	struct mdp_xfinding *f = NULL;
+	bool said;
+
+	if (!running(c->a1))
+		return false;
+	said = bad_block_signs(c, &f);
+	said |= degraded_signs(c, &f, said);
+	said |= spin_signs(c, &f, said);
+	return said;
+}
+
 /* finishing: less than 30 minutes left at the measured speed. */
 bool mdp_xr_finishing(struct mdp_xctx *c)
 {
@@ -334,6 +428,14 @@ bool mdp_xr_finishing(struct mdp_xctx *c)
 		(unsigned long long)(c->r->eta_s + 59) / 60);
 	mdp_xrec(f, MDP_XR_NONE, NULL, NULL, "none: not worth tuning");
 	return true;
+}
+
+/* The maximum binds (md's own speed at 90 % of it) and the disks have room: the ceiling's
+ * case, which no method finding withdraws (issue 51: 77 KiB/s under an own maximum of 80). */
+static bool own_max_binds(const struct mdp_xctx *c)
+{
+	return c->r->max.read && md_view(c) >= CEIL_SHARE * (double)c->r->max.kib &&
+	       (!c->util_known || c->util_max < UTIL_FREE);
 }
 
 /* reshape-method: a reshape through a backup file, stepped by mdadm; one that moves the data
@@ -356,6 +458,15 @@ bool mdp_xr_reshape(struct mdp_xctx *c)
 	}
 	/* mdadm's link outlives a killed mdadm: a moving data offset says the reshape needs
 	 * no copy, whatever /run still holds; stepping (suspend_hi) is seen in md itself */
+	if ((a->suspend_hi > 0 || (a->backup_file && !moved)) && own_max_binds(c)) {
+		f = mdp_xadd(c->r, MDP_XK_INFO);
+		mdp_xev(f,
+			"the reshape goes through a backup file, but md's maximum (%llu KiB/s, %s) "
+			"binds first: a backup copy runs at megabytes a second",
+			(unsigned long long)c->r->max.kib, c->r->max.local ? "local" : "system");
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL, "none");
+		return false;
+	}
 	if (a->suspend_hi > 0 || (a->backup_file && !moved)) {
 		f = mdp_xadd(c->r, MDP_XK_RESHAPE_METHOD);
 		if (a->backup_file)
@@ -408,20 +519,76 @@ bool mdp_xr_skipping(struct mdp_xctx *c)
 	return true;
 }
 
+#define BOOT_S 600 /* an array whose md thread started this long after boot was assembled later */
+
+/* When the array's own thread (mdN_raidX: md starts it when it assembles the array) started,
+ * in seconds after boot; -1 unknown. */
+static double assembled_s(const struct mdp_xarray *a)
+{
+	size_t l = strlen(a->name);
+
+	for (size_t i = 0; i < a->n_threads; i++) {
+		const struct mdp_xthread *t = &a->threads[i];
+		if (!strncmp(t->comm, a->name, l) && !strncmp(t->comm + l, "_raid", 5) &&
+		    t->start >= 0)
+			return (double)t->start / 100.0; /* USER_HZ */
+	}
+	return -1;
+}
+
+/*
+ * A resync without a bitmap covers the whole device; why it runs decides what to say (issue
+ * 51). md starts a resync when it assembles an array that was not shut down cleanly, and
+ * mdadm --create starts a new array's at once: an array assembled at boot resyncs after an
+ * unclean shutdown, one assembled later is most likely new. A delayed operation (mdstat
+ * prints resync=DELAYED for a recovery too) gets no note.
+ */
+static void bitmap_note(struct mdp_xctx *c, struct mdp_xfinding *f)
+{
+	const struct mdp_xarray *a = c->a1;
+	double at = assembled_s(a);
+
+	if (at >= BOOT_S) {
+		mdp_xev(
+		    f,
+		    "md/bitmap/location: none; %s was assembled %.0f min after boot: an initial "
+		    "resync of a new array (mdadm --create starts it at once), or of one "
+		    "assembled by hand; it covers the whole device",
+		    a->name, at / 60);
+		mdp_xev(f, "trade-off of --assume-clean: the members are not made consistent: a "
+			   "check reports mismatches, and raid4/5/6 may rebuild wrong data where a "
+			   "write met stale parity (safe on zeroed disks)");
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+			 "none now; a new array can skip its initial resync with mdadm --create "
+			 "--assume-clean (see the trade-off)");
+		return;
+	}
+	if (at >= 0)
+		mdp_xev(
+		    f,
+		    "md/bitmap/location: none; %s was assembled %.0f s after boot: this resync "
+		    "most likely follows an unclean shutdown (else the array is new); it covers "
+		    "the whole device",
+		    a->name, at);
+	else
+		mdp_xev(f, "md/bitmap/location: none; a resync after an unclean shutdown, or a new "
+			   "array's initial one, covers the whole device");
+	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+		 "none now; with a bitmap (mdadm --grow --bitmap=internal /dev/%s) a resync after "
+		 "an unclean shutdown covers only the chunks last written",
+		 a->name);
+}
+
 /* The closing notes: a resync without a bitmap, the kernel's release unread. */
 bool mdp_xr_info(struct mdp_xctx *c)
 {
 	const struct mdp_xarray *a = c->a1;
 	struct mdp_xfinding *f = NULL;
 
-	if (!strcmp(a->action, "resync") && !strcmp(a->bitmap, "none")) {
+	if (!strcmp(a->action, "resync") && !strcmp(a->bitmap, "none") && !a->queued[0] &&
+	    strcmp(a->sync_completed, "delayed")) {
 		f = mdp_xadd(c->r, MDP_XK_INFO);
-		mdp_xev(
-		    f,
-		    "md/bitmap/location: none; a resync after an unclean shutdown covers the whole "
-		    "device");
-		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
-			 "none now; next time: mdadm --grow --bitmap=internal /dev/%s", a->name);
+		bitmap_note(c, f);
 	}
 	if (!c->kver && c->s1->release[0] == '\0') {
 		f = mdp_xadd(c->r, MDP_XK_INFO);
@@ -429,6 +596,13 @@ bool mdp_xr_info(struct mdp_xctx *c)
 		mdp_xrec(f, MDP_XR_NONE, NULL, NULL, "none");
 	}
 	return f != NULL;
+}
+
+/* A sign of trouble in md: nothing is worth tuning until it is dealt with. */
+bool mdp_xw_pathology(struct mdp_xctx *c)
+{
+	return mdp_xwithdraw(c->r, MDP_XK_PATHOLOGY, false,
+			     "none while md shows a sign of trouble (the first finding)");
 }
 
 /* Less than 30 minutes left: nothing is worth tuning; the other findings stay as evidence. */

@@ -204,7 +204,8 @@ static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const cha
 /*
  * The controller or bus the member's disk hangs on (from link, its /sys/class/block link) and the
  * data rate of that controller's own link where sysfs states it (a PCIe function's link, a USB
- * device's speed): explain's shared-controller rule.
+ * device's speed), and its SATA port with that port's link rate: explain's shared-controller
+ * rule.
  */
 static void read_bus(struct xread *x, struct mdp_xmember *m, const char *link)
 {
@@ -214,6 +215,13 @@ static void read_bus(struct xread *x, struct mdp_xmember *m, const char *link)
 	mdp_explain_bus_of(link, m->bus, sizeof(m->bus));
 	if (!m->bus[0])
 		return;
+	mdp_explain_port_of(link, m->port, sizeof(m->port));
+	if (m->port[0]) { /* a port multiplier's disks share the port's link */
+		snprintf(p, sizeof(p), "/sys/class/ata_link/link%s/sata_spd", m->port + 3);
+		if (!rd_val(x, p, speed, sizeof(speed)))
+			m->port_kib = mdp_explain_bus_rate(m->port, speed, 0, m->port_link,
+							   sizeof(m->port_link));
+	}
 	if (strchr(m->bus, ':')) {
 		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/current_link_width", m->bus);
 		width = rd_num(x, p);
@@ -314,6 +322,7 @@ static void model_of(const struct mdp_array *m, const struct mdp_mdstat_array *m
 	a->stripe_active = m->stripe_cache_active;
 	a->chunk_kib = m->chunk_kib;
 	a->suspend_hi = m->suspend_hi;
+	a->degraded = m->degraded;
 	snprintf(a->bitmap, sizeof(a->bitmap), "%s", m->bitmap);
 	snprintf(a->reshape_position, sizeof(a->reshape_position), "%s", m->reshape_position);
 	/* mdstat's position in KiB a device, which explain sets beside md/sync_completed */
@@ -399,7 +408,7 @@ static struct mdp_xarray *thread_array(struct mdp_xsample *out, const char *comm
  */
 static int read_thread(struct xread *x, const char *pid_s, uint64_t pid, struct mdp_xsample *out)
 {
-	char p[64], comm[64], *st, *end;
+	char p[64], comm[64], *st, *end, *q2;
 	struct mdp_xarray *a;
 	uint64_t ut, stt;
 	const char *q;
@@ -426,6 +435,12 @@ static int read_thread(struct xread *x, const char *pid_s, uint64_t pid, struct 
 		snprintf(t->comm, sizeof(t->comm), "%.19s", comm);
 		t->pid = (int)pid;
 		t->ticks = ut + stt;
+		t->start = -1;
+		/* cutime, cstime, priority, nice, num_threads, itrealvalue, then starttime (22) */
+		for (int f = 15; end && f < 21; f++)
+			end = strchr(end + 1, ' ');
+		if (end && (ut = strtoull(end + 1, &q2, 10), q2 > end + 1) && ut <= INT64_MAX)
+			t->start = (int64_t)ut;
 		snprintf(p, sizeof(p), "/proc/%s/wchan", pid_s);
 		rd_val(x, p, t->wchan, sizeof(t->wchan));
 	}

@@ -145,4 +145,63 @@ static void test_unreadable(void **state)
 	pair_fini(&p);
 }
 
-MDP_TEST_MAIN(test_model_and_capture, test_unreadable)
+static const struct mdp_xmember *member_named(const struct mdp_xarray *a, const char *name)
+{
+	for (size_t i = 0; i < a->n_members; i++)
+		if (!strcmp(a->members[i].name, name))
+			return &a->members[i];
+	return NULL;
+}
+
+/*
+ * What issue 51's rules read beyond md's model: a disk's SATA port behind a port multiplier
+ * (two disks under one ataN) with the port's sata_spd, a USB disk's bus as the device nearest
+ * the host (behind hub 2-1) with that device's speed, md/degraded, and when md's thread
+ * started (/proc/PID/stat field 22).
+ */
+static void test_links_and_starts(void **state)
+{
+	static const char pmp[] = "../../devices/pci0000:00/0000:00:1f.2/ata5/host4/target4:%d:0/"
+				  "4:%d:0:0/block/%s";
+	struct pair p;
+	struct mdp_xsrc src;
+	struct mdp_xsample s;
+	const struct mdp_xmember *m;
+	const struct mdp_xarray *a;
+	char link[160];
+
+	(void)state;
+	pair_init(&p);
+	test_sh("cd %s/sys && mkdir -p class/block class/ata_link/link5 bus/usb/devices/2-1 && "
+		"echo '3.0 Gbps' >class/ata_link/link5/sata_spd && echo 5000 "
+		">bus/usb/devices/2-1/speed && echo 1 >block/md2/md/degraded",
+		p.root_dir);
+	for (int i = 1; i <= 2; i++) {
+		snprintf(link, sizeof(link), pmp, i, i, i == 1 ? "sdb" : "sdc");
+		test_sh("ln -s '%s' %s/sys/class/block/%s", link, p.root_dir,
+			i == 1 ? "sdb" : "sdc");
+	}
+	test_sh("ln -s ../../devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1.4/2-1.4:1.0/host6/"
+		"target6:0:0/6:0:0:0/block/sdd %s/sys/class/block/sdd",
+		p.root_dir);
+	src = (struct mdp_xsrc){.root = &p.root};
+	assert_int_equal(mdp_explain_sample(&src, &s), 0);
+	a = &s.arrays[0];
+	assert_int_equal(a->degraded, 1);
+	assert_int_equal(a->threads[0].start, 1500);
+	assert_non_null(m = member_named(a, "sdb5"));
+	assert_string_equal(m->bus, "0000:00:1f.2");
+	assert_string_equal(m->port, "ata5");
+	assert_int_equal(m->port_kib, 292968);
+	assert_string_equal(m->port_link, "SATA 3.0 Gb/s");
+	assert_non_null(m = member_named(a, "sdd5"));
+	assert_string_equal(m->bus, "2-1");
+	assert_string_equal(m->port, "");
+	assert_int_equal(m->bus_kib, 488281);
+	assert_non_null(m = member_named(a, "sda5"));
+	assert_string_equal(m->bus, "");
+	mdp_explain_sample_free(&s);
+	pair_fini(&p);
+}
+
+MDP_TEST_MAIN(test_model_and_capture, test_unreadable, test_links_and_starts)
