@@ -6,8 +6,10 @@
 # As root, on a machine where mdprofile is not otherwise installed (make fresh-check runs it
 # in its pristine root): apt-get installs DEB with its dependencies, `mdprofile --version`,
 # `list` and `status` run from /usr/bin, and so does the textfile service's command; then
+# with a record of an enable (as `mdprofile enable` writes it: no md here to apply to)
+# apt-get removes it: the prerm's `mdprofile disable` must have removed the record; then
 # apt-get purges it: every file the package listed must be gone, and so must
-# /usr/share/mdprofile and /usr/share/doc/mdprofile.
+# /usr/share/mdprofile, /usr/share/doc/mdprofile and /etc/mdprofile.
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: deb-check.sh DEB" >&2; exit 2; }
@@ -70,6 +72,14 @@ rm -rf "$tf"
 man -w mdprofile >/dev/null 2>&1 || [ -s /usr/share/man/man8/mdprofile.8.gz ] ||
 	{ purge; die "no man page"; }
 
+# What enable records (src/boot/boot.c), for a profile whose units the owner enables.
+mkdir -p /etc/mdprofile/profiles
+printf '%s\n' '# mdprofile enable: what is enabled; mdprofile disable removes it' profile=balanced \
+	auto= target=systemd binary=/usr/bin/mdprofile task=no units=no >/etc/mdprofile/enabled
+echo 'description: the administrator'"'"'s' >/etc/mdprofile/profiles/mine.yaml
+apt-get remove -y -q mdprofile >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "apt-get remove failed"; }
+[ ! -e /etc/mdprofile/enabled ] || { purge; die "remove left /etc/mdprofile/enabled: the prerm did not disable"; }
+[ -e /etc/mdprofile/profiles/mine.yaml ] || die "remove took the administrator's profiles (purge's job)"
 purge || { tail -n 30 "$log" >&2; die "apt-get purge failed"; }
 left=
 for f in $files; do
@@ -77,10 +87,10 @@ for f in $files; do
 	[ -d "$f" ] && continue
 	[ -f "$f" ] || [ -L "$f" ] && left="$left $f"
 done
-for d in /usr/share/mdprofile /usr/share/doc/mdprofile; do
+for d in /usr/share/mdprofile /usr/share/doc/mdprofile /etc/mdprofile; do
 	[ -e "$d" ] && left="$left $d"
 done
 [ -z "$left" ] || die "purge left:$left"
 dpkg-query -W -f='${Status}' mdprofile 2>/dev/null | grep -q 'ok installed' &&
 	die "dpkg still lists mdprofile as installed"
-say "installed $(basename "$deb") ($v), ran list, show, status and the textfile service's command, purged: nothing left"
+say "installed $(basename "$deb") ($v), ran list, show, status and the textfile service's command, removed (enable undone), purged: nothing left"
