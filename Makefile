@@ -30,7 +30,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 ROOMS := $(patsubst src/%/,%,$(sort $(dir $(wildcard src/*/*.h))))
 ROOM_INC := $(ROOMS:%=-Isrc/%)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(ROOM_INC) $(WARN) \
-	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"' -DMDP_VERSION='"$(VERSION)"'
+	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_BINDIR='"$(BINDIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"' -DMDP_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
