@@ -294,11 +294,13 @@ oldkernel-check: build/oldkernel
 	@echo "== CLI suite on build/x86_64-test with Linux 3.10's system calls"
 	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh -j$(CLI_J) build/x86_64-test/mdprofile
 
-# A build without its packages must stop at once, naming them and make deps.
+# A build without its packages must stop at once, naming them, the apt-get that installs
+# them alone, and make deps.
 need-check:
 	@out=$$($(MAKE) --no-print-directory -s need PKG_CONFIG_LIBDIR=/nonexistent 2>&1) && \
 		{ echo "need-check: make need passed without libraries" >&2; exit 1; }; \
 	echo "$$out" | grep -q 'missing build dependencies: libyaml-dev libcyaml-dev libudev-dev$$' && \
+	echo "$$out" | grep -q "sudo apt-get install --no-install-recommends libyaml-dev libcyaml-dev libudev-dev$$" && \
 	echo "$$out" | grep -q "make deps" || { echo "need-check: got: $$out" >&2; exit 1; }
 	@echo "need-check: a missing package stops the build, named"
 
