@@ -449,9 +449,15 @@ help:
 MAN_SRC := man/mdprofile.8 man/mdprofile.yaml.5
 MAN := $(MAN_SRC:man/%=build/man/%)
 
-build/man/%: man/% VERSION
+# @VERSION@ from VERSION; the line @BUILTIN_PROFILES@ becomes the built-in profiles' names
+# (those of profiles/*.yaml, which the binary builds in), as mdoc.
+PROFILES := $(sort $(wildcard profiles/*.yaml))
+build/man/%: man/% VERSION tools/man-profiles.sh $(PROFILES)
 	@mkdir -p $(@D)
-	@sed 's/@VERSION@/$(VERSION)/' $< >$@
+	@sh tools/man-profiles.sh $(PROFILES) >$@.names
+	@sed 's/@VERSION@/$(VERSION)/' $< | awk -v f=$@.names \
+		'$$0 == "@BUILTIN_PROFILES@" { while ((getline l < f) > 0) print l; next } { print }' >$@
+	@rm -f $@.names
 
 man: $(MAN)
 
@@ -468,9 +474,11 @@ FORCE:
 units: $(UNITS)
 
 # mandoc's own lint, warnings and worse; both pages must be clean.
-## mandoc's lint of both man pages
+## mandoc's lint of both man pages, and mdprofile(8) names every built-in profile
 man-lint: $(MAN)
 	@mandoc -Tlint -Wwarning $(MAN)
+	@for p in $(PROFILES:profiles/%.yaml=%); do grep -Eq "^\.Cm $$p( [,.])?$$" build/man/mdprofile.8 || \
+		{ echo "man-lint: mdprofile(8) does not list the built-in profile $$p" >&2; exit 1; }; done
 	@echo "man: $(words $(MAN)) pages lint clean"
 
 INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DATADIR)/prometheus $(DOCDIR) \
