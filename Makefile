@@ -65,7 +65,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man units FORCE man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
-	ship-check coverage oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check explain-heldout
+	ship-check coverage oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check piuparts explain-heldout
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -380,6 +380,7 @@ alerts-check:
 # and the committed fixture trees against their generator.
 LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | sort) \
 	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl tests/fakes/esynoscheduler \
+	tools/piuparts/pre_remove_50_enabled debian/mdprofile.prerm debian/mdprofile.postinst debian/mdprofile.postrm \
 	completion/mdprofile.bash
 LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
 ## shellcheck, pyflakes, fixture trees, function lengths, file caps, no dead function, needless export or stray top-level file, C at -O2 -Wnull-dereference
@@ -422,10 +423,11 @@ check-deep: deps
 
 # Not part of the gate (docs/hacking.md says when): check, then the unit tests' coverage of
 # src/, every case on both ARM builds and on the seam static build with Linux 3.10's system
-# calls, the tarballs, memcheck, make fuzz (FUZZ_SECONDS a target) and make bench-vm.
+# calls, the tarballs, the Debian package under piuparts, memcheck, make fuzz (FUZZ_SECONDS
+# a target) and make bench-vm.
 ## the whole matrix, before a release or after a large change (well over an hour)
 check-full: check
-	@$(MAKE) --no-print-directory coverage valgrind oldkernel-check $(CROSS_CHECKS) dist-check fuzz bench-vm
+	@$(MAKE) --no-print-directory coverage valgrind oldkernel-check $(CROSS_CHECKS) dist-check piuparts fuzz bench-vm
 
 ## the edit loop: unit tests and CLI cases on the sanitizer build (a few minutes)
 test: deps
@@ -558,6 +560,14 @@ deb:
 ## the Debian package installed, run and purged (as root, where mdprofile is not installed)
 deb-check: deb
 	@sh tools/deb-check.sh $(DEB_FILE)
+
+# Debian's piuparts over the package in a pristine Debian 12 root (tools/piuparts.sh):
+# install and purge, then an upgrade from an older version, remove and purge, an enable's
+# record in place before each removal. About 2 minutes the first time (the root is made
+# and kept in build/piuparts/base.tar.gz), 1 minute after; in make check-full.
+## piuparts: the package's install, upgrade, remove and purge in a pristine root (as root)
+piuparts: deb
+	@sh tools/piuparts.sh $(DEB_FILE) $(VERSION) build/piuparts
 
 ## clang-format the C sources in place
 format:

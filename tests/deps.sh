@@ -13,7 +13,7 @@ vm|the VM lab and make demo (a Debian kernel in qemu, md arrays on virtual disks
 memcheck|make valgrind|valgrind
 ansible|the Ansible collection check|ansible-core ansible-lint python3-voluptuous python3-venv
 alerts|promtool, the alert rules check (the prometheus package is the server too: Debian starts it at every boot; systemctl disable --now prometheus if this box needs none)|prometheus
-deb|make deb: debhelper and lintian|build-essential debhelper lintian bash-completion
+deb|make deb, deb-check and piuparts (check-full): debhelper, lintian, piuparts|build-essential debhelper lintian bash-completion piuparts mmdebstrap
 '
 # The ARM NAS builds (make cross, make cross-check): Debian's cross compilers, the
 # multiarch libyaml/libcyaml with their static libraries, and qemu-user to test them.
