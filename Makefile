@@ -487,6 +487,10 @@ INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DATADIR
 	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile \
 	$(UNITS:build/systemd/%=$(UNITDIR)/%)
 
+# The docs for people who run mdprofile; those for people who work on it (architecture.md,
+# hacking.md, PERFORMANCE.md) stay in the source tree.
+USER_DOCS := docs/guide.md docs/explain.md docs/output.md docs/dsm.md
+
 ## install into DESTDIR/PREFIX (default /usr/local)
 install: mdprofile $(MAN) $(UNITS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/schema \
@@ -498,7 +502,7 @@ install: mdprofile $(MAN) $(UNITS)
 	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
 	install -m 0644 prometheus/mdprofile-alerts.yml $(DESTDIR)$(DATADIR)/prometheus/
 	install -m 0644 README.md COPYING $(DESTDIR)$(DOCDIR)/
-	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(USER_DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 0644 build/man/mdprofile.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 build/man/mdprofile.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 completion/mdprofile.bash $(DESTDIR)$(BASHCOMPDIR)/mdprofile
@@ -517,7 +521,8 @@ install-check:
 	@test -x build/destdir$(BINDIR)/mdprofile && \
 		test -s build/destdir$(MANDIR)/man8/mdprofile.8 && \
 		test -s build/destdir$(BASHCOMPDIR)/mdprofile && \
-		test -s build/destdir$(UNITDIR)/mdprofile-textfile.timer
+		test -s build/destdir$(UNITDIR)/mdprofile-textfile.timer && \
+		test -s build/destdir$(DOCDIR)/output.md && ! test -e build/destdir$(DOCDIR)/hacking.md
 	@$(MAKE) --no-print-directory -s uninstall DESTDIR=$(CURDIR)/build/destdir >/dev/null
 	@left=$$(find build/destdir -type f); [ -z "$$left" ] || \
 		{ echo "uninstall left: $$left" >&2; exit 1; }

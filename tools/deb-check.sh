@@ -69,6 +69,13 @@ if ! sh -c "$cmd" >"$log.textfile" 2>&1 ||
 	die "the textfile service's command ($cmd) did not write mdprofile.prom"
 fi
 rm -rf "$tf"
+# Each unit's Documentation=file:// opens: the file is there, uncompressed. The docs are
+# the users' (no architecture.md or hacking.md).
+# shellcheck disable=SC2013 # paths, one a line, without spaces
+for f in $(sed -n 's|^Documentation=file://||p' "$unit" /lib/systemd/system/mdprofile-textfile.timer); do
+	[ -f "$f" ] || { purge; die "a unit's Documentation=file://$f is no file"; }
+done
+[ ! -e /usr/share/doc/mdprofile/hacking.md ] || { purge; die "the developer docs are installed"; }
 man -w mdprofile >/dev/null 2>&1 || [ -s /usr/share/man/man8/mdprofile.8.gz ] ||
 	{ purge; die "no man page"; }
 
