@@ -189,6 +189,13 @@ struct mdp_system {
 };
 
 /*
+ * Is md loaded on r: /proc/mdstat or /proc/sys/dev/raid exists (the md driver makes both as
+ * it loads, before any array)? 0 yes; -ENOENT no, with the one message every command that
+ * needs md gives in d.
+ */
+int mdp_md_loaded(const struct mdp_root *r, struct mdp_diags *d);
+
+/*
  * Discover everything. Arrays that vanish mid-walk are skipped; an
  * unreadable attribute fails the run (-EACCES, -EIO, ...) with diags.
  */
