@@ -30,7 +30,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 ROOMS := $(patsubst src/%/,%,$(sort $(dir $(wildcard src/*/*.h))))
 ROOM_INC := $(ROOMS:%=-Isrc/%)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(ROOM_INC) $(WARN) \
-	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"' -DMDP_VERSION='"$(VERSION)"'
+	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_BINDIR='"$(BINDIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"' -DMDP_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -65,7 +65,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(SANB)/tests/%)
 
 .PHONY: release all help lint test fresh-check need-fuzz deps check check-nolab check-deep check-full unit cli cli-release schema schema-gen fuzz fuzz-smoke vm-check demo bench \
 	install uninstall install-check man units FORCE man-lint dist static format clean valgrind need need-static cross cross-test-bin cross-deps cross-check cross-gate cli-static \
-	ship-check coverage oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check explain-heldout
+	ship-check coverage oldkernel-check need-check ansible-check dist-check slow-cases alerts-check deb deb-check piuparts explain-heldout
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -294,11 +294,13 @@ oldkernel-check: build/oldkernel
 	@echo "== CLI suite on build/x86_64-test with Linux 3.10's system calls"
 	@MDP_WRAP=$(CURDIR)/build/oldkernel sh tests/cli/run.sh -j$(CLI_J) build/x86_64-test/mdprofile
 
-# A build without its packages must stop at once, naming them and make deps.
+# A build without its packages must stop at once, naming them, the apt-get that installs
+# them alone, and make deps.
 need-check:
 	@out=$$($(MAKE) --no-print-directory -s need PKG_CONFIG_LIBDIR=/nonexistent 2>&1) && \
 		{ echo "need-check: make need passed without libraries" >&2; exit 1; }; \
 	echo "$$out" | grep -q 'missing build dependencies: libyaml-dev libcyaml-dev libudev-dev$$' && \
+	echo "$$out" | grep -q "sudo apt-get install --no-install-recommends libyaml-dev libcyaml-dev libudev-dev$$" && \
 	echo "$$out" | grep -q "make deps" || { echo "need-check: got: $$out" >&2; exit 1; }
 	@echo "need-check: a missing package stops the build, named"
 
@@ -378,6 +380,7 @@ alerts-check:
 # and the committed fixture trees against their generator.
 LINT_SH = $(shell find tools tests -name '*.sh' -not -path 'tests/vm/cache/*' | sort) \
 	tests/fakes/synoservice tests/fakes/synopkg tests/fakes/synosystemctl tests/fakes/systemctl tests/fakes/esynoscheduler \
+	tools/piuparts/pre_remove_50_enabled debian/mdprofile.prerm debian/mdprofile.postinst debian/mdprofile.postrm \
 	completion/mdprofile.bash
 LINT_PY = $(shell find tests tools ansible -name '*.py' -not -path 'tests/vm/cache/*' | sort)
 ## shellcheck, pyflakes, fixture trees, function lengths, file caps, no dead function, needless export or stray top-level file, C at -O2 -Wnull-dereference
@@ -420,10 +423,11 @@ check-deep: deps
 
 # Not part of the gate (docs/hacking.md says when): check, then the unit tests' coverage of
 # src/, every case on both ARM builds and on the seam static build with Linux 3.10's system
-# calls, the tarballs, memcheck, make fuzz (FUZZ_SECONDS a target) and make bench-vm.
+# calls, the tarballs, the Debian package under piuparts, memcheck, make fuzz (FUZZ_SECONDS
+# a target) and make bench-vm.
 ## the whole matrix, before a release or after a large change (well over an hour)
 check-full: check
-	@$(MAKE) --no-print-directory coverage valgrind oldkernel-check $(CROSS_CHECKS) dist-check fuzz bench-vm
+	@$(MAKE) --no-print-directory coverage valgrind oldkernel-check $(CROSS_CHECKS) dist-check piuparts fuzz bench-vm
 
 ## the edit loop: unit tests and CLI cases on the sanitizer build (a few minutes)
 test: deps
@@ -447,9 +451,15 @@ help:
 MAN_SRC := man/mdprofile.8 man/mdprofile.yaml.5
 MAN := $(MAN_SRC:man/%=build/man/%)
 
-build/man/%: man/% VERSION
+# @VERSION@ from VERSION; the line @BUILTIN_PROFILES@ becomes the built-in profiles' names
+# (those of profiles/*.yaml, which the binary builds in), as mdoc.
+PROFILES := $(sort $(wildcard profiles/*.yaml))
+build/man/%: man/% VERSION tools/man-profiles.sh $(PROFILES)
 	@mkdir -p $(@D)
-	@sed 's/@VERSION@/$(VERSION)/' $< >$@
+	@sh tools/man-profiles.sh $(PROFILES) >$@.names
+	@sed 's/@VERSION@/$(VERSION)/' $< | awk -v f=$@.names \
+		'$$0 == "@BUILTIN_PROFILES@" { while ((getline l < f) > 0) print l; next } { print }' >$@
+	@rm -f $@.names
 
 man: $(MAN)
 
@@ -466,14 +476,20 @@ FORCE:
 units: $(UNITS)
 
 # mandoc's own lint, warnings and worse; both pages must be clean.
-## mandoc's lint of both man pages
+## mandoc's lint of both man pages, and mdprofile(8) names every built-in profile
 man-lint: $(MAN)
 	@mandoc -Tlint -Wwarning $(MAN)
+	@for p in $(PROFILES:profiles/%.yaml=%); do grep -Eq "^\.Cm $$p( [,.])?$$" build/man/mdprofile.8 || \
+		{ echo "man-lint: mdprofile(8) does not list the built-in profile $$p" >&2; exit 1; }; done
 	@echo "man: $(words $(MAN)) pages lint clean"
 
 INSTALLED := $(BINDIR)/mdprofile $(DATADIR)/profiles $(DATADIR)/schema $(DATADIR)/prometheus $(DOCDIR) \
 	$(MANDIR)/man8/mdprofile.8 $(MANDIR)/man5/mdprofile.yaml.5 $(BASHCOMPDIR)/mdprofile \
 	$(UNITS:build/systemd/%=$(UNITDIR)/%)
+
+# The docs for people who run mdprofile; those for people who work on it (architecture.md,
+# hacking.md, PERFORMANCE.md) stay in the source tree.
+USER_DOCS := docs/guide.md docs/explain.md docs/output.md docs/dsm.md
 
 ## install into DESTDIR/PREFIX (default /usr/local)
 install: mdprofile $(MAN) $(UNITS)
@@ -486,7 +502,7 @@ install: mdprofile $(MAN) $(UNITS)
 	install -m 0644 schema/profile.schema.json $(DESTDIR)$(DATADIR)/schema/
 	install -m 0644 prometheus/mdprofile-alerts.yml $(DESTDIR)$(DATADIR)/prometheus/
 	install -m 0644 README.md COPYING $(DESTDIR)$(DOCDIR)/
-	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(USER_DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 0644 build/man/mdprofile.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 build/man/mdprofile.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 completion/mdprofile.bash $(DESTDIR)$(BASHCOMPDIR)/mdprofile
@@ -505,7 +521,8 @@ install-check:
 	@test -x build/destdir$(BINDIR)/mdprofile && \
 		test -s build/destdir$(MANDIR)/man8/mdprofile.8 && \
 		test -s build/destdir$(BASHCOMPDIR)/mdprofile && \
-		test -s build/destdir$(UNITDIR)/mdprofile-textfile.timer
+		test -s build/destdir$(UNITDIR)/mdprofile-textfile.timer && \
+		test -s build/destdir$(DOCDIR)/output.md && ! test -e build/destdir$(DOCDIR)/hacking.md
 	@$(MAKE) --no-print-directory -s uninstall DESTDIR=$(CURDIR)/build/destdir >/dev/null
 	@left=$$(find build/destdir -type f); [ -z "$$left" ] || \
 		{ echo "uninstall left: $$left" >&2; exit 1; }
@@ -559,6 +576,14 @@ deb:
 ## the Debian package installed, run and purged (as root, where mdprofile is not installed)
 deb-check: deb
 	@sh tools/deb-check.sh $(DEB_FILE)
+
+# Debian's piuparts over the package in a pristine Debian 12 root (tools/piuparts.sh):
+# install and purge, then an upgrade from an older version, remove and purge, an enable's
+# record in place before each removal. About 2 minutes the first time (the root is made
+# and kept in build/piuparts/base.tar.gz), 1 minute after; in make check-full.
+## piuparts: the package's install, upgrade, remove and purge in a pristine root (as root)
+piuparts: deb
+	@sh tools/piuparts.sh $(DEB_FILE) $(VERSION) build/piuparts
 
 ## clang-format the C sources in place
 format:

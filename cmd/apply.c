@@ -175,7 +175,7 @@ static unsigned apply_setup_flags(const struct cli *cli, unsigned flags)
 const struct cmd cmd_apply = {
     .name = "apply",
     .fn = do_apply,
-    .flags = CMD_PROFILE | CMD_TXN | CMD_RECOVER,
+    .flags = CMD_PROFILE | CMD_TXN | CMD_RECOVER | CMD_MD,
     .opts = &apply_table,
     .min_args = 1,
     .max_args = 1,

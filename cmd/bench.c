@@ -237,7 +237,7 @@ static int bench_check(struct cli *cli)
 /* --compare applies profiles: it needs all that apply needs. */
 static unsigned bench_setup_flags(const struct cli *cli, unsigned flags)
 {
-	return bo(cli)->compare ? flags | CMD_TXN | CMD_RECOVER : flags;
+	return bo(cli)->compare ? flags | CMD_TXN | CMD_RECOVER | CMD_MD : flags;
 }
 
 const struct cmd cmd_bench = {

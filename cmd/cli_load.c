@@ -13,7 +13,13 @@
 
 #include "builtin.h"
 
-/* Shipped profiles: next to the binary (build tree), ../share (relocated), DATADIR. */
+/*
+ * Shipped profiles: next to the binary (build tree), ../share (relocated), and DATADIR only
+ * for the binary installed in BINDIR (or when /proc cannot say where this one is). A copy
+ * elsewhere (the README's install, a newer build beside a packaged one) reads its own
+ * built-ins, not an installed package's files of another version: the directory named is
+ * then "profiles" beside it, where it looks.
+ */
 static void shipped_dir(char *buf, size_t len)
 {
 	char exe[PATH_MAX], cand[PATH_MAX + 64];
@@ -21,14 +27,19 @@ static void shipped_dir(char *buf, size_t len)
 
 	if (n > 0) {
 		exe[n] = '\0';
-		char *dir = dirname(exe);
+		char *dir = dirname(exe), up[PATH_MAX + 64];
+		bool installed = strcmp(dir, MDP_BINDIR) == 0;
 		snprintf(cand, sizeof(cand), "%s/profiles", dir);
-		if (access(cand, R_OK | X_OK) == 0)
-			goto found;
 		/* DIR/../share, said without "..": /usr/share/..., not /usr/bin/../share/... */
-		snprintf(cand, sizeof(cand), "%s/share/mdprofile/profiles", dirname(dir));
+		snprintf(up, sizeof(up), "%s/share/mdprofile/profiles", dirname(dir));
 		if (access(cand, R_OK | X_OK) == 0)
 			goto found;
+		if (access(up, R_OK | X_OK) == 0) {
+			snprintf(cand, sizeof(cand), "%s", up);
+			goto found;
+		}
+		if (!installed)
+			goto found; /* "profiles" beside it: where it looked */
 	}
 	snprintf(cand, sizeof(cand), "%s/profiles", MDP_DATADIR);
 found:

@@ -150,7 +150,7 @@ static int do_diff(struct cli *cli)
 const struct cmd cmd_diff = {
     .name = "diff",
     .fn = do_diff,
-    .flags = CMD_SERVICES,
+    .flags = CMD_SERVICES | CMD_MD,
     .opts = &diff_table,
     .max_args = 1,
     .args = "[PROFILE]",

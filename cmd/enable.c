@@ -247,7 +247,7 @@ static int do_enable(struct cli *cli)
 const struct cmd cmd_enable = {
     .name = "enable",
     .fn = do_enable,
-    .flags = CMD_TXN | CMD_RECOVER, /* the profiles are loaded by enable_check */
+    .flags = CMD_TXN | CMD_RECOVER | CMD_MD, /* the profiles are loaded by enable_check */
     .opts = &enable_table,
     .min_args = 1,
     .max_args = 1,

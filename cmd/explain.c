@@ -242,5 +242,6 @@ const struct cmd cmd_explain = {
     .max_args = -1,
     .args = "[ARRAY...]",
     .summary = "why an md operation runs at its speed, what would help and by how much",
+    .flags = CMD_MD,
     .setup_flags = explain_setup_flags,
 };

@@ -206,6 +206,20 @@ static int need_root(struct cli *cli, const struct cmd *c)
 	return MDP_EXIT_NOPERM;
 }
 
+/*
+ * md not loaded: every command that reads or tunes md says so in the same words, with the
+ * same exit code, once its options and profile passed their checks (a usage or profile
+ * error is said first, exit 2) and before the system is read or the lock taken (status
+ * would show no arrays, diff "in sync", apply change nothing).
+ */
+static int need_md(struct cli *cli, unsigned flags)
+{
+	if (!(flags & CMD_MD) || !mdp_md_loaded(&cli->root, &cli->d))
+		return 0;
+	cli_print_diags(cli, &cli->d);
+	return MDP_EXIT_FAILED;
+}
+
 static int setup(struct cli *cli, const struct cmd *c)
 {
 	unsigned flags = setup_flags(cli, c);
@@ -217,6 +231,8 @@ static int setup(struct cli *cli, const struct cmd *c)
 			return rc;
 		cli->have_profile = true;
 	}
+	if ((rc = need_md(cli, flags)))
+		return rc;
 	if ((flags & CMD_SERVICES) && (rc = setup_services(cli)))
 		return rc;
 	if ((flags & CMD_LOCK) && (rc = setup_lock(cli)))

@@ -244,6 +244,7 @@ const struct cmd cmd_status = {
     .name = "status",
     .fn = do_status,
     .opts = &status_table,
+    .flags = CMD_MD,
     .summary = "arrays, RAID operations with progress and ETA, active profile",
     .check = status_opts_ok,
 };

@@ -6,8 +6,10 @@
 # As root, on a machine where mdprofile is not otherwise installed (make fresh-check runs it
 # in its pristine root): apt-get installs DEB with its dependencies, `mdprofile --version`,
 # `list` and `status` run from /usr/bin, and so does the textfile service's command; then
+# with a record of an enable (as `mdprofile enable` writes it: no md here to apply to)
+# apt-get removes it: the prerm's `mdprofile disable` must have removed the record; then
 # apt-get purges it: every file the package listed must be gone, and so must
-# /usr/share/mdprofile and /usr/share/doc/mdprofile.
+# /usr/share/mdprofile, /usr/share/doc/mdprofile and /etc/mdprofile.
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: deb-check.sh DEB" >&2; exit 2; }
@@ -45,12 +47,17 @@ done
 # the shipped profiles are read from the package's directory, not only the built-in copies
 /usr/bin/mdprofile -v show reshape-fast | grep -q '/usr/share/mdprofile/profiles/reshape-fast.yaml' ||
 	{ purge; die "show reshape-fast does not read /usr/share/mdprofile/profiles"; }
-/usr/bin/mdprofile status >"$log.status" 2>&1 || {
-	rc=$?
+# where md is not loaded status says so and exits 3 (mdprofile(8), EXIT STATUS)
+rc=0
+/usr/bin/mdprofile status >"$log.status" 2>&1 || rc=$?
+want=0
+[ -e /proc/mdstat ] || want=3
+if [ "$rc" -ne "$want" ] ||
+	{ [ "$want" -eq 3 ] && ! grep -q '^mdprofile: md is not loaded' "$log.status"; }; then
 	purge
 	cat "$log.status" >&2
 	die "mdprofile status failed (exit $rc)"
-}
+fi
 # The textfile service's own command, its file put in a scratch directory.
 unit=/lib/systemd/system/mdprofile-textfile.service
 if ! [ -s "$unit" ] || ! [ -s /lib/systemd/system/mdprofile-textfile.timer ]; then
@@ -59,17 +66,34 @@ if ! [ -s "$unit" ] || ! [ -s /lib/systemd/system/mdprofile-textfile.timer ]; th
 fi
 tf=$(mktemp -d)
 cmd=$(sed -n 's|^ExecStart=||p' "$unit" | sed "s|/var/lib/prometheus/node-exporter/|$tf/|")
-if ! sh -c "$cmd" >"$log.textfile" 2>&1 ||
-	! grep -q '^mdprofile_journal_readable 1$' "$tf/mdprofile.prom"; then
+rc=0
+sh -c "$cmd" >"$log.textfile" 2>&1 || rc=$?
+if [ "$rc" -ne "$want" ] ||
+	{ [ "$want" -eq 0 ] && ! grep -q '^mdprofile_journal_readable 1$' "$tf/mdprofile.prom"; }; then
 	rm -rf "$tf"
 	purge
 	cat "$log.textfile" >&2
-	die "the textfile service's command ($cmd) did not write mdprofile.prom"
+	die "the textfile service's command ($cmd) exited $rc, not $want, or wrote no mdprofile.prom"
 fi
 rm -rf "$tf"
+# Each unit's Documentation=file:// opens: the file is there, uncompressed. The docs are
+# the users' (no architecture.md or hacking.md).
+# shellcheck disable=SC2013 # paths, one a line, without spaces
+for f in $(sed -n 's|^Documentation=file://||p' "$unit" /lib/systemd/system/mdprofile-textfile.timer); do
+	[ -f "$f" ] || { purge; die "a unit's Documentation=file://$f is no file"; }
+done
+[ ! -e /usr/share/doc/mdprofile/hacking.md ] || { purge; die "the developer docs are installed"; }
 man -w mdprofile >/dev/null 2>&1 || [ -s /usr/share/man/man8/mdprofile.8.gz ] ||
 	{ purge; die "no man page"; }
 
+# What enable records (src/boot/boot.c), for a profile whose units the owner enables.
+mkdir -p /etc/mdprofile/profiles
+printf '%s\n' '# mdprofile enable: what is enabled; mdprofile disable removes it' profile=balanced \
+	auto= target=systemd binary=/usr/bin/mdprofile task=no units=no >/etc/mdprofile/enabled
+echo 'description: the administrator'"'"'s' >/etc/mdprofile/profiles/mine.yaml
+apt-get remove -y -q mdprofile >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "apt-get remove failed"; }
+[ ! -e /etc/mdprofile/enabled ] || { purge; die "remove left /etc/mdprofile/enabled: the prerm did not disable"; }
+[ -e /etc/mdprofile/profiles/mine.yaml ] || die "remove took the administrator's profiles (purge's job)"
 purge || { tail -n 30 "$log" >&2; die "apt-get purge failed"; }
 left=
 for f in $files; do
@@ -77,10 +101,10 @@ for f in $files; do
 	[ -d "$f" ] && continue
 	[ -f "$f" ] || [ -L "$f" ] && left="$left $f"
 done
-for d in /usr/share/mdprofile /usr/share/doc/mdprofile; do
+for d in /usr/share/mdprofile /usr/share/doc/mdprofile /etc/mdprofile; do
 	[ -e "$d" ] && left="$left $d"
 done
 [ -z "$left" ] || die "purge left:$left"
 dpkg-query -W -f='${Status}' mdprofile 2>/dev/null | grep -q 'ok installed' &&
 	die "dpkg still lists mdprofile as installed"
-say "installed $(basename "$deb") ($v), ran list, show, status and the textfile service's command, purged: nothing left"
+say "installed $(basename "$deb") ($v), ran list, show, status and the textfile service's command, removed (enable undone), purged: nothing left"

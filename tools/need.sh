@@ -1,6 +1,7 @@
 #!/bin/sh
 # Stop a build at once when what it needs is missing, naming the Debian
-# packages and the make target that installs them.
+# packages, the apt-get command that installs those alone and the make target that
+# installs them with the rest of its set (make deps: every package of every test).
 #   sh tools/need.sh TARGET KIND:WHAT:PACKAGE...
 # KIND is pc (a pkg-config module), cmd (a program on PATH) or file (a path).
 set -u
@@ -21,5 +22,10 @@ for need in "$@"; do
 done
 [ -z "$missing" ] && exit 0
 echo "mdprofile: missing build dependencies:$missing" >&2
-echo "mdprofile: install them with 'make $target' (as root, or through sudo)" >&2
+echo "mdprofile: install them: sudo apt-get install --no-install-recommends$missing" >&2
+case $target in
+deps) echo "mdprofile: (or 'make deps': every package the build and all the tests need, \
+about 2 GB; tests/deps.sh says what each group is for)" >&2 ;;
+*) echo "mdprofile: (or 'make $target', as root or through sudo)" >&2 ;;
+esac
 exit 1

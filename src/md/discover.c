@@ -311,3 +311,13 @@ const struct mdp_disk *mdp_system_disk(const struct mdp_system *s, const char *n
 	}
 	return NULL;
 }
+
+int mdp_md_loaded(const struct mdp_root *r, struct mdp_diags *d)
+{
+	if (mdp_root_exists(r, "/proc/mdstat") || mdp_root_exists(r, "/proc/sys/dev/raid"))
+		return 0;
+	mdp_diags_add(d, NULL, 0, 0,
+		      "md is not loaded (no /proc/mdstat): no md RAID here, or its driver is not "
+		      "loaded yet (modprobe md_mod)");
+	return -ENOENT;
+}

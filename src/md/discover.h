@@ -192,6 +192,13 @@ struct mdp_system {
 };
 
 /*
+ * Is md loaded on r: /proc/mdstat or /proc/sys/dev/raid exists (the md driver makes both as
+ * it loads, before any array)? 0 yes; -ENOENT no, with the one message every command that
+ * needs md gives in d.
+ */
+int mdp_md_loaded(const struct mdp_root *r, struct mdp_diags *d);
+
+/*
  * Parts of the model a caller may go without, to read fewer files (apply
  * on a big box): what is skipped stays zero/empty and is recorded in
  * mdp_system.skipped. sync_action, levels, raid_disks and every tunable

@@ -9,6 +9,8 @@
 #   fixture NAME        copy tests/fixtures/NAME to a fresh $ROOT
 #   run ARGS...         mdprofile --root $ROOT ARGS (env passes through)
 #   run_noroot ARGS...  mdprofile ARGS (no --root)
+#   host_md_exit        0, or 3 where this host has no md: what a command that needs md
+#                       and would succeed exits on the real root
 #   expect_exit N       every run's exit code must be checked (or exit_checked said)
 #   expect_stdout NAME  exact, after @ROOT@/@BIN@/@SRC@ substitution, against the file
 #                       tests/cli/expected/$CASE/NAME.out (NAME with a '/' is a path below
@@ -89,6 +91,12 @@ _norm() {
 
 run() {
 	run_noroot --root "$ROOT" "$@"
+}
+
+# The exit code of a command that needs md and would succeed, run on this host's real root
+# (run_noroot): 0, or 3 where md is not loaded here (mdprofile(8), EXIT STATUS).
+host_md_exit() {
+	if [ -e /proc/mdstat ] || [ -e /proc/sys/dev/raid ]; then echo 0; else echo 3; fi
 }
 
 run_noroot() {

@@ -14,7 +14,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(ROOM_INC) $(WARN) -Wno-missing-field-initializers \
 	-g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all \
-	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
+	-DMDP_DATADIR='"$(DATADIR)"' -DMDP_BINDIR='"$(BINDIR)"' -DMDP_SYSCONFDIR='"$(SYSCONFDIR)"'
 
 # libFuzzer's runtime is in libclang-rt-14-dev, only a Recommends of clang: named before
 # the first compile when it is missing.

@@ -18,6 +18,30 @@ if command -v systemd-analyze >/dev/null; then
 	fi
 fi
 grep -qx 'OnCalendar=minutely' "$WORK/units/mdprofile-textfile.timer" || fail "the timer is not minutely"
+# Without node_exporter's textfile directory the timer does not start (said once) and the
+# service, started by hand, does nothing: both name the directory the service writes to,
+# which is also the one directory it may write (issue 50).
+tdir=/var/lib/prometheus/node-exporter
+for u in mdprofile-textfile.service mdprofile-textfile.timer; do
+	grep -qx "ConditionPathIsDirectory=$tdir" "$WORK/units/$u" || fail "$u: no condition on $tdir"
+	# every file: link opens (a page installed uncompressed)
+	# shellcheck disable=SC2013 # paths, one a line, without spaces
+	for f in $(sed -n 's|^Documentation=file://||p' "$WORK/units/$u"); do
+		[ -f "$f" ] || fail "$u: Documentation=file://$f is no file"
+	done
+done
+# Sandboxed: the system read-only but that directory, no home, no new privileges.
+for want in ProtectSystem=strict "ReadWritePaths=$tdir" ProtectHome=yes NoNewPrivileges=yes \
+	PrivateTmp=yes ProtectKernelTunables=yes; do
+	grep -qx "$want" "$WORK/units/mdprofile-textfile.service" || fail "the service lacks $want"
+done
+if command -v systemd-analyze >/dev/null &&
+	systemd-analyze security --help 2>/dev/null | grep -q -- --offline; then
+	# exposure 4.0 or less out of 10 (3.3 when written; 9.0 without the sandbox)
+	(cd "$WORK/units" && systemd-analyze security --offline=true --threshold=40 \
+		mdprofile-textfile.service) >"$WORK/security" 2>&1 ||
+		fail "systemd-analyze security: $(tail -n 1 "$WORK/security")"
+fi
 # The service's command, on the fixture, its file in a scratch directory.
 cmd=$(sed -n 's|^ExecStart=||p' "$WORK/units/mdprofile-textfile.service")
 case $cmd in

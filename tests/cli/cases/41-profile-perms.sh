@@ -42,7 +42,7 @@ expect_stderr <<EOF
 mdprofile: warning: $WORK/p/ok.yaml: not owned by root (uid 1000); read anyway; apply refuses it
 EOF
 run_noroot apply --dry-run "$WORK/p/ok.yaml"
-expect_exit 0
+expect_exit "$(host_md_exit)"
 run_noroot apply "$WORK/p/ok.yaml"
 expect_exit 2
 expect_stderr <<EOF
