@@ -280,7 +280,10 @@ static void profile_fn(FILE *f, const char *text)
 /*
  * enable --auto: the watcher, with the overlay pinned here on its stdin. It
  * replaces the shell that runs it: systemd's main process (mdprofile-auto
- * .service runs the script with auto), the keeper's child.
+ * .service runs the script with auto), the keeper's child. With --wait: a
+ * command holding the lock when it starts (the boot script's own re-check,
+ * an enable) delays it instead of ending it with exit 3 and a restart ten
+ * seconds later; a stop signal still ends the wait.
  */
 static void auto_fn(FILE *f, const char *name, const char *text)
 {
@@ -291,7 +294,7 @@ static void auto_fn(FILE *f, const char *name, const char *text)
 		"# The watcher: mdprofile auto, with profile %s (pinned as the one above) on\n"
 		"# its stdin, in place of this shell (under a test's fixture tree, the tree's\n"
 		"# binary).\nexec_auto() {\n"
-		"\texec \"$root$mdp\" auto --name \"$auto\" - <<'%s'\n%s%s%s\n}\n\n",
+		"\texec \"$root$mdp\" --wait auto --name \"$auto\" - <<'%s'\n%s%s%s\n}\n\n",
 		name, delim, text, text[0] && text[strlen(text) - 1] != '\n' ? "\n" : "", delim);
 }
 

@@ -97,7 +97,7 @@ printf 'extends: reshape-fast\n' >"$WORK/p/nightly.yaml"
 run --services-backend none -q --profiles "$WORK/p" enable balanced --auto nightly --target rc.d \
 	--binary "$H" --wait-arrays 1 --recheck-after 0
 expect_exit 0
-grep -q "^	exec \"\$root\$mdp\" auto --name \"\$auto\" - <<'" "$S" || fail "the overlay is not pinned in the script"
+grep -q "^	exec \"\$root\$mdp\" --wait auto --name \"\$auto\" - <<'" "$S" || fail "the overlay is not pinned in the script"
 grep -qx "auto='nightly'" "$S" || fail "the script does not name the overlay nightly"
 wait_until 100 0.1 'grep -q nightly "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
 	fail "the watcher did not run nightly: $(cat "$ROOT/var/log/mdprofile-auto.log")"

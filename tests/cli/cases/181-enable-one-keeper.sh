@@ -48,21 +48,12 @@ grep -q "mdprofile: another keeper (pid $K) keeps the watcher: this one ends$" "
 	fail "a second keeper said: $(cat "$WORK/k2")"
 [ "$(keepers)" = "$K" ] || fail "the keepers after a second one: $(keepers)"
 
-# The watcher killed: its keeper waits to start it again, and status says so.
+# The watcher killed: its keeper waits to start it again (10 s: what follows must come
+# first, so status is asked below, at the second kill), and enable run again (status's
+# remedy) stops that keeper and starts the watcher now, through one keeper.
 W=$(watcher_pid)
 kill -KILL "$W"
 restarts 1
-status_line
-case $line in
-*" watcher mdprofile auto reshape-fast: restarting in N s, keeper pid $K") ;;
-*) fail "status while the keeper waits: $line" ;;
-esac
-run --format prometheus status
-expect_exit 0
-stdout_line 'mdprofile_watcher_running 0'
-stdout_line 'mdprofile_enabled_intact 0'
-
-# enable again (status's remedy) over it: that keeper stopped, the watcher started now by one.
 run --services-backend none enable balanced --auto reshape-fast --binary "$B"
 expect_exit 0
 sed -E -i -e "s/pid $K\), which was to start it again in [0-9]+ s/pid K), which was to start it again in N s/" \
@@ -77,9 +68,19 @@ expect_gone "$K"
 K=$(cat "$ROOT/run/mdprofile-auto.pid")
 [ "$(keepers)" = "$K" ] || fail "the keepers after enable again: $(keepers)"
 
-# The watcher dead, an apply --until-idle holding the watcher lock: not running (F09).
+# The watcher killed again: status says its keeper waits to start it again; with an
+# apply --until-idle holding the watcher lock it is not running either (F09).
 kill -KILL "$(watcher_pid)"
 restarts 2
+status_line
+case $line in
+*" watcher mdprofile auto reshape-fast: restarting in N s, keeper pid $K") ;;
+*) fail "status while the keeper waits: $line" ;;
+esac
+run --format prometheus status
+expect_exit 0
+stdout_line 'mdprofile_watcher_running 0'
+stdout_line 'mdprofile_enabled_intact 0'
 bg_start -q --services-backend none apply --until-idle --interval 0.2 low-ram
 wait_until 100 0.1 'grep -qx "mode until-idle" "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
 	fail "the apply --until-idle did not start watching"
@@ -95,6 +96,25 @@ stdout_line 'mdprofile_watcher_running 0'
 kill -TERM "$U"
 bg_finish
 expect_exit 0
+
+# A command holding the lock while the keeper starts the watcher (the boot script's re-check,
+# an enable as the keeper's wait ends) delays the watcher: it does not end with exit 3 for
+# its keeper to start it again 10 s later.
+kill -TERM "$K"
+expect_gone "$K"
+[ ! -e "$ROOT/run/mdprofile/watcher" ] || fail "a watcher's state is left: $(cat "$ROOT/run/mdprofile/watcher")"
+rm -f "$WORK/held"
+flock "$ROOT/run/mdprofile/lock" sh -c ': >"$1"; sleep 1' sh "$WORK/held" &
+H=$!
+wait_until 50 0.1 '[ -e "$WORK/held" ]' || fail "the test could not take the lock"
+(cd / && exec env -i MDPROFILE_ROOT="$ROOT" /bin/sh "$S" start-auto) >"$WORK/k3" 2>&1 ||
+	fail "start-auto: $(cat "$WORK/k3")"
+wait "$H"
+wait_until 50 0.1 'grep -qx "mode auto" "$ROOT/run/mdprofile/watcher" 2>/dev/null' ||
+	fail "the watcher is not armed 5 s after the lock was let go: $(tail -3 "$ALOG")"
+! grep -q "exit code 3" "$ALOG" || fail "the watcher ended on the lock: $(grep "exit code 3" "$ALOG")"
+K=$(cat "$ROOT/run/mdprofile-auto.pid")
+[ "$(keepers)" = "$K" ] || fail "the keepers after start-auto: $(keepers)"
 
 # disable: every keeper stopped, and said so.
 run --services-backend none disable
