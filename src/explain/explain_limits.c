@@ -17,8 +17,9 @@
 #define NONROT_UNCAPPED 2000000
 
 /* The shipped profiles explain may recommend, gentlest first; their limits are the caller's
- * (struct mdp_xprofiles, read from the profiles themselves). */
-static const char *const shipped[] = {"balanced", "reshape-fast"};
+ * (struct mdp_xprofiles, read from the profiles themselves). A profile with a latency goal
+ * (responsive) is never picked for its limits: it is offered beside them (goal_beside). */
+static const char *const shipped[] = {"balanced", "reshape-fast", "responsive"};
 
 static const char *limit_src(const struct mdp_xlimit *l)
 {
@@ -151,6 +152,8 @@ static const char *profile_above(const struct mdp_xctx *c, struct mdp_xfinding *
 	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
 		const struct mdp_xprofile *p = &c->pro->v[i];
 		uint64_t v = want_max ? p->max : min_of(c, p, &cls, &kept);
+		if (p->goal_ms)
+			continue;
 		if (v && v >= have + have / 2 && !unfit(c, f, p->name)) {
 			*val = v;
 			if (by_class)
@@ -167,7 +170,8 @@ static uint64_t shipped_max(const struct mdp_xctx *c)
 	uint64_t v = 0;
 
 	for (size_t i = 0; c->pro && i < c->pro->n; i++)
-		v = c->pro->v[i].max > v ? c->pro->v[i].max : v;
+		if (!c->pro->v[i].goal_ms)
+			v = c->pro->v[i].max > v ? c->pro->v[i].max : v;
 	return v;
 }
 
@@ -294,6 +298,31 @@ static void tradeoff(const struct mdp_xctx *c, struct mdp_xfinding *f)
 	    other, 100.0 * other / all);
 }
 
+/* goal_beside's words begin so; a goal that already steers drops them (mdp_explain_goal) */
+#define GOAL_BESIDE "or 'mdprofile auto "
+
+/*
+ * Beside a fixed profile's higher minimum, the goal profile: the watcher gives the rebuild
+ * what the shares' requests leave under the goal, which a fixed minimum cannot (it takes
+ * the disks whatever the shares wait). Said where one fits here; nothing when none does.
+ */
+static void goal_beside(const struct mdp_xctx *c, struct mdp_xfinding *f)
+{
+	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
+		const struct mdp_xprofile *p = &c->pro->v[i];
+		if (!p->goal_ms || p->refused)
+			continue;
+		mdp_xev(
+		    f,
+		    GOAL_BESIDE
+		    "%s': the limits steered to hold the shares' requests "
+		    "under %u ms; slower than a fixed minimum while they are busy, full speed when "
+		    "they stop",
+		    p->name, p->goal_ms);
+		return;
+	}
+}
+
 /* floor: md's own speed within 15 % of the minimum while other I/O runs. */
 bool mdp_xr_floor(struct mdp_xctx *c)
 {
@@ -326,6 +355,7 @@ bool mdp_xr_floor(struct mdp_xctx *c)
 		mdp_xrec(f, MDP_XR_PROFILE, p, NULL, "apply %s (minimum %llu KiB/s%s%s%s)", p,
 			 (unsigned long long)v, by_class ? " on " : "",
 			 by_class ? class_word(c) : "", by_class ? " arrays" : "");
+		goal_beside(c, f);
 	}
 	if (mn->local || !p) {
 		if (c->r->max.read && v > c->r->max.kib)
@@ -374,15 +404,15 @@ bool mdp_xr_competing(struct mdp_xctx *c)
 	}
 	p = profile_above(c, f, c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
 			  false, &v, NULL);
-	if (p)
+	if (p) {
 		tradeoff(c, f);
-	if (p)
 		mdp_xrec(
 		    f, MDP_XR_PROFILE, p, NULL,
 		    "apply %s: a minimum above the speed stops md's throttle; the gain cannot be "
 		    "computed, measure it with 'mdprofile bench --op-only --compare %s'",
 		    p, p);
-	else
+		goal_beside(c, f);
+	} else
 		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
 			 "none: no shipped profile's minimum is well above this speed");
 	return true;
@@ -398,6 +428,16 @@ bool mdp_xw_scrub(struct mdp_xctx *c)
 		   "the box is quiet, before any faster limit");
 }
 
+void mdp_xdrop_goal_beside(struct mdp_xfinding *f)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < f->n_evidence; k++)
+		if (strncmp(f->evidence[k], GOAL_BESIDE, strlen(GOAL_BESIDE)))
+			memmove(f->evidence[n++], f->evidence[k], MDP_X_TEXT);
+	f->n_evidence = n;
+}
+
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 		      const struct mdp_goal_sample *in, const char *from)
 {
@@ -405,6 +445,8 @@ void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 	bool first = !r->n_findings ||
 		     (r->findings[0].kind != MDP_XK_WAITING && r->findings[0].kind != MDP_XK_STUCK);
 
+	for (size_t i = 0; i < r->n_findings; i++)
+		mdp_xdrop_goal_beside(&r->findings[i]);
 	if (!(f = mdp_xadd(r, MDP_XK_GOAL)))
 		return;
 	if (in->kind == MDP_GOAL_LATENCY)
