@@ -55,7 +55,8 @@ static uint64_t rise(const struct mdp_goal_ctl *c, uint64_t v, uint64_t lo, uint
 
 /*
  * Latency above the goal: the minimum down, else the maximum once the
- * overload is confirmed (the look before was over too), else nothing left.
+ * overload is confirmed (the look before was over too, the minimum at its
+ * floor), else nothing left.
  */
 static enum mdp_goal_why back_off(struct mdp_goal_ctl *c, const struct mdp_goal_sample *in,
 				  bool confirmed, struct mdp_goal_lim *l)
@@ -100,13 +101,16 @@ enum mdp_goal_why mdp_goal_next(struct mdp_goal_ctl *c, const struct mdp_goal_li
 				const struct mdp_goal_sample *in, struct mdp_goal_lim *next)
 {
 	uint64_t goal_us = (uint64_t)c->goal_ms * 1000;
-	bool over = in->kind == MDP_GOAL_LATENCY && in->latency_us > goal_us && !in->proxy;
-	bool confirmed = over && c->over;
+	bool over, confirmed;
 	struct mdp_goal_lim was;
 
 	next->min = clamp(cur->min, c->floor, c->ceiling);
 	next->max = c->max_ceiling ? clamp(cur->max, c->max_floor, c->max_ceiling) : cur->max;
 	was = *next;
+	/* an overload the minimum at its floor did not end, on this look and the one before */
+	over = in->kind == MDP_GOAL_LATENCY && in->latency_us > goal_us && !in->proxy &&
+	       next->min == c->floor;
+	confirmed = over && c->over;
 	c->over = over;
 	if (in->kind == MDP_GOAL_IDLE) {
 		next->min = c->ceiling;

@@ -413,7 +413,10 @@ static void test_max(void **state)
 	assert_int_equal(mdp_goal_next(&c, &l, &hi, &n), MDP_GOAL_BACKOFF);
 	assert_int_equal(n.min, FLOOR);
 	l = n;
-	/* then the maximum, 0.4 of it a look, to its floor */
+	/* then, the floor over the goal on a look too (a confirmed overload), the maximum,
+	 * 0.4 of it a look, to its floor */
+	assert_int_equal(mdp_goal_next(&c, &l, &hi, &n), MDP_GOAL_HOLD);
+	assert_memory_equal(&n, &l, sizeof(n));
 	assert_int_equal(mdp_goal_next(&c, &l, &hi, &n), MDP_GOAL_BACKOFF);
 	assert_int_equal(n.min, FLOOR);
 	assert_int_equal(n.max, 80000);
@@ -466,7 +469,8 @@ static void test_max(void **state)
  * The maximum comes down on a confirmed overload only (goal.h): the lab's
  * case, one look at 196 ms beside a client's 16 ms mean, the goal 100 ms
  * and the minimum at its floor, moves nothing and keeps the wait; a second
- * look over in a row cuts it; lone spikes between looks in the band or under
+ * look over in a row cuts it, but not when the first brought the minimum
+ * to its floor; lone spikes between looks in the band or under
  * it (each starting the count again) never do, however many (the minimum,
  * raised under the band, still comes down on each).
  */
@@ -487,6 +491,22 @@ static void test_max_spike(void **state)
 	/* the next look over too: the overload is confirmed, cut from md's speed */
 	assert_int_equal(mdp_goal_next(&c, &l, &spike, &n), MDP_GOAL_BACKOFF);
 	assert_int_equal(n.max, 15672 / 1000 * 510 + 15672 % 1000 * 510 / 1000);
+	/*
+	 * 99-goal's: the look that brings the minimum to its floor counts for
+	 * nothing (the interval ran above it); the next one over is the first
+	 * at the floor, and one in the band after it cuts nothing
+	 */
+	mdp_goal_init(&c, 100, 1000, CEILING);
+	mdp_goal_init_max(&c, 2000000);
+	l = (struct mdp_goal_lim){1756, 2000000};
+	assert_int_equal(mdp_goal_next(&c, &l, &spike, &n), MDP_GOAL_BACKOFF);
+	assert_int_equal(n.min, 1000);
+	l = n;
+	assert_int_equal(mdp_goal_next(&c, &l, &spike, &n), MDP_GOAL_HOLD);
+	assert_int_equal(n.max, 2000000);
+	assert_int_equal(mdp_goal_next(&c, &l, &band, &n), MDP_GOAL_HOLD);
+	assert_int_equal(mdp_goal_next(&c, &l, &spike, &n), MDP_GOAL_HOLD);
+	assert_int_equal(n.max, 2000000);
 	/* a spike every other look, between looks in the band, then under it */
 	mdp_goal_init(&c, 100, 1000, CEILING);
 	mdp_goal_init_max(&c, 2000000);
