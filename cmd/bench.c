@@ -85,7 +85,20 @@ static int compare_apply(void *arg, const char *name, struct mdp_bench_row *r)
 	if ((rc = cli_load_profile(cli, name, &p)))
 		return rc;
 	snprintf(r->profile, sizeof(r->profile), "%s", p.name);
+	r->goal_ms = p.goal.latency_ms; /* steered from here on, as auto steers (bench.h) */
+	r->goal_pct = p.goal.percentile;
 	return cli_apply_quiet(cli, &p, MDP_BY_COMPARE);
+}
+
+/* A goal row's move, as auto would log it: with -v. */
+static void goal_say(void *arg, const char *line)
+{
+	struct bench_progress *pg = arg;
+
+	if (!cli_detail(pg->cli))
+		return;
+	bench_pg_clear(pg);
+	printf("%s\n", line);
 }
 
 /* What bench measures with, its hooks reporting to pg (and its command). */
@@ -99,7 +112,9 @@ static struct mdp_bench bench_of(struct bench_progress *pg, const struct mdp_vb 
 				  window,
 				  MDP_BENCH_SETTLE_S,
 				  {cli_stop_requested, row_begin, bench_window_tick, bench_vb_tick,
-				   run_done, compare_apply, pg}};
+				   run_done, compare_apply, pg},
+				  &cli->tx,
+				  goal_say};
 }
 
 static int compare(struct cli *cli, struct bench_progress *pg, const struct mdp_vb *proto)

@@ -252,6 +252,46 @@ void bench_window_tick(void *arg, unsigned i, unsigned seconds, const struct mdp
 		w->n ? ops : ", no RAID operation running");
 }
 
+/* A measure in ms, one decimal, or null (JSON). */
+static void json_kms(struct json *j, const char *k, uint64_t us, bool have)
+{
+	json_key(j, k);
+	if (have)
+		json_f1(j, (double)us / 1000.0);
+	else
+		json_null(j);
+}
+
+/* A goal row's foreground: what its looks measured (bench.h), beside md's speed. */
+static void goal_fg(struct cli *cli, struct json *j, const struct mdp_bench_row *r,
+		    const struct mdp_bench_sync *y)
+{
+	if (!r->goal_ms)
+		return;
+	if (cli->json) {
+		json_key(j, "foreground");
+		json_obj(j);
+		json_ku64(j, "goal_ms", r->goal_ms);
+		json_ku64(j, "percentile", r->goal_pct);
+		json_ku64(j, "looks", y->looks);
+		json_ku64(j, "looks_measured", y->lat_n);
+		json_kms(j, "mean_ms", mdp_bench_lat_us(y), y->lat_n > 0);
+		json_kms(j, "percentile_ms", mdp_bench_pct_us(y), y->pct_n > 0);
+		json_end(j);
+		return;
+	}
+	if (!y->lat_n) {
+		printf(" (goal %u ms: no foreground request at its %u looks)", r->goal_ms,
+		       y->looks);
+		return;
+	}
+	printf(" (goal %u ms: foreground %.1f ms", r->goal_ms,
+	       (double)mdp_bench_lat_us(y) / 1000.0);
+	if (y->pct_n)
+		printf(", p%u %.1f ms", r->goal_pct, (double)mdp_bench_pct_us(y) / 1000.0);
+	printf(" at %u of its %u looks)", y->lat_n, y->looks);
+}
+
 void bench_print_rows(struct cli *cli, const struct mdp_bench_row *res, size_t n, bool reverted)
 {
 	struct json j;
@@ -290,10 +330,12 @@ void bench_print_rows(struct cli *cli, const struct mdp_bench_row *res, size_t n
 				json_kstr(&j, "array", r->w.v[k].array);
 				json_kstr(&j, "action", r->w.v[k].action);
 				json_ku64(&j, "speed_kib_s", avg);
+				goal_fg(cli, &j, r, &r->w.v[k]);
 				json_end(&j);
 			} else {
 				printf("%s %s %s %" PRIu64 " KiB/s", k || r->vb.n ? ";" : "",
 				       r->w.v[k].array, r->w.v[k].action, avg);
+				goal_fg(cli, &j, r, &r->w.v[k]);
 			}
 		}
 		if (cli->json) {

@@ -9,6 +9,7 @@
  */
 #include "bench.h"
 #include "explain_int.h"
+#include "mdp_watcher.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,6 +68,65 @@ uint64_t mdp_bench_sync_kib_s(const struct mdp_bench_sync *s)
 	return s->n ? s->sum_kib_s / s->n : 0;
 }
 
+uint64_t mdp_bench_lat_us(const struct mdp_bench_sync *s)
+{
+	return s->lat_n ? s->lat_sum_us / s->lat_n : 0;
+}
+
+uint64_t mdp_bench_pct_us(const struct mdp_bench_sync *s)
+{
+	return s->pct_n ? s->pct_sum_us / s->pct_n : 0;
+}
+
+/*
+ * A goal row steered (mdp_wgoal_steer): its state from the apply on, and where a look's
+ * measurements go (w: the window's; NULL while settling, when nothing is counted).
+ */
+struct steer {
+	const struct mdp_bench *b;
+	struct mdp_wgoal g;
+	int64_t since;
+	struct mdp_bench_window *w;
+	uint64_t at_ns; /* the last look, monotonic */
+	struct mdp_vb_progress user;
+};
+
+/* What one look measured, into the window's row of each array it steered. */
+static void steer_count(struct steer *st)
+{
+	for (size_t i = 0; st->w && i < st->g.n; i++) {
+		const struct mdp_wgoal_arr *e = &st->g.v[i];
+		struct mdp_bench_sync *y = NULL;
+		for (size_t k = 0; k < st->w->n && !y; k++)
+			y = strcmp(st->w->v[k].array, e->name) ? NULL : &st->w->v[k];
+		if (!y || e->in.kind == MDP_GOAL_UNKNOWN)
+			continue;
+		y->looks++;
+		if (e->in.kind == MDP_GOAL_LATENCY)
+			y->lat_n++, y->lat_sum_us += e->in.latency_us;
+		if (st->g.pct && e->pct_us)
+			y->pct_n++, y->pct_sum_us += e->pct_us;
+	}
+}
+
+/* One look of a goal row (none without a goal), its moves written and said. */
+static void steer_look(struct steer *st)
+{
+	struct mdp_system s = {0};
+	struct mdp_diags d;
+
+	if (!st || !st->g.goal_ms)
+		return;
+	st->at_ns = mdp_mono_ns();
+	mdp_diags_init(&d);
+	if (!mdp_discover_some(st->b->root, MDP_SKIP_UUID, &s, &d) &&
+	    !mdp_wgoal_steer(&st->g, st->since, st->b->tx, st->b->root, &s, st->b->say,
+			     st->b->hooks.arg))
+		steer_count(st);
+	mdp_diags_free(&d);
+	mdp_system_free(&s);
+}
+
 void mdp_bench_device(const struct mdp_root *r, dev_t dev, char *buf, size_t len)
 {
 	char sys[64], link[256];
@@ -91,17 +151,22 @@ static int stop_requested(const struct mdp_bench *b)
 	return b->hooks.stop_requested ? b->hooks.stop_requested() : 0;
 }
 
-int mdp_bench_window(const struct mdp_bench *b, unsigned seconds, struct mdp_bench_window *w)
+/* mdp_bench_window, a goal row's looks (st, NULL: none) at each second. */
+static int window(const struct mdp_bench *b, unsigned seconds, struct mdp_bench_window *w,
+		  struct steer *st)
 {
 	const struct mdp_bench_hooks *h = &b->hooks;
 	struct timespec second = {1, 0};
 	int stop = 0;
 
+	if (st)
+		st->w = w;
 	for (unsigned i = 0; i < seconds; i++) {
 		if ((stop = stop_requested(b)))
 			break;
 		if (w)
 			mdp_bench_sample(b->root, w);
+		steer_look(st);
 		if (h->tick)
 			h->tick(h->arg, i, seconds, w);
 		nanosleep(&second, NULL);
@@ -111,24 +176,45 @@ int mdp_bench_window(const struct mdp_bench *b, unsigned seconds, struct mdp_ben
 	return stop ? stop : stop_requested(b);
 }
 
+int mdp_bench_window(const struct mdp_bench *b, unsigned seconds, struct mdp_bench_window *w)
+{
+	return window(b, seconds, w, NULL);
+}
+
+/* A volume run's progress: the caller's hook, and a goal row's look once a second. */
+static void vb_steer(void *arg, const struct mdp_vb *v, const struct mdp_vb_tick *t)
+{
+	struct steer *st = arg;
+
+	if (st->user.fn)
+		st->user.fn(st->user.arg, v, t);
+	if (mdp_mono_ns() - st->at_ns >= 1000000000u)
+		steer_look(st);
+}
+
 /*
  * Measure row r (after settling unless it is the first): md's speed over a
  * window, or the volume with md sampled before and after. 0, the signal
  * number when stopped, or -errno of the volume run.
  */
-static int measure(const struct mdp_bench *b, struct mdp_bench_row *r, bool first)
+static int measure(const struct mdp_bench *b, struct mdp_bench_row *r, bool first, struct steer *st)
 {
 	const struct mdp_bench_hooks *h = &b->hooks;
-	struct mdp_vb_progress cb = {h->vb_tick, h->arg};
+	struct mdp_vb_progress cb = {h->vb_tick, h->arg}, sc = {vb_steer, st};
 	struct mdp_diags d;
 	int err, stop;
 
-	if (!first && (stop = mdp_bench_window(b, b->settle_s, NULL)))
+	if (!first && (stop = window(b, b->settle_s, NULL, st)))
 		return stop;
 	if (!b->proto)
-		return mdp_bench_window(b, b->window_s, &r->w);
+		return window(b, b->window_s, &r->w, st);
 	r->vb = *b->proto;
 	r->vb.progress = h->vb_tick ? &cb : NULL;
+	if (st) {
+		st->user = cb;
+		st->w = &r->w;
+		r->vb.progress = &sc;
+	}
 	mdp_bench_sample(b->root, &r->w);
 	mdp_diags_init(&d);
 	err = mdp_vb_run(&r->vb, &d);
@@ -138,6 +224,21 @@ static int measure(const struct mdp_bench *b, struct mdp_bench_row *r, bool firs
 	mdp_diags_free(&d);
 	mdp_bench_sample(b->root, &r->w);
 	return err ? err : r->vb.stop_signal;
+}
+
+/* Measure row r, steered when its profile has a goal (from the apply on, a look a second). */
+static int measure_row(const struct mdp_bench *b, struct mdp_bench_row *r, unsigned idx)
+{
+	struct steer st = {.b = b, .since = idx};
+	int m;
+
+	if (!r->goal_ms || !b->tx)
+		return measure(b, r, false, NULL);
+	st.g.goal_ms = r->goal_ms;
+	st.g.pct = r->goal_pct;
+	m = measure(b, r, false, &st);
+	mdp_wgoal_free(&st.g);
+	return m;
 }
 
 int mdp_bench_compare(const struct mdp_bench *b, const char *list, struct mdp_bench_cmp *c)
@@ -157,7 +258,7 @@ int mdp_bench_compare(const struct mdp_bench *b, const char *list, struct mdp_be
 	c->rows[0].current = true;
 	if (h->begin)
 		h->begin(h->arg, &c->rows[0], 1, rows);
-	m = measure(b, &c->rows[0], true);
+	m = measure(b, &c->rows[0], true, NULL);
 	c->n = m == 0;
 	for (name = strtok_r(names, ",", &save); name && !m && !c->apply_rc;
 	     name = strtok_r(NULL, ",", &save)) {
@@ -168,7 +269,7 @@ int mdp_bench_compare(const struct mdp_bench *b, const char *list, struct mdp_be
 			break;
 		if (h->begin)
 			h->begin(h->arg, r, (unsigned)c->n + 1, rows);
-		m = measure(b, r, false);
+		m = measure_row(b, r, (unsigned)c->n + 1);
 		c->n += m == 0;
 	}
 	free(names);

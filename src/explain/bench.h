@@ -20,6 +20,7 @@
 
 #include "mdp_base.h"
 #include "mdp_md.h"
+struct mdp_txn;
 
 #define MDP_BENCH_MAX_COMPARE 8         /* profiles in one comparison */
 #define MDP_BENCH_SETTLE_S    2         /* after an apply: md picks up new limits at once */
@@ -41,6 +42,15 @@ struct mdp_bench_sync {
 	char action[16];          /* its sync_action when first seen busy: "reshape" */
 	uint64_t sum_kib_s;       /* the samples' sum */
 	unsigned n;               /* samples */
+	/*
+	 * A goal profile's row (mdp_bench_row.goal_ms): the foreground latency the goal
+	 * measured at its looks in the window (the slowest of the array's own requests and
+	 * those of the arrays and free partitions on its disks, as auto steers on), in
+	 * microseconds: looks, those that measured a latency, their sum; with a percentile
+	 * goal, the looks that had one (the watcher's timed reads) and their sum.
+	 */
+	unsigned looks, lat_n, pct_n;
+	uint64_t lat_sum_us, pct_sum_us;
 };
 
 struct mdp_bench_window {
@@ -50,6 +60,9 @@ struct mdp_bench_window {
 
 /* s's mean speed in KiB/s (0 without samples). */
 uint64_t mdp_bench_sync_kib_s(const struct mdp_bench_sync *s);
+/* A goal row's mean foreground latency in microseconds, and its percentile's; 0 without. */
+uint64_t mdp_bench_lat_us(const struct mdp_bench_sync *s);
+uint64_t mdp_bench_pct_us(const struct mdp_bench_sync *s);
 
 /*
  * The block device ("md2", "dm-0") of a device number, from
@@ -69,6 +82,9 @@ struct mdp_bench_row {
 	bool current;              /* the settings the box had before any profile */
 	struct mdp_vb vb;          /* vb.n == 0: no volume figures (md's speed only) */
 	struct mdp_bench_window w; /* md's speed: over the window, else around the volume run */
+	/* the profile's latency goal (the apply hook sets it), ms, and its percentile (0: the
+	 * mean): its row is steered from the apply on, a look a second, as auto steers */
+	unsigned goal_ms, goal_pct;
 };
 
 /* What the caller sees of a run as it goes. arg is passed to each. */
@@ -106,6 +122,10 @@ struct mdp_bench {
 	unsigned window_s;
 	unsigned settle_s; /* waited after each apply (MDP_BENCH_SETTLE_S) */
 	struct mdp_bench_hooks hooks;
+	/* a goal row's moves go through it (mdp_wgoal_steer), under the caller's lock */
+	struct mdp_txn *tx;
+	/* each move of a goal row, as auto would log it (NULL: not said) */
+	void (*say)(void *arg, const char *line);
 };
 
 /*

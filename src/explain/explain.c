@@ -280,6 +280,7 @@ bool mdp_xwithdraw(struct mdp_xreport *r, enum mdp_xkind k, bool limits_only, co
 		if (f->kind == k || f->rec == MDP_XR_NONE || (limits_only && !raises_limit(f)))
 			continue;
 		mdp_xrec(f, MDP_XR_NONE, NULL, NULL, "%s", why);
+		mdp_xdrop_goal_beside(f);
 		f->gain = MDP_XG_UNKNOWN;
 		f->gain_kib = 0;
 	}

@@ -208,6 +208,9 @@ struct mdp_xprofile {
 	 * class c (match: {media: [...]}, nothing else), 0: none; and whether it is at_least */
 	uint64_t class_min[MDP_MEDIA_COUNT];
 	bool class_min_floor[MDP_MEDIA_COUNT];
+	/* its latency goal, ms (0: none): a goal profile is offered beside the fixed ones
+	 * where other I/O competes, never recommended for its limits */
+	unsigned goal_ms;
 	bool refused;
 	char why[256];
 };

@@ -152,6 +152,9 @@ double mdp_xthread_share(const struct mdp_xctx *c, size_t i);
 /* The window's progress: speed and its source, stall, skipped chunks, ETA (progress). */
 void mdp_xprogress(struct mdp_xctx *c);
 /* reshape-fast as f's recommendation (text); none (why) where it does not fit (limits). */
+/* Drop the goal profile offered beside f's profile (the offer goes with the profile: a
+ * withdrawn recommendation, or a goal that already steers, takes it). */
+void mdp_xdrop_goal_beside(struct mdp_xfinding *f);
 void mdp_xrec_fast(const struct mdp_xctx *c, struct mdp_xfinding *f, const char *none,
 		   const char *text);
 

@@ -17,8 +17,9 @@
 #define NONROT_UNCAPPED 2000000
 
 /* The shipped profiles explain may recommend, gentlest first; their limits are the caller's
- * (struct mdp_xprofiles, read from the profiles themselves). */
-static const char *const shipped[] = {"balanced", "reshape-fast"};
+ * (struct mdp_xprofiles, read from the profiles themselves). A profile with a latency goal
+ * (responsive) is never picked for its limits: it is offered beside them (goal_beside). */
+static const char *const shipped[] = {"balanced", "reshape-fast", "responsive"};
 
 static const char *limit_src(const struct mdp_xlimit *l)
 {
@@ -151,6 +152,8 @@ static const char *profile_above(const struct mdp_xctx *c, struct mdp_xfinding *
 	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
 		const struct mdp_xprofile *p = &c->pro->v[i];
 		uint64_t v = want_max ? p->max : min_of(c, p, &cls, &kept);
+		if (p->goal_ms)
+			continue;
 		if (v && v >= have + have / 2 && !unfit(c, f, p->name)) {
 			*val = v;
 			if (by_class)
@@ -167,7 +170,8 @@ static uint64_t shipped_max(const struct mdp_xctx *c)
 	uint64_t v = 0;
 
 	for (size_t i = 0; c->pro && i < c->pro->n; i++)
-		v = c->pro->v[i].max > v ? c->pro->v[i].max : v;
+		if (!c->pro->v[i].goal_ms)
+			v = c->pro->v[i].max > v ? c->pro->v[i].max : v;
 	return v;
 }
 
@@ -294,6 +298,31 @@ static void tradeoff(const struct mdp_xctx *c, struct mdp_xfinding *f)
 	    other, 100.0 * other / all);
 }
 
+/* goal_beside's words begin so; a goal that already steers drops them (mdp_explain_goal) */
+#define GOAL_BESIDE "or 'mdprofile auto "
+
+/*
+ * Beside a fixed profile's higher minimum, the goal profile: the watcher gives the rebuild
+ * what the shares' requests leave under the goal, which a fixed minimum cannot (it takes
+ * the disks whatever the shares wait). Said where one fits here; nothing when none does.
+ */
+static void goal_beside(const struct mdp_xctx *c, struct mdp_xfinding *f)
+{
+	for (size_t i = 0; c->pro && i < c->pro->n; i++) {
+		const struct mdp_xprofile *p = &c->pro->v[i];
+		if (!p->goal_ms || p->refused)
+			continue;
+		mdp_xev(
+		    f,
+		    GOAL_BESIDE
+		    "%s': the limits steered to hold the shares' requests "
+		    "under %u ms; slower than a fixed minimum while they are busy, full speed when "
+		    "they stop",
+		    p->name, p->goal_ms);
+		return;
+	}
+}
+
 /*
  * md's idle test may count md's own I/O as activity: members that are md devices (md counts
  * the I/O through them as other activity on older kernels, and throttles an idle stacked array
@@ -366,6 +395,8 @@ static void rec_floor(struct mdp_xctx *c, struct mdp_xfinding *f)
 			 by_class ? class_word(c) : "", by_class ? " arrays" : "");
 		if (mx && v > mx)
 			v = mx;
+		if (c->foreign) /* the goal weighs the shares' waits: none to weigh without */
+			goal_beside(c, f);
 	}
 	mdp_xgain(f, MDP_XG_UPPER, v);
 }
@@ -440,15 +471,15 @@ bool mdp_xr_competing(struct mdp_xctx *c)
 	}
 	p = profile_above(c, f, c->r->min.kib > kib_of(c->speed) ? c->r->min.kib : kib_of(c->speed),
 			  false, &v, NULL);
-	if (p)
+	if (p) {
 		tradeoff(c, f);
-	if (p)
 		mdp_xrec(
 		    f, MDP_XR_PROFILE, p, NULL,
 		    "apply %s: a minimum above the speed stops md's throttle; the gain cannot be "
 		    "computed, measure it with 'mdprofile bench --op-only --compare %s'",
 		    p, p);
-	else
+		goal_beside(c, f);
+	} else
 		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
 			 "none: no shipped profile's minimum is well above this speed");
 	return true;
@@ -464,6 +495,16 @@ bool mdp_xw_scrub(struct mdp_xctx *c)
 		   "the box is quiet, before any faster limit");
 }
 
+void mdp_xdrop_goal_beside(struct mdp_xfinding *f)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < f->n_evidence; k++)
+		if (strncmp(f->evidence[k], GOAL_BESIDE, strlen(GOAL_BESIDE)))
+			memmove(f->evidence[n++], f->evidence[k], MDP_X_TEXT);
+	f->n_evidence = n;
+}
+
 void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 		      const struct mdp_goal_sample *in, const char *from)
 {
@@ -471,6 +512,8 @@ void mdp_explain_goal(struct mdp_xreport *r, unsigned goal_ms, uint64_t min_kib,
 	bool first = !r->n_findings ||
 		     (r->findings[0].kind != MDP_XK_WAITING && r->findings[0].kind != MDP_XK_STUCK);
 
+	for (size_t i = 0; i < r->n_findings; i++)
+		mdp_xdrop_goal_beside(&r->findings[i]);
 	if (!(f = mdp_xadd(r, MDP_XK_GOAL)))
 		return;
 	if (in->kind == MDP_GOAL_LATENCY)

@@ -246,6 +246,7 @@ void mdp_xrun_profile_of(const struct mdp_profile *p, struct mdp_xprofile *x)
 	x->max = mx->kind == MDP_S_NUM ? mx->num : 0;
 	x->min_floor = mn->bound == MDP_B_AT_LEAST;
 	x->max_floor = mx->bound == MDP_B_AT_LEAST;
+	x->goal_ms = p->goal.latency_ms;
 	/* rules that select arrays by disk class alone: the minimum they give such an array */
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct mdp_match *m = &p->rules[i].match;

@@ -10,6 +10,7 @@ void mdp_goal_init(struct mdp_goal_ctl *c, unsigned goal_ms, uint64_t floor, uin
 	c->hold = 0;
 	c->hold_next = MDP_GOAL_HOLD_LOOKS;
 	c->raised = false;
+	c->over = false;
 }
 
 void mdp_goal_init_max(struct mdp_goal_ctl *c, uint64_t ceiling)
@@ -52,13 +53,21 @@ static uint64_t rise(const struct mdp_goal_ctl *c, uint64_t v, uint64_t lo, uint
 	return hi - v > s ? v + s : hi;
 }
 
-/* Latency above the goal: the minimum down, else the maximum, else nothing left. */
+/*
+ * Latency above the goal: the minimum down, else the maximum once the
+ * overload is confirmed (the look before was over too, the minimum at its
+ * floor), else nothing left.
+ */
 static enum mdp_goal_why back_off(struct mdp_goal_ctl *c, const struct mdp_goal_sample *in,
-				  struct mdp_goal_lim *l)
+				  bool confirmed, struct mdp_goal_lim *l)
 {
+	bool max_left = c->max_ceiling && l->max > c->max_floor && !in->proxy;
+
 	if (l->min > c->floor)
 		l->min = cut(c, l->min, c->floor, in);
-	else if (c->max_ceiling && l->max > c->max_floor && !in->proxy)
+	else if (max_left && !confirmed)
+		return MDP_GOAL_HOLD; /* one look over may be a spike: the next one says */
+	else if (max_left)
 		l->max = cut(c, l->max, c->max_floor, in);
 	else
 		return MDP_GOAL_SPENT; /* the wait stays as it is: nothing moved */
@@ -92,11 +101,17 @@ enum mdp_goal_why mdp_goal_next(struct mdp_goal_ctl *c, const struct mdp_goal_li
 				const struct mdp_goal_sample *in, struct mdp_goal_lim *next)
 {
 	uint64_t goal_us = (uint64_t)c->goal_ms * 1000;
+	bool over, confirmed;
 	struct mdp_goal_lim was;
 
 	next->min = clamp(cur->min, c->floor, c->ceiling);
 	next->max = c->max_ceiling ? clamp(cur->max, c->max_floor, c->max_ceiling) : cur->max;
 	was = *next;
+	/* an overload the minimum at its floor did not end, on this look and the one before */
+	over = in->kind == MDP_GOAL_LATENCY && in->latency_us > goal_us && !in->proxy &&
+	       next->min == c->floor;
+	confirmed = over && c->over;
+	c->over = over;
 	if (in->kind == MDP_GOAL_IDLE) {
 		next->min = c->ceiling;
 		next->max = c->max_ceiling ? c->max_ceiling : next->max;
@@ -108,7 +123,7 @@ enum mdp_goal_why mdp_goal_next(struct mdp_goal_ctl *c, const struct mdp_goal_li
 	if (in->kind != MDP_GOAL_LATENCY)
 		return MDP_GOAL_HOLD;
 	if (in->latency_us > goal_us)
-		return back_off(c, in, next);
+		return back_off(c, in, confirmed, next);
 	if (c->hold) {
 		c->hold--; /* a back-off's wait: no raise yet */
 		return MDP_GOAL_HOLD;

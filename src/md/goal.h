@@ -37,9 +37,26 @@
  *     a lower maximum itself shortens, and a few timed reads of the watcher's
  *     own are too few to cap a rebuild on (in the lab, on 5.10, they read 236
  *     ms beside a client's 36, and a maximum cut on them took the recovery to
- *     0.73 of the kernel limits'). The minimum at its floor and the maximum at
- *     its floor, or not to be lowered on this sample: nothing left to give
- *     (MDP_GOAL_SPENT), nothing moves;
+ *     0.73 of the kernel limits'). And it comes down only on a confirmed
+ *     overload: the foreground's own latency over the goal on two looks in a
+ *     row, each over an interval that ran with the minimum at its floor (the
+ *     minimum moves on one look). A look's sample is the mean of the few
+ *     requests of one interval, and a single slow one (a seek, a flush) can
+ *     take it over the goal; the minimum back on one look costs little, it
+ *     comes back within a few, but a maximum cut on one caps a rebuild that
+ *     runs for hours (in the lab, on 6.1, one look at 196 ms beside a
+ *     client's 16 ms mean cut it from 2000000 to 3918 KiB/s, and the next
+ *     lone spike again: the recovery ran at 2359 KiB/s, not 7417). And the
+ *     look that brought the minimum to its floor does not count: the sync's
+ *     requests queued under the higher minimum still hold the disks through
+ *     the next interval (in the lab the look after it read 208 ms, and the
+ *     client's mean over the window was 23). A first look over with the
+ *     minimum at its floor and the maximum above its floor: nothing moves
+ *     (MDP_GOAL_HOLD), the wait stays. Any other look between (in the band,
+ *     under it, idle, unknown, a proxy's) starts the count again. The
+ *     minimum at its floor and the maximum at its floor, or not to be
+ *     lowered on this sample: nothing left to give (MDP_GOAL_SPENT), nothing
+ *     moves;
  *   - latency below MDP_GOAL_RAISE_PERMILLE of the goal and no wait left: a
  *     raise of the maximum while it is under its ceiling, else of the
  *     minimum. At or under MDP_GOAL_FAST_PERMILLE of the goal (the load
@@ -116,6 +133,7 @@ struct mdp_goal_ctl {
 	unsigned hold;                   /* looks left before a raise */
 	unsigned hold_next;              /* the wait after the next back-off that moves */
 	bool raised;                     /* the last move was a raise */
+	bool over;                       /* the last look counts towards a confirmed overload */
 };
 
 /* Why the next limits are what they are (for the watcher's line). */

@@ -449,6 +449,51 @@ void mdp_wgoal_tally(struct mdp_wgoal *g, double now)
 		}
 }
 
+/* A move written as the watcher writes it; its line, or why it failed, to say. */
+static void steer_one(struct mdp_wgoal *g, struct mdp_txn *tx, const struct mdp_wgoal_move *m,
+		      void (*say)(void *arg, const char *line), void *arg)
+{
+	struct mdp_value v = {MDP_V_NUM, m->to};
+	char buf[160];
+	int err = 0;
+
+	if (m->write && !(err = mdp_txn_steer(tx, m->t, m->name, &v)))
+		mdp_wgoal_moved(g, m);
+	mdp_diags_free(tx->d);
+	mdp_diags_init(tx->d);
+	if (!say)
+		return;
+	if (!err) {
+		say(arg, m->line);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s: %s %" PRIu64 " -> %" PRIu64 " KiB/s failed: %s", m->name,
+		 m->t == MDP_T_SYNC_SPEED_MAX ? "maximum" : "minimum", m->from, m->to,
+		 strerror(-err));
+	say(arg, buf);
+}
+
+int mdp_wgoal_steer(struct mdp_wgoal *g, int64_t since, struct mdp_txn *tx,
+		    const struct mdp_root *r, const struct mdp_system *s,
+		    void (*say)(void *arg, const char *line), void *arg)
+{
+	struct mdp_wgoal_move *m = NULL;
+	size_t n = 0;
+	bool *on;
+	int err;
+
+	if (!(on = calloc(s->n_arrays + 1, sizeof(*on))))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n_arrays; i++)
+		on[i] = s->arrays[i].sync_action[0] && strcmp(s->arrays[i].sync_action, "idle");
+	if (!(err = mdp_wgoal_look(g, since, r, s, on, &m, &n)))
+		for (size_t i = 0; i < n; i++)
+			steer_one(g, tx, &m[i], say, arg);
+	free(m);
+	free(on);
+	return err;
+}
+
 /* ---- what status shows ---------------------------------------------------------- */
 
 static void wgoal_put(FILE *f, const void *arg)

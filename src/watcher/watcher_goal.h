@@ -137,6 +137,21 @@ struct mdp_wgoal_view {
 	size_t n;
 };
 
+struct mdp_txn;
+/*
+ * One look of g (goal_ms, pct set; zeroed otherwise) over the arrays of s running an
+ * operation, each move written through tx as the watcher writes it (mdp_txn_steer: the
+ * caller holds the lock, and its layer, since, is the top one) and its line given to say
+ * with a failed write's; a goal missed with nothing left to give is said too. For bench
+ * --compare, which steers a goal profile's row as auto would. Free g with mdp_wgoal_free.
+ * 0, or -errno of the look (-ENOMEM).
+ */
+int mdp_wgoal_steer(struct mdp_wgoal *g, int64_t since, struct mdp_txn *tx,
+		    const struct mdp_root *r, const struct mdp_system *s,
+		    void (*say)(void *arg, const char *line), void *arg);
+/* g's arrays and spans released (its goal kept). */
+void mdp_wgoal_free(struct mdp_wgoal *g);
+
 /* The file's view: -ENOENT when none; -EINVAL when not one the watcher wrote. */
 int mdp_wgoal_load(const struct mdp_root *r, struct mdp_wgoal_view *v);
 /* The same, believed only while the watcher lives (holds its lock) and is engaged: -ENOENT

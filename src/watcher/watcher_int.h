@@ -148,7 +148,6 @@ void mdp_wgoal_moved(struct mdp_wgoal *g, const struct mdp_wgoal_move *m);
 void mdp_wgoal_tally(struct mdp_wgoal *g, double now);
 /* The spans said (the release summary): forgotten. */
 void mdp_wgoal_spans_clear(struct mdp_wgoal *g);
-void mdp_wgoal_free(struct mdp_wgoal *g);
 
 int mdp_wgoal_store(const struct mdp_root *r, const struct mdp_wgoal *g);
 

@@ -23,6 +23,9 @@ bench: mdprofile static
 		--auto-bin $(STATIC)/mdprofile --auto-seconds $(BENCH_AUTO_SECONDS) --out build/bench
 	@$(MAKE) --no-print-directory bench-vm
 
+# Rounds of 99-goal-dsm (issue 48's case B: the goal in DSM's layout; about 3.5 min a round
+# on each kernel, both reader sizes)
+GOAL_DSM_ROUNDS ?= 1
 # explain's figures in the VM lab (3 A/B/A rounds on each kernel, about 8 min): a sync
 # beside a competing reader of the array and beside a reader of DSM's system array on the
 # first partitions, under the kernel's limits and under the recommended profile, against
@@ -32,6 +35,8 @@ bench: mdprofile static
 ## explain's lab figures: syncs beside readers, a slow member, a probe (VM, both kernels)
 bench-vm:
 	@VM_ROUNDS=3 VM_TIMEOUT=1500 $(MAKE) --no-print-directory vm-check VM_SCENARIOS=96-explain,99-explain-io,99-explain-probe,99-goal
+	@VM_ROUNDS=$(GOAL_DSM_ROUNDS) VM_TIMEOUT=1500 $(MAKE) --no-print-directory vm-check \
+		VM_SCENARIOS=99-goal-dsm,99-goal-dsm-1m VM_OUT=$(VM_OUT)/goal-dsm
 	@mkdir -p build/bench
-	@sh tests/bench/vm_figures.sh $(foreach k,$(VM_KLIST),$(VM_OUT)/$(k)/console.log) | \
-		tee build/bench/vm.txt
+	@sh tests/bench/vm_figures.sh $(foreach k,$(VM_KLIST),$(VM_OUT)/$(k)/console.log \
+		$(VM_OUT)/goal-dsm/$(k)/console.log) | tee build/bench/vm.txt

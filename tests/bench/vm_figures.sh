@@ -11,13 +11,17 @@
 # probe: explain --probe's A/B/A windows for a raid6 resync on busy CPUs. goal: a recovery
 # beside a client timing its 64 KiB reads every 50 ms: the recovery's KiB/s and the reads'
 # mean ms under the kernel's limits, the goal profile (and the latency the watcher steered on,
-# with its source), reshape-fast; alone, goal and reshape-fast.
+# with its source), reshape-fast; alone, goal and reshape-fast. goal-dsm: DSM's layout, the
+# data array's recovery beside a client of the system array on the same disks (64 KiB or
+# 1 MiB reads back to back), kernel limits, the goal (twice the client's idle mean) and
+# reshape-fast: the recovery's KiB/s and the client's mean and p95 (a round each, comma
+# separated when more).
 set -eu
 [ $# -gt 0 ] || { echo "usage: vm_figures.sh CONSOLE..." >&2; exit 2; }
 lines=$(grep -h '^BENCH-VM: ' "$@" || true)
 [ -n "$lines" ] || { echo "vm_figures: no BENCH-VM line in $*" >&2; exit 1; }
 # one table per kind of line, in this order, whatever order the consoles printed them
-for kind in competing-reader system-reader slow-member probe goal; do
+for kind in competing-reader system-reader slow-member probe goal goal-dsm; do
 	printf '%s\n' "$lines" | awk -v kind="$kind" '
 function v(k,   i, kv) {
 	for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
@@ -53,6 +57,14 @@ $2 == "goal" {
 	    v("goal"), v("defaults_kib"), v("defaults_ms"), v("goal_kib"), v("goal_mean"),
 	    v("goal_p99"), v("goal_seen"), v("goal_src"), v("fast_kib"), v("fast_ms"), v("alone_kib"),
 	    v("fast_alone_kib")
+}
+$2 == "goal-dsm" {
+	if (hdr == 1) printf "%-18s %7s %5s %6s %21s %21s %21s\n", "DSM: p1 client", "reads",
+	    "goal", "alone", "kernel (ms, p95)", "goal (ms, p95)", "reshape-fast (ms, p95)"
+	printf "%-18s %7s %5s %6s %7s %6s %6s %7s %6s %6s %7s %6s %6s\n", v("kernel"),
+	    v("reader_bytes"), v("goal"), v("alone_kib"), v("kernel_kib"), v("kernel_ms"),
+	    v("kernel_p95"), v("goal_kib"), v("goal_ms"), v("goal_p95"), v("fast_kib"), v("fast_ms"),
+	    v("fast_p95")
 }
 $2 == "probe" {
 	if (hdr == 1) printf "%-18s %22s %9s %9s %9s %8s %8s\n", "probe, busy CPUs", "setting",

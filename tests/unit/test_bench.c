@@ -164,7 +164,8 @@ static struct mdp_bench op_only(const struct mdp_root *r)
 {
 	memset(&seen, 0, sizeof(seen));
 	return (struct mdp_bench){
-	    r, NULL, 0, 0, {stop_hook, begin_hook, tick_hook, NULL, done_hook, apply_hook, NULL}};
+	    r,    NULL, 0, 0, {stop_hook, begin_hook, tick_hook, NULL, done_hook, apply_hook, NULL},
+	    NULL, NULL};
 }
 
 static void test_compare_volume(void **state)

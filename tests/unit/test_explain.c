@@ -218,6 +218,13 @@ static const struct row rows[] = {
 	 .util = 70, .holder_kib = 3000, .group_threads = 0, .stripe = 1024,
 	 .kind = MDP_XK_COMPETING_IO, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
 	 .says = "trade-off: the other I/O (3000 KiB/s, 2% of"},
+	/* C02 again: beside balanced, the goal profile and what it costs the rebuild (issue 48) */
+	{.id = "C02-goal", .release = "4.4.180+", .speed = 30000, .min = 10000, .max = 200000,
+	 .util = 70, .holder_kib = 3000, .group_threads = 0, .stripe = 1024,
+	 .kind = MDP_XK_COMPETING_IO, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
+	 .says = "or 'mdprofile auto responsive': the limits steered to hold the shares' requests "
+		 "under 30 ms; slower than a fixed minimum while they are busy, full speed when "
+		 "they stop"},
 	/* C03: QNAP TS-412 ARM, rebuild 20 MB/s, CPU ~100 %, no group threads on that kernel */
 	{.id = "C03", .release = "3.4.6", .speed = 20000, .min = 1000, .max = 200000, .util = 50,
 	 .cpu = 99, .group_threads = -1,
@@ -226,7 +233,7 @@ static const struct row rows[] = {
 	{.id = "C04", .release = "2.6.33", .action = "recover", .speed = 505, .min = 500,
 	 .max = 200000, .util = 40, .holder_kib = 2000, .group_threads = -1,
 	 .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced", .gain = MDP_XG_UPPER,
-	 .gain_kib = 50000},
+	 .gain_kib = 50000, .says = "or 'mdprofile auto responsive': the limits steered"},
 	/* C04 on a box where apply refuses balanced (its stripe caches over the memory budget, as
 	   the lab's 1 GiB guest with five parity arrays): the next profile, reshape-fast, whose
 	   maximum (at least 2000000) lifts the box's 200000: up to its minimum, 300000 */

@@ -326,9 +326,13 @@ static void test_profiles(void **state)
 	tree_init(&t, "floor");
 	tree_open(&t);
 	shipped(&t, &pro);
-	assert_int_equal(pro.n, 2);
+	assert_int_equal(pro.n, 3);
 	assert_string_equal(pro.v[0].name, "balanced");
 	assert_string_equal(pro.v[1].name, "reshape-fast");
+	/* the goal profile, offered beside the others by its goal (explain.md, issue 48) */
+	assert_string_equal(pro.v[2].name, "responsive");
+	assert_int_equal(pro.v[2].goal_ms, 30);
+	assert_int_equal(pro.v[0].goal_ms, 0);
 	f = profile(&pro, "reshape-fast");
 	assert_int_equal(f->min, 300000);
 	assert_false(pro.v[0].refused);
@@ -341,7 +345,7 @@ static void test_profiles(void **state)
 		t.root_dir, t.root_dir);
 	tree_open(&t);
 	shipped(&t, &pro);
-	assert_int_equal(pro.n, 2);
+	assert_int_equal(pro.n, 3);
 	b = profile(&pro, "balanced");
 	assert_true(b->refused);
 	assert_string_equal(b->why, "stripe caches would use 32 MiB (md2 32 MiB), above the memory "
@@ -354,7 +358,7 @@ static void test_profiles(void **state)
 	test_sh("rm -r %s/sys/block && : >%s/sys/block", t.root_dir, t.root_dir);
 	tree_open(&t);
 	shipped(&t, &pro);
-	assert_int_equal(pro.n, 2);
+	assert_int_equal(pro.n, 3);
 	assert_false(profile(&pro, "balanced")->refused);
 	mdp_xrun_profiles(&t.root, &none, &pro);
 	assert_int_equal(pro.n, 0);

@@ -10,7 +10,7 @@
  * skip it. O_DIRECT, so the page cache does not hide the disks. Prints one
  * line for the scenario to parse:
  *
- *   reads N mean_ms M p99_ms P max_ms X
+ *   reads N mean_ms M p95_ms Q p99_ms P max_ms X
  *
  * Lab-only (tests/vm): built static with the lab's mdprofile, never installed.
  */
@@ -105,7 +105,8 @@ int main(int argc, char **argv)
 		}
 	}
 	qsort(lat, n, sizeof(*lat), cmp_double);
-	printf("reads %zu mean_ms %.1f p99_ms %.1f max_ms %.1f\n", n, n ? sum / (double)n : 0.0,
-	       n ? lat[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1] : 0.0, n ? lat[n - 1] : 0.0);
+	printf("reads %zu mean_ms %.1f p95_ms %.1f p99_ms %.1f max_ms %.1f\n", n,
+	       n ? sum / (double)n : 0.0, n ? lat[(n * 95) / 100] : 0.0, n ? lat[(n * 99) / 100] : 0.0,
+	       n ? lat[n - 1] : 0.0);
 	return 0;
 }
