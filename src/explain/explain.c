@@ -545,7 +545,7 @@ const struct mdp_xrule mdp_xrules[] = {
      .why = "an operation delayed, pending, held, frozen or parked makes no progress either: it "
 	    "waits, it is not stuck; and a position moving in coarse steps is not stalled"},
     {"pathology", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_pathology, .makes = K(PATHOLOGY)},
-    {"finishing", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_finishing, .makes = K(FINISHING),
+    {"finishing", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_finishing, .makes = K(FINISHING) | K(INFO),
      .after = "moving", .why = "moving gives a position moving in coarse steps its ETA back"},
     {"member", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_member,
      .makes = K(MEMBER) | K(CONTROLLER) | K(INFO), .beside = K(STUCK),

@@ -151,6 +151,9 @@ double mdp_xthread_share(const struct mdp_xctx *c, size_t i);
 
 /* The window's progress: speed and its source, stall, skipped chunks, ETA (progress). */
 void mdp_xprogress(struct mdp_xctx *c);
+/* md's own thread is CPU-bound on a raid4/5/6 array of SSD or NVMe members with
+ * group_thread_cnt 0: worker threads may lift it, even near the end (cpu). */
+bool mdp_xcpu_groups(const struct mdp_xctx *c);
 /* reshape-fast as f's recommendation (text); none (why) where it does not fit (limits). */
 void mdp_xrec_fast(const struct mdp_xctx *c, struct mdp_xfinding *f, const char *none,
 		   const char *text);

@@ -70,14 +70,15 @@ struct row {
 	int degraded;                 /* md/degraded */
 	const char *bitmap;           /* md/bitmap/location (default "+8") */
 	int64_t started;              /* md2_raid5's start, ticks after boot (0: at boot) */
+	const char *reshape_pos;      /* md/reshape_position (default unread) */
 	/* expected */
 	enum mdp_xkind kind;
 	enum mdp_xrec rec;
 	const char *rec_name;
 	enum mdp_xgain gain;
 	uint64_t gain_kib;
-	int also;         /* a kind + 1 that must be among the findings too */
-	const char *says; /* words some finding's evidence or recommendation must hold */
+	int also;             /* a kind + 1 that must be among the findings too */
+	const char *says;     /* words some finding's evidence or recommendation must hold */
 	const char *not_says; /* words none may hold */
 };
 
@@ -139,6 +140,8 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 	a->suspend_hi = r->backup && !r->moved ? 123456 : 0;
 	a->backup_file = r->backup;
 	a->degraded = r->degraded;
+	snprintf(a->reshape_position, sizeof(a->reshape_position), "%s",
+		 r->reshape_pos ? r->reshape_pos : "");
 	snprintf(a->bitmap, sizeof(a->bitmap), "%s", r->bitmap ? r->bitmap : "+8");
 	set_io(&a->io, "md2", base + (uint64_t)(t * r->md_kib * 2 * DT), base, 0, base);
 	a->n_members = (size_t)n;
@@ -579,6 +582,43 @@ static const struct row rows[] = {
 	{.id = "delayed-no-note", .n = 3, .queued = "DELAYED", .action = "resync", .util = 30,
 	 .bitmap = "none", KERNEL_DEFAULTS, .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
 	 .not_says = "bitmap"},
+	/* issue 51, a raid10 resync paced by its chunk: h16's NVMe raid10 of 16 KiB chunks at
+	   564418 KiB/s, the members half busy with 16 KiB requests: the chunk, with nothing to set
+	   now ("no cause found" before) */
+	{.id = "raid10-small-chunk", .release = "5.4.0", .level = "raid10", .chunk = 16,
+	 .rq_sect = 32, .nvme = true, .speed = 564418, .util = 50, .left_kib = 4000000000, .min = 1000, .max = 8000000,
+	 .group_threads = -1, .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE,
+	 .says = "level raid10, chunk 16 KiB: md's resync reads every copy"},
+	/* ... its check the same; the trade-off says a limit brings no larger requests */
+	{.id = "raid10-small-chunk-check", .release = "5.4.0", .level = "raid10", .chunk = 32,
+	 .action = "check", .rq_sect = 64, .util = 40, .speed = 60000, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE,
+	 .says = "a higher limit brings no larger requests"},
+	/* ... but a 512 KiB chunk (md reads 64 KiB a request) or a recovery is not paced so */
+	{.id = "raid10-large-chunk", .release = "5.4.0", .level = "raid10", .chunk = 512,
+	 .rq_sect = 128, .nvme = true, .speed = 564418, .util = 50, .left_kib = 4000000000, .min = 1000,
+	 .max = 8000000, .group_threads = -1, .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
+	{.id = "raid10-small-chunk-recovery", .release = "5.4.0", .level = "raid10",
+	 .action = "recover", .chunk = 16, .rq_sect = 32, .nvme = true, .speed = 564418, .left_kib = 4000000000,
+	 .util = 50, .min = 1000, .max = 8000000, .group_threads = -1, .kind = MDP_XK_INFO,
+	 .rec = MDP_XR_NONE},
+	/* issue 51, a CPU-bound NVMe recovery 20 minutes from its end: md2_raid5 at 99 % beside
+	   members 30 % busy: group_thread_cnt with its room and trade-off, not only "finishing" */
+	{.id = "finishing-cpu-nvme", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 1000000, .util = 30, .cpu = 99, .left_kib = 1200000000, .min = 1000,
+	 .max = 4000000, .group_threads = 0, .kind = MDP_XK_CPU, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/group_thread_cnt", .also = MDP_XK_INFO + 1,
+	 .says = "room for up to 3333333 KiB/s a disk"},
+	/* ... but ending within two windows (15 s): finishing, nothing to set */
+	{.id = "finishing-cpu-nvme-end", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 1000000, .util = 30, .cpu = 99, .left_kib = 15000000, .min = 1000,
+	 .max = 4000000, .group_threads = 0, .kind = MDP_XK_FINISHING, .rec = MDP_XR_NONE},
+	/* issue 51, h23: resync=PENDING on a read-only array whose reshape was cut off and hung:
+	   what --readwrite would resume and the harm check before it, never a bare command */
+	{.id = "pending-reshape", .level = "raid10", .queued = "PENDING", .n = 10,
+	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
+	 .says = "keep it read-only until the harm check passes", .not_says = "starts it now"},
 	/* the operation ended between the samples: nothing to explain */
 	{.id = "ended", .speed = 30000, .ended = true, .util = 50, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
