@@ -189,7 +189,8 @@ static void rq_evidence(const struct mdp_xctx *c, struct mdp_xfinding *f, const 
  * chunk at most a request (raid10.c sync_request: to the chunk's end, at most its 64 KiB
  * resync window): under a chunk smaller than that window the members get chunk-sized
  * requests and wait per request (issue 51: an NVMe raid10 of 16 KiB chunks resynced at 564
- * MB/s, at 1.4 GB/s with 1024 KiB chunks). Nothing set now changes the chunk.
+ * MB/s, at 1.4 GB/s with 1024 KiB chunks). Requests of half a chunk to a quarter over it;
+ * smaller ones are not the chunk's (the tiny-request sign). Nothing set now changes it.
  */
 static bool raid10_chunk(struct mdp_xctx *c, const struct rq_sum *q)
 {
@@ -200,7 +201,8 @@ static bool raid10_chunk(struct mdp_xctx *c, const struct rq_sum *q)
 	if (strcmp(a->level, "raid10") || a->chunk_kib <= 0 || a->chunk_kib >= R10_WINDOW_KIB ||
 	    (strcmp(a->action, "resync") && strcmp(a->action, "check") &&
 	     strcmp(a->action, "repair")) ||
-	    q->sect / q->ios > 1.25 * 2 * (double)a->chunk_kib)
+	    q->sect / q->ios > 1.25 * 2 * (double)a->chunk_kib ||
+	    q->sect / q->ios < 0.5 * 2 * (double)a->chunk_kib)
 		return false;
 	f = mdp_xadd(c->r, MDP_XK_REQUEST_PATTERN);
 	mdp_xev(

@@ -594,6 +594,12 @@ static const struct row rows[] = {
 	 .action = "check", .rq_sect = 64, .util = 40, .speed = 60000, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE,
 	 .says = "a higher limit brings no larger requests"},
+	/* ... requests far under its 32 KiB chunk (4 KiB, unmerged) are not the chunk's: the
+	   tiny-request sign, which asks for a report, not a re-creation */
+	{.id = "raid10-tiny-requests", .release = "5.4.0", .level = "raid10", .chunk = 32,
+	 .action = "check", .rq_sect = 8, .util = 40, .speed = 60000, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE, .says = "tiny unmerged requests",
+	 .not_says = "level raid10"},
 	/* ... but a 512 KiB chunk (md reads 64 KiB a request) or a recovery is not paced so */
 	{.id = "raid10-large-chunk", .release = "5.4.0", .level = "raid10", .chunk = 512,
 	 .rq_sect = 128, .nvme = true, .speed = 564418, .util = 50, .left_kib = 4000000000, .min = 1000,
