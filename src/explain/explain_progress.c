@@ -142,10 +142,21 @@ bool mdp_explain_reshape_held(const struct mdp_xarray *a)
 }
 
 /*
- * What making a read-only array with an unfinished reshape writable does, and the check
- * before it (issue 51, h23: a reshape cut off and hung, assembled read-only; the thread said
- * to keep it read-only, and a bare 'mdadm --readwrite' would have started the hang again).
+ * What resuming an unfinished reshape can do and the check before it (issue 51, h23: a
+ * reshape cut off and hung, assembled read-only; the thread said to keep it read-only, and a
+ * bare 'mdadm --readwrite' would have started the hang again).
  */
+static void resume_harm(struct mdp_xfinding *f)
+{
+	mdp_xev(f, "harm: whatever cut the reshape off (a hang, a failing member) may stop it "
+		   "again once resumed, halfway through its new layout; a member lost then can "
+		   "cost the data");
+	mdp_xev(f, "harm check: each member healthy (SMART, md/dev-*/errors, dmesg) and the "
+		   "--backup-file it was started with, if any, at hand; if it hung before, copy "
+		   "the data off first");
+}
+
+/* A read-only array with an unfinished reshape: its first write resumes the reshape. */
 static void resume_advice(const struct mdp_xctx *c, struct mdp_xfinding *f)
 {
 	const struct mdp_xarray *a = c->a1;
@@ -154,12 +165,10 @@ static void resume_advice(const struct mdp_xctx *c, struct mdp_xfinding *f)
 		"md/reshape_position %s: a reshape stands unfinished; the first write, or 'mdadm "
 		"--readwrite /dev/%s', resumes it",
 		a->reshape_position, a->name);
-	mdp_xev(f, "harm check: each member healthy (SMART, md/dev-*/errors, dmesg) and the "
-		   "--backup-file it was started with, if any, at hand; if it hung before, copy "
-		   "the data off first");
+	resume_harm(f);
 	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
-		 "none: keep it read-only until the harm check passes; then 'mdadm --readwrite "
-		 "/dev/%s' resumes it",
+		 "none: keep it read-only (a read-write mount writes) until the harm check "
+		 "passes; then 'mdadm --readwrite /dev/%s' resumes it",
 		 a->name);
 }
 
@@ -181,9 +190,10 @@ static bool held_reshape(struct mdp_xctx *c)
 	mdp_xev(f, "md/reshape_position %s: a reshape stands there unfinished; md/sync_action idle",
 		a->reshape_position);
 	mdp_xev(f, "md/array_state %s", a->array_state[0] ? a->array_state : "unread");
+	resume_harm(f);
 	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
-		 "none: mdadm must continue it ('mdadm --grow --continue /dev/%s', with the "
-		 "--backup-file it was started with, if any)",
+		 "none until the harm check passes; then mdadm must continue it ('mdadm --grow "
+		 "--continue /dev/%s', with the --backup-file it was started with, if any)",
 		 a->name);
 	return true;
 }

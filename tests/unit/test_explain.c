@@ -624,7 +624,16 @@ static const struct row rows[] = {
 	{.id = "pending-reshape", .level = "raid10", .queued = "PENDING", .n = 10,
 	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
-	 .says = "keep it read-only until the harm check passes", .not_says = "starts it now"},
+	 .says = "until the harm check passes", .not_says = "starts it now"},
+	/* ... the harm itself said beside its check: the reshape may stop again, writable */
+	{.id = "pending-reshape-harm", .level = "raid10", .queued = "PENDING", .n = 10,
+	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE, .says = "harm: whatever cut the reshape off"},
+	/* ... a reshape held on a writable array: mdadm continues it, after the same check */
+	{.id = "held-reshape-continue", .level = "raid5", .action = "idle", .n = 4,
+	 .array_state = "clean", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
+	 .says = "none until the harm check passes; then mdadm must continue it"},
 	/* the operation ended between the samples: nothing to explain */
 	{.id = "ended", .speed = 30000, .ended = true, .util = 50, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
