@@ -263,6 +263,14 @@ void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, c
 void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap);
 
 /*
+ * The bridge above the last PCI function on the same path ("0000:00:1e.0" for
+ * ".../pci0000:00/0000:00:1e.0/0000:05:00.0/ata3/..."); "" when that function sits on a root
+ * bus or there is none. A controller that states no PCIe link behind a legacy bridge shares
+ * that bridge's conventional PCI bus with every card on it.
+ */
+void mdp_explain_bridge_of(const char *devpath, char *bridge, size_t cap);
+
+/*
  * The SATA port a disk hangs on, from the same path: "ata3" (the first ataN after its PCI
  * function); "" when there is none. Disks that share one sit behind a port multiplier.
  */

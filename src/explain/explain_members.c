@@ -62,6 +62,22 @@ void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap)
 		snprintf(bus, cap, "%.*s", (int)pci_l, pci);
 }
 
+void mdp_explain_bridge_of(const char *devpath, char *bridge, size_t cap)
+{
+	const char *p = devpath, *last = NULL, *up = NULL;
+	size_t last_l = 0, up_l = 0;
+
+	snprintf(bridge, cap, "%s", "");
+	while (p && *p) {
+		size_t l = strcspn(p, "/");
+		if (pci_name(p, l))
+			up = last, up_l = last_l, last = p, last_l = l;
+		p = p[l] ? p + l + 1 : NULL;
+	}
+	if (up)
+		snprintf(bridge, cap, "%.*s", (int)up_l, up);
+}
+
 void mdp_explain_port_of(const char *devpath, char *port, size_t cap)
 {
 	const char *p = devpath;
@@ -441,16 +457,28 @@ static double class_kib(const struct mdp_xmember *m)
 					   : 0;
 }
 
-/* Do members i and j share one link: one port multiplier (the same SATA port) or one USB device?
- * (Disks on one PCIe card each have their own port: the card's link is the 60 % rule's.) */
+/* Do members i and j share one link: one port multiplier (the same SATA port), one USB device
+ * or one conventional PCI bus (whatever card each is on)? (Disks on one PCIe card each have
+ * their own port: the card's link is the 60 % rule's.) */
+static bool same_pci(const struct mdp_xmember *a, const struct mdp_xmember *b)
+{
+	return a->pci_bus[0] && !strcmp(a->pci_bus, b->pci_bus);
+}
+
 static bool same_link(const struct mdp_xctx *c, size_t i, size_t j)
 {
 	const struct mdp_xmember *a = c->m[i], *b = c->m[j];
 
+	if (same_pci(a, b))
+		return true;
 	if (!a->bus[0] || strcmp(a->bus, b->bus))
 		return false;
 	return (a->port[0] && !strcmp(a->port, b->port)) || !strchr(a->bus, ':');
 }
+
+/* A conventional PCI bus's clock and width are not in sysfs: the common slot's 32 bits at
+ * 33.33 MHz carry 133 MB/s for every card on it. */
+#define PCI33_KIB 130208
 
 /* The shared link in words (into w) and its data rate, for members i and j that share it. */
 static uint64_t link_words(const struct mdp_xctx *c, size_t i, size_t j, char *w, size_t cap)
@@ -460,12 +488,41 @@ static uint64_t link_words(const struct mdp_xctx *c, size_t i, size_t j, char *w
 	uint64_t kib = pmp ? m->port_kib : m->bus_kib;
 	const char *what = pmp ? "one port multiplier on" : "USB device";
 
+	if (same_pci(m, c->m[j])) {
+		snprintf(w, cap,
+			 "the conventional PCI bus behind bridge %s (its clock and width unread: "
+			 "%d KiB/s of data if it is the common 32-bit 33 MHz one)",
+			 m->pci_bus, PCI33_KIB);
+		return PCI33_KIB;
+	}
 	if (kib)
 		snprintf(w, cap, "%s %s (%s: %llu KiB/s of data)", what, pmp ? m->port : m->bus,
 			 pmp ? m->port_link : m->bus_link, (unsigned long long)kib);
 	else
 		snprintf(w, cap, "%s %s (its link's rate unread)", what, pmp ? m->port : m->bus);
 	return kib;
+}
+
+/* shared_slow's reading and advice: a link (USB, a port multiplier's port) or a PCI bus. */
+static void shared_words(struct mdp_xctx *c, struct mdp_xfinding *f, const struct mdp_xmember *m,
+			 double top, bool pci)
+{
+	mdp_xev(f,
+		"each is %.0f%%+ busy yet moves %.0f KiB/s at most, under half of what a %s "
+		"streams: they wait on the %s they share, not on their own media",
+		UTIL_FREE, top, m->media == MDP_MEDIA_HDD ? "hard disk" : "SATA SSD",
+		pci ? "bus" : "link");
+	mdp_xutil_evidence(c, f);
+	if (pci)
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+			 "none: no limit gets more through a shared bus; put the disks on the "
+			 "board's own ports or a PCIe card and the sync can run at the disks' own "
+			 "speed");
+	else
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+			 "none: no limit gets more through a shared link; put the disks on "
+			 "separate ports or controllers and the sync can run at the disks' own "
+			 "speed");
 }
 
 /*
@@ -507,16 +564,7 @@ static bool shared_slow(struct mdp_xctx *c)
 				100.0 * sum / (double)kib);
 		else
 			mdp_xev(f, "%s share %s: together %.0f KiB/s", names, w, sum);
-		mdp_xev(
-		    f,
-		    "each is %.0f%%+ busy yet moves %.0f KiB/s at most, under half of what a %s "
-		    "streams: they wait on the link they share, not on their own media",
-		    UTIL_FREE, top, c->m[i]->media == MDP_MEDIA_HDD ? "hard disk" : "SATA SSD");
-		mdp_xutil_evidence(c, f);
-		mdp_xrec(
-		    f, MDP_XR_NONE, NULL, NULL,
-		    "none: no limit gets more through a shared link; put the disks on separate "
-		    "ports or controllers and the sync can run at the disks' own speed");
+		shared_words(c, f, c->m[i], top, same_pci(c->m[i], c->m[in[1]]));
 		return true;
 	}
 	return false;

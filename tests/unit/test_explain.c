@@ -67,6 +67,7 @@ struct row {
 	bool stacked;                 /* members are md devices md0, md1, ... (whole, no disk) */
 	int usb_n;                    /* the last usb_n members in one USB 3 enclosure, 2-1 */
 	int pmp_n;                    /* the last pmp_n members behind one port multiplier, ata3 */
+	int pci_n;                    /* the last pci_n on two PCI cards behind bridge 00:1e.0 */
 	int degraded;                 /* md/degraded */
 	const char *bitmap;           /* md/bitmap/location (default "+8") */
 	int64_t started;              /* md2_raid5's start, ticks after boot (0: at boot) */
@@ -182,6 +183,10 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 			snprintf(m->port, sizeof(m->port), "ata3");
 			snprintf(m->port_link, sizeof(m->port_link), "SATA 3.0 Gb/s");
 			m->port_kib = 292968;
+		}
+		if (i >= n - r->pci_n) { /* two cards, neither stating a link: their bus */
+			snprintf(m->bus, sizeof(m->bus), "0000:05:0%d.0", i % 2);
+			snprintf(m->pci_bus, sizeof(m->pci_bus), "0000:00:1e.0");
 		}
 		if (i >= n - r->bus_n) {
 			snprintf(m->bus, sizeof(m->bus), "0000:03:00.0");
@@ -407,6 +412,21 @@ static const struct row rows[] = {
 	 .min = 10000, .max = 200000, .util = 95, .usb_n = 4, .holder_kib = 3000,
 	 .group_threads = 0, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
 	 .also = MDP_XK_FLOOR + 1, .says = "the shared controller or link is the limit, not this"},
+	/* issue 51, a shared 32-bit PCI bus: four hard disks on two PCI SATA cards behind one
+	   legacy bridge, 97 % busy at 30000 KiB/s each: the bus ("at their limit" before) */
+	{.id = "pci-bus", .release = "2.6.32", .action = "recover", .speed = 30000, .util = 97,
+	 .pci_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .says = "sda, sdb, sdc, sdd share the conventional PCI bus behind bridge 0000:00:1e.0 "
+		 "(its clock and width unread: 130208 KiB/s of data if it is the common 32-bit 33 "
+		 "MHz one): together 120000 KiB/s, 92% of it"},
+	/* ... two of them there, the other two on the board's own ports: only the two share */
+	{.id = "pci-bus-two", .release = "2.6.32", .action = "recover", .speed = 30000,
+	 .util = 97, .pci_n = 2, KERNEL_DEFAULTS, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .says = "put the disks on the board's own ports or a PCIe card"},
+	/* ... but 60000 KiB/s each: the disks' own limit, as on a USB enclosure */
+	{.id = "pci-bus-fast", .release = "2.6.32", .action = "recover", .speed = 60000,
+	 .util = 97, .pci_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT,
+	 .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO},
 	/* ... but disks streaming 60000 KiB/s each (over half a hard disk's) are their own limit */
 	{.id = "usb-fast-disks", .release = "5.10.0", .action = "recover", .speed = 60000,
 	 .util = 95, .usb_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT,
@@ -1051,6 +1071,18 @@ static void test_bus(void **state)
 			    bus, sizeof(bus));
 	assert_string_equal(bus, "ata3");
 	mdp_explain_port_of(t[2].path, bus, sizeof(bus));
+	assert_string_equal(bus, "");
+	/* the bridge above the controller; none for one on a root bus or with no PCI at all */
+	mdp_explain_bridge_of("../../devices/pci0000:00/0000:00:1e.0/0000:05:01.0/ata5/host4/"
+			      "target4:0:0/4:0:0:0/block/sde",
+			      bus, sizeof(bus));
+	assert_string_equal(bus, "0000:00:1e.0");
+	mdp_explain_bridge_of(t[0].path, bus, sizeof(bus));
+	assert_string_equal(bus, "0000:00:1c.4");
+	mdp_explain_bridge_of("../../devices/pci0000:00/0000:00:1f.2/ata3/host2/block/sdd", bus,
+			      sizeof(bus));
+	assert_string_equal(bus, "");
+	mdp_explain_bridge_of(t[3].path, bus, sizeof(bus));
 	assert_string_equal(bus, "");
 	mdp_explain_port_of(t[3].path, bus, sizeof(bus)); /* no PCI function: no port */
 	assert_string_equal(bus, "");
