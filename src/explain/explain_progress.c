@@ -435,8 +435,10 @@ static bool degraded_signs(struct mdp_xctx *c, struct mdp_xfinding **f, bool sai
 		a->degraded, a->degraded, a->degraded > 1 ? "s" : "");
 	if (!said)
 		mdp_xrec(*f, MDP_XR_NONE, NULL, NULL,
-			 "none: add the missing disk; a new array without data can be re-created "
-			 "with --assume-clean (its parity then unchecked until written)");
+			 "none: add the missing disk; re-creating with --assume-clean skips the "
+			 "resync but writes new superblocks over the members: only for a new "
+			 "array with nothing on it yet, and its parity stays unchecked until "
+			 "written");
 	return true;
 }
 

@@ -579,6 +579,10 @@ static const struct row rows[] = {
 	{.id = "degraded-resync", .level = "raid6", .speed = 270, .cpu = 95, .util = 4,
 	 .degraded = 1, KERNEL_DEFAULTS, .kind = MDP_XK_PATHOLOGY, .rec = MDP_XR_NONE,
 	 .says = "md/degraded 1"},
+	/* ... and re-creating it is offered with its harm: only an array with nothing on it */
+	{.id = "degraded-resync-recreate", .level = "raid6", .speed = 270, .cpu = 95, .util = 4,
+	 .degraded = 1, KERNEL_DEFAULTS, .kind = MDP_XK_PATHOLOGY, .rec = MDP_XR_NONE,
+	 .says = "writes new superblocks over the members: only for a new array with nothing"},
 	/* ... the same thread at 100 % at 40 MB/s with the disks half busy: CPU-bound, no sign */
 	{.id = "busy-not-spinning", .speed = 40000, .cpu = 100, .util = 50, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_CPU, .rec = MDP_XR_SETTING, .rec_name = "md2/group_thread_cnt"},
