@@ -637,6 +637,8 @@ static void bitmap_note(struct mdp_xctx *c, struct mdp_xfinding *f)
 	else
 		mdp_xev(f, "md/bitmap/location: none; a resync after an unclean shutdown, or a new "
 			   "array's initial one, covers the whole device");
+	mdp_xev(f, "trade-off of a bitmap: each write first marks its region in it, which costs "
+		   "some write speed (less with a larger --bitmap-chunk)");
 	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
 		 "none now; with a bitmap (mdadm --grow --bitmap=internal /dev/%s) a resync after "
 		 "an unclean shutdown covers only the chunks last written",

@@ -602,6 +602,10 @@ static const struct row rows[] = {
 	{.id = "dirty-resync", .level = "raid6", .speed = 30000, .util = 96, .bitmap = "none",
 	 .started = 1500, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT, .rec = MDP_XR_NONE,
 	 .gain = MDP_XG_ZERO, .says = "assembled 15 s after boot: this resync most likely follows an unclean"},
+	/* ... whose bitmap for next time comes with its cost to writes */
+	{.id = "dirty-resync-bitmap-cost", .level = "raid6", .speed = 30000, .util = 96,
+	 .bitmap = "none", .started = 1500, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT,
+	 .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO, .says = "trade-off of a bitmap: each write"},
 	/* ... a delayed operation (mdstat's resync=DELAYED, for a recovery too): no note */
 	{.id = "delayed-no-note", .n = 3, .queued = "DELAYED", .action = "resync", .util = 30,
 	 .bitmap = "none", KERNEL_DEFAULTS, .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
