@@ -614,24 +614,26 @@ bool mdp_xr_no_cause(struct mdp_xctx *c)
 }
 
 /*
- * Issue 39's harm rule: while a failing or slow member stands, no finding raises a limit (a
- * profile, sync_speed_min/max): it pushes that disk harder and takes more from the users.
+ * Issue 39's harm rule: while a failing or slow member stands, no finding speeds the sync (a
+ * profile, sync_speed_min/max, and as much worker threads or a larger stripe cache): it
+ * pushes that disk harder and takes more from the users. Every recommendation a finding
+ * makes speeds the sync, so all of them go.
  */
 bool mdp_xw_member(struct mdp_xctx *c)
 {
 	return mdp_xwithdraw(
-	    c->r, MDP_XK_MEMBER, true,
-	    "none while a member is failing or slow: a higher limit pushes that disk "
-	    "harder and takes more from the users");
+	    c->r, MDP_XK_MEMBER, false,
+	    "none while a member is failing or slow: a higher limit or more threads push that "
+	    "disk harder and take more from the users");
 }
 
-/* Nor while the disk being rebuilt sets the pace: no limit makes it write faster. */
+/* Nor while the disk being rebuilt sets the pace: nothing set makes it write faster. */
 bool mdp_xw_target(struct mdp_xctx *c)
 {
 	return mdp_xwithdraw(
-	    c->r, MDP_XK_TARGET, true,
-	    "none while the disk being rebuilt is the limit: a higher limit cannot make "
-	    "it write faster and takes more from the users");
+	    c->r, MDP_XK_TARGET, false,
+	    "none while the disk being rebuilt is the limit: a higher limit or more threads "
+	    "cannot make it write faster and take more from the users");
 }
 
 /* Disks at their limit leave nothing to tune: every other recommendation goes. */

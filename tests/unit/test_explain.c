@@ -524,6 +524,14 @@ static const struct row rows[] = {
 	{.id = "disk-timeouts", .action = "reshape", .n = 3, .speed = 1000, .util = 40,
 	 .iotmo = 2, .md_kib = 3000, KERNEL_DEFAULTS, .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE,
 	 .also = MDP_XK_FLOOR + 1, .says = "iotmo_cnt 7 -> 9"},
+	/* a member timing out beside md2_raid5 at 99 %: no worker threads to push it harder */
+	{.id = "member-and-cpu", .action = "recover", .speed = 20000, .util = 40, .cpu = 99,
+	 .iotmo = 2, KERNEL_DEFAULTS, .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE,
+	 .also = MDP_XK_CPU + 1},
+	/* ... nor beside a disk being rebuilt that sets the pace */
+	{.id = "target-and-cpu", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow_util = 96, .slow_await = 40, .target = 4, .cpu = 99,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .also = MDP_XK_CPU + 1},
 	/* terminal findings hide nothing: 20 minutes left, md2_raid5 at 99 % */
 	{.id = "finishing-cpu", .speed = 30000, .util = 30, .cpu = 99, .left_kib = 12000000,
 	 KERNEL_DEFAULTS, .kind = MDP_XK_FINISHING, .rec = MDP_XR_NONE, .also = MDP_XK_CPU + 1},
