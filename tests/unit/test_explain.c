@@ -291,6 +291,20 @@ static const struct row rows[] = {
 	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
 	 .group_threads = 0,
 	 .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_speed_max"},
+	/* issue 51, a limit's trade-off said: the array's own maximum, lifted only once whoever
+	   set it is asked; what users lose by md's pacing rule (6.1 drains, 3.10 sleeps) */
+	{.id = "ceiling-local-check", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .says = "check first: a tool or a person set this"},
+	{.id = "ceiling-drain-tradeoff", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .says = "only by draining or capping its own requests"},
+	{.id = "ceiling-sleep-tradeoff", .release = "3.10.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .says = "sleeps down to the minimum while it sees"},
 	/* C11: a DM-SMR member stalls: seconds per request on one disk */
 	{.id = "C11", .release = "5.4.0", .level = "raid6", .action = "recover", .speed = 3000,
 	 .util = 20, .slow = 4, .slow_util = 100, .slow_await = 2000, KERNEL_DEFAULTS,
