@@ -107,6 +107,11 @@ bool mdp_xr_stripe(struct mdp_xctx *c)
 		    (long long)a1->stripe_size, (long long)a1->chunk_kib, (long long)a1->chunk_kib);
 		snprintf(n, sizeof(n), "%s/stripe_cache_size", a1->name);
 		snprintf(v, sizeof(v), "%lld", (long long)a1->chunk_kib * 2);
+		mdp_xev(f,
+			"trade-off: %lld stripes take %lld KiB of RAM (4 KiB a stripe per member, "
+			"%zu members) until it is set back",
+			(long long)a1->chunk_kib * 2,
+			(long long)a1->chunk_kib * 2 * 4 * (long long)c->n, c->n);
 		mdp_xrec(f, MDP_XR_SETTING, n, v, "raise it; the gain cannot be computed");
 		return true;
 	}
@@ -138,6 +143,10 @@ bool mdp_xr_stripe(struct mdp_xctx *c)
 	    c, f, "none: no shipped profile fits this box",
 	    "apply reshape-fast (a stripe cache sized to memory); the gain cannot be computed, "
 	    "measure it with 'mdprofile bench --op-only --compare reshape-fast'");
+	if (f->rec == MDP_XR_PROFILE)
+		mdp_xev(f, "trade-off: reshape-fast's cache takes RAM (4 KiB a stripe per member, "
+			   "within its memory budget) and its minimum keeps md from yielding to "
+			   "users: a slower box until 'mdprofile revert'");
 	return true;
 }
 

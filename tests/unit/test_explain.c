@@ -338,6 +338,17 @@ static const struct row rows[] = {
 	{.id = "C16", .release = "3.10.105", .action = "reshape", .n = 5, .speed = 8000,
 	 .min = 10000, .max = 200000, .util = 40, .stripe = 256, .active = 250, .group_threads = -1,
 	 .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast"},
+	/* ... with the profile's cost said: its cache's RAM, its minimum's slower box */
+	{.id = "C16-tradeoff", .release = "3.10.105", .action = "reshape", .n = 5, .speed = 8000,
+	 .min = 10000, .max = 200000, .util = 40, .stripe = 256, .active = 250, .group_threads = -1,
+	 .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast",
+	 .says = "trade-off: reshape-fast's cache takes RAM"},
+	/* a reshape of 512 KiB chunks with 256 stripes: 1024, and the RAM they take */
+	{.id = "reshape-cache-ram", .release = "5.10.0", .action = "reshape", .speed = 8000,
+	 .util = 40, .chunk = 512, .stripe = 256, .active = 100, .group_threads = -1,
+	 .min = 10000, .max = 200000, .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/stripe_cache_size",
+	 .says = "1024 stripes take 16384 KiB of RAM (4 KiB a stripe per member, 4 members)"},
 	/* ... but exactly at the minimum with nobody else's I/O in sight (3.10's sleep rule holds
 	   a sync that md thinks is not idle at the minimum): md's idle test first (issue 51), the
 	   full cache beside it */
