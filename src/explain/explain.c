@@ -598,6 +598,11 @@ const struct mdp_xrule mdp_xrules[] = {
     {"withdraw-for-controller", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_controller,
      .after = "withdraw-for-finishing withdraw-for-reshape-method",
      .why = "the operation's own end and pace are said before the controller's limit"},
+    {"harm-check", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_unchecked, .makes = 0,
+     .after = "withdraw-for-pathology withdraw-for-scrub withdraw-for-member "
+	      "withdraw-for-rebuild-target withdraw-for-finishing withdraw-for-reshape-method "
+	      "withdraw-for-disks-at-limit withdraw-for-controller",
+     .why = "the check is said only on a recommendation every withdrawal left standing"},
     {"info", MDP_XF_PROGRESS, MDP_XP_CLOSE, mdp_xr_info, .makes = K(INFO)},
 };
 

@@ -182,6 +182,7 @@ bool mdp_xw_member(struct mdp_xctx *c);
 bool mdp_xw_target(struct mdp_xctx *c);
 bool mdp_xw_disks(struct mdp_xctx *c);
 bool mdp_xw_controller(struct mdp_xctx *c);
+bool mdp_xw_unchecked(struct mdp_xctx *c);
 
 bool mdp_xr_ceiling(struct mdp_xctx *c);
 bool mdp_xr_floor(struct mdp_xctx *c);

@@ -649,3 +649,34 @@ bool mdp_xw_controller(struct mdp_xctx *c)
 	return mdp_xwithdraw(c->r, MDP_XK_CONTROLLER, false,
 			     "none: the shared controller or link is the limit, not this");
 }
+
+/*
+ * The harm rule's check where explain could not make it: a recommendation that speeds the
+ * sync still stands while SMART was not read for some member (not root, no smartctl, no
+ * answer, a capture without it). Said once, on the first such finding: the disks to check
+ * before acting on it, since a failing disk pushed harder can fail outright.
+ */
+bool mdp_xw_unchecked(struct mdp_xctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+	char names[MDP_X_TEXT];
+	size_t o = 0, k = 0;
+
+	for (size_t i = 0; i < a->n_members && o < sizeof(names) - MDP_NAME_MAX - 2; i++)
+		if (a->members[i].smart.state != MDP_SMART_READ && !a->members[i].faulty &&
+		    !a->members[i].spare)
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", k++ ? ", " : "",
+					      a->members[i].disk);
+	for (size_t i = 0; k && i < c->r->n_findings; i++) {
+		struct mdp_xfinding *f = &c->r->findings[i];
+		if (f->rec != MDP_XR_SETTING && f->rec != MDP_XR_PROFILE)
+			continue;
+		mdp_xev(f,
+			"check first: SMART was not read for %s%s (explain reads it as root with "
+			"smartctl): 'smartctl -H' on each; a failing disk pushed harder can fail "
+			"outright",
+			c->stacked ? "the disks under " : "", names);
+		return true;
+	}
+	return false;
+}

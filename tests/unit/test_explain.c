@@ -68,6 +68,7 @@ struct row {
 	int usb_n;                    /* the last usb_n members in one USB 3 enclosure, 2-1 */
 	int pmp_n;                    /* the last pmp_n members behind one port multiplier, ata3 */
 	int pci_n;                    /* the last pci_n on two PCI cards behind bridge 00:1e.0 */
+	bool smart_ok;                /* every member's SMART read and passing (else unread) */
 	int degraded;                 /* md/degraded */
 	const char *bitmap;           /* md/bitmap/location (default "+8") */
 	int64_t started;              /* md2_raid5's start, ticks after boot (0: at boot) */
@@ -184,6 +185,10 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 			snprintf(m->port_link, sizeof(m->port_link), "SATA 3.0 Gb/s");
 			m->port_kib = 292968;
 		}
+		if (r->smart_ok) {
+			m->smart.state = MDP_SMART_READ;
+			m->smart.health = MDP_SMART_PASSED;
+		}
 		if (i >= n - r->pci_n) { /* two cards, neither stating a link: their bus */
 			snprintf(m->bus, sizeof(m->bus), "0000:05:0%d.0", i % 2);
 			snprintf(m->pci_bus, sizeof(m->pci_bus), "0000:00:1e.0");
@@ -297,6 +302,17 @@ static const struct row rows[] = {
 	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
 	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
 	 .rec_name = "md2/sync_speed_max", .says = "check first: a tool or a person set this"},
+	/* ... and with SMART unread, the harm rule's check is the user's to make first */
+	{.id = "ceiling-smart-unread", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max",
+	 .says = "check first: SMART was not read for sda, sdb, sdc, sdd (explain reads it as root"},
+	/* ... read and passing: nothing to check first */
+	{.id = "ceiling-smart-read", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .smart_ok = true, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .not_says = "SMART was not read"},
 	{.id = "ceiling-drain-tradeoff", .release = "6.1.0", .action = "recover", .speed = 178,
 	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
 	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
