@@ -567,7 +567,10 @@ const struct mdp_xrule mdp_xrules[] = {
 	    "recommendation for the same other I/O"},
     {"cpu", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_cpu, .makes = K(CPU)},
     {"stripe-cache", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_stripe, .makes = K(STRIPE_CACHE) | K(INFO)},
-    {"request-pattern", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_requests, .makes = K(REQUEST_PATTERN)},
+    {"request-pattern", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_requests, .makes = K(REQUEST_PATTERN),
+     .unless = K(FLOOR),
+     .why = "md holding the sync at its minimum sets the pace, whatever size its requests are: "
+	    "'no limit changes that' beside the floor's raised minimum would contradict it"},
     {"disks-at-limit", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_disks,
      .makes = K(DISKS_AT_LIMIT) | K(INFO), .unless = K(CONTROLLER),
      .why = "behind a full controller or link the disks are busy waiting on it, not at their "

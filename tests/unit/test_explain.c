@@ -604,6 +604,15 @@ static const struct row rows[] = {
 	 .speed = 600, .util = 30, KERNEL_DEFAULTS, .kind = MDP_XK_FLOOR,
 	 .rec = MDP_XR_PROFILE, .rec_name = "balanced", .gain = MDP_XG_UPPER,
 	 .says = "trade-off: none while nothing"},
+	/* ... with tiny requests on its members too: md's minimum sets the pace, so no
+	   request-pattern finding says "no limit changes that" beside the floor's advice */
+	{.id = "stacked-tiny-requests", .level = "raid1", .n = 2, .stacked = true, .speed = 1000,
+	 .util = 30, .rq_sect = 8, KERNEL_DEFAULTS, .kind = MDP_XK_FLOOR,
+	 .rec = MDP_XR_PROFILE, .rec_name = "balanced", .gain = MDP_XG_UPPER, .gain_kib = 50000,
+	 .not_says = "no limit changes that"},
+	{.id = "quiet-tiny-requests", .speed = 10000, .min = 10000, .max = 200000, .util = 40,
+	 .rq_sect = 8, .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
+	 .gain = MDP_XG_UPPER, .not_says = "no limit changes that"},
 	/* ... a plain array at its minimum with no I/O of anyone else in sight */
 	{.id = "quiet-at-min", .speed = 10000, .min = 10000, .max = 200000, .util = 40,
 	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
