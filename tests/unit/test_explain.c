@@ -799,6 +799,9 @@ static void test_rows(void **state)
 		for (size_t k = 0; k < rep.n_findings; k++)
 			if (rep.findings[k].gain == MDP_XG_ZERO)
 				assert_false(mdp_explain_recommends(&rep));
+		/* nor both a recommendation and "no limit ..." helps, changes or gets more */
+		for (size_t k = 0; mdp_explain_recommends(&rep) && k < rep.n_findings; k++)
+			assert_null(strstr(rep.findings[k].rec_text, "no limit"));
 		if (r->also) {
 			bool seen = false;
 			for (size_t k = 0; k < rep.n_findings; k++)
