@@ -615,7 +615,7 @@ bool mdp_xr_no_cause(struct mdp_xctx *c)
 
 /*
  * Issue 39's harm rule: while a failing or slow member stands, no finding speeds the sync (a
- * profile, sync_speed_min/max, and as much worker threads or a larger stripe cache): it
+ * profile, sync_speed_min/max, and just as well worker threads or a larger stripe cache): it
  * pushes that disk harder and takes more from the users. Every recommendation a finding
  * makes speeds the sync, so all of them go.
  */
