@@ -166,6 +166,17 @@ static void resume_advice(const struct mdp_xctx *c, struct mdp_xfinding *f)
 		"--readwrite /dev/%s', resumes it",
 		a->reshape_position, a->name);
 	resume_harm(f);
+	if (!strcmp(a->array_state, "read-auto"))
+		mdp_xev(
+		    f,
+		    "to copy it off without a write: 'mdadm --readonly /dev/%s' first (read-auto "
+		    "turns writable at the first write, even a read-only mount's journal "
+		    "replay; readonly refuses writes), then mount read-only without log replay "
+		    "(ext4 -o ro,noload; XFS -o ro,norecovery)",
+		    a->name);
+	else
+		mdp_xev(f, "to copy it off: mount read-only without log replay (ext4 -o ro,noload; "
+			   "XFS -o ro,norecovery)");
 	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
 		 "none: keep it read-only (a read-write mount writes) until the harm check "
 		 "passes; then 'mdadm --readwrite /dev/%s' resumes it",

@@ -715,6 +715,12 @@ static const struct row rows[] = {
 	{.id = "pending-reshape-harm", .level = "raid10", .queued = "PENDING", .n = 10,
 	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE, .says = "harm: whatever cut the reshape off"},
+	/* ... and how to copy it off without the write that would resume it: read-auto turns
+	   writable at the first write, a read-only mount's journal replay among them */
+	{.id = "pending-reshape-copy-off", .level = "raid10", .queued = "PENDING", .n = 10,
+	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
+	 .says = "to copy it off without a write: 'mdadm --readonly /dev/md2' first"},
 	/* ... a reshape held on a writable array: mdadm continues it, after the same check */
 	{.id = "held-reshape-continue", .level = "raid5", .action = "idle", .n = 4,
 	 .array_state = "clean", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
