@@ -273,6 +273,10 @@ bool mdp_xr_waiting(struct mdp_xctx *c)
 		} else {
 			char n[64];
 			snprintf(n, sizeof(n), "%s/sync_max", a->name);
+			mdp_xev(
+			    f, "trade-off: the rest then runs at once, while users may be working; "
+			       "mdcheck parks a scrub here to run it in slices at quiet hours "
+			       "('mdcheck --continue' then)");
 			mdp_xrec(
 			    f, MDP_XR_SETTING, n, "max",
 			    "echo max > /sys/block/%s/md/sync_max, if nobody set it on purpose "

@@ -531,6 +531,10 @@ static const struct row rows[] = {
 	{.id = "parked", .speed = 0, .stalled = true, .sync_max = "982526720", .util = 0,
 	 KERNEL_DEFAULTS,
 	 .kind = MDP_XK_WAITING, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_max"},
+	/* ... with its trade-off: the rest runs at once, a scrub's slice plan undone */
+	{.id = "parked-tradeoff", .speed = 0, .stalled = true, .sync_max = "982526720", .util = 0,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_WAITING, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_max",
+	 .says = "trade-off: the rest then runs at once, while users may be working"},
 	/* issue 39, stuck: no progress (mdstat, sync_completed) while md's decaying average still
 	   reads 5000, md2_raid5 at 100 % of a CPU: stuck, what to collect, no setting */
 	{.id = "stuck-cpu", .no_progress = true, .md_avg = 5000, .cpu = 100, .util = 0,
