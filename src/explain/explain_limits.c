@@ -292,6 +292,9 @@ static bool scrub(const struct mdp_xctx *c)
 /* A scrub competing with other I/O: pause or reschedule it, before any profile (issue 39). */
 static void rec_scrub(const struct mdp_xctx *c, struct mdp_xfinding *f)
 {
+	mdp_xev(f, "trade-off: a check stopped by hand keeps no place: it starts over unless "
+		   "md/sync_min is first set to where md/sync_completed says it stopped "
+		   "(mdcheck keeps its own)");
 	mdp_xrec(
 	    f, MDP_XR_NONE, NULL, NULL,
 	    "none: stop the scrub (echo idle > /sys/block/%s/md/sync_action) and run it when the "

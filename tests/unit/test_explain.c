@@ -588,6 +588,11 @@ static const struct row rows[] = {
 	   chunks (bitmap +8): progress 190000 KiB/s, md's sync_speed 19000: not the maximum */
 	{.id = "bitmap-skip", .action = "recover", .speed = 190000, .skip = true, .util = 20,
 	 KERNEL_DEFAULTS, .kind = MDP_XK_INFO, .rec = MDP_XR_NONE, .says = "skips the chunks"},
+	/* ... and what stopping it loses: a check started by hand starts over */
+	{.id = "C14-users-restart", .release = "4.9.0", .level = "raid6", .action = "check",
+	 .speed = 197694, .util = 60, .md_kib = 18000, KERNEL_DEFAULTS, .kind = MDP_XK_CEILING,
+	 .rec = MDP_XR_NONE, .also = MDP_XK_COMPETING_IO + 1,
+	 .says = "a check stopped by hand keeps no place: it starts over"},
 	/* issue 39, trade-offs: a scrub held at the floor by users' I/O: stop or reschedule it */
 	{.id = "scrub-floor", .action = "check", .speed = 1000, .util = 30, .md_kib = 5000,
 	 KERNEL_DEFAULTS, .kind = MDP_XK_FLOOR, .rec = MDP_XR_NONE, .says = "stop the scrub"},
