@@ -546,7 +546,7 @@ const struct mdp_xrule mdp_xrules[] = {
      .why = "an operation delayed, pending, held, frozen or parked makes no progress either: it "
 	    "waits, it is not stuck; and a position moving in coarse steps is not stalled"},
     {"pathology", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_pathology, .makes = K(PATHOLOGY)},
-    {"finishing", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_finishing, .makes = K(FINISHING),
+    {"finishing", MDP_XF_PROGRESS, MDP_XP_SPEED, mdp_xr_finishing, .makes = K(FINISHING) | K(INFO),
      .after = "moving", .why = "moving gives a position moving in coarse steps its ETA back"},
     {"member", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_member,
      .makes = K(MEMBER) | K(CONTROLLER) | K(INFO), .beside = K(STUCK),
@@ -568,7 +568,10 @@ const struct mdp_xrule mdp_xrules[] = {
 	    "recommendation for the same other I/O"},
     {"cpu", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_cpu, .makes = K(CPU)},
     {"stripe-cache", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_stripe, .makes = K(STRIPE_CACHE) | K(INFO)},
-    {"request-pattern", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_requests, .makes = K(REQUEST_PATTERN)},
+    {"request-pattern", MDP_XF_CPU, MDP_XP_SPEED, mdp_xr_requests, .makes = K(REQUEST_PATTERN),
+     .unless = K(FLOOR),
+     .why = "md holding the sync at its minimum sets the pace, whatever size its requests are: "
+	    "'no limit changes that' beside the floor's raised minimum would contradict it"},
     {"disks-at-limit", MDP_XF_MEMBERS, MDP_XP_SPEED, mdp_xr_disks,
      .makes = K(DISKS_AT_LIMIT) | K(INFO), .unless = K(CONTROLLER),
      .why = "behind a full controller or link the disks are busy waiting on it, not at their "
@@ -599,6 +602,11 @@ const struct mdp_xrule mdp_xrules[] = {
     {"withdraw-for-controller", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_controller,
      .after = "withdraw-for-finishing withdraw-for-reshape-method",
      .why = "the operation's own end and pace are said before the controller's limit"},
+    {"harm-check", MDP_XF_MEMBERS, MDP_XP_WITHDRAW, mdp_xw_unchecked, .makes = 0,
+     .after = "withdraw-for-pathology withdraw-for-scrub withdraw-for-member "
+	      "withdraw-for-rebuild-target withdraw-for-finishing withdraw-for-reshape-method "
+	      "withdraw-for-disks-at-limit withdraw-for-controller",
+     .why = "the check is said only on a recommendation every withdrawal left standing"},
     {"info", MDP_XF_PROGRESS, MDP_XP_CLOSE, mdp_xr_info, .makes = K(INFO)},
 };
 

@@ -61,6 +61,7 @@ struct mdp_xmember {
 	char bus[48];               /* its disk's controller or bus (mdp_explain_bus_of); "" */
 	uint64_t bus_kib;           /* that controller's own link, KiB/s; 0 unknown */
 	char bus_link[48];          /* the link as sysfs says it: "PCIe 5.0 GT/s x1" */
+	char pci_bus[48];           /* the bridge of its controller's conventional PCI bus; "" */
 	char port[16];              /* its SATA port, "ata3" (mdp_explain_port_of); "" */
 	uint64_t port_kib;          /* that port's link (sata_spd), KiB/s; 0 unknown */
 	char port_link[24];         /* "SATA 3.0 Gb/s" */

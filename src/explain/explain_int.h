@@ -151,6 +151,9 @@ double mdp_xthread_share(const struct mdp_xctx *c, size_t i);
 
 /* The window's progress: speed and its source, stall, skipped chunks, ETA (progress). */
 void mdp_xprogress(struct mdp_xctx *c);
+/* md's own thread is CPU-bound on a raid4/5/6 array of SSD or NVMe members with
+ * group_thread_cnt 0: worker threads may lift it, even near the end (cpu). */
+bool mdp_xcpu_groups(const struct mdp_xctx *c);
 /* reshape-fast as f's recommendation (text); none (why) where it does not fit (limits). */
 /* Drop the goal profile offered beside f's profile (the offer goes with the profile: a
  * withdrawn recommendation, or a goal that already steers, takes it). */
@@ -182,6 +185,7 @@ bool mdp_xw_member(struct mdp_xctx *c);
 bool mdp_xw_target(struct mdp_xctx *c);
 bool mdp_xw_disks(struct mdp_xctx *c);
 bool mdp_xw_controller(struct mdp_xctx *c);
+bool mdp_xw_unchecked(struct mdp_xctx *c);
 
 bool mdp_xr_ceiling(struct mdp_xctx *c);
 bool mdp_xr_floor(struct mdp_xctx *c);
@@ -261,6 +265,14 @@ void mdp_explain_disk_of(const char *part, const struct mdp_xio *io, size_t n, c
  * last PCI function on the path ("0000:03:00.0"); "" when there is none.
  */
 void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap);
+
+/*
+ * The bridge above the last PCI function on the same path ("0000:00:1e.0" for
+ * ".../pci0000:00/0000:00:1e.0/0000:05:00.0/ata3/..."); "" when that function sits on a root
+ * bus or there is none. A controller that states no PCIe link behind a legacy bridge shares
+ * that bridge's conventional PCI bus with every card on it.
+ */
+void mdp_explain_bridge_of(const char *devpath, char *bridge, size_t cap);
 
 /*
  * The SATA port a disk hangs on, from the same path: "ata3" (the first ataN after its PCI

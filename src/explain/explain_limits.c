@@ -193,6 +193,25 @@ static void own_limit(const struct mdp_xctx *c, struct mdp_xfinding *f, bool is_
 			is_max ? "maximum" : "minimum", k);
 }
 
+/* What a higher maximum costs by md's pacing rule (before 4.1 md sleeps down to the minimum
+ * while it sees other I/O; since, above the minimum, it only drains or caps its own
+ * requests), and, for the array's own value, that someone set it: ask why first. */
+static void ceiling_tradeoff(const struct mdp_xctx *c, struct mdp_xfinding *f, bool local)
+{
+	if (c->r->rule && !strcmp(c->r->rule, "sleep"))
+		mdp_xev(f, "trade-off: little while users work (md sleeps down to the minimum "
+			   "while it sees their I/O): a higher maximum lets the sync take the "
+			   "disks when they are quiet; the old value can be set back at once");
+	else
+		mdp_xev(f, "trade-off: above the minimum md yields to other I/O only by draining "
+			   "or capping its own requests, so a higher maximum lets the sync take "
+			   "more of the disks from users while they work; the old value can be set "
+			   "back at once");
+	if (local)
+		mdp_xev(f, "check first: a tool or a person set this array's own maximum, maybe "
+			   "to keep it responsive; find out why before lifting it");
+}
+
 /* ceiling: md's own speed at 90 % of the maximum, the disks under 80 % busy. */
 bool mdp_xr_ceiling(struct mdp_xctx *c)
 {
@@ -247,6 +266,7 @@ bool mdp_xr_ceiling(struct mdp_xctx *c)
 		mdp_xrec(f, MDP_XR_PROFILE, p, NULL, "apply %s (maximum %llu KiB/s)", p,
 			 (unsigned long long)v);
 	}
+	ceiling_tradeoff(c, f, mx->local);
 	if (c->util_known && c->util_max >= 10 && md_view(c) <= c->speed + 1) {
 		double to = c->speed * UTIL_BUSY / c->util_max;
 		mdp_xgain(f, MDP_XG_ROUGH, kib_of(to < (double)v ? to : (double)v));
@@ -276,6 +296,9 @@ static bool scrub(const struct mdp_xctx *c)
 /* A scrub competing with other I/O: pause or reschedule it, before any profile (issue 39). */
 static void rec_scrub(const struct mdp_xctx *c, struct mdp_xfinding *f)
 {
+	mdp_xev(f, "trade-off: a check stopped by hand keeps no place: it starts over unless "
+		   "md/sync_min is first set to where md/sync_completed says it stopped "
+		   "(mdcheck keeps its own)");
 	mdp_xrec(
 	    f, MDP_XR_NONE, NULL, NULL,
 	    "none: stop the scrub (echo idle > /sys/block/%s/md/sync_action) and run it when the "

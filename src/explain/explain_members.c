@@ -62,6 +62,22 @@ void mdp_explain_bus_of(const char *devpath, char *bus, size_t cap)
 		snprintf(bus, cap, "%.*s", (int)pci_l, pci);
 }
 
+void mdp_explain_bridge_of(const char *devpath, char *bridge, size_t cap)
+{
+	const char *p = devpath, *last = NULL, *up = NULL;
+	size_t last_l = 0, up_l = 0;
+
+	snprintf(bridge, cap, "%s", "");
+	while (p && *p) {
+		size_t l = strcspn(p, "/");
+		if (pci_name(p, l))
+			up = last, up_l = last_l, last = p, last_l = l;
+		p = p[l] ? p + l + 1 : NULL;
+	}
+	if (up)
+		snprintf(bridge, cap, "%.*s", (int)up_l, up);
+}
+
 void mdp_explain_port_of(const char *devpath, char *port, size_t cap)
 {
 	const char *p = devpath;
@@ -441,16 +457,28 @@ static double class_kib(const struct mdp_xmember *m)
 					   : 0;
 }
 
-/* Do members i and j share one link: one port multiplier (the same SATA port) or one USB device?
- * (Disks on one PCIe card each have their own port: the card's link is the 60 % rule's.) */
+/* Do members i and j share one link: one port multiplier (the same SATA port), one USB device
+ * or one conventional PCI bus (whatever card each is on)? (Disks on one PCIe card each have
+ * their own port: the card's link is the 60 % rule's.) */
+static bool same_pci(const struct mdp_xmember *a, const struct mdp_xmember *b)
+{
+	return a->pci_bus[0] && !strcmp(a->pci_bus, b->pci_bus);
+}
+
 static bool same_link(const struct mdp_xctx *c, size_t i, size_t j)
 {
 	const struct mdp_xmember *a = c->m[i], *b = c->m[j];
 
+	if (same_pci(a, b))
+		return true;
 	if (!a->bus[0] || strcmp(a->bus, b->bus))
 		return false;
 	return (a->port[0] && !strcmp(a->port, b->port)) || !strchr(a->bus, ':');
 }
+
+/* A conventional PCI bus's clock and width are not in sysfs: the common slot's 32 bits at
+ * 33.33 MHz carry 133 MB/s for every card on it. */
+#define PCI33_KIB 130208
 
 /* The shared link in words (into w) and its data rate, for members i and j that share it. */
 static uint64_t link_words(const struct mdp_xctx *c, size_t i, size_t j, char *w, size_t cap)
@@ -460,12 +488,41 @@ static uint64_t link_words(const struct mdp_xctx *c, size_t i, size_t j, char *w
 	uint64_t kib = pmp ? m->port_kib : m->bus_kib;
 	const char *what = pmp ? "one port multiplier on" : "USB device";
 
+	if (same_pci(m, c->m[j])) {
+		snprintf(w, cap,
+			 "the conventional PCI bus behind bridge %s (its clock and width unread: "
+			 "%d KiB/s of data if it is the common 32-bit 33 MHz one)",
+			 m->pci_bus, PCI33_KIB);
+		return PCI33_KIB;
+	}
 	if (kib)
 		snprintf(w, cap, "%s %s (%s: %llu KiB/s of data)", what, pmp ? m->port : m->bus,
 			 pmp ? m->port_link : m->bus_link, (unsigned long long)kib);
 	else
 		snprintf(w, cap, "%s %s (its link's rate unread)", what, pmp ? m->port : m->bus);
 	return kib;
+}
+
+/* shared_slow's reading and advice: a link (USB, a port multiplier's port) or a PCI bus. */
+static void shared_words(struct mdp_xctx *c, struct mdp_xfinding *f, const struct mdp_xmember *m,
+			 double top, bool pci)
+{
+	mdp_xev(f,
+		"each is %.0f%%+ busy yet moves %.0f KiB/s at most, under half of what a %s "
+		"streams: they wait on the %s they share, not on their own media",
+		UTIL_FREE, top, m->media == MDP_MEDIA_HDD ? "hard disk" : "SATA SSD",
+		pci ? "bus" : "link");
+	mdp_xutil_evidence(c, f);
+	if (pci)
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+			 "none: no limit gets more through a shared bus; put the disks on the "
+			 "board's own ports or a PCIe card and the sync can run at the disks' own "
+			 "speed");
+	else
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+			 "none: no limit gets more through a shared link; put the disks on "
+			 "separate ports or controllers and the sync can run at the disks' own "
+			 "speed");
 }
 
 /*
@@ -507,16 +564,7 @@ static bool shared_slow(struct mdp_xctx *c)
 				100.0 * sum / (double)kib);
 		else
 			mdp_xev(f, "%s share %s: together %.0f KiB/s", names, w, sum);
-		mdp_xev(
-		    f,
-		    "each is %.0f%%+ busy yet moves %.0f KiB/s at most, under half of what a %s "
-		    "streams: they wait on the link they share, not on their own media",
-		    UTIL_FREE, top, c->m[i]->media == MDP_MEDIA_HDD ? "hard disk" : "SATA SSD");
-		mdp_xutil_evidence(c, f);
-		mdp_xrec(
-		    f, MDP_XR_NONE, NULL, NULL,
-		    "none: no limit gets more through a shared link; put the disks on separate "
-		    "ports or controllers and the sync can run at the disks' own speed");
+		shared_words(c, f, c->m[i], top, same_pci(c->m[i], c->m[in[1]]));
 		return true;
 	}
 	return false;
@@ -566,24 +614,26 @@ bool mdp_xr_no_cause(struct mdp_xctx *c)
 }
 
 /*
- * Issue 39's harm rule: while a failing or slow member stands, no finding raises a limit (a
- * profile, sync_speed_min/max): it pushes that disk harder and takes more from the users.
+ * Issue 39's harm rule: while a failing or slow member stands, no finding speeds the sync (a
+ * profile, sync_speed_min/max, and just as well worker threads or a larger stripe cache): it
+ * pushes that disk harder and takes more from the users. Every recommendation a finding
+ * makes speeds the sync, so all of them go.
  */
 bool mdp_xw_member(struct mdp_xctx *c)
 {
 	return mdp_xwithdraw(
-	    c->r, MDP_XK_MEMBER, true,
-	    "none while a member is failing or slow: a higher limit pushes that disk "
-	    "harder and takes more from the users");
+	    c->r, MDP_XK_MEMBER, false,
+	    "none while a member is failing or slow: a higher limit or more threads push that "
+	    "disk harder and take more from the users");
 }
 
-/* Nor while the disk being rebuilt sets the pace: no limit makes it write faster. */
+/* Nor while the disk being rebuilt sets the pace: nothing set makes it write faster. */
 bool mdp_xw_target(struct mdp_xctx *c)
 {
 	return mdp_xwithdraw(
-	    c->r, MDP_XK_TARGET, true,
-	    "none while the disk being rebuilt is the limit: a higher limit cannot make "
-	    "it write faster and takes more from the users");
+	    c->r, MDP_XK_TARGET, false,
+	    "none while the disk being rebuilt is the limit: a higher limit or more threads "
+	    "cannot make it write faster and take more from the users");
 }
 
 /* Disks at their limit leave nothing to tune: every other recommendation goes. */
@@ -598,4 +648,35 @@ bool mdp_xw_controller(struct mdp_xctx *c)
 {
 	return mdp_xwithdraw(c->r, MDP_XK_CONTROLLER, false,
 			     "none: the shared controller or link is the limit, not this");
+}
+
+/*
+ * The harm rule's check where explain could not make it: a recommendation that speeds the
+ * sync still stands while SMART was not read for some member (not root, no smartctl, no
+ * answer, a capture without it). Said once, on the first such finding: the disks to check
+ * before acting on it, since a failing disk pushed harder can fail outright.
+ */
+bool mdp_xw_unchecked(struct mdp_xctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+	char names[MDP_X_TEXT];
+	size_t o = 0, k = 0;
+
+	for (size_t i = 0; i < a->n_members && o < sizeof(names) - MDP_NAME_MAX - 2; i++)
+		if (a->members[i].smart.state != MDP_SMART_READ && !a->members[i].faulty &&
+		    !a->members[i].spare)
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", k++ ? ", " : "",
+					      a->members[i].disk);
+	for (size_t i = 0; k && i < c->r->n_findings; i++) {
+		struct mdp_xfinding *f = &c->r->findings[i];
+		if (f->rec != MDP_XR_SETTING && f->rec != MDP_XR_PROFILE)
+			continue;
+		mdp_xev(f,
+			"check first: SMART was not read for %s%s (explain reads it as root with "
+			"smartctl): 'smartctl -H' on each; a failing disk pushed harder can fail "
+			"outright",
+			c->stacked ? "the disks under " : "", names);
+		return true;
+	}
+	return false;
 }

@@ -128,12 +128,59 @@ static const struct mdp_xarray *sharing(const struct mdp_xsample *s, const struc
 	return NULL;
 }
 
-bool mdp_explain_reshape_held(const struct mdp_xarray *a)
+/* md/reshape_position holds a sector: a reshape stands unfinished there. */
+static bool reshape_pending(const struct mdp_xarray *a)
 {
 	uint64_t pos;
 
-	return (!a->action[0] || !strcmp(a->action, "idle")) && !a->queued[0] &&
-	       !mdp_num_parse(a->reshape_position, 0, UINT64_MAX, &pos);
+	return !mdp_num_parse(a->reshape_position, 0, UINT64_MAX, &pos);
+}
+
+bool mdp_explain_reshape_held(const struct mdp_xarray *a)
+{
+	return (!a->action[0] || !strcmp(a->action, "idle")) && !a->queued[0] && reshape_pending(a);
+}
+
+/*
+ * What resuming an unfinished reshape can do and the check before it (issue 51, h23: a
+ * reshape cut off and hung, assembled read-only; the thread said to keep it read-only, and a
+ * bare 'mdadm --readwrite' would have started the hang again).
+ */
+static void resume_harm(struct mdp_xfinding *f)
+{
+	mdp_xev(f, "harm: whatever cut the reshape off (a hang, a failing member) may stop it "
+		   "again once resumed, halfway through its new layout; a member lost then can "
+		   "cost the data");
+	mdp_xev(f, "harm check: each member healthy (SMART, md/dev-*/errors, dmesg) and the "
+		   "--backup-file it was started with, if any, at hand; if it hung before, copy "
+		   "the data off first");
+}
+
+/* A read-only array with an unfinished reshape: its first write resumes the reshape. */
+static void resume_advice(const struct mdp_xctx *c, struct mdp_xfinding *f)
+{
+	const struct mdp_xarray *a = c->a1;
+
+	mdp_xev(f,
+		"md/reshape_position %s: a reshape stands unfinished; the first write, or 'mdadm "
+		"--readwrite /dev/%s', resumes it",
+		a->reshape_position, a->name);
+	resume_harm(f);
+	if (!strcmp(a->array_state, "read-auto"))
+		mdp_xev(
+		    f,
+		    "to copy it off without a write: 'mdadm --readonly /dev/%s' first (read-auto "
+		    "turns writable at the first write, even a read-only mount's journal "
+		    "replay; readonly refuses writes), then mount read-only without log replay "
+		    "(ext4 -o ro,noload; XFS -o ro,norecovery)",
+		    a->name);
+	else
+		mdp_xev(f, "to copy it off: mount read-only without log replay (ext4 -o ro,noload; "
+			   "XFS -o ro,norecovery)");
+	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+		 "none: keep it read-only (a read-write mount writes) until the harm check "
+		 "passes; then 'mdadm --readwrite /dev/%s' resumes it",
+		 a->name);
 }
 
 /* A reshape md holds (mdp_explain_reshape_held): what resumes it. */
@@ -143,24 +190,42 @@ static bool held_reshape(struct mdp_xctx *c)
 	bool ro = !strcmp(a->array_state, "read-auto") || !strcmp(a->array_state, "readonly");
 	struct mdp_xfinding *f = mdp_xadd(c->r, MDP_XK_WAITING);
 
-	mdp_xev(f, "md/reshape_position %s: a reshape stands there unfinished; md/sync_action idle",
-		a->reshape_position);
 	if (ro) {
 		mdp_xev(f,
-			"md/array_state %s: md resumes a reshape only once the array is writable",
+			"md/sync_action idle, md/array_state %s: md resumes a reshape only "
+			"once the array is writable",
 			a->array_state);
-		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
-			 "none: md resumes it at the first write ('mdadm --readwrite /dev/%s' "
-			 "resumes it now)",
-			 a->name);
-	} else {
-		mdp_xev(f, "md/array_state %s", a->array_state[0] ? a->array_state : "unread");
-		mdp_xrec(
-		    f, MDP_XR_NONE, NULL, NULL,
-		    "none: mdadm must continue it ('mdadm --grow --continue /dev/%s', with the "
-		    "--backup-file it was started with, if any)",
-		    a->name);
+		resume_advice(c, f);
+		return true;
 	}
+	mdp_xev(f, "md/reshape_position %s: a reshape stands there unfinished; md/sync_action idle",
+		a->reshape_position);
+	mdp_xev(f, "md/array_state %s", a->array_state[0] ? a->array_state : "unread");
+	resume_harm(f);
+	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+		 "none until the harm check passes; then mdadm must continue it ('mdadm --grow "
+		 "--continue /dev/%s', with the --backup-file it was started with, if any)",
+		 a->name);
+	return true;
+}
+
+/* resync=PENDING: md starts it at the first write; with a reshape standing unfinished the
+ * first write resumes that too (resume_advice). */
+static bool pending(struct mdp_xctx *c)
+{
+	const struct mdp_xarray *a = c->a1;
+	struct mdp_xfinding *f = mdp_xadd(c->r, MDP_XK_WAITING);
+
+	mdp_xev(f, "/proc/mdstat: resync=PENDING, array_state %s",
+		a->array_state[0] ? a->array_state : "unread");
+	if (reshape_pending(a)) {
+		resume_advice(c, f);
+		return true;
+	}
+	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+		 "none: md starts it at the first write ('mdadm --readwrite /dev/%s' starts it "
+		 "now)",
+		 a->name);
 	return true;
 }
 
@@ -185,17 +250,8 @@ bool mdp_xr_waiting(struct mdp_xctx *c)
 			 o ? o->name : "the other array");
 		return true;
 	}
-	if (!strcmp(a->queued, "PENDING")) {
-		f = mdp_xadd(c->r, MDP_XK_WAITING);
-		mdp_xev(f, "/proc/mdstat: resync=PENDING, array_state %s",
-			a->array_state[0] ? a->array_state : "unread");
-		mdp_xrec(
-		    f, MDP_XR_NONE, NULL, NULL,
-		    "none: md starts it at the first write ('mdadm --readwrite /dev/%s' starts it "
-		    "now)",
-		    a->name);
-		return true;
-	}
+	if (!strcmp(a->queued, "PENDING"))
+		return pending(c);
 	if (mdp_explain_reshape_held(a))
 		return held_reshape(c);
 	if (!strcmp(a->action, "frozen")) {
@@ -217,6 +273,10 @@ bool mdp_xr_waiting(struct mdp_xctx *c)
 		} else {
 			char n[64];
 			snprintf(n, sizeof(n), "%s/sync_max", a->name);
+			mdp_xev(
+			    f, "trade-off: the rest then runs at once, while users may be working; "
+			       "mdcheck parks a scrub here to run it in slices at quiet hours "
+			       "('mdcheck --continue' then)");
 			mdp_xrec(
 			    f, MDP_XR_SETTING, n, "max",
 			    "echo max > /sys/block/%s/md/sync_max, if nobody set it on purpose "
@@ -390,8 +450,10 @@ static bool degraded_signs(struct mdp_xctx *c, struct mdp_xfinding **f, bool sai
 		a->degraded, a->degraded, a->degraded > 1 ? "s" : "");
 	if (!said)
 		mdp_xrec(*f, MDP_XR_NONE, NULL, NULL,
-			 "none: add the missing disk; a new array without data can be re-created "
-			 "with --assume-clean (its parity then unchecked until written)");
+			 "none: add the missing disk; re-creating with --assume-clean skips the "
+			 "resync but writes new superblocks over the members: only for a new "
+			 "array with nothing on it yet, and its parity stays unchecked until "
+			 "written");
 	return true;
 }
 
@@ -415,18 +477,35 @@ bool mdp_xr_pathology(struct mdp_xctx *c)
 	return said;
 }
 
+/*
+ * Less than 30 minutes left, but md's own thread is CPU-bound on a parity array of fast
+ * members (mdp_xcpu_groups): group_thread_cnt takes effect at once, so it is worth offering
+ * unless the operation ends within two windows (issue 51: an NVMe recovery said "finishing"
+ * and nothing else).
+ */
+static bool groups_near_end(const struct mdp_xctx *c)
+{
+	return (double)c->r->eta_s > 2 * c->dt && mdp_xcpu_groups(c);
+}
+
 /* finishing: less than 30 minutes left at the measured speed. */
 bool mdp_xr_finishing(struct mdp_xctx *c)
 {
+	bool groups = groups_near_end(c);
 	struct mdp_xfinding *f;
 
 	if (!c->r->eta_s || c->r->eta_s >= FINISH_S)
 		return false;
-	f = mdp_xadd(c->r, MDP_XK_FINISHING);
+	f = mdp_xadd(c->r, groups ? MDP_XK_INFO : MDP_XK_FINISHING);
 	mdp_xev(f, "%llu KiB per disk left at %.0f KiB/s: about %llu min",
 		(unsigned long long)(c->r->total_kib - c->r->done_kib), c->speed,
 		(unsigned long long)(c->r->eta_s + 59) / 60);
-	mdp_xrec(f, MDP_XR_NONE, NULL, NULL, "none: not worth tuning");
+	if (groups)
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
+			 "none for the limits: not worth tuning; but md's thread is the limit and "
+			 "group_thread_cnt takes effect at once (the cpu finding)");
+	else
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL, "none: not worth tuning");
 	return true;
 }
 
@@ -573,6 +652,8 @@ static void bitmap_note(struct mdp_xctx *c, struct mdp_xfinding *f)
 	else
 		mdp_xev(f, "md/bitmap/location: none; a resync after an unclean shutdown, or a new "
 			   "array's initial one, covers the whole device");
+	mdp_xev(f, "trade-off of a bitmap: each write first marks its region in it, which costs "
+		   "some write speed (less with a larger --bitmap-chunk)");
 	mdp_xrec(f, MDP_XR_NONE, NULL, NULL,
 		 "none now; with a bitmap (mdadm --grow --bitmap=internal /dev/%s) a resync after "
 		 "an unclean shutdown covers only the chunks last written",
@@ -605,11 +686,24 @@ bool mdp_xw_pathology(struct mdp_xctx *c)
 			     "none while md shows a sign of trouble (the first finding)");
 }
 
-/* Less than 30 minutes left: nothing is worth tuning; the other findings stay as evidence. */
+/* Less than 30 minutes left: nothing is worth tuning; the other findings stay as evidence.
+ * Near the end of a CPU-bound parity sync on fast members the cpu finding's
+ * group_thread_cnt stays (groups_near_end); the rest goes. */
 bool mdp_xw_finishing(struct mdp_xctx *c)
 {
-	return mdp_xwithdraw(c->r, MDP_XK_FINISHING, false,
-			     "none: less than 30 minutes left, not worth tuning");
+	const char *why = "none: less than 30 minutes left, not worth tuning";
+	struct mdp_xreport *r = c->r;
+
+	if (!r->eta_s || r->eta_s >= FINISH_S || !groups_near_end(c))
+		return mdp_xwithdraw(r, MDP_XK_FINISHING, false, why);
+	for (size_t i = 0; i < r->n_findings; i++) {
+		struct mdp_xfinding *f = &r->findings[i];
+		if (f->rec == MDP_XR_NONE || f->kind == MDP_XK_CPU)
+			continue;
+		mdp_xrec(f, MDP_XR_NONE, NULL, NULL, "%s", why);
+		mdp_xgain(f, MDP_XG_UNKNOWN, 0);
+	}
+	return true;
 }
 
 /* A reshape through a backup file: the copy sets the pace, whatever else binds. */

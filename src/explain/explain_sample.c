@@ -202,6 +202,30 @@ static const struct mdp_xio *io_of(const struct mdp_xio *io, size_t n, const cha
 }
 
 /*
+ * A controller that states no PCIe link (m->bus, its current_link_speed unread) behind a
+ * bridge that is a legacy PCI bridge (class 0x060401: subtractive decode, which only a
+ * conventional PCI bridge does) or that states a link of its own (a PCIe-to-PCI bridge: the
+ * kernel states links, so the controller has none): it sits on that bridge's conventional PCI
+ * bus, shared by every card on it. On a root bus nothing tells a PCI card from a chipset's own
+ * controller, so nothing is set.
+ */
+static void read_pci_bus(struct xread *x, struct mdp_xmember *m, const char *link)
+{
+	char p[PATH_MAX], bridge[sizeof(m->pci_bus)], v[64];
+
+	mdp_explain_bridge_of(link, bridge, sizeof(bridge));
+	if (!bridge[0])
+		return;
+	snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/class", bridge);
+	if (rd_val(x, p, v, sizeof(v)) || strcmp(v, "0x060401")) {
+		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/current_link_speed", bridge);
+		if (rd_val(x, p, v, sizeof(v)) || !v[0])
+			return;
+	}
+	snprintf(m->pci_bus, sizeof(m->pci_bus), "%s", bridge);
+}
+
+/*
  * The controller or bus the member's disk hangs on (from link, its /sys/class/block link) and the
  * data rate of that controller's own link where sysfs states it (a PCIe function's link, a USB
  * device's speed), and its SATA port with that port's link rate: explain's shared-controller
@@ -232,6 +256,8 @@ static void read_bus(struct xread *x, struct mdp_xmember *m, const char *link)
 	if (!rd_val(x, p, speed, sizeof(speed)))
 		m->bus_kib =
 		    mdp_explain_bus_rate(m->bus, speed, width, m->bus_link, sizeof(m->bus_link));
+	else if (strchr(m->bus, ':'))
+		read_pci_bus(x, m, link);
 }
 
 /* What explain reads of a member beside md's model: its counters, offsets, disk and bus. */

@@ -67,17 +67,20 @@ struct row {
 	bool stacked;                 /* members are md devices md0, md1, ... (whole, no disk) */
 	int usb_n;                    /* the last usb_n members in one USB 3 enclosure, 2-1 */
 	int pmp_n;                    /* the last pmp_n members behind one port multiplier, ata3 */
+	int pci_n;                    /* the last pci_n on two PCI cards behind bridge 00:1e.0 */
+	bool smart_ok;                /* every member's SMART read and passing (else unread) */
 	int degraded;                 /* md/degraded */
 	const char *bitmap;           /* md/bitmap/location (default "+8") */
 	int64_t started;              /* md2_raid5's start, ticks after boot (0: at boot) */
+	const char *reshape_pos;      /* md/reshape_position (default unread) */
 	/* expected */
 	enum mdp_xkind kind;
 	enum mdp_xrec rec;
 	const char *rec_name;
 	enum mdp_xgain gain;
 	uint64_t gain_kib;
-	int also;         /* a kind + 1 that must be among the findings too */
-	const char *says; /* words some finding's evidence or recommendation must hold */
+	int also;             /* a kind + 1 that must be among the findings too */
+	const char *says;     /* words some finding's evidence or recommendation must hold */
 	const char *not_says; /* words none may hold */
 };
 
@@ -139,6 +142,8 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 	a->suspend_hi = r->backup && !r->moved ? 123456 : 0;
 	a->backup_file = r->backup;
 	a->degraded = r->degraded;
+	snprintf(a->reshape_position, sizeof(a->reshape_position), "%s",
+		 r->reshape_pos ? r->reshape_pos : "");
 	snprintf(a->bitmap, sizeof(a->bitmap), "%s", r->bitmap ? r->bitmap : "+8");
 	set_io(&a->io, "md2", base + (uint64_t)(t * r->md_kib * 2 * DT), base, 0, base);
 	a->n_members = (size_t)n;
@@ -179,6 +184,14 @@ static void build(const struct row *r, int t, struct mdp_xsample *s, struct mdp_
 			snprintf(m->port, sizeof(m->port), "ata3");
 			snprintf(m->port_link, sizeof(m->port_link), "SATA 3.0 Gb/s");
 			m->port_kib = 292968;
+		}
+		if (r->smart_ok) {
+			m->smart.state = MDP_SMART_READ;
+			m->smart.health = MDP_SMART_PASSED;
+		}
+		if (i >= n - r->pci_n) { /* two cards, neither stating a link: their bus */
+			snprintf(m->bus, sizeof(m->bus), "0000:05:0%d.0", i % 2);
+			snprintf(m->pci_bus, sizeof(m->pci_bus), "0000:00:1e.0");
 		}
 		if (i >= n - r->bus_n) {
 			snprintf(m->bus, sizeof(m->bus), "0000:03:00.0");
@@ -290,6 +303,31 @@ static const struct row rows[] = {
 	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
 	 .group_threads = 0,
 	 .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_speed_max"},
+	/* issue 51, a limit's trade-off said: the array's own maximum, lifted only once whoever
+	   set it is asked; what users lose by md's pacing rule (6.1 drains, 3.10 sleeps) */
+	{.id = "ceiling-local-check", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .says = "check first: a tool or a person set this"},
+	/* ... and with SMART unread, the harm rule's check is the user's to make first */
+	{.id = "ceiling-smart-unread", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max",
+	 .says = "check first: SMART was not read for sda, sdb, sdc, sdd (explain reads it as root"},
+	/* ... read and passing: nothing to check first */
+	{.id = "ceiling-smart-read", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .smart_ok = true, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .not_says = "SMART was not read"},
+	{.id = "ceiling-drain-tradeoff", .release = "6.1.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .says = "only by draining or capping its own requests"},
+	{.id = "ceiling-sleep-tradeoff", .release = "3.10.0", .action = "recover", .speed = 178,
+	 .md_avg = 2100, .min = 1000, .max = 2000, .max_local = true, .sys_max = 200000, .util = 1,
+	 .group_threads = 0, .kind = MDP_XK_CEILING, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/sync_speed_max", .says = "sleeps down to the minimum while it sees"},
 	/* C11: a DM-SMR member stalls: seconds per request on one disk */
 	{.id = "C11", .release = "5.4.0", .level = "raid6", .action = "recover", .speed = 3000,
 	 .util = 20, .slow = 4, .slow_util = 100, .slow_await = 2000, KERNEL_DEFAULTS,
@@ -323,6 +361,17 @@ static const struct row rows[] = {
 	{.id = "C16", .release = "3.10.105", .action = "reshape", .n = 5, .speed = 8000,
 	 .min = 10000, .max = 200000, .util = 40, .stripe = 256, .active = 250, .group_threads = -1,
 	 .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast"},
+	/* ... with the profile's cost said: its cache's RAM, its minimum's slower box */
+	{.id = "C16-tradeoff", .release = "3.10.105", .action = "reshape", .n = 5, .speed = 8000,
+	 .min = 10000, .max = 200000, .util = 40, .stripe = 256, .active = 250, .group_threads = -1,
+	 .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_PROFILE, .rec_name = "reshape-fast",
+	 .says = "trade-off: reshape-fast's cache takes RAM"},
+	/* a reshape of 512 KiB chunks with 256 stripes: 1024, and the RAM they take */
+	{.id = "reshape-cache-ram", .release = "5.10.0", .action = "reshape", .speed = 8000,
+	 .util = 40, .chunk = 512, .stripe = 256, .active = 100, .group_threads = -1,
+	 .min = 10000, .max = 200000, .kind = MDP_XK_STRIPE_CACHE, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/stripe_cache_size",
+	 .says = "1024 stripes take 16384 KiB of RAM (4 KiB a stripe per member, 4 members)"},
 	/* ... but exactly at the minimum with nobody else's I/O in sight (3.10's sleep rule holds
 	   a sync that md thinks is not idle at the minimum): md's idle test first (issue 51), the
 	   full cache beside it */
@@ -411,6 +460,21 @@ static const struct row rows[] = {
 	 .min = 10000, .max = 200000, .util = 95, .usb_n = 4, .holder_kib = 3000,
 	 .group_threads = 0, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
 	 .also = MDP_XK_FLOOR + 1, .says = "the shared controller or link is the limit, not this"},
+	/* issue 51, a shared 32-bit PCI bus: four hard disks on two PCI SATA cards behind one
+	   legacy bridge, 97 % busy at 30000 KiB/s each: the bus ("at their limit" before) */
+	{.id = "pci-bus", .release = "2.6.32", .action = "recover", .speed = 30000, .util = 97,
+	 .pci_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .says = "sda, sdb, sdc, sdd share the conventional PCI bus behind bridge 0000:00:1e.0 "
+		 "(its clock and width unread: 130208 KiB/s of data if it is the common 32-bit 33 "
+		 "MHz one): together 120000 KiB/s, 92% of it"},
+	/* ... two of them there, the other two on the board's own ports: only the two share */
+	{.id = "pci-bus-two", .release = "2.6.32", .action = "recover", .speed = 30000,
+	 .util = 97, .pci_n = 2, KERNEL_DEFAULTS, .kind = MDP_XK_CONTROLLER, .rec = MDP_XR_NONE,
+	 .says = "put the disks on the board's own ports or a PCIe card"},
+	/* ... but 60000 KiB/s each: the disks' own limit, as on a USB enclosure */
+	{.id = "pci-bus-fast", .release = "2.6.32", .action = "recover", .speed = 60000,
+	 .util = 97, .pci_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT,
+	 .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO},
 	/* ... but disks streaming 60000 KiB/s each (over half a hard disk's) are their own limit */
 	{.id = "usb-fast-disks", .release = "5.10.0", .action = "recover", .speed = 60000,
 	 .util = 95, .usb_n = 4, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT,
@@ -474,6 +538,10 @@ static const struct row rows[] = {
 	{.id = "parked", .speed = 0, .stalled = true, .sync_max = "982526720", .util = 0,
 	 KERNEL_DEFAULTS,
 	 .kind = MDP_XK_WAITING, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_max"},
+	/* ... with its trade-off: the rest runs at once, a scrub's slice plan undone */
+	{.id = "parked-tradeoff", .speed = 0, .stalled = true, .sync_max = "982526720", .util = 0,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_WAITING, .rec = MDP_XR_SETTING, .rec_name = "md2/sync_max",
+	 .says = "trade-off: the rest then runs at once, while users may be working"},
 	/* issue 39, stuck: no progress (mdstat, sync_completed) while md's decaying average still
 	   reads 5000, md2_raid5 at 100 % of a CPU: stuck, what to collect, no setting */
 	{.id = "stuck-cpu", .no_progress = true, .md_avg = 5000, .cpu = 100, .util = 0,
@@ -508,6 +576,14 @@ static const struct row rows[] = {
 	{.id = "disk-timeouts", .action = "reshape", .n = 3, .speed = 1000, .util = 40,
 	 .iotmo = 2, .md_kib = 3000, KERNEL_DEFAULTS, .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE,
 	 .also = MDP_XK_FLOOR + 1, .says = "iotmo_cnt 7 -> 9"},
+	/* a member timing out beside md2_raid5 at 99 %: no worker threads to push it harder */
+	{.id = "member-and-cpu", .action = "recover", .speed = 20000, .util = 40, .cpu = 99,
+	 .iotmo = 2, KERNEL_DEFAULTS, .kind = MDP_XK_MEMBER, .rec = MDP_XR_NONE,
+	 .also = MDP_XK_CPU + 1},
+	/* ... nor beside a disk being rebuilt that sets the pace */
+	{.id = "target-and-cpu", .release = "6.1.0", .action = "recover", .speed = 3100,
+	 .util = 9, .slow = 4, .slow_util = 96, .slow_await = 40, .target = 4, .cpu = 99,
+	 KERNEL_DEFAULTS, .kind = MDP_XK_TARGET, .rec = MDP_XR_NONE, .also = MDP_XK_CPU + 1},
 	/* terminal findings hide nothing: 20 minutes left, md2_raid5 at 99 % */
 	{.id = "finishing-cpu", .speed = 30000, .util = 30, .cpu = 99, .left_kib = 12000000,
 	 KERNEL_DEFAULTS, .kind = MDP_XK_FINISHING, .rec = MDP_XR_NONE, .also = MDP_XK_CPU + 1},
@@ -519,6 +595,11 @@ static const struct row rows[] = {
 	   chunks (bitmap +8): progress 190000 KiB/s, md's sync_speed 19000: not the maximum */
 	{.id = "bitmap-skip", .action = "recover", .speed = 190000, .skip = true, .util = 20,
 	 KERNEL_DEFAULTS, .kind = MDP_XK_INFO, .rec = MDP_XR_NONE, .says = "skips the chunks"},
+	/* ... and what stopping it loses: a check started by hand starts over */
+	{.id = "C14-users-restart", .release = "4.9.0", .level = "raid6", .action = "check",
+	 .speed = 197694, .util = 60, .md_kib = 18000, KERNEL_DEFAULTS, .kind = MDP_XK_CEILING,
+	 .rec = MDP_XR_NONE, .also = MDP_XK_COMPETING_IO + 1,
+	 .says = "a check stopped by hand keeps no place: it starts over"},
 	/* issue 39, trade-offs: a scrub held at the floor by users' I/O: stop or reschedule it */
 	{.id = "scrub-floor", .action = "check", .speed = 1000, .util = 30, .md_kib = 5000,
 	 KERNEL_DEFAULTS, .kind = MDP_XK_FLOOR, .rec = MDP_XR_NONE, .says = "stop the scrub"},
@@ -539,6 +620,15 @@ static const struct row rows[] = {
 	 .speed = 600, .util = 30, KERNEL_DEFAULTS, .kind = MDP_XK_FLOOR,
 	 .rec = MDP_XR_PROFILE, .rec_name = "balanced", .gain = MDP_XG_UPPER,
 	 .says = "trade-off: none while nothing"},
+	/* ... with tiny requests on its members too: md's minimum sets the pace, so no
+	   request-pattern finding says "no limit changes that" beside the floor's advice */
+	{.id = "stacked-tiny-requests", .level = "raid1", .n = 2, .stacked = true, .speed = 1000,
+	 .util = 30, .rq_sect = 8, KERNEL_DEFAULTS, .kind = MDP_XK_FLOOR,
+	 .rec = MDP_XR_PROFILE, .rec_name = "balanced", .gain = MDP_XG_UPPER, .gain_kib = 50000,
+	 .not_says = "no limit changes that"},
+	{.id = "quiet-tiny-requests", .speed = 10000, .min = 10000, .max = 200000, .util = 40,
+	 .rq_sect = 8, .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
+	 .gain = MDP_XG_UPPER, .not_says = "no limit changes that"},
 	/* ... a plain array at its minimum with no I/O of anyone else in sight */
 	{.id = "quiet-at-min", .speed = 10000, .min = 10000, .max = 200000, .util = 40,
 	 .group_threads = 0, .kind = MDP_XK_FLOOR, .rec = MDP_XR_PROFILE, .rec_name = "balanced",
@@ -563,6 +653,10 @@ static const struct row rows[] = {
 	{.id = "degraded-resync", .level = "raid6", .speed = 270, .cpu = 95, .util = 4,
 	 .degraded = 1, KERNEL_DEFAULTS, .kind = MDP_XK_PATHOLOGY, .rec = MDP_XR_NONE,
 	 .says = "md/degraded 1"},
+	/* ... and re-creating it is offered with its harm: only an array with nothing on it */
+	{.id = "degraded-resync-recreate", .level = "raid6", .speed = 270, .cpu = 95, .util = 4,
+	 .degraded = 1, KERNEL_DEFAULTS, .kind = MDP_XK_PATHOLOGY, .rec = MDP_XR_NONE,
+	 .says = "writes new superblocks over the members: only for a new array with nothing"},
 	/* ... the same thread at 100 % at 40 MB/s with the disks half busy: CPU-bound, no sign */
 	{.id = "busy-not-spinning", .speed = 40000, .cpu = 100, .util = 50, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_CPU, .rec = MDP_XR_SETTING, .rec_name = "md2/group_thread_cnt"},
@@ -582,10 +676,72 @@ static const struct row rows[] = {
 	{.id = "dirty-resync", .level = "raid6", .speed = 30000, .util = 96, .bitmap = "none",
 	 .started = 1500, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT, .rec = MDP_XR_NONE,
 	 .gain = MDP_XG_ZERO, .says = "assembled 15 s after boot: this resync most likely follows an unclean"},
+	/* ... whose bitmap for next time comes with its cost to writes */
+	{.id = "dirty-resync-bitmap-cost", .level = "raid6", .speed = 30000, .util = 96,
+	 .bitmap = "none", .started = 1500, KERNEL_DEFAULTS, .kind = MDP_XK_DISKS_AT_LIMIT,
+	 .rec = MDP_XR_NONE, .gain = MDP_XG_ZERO, .says = "trade-off of a bitmap: each write"},
 	/* ... a delayed operation (mdstat's resync=DELAYED, for a recovery too): no note */
 	{.id = "delayed-no-note", .n = 3, .queued = "DELAYED", .action = "resync", .util = 30,
 	 .bitmap = "none", KERNEL_DEFAULTS, .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
 	 .not_says = "bitmap"},
+	/* issue 51, a raid10 resync paced by its chunk: h16's NVMe raid10 of 16 KiB chunks at
+	   564418 KiB/s, the members half busy with 16 KiB requests: the chunk, with nothing to set
+	   now ("no cause found" before) */
+	{.id = "raid10-small-chunk", .release = "5.4.0", .level = "raid10", .chunk = 16,
+	 .rq_sect = 32, .nvme = true, .speed = 564418, .util = 50, .left_kib = 4000000000, .min = 1000, .max = 8000000,
+	 .group_threads = -1, .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE,
+	 .says = "level raid10, chunk 16 KiB: md's resync reads every copy"},
+	/* ... its check the same; the trade-off says a limit brings no larger requests */
+	{.id = "raid10-small-chunk-check", .release = "5.4.0", .level = "raid10", .chunk = 32,
+	 .action = "check", .rq_sect = 64, .util = 40, .speed = 60000, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE,
+	 .says = "a higher limit brings no larger requests"},
+	/* ... requests far under its 32 KiB chunk (4 KiB, unmerged) are not the chunk's: the
+	   tiny-request sign, which asks for a report, not a re-creation */
+	{.id = "raid10-tiny-requests", .release = "5.4.0", .level = "raid10", .chunk = 32,
+	 .action = "check", .rq_sect = 8, .util = 40, .speed = 60000, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_REQUEST_PATTERN, .rec = MDP_XR_NONE, .says = "tiny unmerged requests",
+	 .not_says = "level raid10"},
+	/* ... but a 512 KiB chunk (md reads 64 KiB a request) or a recovery is not paced so */
+	{.id = "raid10-large-chunk", .release = "5.4.0", .level = "raid10", .chunk = 512,
+	 .rq_sect = 128, .nvme = true, .speed = 564418, .util = 50, .left_kib = 4000000000, .min = 1000,
+	 .max = 8000000, .group_threads = -1, .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
+	{.id = "raid10-small-chunk-recovery", .release = "5.4.0", .level = "raid10",
+	 .action = "recover", .chunk = 16, .rq_sect = 32, .nvme = true, .speed = 564418, .left_kib = 4000000000,
+	 .util = 50, .min = 1000, .max = 8000000, .group_threads = -1, .kind = MDP_XK_INFO,
+	 .rec = MDP_XR_NONE},
+	/* issue 51, a CPU-bound NVMe recovery 20 minutes from its end: md2_raid5 at 99 % beside
+	   members 30 % busy: group_thread_cnt with its room and trade-off, not only "finishing" */
+	{.id = "finishing-cpu-nvme", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 1000000, .util = 30, .cpu = 99, .left_kib = 1200000000, .min = 1000,
+	 .max = 4000000, .group_threads = 0, .kind = MDP_XK_CPU, .rec = MDP_XR_SETTING,
+	 .rec_name = "md2/group_thread_cnt", .also = MDP_XK_INFO + 1,
+	 .says = "room for up to 3333333 KiB/s a disk"},
+	/* ... but ending within two windows (15 s): finishing, nothing to set */
+	{.id = "finishing-cpu-nvme-end", .release = "6.1.0", .action = "recover", .nvme = true,
+	 .speed = 1000000, .util = 30, .cpu = 99, .left_kib = 15000000, .min = 1000,
+	 .max = 4000000, .group_threads = 0, .kind = MDP_XK_FINISHING, .rec = MDP_XR_NONE},
+	/* issue 51, h23: resync=PENDING on a read-only array whose reshape was cut off and hung:
+	   what --readwrite would resume and the harm check before it, never a bare command */
+	{.id = "pending-reshape", .level = "raid10", .queued = "PENDING", .n = 10,
+	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
+	 .says = "until the harm check passes", .not_says = "starts it now"},
+	/* ... the harm itself said beside its check: the reshape may stop again, writable */
+	{.id = "pending-reshape-harm", .level = "raid10", .queued = "PENDING", .n = 10,
+	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE, .says = "harm: whatever cut the reshape off"},
+	/* ... and how to copy it off without the write that would resume it: read-auto turns
+	   writable at the first write, a read-only mount's journal replay among them */
+	{.id = "pending-reshape-copy-off", .level = "raid10", .queued = "PENDING", .n = 10,
+	 .array_state = "read-auto", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
+	 .says = "to copy it off without a write: 'mdadm --readonly /dev/md2' first"},
+	/* ... a reshape held on a writable array: mdadm continues it, after the same check */
+	{.id = "held-reshape-continue", .level = "raid5", .action = "idle", .n = 4,
+	 .array_state = "clean", .reshape_pos = "3221225472", .util = 0, KERNEL_DEFAULTS,
+	 .kind = MDP_XK_WAITING, .rec = MDP_XR_NONE,
+	 .says = "none until the harm check passes; then mdadm must continue it"},
 	/* the operation ended between the samples: nothing to explain */
 	{.id = "ended", .speed = 30000, .ended = true, .util = 50, KERNEL_DEFAULTS,
 	 .kind = MDP_XK_INFO, .rec = MDP_XR_NONE},
@@ -665,6 +821,9 @@ static void test_rows(void **state)
 		for (size_t k = 0; k < rep.n_findings; k++)
 			if (rep.findings[k].gain == MDP_XG_ZERO)
 				assert_false(mdp_explain_recommends(&rep));
+		/* nor both a recommendation and "no limit ..." helps, changes or gets more */
+		for (size_t k = 0; mdp_explain_recommends(&rep) && k < rep.n_findings; k++)
+			assert_null(strstr(rep.findings[k].rec_text, "no limit"));
 		if (r->also) {
 			bool seen = false;
 			for (size_t k = 0; k < rep.n_findings; k++)
@@ -1003,6 +1162,18 @@ static void test_bus(void **state)
 			    bus, sizeof(bus));
 	assert_string_equal(bus, "ata3");
 	mdp_explain_port_of(t[2].path, bus, sizeof(bus));
+	assert_string_equal(bus, "");
+	/* the bridge above the controller; none for one on a root bus or with no PCI at all */
+	mdp_explain_bridge_of("../../devices/pci0000:00/0000:00:1e.0/0000:05:01.0/ata5/host4/"
+			      "target4:0:0/4:0:0:0/block/sde",
+			      bus, sizeof(bus));
+	assert_string_equal(bus, "0000:00:1e.0");
+	mdp_explain_bridge_of(t[0].path, bus, sizeof(bus));
+	assert_string_equal(bus, "0000:00:1c.4");
+	mdp_explain_bridge_of("../../devices/pci0000:00/0000:00:1f.2/ata3/host2/block/sdd", bus,
+			      sizeof(bus));
+	assert_string_equal(bus, "");
+	mdp_explain_bridge_of(t[3].path, bus, sizeof(bus));
 	assert_string_equal(bus, "");
 	mdp_explain_port_of(t[3].path, bus, sizeof(bus)); /* no PCI function: no port */
 	assert_string_equal(bus, "");

@@ -204,4 +204,56 @@ static void test_links_and_starts(void **state)
 	pair_fini(&p);
 }
 
-MDP_TEST_MAIN(test_model_and_capture, test_unreadable, test_links_and_starts)
+/*
+ * A conventional PCI bus (issue 51): a controller that states no PCIe link behind a legacy
+ * bridge (class 0x060401, subtractive decode: sda, sdb on two cards) or behind a bridge that
+ * states its own link (a PCIe-to-PCI bridge: sdc); not a PCIe card behind a root port that
+ * states a link of its own (sdd), nor one behind a bridge that says nothing either.
+ */
+static void test_pci_bus(void **state)
+{
+	static const struct {
+		const char *disk, *path, *pci_bus;
+	} t[] = {
+	    {"sda", "0000:00:1e.0/0000:05:00.0/ata1", "0000:00:1e.0"},
+	    {"sdb", "0000:00:1e.0/0000:05:01.0/ata3", "0000:00:1e.0"},
+	    {"sdc", "0000:00:1c.0/0000:06:00.0/0000:07:00.0/ata5", "0000:06:00.0"},
+	    {"sdd", "0000:00:1c.4/0000:03:00.0/ata7", ""},
+	};
+	struct pair p;
+	struct mdp_xsrc src;
+	struct mdp_xsample s;
+	const struct mdp_xmember *m;
+	char name[8];
+
+	(void)state;
+	pair_init(&p);
+	test_sh("cd %s/sys && mkdir -p class/block bus/pci/devices/0000:00:1e.0 "
+		"bus/pci/devices/0000:06:00.0 bus/pci/devices/0000:03:00.0 "
+		"bus/pci/devices/0000:00:1c.4 && echo 0x060401 >bus/pci/devices/0000:00:1e.0/class "
+		"&& echo '2.5 GT/s PCIe' >bus/pci/devices/0000:06:00.0/current_link_speed && "
+		"echo '5.0 GT/s PCIe' >bus/pci/devices/0000:03:00.0/current_link_speed && "
+		"echo 0x060400 >bus/pci/devices/0000:00:1c.4/class",
+		p.root_dir);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		test_sh("ln -s ../../devices/pci0000:00/%s/host0/target0:0:0/0:0:0:0/block/%s "
+			"%s/sys/class/block/%s",
+			t[i].path, t[i].disk, p.root_dir, t[i].disk);
+	src = (struct mdp_xsrc){.root = &p.root};
+	assert_int_equal(mdp_explain_sample(&src, &s), 0);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(name, sizeof(name), "%s5", t[i].disk);
+		assert_non_null(m = member_named(&s.arrays[0], name));
+		assert_string_equal(m->pci_bus, t[i].pci_bus);
+	}
+	/* the root port states no link either: nothing says sdd's card is not PCIe */
+	test_sh("rm %s/sys/bus/pci/devices/0000:03:00.0/current_link_speed", p.root_dir);
+	mdp_explain_sample_free(&s);
+	assert_int_equal(mdp_explain_sample(&src, &s), 0);
+	assert_non_null(m = member_named(&s.arrays[0], "sdd5"));
+	assert_string_equal(m->pci_bus, "");
+	mdp_explain_sample_free(&s);
+	pair_fini(&p);
+}
+
+MDP_TEST_MAIN(test_model_and_capture, test_unreadable, test_links_and_starts, test_pci_bus)

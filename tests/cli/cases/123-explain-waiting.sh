@@ -18,4 +18,4 @@ for f in "$ROOT/sys/block/md2/md/array_state" "$ROOT/.explain/1/sys/block/md2/md
 done
 run explain
 expect_exit 0
-stdout_line "    => none: mdadm must continue it ('mdadm --grow --continue /dev/md2', with the --backup-file it was started with, if any)"
+stdout_line "    => none until the harm check passes; then mdadm must continue it ('mdadm --grow --continue /dev/md2', with the --backup-file it was started with, if any)"

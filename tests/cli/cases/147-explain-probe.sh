@@ -24,6 +24,8 @@ md2: recover 22.1%, 40000 KiB/s per disk (progress over 10.0 s), about 10h 32m l
   limits: minimum 10000 (system), maximum 200000 (system): between the limits: md throttles only while it sees other I/O
   pacing: kernel 4.4.302+, 4.1+ rule, drains its requests while it sees other I/O (from upstream md.c)
   cpu: md2_raid5: 95% of a CPU (/proc/2345/stat)
+       trade-off: 4 worker threads may each take a CPU from other work while the sync runs; it takes effect at once and 0 sets it back
+       check first: SMART was not read for sdd, sdc, sdb, sda (explain reads it as root with smartctl): 'smartctl -H' on each; a failing disk pushed harder can fail outright
     => spread stripe work over 4 threads; the gain cannot be computed, measure it with 'mdprofile bench --op-only --compare' and a profile that sets it
     gain: cannot be computed from two samples
     probe: md2/group_thread_cnt 4 for one window between two at the settings as they were, then reverted
