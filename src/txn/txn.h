@@ -74,6 +74,10 @@ enum mdp_txn_note_kind {
 	/* explain --probe of profile (its one setting) ended without its revert */
 	MDP_TXN_NOTE_PROBE_GONE,
 	MDP_TXN_NOTE_BACK_TO_BASE, /* the overlay removed: back to the base profile */
+	/* A check mdprofile paused, let go (revert, disable, recover; dev, action, position): */
+	MDP_TXN_NOTE_CHECK_RESUMED,   /* resumed from its place */
+	MDP_TXN_NOTE_CHECK_FORGOTTEN, /* could not be resumed: md/sync_min 0, as md was */
+	MDP_TXN_NOTE_CHECK_LEFT,      /* on DSM, could not be resumed: left idle at its place */
 };
 
 struct mdp_txn_note {
@@ -81,6 +85,8 @@ struct mdp_txn_note {
 	char profile[256];
 	char dev[MDP_NAME_MAX]; /* MDP_TXN_NOTE_GONE */
 	enum mdp_origin by;     /* MDP_TXN_NOTE_WATCH_GONE: whose watcher */
+	char action[8];         /* MDP_TXN_NOTE_CHECK_*: check or repair, from position */
+	uint64_t position;
 };
 
 /* Exit 4: something that is not back, and how to put it back by hand. */
@@ -278,6 +284,27 @@ int mdp_txn_steer(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
  */
 int mdp_txn_floor(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
 		  struct mdp_value *v);
+/* ---- a check paused in place (txn_pause.c) ----------------------------------- */
+
+/*
+ * Pause dev's running check or repair where it stands (issue 49; maint_ckpt.h says how md
+ * does it): its place (md/sync_completed) journaled in MDP_PAUSED first, then idle written
+ * to md/sync_action, then md's own place (md/sync_min, which idle sets) kept when it is
+ * further. *position: the place journaled. The caller holds the lock. -EBUSY when no check
+ * or repair runs on dev, -ENODEV when dev is gone; when idle cannot be written the line
+ * is taken out again.
+ */
+int mdp_txn_pause(struct mdp_txn *tx, const char *dev, uint64_t *position);
+/*
+ * Resume dev's paused check from its place: md/sync_min the place (only when md does not
+ * hold it already, and never on DSM, whose own scrub reads it: there md's place is used
+ * as md kept it), then the action; the line removed after. A check that runs again, or an
+ * operation that took its place, only removes the line. -ENOENT when dev has no pause.
+ */
+int mdp_txn_resume(struct mdp_txn *tx, const char *dev);
+/* The pauses journaled (quietly): 0, -ENOENT when none, -EBADMSG or -EPERM. */
+int mdp_txn_pauses(const struct mdp_root *r, struct mdp_jpauses *p);
+
 /* Whether a journal needs recover (for status/diff warnings). */
 bool mdp_txn_needs_recover(const struct mdp_root *r);
 
