@@ -109,13 +109,9 @@ int mdp_origin_parse(const char *s, enum mdp_origin *o)
  * writable by nobody else; fd is the one that is then used (or, for the
  * directory, an O_PATH one: nothing can swap it for a link after).
  */
-static int state_check(const struct mdp_root *r, int fd, const char *sys, struct mdp_diags *d)
+int txn_trust_check(const struct mdp_root *r, int fd, const char *sys, bool dir, const char *what,
+		    struct mdp_diags *d)
 {
-	bool dir = !strcmp(sys, MDP_STATE_DIR);
-	const char *what = dir                        ? "state directory"
-			   : !strcmp(sys, MDP_LOCK)   ? "lock"
-			   : !strcmp(sys, MDP_PAUSED) ? "pause journal"
-						      : "journal";
 	char host[PATH_MAX];
 	struct stat st;
 
@@ -139,6 +135,18 @@ static int state_check(const struct mdp_root *r, int fd, const char *sys, struct
 	else
 		return 0;
 	return -EPERM;
+}
+
+static int state_check(const struct mdp_root *r, int fd, const char *sys, struct mdp_diags *d)
+{
+	bool dir = !strcmp(sys, MDP_STATE_DIR);
+
+	return txn_trust_check(r, fd, sys, dir,
+			       dir                        ? "state directory"
+			       : !strcmp(sys, MDP_LOCK)   ? "lock"
+			       : !strcmp(sys, MDP_PAUSED) ? "pause journal"
+							  : "journal",
+			       d);
 }
 
 /*

@@ -287,14 +287,14 @@ int mdp_txn_floor(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
 /* ---- a check paused in place (txn_pause.c) ----------------------------------- */
 
 /*
- * Pause dev's running check or repair where it stands (issue 49; maint_ckpt.h says how md
- * does it): its place (md/sync_completed) journaled in MDP_PAUSED first, then idle written
+ * Pause array a's running check or repair where it stands (issue 49; maint_ckpt.h says how
+ * md does it): its place (md/sync_completed) journaled in MDP_PAUSED first, then idle written
  * to md/sync_action, then md's own place (md/sync_min, which idle sets) kept when it is
- * further. *position: the place journaled. The caller holds the lock. -EBUSY when no check
- * or repair runs on dev, -ENODEV when dev is gone; when idle cannot be written the line
- * is taken out again.
+ * further, and kept on disk by a's UUID (mdp_ckpt_save, at now) for a reboot. *position:
+ * the place. The caller holds the lock. -EBUSY when no check or repair runs on a, -ENODEV
+ * when it is gone; when idle cannot be written the line is taken out again.
  */
-int mdp_txn_pause(struct mdp_txn *tx, const char *dev, uint64_t *position);
+int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now, uint64_t *position);
 /*
  * Resume dev's paused check from its place: md/sync_min the place (only when md does not
  * hold it already, and never on DSM, whose own scrub reads it: there md's place is used
@@ -302,6 +302,24 @@ int mdp_txn_pause(struct mdp_txn *tx, const char *dev, uint64_t *position);
  * operation that took its place, only removes the line. -ENOENT when dev has no pause.
  */
 int mdp_txn_resume(struct mdp_txn *tx, const char *dev);
+/*
+ * A check's place on disk (txn_ckpt.c): MDP_MAINT_CKPT_DIR/UUID, trusted as the journal is
+ * (root's or the caller's, writable by nobody else). save: created or replaced atomically.
+ * load: a's place, 0; -ENOENT none; -EBADMSG not one mdprofile wrote, -ESTALE refused
+ * (another array's, or taken before a last changed: maint_ckpt.h), -EPERM untrusted, each
+ * said in d. drop: the file removed (0 when there was none).
+ */
+int mdp_ckpt_save(const struct mdp_root *r, const struct mdp_mckpt *c, struct mdp_diags *d);
+int mdp_ckpt_load(const struct mdp_root *r, const struct mdp_array *a, struct mdp_mckpt *c,
+		  struct mdp_diags *d);
+int mdp_ckpt_drop(const struct mdp_root *r, const char *uuid);
+/*
+ * Start a's check again from the place c kept (after a reboot md starts at 0): md/sync_min
+ * c's place, then c's action; when md refuses the action, sync_min back to 0. -EBUSY when a
+ * is not idle, -EOPNOTSUPP on DSM (its scrub owns md/sync_min: left to it).
+ */
+int mdp_txn_resume_ckpt(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c);
+
 /* The pauses journaled (quietly): 0, -ENOENT when none, -EBADMSG or -EPERM. */
 int mdp_txn_pauses(const struct mdp_root *r, struct mdp_jpauses *p);
 

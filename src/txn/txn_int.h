@@ -140,6 +140,10 @@ int txn_journal_remove(struct mdp_txn *tx);
 /* The boot id (invariant 5); "" and -errno when unreadable or not a UUID. */
 int txn_read_boot_id(const struct mdp_root *r, char *buf, size_t len);
 
+/* Whether fd, at sys (a directory when dir), may steer mdprofile: root's or the caller's, and
+ * writable by nobody else; -EPERM with why (naming it what) in d. */
+int txn_trust_check(const struct mdp_root *r, int fd, const char *sys, bool dir, const char *what,
+		    struct mdp_diags *d);
 /* A state file (the journal, MDP_PAUSED) read once checked (the rules of mdp_journal_load),
  * and replaced atomically and durably. */
 int txn_state_read(const struct mdp_root *r, const char *sys, char **text, size_t *len,

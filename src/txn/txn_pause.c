@@ -229,8 +229,22 @@ static int pause_journal(struct mdp_txn *tx, struct mdp_jpauses *p, const char *
 	return txn_pauses_store(tx, p);
 }
 
-int mdp_txn_pause(struct mdp_txn *tx, const char *dev, uint64_t *position)
+/* The place kept on disk too, for a reboot (txn_ckpt.c): said in d when it cannot be. */
+static void pause_keep(struct mdp_txn *tx, const struct mdp_array *a, const char *action,
+		       uint64_t pos, int64_t now)
 {
+	struct mdp_mckpt c;
+
+	if (mdp_mckpt_take(a, now, &c))
+		return; /* no UUID or no progress known: this boot's pause journal alone */
+	snprintf(c.action, sizeof(c.action), "%.6s", action);
+	c.position = pos < c.total ? pos : c.total;
+	(void)mdp_ckpt_save(tx->root, &c, tx->d);
+}
+
+int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now, uint64_t *position)
+{
+	const char *dev = a->name;
 	struct mdp_jpauses p;
 	char action[16];
 	uint64_t pos = 0, kept;
@@ -255,8 +269,10 @@ int mdp_txn_pause(struct mdp_txn *tx, const char *dev, uint64_t *position)
 		pos = kept;
 		(void)pause_journal(tx, &p, dev, action, pos);
 	}
-	if (!err)
+	if (!err) {
+		pause_keep(tx, a, action, pos, now);
 		*position = pos;
+	}
 	mdp_jpauses_free(&p);
 	return err;
 }

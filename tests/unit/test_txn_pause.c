@@ -158,6 +158,33 @@ static void attr_is(struct env *e, const char *dev, const char *attr, const char
 	assert_string_equal(buf, want);
 }
 
+#define MD1_UUID "c0ffee0012344abc8def0123456789ab"
+#define NOW      1765065600
+
+/* dev as discovery shows it running action (md1 of the fixture: raid10 of 4). */
+static void array_of(struct mdp_array *a, const char *dev, const char *action)
+{
+	memset(a, 0, sizeof(*a));
+	snprintf(a->name, sizeof(a->name), "%s", dev);
+	snprintf(a->uuid, sizeof(a->uuid), "%s", MD1_UUID);
+	snprintf(a->sync_action, sizeof(a->sync_action), "%s", action);
+	snprintf(a->level_name, sizeof(a->level_name), "raid10");
+	a->has_progress = true;
+	a->sync_done = DONE;
+	a->sync_total = 3906516992ull;
+	a->raid_disks = 4;
+	a->chunk_kib = 512;
+	a->size_kib = 3906516992ull;
+}
+
+static int pause_dev(struct env *e, const char *dev, const char *action, uint64_t *pos)
+{
+	struct mdp_array a;
+
+	array_of(&a, dev, action);
+	return mdp_txn_pause(&e->tx, &a, NOW, pos);
+}
+
 static size_t n_pauses(struct env *e)
 {
 	struct mdp_jpauses p;
@@ -195,7 +222,7 @@ static void test_pause_resume(void **state)
 	struct mdp_jpauses p;
 	uint64_t pos = 0;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	assert_true(e->md.journaled_first);
 	assert_int_equal(pos, PLACE);
 	attr_is(e, "md1", "sync_action", "idle");
@@ -206,7 +233,7 @@ static void test_pause_resume(void **state)
 	assert_int_equal(p.v[0].position, PLACE);
 	mdp_jpauses_free(&p);
 	/* Paused already: nothing runs to pause. */
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), -EBUSY);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), -EBUSY);
 	assert_int_equal(mdp_txn_resume(&e->tx, "md1"), 0);
 	attr_is(e, "md1", "sync_action", "check");
 	attr_is(e, "md1", "sync_min", "863341056");
@@ -221,7 +248,7 @@ static void test_resume_writes_place(void **state)
 	struct env *e = *state;
 	uint64_t pos;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	test_sh("echo 0 >'%s/sys/block/md1/md/sync_min'", e->root);
 	assert_int_equal(mdp_txn_resume(&e->tx, "md1"), 0);
 	attr_is(e, "md1", "sync_min", "863341056");
@@ -239,7 +266,7 @@ static void test_crash_before_idle(void **state)
 	assert_true(pid >= 0);
 	if (!pid) {
 		e->md.crash_at_idle = true;
-		(void)mdp_txn_pause(&e->tx, "md1", &pos);
+		(void)pause_dev(e, "md1", "check", &pos);
 		_exit(2);
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -260,7 +287,7 @@ static void test_recover_resumes(void **state)
 	struct env *e = *state;
 	uint64_t pos;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	assert_int_equal(recover(e).res, MDP_TXN_OK);
 	attr_is(e, "md1", "sync_action", "check");
 	attr_is(e, "md1", "sync_min", "863341056");
@@ -278,7 +305,7 @@ static void test_recover_keeps_live_watchers(void **state)
 	long holder;
 	uint64_t pos;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	assert_int_equal(mdp_watcher_take(&e->r, &l, &holder, &e->d), 0);
 	assert_int_equal(recover(e).res, MDP_TXN_OK);
 	attr_is(e, "md1", "sync_action", "idle");
@@ -292,7 +319,7 @@ static void test_revert_resumes(void **state)
 	struct env *e = *state;
 	uint64_t pos;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	e->tx.origin = MDP_BY_HAND;
 	assert_int_equal(mdp_txn_revert(&e->tx, true).res, MDP_TXN_OK);
 	attr_is(e, "md1", "sync_action", "check");
@@ -309,7 +336,7 @@ static void test_watchers_revert_keeps(void **state)
 	long holder;
 	uint64_t pos;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	assert_int_equal(mdp_watcher_take(&e->r, &l, &holder, &e->d), 0);
 	e->tx.origin = MDP_BY_AUTO;
 	assert_int_equal(mdp_txn_revert(&e->tx, false).res, MDP_TXN_OK);
@@ -324,7 +351,7 @@ static void test_revert_forgets(void **state)
 	struct env *e = *state;
 	uint64_t pos;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	e->md.fail_action = -EIO;
 	assert_int_equal(mdp_txn_revert(&e->tx, true).res, MDP_TXN_OK);
 	attr_is(e, "md1", "sync_action", "idle");
@@ -339,7 +366,7 @@ static void test_release_other_running(void **state)
 	struct env *e = *state;
 	uint64_t pos;
 
-	assert_int_equal(mdp_txn_pause(&e->tx, "md1", &pos), 0);
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
 	test_sh("echo resync >'%s/sys/block/md1/md/sync_action'", e->root);
 	assert_int_equal(recover(e).res, MDP_TXN_OK);
 	attr_is(e, "md1", "sync_action", "resync");
@@ -400,6 +427,8 @@ static void test_parse(void **state)
 static void test_dsm_in_place(void **state)
 {
 	struct env *e = *state;
+	struct mdp_mckpt c;
+	struct mdp_array a;
 	uint64_t pos;
 
 	teardown(state);
@@ -409,13 +438,13 @@ static void test_dsm_in_place(void **state)
 	test_sh("cd '%s/sys/block/md2/md' && echo repair >sync_action && echo 0 >sync_min &&"
 		" echo '1024 / 4096' >sync_completed",
 		e->root);
-	assert_int_equal(mdp_txn_pause(&e->tx, "md2", &pos), 0);
+	assert_int_equal(pause_dev(e, "md2", "repair", &pos), 0);
 	test_sh("echo 2048 >'%s/sys/block/md2/md/sync_min'", e->root);
 	assert_int_equal(mdp_txn_resume(&e->tx, "md2"), 0);
 	attr_is(e, "md2", "sync_action", "repair");
 	attr_is(e, "md2", "sync_min", "2048");
 	assert_int_equal(e->md.min_writes, 0);
-	assert_int_equal(mdp_txn_pause(&e->tx, "md2", &pos), 0);
+	assert_int_equal(pause_dev(e, "md2", "repair", &pos), 0);
 	e->md.fail_action = -EIO;
 	assert_int_equal(mdp_txn_revert(&e->tx, true).res, MDP_TXN_OK);
 	attr_is(e, "md2", "sync_action", "idle");
@@ -423,9 +452,119 @@ static void test_dsm_in_place(void **state)
 	assert_int_equal(e->md.min_writes, 0);
 	assert_int_equal(notes_of(e, MDP_TXN_NOTE_CHECK_LEFT), 1);
 	assert_int_equal(n_pauses(e), 0);
+	/* After a reboot too: DSM's scrub resumes from its own place, never mdprofile's. */
+	array_of(&a, "md2", "repair");
+	assert_int_equal(mdp_mckpt_take(&a, NOW, &c), 0);
+	array_of(&a, "md2", "idle");
+	e->md.fail_action = 0;
+	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), -EOPNOTSUPP);
+	attr_is(e, "md2", "sync_action", "idle");
+	assert_int_equal(e->md.min_writes, 0);
 }
 
-MDP_TEST_MAIN_FX(NULL, setup, teardown, test_pause_resume, test_resume_writes_place,
-		 test_crash_before_idle, test_recover_resumes, test_recover_keeps_live_watchers,
-		 test_revert_resumes, test_watchers_revert_keeps, test_revert_forgets,
-		 test_release_other_running, test_stale_boot, test_parse, test_dsm_in_place)
+/* The place outlives a reboot (md forgot it, /run is gone): the check resumes from it. */
+static void test_ckpt_after_reboot(void **state)
+{
+	struct env *e = *state;
+	struct mdp_mckpt c;
+	struct mdp_array a;
+	uint64_t pos;
+
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
+	test_sh("cd '%s' && rm -rf run/mdprofile && echo 0 >sys/block/md1/md/sync_min &&"
+		" echo 11111111-2222-3333-4444-555555555555 >proc/sys/kernel/random/boot_id",
+		e->root);
+	array_of(&a, "md1", "idle");
+	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), 0);
+	assert_int_equal(c.position, PLACE);
+	assert_string_equal(c.action, "check");
+	assert_int_equal(c.saved, NOW);
+	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), 0);
+	attr_is(e, "md1", "sync_min", "863341056");
+	attr_is(e, "md1", "sync_action", "check");
+	/* Running again: not resumed twice. */
+	array_of(&a, "md1", "check");
+	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), -EBUSY);
+	assert_int_equal(mdp_ckpt_drop(&e->r, MD1_UUID), 0);
+	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), -ENOENT);
+	assert_int_equal(mdp_ckpt_drop(&e->r, MD1_UUID), 0);
+}
+
+/* md refuses the check: sync_min back to 0, as md was. */
+static void test_ckpt_resume_refused(void **state)
+{
+	struct env *e = *state;
+	struct mdp_mckpt c;
+	struct mdp_array a;
+
+	test_sh("echo idle >'%s/sys/block/md1/md/sync_action'", e->root);
+	array_of(&a, "md1", "check");
+	assert_int_equal(mdp_mckpt_take(&a, NOW, &c), 0);
+	array_of(&a, "md1", "idle");
+	e->md.fail_action = -EIO;
+	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), -EIO);
+	attr_is(e, "md1", "sync_min", "0");
+	attr_is(e, "md1", "sync_action", "idle");
+}
+
+static bool said(struct env *e, const char *part)
+{
+	for (size_t i = 0; i < e->d.n; i++)
+		if (strstr(e->d.v[i].msg, part))
+			return true;
+	return false;
+}
+
+/* Another array's place, or one taken before the array changed: refused with a word. */
+static void test_ckpt_refused(void **state)
+{
+	struct env *e = *state;
+	struct mdp_mckpt c;
+	struct mdp_array a;
+
+	array_of(&a, "md1", "check");
+	assert_int_equal(mdp_mckpt_take(&a, NOW, &c), 0);
+	assert_int_equal(mdp_ckpt_save(&e->r, &c, &e->d), 0);
+	a.raid_disks = 6; /* grown since */
+	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), -ESTALE);
+	assert_true(said(e, "md1's check does not resume from this place: md1 has changed since "
+			    "(4 raid disks then, 6 now)"));
+	test_sh("cd '%s/var/lib/mdprofile/checkpoint' && cp " MD1_UUID
+		" 0123456789abcdef0123456789abcdef",
+		e->root);
+	snprintf(a.uuid, sizeof(a.uuid), "0123456789abcdef0123456789abcdef");
+	a.raid_disks = 4;
+	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), -ESTALE);
+	assert_true(said(e, "it is another array's (UUID " MD1_UUID ")"));
+	test_sh("cd '%s/var/lib/mdprofile/checkpoint' && echo junk >> " MD1_UUID, e->root);
+	array_of(&a, "md1", "idle");
+	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), -EBADMSG);
+	assert_true(said(e, "not a checkpoint mdprofile wrote: line 11: expected the end"));
+}
+
+/* A place others could have written steers nothing. */
+static void test_ckpt_untrusted(void **state)
+{
+	struct env *e = *state;
+	struct mdp_mckpt c;
+	struct mdp_array a;
+
+	array_of(&a, "md1", "check");
+	assert_int_equal(mdp_mckpt_take(&a, NOW, &c), 0);
+	assert_int_equal(mdp_ckpt_save(&e->r, &c, &e->d), 0);
+	test_sh("chmod 0666 '%s/var/lib/mdprofile/checkpoint/" MD1_UUID "'", e->root);
+	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), -EPERM);
+	assert_true(said(e, "refusing the checkpoint: writable by group or others"));
+	test_sh("chmod 0600 '%s/var/lib/mdprofile/checkpoint/" MD1_UUID "' &&"
+		" chmod 0777 '%s/var/lib/mdprofile/checkpoint'",
+		e->root, e->root);
+	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), -EPERM);
+	assert_true(said(e, "refusing the checkpoint directory"));
+}
+
+MDP_TEST_MAIN_FX(NULL, setup, teardown, test_ckpt_after_reboot, test_ckpt_resume_refused,
+		 test_ckpt_refused, test_ckpt_untrusted, test_pause_resume,
+		 test_resume_writes_place, test_crash_before_idle, test_recover_resumes,
+		 test_recover_keeps_live_watchers, test_revert_resumes, test_watchers_revert_keeps,
+		 test_revert_forgets, test_release_other_running, test_stale_boot, test_parse,
+		 test_dsm_in_place)
