@@ -40,19 +40,10 @@ mdp_discover_uuid_norm        a parser of outside text: fixed and fuzzed inputs
 mdp_exec_find                 the search of the fixed directories under a root
 mdp_explain_kver              a parser of the kernel release string
 mdp_iostat_parse              a parser of a stat file: fixed inputs
-mdp_txn_pause                 a check paused, journaled first, on a fake md (its watcher caller: issue 49's next step)
-mdp_txn_resume                a paused check resumed from its place (its watcher caller: issue 49's next step)
-mdp_txn_pauses                the pauses journaled, read back (their callers, the watcher and status: issue 49's next step)
-mdp_jpauses_free              the pauses read back, freed (their callers, the watcher and status: issue 49's next step)
-mdp_ckpt_load                 a check's place read back after a reboot, refused when stale (its watcher caller: issue 49's next step)
-mdp_ckpt_drop                 a finished check's place removed (its watcher caller: issue 49's next step)
-mdp_txn_resume_ckpt           a check resumed from its place after a reboot (its watcher caller: issue 49's next step)
 txn_pauses_parse              a parser of the pause journal: fixed inputs
 txn_pauses_format             the pause journal's text, formatted back
 txn_pauses_store              a pause journal of another boot put in place for recover
-mdp_maint_decide              a look's decision for every operation and reason (its watcher caller: issue 49's next step)
 mdp_maint_why_name            the reasons' words (their callers, status and the log: issue 49's next step)
-mdp_maint_hot                 the heat rule over temperature series (its watcher caller: issue 49's next step)
 mdp_journal_format            the journal text, formatted and parsed back: fixed and fuzzed
 mdp_journal_parse             the journal text, parsed: fixed and fuzzed inputs
 mdp_probe_pick                which finding --probe takes, over built reports

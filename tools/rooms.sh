@@ -23,7 +23,7 @@ set -eu
 cd "$(dirname "$0")/.."
 # Functions a door declares while work on its room is under way elsewhere (kept short, emptied
 # at each landing).
-INSIDE="mdp_ckpt_save mdp_jpauses_free mdp_txn_pause mdp_txn_resume mdp_txn_pauses mdp_ckpt_load mdp_ckpt_drop mdp_txn_resume_ckpt mdp_maint_window_at mdp_maint_hot mdp_maint_decide mdp_maint_why_name"
+INSIDE="mdp_maint_why_name"
 floors="base:1 md:2 profile:3 txn:4 boot:5 watcher:5 explain:6 status:6"
 
 floor_of() {

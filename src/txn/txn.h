@@ -313,13 +313,13 @@ int mdp_ckpt_save(const struct mdp_root *r, const struct mdp_mckpt *c, struct md
 int mdp_ckpt_load(const struct mdp_root *r, const struct mdp_array *a, struct mdp_mckpt *c,
 		  struct mdp_diags *d);
 int mdp_ckpt_drop(const struct mdp_root *r, const char *uuid);
-/*
- * Start a's check again from the place c kept (after a reboot md starts at 0): md/sync_min
- * c's place, then c's action; when md refuses the action, sync_min back to 0. -EBUSY when a
- * is not idle, -EOPNOTSUPP on DSM (its scrub owns md/sync_min: left to it).
- */
-int mdp_txn_resume_ckpt(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c);
 
+/*
+ * A check a reboot or a crash cut, journaled as paused at c's place (a is idle): the
+ * watcher's resume then starts it from there when it is allowed, and revert, disable and
+ * recover let go of it as of any pause. -EBUSY when a is not idle.
+ */
+int mdp_txn_pause_kept(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c);
 /* The pauses journaled (quietly): 0, -ENOENT when none, -EBADMSG or -EPERM. */
 int mdp_txn_pauses(const struct mdp_root *r, struct mdp_jpauses *p);
 

@@ -3,13 +3,13 @@
  * paused or cut by a reboot or a crash resumes from it: md starts every check from 0 once
  * the array was stopped. The text is maint_ckpt.c's; this file keeps it under
  * MDP_MAINT_CKPT_DIR through root, with the journal's trust rules (the place steers what
- * mdprofile writes to md as root), and resumes a check from it.
+ * mdprofile writes to md as root); mdp_txn_pause_kept journals a check cut at it as paused,
+ * for the watcher to resume.
  */
 #include "txn_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,35 +102,4 @@ int mdp_ckpt_drop(const struct mdp_root *r, const char *uuid)
 	if ((err = ckpt_path(uuid, path, sizeof(path))))
 		return err;
 	return (err = mdp_root_unlink(r, path)) == -ENOENT ? 0 : err;
-}
-
-/* md/ATTR of dev written, said in d when md refuses. */
-static int md_put(struct mdp_txn *tx, const char *dev, const char *attr, const char *v)
-{
-	char path[128];
-	int err;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/md/%s", dev, attr);
-	if ((err = mdp_root_write(tx->root, path, v)))
-		mdp_diags_add(tx->d, path, 0, 0, "cannot write '%s': %s", v,
-			      mdp_root_strerror(-err));
-	return err;
-}
-
-int mdp_txn_resume_ckpt(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c)
-{
-	char pos[32];
-	int err;
-
-	if (strcmp(a->sync_action, "idle"))
-		return -EBUSY;
-	/* DSM's own scrub keeps its place in md/sync_min: mdprofile never writes it there. */
-	if (mdp_root_exists(tx->root, mdp_discover_dsm.version_file))
-		return -EOPNOTSUPP;
-	snprintf(pos, sizeof(pos), "%" PRIu64, c->position);
-	if ((err = md_put(tx, a->name, "sync_min", pos)))
-		return err;
-	if ((err = md_put(tx, a->name, "sync_action", c->action)))
-		(void)md_put(tx, a->name, "sync_min", "0"); /* as md was */
-	return err;
 }

@@ -364,3 +364,19 @@ bool txn_pauses_release(struct mdp_txn *tx)
 	mdp_jpauses_free(&p);
 	return tx->rep.n_notes > notes;
 }
+
+int mdp_txn_pause_kept(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c)
+{
+	struct mdp_jpauses p;
+	char action[16];
+	int err;
+
+	if ((err = md_read(tx->root, a->name, "sync_action", action, sizeof(action))))
+		return err == -ENOENT ? -ENODEV : err;
+	if (strcmp(action, "idle"))
+		return -EBUSY;
+	if (!(err = pauses_for_change(tx, &p)))
+		err = pause_journal(tx, &p, a->name, c->action, c->position);
+	mdp_jpauses_free(&p);
+	return err;
+}

@@ -427,8 +427,6 @@ static void test_parse(void **state)
 static void test_dsm_in_place(void **state)
 {
 	struct env *e = *state;
-	struct mdp_mckpt c;
-	struct mdp_array a;
 	uint64_t pos;
 
 	teardown(state);
@@ -452,14 +450,6 @@ static void test_dsm_in_place(void **state)
 	assert_int_equal(e->md.min_writes, 0);
 	assert_int_equal(notes_of(e, MDP_TXN_NOTE_CHECK_LEFT), 1);
 	assert_int_equal(n_pauses(e), 0);
-	/* After a reboot too: DSM's scrub resumes from its own place, never mdprofile's. */
-	array_of(&a, "md2", "repair");
-	assert_int_equal(mdp_mckpt_take(&a, NOW, &c), 0);
-	array_of(&a, "md2", "idle");
-	e->md.fail_action = 0;
-	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), -EOPNOTSUPP);
-	attr_is(e, "md2", "sync_action", "idle");
-	assert_int_equal(e->md.min_writes, 0);
 }
 
 /* The place outlives a reboot (md forgot it, /run is gone): the check resumes from it. */
@@ -479,32 +469,18 @@ static void test_ckpt_after_reboot(void **state)
 	assert_int_equal(c.position, PLACE);
 	assert_string_equal(c.action, "check");
 	assert_int_equal(c.saved, NOW);
-	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), 0);
+	/* Journaled paused there, then resumed: sync_min first. */
+	assert_int_equal(mdp_txn_pause_kept(&e->tx, &a, &c), 0);
+	assert_int_equal(n_pauses(e), 1);
+	assert_int_equal(mdp_txn_resume(&e->tx, "md1"), 0);
 	attr_is(e, "md1", "sync_min", "863341056");
 	attr_is(e, "md1", "sync_action", "check");
-	/* Running again: not resumed twice. */
+	/* Running again: not journaled paused. */
+	assert_int_equal(mdp_txn_pause_kept(&e->tx, &a, &c), -EBUSY);
 	array_of(&a, "md1", "check");
-	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), -EBUSY);
 	assert_int_equal(mdp_ckpt_drop(&e->r, MD1_UUID), 0);
 	assert_int_equal(mdp_ckpt_load(&e->r, &a, &c, &e->d), -ENOENT);
 	assert_int_equal(mdp_ckpt_drop(&e->r, MD1_UUID), 0);
-}
-
-/* md refuses the check: sync_min back to 0, as md was. */
-static void test_ckpt_resume_refused(void **state)
-{
-	struct env *e = *state;
-	struct mdp_mckpt c;
-	struct mdp_array a;
-
-	test_sh("echo idle >'%s/sys/block/md1/md/sync_action'", e->root);
-	array_of(&a, "md1", "check");
-	assert_int_equal(mdp_mckpt_take(&a, NOW, &c), 0);
-	array_of(&a, "md1", "idle");
-	e->md.fail_action = -EIO;
-	assert_int_equal(mdp_txn_resume_ckpt(&e->tx, &a, &c), -EIO);
-	attr_is(e, "md1", "sync_min", "0");
-	attr_is(e, "md1", "sync_action", "idle");
 }
 
 static bool said(struct env *e, const char *part)
@@ -562,9 +538,8 @@ static void test_ckpt_untrusted(void **state)
 	assert_true(said(e, "refusing the checkpoint directory"));
 }
 
-MDP_TEST_MAIN_FX(NULL, setup, teardown, test_ckpt_after_reboot, test_ckpt_resume_refused,
-		 test_ckpt_refused, test_ckpt_untrusted, test_pause_resume,
-		 test_resume_writes_place, test_crash_before_idle, test_recover_resumes,
-		 test_recover_keeps_live_watchers, test_revert_resumes, test_watchers_revert_keeps,
-		 test_revert_forgets, test_release_other_running, test_stale_boot, test_parse,
-		 test_dsm_in_place)
+MDP_TEST_MAIN_FX(NULL, setup, teardown, test_ckpt_after_reboot, test_ckpt_refused,
+		 test_ckpt_untrusted, test_pause_resume, test_resume_writes_place,
+		 test_crash_before_idle, test_recover_resumes, test_recover_keeps_live_watchers,
+		 test_revert_resumes, test_watchers_revert_keeps, test_revert_forgets,
+		 test_release_other_running, test_stale_boot, test_parse, test_dsm_in_place)
