@@ -43,7 +43,6 @@ mdp_iostat_parse              a parser of a stat file: fixed inputs
 txn_pauses_parse              a parser of the pause journal: fixed inputs
 txn_pauses_format             the pause journal's text, formatted back
 txn_pauses_store              a pause journal of another boot put in place for recover
-mdp_maint_why_name            the reasons' words (their callers, status and the log: issue 49's next step)
 mdp_journal_format            the journal text, formatted and parsed back: fixed and fuzzed
 mdp_journal_parse             the journal text, parsed: fixed and fuzzed inputs
 mdp_probe_pick                which finding --probe takes, over built reports

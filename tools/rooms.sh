@@ -23,7 +23,7 @@ set -eu
 cd "$(dirname "$0")/.."
 # Functions a door declares while work on its room is under way elsewhere (kept short, emptied
 # at each landing).
-INSIDE="mdp_maint_why_name"
+INSIDE=""
 floors="base:1 md:2 profile:3 txn:4 boot:5 watcher:5 explain:6 status:6"
 
 floor_of() {

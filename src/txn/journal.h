@@ -130,10 +130,19 @@ struct mdp_journal {
  * the sectors done when it was paused (md/sync_completed's), then md's own place
  * (md/sync_min) once idle set it.
  */
+/* Why a check stays paused, for status: the watcher's word and, outside the windows, when the
+ * next one opens. */
+struct mdp_jwhy {
+	char word[12]; /* mdp_maint_why_name's: window, heat or deferred; "" not said */
+	int64_t opens; /* window: the next window's start, seconds since the epoch; 0 not said */
+};
+
 struct mdp_jpause {
 	char dev[MDP_NAME_MAX];
 	char action[8]; /* check or repair */
 	uint64_t position;
+	uint64_t total; /* the sectors the check runs to (md/sync_completed's second), 0 unknown */
+	struct mdp_jwhy why;
 };
 
 struct mdp_jpauses {

@@ -290,11 +290,19 @@ int mdp_txn_floor(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
  * Pause array a's running check or repair where it stands (issue 49; maint_ckpt.h says how
  * md does it): its place (md/sync_completed) journaled in MDP_PAUSED first, then idle written
  * to md/sync_action, then md's own place (md/sync_min, which idle sets) kept when it is
- * further, and kept on disk by a's UUID (mdp_ckpt_save, at now) for a reboot. *position:
- * the place. The caller holds the lock. -EBUSY when no check or repair runs on a, -ENODEV
- * when it is gone; when idle cannot be written the line is taken out again.
+ * further, and kept on disk by a's UUID (mdp_ckpt_save, at now) for a reboot; why (NULL:
+ * not said): the reason status shows, journaled with it. *position: the place. The caller
+ * holds the lock. -EBUSY when no check or repair runs on a, -ENODEV when it is gone; when
+ * idle cannot be written the line is taken out again.
  */
-int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now, uint64_t *position);
+int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now,
+		  const struct mdp_jwhy *why, uint64_t *position);
+/*
+ * Why dev's check stays paused, when that changed (the window opened while a disk is hot, the
+ * next window's start): the line rewritten only when it differs. The caller holds the lock.
+ * -ENOENT when dev has no pause.
+ */
+int mdp_txn_pause_why(struct mdp_txn *tx, const char *dev, const struct mdp_jwhy *why);
 /*
  * Resume dev's paused check from its place: md/sync_min the place (only when md does not
  * hold it already, and never on DSM, whose own scrub reads it: there md's place is used

@@ -8,8 +8,12 @@
  *
  *   mdprofile-paused 1
  *   boot_id 5d1c...
- *   pause md2 check 123456
+ *   pause md2 check 123456 976773120 window 1765256400
  *   end
+ *
+ * A line is "pause DEV ACTION PLACE [TOTAL [WHY [OPENS]]]": the check's place and the sectors
+ * it runs to, then why the watcher holds it back (mdp_maint_why_name's word) and, outside the
+ * windows, when the next one opens (seconds since the epoch): what status shows.
  *
  * The file is the journal's kin (the same trust rules, replaced atomically), apart from it
  * because a check may be paused while no layer is active. Its lines are believed only in
@@ -41,6 +45,14 @@ static bool is_check(const char *a)
 	return !strcmp(a, "check") || !strcmp(a, "repair");
 }
 
+static bool why_ok(const char *w)
+{
+	for (int k = MDP_MW_WINDOW; k <= MDP_MW_DEFER; k++)
+		if (!strcmp(w, mdp_maint_why_name((enum mdp_mwhy)k)))
+			return true;
+	return false;
+}
+
 int txn_pauses_format(const struct mdp_jpauses *p, char **out, size_t *len)
 {
 	FILE *f = open_memstream(out, len);
@@ -48,28 +60,43 @@ int txn_pauses_format(const struct mdp_jpauses *p, char **out, size_t *len)
 	if (!f)
 		return -ENOMEM;
 	fprintf(f, PAUSED_HEAD "\nboot_id %s\n", p->boot_id);
-	for (size_t i = 0; i < p->n; i++)
-		fprintf(f, "pause %s %s %" PRIu64 "\n", p->v[i].dev, p->v[i].action,
-			p->v[i].position);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct mdp_jpause *e = &p->v[i];
+
+		fprintf(f, "pause %s %s %" PRIu64 " %" PRIu64, e->dev, e->action, e->position,
+			e->total);
+		if (e->why.word[0])
+			fprintf(f, " %s", e->why.word);
+		if (e->why.word[0] && e->why.opens > 0)
+			fprintf(f, " %" PRId64, e->why.opens);
+		fputc('\n', f);
+	}
 	fputs("end\n", f);
 	return fclose(f) ? -ENOMEM : 0;
 }
 
+/* "pause DEV ACTION PLACE [TOTAL [WHY [OPENS]]]" after "pause ", into a new entry. */
 static int pause_line(struct mdp_jpauses *p, char *rest)
 {
-	char *save = NULL, *dev = strtok_r(rest, " ", &save), *act = strtok_r(NULL, " ", &save);
-	char *pos = strtok_r(NULL, " ", &save);
-	struct mdp_jpause *e;
-	uint64_t n;
+	char *save = NULL, *t[7] = {0};
+	struct mdp_jpause e = {0}, *l;
+	uint64_t opens = 0;
+	size_t n = 0;
 
-	if (!dev || !act || !pos || strtok_r(NULL, " ", &save) || !mdp_ident_dev_ok(dev) ||
-	    strlen(dev) >= MDP_NAME_MAX || !is_check(act) || mdp_num_parse(pos, 0, UINT64_MAX, &n))
+	while (n < 7 && (t[n] = strtok_r(n ? NULL : rest, " ", &save)))
+		n++;
+	if (n < 3 || n > 6 || !mdp_ident_dev_ok(t[0]) || strlen(t[0]) >= MDP_NAME_MAX ||
+	    !is_check(t[1]) || mdp_num_parse(t[2], 0, UINT64_MAX, &e.position) ||
+	    (t[3] && mdp_num_parse(t[3], 0, UINT64_MAX, &e.total)) || (t[4] && !why_ok(t[4])) ||
+	    (t[5] && mdp_num_parse(t[5], 1, INT64_MAX, &opens)))
 		return -EINVAL;
-	if (!(e = mdp_push(&p->v, &p->n, sizeof(*e))))
+	snprintf(e.dev, sizeof(e.dev), "%s", t[0]);
+	snprintf(e.action, sizeof(e.action), "%s", t[1]);
+	snprintf(e.why.word, sizeof(e.why.word), "%s", t[4] ? t[4] : "");
+	e.why.opens = (int64_t)opens;
+	if (!(l = mdp_push(&p->v, &p->n, sizeof(*l))))
 		return -ENOMEM;
-	snprintf(e->dev, sizeof(e->dev), "%s", dev);
-	snprintf(e->action, sizeof(e->action), "%s", act);
-	e->position = n;
+	*l = e;
 	return 0;
 }
 
@@ -215,17 +242,24 @@ static int pauses_for_change(struct mdp_txn *tx, struct mdp_jpauses *p)
 	return 0;
 }
 
-/* Journal dev's pause at its place: the line stored before md is touched. */
-static int pause_journal(struct mdp_txn *tx, struct mdp_jpauses *p, const char *dev,
-			 const char *action, uint64_t position)
+/* why as a line keeps it: a word it knows, a time only with one. */
+static void why_set(struct mdp_jwhy *to, const struct mdp_jwhy *why)
 {
-	struct mdp_jpause *e = pause_find(p, dev);
+	memset(to, 0, sizeof(*to));
+	if (why && why_ok(why->word)) {
+		snprintf(to->word, sizeof(to->word), "%s", why->word);
+		to->opens = why->opens > 0 ? why->opens : 0;
+	}
+}
 
-	if (!e && !(e = mdp_push(&p->v, &p->n, sizeof(*e))))
+/* Journal e's pause (dev, action, place, total, why): the line stored before md is touched. */
+static int pause_journal(struct mdp_txn *tx, struct mdp_jpauses *p, const struct mdp_jpause *e)
+{
+	struct mdp_jpause *l = pause_find(p, e->dev);
+
+	if (!l && !(l = mdp_push(&p->v, &p->n, sizeof(*l))))
 		return -ENOMEM;
-	snprintf(e->dev, sizeof(e->dev), "%s", dev);
-	snprintf(e->action, sizeof(e->action), "%s", action);
-	e->position = position;
+	*l = *e;
 	return txn_pauses_store(tx, p);
 }
 
@@ -242,12 +276,14 @@ static void pause_keep(struct mdp_txn *tx, const struct mdp_array *a, const char
 	(void)mdp_ckpt_save(tx->root, &c, tx->d);
 }
 
-int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now, uint64_t *position)
+int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now,
+		  const struct mdp_jwhy *why, uint64_t *position)
 {
 	const char *dev = a->name;
+	struct mdp_jpause e = {.total = a->sync_total};
 	struct mdp_jpauses p;
 	char action[16];
-	uint64_t pos = 0, kept;
+	uint64_t kept;
 	int err;
 
 	if (!mdp_ident_dev_ok(dev) || strlen(dev) >= MDP_NAME_MAX)
@@ -256,22 +292,45 @@ int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now, ui
 		return err == -ENOENT ? -ENODEV : err;
 	if (!is_check(action))
 		return -EBUSY;
-	(void)md_read_num(tx->root, dev, "sync_completed", &pos); /* none: from 0 */
+	snprintf(e.dev, sizeof(e.dev), "%s", dev);
+	snprintf(e.action, sizeof(e.action), "%.6s", action);
+	why_set(&e.why, why);
+	(void)md_read_num(tx->root, dev, "sync_completed", &e.position); /* none: from 0 */
 	if ((err = pauses_for_change(tx, &p)))
 		return err;
-	if (!(err = pause_journal(tx, &p, dev, action, pos)) &&
+	if (!(err = pause_journal(tx, &p, &e)) &&
 	    (err = md_write(tx, dev, "sync_action", "idle"))) {
 		pause_drop(&p, pause_find(&p, dev));
 		(void)txn_pauses_store(tx, &p);
 	}
 	/* md's own place, where idle left it: a sixteenth further at most. */
-	if (!err && !md_read_num(tx->root, dev, "sync_min", &kept) && kept > pos) {
-		pos = kept;
-		(void)pause_journal(tx, &p, dev, action, pos);
+	if (!err && !md_read_num(tx->root, dev, "sync_min", &kept) && kept > e.position) {
+		e.position = kept;
+		(void)pause_journal(tx, &p, &e);
 	}
 	if (!err) {
-		pause_keep(tx, a, action, pos, now);
-		*position = pos;
+		pause_keep(tx, a, action, e.position, now);
+		*position = e.position;
+	}
+	mdp_jpauses_free(&p);
+	return err;
+}
+
+int mdp_txn_pause_why(struct mdp_txn *tx, const char *dev, const struct mdp_jwhy *why)
+{
+	struct mdp_jpauses p;
+	struct mdp_jpause *e;
+	struct mdp_jwhy w;
+	int err;
+
+	if ((err = pauses_for_change(tx, &p)))
+		return err;
+	why_set(&w, why);
+	if (!(e = pause_find(&p, dev)))
+		err = -ENOENT;
+	else if (strcmp(e->why.word, w.word) || e->why.opens != w.opens) {
+		e->why = w;
+		err = txn_pauses_store(tx, &p);
 	}
 	mdp_jpauses_free(&p);
 	return err;
@@ -367,6 +426,7 @@ bool txn_pauses_release(struct mdp_txn *tx)
 
 int mdp_txn_pause_kept(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c)
 {
+	struct mdp_jpause e = {.position = c->position, .total = c->total};
 	struct mdp_jpauses p;
 	char action[16];
 	int err;
@@ -375,8 +435,10 @@ int mdp_txn_pause_kept(struct mdp_txn *tx, const struct mdp_array *a, const stru
 		return err == -ENOENT ? -ENODEV : err;
 	if (strcmp(action, "idle"))
 		return -EBUSY;
+	snprintf(e.dev, sizeof(e.dev), "%s", a->name);
+	snprintf(e.action, sizeof(e.action), "%s", c->action);
 	if (!(err = pauses_for_change(tx, &p)))
-		err = pause_journal(tx, &p, a->name, c->action, c->position);
+		err = pause_journal(tx, &p, &e);
 	mdp_jpauses_free(&p);
 	return err;
 }

@@ -228,6 +228,23 @@ static void why_text(const struct mdp_wloop *w, const struct mdp_array *a, enum 
 		snprintf(buf, len, "%s runs", w->maint.job);
 }
 
+/* why as the pause journal keeps it for status: outside the windows, with the next one's start
+ * (the minutes to it from this minute; a change of the clock's offset moves it by the next look).
+ */
+static void why_kept(const struct mdp_wloop *w, enum mdp_mwhy why, struct mdp_mtime now,
+		     int64_t epoch, struct mdp_jwhy *out)
+{
+	unsigned until = 0;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->word, sizeof(out->word), "%s", mdp_maint_why_name(why));
+	if (why == MDP_MW_WINDOW) {
+		(void)mdp_maint_window_at(&w->c.p->maint.m, now, &until);
+		if (until < MDP_MAINT_WEEK_MIN)
+			out->opens = epoch - epoch % 60 + (int64_t)until * 60;
+	}
+}
+
 static unsigned pct(uint64_t done, uint64_t total)
 {
 	return total ? (unsigned)(done * 100 / total) : 0;
@@ -249,7 +266,7 @@ static uint64_t wm_total(const struct mdp_wloop *w, const struct mdp_array *a)
 
 /* Pause or resume a, under the main lock; said. */
 static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo act,
-		   const char *why, int64_t epoch)
+		   const struct mdp_jwhy *kept, const char *why, int64_t epoch)
 {
 	const struct mdp_jpause *pp = NULL;
 	struct mdp_jpauses p = {0};
@@ -259,7 +276,7 @@ static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo 
 	if (mdp_wl_lock(w))
 		return;
 	if (act == MDP_MDO_PAUSE) {
-		if (!(err = mdp_txn_pause(w->c.tx, a, epoch, &pos)))
+		if (!(err = mdp_txn_pause(w->c.tx, a, epoch, kept, &pos)))
 			wl_note(w, "%s %s paused at %u%% (sector %" PRIu64 "): %s", a->name,
 				a->sync_action, pct(pos, a->sync_total), pos, why);
 	} else {
@@ -310,32 +327,49 @@ static void wm_cut(struct mdp_wloop *w, const struct mdp_array *a)
 	mdp_wl_diags(w, w->c.tx->d);
 }
 
-static bool wm_paused(const struct mdp_jpauses *p, const char *name)
+static const struct mdp_jpause *wm_paused(const struct mdp_jpauses *p, const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (!strcmp(p->v[i].dev, name))
-			return true;
-	return false;
+			return &p->v[i];
+	return NULL;
+}
+
+/* A check held paused: why kept up to date in the pause journal, for status. */
+static void wm_still(struct mdp_wloop *w, const struct mdp_jpause *pp, const struct mdp_jwhy *k)
+{
+	if (!strcmp(pp->why.word, k->word) && pp->why.opens == k->opens)
+		return;
+	if (mdp_wl_lock(w))
+		return;
+	(void)mdp_txn_pause_why(w->c.tx, pp->dev, k);
+	mdp_wl_diags(w, w->c.tx->d);
+	mdp_wl_unlock(w);
 }
 
 /* One array at a look: its decision, acted on. */
 static void wm_array(struct mdp_wloop *w, const struct mdp_array *a, struct mdp_mtime now,
 		     int64_t epoch, const struct mdp_jpauses *p)
 {
-	enum mdp_mop op = wm_op(a, wm_paused(p, a->name));
+	const struct mdp_jpause *pp = wm_paused(p, a->name);
+	enum mdp_mop op = wm_op(a, pp != NULL);
 	enum mdp_mwhy why;
 	enum mdp_mdo act = mdp_maint_decide(&w->c.p->maint.m, now, wm_hot(w, a) != NULL,
 					    w->maint.job[0] != '\0', op, &why);
+	struct mdp_jwhy kept;
 	char text[128];
 
 	if (op == MDP_MOP_CHECK)
 		wm_keep(w, a, epoch);
 	else if (op != MDP_MOP_PAUSED)
 		wm_ended(w, a);
+	why_kept(w, why, now, epoch, &kept);
+	if (op == MDP_MOP_PAUSED && act == MDP_MDO_NOTHING && why != MDP_MW_NONE)
+		wm_still(w, pp, &kept);
 	if (act != MDP_MDO_PAUSE && act != MDP_MDO_RESUME)
 		return; /* a resync, recovery or reshape is never paused */
 	why_text(w, a, why, now, text, sizeof(text));
-	wm_act(w, a, act, text, epoch);
+	wm_act(w, a, act, &kept, text, epoch);
 }
 
 void mdp_wmaint_look(struct mdp_wloop *w, const struct mdp_system *s)

@@ -182,7 +182,7 @@ static int pause_dev(struct env *e, const char *dev, const char *action, uint64_
 	struct mdp_array a;
 
 	array_of(&a, dev, action);
-	return mdp_txn_pause(&e->tx, &a, NOW, pos);
+	return mdp_txn_pause(&e->tx, &a, NOW, &(struct mdp_jwhy){"window", NOW + 3600}, pos);
 }
 
 static size_t n_pauses(struct env *e)
@@ -231,6 +231,9 @@ static void test_pause_resume(void **state)
 	assert_string_equal(p.v[0].dev, "md1");
 	assert_string_equal(p.v[0].action, "check");
 	assert_int_equal(p.v[0].position, PLACE);
+	assert_int_equal(p.v[0].total, 3906516992ull);
+	assert_string_equal(p.v[0].why.word, "window");
+	assert_int_equal(p.v[0].why.opens, NOW + 3600);
 	mdp_jpauses_free(&p);
 	/* Paused already: nothing runs to pause. */
 	assert_int_equal(pause_dev(e, "md1", "check", &pos), -EBUSY);
@@ -240,6 +243,29 @@ static void test_pause_resume(void **state)
 	assert_int_equal(e->md.min_writes, 0); /* md held the place: not written again */
 	assert_int_equal(n_pauses(e), 0);
 	assert_int_equal(mdp_txn_resume(&e->tx, "md1"), -ENOENT);
+}
+
+/* Why a pause holds changes (the window opened while a disk is hot): the line says so, its
+ * place kept; a word it does not know is not kept; none for an array not paused. */
+static void test_pause_why(void **state)
+{
+	struct env *e = *state;
+	struct mdp_jpauses p;
+	uint64_t pos;
+
+	assert_int_equal(pause_dev(e, "md1", "check", &pos), 0);
+	assert_int_equal(mdp_txn_pause_why(&e->tx, "md1", &(struct mdp_jwhy){"heat", 0}), 0);
+	assert_int_equal(mdp_txn_pauses(&e->r, &p), 0);
+	assert_string_equal(p.v[0].why.word, "heat");
+	assert_int_equal(p.v[0].why.opens, 0);
+	assert_int_equal(p.v[0].position, PLACE);
+	mdp_jpauses_free(&p);
+	assert_int_equal(mdp_txn_pause_why(&e->tx, "md1", &(struct mdp_jwhy){"hot", 5}), 0);
+	assert_int_equal(mdp_txn_pauses(&e->r, &p), 0);
+	assert_string_equal(p.v[0].why.word, "");
+	assert_int_equal(p.v[0].why.opens, 0);
+	mdp_jpauses_free(&p);
+	assert_int_equal(mdp_txn_pause_why(&e->tx, "md0", &(struct mdp_jwhy){"heat", 0}), -ENOENT);
 }
 
 /* md forgot the place (someone wrote sync_min 0): the resume writes the journaled one. */
@@ -378,7 +404,7 @@ static void test_release_other_running(void **state)
 static void test_stale_boot(void **state)
 {
 	struct env *e = *state;
-	struct mdp_jpause v = {"md1", "check", 4096};
+	struct mdp_jpause v = {"md1", "check", 4096, 0, {"", 0}};
 	struct mdp_jpauses p = {"00000000-0000-0000-0000-000000000000", &v, 1};
 
 	test_sh("echo idle >'%s/sys/block/md1/md/sync_action'", e->root);
@@ -399,7 +425,10 @@ static void test_parse(void **state)
 	    "mdprofile-paused 1\npause md1 resync 1\nend\n",
 	    "mdprofile-paused 1\npause ../x check 1\nend\n",
 	    "mdprofile-paused 1\npause md1 check -1\nend\n",
-	    "mdprofile-paused 1\npause md1 check 1 2\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 x\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 2 3\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 2 heat 0\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 2 heat 3 4\nend\n",
 	    "mdprofile-paused 1\nwhat\nend\n",
 	};
 	struct mdp_jpauses p;
@@ -412,10 +441,18 @@ static void test_parse(void **state)
 		if (txn_pauses_parse(buf, &p) != -EINVAL)
 			fail_msg("taken: '%s'", bad[i]);
 	}
-	snprintf(buf, sizeof(buf), "mdprofile-paused 1\nboot_id b\npause md1 repair 8\nend\n");
+	/* A line without its total or why (a pause the watcher did not say) reads. */
+	snprintf(buf, sizeof(buf),
+		 "mdprofile-paused 1\nboot_id b\npause md1 repair 8\npause md2 check 9 90 heat\n"
+		 "pause md3 check 1 2 window 1765069200\nend\n");
 	assert_int_equal(txn_pauses_parse(buf, &p), 0);
+	assert_int_equal(p.v[1].total, 90);
+	assert_string_equal(p.v[1].why.word, "heat");
+	assert_int_equal(p.v[2].why.opens, 1765069200);
 	assert_int_equal(txn_pauses_format(&p, &text, &len), 0);
-	assert_string_equal(text, "mdprofile-paused 1\nboot_id b\npause md1 repair 8\nend\n");
+	assert_string_equal(text, "mdprofile-paused 1\nboot_id b\npause md1 repair 8 0\n"
+				  "pause md2 check 9 90 heat\n"
+				  "pause md3 check 1 2 window 1765069200\nend\n");
 	free(text);
 	mdp_jpauses_free(&p);
 }
@@ -539,7 +576,7 @@ static void test_ckpt_untrusted(void **state)
 }
 
 MDP_TEST_MAIN_FX(NULL, setup, teardown, test_ckpt_after_reboot, test_ckpt_refused,
-		 test_ckpt_untrusted, test_pause_resume, test_resume_writes_place,
+		 test_ckpt_untrusted, test_pause_resume, test_pause_why, test_resume_writes_place,
 		 test_crash_before_idle, test_recover_resumes, test_recover_keeps_live_watchers,
 		 test_revert_resumes, test_watchers_revert_keeps, test_revert_forgets,
 		 test_release_other_running, test_stale_boot, test_parse, test_dsm_in_place)

@@ -1822,6 +1822,29 @@ static bool paused(struct run *t, const char *dev)
 	return on;
 }
 
+/* What the pause journal says of dev's pause ("" word when none). */
+static struct mdp_jwhy why_of(struct run *t, const char *dev)
+{
+	struct mdp_jwhy w = {"", -1};
+	struct mdp_jpauses p;
+
+	if (mdp_txn_pauses(&t->r, &p))
+		return w;
+	for (size_t i = 0; i < p.n; i++)
+		if (!strcmp(p.v[i].dev, dev))
+			w = p.v[i].why;
+	mdp_jpauses_free(&p);
+	return w;
+}
+
+/* The epoch the wall clock gives now, to the minute. */
+static int64_t wall_minute(const struct run *t)
+{
+	int64_t e = 1765065600 + (int64_t)(t->now - 1000);
+
+	return e - e % 60;
+}
+
 /*
  * A check outside its window (Monday 08:00, the window 01:00-07:00) is paused at the first
  * look, in place (DSM: md/sync_min never written); the window opens: resumed from there.
@@ -1835,6 +1858,9 @@ static void maint_window_turn(struct run *t, unsigned n)
 		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
 		assert_true(paused(t, "md2"));
 		assert_true(mdp_root_exists(&t->r, MDP_MAINT_CKPT_DIR "/" MD2_UUID));
+		/* for status: why, and when the next window opens (17 h on) */
+		assert_string_equal(why_of(t, "md2").word, "window");
+		assert_int_equal(why_of(t, "md2").opens, wall_minute(t) + 17 * 3600);
 		break;
 	case 2: /* still outside: left paused */
 		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
@@ -1881,6 +1907,8 @@ static void maint_heat_turn(struct run *t, unsigned n)
 		break;
 	case 2:
 		says(t, "md2 check paused at 25% (sector 1024): sdb is hot (55 C)");
+		assert_string_equal(why_of(t, "md2").word, "heat");
+		assert_int_equal(why_of(t, "md2").opens, 0);
 		md_put(t, "md2", "sync_min", "0\n"); /* md lost its place */
 		put(t, hw, "47000\n");
 		t->now += 60;
@@ -1975,6 +2003,9 @@ static void maint_reboot_turn(struct run *t, unsigned n)
 			"there when allowed");
 		assert_true(paused(t, "md2"));
 		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
+		/* journaled without a word, then held outside the window: said so for status */
+		assert_string_equal(why_of(t, "md2").word, "window");
+		assert_int_equal(why_of(t, "md2").opens, wall_minute(t) + 17 * 3600);
 		t->wall = (struct mdp_mtime){2, 90};
 		break;
 	case 2:
