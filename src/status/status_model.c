@@ -160,8 +160,7 @@ static void read_checks(const struct mdp_root *r, const struct mdp_system *s, st
 		return;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct mdp_array *a = mdp_system_array(s, p->v[i].dev);
-		if (a && !strcmp(a->sync_action, "idle") &&
-		    (!p->boot_id[0] || !s->boot_id[0] || !strcmp(p->boot_id, s->boot_id)))
+		if (a && !strcmp(a->sync_action, "idle"))
 			p->v[n++] = p->v[i];
 	}
 	p->n = n;

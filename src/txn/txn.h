@@ -328,7 +328,8 @@ int mdp_ckpt_drop(const struct mdp_root *r, const char *uuid);
  * recover let go of it as of any pause. -EBUSY when a is not idle.
  */
 int mdp_txn_pause_kept(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c);
-/* The pauses journaled (quietly): 0, -ENOENT when none, -EBADMSG or -EPERM. */
+/* The pauses journaled in this boot (quietly): 0, -ENOENT when none (or only another boot's),
+ * -EBADMSG or -EPERM. */
 int mdp_txn_pauses(const struct mdp_root *r, struct mdp_jpauses *p);
 
 /* Whether a journal needs recover (for status/diff warnings). */

@@ -144,7 +144,16 @@ static int pauses_load(const struct mdp_root *r, struct mdp_jpauses *p, struct m
 
 int mdp_txn_pauses(const struct mdp_root *r, struct mdp_jpauses *p)
 {
-	return pauses_load(r, p, NULL);
+	char boot[40] = "";
+	int err = pauses_load(r, p, NULL);
+
+	/* Another boot's: md forgot those places when it stopped the arrays. */
+	if (!err && p->boot_id[0] && !txn_read_boot_id(r, boot, sizeof(boot)) && boot[0] &&
+	    strcmp(p->boot_id, boot)) {
+		mdp_jpauses_free(p);
+		err = -ENOENT;
+	}
+	return err;
 }
 
 int txn_pauses_store(struct mdp_txn *tx, const struct mdp_jpauses *p)

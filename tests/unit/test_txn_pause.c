@@ -409,6 +409,8 @@ static void test_stale_boot(void **state)
 
 	test_sh("echo idle >'%s/sys/block/md1/md/sync_action'", e->root);
 	assert_int_equal(txn_pauses_store(&e->tx, &p), 0);
+	/* Not this boot's: no pause to see (the watcher's look, status) nor to let go. */
+	assert_int_equal(n_pauses(e), 0);
 	assert_int_equal(recover(e).res, MDP_TXN_OK);
 	attr_is(e, "md1", "sync_action", "idle");
 	assert_int_equal(e->md.min_writes, 0);
