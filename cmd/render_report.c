@@ -5,6 +5,7 @@
  */
 #include "render.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,6 +60,23 @@ static const char *undo_text(const struct mdp_txn_report *rep)
 	return "restoring the baseline";
 }
 
+/* A check mdprofile paused, let go by revert, disable or recover. */
+static void check_note(const struct mdp_txn_note *n, char *buf, size_t len)
+{
+	int at = snprintf(buf, len, "%s: the %s mdprofile paused at sector %" PRIu64, n->dev,
+			  n->action, n->position);
+
+	if (at < 0 || (size_t)at >= len)
+		return;
+	snprintf(buf + at, len - (size_t)at, "%s",
+		 n->kind == MDP_TXN_NOTE_CHECK_RESUMED ? " resumed from there"
+		 : n->kind == MDP_TXN_NOTE_CHECK_FORGOTTEN
+		     ? " could not be resumed: its place forgotten (md/sync_min 0), as md was"
+		     : " could not be resumed: left idle at its place, which DSM's own scrub "
+		       "keeps (mdprofile never resets it on DSM); run the data scrubbing again "
+		       "in Storage Manager");
+}
+
 void render_note(const struct mdp_txn_report *rep, const struct mdp_txn_note *n, char *buf,
 		 size_t len)
 {
@@ -106,6 +124,11 @@ void render_note(const struct mdp_txn_report *rep, const struct mdp_txn_note *n,
 			 "this DSM's service tool has no pause/resume by reason: services were "
 			 "paused and resumed with the plain verbs, which can also start a service "
 			 "DSM had stopped for its own reason");
+		break;
+	case MDP_TXN_NOTE_CHECK_RESUMED:
+	case MDP_TXN_NOTE_CHECK_FORGOTTEN:
+	case MDP_TXN_NOTE_CHECK_LEFT:
+		check_note(n, buf, len);
 		break;
 	case MDP_TXN_NOTE_STALE:
 		rebooted_services(rep, names, sizeof(names));

@@ -36,6 +36,16 @@ void status_json(struct cli *cli, struct json *j, const struct mdp_system *s,
 
 /* --format prometheus: the node exporter's textfile format on stdout. */
 void status_prom(const struct mdp_system *s, const struct mdp_status *ps);
+/* status_prom.c's writers: a metric's HELP and TYPE; a label, the first opening the braces. */
+void prom_head(const char *name, const char *help);
+void prom_label(const char *k, const char *v, bool first);
+/*
+ * The checks mdprofile auto paused (status_maint.c): dev's line under its array (nothing when
+ * it has none), "paused_checks" in JSON, their samples in Prometheus.
+ */
+void status_maint_text(const struct mdp_system *s, const struct mdp_status *ps, const char *dev);
+void status_maint_json(struct json *j, const struct mdp_status *ps);
+void status_maint_prom(const struct mdp_status *ps);
 /* A goal the watcher steers to (status_goal.c): nothing, or null in JSON, without one. */
 void status_goal_text(const struct mdp_status *ps);
 void status_goal_json(struct json *j, const struct mdp_status *ps);

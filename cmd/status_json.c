@@ -227,6 +227,7 @@ static void profile_json(struct json *j, const struct mdp_status *ps)
 		if (ps->j.svc[i].paused)
 			json_str(j, ps->j.svc[i].name);
 	json_end(j);
+	status_maint_json(j, ps);
 	speeds_json(j, ps, active);
 	json_key(j, "drift_values");
 	if (active && ps->drift >= 0)

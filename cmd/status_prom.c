@@ -22,12 +22,12 @@
  * Prometheus has one (bytes, seconds); one metric per unit otherwise. A
  * sample that is not known is left out, never a -1 or 0 standing for it.
  */
-static void prom_head(const char *name, const char *help)
+void prom_head(const char *name, const char *help)
 {
 	printf("# HELP mdprofile_%s %s\n# TYPE mdprofile_%s gauge\n", name, help, name);
 }
 
-static void prom_label(const char *k, const char *v, bool first)
+void prom_label(const char *k, const char *v, bool first)
 {
 	uint32_t cp;
 	size_t n;
@@ -368,6 +368,7 @@ void status_prom(const struct mdp_system *s, const struct mdp_status *ps)
 
 	prom_profile(ps, have_pl ? &pl : NULL);
 	prom_arrays(s);
+	status_maint_prom(ps);
 	if (have_pl)
 		mdp_plan_free(&pl);
 }

@@ -384,6 +384,7 @@ void status_text(const struct mdp_system *s, const struct mdp_status *ps, bool v
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		mdp_status_array(s, &s->arrays[i], &v);
 		array_text(s, &v, verbose);
+		status_maint_text(s, ps, s->arrays[i].name);
 	}
 	shown += mdp_status_each_mdstat_only(s, mdstat_only_text, &verbose);
 	if (!shown)

@@ -40,13 +40,9 @@ mdp_discover_uuid_norm        a parser of outside text: fixed and fuzzed inputs
 mdp_exec_find                 the search of the fixed directories under a root
 mdp_explain_kver              a parser of the kernel release string
 mdp_iostat_parse              a parser of a stat file: fixed inputs
-mdp_maint_decide              a look's decision for every operation and reason (its watcher caller: issue 49's next step)
-mdp_maint_why_name            the reasons' words (their callers, status and the log: issue 49's next step)
-mdp_maint_hot                 the heat rule over temperature series (its watcher caller: issue 49's next step)
-mdp_mckpt_format              a check's place as its file's text (its watcher caller: issue 49's next step)
-mdp_mckpt_parse               a parser of the place's file: fixed and fuzzed inputs
-mdp_mckpt_refused             the refusal of another array's place or an older one (its watcher caller: issue 49's next step)
-mdp_mckpt_take                a check's place from a discovered array (its watcher caller: issue 49's next step)
+txn_pauses_parse              a parser of the pause journal: fixed inputs
+txn_pauses_format             the pause journal's text, formatted back
+txn_pauses_store              a pause journal of another boot put in place for recover
 mdp_journal_format            the journal text, formatted and parsed back: fixed and fuzzed
 mdp_journal_parse             the journal text, parsed: fixed and fuzzed inputs
 mdp_probe_pick                which finding --probe takes, over built reports

@@ -23,7 +23,7 @@ set -eu
 cd "$(dirname "$0")/.."
 # Functions a door declares while work on its room is under way elsewhere (kept short, emptied
 # at each landing).
-INSIDE="mdp_maint_window_at mdp_maint_hot mdp_mckpt_take mdp_mckpt_format mdp_mckpt_parse mdp_mckpt_refused mdp_maint_decide mdp_maint_why_name"
+INSIDE=""
 floors="base:1 md:2 profile:3 txn:4 boot:5 watcher:5 explain:6 status:6"
 
 floor_of() {

@@ -150,10 +150,27 @@ static enum mdp_pstate pstate(const struct mdp_status *st)
 	return st->j.state == MDP_J_ACTIVE ? MDP_PS_ACTIVE : MDP_PS_INTERRUPTED;
 }
 
+/* The checks paused in place that still are: of this boot, their array there and idle. */
+static void read_checks(const struct mdp_root *r, const struct mdp_system *s, struct mdp_status *st)
+{
+	struct mdp_jpauses *p = &st->checks;
+	size_t n = 0;
+
+	if (mdp_txn_pauses(r, p))
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct mdp_array *a = mdp_system_array(s, p->v[i].dev);
+		if (a && !strcmp(a->sync_action, "idle"))
+			p->v[n++] = p->v[i];
+	}
+	p->n = n;
+}
+
 void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struct mdp_journal *j,
 		     int jerr, struct mdp_status *st)
 {
 	read_profile(r, s, j, jerr, st);
+	read_checks(r, s, st);
 	st->state = pstate(st);
 }
 
@@ -162,6 +179,7 @@ void mdp_status_free(struct mdp_status *st)
 	if (st->have_j)
 		mdp_journal_free(&st->j);
 	st->have_j = false;
+	mdp_jpauses_free(&st->checks);
 }
 
 const char *mdp_pstate_name(enum mdp_pstate p)

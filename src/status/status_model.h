@@ -79,6 +79,9 @@ struct mdp_status {
 	bool have_goal; /* the watcher is engaged with a goal (watcher_goal.h) and said how it
 			   steers */
 	struct mdp_wgoal_view goal;
+	/* the checks the watcher paused in place (the pause journal's lines of this boot whose
+	   array is idle now), by array: what status says of each */
+	struct mdp_jpauses checks;
 	const struct mdp_system *sys; /* what it was read against: the speeds now */
 	enum mdp_pstate state;        /* what all that says of the profile */
 };

@@ -109,10 +109,9 @@ int mdp_origin_parse(const char *s, enum mdp_origin *o)
  * writable by nobody else; fd is the one that is then used (or, for the
  * directory, an O_PATH one: nothing can swap it for a link after).
  */
-static int state_check(const struct mdp_root *r, int fd, const char *sys, struct mdp_diags *d)
+int txn_trust_check(const struct mdp_root *r, int fd, const char *sys, bool dir, const char *what,
+		    struct mdp_diags *d)
 {
-	bool dir = !strcmp(sys, MDP_STATE_DIR);
-	const char *what = dir ? "state directory" : !strcmp(sys, MDP_LOCK) ? "lock" : "journal";
 	char host[PATH_MAX];
 	struct stat st;
 
@@ -136,6 +135,18 @@ static int state_check(const struct mdp_root *r, int fd, const char *sys, struct
 	else
 		return 0;
 	return -EPERM;
+}
+
+static int state_check(const struct mdp_root *r, int fd, const char *sys, struct mdp_diags *d)
+{
+	bool dir = !strcmp(sys, MDP_STATE_DIR);
+
+	return txn_trust_check(r, fd, sys, dir,
+			       dir                        ? "state directory"
+			       : !strcmp(sys, MDP_LOCK)   ? "lock"
+			       : !strcmp(sys, MDP_PAUSED) ? "pause journal"
+							  : "journal",
+			       d);
 }
 
 /*
@@ -694,17 +705,17 @@ int mdp_journal_parse(const char *text, size_t len, struct mdp_journal *out)
 	return 0;
 }
 
-/* The journal, once checked, read from the descriptor that was checked. */
-static int journal_read(const struct mdp_root *r, char **text, size_t *len, struct mdp_diags *d)
+int txn_state_read(const struct mdp_root *r, const char *sys, char **text, size_t *len,
+		   struct mdp_diags *d)
 {
 	int fd, err;
 
 	if ((err = state_dir_check(r, d)))
 		return err;
-	fd = mdp_root_open(r, MDP_JOURNAL, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+	fd = mdp_root_open(r, sys, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
 	if (fd < 0)
 		return fd;
-	if ((err = state_check(r, fd, MDP_JOURNAL, d)))
+	if ((err = state_check(r, fd, sys, d)))
 		goto out;
 	/* A journal is a few KiB; 16 MiB is no journal mdprofile wrote. */
 	err = mdp_root_read_fd(fd, (size_t)1 << 24, -EFBIG, text, len);
@@ -726,7 +737,7 @@ int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp
 		mdp_diags_free(&quiet);
 		return err;
 	}
-	if ((err = journal_read(r, &text, &len, d)))
+	if ((err = txn_state_read(r, MDP_JOURNAL, &text, &len, d)))
 		return err;
 	err = mdp_journal_parse(text, len, j);
 	free(text);
@@ -738,13 +749,10 @@ int mdp_journal_load(const struct mdp_root *r, struct mdp_journal *j, struct mdp
 	return -EBADMSG;
 }
 
-int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j)
+int txn_state_replace(const struct mdp_root *r, const char *sys, const char *text, size_t len)
 {
-	char *text;
-	size_t len;
-	int err;
-
 	struct mdp_diags quiet;
+	int err;
 
 	/* /run is a tmpfs on DSM 7 and systemd machines: the dir may be gone. */
 	if ((err = mdp_root_mkdir_p(r, MDP_STATE_DIR, 0700)))
@@ -753,11 +761,18 @@ int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j)
 	mdp_diags_init(&quiet);
 	err = state_dir_check(r, &quiet);
 	mdp_diags_free(&quiet);
-	if (err)
-		return err;
+	return err ? err : mdp_root_replace(r, sys, text, len, 0600);
+}
+
+int mdp_journal_store(const struct mdp_root *r, const struct mdp_journal *j)
+{
+	char *text;
+	size_t len;
+	int err;
+
 	if ((err = mdp_journal_format(j, &text, &len)))
 		return err;
-	err = mdp_root_replace(r, MDP_JOURNAL, text, len, 0600);
+	err = txn_state_replace(r, MDP_JOURNAL, text, len);
 	free(text);
 	return err;
 }

@@ -21,6 +21,9 @@
 #define MDP_WATCHER_LOCK MDP_STATE_DIR "/watcher.lock"
 /* What that watcher is doing, for status: written atomically, read by anyone. */
 #define MDP_WATCHER_STATE MDP_STATE_DIR "/watcher"
+/* The checks the watcher paused (txn_pause.c): kept apart from the journal, which exists only
+ * while a layer is active, where a check may be paused with none. */
+#define MDP_PAUSED MDP_STATE_DIR "/paused"
 
 enum mdp_jstate { MDP_J_NONE = 0, MDP_J_APPLYING, MDP_J_ACTIVE, MDP_J_REVERTING };
 
@@ -120,6 +123,34 @@ struct mdp_journal {
 	struct mdp_jset *uset;
 	size_t n_uset;
 };
+
+/*
+ * A check or repair mdprofile paused (issue 49): written before md/sync_action is set to idle,
+ * so that a revert, a disable or a recover after a crash leaves no pause behind. position:
+ * the sectors done when it was paused (md/sync_completed's), then md's own place
+ * (md/sync_min) once idle set it.
+ */
+/* Why a check stays paused, for status: the watcher's word and, outside the windows, when the
+ * next one opens. */
+struct mdp_jwhy {
+	char word[12]; /* mdp_maint_why_name's: window, heat or deferred; "" not said */
+	int64_t opens; /* window: the next window's start, seconds since the epoch; 0 not said */
+};
+
+struct mdp_jpause {
+	char dev[MDP_NAME_MAX];
+	char action[8]; /* check or repair */
+	uint64_t position;
+	uint64_t total; /* the sectors the check runs to (md/sync_completed's second), 0 unknown */
+	struct mdp_jwhy why;
+};
+
+struct mdp_jpauses {
+	char boot_id[40];
+	struct mdp_jpause *v;
+	size_t n;
+};
+void mdp_jpauses_free(struct mdp_jpauses *p);
 
 /* Lock held for the life of a mutating command. */
 struct mdp_lock {

@@ -74,6 +74,10 @@ enum mdp_txn_note_kind {
 	/* explain --probe of profile (its one setting) ended without its revert */
 	MDP_TXN_NOTE_PROBE_GONE,
 	MDP_TXN_NOTE_BACK_TO_BASE, /* the overlay removed: back to the base profile */
+	/* A check mdprofile paused, let go (revert, disable, recover; dev, action, position): */
+	MDP_TXN_NOTE_CHECK_RESUMED,   /* resumed from its place */
+	MDP_TXN_NOTE_CHECK_FORGOTTEN, /* could not be resumed: md/sync_min 0, as md was */
+	MDP_TXN_NOTE_CHECK_LEFT,      /* on DSM, could not be resumed: left idle at its place */
 };
 
 struct mdp_txn_note {
@@ -81,6 +85,8 @@ struct mdp_txn_note {
 	char profile[256];
 	char dev[MDP_NAME_MAX]; /* MDP_TXN_NOTE_GONE */
 	enum mdp_origin by;     /* MDP_TXN_NOTE_WATCH_GONE: whose watcher */
+	char action[8];         /* MDP_TXN_NOTE_CHECK_*: check or repair, from position */
+	uint64_t position;
 };
 
 /* Exit 4: something that is not back, and how to put it back by hand. */
@@ -278,6 +284,54 @@ int mdp_txn_steer(struct mdp_txn *tx, enum mdp_tunable t, const char *dev,
  */
 int mdp_txn_floor(const struct mdp_root *r, enum mdp_tunable t, const char *dev,
 		  struct mdp_value *v);
+/* ---- a check paused in place (txn_pause.c) ----------------------------------- */
+
+/*
+ * Pause array a's running check or repair where it stands (issue 49; maint_ckpt.h says how
+ * md does it): its place (md/sync_completed) journaled in MDP_PAUSED first, then idle written
+ * to md/sync_action, then md's own place (md/sync_min, which idle sets) kept when it is
+ * further, and kept on disk by a's UUID (mdp_ckpt_save, at now) for a reboot; why (NULL:
+ * not said): the reason status shows, journaled with it. *position: the place. The caller
+ * holds the lock. -EBUSY when no check or repair runs on a, -ENODEV when it is gone; when
+ * idle cannot be written the line is taken out again.
+ */
+int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now,
+		  const struct mdp_jwhy *why, uint64_t *position);
+/*
+ * Why dev's check stays paused, when that changed (the window opened while a disk is hot, the
+ * next window's start): the line rewritten only when it differs. The caller holds the lock.
+ * -ENOENT when dev has no pause.
+ */
+int mdp_txn_pause_why(struct mdp_txn *tx, const char *dev, const struct mdp_jwhy *why);
+/*
+ * Resume dev's paused check from its place: md/sync_min the place (only when md does not
+ * hold it already, and never on DSM, whose own scrub reads it: there md's place is used
+ * as md kept it), then the action; the line removed after. A check that runs again, or an
+ * operation that took its place, only removes the line. -ENOENT when dev has no pause.
+ */
+int mdp_txn_resume(struct mdp_txn *tx, const char *dev);
+/*
+ * A check's place on disk (txn_ckpt.c): MDP_MAINT_CKPT_DIR/UUID, trusted as the journal is
+ * (root's or the caller's, writable by nobody else). save: created or replaced atomically.
+ * load: a's place, 0; -ENOENT none; -EBADMSG not one mdprofile wrote, -ESTALE refused
+ * (another array's, or taken before a last changed: maint_ckpt.h), -EPERM untrusted, each
+ * said in d. drop: the file removed (0 when there was none).
+ */
+int mdp_ckpt_save(const struct mdp_root *r, const struct mdp_mckpt *c, struct mdp_diags *d);
+int mdp_ckpt_load(const struct mdp_root *r, const struct mdp_array *a, struct mdp_mckpt *c,
+		  struct mdp_diags *d);
+int mdp_ckpt_drop(const struct mdp_root *r, const char *uuid);
+
+/*
+ * A check a reboot or a crash cut, journaled as paused at c's place (a is idle): the
+ * watcher's resume then starts it from there when it is allowed, and revert, disable and
+ * recover let go of it as of any pause. -EBUSY when a is not idle.
+ */
+int mdp_txn_pause_kept(struct mdp_txn *tx, const struct mdp_array *a, const struct mdp_mckpt *c);
+/* The pauses journaled in this boot (quietly): 0, -ENOENT when none (or only another boot's),
+ * -EBADMSG or -EPERM. */
+int mdp_txn_pauses(const struct mdp_root *r, struct mdp_jpauses *p);
+
 /* Whether a journal needs recover (for status/diff warnings). */
 bool mdp_txn_needs_recover(const struct mdp_root *r);
 

@@ -13,6 +13,7 @@
  *   txn_target.c   one target read, written and read back, restored
  *   txn_journal.c  the journal as a transaction builds and stores it
  *   txn_report.c   the report: what was done, and what is left
+ *   txn_pause.c    a check paused in place, journaled, resumed, let go
  */
 #ifndef MDP_TXN_INT_H
 #define MDP_TXN_INT_H
@@ -138,6 +139,31 @@ int txn_journal_store(struct mdp_txn *tx, const struct mdp_journal *j);
 int txn_journal_remove(struct mdp_txn *tx);
 /* The boot id (invariant 5); "" and -errno when unreadable or not a UUID. */
 int txn_read_boot_id(const struct mdp_root *r, char *buf, size_t len);
+
+/* Whether fd, at sys (a directory when dir), may steer mdprofile: root's or the caller's, and
+ * writable by nobody else; -EPERM with why (naming it what) in d. */
+int txn_trust_check(const struct mdp_root *r, int fd, const char *sys, bool dir, const char *what,
+		    struct mdp_diags *d);
+/* A state file (the journal, MDP_PAUSED) read once checked (the rules of mdp_journal_load),
+ * and replaced atomically and durably. */
+int txn_state_read(const struct mdp_root *r, const char *sys, char **text, size_t *len,
+		   struct mdp_diags *d);
+int txn_state_replace(const struct mdp_root *r, const char *sys, const char *text, size_t len);
+
+/* ---- checks paused (txn_pause.c) --------------------------------------------- */
+
+/*
+ * Let go of every check paused (revert, disable, recover): each resumed from its place,
+ * or, when that fails, md/sync_min written back to 0 so that md is as it was (on DSM left
+ * at its place: DSM's scrub reads it), each said as a note; a line whose array is gone or
+ * runs something else dropped. The file removed. Whether any line was let go.
+ */
+bool txn_pauses_release(struct mdp_txn *tx);
+/* The file's text (*out malloc'd) and back: -EINVAL when not one mdprofile wrote. */
+int txn_pauses_format(const struct mdp_jpauses *p, char **out, size_t *len);
+int txn_pauses_parse(char *text, struct mdp_jpauses *p);
+/* Store p (the file removed when it holds none). */
+int txn_pauses_store(struct mdp_txn *tx, const struct mdp_jpauses *p);
 
 /* Serialize (*out malloc'd) and parse (tests, the fuzz target). */
 int mdp_journal_format(const struct mdp_journal *j, char **out, size_t *len);

@@ -143,6 +143,10 @@ struct mdp_txn_rc mdp_txn_revert(struct mdp_txn *tx, bool all)
 
 	if ((rc = mdp_txn_recover(tx, &did)).res != MDP_TXN_OK)
 		return rc;
+	/* No pause outlives a revert, but the watcher's own: it lets its layer go between
+	 * operations and keeps its checks paused while their reason holds. */
+	if (!mdp_origin_watched(tx->origin) && txn_pauses_release(tx))
+		did = true;
 	if ((err = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT) {
 		if (!did)
 			txn_ev_note(tx, MDP_TXN_NOTE_NOTHING_ACTIVE, NULL);
@@ -283,9 +287,11 @@ struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	int err;
 
 	*did = false;
-	/* What a killed watcher said it was doing is no longer true. */
-	if (mdp_watcher_probe(tx->root) == 0)
+	/* What a killed watcher said it was doing is no longer true, nor its pauses. */
+	if (mdp_watcher_probe(tx->root) == 0) {
 		(void)mdp_root_unlink(tx->root, MDP_WATCHER_STATE);
+		*did = txn_pauses_release(tx);
+	}
 	if ((err = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT)
 		return txn_res(MDP_TXN_OK);
 	if (err)

@@ -20,6 +20,15 @@ void mdp_wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define wl_say(w, ...)  mdp_wl_log(w, LOG_INFO, __VA_ARGS__)
 #define wl_note(w, ...) mdp_wl_log(w, LOG_NOTICE, __VA_ARGS__)
+/* The main lock for one transaction, waited for with the stop signals (0, -EINTR on a stop,
+ * else -errno, said); let go with the transaction's report. */
+int mdp_wl_lock(struct mdp_wloop *w);
+void mdp_wl_unlock(struct mdp_wloop *w);
+/* The diagnostics in d said through the caller, then dropped. */
+void mdp_wl_diags(struct mdp_wloop *w, struct mdp_diags *d);
+/* Maintenance at a look (watcher_maint.c): checks and repairs paused or resumed. */
+void mdp_wmaint_look(struct mdp_wloop *w, const struct mdp_system *s);
+
 /* Whether the loop acts on array a: every array for until-idle, the profile's for auto. */
 bool mdp_wl_selected(const struct mdp_wloop *w, const struct mdp_array *a);
 /* A selected array running a watched operation, for the bar and the summary. */

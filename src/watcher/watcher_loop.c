@@ -51,6 +51,12 @@ static void wl_diags(struct mdp_wloop *w, struct mdp_diags *d)
 	mdp_diags_init(d);
 }
 
+void mdp_wl_diags(struct mdp_wloop *w, struct mdp_diags *d)
+{
+	if (d->n)
+		wl_diags(w, d);
+}
+
 static const char *wl_name(const struct mdp_wloop *w, char *buf, size_t len)
 {
 	return mdp_text_safe(buf, len, w->c.p->name);
@@ -159,6 +165,16 @@ static void wl_unlock(struct mdp_wloop *w)
 	mdp_lock_release(w->c.lock);
 	w->c.lock->fd = -1;
 	mdp_txn_report_free(&w->c.tx->rep);
+}
+
+int mdp_wl_lock(struct mdp_wloop *w)
+{
+	return wl_lock(w);
+}
+
+void mdp_wl_unlock(struct mdp_wloop *w)
+{
+	wl_unlock(w);
 }
 
 /*
@@ -545,6 +561,8 @@ static int wl_step(struct mdp_wloop *w, const struct mdp_system *s, int *rc)
 		wl_reassert(w, s);
 	if (w->e.state == MDP_ENG_ENGAGED && !w->stop)
 		wl_goal(w, s);
+	if (!w->stop)
+		mdp_wmaint_look(w, s);
 	return 0;
 }
 
@@ -733,6 +751,9 @@ void mdp_wloop_init(struct mdp_wloop *w, const struct mdp_wloop_cfg *c)
 	if ((w->goal.goal_ms = c->p->goal.latency_ms))
 		w->skip &= ~(unsigned)MDP_SKIP_MEMBERS;
 	w->goal.pct = c->p->goal.percentile;
+	/* maintenance reads the member disks' heat and keeps a check's place by UUID */
+	if (c->p->maint.set && !c->once)
+		w->skip &= ~(unsigned)(MDP_SKIP_MEMBERS | MDP_SKIP_UUID);
 	mdp_engage_init(&w->e, c->kinds, MDP_WLOOP_DEBOUNCE_S, c->once);
 }
 
@@ -746,6 +767,7 @@ void mdp_wloop_fini(struct mdp_wloop *w)
 	free(w->sel);
 	w->sel = NULL;
 	mdp_wgoal_free(&w->goal);
+	mdp_wmaint_free(&w->maint);
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_GOAL);
 	(void)mdp_root_unlink(w->c.root, MDP_WATCHER_STATE);
 }

@@ -52,6 +52,7 @@
 #include "mdp_txn.h"
 #include "mdp_profile.h"
 #include "watcher_goal.h"
+#include "watcher_maint.h"
 
 /* Idle this long before a release: DSM chains steps (a reshape, then a resync). */
 #define MDP_WLOOP_DEBOUNCE_S 3.0
@@ -118,6 +119,10 @@ struct mdp_wloop_cfg {
 	struct mdp_wloop_hooks h;
 	/* what it waits on, and its clock (watch.h); NULL: md's files, CLOCK_MONOTONIC */
 	const struct mdp_watch_ops *ops;
+	/* the wall clock and the local time maintenance windows are in (wall_ctx); NULL: the
+	 * box's (time, localtime_r) */
+	void (*wall)(void *ctx, int64_t *epoch, struct mdp_mtime *local);
+	void *wall_ctx;
 };
 
 /* How an operation md no longer runs ended, from what md keeps after it (F07). */
@@ -166,7 +171,8 @@ struct mdp_wloop {
 	double seen_at;       /* monotonic seconds of that discovery */
 	size_t glance;        /* the watched file the next glance starts at */
 
-	struct mdp_wgoal goal; /* the profile's goal, followed while engaged */
+	struct mdp_wgoal goal;   /* the profile's goal, followed while engaged */
+	struct mdp_wmaint maint; /* the profile's maintenance, at every look (auto) */
 };
 
 /*

@@ -440,6 +440,7 @@ struct run {
 	struct mdp_lock other; /* the main lock, as another mdprofile holds it */
 	char lines[96][256];
 	size_t n;
+	struct mdp_mtime wall; /* the local time maintenance windows see (Mon 08:00 unless set) */
 };
 
 static struct run *run_of(const struct mdp_watch_ops *ops)
@@ -763,6 +764,15 @@ static const char *top(struct run *t)
 #define RUN_PROFILE                                                                                \
 	"raid:\n  speed_limit_min: 300000\narrays:\n  - match: all\n    stripe_cache_size: 4096\n"
 
+/* The wall clock: the epoch moves with the loop's clock, the local time is the script's. */
+static void run_wall(void *ctx, int64_t *epoch, struct mdp_mtime *local)
+{
+	struct run *t = ctx;
+
+	*epoch = 1765065600 + (int64_t)(t->now - 1000);
+	*local = t->wall;
+}
+
 static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 {
 	struct mdp_wloop_cfg c = {.kinds = MDP_OP_DEFAULT, .interval_ms = 5000};
@@ -801,6 +811,9 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 	c.wlock = &t->wlock;
 	c.p = &t->p;
 	c.ops = &t->ops;
+	c.wall = run_wall;
+	c.wall_ctx = t;
+	t->wall = (struct mdp_mtime){1, 8 * 60};
 	c.h = (struct mdp_wloop_hooks){.ctx = t,
 				       .line = run_line,
 				       .error = run_error,
@@ -1782,10 +1795,263 @@ static void test_loop_look_stopped(void **state)
 	run_teardown(&t);
 }
 
+/* ---- maintenance (issue 49) ------------------------------------------------------------- */
+
+#define MAINT_PROFILE RUN_PROFILE "maintenance:\n  windows: [\"01:00-07:00\"]\n"
+#define MD2_UUID      "0123456789abcdef0123456789abcdef"
+
+/* md2 runs a check at 25% (md's place md/sync_completed), with a UUID and md's sync_min. */
+static void maint_setup(struct run *t)
+{
+	md_put(t, "md2", "uuid", "01234567-89ab-cdef-0123-456789abcdef\n");
+	md_put(t, "md2", "sync_min", "0\n");
+	md_put(t, "md2", "sync_completed", "1024 / 4096\n");
+	md_put(t, "md2", "sync_speed", "5000\n");
+	md_put(t, "md2", "sync_action", "check\n");
+}
+
+static bool paused(struct run *t, const char *dev)
+{
+	struct mdp_jpauses p;
+	bool on = false;
+
+	if (mdp_txn_pauses(&t->r, &p))
+		return false;
+	for (size_t i = 0; i < p.n; i++)
+		on |= !strcmp(p.v[i].dev, dev);
+	mdp_jpauses_free(&p);
+	return on;
+}
+
+/* What the pause journal says of dev's pause ("" word when none). */
+static struct mdp_jwhy why_of(struct run *t, const char *dev)
+{
+	struct mdp_jwhy w = {"", -1};
+	struct mdp_jpauses p;
+
+	if (mdp_txn_pauses(&t->r, &p))
+		return w;
+	for (size_t i = 0; i < p.n; i++)
+		if (!strcmp(p.v[i].dev, dev))
+			w = p.v[i].why;
+	mdp_jpauses_free(&p);
+	return w;
+}
+
+/* The epoch the wall clock gives now, to the minute. */
+static int64_t wall_minute(const struct run *t)
+{
+	int64_t e = 1765065600 + (int64_t)(t->now - 1000);
+
+	return e - e % 60;
+}
+
+/*
+ * A check outside its window (Monday 08:00, the window 01:00-07:00) is paused at the first
+ * look, in place (DSM: md/sync_min never written); the window opens: resumed from there.
+ */
+static void maint_window_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		says(t, "md2 check paused at 25% (sector 1024): outside its windows; the next "
+			"opens in 17h 00m");
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
+		assert_true(paused(t, "md2"));
+		assert_true(mdp_root_exists(&t->r, MDP_MAINT_CKPT_DIR "/" MD2_UUID));
+		/* for status: why, and when the next window opens (17 h on) */
+		assert_string_equal(why_of(t, "md2").word, "window");
+		assert_int_equal(why_of(t, "md2").opens, wall_minute(t) + 17 * 3600);
+		break;
+	case 2: /* still outside: left paused */
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
+		t->wall = (struct mdp_mtime){2, 60}; /* Tuesday 01:00 */
+		break;
+	case 3:
+		says(t, "md2 check resumed from 25% (sector 1024)");
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "check");
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_min"), "0");
+		assert_false(paused(t, "md2"));
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_window(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, MAINT_PROFILE, maint_window_turn);
+	maint_setup(&t);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	assert_int_equal(t.waits, 3);
+	run_teardown(&t);
+}
+
+/*
+ * Heat, off DSM: a member disk at 55 C pauses the check (hot from 50), 47 C keeps it
+ * paused (cool below 45), 44 C resumes it from md's place, md/sync_min written where md lost
+ * it. Temperatures are read once a minute: a reading between two is not seen.
+ */
+static void maint_heat_turn(struct run *t, unsigned n)
+{
+	char hw[160];
+
+	snprintf(hw, sizeof(hw), "/sys/block/sdb/device/hwmon/hwmon3/temp1_input");
+	switch (n) {
+	case 1:
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "check");
+		put(t, hw, "55000\n");
+		t->now += 60;
+		break;
+	case 2:
+		says(t, "md2 check paused at 25% (sector 1024): sdb is hot (55 C)");
+		assert_string_equal(why_of(t, "md2").word, "heat");
+		assert_int_equal(why_of(t, "md2").opens, 0);
+		md_put(t, "md2", "sync_min", "0\n"); /* md lost its place */
+		put(t, hw, "47000\n");
+		t->now += 60;
+		break;
+	case 3:
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
+		put(t, hw, "44000\n");
+		break;
+	case 4: /* read a minute ago: not yet */
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
+		t->now += 60;
+		break;
+	case 5:
+		says(t, "md2 check resumed from 25% (sector 1024)");
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_min"), "1024");
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "check");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_heat(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE "maintenance:\n  heat: {hot_at_c: 50, cool_below_c: 45}\n",
+		  maint_heat_turn);
+	test_sh("cd '%s' && rm etc.defaults/VERSION && mkdir -p sys/block/sdb/device/hwmon/hwmon3 "
+		"&& echo 40000 >sys/block/sdb/device/hwmon/hwmon3/temp1_input",
+		t.dir);
+	maint_setup(&t);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	says(&t, "sda: no drivetemp temperature (hwmon): the heat rule does not see it (SMART is "
+		 "not asked: it could wake a sleeping disk)");
+	run_teardown(&t);
+}
+
+/* A job deferred to runs (a process named in defer_to): paused; gone a minute on: resumed. */
+static void maint_defer_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		says(t, "md2 check paused at 25% (sector 1024): rsync runs");
+		test_sh("rm -r '%s/proc/4242'", t->dir);
+		break;
+	case 2: /* the processes were looked at under a minute ago */
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
+		t->now += 60;
+		break;
+	case 3:
+		says(t, "md2 check resumed from 25% (sector 1024)");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_defer(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE "maintenance:\n  defer_to: [rsync, smart-selftest]\n",
+		  maint_defer_turn);
+	test_sh("mkdir -p '%s/proc/4242' && echo rsync >'%s/proc/4242/comm'", t.dir, t.dir);
+	maint_setup(&t);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	says(&t, "defer_to smart-selftest: a running SMART self-test is not detected yet; not "
+		 "deferred to");
+	run_teardown(&t);
+}
+
+static void stop_turn(struct run *t, unsigned n)
+{
+	(void)n;
+	t->sig = SIGTERM;
+}
+
+/*
+ * A reboot cuts a check: md forgot its place (md2 idle, sync_min 0), the file kept it. The
+ * first look journals it paused there (outside the window), the window resumes it from
+ * there, md/sync_min written first (off DSM). The place was kept by a watcher that saw the
+ * check run, in the window.
+ */
+static void maint_reboot_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		says(t, "md2: a check cut at 25% (sector 1024) by a reboot or a crash resumes from "
+			"there when allowed");
+		assert_true(paused(t, "md2"));
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
+		/* journaled without a word, then held outside the window: said so for status */
+		assert_string_equal(why_of(t, "md2").word, "window");
+		assert_int_equal(why_of(t, "md2").opens, wall_minute(t) + 17 * 3600);
+		t->wall = (struct mdp_mtime){2, 90};
+		break;
+	case 2:
+		says(t, "md2 check resumed from 25% (sector 1024)");
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_min"), "1024");
+		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "check");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_reboot(void **state)
+{
+	char kept[MDP_MAINT_CKPT_MAX];
+	struct run t;
+
+	(void)state;
+	run_setup(&t, MAINT_PROFILE, stop_turn);
+	maint_setup(&t);
+	t.wall = (struct mdp_mtime){1, 120}; /* in the window: runs, its place kept */
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	snprintf(kept, sizeof(kept), "%s\n", get(&t, MDP_MAINT_CKPT_DIR "/" MD2_UUID));
+	assert_non_null(strstr(kept, "\nposition 1024\n"));
+	run_teardown(&t);
+
+	run_setup(&t, MAINT_PROFILE, maint_reboot_turn);
+	test_sh("cd '%s' && rm etc.defaults/VERSION && mkdir -p ." MDP_MAINT_CKPT_DIR
+		" && chmod 700 ." MDP_MAINT_CKPT_DIR,
+		t.dir);
+	put(&t, MDP_MAINT_CKPT_DIR "/" MD2_UUID, kept);
+	test_sh("chmod 600 '%s" MDP_MAINT_CKPT_DIR "/" MD2_UUID "'", t.dir);
+	maint_setup(&t);
+	md_put(&t, "md2", "sync_action", "idle\n");
+	md_put(&t, "md2", "sync_completed", "none\n");
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	run_teardown(&t);
+}
+
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
 	      test_loop_apply_fails, test_loop_goal, test_loop_goal_max, test_loop_goal_percentile,
 	      test_loop_goal_members, test_loop_until_idle_ends, test_loop_lock_wait_stop,
 	      test_loop_lock_wait_then_apply, test_loop_lock_wait_stopped_twice,
-	      test_loop_event_races, test_loop_look_races_a_stop, test_loop_look_stopped)
+	      test_loop_event_races, test_loop_look_races_a_stop, test_loop_look_stopped,
+	      test_loop_maint_window, test_loop_maint_heat, test_loop_maint_defer,
+	      test_loop_maint_reboot)
