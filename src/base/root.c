@@ -291,6 +291,23 @@ static int layer_stat(const struct mdp_root *r, const char *sys, struct stat *st
 	return layer_missing(r, err) ? layer_stat(r->fallback, sys, st) : err;
 }
 
+int mdp_root_zone(const struct mdp_root *r, char *tz, size_t cap)
+{
+	struct stat st;
+	int fd, err;
+
+	if (mdp_root_is_real(r))
+		return -ENOENT;
+	if ((fd = mdp_root_open(r, "/etc/localtime", O_RDONLY | O_CLOEXEC, 0)) < 0)
+		return fd;
+	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+	close(fd);
+	if (err || cap < 2)
+		return err ? err : -ENAMETOOLONG;
+	tz[0] = ':';
+	return mdp_root_path(r, "/etc/localtime", tz + 1, cap - 1);
+}
+
 bool mdp_root_exists(const struct mdp_root *r, const char *sys)
 {
 	struct stat st;

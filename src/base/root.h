@@ -111,6 +111,14 @@ void mdp_root_layer(struct mdp_root *out, const struct mdp_root *own,
  */
 int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len);
 
+/*
+ * The box's time zone, as the C library's TZ takes it, into tz: on a fixture
+ * tree, its /etc/localtime (":HOSTPATH", once it opens beneath the tree), so
+ * that a tree carries its box's zone; -ENOENT when the tree has none, and on
+ * the real root, where the library reads TZ and /etc/localtime itself.
+ */
+int mdp_root_zone(const struct mdp_root *r, char *tz, size_t cap);
+
 /* Read a whole small file into buf (NUL-terminated), trailing whitespace and newlines stripped.
  * Returns length or -errno. */
 ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf, size_t cap);

@@ -118,6 +118,12 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
  * one keeper for its life (src/boot/keeper.h says what it holds).
  */
 #define MDP_BOOT_AUTO_LOCK "/run/mdprofile/keeper.lock"
+/*
+ * The boot script enable installed, while it runs at boot: "PID STEP [UNTIL]"
+ * (STEP waiting, applying or re-checking; UNTIL, re-checking's end in seconds
+ * since the epoch), removed when it ends; status says the boot task runs.
+ */
+#define MDP_BOOT_MARK "/run/mdprofile/boot"
 /* Where its keeper's and the watcher's lines go (src/boot/keeper.h; DSM has no journal). */
 #define MDP_BOOT_AUTO_LOG "/var/log/mdprofile-auto.log"
 struct mdp_boot_file {
