@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -326,18 +325,6 @@ static int setup_fault(struct cli *cli)
 	return 0;
 }
 
-/*
- * Times are the box's local time (clock.h): a fixture tree's zone is its own
- * /etc/localtime, set once for the process (and the programs it runs) here.
- */
-static void root_zone(const struct cli *cli)
-{
-	char tz[PATH_MAX + 2];
-
-	if (!mdp_root_zone(&cli->root, tz, sizeof(tz)) && !setenv("TZ", tz, 1))
-		tzset();
-}
-
 static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 {
 	int rc;
@@ -363,7 +350,7 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 		return MDP_EXIT_USAGE;
 	}
 	mdp_root_allow_exec(&cli->root, getenv(MDP_ROOT_EXEC_ENV));
-	root_zone(cli);
+	cli_setup_zone(cli);
 	if ((rc = setup_fault(cli)))
 		return rc;
 	cli_setup_dirs(cli, cli->prof_dir);

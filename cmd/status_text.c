@@ -227,14 +227,14 @@ static void paused_text(const struct mdp_status *ps, const char *head)
 	render_say(2, "%s%s", head, line);
 }
 
+/* " since 2026-12-07T09:15:00+01:00": the box's local time; "" none. */
 static void fmt_when(int64_t since, char *buf, size_t len)
 {
-	time_t t = (time_t)since;
-	struct tm tm;
+	char t[40];
 
 	buf[0] = '\0';
-	if (since > 0 && gmtime_r(&t, &tm))
-		strftime(buf, len, " since %Y-%m-%d %H:%M UTC", &tm);
+	if (since > 0 && mdp_time_local(since, t, sizeof(t)))
+		snprintf(buf, len, " since %s", t);
 }
 
 /* The base under an overlay, and the watcher, when there are. */
@@ -294,8 +294,6 @@ static void speeds_text(const struct mdp_status *ps)
 void status_profile_text(const struct mdp_status *ps)
 {
 	char when[64] = "", name[160];
-	struct tm tm;
-	time_t t = (time_t)ps->since;
 
 	if (ps->unreadable) {
 		render_say(2, "\nactive profile: unknown: cannot read %s (%s)", MDP_JOURNAL,
@@ -322,8 +320,7 @@ void status_profile_text(const struct mdp_status *ps)
 			   render_safe(ps->j.profile, name, sizeof(name)));
 		return;
 	}
-	if (ps->since && gmtime_r(&t, &tm))
-		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
+	fmt_when(ps->since, when, sizeof(when));
 	render_say(
 	    2, "\nactive profile: %s%s%s%s%s", render_safe(ps->j.profile, name, sizeof(name)), when,
 	    ps->j.by == MDP_BY_HAND || ps->j.by == MDP_BY_COMPARE ||

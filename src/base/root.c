@@ -294,18 +294,21 @@ static int layer_stat(const struct mdp_root *r, const char *sys, struct stat *st
 int mdp_root_zone(const struct mdp_root *r, char *tz, size_t cap)
 {
 	struct stat st;
-	int fd, err;
+	bool ok;
+	int fd;
 
 	if (mdp_root_is_real(r))
 		return -ENOENT;
-	if ((fd = mdp_root_open(r, "/etc/localtime", O_RDONLY | O_CLOEXEC, 0)) < 0)
-		return fd;
-	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
-	close(fd);
-	if (err || cap < 2)
-		return err ? err : -ENAMETOOLONG;
+	if (cap < sizeof(MDP_ROOT_ZONE_NONE))
+		return -ENAMETOOLONG;
+	fd = mdp_root_open(r, "/etc/localtime", O_RDONLY | O_CLOEXEC, 0);
+	ok = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
+	if (fd >= 0)
+		close(fd);
 	tz[0] = ':';
-	return mdp_root_path(r, "/etc/localtime", tz + 1, cap - 1);
+	if (!ok || mdp_root_path(r, "/etc/localtime", tz + 1, cap - 1) < 0)
+		memcpy(tz, MDP_ROOT_ZONE_NONE, sizeof(MDP_ROOT_ZONE_NONE));
+	return 0;
 }
 
 bool mdp_root_exists(const struct mdp_root *r, const char *sys)

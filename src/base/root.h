@@ -113,10 +113,14 @@ int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t l
 
 /*
  * The box's time zone, as the C library's TZ takes it, into tz: on a fixture
- * tree, its /etc/localtime (":HOSTPATH", once it opens beneath the tree), so
- * that a tree carries its box's zone; -ENOENT when the tree has none, and on
- * the real root, where the library reads TZ and /etc/localtime itself.
+ * tree, its /etc/localtime (":HOSTPATH", once it opens beneath the tree as a
+ * regular file), so that a tree carries its box's zone, and UTC
+ * (MDP_ROOT_ZONE_NONE) when it has none, as the C library takes a box
+ * without one or with one it cannot read: never the caller's own zone. DSM
+ * keeps its zone there too (struct mdp_boot_dsm). -ENOENT on the real root,
+ * where the library reads TZ and /etc/localtime itself.
  */
+#define MDP_ROOT_ZONE_NONE "UTC0"
 int mdp_root_zone(const struct mdp_root *r, char *tz, size_t cap);
 
 /* Read a whole small file into buf (NUL-terminated), trailing whitespace and newlines stripped.

@@ -72,6 +72,12 @@
  * - `synologset1 sys warn 0x11100000 "TEXT"` writes a Log Center entry
  *   (also used on DSM 6.2.4 and 7.1.1 by 007revad/Synology_Plex_Backup);
  *   it exits 0 and prints nothing whether or not the entry was taken.
+ * - The zone set in Control Panel > Regional Options is the C library's
+ *   /etc/localtime: `date` in an SSH session shows DSM's local time with no
+ *   TZ set (openhab/openhab-syno-spk#5, 2016) and containers are given the
+ *   box's zone by mounting /etc/localtime (binhex/arch-sabnzbdvpn#8) [I];
+ *   mdprofile's times (status, the watcher's log, the keeper's lines) are
+ *   local with their offset, read from it (mdp_root_zone).
  * - DSM writes dev.raid.speed_limit_min/max at every boot (rc.subr
  *   SYNOStartVolume, then spacetool), before boot-up tasks run; the
  *   re-check catches a later write.

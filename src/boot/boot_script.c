@@ -135,12 +135,9 @@ static void delimiter(const char *text, char *buf, size_t len)
 static void header(FILE *f, const struct mdp_profile *p, const struct mdp_system *s,
 		   const struct mdp_boot_opts *o, const char **uuids, size_t n)
 {
-	char when[32] = "?";
-	time_t t = (time_t)o->when;
-	struct tm tm;
+	char when[40] = "?";
 
-	if (gmtime_r(&t, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	mdp_time_local(o->when, when, sizeof(when));
 	fprintf(f,
 		"#!/bin/sh\n"
 		"# mdprofile boot script (target %s): applies profile %s at every boot.\n#\n"
@@ -432,9 +429,11 @@ static const char no_auto_stop[] = "start_auto() { :; }\nstop_auto() { :; }\n\n"
  * the keeper the same way (src/boot/keeper.h), now.
  */
 static const char with_auto[] =
-    "# A line of the keeper's, with its time, to its log and to syslog.\n"
+    "# A line of the keeper's, with its local time and offset (as the watcher's), to its log\n"
+    "# and to syslog.\n"
     "klog() {\n"
-    "\tprintf '%s mdprofile: %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$*\"\n"
+    "\tt=$(date +%Y-%m-%dT%H:%M:%S%z)\n"
+    "\tprintf '%s mdprofile: %s\\n' \"${t%??}:${t#\"${t%??}\"}\" \"$*\"\n"
     "\tlogger -p user.warning -t mdprofile -- \"$*\" 2>/dev/null || :\n"
     "}\n\n"
     "# The keeper's pid, when the pid file names it still.\n"

@@ -648,8 +648,10 @@ static void watcher_piece(const struct mdp_root *r, const struct mdp_boot_record
 			 "%s%sto start it now: mdprofile enable %.255s --auto %.255s", held,
 			 held[0] ? "; " : "", rec->profile, rec->auto_profile);
 	} else if (k.held == 1) {
+		if (k.pid)
+			snprintf(kpid, sizeof(kpid), " (pid %ld)", k.pid);
 		snprintf(p->hint, sizeof(p->hint), "%s%sits keeper%s is starting it", held,
-			 held[0] ? "; " : "", kpid[0] ? kpid + 1 : "");
+			 held[0] ? "; " : "", kpid);
 	} else if (b.pid && strcmp(b.step, "re-checking")) {
 		p->state = "not started";
 		snprintf(p->hint, sizeof(p->hint),
