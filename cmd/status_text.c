@@ -43,11 +43,19 @@ static void disks_text(const struct mdp_status_array *v, char *buf, size_t len)
 		snprintf(buf, len, "%zu member%s", a->n_members, a->n_members == 1 ? "" : "s");
 }
 
-/* The operation as people call it: a DSM data scrub is md's repair (discover.h). */
-static const char *op_name(const struct mdp_system *s, const struct mdp_array *a)
+/*
+ * The operation as people call it: md's word, on DSM Storage Manager's
+ * beside it ("Data scrubbing (md repair)", mdp_dsm_op_word).
+ */
+static const char *op_name(const struct mdp_system *s, const struct mdp_array *a, char *buf,
+			   size_t len)
 {
-	return s->dsm && !strcmp(a->sync_action, "repair") ? "data scrub (md repair)"
-							   : a->sync_action;
+	const char *w = s->dsm ? mdp_dsm_op_word(a->sync_action) : NULL;
+
+	if (!w)
+		return a->sync_action;
+	snprintf(buf, len, "%s (md %s)", w, a->sync_action);
+	return buf;
 }
 
 /* The operation of a, "reshape 25.1%, 4687 KiB/s, about 3d 14h left", in buf. */
@@ -56,10 +64,10 @@ static void op_text(const struct mdp_system *s, const struct mdp_status_array *v
 {
 	const struct mdp_array *a = v->a;
 	const char *st = v->op_state;
-	char eta[32], keta[32], act[64];
+	char eta[32], keta[32], act[64], name[64];
 	size_t n;
 
-	render_safe(op_name(s, a), act, sizeof(act));
+	render_safe(op_name(s, a, name, sizeof(name)), act, sizeof(act));
 	if (!v->busy) {
 		snprintf(buf, len, "idle");
 		return;
