@@ -30,6 +30,7 @@
 #include <syslog.h>
 
 #include "commands.h"
+#include "mdp_boot.h"
 #include "status.h"
 #include "watcher.h"
 #include "mdp_watcher.h"
@@ -43,6 +44,8 @@ struct wt_ui {
 	const char *textfile; /* auto --textfile: the Prometheus status written there */
 	double textfile_due;  /* monotonic seconds: when to write it next; 0 at the next look */
 	struct mdp_diags_said textfile_said; /* what its writes said last, said once */
+	bool dsm; /* engage, release and give-up go to DSM's Log Center, a release's news to
+		     its notifications */
 };
 
 /*
@@ -69,6 +72,33 @@ static void ui_line(void *ctx, int prio, const char *line)
 	wlog_line(u->log, prio, cli_info(u->cli), line);
 	if (prio <= LOG_NOTICE)
 		u->textfile_due = 0;
+}
+
+/*
+ * DSM: an engage, a release or a give-up as a Log Center entry, and a release
+ * after operations it served ended as a notification too (mdp_boot_dsm_tell).
+ * Not reaching them ends nothing: the line is in the log already.
+ */
+static void ui_event(void *ctx, enum mdp_wl_event ev, bool ended, const char *text)
+{
+	struct wt_ui *u = ctx;
+	char line[1024], why[256], msg[512];
+	struct mdp_diags d;
+	int err;
+
+	if (!u->dsm)
+		return;
+	snprintf(line, sizeof(line), "mdprofile: %s", text);
+	mdp_diags_init(&d);
+	err = mdp_boot_dsm_tell(&u->cli->root, line, ev == MDP_WL_RELEASED && ended, why,
+				sizeof(why), &d);
+	cli_print_diags(u->cli, &d);
+	mdp_diags_free(&d);
+	if (!err || err == -ENOENT || err == -EPERM)
+		return; /* not DSM, or refused and said */
+	snprintf(msg, sizeof(msg), "DSM's notification (%s) failed: %s", mdp_boot_dsm.notify,
+		 err == -EIO && why[0] ? why : strerror(-err));
+	ui_line(u, LOG_ERR, msg);
 }
 
 static void ui_error(void *ctx, const char *msg)
@@ -127,7 +157,10 @@ static void ui_looked(void *ctx, const struct mdp_array *a)
 static int wt_run(struct cli *cli, struct wlog *log, bool once, unsigned kinds,
 		  unsigned interval_ms, const char *textfile)
 {
-	struct wt_ui ui = {.cli = cli, .log = log, .textfile = textfile};
+	struct wt_ui ui = {.cli = cli,
+			   .log = log,
+			   .textfile = textfile,
+			   .dsm = mdp_boot_target_detect(&cli->root) == MDP_BOOT_DSM};
 	sigset_t stop;
 	struct mdp_wloop_cfg c = {
 	    .root = &cli->root,
@@ -146,7 +179,8 @@ static int wt_run(struct cli *cli, struct wlog *log, bool once, unsigned kinds,
 		  .diags = ui_diags,
 		  .txn_result = ui_txn,
 		  .looked = ui_looked,
-		  .bar_off = ui_bar_off},
+		  .bar_off = ui_bar_off,
+		  .event = ui_event},
 	};
 	int rc;
 

@@ -300,3 +300,11 @@ const char *cli_signal_name(int sig)
 {
 	return mdp_watch_signal_name(sig);
 }
+
+void cli_setup_zone(const struct cli *cli)
+{
+	char tz[PATH_MAX + 2];
+
+	if (!mdp_root_zone(&cli->root, tz, sizeof(tz)) && !setenv("TZ", tz, 1))
+		tzset();
+}

@@ -167,6 +167,13 @@ int cli_usage(const struct cmd *c);
  */
 void cli_setup_dirs(struct cli *cli, const char *user_dir);
 /*
+ * Times are the box's local time (clock.h): a fixture tree's zone is its own
+ * /etc/localtime, UTC without one (mdp_root_zone), set once for the process
+ * and the programs it runs; the real root's is the C library's (TZ, else
+ * /etc/localtime).
+ */
+void cli_setup_zone(const struct cli *cli);
+/*
  * Find and load a profile argument ("-": read it from stdin), with the ownership check when running
  * as root on the real root. Prints diags; returns 0 or MDP_EXIT_USAGE.
  */

@@ -14,15 +14,16 @@
 #include "render.h"
 
 static void status_enabled_text(const struct mdp_boot_record *rec, const struct mdp_enable_piece *p,
-				size_t n)
+				size_t n, const struct mdp_enable_boot *boot)
 {
-	char a[PATH_MAX + 64], b[PATH_MAX + 64];
+	char a[PATH_MAX + 64], b[PATH_MAX + 64], verdict[256];
 
+	mdp_enable_verdict(p, n, boot, verdict, sizeof(verdict));
 	render_say(2, "\nenabled: profile %s at every boot, target %s%s%s: %s",
 		   render_safe(rec->profile, a, sizeof(a)), mdp_boot_target_name(rec->target),
 		   rec->auto_profile[0] ? ", watcher: " : "",
 		   rec->auto_profile[0] ? render_safe(rec->auto_profile, b, sizeof(b)) : "",
-		   mdp_enable_intact(p, n) ? "intact" : "NOT intact (run mdprofile enable again)");
+		   verdict);
 	/* each piece's name in a column, what is said of it wrapped under it */
 	for (size_t i = 0; i < n; i++)
 		render_say(15, "  %-12s %s: %s%s%s%s%s", p[i].what,
@@ -32,8 +33,28 @@ static void status_enabled_text(const struct mdp_boot_record *rec, const struct 
 			   render_safe(p[i].hint, b, sizeof(b)));
 }
 
+/* "boot": the boot script running now, null when it does not. */
+static void status_boot_json(struct json *j, const struct mdp_enable_boot *b)
+{
+	json_key(j, "boot");
+	if (!b->pid) {
+		json_null(j);
+		return;
+	}
+	json_obj(j);
+	json_ku64(j, "pid", (uint64_t)b->pid);
+	json_kstr(j, "step", b->step);
+	json_key(j, "until_epoch_s");
+	if (b->until)
+		json_i64(j, b->until);
+	else
+		json_null(j);
+	json_end(j);
+}
+
 static void status_enabled_json(struct json *j, const struct mdp_boot_record *rec,
-				const struct mdp_enable_piece *p, size_t n)
+				const struct mdp_enable_piece *p, size_t n,
+				const struct mdp_enable_boot *boot)
 {
 	json_key(j, "enabled");
 	json_obj(j);
@@ -52,6 +73,7 @@ static void status_enabled_json(struct json *j, const struct mdp_boot_record *re
 		json_end(j);
 	}
 	json_end(j);
+	status_boot_json(j, boot);
 	json_end(j);
 }
 
@@ -89,6 +111,7 @@ void enable_status(struct cli *cli, struct json *j, bool prom)
 {
 	struct mdp_boot_record rec;
 	struct mdp_enable_piece p[MDP_ENABLE_PIECES];
+	struct mdp_enable_boot boot;
 	struct mdp_diags d;
 	size_t n = 0;
 	bool have;
@@ -100,10 +123,11 @@ void enable_status(struct cli *cli, struct json *j, bool prom)
 	if (!have)
 		return;
 	n = mdp_enable_pieces(&cli->root, &rec, p, MDP_ENABLE_PIECES);
+	mdp_enable_boot_look(&cli->root, &rec, &boot);
 	if (j)
-		status_enabled_json(j, &rec, p, n);
+		status_enabled_json(j, &rec, p, n, &boot);
 	else if (prom)
 		status_enabled_prom(&rec, p, n);
 	else
-		status_enabled_text(&rec, p, n);
+		status_enabled_text(&rec, p, n, &boot);
 }

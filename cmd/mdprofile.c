@@ -350,6 +350,7 @@ static int run(struct cli *cli, const struct cmd *c, struct opt_scan *s)
 		return MDP_EXIT_USAGE;
 	}
 	mdp_root_allow_exec(&cli->root, getenv(MDP_ROOT_EXEC_ENV));
+	cli_setup_zone(cli);
 	if ((rc = setup_fault(cli)))
 		return rc;
 	cli_setup_dirs(cli, cli->prof_dir);

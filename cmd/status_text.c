@@ -43,11 +43,19 @@ static void disks_text(const struct mdp_status_array *v, char *buf, size_t len)
 		snprintf(buf, len, "%zu member%s", a->n_members, a->n_members == 1 ? "" : "s");
 }
 
-/* The operation as people call it: a DSM data scrub is md's repair (discover.h). */
-static const char *op_name(const struct mdp_system *s, const struct mdp_array *a)
+/*
+ * The operation as people call it: md's word, on DSM Storage Manager's
+ * beside it ("Data scrubbing (md repair)", mdp_dsm_op_word).
+ */
+static const char *op_name(const struct mdp_system *s, const struct mdp_array *a, char *buf,
+			   size_t len)
 {
-	return s->dsm && !strcmp(a->sync_action, "repair") ? "data scrub (md repair)"
-							   : a->sync_action;
+	const char *w = s->dsm ? mdp_dsm_op_word(a->sync_action) : NULL;
+
+	if (!w)
+		return a->sync_action;
+	snprintf(buf, len, "%s (md %s)", w, a->sync_action);
+	return buf;
 }
 
 /* The operation of a, "reshape 25.1%, 4687 KiB/s, about 3d 14h left", in buf. */
@@ -56,10 +64,10 @@ static void op_text(const struct mdp_system *s, const struct mdp_status_array *v
 {
 	const struct mdp_array *a = v->a;
 	const char *st = v->op_state;
-	char eta[32], keta[32], act[64];
+	char eta[32], keta[32], act[64], name[64];
 	size_t n;
 
-	render_safe(op_name(s, a), act, sizeof(act));
+	render_safe(op_name(s, a, name, sizeof(name)), act, sizeof(act));
 	if (!v->busy) {
 		snprintf(buf, len, "idle");
 		return;
@@ -227,14 +235,14 @@ static void paused_text(const struct mdp_status *ps, const char *head)
 	render_say(2, "%s%s", head, line);
 }
 
+/* " since 2026-12-07T09:15:00+01:00": the box's local time; "" none. */
 static void fmt_when(int64_t since, char *buf, size_t len)
 {
-	time_t t = (time_t)since;
-	struct tm tm;
+	char t[40];
 
 	buf[0] = '\0';
-	if (since > 0 && gmtime_r(&t, &tm))
-		strftime(buf, len, " since %Y-%m-%d %H:%M UTC", &tm);
+	if (since > 0 && mdp_time_local(since, t, sizeof(t)))
+		snprintf(buf, len, " since %s", t);
 }
 
 /* The base under an overlay, and the watcher, when there are. */
@@ -294,8 +302,6 @@ static void speeds_text(const struct mdp_status *ps)
 void status_profile_text(const struct mdp_status *ps)
 {
 	char when[64] = "", name[160];
-	struct tm tm;
-	time_t t = (time_t)ps->since;
 
 	if (ps->unreadable) {
 		render_say(2, "\nactive profile: unknown: cannot read %s (%s)", MDP_JOURNAL,
@@ -322,8 +328,7 @@ void status_profile_text(const struct mdp_status *ps)
 			   render_safe(ps->j.profile, name, sizeof(name)));
 		return;
 	}
-	if (ps->since && gmtime_r(&t, &tm))
-		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M UTC", &tm);
+	fmt_when(ps->since, when, sizeof(when));
 	render_say(
 	    2, "\nactive profile: %s%s%s%s%s", render_safe(ps->j.profile, name, sizeof(name)), when,
 	    ps->j.by == MDP_BY_HAND || ps->j.by == MDP_BY_COMPARE ||

@@ -108,13 +108,10 @@ static bool watch_note(struct watcher *w, const struct mdp_status_array *v)
 /* Not a tty: one timestamped line per array whose state or percent changed. */
 static void watch_lines(struct watcher *w, const struct mdp_system *s)
 {
-	char stamp[32], line[256], safe[512];
+	char stamp[40] = "?", line[256], safe[512];
 	struct mdp_status_array v;
-	time_t now = time(NULL);
-	struct tm tm;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	mdp_time_local((int64_t)time(NULL), stamp, sizeof(stamp));
 	for (size_t i = 0; i < s->n_arrays; i++) {
 		mdp_status_array(s, &s->arrays[i], &v);
 		if (!watch_note(w, &v))
@@ -127,12 +124,9 @@ static void watch_lines(struct watcher *w, const struct mdp_system *s)
 /* A tty: the whole status again, with a bar under each running operation. */
 static void watch_screen(struct watcher *w, const struct mdp_system *s, const struct mdp_status *ps)
 {
-	char stamp[32], line[256], safe[512];
-	time_t now = time(NULL);
-	struct tm tm;
+	char stamp[40] = "?", line[256], safe[512];
 
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	mdp_time_local((int64_t)time(NULL), stamp, sizeof(stamp));
 	printf("\033[H\033[2Jmdprofile status --watch   %s   (every %us and on md events; "
 	       "Ctrl-C ends)\n\n",
 	       stamp, w->interval_ms / 1000);

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mdp_base.h"
+
 /* systemd connects stdout to the journal and says so: JOURNAL_STREAM is "DEV:INODE" of it. */
 static bool to_journal(void)
 {
@@ -23,13 +25,14 @@ static bool to_journal(void)
 	       (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-/* "2026-12-02T21:41:07Z ": UTC, as status --watch stamps its lines. */
+/* "2026-12-02T22:41:07+01:00 ": the box's local time, as status --watch stamps its lines. */
 static size_t stamp(char *buf, size_t cap)
 {
-	time_t t = time(NULL);
-	struct tm tm;
+	size_t n = mdp_time_local((int64_t)time(NULL), buf, cap - 1);
 
-	return gmtime_r(&t, &tm) ? strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ ", &tm) : 0;
+	if (n)
+		buf[n++] = ' ', buf[n] = '\0';
+	return n;
 }
 
 static bool write_all(int fd, const char *p, size_t len)

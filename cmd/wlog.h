@@ -7,8 +7,9 @@
  *                   the watcher's own lines with its priority, "<5>..."
  *                   (sd-daemon(3)); the journal keeps the time; no syslog
  *   anything else   a log file, a pipe: every line, the transaction's and
- *                   errors too, begins with its time in ISO 8601, UTC as
- *                   status --watch ("2026-12-02T21:41:07Z "); on the real root the
+ *                   errors too, begins with its time in ISO 8601, the box's
+ *                   local time with its offset as status --watch stamps its
+ *                   lines ("2026-12-02T22:41:07+01:00 "); on the real root the
  *                   watcher's own lines also go to syslog, facility user,
  *                   engage, release and give-up at warning (DSM's syslog
  *                   keeps warning and above), progress at info

@@ -291,6 +291,26 @@ static int layer_stat(const struct mdp_root *r, const char *sys, struct stat *st
 	return layer_missing(r, err) ? layer_stat(r->fallback, sys, st) : err;
 }
 
+int mdp_root_zone(const struct mdp_root *r, char *tz, size_t cap)
+{
+	struct stat st;
+	bool ok;
+	int fd;
+
+	if (mdp_root_is_real(r))
+		return -ENOENT;
+	if (cap < sizeof(MDP_ROOT_ZONE_NONE))
+		return -ENAMETOOLONG;
+	fd = mdp_root_open(r, "/etc/localtime", O_RDONLY | O_CLOEXEC, 0);
+	ok = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
+	if (fd >= 0)
+		close(fd);
+	tz[0] = ':';
+	if (!ok || mdp_root_path(r, "/etc/localtime", tz + 1, cap - 1) < 0)
+		memcpy(tz, MDP_ROOT_ZONE_NONE, sizeof(MDP_ROOT_ZONE_NONE));
+	return 0;
+}
+
 bool mdp_root_exists(const struct mdp_root *r, const char *sys)
 {
 	struct stat st;

@@ -111,6 +111,18 @@ void mdp_root_layer(struct mdp_root *out, const struct mdp_root *own,
  */
 int mdp_root_path(const struct mdp_root *r, const char *sys, char *buf, size_t len);
 
+/*
+ * The box's time zone, as the C library's TZ takes it, into tz: on a fixture
+ * tree, its /etc/localtime (":HOSTPATH", once it opens beneath the tree as a
+ * regular file), so that a tree carries its box's zone, and UTC
+ * (MDP_ROOT_ZONE_NONE) when it has none, as the C library takes a box
+ * without one or with one it cannot read: never the caller's own zone. DSM
+ * keeps its zone there too (struct mdp_boot_dsm). -ENOENT on the real root,
+ * where the library reads TZ and /etc/localtime itself.
+ */
+#define MDP_ROOT_ZONE_NONE "UTC0"
+int mdp_root_zone(const struct mdp_root *r, char *tz, size_t cap);
+
 /* Read a whole small file into buf (NUL-terminated), trailing whitespace and newlines stripped.
  * Returns length or -errno. */
 ssize_t mdp_root_read_value(const struct mdp_root *r, const char *sys, char *buf, size_t cap);

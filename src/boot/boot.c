@@ -69,13 +69,41 @@
  * - syslog-ng sends only warning and above to /var/log/messages
  *   (patterndb.d/message.conf): what the owner must find there is logged
  *   with logger -p user.warning.
- * - `synologset1 sys warn 0x11100000 "TEXT"` writes a Log Center entry
- *   (also used on DSM 6.2.4 and 7.1.1 by 007revad/Synology_Plex_Backup);
- *   it exits 0 and prints nothing whether or not the entry was taken.
+ * - `synologset1 sys|man|conn info|warn|err EVENTID [STRINGS...]` (its
+ *   usage); event 0x11100000's text is "@1." (usr/syno/synosdk/texts/enu/
+ *   events): STRING then a period. Run under qemu-user in a chroot of the
+ *   image, `synologset1 sys warn 0x11100000 "TEXT"` sent syslog-ng's
+ *   /var/run/syslog "<12>TIME System SYSTEM:<tab>TEXT." (user.warning, the
+ *   level DSM's syslog keeps; a '%' or "%s" in TEXT went as it is), and
+ *   exited 0 with nothing printed also when nothing listened there: its
+ *   success cannot be read. It is also used so on DSM 6.2.4 and 7.1.1
+ *   (007revad/Synology_Plex_Backup). The watcher's engage, release and
+ *   give-up go to Log Center so.
+ * - `synodsmnotify [-c CLASS] [-t TAG] [-e true/false] [-b true/false]
+ *   [-m MAIL] [--fn FN] USER|@GROUP TITLE MSG...` shows a notification in
+ *   DSM's interface; DSM's own rc.subr sends `synodsmnotify @administrators
+ *   dsmnotify:system_event "TEXT"`. Run the same way: fewer than three
+ *   arguments print its usage (after a copyright line) and exit 1; a group
+ *   it cannot read exits 0 all the same (the error goes to syslog only);
+ *   '%' in MSG is taken as it is. DSM 7 rejects a literal TITLE ("is neither
+ *   mail string key nor i18n format", 007revad/Synology_Plex_Backup), so
+ *   TITLE is that i18n key, which DSM 7 takes too [I]; the exit code of
+ *   that rejection is not known (the fake's 1 is its own). The watcher
+ *   sends one when it removes its profile after operations it sped up
+ *   ended.
+ * - The zone set in Control Panel > Regional Options is the C library's
+ *   /etc/localtime: the image ships /etc.defaults/localtime, a TZif file
+ *   (US Pacific), beside /etc.defaults/TZ ("PST8PDT,M3.2.0,M11.1.0"), and
+ *   synologset1 reads /etc/localtime for its entries' time; `date` in an
+ *   SSH session shows DSM's local time with no TZ set
+ *   (openhab/openhab-syno-spk#5). mdprofile's times (status, the watcher's
+ *   log, the keeper's lines) are local with their offset, read from it
+ *   (mdp_root_zone).
  * - DSM writes dev.raid.speed_limit_min/max at every boot (rc.subr
  *   SYNOStartVolume, then spacetool), before boot-up tasks run; the
  *   re-check catches a later write.
- * tests/fakes/esynoscheduler behaves as listed here; tests/cli/cases/
+ * tests/fakes/esynoscheduler, synologset1 and synodsmnotify behave as listed
+ * here; tests/cli/cases/
  * 5x-boot-*.sh run the scripts as such a task would (env -i, cwd /).
  */
 const struct mdp_boot_dsm mdp_boot_dsm = {
@@ -93,7 +121,9 @@ const struct mdp_boot_dsm mdp_boot_dsm = {
     .task_shell = "/bin/bash",
     .log_priority = "user.warning",
     .logset = "synologset1",
-    .logset_args = "sys warn 0x11100000",
+    .logset_args = {"sys", "warn", "0x11100000"},
+    .notify = "synodsmnotify",
+    .notify_args = {"@administrators", "dsmnotify:system_event"},
 };
 
 static const char *const target_names[MDP_BOOT_COUNT] = {"dsm", "rc.d", "systemd"};

@@ -66,20 +66,35 @@ struct mdp_boot_opts {
  * DiskStation here; each field says where it comes from.
  */
 struct mdp_boot_dsm {
-	const char *path;         /* the PATH the script sets */
-	const char *rcd_dir;      /* where DSM 6 runs NAME.sh start|stop at boot */
-	const char *home_dir;     /* a suggested home for the binary that updates keep */
-	const char *task_steps;   /* the Task Scheduler clicks, one per line, ending in the
-				     start of the command line; the task's operation follows */
-	const char *scheduler;    /* the Task Scheduler's command line tool */
-	const char *task_name;    /* the one boot-up task enable creates */
-	const char *task_owner;   /* its owner, as --create takes it */
-	const char *task_shell;   /* the shell its operation runs the script with */
-	const char *log_priority; /* the lowest that reaches /var/log/messages */
-	const char *logset;       /* writes a Log Center entry */
-	const char *logset_args;  /* its arguments before the text */
+	const char *path;           /* the PATH the script sets */
+	const char *rcd_dir;        /* where DSM 6 runs NAME.sh start|stop at boot */
+	const char *home_dir;       /* a suggested home for the binary that updates keep */
+	const char *task_steps;     /* the Task Scheduler clicks, one per line, ending in the
+				       start of the command line; the task's operation follows */
+	const char *scheduler;      /* the Task Scheduler's command line tool */
+	const char *task_name;      /* the one boot-up task enable creates */
+	const char *task_owner;     /* its owner, as --create takes it */
+	const char *task_shell;     /* the shell its operation runs the script with */
+	const char *log_priority;   /* the lowest that reaches /var/log/messages */
+	const char *logset;         /* writes a Log Center entry */
+	const char *logset_args[3]; /* its arguments before the text: category, level, event */
+	const char *notify;         /* shows a DSM notification */
+	const char *notify_args[2]; /* its arguments before the text: to whom, the title */
 };
 extern const struct mdp_boot_dsm mdp_boot_dsm;
+
+/*
+ * Tell DSM's owner text (one line): a Log Center entry (mdp_boot_dsm.logset),
+ * and with notify a DSM notification to the administrators too
+ * (mdp_boot_dsm.notify), through the root's own tools (exec.h), each at
+ * most MDP_BOOT_TELL_MS. text should not end in a period: Log Center adds one.
+ * 0; -ENOENT when the box has no Log Center tool (not DSM); else the
+ * notification's failure, -EIO with its first line in why, or -errno
+ * (a refusal's reason in d).
+ */
+#define MDP_BOOT_TELL_MS 5000
+int mdp_boot_dsm_tell(const struct mdp_root *r, const char *text, bool notify, char *why,
+		      size_t cap, struct mdp_diags *d);
 
 /* "dsm", "rc.d", "systemd"; NULL for a value out of range. */
 const char *mdp_boot_target_name(enum mdp_boot_target t);
@@ -118,6 +133,12 @@ int mdp_boot_script(struct mdp_profile *p, const struct mdp_system *s,
  * one keeper for its life (src/boot/keeper.h says what it holds).
  */
 #define MDP_BOOT_AUTO_LOCK "/run/mdprofile/keeper.lock"
+/*
+ * The boot script enable installed, while it runs at boot: "PID STEP [UNTIL]"
+ * (STEP waiting, applying or re-checking; UNTIL, re-checking's end in seconds
+ * since the epoch), removed when it ends; status says the boot task runs.
+ */
+#define MDP_BOOT_MARK "/run/mdprofile/boot"
 /* Where its keeper's and the watcher's lines go (src/boot/keeper.h; DSM has no journal). */
 #define MDP_BOOT_AUTO_LOG "/var/log/mdprofile-auto.log"
 struct mdp_boot_file {

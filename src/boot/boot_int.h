@@ -61,6 +61,13 @@ int mdp_keeper_start(const struct mdp_root *r, const char *script, long *pid, st
 void mdp_keeper_look(const struct mdp_root *r, const char *script, struct mdp_keeper *k);
 
 /*
+ * SCRIPT run at boot, as its mark (MDP_BOOT_MARK) says: believed while the
+ * mark's pid runs SCRIPT (its host path) with no argument or start.
+ */
+struct mdp_enable_boot;
+void mdp_keeper_boot(const struct mdp_root *r, const char *script, struct mdp_enable_boot *b);
+
+/*
  * What holds the watcher lock. "Running" is w->pid: a lock held by
  * something else (an apply --until-idle) or a state file left by a
  * watcher that died is not the watcher running.

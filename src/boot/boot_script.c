@@ -135,12 +135,9 @@ static void delimiter(const char *text, char *buf, size_t len)
 static void header(FILE *f, const struct mdp_profile *p, const struct mdp_system *s,
 		   const struct mdp_boot_opts *o, const char **uuids, size_t n)
 {
-	char when[32] = "?";
-	time_t t = (time_t)o->when;
-	struct tm tm;
+	char when[40] = "?";
 
-	if (gmtime_r(&t, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	mdp_time_local(o->when, when, sizeof(when));
 	fprintf(f,
 		"#!/bin/sh\n"
 		"# mdprofile boot script (target %s): applies profile %s at every boot.\n#\n"
@@ -173,23 +170,27 @@ static void header_what(FILE *f, const struct mdp_boot_opts *o)
 		"# At boot it waits up to %u s for these arrays to be assembled, applies the\n"
 		"# profile with 'mdprofile apply -'",
 		o->wait_arrays);
+	if (o->auto_profile && o->target != MDP_BOOT_SYSTEMD)
+		fputs(", starts the watcher (mdprofile auto, under setsid: it\n# outlives this "
+		      "script)",
+		      f);
 	if (o->recheck_after)
 		fprintf(f,
 			", waits %u s and runs 'mdprofile diff -':\n"
 			"# values changed since (DSM sets speed_limit_min itself while it boots)\n"
-			"# are applied once more",
+			"# are applied once more, unless an overlay is on the profile",
 			o->recheck_after);
-	if (o->auto_profile && o->target != MDP_BOOT_SYSTEMD)
-		fputs(", then starts the watcher\n# (mdprofile auto, under setsid: it outlives "
-		      "this script)",
-		      f);
-	else if (o->auto_profile)
+	if (o->auto_profile && o->target == MDP_BOOT_SYSTEMD)
 		fputs(";\n# mdprofile-auto.service starts the watcher (mdprofile auto) after it",
 		      f);
 	fputs(".\n# Every step goes to syslog (tag mdprofile) and to stdout. Exit code 0:\n"
 	      "# everything was set; 1: a pinned array was not assembled in time (the\n"
-	      "# rest was set); 2, 3, 4: those of 'mdprofile apply' (see mdprofile --help).\n#\n",
+	      "# rest was set); 2, 3, 4: those of 'mdprofile apply' (see mdprofile --help).\n",
 	      f);
+	if (o->enable)
+		fputs("# While it runs it says so in " MDP_BOOT_MARK " (for mdprofile status).\n",
+		      f);
+	fputs("#\n", f);
 }
 
 static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp_boot_opts *o)
@@ -261,10 +262,15 @@ static void settings(FILE *f, const struct mdp_profile *p, const struct mdp_boot
 			"auto_pid='" MDP_BOOT_AUTO_PID "'\nauto_lock='" MDP_BOOT_AUTO_LOCK
 			"'\nauto_log='" MDP_BOOT_AUTO_LOG "'\nself='%s'\n",
 			self);
-	if (o->enable && o->auto_profile)
+	if (o->enable)
+		fputs("boot_mark='" MDP_BOOT_MARK "'\n", f);
+	/* enable's: under a test's fixture tree, the tree's binary (as the watcher's) */
+	if (o->enable)
 		fputs("# a test's fixture tree (mdprofile --root); empty on a box\n"
-		      "root=${MDPROFILE_ROOT:-}\n",
+		      "root=${MDPROFILE_ROOT:-}\nbin=$root$mdp\n",
 		      f);
+	else
+		fputs("bin=$mdp\n", f);
 	fputs("\n", f);
 }
 
@@ -307,7 +313,7 @@ static const char body[] =
     "# mdprofile CMD [OPTION...] - with the profile on stdin; logs what it says, returns its\n"
     "# exit code.\n"
     "run() {\n"
-    "\tout=$(profile | \"$mdp\" \"$@\" --name \"$name\" - 2>&1)\n"
+    "\tout=$(profile | \"$bin\" \"$@\" --name \"$name\" - 2>&1)\n"
     "\trc=$?\n"
     "\tprintf '%s\\n' \"$out\" | while IFS= read -r line; do\n"
     "\t\t[ -z \"$line\" ] || log \"$line\"\n"
@@ -316,7 +322,7 @@ static const char body[] =
     "}\n\n"
     "# The pinned arrays not assembled yet, as 'mdprofile status --json' names them.\n"
     "missing() {\n"
-    "\tst=$(\"$mdp\" status --json 2>/dev/null)\n"
+    "\tst=$(\"$bin\" status --json 2>/dev/null)\n"
     "\tmiss=\n"
     "\tfor u in $uuids; do\n"
     "\t\tcase $st in\n"
@@ -345,27 +351,56 @@ static const char body[] =
     "\tlog \"apply failed with exit code $rc\"\n"
     "\tfinish \"$rc\"\n"
     "}\n\n"
+    "# Values rewritten since apply: profile $name applied again, unless an overlay is on it\n"
+    "# (the watcher's: it puts back what others rewrite while it is on).\n"
+    "recheck() {\n"
+    "\trun diff\n"
+    "\trc=$?\n"
+    "\tif [ \"$rc\" -eq 1 ]; then\n"
+    "\t\tcase $(\"$bin\" status --json 2>/dev/null) in\n"
+    "\t\t*'\"role\": \"overlay\"'*)\n"
+    "\t\t\tlog \"an overlay is on profile $name: not applied again\"\n"
+    "\t\t\treturn 0\n"
+    "\t\t\t;;\n"
+    "\t\tesac\n"
+    "\t\tlog \"values changed after apply (DSM sets some while it boots): applying again\"\n"
+    "\t\tapply_or_exit\n"
+    "\telif [ \"$rc\" -ne 0 ]; then\n"
+    "\t\tlog \"diff failed with exit code $rc\"\n"
+    "\t\tresult=$rc\n"
+    "\tfi\n"
+    "}\n\n"
     "main() {\n"
     "\tresult=0\n"
+    "\tmark waiting\n"
     "\tlog \"boot: applying profile $name, pinned to: ${uuids:-no arrays}\"\n"
     "\twait_for_arrays || result=1\n"
+    "\tmark applying\n"
     "\tapply_or_exit\n"
-    "\tif [ \"$recheck_s\" -gt 0 ]; then\n"
-    "\t\tsleep \"$recheck_s\"\n"
-    "\t\trun diff\n"
-    "\t\trc=$?\n"
-    "\t\tif [ \"$rc\" -eq 1 ]; then\n"
-    "\t\t\tlog \"values changed after apply (DSM sets some while it boots): applying again\"\n"
-    "\t\t\tapply_or_exit\n"
-    "\t\telif [ \"$rc\" -ne 0 ]; then\n"
-    "\t\t\tlog \"diff failed with exit code $rc\"\n"
-    "\t\t\tresult=$rc\n"
-    "\t\tfi\n"
-    "\tfi\n"
     "\tstart_auto\n"
+    "\tif [ \"$recheck_s\" -gt 0 ]; then\n"
+    "\t\tmark re-checking $(($(date +%s) + recheck_s))\n"
+    "\t\tsleep \"$recheck_s\"\n"
+    "\t\trecheck\n"
+    "\tfi\n"
     "\tlog \"done, exit code $result\"\n"
     "\tfinish \"$result\"\n"
     "}\n\n";
+
+/*
+ * enable's scripts mark themselves while they run at boot (MDP_BOOT_MARK: pid,
+ * step, the re-check's end), so that status says the boot task runs; the mark
+ * goes when the script ends.
+ */
+static const char mark_fn[] =
+    "# This run's step, for status (\"PID STEP [UNTIL]\"); removed when the script ends.\n"
+    "mark() {\n"
+    "\t(umask 077 && mkdir -p \"$root${boot_mark%/*}\") 2>/dev/null || return 0\n"
+    "\techo \"$$ $*\" >\"$root$boot_mark\" 2>/dev/null || return 0\n"
+    "\ttrap 'rm -f \"$root$boot_mark\"' EXIT\n"
+    "}\n\n";
+
+static const char no_mark[] = "mark() { :; }\n\n";
 
 /* DSM: a boot that fails is also told in the Log Center (messages need user.warning). */
 static const char finish_dsm[] =
@@ -397,9 +432,11 @@ static const char no_auto_stop[] = "start_auto() { :; }\nstop_auto() { :; }\n\n"
  * the keeper the same way (src/boot/keeper.h), now.
  */
 static const char with_auto[] =
-    "# A line of the keeper's, with its time, to its log and to syslog.\n"
+    "# A line of the keeper's, with its local time and offset (as the watcher's), to its log\n"
+    "# and to syslog.\n"
     "klog() {\n"
-    "\tprintf '%s mdprofile: %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$*\"\n"
+    "\tt=$(date +%Y-%m-%dT%H:%M:%S%z)\n"
+    "\tprintf '%s mdprofile: %s\\n' \"${t%??}:${t#\"${t%??}\"}\" \"$*\"\n"
     "\tlogger -p user.warning -t mdprofile -- \"$*\" 2>/dev/null || :\n"
     "}\n\n"
     "# The keeper's pid, when the pid file names it still.\n"
@@ -580,6 +617,7 @@ static int write_script(const struct mdp_profile *p, const struct mdp_system *s,
 	fputs(o->target == MDP_BOOT_DSM ? finish_dsm : finish_other, f);
 	/* systemd starts the watcher in a unit of its own */
 	fputs(keeps_auto(o) ? with_auto : o->enable ? no_auto_stop : no_auto, f);
+	fputs(o->enable ? mark_fn : no_mark, f);
 	fputs(body, f);
 	if (o->enable) /* DSM's task runs it without an argument: start */
 		fputs(keeps_auto(o)                  ? tail_enable_keep

@@ -608,17 +608,21 @@ static void lock_holder(const struct mdp_keeper_watcher *w, char *buf, size_t ca
  * mdprofile auto holding the watcher lock (mdp_keeper_watcher), not the
  * lock held; restarting, its keeper waiting to start it again.
  */
-static void watcher_piece(const struct mdp_root *r, const struct mdp_boot_opts *o,
-			  const char *script, struct mdp_enable_piece *p)
+static void watcher_piece(const struct mdp_root *r, const struct mdp_boot_record *rec,
+			  const struct mdp_boot_opts *o, const char *script,
+			  struct mdp_enable_piece *p)
 {
 	struct mdp_keeper_watcher w;
 	struct mdp_keeper k = {0};
-	char held[128], cmd[PATH_MAX + 32], kpid[32];
+	struct mdp_enable_boot b = {0};
+	char held[128], cmd[PATH_MAX + 32], kpid[32], at[40];
 
 	p->what = "watcher";
 	mdp_keeper_watcher(r, &w);
-	if (o->target != MDP_BOOT_SYSTEMD)
+	if (o->target != MDP_BOOT_SYSTEMD) {
 		mdp_keeper_look(r, script, &k);
+		mdp_keeper_boot(r, script, &b);
+	}
 	snprintf(p->where, sizeof(p->where), "mdprofile auto %s", o->auto_profile);
 	if (w.pid)
 		snprintf(p->where, sizeof(p->where), "mdprofile auto %s (pid %ld)", o->auto_profile,
@@ -631,18 +635,27 @@ static void watcher_piece(const struct mdp_root *r, const struct mdp_boot_opts *
 	/* the keeper's pid is 0 only while its lock file is being written */
 	kpid[0] = '\0';
 	if (k.pid)
-		snprintf(kpid, sizeof(kpid), " (pid %ld)", k.pid);
+		snprintf(kpid, sizeof(kpid), ", keeper pid %ld", k.pid);
 	if (k.held == 1 && k.restart) {
+		/* the keeper's restart, and the one way to have it now */
 		p->state = "restarting";
-		if (k.pid)
-			snprintf(p->note, sizeof(p->note), "in %ld s, keeper pid %ld",
-				 secs_to(k.restart), k.pid);
-		else
-			snprintf(p->note, sizeof(p->note), "in %ld s", secs_to(k.restart));
-		snprintf(p->hint, sizeof(p->hint), "%s", held);
+		p->at = k.restart;
+		if (!mdp_time_local(k.restart, at, sizeof(at)))
+			snprintf(at, sizeof(at), "?");
+		snprintf(p->note, sizeof(p->note), "at %s (in %ld s%s)", at, secs_to(k.restart),
+			 kpid);
+		snprintf(p->hint, sizeof(p->hint),
+			 "%s%sto start it now: mdprofile enable %.255s --auto %.255s", held,
+			 held[0] ? "; " : "", rec->profile, rec->auto_profile);
 	} else if (k.held == 1) {
+		if (k.pid)
+			snprintf(kpid, sizeof(kpid), " (pid %ld)", k.pid);
 		snprintf(p->hint, sizeof(p->hint), "%s%sits keeper%s is starting it", held,
 			 held[0] ? "; " : "", kpid);
+	} else if (b.pid && strcmp(b.step, "re-checking")) {
+		p->state = "not started";
+		snprintf(p->hint, sizeof(p->hint),
+			 "the boot task starts it once the profile is applied");
 	} else {
 		snprintf(p->hint, sizeof(p->hint), "%.100s%sstart it: %.4000s", held,
 			 held[0] ? "; " : "", cmd);
@@ -710,7 +723,7 @@ size_t mdp_enable_pieces(const struct mdp_root *r, const struct mdp_boot_record 
 		p[k++].state = mdp_boot_unit_file_enabled(r, unit) ? "intact" : "disabled";
 	}
 	if (o.auto_profile && n && k < cap)
-		watcher_piece(r, &o, f[0].sys, &p[k++]);
+		watcher_piece(r, rec, &o, f[0].sys, &p[k++]);
 	mdp_diags_free(&d);
 	return k;
 }
@@ -721,4 +734,67 @@ bool mdp_enable_intact(const struct mdp_enable_piece *p, size_t n)
 		if (strcmp(p[i].state, "intact") && strcmp(p[i].state, "running"))
 			return false;
 	return true;
+}
+
+void mdp_enable_boot_look(const struct mdp_root *r, const struct mdp_boot_record *rec,
+			  struct mdp_enable_boot *b)
+{
+	struct mdp_boot_file f[MDP_BOOT_FILES];
+	struct mdp_boot_opts o = {0};
+	struct mdp_diags d;
+	size_t n = 0;
+
+	memset(b, 0, sizeof(*b));
+	mdp_boot_record_opts(rec, &o);
+	mdp_diags_init(&d);
+	if (o.target != MDP_BOOT_SYSTEMD && !mdp_boot_paths(rec->profile, &o, f, &n, &d) && n)
+		mdp_keeper_boot(r, f[0].sys, b);
+	mdp_diags_free(&d);
+}
+
+/* The boot task's step, for people. */
+static void boot_phrase(const struct mdp_enable_boot *b, char *buf, size_t cap)
+{
+	char until[40];
+
+	if (!strcmp(b->step, "re-checking") && b->until &&
+	    mdp_time_local(b->until, until, sizeof(until)))
+		snprintf(buf, cap, "the boot task runs: re-checking until %s", until);
+	else
+		snprintf(buf, cap, "the boot task runs: %s",
+			 !strcmp(b->step, "waiting")    ? "waiting for the arrays"
+			 : !strcmp(b->step, "applying") ? "applying the profile"
+							: "re-checking");
+}
+
+void mdp_enable_verdict(const struct mdp_enable_piece *p, size_t n, const struct mdp_enable_boot *b,
+			char *buf, size_t cap)
+{
+	const struct mdp_enable_piece *w = NULL;
+	bool broken = false;
+	char boot[96] = "", at[40];
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p[i].state, "intact") && strcmp(p[i].state, "running")) {
+			if (!strcmp(p[i].what, "watcher"))
+				w = &p[i];
+			else
+				broken = true;
+		}
+	if (b && b->pid)
+		boot_phrase(b, boot, sizeof(boot));
+	if (broken)
+		snprintf(buf, cap, "NOT intact (run mdprofile enable again)%s%s",
+			 boot[0] ? "; " : "", boot);
+	else if (boot[0] && (!w || !strcmp(w->state, "not started")))
+		snprintf(buf, cap, "%s%s", w ? "" : "intact; ", boot);
+	else if (w && w->at && mdp_time_local(w->at, at, sizeof(at)))
+		snprintf(buf, cap, "the watcher restarts at %s", at);
+	else if (w)
+		snprintf(buf, cap, "%s",
+			 !strcmp(w->state, "unknown")
+			     ? "the watcher's state is unknown (run as root)"
+			     : "the watcher is NOT running");
+	else
+		snprintf(buf, cap, "intact");
 }

@@ -111,10 +111,20 @@ struct mdp_enable_piece {
 			     "watcher" */
 	char where[PATH_MAX + 64];
 	/* "intact", "missing", "changed", "disabled", "unknown"; the watcher's "running",
-	   "restarting" (its keeper waits to start it again), "not running" */
+	   "restarting" (its keeper waits to start it again), "not started" (the boot task
+	   runs and starts it once the profile is applied), "not running" */
 	const char *state;
-	char note[96]; /* said right after the state: restarting's "in 8 s, keeper pid 1234" */
+	char note[128]; /* said right after the state: restarting's "at T (in 8 s), keeper pid 1234"
+			 */
+	int64_t at;     /* restarting: when (seconds since the epoch), else 0 */
 	char hint[PATH_MAX + 64]; /* what to run when it is not as it should be; "" none */
+};
+
+/* The boot script enable installed, running now (its mark, MDP_BOOT_MARK). */
+struct mdp_enable_boot {
+	long pid;      /* the script, alive: its pid; 0 it does not run */
+	char step[16]; /* "waiting" (for the arrays), "applying", "re-checking" */
+	int64_t until; /* re-checking: when it ends (seconds since the epoch), else 0 */
 };
 
 /* The most pieces there are. */
@@ -130,5 +140,18 @@ size_t mdp_enable_pieces(const struct mdp_root *r, const struct mdp_boot_record 
 			 struct mdp_enable_piece *p, size_t cap);
 /* Is every piece intact, the watcher running? */
 bool mdp_enable_intact(const struct mdp_enable_piece *p, size_t n);
+/* The boot script rec installed, if it runs now (at boot, until its re-check ends). */
+void mdp_enable_boot_look(const struct mdp_root *r, const struct mdp_boot_record *rec,
+			  struct mdp_enable_boot *b);
+/*
+ * What status says of it all, in one phrase, into buf: "intact"; the boot
+ * task running and its step ("the boot task runs: re-checking until T",
+ * instead of a watcher it has not started yet); the watcher alone down
+ * ("the watcher restarts at T", "the watcher is NOT running": its line
+ * gives the one remedy); else "NOT intact (run mdprofile enable again)".
+ * Times local (mdp_time_local).
+ */
+void mdp_enable_verdict(const struct mdp_enable_piece *p, size_t n, const struct mdp_enable_boot *b,
+			char *buf, size_t cap);
 
 #endif

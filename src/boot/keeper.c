@@ -203,6 +203,40 @@ void mdp_keeper_look(const struct mdp_root *r, const char *script, struct mdp_ke
 		k->restart = (int64_t)t;
 }
 
+/* The boot script: SCRIPT (its host path) as the shell's operand, then nothing or start. */
+static bool is_boot(long pid, const char *host)
+{
+	char buf[4096];
+	size_t n = pid > 1 ? cmdline(pid, buf, sizeof(buf)) : 0;
+	int s = n ? arg_at(buf, n, 1, host, false) : -1, args = 0;
+
+	for (size_t k = 0; k < n; k += strlen(buf + k) + 1)
+		args++;
+	return s >= 1 &&
+	       (args == s + 1 || (args == s + 2 && arg_at(buf, n, s + 1, "start", false) == s + 1));
+}
+
+void mdp_keeper_boot(const struct mdp_root *r, const char *script, struct mdp_enable_boot *b)
+{
+	char host[PATH_MAX], step[16];
+	char *text = NULL;
+	size_t len;
+	long long until = 0;
+	long pid;
+
+	memset(b, 0, sizeof(*b));
+	if (mdp_root_read_all(r, MDP_BOOT_MARK, &text, &len))
+		return;
+	pid = lock_pid(text);
+	if (sscanf(text, "%*s %15s %lld", step, &until) >= 1 && pid && alive(pid) &&
+	    !mdp_root_path(r, script, host, sizeof(host)) && is_boot(pid, host)) {
+		b->pid = pid;
+		snprintf(b->step, sizeof(b->step), "%s", step);
+		b->until = until > 0 ? (int64_t)until : 0;
+	}
+	free(text);
+}
+
 void mdp_keeper_watcher(const struct mdp_root *r, struct mdp_keeper_watcher *w)
 {
 	struct mdp_wstate ws;

@@ -72,6 +72,16 @@ struct mdp_member {
  *   (min_resync_speed, max_resync_speed; the GUI's MB/s, conversion not
  *   known). DSM writes it to dev.raid.speed_limit_min/max at every boot
  *   and whenever the setting changes.
+ * - Storage Manager's words for what md runs, from DSM 6.2.3's
+ *   usr/syno/synoman/webman/texts/enu/strings (section [volume], the keys
+ *   named): recover "Repairing" (volume_status_repair); reshape "Expanding"
+ *   (volume_status_expand: md's reshape does not tell an expansion from
+ *   "Reshaping" on an added drive or "Changing" the RAID type, its other
+ *   words); resync "Re-synchronizing" (volume_status_resync); repair, DSM's
+ *   data scrub, "Data scrubbing" (volume_adddisk2_type_data_scrubbing; its
+ *   GUI note names "data scrubbing, repairing, expanding storage pools").
+ *   DSM starts no check (its scrub writes repair): a check has no word of
+ *   Storage Manager's, and keeps md's alone.
  */
 struct mdp_discover_dsm {
 	const char *version_file;     /* its presence says DSM */
@@ -84,8 +94,14 @@ struct mdp_discover_dsm {
 		const char *option;
 		uint64_t min, max; /* KB/s */
 	} presets[2];              /* resync_slower, resync_faster */
+	struct {
+		const char *action, *word; /* md's sync_action, Storage Manager's word */
+	} words[4];
 };
 extern const struct mdp_discover_dsm mdp_discover_dsm;
+
+/* Storage Manager's word for md's sync_action (mdp_discover_dsm.words), NULL for none. */
+const char *mdp_dsm_op_word(const char *action);
 
 /* DSM's resync speed setting as raid_setting.conf holds it. */
 struct mdp_dsm_speed {

@@ -18,7 +18,20 @@ const struct mdp_discover_dsm mdp_discover_dsm = {
     .raid_setting = "/usr/syno/etc/raid_setting.conf",
     .speed_section = "ResyncSpeed",
     .presets = {{"resync_slower", 10000, 600000}, {"resync_faster", 300000, 600000}},
+    .words = {{"recover", "Repairing"},
+	      {"reshape", "Expanding"},
+	      {"resync", "Re-synchronizing"},
+	      {"repair", "Data scrubbing"}},
 };
+
+const char *mdp_dsm_op_word(const char *action)
+{
+	for (size_t i = 0; i < sizeof(mdp_discover_dsm.words) / sizeof(mdp_discover_dsm.words[0]);
+	     i++)
+		if (!strcmp(action, mdp_discover_dsm.words[i].action))
+			return mdp_discover_dsm.words[i].word;
+	return NULL;
+}
 
 /* ---- system arrays ------------------------------------------------------- */
 

@@ -15,6 +15,22 @@
 #include <time.h>
 #include <unistd.h>
 
+static void wl_event(struct mdp_wloop *w, enum mdp_wl_event ev, bool ended, const char *text)
+{
+	if (w->c.h.event)
+		w->c.h.event(w->c.h.ctx, ev, ended, text);
+}
+
+/* A release's event: what the operations did (the summary's), then tail. */
+static void wl_released(struct mdp_wloop *w, const char *tail)
+{
+	char text[sizeof(w->ended) + 600];
+
+	snprintf(text, sizeof(text), "%s%s%s", w->ended, w->ended[0] ? "; " : "", tail);
+	wl_event(w, MDP_WL_RELEASED, w->ended[0] != '\0', text);
+	w->ended[0] = '\0';
+}
+
 double mdp_wl_now(const struct mdp_wloop *w)
 {
 	return w->c.ops->now(w->c.ops);
@@ -29,6 +45,8 @@ void mdp_wl_log(struct mdp_wloop *w, int prio, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	w->c.h.line(w->c.h.ctx, prio, line);
+	if (prio == LOG_WARNING)
+		wl_event(w, MDP_WL_GAVE_UP, false, line);
 }
 
 static void wl_err(struct mdp_wloop *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -267,6 +285,9 @@ static void wl_engage(struct mdp_wloop *w)
 	}
 	mdp_engage_applied(&w->e, true);
 	wl_state(w, NULL);
+	snprintf(why, sizeof(why), "engaged: %s; profile %s applied", w->busy,
+		 wl_name(w, nm, sizeof(nm)));
+	wl_event(w, MDP_WL_ENGAGED, false, why);
 }
 
 /* Remove our layer if it is still the top one. 0, a txn_result code, or -errno. */
@@ -475,6 +496,9 @@ static void wl_goal_summary(struct mdp_wloop *w)
 
 void mdp_wloop_summary(struct mdp_wloop *w)
 {
+	size_t n;
+
+	w->ended[0] = '\0';
 	for (size_t i = 0; i < w->n_ops; i++) {
 		const struct mdp_op_seen *o = &w->ops[i];
 		double dt = o->t1 - o->t0;
@@ -486,6 +510,10 @@ void mdp_wloop_summary(struct mdp_wloop *w)
 
 		op_end_text(o, how, sizeof(how));
 		wl_note(w, "%s %s: %s, average %" PRIu64 " KiB/s", o->name, o->action, how, avg);
+		n = strlen(w->ended);
+		snprintf(w->ended + n, sizeof(w->ended) - n,
+			 "%s%s %s: %s, average %" PRIu64 " KiB/s", n ? "; " : "", o->name,
+			 o->action, how, avg);
 	}
 	wl_goal_summary(w);
 }
@@ -493,12 +521,14 @@ void mdp_wloop_summary(struct mdp_wloop *w)
 /* auto, at each release: what the overlay was on for, and the operations it served. */
 static void wl_release_summary(struct mdp_wloop *w)
 {
-	char span[32], nm[512];
+	char span[32], nm[512], line[600];
 
 	mdp_wloop_summary(w);
 	fmt_span(mdp_wl_now(w) - w->engaged_at, span, sizeof(span));
 	wl_note(w, "profile %s was on for %s; %u value%s put back", wl_name(w, nm, sizeof(nm)),
 		span, w->put_back, w->put_back == 1 ? "" : "s");
+	snprintf(line, sizeof(line), "profile %s removed after %s", nm, span);
+	wl_released(w, line);
 	w->n_ops = 0;
 	w->put_back = 0;
 }
@@ -670,6 +700,18 @@ static int wl_look(struct mdp_wloop *w, struct mdp_system *s)
  * glance, and a discovery only when the glance saw a change; the watch
  * follows each discovery's arrays.
  */
+/* until-idle's end: a last look, the summary, and its event. */
+static void wl_until_idle_end(struct mdp_wloop *w, struct mdp_system *s)
+{
+	char nm[512], tail[600];
+
+	w->done = true;
+	(void)mdp_wloop_look(w, s);
+	mdp_wloop_summary(w);
+	snprintf(tail, sizeof(tail), "profile %s reverted", wl_name(w, nm, sizeof(nm)));
+	wl_released(w, tail);
+}
+
 static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 {
 	int rc = 0, sig = 0, ev, err;
@@ -727,11 +769,8 @@ static int wl_loop(struct mdp_wloop *w, struct mdp_system *s)
 	w->c.ops->close(w->c.ops, &w->mw);
 	if (w->c.h.bar_off)
 		w->c.h.bar_off(w->c.h.ctx);
-	if (w->c.once && !rc) {
-		w->done = true;
-		(void)mdp_wloop_look(w, s);
-		mdp_wloop_summary(w);
-	}
+	if (w->c.once && !rc)
+		wl_until_idle_end(w, s);
 	return rc;
 }
 

@@ -70,6 +70,17 @@
  */
 #define MDP_WLOOP_LOOK_TRIES 10
 
+/*
+ * What an owner is told of beyond the log (Log Center and a notification on
+ * DSM): an engage, a give-up, a release with what the operations it served
+ * did.
+ */
+enum mdp_wl_event {
+	MDP_WL_ENGAGED,  /* the profile applied: "engaged: md3 reshape; profile P applied" */
+	MDP_WL_GAVE_UP,  /* a LOG_WARNING line */
+	MDP_WL_RELEASED, /* removed; ended: an operation it served ended (said in text) */
+};
+
 /* What the loop says, through the caller: line, error, diags and txn_result are needed. */
 struct mdp_wloop_hooks {
 	void *ctx;
@@ -102,6 +113,12 @@ struct mdp_wloop_hooks {
 	 * follow), or the loop ends. NULL: nothing to do.
 	 */
 	void (*bar_off)(void *ctx);
+	/*
+	 * An engage, a give-up or a release, in one line (no newline) that its
+	 * lines said too; ended: a release after operations it served ended
+	 * (text says how each did). NULL: nothing to do.
+	 */
+	void (*event)(void *ctx, enum mdp_wl_event ev, bool ended, const char *text);
 };
 
 /* What the caller gives; the pointers stay the caller's and outlive the loop. */
@@ -160,6 +177,7 @@ struct mdp_wloop {
 	double start;
 	double engaged_at; /* monotonic seconds of the engage */
 	unsigned put_back; /* values put back this engagement */
+	char ended[512];   /* the summary's lines, "; "-joined, for the release's event */
 	unsigned flaps;    /* the engage's flap count last said */
 	bool engaging;     /* applying: waiting for the main lock, or in the transaction */
 	bool done;

@@ -334,8 +334,26 @@ bg_finish() {
 	unstamp
 }
 
+# zone SECONDS ABBR: the tree's /etc/localtime (its box's zone, mdp_root_zone) a fixed zone
+# SECONDS east of UTC called ABBR, written as a TZif file (tzfile(5): no transitions, one
+# type), so that a case's times do not depend on the host's zone data.
+zone() {
+	mkdir -p "$ROOT/etc"
+	{
+		printf 'TZif\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000'
+		be32 0 && be32 0 && be32 0 && be32 0 && be32 1 && be32 $((${#2} + 1))
+		be32 "$1" && printf '\000\000%s\000' "$2"
+	} >"$ROOT/etc/localtime"
+}
+be32() {
+	for _s in 24 16 8 0; do
+		# shellcheck disable=SC2059 # the format is the byte
+		printf "\\$(printf %03o $((($1 >> _s) & 255)))"
+	done
+}
+
 # The watcher's lines to a file begin with their time (cmd/wlog.h): out and err without it.
-STAMP_RE='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z '
+STAMP_RE='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2} '
 unstamp() {
 	sed -i -E "s/^$STAMP_RE//" "$WORK/out" "$WORK/err"
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the fake service managers into a fixture root and seed states.
 #
-#   install.sh ROOT dsm6|dsm7|systemd|esynoscheduler [NAME=running|stopped|paused ...]
+#   install.sh ROOT dsm6|dsm7|systemd|esynoscheduler|dsmlog [NAME=running|stopped|paused ...]
 #   install.sh ROOT smartctl [DISK=WORDS ...]
 #
 # dsm6:    ROOT/usr/syno/sbin/synoservice, and ROOT/etc.defaults/VERSION
@@ -13,6 +13,8 @@
 # systemd: ROOT/bin/systemctl and the directory ROOT/run/systemd/system
 # esynoscheduler: ROOT/usr/syno/sbin/esynoscheduler (DSM's Task Scheduler
 #          command line), its tasks in ROOT/var/lib/fake-esynoscheduler
+# dsmlog:  ROOT/usr/syno/bin/synologset1 (Log Center) and synodsmnotify
+#          (DSM's notifications)
 # smartctl: ROOT/usr/sbin/smartctl; DISK=WORDS describes a disk to it (commas
 #          for spaces: "sdc=ata,pending=8", see tests/fakes/smartctl)
 # STATE is running, stopped, paused, broken, or stopped:REASON (stopped by
@@ -21,7 +23,7 @@
 set -eu
 
 usage() {
-	echo "usage: install.sh ROOT dsm6|dsm7|systemd|esynoscheduler [NAME=STATE ...] | smartctl [DISK=WORDS ...]" >&2
+	echo "usage: install.sh ROOT dsm6|dsm7|systemd|esynoscheduler|dsmlog [NAME=STATE ...] | smartctl [DISK=WORDS ...]" >&2
 	exit 2
 }
 
@@ -61,6 +63,7 @@ dsm7)
 	;;
 systemd) tool systemctl bin && mkdir -p "$root/run/systemd/system" ;;
 esynoscheduler) tool esynoscheduler usr/syno/sbin ;;
+dsmlog) tool synologset1 usr/syno/bin && tool synodsmnotify usr/syno/bin ;;
 smartctl)
 	tool smartctl usr/sbin
 	mkdir -p "$root/var/lib/fake-smart"

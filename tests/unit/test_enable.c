@@ -382,6 +382,7 @@ static void test_watcher_piece(void **state)
 	struct mdp_enable_piece p;
 	char want[512];
 	int fd, kin, win;
+	long restart;
 	pid_t dead, kp, wp;
 
 	(void)state;
@@ -417,13 +418,18 @@ static void test_watcher_piece(void **state)
 	/* the keeper's lock held, its file naming the keeper and when it starts the watcher */
 	kp = keeper(x, -1, &kin);
 	fd = hold(x, MDP_BOOT_AUTO_LOCK, kp);
-	put(x, kp, (long)time(NULL) + 100);
+	restart = (long)time(NULL) + 100;
+	put(x, kp, restart);
 	watcher_piece(x, &rec, &p);
 	assert_string_equal(p.state, "restarting");
+	assert_int_equal(p.at, restart);
 	snprintf(want, sizeof(want), ", keeper pid %ld", (long)kp);
-	assert_true(!strncmp(p.note, "in 100 s", 8) || !strncmp(p.note, "in 99 s", 7));
+	/* "at 2026-12-07T09:15:00+01:00 (in 100 s, keeper pid N)": the local time, then the wait */
+	assert_true(!strncmp(p.note, "at 20", 5));
+	assert_true(strstr(p.note, " (in 100 s,") || strstr(p.note, " (in 99 s,"));
 	assert_non_null(strstr(p.note, want));
-	assert_string_equal(p.hint, "");
+	/* the one way to have it sooner */
+	assert_string_equal(p.hint, "to start it now: mdprofile enable t --auto reshape-fast");
 	put(x, kp, 0);
 	watcher_piece(x, &rec, &p);
 	assert_string_equal(p.state, "not running");
@@ -614,6 +620,53 @@ static void test_run_refuses_first(void **state)
 	fx_free(x);
 }
 
-MDP_TEST_MAIN(test_units_left_to_owner, test_dsm_task_round_trip, test_dsm_foreign_task,
-	      test_dsm_without_scheduler, test_watcher_piece, test_start_watcher,
-	      test_watchers_gone, test_run_refuses_first)
+/*
+ * status's verdict on what is enabled (issue 50): a piece missing is NOT intact with its
+ * remedy; the watcher alone down says so with its own; while the boot task runs it says
+ * that task's step, not NOT intact; a restart names its local time.
+ */
+static void test_verdict(void **state)
+{
+	struct mdp_enable_piece p[2] = {{.what = "script", .state = "intact"},
+					{.what = "watcher", .state = "running"}};
+	static const struct mdp_enable_boot none = {0}, wait = {.pid = 42, .step = "waiting"},
+					    re = {.pid = 42,
+						  .step = "re-checking",
+						  .until = 1796631300};
+	static const struct {
+		const char *script, *watcher, *want;
+		int64_t at;
+		const struct mdp_enable_boot *b;
+	} c[] = {
+	    {"intact", "running", "intact", 0, &none},
+	    {"missing", "running", "NOT intact (run mdprofile enable again)", 0, &none},
+	    {"intact", "not running", "the watcher is NOT running", 0, NULL},
+	    {"intact", "unknown", "the watcher's state is unknown (run as root)", 0, &none},
+	    {"intact", "restarting", "the watcher restarts at 2026-12-07T09:15:00+01:00",
+	     1796631300, &none},
+	    {"intact", "not started", "the boot task runs: waiting for the arrays", 0, &wait},
+	    {"intact", "running",
+	     "intact; the boot task runs: re-checking until 2026-12-07T09:15:00+01:00", 0, &re},
+	    {"changed", "not started",
+	     "NOT intact (run mdprofile enable again); the boot task runs: waiting for the arrays",
+	     0, &wait},
+	};
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(setenv("TZ", "<+01>-1", 1), 0);
+	tzset();
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		p[0].state = c[i].script;
+		p[1].state = c[i].watcher;
+		p[1].at = c[i].at;
+		mdp_enable_verdict(p, 2, c[i].b, buf, sizeof(buf));
+		assert_string_equal(buf, c[i].want);
+	}
+	unsetenv("TZ");
+	tzset();
+}
+
+MDP_TEST_MAIN(test_verdict, test_units_left_to_owner, test_dsm_task_round_trip,
+	      test_dsm_foreign_task, test_dsm_without_scheduler, test_watcher_piece,
+	      test_start_watcher, test_watchers_gone, test_run_refuses_first)

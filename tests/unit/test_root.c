@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "resolve_int.h"
 #include "root.h"
 #include "support.h"
@@ -652,7 +654,71 @@ static void test_read_all_cap(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * A tree's zone is its own /etc/localtime, or UTC without a readable one, never the
+ * caller's (issue 50: a fixture's times do not move with the host's zone); the real
+ * root leaves TZ to the C library.
+ */
+static void test_zone(void **state)
+{
+	char dir[] = "/tmp/mdp-root-XXXXXX", tz[PATH_MAX + 2], want[PATH_MAX + 2], cmd[128];
+	struct mdp_root r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(mdp_root_init(&r, dir), 0);
+	assert_int_equal(mdp_root_zone(&r, tz, sizeof(tz)), 0);
+	assert_string_equal(tz, MDP_ROOT_ZONE_NONE);
+	put(dir, "etc/localtime/x", "");
+	assert_int_equal(mdp_root_zone(&r, tz, sizeof(tz)), 0);
+	assert_string_equal(tz, MDP_ROOT_ZONE_NONE);
+	snprintf(cmd, sizeof(cmd), "rm -r %s/etc/localtime", dir);
+	assert_int_equal(system(cmd), 0);
+	put(dir, "etc/localtime", "TZif");
+	assert_int_equal(mdp_root_zone(&r, tz, sizeof(tz)), 0);
+	snprintf(want, sizeof(want), ":%s/etc/localtime", dir);
+	assert_string_equal(tz, want);
+	assert_int_equal(mdp_root_zone(&r, tz, 4), -ENAMETOOLONG);
+	mdp_root_fini(&r);
+	assert_int_equal(mdp_root_init(&r, "/"), 0);
+	assert_int_equal(mdp_root_zone(&r, tz, sizeof(tz)), -ENOENT);
+	mdp_root_fini(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* ISO 8601 with the zone's offset: east, west, half hours, UTC; 0 when it does not fit. */
+static void test_time_local(void **state)
+{
+	static const struct {
+		const char *tz, *want;
+	} c[] = {
+	    {"UTC0", "2026-12-07T06:42:35+00:00"},
+	    {"CET-1CEST,M3.5.0,M10.5.0/3", "2026-12-07T07:42:35+01:00"},
+	    {"<+0530>-5:30", "2026-12-07T12:12:35+05:30"},
+	    {"<-0330>3:30", "2026-12-07T03:12:35-03:30"},
+	};
+	char buf[40];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		assert_int_equal(setenv("TZ", c[i].tz, 1), 0);
+		tzset();
+		assert_int_equal(mdp_time_local(1796625755, buf, sizeof(buf)), strlen(c[i].want));
+		assert_string_equal(buf, c[i].want);
+	}
+	assert_int_equal(setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1), 0);
+	tzset();
+	assert_int_equal(mdp_time_local(1784000000, buf, sizeof(buf)), 25); /* July: +02:00 */
+	assert_string_equal(buf + 19, "+02:00");
+	assert_int_equal(mdp_time_local(1796625755, buf, 25), 0);
+	assert_int_equal(mdp_time_local(1796625755, buf, 26), 25);
+	unsetenv("TZ");
+	tzset();
+}
+
 MDP_TEST_MAIN(test_paths, test_read_all_cap, test_registry, test_values,
 	      test_fixture_kernel_rendering, test_replace_atomic, test_replace_ignores_planted_tmp,
 	      test_resolve_beneath, test_root_refuses_escape, test_trusted, test_exec_trusted,
-	      test_read_fd, test_out_file, test_out_folder_held, test_out_folder_owner)
+	      test_read_fd, test_out_file, test_out_folder_held, test_out_folder_owner, test_zone,
+	      test_time_local)

@@ -441,6 +441,9 @@ struct run {
 	char lines[96][256];
 	size_t n;
 	struct mdp_mtime wall; /* the local time maintenance windows see (Mon 08:00 unless set) */
+	char events[8]
+		   [300]; /* the owner's events (Log Center): "engaged|gave up|released[+]: TEXT" */
+	size_t n_ev;
 };
 
 static struct run *run_of(const struct mdp_watch_ops *ops)
@@ -646,6 +649,16 @@ static void run_line(void *ctx, int prio, const char *line)
 	snprintf(t->lines[t->n++], sizeof(t->lines[0]), "%s", line);
 }
 
+static void run_event(void *ctx, enum mdp_wl_event ev, bool ended, const char *text)
+{
+	static const char *const kind[] = {"engaged", "gave up", "released"};
+	struct run *t = ctx;
+
+	assert_true(t->n_ev < sizeof(t->events) / sizeof(t->events[0]));
+	snprintf(t->events[t->n_ev++], sizeof(t->events[0]), "%s%s: %s", kind[ev], ended ? "+" : "",
+		 text);
+}
+
 static void run_error(void *ctx, const char *msg)
 {
 	struct run *t = ctx;
@@ -818,7 +831,8 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 				       .line = run_line,
 				       .error = run_error,
 				       .diags = run_diags,
-				       .txn_result = run_txn};
+				       .txn_result = run_txn,
+				       .event = run_event};
 	mdp_wloop_init(&t->w, &c);
 }
 
@@ -883,6 +897,11 @@ static void test_loop_engage_release(void **state)
 	assert_int_equal(t.waits, 4);
 	says(&t, "stopped by SIGTERM");
 	assert_int_equal(t.errs, 0);
+	/* the owner is told of the engage, and of the release with what the recovery did */
+	assert_int_equal(t.n_ev, 2);
+	assert_string_equal(t.events[0], "engaged: engaged: md2 recover; profile t applied");
+	assert_string_equal(t.events[1], "released+: md2 recover: finished, average 4500 KiB/s; "
+					 "profile t removed after 1m 43s");
 	run_teardown(&t);
 }
 
@@ -934,6 +953,10 @@ static void test_loop_reassert(void **state)
 	for (size_t i = 0; i < t.n; i++)
 		gave_up += strstr(t.lines[i], "again after 3 put-backs") != NULL;
 	assert_int_equal(gave_up, 1);
+	/* the give-up is the owner's news too; the stop's removal is no release */
+	assert_int_equal(t.n_ev, 2);
+	assert_string_equal(t.events[1], "gave up: md2 stripe_cache_size: rewritten to 256 again "
+					 "after 3 put-backs; left as it is until md is idle");
 	says(&t, "SIGINT; removing profile t");
 	assert_string_equal(top(&t), "");
 	assert_string_equal(get(&t, "/proc/sys/dev/raid/speed_limit_min"), "10000");

@@ -26,7 +26,8 @@ watcher_pid() { sed -n 's/^pid //p' "$ROOT/run/mdprofile/watcher"; }
 status_line() {
 	run status
 	expect_exit 0
-	line=$(tr '\n' ' ' <"$WORK/out" | tr -s ' ' | sed -E -e 's/ in [0-9]+ s,/ in N s,/g' -e 's/ $//')
+	line=$(tr '\n' ' ' <"$WORK/out" | tr -s ' ' | sed -E -e 's/ at [-0-9T:+]+ \(in [0-9]+ s,/ at T (in N s,/g' \
+		-e 's/restarts at [-0-9T:+]+/restarts at T/' -e 's/ $//')
 }
 # Wait for the keeper's log to say the watcher died, for the n-th time.
 restarts() {
@@ -74,7 +75,7 @@ kill -KILL "$(watcher_pid)"
 restarts 2
 status_line
 case $line in
-*" watcher mdprofile auto reshape-fast: restarting in N s, keeper pid $K") ;;
+*": the watcher restarts at T "*" watcher mdprofile auto reshape-fast: restarting at T (in N s, keeper pid $K); to start it now: mdprofile enable balanced --auto reshape-fast") ;;
 *) fail "status while the keeper waits: $line" ;;
 esac
 run --format prometheus status
@@ -87,7 +88,7 @@ wait_until 100 0.1 'grep -qx "mode until-idle" "$ROOT/run/mdprofile/watcher" 2>/
 U=$(cat "$WORK/bg.pid")
 status_line
 case $line in
-*" watcher mdprofile auto reshape-fast: restarting in N s, keeper pid $K; the watcher lock is held by an apply --until-idle (pid $U)") ;;
+*" watcher mdprofile auto reshape-fast: restarting at T (in N s, keeper pid $K); the watcher lock is held by an apply --until-idle (pid $U); to start it now: mdprofile enable balanced --auto reshape-fast") ;;
 *) fail "status while an apply --until-idle holds the watcher lock: $line" ;;
 esac
 run --format prometheus status

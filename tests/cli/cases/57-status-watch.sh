@@ -3,6 +3,7 @@
 # change as the fixture moves on (the periodic refresh sees it; regular
 # files never raise md's POLLPRI), until it is stopped.
 fixture ds-dsm6-reshape
+zone 19800 +0530 # the lines' times are the box's local time with its offset
 
 # Wait until the watcher's output has N lines.
 wait_lines() {
@@ -23,7 +24,7 @@ wait_lines 7
 kill -TERM "$(cat "$WORK/bg.pid")"
 wait "$BGSH" || true
 LAST="status --watch --interval 1"
-sed -e 's/^20[0-9-]*T[0-9:]*Z /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
+sed -e 's/^20[0-9-]*T[0-9:]*+05:30 /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
 	"$WORK/bg.out" >"$WORK/out"
 expect_stdout cmd
 cp "$WORK/bg.err" "$WORK/err"

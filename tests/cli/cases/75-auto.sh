@@ -74,11 +74,13 @@ setup() {
 
 # ---- an operation starts, DSM rewrites, md goes idle --------------------------
 setup
+zone -12600 -0330 && snapshot # the log's and status's times: the box's, with its offset
 start_auto reshape-fast
 md_reshape
 wait_for 'top_is reshape-fast && has_under' "the overlay to be applied"
 # The watcher's log (a file here) has the engage's lines while it runs, not at its exit.
-wait_for 'grep -Eqx "${STAMP_RE}service pkgctl-FileStation: paused" "$WORK/bg.out"' "the engage's lines in the log"
+wait_for 'grep -Eqx "[0-9-]{10}T[0-9:]{8}-03:30 service pkgctl-FileStation: paused" "$WORK/bg.out"' \
+	"the engage's lines in the log"
 touch -d '2026-11-29 08:30 UTC' "$ROOT/run/mdprofile/journal"
 run status -q
 expect_exit 0
@@ -137,7 +139,7 @@ wait_for 'watcher_is held' "the watcher to see the revert"
 run status -q
 expect_exit 0
 # (the line wraps within 80 columns)
-tr '\n' ' ' <"$WORK/out" | grep -q 'watcher: auto reshape-fast (pid [0-9]*), held since .*: removed  *by another mdprofile; armed again when md is idle' ||
+tr '\n' ' ' <"$WORK/out" | grep -q 'watcher: auto reshape-fast (pid [0-9]*), held since .*: *removed  *by another mdprofile; armed again when md is idle' ||
 	fail "status does not say the watcher is held off: $(cat "$WORK/out")"
 # SIGINT: it ends, exit 0, the base as it was.
 kill -INT "$BG"

@@ -28,7 +28,7 @@ expect_stdout services-backend-none-apply-p
 run status
 expect_exit 0
 raw_free
-sed -i 's/ since [0-9-]* [0-9:]* UTC//' "$WORK/out"
+sed -i 's/ since 20[0-9T:+-]*//' "$WORK/out"
 expect_stdout status
 expect_no_stderr
 
@@ -62,7 +62,7 @@ wait_until 100 0.1 '[ -s "$WORK/bg.pid" ] && [ -f "$WORK/bg.out" ] && [ "$(wc -l
 kill -TERM "$(cat "$WORK/bg.pid")"
 wait "$BGSH" || true
 LAST="status --watch --interval 1"
-sed -e 's/^20[0-9-]*T[0-9:]*Z /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
+sed -e 's/^20[0-9-]*T[0-9:]*[+-][0-9:]* /TIME /' -e 's/about [0-9dhm ]* left/about ETA left/' \
 	"$WORK/bg.out" >"$WORK/out"
 cp "$WORK/bg.err" "$WORK/err"
 raw_free
