@@ -14,6 +14,9 @@ MDP=${MDP:-/usr/bin/mdprofile}
 # The dynamic build, linked with libudev (in the image when the lab was built with it).
 # shellcheck disable=SC2034 # read by the scenarios that source this
 MDP_UDEV=/usr/bin/mdprofile-udev
+# A time as mdprofile prints it: ISO 8601, local, with its offset (2026-12-07T07:42:35+01:00).
+# shellcheck disable=SC2034 # read by the scenarios that source this
+TS='[0-9-]+T[0-9:]+[-+][0-9][0-9]:[0-9][0-9]'
 mkdir -p "$VM_STATE"
 
 # Last command run through `run`: its exit code and captured output.
@@ -98,6 +101,17 @@ output_match() {
 		ok "$2"
 	else
 		fail "$2: output has no line matching /$1/"
+		show_last
+	fi
+}
+
+# output_joined_match REGEX DESC: the last command's stdout, its lines joined with one space
+# (what status wraps at 80 columns read as one line), matches REGEX.
+output_joined_match() {
+	if printf '%s\n' "$OUT" | tr '\n' ' ' | tr -s ' ' | grep -Eq -- "$1"; then
+		ok "$2"
+	else
+		fail "$2: the joined output does not match /$1/"
 		show_last
 	fi
 }

@@ -21,8 +21,8 @@ for md in md4 md5; do
 done
 finish_bg "$UNTIL" 60 "$VM_STATE/until.log" "mdprofile apply --until-idle reshape-fast"
 expect_exit 0 "apply --until-idle ended by itself"
-output_match '^([0-9-]+T[0-9:]+Z )?operations ended after .*; reverted$' "it says the operations ended and it reverted"
-output_match '^([0-9-]+T[0-9:]+Z )?md5 reshape: finished, average [0-9]+ KiB/s$' "md5's reshape is in the summary"
+output_match "^($TS )?"'operations ended after .*; reverted$' "it says the operations ended and it reverted"
+output_match "^($TS )?"'md5 reshape: finished, average [0-9]+ KiB/s$' "md5's reshape is in the summary"
 expect_eq "$(cat /sys/block/md5/md/sync_action)" idle "md5's reshape is over"
 expect_eq "$(cat /sys/block/md5/md/raid_disks)" 4 "md5 has 4 disks"
 expect_eq "$(test -e /run/mdprofile/journal && echo left || echo gone)" gone "no journal left"
@@ -42,6 +42,6 @@ sleep 1
 kill -TERM $WATCH 2>/dev/null
 wait $WATCH 2>/dev/null || true
 W=$(cat "$VM_STATE/watch.log")
-expect_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, resync [0-9]+\.[0-9]%' "status --watch showed md4's resync"
-expect_match "$W" '^20[0-9-]+T[0-9:]+Z md4 [a-z-]+, idle$' "status --watch showed md4 go idle"
-expect_match "$W" '^20[0-9-]+T[0-9:]+Z md5 [a-z-]+, idle$' "status --watch showed md5's reshape end"
+expect_match "$W" "^$TS "'md4 [a-z-]+, resync [0-9]+\.[0-9]%' "status --watch showed md4's resync"
+expect_match "$W" "^$TS "'md4 [a-z-]+, idle$' "status --watch showed md4 go idle"
+expect_match "$W" "^$TS "'md5 [a-z-]+, idle$' "status --watch showed md5's reshape end"

@@ -38,10 +38,10 @@ fi
 # in progress, so it would otherwise wait on them too)
 stop_bg "$UNTIL" 30 "$VM_STATE/until95.log" "mdprofile apply --until-idle reshape-fast"
 expect_exit 0 "apply --until-idle reverted on SIGTERM"
-output_match '^([0-9-]+T[0-9:]+Z )?stopped by SIGTERM after .*; reverted$' "it says it reverted"
-output_match '^([0-9-]+T[0-9:]+Z )?md2 check: stopped \(array gone\), average [0-9]+ KiB/s$' \
+output_match "^($TS )?"'stopped by SIGTERM after .*; reverted$' "it says it reverted"
+output_match "^($TS )?"'md2 check: stopped \(array gone\), average [0-9]+ KiB/s$' \
 	"md2's check is said stopped with its array, not finished"
-output_match '^([0-9-]+T[0-9:]+Z )?md1 check: unfinished, at [0-9]+\.[0-9]%, average [0-9]+ KiB/s$' "md1's check is in the summary"
+output_match "^($TS )?"'md1 check: unfinished, at [0-9]+\.[0-9]%, average [0-9]+ KiB/s$' "md1's check is in the summary"
 expect_eq "$(test -e /run/mdprofile/journal && echo left || echo gone)" gone "no journal left"
 expect_eq "$(cat /proc/sys/dev/raid/speed_limit_min)" 1000 "speed_limit_min is back"
 

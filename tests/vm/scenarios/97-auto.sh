@@ -98,11 +98,11 @@ expect_unchanged "$VM_STATE/snap.97" "low-ram's values, byte for byte, after the
 
 stop_bg "$AUTO" 30 "$VM_STATE/auto.log" "mdprofile auto reshape-fast"
 expect_exit 0 "auto exits 0 on SIGTERM"
-output_match '^([0-9-]+T[0-9:]+Z )?engaged: md1 recover; applying profile reshape-fast$' "it says it engaged on md1's recovery"
-output_match '^([0-9-]+T[0-9:]+Z )?md1 stripe_cache_size: rewritten to 256 by something else; put back [0-9]+ \(1 of 3\)$' \
+output_match "^($TS )?"'engaged: md1 recover; applying profile reshape-fast$' "it says it engaged on md1's recovery"
+output_match "^($TS )?"'md1 stripe_cache_size: rewritten to 256 by something else; put back [0-9]+ \(1 of 3\)$' \
 	"it says what it put back"
-output_match '^([0-9-]+T[0-9:]+Z )?md idle for 3s; removing profile reshape-fast$' "it says it released"
-output_match '^([0-9-]+T[0-9:]+Z )?back to the base profile low-ram$' "back to the base"
+output_match "^($TS )?"'md idle for 3s; removing profile reshape-fast$' "it says it released"
+output_match "^($TS )?"'back to the base profile low-ram$' "back to the base"
 
 "$MDP" -q revert --all || fail "revert --all failed"
 # md3 as it was, for what comes after (boot 2 assembles every array anyway)

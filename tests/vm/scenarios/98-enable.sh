@@ -26,14 +26,15 @@ output_match '^created the Task Scheduler boot-up task mdprofile: /bin/bash /vol
 run /usr/syno/sbin/esynoscheduler --get task_name=mdprofile
 output_match '"enable" *: *true' "the task is stored enabled"
 mdp status
-output_match '^active profile: low-ram since .*, applied by mdprofile enable$' "low-ram is active, by enable"
+output_joined_match " active profile: low-ram since $TS, applied by mdprofile enable " \
+	"low-ram is active, by enable"
 output_match '^enabled: profile low-ram at every boot, target dsm' "status says what is enabled"
 run cat /run/mdprofile-auto.pid
 KEEPER=$OUT
 wait_line /run/mdprofile/watcher 'state armed' 10 "the watcher enable started is not armed"
 W=$(sed -n 's/^pid //p' /run/mdprofile/watcher)
 expect_match "$(cat /var/log/mdprofile-auto.log)" \
-	'^[0-9-]+T[0-9:]+Z profile reshape-fast armed: ' "the watcher's log, its lines timed"
+	"^$TS "'profile reshape-fast armed: ' "the watcher's log, its lines timed"
 
 tar -cf - -C / volume1/@mdprofile/mdprofile.sh etc/mdprofile/enabled \
 	var/lib/fake-esynoscheduler | dd of="$spare" bs=64k seek=64 conv=fsync 2>/dev/null
@@ -67,9 +68,9 @@ wait_exit "$W" 5 || fail "SIGKILL did not end the watcher"
 poll 0.1 50 "the keeper did not see the watcher die" \
 	grep -q 'the watcher ended with exit code 137: starting it again in 10s' /var/log/mdprofile-auto.log
 mdp status
-# (a long pid goes to the next line: status keeps within 80 columns)
-output_match "^  watcher      mdprofile auto reshape-fast: restarting in [0-9]+ s, keeper pid( $KEEPER)?\$" \
-	"status: the watcher restarting, by its keeper"
+# (status keeps within 80 columns: read joined)
+output_joined_match " watcher mdprofile auto reshape-fast: restarting at $TS \\(in [0-9]+ s, keeper pid $KEEPER\\); to start it now: mdprofile enable low-ram --auto reshape-fast " \
+	"status: the watcher restarting, by its keeper, and one remedy"
 mdp status --json
 output_match '"intact": false' "JSON: enabled.intact false"
 output_match '"state": "restarting", "what": "watcher"|"what": "watcher", "where": "mdprofile auto reshape-fast", "state": "restarting"' \

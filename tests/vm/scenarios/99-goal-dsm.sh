@@ -20,6 +20,7 @@
 # ((B): the goal's recovery at least twice the kernel limits', the reader within 1.2 x the
 # goal, its p95 within 2 x), which docs/PERFORMANCE.md compares; the scenario fails only
 # when a step does (no recovery, a layer left behind).
+# lab: bench-vm only (a figure for docs/PERFORMANCE.md, nothing the lab judges)
 have_mdprofile || skip_all "no mdprofile in the image"
 # a figure for docs/PERFORMANCE.md, nothing the lab judges: make bench-vm's (mdp_rounds set)
 tr ' ' '\n' </proc/cmdline | grep -q '^mdp_rounds=' || skip_all "make bench-vm's (mdp_rounds)"
