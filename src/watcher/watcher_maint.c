@@ -347,12 +347,12 @@ static uint64_t wm_total(const struct mdp_wloop *w, const struct mdp_array *a)
 	return total;
 }
 
-/* a's check paused at pos (why: kept->word, said in text): its run's clock stopped, told. */
+/* a's check paused at pos (why: kept->word, said in line): its run's clock stopped; the news
+ * to tell into *n when its start was told. */
 static void wm_paused(struct mdp_wloop *w, const struct mdp_array *a, const struct mdp_jwhy *kept,
-		      const char *line, uint64_t pos, int64_t epoch)
+		      const char *line, uint64_t pos, int64_t epoch, struct mdp_mnews *n)
 {
 	struct mdp_wm_run *r = wm_run(&w->maint, a->name, false);
-	struct mdp_mnews n;
 
 	wl_note(w, "%s", line);
 	if (!r)
@@ -361,19 +361,18 @@ static void wm_paused(struct mdp_wloop *w, const struct mdp_array *a, const stru
 	r->done = pos;
 	if (!r->told)
 		return;
-	wm_news(a, r, MDP_MEV_PAUSE, epoch, &n);
-	n.said = true;
-	snprintf(n.reason, sizeof(n.reason), "%s", kept->word);
-	snprintf(n.line, sizeof(n.line), "%s", line);
-	mdp_wnews_tell(w, &n);
+	wm_news(a, r, MDP_MEV_PAUSE, epoch, n);
+	n->said = true;
+	snprintf(n->reason, sizeof(n->reason), "%s", kept->word);
+	snprintf(n->line, sizeof(n->line), "%s", line);
 }
 
-/* a's check resumed from pp's place: its run (new after a reboot) going again, told. */
+/* a's check resumed from pp's place: its run (new after a reboot) going again; the news into
+ * *n as wm_paused's. */
 static void wm_resumed(struct mdp_wloop *w, const struct mdp_array *a, const struct mdp_jpause *pp,
-		       uint64_t total, int64_t epoch)
+		       uint64_t total, int64_t epoch, struct mdp_mnews *n)
 {
 	struct mdp_wm_run *r = wm_run(&w->maint, a->name, false);
-	struct mdp_mnews n;
 
 	wl_note(w, "%s %s resumed from %u%% (sector %" PRIu64 ")", a->name, pp->action,
 		pct(pp->position, total), pp->position);
@@ -391,17 +390,18 @@ static void wm_resumed(struct mdp_wloop *w, const struct mdp_array *a, const str
 	r->paused_at = 0;
 	if (!r->told)
 		return;
-	wm_news(a, r, MDP_MEV_RESUME, epoch, &n);
-	n.said = true;
-	snprintf(n.line, sizeof(n.line), "%s %s resumed from %u%% (sector %" PRIu64 ")", a->name,
-		 pp->action, n.percent, pp->position);
-	mdp_wnews_tell(w, &n);
+	wm_news(a, r, MDP_MEV_RESUME, epoch, n);
+	n->said = true;
+	snprintf(n->line, sizeof(n->line), "%s %s resumed from %u%% (sector %" PRIu64 ")", a->name,
+		 pp->action, n->percent, pp->position);
 }
 
-/* Pause or resume a, under the main lock; said. */
+/* Pause or resume a, under the main lock; said, and told once the lock is let go (a notify
+ * command may take seconds). */
 static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo act,
 		   const struct mdp_jwhy *kept, const char *why, int64_t epoch)
 {
+	struct mdp_mnews n = {.ev = MDP_MEV_COUNT};
 	const struct mdp_jpause *pp = NULL;
 	struct mdp_jpauses p = {0};
 	uint64_t pos = 0;
@@ -415,7 +415,7 @@ static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo 
 			snprintf(line, sizeof(line),
 				 "%s %s paused at %u%% (sector %" PRIu64 "): %s", a->name,
 				 a->sync_action, pct(pos, a->sync_total), pos, why);
-			wm_paused(w, a, kept, line, pos, epoch);
+			wm_paused(w, a, kept, line, pos, epoch, &n);
 		}
 	} else {
 		if (!mdp_txn_pauses(w->c.root, &p))
@@ -423,7 +423,7 @@ static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo 
 				if (!strcmp(p.v[i].dev, a->name))
 					pp = &p.v[i];
 		if (!(err = mdp_txn_resume(w->c.tx, a->name)) && pp)
-			wm_resumed(w, a, pp, wm_total(w, a), epoch);
+			wm_resumed(w, a, pp, wm_total(w, a), epoch, &n);
 		mdp_jpauses_free(&p);
 	}
 	mdp_wl_diags(w, w->c.tx->d);
@@ -432,6 +432,8 @@ static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo 
 			   act == MDP_MDO_PAUSE ? "pause" : "resume",
 			   act == MDP_MDO_PAUSE ? a->sync_action : "check", strerror(-err));
 	mdp_wl_unlock(w);
+	if (n.ev != MDP_MEV_COUNT)
+		mdp_wnews_tell(w, &n);
 }
 
 /* At the first look: a check a reboot or a crash cut (md forgot its place, the file kept

@@ -2263,6 +2263,45 @@ static void test_loop_maint_notify_again(void **state)
 	run_teardown(&t);
 }
 
+/*
+ * A pause the watcher did not end (revert let it go, or a person wrote check): the check
+ * seen running again is told as resumed, its paused time counted.
+ */
+static void notify_let_go_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		assert_true(paused(t, "md2"));
+		test_sh("rm '%s/run/mdprofile/paused'", t->dir);
+		t->wall = (struct mdp_mtime){2, 60};
+		t->now += 600;
+		md_put(t, "md2", "sync_completed", "1024 / 4096\n");
+		op(t, "md2", "check");
+		md_put(t, "md2", "sync_completed", "1024 / 4096\n");
+		break;
+	case 2:
+		says(t, "md2 check runs again at 25%");
+		assert_int_equal(t->n_hooks, 3);
+		assert_non_null(strstr(t->hooks[2], " MDPROFILE_EVENT=resume "));
+		assert_non_null(strstr(t->hooks[2], " MDPROFILE_PAUSED_S=600 "));
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_notify_let_go(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, MAINT_PROFILE "  notify: {command: " NOTIFY_HOOK "}\n", notify_let_go_turn);
+	maint_setup(&t);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	assert_int_equal(said_n(&t, "md2 check paused"), 1);
+	run_teardown(&t);
+}
+
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
@@ -2271,4 +2310,5 @@ MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_an
 	      test_loop_lock_wait_then_apply, test_loop_lock_wait_stopped_twice,
 	      test_loop_event_races, test_loop_look_races_a_stop, test_loop_look_stopped,
 	      test_loop_maint_window, test_loop_maint_heat, test_loop_maint_defer,
-	      test_loop_maint_reboot, test_loop_maint_notify, test_loop_maint_notify_again)
+	      test_loop_maint_reboot, test_loop_maint_notify, test_loop_maint_notify_again,
+	      test_loop_maint_notify_let_go)
