@@ -43,7 +43,7 @@ static void json_settings(struct json *j, const struct mdp_setting *set, int fro
 	json_end(j);
 }
 
-/* {"command": PATH or null, "on": [events]}, or null without notify. */
+/* {"command": PATH or null, "events": [...]}, or null without notify. */
 static void json_notify(struct json *j, const struct mdp_mnotify *n)
 {
 	if (!n->set) {
@@ -56,7 +56,7 @@ static void json_notify(struct json *j, const struct mdp_mnotify *n)
 		json_str(j, n->command);
 	else
 		json_null(j);
-	json_key(j, mdp_profile_key(MDP_PK_NOTIFY_ON));
+	json_key(j, mdp_profile_key(MDP_PK_NOTIFY_EVENTS));
 	json_arr(j);
 	for (int e = 0; e < (int)MDP_MEV_COUNT; e++)
 		if (n->on & 1u << e)

@@ -174,8 +174,8 @@ static void maint(void)
 	printf("        \"%s\": {\n"
 	       "          \"description\": \"Tell of each check or repair's start, pause, resume "
 	       "and end: in the watcher's log, DSM's notifications on DSM, and the command (an "
-	       "absolute path, run with MDPROFILE_* environment variables) when given; on: the "
-	       "events told beyond the log (all four when left out).\",\n"
+	       "absolute path, run with MDPROFILE_* environment variables) when given; events: "
+	       "those told beyond the log (all four when left out).\",\n"
 	       "          \"type\": \"object\",\n"
 	       "          \"additionalProperties\": false,\n"
 	       "          \"minProperties\": 1,\n"
@@ -188,7 +188,7 @@ static void maint(void)
 	       "        }\n"
 	       "      }\n"
 	       "    },\n",
-	       K(MAINT_NOTIFY), K(NOTIFY_COMMAND), MDP_MAINT_CMD_MAX, K(NOTIFY_ON));
+	       K(MAINT_NOTIFY), K(NOTIFY_COMMAND), MDP_MAINT_CMD_MAX, K(NOTIFY_EVENTS));
 }
 
 /* $id is a URN: the schema has no public address; editors find it by path (each shipped

@@ -234,7 +234,7 @@ static void schema_maint(struct schema *s)
 		      offsetof(struct doc_maint, defer_to_count), &str_entry);
 	s->notify[0] =
 	    str_field(mdp_profile_key(MDP_PK_NOTIFY_COMMAND), offsetof(struct doc_notify, command));
-	s->notify[1] = seq_field(mdp_profile_key(MDP_PK_NOTIFY_ON), offsetof(struct doc_notify, on),
+	s->notify[1] = seq_field(mdp_profile_key(MDP_PK_NOTIFY_EVENTS), offsetof(struct doc_notify, on),
 				 offsetof(struct doc_notify, on_count), &str_entry);
 	s->notify[2] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	s->maint[3] =

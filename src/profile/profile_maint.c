@@ -5,7 +5,7 @@
  *     windows: ["Mon-Fri 01:00-07:00", "Sat-Sun 00:00-24:00"]
  *     heat: {hot_at_c: 50, cool_below_c: 45}
  *     defer_to: [smart-selftest, rsync]
- *     notify: {command: /usr/local/sbin/md-news, on: [start, pause, resume, end]}
+ *     notify: {command: /usr/local/sbin/md-news, events: [start, pause, resume, end]}
  *
  * What a window, a heat rule and a deferred job mean is maint.h's; this file reads them from
  * the positioned tree with the loader's rules for numbers and text (profile.c).
@@ -31,7 +31,7 @@ static const struct mdp_shape heat = {
 
 const struct mdp_field mdp_notify_fields[] = {
     [MDP_NOTIFY_COMMAND] = {"command", &m_text},
-    [MDP_NOTIFY_ON] = {"on", &m_texts},
+    [MDP_NOTIFY_EVENTS] = {"events", &m_texts},
     {0},
 };
 static const struct mdp_shape notify = {
@@ -156,13 +156,13 @@ static void parse_heat(struct mload *L, const struct mdp_node *h)
 	L->m->heat = (struct mdp_mheat){.hot_at_c = (unsigned)a, .cool_below_c = (unsigned)b};
 }
 
-/* notify.on: the events, each once. */
-static void parse_on(struct mload *L, const struct mdp_node *l)
+/* notify.events: each once. */
+static void parse_events(struct mload *L, const struct mdp_node *l)
 {
 	int e;
 
 	L->m->notify.on = 0;
-	if (!list_ok(L, l, MDP_MEV_COUNT, "events: start, pause, resume, end"))
+	if (!list_ok(L, l, MDP_MEV_COUNT, "one or more of start, pause, resume, end"))
 		return;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct mdp_node *n = &l->kids[i];
@@ -180,18 +180,19 @@ static void parse_on(struct mload *L, const struct mdp_node *l)
 static void parse_notify(struct mload *L, const struct mdp_node *n)
 {
 	const struct mdp_node *cmd = mget(n, &mdp_notify_fields[MDP_NOTIFY_COMMAND]);
-	const struct mdp_node *on = mget(n, &mdp_notify_fields[MDP_NOTIFY_ON]);
+	const struct mdp_node *on = mget(n, &mdp_notify_fields[MDP_NOTIFY_EVENTS]);
 	struct mdp_mnotify *nt = &L->m->notify;
 	const char *why;
 
 	nt->set = true;
 	nt->on = MDP_MEV_ALL;
 	if (!n->n)
-		mdp_lctx_err(L->c, n->line, n->col,
-			     "empty %s: give command, on or both (on: [start, pause, resume, end])",
-			     mdp_node_key(n));
+		mdp_lctx_err(
+		    L->c, n->line, n->col,
+		    "empty %s: give command, events or both (events: [start, pause, resume, end])",
+		    mdp_node_key(n));
 	if (on)
-		parse_on(L, on);
+		parse_events(L, on);
 	if (!cmd || mdp_profile_not_text(L->c, L->yt, cmd, mdp_node_key(cmd)))
 		return;
 	if ((why = mdp_maint_cmd_check(cmd->text)))

@@ -19,7 +19,7 @@
  * (seen running by the watcher), its pauses and resumes and its end (its duration, the time
  * it spent paused, md's mismatch_cnt, completed or stopped): the watcher's log always, the
  * caller's news hook (DSM's Log Center and notification) and the notify command for the
- * events `on` lists. What was told is kept in MDP_WMAINT_NEWS, so that a watcher started
+ * events it lists. What was told is kept in MDP_WMAINT_NEWS, so that a watcher started
  * again tells no start twice and tells the end of a check that ended while none ran; the
  * file is under /run, so after a reboot a check resumed from its place is told as resumed,
  * and its duration counts from there.

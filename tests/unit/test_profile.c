@@ -1072,7 +1072,7 @@ static void test_maint_notify(void **state)
 
 	(void)state;
 	assert_int_equal(load_str("maintenance:\n  notify: {command: /usr/local/sbin/md-news, "
-				  "on: [end, start]}\n",
+				  "events: [end, start]}\n",
 				  &p, &msgs),
 			 0);
 	assert_string_equal(msgs, "");
@@ -1081,7 +1081,7 @@ static void test_maint_notify(void **state)
 	assert_string_equal(p.maint.m.notify.command, "/usr/local/sbin/md-news");
 	assert_int_equal(p.maint.m.notify.on, 1u << MDP_MEV_START | 1u << MDP_MEV_END);
 	mdp_profile_free(&p);
-	assert_int_equal(load_str("maintenance:\n  notify: {on: [pause]}\n", &p, &msgs), 0);
+	assert_int_equal(load_str("maintenance:\n  notify: {events: [pause]}\n", &p, &msgs), 0);
 	free(msgs);
 	assert_null(p.maint.m.notify.command);
 	assert_int_equal(p.maint.m.notify.on, 1u << MDP_MEV_PAUSE);
@@ -1090,21 +1090,22 @@ static void test_maint_notify(void **state)
 	free(msgs);
 	assert_int_equal(p.maint.m.notify.on, MDP_MEV_ALL);
 	mdp_profile_free(&p);
-	expect_error("maintenance:\n  notify: {}\n",
-		     "mem.yaml:2:11: empty notify: give command, on or both (on: [start, pause, "
-		     "resume, end])\n");
-	expect_error("maintenance:\n  notify:\n    command: hook.sh\n    on: [start, stop, "
+	expect_error(
+	    "maintenance:\n  notify: {}\n",
+	    "mem.yaml:2:11: empty notify: give command, events or both (events: [start, pause, "
+	    "resume, end])\n");
+	expect_error("maintenance:\n  notify:\n    command: hook.sh\n    events: [start, stop, "
 		     "start, 1]\n",
 		     "mem.yaml:3:14: command 'hook.sh': expected the absolute path of a program "
 		     "(at most 255 bytes)\n"
-		     "mem.yaml:4:17: event 'stop': expected start, pause, resume or end\n"
-		     "mem.yaml:4:23: event 'start': listed twice\n"
-		     "mem.yaml:4:30: on '1' is a number in yaml, not text: quote it\n");
-	expect_error("maintenance:\n  notify: {command: /a/../b, on: []}\n",
+		     "mem.yaml:4:21: event 'stop': expected start, pause, resume or end\n"
+		     "mem.yaml:4:27: event 'start': listed twice\n"
+		     "mem.yaml:4:34: events '1' is a number in yaml, not text: quote it\n");
+	expect_error("maintenance:\n  notify: {command: /a/../b, events: []}\n",
 		     "mem.yaml:2:21: command '/a/../b': a path without '.', '..' or empty "
 		     "components\n"
-		     "mem.yaml:2:34: empty 'on' list: remove it or give events: start, pause, "
-		     "resume, end\n");
+		     "mem.yaml:2:38: empty 'events' list: remove it or give one or more of start, "
+		     "pause, resume, end\n");
 	expect_error("maintenance:\n  notify: {command: [/bin/x]}\n",
 		     "mem.yaml:2:21: wrong type for 'command': expected a single value, found a "
 		     "list\n");

@@ -2210,7 +2210,7 @@ static void test_loop_maint_notify(void **state)
 
 /*
  * A watcher started again tells no start twice, and the end of a check that ended while
- * none ran, once: stopped by hand (md keeps its place in sync_min). on: [end] alone reaches
+ * none ran, once: stopped by hand (md keeps its place in sync_min). events: [end] alone reach
  * the command and DSM's hook; the log says the start too.
  */
 static void notify_stopped_turn(struct run *t, unsigned n)
@@ -2226,7 +2226,7 @@ static void notify_stopped_turn(struct run *t, unsigned n)
 static void test_loop_maint_notify_again(void **state)
 {
 	const char *yaml = RUN_PROFILE
-	    "maintenance:\n  defer_to: [rsync]\n  notify: {command: " NOTIFY_HOOK ", on: [end]}\n";
+	    "maintenance:\n  defer_to: [rsync]\n  notify: {command: " NOTIFY_HOOK ", events: [end]}\n";
 	struct mdp_wloop_cfg c;
 	struct run t;
 

@@ -11,7 +11,7 @@ maintenance:
   windows: ["Mon-Fri 01:00-07:00", "Sat,Sun 00:00-24:00", "Fri-Mon 22:00-02:00"]
   heat: {hot_at_c: 50, cool_below_c: 45}
   defer_to: [smart-selftest, rsync, "123"]
-  notify: {command: /usr/local/sbin/md-news, on: [end, start]}
+  notify: {command: /usr/local/sbin/md-news, events: [end, start]}
 YAML
 cat >"$P/late.yaml" <<'YAML'
 extends: nightly
@@ -32,7 +32,7 @@ w defer 'defer_to: [bin/rsync, 0123456789abcdef, " rsync", rsync, rsync, 123]'
 w unknown 'window: ["Mon 01:00-02:00"]'
 w nodefer 'defer_to: []'
 w toomany "defer_to: [$(seq -s, -f 'job%g' 17)]"
-w notify 'notify: {command: "md-news --mail", on: [start, done, start]}'
+w notify 'notify: {command: "md-news --mail", events: [start, done, start]}'
 
 run_expect 0 check - check nightly late
 for f in empty day hour same shape nowindows heatrange heatrev heatmiss defer unknown nodefer \

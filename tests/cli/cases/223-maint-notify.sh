@@ -18,7 +18,7 @@ arrays:
   - match: {names: [md2]}
     stripe_cache_size: 4096
 maintenance:
-  notify: {command: /usr/local/sbin/md-news, on: [start, end]}
+  notify: {command: /usr/local/sbin/md-news, events: [start, end]}
 YAML
 echo 01234567-89ab-cdef-0123-456789abcdef >"$D/uuid"
 echo 0 >"$D/sync_min"
