@@ -79,9 +79,8 @@ static void ui_line(void *ctx, int prio, const char *line)
  * after operations it served ended as a notification too (mdp_boot_dsm_tell).
  * Not reaching them ends nothing: the line is in the log already.
  */
-static void ui_event(void *ctx, enum mdp_wl_event ev, bool ended, const char *text)
+static void ui_tell(struct wt_ui *u, const char *text, bool notify)
 {
-	struct wt_ui *u = ctx;
 	char line[1024], why[256], msg[512];
 	struct mdp_diags d;
 	int err;
@@ -90,8 +89,7 @@ static void ui_event(void *ctx, enum mdp_wl_event ev, bool ended, const char *te
 		return;
 	snprintf(line, sizeof(line), "mdprofile: %s", text);
 	mdp_diags_init(&d);
-	err = mdp_boot_dsm_tell(&u->cli->root, line, ev == MDP_WL_RELEASED && ended, why,
-				sizeof(why), &d);
+	err = mdp_boot_dsm_tell(&u->cli->root, line, notify, why, sizeof(why), &d);
 	cli_print_diags(u->cli, &d);
 	mdp_diags_free(&d);
 	if (!err || err == -ENOENT || err == -EPERM)
@@ -99,6 +97,20 @@ static void ui_event(void *ctx, enum mdp_wl_event ev, bool ended, const char *te
 	snprintf(msg, sizeof(msg), "DSM's notification (%s) failed: %s", mdp_boot_dsm.notify,
 		 err == -EIO && why[0] ? why : strerror(-err));
 	ui_line(u, LOG_ERR, msg);
+}
+
+static void ui_event(void *ctx, enum mdp_wl_event ev, bool ended, const char *text)
+{
+	ui_tell(ctx, text, ev == MDP_WL_RELEASED && ended);
+}
+
+/*
+ * DSM: a check's start, pause, resume or end (maintenance notify) as a Log Center entry; a
+ * start and an end as a notification too.
+ */
+static void ui_news(void *ctx, const struct mdp_mnews *n)
+{
+	ui_tell(ctx, n->line, n->ev == MDP_MEV_START || n->ev == MDP_MEV_END);
 }
 
 static void ui_error(void *ctx, const char *msg)
@@ -180,7 +192,8 @@ static int wt_run(struct cli *cli, struct wlog *log, bool once, unsigned kinds,
 		  .txn_result = ui_txn,
 		  .looked = ui_looked,
 		  .bar_off = ui_bar_off,
-		  .event = ui_event},
+		  .event = ui_event,
+		  .news = ui_news},
 	};
 	int rc;
 

@@ -134,6 +134,26 @@ static void show_settings(const char *prefix, const struct mdp_setting *set, int
 	}
 }
 
+/* maintenance.notify: start, end; command /usr/local/sbin/hook */
+static void show_notify(const char *key, const struct mdp_mnotify *n)
+{
+	char buf[MDP_MAINT_CMD_MAX + 8];
+	bool first = true;
+
+	if (!n->set)
+		return;
+	printf("%s.%s:", key, mdp_profile_key(MDP_PK_MAINT_NOTIFY));
+	for (int e = 0; e < (int)MDP_MEV_COUNT; e++)
+		if (n->on & 1u << e) {
+			printf("%s %s", first ? "" : ",", mdp_mev_name((enum mdp_mev)e));
+			first = false;
+		}
+	if (n->command)
+		printf("; %s %s", mdp_profile_key(MDP_PK_NOTIFY_COMMAND),
+		       render_safe(n->command, buf, sizeof(buf)));
+	putchar('\n');
+}
+
 /* maintenance.windows: Mon-Fri 01:00-07:00, ...; heat; defer_to: one line each that is set. */
 static void show_maint(const struct mdp_maint *m)
 {
@@ -155,6 +175,7 @@ static void show_maint(const struct mdp_maint *m)
 		printf("%s %s", i ? "," : "", render_safe(m->defer_to[i], buf, sizeof(buf)));
 	if (m->n_defer)
 		putchar('\n');
+	show_notify(key, &m->notify);
 }
 
 static void show_text(const struct mdp_profile *p)

@@ -43,8 +43,30 @@ static void json_settings(struct json *j, const struct mdp_setting *set, int fro
 	json_end(j);
 }
 
-/* {"windows": [...], "heat": {"hot_at_c", "cool_below_c"} or null, "defer_to": [...]}, or
- * null when the profile has no maintenance key. */
+/* {"command": PATH or null, "events": [...]}, or null without notify. */
+static void json_notify(struct json *j, const struct mdp_mnotify *n)
+{
+	if (!n->set) {
+		json_null(j);
+		return;
+	}
+	json_obj(j);
+	json_key(j, mdp_profile_key(MDP_PK_NOTIFY_COMMAND));
+	if (n->command)
+		json_str(j, n->command);
+	else
+		json_null(j);
+	json_key(j, mdp_profile_key(MDP_PK_NOTIFY_EVENTS));
+	json_arr(j);
+	for (int e = 0; e < (int)MDP_MEV_COUNT; e++)
+		if (n->on & 1u << e)
+			json_str(j, mdp_mev_name((enum mdp_mev)e));
+	json_end(j);
+	json_end(j);
+}
+
+/* {"windows": [...], "heat": {"hot_at_c", "cool_below_c"} or null, "defer_to": [...],
+ * "notify": {...} or null}, or null when the profile has no maintenance key. */
 static void json_maint(struct json *j, const struct mdp_maint_key *k)
 {
 	char buf[64];
@@ -71,6 +93,8 @@ static void json_maint(struct json *j, const struct mdp_maint_key *k)
 		json_null(j);
 	}
 	json_kstrs(j, mdp_profile_key(MDP_PK_MAINT_DEFER_TO), k->m.defer_to, k->m.n_defer);
+	json_key(j, mdp_profile_key(MDP_PK_MAINT_NOTIFY));
+	json_notify(j, &k->m.notify);
 	json_end(j);
 }
 

@@ -169,10 +169,26 @@ static void maint(void)
 	       "          \"uniqueItems\": true,\n"
 	       "          \"items\": {\"type\": \"string\", \"pattern\": "
 	       "\"^[!-.0-~]([ -.0-~]{0,13}[!-.0-~])?$\"}\n"
+	       "        },\n",
+	       K(MAINT_DEFER_TO), MDP_MAINT_SELFTEST, MDP_MAINT_MAX_DEFER);
+	printf("        \"%s\": {\n"
+	       "          \"description\": \"Tell of each check or repair's start, pause, resume "
+	       "and end: in the watcher's log, DSM's notifications on DSM, and the command (an "
+	       "absolute path, run with MDPROFILE_* environment variables) when given; events: "
+	       "those told beyond the log (all four when left out).\",\n"
+	       "          \"type\": \"object\",\n"
+	       "          \"additionalProperties\": false,\n"
+	       "          \"minProperties\": 1,\n"
+	       "          \"properties\": {\n"
+	       "            \"%s\": {\"type\": \"string\", \"maxLength\": %u, \"pattern\": "
+	       "\"^/[!-~]+$\"},\n"
+	       "            \"%s\": {\"type\": \"array\", \"minItems\": 1, \"uniqueItems\": true, "
+	       "\"items\": {\"enum\": [\"start\", \"pause\", \"resume\", \"end\"]}}\n"
+	       "          }\n"
 	       "        }\n"
 	       "      }\n"
 	       "    },\n",
-	       K(MAINT_DEFER_TO), MDP_MAINT_SELFTEST, MDP_MAINT_MAX_DEFER);
+	       K(MAINT_NOTIFY), K(NOTIFY_COMMAND), MDP_MAINT_CMD_MAX, K(NOTIFY_EVENTS));
 }
 
 /* $id is a URN: the schema has no public address; editors find it by path (each shipped

@@ -240,14 +240,24 @@ static int exec_wait(pid_t pid, int fd, unsigned timeout_ms, struct mdp_exec_res
 	return 0;
 }
 
-static void exec_env(const struct mdp_root *r, struct mdp_root_env *vars, char *envp[5])
+#define EXEC_ENVP (5 + MDP_EXEC_ENV_MAX)
+
+/* The fixed environment, then extra's variables (NULL: none), at most MDP_EXEC_ENV_MAX. */
+static int exec_env(const struct mdp_root *r, struct mdp_root_env *vars, const char *const extra[],
+		    char *envp[EXEC_ENVP])
 {
 	size_t n = 0;
 
 	envp[n++] = (char *)"PATH=" MDP_EXEC_PATH;
 	envp[n++] = (char *)"LANG=C";
 	n += mdp_root_env(r, vars, envp + n);
+	for (size_t i = 0; extra && extra[i]; i++) {
+		if (i == MDP_EXEC_ENV_MAX || !strchr(extra[i], '='))
+			return -EINVAL;
+		envp[n++] = (char *)extra[i];
+	}
 	envp[n] = NULL;
+	return 0;
 }
 
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
@@ -317,24 +327,18 @@ void mdp_exec_group_kill(long pgid)
 		kill(-(pid_t)pgid, SIGKILL);
 }
 
-int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
-			 struct mdp_exec_result *res, struct mdp_diags *d,
-			 const struct mdp_exec_watch *w)
+/* Fork and run the program at path (a host path) with argv and the environment. */
+static int exec_spawn(const struct mdp_root *r, const char *path, const char *const argv[],
+		      const char *const extra[], unsigned timeout_ms, struct mdp_exec_result *res,
+		      const struct mdp_exec_watch *w)
 {
-	char sys[PATH_MAX], path[PATH_MAX];
 	struct mdp_root_env vars;
-	char *envp[5];
+	char *envp[EXEC_ENVP];
 	int fds[2], err;
 	pid_t pid;
 
-	memset(res, 0, sizeof(*res));
-	res->exit_code = -1;
-	if (!argv || !argv[0])
-		return -EINVAL;
-	if ((err = exec_lookup(r, argv[0], sys, sizeof(sys))) || (err = exec_trust(r, sys, d)) ||
-	    (err = mdp_root_path(r, sys, path, sizeof(path))))
+	if ((err = exec_env(r, &vars, extra, envp)))
 		return err;
-	exec_env(r, &vars, envp);
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	if ((pid = fork()) < 0) {
@@ -353,4 +357,59 @@ int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], uns
 	err = exec_wait(pid, fds[0], timeout_ms, res);
 	close(fds[0]);
 	return err;
+}
+
+int mdp_exec_run_watched(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
+			 struct mdp_exec_result *res, struct mdp_diags *d,
+			 const struct mdp_exec_watch *w)
+{
+	char sys[PATH_MAX], path[PATH_MAX];
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	if (!argv || !argv[0])
+		return -EINVAL;
+	if ((err = exec_lookup(r, argv[0], sys, sizeof(sys))) || (err = exec_trust(r, sys, d)) ||
+	    (err = mdp_root_path(r, sys, path, sizeof(path))))
+		return err;
+	return exec_spawn(r, path, argv, NULL, timeout_ms, res, w);
+}
+
+/* A program named by its path may run: nobody but root or the caller could change it. */
+static int exec_named_trust(const struct mdp_root *r, const char *sys, struct mdp_diags *d)
+{
+	char why[PATH_MAX + 128], path[PATH_MAX];
+	int err;
+
+	if (!mdp_root_is_real(r))
+		return exec_trust(r, sys, d);
+	if (!(err = mdp_root_trusted(r, sys, why, sizeof(why))))
+		return 0;
+	if (err != -EPERM)
+		return err;
+	if (mdp_root_path(r, sys, path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", sys);
+	exec_refuse(d, path, why);
+	return -EPERM;
+}
+
+int mdp_exec_run_env(const struct mdp_root *r, const char *const argv[], const char *const env[],
+		     unsigned timeout_ms, struct mdp_exec_result *res, struct mdp_diags *d)
+{
+	char path[PATH_MAX];
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	if (!argv || !argv[0] || argv[0][0] != '/')
+		return -EINVAL;
+	if (!mdp_root_exists(r, argv[0]))
+		return -ENOENT;
+	if (!exec_candidate(r, argv[0]))
+		return -EACCES;
+	if ((err = exec_named_trust(r, argv[0], d)) ||
+	    (err = mdp_root_path(r, argv[0], path, sizeof(path))))
+		return err;
+	return exec_spawn(r, path, argv, env, timeout_ms, res, NULL);
 }

@@ -55,6 +55,20 @@ struct mdp_exec_result {
 int mdp_exec_run(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
 		 struct mdp_exec_result *res, struct mdp_diags *d);
 
+/* The most variables a caller adds to a child's environment (mdp_exec_run_env). */
+#define MDP_EXEC_ENV_MAX 16
+
+/*
+ * Run a program the caller names by its absolute path (argv[0]: a profile's notify command),
+ * with env ("NAME=value", NULL-ended, at most MDP_EXEC_ENV_MAX) after exec's fixed
+ * environment; otherwise as mdp_exec_run. The program and every directory to it must be
+ * beyond change by anyone but root or the caller, on the real root too (mdp_root_trusted;
+ * under a tree, mdp_root_exec_trusted): -EPERM with why in d. -ENOENT when it is not
+ * there, -EACCES when it is not an executable file.
+ */
+int mdp_exec_run_env(const struct mdp_root *r, const char *const argv[], const char *const env[],
+		     unsigned timeout_ms, struct mdp_exec_result *res, struct mdp_diags *d);
+
 /*
  * Told the child's process group right after it starts, before the wait:
  * the transaction journals it, so a recover after mdprofile was killed can

@@ -175,6 +175,36 @@ const char *mdp_mwin_text(const struct mdp_mwin *w, char *buf, size_t len)
 	return buf;
 }
 
+static const char *const mev_names[MDP_MEV_COUNT] = {"start", "pause", "resume", "end"};
+
+const char *mdp_mev_name(enum mdp_mev e)
+{
+	return (unsigned)e < MDP_MEV_COUNT ? mev_names[e] : "";
+}
+
+int mdp_mev_parse(const char *word)
+{
+	for (int e = 0; e < (int)MDP_MEV_COUNT; e++)
+		if (!strcmp(word, mev_names[e]))
+			return e;
+	return -1;
+}
+
+const char *mdp_maint_cmd_check(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (path[0] != '/' || n < 2 || n > MDP_MAINT_CMD_MAX || path[n - 1] == '/')
+		return "expected the absolute path of a program (at most 255 bytes)";
+	for (size_t i = 0; i < n; i++)
+		if (path[i] <= ' ' || path[i] > '~')
+			return "a path of printable characters without spaces";
+	if (strstr(path, "/./") || strstr(path, "/../") || strstr(path, "//") ||
+	    (n >= 2 && !strcmp(path + n - 2, "/.")) || (n >= 3 && !strcmp(path + n - 3, "/..")))
+		return "a path without '.', '..' or empty components";
+	return NULL;
+}
+
 const char *mdp_maint_defer_check(const char *name)
 {
 	size_t n = strlen(name);

@@ -42,6 +42,19 @@ struct mdp_mheat {
 	unsigned hot_at_c, cool_below_c;
 };
 
+/* What a watcher tells of a check or repair it looks after (notify:). */
+enum mdp_mev { MDP_MEV_START, MDP_MEV_PAUSE, MDP_MEV_RESUME, MDP_MEV_END, MDP_MEV_COUNT };
+#define MDP_MEV_ALL ((1u << MDP_MEV_COUNT) - 1u)
+/* The longest notify command, a path. */
+#define MDP_MAINT_CMD_MAX 255u
+
+/* notify: set, the events told (bits of enum mdp_mev) and the command told them, if any. */
+struct mdp_mnotify {
+	bool set;
+	unsigned on;
+	char *command; /* an absolute path, NULL: the log (and DSM's notifications) alone */
+};
+
 /* A profile's maintenance: key (profile.h). No windows: any time. */
 struct mdp_maint {
 	struct mdp_mwin *windows;
@@ -49,6 +62,7 @@ struct mdp_maint {
 	struct mdp_mheat heat;
 	char **defer_to; /* MDP_MAINT_SELFTEST or process names */
 	size_t n_defer;
+	struct mdp_mnotify notify;
 };
 
 /*
@@ -68,6 +82,12 @@ struct mdp_mtime {
 int mdp_mwin_parse(const char *s, struct mdp_mwin *w, char *why, size_t len);
 /* The window as mdprofile writes it ("Mon-Fri 01:00-07:00"), for show; buf of 64 holds any. */
 const char *mdp_mwin_text(const struct mdp_mwin *w, char *buf, size_t len);
+/* The event's word (start, pause, resume, end); its enum from the word, -1 when none. */
+const char *mdp_mev_name(enum mdp_mev e);
+int mdp_mev_parse(const char *word);
+/* NULL when path may be a notify command (an absolute path, printable, at most
+ * MDP_MAINT_CMD_MAX bytes, no . or .. component), else why not. */
+const char *mdp_maint_cmd_check(const char *path);
 /* NULL when name may stand in defer_to, else why not. */
 const char *mdp_maint_defer_check(const char *name);
 

@@ -80,12 +80,19 @@ struct doc_heat {
 	char *hot_at, *cool_below;
 };
 
+struct doc_notify {
+	char *command;
+	char **on;
+	unsigned on_count;
+};
+
 struct doc_maint {
 	char **windows;
 	unsigned windows_count;
 	struct doc_heat *heat;
 	char **defer_to;
 	unsigned defer_to_count;
+	struct doc_notify *notify;
 };
 
 struct doc {
@@ -121,7 +128,8 @@ struct schema {
 	cyaml_schema_value_t services_value;
 	cyaml_schema_field_t goal[3];
 	cyaml_schema_field_t heat[3];
-	cyaml_schema_field_t maint[4];
+	cyaml_schema_field_t notify[3];
+	cyaml_schema_field_t maint[5];
 	cyaml_schema_field_t top[8];
 	cyaml_schema_value_t top_value;
 };
@@ -224,7 +232,15 @@ static void schema_maint(struct schema *s)
 	s->maint[2] =
 	    seq_field(mdp_profile_key(MDP_PK_MAINT_DEFER_TO), offsetof(struct doc_maint, defer_to),
 		      offsetof(struct doc_maint, defer_to_count), &str_entry);
-	s->maint[3] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->notify[0] =
+	    str_field(mdp_profile_key(MDP_PK_NOTIFY_COMMAND), offsetof(struct doc_notify, command));
+	s->notify[1] = seq_field(mdp_profile_key(MDP_PK_NOTIFY_EVENTS), offsetof(struct doc_notify, on),
+				 offsetof(struct doc_notify, on_count), &str_entry);
+	s->notify[2] = (cyaml_schema_field_t)CYAML_FIELD_END;
+	s->maint[3] =
+	    map_field(mdp_profile_key(MDP_PK_MAINT_NOTIFY), offsetof(struct doc_maint, notify),
+		      s->notify, sizeof(struct doc_notify));
+	s->maint[4] = (cyaml_schema_field_t)CYAML_FIELD_END;
 }
 
 static void schema_build(struct schema *s)
@@ -452,6 +468,14 @@ static struct doc_maint *fill_maint(struct strings *st, const struct mdp_maint *
 	}
 	dm->defer_to = m->defer_to; /* borrowed: the profile outlives the document */
 	dm->defer_to_count = (unsigned)m->n_defer;
+	if (m->notify.set && (dm->notify = grab(st, 1, sizeof(*dm->notify)))) {
+		dm->notify->command = m->notify.command;
+		if ((dm->notify->on = grab(st, MDP_MEV_COUNT, sizeof(char *))))
+			for (int e = 0; e < (int)MDP_MEV_COUNT; e++)
+				if (m->notify.on & 1u << e)
+					dm->notify->on[dm->notify->on_count++] =
+					    (char *)mdp_mev_name((enum mdp_mev)e);
+	}
 	return dm;
 }
 
@@ -509,6 +533,9 @@ static void doc_free(struct doc *d, struct strings *st)
 	if (d->maint) {
 		free(d->maint->windows);
 		free(d->maint->heat);
+		if (d->maint->notify)
+			free(d->maint->notify->on);
+		free(d->maint->notify);
 	}
 	free(d->maint);
 	mdp_strs_free(st->v, st->n);
@@ -535,7 +562,10 @@ static bool same_maint(const struct mdp_maint_key *a, const struct mdp_maint_key
 {
 	if (a->set != b->set || a->m.n_windows != b->m.n_windows || a->m.n_defer != b->m.n_defer ||
 	    a->m.heat.hot_at_c != b->m.heat.hot_at_c ||
-	    a->m.heat.cool_below_c != b->m.heat.cool_below_c)
+	    a->m.heat.cool_below_c != b->m.heat.cool_below_c ||
+	    a->m.notify.set != b->m.notify.set || a->m.notify.on != b->m.notify.on ||
+	    !a->m.notify.command != !b->m.notify.command ||
+	    (a->m.notify.command && strcmp(a->m.notify.command, b->m.notify.command)))
 		return false;
 	for (size_t i = 0; i < a->m.n_windows; i++)
 		if (a->m.windows[i].days != b->m.windows[i].days ||

@@ -163,6 +163,9 @@ const char *mdp_profile_key(enum mdp_profile_key k)
 	    [MDP_PK_MAINT_COOL_BELOW] = &mdp_heat_fields[MDP_HEAT_COOL_BELOW],
 	    [MDP_PK_MAINT_DEFER_TO] = &mdp_maint_fields[MDP_MAINT_DEFER_TO],
 	    [MDP_PK_GOAL_PERCENTILE] = &goal_fields[GOAL_PERCENTILE],
+	    [MDP_PK_MAINT_NOTIFY] = &mdp_maint_fields[MDP_MAINT_NOTIFY],
+	    [MDP_PK_NOTIFY_COMMAND] = &mdp_notify_fields[MDP_NOTIFY_COMMAND],
+	    [MDP_PK_NOTIFY_EVENTS] = &mdp_notify_fields[MDP_NOTIFY_EVENTS],
 	};
 
 	return (unsigned)k < sizeof(keys) / sizeof(keys[0]) ? keys[k]->key : "";

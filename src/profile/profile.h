@@ -41,6 +41,7 @@
  *     windows: ["Mon-Fri 01:00-07:00", "Sat-Sun 00:00-24:00"]  # local time
  *     heat: {hot_at_c: 50, cool_below_c: 45}  # any member disk, 20..90
  *     defer_to: [smart-selftest, rsync]           # paused while these run
+ *     notify: {command: /usr/local/sbin/hook, events: [start, end]}  # (watcher_maint.h)
  *   services:
  *     pause:
  *       - synoindexd
@@ -300,6 +301,9 @@ enum mdp_profile_key {
 	MDP_PK_MAINT_COOL_BELOW,
 	MDP_PK_MAINT_DEFER_TO,
 	MDP_PK_GOAL_PERCENTILE,
+	MDP_PK_MAINT_NOTIFY,
+	MDP_PK_NOTIFY_COMMAND,
+	MDP_PK_NOTIFY_EVENTS,
 };
 /* Its spelling, from the key table the loader reads with. */
 const char *mdp_profile_key(enum mdp_profile_key k);

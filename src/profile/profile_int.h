@@ -92,10 +92,12 @@ extern const struct mdp_shape mdp_profile_shape;
 extern const struct mdp_shape mdp_tunable_value_shape;
 
 /* maintenance: (profile_maint.c): its keys, in the order of these indexes. */
-enum { MDP_MAINT_WINDOWS, MDP_MAINT_HEAT, MDP_MAINT_DEFER_TO };
+enum { MDP_MAINT_WINDOWS, MDP_MAINT_HEAT, MDP_MAINT_DEFER_TO, MDP_MAINT_NOTIFY };
 enum { MDP_HEAT_HOT_AT, MDP_HEAT_COOL_BELOW };
+enum { MDP_NOTIFY_COMMAND, MDP_NOTIFY_EVENTS };
 extern const struct mdp_field mdp_maint_fields[];
 extern const struct mdp_field mdp_heat_fields[];
+extern const struct mdp_field mdp_notify_fields[];
 extern const struct mdp_shape mdp_maint_shape;
 
 /* ---- pass 1: the positioned tree libyaml's events make ------------------ */

@@ -5,6 +5,7 @@
  *     windows: ["Mon-Fri 01:00-07:00", "Sat-Sun 00:00-24:00"]
  *     heat: {hot_at_c: 50, cool_below_c: 45}
  *     defer_to: [smart-selftest, rsync]
+ *     notify: {command: /usr/local/sbin/md-news, events: [start, pause, resume, end]}
  *
  * What a window, a heat rule and a deferred job mean is maint.h's; this file reads them from
  * the positioned tree with the loader's rules for numbers and text (profile.c).
@@ -28,10 +29,19 @@ const struct mdp_field mdp_heat_fields[] = {
 static const struct mdp_shape heat = {
     .type = MDP_SH_MAP, .fields = mdp_heat_fields, .closed = true};
 
+const struct mdp_field mdp_notify_fields[] = {
+    [MDP_NOTIFY_COMMAND] = {"command", &m_text},
+    [MDP_NOTIFY_EVENTS] = {"events", &m_texts},
+    {0},
+};
+static const struct mdp_shape notify = {
+    .type = MDP_SH_MAP, .fields = mdp_notify_fields, .closed = true};
+
 const struct mdp_field mdp_maint_fields[] = {
     [MDP_MAINT_WINDOWS] = {"windows", &m_texts},
     [MDP_MAINT_HEAT] = {"heat", &heat},
     [MDP_MAINT_DEFER_TO] = {"defer_to", &m_texts},
+    [MDP_MAINT_NOTIFY] = {"notify", &notify},
     {0},
 };
 const struct mdp_shape mdp_maint_shape = {
@@ -146,6 +156,51 @@ static void parse_heat(struct mload *L, const struct mdp_node *h)
 	L->m->heat = (struct mdp_mheat){.hot_at_c = (unsigned)a, .cool_below_c = (unsigned)b};
 }
 
+/* notify.events: each once. */
+static void parse_events(struct mload *L, const struct mdp_node *l)
+{
+	int e;
+
+	L->m->notify.on = 0;
+	if (!list_ok(L, l, MDP_MEV_COUNT, "one or more of start, pause, resume, end"))
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct mdp_node *n = &l->kids[i];
+		if (mdp_profile_not_text(L->c, L->yt, n, mdp_node_key(l)))
+			continue;
+		if ((e = mdp_mev_parse(n->text)) < 0)
+			merr(L, n, "event", n->text, "expected start, pause, resume or end");
+		else if (L->m->notify.on & 1u << e)
+			merr(L, n, "event", n->text, "listed twice");
+		else
+			L->m->notify.on |= 1u << e;
+	}
+}
+
+static void parse_notify(struct mload *L, const struct mdp_node *n)
+{
+	const struct mdp_node *cmd = mget(n, &mdp_notify_fields[MDP_NOTIFY_COMMAND]);
+	const struct mdp_node *on = mget(n, &mdp_notify_fields[MDP_NOTIFY_EVENTS]);
+	struct mdp_mnotify *nt = &L->m->notify;
+	const char *why;
+
+	nt->set = true;
+	nt->on = MDP_MEV_ALL;
+	if (!n->n)
+		mdp_lctx_err(
+		    L->c, n->line, n->col,
+		    "empty %s: give command, events or both (events: [start, pause, resume, end])",
+		    mdp_node_key(n));
+	if (on)
+		parse_events(L, on);
+	if (!cmd || mdp_profile_not_text(L->c, L->yt, cmd, mdp_node_key(cmd)))
+		return;
+	if ((why = mdp_maint_cmd_check(cmd->text)))
+		merr(L, cmd, mdp_node_key(cmd), cmd->text, why);
+	else if (!(nt->command = strdup(cmd->text)))
+		L->c->oom = true;
+}
+
 void mdp_profile_parse_maint(struct mdp_lctx *c, struct mdp_yaml_types *yt,
 			     const struct mdp_node *n, struct mdp_maint_key *out)
 {
@@ -165,11 +220,14 @@ void mdp_profile_parse_maint(struct mdp_lctx *c, struct mdp_yaml_types *yt,
 		parse_heat(&L, k);
 	if ((k = mget(n, &mdp_maint_fields[MDP_MAINT_DEFER_TO])))
 		parse_defer(&L, k);
+	if ((k = mget(n, &mdp_maint_fields[MDP_MAINT_NOTIFY])))
+		parse_notify(&L, k);
 }
 
 void mdp_maint_key_free(struct mdp_maint_key *k)
 {
 	free(k->m.windows);
 	mdp_strs_free(k->m.defer_to, k->m.n_defer);
+	free(k->m.notify.command);
 	memset(k, 0, sizeof(*k));
 }

@@ -28,6 +28,13 @@ void mdp_wl_unlock(struct mdp_wloop *w);
 void mdp_wl_diags(struct mdp_wloop *w, struct mdp_diags *d);
 /* Maintenance at a look (watcher_maint.c): checks and repairs paused or resumed. */
 void mdp_wmaint_look(struct mdp_wloop *w, const struct mdp_system *s);
+/* notify (watcher_notify.c): n told where the profile says (its line said in the log here
+ * unless n->said), and what was told kept. */
+void mdp_wnews_tell(struct mdp_wloop *w, struct mdp_mnews *n);
+/* What a watcher before this one told (MDP_WMAINT_NEWS), into w's runs. */
+void mdp_wnews_load(struct mdp_wloop *w);
+/* "2h 05m 10s" */
+const char *mdp_wnews_dur(int64_t s, char *buf, size_t len);
 
 /* Whether the loop acts on array a: every array for until-idle, the profile's for auto. */
 bool mdp_wl_selected(const struct mdp_wloop *w, const struct mdp_array *a);

@@ -119,6 +119,11 @@ struct mdp_wloop_hooks {
 	 * (text says how each did). NULL: nothing to do.
 	 */
 	void (*event)(void *ctx, enum mdp_wl_event ev, bool ended, const char *text);
+	/*
+	 * A check's or repair's start, pause, resume or end that the profile's maintenance
+	 * notify lists (its line said too): DSM's Log Center and notification. NULL: nothing.
+	 */
+	void (*news)(void *ctx, const struct mdp_mnews *n);
 };
 
 /* What the caller gives; the pointers stay the caller's and outlive the loop. */
@@ -140,6 +145,9 @@ struct mdp_wloop_cfg {
 	 * box's (time, localtime_r) */
 	void (*wall)(void *ctx, int64_t *epoch, struct mdp_mtime *local);
 	void *wall_ctx;
+	/* runs the maintenance notify command; NULL: exec.h's mdp_exec_run_env (tests record) */
+	int (*exec)(const struct mdp_root *r, const char *const argv[], const char *const env[],
+		    unsigned timeout_ms, struct mdp_exec_result *res, struct mdp_diags *d);
 };
 
 /* How an operation md no longer runs ended, from what md keeps after it (F07). */

@@ -164,6 +164,60 @@ static struct mdp_wm_run *wm_run(struct mdp_wmaint *m, const char *name, bool ad
 	return add ? r : NULL;
 }
 
+static unsigned pct(uint64_t done, uint64_t total)
+{
+	return total ? (unsigned)(done * 100 / total) : 0;
+}
+
+/* The news of a's check: what every event says. */
+static void wm_news(const struct mdp_array *a, const struct mdp_wm_run *r, enum mdp_mev ev,
+		    int64_t epoch, struct mdp_mnews *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->ev = ev;
+	snprintf(n->array, sizeof(n->array), "%s", a->name);
+	snprintf(n->uuid, sizeof(n->uuid), "%s", a->uuid);
+	snprintf(n->action, sizeof(n->action), "%s", r->action);
+	n->percent = pct(r->done, r->total);
+	n->duration_s = ev == MDP_MEV_START ? -1 : epoch - r->started;
+	n->paused_s = ev == MDP_MEV_START ? -1 : r->paused_s;
+	n->mismatch = -1;
+}
+
+/* A check running at this look: its run, told of as started when it is new. */
+static void wm_seen(struct mdp_wloop *w, const struct mdp_array *a, int64_t epoch)
+{
+	struct mdp_wm_run *r = wm_run(&w->maint, a->name, false);
+	struct mdp_mnews n;
+	bool fresh = !r;
+
+	if (!r && !(r = wm_run(&w->maint, a->name, true)))
+		return;
+	snprintf(r->action, sizeof(r->action), "%.6s", a->sync_action);
+	if (a->sync_total) {
+		r->done = a->sync_done;
+		r->total = a->sync_total;
+	}
+	if (!fresh && r->paused_at) { /* its pause let go by revert or a person */
+		r->paused_s += epoch - r->paused_at;
+		r->paused_at = 0;
+		if (!r->told)
+			return;
+		wm_news(a, r, MDP_MEV_RESUME, epoch, &n);
+		snprintf(n.line, sizeof(n.line), "%s %s runs again at %u%%", a->name, r->action,
+			 n.percent);
+		mdp_wnews_tell(w, &n);
+	}
+	if (!fresh)
+		return;
+	r->started = epoch;
+	if (!(r->told = w->c.p->maint.m.notify.set))
+		return;
+	wm_news(a, r, MDP_MEV_START, epoch, &n);
+	snprintf(n.line, sizeof(n.line), "%s %s started at %u%%", a->name, r->action, n.percent);
+	mdp_wnews_tell(w, &n);
+}
+
 /* A running check's place kept on disk each time md moves it. */
 static void wm_keep(struct mdp_wloop *w, const struct mdp_array *a, int64_t epoch)
 {
@@ -177,19 +231,53 @@ static void wm_keep(struct mdp_wloop *w, const struct mdp_array *a, int64_t epoc
 	mdp_wl_diags(w, w->c.tx->d);
 }
 
-/* A check seen before that md no longer runs and nobody paused: finished (sync_min 0, md
- * forgot its place) and its file removed, else stopped by hand and left. */
-static void wm_ended(struct mdp_wloop *w, const struct mdp_array *a)
+/* What the end of r says: completed (md forgot its place, nobody paused it) or stopped. */
+static void wm_end_news(struct mdp_wloop *w, const struct mdp_array *a, const struct mdp_wm_run *r,
+			bool completed, int64_t epoch)
 {
-	struct mdp_wm_run *r = wm_run(&w->maint, a->name, false);
+	char path[128], buf[32], took[32], paused[32], at[16] = "";
+	uint64_t cnt;
+	struct mdp_mnews n;
+
+	wm_news(a, r, MDP_MEV_END, epoch, &n);
+	if (r->paused_at)
+		n.paused_s += epoch - r->paused_at;
+	if (completed)
+		n.percent = 100;
+	snprintf(n.reason, sizeof(n.reason), "%s", completed ? "completed" : "stopped");
+	snprintf(path, sizeof(path), "/sys/block/%s/md/mismatch_cnt", a->name);
+	if (mdp_root_read_value(w->c.root, path, buf, sizeof(buf)) > 0 &&
+	    !mdp_num_parse(buf, 0, INT64_MAX, &cnt))
+		n.mismatch = (int64_t)cnt;
+	snprintf(buf, sizeof(buf), "%" PRId64, n.mismatch);
+	if (!completed)
+		snprintf(at, sizeof(at), " at %u%%", n.percent);
+	snprintf(n.line, sizeof(n.line), "%s %s %s%s after %s (paused %s), mismatch_cnt %s",
+		 a->name, r->action, n.reason, at, mdp_wnews_dur(n.duration_s, took, sizeof(took)),
+		 mdp_wnews_dur(n.paused_s, paused, sizeof(paused)),
+		 n.mismatch < 0 ? "unread" : buf);
+	mdp_wnews_tell(w, &n);
+}
+
+/* A check seen before that md no longer runs and is not paused: finished (sync_min 0, md
+ * forgot its place) and its file removed, else stopped by hand (or its pause let go) and
+ * left; told of when its start was. */
+static void wm_ended(struct mdp_wloop *w, const struct mdp_array *a, int64_t epoch)
+{
+	struct mdp_wm_run *r = wm_run(&w->maint, a->name, false), run;
 	char path[128], buf[32];
+	bool forgot;
 
 	if (!r)
 		return;
 	snprintf(path, sizeof(path), "/sys/block/%s/md/sync_min", a->name);
-	if (mdp_root_read_value(w->c.root, path, buf, sizeof(buf)) > 0 && !strcmp(buf, "0"))
+	forgot = mdp_root_read_value(w->c.root, path, buf, sizeof(buf)) > 0 && !strcmp(buf, "0");
+	if (forgot)
 		(void)mdp_ckpt_drop(w->c.root, a->uuid);
+	run = *r;
 	*r = w->maint.runs[--w->maint.n_runs];
+	if (run.told)
+		wm_end_news(w, a, &run, forgot && !run.paused_at, epoch);
 }
 
 /* ---- the look ------------------------------------------------------------------------- */
@@ -245,11 +333,6 @@ static void why_kept(const struct mdp_wloop *w, enum mdp_mwhy why, struct mdp_mt
 	}
 }
 
-static unsigned pct(uint64_t done, uint64_t total)
-{
-	return total ? (unsigned)(done * 100 / total) : 0;
-}
-
 /* What a's check runs to, in sectors: md's while it runs, else the place kept on disk. */
 static uint64_t wm_total(const struct mdp_wloop *w, const struct mdp_array *a)
 {
@@ -264,29 +347,83 @@ static uint64_t wm_total(const struct mdp_wloop *w, const struct mdp_array *a)
 	return total;
 }
 
-/* Pause or resume a, under the main lock; said. */
+/* a's check paused at pos (why: kept->word, said in line): its run's clock stopped; the news
+ * to tell into *n when its start was told. */
+static void wm_paused(struct mdp_wloop *w, const struct mdp_array *a, const struct mdp_jwhy *kept,
+		      const char *line, uint64_t pos, int64_t epoch, struct mdp_mnews *n)
+{
+	struct mdp_wm_run *r = wm_run(&w->maint, a->name, false);
+
+	wl_note(w, "%s", line);
+	if (!r)
+		return;
+	r->paused_at = epoch;
+	r->done = pos;
+	if (!r->told)
+		return;
+	wm_news(a, r, MDP_MEV_PAUSE, epoch, n);
+	n->said = true;
+	snprintf(n->reason, sizeof(n->reason), "%s", kept->word);
+	snprintf(n->line, sizeof(n->line), "%s", line);
+}
+
+/* a's check resumed from pp's place: its run (new after a reboot) going again; the news into
+ * *n as wm_paused's. */
+static void wm_resumed(struct mdp_wloop *w, const struct mdp_array *a, const struct mdp_jpause *pp,
+		       uint64_t total, int64_t epoch, struct mdp_mnews *n)
+{
+	struct mdp_wm_run *r = wm_run(&w->maint, a->name, false);
+
+	wl_note(w, "%s %s resumed from %u%% (sector %" PRIu64 ")", a->name, pp->action,
+		pct(pp->position, total), pp->position);
+	if (!r && (r = wm_run(&w->maint, a->name, true))) {
+		r->started = epoch;
+		r->told = w->c.p->maint.m.notify.set;
+	}
+	if (!r)
+		return;
+	snprintf(r->action, sizeof(r->action), "%s", pp->action);
+	r->done = pp->position;
+	r->total = total;
+	if (r->paused_at)
+		r->paused_s += epoch - r->paused_at;
+	r->paused_at = 0;
+	if (!r->told)
+		return;
+	wm_news(a, r, MDP_MEV_RESUME, epoch, n);
+	n->said = true;
+	snprintf(n->line, sizeof(n->line), "%s %s resumed from %u%% (sector %" PRIu64 ")", a->name,
+		 pp->action, n->percent, pp->position);
+}
+
+/* Pause or resume a, under the main lock; said, and told once the lock is let go (a notify
+ * command may take seconds). */
 static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo act,
 		   const struct mdp_jwhy *kept, const char *why, int64_t epoch)
 {
+	struct mdp_mnews n = {.ev = MDP_MEV_COUNT};
 	const struct mdp_jpause *pp = NULL;
 	struct mdp_jpauses p = {0};
 	uint64_t pos = 0;
+	char line[256];
 	int err;
 
 	if (mdp_wl_lock(w))
 		return;
 	if (act == MDP_MDO_PAUSE) {
-		if (!(err = mdp_txn_pause(w->c.tx, a, epoch, kept, &pos)))
-			wl_note(w, "%s %s paused at %u%% (sector %" PRIu64 "): %s", a->name,
-				a->sync_action, pct(pos, a->sync_total), pos, why);
+		if (!(err = mdp_txn_pause(w->c.tx, a, epoch, kept, &pos))) {
+			snprintf(line, sizeof(line),
+				 "%s %s paused at %u%% (sector %" PRIu64 "): %s", a->name,
+				 a->sync_action, pct(pos, a->sync_total), pos, why);
+			wm_paused(w, a, kept, line, pos, epoch, &n);
+		}
 	} else {
 		if (!mdp_txn_pauses(w->c.root, &p))
 			for (size_t i = 0; i < p.n; i++)
 				if (!strcmp(p.v[i].dev, a->name))
 					pp = &p.v[i];
 		if (!(err = mdp_txn_resume(w->c.tx, a->name)) && pp)
-			wl_note(w, "%s %s resumed from %u%% (sector %" PRIu64 ")", a->name,
-				pp->action, pct(pp->position, wm_total(w, a)), pp->position);
+			wm_resumed(w, a, pp, wm_total(w, a), epoch, &n);
 		mdp_jpauses_free(&p);
 	}
 	mdp_wl_diags(w, w->c.tx->d);
@@ -295,6 +432,8 @@ static void wm_act(struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mdo 
 			   act == MDP_MDO_PAUSE ? "pause" : "resume",
 			   act == MDP_MDO_PAUSE ? a->sync_action : "check", strerror(-err));
 	mdp_wl_unlock(w);
+	if (n.ev != MDP_MEV_COUNT)
+		mdp_wnews_tell(w, &n);
 }
 
 /* At the first look: a check a reboot or a crash cut (md forgot its place, the file kept
@@ -327,7 +466,7 @@ static void wm_cut(struct mdp_wloop *w, const struct mdp_array *a)
 	mdp_wl_diags(w, w->c.tx->d);
 }
 
-static const struct mdp_jpause *wm_paused(const struct mdp_jpauses *p, const char *name)
+static const struct mdp_jpause *wm_pause_of(const struct mdp_jpauses *p, const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (!strcmp(p->v[i].dev, name))
@@ -351,7 +490,7 @@ static void wm_still(struct mdp_wloop *w, const struct mdp_jpause *pp, const str
 static void wm_array(struct mdp_wloop *w, const struct mdp_array *a, struct mdp_mtime now,
 		     int64_t epoch, const struct mdp_jpauses *p)
 {
-	const struct mdp_jpause *pp = wm_paused(p, a->name);
+	const struct mdp_jpause *pp = wm_pause_of(p, a->name);
 	enum mdp_mop op = wm_op(a, pp != NULL);
 	enum mdp_mwhy why;
 	enum mdp_mdo act = mdp_maint_decide(&w->c.p->maint.m, now, wm_hot(w, a) != NULL,
@@ -359,10 +498,11 @@ static void wm_array(struct mdp_wloop *w, const struct mdp_array *a, struct mdp_
 	struct mdp_jwhy kept;
 	char text[128];
 
-	if (op == MDP_MOP_CHECK)
+	if (op == MDP_MOP_CHECK) {
+		wm_seen(w, a, epoch);
 		wm_keep(w, a, epoch);
-	else if (op != MDP_MOP_PAUSED)
-		wm_ended(w, a);
+	} else if (op != MDP_MOP_PAUSED)
+		wm_ended(w, a, epoch);
 	why_kept(w, why, now, epoch, &kept);
 	if (op == MDP_MOP_PAUSED && act == MDP_MDO_NOTHING && why != MDP_MW_NONE)
 		wm_still(w, pp, &kept);
@@ -394,6 +534,8 @@ void mdp_wmaint_look(struct mdp_wloop *w, const struct mdp_system *s)
 		w->maint.defer_at = t;
 		wm_jobs(w);
 	}
+	if (first && k->m.notify.set)
+		mdp_wnews_load(w);
 	for (size_t i = 0; first && i < s->n_arrays; i++)
 		if (mdp_wl_selected(w, &s->arrays[i]))
 			wm_cut(w, &s->arrays[i]);

@@ -14,6 +14,15 @@
  * minute; a disk without one is said once and not counted (SMART is not asked: it could
  * wake a sleeping disk). The jobs deferred to are process names, from /proc/PID/comm at
  * most once a minute; a running SMART self-test is not detected yet, said once.
+ *
+ * With the key's notify (watcher_notify.c), each check or repair is told of at its start
+ * (seen running by the watcher), its pauses and resumes and its end (its duration, the time
+ * it spent paused, md's mismatch_cnt, completed or stopped): the watcher's log always, the
+ * caller's news hook (DSM's Log Center and notification) and the notify command for the
+ * events it lists. What was told is kept in MDP_WMAINT_NEWS, so that a watcher started
+ * again tells no start twice and tells the end of a check that ended while none ran; the
+ * file is under /run, so after a reboot a check resumed from its place is told as resumed,
+ * and its duration counts from there.
  */
 #ifndef MDP_WATCHER_MAINT_H
 #define MDP_WATCHER_MAINT_H
@@ -33,10 +42,36 @@ struct mdp_wm_disk {
 	bool known, hot, said;
 };
 
-/* A check seen running: its array and the place last kept on disk. */
+/* The notify command's time limit (ms): the loop waits for it, so a hook must be quick. */
+#define MDP_WMAINT_HOOK_MS 5000u
+/* What the watcher told of the checks it follows (notify), for a watcher started again. */
+#define MDP_WMAINT_NEWS "/run/mdprofile/checks"
+
+/* What a watcher tells of a check or repair (the maintenance key's notify). */
+struct mdp_mnews {
+	enum mdp_mev ev;
+	char array[MDP_NAME_MAX];
+	char uuid[40];
+	char action[8];     /* check or repair */
+	unsigned percent;   /* its place (end: 100 when completed) */
+	char reason[16];    /* pause: window, heat or deferred; end: completed or stopped */
+	int64_t duration_s; /* since its start (pause, resume, end), -1 at the start */
+	int64_t paused_s;   /* of that, the time it stood paused; -1 at the start */
+	int64_t mismatch;   /* end: md/mismatch_cnt, else -1 (or unread) */
+	char line[256];     /* what the log says */
+	bool said;          /* the line is in the log already (a pause's, a resume's) */
+};
+
+/* A check seen running: its array, the place last kept on disk, and what was told of it. */
 struct mdp_wm_run {
 	char name[MDP_NAME_MAX];
 	uint64_t kept;
+	char action[8];
+	int64_t started;      /* seconds since the epoch: first seen running, or resumed */
+	int64_t paused_at;    /* paused by the watcher since then; 0 when not */
+	int64_t paused_s;     /* paused before, in all */
+	uint64_t done, total; /* its place at the last look that saw it run */
+	bool told;            /* its start was told, so its end will be */
 };
 
 struct mdp_wmaint {
@@ -49,6 +84,7 @@ struct mdp_wmaint {
 	bool said_selftest;
 	struct mdp_wm_run *runs;
 	size_t n_runs;
+	bool hook_failed; /* the notify command's failure was said; said again once it worked */
 };
 
 void mdp_wmaint_free(struct mdp_wmaint *m);

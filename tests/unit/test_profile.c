@@ -1063,6 +1063,54 @@ static void test_bad_corpus(void **state)
 	assert_true(cases >= 30);
 }
 
+/* maintenance.notify (issue 49): the command and the events, all four when on is left out;
+ * each wrong one said where it is. */
+static void test_maint_notify(void **state)
+{
+	struct mdp_profile p;
+	char *msgs;
+
+	(void)state;
+	assert_int_equal(load_str("maintenance:\n  notify: {command: /usr/local/sbin/md-news, "
+				  "events: [end, start]}\n",
+				  &p, &msgs),
+			 0);
+	assert_string_equal(msgs, "");
+	free(msgs);
+	assert_true(p.maint.m.notify.set);
+	assert_string_equal(p.maint.m.notify.command, "/usr/local/sbin/md-news");
+	assert_int_equal(p.maint.m.notify.on, 1u << MDP_MEV_START | 1u << MDP_MEV_END);
+	mdp_profile_free(&p);
+	assert_int_equal(load_str("maintenance:\n  notify: {events: [pause]}\n", &p, &msgs), 0);
+	free(msgs);
+	assert_null(p.maint.m.notify.command);
+	assert_int_equal(p.maint.m.notify.on, 1u << MDP_MEV_PAUSE);
+	mdp_profile_free(&p);
+	assert_int_equal(load_str("maintenance:\n  notify: {command: /bin/true}\n", &p, &msgs), 0);
+	free(msgs);
+	assert_int_equal(p.maint.m.notify.on, MDP_MEV_ALL);
+	mdp_profile_free(&p);
+	expect_error(
+	    "maintenance:\n  notify: {}\n",
+	    "mem.yaml:2:11: empty notify: give command, events or both (events: [start, pause, "
+	    "resume, end])\n");
+	expect_error("maintenance:\n  notify:\n    command: hook.sh\n    events: [start, stop, "
+		     "start, 1]\n",
+		     "mem.yaml:3:14: command 'hook.sh': expected the absolute path of a program "
+		     "(at most 255 bytes)\n"
+		     "mem.yaml:4:21: event 'stop': expected start, pause, resume or end\n"
+		     "mem.yaml:4:27: event 'start': listed twice\n"
+		     "mem.yaml:4:34: events '1' is a number in yaml, not text: quote it\n");
+	expect_error("maintenance:\n  notify: {command: /a/../b, events: []}\n",
+		     "mem.yaml:2:21: command '/a/../b': a path without '.', '..' or empty "
+		     "components\n"
+		     "mem.yaml:2:38: empty 'events' list: remove it or give one or more of start, "
+		     "pause, resume, end\n");
+	expect_error("maintenance:\n  notify: {command: [/bin/x]}\n",
+		     "mem.yaml:2:21: wrong type for 'command': expected a single value, found a "
+		     "list\n");
+}
+
 MDP_TEST_MAIN_FX(setup_cwd, NULL, NULL, test_reshape_fast, test_balanced,
 		 test_low_ram_extends_balanced, test_kernel_defaults, test_all_shipped_load,
 		 test_every_registry_key, test_mem_forms, test_ranges, test_did_you_mean,
@@ -1071,4 +1119,4 @@ MDP_TEST_MAIN_FX(setup_cwd, NULL, NULL, test_reshape_fast, test_balanced,
 		 test_error_cap, test_out_untouched, test_extends_without_dirs,
 		 test_extends_through_dirs, test_sizes, test_find, test_builtin, test_perms,
 		 test_open, test_bad_corpus, test_bounds_load, test_bounds_errors,
-		 test_bounds_may_cross, test_bounds_pinned, test_media_load)
+		 test_bounds_may_cross, test_bounds_pinned, test_media_load, test_maint_notify)

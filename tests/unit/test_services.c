@@ -987,6 +987,48 @@ static void test_refused_tool_one_diag(void **state)
 
 /* Every test runs in a fresh temporary root (setup, teardown); test_name_ok and
  * test_resume_command do not use it. */
+/* A program named by its path (a notify command): its variables after the fixed ones; a
+ * missing, a non-executable, a relative one and too many variables refused; on the real root
+ * it runs only where nobody else could change it (here /tmp, writable by all, refuses it). */
+static void test_exec_run_env(void **state)
+{
+	struct fx *f = *state;
+	struct mdp_exec_result res;
+	const char *argv[] = {"/usr/local/sbin/hook", NULL},
+		   *env[] = {"MDPROFILE_EVENT=end", "MDPROFILE_REASON=", NULL};
+	const char *many[MDP_EXEC_ENV_MAX + 2] = {0}, *rel[] = {"hook", NULL};
+	char path[PATH_MAX], want[2 * PATH_MAX + 256];
+	struct mdp_root real;
+
+	assert_int_equal(mdp_exec_run_env(&f->r, argv, env, 5000, &res, &f->d), -ENOENT);
+	put(f, "/usr/local/sbin/hook", "#!/bin/sh\nenv | sort\nexit 4\n");
+	assert_int_equal(mdp_root_path(&f->r, argv[0], path, sizeof(path)), 0);
+	assert_int_equal(mdp_exec_run_env(&f->r, argv, env, 5000, &res, &f->d), -EACCES);
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(mdp_exec_run_env(&f->r, argv, env, 5000, &res, &f->d), 0);
+	assert_int_equal(res.exit_code, 4);
+	snprintf(want, sizeof(want),
+		 "LANG=C\nMDPROFILE_EVENT=end\nMDPROFILE_REASON=\nMDPROFILE_ROOT=%s\n"
+		 "MDPROFILE_ROOT_EXEC=%s\n"
+		 "PATH=/usr/syno/sbin:/usr/syno/bin:/usr/sbin:/usr/bin:/sbin:/bin\nPWD=%s\n",
+		 f->r.prefix, f->r.prefix, getcwd((char[PATH_MAX]){0}, PATH_MAX));
+	assert_string_equal(res.out, want);
+	assert_int_equal(mdp_exec_run_env(&f->r, rel, env, 5000, &res, &f->d), -EINVAL);
+	for (size_t i = 0; i <= MDP_EXEC_ENV_MAX; i++)
+		many[i] = "A=1";
+	assert_int_equal(mdp_exec_run_env(&f->r, argv, many, 5000, &res, &f->d), -EINVAL);
+	assert_int_equal(f->d.n, 0);
+	assert_int_equal(mdp_root_init(&real, NULL), 0);
+	argv[0] = path; /* the same file, from the real root: /tmp is writable by all */
+	assert_int_equal(mdp_exec_run_env(&real, argv, env, 5000, &res, &f->d), -EPERM);
+	assert_int_equal(f->d.n, 1);
+	assert_string_equal(f->d.v[0].file, path);
+	assert_non_null(strstr(f->d.v[0].msg, "refusing to run it: directory /tmp is "));
+	mdp_root_fini(&real);
+	mdp_diags_free(&f->d);
+	mdp_diags_init(&f->d);
+}
+
 MDP_TEST_MAIN_FX(NULL, setup, teardown, test_name_ok, test_bad_names_dsm6, test_bad_names_dsm7,
 		 test_bad_names_systemd, test_dsm6_cycle, test_dsm6_pkg, test_dsm6_failures,
 		 test_dsm6_unexpected, test_dsm6_held_by_dsm, test_dsm6_plain_verbs,
@@ -996,4 +1038,4 @@ MDP_TEST_MAIN_FX(NULL, setup, teardown, test_name_ok, test_bad_names_dsm6, test_
 		 test_dsm7_failures, test_systemd_cycle, test_timeout, test_tool_missing,
 		 test_resume_command, test_detect, test_detect_errors, test_exec_env_and_fds,
 		 test_exec_output_bounded, test_exec_daemon_keeps_pipe, test_exec_signal_and_lookup,
-		 test_exec_refuses_untrusted, test_refused_tool_one_diag)
+		 test_exec_refuses_untrusted, test_refused_tool_one_diag, test_exec_run_env)

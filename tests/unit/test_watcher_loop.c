@@ -444,6 +444,11 @@ struct run {
 	char events[8]
 		   [300]; /* the owner's events (Log Center): "engaged|gave up|released[+]: TEXT" */
 	size_t n_ev;
+	char hooks[8][1024]; /* the notify command's runs: its path, then its MDPROFILE_ vars */
+	size_t n_hooks;
+	int hook_exit;     /* what the notify command exits with */
+	char news[8][300]; /* the news hook's calls (DSM): "EVENT: LINE" */
+	size_t n_news;
 };
 
 static struct run *run_of(const struct mdp_watch_ops *ops)
@@ -659,6 +664,35 @@ static void run_event(void *ctx, enum mdp_wl_event ev, bool ended, const char *t
 		 text);
 }
 
+/* The notify command, run: recorded, with what it exits with (the root is the run's lr). */
+static int run_exec(const struct mdp_root *r, const char *const argv[], const char *const env[],
+		    unsigned timeout_ms, struct mdp_exec_result *res, struct mdp_diags *d)
+{
+	struct run *t = (struct run *)(void *)((char *)(uintptr_t)r - offsetof(struct run, lr));
+	char *h;
+
+	(void)d;
+	assert_int_equal(timeout_ms, MDP_WMAINT_HOOK_MS);
+	assert_null(argv[1]);
+	assert_true(t->n_hooks < sizeof(t->hooks) / sizeof(t->hooks[0]));
+	h = t->hooks[t->n_hooks++];
+	snprintf(h, sizeof(t->hooks[0]), "%s", argv[0]);
+	for (size_t i = 0; env[i]; i++)
+		snprintf(h + strlen(h), sizeof(t->hooks[0]) - strlen(h), " %s", env[i]);
+	memset(res, 0, sizeof(*res));
+	res->exit_code = t->hook_exit;
+	snprintf(res->out, sizeof(res->out), "%s", t->hook_exit ? "no mail server\n" : "");
+	return 0;
+}
+
+static void run_news(void *ctx, const struct mdp_mnews *n)
+{
+	struct run *t = ctx;
+
+	assert_true(t->n_news < sizeof(t->news) / sizeof(t->news[0]));
+	snprintf(t->news[t->n_news++], sizeof(t->news[0]), "%s: %s", mdp_mev_name(n->ev), n->line);
+}
+
 static void run_error(void *ctx, const char *msg)
 {
 	struct run *t = ctx;
@@ -826,13 +860,15 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 	c.ops = &t->ops;
 	c.wall = run_wall;
 	c.wall_ctx = t;
+	c.exec = run_exec;
 	t->wall = (struct mdp_mtime){1, 8 * 60};
 	c.h = (struct mdp_wloop_hooks){.ctx = t,
 				       .line = run_line,
 				       .error = run_error,
 				       .diags = run_diags,
 				       .txn_result = run_txn,
-				       .event = run_event};
+				       .event = run_event,
+				       .news = run_news};
 	mdp_wloop_init(&t->w, &c);
 }
 
@@ -2069,6 +2105,203 @@ static void test_loop_maint_reboot(void **state)
 	run_teardown(&t);
 }
 
+/* ---- maintenance notify (issue 49) ------------------------------------------------------ */
+
+#define NOTIFY_HOOK "/usr/local/sbin/md-news"
+
+/* How many lines the loop said that begin with prefix. */
+static size_t said_n(const struct run *t, const char *prefix)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += !strncmp(t->lines[i], prefix, strlen(prefix));
+	return n;
+}
+
+static void hook_is(const struct run *t, size_t i, const char *want)
+{
+	assert_true(i < t->n_hooks);
+	assert_string_equal(t->hooks[i], want);
+}
+
+/*
+ * Each event told, with its environment: the check seen at 25% outside its window (start,
+ * then its pause, why window), an hour on the window opens (resume, paused 3600 s), md ends
+ * it (sync_min back to 0: completed, md's mismatch_cnt). The command fails at the start and
+ * the pause: said once; DSM's news hook gets every event.
+ */
+static void maint_notify_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		says(t, "md2 check started at 25%");
+		hook_is(t, 0,
+			NOTIFY_HOOK
+			" MDPROFILE_EVENT=start MDPROFILE_ARRAY=md2 "
+			"MDPROFILE_UUID=" MD2_UUID " MDPROFILE_ACTION=check "
+			"MDPROFILE_PROGRESS_PERCENT=25 MDPROFILE_REASON= MDPROFILE_DURATION_S= "
+			"MDPROFILE_PAUSED_S= MDPROFILE_MISMATCH_CNT= MDPROFILE_MESSAGE=md2 check "
+			"started at 25%");
+		hook_is(t, 1,
+			NOTIFY_HOOK
+			" MDPROFILE_EVENT=pause MDPROFILE_ARRAY=md2 "
+			"MDPROFILE_UUID=" MD2_UUID " MDPROFILE_ACTION=check "
+			"MDPROFILE_PROGRESS_PERCENT=25 MDPROFILE_REASON=window "
+			"MDPROFILE_DURATION_S=0 MDPROFILE_PAUSED_S=0 MDPROFILE_MISMATCH_CNT= "
+			"MDPROFILE_MESSAGE=md2 check paused at 25% (sector 1024): outside its "
+			"windows; the next opens in 17h 00m");
+		assert_int_equal(said_n(t, "maintenance notify command " NOTIFY_HOOK " failed"), 1);
+		says(t, "maintenance notify command " NOTIFY_HOOK " failed at md2's start: exit 3: "
+			"no mail server (said once until it works again)");
+		t->hook_exit = 0;
+		t->now += 3600;
+		t->wall = (struct mdp_mtime){2, 60}; /* Tuesday 01:00 */
+		break;
+	case 2:
+		assert_int_equal(t->n_hooks, 3);
+		break;
+	case 3:
+		hook_is(t, 2,
+			NOTIFY_HOOK
+			" MDPROFILE_EVENT=resume MDPROFILE_ARRAY=md2 "
+			"MDPROFILE_UUID=" MD2_UUID " MDPROFILE_ACTION=check "
+			"MDPROFILE_PROGRESS_PERCENT=25 MDPROFILE_REASON= MDPROFILE_DURATION_S=3605 "
+			"MDPROFILE_PAUSED_S=3605 MDPROFILE_MISMATCH_CNT= MDPROFILE_MESSAGE=md2 "
+			"check resumed from 25% (sector 1024)");
+		t->now += 600;
+		md_put(t, "md2", "sync_min", "0\n");
+		md_put(t, "md2", "mismatch_cnt", "8\n");
+		op(t, "md2", "idle");
+		break;
+	case 4:
+		says(t, "md2 check completed after 1h 10m 10s (paused 1h 00m 05s), mismatch_cnt 8");
+		hook_is(t, 3,
+			NOTIFY_HOOK
+			" MDPROFILE_EVENT=end MDPROFILE_ARRAY=md2 "
+			"MDPROFILE_UUID=" MD2_UUID " MDPROFILE_ACTION=check "
+			"MDPROFILE_PROGRESS_PERCENT=100 MDPROFILE_REASON=completed "
+			"MDPROFILE_DURATION_S=4210 MDPROFILE_PAUSED_S=3605 "
+			"MDPROFILE_MISMATCH_CNT=8 MDPROFILE_MESSAGE=md2 check completed after 1h "
+			"10m 10s (paused 1h 00m 05s), mismatch_cnt 8");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_notify(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, MAINT_PROFILE "  notify: {command: " NOTIFY_HOOK "}\n", maint_notify_turn);
+	maint_setup(&t);
+	t.hook_exit = 3;
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	assert_int_equal(t.n_hooks, 4);
+	assert_int_equal(t.n_news, 4);
+	assert_string_equal(t.news[0], "start: md2 check started at 25%");
+	assert_string_equal(t.news[3], "end: md2 check completed after 1h 10m 10s (paused 1h 00m "
+				       "05s), mismatch_cnt 8");
+	assert_int_equal(said_n(&t, "md2 check completed"), 1);
+	run_teardown(&t);
+}
+
+/*
+ * A watcher started again tells no start twice, and the end of a check that ended while
+ * none ran, once: stopped by hand (md keeps its place in sync_min). events: [end] alone reach
+ * the command and DSM's hook; the log says the start too.
+ */
+static void notify_stopped_turn(struct run *t, unsigned n)
+{
+	if (n == 1) {
+		md_put(t, "md2", "sync_min", "2048\n");
+		op(t, "md2", "idle");
+	} else if (n == 2) {
+		t->sig = SIGTERM;
+	}
+}
+
+static void test_loop_maint_notify_again(void **state)
+{
+	const char *yaml = RUN_PROFILE
+	    "maintenance:\n  defer_to: [rsync]\n  notify: {command: " NOTIFY_HOOK ", events: [end]}\n";
+	struct mdp_wloop_cfg c;
+	struct run t;
+
+	(void)state;
+	run_setup(&t, yaml, stop_turn);
+	test_sh("cd '%s' && rm etc.defaults/VERSION", t.dir);
+	maint_setup(&t);
+	md_put(&t, "md2", "mismatch_cnt", "0\n");
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	says(&t, "md2 check started at 25%");
+	assert_int_equal(t.n_hooks + t.n_news, 0);
+	/* started again: the check still runs, a third of the way, then is stopped by hand */
+	for (int again = 0; again < 2; again++) {
+		c = t.w.c;
+		mdp_wloop_fini(&t.w);
+		t.n = 0;
+		t.waits = 0;
+		t.turn = again ? stop_turn : notify_stopped_turn;
+		md_put(&t, "md2", "sync_completed", again ? "none\n" : "1365 / 4096\n");
+		t.now += 60;
+		mdp_wloop_init(&t.w, &c);
+		assert_int_equal(mdp_wloop_auto(&t.w), 0);
+		assert_int_equal(said_n(&t, "md2 check started"), 0);
+	}
+	assert_int_equal(t.errs, 0);
+	assert_int_equal(t.n_hooks, 1);
+	hook_is(&t, 0,
+		NOTIFY_HOOK " MDPROFILE_EVENT=end MDPROFILE_ARRAY=md2 MDPROFILE_UUID=" MD2_UUID
+			    " MDPROFILE_ACTION=check MDPROFILE_PROGRESS_PERCENT=33 "
+			    "MDPROFILE_REASON=stopped MDPROFILE_DURATION_S=60 MDPROFILE_PAUSED_S=0 "
+			    "MDPROFILE_MISMATCH_CNT=0 MDPROFILE_MESSAGE=md2 check stopped at 33% "
+			    "after 0h 01m 00s (paused 0h 00m 00s), mismatch_cnt 0");
+	assert_int_equal(t.n_news, 1);
+	run_teardown(&t);
+}
+
+/*
+ * A pause the watcher did not end (revert let it go, or a person wrote check): the check
+ * seen running again is told as resumed, its paused time counted.
+ */
+static void notify_let_go_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		assert_true(paused(t, "md2"));
+		test_sh("rm '%s/run/mdprofile/paused'", t->dir);
+		t->wall = (struct mdp_mtime){2, 60};
+		t->now += 600;
+		md_put(t, "md2", "sync_completed", "1024 / 4096\n");
+		op(t, "md2", "check");
+		md_put(t, "md2", "sync_completed", "1024 / 4096\n");
+		break;
+	case 2:
+		says(t, "md2 check runs again at 25%");
+		assert_int_equal(t->n_hooks, 3);
+		assert_non_null(strstr(t->hooks[2], " MDPROFILE_EVENT=resume "));
+		assert_non_null(strstr(t->hooks[2], " MDPROFILE_PAUSED_S=600 "));
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_notify_let_go(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, MAINT_PROFILE "  notify: {command: " NOTIFY_HOOK "}\n", notify_let_go_turn);
+	maint_setup(&t);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	assert_int_equal(said_n(&t, "md2 check paused"), 1);
+	run_teardown(&t);
+}
+
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
@@ -2077,4 +2310,5 @@ MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_an
 	      test_loop_lock_wait_then_apply, test_loop_lock_wait_stopped_twice,
 	      test_loop_event_races, test_loop_look_races_a_stop, test_loop_look_stopped,
 	      test_loop_maint_window, test_loop_maint_heat, test_loop_maint_defer,
-	      test_loop_maint_reboot)
+	      test_loop_maint_reboot, test_loop_maint_notify, test_loop_maint_notify_again,
+	      test_loop_maint_notify_let_go)

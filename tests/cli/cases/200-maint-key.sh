@@ -1,6 +1,7 @@
 # maintenance: {windows, heat, defer_to} (issue 49): the loader takes windows of the week,
 # a heat rule and the jobs a check gives way to, says where a wrong one is and what is
-# wrong, show names them in every form, a child's maintenance replaces its parent's.
+# wrong, show names them in every form (notify too: what a watcher tells, and where), a
+# child's maintenance replaces its parent's.
 fixture ds-dsm6-reshape
 P="$ROOT/etc/mdprofile/profiles"
 mkdir -p "$P"
@@ -10,6 +11,7 @@ maintenance:
   windows: ["Mon-Fri 01:00-07:00", "Sat,Sun 00:00-24:00", "Fri-Mon 22:00-02:00"]
   heat: {hot_at_c: 50, cool_below_c: 45}
   defer_to: [smart-selftest, rsync, "123"]
+  notify: {command: /usr/local/sbin/md-news, events: [end, start]}
 YAML
 cat >"$P/late.yaml" <<'YAML'
 extends: nightly
@@ -30,10 +32,11 @@ w defer 'defer_to: [bin/rsync, 0123456789abcdef, " rsync", rsync, rsync, 123]'
 w unknown 'window: ["Mon 01:00-02:00"]'
 w nodefer 'defer_to: []'
 w toomany "defer_to: [$(seq -s, -f 'job%g' 17)]"
+w notify 'notify: {command: "md-news --mail", events: [start, done, start]}'
 
 run_expect 0 check - check nightly late
 for f in empty day hour same shape nowindows heatrange heatrev heatmiss defer unknown nodefer \
-	toomany; do
+	toomany notify; do
 	run_expect 2 - "check-$f" check "$f"
 done
 run_expect 0 show - show nightly
