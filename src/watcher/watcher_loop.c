@@ -224,9 +224,11 @@ static int wl_txn(struct mdp_wloop *w, struct mdp_txn_rc rc, const char *verb,
  * Apply the profile as the watcher's layer (an overlay over an active
  * base), under the lock after recover: what discovery and the plan say
  * through the caller's diags, the transaction's outcome through its
- * txn_result. 0, a txn_result code, or -errno; w->since: the layer's.
+ * txn_result. 0, a txn_result code, or -errno; w->since: the layer's;
+ * *none: it worked and left no layer, as nothing was active and the
+ * profile changes nothing here (one that sets only maintenance).
  */
-static int wl_apply(struct mdp_wloop *w)
+static int wl_apply(struct mdp_wloop *w, bool *none)
 {
 	const struct mdp_apply_opts o = {
 	    .origin = w->by, .lean = true, .ctx = w->c.h.ctx, .diags = w->c.h.diags};
@@ -243,6 +245,7 @@ static int wl_apply(struct mdp_wloop *w)
 		rc = a.step < MDP_APPLY_TXN ? a.rc.err : wl_txn(w, a.rc, "apply", &a.plan);
 		if (!rc && a.layer.on)
 			w->since = a.layer.by == w->by ? a.layer.since : 0;
+		*none = !rc && !a.layer.on;
 		mdp_applied_free(&a);
 	}
 	wl_unlock(w);
@@ -252,6 +255,7 @@ static int wl_apply(struct mdp_wloop *w)
 static void wl_engage(struct mdp_wloop *w)
 {
 	char nm[512], why[300];
+	bool none = false;
 	int rc;
 
 	if (mdp_txn_layer_blocks(w->c.root, w->by, w->c.p->name, why, sizeof(why))) {
@@ -272,10 +276,17 @@ static void wl_engage(struct mdp_wloop *w)
 	w->engaging = true;
 	snprintf(why, sizeof(why), "%s started; applying its profile", w->busy);
 	wl_state(w, why);
-	rc = wl_apply(w);
+	rc = wl_apply(w, &none);
 	w->engaging = false;
 	if (rc == -EINTR)
 		return; /* stopped while it waited for the lock: nothing applied */
+	if (none) {     /* nothing to put on, nor to take off: held, no error */
+		wl_note(w, "profile %s changes nothing here: %s goes on at the values the box has",
+			wl_name(w, nm, sizeof(nm)), w->busy);
+		mdp_engage_held(&w->e, mdp_wl_now(w));
+		wl_state(w, "its profile changes nothing here");
+		return;
+	}
 	if (rc || !w->since) {
 		mdp_wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
 			   wl_name(w, nm, sizeof(nm)));

@@ -1134,6 +1134,47 @@ static void test_loop_apply_fails(void **state)
 	run_teardown(&t);
 }
 
+/*
+ * A profile that changes nothing here (night-checks sets only maintenance) with no base
+ * active: the apply leaves no layer, which is no failure: the recovery goes on at the box's
+ * values, the watcher held without an error until md is idle, then armed again.
+ */
+static void in_sync_turn(struct run *t, unsigned n)
+{
+	struct mdp_wstate ws;
+
+	switch (n) {
+	case 1:
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		says(t, "profile t changes nothing here: md2 recover goes on at the values the "
+			"box has");
+		assert_false(said(t, "could not apply profile t: left alone until md is idle"));
+		assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+		assert_string_equal(ws.state, "held");
+		assert_string_equal(ws.why, "its profile changes nothing here");
+		assert_string_equal(top(t), "");
+		op(t, "md2", "idle");
+		break;
+	case 4:
+		says(t, "md idle: armed again");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_in_sync(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, "maintenance:\n  heat: {hot_at_c: 50, cool_below_c: 45}\n", in_sync_turn);
+	says(&t, "stopped by SIGTERM");
+	assert_int_equal(t.n_ev, 0);
+	run_teardown(&t);
+}
+
 /* md3's counters: IOS requests of TICKS ms in all. */
 static void stat_md3(struct run *t, unsigned ios, unsigned ticks)
 {
@@ -2072,9 +2113,9 @@ static void test_loop_maint_reboot(void **state)
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
-	      test_loop_apply_fails, test_loop_goal, test_loop_goal_max, test_loop_goal_percentile,
-	      test_loop_goal_members, test_loop_until_idle_ends, test_loop_lock_wait_stop,
-	      test_loop_lock_wait_then_apply, test_loop_lock_wait_stopped_twice,
-	      test_loop_event_races, test_loop_look_races_a_stop, test_loop_look_stopped,
-	      test_loop_maint_window, test_loop_maint_heat, test_loop_maint_defer,
-	      test_loop_maint_reboot)
+	      test_loop_apply_fails, test_loop_in_sync, test_loop_goal, test_loop_goal_max,
+	      test_loop_goal_percentile, test_loop_goal_members, test_loop_until_idle_ends,
+	      test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
+	      test_loop_lock_wait_stopped_twice, test_loop_event_races, test_loop_look_races_a_stop,
+	      test_loop_look_stopped, test_loop_maint_window, test_loop_maint_heat,
+	      test_loop_maint_defer, test_loop_maint_reboot)
