@@ -92,6 +92,19 @@ static void kinds_text(unsigned kinds, const char *sep, char *buf, size_t len)
 					      mdp_op_kind_name(k));
 }
 
+/* The windows auto pauses checks outside of, and the arrays whose checks they are: status
+ * counts a check's finish in them (until-idle acts on no maintenance key). */
+static void wl_state_maint(const struct mdp_wloop *w, struct mdp_wstate *ws)
+{
+	const struct mdp_maint *m = &w->c.p->maint.m;
+
+	if (!w->c.p->maint.set || w->c.once)
+		return;
+	for (size_t i = 0; i < m->n_windows && i < MDP_MAINT_MAX_WINDOWS; i++)
+		ws->windows[ws->n_windows++] = m->windows[i];
+	snprintf(ws->arrays, sizeof(ws->arrays), "%s", w->maint_arrays);
+}
+
 /* What status shows of the watcher (kept in w->ws); a failure to write it costs only that. */
 static void wl_state(struct mdp_wloop *w, const char *why)
 {
@@ -106,6 +119,7 @@ static void wl_state(struct mdp_wloop *w, const char *why)
 						 : "armed");
 	kinds_text(w->e.kinds, ",", ws->on, sizeof(ws->on));
 	snprintf(ws->why, sizeof(ws->why), "%s", why ? why : "");
+	wl_state_maint(w, ws);
 	(void)mdp_wstate_store(w->c.root, ws);
 }
 
@@ -899,9 +913,15 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 		return rc;
 	}
 	mdp_text_list_init(&l, arrays, sizeof(arrays));
-	for (size_t i = 0; i < s.n_arrays; i++)
-		if (mdp_wl_selected(w, &s.arrays[i]))
+	for (size_t i = 0, n = 0; i < s.n_arrays; i++)
+		if (mdp_wl_selected(w, &s.arrays[i])) {
 			mdp_text_list_add(&l, s.arrays[i].name);
+			if (w->c.p->n_rules &&
+			    n + strlen(s.arrays[i].name) + 2 < sizeof(w->maint_arrays))
+				n += (size_t)snprintf(w->maint_arrays + n,
+						      sizeof(w->maint_arrays) - n, "%s%s",
+						      n ? " " : "", s.arrays[i].name);
+		}
 	mdp_text_list_end(&l, "arrays");
 	wl_state(w, NULL);
 	kinds_text(w->e.kinds, ", ", on, sizeof(on));

@@ -1914,6 +1914,33 @@ static int64_t wall_minute(const struct run *t)
  * A check outside its window (Monday 08:00, the window 01:00-07:00) is paused at the first
  * look, in place (DSM: md/sync_min never written); the window opens: resumed from there.
  */
+/* The pace the pause journal keeps for dev's check, 0 when none. */
+static uint64_t pace_of(struct run *t, const char *dev)
+{
+	struct mdp_jpauses p;
+	uint64_t pace = 0;
+
+	if (mdp_txn_pauses(&t->r, &p))
+		return 0;
+	for (size_t i = 0; i < p.n; i++)
+		if (!strcmp(p.v[i].dev, dev))
+			pace = p.v[i].kib_s;
+	mdp_jpauses_free(&p);
+	return pace;
+}
+
+/* The watcher's state for status: its one window, and the arrays its profile selects. */
+static void maint_state_is(struct run *t, const char *window, const char *arrays)
+{
+	struct mdp_wstate ws;
+	char text[64];
+
+	assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+	assert_int_equal(ws.n_windows, 1);
+	assert_string_equal(mdp_mwin_text(&ws.windows[0], text, sizeof(text)), window);
+	assert_string_equal(ws.arrays, arrays);
+}
+
 static void maint_window_turn(struct run *t, unsigned n)
 {
 	switch (n) {
@@ -1926,6 +1953,9 @@ static void maint_window_turn(struct run *t, unsigned n)
 		/* for status: why, and when the next window opens (17 h on) */
 		assert_string_equal(why_of(t, "md2").word, "window");
 		assert_int_equal(why_of(t, "md2").opens, wall_minute(t) + 17 * 3600);
+		/* and its pace, with the windows and the arrays they govern, for its finish */
+		assert_int_equal(pace_of(t, "md2"), 5000);
+		maint_state_is(t, "01:00-07:00", "md0 md1 md2 md3");
 		break;
 	case 2: /* still outside: left paused */
 		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
