@@ -9,7 +9,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "render.h"
 #include "status.h"
@@ -32,17 +31,16 @@ static int permille(const struct mdp_jpause *c)
 	return (int)(p > UINT64_MAX / 1000 ? p / (c->total / 1000) : p * 1000 / c->total);
 }
 
-/* "outside its windows; the next opens 2026-12-08 01:00 UTC", "a member disk is hot", ... */
+/* "outside its windows, the next opens 2026-12-08T01:00:00+01:00" (the box's local time, as
+ * status's other times), "a member disk is hot", ... */
 static void why_words(const struct mdp_jpause *c, char *buf, size_t len)
 {
-	time_t t = (time_t)c->why.opens;
-	char when[48] = "";
-	struct tm tm;
+	char when[32], opens[64] = "";
 
 	if (!strcmp(c->why.word, "window")) {
-		if (c->why.opens > 0 && gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), ", the next opens %Y-%m-%d %H:%M UTC", &tm);
-		snprintf(buf, len, ": outside its windows%s", when);
+		if (c->why.opens > 0 && mdp_time_local(c->why.opens, when, sizeof(when)))
+			snprintf(opens, sizeof(opens), ", the next opens %s", when);
+		snprintf(buf, len, ": outside its windows%s", opens);
 	} else if (!strcmp(c->why.word, "heat"))
 		snprintf(buf, len, ": a member disk is hot");
 	else if (!strcmp(c->why.word, "deferred"))
