@@ -24,7 +24,8 @@ enum fault_kind {
 	FAULT_CRASH_SVC,
 	FAULT_FSYNC,
 	FAULT_RENAME,
-	FAULT_MINUTE
+	FAULT_MINUTE,
+	FAULT_NOW
 };
 
 /* The wrappers find this around their own ops table and call the ops they replaced. */
@@ -49,6 +50,12 @@ static inline double fault_minute_s(const struct fault *f, double minute_s)
 	return f->kind == FAULT_MINUTE ? f->k / 1000.0 : minute_s;
 }
 
+/* now:EPOCH: the wall clock status counts a check's finish from is EPOCH; else now. */
+static inline int64_t fault_now(const struct fault *f, int64_t now)
+{
+	return f->kind == FAULT_NOW ? (int64_t)f->k : now;
+}
+
 #else
 
 struct fault {
@@ -65,6 +72,12 @@ static inline double fault_minute_s(const struct fault *f, double minute_s)
 {
 	(void)f;
 	return minute_s;
+}
+
+static inline int64_t fault_now(const struct fault *f, int64_t now)
+{
+	(void)f;
+	return now;
 }
 
 #endif

@@ -315,7 +315,7 @@ static int setup_fault(struct cli *cli)
 	if (fault_setup(&cli->root, &cli->fault, spec)) {
 		cli_err(cli,
 			"MDPROFILE_FAULT '%s': expected KIND:N (write, clamp, crash-after-write, "
-			"crash-after-service, fsync, rename, minute)",
+			"crash-after-service, fsync, rename, minute, now)",
 			spec);
 		return MDP_EXIT_USAGE;
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "json.h"
@@ -22,6 +23,7 @@ void status_profile_read(struct cli *cli, const struct mdp_system *s, struct mdp
 	int err = cli_journal_read(cli, &j); /* says why on stderr when it cannot */
 
 	mdp_status_read(&cli->root, s, &j, err, ps);
+	ps->now = fault_now(&cli->fault, (int64_t)time(NULL)); /* a check's finish counts from it */
 }
 
 void status_fmt_eta(uint64_t s, char *buf, size_t len)

@@ -3,11 +3,12 @@
  * (issue 49): each one's array, its place, why it waits and, outside the windows, when the
  * next one opens, as text, JSON and Prometheus samples (docs/output.md). What it says is the
  * model's st->checks (src/status/status_model.h), the pause journal's lines of this boot.
+ * And for a check running or paused under the watcher's windows, when it ends at its pace,
+ * counting only the time inside them (mdp_status_finish).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "render.h"
 #include "status.h"
@@ -30,17 +31,16 @@ static int permille(const struct mdp_jpause *c)
 	return (int)(p > UINT64_MAX / 1000 ? p / (c->total / 1000) : p * 1000 / c->total);
 }
 
-/* "outside its windows; the next opens 2026-12-08 01:00 UTC", "a member disk is hot", ... */
+/* "outside its windows, the next opens 2026-12-08T01:00:00+01:00" (the box's local time, as
+ * status's other times), "a member disk is hot", ... */
 static void why_words(const struct mdp_jpause *c, char *buf, size_t len)
 {
-	time_t t = (time_t)c->why.opens;
-	char when[48] = "";
-	struct tm tm;
+	char when[32], opens[64] = "";
 
 	if (!strcmp(c->why.word, "window")) {
-		if (c->why.opens > 0 && gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), ", the next opens %Y-%m-%d %H:%M UTC", &tm);
-		snprintf(buf, len, ": outside its windows%s", when);
+		if (c->why.opens > 0 && mdp_time_local(c->why.opens, when, sizeof(when)))
+			snprintf(opens, sizeof(opens), ", the next opens %s", when);
+		snprintf(buf, len, ": outside its windows%s", opens);
 	} else if (!strcmp(c->why.word, "heat"))
 		snprintf(buf, len, ": a member disk is hot");
 	else if (!strcmp(c->why.word, "deferred"))
@@ -49,14 +49,33 @@ static void why_words(const struct mdp_jpause *c, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* "about 3h 10m of window time left at 5000 KiB/s: done about 2026-12-08T06:40:00+01:00" */
+static void finish_text(const struct mdp_status *ps, const char *dev)
+{
+	struct mdp_status_finish f;
+	char left[32], when[64], end[96];
+
+	if (!mdp_status_finish(ps, dev, &f))
+		return;
+	status_fmt_eta(f.work_s, left, sizeof(left));
+	if (f.at && mdp_time_local(f.at, when, sizeof(when)))
+		snprintf(end, sizeof(end), ": done about %s", when);
+	else
+		snprintf(end, sizeof(end), f.paused ? ", once it resumes" : "");
+	render_say(7, "       about %s of window time left at %" PRIu64 " KiB/s%s%s", left, f.kib_s,
+		   f.paused ? " (its pace when paused)" : "", end);
+}
+
 void status_maint_text(const struct mdp_system *s, const struct mdp_status *ps, const char *dev)
 {
 	const struct mdp_jpause *c = pause_of(ps, dev);
 	char at[48], why[96];
 	int pm;
 
-	if (!c)
+	if (!c) {
+		finish_text(ps, dev);
 		return;
+	}
 	if ((pm = permille(c)) >= 0)
 		snprintf(at, sizeof(at), "%d.%d%%", pm / 10, pm % 10);
 	else
@@ -64,8 +83,31 @@ void status_maint_text(const struct mdp_system *s, const struct mdp_status *ps, 
 	why_words(c, why, sizeof(why));
 	render_say(7, "       %s paused at %s by mdprofile auto%s%s",
 		   s->dsm && !strcmp(c->action, "repair") ? "data scrub (md repair)" : c->action,
-		   at, why,
-		   ps->have_w ? "" : "; no watcher runs: 'mdprofile recover' resumes it");
+		   at, why, ps->have_w ? "" : "; no watcher runs: 'mdprofile recover' resumes it");
+	finish_text(ps, dev);
+}
+
+/* "windowed_checks": each check under the watcher's windows, with its end at its pace. */
+static void finish_json(struct json *j, const struct mdp_status *ps)
+{
+	struct mdp_status_finish f;
+
+	json_key(j, "windowed_checks");
+	json_arr(j);
+	for (size_t i = 0; ps->sys && i < ps->sys->n_arrays; i++) {
+		if (!mdp_status_finish(ps, ps->sys->arrays[i].name, &f))
+			continue;
+		json_obj(j);
+		json_kstr(j, "array", ps->sys->arrays[i].name);
+		json_kstr(j, "action", f.action);
+		json_kbool(j, "paused", f.paused);
+		json_ku64(j, "pace_kib_s", f.kib_s);
+		json_ku64(j, "window_seconds_left", f.work_s);
+		json_key(j, "finish_epoch_s");
+		f.at ? json_i64(j, f.at) : json_null(j);
+		json_end(j);
+	}
+	json_end(j);
 }
 
 void status_maint_json(struct json *j, const struct mdp_status *ps)
@@ -89,6 +131,7 @@ void status_maint_json(struct json *j, const struct mdp_status *ps)
 		json_end(j);
 	}
 	json_end(j);
+	finish_json(j, ps);
 }
 
 static void prom_check_labels(const char *metric, const struct mdp_jpause *c)
@@ -96,6 +139,33 @@ static void prom_check_labels(const char *metric, const struct mdp_jpause *c)
 	printf("mdprofile_%s", metric);
 	prom_label("array", c->dev, true);
 	prom_label("device", c->dev, false);
+}
+
+/* The window time left and the end of each check under the watcher's windows. */
+static void finish_prom(const struct mdp_status *ps)
+{
+	const struct mdp_array *v = ps->sys ? ps->sys->arrays : NULL;
+	size_t n = ps->sys ? ps->sys->n_arrays : 0;
+	struct mdp_status_finish f;
+
+	prom_head("check_window_seconds_left",
+		  "a check's running time left at its pace, counted in the maintenance windows");
+	for (size_t i = 0; i < n; i++)
+		if (mdp_status_finish(ps, v[i].name, &f)) {
+			printf("mdprofile_check_window_seconds_left");
+			prom_label("array", v[i].name, true);
+			prom_label("device", v[i].name, false);
+			printf("} %" PRIu64 "\n", f.work_s);
+		}
+	prom_head("check_finish_timestamp_seconds",
+		  "when a check under the maintenance windows ends at its pace, where known");
+	for (size_t i = 0; i < n; i++)
+		if (mdp_status_finish(ps, v[i].name, &f) && f.at) {
+			printf("mdprofile_check_finish_timestamp_seconds");
+			prom_label("array", v[i].name, true);
+			prom_label("device", v[i].name, false);
+			printf("} %" PRId64 "\n", f.at);
+		}
 }
 
 void status_maint_prom(const struct mdp_status *ps)
@@ -124,4 +194,5 @@ void status_maint_prom(const struct mdp_status *ps)
 			prom_check_labels("check_next_window_timestamp_seconds", c);
 			printf("} %" PRId64 "\n", c->why.opens);
 		}
+	finish_prom(ps);
 }

@@ -41,8 +41,12 @@ case $v in
 *) purge; die "--version says '$v', the package is $version" ;;
 esac
 names=$(/usr/bin/mdprofile list) || { purge; die "mdprofile list failed"; }
-for p in reshape-fast balanced low-ram kernel-defaults responsive; do
+# every profile of the source tree's profiles/, listed and installed as a file
+for f in "$(dirname "$0")"/../profiles/*.yaml; do
+	p=$(basename "$f" .yaml)
 	printf '%s\n' "$names" | grep -q "^$p\b" || { purge; die "list lacks $p: $names"; }
+	printf '%s\n' "$files" | grep -qx "/usr/share/mdprofile/profiles/$p.yaml" ||
+		{ purge; die "the package lacks /usr/share/mdprofile/profiles/$p.yaml"; }
 done
 # the shipped profiles are read from the package's directory, not only the built-in copies
 /usr/bin/mdprofile -v show reshape-fast | grep -q '/usr/share/mdprofile/profiles/reshape-fast.yaml' ||

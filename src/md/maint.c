@@ -279,6 +279,63 @@ bool mdp_maint_window_at(const struct mdp_maint *m, struct mdp_mtime now, unsign
 	return true;
 }
 
+/* The minutes of the week inside the windows: each run counted once, to the week's end. */
+static unsigned week_cover(const struct mdp_maint *m)
+{
+	unsigned t = 0, cover = 0, until = 0;
+
+	while (t < MDP_MAINT_WEEK_MIN) {
+		struct mdp_mtime at = {t / MDP_MAINT_DAY_MIN, t % MDP_MAINT_DAY_MIN};
+		bool in = mdp_maint_window_at(m, at, &until);
+		if (!until)
+			return 0; /* cannot be: a run or a gap lasts a minute at least */
+		if (in)
+			cover += until < MDP_MAINT_WEEK_MIN - t ? until : MDP_MAINT_WEEK_MIN - t;
+		t += until;
+	}
+	return cover;
+}
+
+int mdp_maint_finish(const struct mdp_maint *m, struct mdp_mtime now, unsigned sec, uint64_t work_s,
+		     uint64_t *wall_s)
+{
+	const uint64_t week_s = MDP_MAINT_WEEK_MIN * 60ull;
+	uint64_t cover_s = (uint64_t)week_cover(m) * 60, weeks, wall = 0, span;
+	uint64_t p =
+	    ((now.wday % 7) * MDP_MAINT_DAY_MIN + now.min % MDP_MAINT_DAY_MIN) * 60ull + sec % 60;
+	unsigned until = 0;
+	bool in;
+
+	if (!m->n_windows || cover_s == week_s || !work_s) {
+		*wall_s = work_s;
+		return 0;
+	}
+	if (!cover_s)
+		return -ENOENT;
+	/* Whole weeks first, each a week of the clock for cover_s of work; then at most a week. */
+	if (work_s > cover_s) {
+		weeks = (work_s - 1) / cover_s;
+		if (weeks > UINT64_MAX / week_s - 2)
+			return -ERANGE;
+		work_s -= weeks * cover_s;
+		wall = weeks * week_s;
+	}
+	for (;;) {
+		in = mdp_maint_window_at(m,
+					 (struct mdp_mtime){(unsigned)(p / 60 / MDP_MAINT_DAY_MIN),
+							    (unsigned)(p / 60 % MDP_MAINT_DAY_MIN)},
+					 &until);
+		span = (uint64_t)until * 60 - p % 60; /* to the run's end, or to the next start */
+		if (in && work_s <= span)
+			break;
+		work_s -= in ? span : 0;
+		wall += span;
+		p = (p + span) % week_s;
+	}
+	*wall_s = wall + work_s;
+	return 0;
+}
+
 bool mdp_maint_hot(const struct mdp_mheat *h, bool was_hot, int temp_c, bool known)
 {
 	if (!h->hot_at_c)

@@ -97,6 +97,16 @@ const char *mdp_maint_defer_check(const char *name);
  * without windows), or, outside, to the next window's start.
  */
 bool mdp_maint_window_at(const struct mdp_maint *m, struct mdp_mtime now, unsigned *until);
+/*
+ * When a check with work_s seconds of work left at its pace ends if it runs only inside the
+ * windows, from local time now, sec seconds into that minute (0..59): the seconds from now
+ * to its end, the gaps between the windows included, into *wall_s. Without windows, or with
+ * windows all week, the work itself. 0; -ENOENT when the windows hold no minute of the week
+ * (it never ends); -ERANGE when the end is past what 64 bits of seconds hold. Local minutes
+ * of the week: a change of daylight saving time on the way moves the end by that hour.
+ */
+int mdp_maint_finish(const struct mdp_maint *m, struct mdp_mtime now, unsigned sec, uint64_t work_s,
+		     uint64_t *wall_s);
 /* Heat with hysteresis: hot from hot_at_c up, cool again below cool_below_c; in between,
  * and with no reading (known false), as it was. */
 bool mdp_maint_hot(const struct mdp_mheat *h, bool was_hot, int temp_c, bool known);

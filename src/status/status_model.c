@@ -2,8 +2,10 @@
 #include "status_model.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mdp_txn.h"
 #include "mdp_base.h"
@@ -200,5 +202,75 @@ bool mdp_status_speed_now(const struct mdp_status *st, const struct mdp_op_speed
 	if (!a || strcmp(a->sync_action, sp->action) || strcmp(mdp_status_op_state(a), "running"))
 		return false;
 	*now = a->sync_speed;
+	return true;
+}
+
+/* ---- a check's end in the windows ----------------------------------------------------- */
+
+/* Whether the watcher's maintenance windows govern dev's checks. */
+static bool windowed(const struct mdp_status *st, const char *dev)
+{
+	const char *list = st->w.arrays, *p;
+	size_t n = strlen(dev);
+
+	if (!st->have_w || !st->w.n_windows || !n)
+		return false;
+	if (!list[0])
+		return true;
+	for (p = list; (p = strstr(p, dev)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* The sectors dev's check has left and its pace: paused (the pause journal's) or running. */
+static bool check_left(const struct mdp_status *st, const struct mdp_array *a,
+		       struct mdp_status_finish *f, uint64_t *left, bool *when_known)
+{
+	for (size_t i = 0; i < st->checks.n; i++) {
+		const struct mdp_jpause *c = &st->checks.v[i];
+		if (strcmp(c->dev, a->name))
+			continue;
+		f->paused = true;
+		f->kib_s = c->kib_s;
+		snprintf(f->action, sizeof(f->action), "%.6s", c->action);
+		*left = c->total > c->position ? c->total - c->position : 0;
+		/* outside the windows it resumes when one opens; else when what holds it ends */
+		*when_known = !strcmp(c->why.word, "window");
+		return c->total && c->kib_s;
+	}
+	if ((strcmp(a->sync_action, "check") && strcmp(a->sync_action, "repair")) ||
+	    strcmp(mdp_status_op_state(a), "running") || !a->has_progress || !a->sync_speed)
+		return false;
+	f->kib_s = a->sync_speed;
+	snprintf(f->action, sizeof(f->action), "%.6s", a->sync_action);
+	*left = a->sync_total > a->sync_done ? a->sync_total - a->sync_done : 0;
+	*when_known = true;
+	return true;
+}
+
+bool mdp_status_finish(const struct mdp_status *st, const char *dev, struct mdp_status_finish *f)
+{
+	const struct mdp_array *a = st->sys ? mdp_system_array(st->sys, dev) : NULL;
+	struct mdp_mwin w[MDP_MAINT_MAX_WINDOWS];
+	struct mdp_maint m = {.windows = w, .n_windows = st->w.n_windows};
+	time_t t = (time_t)st->now;
+	uint64_t left = 0, wall;
+	bool when_known = false;
+	struct tm tm;
+
+	memset(f, 0, sizeof(*f));
+	if (!a || !windowed(st, dev) || !check_left(st, a, f, &left, &when_known))
+		return false;
+	f->work_s = left / 2 / f->kib_s; /* sectors of 512 bytes at KiB/s */
+	if (!when_known || st->now < 0 || !localtime_r(&t, &tm))
+		return true;
+	memcpy(w, st->w.windows, sizeof(w));
+	if (!mdp_maint_finish(
+		&m,
+		(struct mdp_mtime){(unsigned)tm.tm_wday, (unsigned)(tm.tm_hour * 60 + tm.tm_min)},
+		(unsigned)tm.tm_sec, f->work_s, &wall) &&
+	    wall <= (uint64_t)(INT64_MAX - st->now))
+		f->at = st->now + (int64_t)wall;
 	return true;
 }

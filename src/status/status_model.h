@@ -84,6 +84,7 @@ struct mdp_status {
 	struct mdp_jpauses checks;
 	const struct mdp_system *sys; /* what it was read against: the speeds now */
 	enum mdp_pstate state;        /* what all that says of the profile */
+	int64_t now; /* the wall clock a check's finish counts from: the caller sets it */
 };
 
 /*
@@ -99,6 +100,23 @@ void mdp_status_read(const struct mdp_root *r, const struct mdp_system *s, struc
 void mdp_status_free(struct mdp_status *st);
 /* "unknown", "none", "stale", "interrupted", "active". */
 const char *mdp_pstate_name(enum mdp_pstate p);
+/* A check or repair's end, counted in the windows of the watcher's maintenance key. */
+struct mdp_status_finish {
+	char action[8];  /* check or repair */
+	bool paused;     /* the watcher paused it in place: its pace is md's as it was paused */
+	uint64_t kib_s;  /* the pace, KiB/s */
+	uint64_t work_s; /* the seconds it still runs at that pace: window time */
+	/* when it ends at that pace, seconds since the epoch; 0 unknown: paused beside a hot
+	   disk or a job it defers to (it resumes when that ends), or no window ever opens */
+	int64_t at;
+};
+/*
+ * The end of dev's check or repair, running or paused by the watcher, when a watcher runs
+ * whose profile has maintenance windows and selects dev: its work at its pace laid into the
+ * windows from st->now (local time: the process's zone). False otherwise, or when its pace
+ * or its end is not known.
+ */
+bool mdp_status_finish(const struct mdp_status *st, const char *dev, struct mdp_status_finish *f);
 /*
  * md's speed now of an operation the journal recorded at apply: false
  * when that operation runs no longer.

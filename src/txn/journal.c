@@ -829,6 +829,7 @@ int mdp_state_store(const struct mdp_root *r, const char *path,
 static void wstate_put(FILE *f, const void *arg)
 {
 	const struct mdp_wstate *w = arg;
+	char text[64];
 
 	fprintf(f, "%s\npid %ld\nmode %s\nprofile ", WSTATE_HEADER, w->pid,
 		mdp_origin_name(w->mode));
@@ -836,6 +837,10 @@ static void wstate_put(FILE *f, const void *arg)
 	fprintf(f, "\nstate %s\nsince %" PRId64 "\non %s\nwhy ", w->state, w->since, w->on);
 	put_escaped(f, w->why);
 	fputc('\n', f);
+	for (size_t i = 0; i < w->n_windows && i < MDP_MAINT_MAX_WINDOWS; i++)
+		fprintf(f, "window %s\n", mdp_mwin_text(&w->windows[i], text, sizeof(text)));
+	if (w->arrays[0])
+		fprintf(f, "arrays %s\n", w->arrays);
 }
 
 int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w)
@@ -849,6 +854,18 @@ static bool word_ok(const char *s, const char *extra)
 		if (!((*s >= 'a' && *s <= 'z') || strchr(extra, *s)))
 			return false;
 	return true;
+}
+
+/* One more maintenance window, as mdp_mwin_text wrote it. */
+static int wstate_window(struct mdp_wstate *w, const char *text)
+{
+	char why[160];
+
+	if (w->n_windows >= MDP_MAINT_MAX_WINDOWS ||
+	    mdp_mwin_parse(text, &w->windows[w->n_windows], why, sizeof(why)))
+		return -EINVAL;
+	w->n_windows++;
+	return 0;
 }
 
 static int wstate_line(void *ctx, char *line)
@@ -874,6 +891,10 @@ static int wstate_line(void *ctx, char *line)
 		return copy_field(w->on, sizeof(w->on), sp);
 	if (!strcmp(line, "why"))
 		return unescape(sp, w->why, sizeof(w->why));
+	if (!strcmp(line, "window"))
+		return wstate_window(w, sp);
+	if (!strcmp(line, "arrays") && word_ok(sp, "0123456789_ "))
+		return copy_field(w->arrays, sizeof(w->arrays), sp);
 	return -EINVAL;
 }
 
@@ -904,7 +925,7 @@ int mdp_state_parse(char *buf, const char *header, int (*line)(void *ctx, char *
 
 int mdp_wstate_load(const struct mdp_root *r, struct mdp_wstate *w)
 {
-	char buf[2048];
+	char buf[4096];
 	int err;
 
 	memset(w, 0, sizeof(*w));

@@ -143,6 +143,7 @@ struct mdp_jpause {
 	uint64_t position;
 	uint64_t total; /* the sectors the check runs to (md/sync_completed's second), 0 unknown */
 	struct mdp_jwhy why;
+	uint64_t kib_s; /* md's speed as it was paused (md/sync_speed), KiB/s; 0 unknown */
 };
 
 struct mdp_jpauses {
@@ -215,6 +216,12 @@ struct mdp_wstate {
 	int64_t since;  /* when that state began, seconds since the epoch */
 	char on[64];    /* the kinds it engages on: "resync,recovery,reshape" */
 	char why[128];  /* held: why ("reverted by another mdprofile") */
+	/* its profile's maintenance windows, the checks it pauses and resumes (none: any time),
+	   and the arrays that profile selects, when it names some ("" every array): status counts
+	   a check's finish in those windows */
+	struct mdp_mwin windows[MDP_MAINT_MAX_WINDOWS];
+	size_t n_windows;
+	char arrays[256]; /* space-separated */
 };
 int mdp_wstate_store(const struct mdp_root *r, const struct mdp_wstate *w);
 /*

@@ -11,9 +11,10 @@
  *   pause md2 check 123456 976773120 window 1765256400
  *   end
  *
- * A line is "pause DEV ACTION PLACE [TOTAL [WHY [OPENS]]]": the check's place and the sectors
- * it runs to, then why the watcher holds it back (mdp_maint_why_name's word) and, outside the
- * windows, when the next one opens (seconds since the epoch): what status shows.
+ * A line is "pause DEV ACTION PLACE [TOTAL [WHY [OPENS]]] [pace KIB_S]": the check's place and
+ * the sectors it runs to, then why the watcher holds it back (mdp_maint_why_name's word) and,
+ * outside the windows, when the next one opens (seconds since the epoch), and md's speed as it
+ * was paused, the pace status's finish counts with: what status shows.
  *
  * The file is the journal's kin (the same trust rules, replaced atomically), apart from it
  * because a check may be paused while no layer is active. Its lines are believed only in
@@ -69,22 +70,30 @@ int txn_pauses_format(const struct mdp_jpauses *p, char **out, size_t *len)
 			fprintf(f, " %s", e->why.word);
 		if (e->why.word[0] && e->why.opens > 0)
 			fprintf(f, " %" PRId64, e->why.opens);
+		if (e->kib_s)
+			fprintf(f, " pace %" PRIu64, e->kib_s);
 		fputc('\n', f);
 	}
 	fputs("end\n", f);
 	return fclose(f) ? -ENOMEM : 0;
 }
 
-/* "pause DEV ACTION PLACE [TOTAL [WHY [OPENS]]]" after "pause ", into a new entry. */
+/* "pause DEV ACTION PLACE [TOTAL [WHY [OPENS]]] [pace KIB_S]" after "pause ", a new entry. */
 static int pause_line(struct mdp_jpauses *p, char *rest)
 {
-	char *save = NULL, *t[7] = {0};
+	char *save = NULL, *t[9] = {0};
 	struct mdp_jpause e = {0}, *l;
 	uint64_t opens = 0;
 	size_t n = 0;
 
-	while (n < 7 && (t[n] = strtok_r(n ? NULL : rest, " ", &save)))
+	while (n < 9 && (t[n] = strtok_r(n ? NULL : rest, " ", &save)))
 		n++;
+	if (n >= 5 && !strcmp(t[n - 2], "pace")) { /* the pace, last: the rest by place */
+		if (mdp_num_parse(t[n - 1], 1, UINT64_MAX, &e.kib_s))
+			return -EINVAL;
+		t[n - 2] = t[n - 1] = NULL;
+		n -= 2;
+	}
 	if (n < 3 || n > 6 || !mdp_ident_dev_ok(t[0]) || strlen(t[0]) >= MDP_NAME_MAX ||
 	    !is_check(t[1]) || mdp_num_parse(t[2], 0, UINT64_MAX, &e.position) ||
 	    (t[3] && mdp_num_parse(t[3], 0, UINT64_MAX, &e.total)) || (t[4] && !why_ok(t[4])) ||
@@ -289,7 +298,7 @@ int mdp_txn_pause(struct mdp_txn *tx, const struct mdp_array *a, int64_t now,
 		  const struct mdp_jwhy *why, uint64_t *position)
 {
 	const char *dev = a->name;
-	struct mdp_jpause e = {.total = a->sync_total};
+	struct mdp_jpause e = {.total = a->sync_total, .kib_s = a->sync_speed};
 	struct mdp_jpauses p;
 	char action[16];
 	uint64_t kept;

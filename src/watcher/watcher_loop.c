@@ -92,6 +92,19 @@ static void kinds_text(unsigned kinds, const char *sep, char *buf, size_t len)
 					      mdp_op_kind_name(k));
 }
 
+/* The windows auto pauses checks outside of, and the arrays whose checks they are: status
+ * counts a check's finish in them (until-idle acts on no maintenance key). */
+static void wl_state_maint(const struct mdp_wloop *w, struct mdp_wstate *ws)
+{
+	const struct mdp_maint *m = &w->c.p->maint.m;
+
+	if (!w->c.p->maint.set || w->c.once)
+		return;
+	for (size_t i = 0; i < m->n_windows && i < MDP_MAINT_MAX_WINDOWS; i++)
+		ws->windows[ws->n_windows++] = m->windows[i];
+	snprintf(ws->arrays, sizeof(ws->arrays), "%s", w->maint_arrays);
+}
+
 /* What status shows of the watcher (kept in w->ws); a failure to write it costs only that. */
 static void wl_state(struct mdp_wloop *w, const char *why)
 {
@@ -106,6 +119,7 @@ static void wl_state(struct mdp_wloop *w, const char *why)
 						 : "armed");
 	kinds_text(w->e.kinds, ",", ws->on, sizeof(ws->on));
 	snprintf(ws->why, sizeof(ws->why), "%s", why ? why : "");
+	wl_state_maint(w, ws);
 	(void)mdp_wstate_store(w->c.root, ws);
 }
 
@@ -224,9 +238,11 @@ static int wl_txn(struct mdp_wloop *w, struct mdp_txn_rc rc, const char *verb,
  * Apply the profile as the watcher's layer (an overlay over an active
  * base), under the lock after recover: what discovery and the plan say
  * through the caller's diags, the transaction's outcome through its
- * txn_result. 0, a txn_result code, or -errno; w->since: the layer's.
+ * txn_result. 0, a txn_result code, or -errno; w->since: the layer's;
+ * *none: it worked and left no layer, as nothing was active and the
+ * profile changes nothing here (one that sets only maintenance).
  */
-static int wl_apply(struct mdp_wloop *w)
+static int wl_apply(struct mdp_wloop *w, bool *none)
 {
 	const struct mdp_apply_opts o = {
 	    .origin = w->by, .lean = true, .ctx = w->c.h.ctx, .diags = w->c.h.diags};
@@ -243,6 +259,7 @@ static int wl_apply(struct mdp_wloop *w)
 		rc = a.step < MDP_APPLY_TXN ? a.rc.err : wl_txn(w, a.rc, "apply", &a.plan);
 		if (!rc && a.layer.on)
 			w->since = a.layer.by == w->by ? a.layer.since : 0;
+		*none = !rc && !a.layer.on;
 		mdp_applied_free(&a);
 	}
 	wl_unlock(w);
@@ -252,6 +269,7 @@ static int wl_apply(struct mdp_wloop *w)
 static void wl_engage(struct mdp_wloop *w)
 {
 	char nm[512], why[300];
+	bool none = false;
 	int rc;
 
 	if (mdp_txn_layer_blocks(w->c.root, w->by, w->c.p->name, why, sizeof(why))) {
@@ -272,10 +290,17 @@ static void wl_engage(struct mdp_wloop *w)
 	w->engaging = true;
 	snprintf(why, sizeof(why), "%s started; applying its profile", w->busy);
 	wl_state(w, why);
-	rc = wl_apply(w);
+	rc = wl_apply(w, &none);
 	w->engaging = false;
 	if (rc == -EINTR)
 		return; /* stopped while it waited for the lock: nothing applied */
+	if (none) {     /* nothing to put on, nor to take off: held, no error */
+		wl_note(w, "profile %s changes nothing here: %s goes on at the values the box has",
+			wl_name(w, nm, sizeof(nm)), w->busy);
+		mdp_engage_held(&w->e, mdp_wl_now(w));
+		wl_state(w, "its profile changes nothing here");
+		return;
+	}
 	if (rc || !w->since) {
 		mdp_wl_log(w, LOG_ERR, "could not apply profile %s: left alone until md is idle",
 			   wl_name(w, nm, sizeof(nm)));
@@ -888,9 +913,15 @@ int mdp_wloop_auto(struct mdp_wloop *w)
 		return rc;
 	}
 	mdp_text_list_init(&l, arrays, sizeof(arrays));
-	for (size_t i = 0; i < s.n_arrays; i++)
-		if (mdp_wl_selected(w, &s.arrays[i]))
+	for (size_t i = 0, n = 0; i < s.n_arrays; i++)
+		if (mdp_wl_selected(w, &s.arrays[i])) {
 			mdp_text_list_add(&l, s.arrays[i].name);
+			if (w->c.p->n_rules &&
+			    n + strlen(s.arrays[i].name) + 2 < sizeof(w->maint_arrays))
+				n += (size_t)snprintf(w->maint_arrays + n,
+						      sizeof(w->maint_arrays) - n, "%s%s",
+						      n ? " " : "", s.arrays[i].name);
+		}
 	mdp_text_list_end(&l, "arrays");
 	wl_state(w, NULL);
 	kinds_text(w->e.kinds, ", ", on, sizeof(on));

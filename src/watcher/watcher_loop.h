@@ -180,6 +180,8 @@ struct mdp_wloop {
 	int64_t since;           /* our layer's journaled since, 0 when we have none on */
 	int64_t lost;            /* held: the since of the layer found removed */
 	char busy[64];           /* the first busy selected array and its action, for messages */
+	char maint_arrays[256];  /* the arrays its profile's rules select at the start ("" every
+				    array) */
 	struct mdp_op_seen *ops; /* since the engage (auto) or the start (until-idle) */
 	size_t n_ops;
 	double start;

@@ -12,6 +12,8 @@
  *   fsync:K, rename:K   the K-th journal fsync/rename fails with EIO
  *   minute:K            not a fault: auto --textfile's minute lasts K ms, so a
  *                       test runs a watcher's hour of writes in seconds
+ *   now:K               not a fault: status counts a check's finish from the wall
+ *                       clock at K seconds since the epoch, so a case's dates hold
  *
  * It lives under tests/ and is linked only into builds made with
  * -DMDP_FAULT_SEAM (see cmd/fault.h): a seam that kills its own process
@@ -99,6 +101,7 @@ static const struct {
     {"fsync", FAULT_FSYNC},
     {"rename", FAULT_RENAME},
     {"minute", FAULT_MINUTE},
+    {"now", FAULT_NOW},
 };
 
 /* The pause/resume wrappers are the backend's ops, so b->ops leads back to f. */

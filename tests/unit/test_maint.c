@@ -190,6 +190,111 @@ static void test_window_points(void **state)
 	assert_int_equal(until, MDP_MAINT_WEEK_MIN);
 }
 
+/* The reference finish: minute by minute from t, work minutes done only inside the cover. */
+static unsigned long finish_ref(const bool *cover, unsigned t, unsigned long work)
+{
+	unsigned long wall = 0;
+
+	for (; work; wall++, t = (t + 1) % MDP_MAINT_WEEK_MIN)
+		work -= cover[t];
+	return wall;
+}
+
+/* Starts all over the week and works from a minute to two weeks, against the reference. */
+static void check_finish(const char *const *texts, size_t n)
+{
+	static bool cover[MDP_MAINT_WEEK_MIN];
+	static const unsigned long works[] = {1, 59, 361, 4679, 9000};
+	struct mdp_mwin w[8];
+	struct mdp_maint m = {.windows = w, .n_windows = n};
+	uint64_t wall;
+
+	for (size_t i = 0; i < n; i++)
+		w[i] = win(texts[i]);
+	cover_of(&m, cover);
+	for (unsigned t = 0; t < MDP_MAINT_WEEK_MIN; t += 331)
+		for (size_t k = 0; k < sizeof(works) / sizeof(works[0]); k++) {
+			struct mdp_mtime now = {.wday = t / 1440u, .min = t % 1440u};
+			unsigned long want = finish_ref(cover, t, works[k]);
+			assert_int_equal(mdp_maint_finish(&m, now, 0, works[k] * 60, &wall), 0);
+			if (wall != want * 60)
+				fail_msg(
+				    "%s...: day %u %02u:%02u, %lu min of work: %llu s, wanted %lu",
+				    texts[0], now.wday, now.min / 60, now.min % 60, works[k],
+				    (unsigned long long)wall, want * 60);
+		}
+}
+
+/* mdp_maint_finish's wall seconds from (day, HH:MM, sec) for work seconds. */
+static uint64_t finish_at(const struct mdp_maint *m, unsigned day, unsigned hhmm, unsigned sec,
+			  uint64_t work)
+{
+	uint64_t wall = 0;
+
+	assert_int_equal(mdp_maint_finish(m, (struct mdp_mtime){day, hhmm / 100 * 60 + hhmm % 100},
+					  sec, work, &wall),
+			 0);
+	return wall;
+}
+
+static void test_finish(void **state)
+{
+	static const char *const nights[] = {"Mon-Fri 01:00-07:00", "Sat-Sun 00:00-24:00"};
+	static const char *const midnight[] = {"22:00-06:00"};
+	static const char *const week_end[] = {"Sat 23:00-01:00", "Wed 12:00-12:01"};
+	static const char *const nearly[] = {"00:00-24:00", "Mon 00:00-00:01"};
+	struct mdp_mwin w[] = {win("Mon-Fri 01:00-07:00"), win("Sat-Sun 00:00-24:00")};
+	struct mdp_mwin wrap[] = {win("22:00-06:00")}, sat[] = {win("Sat 23:00-01:00")};
+	struct mdp_mwin nodays = {.days = 0, .start = 60, .end = 120};
+	struct mdp_maint m = {.windows = w, .n_windows = 2}, none = {0};
+	struct mdp_maint mw = {.windows = wrap, .n_windows = 1},
+			 ms = {.windows = sat, .n_windows = 1};
+	struct mdp_maint empty = {.windows = &nodays, .n_windows = 1};
+	uint64_t wall = 7;
+	const uint64_t h = 3600;
+
+	(void)state;
+	/* Running in its window, with time to spare: the work itself. */
+	assert_int_equal(finish_at(&m, MON, 200, 0, 3 * h), 3 * h);
+	/* Monday 06:00, 3 h: 1 h to 07:00, 18 h to Tuesday 01:00, 2 h more. */
+	assert_int_equal(finish_at(&m, MON, 600, 0, 3 * h), 21 * h);
+	/* Paused outside, Monday 12:00: 13 h to Tuesday 01:00, then its 90 minutes. */
+	assert_int_equal(finish_at(&m, MON, 1200, 0, 90 * 60), 13 * h + 90 * 60);
+	/* Friday 06:30, 2 h: half an hour, 17 h to Saturday 00:00, 90 minutes. */
+	assert_int_equal(finish_at(&m, FRI, 630, 0, 2 * h), 19 * h);
+	/* The seconds count: 30 s of Monday's window left, then Tuesday's. */
+	assert_int_equal(finish_at(&m, MON, 659, 30, 60), 30 + 18 * h + 30);
+	/* Whole weeks: 78 h of window a week; 200 h from Monday 01:00 ends two weeks later on
+	   Saturday 14:00. */
+	assert_int_equal(finish_at(&m, MON, 100, 0, 200 * h), 2 * 168 * h + 133 * h);
+	/* Exactly a week's window time from Monday 01:00 ends Sunday 24:00, not a week later. */
+	assert_int_equal(finish_at(&m, MON, 100, 0, 78 * h), 167 * h);
+	/* Wrapping midnight: Tuesday 23:00, 10 h: 7 h to 06:00, 16 h, 3 h. */
+	assert_int_equal(finish_at(&mw, TUE, 2300, 0, 10 * h), 26 * h);
+	/* Saturday into Sunday, the week's end: 90 min, six days 22 h, 90 min. */
+	assert_int_equal(finish_at(&ms, SAT, 2330, 0, 3 * h), 3 * h + 166 * h);
+	/* No work: done now, in a window or not. */
+	assert_int_equal(finish_at(&m, MON, 1200, 0, 0), 0);
+	/* No windows, or windows all week: the work itself. */
+	assert_int_equal(finish_at(&none, TUE, 1200, 0, 5 * h), 5 * h);
+	assert_int_equal(
+	    finish_at(&(struct mdp_maint){.windows = (struct mdp_mwin[]){win("00:00-24:00")},
+					  .n_windows = 1},
+		      TUE, 1200, 0, 500 * h),
+	    500 * h);
+	/* No window in the next week (nor ever): it never ends. */
+	assert_int_equal(mdp_maint_finish(&empty, (struct mdp_mtime){MON, 0}, 0, h, &wall),
+			 -ENOENT);
+	assert_int_equal(wall, 7);
+	assert_int_equal(mdp_maint_finish(&m, (struct mdp_mtime){MON, 0}, 0, UINT64_MAX, &wall),
+			 -ERANGE);
+	/* Against the minute-by-minute reference. */
+	check_finish(nights, 2);
+	check_finish(midnight, 1);
+	check_finish(week_end, 2);
+	check_finish(nearly, 2);
+}
+
 static void test_heat_series(void **state)
 {
 	static const struct {
@@ -393,5 +498,6 @@ static void test_decide(void **state)
 	assert_string_equal(mdp_maint_why_name((enum mdp_mwhy)9), "");
 }
 
-MDP_TEST_MAIN(test_parse, test_defer_names, test_window_weeks, test_window_points, test_heat_series,
-	      test_ckpt_text, test_ckpt_parse_refusals, test_ckpt_refused, test_decide)
+MDP_TEST_MAIN(test_parse, test_defer_names, test_window_weeks, test_window_points, test_finish,
+	      test_heat_series, test_ckpt_text, test_ckpt_parse_refusals, test_ckpt_refused,
+	      test_decide)

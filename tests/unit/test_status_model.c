@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -207,4 +208,74 @@ static void test_profile(void **state)
 	mdp_root_fini(&r);
 }
 
-MDP_TEST_MAIN(test_op, test_failed, test_arrays, test_profile)
+/* A check running on name at 5000 KiB/s with 2 * 5000 * 7200 sectors left: 2 h of work. */
+static struct mdp_array checking(const char *name)
+{
+	struct mdp_array a;
+
+	memset(&a, 0, sizeof(a));
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	strcpy(a.sync_action, "check");
+	a.has_progress = true;
+	a.sync_total = 100000000 + 72000000;
+	a.sync_done = 100000000;
+	a.sync_speed = 5000;
+	return a;
+}
+
+/*
+ * A check's finish in the watcher's windows: only under a watcher with windows, only for
+ * the arrays its profile names (md1 is not md10), from st->now in the local zone; a paused
+ * one at its pace as paused, with no time when it waits for a disk to cool, none without a
+ * pace.
+ */
+static void test_finish(void **state)
+{
+	struct mdp_array v[] = {checking("md1"), checking("md10")};
+	struct mdp_system s = {.arrays = v, .n_arrays = 2};
+	struct mdp_jpause pause = {"md1", "check", 100000000, 172000000, {"heat", 0}, 4000};
+	struct mdp_status st = {.sys = &s, .have_w = true};
+	struct mdp_status_finish f;
+	char why[64];
+
+	(void)state;
+	setenv("TZ", "UTC0", 1);
+	tzset();
+	st.now = 1796641200;                             /* Monday 2026-12-07 11:00 UTC */
+	assert_false(mdp_status_finish(&st, "md1", &f)); /* no windows: md's own ETA says it */
+	assert_int_equal(mdp_mwin_parse("Mon-Fri 01:00-07:00", &st.w.windows[0], why, sizeof(why)),
+			 0);
+	st.w.n_windows = 1;
+	snprintf(st.w.arrays, sizeof(st.w.arrays), "md10 md3");
+	assert_false(mdp_status_finish(&st, "md1", &f));
+	assert_true(mdp_status_finish(&st, "md10", &f));
+	assert_false(f.paused);
+	assert_string_equal(f.action, "check");
+	assert_int_equal(f.kib_s, 5000);
+	assert_int_equal(f.work_s, 7200);
+	/* 14 h to Tuesday 01:00, then 2 h */
+	assert_int_equal(f.at, st.now + 16 * 3600);
+	st.w.arrays[0] = '\0'; /* every array */
+	assert_true(mdp_status_finish(&st, "md1", &f));
+	st.now = 1796688000 + 3600; /* Tuesday 01:00 UTC: in the window */
+	assert_true(mdp_status_finish(&st, "md1", &f));
+	assert_int_equal(f.at, st.now + 7200);
+	/* Paused beside a hot disk, at 4000 KiB/s: its work, no time. */
+	strcpy(v[0].sync_action, "idle");
+	st.checks = (struct mdp_jpauses){.v = &pause, .n = 1};
+	assert_true(mdp_status_finish(&st, "md1", &f));
+	assert_true(f.paused);
+	assert_int_equal(f.work_s, 9000);
+	assert_int_equal(f.at, 0);
+	/* Outside its windows: from the next. Without its pace: nothing. */
+	strcpy(pause.why.word, "window");
+	assert_true(mdp_status_finish(&st, "md1", &f));
+	assert_int_equal(f.at, st.now + 9000);
+	pause.kib_s = 0;
+	assert_false(mdp_status_finish(&st, "md1", &f));
+	/* No watcher: its windows are not believed. */
+	st.have_w = false;
+	assert_false(mdp_status_finish(&st, "md10", &f));
+}
+
+MDP_TEST_MAIN(test_op, test_failed, test_arrays, test_profile, test_finish)

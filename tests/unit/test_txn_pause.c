@@ -175,6 +175,7 @@ static void array_of(struct mdp_array *a, const char *dev, const char *action)
 	a->raid_disks = 4;
 	a->chunk_kib = 512;
 	a->size_kib = 3906516992ull;
+	a->sync_speed = 5000;
 }
 
 static int pause_dev(struct env *e, const char *dev, const char *action, uint64_t *pos)
@@ -234,6 +235,7 @@ static void test_pause_resume(void **state)
 	assert_int_equal(p.v[0].total, 3906516992ull);
 	assert_string_equal(p.v[0].why.word, "window");
 	assert_int_equal(p.v[0].why.opens, NOW + 3600);
+	assert_int_equal(p.v[0].kib_s, 5000); /* md's pace as it was paused, for status's finish */
 	mdp_jpauses_free(&p);
 	/* Paused already: nothing runs to pause. */
 	assert_int_equal(pause_dev(e, "md1", "check", &pos), -EBUSY);
@@ -258,6 +260,7 @@ static void test_pause_why(void **state)
 	assert_int_equal(mdp_txn_pauses(&e->r, &p), 0);
 	assert_string_equal(p.v[0].why.word, "heat");
 	assert_int_equal(p.v[0].why.opens, 0);
+	assert_int_equal(p.v[0].kib_s, 5000);
 	assert_int_equal(p.v[0].position, PLACE);
 	mdp_jpauses_free(&p);
 	assert_int_equal(mdp_txn_pause_why(&e->tx, "md1", &(struct mdp_jwhy){"hot", 5}), 0);
@@ -404,7 +407,7 @@ static void test_release_other_running(void **state)
 static void test_stale_boot(void **state)
 {
 	struct env *e = *state;
-	struct mdp_jpause v = {"md1", "check", 4096, 0, {"", 0}};
+	struct mdp_jpause v = {"md1", "check", 4096, 0, {"", 0}, 0};
 	struct mdp_jpauses p = {"00000000-0000-0000-0000-000000000000", &v, 1};
 
 	test_sh("echo idle >'%s/sys/block/md1/md/sync_action'", e->root);
@@ -431,6 +434,10 @@ static void test_parse(void **state)
 	    "mdprofile-paused 1\npause md1 check 1 2 3\nend\n",
 	    "mdprofile-paused 1\npause md1 check 1 2 heat 0\nend\n",
 	    "mdprofile-paused 1\npause md1 check 1 2 heat 3 4\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 2 pace 0\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 2 pace x\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 2 pace\nend\n",
+	    "mdprofile-paused 1\npause md1 check 1 2 pace 5 heat\nend\n",
 	    "mdprofile-paused 1\nwhat\nend\n",
 	};
 	struct mdp_jpauses p;
@@ -446,15 +453,21 @@ static void test_parse(void **state)
 	/* A line without its total or why (a pause the watcher did not say) reads. */
 	snprintf(buf, sizeof(buf),
 		 "mdprofile-paused 1\nboot_id b\npause md1 repair 8\npause md2 check 9 90 heat\n"
-		 "pause md3 check 1 2 window 1765069200\nend\n");
+		 "pause md3 check 1 2 window 1765069200 pace 5000\npause md4 check 1 2 pace 7\n"
+		 "end\n");
 	assert_int_equal(txn_pauses_parse(buf, &p), 0);
 	assert_int_equal(p.v[1].total, 90);
 	assert_string_equal(p.v[1].why.word, "heat");
+	assert_int_equal(p.v[1].kib_s, 0);
 	assert_int_equal(p.v[2].why.opens, 1765069200);
+	assert_int_equal(p.v[2].kib_s, 5000);
+	assert_int_equal(p.v[3].kib_s, 7);
+	assert_string_equal(p.v[3].why.word, "");
 	assert_int_equal(txn_pauses_format(&p, &text, &len), 0);
 	assert_string_equal(text, "mdprofile-paused 1\nboot_id b\npause md1 repair 8 0\n"
 				  "pause md2 check 9 90 heat\n"
-				  "pause md3 check 1 2 window 1765069200\nend\n");
+				  "pause md3 check 1 2 window 1765069200 pace 5000\n"
+				  "pause md4 check 1 2 pace 7\nend\n");
 	free(text);
 	mdp_jpauses_free(&p);
 }

@@ -1170,6 +1170,47 @@ static void test_loop_apply_fails(void **state)
 	run_teardown(&t);
 }
 
+/*
+ * A profile that changes nothing here (night-checks sets only maintenance) with no base
+ * active: the apply leaves no layer, which is no failure: the recovery goes on at the box's
+ * values, the watcher held without an error until md is idle, then armed again.
+ */
+static void in_sync_turn(struct run *t, unsigned n)
+{
+	struct mdp_wstate ws;
+
+	switch (n) {
+	case 1:
+		op(t, "md2", "recover");
+		break;
+	case 2:
+		says(t, "profile t changes nothing here: md2 recover goes on at the values the "
+			"box has");
+		assert_false(said(t, "could not apply profile t: left alone until md is idle"));
+		assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+		assert_string_equal(ws.state, "held");
+		assert_string_equal(ws.why, "its profile changes nothing here");
+		assert_string_equal(top(t), "");
+		op(t, "md2", "idle");
+		break;
+	case 4:
+		says(t, "md idle: armed again");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_in_sync(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_auto(&t, "maintenance:\n  heat: {hot_at_c: 50, cool_below_c: 45}\n", in_sync_turn);
+	says(&t, "stopped by SIGTERM");
+	assert_int_equal(t.n_ev, 0);
+	run_teardown(&t);
+}
+
 /* md3's counters: IOS requests of TICKS ms in all. */
 static void stat_md3(struct run *t, unsigned ios, unsigned ticks)
 {
@@ -1909,6 +1950,33 @@ static int64_t wall_minute(const struct run *t)
  * A check outside its window (Monday 08:00, the window 01:00-07:00) is paused at the first
  * look, in place (DSM: md/sync_min never written); the window opens: resumed from there.
  */
+/* The pace the pause journal keeps for dev's check, 0 when none. */
+static uint64_t pace_of(struct run *t, const char *dev)
+{
+	struct mdp_jpauses p;
+	uint64_t pace = 0;
+
+	if (mdp_txn_pauses(&t->r, &p))
+		return 0;
+	for (size_t i = 0; i < p.n; i++)
+		if (!strcmp(p.v[i].dev, dev))
+			pace = p.v[i].kib_s;
+	mdp_jpauses_free(&p);
+	return pace;
+}
+
+/* The watcher's state for status: its one window, and the arrays its profile selects. */
+static void maint_state_is(struct run *t, const char *window, const char *arrays)
+{
+	struct mdp_wstate ws;
+	char text[64];
+
+	assert_int_equal(mdp_wstate_load(&t->r, &ws), 0);
+	assert_int_equal(ws.n_windows, 1);
+	assert_string_equal(mdp_mwin_text(&ws.windows[0], text, sizeof(text)), window);
+	assert_string_equal(ws.arrays, arrays);
+}
+
 static void maint_window_turn(struct run *t, unsigned n)
 {
 	switch (n) {
@@ -1921,6 +1989,9 @@ static void maint_window_turn(struct run *t, unsigned n)
 		/* for status: why, and when the next window opens (17 h on) */
 		assert_string_equal(why_of(t, "md2").word, "window");
 		assert_int_equal(why_of(t, "md2").opens, wall_minute(t) + 17 * 3600);
+		/* and its pace, with the windows and the arrays they govern, for its finish */
+		assert_int_equal(pace_of(t, "md2"), 5000);
+		maint_state_is(t, "01:00-07:00", "md0 md1 md2 md3");
 		break;
 	case 2: /* still outside: left paused */
 		assert_string_equal(get(t, "/sys/block/md2/md/sync_action"), "idle");
@@ -2225,8 +2296,9 @@ static void notify_stopped_turn(struct run *t, unsigned n)
 
 static void test_loop_maint_notify_again(void **state)
 {
-	const char *yaml = RUN_PROFILE
-	    "maintenance:\n  defer_to: [rsync]\n  notify: {command: " NOTIFY_HOOK ", events: [end]}\n";
+	const char *yaml =
+	    RUN_PROFILE "maintenance:\n  defer_to: [rsync]\n  notify: {command: " NOTIFY_HOOK
+			", events: [end]}\n";
 	struct mdp_wloop_cfg c;
 	struct run t;
 
@@ -2305,10 +2377,10 @@ static void test_loop_maint_notify_let_go(void **state)
 MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_and_kinds,
 	      test_glance, test_glance_in_turn, test_no_glance_unwatched, test_no_sync_thread,
 	      test_loop_engage_release, test_loop_reassert, test_loop_flap, test_loop_held,
-	      test_loop_apply_fails, test_loop_goal, test_loop_goal_max, test_loop_goal_percentile,
-	      test_loop_goal_members, test_loop_until_idle_ends, test_loop_lock_wait_stop,
-	      test_loop_lock_wait_then_apply, test_loop_lock_wait_stopped_twice,
-	      test_loop_event_races, test_loop_look_races_a_stop, test_loop_look_stopped,
-	      test_loop_maint_window, test_loop_maint_heat, test_loop_maint_defer,
-	      test_loop_maint_reboot, test_loop_maint_notify, test_loop_maint_notify_again,
-	      test_loop_maint_notify_let_go)
+	      test_loop_apply_fails, test_loop_in_sync, test_loop_goal, test_loop_goal_max,
+	      test_loop_goal_percentile, test_loop_goal_members, test_loop_until_idle_ends,
+	      test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
+	      test_loop_lock_wait_stopped_twice, test_loop_event_races, test_loop_look_races_a_stop,
+	      test_loop_look_stopped, test_loop_maint_window, test_loop_maint_heat,
+	      test_loop_maint_defer, test_loop_maint_reboot, test_loop_maint_notify,
+	      test_loop_maint_notify_again, test_loop_maint_notify_let_go)
