@@ -41,9 +41,10 @@ int mdp_boot_file_intact(const struct mdp_root *r, const struct mdp_boot_file *f
 bool mdp_boot_unit_file_enabled(const struct mdp_root *r, const char *unit);
 
 /*
- * The package's unit (mdprofile.service, mdprofile-auto.service) in
- * /usr/lib/systemd/system or /lib/systemd/system: 1 there and the
- * package's (its header), 0 another file, -ENOENT none; where it is in
+ * The installed unit (mdprofile.service, mdprofile-auto.service) in
+ * /usr/lib/systemd/system, /lib/systemd/system (the package's) or
+ * /usr/local/lib/systemd/system (make install's): 1 there with the
+ * header systemd/ gives it, 0 another file, -ENOENT none; where it is in
  * where (the unit's name alone when it is nowhere).
  */
 int mdp_boot_packaged_unit(const struct mdp_root *r, const char *unit, char *where, size_t cap);
