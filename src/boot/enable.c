@@ -547,6 +547,18 @@ static bool kept(const char *path, const struct mdp_boot_file *keep, size_t n_ke
 	return false;
 }
 
+/*
+ * The installed units enable enabled are gone (the package removed without its prerm, make
+ * uninstall): systemctl refuses to disable a unit without its file, and nothing can start it.
+ */
+static bool units_gone(const struct mdp_root *r)
+{
+	char where[PATH_MAX];
+
+	return mdp_boot_packaged_unit(r, MDP_BOOT_ENABLED ".service", where, sizeof(where)) ==
+	       -ENOENT;
+}
+
 int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *rec,
 		      const struct mdp_boot_file *keep, size_t n_keep, struct mdp_keeper_stop *st,
 		      struct mdp_enable_report *rep)
@@ -560,6 +572,10 @@ int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *re
 	mdp_boot_record_opts(rec, &o);
 	if (o.target == MDP_BOOT_DSM)
 		err = task_delete(r, rec->task, rep);
+	else if (o.target == MDP_BOOT_SYSTEMD && rec->units && o.packaged && units_gone(r))
+		mdp_enable_say(rep, MDP_EN_DONE,
+			       "the installed units are gone: nothing runs the script at boot, "
+			       "nothing to disable (systemctl would refuse)");
 	else if (o.target == MDP_BOOT_SYSTEMD && rec->units)
 		err = units(r, &o, false, rep);
 	if (err) { /* what boots it is still there: keep what it runs */

@@ -88,4 +88,15 @@ expect_file var/log/fake-services.log fake-services.log.2
 # (the directories made for the files stay: the fixture has none)
 rm -rf "${ROOT:?}/run/mdprofile/journal" "${ROOT:?}/etc" "${ROOT:?}/usr/local" "${ROOT:?}/lib"
 expect_unchanged "the tree after disable"
+
+# The installed units gone behind enable's back (the package removed without its prerm):
+# systemctl cannot disable them, and nothing runs the script; disable removes the rest.
+pkg_units
+run_expect 0 - . --services-backend none -q enable "$ROOT/p/srv.yaml" --binary "$B"
+rm "$ROOT/lib/systemd/system/mdprofile.service" "$ROOT/lib/systemd/system/mdprofile-auto.service"
+: >"$LOG"
+run_expect 0 disable-units-gone - --services-backend none disable
+[ -e "$ROOT/etc/mdprofile/boot.sh" ] || [ -e "$ROOT/etc/mdprofile/enabled" ] &&
+	fail "disable left the script or the record"
+grep -q 'disable' "$LOG" && fail "disable ran systemctl disable: $(cat "$LOG")"
 true
