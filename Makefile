@@ -463,9 +463,12 @@ build/man/%: man/% VERSION tools/man-profiles.sh $(PROFILES)
 
 man: $(MAN)
 
-# The textfile export's timer and service, with the installed paths (made on every run:
-# they depend on PREFIX, BINDIR and DOCDIR as given on the command line).
-UNITS := $(addprefix build/systemd/,mdprofile-textfile.service mdprofile-textfile.timer)
+# The textfile export's timer and service, and the boot units `mdprofile enable` enables
+# where they are installed (mdprofile.service, mdprofile-auto.service: mdprofile(8), enable),
+# with the installed paths (made on every run: they depend on PREFIX, BINDIR and DOCDIR as
+# given on the command line).
+UNITS := $(addprefix build/systemd/,mdprofile-textfile.service mdprofile-textfile.timer \
+	mdprofile.service mdprofile-auto.service)
 
 build/systemd/%: systemd/% FORCE
 	@mkdir -p $(@D)
@@ -522,6 +525,7 @@ install-check:
 		test -s build/destdir$(MANDIR)/man8/mdprofile.8 && \
 		test -s build/destdir$(BASHCOMPDIR)/mdprofile && \
 		test -s build/destdir$(UNITDIR)/mdprofile-textfile.timer && \
+		test -s build/destdir$(UNITDIR)/mdprofile-auto.service && \
 		test -s build/destdir$(DOCDIR)/output.md && ! test -e build/destdir$(DOCDIR)/hacking.md
 	@$(MAKE) --no-print-directory -s uninstall DESTDIR=$(CURDIR)/build/destdir >/dev/null
 	@left=$$(find build/destdir -type f); [ -z "$$left" ] || \

@@ -5,11 +5,12 @@
 #
 # As root, on a machine where mdprofile is not otherwise installed (make fresh-check runs it
 # in its pristine root): apt-get installs DEB with its dependencies, `mdprofile --version`,
-# `list` and `status` run from /usr/bin, and so does the textfile service's command; then
-# with a record of an enable (as `mdprofile enable` writes it: no md here to apply to)
-# apt-get removes it: the prerm's `mdprofile disable` must have removed the record; then
+# `list` and `status` run from /usr/bin, and so does the textfile service's command; the
+# packaged boot units are there, not enabled; then with a record of an enable and the script
+# the packaged units run (as `mdprofile enable` writes them: no md here to apply to)
+# apt-get removes it: the prerm's `mdprofile disable` must have removed both; then
 # apt-get purges it: every file the package listed must be gone, and so must
-# /usr/share/mdprofile, /usr/share/doc/mdprofile and /etc/mdprofile.
+# /usr/share/mdprofile, /usr/share/doc/mdprofile, /etc/mdprofile and /var/lib/mdprofile.
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: deb-check.sh DEB" >&2; exit 2; }
@@ -90,13 +91,24 @@ done
 man -w mdprofile >/dev/null 2>&1 || [ -s /usr/share/man/man8/mdprofile.8.gz ] ||
 	{ purge; die "no man page"; }
 
-# What enable records (src/boot/boot.c), for a profile whose units the owner enables.
+# The boot units the package owns (mdprofile enable enables them, the package does not).
+for u in mdprofile.service mdprofile-auto.service; do
+	head -n 1 "/lib/systemd/system/$u" 2>/dev/null | grep -q '^# mdprofile: the packaged ' ||
+		{ purge; die "no packaged /lib/systemd/system/$u"; }
+	[ ! -e "/etc/systemd/system/multi-user.target.wants/$u" ] || { purge; die "the package enabled $u"; }
+done
+# What enable records and writes (src/boot/boot.c) where the package owns the units, for a
+# profile whose units the owner enables: disable must remove the script they run.
 mkdir -p /etc/mdprofile/profiles
 printf '%s\n' '# mdprofile enable: what is enabled; mdprofile disable removes it' profile=balanced \
-	auto= target=systemd binary=/usr/bin/mdprofile task=no units=no >/etc/mdprofile/enabled
+	auto= target=systemd binary=/usr/bin/mdprofile task=no units=no unit_files=packaged \
+	>/etc/mdprofile/enabled
+printf '#!/bin/sh\n# mdprofile boot script (target systemd)\n' >/etc/mdprofile/boot.sh
+mkdir -p /var/lib/mdprofile/checkpoint # a check's place (purge removes it)
 echo 'description: the administrator'"'"'s' >/etc/mdprofile/profiles/mine.yaml
 apt-get remove -y -q mdprofile >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "apt-get remove failed"; }
 [ ! -e /etc/mdprofile/enabled ] || { purge; die "remove left /etc/mdprofile/enabled: the prerm did not disable"; }
+[ ! -e /etc/mdprofile/boot.sh ] || { purge; die "remove left /etc/mdprofile/boot.sh: disable did not remove it"; }
 [ -e /etc/mdprofile/profiles/mine.yaml ] || die "remove took the administrator's profiles (purge's job)"
 purge || { tail -n 30 "$log" >&2; die "apt-get purge failed"; }
 left=
@@ -105,7 +117,7 @@ for f in $files; do
 	[ -d "$f" ] && continue
 	[ -f "$f" ] || [ -L "$f" ] && left="$left $f"
 done
-for d in /usr/share/mdprofile /usr/share/doc/mdprofile /etc/mdprofile; do
+for d in /usr/share/mdprofile /usr/share/doc/mdprofile /etc/mdprofile /var/lib/mdprofile; do
 	[ -e "$d" ] && left="$left $d"
 done
 [ -z "$left" ] || die "purge left:$left"

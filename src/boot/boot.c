@@ -170,6 +170,8 @@ static int record_set(struct mdp_boot_record *rec, const char *k, const char *v)
 		rec->task = !strcmp(v, "created");
 	else if (!strcmp(k, "units") && (!strcmp(v, "enabled") || !strcmp(v, "no")))
 		rec->units = !strcmp(v, "enabled");
+	else if (!strcmp(k, "unit_files") && !strcmp(v, "packaged"))
+		rec->packaged = true;
 	else
 		return -EINVAL;
 	return 0;
@@ -213,9 +215,10 @@ int mdp_boot_record_write(const struct mdp_root *r, const struct mdp_boot_record
 	int n, err;
 
 	n = snprintf(text, sizeof(text),
-		     RECORD_HEAD "profile=%s\nauto=%s\ntarget=%s\nbinary=%s\ntask=%s\nunits=%s\n",
+		     RECORD_HEAD "profile=%s\nauto=%s\ntarget=%s\nbinary=%s\ntask=%s\nunits=%s\n%s",
 		     rec->profile, rec->auto_profile, mdp_boot_target_name(rec->target),
-		     rec->binary, rec->task ? "created" : "no", rec->units ? "enabled" : "no");
+		     rec->binary, rec->task ? "created" : "no", rec->units ? "enabled" : "no",
+		     rec->packaged ? "unit_files=packaged\n" : "");
 	if (n < 0 || (size_t)n >= sizeof(text))
 		err = -ENAMETOOLONG;
 	else if (!(err = mdp_root_mkdir_p(r, "/etc/mdprofile", 0755)))
@@ -232,4 +235,5 @@ void mdp_boot_record_opts(const struct mdp_boot_record *rec, struct mdp_boot_opt
 	o->target = rec->target;
 	o->binary = rec->binary;
 	o->auto_profile = rec->auto_profile[0] ? rec->auto_profile : NULL;
+	o->packaged = rec->packaged && rec->target == MDP_BOOT_SYSTEMD;
 }

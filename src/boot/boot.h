@@ -54,6 +54,12 @@ struct mdp_boot_opts {
 	 * name found through --profiles works at boot too); NULL: boot-script
 	 */
 	struct mdp_profile *auto_p;
+	/*
+	 * enable on systemd where the package ships mdprofile.service and
+	 * mdprofile-auto.service (mdp_boot_packaged): the script goes to
+	 * MDP_BOOT_PKG_SCRIPT, which those units run, and no unit is written.
+	 */
+	bool packaged;
 	unsigned wait_arrays;   /* seconds to wait for the pinned arrays */
 	unsigned recheck_after; /* seconds before the re-check; 0: none */
 	bool with_services;     /* keep the profile's services to pause */
@@ -159,6 +165,12 @@ void mdp_boot_files_free(struct mdp_boot_file *f, size_t n);
  * value one a boot script's code may hold (no quotes, spaces or '%').
  */
 #define MDP_BOOT_RECORD "/etc/mdprofile/enabled"
+/*
+ * Where enable puts the boot script when the package owns the units: the
+ * packaged mdprofile.service runs it with start (stop reverts), and
+ * mdprofile-auto.service with auto; both do nothing without it.
+ */
+#define MDP_BOOT_PKG_SCRIPT "/etc/mdprofile/boot.sh"
 struct mdp_boot_record {
 	char profile[128];
 	char auto_profile[PATH_MAX];
@@ -166,6 +178,7 @@ struct mdp_boot_record {
 	enum mdp_boot_target target;
 	bool task;  /* DSM: enable created the Task Scheduler task (else the owner was told how) */
 	bool units; /* systemd: enable enabled the units (else the owner was told how) */
+	bool packaged; /* systemd: the package's units run MDP_BOOT_PKG_SCRIPT (none written) */
 };
 /* 0 with *rec, -ENOENT when nothing is enabled, -EINVAL (with a diag) for a record not ours. */
 int mdp_boot_record_read(const struct mdp_root *r, struct mdp_boot_record *rec,

@@ -40,6 +40,21 @@ int mdp_boot_file_intact(const struct mdp_root *r, const struct mdp_boot_file *f
 /* The same for a unit file's name ("mdprofile.service"). */
 bool mdp_boot_unit_file_enabled(const struct mdp_root *r, const char *unit);
 
+/*
+ * The installed unit (mdprofile.service, mdprofile-auto.service) in
+ * /usr/lib/systemd/system, /lib/systemd/system (the package's) or
+ * /usr/local/lib/systemd/system (make install's): 1 there with the
+ * header systemd/ gives it, 0 another file, -ENOENT none; where it is in
+ * where (the unit's name alone when it is nowhere).
+ */
+int mdp_boot_packaged_unit(const struct mdp_root *r, const char *unit, char *where, size_t cap);
+/*
+ * Does the package own the units enable's systemd target needs (both
+ * there, the package's)? Then enable writes only the script the units
+ * run (MDP_BOOT_PKG_SCRIPT) and the udev rule, and enables the units.
+ */
+bool mdp_boot_packaged(const struct mdp_root *r);
+
 /* The options that name rec's files (o->enable, target, binary, auto). */
 void mdp_boot_record_opts(const struct mdp_boot_record *rec, struct mdp_boot_opts *o);
 

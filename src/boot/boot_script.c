@@ -211,6 +211,7 @@ static void header_remove(FILE *f, const struct mdp_profile *p, const struct mdp
 			    : "mdprofile.service runs it with start and stop",
 			o->target == MDP_BOOT_DSM   ? " and the task"
 			: o->target == MDP_BOOT_RCD ? ""
+			: o->packaged               ? ", disables the units"
 						    : " and the units");
 		fputs("# Values set stay until the next reboot, 'mdprofile revert' or stop.\n\n",
 		      f);

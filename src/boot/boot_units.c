@@ -5,6 +5,7 @@
 #include "boot.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,15 @@
 #define HEAD_SCRIPT "#!/bin/sh\n# mdprofile boot script (target "
 #define HEAD_UNIT   "# mdprofile: applies profile "
 #define HEAD_RULE   "# mdprofile: apply profile "
+/* How the package's units begin (systemd/mdprofile.service, mdprofile-auto.service). */
+#define HEAD_PKG "# mdprofile: the packaged "
+
+/*
+ * Where the installed units are: a package's (merged /usr's place, Debian 12's own), or make
+ * install's default UNITDIR; each is on systemd's own search path.
+ */
+static const char *const pkg_dirs[] = {"/usr/lib/systemd/system", "/lib/systemd/system",
+				       "/usr/local/lib/systemd/system"};
 
 static int file_at(struct mdp_boot_file *f, const char *what, const char *head, unsigned mode,
 		   struct mdp_diags *d, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -235,6 +245,14 @@ static int boot_paths(const char *name, const struct mdp_boot_opts *o, struct md
 		return -EINVAL;
 	}
 	base_name(name, o, base, sizeof(base));
+	if (o->packaged && o->enable && o->target == MDP_BOOT_SYSTEMD) {
+		/* the package's units run the script from its fixed place: no unit here */
+		if (file_at(&f[0], "script", HEAD_SCRIPT, 0755, d, "%s", MDP_BOOT_PKG_SCRIPT) ||
+		    file_at(&f[1], "udev rule", HEAD_RULE, 0644, d, UDEV_DIR "/90-%s.rules", base))
+			return -EINVAL;
+		*n = 2;
+		return 0;
+	}
 	if ((err = script_file(base, o, &f[0], d)))
 		return err;
 	*n = 1;
@@ -278,6 +296,12 @@ int mdp_boot_files(const struct mdp_profile *p, const struct mdp_boot_opts *o, c
 	f[0].len = len;
 	if (*n == 1)
 		return 0;
+	if (o->packaged && o->enable && o->target == MDP_BOOT_SYSTEMD) {
+		if (nu && !(f[1].text = rule_text(p->name, base, o, uuids, nu, &f[1].len)))
+			return -ENOMEM;
+		*n -= !nu; /* no UUID pinned, no rule */
+		return 0;
+	}
 	if (!(f[1].text = unit_text(p->name, o, f[0].sys, &f[1].len)))
 		return -ENOMEM;
 	if (nu && !(f[2].text = rule_text(p->name, base, o, uuids, nu, &f[2].len)))
@@ -309,4 +333,29 @@ bool mdp_boot_unit_enabled(const struct mdp_root *r, const char *name)
 
 	snprintf(unit, sizeof(unit), "mdprofile-%s.service", name);
 	return mdp_boot_unit_file_enabled(r, unit);
+}
+
+int mdp_boot_packaged_unit(const struct mdp_root *r, const char *unit, char *where, size_t cap)
+{
+	struct mdp_boot_file f = {.what = "packaged unit", .head = HEAD_PKG};
+	int k;
+
+	for (size_t i = 0; i < sizeof(pkg_dirs) / sizeof(pkg_dirs[0]); i++) {
+		snprintf(f.sys, sizeof(f.sys), "%s/%s", pkg_dirs[i], unit);
+		if ((k = mdp_boot_file_intact(r, &f)) != -ENOENT) {
+			snprintf(where, cap, "%s", f.sys);
+			return k;
+		}
+	}
+	snprintf(where, cap, "%s", unit);
+	return -ENOENT;
+}
+
+bool mdp_boot_packaged(const struct mdp_root *r)
+{
+	char where[PATH_MAX];
+
+	return mdp_boot_packaged_unit(r, MDP_BOOT_ENABLED ".service", where, sizeof(where)) == 1 &&
+	       mdp_boot_packaged_unit(r, MDP_BOOT_ENABLED "-auto.service", where, sizeof(where)) ==
+		   1;
 }

@@ -272,9 +272,9 @@ static int units(const struct mdp_root *r, const struct mdp_boot_opts *o, bool e
 			       enable ? "enabled" : "disabled");
 	mdp_enable_say_diags(rep, &d);
 	if (!err) {
-		mdp_enable_say(rep, MDP_EN_DONE, "%s %s.service%s",
+		mdp_enable_say(rep, MDP_EN_DONE, "%s %s%s.service%s",
 			       enable ? "enabled and started" : "disabled and stopped",
-			       MDP_BOOT_ENABLED,
+			       o->packaged ? "the packaged " : "", MDP_BOOT_ENABLED,
 			       o->auto_profile ? " and " MDP_BOOT_ENABLED "-auto.service" : "");
 		return 0;
 	}
@@ -497,6 +497,7 @@ int mdp_enable_register(const struct mdp_root *r, const char *profile,
 	snprintf(rec.auto_profile, sizeof(rec.auto_profile), "%s",
 		 o->auto_profile ? o->auto_profile : "");
 	snprintf(rec.binary, sizeof(rec.binary), "%s", o->binary);
+	rec.packaged = o->packaged;
 	if (o->target == MDP_BOOT_DSM)
 		rec.task = !(err = task_create(r, o, f[0].sys, profile, rep));
 	else if (o->target == MDP_BOOT_SYSTEMD)
@@ -519,7 +520,7 @@ bool mdp_enable_installed(const struct mdp_root *r, const struct mdp_boot_record
 	bool ok;
 
 	if (strcmp(rec->profile, profile) || rec->target != o->target ||
-	    strcmp(rec->binary, o->binary) ||
+	    rec->packaged != o->packaged || strcmp(rec->binary, o->binary) ||
 	    strcmp(rec->auto_profile, o->auto_profile ? o->auto_profile : ""))
 		return false;
 	for (size_t i = 0; i < n; i++)
@@ -546,6 +547,18 @@ static bool kept(const char *path, const struct mdp_boot_file *keep, size_t n_ke
 	return false;
 }
 
+/*
+ * The installed units enable enabled are gone (the package removed without its prerm, make
+ * uninstall): systemctl refuses to disable a unit without its file, and nothing can start it.
+ */
+static bool units_gone(const struct mdp_root *r)
+{
+	char where[PATH_MAX];
+
+	return mdp_boot_packaged_unit(r, MDP_BOOT_ENABLED ".service", where, sizeof(where)) ==
+	       -ENOENT;
+}
+
 int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *rec,
 		      const struct mdp_boot_file *keep, size_t n_keep, struct mdp_keeper_stop *st,
 		      struct mdp_enable_report *rep)
@@ -559,6 +572,10 @@ int mdp_enable_remove(const struct mdp_root *r, const struct mdp_boot_record *re
 	mdp_boot_record_opts(rec, &o);
 	if (o.target == MDP_BOOT_DSM)
 		err = task_delete(r, rec->task, rep);
+	else if (o.target == MDP_BOOT_SYSTEMD && rec->units && o.packaged && units_gone(r))
+		mdp_enable_say(rep, MDP_EN_DONE,
+			       "the installed units are gone: nothing runs the script at boot, "
+			       "nothing to disable (systemctl would refuse)");
 	else if (o.target == MDP_BOOT_SYSTEMD && rec->units)
 		err = units(r, &o, false, rep);
 	if (err) { /* what boots it is still there: keep what it runs */
@@ -687,6 +704,27 @@ static const char *task_state(const struct mdp_root *r, const char *script, stru
 				: "unknown";
 }
 
+static const char *const units_name[] = {MDP_BOOT_ENABLED ".service",
+					 MDP_BOOT_ENABLED "-auto.service"};
+
+/* The package's units enable's script needs, from p[k] on: the new count. */
+static size_t packaged_pieces(const struct mdp_root *r, const struct mdp_boot_opts *o,
+			      struct mdp_enable_piece *p, size_t k, size_t cap)
+{
+	for (size_t i = 0; i < (o->auto_profile ? 2u : 1u) && k < cap; i++, k++) {
+		int st = mdp_boot_packaged_unit(r, units_name[i], p[k].where, sizeof(p[k].where));
+		p[k].what = i ? "watcher unit" : "unit";
+		if (st == -ENOENT) /* the name alone: say whose it is */
+			snprintf(p[k].where, sizeof(p[k].where), "%s (packaged)", units_name[i]);
+		p[k].state = st == 1 ? "intact" : st == -ENOENT ? "missing" : "changed";
+		if (st != 1)
+			snprintf(p[k].hint, sizeof(p[k].hint),
+				 "reinstall mdprofile (apt-get install --reinstall mdprofile, or "
+				 "make install)");
+	}
+	return k;
+}
+
 size_t mdp_enable_pieces(const struct mdp_root *r, const struct mdp_boot_record *rec,
 			 struct mdp_enable_piece *p, size_t cap)
 {
@@ -713,9 +751,10 @@ size_t mdp_enable_pieces(const struct mdp_root *r, const struct mdp_boot_record 
 		snprintf(p[k].where, sizeof(p[k].where), "%s", mdp_boot_dsm.task_name);
 		p[k++].state = task_state(r, f[0].sys, &d);
 	}
+	if (o.packaged)
+		k = packaged_pieces(r, &o, p, k, cap);
 	for (size_t i = 0; o.target == MDP_BOOT_SYSTEMD && i < 2 && k < cap; i++) {
-		const char *unit =
-		    i ? MDP_BOOT_ENABLED "-auto.service" : MDP_BOOT_ENABLED ".service";
+		const char *unit = units_name[i];
 		if (i && !o.auto_profile)
 			break;
 		p[k].what = "unit link";

@@ -151,9 +151,13 @@ struct mdp_enable_res mdp_enable_run(const struct mdp_root *r, struct mdp_profil
 				     const struct mdp_enable_ops *ops)
 {
 	struct en_run e = {.r = r, .ops = ops};
+	struct mdp_boot_opts own = *o;
 	struct mdp_enable_res out;
 	int rc;
 
+	/* Where the package owns the units, enable writes only what they run. */
+	own.packaged = o->enable && o->target == MDP_BOOT_SYSTEMD && mdp_boot_packaged(r);
+	o = &own;
 	mdp_enable_report_init(&e.rep);
 	out = make_files(&e, p, s, o);
 	if (out.end != MDP_ENABLE_DONE)

@@ -151,6 +151,67 @@ static void test_units_left_to_owner(void **state)
 	fx_free(x);
 }
 
+/* Write text at path (in x's root), its directories made. */
+static void put_file(struct fx *x, const char *path, const char *text)
+{
+	FILE *f;
+	char full[PATH_MAX];
+
+	test_sh("mkdir -p \"$(dirname '%s%s')\"", x->dir, path);
+	snprintf(full, sizeof(full), "%s%s", x->dir, path);
+	assert_non_null(f = fopen(full, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * The package's units: both there with their header (in /lib or /usr/lib), or enable
+ * generates its own; where they are, enable's files are the script they run and the rule,
+ * and the record says so (a record without the line is of generated units).
+ */
+static void test_packaged_units(void **state)
+{
+	struct fx *x = fx_new(NULL, false);
+	struct mdp_boot_record rec;
+	struct mdp_diags d;
+	char where[PATH_MAX];
+
+	(void)state;
+	assert_false(mdp_boot_packaged(&x->r));
+	put_file(x, "/lib/systemd/system/mdprofile.service",
+		 "# mdprofile: the packaged boot unit\n");
+	assert_false(mdp_boot_packaged(&x->r)); /* the watcher's is missing */
+	put_file(x, "/usr/lib/systemd/system/mdprofile-auto.service", "[Unit]\n");
+	assert_false(mdp_boot_packaged(&x->r)); /* not the package's */
+	assert_int_equal(
+	    mdp_boot_packaged_unit(&x->r, "mdprofile-auto.service", where, sizeof(where)), 0);
+	assert_string_equal(where, "/usr/lib/systemd/system/mdprofile-auto.service");
+	put_file(x, "/usr/lib/systemd/system/mdprofile-auto.service",
+		 "# mdprofile: the packaged watcher unit\n");
+	assert_true(mdp_boot_packaged(&x->r));
+
+	x->o.target = MDP_BOOT_SYSTEMD;
+	x->o.packaged = true;
+	x->o.auto_profile = "reshape-fast";
+	mdp_diags_init(&d);
+	assert_int_equal(mdp_boot_paths("t", &x->o, x->f, &x->n, &d), 0);
+	assert_int_equal(x->n, 2);
+	assert_string_equal(x->f[0].sys, MDP_BOOT_PKG_SCRIPT);
+	assert_string_equal(x->f[1].sys, "/etc/udev/rules.d/90-mdprofile.rules");
+	assert_int_equal(mdp_enable_register(&x->r, "t", &x->o, x->f, &x->rep), 0);
+	mdp_enable_report_free(&x->rep);
+	record(x, &rec);
+	assert_true(rec.packaged);
+	assert_false(rec.units); /* no systemctl here */
+	put_file(x, MDP_BOOT_RECORD,
+		 "# mdprofile enable: what is enabled; mdprofile disable removes it\nprofile=t\n"
+		 "auto=\ntarget=systemd\nbinary=/b\ntask=no\nunits=enabled\n");
+	record(x, &rec);
+	assert_false(rec.packaged);
+	mdp_diags_free(&d);
+	fx_free(x);
+}
+
 /*
  * DSM: the files installed, the task created and read back; the model says
  * so piece by piece, and a missing script is no longer intact; removing
@@ -667,6 +728,6 @@ static void test_verdict(void **state)
 	tzset();
 }
 
-MDP_TEST_MAIN(test_verdict, test_units_left_to_owner, test_dsm_task_round_trip,
+MDP_TEST_MAIN(test_verdict, test_units_left_to_owner, test_packaged_units, test_dsm_task_round_trip,
 	      test_dsm_foreign_task, test_dsm_without_scheduler, test_watcher_piece,
 	      test_start_watcher, test_watchers_gone, test_run_refuses_first)

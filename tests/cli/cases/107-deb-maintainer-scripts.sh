@@ -1,13 +1,14 @@
 # The Debian package's maintainer scripts (issue 50): removal undoes enable and reverts
 # what is applied and never fails for it; an upgrade keeps it all and restarts the
-# watcher; purge removes /etc/mdprofile and the state directory. The scripts run on the
-# fixture (DPKG_ROOT) with a stand-in mdprofile and deb-systemd-invoke that log their
-# arguments; tools/deb-check.sh and make piuparts run the real ones.
+# watcher once systemd has read the package's new units; purge removes /etc/mdprofile and
+# the state directories. The scripts run on the fixture (DPKG_ROOT) with a stand-in
+# mdprofile, systemctl and deb-systemd-invoke that log their arguments; tools/deb-check.sh and make piuparts run the real ones.
 fixture ds220j-dsm7
 exit_checked
 bin="$WORK/bin"
-mkdir -p "$bin" "$ROOT/etc/mdprofile/profiles" "$ROOT/run/mdprofile" "$ROOT/run/systemd/system"
-for t in mdprofile deb-systemd-invoke; do
+mkdir -p "$bin" "$ROOT/etc/mdprofile/profiles" "$ROOT/run/mdprofile" "$ROOT/run/systemd/system" \
+	"$ROOT/var/lib/mdprofile/checkpoint"
+for t in mdprofile systemctl deb-systemd-invoke; do
 	printf '#!/bin/sh\necho "%s $*" >>"$WORK/calls"\nexit "${FAKE_RC:-0}"\n' "$t" >"$bin/$t"
 	chmod 0755 "$bin/$t"
 done
@@ -37,7 +38,7 @@ grep -q "^mdprofile: 'mdprofile disable' failed (exit 3)" "$WORK/err" || fail "p
 maint prerm upgrade 1.0.0
 [ ! -s "$WORK/calls" ] || fail "prerm upgrade ran: $(cat "$WORK/calls")"
 maint postinst configure 1.0.0
-calls 'deb-systemd-invoke try-restart mdprofile-auto.service'
+calls 'systemctl --system daemon-reload' 'deb-systemd-invoke try-restart mdprofile-auto.service'
 FAKE_RC=1 maint postinst configure 1.0.0
 grep -q 'systemctl restart mdprofile-auto.service' "$WORK/err" || fail "postinst: $(cat "$WORK/err")"
 # a first install restarts nothing
@@ -49,4 +50,5 @@ maint postrm remove
 maint postrm purge
 [ ! -e "$ROOT/etc/mdprofile" ] || fail "purge left /etc/mdprofile"
 [ ! -e "$ROOT/run/mdprofile" ] || fail "purge left /run/mdprofile"
+[ ! -e "$ROOT/var/lib/mdprofile" ] || fail "purge left /var/lib/mdprofile"
 [ -d "$ROOT/run/systemd/system" ] || fail "purge removed more than its own"
