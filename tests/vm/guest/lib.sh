@@ -319,6 +319,40 @@ action_is() {
 	[ "$(cat "/sys/block/$1/md/sync_action")" = "$2" ]
 }
 
+# ---- a scenario's array $MD: where its sync stands, and mdprofile's pause of it ----------
+
+# md_pos: the sectors md's sync of $MD has done (md/sync_completed "N / M"; none: 0). md moves
+# it every sixteenth of the array, and it shows the last run's place until a new run's
+# thread sets it.
+md_pos() {
+	read -r _p _rest <"/sys/block/$MD/md/sync_completed"
+	case $_p in none) echo 0 ;; *) echo "$_p" ;; esac
+}
+# md_pos_above N: md_pos is past sector N.
+md_pos_above() {
+	[ "$(md_pos)" -gt "$1" ]
+}
+# md_live: where $MD's sync is now, in sectors, from /proc/mdstat's "(N/M)" (KiB): md's own
+# position; nothing when no progress shows.
+md_live() {
+	awk -v md="$MD" '$1 == md { f = 1; next }
+		f && /^$/ { exit }
+		f && match($0, /\([0-9]+\//) { print substr($0, RSTART + 1, RLENGTH - 2) * 2; exit }' /proc/mdstat
+}
+md_live_above() {
+	_l=$(md_live)
+	[ -n "$_l" ] && [ "$_l" -gt "$1" ]
+}
+# md_paused_field N: field N of $MD's line in mdprofile's pause journal (3 its place, 5 why).
+md_paused_field() {
+	awk -v md="$MD" -v n="$1" '$1 == "pause" && $2 == md { print $(n + 1) }' \
+		/run/mdprofile/paused 2>/dev/null
+}
+# md_is_paused: $MD idle with a pause journaled.
+md_is_paused() {
+	action_is "$MD" idle && [ -n "$(md_paused_field 3)" ]
+}
+
 # finish_bg PID SECONDS LOG WHAT: wait for background command WHAT (SIGKILL after
 # SECONDS); its exit code, log and name become the last command's (RC, OUT, LAST_CMD).
 finish_bg() {

@@ -20,20 +20,6 @@ HOT=$(ls /sys/block/$MD/slaves | head -1)
 DEV=$(readlink -f "/sys/block/$HOT/device")
 [ -d "$DEV" ] && [ ! -e "$DEV/hwmon" ] || skip_all "$HOT has no device directory, or a hwmon already"
 
-pos() {
-	read -r _p _rest <"$S/sync_completed"
-	case $_p in none) echo 0 ;; *) echo "$_p" ;; esac
-}
-above() {
-	[ "$(pos)" -gt "$1" ]
-}
-paused_field() {
-	awk -v md="$MD" -v n="$1" '$1 == "pause" && $2 == md { print $(n + 1) }' \
-		/run/mdprofile/paused 2>/dev/null
-}
-is_paused() {
-	action_is $MD idle && [ -n "$(paused_field 3)" ]
-}
 temp() {
 	echo "$(($1 * 1000))" >"$DEV/hwmon/hwmon90/temp1_input"
 }
@@ -73,15 +59,15 @@ printf 'description: checks while the disks are cool\nmaintenance:\n  heat: {hot
 echo 0 >"$S/sync_min"
 echo 4000 >"$S/sync_speed_max"
 echo check >"$S/sync_action"
-poll 0.2 150 "$MD's check makes progress" above 0
-P0=$(pos)
+poll 0.2 150 "$MD's check makes progress" md_pos_above 0
+P0=$(md_pos)
 
 "$MDP" --profiles "$P" auto --on recovery --interval 1 cool >"$VM_STATE/heat.log" 2>&1 &
 AUTO=$!
 wait_line /run/mdprofile/watcher 'state armed' 20 "mdprofile auto cool did not arm"
-poll 0.1 100 "$MD's check was not paused within 10 s of a hot member" is_paused
-PL=$(paused_field 3)
-expect_eq "$(paused_field 5)" heat "the pause journal says why: a hot member"
+poll 0.1 100 "$MD's check was not paused within 10 s of a hot member" md_is_paused
+PL=$(md_paused_field 3)
+expect_eq "$(md_paused_field 5)" heat "the pause journal says why: a hot member"
 [ "$PL" -ge "$P0" ] && ok "paused at $PL (md had done $P0) with $HOT at 55 C" ||
 	fail "paused at $PL, before the $P0 md had done"
 mdp status
@@ -91,10 +77,10 @@ output_match "check paused at [0-9]+\.[0-9]% by mdprofile auto" "status says the
 # Cool: resumed at the next reading, from its place.
 temp 40
 poll 0.5 150 "$MD's check did not run again within 75 s of a cool member" action_is $MD check
-[ -z "$(paused_field 3)" ] && ok "cool: resumed, no pause journaled" ||
+[ -z "$(md_paused_field 3)" ] && ok "cool: resumed, no pause journaled" ||
 	fail "the pause journal still lists $MD"
-poll 0.2 100 "$MD's check shows no progress after its resume" above "$PL"
-ok "the check runs on from its place $PL ($(pos) now)"
+poll 0.2 100 "$MD's check shows no progress after its resume" md_pos_above "$PL"
+ok "the check runs on from its place $PL ($(md_pos) now)"
 echo idle >"$S/sync_action"
 poll 0.2 50 "$MD's check stops at idle" action_is $MD idle
 echo 0 >"$S/sync_min"
@@ -109,7 +95,7 @@ mdadm /dev/$MD --add "/dev/$member" >/dev/null 2>&1 || fail "mdadm --add $member
 poll 0.1 100 "$MD's recovery did not start" action_is $MD recover
 sleep 3
 expect_eq "$(cat "$S/sync_action")" recover "a recovery beside a hot member runs on (3 looks)"
-[ -z "$(paused_field 3)" ] && ok "the recovery was not paused" ||
+[ -z "$(md_paused_field 3)" ] && ok "the recovery was not paused" ||
 	fail "the recovery was journaled paused: $(cat /run/mdprofile/paused)"
 stop_bg "$AUTO" 30 "$VM_STATE/heat.log" "mdprofile auto cool"
 expect_exit 0 "auto cool exits 0 on SIGTERM"

@@ -16,30 +16,9 @@ S=/sys/block/$MD/md
 [ -d "$S" ] || skip_all "no $MD"
 action_is $MD idle || skip_all "$MD is not idle"
 
-# pos: the sectors a check has done (sync_completed "N / M"; none: 0).
-pos() {
-	read -r _p _rest <"$S/sync_completed"
-	case $_p in none) echo 0 ;; *) echo "$_p" ;; esac
-}
-# live: where the check is now, in sectors, from /proc/mdstat's "(N/M)" (KiB): md's own
-# position, where md/sync_completed moves only every sixteenth of the array (and shows the
-# last run's place until the new run's thread sets it); nothing when no progress shows.
-live() {
-	awk -v md="$MD" '$1 == md { f = 1; next }
-		f && /^$/ { exit }
-		f && match($0, /\([0-9]+\//) { print substr($0, RSTART + 1, RLENGTH - 2) * 2; exit }' /proc/mdstat
-}
-live_above() {
-	_l=$(live)
-	[ -n "$_l" ] && [ "$_l" -gt "$1" ]
-}
 # at N: the check stands at sector N.
 at() {
-	[ "$(pos)" = "$1" ]
-}
-# above N: the check has gone past sector N.
-above() {
-	[ "$(pos)" -gt "$1" ]
+	[ "$(md_pos)" = "$1" ]
 }
 stop_check() {
 	echo idle >"$S/sync_action"
@@ -53,8 +32,8 @@ echo 2000 >"$S/sync_speed_max"
 
 # A running check: sync_max refused.
 echo check >"$S/sync_action"
-poll 0.2 100 "$MD's check makes progress" above 0
-P1=$(pos)
+poll 0.2 100 "$MD's check makes progress" md_pos_above 0
+P1=$(md_pos)
 AT=$(((P1 / CHUNK + 64) * CHUNK))
 if sh -c "echo $AT >$S/sync_max" 2>"$VM_STATE/err"; then
 	fail "sync_max $AT under a running check was taken (now $(cat "$S/sync_max"))"
@@ -70,8 +49,8 @@ P2=$(cat "$S/sync_min")
 [ "$P2" -ge "$P1" ] && [ "$P2" -gt 0 ] && ok "idle: sync_min $P2 is where the check stood (>= $P1)" ||
 	fail "idle: sync_min $P2, want at least $P1 and above 0"
 echo check >"$S/sync_action"
-poll 0.2 50 "$MD's check restarts" live_above 0
-L3=$(live)
+poll 0.2 50 "$MD's check restarts" md_live_above 0
+L3=$(md_live)
 [ "$L3" -ge "$P2" ] && ok "check again: at $L3, from sync_min $P2, not 0" ||
 	fail "check again: at $L3, below sync_min $P2"
 stop_check
@@ -82,8 +61,8 @@ P4=$(cat "$S/sync_min")
 echo 0 >"$S/sync_min"
 expect_eq "$(cat "$S/sync_min")" 0 "sync_min written back to 0"
 echo check >"$S/sync_action"
-poll 0.2 50 "$MD's check starts" live_above 0
-L5=$(live)
+poll 0.2 50 "$MD's check starts" md_live_above 0
+L5=$(md_live)
 [ "$L5" -lt "$P2" ] && ok "after sync_min 0 a check starts over (at $L5, below $P2)" ||
 	fail "after sync_min 0 the check is at $L5, not below $P2"
 stop_check
@@ -95,9 +74,9 @@ echo "$AT" >"$S/sync_max"
 echo check >"$S/sync_action"
 poll 0.2 100 "$MD's check reaches sync_max $AT" at "$AT"
 sleep 2
-expect_eq "$(cat "$S/sync_action") $(pos)" "check $AT" "held at sync_max: still a check, at $AT after 2 s"
+expect_eq "$(cat "$S/sync_action") $(md_pos)" "check $AT" "held at sync_max: still a check, at $AT after 2 s"
 echo max >"$S/sync_max"
-poll 0.2 100 "$MD's check goes on past $AT once sync_max is max" above "$AT"
+poll 0.2 100 "$MD's check goes on past $AT once sync_max is max" md_pos_above "$AT"
 stop_check
 
 echo 0 >"$S/sync_min"

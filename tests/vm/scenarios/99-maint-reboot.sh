@@ -11,17 +11,6 @@ S=/sys/block/$MD/md
 [ -d "$S" ] || skip_all "no $MD"
 action_is $MD idle || skip_all "$MD is not idle"
 
-above() {
-	read -r _p _rest <"$S/sync_completed"
-	[ "$_p" != none ] && [ "$_p" -gt "$1" ]
-}
-paused_at() {
-	awk -v md="$MD" '$1 == "pause" && $2 == md { print $4 }' /run/mdprofile/paused 2>/dev/null
-}
-is_paused() {
-	action_is $MD idle && [ -n "$(paused_at)" ]
-}
-
 P=/tmp/reboot-profiles
 mkdir -p "$P"
 AWAY=$((($(date +%H | sed 's/^0//') + 12) % 24))
@@ -30,11 +19,11 @@ printf 'description: checks twelve hours from now\nmaintenance:\n  windows: ["%0
 echo 0 >"$S/sync_min"
 echo 4000 >"$S/sync_speed_max"
 echo check >"$S/sync_action"
-poll 0.2 150 "$MD's check makes progress" above 0
+poll 0.2 150 "$MD's check makes progress" md_pos_above 0
 "$MDP" --profiles "$P" auto --on recovery --interval 1 away >"$VM_STATE/reboot.log" 2>&1 &
 AUTO=$!
-poll 0.1 100 "$MD's check was not paused within 10 s" is_paused
-PL=$(paused_at)
+poll 0.1 100 "$MD's check was not paused within 10 s" md_is_paused
+PL=$(md_paused_field 3)
 stop_bg "$AUTO" 30 "$VM_STATE/reboot.log" "mdprofile auto away"
 expect_exit 0 "auto away exits 0 on SIGTERM"
 UUID=$(mdadm --detail --export /dev/$MD | sed -n 's/^MD_UUID=//p' | tr -d ':' | tr 'A-F' 'a-f')

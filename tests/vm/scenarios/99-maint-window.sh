@@ -16,33 +16,6 @@ S=/sys/block/$MD/md
 [ -d "$S" ] || skip_all "no $MD"
 action_is $MD idle || skip_all "$MD is not idle"
 
-# pos: the sectors a check has done (md/sync_completed "N / M"; none: 0).
-pos() {
-	read -r _p _rest <"$S/sync_completed"
-	case $_p in none) echo 0 ;; *) echo "$_p" ;; esac
-}
-above() {
-	[ "$(pos)" -gt "$1" ]
-}
-# live: where the check is now, in sectors, from /proc/mdstat's "(N/M)" (KiB): md's own
-# position (sync_completed keeps the last run's place until the new run's thread moves it).
-live() {
-	awk -v md="$MD" '$1 == md { f = 1; next }
-		f && /^$/ { exit }
-		f && match($0, /\([0-9]+\//) { print substr($0, RSTART + 1, RLENGTH - 2) * 2; exit }' /proc/mdstat
-}
-live_above() {
-	_l=$(live)
-	[ -n "$_l" ] && [ "$_l" -gt "$1" ]
-}
-# paused_field N: field N of md1's line in the pause journal (3 its place, 5 its reason).
-paused_field() {
-	awk -v md="$MD" -v n="$1" '$1 == "pause" && $2 == md { print $(n + 1) }' \
-		/run/mdprofile/paused 2>/dev/null
-}
-is_paused() {
-	action_is $MD idle && [ -n "$(paused_field 3)" ]
-}
 now_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
@@ -56,8 +29,8 @@ watch() {
 echo 0 >"$S/sync_min"
 echo 4000 >"$S/sync_speed_max"
 echo check >"$S/sync_action"
-poll 0.2 150 "$MD's check makes progress" above 0
-P0=$(pos)
+poll 0.2 150 "$MD's check makes progress" md_pos_above 0
+P0=$(md_pos)
 TOTAL=$(awk '{ print $3 }' "$S/sync_completed")
 
 # The profiles, in the guest's local time: a window twelve hours from now, and one that opens
@@ -78,10 +51,10 @@ printf 'description: checks from the next minute\nmaintenance:\n  windows: ["%02
 # Outside its window: paused within a look.
 t0=$(now_ms)
 watch soon
-poll 0.1 100 "$MD's check was not paused within 10 s" is_paused
+poll 0.1 100 "$MD's check was not paused within 10 s" md_is_paused
 t1=$(now_ms)
-PL=$(paused_field 3)
-expect_eq "$(paused_field 5)" window "the pause journal says why: outside its windows"
+PL=$(md_paused_field 3)
+expect_eq "$(md_paused_field 5)" window "the pause journal says why: outside its windows"
 [ "$PL" -ge "$P0" ] && ok "paused $((t1 - t0)) ms after the watcher started, at $PL of $TOTAL sectors (md had done $P0)" ||
 	fail "paused at $PL, before the $P0 md had done"
 expect_eq "$(cat "$S/sync_min")" "$PL" "md keeps the place in sync_min"
@@ -93,16 +66,16 @@ mdp status --json
 expect_exit 0 "status --json"
 expect_match "$OUT" "\"why\": \"window\"" "status --json says why"
 sleep 2
-is_paused && ok "still paused 2 s on" || fail "not paused 2 s on: $(cat "$S/sync_action")"
+md_is_paused && ok "still paused 2 s on" || fail "not paused 2 s on: $(cat "$S/sync_action")"
 
 # The window opens: the same watcher resumes the check from its place.
 poll 0.5 150 "$MD's check did not run again within 75 s" action_is $MD check
 t2=$(now_ms)
-poll 0.1 100 "$MD's check shows no progress" live_above 0
-L=$(live)
+poll 0.1 100 "$MD's check shows no progress" md_live_above 0
+L=$(md_live)
 [ "$L" -ge "$PL" ] && ok "in the window ($((t2 - t1)) ms on) the check runs again from $L (>= its place $PL), not 0" ||
 	fail "in the window the check runs from $L, below its place $PL"
-[ -z "$(paused_field 3)" ] && ok "no pause journaled" || fail "the pause journal still lists $MD"
+[ -z "$(md_paused_field 3)" ] && ok "no pause journaled" || fail "the pause journal still lists $MD"
 stop_bg "$AUTO" 30 "$VM_STATE/maint.soon.log" "mdprofile auto soon"
 expect_exit 0 "auto soon exits 0 on SIGTERM"
 output_match "md1 check paused at [0-9]+% \(sector $PL\): outside its windows; the next opens in 0h 0[01]m" \
@@ -110,18 +83,18 @@ output_match "md1 check paused at [0-9]+% \(sector $PL\): outside its windows; t
 output_match "md1 check resumed from [0-9]+% \(sector $PL\)" "the watcher said it resumed the check, from where"
 
 # Paused again, its watcher gone: revert leaves no pause.
-poll 0.2 100 "$MD's place does not move" above "$PL"
+poll 0.2 100 "$MD's place does not move" md_pos_above "$PL"
 watch away
-poll 0.1 100 "$MD's check was not paused again within 10 s" is_paused
-P2=$(paused_field 3)
+poll 0.1 100 "$MD's check was not paused again within 10 s" md_is_paused
+P2=$(md_paused_field 3)
 stop_bg "$AUTO" 30 "$VM_STATE/maint.away.log" "mdprofile auto away"
 expect_exit 0 "auto away exits 0 on SIGTERM"
 mdp revert
 expect_exit 0 "revert with a check paused"
 [ ! -e /run/mdprofile/paused ] && ok "revert: the pause journal is gone" ||
 	fail "revert left $(cat /run/mdprofile/paused)"
-poll 0.1 100 "$MD's check was not resumed by revert" live_above 0
-L=$(live)
+poll 0.1 100 "$MD's check was not resumed by revert" md_live_above 0
+L=$(md_live)
 [ "$L" -ge "$P2" ] && action_is $MD check && ok "revert resumed the check from $L (>= its place $P2)" ||
 	fail "after revert: $(cat "$S/sync_action") at $L, its place was $P2"
 

@@ -19,16 +19,6 @@ S=/sys/block/$MD/md
 action_is "$MD" idle || skip_all "$MD is not idle"
 expect_eq "$(cat "$S/sync_min")" 0 "md forgot the place at assembly ($MD: sync_min 0)"
 
-# live: where the check is now, in sectors, from /proc/mdstat's "(N/M)" (KiB).
-live() {
-	awk -v md="$MD" '$1 == md { f = 1; next }
-		f && /^$/ { exit }
-		f && match($0, /\([0-9]+\//) { print substr($0, RSTART + 1, RLENGTH - 2) * 2; exit }' /proc/mdstat
-}
-live_above() {
-	_l=$(live)
-	[ -n "$_l" ] && [ "$_l" -gt "$1" ]
-}
 P=/tmp/reboot-profiles
 mkdir -p "$P"
 printf 'description: checks at any hour\nmaintenance:\n  windows: ["00:00-24:00"]\n' >"$P/open.yaml"
@@ -36,8 +26,8 @@ echo 4000 >"$S/sync_speed_max"
 "$MDP" --profiles "$P" auto --on recovery --interval 1 open >"$VM_STATE/reboot2.log" 2>&1 &
 AUTO=$!
 poll 0.1 100 "$MD's check was not resumed within 10 s" action_is "$MD" check
-poll 0.1 100 "$MD's check shows no progress" live_above 0
-L=$(live)
+poll 0.1 100 "$MD's check shows no progress" md_live_above 0
+L=$(md_live)
 [ "$L" -ge "$PL" ] && ok "after the reboot the check runs from $L (>= its place $PL), not 0" ||
 	fail "after the reboot the check runs from $L, below its place $PL"
 stop_bg "$AUTO" 30 "$VM_STATE/reboot2.log" "mdprofile auto open"
