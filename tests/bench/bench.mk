@@ -36,7 +36,7 @@ GOAL_DSM_ROUNDS ?= 1
 bench-vm:
 	@VM_ROUNDS=3 VM_TIMEOUT=1500 $(MAKE) --no-print-directory vm-check VM_SCENARIOS=96-explain,99-explain-io,99-explain-probe,99-goal
 	@VM_ROUNDS=$(GOAL_DSM_ROUNDS) VM_TIMEOUT=1500 $(MAKE) --no-print-directory vm-check \
-		VM_SCENARIOS=99-goal-dsm,99-goal-dsm-1m VM_OUT=$(VM_OUT)/goal-dsm
+		VM_SCENARIOS=99-goal-dsm,99-goal-dsm-1m,99-goal-qd8 VM_OUT=$(VM_OUT)/goal-dsm
 	@mkdir -p build/bench
 	@sh tests/bench/vm_figures.sh $(foreach k,$(VM_KLIST),$(VM_OUT)/$(k)/console.log \
 		$(VM_OUT)/goal-dsm/$(k)/console.log) | tee build/bench/vm.txt

@@ -15,7 +15,8 @@
 # data array's recovery beside a client of the system array on the same disks (64 KiB or
 # 1 MiB reads back to back), kernel limits, the goal (twice the client's idle mean) and
 # reshape-fast: the recovery's KiB/s and the client's mean and p95 (a round each, comma
-# separated when more).
+# separated when more); goal-qd8's rows there too: eight 4 KiB clients at once on the
+# recovering array itself (`4096x8 md21`).
 set -eu
 [ $# -gt 0 ] || { echo "usage: vm_figures.sh CONSOLE..." >&2; exit 2; }
 lines=$(grep -h '^BENCH-VM: ' "$@" || true)
@@ -59,10 +60,11 @@ $2 == "goal" {
 	    v("fast_alone_kib")
 }
 $2 == "goal-dsm" {
-	if (hdr == 1) printf "%-18s %7s %5s %6s %21s %21s %21s\n", "DSM: p1 client", "reads",
+	if (hdr == 1) printf "%-18s %14s %5s %6s %21s %21s %21s\n", "DSM layout client", "reads",
 	    "goal", "alone", "kernel (ms, p95)", "goal (ms, p95)", "reshape-fast (ms, p95)"
-	printf "%-18s %7s %5s %6s %7s %6s %6s %7s %6s %6s %7s %6s %6s\n", v("kernel"),
-	    v("reader_bytes"), v("goal"), v("alone_kib"), v("kernel_kib"), v("kernel_ms"),
+	r = v("reader_bytes") (v("clients") > 1 ? "x" v("clients") : "") " " (v("read") ? v("read") : "md20")
+	printf "%-18s %14s %5s %6s %7s %6s %6s %7s %6s %6s %7s %6s %6s\n", v("kernel"),
+	    r, v("goal"), v("alone_kib"), v("kernel_kib"), v("kernel_ms"),
 	    v("kernel_p95"), v("goal_kib"), v("goal_ms"), v("goal_p95"), v("fast_kib"), v("fast_ms"),
 	    v("fast_p95")
 }

@@ -39,6 +39,10 @@ S=6
 # copy, or DSM's own work on its system array: the dd reader of 99-explain-io, beside
 # which the kernel's limits throttle the recovery most). A list runs each in turn.
 SIZES=${GOAL_DSM_SIZES:-65536}
+# the array the client reads (md20, DSM's system array; 99-goal-qd8: md21, the recovering
+# one) and how many read at once (99-goal-qd8: 8, a queue of that depth)
+RD=${GOAL_DSM_READ:-md20}
+CL=${GOAL_DSM_CLIENTS:-1}
 
 for md in md20 md21 md9; do mdadm -S "/dev/$md" >/dev/null 2>&1; done
 for d in "$X1" "$X2" "$X3"; do
@@ -60,11 +64,11 @@ mdadm -C /dev/md21 -R -q -l5 -n3 -c64 --bitmap=none --assume-clean \
 
 # each client with nothing else running: its goal is twice its mean (profile lab-goal-BYTES)
 for B in $SIZES; do
-	_r=$(mdp-reader /dev/md20 "$W" 0 "$B")
+	_r=$(mdp-reader "/dev/$RD" "$W" 0 "$B" "$CL")
 	_m=$(printf '%s\n' "$_r" | sed -n 's/.* mean_ms \([0-9.]*\) .*/\1/p')
 	_g=$(awk -v m="$_m" 'BEGIN { g = int(2 * m + 0.5); print g < 1 ? 1 : g }')
 	eval "IDLE_$B=\$_m GOAL_$B=\$_g"
-	echo "goal-dsm: the $B-byte reader of md20 alone: $_r; goal ${_g} ms"
+	echo "goal-dsm: the $B-byte reader of $RD (x$CL) alone: $_r; goal ${_g} ms"
 	printf 'description: responsive, its goal from the lab client\nextends: responsive\ngoal:\n  foreground_latency_ms: %s\n' \
 		"$_g" >"$P/lab-goal-$B.yaml"
 done
@@ -78,7 +82,7 @@ done_kib() {
 }
 
 # window PROFILE READER [SECONDS]: hold PROFILE (none: the kernel's limits) for SECONDS (W),
-# with the timed reader of md20 when READER is 1. Sets SPEED (KiB/s), MEAN and P95 (ms).
+# with the timed reader of $RD when READER is 1. Sets SPEED (KiB/s), MEAN and P95 (ms).
 window() {
 	_w=${3:-$W}
 	_h=
@@ -86,12 +90,12 @@ window() {
 		mdprofile --profiles "$P" apply --until-idle --interval 1 "$1" >"/tmp/goal-dsm.$1.log" 2>&1 &
 		_h=$!
 		sleep 2
-		[ "$2" = 1 ] && mdp-reader /dev/md20 "$S" 0 "$B" >/dev/null
+		[ "$2" = 1 ] && mdp-reader "/dev/$RD" "$S" 0 "$B" "$CL" >/dev/null
 	fi
 	_d0=$(done_kib)
 	_t0=$(cut -d' ' -f1 /proc/uptime)
 	if [ "$2" = 1 ]; then
-		_r=$(mdp-reader /dev/md20 "$_w" 0 "$B")
+		_r=$(mdp-reader "/dev/$RD" "$_w" 0 "$B" "$CL")
 	else
 		sleep "$_w"
 		_r=
@@ -107,7 +111,7 @@ window() {
 		wait_exit "$_h" 20 || fail "apply --until-idle $1 did not end on SIGTERM"
 		[ ! -e /run/mdprofile/journal ] || fail "a layer left after $1: $(cat /run/mdprofile/journal)"
 	fi
-	echo "goal-dsm: $1 reader=$2${B:+ ($B bytes)}: recovery ${SPEED} KiB/s; reader of md20 ${_r:-none}; md21 at the end: ${_lim}"
+	echo "goal-dsm: $1 reader=$2${B:+ ($B bytes)}: recovery ${SPEED} KiB/s; reader of $RD (x$CL) ${_r:-none}; md21 at the end: ${_lim}"
 }
 
 B=''
@@ -127,7 +131,7 @@ for B in $SIZES; do
 		F_KIB="${F_KIB}${F_KIB:+,}$SPEED" F_MS="${F_MS}${F_MS:+,}$MEAN" F_P95="${F_P95}${F_P95:+,}$P95"
 	done
 	_i=$(eval "echo \$IDLE_$B") _g=$(eval "echo \$GOAL_$B")
-	echo "BENCH-VM: goal-dsm kernel=$(uname -r) reader_bytes=$B rounds=$ROUNDS goal_window=$WG" \
+	echo "BENCH-VM: goal-dsm kernel=$(uname -r) reader_bytes=$B read=$RD clients=$CL rounds=$ROUNDS goal_window=$WG" \
 		"idle_ms=$_i goal=$_g alone_kib=$ALONE kernel_kib=$K_KIB kernel_ms=$K_MS kernel_p95=$K_P95" \
 		"goal_kib=$G_KIB goal_ms=$G_MS goal_p95=$G_P95 fast_kib=$F_KIB fast_ms=$F_MS fast_p95=$F_P95"
 done
