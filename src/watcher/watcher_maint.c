@@ -173,7 +173,12 @@ static bool wm_selftest(struct mdp_wloop *w, struct mdp_wm_disk *d, double t)
 	if (err && !d->said_test)
 		wl_say(w, "%s: smartctl %s: a SMART self-test on it is not seen", d->name,
 		       err == -ETIMEDOUT ? "did not answer within 5 s" : strerror(-err));
-	d->said_test |= err != 0;
+	else if (d->test.state == MDP_SELFTEST_UNREAD && !d->said_test)
+		wl_say(w,
+		       "%s: smartctl tells no self-test status (no SMART, or a bridge that hides "
+		       "it): a SMART self-test on it is not seen",
+		       d->name);
+	d->said_test |= err || d->test.state == MDP_SELFTEST_UNREAD;
 	return true;
 }
 
