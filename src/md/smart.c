@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mdp_base.h"
+#include "smart_int.h"
 
 #define EXIT_OPEN_FAILED  2   /* could not open the device, or it sleeps (-n standby) */
 #define EXIT_DISK_FAILING 8   /* the health check says "DISK FAILING" */
@@ -75,8 +76,29 @@ static bool attribute(const char *l, struct mdp_smart *s)
 	return true;
 }
 
-static bool line(const char *l, struct mdp_smart *s)
+/* Each line of text (len bytes) to fn, NUL-terminated; a line too long for the parser skipped.
+ * Whether fn took any. */
+static bool each_line(const char *text, size_t len, bool (*fn)(const char *l, void *ctx), void *ctx)
 {
+	char l[LINE_MAX_SMART];
+	bool any = false;
+
+	for (size_t i = 0; text && i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t k = nl ? (size_t)(nl - (text + i)) : len - i;
+		if (k < sizeof(l)) {
+			memcpy(l, text + i, k);
+			l[k] = '\0';
+			any |= fn(l, ctx);
+		}
+		i += k + 1;
+	}
+	return any;
+}
+
+static bool line(const char *l, void *ctx)
+{
+	struct mdp_smart *s = ctx;
 	const char *v;
 
 	if ((v = after(l, "SMART overall-health self-assessment test result:"))) {
@@ -109,19 +131,8 @@ void mdp_smart_parse(const char *text, size_t len, int exit_status, struct mdp_s
 			      .crc = -1,
 			      .nvme_warning = -1,
 			      .nvme_media_errors = -1};
-	bool any = false;
-	char l[LINE_MAX_SMART];
+	bool any = each_line(text, len, line, &s);
 
-	for (size_t i = 0; text && i < len;) {
-		const char *nl = memchr(text + i, '\n', len - i);
-		size_t k = nl ? (size_t)(nl - (text + i)) : len - i;
-		if (k < sizeof(l)) {
-			memcpy(l, text + i, k);
-			l[k] = '\0';
-			any |= line(l, &s);
-		}
-		i += k + 1;
-	}
 	if (exit_status > 0 && (exit_status & EXIT_DISK_FAILING))
 		s.health = MDP_SMART_FAILED, any = true;
 	s.below_threshold = exit_status > 0 && (exit_status & EXIT_BELOW_THRESH);
@@ -209,4 +220,107 @@ int mdp_smart_run(const struct mdp_root *r, const char *disk, struct mdp_smart *
 	}
 	free(res);
 	return 0;
+}
+
+/* ---- a running self-test (smart.h's facts) ------------------------------------------- */
+
+#define ATA_TEST_STATUS  "Self-test execution status:"
+#define NVME_TEST_STATUS "Self-test status:"
+#define ATA_RUNNING      0xf /* the status byte's high nibble while a test runs */
+
+/* The ATA status line: "(%4d)\tSelf-test routine in progress..." and the byte's tenths. */
+static void ata_status(const char *v, struct mdp_selftest *t)
+{
+	int64_t b;
+
+	v += strspn(v, " \t");
+	t->state = MDP_SELFTEST_IDLE;
+	if (*v != '(' || (b = number(v + 1)) < 0 || b > 255)
+		return;
+	if ((b >> 4) == ATA_RUNNING && strstr(v, "in progress")) {
+		t->state = MDP_SELFTEST_RUNNING;
+		t->left = (int)(b & 0xf) * 10;
+	}
+}
+
+/* The NVMe status line: "Short self-test in progress (40% completed)", "No self-test ...". */
+static void nvme_status(const char *v, struct mdp_selftest *t)
+{
+	static const struct {
+		const char *says, *kind;
+	} kinds[] = {{"Short self-test", "short"},
+		     {"Extended self-test", "extended"},
+		     {"Vendor specific self-test", "vendor specific"}};
+	const char *p;
+	int64_t done;
+
+	v += strspn(v, " \t");
+	t->state = MDP_SELFTEST_IDLE;
+	if (!strncmp(v, "No self-test", 12))
+		return;
+	t->state = MDP_SELFTEST_RUNNING; /* a known kind, or an operation the spec reserves */
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strncmp(v, kinds[i].says, strlen(kinds[i].says)))
+			snprintf(t->kind, sizeof(t->kind), "%s", kinds[i].kind);
+	if ((p = strrchr(v, '(')) && (done = number(p + 1)) >= 0 && done <= 100 &&
+	    !strcmp(p + 1 + strspn(p + 1, "0123456789"), "% completed)"))
+		t->left = 100 - (int)done;
+}
+
+static bool test_line(const char *l, void *ctx)
+{
+	struct mdp_selftest *t = ctx;
+	const char *v;
+
+	if ((v = after(l, ATA_TEST_STATUS)))
+		ata_status(v, t);
+	else if ((v = after(l, NVME_TEST_STATUS)))
+		nvme_status(v, t);
+	return v != NULL;
+}
+
+void mdp_smart_selftest_parse(const char *text, size_t len, int exit_status,
+			      struct mdp_selftest *out)
+{
+	struct mdp_selftest t = {.left = -1};
+
+	if (!each_line(text, len, test_line, &t) && exit_status > 0 &&
+	    (exit_status & EXIT_OPEN_FAILED) && text &&
+	    (memmem(text, len, "STANDBY", 7) || memmem(text, len, "SLEEP", 5)))
+		t.state = MDP_SELFTEST_ASLEEP;
+	*out = t;
+}
+
+void mdp_smart_selftest_describe(const struct mdp_selftest *t, const char *disk, char *buf,
+				 size_t cap)
+{
+	char left[24] = "";
+
+	if (t->left >= 0)
+		snprintf(left, sizeof(left), ", %d%% left", t->left);
+	snprintf(buf, cap, "%s: SMART %s%sself-test%s", disk, t->kind, t->kind[0] ? " " : "", left);
+}
+
+int mdp_smart_selftest_run(const struct mdp_root *r, const char *disk, mdp_smart_exec_fn *run,
+			   struct mdp_selftest *out, struct mdp_diags *d)
+{
+	char dev[64];
+	bool nvme = !strncmp(disk, "nvme", 4);
+	const char *argv[] = {
+	    "smartctl",        "-n", "standby", nvme ? "-l" : "-c", nvme ? "selftest" : dev,
+	    nvme ? dev : NULL, NULL};
+	mdp_smart_exec_fn *exec = run ? run : mdp_exec_run;
+	struct mdp_exec_result *res;
+	int err;
+
+	*out = (struct mdp_selftest){.left = -1};
+	if (snprintf(dev, sizeof(dev), "/dev/%s", disk) >= (int)sizeof(dev) || strchr(disk, '/'))
+		return -EINVAL;
+	if (!(res = malloc(sizeof(*res))))
+		return -ENOMEM;
+	err = exec(r, argv, MDP_SMART_TIMEOUT_MS, res, d);
+	if (!err)
+		mdp_smart_selftest_parse(res->out, res->out_len, res->exit_code, out);
+	free(res);
+	return err;
 }

@@ -85,4 +85,58 @@ void mdp_smart_describe(const struct mdp_smart *s, const char *disk, char *buf, 
 int mdp_smart_run(const struct mdp_root *r, const char *disk, struct mdp_smart *out, char **text,
 		  size_t *len, int *status, struct mdp_diags *d);
 
+/*
+ * A running self-test, for the watcher's defer_to smart-selftest (issue 49): a check and a
+ * long self-test both read the whole disk and slow each other down. What smartctl prints
+ * for it, from smartmontools' source (7.x; its lines are older than DSM's 6.x build):
+ * - ATA, `smartctl -c` (src/ataprint.cpp, PrintSmartSelfExecStatus): a line
+ *   "Self-test execution status:      (%4d)\t" with the self-test status byte in decimal,
+ *   then its meaning; a high nibble of 15 is "Self-test routine in progress..." and the
+ *   low nibble the tenths left, on the next line as "N0% of test remaining.". The others
+ *   say the last test's end: 0 completed (or none ever ran), 1 aborted, 2 interrupted,
+ *   3 to 8 completed with an error. Firmware with smartmontools' BUG_SAMSUNG3 keeps 0xf0
+ *   after a test; smartctl then prints "The previous self-test routine completed" on that
+ *   line, which is taken as no test. The byte does not say which test runs.
+ * - NVMe, `smartctl -l selftest` (src/nvmeprint.cpp, print_self_test_log): a line
+ *   "Self-test status: " then "No self-test in progress", "Short self-test in progress",
+ *   "Extended self-test in progress", "Vendor specific self-test in progress" or
+ *   "Unknown status (0xN)" (an operation the spec reserves), and while one runs
+ *   " (N% completed)".
+ * - `-n standby` (ATA): a disk asleep is not woken; smartctl prints "Device is in STANDBY
+ *   mode, exit(2)" (SLEEP, STANDBY_Y) and exits 2. A disk asleep runs no test. NVMe
+ *   ignores -n: reading its log spins nothing up.
+ * The kind of disk is told by its name: nvmeXnY is NVMe, any other ATA (or a disk
+ * smartctl answers -c for without the line: no test seen).
+ */
+enum mdp_selftest_state {
+	MDP_SELFTEST_UNREAD = 0, /* no status line: no SMART, no answer, not asked */
+	MDP_SELFTEST_IDLE,       /* none runs */
+	MDP_SELFTEST_RUNNING,
+	MDP_SELFTEST_ASLEEP, /* -n standby: asleep, left asleep, so none runs */
+};
+
+struct mdp_selftest {
+	enum mdp_selftest_state state;
+	char kind[16]; /* running: "short", "extended", "vendor specific"; "" not said (ATA) */
+	int left;      /* running: the percent of the test left; -1 not said */
+};
+
+/* How a tool is run (exec.h's mdp_exec_run, or a test's). */
+typedef int mdp_smart_exec_fn(const struct mdp_root *r, const char *const argv[],
+			      unsigned timeout_ms, struct mdp_exec_result *res,
+			      struct mdp_diags *d);
+
+/*
+ * Whether a self-test runs on /dev/disk: `smartctl -n standby -c` (ATA) or `-l selftest`
+ * (nvme*) run with run (NULL: mdp_exec_run) under r, read into out. 0 when smartctl
+ * answered (out may still be UNREAD); -ENOENT when there is no smartctl, -ETIMEDOUT after
+ * MDP_SMART_TIMEOUT_MS, -EINVAL for a name that is no disk, else exec's -errno (d says why).
+ */
+int mdp_smart_selftest_run(const struct mdp_root *r, const char *disk, mdp_smart_exec_fn *run,
+			   struct mdp_selftest *out, struct mdp_diags *d);
+
+/* "sdb: SMART extended self-test, 30% left" (the kind and the percent when known). */
+void mdp_smart_selftest_describe(const struct mdp_selftest *t, const char *disk, char *buf,
+				 size_t cap);
+
 #endif

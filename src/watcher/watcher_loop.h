@@ -148,6 +148,9 @@ struct mdp_wloop_cfg {
 	/* runs the maintenance notify command; NULL: exec.h's mdp_exec_run_env (tests record) */
 	int (*exec)(const struct mdp_root *r, const char *const argv[], const char *const env[],
 		    unsigned timeout_ms, struct mdp_exec_result *res, struct mdp_diags *d);
+	/* runs smartctl for maintenance's defer_to smart-selftest; NULL: exec.h's mdp_exec_run
+	 * (tests answer for it) */
+	mdp_smart_exec_fn *run;
 };
 
 /* How an operation md no longer runs ended, from what md keeps after it (F07). */

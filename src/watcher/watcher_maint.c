@@ -127,14 +127,6 @@ static void wm_jobs(struct mdp_wloop *w)
 	size_t n = 0;
 
 	w->maint.job[0] = '\0';
-	for (size_t k = 0; k < mt->n_defer; k++)
-		if (!strcmp(mt->defer_to[k], MDP_MAINT_SELFTEST) && !w->maint.said_selftest) {
-			w->maint.said_selftest = true;
-			wl_say(w,
-			       "defer_to %s: a running SMART self-test is not detected yet; not "
-			       "deferred to",
-			       MDP_MAINT_SELFTEST);
-		}
 	if (mdp_root_list(w->c.root, "/proc", &names, &n))
 		return;
 	for (size_t i = 0; i < n && !w->maint.job[0]; i++) {
@@ -144,10 +136,76 @@ static void wm_jobs(struct mdp_wloop *w)
 		if (mdp_root_read_value(w->c.root, path, comm, sizeof(comm)) <= 0)
 			continue;
 		for (size_t k = 0; k < mt->n_defer; k++)
-			if (!strcmp(comm, mt->defer_to[k]))
+			if (strcmp(mt->defer_to[k], MDP_MAINT_SELFTEST) &&
+			    !strcmp(comm, mt->defer_to[k]))
 				snprintf(w->maint.job, sizeof(w->maint.job), "%s", comm);
 	}
 	mdp_root_free_list(names, n);
+}
+
+static bool wm_defers_selftest(const struct mdp_maint *mt)
+{
+	for (size_t k = 0; k < mt->n_defer; k++)
+		if (!strcmp(mt->defer_to[k], MDP_MAINT_SELFTEST))
+			return true;
+	return false;
+}
+
+/* Ask smartctl about d's self-test (once a look, t); false when there is no smartctl. */
+static bool wm_selftest(struct mdp_wloop *w, struct mdp_wm_disk *d, double t)
+{
+	int err;
+
+	if (d->test_at == t)
+		return true; /* a disk in two arrays (DSM's partitions): asked once */
+	d->test_at = t;
+	err = mdp_smart_selftest_run(w->c.root, d->name, w->c.run, &d->test, w->c.tx->d);
+	mdp_wl_diags(w, w->c.tx->d);
+	if (err == -ENOENT) {
+		if (!w->maint.said_smartctl)
+			wl_say(w,
+			       "defer_to %s: no smartctl (smartmontools): a running SMART "
+			       "self-test is not seen",
+			       MDP_MAINT_SELFTEST);
+		w->maint.said_smartctl = true;
+		return false;
+	}
+	if (err && !d->said_test)
+		wl_say(w, "%s: smartctl %s: a SMART self-test on it is not seen", d->name,
+		       err == -ETIMEDOUT ? "did not answer within 5 s" : strerror(-err));
+	else if (d->test.state == MDP_SELFTEST_UNREAD && !d->said_test)
+		wl_say(w,
+		       "%s: smartctl tells no self-test status (no SMART, or a bridge that hides "
+		       "it): a SMART self-test on it is not seen",
+		       d->name);
+	d->said_test |= err || d->test.state == MDP_SELFTEST_UNREAD;
+	return true;
+}
+
+/* Each selected array's member disks asked whether a SMART self-test runs on it. */
+static void wm_selftests(struct mdp_wloop *w, const struct mdp_system *s, double t)
+{
+	struct mdp_wm_disk *d;
+
+	for (size_t i = 0; i < s->n_arrays; i++) {
+		const struct mdp_array *a = &s->arrays[i];
+		if (!mdp_wl_selected(w, a))
+			continue;
+		for (size_t k = 0; k < a->n_members; k++)
+			if ((d = wm_disk(&w->maint, a->members[k].disk)) && !wm_selftest(w, d, t))
+				return;
+	}
+}
+
+/* The first member disk of a a self-test runs on, NULL when none. */
+static const struct mdp_wm_disk *wm_testing(const struct mdp_wloop *w, const struct mdp_array *a)
+{
+	for (size_t k = 0; k < a->n_members; k++)
+		for (size_t i = 0; i < w->maint.n_disks; i++)
+			if (w->maint.disks[i].test.state == MDP_SELFTEST_RUNNING &&
+			    !strcmp(w->maint.disks[i].name, a->members[k].disk))
+				return &w->maint.disks[i];
+	return NULL;
 }
 
 /* ---- a check's place ------------------------------------------------------------------ */
@@ -303,7 +361,7 @@ static enum mdp_mop wm_op(const struct mdp_array *a, bool paused)
 static void why_text(const struct mdp_wloop *w, const struct mdp_array *a, enum mdp_mwhy why,
 		     struct mdp_mtime now, char *buf, size_t len)
 {
-	const struct mdp_wm_disk *d = wm_hot(w, a);
+	const struct mdp_wm_disk *d = wm_hot(w, a), *t;
 	unsigned until = 0;
 
 	if (why == MDP_MW_WINDOW) {
@@ -312,8 +370,10 @@ static void why_text(const struct mdp_wloop *w, const struct mdp_array *a, enum 
 			 until % 60);
 	} else if (why == MDP_MW_HEAT && d)
 		snprintf(buf, len, "%s is hot (%d C)", d->name, d->temp_c);
-	else
+	else if (w->maint.job[0] || !(t = wm_testing(w, a)))
 		snprintf(buf, len, "%s runs", w->maint.job);
+	else
+		mdp_smart_selftest_describe(&t->test, t->name, buf, len);
 }
 
 /* why as the pause journal keeps it for status: outside the windows, with the next one's start
@@ -493,8 +553,9 @@ static void wm_array(struct mdp_wloop *w, const struct mdp_array *a, struct mdp_
 	const struct mdp_jpause *pp = wm_pause_of(p, a->name);
 	enum mdp_mop op = wm_op(a, pp != NULL);
 	enum mdp_mwhy why;
-	enum mdp_mdo act = mdp_maint_decide(&w->c.p->maint.m, now, wm_hot(w, a) != NULL,
-					    w->maint.job[0] != '\0', op, &why);
+	enum mdp_mdo act =
+	    mdp_maint_decide(&w->c.p->maint.m, now, wm_hot(w, a) != NULL,
+			     w->maint.job[0] != '\0' || wm_testing(w, a) != NULL, op, &why);
 	struct mdp_jwhy kept;
 	char text[128];
 
@@ -533,6 +594,8 @@ void mdp_wmaint_look(struct mdp_wloop *w, const struct mdp_system *s)
 	if (k->m.n_defer && (!w->maint.defer_at || t - w->maint.defer_at >= MDP_WMAINT_READ_S)) {
 		w->maint.defer_at = t;
 		wm_jobs(w);
+		if (wm_defers_selftest(&k->m))
+			wm_selftests(w, s, t);
 	}
 	if (first && k->m.notify.set)
 		mdp_wnews_load(w);

@@ -15,6 +15,7 @@
 #include "txn_int.h"
 #include "profile.h"
 #include "smart.h"
+#include "smart_int.h"
 #include "watcher_int.h"
 #include "watcher_goal.h"
 
@@ -55,6 +56,7 @@ static void one(unsigned sel, char *text, size_t len)
 			abort();
 	} else if (len) {
 		struct mdp_smart sm;
+		struct mdp_selftest st;
 		char line[256];
 		mdp_smart_parse(text + 1, len - 1, (unsigned char)text[0], &sm);
 		if ((sm.state != MDP_SMART_READ && mdp_smart_failing(&sm)) || sm.pending < -1 ||
@@ -63,6 +65,10 @@ static void one(unsigned sel, char *text, size_t len)
 			abort();
 		mdp_smart_describe(&sm, "sda", line, sizeof(line));
 		if (strlen(line) >= sizeof(line))
+			abort();
+		mdp_smart_selftest_parse(text + 1, len - 1, (unsigned char)text[0], &st);
+		if (st.left < -1 || st.left > 100 || strlen(st.kind) >= sizeof(st.kind) ||
+		    (st.state != MDP_SELFTEST_RUNNING && (st.left != -1 || st.kind[0])))
 			abort();
 	}
 }

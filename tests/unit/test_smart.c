@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "smart.h"
+#include "smart_int.h"
 #include "support.h"
 
 #define HEAD                                                                                       \
@@ -239,5 +240,138 @@ static void test_no_smart(void **state)
 	}
 }
 
+/* ---- a running self-test ---- */
+
+/* smartctl -c's General SMART Values on an ATA disk, the self-test status byte b and its
+ * words as ataprint.cpp prints them. */
+#define ATA_C(b, words)                                                                            \
+	HEAD "=== START OF READ SMART DATA SECTION ===\n"                                          \
+	     "General SMART Values:\n"                                                             \
+	     "Offline data collection status:  (0x82)\tOffline data collection activity\n"         \
+	     "\t\t\t\t\twas completed without error.\n"                                            \
+	     "\t\t\t\t\tAuto Offline Data Collection: Enabled.\n"                                  \
+	     "Self-test execution status:      (" b ")\t" words "\n"                               \
+	     "Total time to complete Offline \n"                                                   \
+	     "data collection: \t\t(  600) seconds.\n"                                             \
+	     "Extended self-test routine\n"                                                        \
+	     "recommended polling time: \t ( 587) minutes.\n"
+
+static void test_parse(const char *t, int status, struct mdp_selftest *st)
+{
+	mdp_smart_selftest_parse(t, strlen(t), status, st);
+}
+
+static void expect_test(const struct mdp_selftest *st, enum mdp_selftest_state state,
+			const char *kind, int left)
+{
+	assert_int_equal(st->state, state);
+	assert_string_equal(st->kind, kind);
+	assert_int_equal(st->left, left);
+}
+
+static void test_selftest_ata(void **state)
+{
+	struct mdp_selftest st;
+	char line[80];
+
+	(void)state;
+	/* 0xf9: in progress, 90% left; 0xf3: 30% */
+	test_parse(ATA_C(" 249", "Self-test routine in progress...\n\t\t\t\t\t90% of test "
+				 "remaining."),
+		   0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "", 90);
+	mdp_smart_selftest_describe(&st, "sdb", line, sizeof(line));
+	assert_string_equal(line, "sdb: SMART self-test, 90% left");
+	test_parse(ATA_C(" 243", "Self-test routine in progress...\n\t\t\t\t\t30% of test "
+				 "remaining."),
+		   0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "", 30);
+	/* the last test's ends: completed, aborted, interrupted, failed (read element) */
+	test_parse(ATA_C("   0", "The previous self-test routine completed\n\t\t\t\t\twithout "
+				 "error or no self-test has ever \n\t\t\t\t\tbeen run."),
+		   0, &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	test_parse(ATA_C("  16", "The self-test routine was aborted by\n\t\t\t\t\tthe host."), 0,
+		   &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	test_parse(ATA_C("  32", "The self-test routine was interrupted\n\t\t\t\t\tby the host "
+				 "with a hard or soft reset."),
+		   0, &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	test_parse(ATA_C(" 116", "The previous self-test completed having\n\t\t\t\t\tthe read "
+				 "element of the test failed."),
+		   64, &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	/* BUG_SAMSUNG3: 0xf0 kept after a test, said as completed */
+	test_parse(ATA_C(" 240", "The previous self-test routine completed\n\t\t\t\t\twith "
+				 "unknown result or self-test in\n\t\t\t\t\tprogress with less "
+				 "than 10% remaining."),
+		   0, &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	/* asleep, left asleep (-n standby): no test */
+	test_parse(HEAD "Device is in STANDBY mode, exit(2)\n", 2, &st);
+	expect_test(&st, MDP_SELFTEST_ASLEEP, "", -1);
+	test_parse(HEAD "Device is in SLEEP mode, exit(2)\n", 2, &st);
+	expect_test(&st, MDP_SELFTEST_ASLEEP, "", -1);
+}
+
+/* smartctl -l selftest on an NVMe namespace, as nvmeprint.cpp prints it. */
+#define NVME_L(status)                                                                             \
+	HEAD                                                                                       \
+	    "=== START OF SMART DATA SECTION ===\n"                                                \
+	    "Self-test Log (NVMe Log 0x06, NSID 0xffffffff)\n"                                     \
+	    "Self-test status: " status "\n"                                                       \
+	    "Num  Test_Description  Status                       Power_on_Hours  Failing_LBA  "    \
+	    "NSID Seg SCT Code\n"                                                                  \
+	    " 0   Short             Completed without error                4321            -     " \
+	    "    -   -   -    -\n\n"
+
+static void test_selftest_nvme(void **state)
+{
+	struct mdp_selftest st;
+	char line[80];
+
+	(void)state;
+	test_parse(NVME_L("No self-test in progress"), 0, &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	test_parse(NVME_L("Short self-test in progress (40% completed)"), 0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "short", 60);
+	test_parse(NVME_L("Extended self-test in progress (70% completed)"), 0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "extended", 30);
+	mdp_smart_selftest_describe(&st, "nvme0n1", line, sizeof(line));
+	assert_string_equal(line, "nvme0n1: SMART extended self-test, 30% left");
+	test_parse(NVME_L("Vendor specific self-test in progress (0% completed)"), 0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "vendor specific", 100);
+	/* an operation the spec reserves: some test runs */
+	test_parse(NVME_L("Unknown status (0x5) (12% completed)"), 0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "", 88);
+	mdp_smart_selftest_describe(&st, "nvme1n1", line, sizeof(line));
+	assert_string_equal(line, "nvme1n1: SMART self-test, 88% left");
+	/* a percent that is no percent: running, how far not said */
+	test_parse(NVME_L("Extended self-test in progress (170% completed)"), 0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "extended", -1);
+}
+
+/* What says nothing of a test: no SMART, garbage, a status byte that is none, nothing. */
+static void test_selftest_garbage(void **state)
+{
+	struct mdp_selftest st;
+
+	(void)state;
+	test_parse(HEAD "/dev/vda: Unable to detect device type\n", 1, &st);
+	expect_test(&st, MDP_SELFTEST_UNREAD, "", -1);
+	test_parse("Self-test routine in progress...\n90% of test remaining.\n", 0, &st);
+	expect_test(&st, MDP_SELFTEST_UNREAD, "", -1);
+	test_parse("Self-test execution status: (999)\tSelf-test routine in progress...\n", 0, &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	test_parse("Self-test execution status: 249 in progress\n", 0, &st);
+	expect_test(&st, MDP_SELFTEST_IDLE, "", -1);
+	test_parse("STANDBY\n", 0, &st); /* not smartctl's exit 2 */
+	expect_test(&st, MDP_SELFTEST_UNREAD, "", -1);
+	mdp_smart_selftest_parse(NULL, 0, 2, &st);
+	expect_test(&st, MDP_SELFTEST_UNREAD, "", -1);
+}
+
 MDP_TEST_MAIN(test_ata_brief, test_ata_long_failed, test_healthy_is_not_failing, test_nvme,
-	      test_qemu_real, test_no_smart)
+	      test_qemu_real, test_no_smart, test_selftest_ata, test_selftest_nvme,
+	      test_selftest_garbage)

@@ -449,6 +449,12 @@ struct run {
 	int hook_exit;     /* what the notify command exits with */
 	char news[8][300]; /* the news hook's calls (DSM): "EVENT: LINE" */
 	size_t n_news;
+	/* smartctl (defer_to smart-selftest): its runs, "ARGS..."; no smartctl at all; what it
+	 * prints for sdb (NULL: no test runs); sda is asleep, the others idle */
+	char smart[16][64];
+	size_t n_smart;
+	bool no_smartctl;
+	const char *smart_sdb;
 };
 
 static struct run *run_of(const struct mdp_watch_ops *ops)
@@ -685,6 +691,39 @@ static int run_exec(const struct mdp_root *r, const char *const argv[], const ch
 	return 0;
 }
 
+/* smartctl, run: recorded; sda asleep (-n standby: exit 2), sdb as the test says, the
+ * others idle (ATA's -c, as smart.h says). */
+static int run_smartctl(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
+			struct mdp_exec_result *res, struct mdp_diags *d)
+{
+	struct run *t = (struct run *)(void *)((char *)(uintptr_t)r - offsetof(struct run, lr));
+	const char *idle = "Self-test execution status:      (   0)\tThe previous self-test "
+			   "routine completed\n";
+	const char *dev;
+	char *h;
+
+	(void)d;
+	assert_int_equal(timeout_ms, MDP_SMART_TIMEOUT_MS);
+	if (t->no_smartctl)
+		return -ENOENT;
+	assert_true(t->n_smart < sizeof(t->smart) / sizeof(t->smart[0]));
+	h = t->smart[t->n_smart++];
+	for (size_t i = 0; argv[i]; i++)
+		snprintf(h + strlen(h), sizeof(t->smart[0]) - strlen(h), "%s%s", i ? " " : "",
+			 argv[i]);
+	for (dev = argv[0]; argv[1]; argv++)
+		dev = argv[1];
+	memset(res, 0, sizeof(*res));
+	if (!strcmp(dev, "/dev/sda")) {
+		res->exit_code = 2;
+		snprintf(res->out, sizeof(res->out), "Device is in STANDBY mode, exit(2)\n");
+	} else
+		snprintf(res->out, sizeof(res->out), "%s",
+			 !strcmp(dev, "/dev/sdb") && t->smart_sdb ? t->smart_sdb : idle);
+	res->out_len = strlen(res->out);
+	return 0;
+}
+
 static void run_news(void *ctx, const struct mdp_mnews *n)
 {
 	struct run *t = ctx;
@@ -861,6 +900,7 @@ static void run_setup(struct run *t, const char *yaml, turn_fn *turn)
 	c.wall = run_wall;
 	c.wall_ctx = t;
 	c.exec = run_exec;
+	c.run = run_smartctl;
 	t->wall = (struct mdp_mtime){1, 8 * 60};
 	c.h = (struct mdp_wloop_hooks){.ctx = t,
 				       .line = run_line,
@@ -1895,6 +1935,16 @@ static void test_loop_look_stopped(void **state)
 	run_teardown(&t);
 }
 
+/* How many lines the loop said that begin with prefix. */
+static size_t said_n(const struct run *t, const char *prefix)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += !strncmp(t->lines[i], prefix, strlen(prefix));
+	return n;
+}
+
 /* ---- maintenance (issue 49) ------------------------------------------------------------- */
 
 #define MAINT_PROFILE RUN_PROFILE "maintenance:\n  windows: [\"01:00-07:00\"]\n"
@@ -2107,10 +2157,60 @@ static void test_loop_maint_defer(void **state)
 		  maint_defer_turn);
 	test_sh("mkdir -p '%s/proc/4242' && echo rsync >'%s/proc/4242/comm'", t.dir, t.dir);
 	maint_setup(&t);
+	t.no_smartctl = true;
 	assert_int_equal(mdp_wloop_auto(&t.w), 0);
 	assert_int_equal(t.errs, 0);
-	says(&t, "defer_to smart-selftest: a running SMART self-test is not detected yet; not "
-		 "deferred to");
+	assert_int_equal(said_n(&t, "defer_to smart-selftest: no smartctl"), 1);
+	says(&t, "defer_to smart-selftest: no smartctl (smartmontools): a running SMART self-test "
+		 "is not seen");
+	run_teardown(&t);
+}
+
+/*
+ * A SMART self-test on sdb, a member of md2 (and of md0, md1, md3): md2's check is paused,
+ * said with the disk and how far the test is; the idle arrays are left alone. Each disk is
+ * asked once a look, at most once a minute, never woken (-n standby: sda asleep is no
+ * test). The test ends: at the next reading the check resumes.
+ */
+static void maint_selftest_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		says(t, "md2 check paused at 25% (sector 1024): sdb: SMART self-test, 30% left");
+		assert_string_equal(why_of(t, "md2").word, "deferred");
+		assert_int_equal(t->n_smart, 4);
+		assert_string_equal(t->smart[0], "smartctl -n standby -c /dev/sda");
+		assert_string_equal(t->smart[1], "smartctl -n standby -c /dev/sdb");
+		t->smart_sdb = NULL; /* the test ended */
+		break;
+	case 2: /* asked under a minute ago */
+		assert_int_equal(t->n_smart, 4);
+		assert_true(paused(t, "md2"));
+		t->now += 60;
+		break;
+	case 3:
+		assert_int_equal(t->n_smart, 8);
+		says(t, "md2 check resumed from 25% (sector 1024)");
+		assert_false(paused(t, "md2"));
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_selftest(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t, RUN_PROFILE "maintenance:\n  defer_to: [smart-selftest]\n",
+		  maint_selftest_turn);
+	maint_setup(&t);
+	t.smart_sdb = "Self-test execution status:      ( 243)\tSelf-test routine in progress...\n"
+		      "\t\t\t\t\t30% of test remaining.\n";
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	assert_int_equal(said_n(&t, "md2 check paused"), 1);
+	assert_int_equal(said_n(&t, "md0 "), 0);
 	run_teardown(&t);
 }
 
@@ -2179,16 +2279,6 @@ static void test_loop_maint_reboot(void **state)
 /* ---- maintenance notify (issue 49) ------------------------------------------------------ */
 
 #define NOTIFY_HOOK "/usr/local/sbin/md-news"
-
-/* How many lines the loop said that begin with prefix. */
-static size_t said_n(const struct run *t, const char *prefix)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->n; i++)
-		n += !strncmp(t->lines[i], prefix, strlen(prefix));
-	return n;
-}
 
 static void hook_is(const struct run *t, size_t i, const char *want)
 {
@@ -2382,5 +2472,5 @@ MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_an
 	      test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
 	      test_loop_lock_wait_stopped_twice, test_loop_event_races, test_loop_look_races_a_stop,
 	      test_loop_look_stopped, test_loop_maint_window, test_loop_maint_heat,
-	      test_loop_maint_defer, test_loop_maint_reboot, test_loop_maint_notify,
-	      test_loop_maint_notify_again, test_loop_maint_notify_let_go)
+	      test_loop_maint_defer, test_loop_maint_selftest, test_loop_maint_reboot,
+	      test_loop_maint_notify, test_loop_maint_notify_again, test_loop_maint_notify_let_go)
