@@ -3,12 +3,12 @@
 # reading of the lab's own: a tmpfs over it in sysfs holding hwmon/hwmon90/temp1_input, what
 # drivetemp puts there, beside the directory's own entries (its subdirectories bound back in,
 # its links made again, its attributes copied), which the test turns up and down:
-# - md1's check (held to 4000 KiB/s) with that member at 55 C, over the profile's 50: paused
-#   within a look at md's place, journaled with why "heat"; status says so;
-# - the member at 40 C, under the profile's 45: the same watcher resumes the check from at
-#   least that place at its next reading (at most a minute: disks are read once a minute);
-# - a recovery of md1 with the member hot again: never paused (md keeps recovering, nothing
-#   is journaled), only kept at the box's own limits.
+# - with that member at 55 C, over the profile's 50: a recovery of md1 is never paused (md
+#   keeps recovering, nothing is journaled); md1's check (held to 4000 KiB/s) is paused within
+#   a look at md's place, journaled with why "heat", and status says so;
+# - the member at 40 C, under the profile's 45: a watcher reading it resumes the check from at
+#   least that place (a new watcher, which reads at once: the same one would at its next
+#   reading, a minute on, which the unit tests step through).
 # It leaves md1 idle and whole with sync_min 0, its speed limits the system's, and the
 # member's sysfs directory as it was.
 have_mdprofile || skip_all "no mdprofile in the image"
@@ -56,37 +56,16 @@ mkdir -p "$P"
 printf 'description: checks while the disks are cool\nmaintenance:\n  heat: {hot_at_c: 50, cool_below_c: 45}\n' \
 	>"$P/cool.yaml"
 
-echo 0 >"$S/sync_min"
-echo 4000 >"$S/sync_speed_max"
-echo check >"$S/sync_action"
-poll 0.2 150 "$MD's check makes progress" md_pos_above 0
-P0=$(md_pos)
+# watch LOG: mdprofile auto with the profile cool, a look a second; its pid in AUTO. Each
+# watcher reads the disks' temperatures at once, then once a minute.
+watch() {
+	"$MDP" --profiles "$P" auto --on recovery --interval 1 cool >"$VM_STATE/heat.$1.log" 2>&1 &
+	AUTO=$!
+	wait_line /run/mdprofile/watcher 'state armed' 20 "mdprofile auto cool did not arm"
+}
 
-"$MDP" --profiles "$P" auto --on recovery --interval 1 cool >"$VM_STATE/heat.log" 2>&1 &
-AUTO=$!
-wait_line /run/mdprofile/watcher 'state armed' 20 "mdprofile auto cool did not arm"
-poll 0.1 100 "$MD's check was not paused within 10 s of a hot member" md_is_paused
-PL=$(md_paused_field 3)
-expect_eq "$(md_paused_field 5)" heat "the pause journal says why: a hot member"
-[ "$PL" -ge "$P0" ] && ok "paused at $PL (md had done $P0) with $HOT at 55 C" ||
-	fail "paused at $PL, before the $P0 md had done"
-mdp status
-expect_exit 0 "status"
-output_match "check paused at [0-9]+\.[0-9]% by mdprofile auto" "status says the check is paused"
-
-# Cool: resumed at the next reading, from its place.
-temp 40
-poll 0.5 150 "$MD's check did not run again within 75 s of a cool member" action_is $MD check
-[ -z "$(md_paused_field 3)" ] && ok "cool: resumed, no pause journaled" ||
-	fail "the pause journal still lists $MD"
-poll 0.2 100 "$MD's check shows no progress after its resume" md_pos_above "$PL"
-ok "the check runs on from its place $PL ($(md_pos) now)"
-echo idle >"$S/sync_action"
-poll 0.2 50 "$MD's check stops at idle" action_is $MD idle
-echo 0 >"$S/sync_min"
-
-# A recovery with the member hot: never paused.
-temp 60
+# A recovery beside the hot member: never paused.
+watch hot
 member=$(ls /sys/block/$MD/slaves | tail -1)
 mdadm /dev/$MD --fail "/dev/$member" >/dev/null 2>&1 || fail "mdadm --fail $member"
 mdadm /dev/$MD --remove "/dev/$member" >/dev/null 2>&1 || fail "mdadm --remove $member"
@@ -97,13 +76,44 @@ sleep 3
 expect_eq "$(cat "$S/sync_action")" recover "a recovery beside a hot member runs on (3 looks)"
 [ -z "$(md_paused_field 3)" ] && ok "the recovery was not paused" ||
 	fail "the recovery was journaled paused: $(cat /run/mdprofile/paused)"
-stop_bg "$AUTO" 30 "$VM_STATE/heat.log" "mdprofile auto cool"
-expect_exit 0 "auto cool exits 0 on SIGTERM"
+stop_bg "$AUTO" 30 "$VM_STATE/heat.hot.log" "mdprofile auto cool (the recovery)"
+expect_exit 0 "auto exits 0 on SIGTERM"
+poll 0.5 240 "$MD's recovery did not end within 2 minutes" action_is $MD idle
+
+# A check under way, the member still hot: paused within a look, at its place.
+echo 0 >"$S/sync_min"
+echo 4000 >"$S/sync_speed_max"
+echo check >"$S/sync_action"
+poll 0.2 150 "$MD's check makes progress" md_pos_above 0
+watch hot
+poll 0.1 100 "$MD's check was not paused within 10 s of a hot member" md_is_paused
+PL=$(md_paused_field 3)
+expect_eq "$(md_paused_field 5)" heat "the pause journal says why: a hot member"
+[ "$PL" -gt 0 ] && ok "paused at $PL with $HOT at 55 C" || fail "paused at '$PL'"
+mdp status
+expect_exit 0 "status"
+output_match "check paused at [0-9]+\.[0-9]% by mdprofile auto" "status says the check is paused"
+stop_bg "$AUTO" 30 "$VM_STATE/heat.hot.log" "mdprofile auto cool (hot)"
+expect_exit 0 "auto exits 0 on SIGTERM"
 output_match "md1 check paused at [0-9]+% \(sector $PL\): .*" "the watcher said it paused the check"
+
+# Cool: a watcher reading 40 C resumes the check from its place (the same watcher would at
+# its next reading, a minute on: test_loop_maint_heat steps through that).
+temp 40
+watch cool
+poll 0.1 100 "$MD's check did not run again within 10 s of a cool member" action_is $MD check
+[ -z "$(md_paused_field 3)" ] && ok "cool: resumed, no pause journaled" ||
+	fail "the pause journal still lists $MD"
+poll 0.2 100 "$MD's check shows no progress after its resume" md_pos_above "$PL"
+ok "the check runs on from its place $PL ($(md_pos) now)"
+stop_bg "$AUTO" 30 "$VM_STATE/heat.cool.log" "mdprofile auto cool (cool)"
+expect_exit 0 "auto exits 0 on SIGTERM"
 output_match "md1 check resumed from [0-9]+% \(sector $PL\)" "the watcher said it resumed it, from where"
 
+echo idle >"$S/sync_action"
+poll 0.2 50 "$MD's check stops at idle" action_is $MD idle
+echo 0 >"$S/sync_min"
 echo system >"$S/sync_speed_max"
-poll 0.5 240 "$MD's recovery did not end within 2 minutes" action_is $MD idle
 hwmon_off || fail "cannot take the hwmon directory off $DEV"
 "$MDP" -q revert >/dev/null 2>&1
 rm -f /var/lib/mdprofile/checkpoint/*
