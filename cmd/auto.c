@@ -305,7 +305,7 @@ static int do_auto(struct cli *cli)
 const struct cmd cmd_auto = {
     .name = "auto",
     .fn = do_auto,
-    .flags = CMD_PROFILE | CMD_TXN | CMD_RECOVER | CMD_MD,
+    .flags = CMD_PROFILE | CMD_TXN | CMD_RECOVER | CMD_MD | CMD_WATCHER,
     .opts = &auto_table,
     .min_args = 1,
     .max_args = 1,

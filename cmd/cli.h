@@ -44,6 +44,7 @@ enum cmd_flags {
 	CMD_LOCK = 1 << 2,     /* hold the lock for the whole command */
 	CMD_RECOVER = 1 << 3,  /* finish an interrupted transaction first */
 	CMD_MD = 1 << 4,       /* md must be loaded: refused with one message (exit 3) if not */
+	CMD_WATCHER = 1 << 5,  /* a watcher: recover leaves a gone watcher's pauses to it */
 	CMD_TXN = CMD_SERVICES | CMD_LOCK,
 };
 

@@ -176,11 +176,12 @@ static int setup_lock(struct cli *cli)
 	return 0;
 }
 
-/* Every mutating command starts from a finished state. */
-static int setup_recover(struct cli *cli)
+/* Every mutating command starts from a finished state; a watcher takes over the pauses. */
+static int setup_recover(struct cli *cli, unsigned flags)
 {
 	bool did;
-	struct mdp_txn_rc rc = mdp_txn_recover(&cli->tx, &did);
+	struct mdp_txn_rc rc = flags & CMD_WATCHER ? mdp_txn_recover_watcher(&cli->tx, &did)
+						   : mdp_txn_recover(&cli->tx, &did);
 
 	return rc.res != MDP_TXN_OK ? cli_txn_result(cli, rc, "recover", NULL) : 0;
 }
@@ -240,7 +241,7 @@ static int setup(struct cli *cli, const struct cmd *c)
 	/* Holding the lock, an apply stops between two steps at a signal and rolls back. */
 	mdp_txn_init(&cli->tx, &cli->root, &cli->d, flags & CMD_SERVICES ? &cli->svc : NULL,
 		     flags & CMD_LOCK ? cli_stop_requested : NULL);
-	if ((flags & CMD_RECOVER) && (rc = setup_recover(cli)))
+	if ((flags & CMD_RECOVER) && (rc = setup_recover(cli, flags)))
 		return rc;
 	return 0;
 }

@@ -257,6 +257,12 @@ struct mdp_txn_rc mdp_txn_revert(struct mdp_txn *tx, bool all);
  */
 struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did);
 /*
+ * The same for a watcher about to start (auto): the checks a gone watcher paused stay
+ * paused, for this one to take over at its first look (resumed there when allowed, and
+ * said), where mdp_txn_recover lets them go (resumed at once, the reason never weighed).
+ */
+struct mdp_txn_rc mdp_txn_recover_watcher(struct mdp_txn *tx, bool *did);
+/*
  * Put back one value of the active layers that something else rewrote
  * (the watcher, while engaged): the journal's set value for (t, dev),
  * written and read back, reported as a change. The caller holds the lock.

@@ -279,7 +279,8 @@ static enum mdp_txn_result recover_stale(struct mdp_txn *tx, const struct mdp_jo
 	return txn_journal_remove(tx) ? MDP_TXN_FAILED : MDP_TXN_OK;
 }
 
-struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
+/* recover, letting go of a gone watcher's pauses when release (mdp_txn_recover) */
+static struct mdp_txn_rc txn_recover(struct mdp_txn *tx, bool release, bool *did)
 {
 	struct mdp_journal j;
 	enum mdp_txn_result rc = MDP_TXN_OK;
@@ -290,7 +291,7 @@ struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	/* What a killed watcher said it was doing is no longer true, nor its pauses. */
 	if (mdp_watcher_probe(tx->root) == 0) {
 		(void)mdp_root_unlink(tx->root, MDP_WATCHER_STATE);
-		*did = txn_pauses_release(tx);
+		*did = release && txn_pauses_release(tx);
 	}
 	if ((err = mdp_journal_load(tx->root, &j, tx->d)) == -ENOENT)
 		return txn_res(MDP_TXN_OK);
@@ -325,6 +326,16 @@ struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
 	}
 	mdp_journal_free(&j);
 	return txn_res(rc);
+}
+
+struct mdp_txn_rc mdp_txn_recover(struct mdp_txn *tx, bool *did)
+{
+	return txn_recover(tx, true, did);
+}
+
+struct mdp_txn_rc mdp_txn_recover_watcher(struct mdp_txn *tx, bool *did)
+{
+	return txn_recover(tx, false, did);
 }
 
 /* ---- the layers, as the journal says them ------------------------------------ */
