@@ -6,9 +6,9 @@
 # - with that member at 55 C, over the profile's 50: a recovery of md1 is never paused (md
 #   keeps recovering, nothing is journaled); md1's check (held to 4000 KiB/s) is paused within
 #   a look at md's place, journaled with why "heat", and status says so;
-# - the member at 40 C, under the profile's 45: a watcher reading it resumes the check from at
-#   least that place (a new watcher, which reads at once: the same one would at its next
-#   reading, a minute on, which the unit tests step through).
+# - the member at 40 C, under the profile's 45: a watcher reading it takes the pause over and
+#   resumes the check from at least that place, and says so (a new watcher, which reads at
+#   once: the same one would at its next reading, a minute on, as the unit tests step).
 # It leaves md1 idle and whole with sync_min 0, its speed limits the system's, and the
 # member's sysfs directory as it was.
 have_mdprofile || skip_all "no mdprofile in the image"
@@ -96,6 +96,7 @@ output_match "check paused at [0-9]+\.[0-9]% by mdprofile auto" "status says the
 stop_bg "$AUTO" 30 "$VM_STATE/heat.hot.log" "mdprofile auto cool (hot)"
 expect_exit 0 "auto exits 0 on SIGTERM"
 output_match "md1 check paused at [0-9]+% \(sector $PL\): .*" "the watcher said it paused the check"
+md_is_paused && ok "the pause outlives its watcher" || fail "$MD runs $(cat "$S/sync_action") once its watcher stopped"
 
 # Cool: a watcher reading 40 C resumes the check from its place (the same watcher would at
 # its next reading, a minute on: test_loop_maint_heat steps through that).
