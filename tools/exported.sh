@@ -39,6 +39,7 @@ mdp_discover_udev_uuid        a parser of outside text: fixed inputs
 mdp_discover_uuid_norm        a parser of outside text: fixed and fuzzed inputs
 mdp_exec_find                 the search of the fixed directories under a root
 mdp_smart_selftest_parse      a parser of outside text: fixed and fuzzed inputs
+mdp_smart_temp_parse          a parser of outside text: fixed and fuzzed inputs
 mdp_explain_kver              a parser of the kernel release string
 mdp_iostat_parse              a parser of a stat file: fixed inputs
 txn_pauses_parse              a parser of the pause journal: fixed inputs

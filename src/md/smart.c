@@ -42,12 +42,13 @@ static const char *after(const char *l, const char *key)
 	return strncmp(l, key, n) ? NULL : l + n;
 }
 
-/* One row of the attribute table: "  5 Reallocated_Sector_Ct PO--CK 100 100 010 - 0". */
-static bool attribute(const char *l, struct mdp_smart *s)
+/* One row of the attribute table, its ID and its raw value's first number into *id, *raw:
+ * "  5 Reallocated_Sector_Ct PO--CK 100 100 010 - 0" (-f brief) or the long table's
+ * "194 Temperature_Celsius 0x0022 036 045 000 Old_age Always - 36 (Min/Max 21/45)". */
+static bool attribute_raw(const char *l, int64_t *id, int64_t *raw)
 {
 	char tok[10][32];
-	int n = 0, raw;
-	int64_t id, v;
+	int n = 0, at;
 	const char *p = l;
 
 	while (n < 10) {
@@ -59,11 +60,18 @@ static bool attribute(const char *l, struct mdp_smart *s)
 		snprintf(tok[n++], sizeof(tok[0]), "%.*s", (int)k, p);
 		p += k;
 	}
-	if (n < 8 || (id = number(tok[0])) < 1 || id > 255 ||
+	if (n < 8 || (*id = number(tok[0])) < 1 || *id > 255 ||
 	    strspn(tok[0], "0123456789") != strlen(tok[0]))
 		return false;
-	raw = strncmp(tok[2], "0x", 2) ? 7 : 9; /* -f brief's FLAGS "PO--CK", or the long table's */
-	if (raw >= n || (v = number(tok[raw])) < 0)
+	at = strncmp(tok[2], "0x", 2) ? 7 : 9; /* -f brief's FLAGS "PO--CK", or the long table's */
+	return at < n && (*raw = number(tok[at])) >= 0;
+}
+
+static bool attribute(const char *l, struct mdp_smart *s)
+{
+	int64_t id, v;
+
+	if (!attribute_raw(l, &id, &v))
 		return false;
 	if (id == 5)
 		s->reallocated = v;
@@ -222,6 +230,53 @@ int mdp_smart_run(const struct mdp_root *r, const char *disk, struct mdp_smart *
 	return 0;
 }
 
+/* ---- a disk's temperature (smart.h's facts) ----------------------------------------- */
+
+#define TEMP_MAX_C 150 /* a larger raw value is no Celsius reading (a vendor's packed raw) */
+
+struct temps {
+	int64_t ata194, ata190, nvme; /* -1 not said */
+};
+
+static bool temp_line(const char *l, void *ctx)
+{
+	struct temps *t = ctx;
+	const char *v;
+	int64_t id, raw;
+
+	if ((v = after(l, "Temperature:"))) {
+		v += strspn(v, " \t");
+		raw = number(v);
+		if (raw >= 0 && !strncmp(v + strspn(v, "0123456789"), " Celsius", 8))
+			t->nvme = raw;
+		return true;
+	}
+	if (!attribute_raw(l, &id, &raw))
+		return false;
+	if (id == 194)
+		t->ata194 = raw;
+	else if (id == 190)
+		t->ata190 = raw;
+	return true;
+}
+
+int mdp_smart_temp_parse(const char *text, size_t len, int exit_status, int *temp_c)
+{
+	struct temps t = {-1, -1, -1};
+	int64_t c;
+
+	(void)each_line(text, len, temp_line, &t);
+	c = t.ata194 >= 0 ? t.ata194 : t.ata190 >= 0 ? t.ata190 : t.nvme;
+	if (c >= 0 && c <= TEMP_MAX_C) {
+		*temp_c = (int)c;
+		return 0;
+	}
+	if (exit_status > 0 && (exit_status & EXIT_OPEN_FAILED) && text &&
+	    (memmem(text, len, "STANDBY", 7) || memmem(text, len, "SLEEP", 5)))
+		return -EAGAIN;
+	return -ENOENT;
+}
+
 /* ---- a running self-test (smart.h's facts) ------------------------------------------- */
 
 #define ATA_TEST_STATUS  "Self-test execution status:"
@@ -301,26 +356,35 @@ void mdp_smart_selftest_describe(const struct mdp_selftest *t, const char *disk,
 	snprintf(buf, cap, "%s: SMART %s%sself-test%s", disk, t->kind, t->kind[0] ? " " : "", left);
 }
 
-int mdp_smart_selftest_run(const struct mdp_root *r, const char *disk, mdp_smart_exec_fn *run,
-			   struct mdp_selftest *out, struct mdp_diags *d)
+int mdp_smart_look_run(const struct mdp_root *r, const char *disk, mdp_smart_exec_fn *run,
+		       unsigned ask, struct mdp_smart_look *out, struct mdp_diags *d)
 {
 	char dev[64];
-	bool nvme = !strncmp(disk, "nvme", 4);
-	const char *argv[] = {
-	    "smartctl",        "-n", "standby", nvme ? "-l" : "-c", nvme ? "selftest" : dev,
-	    nvme ? dev : NULL, NULL};
+	bool nvme = !strncmp(disk, "nvme", 4), test = ask & MDP_SMART_ASK_TEST;
+	const char *argv[8] = {"smartctl", "-n", "standby"};
+	size_t n = 3;
 	mdp_smart_exec_fn *exec = run ? run : mdp_exec_run;
 	struct mdp_exec_result *res;
 	int err;
 
-	*out = (struct mdp_selftest){.left = -1};
+	*out = (struct mdp_smart_look){.test = {.left = -1}, .temp = -ENOENT};
 	if (snprintf(dev, sizeof(dev), "/dev/%s", disk) >= (int)sizeof(dev) || strchr(disk, '/'))
 		return -EINVAL;
+	if (test && nvme)
+		argv[n++] = "-l", argv[n++] = "selftest";
+	else if (test)
+		argv[n++] = "-c";
+	if (ask & MDP_SMART_ASK_TEMP)
+		argv[n++] = "-A";
+	argv[n++] = dev;
 	if (!(res = malloc(sizeof(*res))))
 		return -ENOMEM;
 	err = exec(r, argv, MDP_SMART_TIMEOUT_MS, res, d);
-	if (!err)
-		mdp_smart_selftest_parse(res->out, res->out_len, res->exit_code, out);
+	if (!err && test)
+		mdp_smart_selftest_parse(res->out, res->out_len, res->exit_code, &out->test);
+	if (!err && (ask & MDP_SMART_ASK_TEMP))
+		out->temp =
+		    mdp_smart_temp_parse(res->out, res->out_len, res->exit_code, &out->temp_c);
 	free(res);
 	return err;
 }

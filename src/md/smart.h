@@ -127,13 +127,38 @@ typedef int mdp_smart_exec_fn(const struct mdp_root *r, const char *const argv[]
 			      struct mdp_diags *d);
 
 /*
- * Whether a self-test runs on /dev/disk: `smartctl -n standby -c` (ATA) or `-l selftest`
- * (nvme*) run with run (NULL: mdp_exec_run) under r, read into out. 0 when smartctl
- * answered (out may still be UNREAD); -ENOENT when there is no smartctl, -ETIMEDOUT after
- * MDP_SMART_TIMEOUT_MS, -EINVAL for a name that is no disk, else exec's -errno (d says why).
+ * A disk's temperature, for the watcher's heat rule where drivetemp (hwmon) has none (issue
+ * 49), from smartctl's -A (smartmontools 7.x source):
+ * - ATA (src/ataprint.cpp, the attribute table): attribute 194 Temperature_Celsius, else 190
+ *   Airflow_Temperature_Cel; smartctl formats their raw value with the Celsius first, then
+ *   what the drive keeps beside it: "36 (Min/Max 21/45)". The first number is read, from
+ *   the long table (the raw value in the tenth column) or -f brief's (the eighth). A first
+ *   number above 150 is a vendor's packed raw value, not read.
+ * - NVMe (src/nvmeprint.cpp, the SMART/Health Information log): "Temperature:" then the
+ *   composite temperature, "36 Celsius" ("-" when the controller has none).
+ * - `-n standby`: an ATA disk asleep is left asleep (exit 2, as above); its temperature is
+ *   then unknown, and a disk asleep is not hot.
+ * smart_int.h's mdp_smart_temp_parse reads it.
  */
-int mdp_smart_selftest_run(const struct mdp_root *r, const char *disk, mdp_smart_exec_fn *run,
-			   struct mdp_selftest *out, struct mdp_diags *d);
+
+/* What the watcher asks smartctl of a disk, in one call: */
+#define MDP_SMART_ASK_TEST 1u /* whether a self-test runs: -c (ATA), -l selftest (nvme*) */
+#define MDP_SMART_ASK_TEMP 2u /* its temperature: -A */
+
+struct mdp_smart_look {
+	struct mdp_selftest test; /* MDP_SMART_ASK_TEST */
+	int temp;                 /* MDP_SMART_ASK_TEMP: mdp_smart_temp_parse's answer */
+	int temp_c;               /* temp 0: degrees Celsius */
+};
+
+/*
+ * `smartctl -n standby [-c | -l selftest] [-A] /dev/disk`, as ask says, run with run (NULL:
+ * mdp_exec_run) under r, read into out. 0 when smartctl answered (out may still be UNREAD,
+ * temp -ENOENT); -ENOENT when there is no smartctl, -ETIMEDOUT after MDP_SMART_TIMEOUT_MS,
+ * -EINVAL for a name that is no disk, else exec's -errno (d says why).
+ */
+int mdp_smart_look_run(const struct mdp_root *r, const char *disk, mdp_smart_exec_fn *run,
+		       unsigned ask, struct mdp_smart_look *out, struct mdp_diags *d);
 
 /* "sdb: SMART extended self-test, 30% left" (the kind and the percent when known). */
 void mdp_smart_selftest_describe(const struct mdp_selftest *t, const char *disk, char *buf,

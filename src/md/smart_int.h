@@ -13,4 +13,10 @@
 void mdp_smart_selftest_parse(const char *text, size_t len, int exit_status,
 			      struct mdp_selftest *out);
 
+/*
+ * A disk's temperature from what smartctl printed for -A (text, len bytes) and its exit
+ * status (smart.h's facts): 0 and *temp_c, -EAGAIN asleep, -ENOENT none told.
+ */
+int mdp_smart_temp_parse(const char *text, size_t len, int exit_status, int *temp_c);
+
 #endif

@@ -79,33 +79,6 @@ static struct mdp_wm_disk *wm_disk(struct mdp_wmaint *m, const char *name)
 	return d;
 }
 
-/* Each selected array's member disks read, hysteresis kept; one without a reading said once. */
-static void wm_heat(struct mdp_wloop *w, const struct mdp_system *s)
-{
-	const struct mdp_mheat *h = &w->c.p->maint.m.heat;
-	struct mdp_wm_disk *d;
-
-	for (size_t i = 0; i < s->n_arrays; i++) {
-		const struct mdp_array *a = &s->arrays[i];
-		if (!mdp_wl_selected(w, a))
-			continue;
-		for (size_t k = 0; k < a->n_members; k++) {
-			if (!(d = wm_disk(&w->maint, a->members[k].disk)))
-				continue;
-			d->known = !disk_temp(w->c.root, d->name, &d->temp_c);
-			d->hot = mdp_maint_hot(h, d->hot, d->temp_c, d->known);
-			if (!d->known && !d->said) {
-				d->said = true;
-				wl_say(
-				    w,
-				    "%s: no drivetemp temperature (hwmon): the heat rule does not "
-				    "see it (SMART is not asked: it could wake a sleeping disk)",
-				    d->name);
-			}
-		}
-	}
-}
-
 /* The first hot member disk of a, NULL when none. */
 static const struct mdp_wm_disk *wm_hot(const struct mdp_wloop *w, const struct mdp_array *a)
 {
@@ -151,25 +124,9 @@ static bool wm_defers_selftest(const struct mdp_maint *mt)
 	return false;
 }
 
-/* Ask smartctl about d's self-test (once a look, t); false when there is no smartctl. */
-static bool wm_selftest(struct mdp_wloop *w, struct mdp_wm_disk *d, double t)
+/* smartctl's failure to tell d's self-test, said once. */
+static void wm_test_said(struct mdp_wloop *w, struct mdp_wm_disk *d, int err)
 {
-	int err;
-
-	if (d->test_at == t)
-		return true; /* a disk in two arrays (DSM's partitions): asked once */
-	d->test_at = t;
-	err = mdp_smart_selftest_run(w->c.root, d->name, w->c.run, &d->test, w->c.tx->d);
-	mdp_wl_diags(w, w->c.tx->d);
-	if (err == -ENOENT) {
-		if (!w->maint.said_smartctl)
-			wl_say(w,
-			       "defer_to %s: no smartctl (smartmontools): a running SMART "
-			       "self-test is not seen",
-			       MDP_MAINT_SELFTEST);
-		w->maint.said_smartctl = true;
-		return false;
-	}
 	if (err && !d->said_test)
 		wl_say(w, "%s: smartctl %s: a SMART self-test on it is not seen", d->name,
 		       err == -ETIMEDOUT ? "did not answer within 5 s" : strerror(-err));
@@ -179,11 +136,75 @@ static bool wm_selftest(struct mdp_wloop *w, struct mdp_wm_disk *d, double t)
 		       "it): a SMART self-test on it is not seen",
 		       d->name);
 	d->said_test |= err || d->test.state == MDP_SELFTEST_UNREAD;
-	return true;
 }
 
-/* Each selected array's member disks asked whether a SMART self-test runs on it. */
-static void wm_selftests(struct mdp_wloop *w, const struct mdp_system *s, double t)
+/* d's temperature (ask: the heat rule's turn), hysteresis kept: drivetemp's, else the SMART
+ * one in l (err: smartctl's); asleep is not hot. Neither read: said once. */
+static void wm_temp(struct mdp_wloop *w, struct mdp_wm_disk *d, unsigned ask,
+		    const struct mdp_smart_look *l, int err)
+{
+	const struct mdp_mheat *h = &w->c.p->maint.m.heat;
+
+	if (!(ask & MDP_SMART_ASK_TEMP)) {
+		d->known = true; /* drivetemp's, read before */
+	} else if (!err && l->temp == 0) {
+		d->temp_c = l->temp_c;
+		d->known = true;
+	} else if (!err && l->temp == -EAGAIN) {
+		d->hot = d->known = false;
+		return;
+	} else {
+		d->known = false;
+	}
+	d->hot = mdp_maint_hot(h, d->hot, d->temp_c, d->known);
+	if (!d->known && !d->said) {
+		d->said = true;
+		wl_say(w,
+		       "%s: no temperature from drivetemp (hwmon) or SMART (smartctl -A): the heat "
+		       "rule does not see it",
+		       d->name);
+	}
+}
+
+/* d's look this turn (t), smartctl asked once for what is due: its self-test (test), its
+ * temperature when drivetemp has none (heat). No smartctl: not asked again this turn. */
+static void wm_look_disk(struct mdp_wloop *w, struct mdp_wm_disk *d, double t, bool heat, bool test)
+{
+	struct mdp_smart_look l = {.test = {.left = -1}, .temp = -ENOENT};
+	unsigned ask = test ? MDP_SMART_ASK_TEST : 0;
+	bool none = w->maint.no_smartctl_at == t;
+	int err = 0;
+
+	if (d->test_at == t)
+		return; /* a disk in two arrays (DSM's partitions): asked once */
+	d->test_at = t;
+	if (heat && disk_temp(w->c.root, d->name, &d->temp_c))
+		ask |= MDP_SMART_ASK_TEMP;
+	if (ask && !none) {
+		err = mdp_smart_look_run(w->c.root, d->name, w->c.run, ask, &l, w->c.tx->d);
+		mdp_wl_diags(w, w->c.tx->d);
+		if ((none = err == -ENOENT))
+			w->maint.no_smartctl_at = t;
+	}
+	if (test && none && !w->maint.said_smartctl) {
+		wl_say(w,
+		       "defer_to %s: no smartctl (smartmontools): a running SMART self-test is "
+		       "not seen",
+		       MDP_MAINT_SELFTEST);
+		w->maint.said_smartctl = true;
+	}
+	if (test) {
+		d->test = l.test;
+		if (!none)
+			wm_test_said(w, d, err);
+	}
+	if (heat)
+		wm_temp(w, d, ask, &l, none ? -ENOENT : err);
+}
+
+/* Each selected array's member disks looked at: heat and self-tests as due. */
+static void wm_disks(struct mdp_wloop *w, const struct mdp_system *s, double t, bool heat,
+		     bool test)
 {
 	struct mdp_wm_disk *d;
 
@@ -192,8 +213,8 @@ static void wm_selftests(struct mdp_wloop *w, const struct mdp_system *s, double
 		if (!mdp_wl_selected(w, a))
 			continue;
 		for (size_t k = 0; k < a->n_members; k++)
-			if ((d = wm_disk(&w->maint, a->members[k].disk)) && !wm_selftest(w, d, t))
-				return;
+			if ((d = wm_disk(&w->maint, a->members[k].disk)))
+				wm_look_disk(w, d, t, heat, test);
 	}
 }
 
@@ -580,23 +601,23 @@ void mdp_wmaint_look(struct mdp_wloop *w, const struct mdp_system *s)
 	struct mdp_jpauses p = {0};
 	struct mdp_mtime now;
 	int64_t epoch;
-	bool first = !w->maint.started;
+	bool first = !w->maint.started, heat, test = false;
 
 	if (!k->set || w->c.once)
 		return;
 	w->maint.started = true;
 	wm_wall(w, &epoch, &now);
-	if (k->m.heat.hot_at_c &&
-	    (!w->maint.heat_at || t - w->maint.heat_at >= MDP_WMAINT_READ_S)) {
+	heat =
+	    k->m.heat.hot_at_c && (!w->maint.heat_at || t - w->maint.heat_at >= MDP_WMAINT_READ_S);
+	if (heat)
 		w->maint.heat_at = t;
-		wm_heat(w, s);
-	}
 	if (k->m.n_defer && (!w->maint.defer_at || t - w->maint.defer_at >= MDP_WMAINT_READ_S)) {
 		w->maint.defer_at = t;
 		wm_jobs(w);
-		if (wm_defers_selftest(&k->m))
-			wm_selftests(w, s, t);
+		test = wm_defers_selftest(&k->m);
 	}
+	if (heat || test)
+		wm_disks(w, s, t, heat, test);
 	if (first && k->m.notify.set)
 		mdp_wnews_load(w);
 	for (size_t i = 0; first && i < s->n_arrays; i++)

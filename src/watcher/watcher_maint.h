@@ -10,14 +10,14 @@
  * On DSM, whose own scrub keeps its place in md/sync_min, a pause and a resume are in place
  * only: a check DSM's reboot cut is left to DSM, with a word.
  *
- * The temperatures are each member disk's drivetemp reading (hwmon), read at most once a
- * minute; a disk without one is said once and not counted (SMART is not asked: it could
- * wake a sleeping disk). The jobs deferred to are process names, from /proc/PID/comm at
- * most once a minute, and with smart-selftest a SMART self-test on a member disk of the
- * array, asked of smartctl at most once a minute per disk without waking one asleep
+ * The temperatures are each member disk's drivetemp reading (hwmon), else SMART's (smart.h:
+ * smartctl -n standby -A, a disk asleep left asleep and not hot), read at most once a
+ * minute; a disk with neither is said once and not counted. The jobs deferred to are process names,
+ * from /proc/PID/comm at most once a minute, and with smart-selftest a SMART self-test on a member
+ * disk of the array, asked of smartctl at most once a minute per disk without waking one asleep
  * (smart.h: -n standby): it defers that array's check alone, said with the disk and how
- * far the test is. Without smartctl, or on a disk it does not answer for, that is said once
- * and no test is seen.
+ * far the test is; a disk asked both is asked once (-c -A). Without smartctl, or on a disk it does
+ * not answer for, that is said once and no test is seen.
  *
  * With the key's notify (watcher_notify.c), each check or repair is told of at its start
  * (seen running by the watcher), its pauses and resumes and its end (its duration, the time
@@ -45,7 +45,7 @@ struct mdp_wm_disk {
 	int temp_c;
 	bool known, hot, said;
 	struct mdp_selftest test; /* defer_to smart-selftest: smartctl's answer at test_at */
-	double test_at;           /* monotonic seconds it was asked; 0: never */
+	double test_at;           /* monotonic seconds it was last looked at; 0: never */
 	bool said_test;           /* smartctl's failure on it was said */
 };
 
@@ -87,8 +87,9 @@ struct mdp_wmaint {
 	double defer_at; /* of the last look at the processes */
 	struct mdp_wm_disk *disks;
 	size_t n_disks;
-	char job[32];       /* a process deferred to that runs, "" when none */
-	bool said_smartctl; /* no smartctl, said once: no self-test seen */
+	char job[32];          /* a process deferred to that runs, "" when none */
+	bool said_smartctl;    /* no smartctl, said once: no self-test seen */
+	double no_smartctl_at; /* the look smartctl was found missing at: not asked again */
 	struct mdp_wm_run *runs;
 	size_t n_runs;
 	bool hook_failed; /* the notify command's failure was said; said again once it worked */

@@ -4,6 +4,7 @@
  * smartctl's output with the second byte its exit status, the watcher's state
  * and goal files under /run/mdprofile), the rest is the text as read.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ static void one(unsigned sel, char *text, size_t len)
 		struct mdp_smart sm;
 		struct mdp_selftest st;
 		char line[256];
+		int c = -1, err;
 		mdp_smart_parse(text + 1, len - 1, (unsigned char)text[0], &sm);
 		if ((sm.state != MDP_SMART_READ && mdp_smart_failing(&sm)) || sm.pending < -1 ||
 		    sm.reallocated < -1 || sm.crc < -1 || sm.offline_unc < -1 ||
@@ -69,6 +71,10 @@ static void one(unsigned sel, char *text, size_t len)
 		mdp_smart_selftest_parse(text + 1, len - 1, (unsigned char)text[0], &st);
 		if (st.left < -1 || st.left > 100 || strlen(st.kind) >= sizeof(st.kind) ||
 		    (st.state != MDP_SELFTEST_RUNNING && (st.left != -1 || st.kind[0])))
+			abort();
+		err = mdp_smart_temp_parse(text + 1, len - 1, (unsigned char)text[0], &c);
+		if ((err && err != -EAGAIN && err != -ENOENT) || (!err && (c < 0 || c > 150)) ||
+		    (err && c != -1))
 			abort();
 	}
 }

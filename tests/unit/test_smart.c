@@ -3,7 +3,8 @@
  * health lines (ATA, NVMe, SCSI), NVMe's warning and media errors with
  * thousands separators, the exit status's bits (failing, below threshold,
  * standby), what is no SMART at all (a virtio disk), the summary line, and
- * the real smartctl's answers from QEMU's emulated IDE and NVMe disks.
+ * the real smartctl's answers from QEMU's emulated IDE and NVMe disks, a running
+ * self-test, a disk's temperature (ATA 194/190, NVMe) and the one call that asks both.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -372,6 +373,113 @@ static void test_selftest_garbage(void **state)
 	expect_test(&st, MDP_SELFTEST_UNREAD, "", -1);
 }
 
+/* ---- a disk's temperature (smartctl -A) ---- */
+
+#define ATA_LONG_TABLE                                                                             \
+	"ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED "  \
+	"RAW_VALUE\n"                                                                              \
+	"  9 Power_On_Hours          0x0032   054   054   000    Old_age   Always       -       "  \
+	"34004\n"
+
+static int temp_of(const char *t, int status)
+{
+	int c = -1000, err = mdp_smart_temp_parse(t, t ? strlen(t) : 0, status, &c);
+
+	return err ? err : c;
+}
+
+static void test_temp(void **state)
+{
+	(void)state;
+	/* ATA, the long table: 194's raw value's first number, its Min/Max beside it */
+	assert_int_equal(
+	    temp_of(HEAD ATA_LONG_TABLE
+		    "190 Airflow_Temperature_Cel 0x0022   064   055   045    Old_age   "
+		    "Always       -       36\n"
+		    "194 Temperature_Celsius     0x0022   036   045   000    Old_age   "
+		    "Always       -       38 (Min/Max 21/45)\n",
+		    0),
+	    38);
+	/* 190 only */
+	assert_int_equal(
+	    temp_of(HEAD ATA_LONG_TABLE
+		    "190 Airflow_Temperature_Cel 0x0022   064   055   045    Old_age   "
+		    "Always       -       36 (Min/Max 24/45)\n",
+		    0),
+	    36);
+	/* -f brief's table */
+	assert_int_equal(temp_of(HEAD
+				 "194 Temperature_Celsius     -O---K   118   105   000    -    "
+				 "34\n",
+				 0),
+			 34);
+	/* NVMe's composite temperature, not a sensor's or a threshold */
+	assert_int_equal(temp_of(HEAD "Warning  Comp. Temp. Threshold:     70 Celsius\n"
+				      "Temperature:                        41 Celsius\n"
+				      "Temperature Sensor 1:               47 Celsius\n",
+				 0),
+			 41);
+	/* asleep (-n standby: exit 2): unknown, not woken */
+	assert_int_equal(temp_of(HEAD "Device is in STANDBY mode, exit(2)\n", 2), -EAGAIN);
+	/* none: no SMART, NVMe without a sensor ("-"), a packed raw value, nothing */
+	assert_int_equal(temp_of(HEAD "/dev/vda: Unable to detect device type\n", 1), -ENOENT);
+	assert_int_equal(temp_of("Temperature:                        -\n", 0), -ENOENT);
+	assert_int_equal(temp_of("194 Temperature_Celsius -O---K 100 100 000 - 171798691870\n", 0),
+			 -ENOENT);
+	assert_int_equal(temp_of(HEAD ATA_LONG_TABLE, 0), -ENOENT);
+	assert_int_equal(temp_of(NULL, 2), -ENOENT);
+}
+
+/* The one smartctl call: what is asked of which kind of disk (the root carries the record). */
+struct look_root {
+	struct mdp_root r;
+	char ran[128];
+};
+
+static int fake_exec(const struct mdp_root *r, const char *const argv[], unsigned timeout_ms,
+		     struct mdp_exec_result *res, struct mdp_diags *d)
+{
+	char *ran = ((struct look_root *)(void *)(uintptr_t)r)->ran;
+	size_t cap = sizeof(((struct look_root *)0)->ran);
+
+	(void)timeout_ms;
+	(void)d;
+	ran[0] = '\0';
+	for (size_t i = 0; argv[i]; i++)
+		snprintf(ran + strlen(ran), cap - strlen(ran), "%s%s", i ? " " : "", argv[i]);
+	memset(res, 0, sizeof(*res));
+	snprintf(res->out, sizeof(res->out), "%s",
+		 "Self-test status: No self-test in progress\n"
+		 "Temperature:                        44 Celsius\n");
+	res->out_len = strlen(res->out);
+	return 0;
+}
+
+static void test_look_run(void **state)
+{
+	struct look_root lr = {0};
+	const struct mdp_root *r = &lr.r;
+	const char *ran = lr.ran;
+	struct mdp_smart_look l;
+
+	(void)state;
+	assert_int_equal(mdp_smart_look_run(r, "nvme0n1", fake_exec,
+					    MDP_SMART_ASK_TEST | MDP_SMART_ASK_TEMP, &l, NULL),
+			 0);
+	assert_string_equal(ran, "smartctl -n standby -l selftest -A /dev/nvme0n1");
+	assert_int_equal(l.test.state, MDP_SELFTEST_IDLE);
+	assert_int_equal(l.temp, 0);
+	assert_int_equal(l.temp_c, 44);
+	assert_int_equal(mdp_smart_look_run(r, "sdb", fake_exec, MDP_SMART_ASK_TEST, &l, NULL), 0);
+	assert_string_equal(ran, "smartctl -n standby -c /dev/sdb");
+	assert_int_equal(l.temp, -ENOENT); /* not asked */
+	assert_int_equal(mdp_smart_look_run(r, "sdb", fake_exec, MDP_SMART_ASK_TEMP, &l, NULL), 0);
+	assert_string_equal(ran, "smartctl -n standby -A /dev/sdb");
+	assert_int_equal(l.test.state, MDP_SELFTEST_UNREAD); /* not asked */
+	assert_int_equal(mdp_smart_look_run(r, "../sdb", fake_exec, MDP_SMART_ASK_TEMP, &l, NULL),
+			 -EINVAL);
+}
+
 MDP_TEST_MAIN(test_ata_brief, test_ata_long_failed, test_healthy_is_not_failing, test_nvme,
 	      test_qemu_real, test_no_smart, test_selftest_ata, test_selftest_nvme,
-	      test_selftest_garbage)
+	      test_selftest_garbage, test_temp, test_look_run)

@@ -2124,8 +2124,61 @@ static void test_loop_maint_heat(void **state)
 	maint_setup(&t);
 	assert_int_equal(mdp_wloop_auto(&t.w), 0);
 	assert_int_equal(t.errs, 0);
-	says(&t, "sda: no drivetemp temperature (hwmon): the heat rule does not see it (SMART is "
-		 "not asked: it could wake a sleeping disk)");
+	/* sda asleep is left asleep and not hot; sdc's smartctl tells no temperature */
+	assert_string_equal(t.smart[0], "smartctl -n standby -A /dev/sda");
+	assert_int_equal(said_n(&t, "sda: "), 0);
+	says(&t, "sdc: no temperature from drivetemp (hwmon) or SMART (smartctl -A): the heat rule "
+		 "does not see it");
+	run_teardown(&t);
+}
+
+#define SMART_IDLE                                                                                 \
+	"Self-test execution status:      (   0)\tThe previous self-test routine completed\n"
+#define SMART_TEMP(c)                                                                              \
+	SMART_IDLE                                                                                 \
+	    "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  "          \
+	    "WHEN_FAILED RAW_VALUE\n"                                                              \
+	    "194 Temperature_Celsius     0x0022   036   045   000    Old_age   Always       -  "   \
+	    "     " #c " (Min/Max 21/58)\n"
+
+/*
+ * Heat from SMART: sdb has no drivetemp reading; smartctl -A (with -n standby, in the same
+ * call as the self-test question) tells 55 C: the check is paused; 40 C a minute on: resumed.
+ */
+static void maint_smart_heat_turn(struct run *t, unsigned n)
+{
+	switch (n) {
+	case 1:
+		says(t, "md2 check paused at 25% (sector 1024): sdb is hot (55 C)");
+		assert_string_equal(why_of(t, "md2").word, "heat");
+		assert_int_equal(t->n_smart, 4); /* one call a disk */
+		assert_string_equal(t->smart[1], "smartctl -n standby -c -A /dev/sdb");
+		t->smart_sdb = SMART_TEMP(40);
+		t->now += 60;
+		break;
+	case 2:
+		assert_int_equal(t->n_smart, 8);
+		says(t, "md2 check resumed from 25% (sector 1024)");
+		t->sig = SIGTERM;
+		break;
+	}
+}
+
+static void test_loop_maint_smart_heat(void **state)
+{
+	struct run t;
+
+	(void)state;
+	run_setup(&t,
+		  RUN_PROFILE "maintenance:\n  heat: {hot_at_c: 50, cool_below_c: 45}\n"
+			      "  defer_to: [smart-selftest]\n",
+		  maint_smart_heat_turn);
+	test_sh("cd '%s' && rm etc.defaults/VERSION", t.dir);
+	maint_setup(&t);
+	t.smart_sdb = SMART_TEMP(55);
+	assert_int_equal(mdp_wloop_auto(&t.w), 0);
+	assert_int_equal(t.errs, 0);
+	assert_int_equal(said_n(&t, "md2 check paused"), 1);
 	run_teardown(&t);
 }
 
@@ -2472,5 +2525,6 @@ MDP_TEST_MAIN(test_finished_and_stopped, test_recovery_check_gone, test_steps_an
 	      test_loop_lock_wait_stop, test_loop_lock_wait_then_apply,
 	      test_loop_lock_wait_stopped_twice, test_loop_event_races, test_loop_look_races_a_stop,
 	      test_loop_look_stopped, test_loop_maint_window, test_loop_maint_heat,
-	      test_loop_maint_defer, test_loop_maint_selftest, test_loop_maint_reboot,
-	      test_loop_maint_notify, test_loop_maint_notify_again, test_loop_maint_notify_let_go)
+	      test_loop_maint_smart_heat, test_loop_maint_defer, test_loop_maint_selftest,
+	      test_loop_maint_reboot, test_loop_maint_notify, test_loop_maint_notify_again,
+	      test_loop_maint_notify_let_go)
