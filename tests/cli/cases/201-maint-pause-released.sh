@@ -1,6 +1,7 @@
 # A check mdprofile paused in place (issue 49) leaves no pause behind: revert (and disable,
 # which reverts) resumes it from its place; when md refuses, md/sync_min goes back to 0, as
 # md was; on DSM it is left at its place with a word (DSM's own scrub keeps it there).
+# tags: seam (md refusing the check is MDPROFILE_FAULT's write fault)
 fixture server-raid6-raid10
 md=$ROOT/sys/block/md1/md
 # paused DEV ACTION PLACE: the pause journal a watcher writes before it writes idle.
