@@ -536,8 +536,8 @@ install-check:
 # make dist: one tarball per architecture (x86_64, aarch64, armv7) with SHA256SUMS, by
 # tools/dist.sh (what each holds is said there). Names: mdprofile-VERSION-ARCH.tar.gz.
 DIST := build/dist
-# A NAS has little room to spare: each stripped binary stays under 1.5 MiB.
-DIST_MAX_BYTES := 1572864
+# A NAS has little room to spare: each stripped binary stays under 1.75 MiB (docs/PERFORMANCE.md).
+DIST_MAX_BYTES := 1835008
 
 ## build/dist: one tarball per architecture with SHA256SUMS
 dist: $(MAN)
