@@ -283,18 +283,27 @@ int mdp_smart_temp_parse(const char *text, size_t len, int exit_status, int *tem
 #define NVME_TEST_STATUS "Self-test status:"
 #define ATA_RUNNING      0xf /* the status byte's high nibble while a test runs */
 
+/* A status line says it all: what an earlier one said goes. */
+static void selftest_idle(struct mdp_selftest *t)
+{
+	t->state = MDP_SELFTEST_IDLE;
+	t->left = -1;
+	t->kind[0] = '\0';
+}
+
 /* The ATA status line: "(%4d)\tSelf-test routine in progress..." and the byte's tenths. */
 static void ata_status(const char *v, struct mdp_selftest *t)
 {
 	int64_t b;
 
 	v += strspn(v, " \t");
-	t->state = MDP_SELFTEST_IDLE;
+	selftest_idle(t);
 	if (*v != '(' || (b = number(v + 1)) < 0 || b > 255)
 		return;
 	if ((b >> 4) == ATA_RUNNING && strstr(v, "in progress")) {
 		t->state = MDP_SELFTEST_RUNNING;
-		t->left = (int)(b & 0xf) * 10;
+		/* tenths left, 0 to 10; a drive's 11 to 15 means nothing: unknown */
+		t->left = (b & 0xf) <= 10 ? (int)(b & 0xf) * 10 : -1;
 	}
 }
 
@@ -310,7 +319,7 @@ static void nvme_status(const char *v, struct mdp_selftest *t)
 	int64_t done;
 
 	v += strspn(v, " \t");
-	t->state = MDP_SELFTEST_IDLE;
+	selftest_idle(t);
 	if (!strncmp(v, "No self-test", 12))
 		return;
 	t->state = MDP_SELFTEST_RUNNING; /* a known kind, or an operation the spec reserves */

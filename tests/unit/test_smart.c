@@ -287,6 +287,11 @@ static void test_selftest_ata(void **state)
 				 "remaining."),
 		   0, &st);
 	expect_test(&st, MDP_SELFTEST_RUNNING, "", 30);
+	/* 0xfe: running, its tenths out of range (a drive's own value): how far is unknown */
+	test_parse(ATA_C(" 254", "Self-test routine in progress...\n\t\t\t\t\t140% of test "
+				 "remaining."),
+		   0, &st);
+	expect_test(&st, MDP_SELFTEST_RUNNING, "", -1);
 	/* the last test's ends: completed, aborted, interrupted, failed (read element) */
 	test_parse(ATA_C("   0", "The previous self-test routine completed\n\t\t\t\t\twithout "
 				 "error or no self-test has ever \n\t\t\t\t\tbeen run."),
